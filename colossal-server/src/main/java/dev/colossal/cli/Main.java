@@ -1,15 +1,36 @@
 package dev.colossal.cli;
 
-/** Entry point of the {@code colossal} command line. */
-public final class Main {
-    private Main() {}
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Entry point of the {@code colossal} command line. Each subcommand is a class of its own in this
+ * package, listed once in the annotation below.
+ */
+@Command(name = "colossal", mixinStandardHelpOptions = true, version = "colossal 0.1.0",
+        description = "Huge, persistent, shareable data for Java on the FFM API of JDK 25.",
+        subcommands = {
+            CommandLine.HelpCommand.class,
+        })
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /** Creates the root command; picocli calls this. */
+    public Main() {}
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
 
     /**
-     * Runs a subcommand.
+     * Runs a subcommand and exits with its status.
      *
      * @param args the command line
      */
     public static void main(String[] args) {
-        System.out.println("colossal: commands arrive with the foundation issue");
+        System.exit(new CommandLine(new Main()).execute(args));
     }
 }
