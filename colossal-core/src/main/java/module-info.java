@@ -6,5 +6,7 @@
  * Packages depend one way only: {@code memory → array, codec, struct → map, swap, ipc}.
  */
 module dev.colossal.core {
+    exports dev.colossal.memory;
+    exports dev.colossal.array;
     exports dev.colossal.codec;
 }

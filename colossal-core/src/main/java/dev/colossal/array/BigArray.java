@@ -1,0 +1,308 @@
+package dev.colossal.array;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What every big array shares: a long length, memory in power-of-two chunks, reference counting.
+ *
+ * <p>Element {@code i} lives in chunk {@code i >>> shift} at byte offset {@code (i & mask) << elementShift}.
+ * Segmented arrays have pool-sized chunks; a contiguous array is a single chunk; a sparse array has
+ * one chunk per file. Hot loops should work one chunk at a time ({@link #chunk(int)}): inside a chunk
+ * the JIT hoists FFM's bounds and liveness checks out of the loop.
+ *
+ * <p>An array starts with one reference. {@link #retain()} adds one, {@link #release()} (or
+ * {@link #close()}) drops one; the last release returns the memory. Any use after that throws
+ * {@link IllegalStateException}, never a crash. Concurrent reads and writes of distinct elements
+ * are fine; as with Java arrays, racing writes to one element need outside synchronisation.
+ */
+public abstract sealed class BigArray implements AutoCloseable
+        permits ByteArray, DoubleArray, FloatArray, IntArray, LongArray {
+
+    /** The chunks; the last one may be longer than the array needs. */
+    final MemorySegment[] chunks;
+    /** log2 of elements per chunk. */
+    final int shift;
+    /** elements per chunk minus one. */
+    final long mask;
+    final int elementShift;
+    private final long length;
+    /** {@link #length} while alive, 0 once released: the one comparison on the hot path covers both. */
+    long limit;
+    private final AtomicInteger references = new AtomicInteger(1);
+    private final Runnable onRelease;
+
+    BigArray(Storage storage, long length, int elementShift) {
+        this.chunks = storage.chunks();
+        this.elementShift = elementShift;
+        this.shift = storage.chunkShift() - elementShift;
+        this.mask = (1L << shift) - 1;
+        this.length = length;
+        this.limit = length;
+        this.onRelease = storage.onRelease();
+    }
+
+    /** @return the number of elements */
+    public final long length() {
+        return length;
+    }
+
+    /** @return the number of bytes the elements occupy */
+    public final long byteSize() {
+        return length << elementShift;
+    }
+
+    /** @return the element layout's size in bytes */
+    public final int elementSize() {
+        return 1 << elementShift;
+    }
+
+    /**
+     * Adds a reference: the memory stays until every reference is released.
+     *
+     * @throws IllegalStateException if the array was already released
+     */
+    public final void retain() {
+        int n;
+        do {
+            n = references.get();
+            if (n <= 0) {
+                throw released();
+            }
+        } while (!references.compareAndSet(n, n + 1));
+    }
+
+    /**
+     * Drops a reference; the last one returns the memory (to the pool, or unmaps it).
+     *
+     * @return {@code true} if this was the last reference and the memory is gone
+     * @throws IllegalStateException if the array was already released
+     */
+    public final boolean release() {
+        int n;
+        do {
+            n = references.get();
+            if (n <= 0) {
+                throw released();
+            }
+        } while (!references.compareAndSet(n, n - 1));
+        if (n == 1) {
+            limit = 0;
+            onRelease.run();
+            return true;
+        }
+        return false;
+    }
+
+    /** Same as {@link #release()}: {@code try (var a = ...) { }} drops the creator's reference. */
+    @Override
+    public final void close() {
+        release();
+    }
+
+    /** @return whether the last reference was released */
+    public final boolean isReleased() {
+        return references.get() <= 0;
+    }
+
+    /** @return the current number of references (0 once released) */
+    public final int references() {
+        return Math.max(0, references.get());
+    }
+
+    /** @return how many chunks hold the elements (0 for an empty array) */
+    public final int chunkCount() {
+        return length == 0 ? 0 : (int) ((length - 1) >>> shift) + 1;
+    }
+
+    /** @return elements per chunk: every chunk but the last holds this many (a contiguous array: its length) */
+    public final long elementsPerChunk() {
+        return shift == Storage.SINGLE_CHUNK_SHIFT - elementShift ? length : 1L << shift;
+    }
+
+    /**
+     * The bytes of one chunk that hold elements, for loops that work a chunk at a time.
+     *
+     * @param chunk the chunk's number, {@code 0 <= chunk < chunkCount()}
+     * @return a segment starting at element {@link #chunkFirstIndex(int) chunkFirstIndex(chunk)}
+     * @throws IndexOutOfBoundsException if the chunk number is out of range
+     * @throws IllegalStateException     if the array was released
+     */
+    public final MemorySegment chunk(int chunk) {
+        checkAlive();
+        Objects.checkIndex(chunk, chunkCount());
+        long first = (long) chunk << shift;
+        long count = Math.min(length - first, 1L << Math.min(shift, 62));
+        return chunks[chunk].asSlice(0, count << elementShift);
+    }
+
+    /**
+     * @param chunk the chunk's number
+     * @return the index of the chunk's first element
+     */
+    public final long chunkFirstIndex(int chunk) {
+        Objects.checkIndex(chunk, Math.max(chunkCount(), 1));
+        return (long) chunk << shift;
+    }
+
+    final void checkAlive() {
+        if (limit == 0 && isReleased()) {
+            throw released();
+        }
+    }
+
+    final IllegalStateException released() {
+        return new IllegalStateException(getClass().getSimpleName() + " of length=" + length
+                + " was released; retain() it for as long as you use it");
+    }
+
+    /** The slow path of a failed bounds check: released, or a bad index. */
+    final RuntimeException indexFailure(long index) {
+        if (isReleased()) {
+            return released();
+        }
+        return new IndexOutOfBoundsException("index=" + index + " out of bounds for length=" + length);
+    }
+
+    final void checkRange(long from, long count) {
+        if (count < 0 || from < 0 || from > limit - count) {
+            if (isReleased()) {
+                throw released();
+            }
+            throw new IndexOutOfBoundsException("range from=" + from + " count=" + count
+                    + " out of bounds for length=" + length);
+        }
+    }
+
+    /** Byte offset of element {@code index} within its chunk. */
+    final long offset(long index) {
+        return (index & mask) << elementShift;
+    }
+
+    final MemorySegment chunkOf(long index) {
+        return chunks[(int) (index >>> shift)];
+    }
+
+    /** Copies {@code count} elements to a Java array through {@code layout}, a chunk at a time. */
+    final void copyToArray(long index, Object array, int arrayOffset, int count, ValueLayout layout) {
+        checkRange(index, count);
+        Objects.checkFromIndexSize(arrayOffset, count, java.lang.reflect.Array.getLength(array));
+        while (count > 0) {
+            int n = (int) Math.min(count, (mask + 1) - (index & mask));
+            MemorySegment.copy(chunkOf(index), layout, offset(index), array, arrayOffset, n);
+            index += n;
+            arrayOffset += n;
+            count -= n;
+        }
+    }
+
+    /** Copies {@code count} elements from a Java array through {@code layout}, a chunk at a time. */
+    final void copyFromArray(Object array, int arrayOffset, long index, int count, ValueLayout layout) {
+        checkRange(index, count);
+        Objects.checkFromIndexSize(arrayOffset, count, java.lang.reflect.Array.getLength(array));
+        while (count > 0) {
+            int n = (int) Math.min(count, (mask + 1) - (index & mask));
+            MemorySegment.copy(array, arrayOffset, chunkOf(index), layout, offset(index), n);
+            index += n;
+            arrayOffset += n;
+            count -= n;
+        }
+    }
+
+    /**
+     * Copies {@code count} elements to a segment, starting at byte {@code segmentOffset}, in the platform's
+     * byte order.
+     *
+     * @param index         first element
+     * @param target        the segment
+     * @param segmentOffset byte offset in the segment
+     * @param count         elements
+     * @throws IndexOutOfBoundsException if a range is out of bounds
+     * @throws IllegalStateException     if the array was released
+     */
+    public final void copyTo(long index, MemorySegment target, long segmentOffset, long count) {
+        checkRange(index, count);
+        while (count > 0) {
+            long n = Math.min(count, (mask + 1) - (index & mask));
+            MemorySegment.copy(chunkOf(index), offset(index), target, segmentOffset, n << elementShift);
+            index += n;
+            segmentOffset += n << elementShift;
+            count -= n;
+        }
+    }
+
+    /**
+     * Copies {@code count} elements from a segment, starting at byte {@code segmentOffset}, in the
+     * platform's byte order.
+     *
+     * @param source        the segment
+     * @param segmentOffset byte offset in the segment
+     * @param index         first element to write
+     * @param count         elements
+     * @throws IndexOutOfBoundsException if a range is out of bounds
+     * @throws IllegalStateException     if the array was released
+     */
+    public final void copyFrom(MemorySegment source, long segmentOffset, long index, long count) {
+        checkRange(index, count);
+        while (count > 0) {
+            long n = Math.min(count, (mask + 1) - (index & mask));
+            MemorySegment.copy(source, segmentOffset, chunkOf(index), offset(index), n << elementShift);
+            index += n;
+            segmentOffset += n << elementShift;
+            count -= n;
+        }
+    }
+
+    /**
+     * Copies elements between two arrays of the same element type, chunk piece by chunk piece. Overlapping
+     * ranges of one array are copied as if through a temporary copy.
+     *
+     * @param source      the array to read
+     * @param sourceIndex first element to read
+     * @param target      the array to write
+     * @param targetIndex first element to write
+     * @param count       elements
+     * @throws IllegalArgumentException  if the element types differ
+     * @throws IndexOutOfBoundsException if a range is out of bounds
+     * @throws IllegalStateException     if either array was released
+     */
+    public static void copy(BigArray source, long sourceIndex, BigArray target, long targetIndex, long count) {
+        if (source.getClass() != target.getClass()) {
+            throw new IllegalArgumentException("cannot copy from " + source.getClass().getSimpleName() + " to "
+                    + target.getClass().getSimpleName());
+        }
+        source.checkRange(sourceIndex, count);
+        target.checkRange(targetIndex, count);
+        int es = source.elementShift;
+        if (source == target && targetIndex > sourceIndex && targetIndex < sourceIndex + count) {
+            // Overlap with the target ahead: walk backwards so no element is overwritten before it is read.
+            long s = sourceIndex + count;
+            long t = targetIndex + count;
+            while (count > 0) {
+                long n = Math.min(count, Math.min(((s - 1) & source.mask) + 1, ((t - 1) & target.mask) + 1));
+                s -= n;
+                t -= n;
+                MemorySegment.copy(source.chunkOf(s), source.offset(s), target.chunkOf(t), target.offset(t), n << es);
+                count -= n;
+            }
+            return;
+        }
+        while (count > 0) {
+            long n = Math.min(count, Math.min((source.mask + 1) - (sourceIndex & source.mask),
+                    (target.mask + 1) - (targetIndex & target.mask)));
+            MemorySegment.copy(source.chunkOf(sourceIndex), source.offset(sourceIndex),
+                    target.chunkOf(targetIndex), target.offset(targetIndex), n << es);
+            sourceIndex += n;
+            targetIndex += n;
+            count -= n;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[length=" + length + ", chunks=" + chunkCount()
+                + (isReleased() ? ", released" : "") + "]";
+    }
+}

@@ -1,0 +1,230 @@
+package dev.colossal.array;
+
+import dev.colossal.memory.ChunkPool;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.Spliterator;
+import java.util.function.DoubleConsumer;
+import java.util.stream.DoubleStream;
+import java.util.stream.StreamSupport;
+
+/**
+ * A {@code float[]} with a {@code long} length, off the Java heap: segmented over pooled chunks,
+ * contiguous in one mapping, or spread over sparse files. See {@link BigArray} for chunks and
+ * reference counting.
+ *
+ * <pre>{@code
+ * try (ChunkPool pool = ChunkPool.builder().build();
+ *      FloatArray values = FloatArray.segmented(pool, 5_000_000_000L)) {
+ *     values.set(4_999_999_999L, (float) 7);
+ * }
+ * }</pre>
+ */
+public final class FloatArray extends BigArray {
+
+    static final ValueLayout.OfFloat LAYOUT = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final int ELEMENT_SHIFT = 2;
+
+    private FloatArray(Storage storage, long length) {
+        super(storage, length, ELEMENT_SHIFT);
+    }
+
+    /**
+     * An array over chunks from {@code pool}, zeroed; the last release returns them to the pool.
+     *
+     * @param pool   where the chunks come from; its chunk size must hold at least one element
+     * @param length the number of elements, {@code >= 0}
+     * @return the array
+     * @throws IllegalArgumentException if the length is negative
+     * @throws dev.colossal.memory.PoolExhaustedException if the pool's limit is reached
+     */
+    public static FloatArray segmented(ChunkPool pool, long length) {
+        return new FloatArray(Storage.segmented(pool, length, ELEMENT_SHIFT), length);
+    }
+
+    /**
+     * A contiguous array in one segment of the caller's arena, which decides when the memory goes.
+     *
+     * @param arena  for example a {@link dev.colossal.memory.MappedArena} or {@code Arena.ofShared()}
+     * @param length the number of elements, {@code >= 0}
+     * @return the array
+     */
+    public static FloatArray contiguous(Arena arena, long length) {
+        return new FloatArray(Storage.contiguous(arena, length, ELEMENT_SHIFT), length);
+    }
+
+    /**
+     * A contiguous array in a private file mapping, zeroed, unmapped and deleted on the last release.
+     *
+     * @param length the number of elements, {@code >= 0}
+     * @return the array
+     */
+    public static FloatArray contiguous(long length) {
+        return new FloatArray(Storage.contiguousMapped(length, ELEMENT_SHIFT), length);
+    }
+
+    /**
+     * An array larger than one file may be, over sparse files of at most {@code maxFileBytes} in
+     * {@code directory}, deleted on the last release. Untouched elements cost no disk.
+     *
+     * @param directory    where the files go
+     * @param length       the number of elements
+     * @param maxFileBytes the largest file, a power of two (ext4 allows up to 16 TiB)
+     * @return the array
+     */
+    public static FloatArray sparse(Path directory, long length, long maxFileBytes) {
+        return new FloatArray(Storage.sparse(directory, length, ELEMENT_SHIFT, maxFileBytes), length);
+    }
+
+    /**
+     * A view of the caller's segment; releasing the array leaves the segment alone.
+     *
+     * @param segment a segment whose size is a multiple of 4 bytes
+     * @return the array, of length {@code segment.byteSize() / 4}
+     */
+    public static FloatArray wrap(MemorySegment segment) {
+        return new FloatArray(Storage.wrap(segment, ELEMENT_SHIFT), segment.byteSize() >>> ELEMENT_SHIFT);
+    }
+
+    /**
+     * @param index the element's index
+     * @return the element
+     * @throws IndexOutOfBoundsException if {@code index} is out of bounds
+     * @throws IllegalStateException     if the array was released
+     */
+    public float get(long index) {
+        if (Long.compareUnsigned(index, limit) >= 0) {
+            throw indexFailure(index);
+        }
+        return chunks[(int) (index >>> shift)].get(LAYOUT, (index & mask) << ELEMENT_SHIFT);
+    }
+
+    /**
+     * @param index the element's index
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if {@code index} is out of bounds
+     * @throws IllegalStateException     if the array was released
+     */
+    public void set(long index, float value) {
+        if (Long.compareUnsigned(index, limit) >= 0) {
+            throw indexFailure(index);
+        }
+        chunks[(int) (index >>> shift)].set(LAYOUT, (index & mask) << ELEMENT_SHIFT, value);
+    }
+
+    /**
+     * Sets every element to {@code value}.
+     *
+     * @param value the value
+     * @throws IllegalStateException if the array was released
+     */
+    public void fill(float value) {
+        fill(0, length(), value);
+    }
+
+    /**
+     * Sets {@code count} elements from {@code from} to {@code value}, a chunk at a time.
+     *
+     * @param from  first element
+     * @param count elements
+     * @param value the value
+     * @throws IndexOutOfBoundsException if the range is out of bounds
+     * @throws IllegalStateException     if the array was released
+     */
+    public void fill(long from, long count, float value) {
+        checkRange(from, count);
+        while (count > 0) {
+            MemorySegment chunk = chunkOf(from);
+            long start = offset(from);
+            long n = Math.min(count, (mask + 1) - (from & mask));
+            long stop = start + (n << ELEMENT_SHIFT);
+            for (long off = start; off < stop; off += 1L << ELEMENT_SHIFT) {
+                chunk.set(LAYOUT, off, value);
+            }
+            from += n;
+            count -= n;
+        }
+    }
+
+    /**
+     * Copies elements into a Java array.
+     *
+     * @param index       first element
+     * @param target      the Java array
+     * @param targetIndex where the first goes
+     * @param count       elements
+     * @throws IndexOutOfBoundsException if a range is out of bounds
+     * @throws IllegalStateException     if the array was released
+     */
+    public void copyTo(long index, float[] target, int targetIndex, int count) {
+        copyToArray(index, target, targetIndex, count, LAYOUT);
+    }
+
+    /**
+     * Copies elements from a Java array.
+     *
+     * @param source      the Java array
+     * @param sourceIndex first element to read
+     * @param index       first element to write
+     * @param count       elements
+     * @throws IndexOutOfBoundsException if a range is out of bounds
+     * @throws IllegalStateException     if the array was released
+     */
+    public void copyFrom(float[] source, int sourceIndex, long index, int count) {
+        copyFromArray(source, sourceIndex, index, count, LAYOUT);
+    }
+
+    /**
+     * @return a sequential stream of the elements, widened to {@code double}; {@code .parallel()} splits it on chunk boundaries
+     * @throws IllegalStateException if the array was released
+     */
+    public DoubleStream stream() {
+        checkAlive();
+        return StreamSupport.doubleStream(new Elements(this, 0, length()), false);
+    }
+
+    /** Walks a range a chunk at a time. */
+    private static final class Elements extends ChunkSpliterator implements Spliterator.OfDouble {
+
+        Elements(FloatArray array, long index, long end) {
+            super(array, index, end);
+        }
+
+        @Override
+        public OfDouble trySplit() {
+            long mid = splitPoint();
+            if (mid < 0) {
+                return null;
+            }
+            Elements prefix = new Elements((FloatArray) array, index, mid);
+            index = mid;
+            return prefix;
+        }
+
+        @Override
+        public boolean tryAdvance(DoubleConsumer action) {
+            if (index >= end) {
+                return false;
+            }
+            action.accept(((FloatArray) array).get(index++));
+            return true;
+        }
+
+        @Override
+        public void forEachRemaining(DoubleConsumer action) {
+            array.checkRange(index, end - index);
+            while (index < end) {
+                MemorySegment chunk = array.chunkOf(index);
+                long n = Math.min(end - index, (array.mask + 1) - (index & array.mask));
+                long start = array.offset(index);
+                long stop = start + (n << ELEMENT_SHIFT);
+                for (long off = start; off < stop; off += 1L << ELEMENT_SHIFT) {
+                    action.accept(chunk.get(LAYOUT, off));
+                }
+                index += n;
+            }
+        }
+    }
+}

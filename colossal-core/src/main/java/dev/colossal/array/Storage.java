@@ -1,0 +1,101 @@
+package dev.colossal.array;
+
+import dev.colossal.memory.ChunkPool;
+import dev.colossal.memory.MappedArena;
+import dev.colossal.memory.SparseFiles;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+
+/**
+ * The memory behind a big array: power-of-two chunks (pool chunks, whole sparse files, or one
+ * segment) and what to do when the array is released.
+ *
+ * @param chunks     the chunks, each {@code 1 << chunkShift} bytes except possibly the last
+ * @param chunkShift log2 of the chunk size in bytes; 62 for a single contiguous segment
+ * @param onRelease  returns the memory (to the pool, or by closing a private mapping)
+ */
+record Storage(MemorySegment[] chunks, int chunkShift, Runnable onRelease) {
+
+    /** A single segment is one "chunk" so large that every valid index falls into it. */
+    static final int SINGLE_CHUNK_SHIFT = 62;
+
+    static long checkLength(long length, int elementShift) {
+        if (length < 0 || length > (Long.MAX_VALUE >>> elementShift)) {
+            throw new IllegalArgumentException("length=" + length + " must be between 0 and "
+                    + (Long.MAX_VALUE >>> elementShift));
+        }
+        return length << elementShift;
+    }
+
+    /** Chunks from a pool, zeroed; released back to the pool. */
+    static Storage segmented(ChunkPool pool, long length, int elementShift) {
+        long bytes = checkLength(length, elementShift);
+        long chunkSize = pool.chunkSize();
+        long count = (bytes + chunkSize - 1) / chunkSize;
+        if (count > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("length=" + length + " needs " + count
+                    + " chunks; use a pool with a larger chunkSize");
+        }
+        int[] ids = new int[(int) count];
+        MemorySegment[] chunks = new MemorySegment[(int) count];
+        int taken = 0;
+        try {
+            for (; taken < count; taken++) {
+                ids[taken] = pool.acquire();
+                chunks[taken] = pool.segment(ids[taken]);
+                chunks[taken].fill((byte) 0);
+            }
+        } catch (RuntimeException e) {
+            for (int i = 0; i < taken; i++) {
+                pool.release(ids[i]);
+            }
+            throw e;
+        }
+        return new Storage(chunks, Long.numberOfTrailingZeros(chunkSize), () -> {
+            for (int id : ids) {
+                pool.release(id);
+            }
+        });
+    }
+
+    /** One segment from the caller's arena; the caller's arena decides its lifetime. */
+    static Storage contiguous(Arena arena, long length, int elementShift) {
+        long bytes = checkLength(length, elementShift);
+        return new Storage(new MemorySegment[] {arena.allocate(bytes, 1L << elementShift)}, SINGLE_CHUNK_SHIFT,
+                () -> { });
+    }
+
+    /** One segment in a private temporary {@link MappedArena}, unmapped and deleted on release. */
+    static Storage contiguousMapped(long length, int elementShift) {
+        long bytes = checkLength(length, elementShift);
+        MappedArena arena = MappedArena.ofTemp();
+        try {
+            return new Storage(new MemorySegment[] {arena.allocate(bytes, 1L << elementShift)}, SINGLE_CHUNK_SHIFT,
+                    arena::close);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /** Several sparse files, one chunk each, deleted on release. */
+    static Storage sparse(Path directory, long length, int elementShift, long maxFileBytes) {
+        long bytes = checkLength(length, elementShift);
+        if (maxFileBytes < (1L << elementShift)) {
+            throw new IllegalArgumentException("maxFileBytes=" + maxFileBytes + " is smaller than one element");
+        }
+        SparseFiles span = SparseFiles.map(directory, Math.max(bytes, 1), maxFileBytes, false);
+        return new Storage(span.segments().toArray(MemorySegment[]::new), Long.numberOfTrailingZeros(maxFileBytes),
+                span::close);
+    }
+
+    /** The caller's segment as it is; releasing the array leaves the segment alone. */
+    static Storage wrap(MemorySegment segment, int elementShift) {
+        if ((segment.byteSize() & ((1L << elementShift) - 1)) != 0) {
+            throw new IllegalArgumentException("segment of byteSize=" + segment.byteSize()
+                    + " is not a whole number of " + (1 << elementShift) + "-byte elements");
+        }
+        return new Storage(new MemorySegment[] {segment}, SINGLE_CHUNK_SHIFT, () -> { });
+    }
+}

@@ -1,0 +1,428 @@
+package dev.colossal.memory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A thread-safe pool of fixed-size, power-of-two chunks of off-heap memory, sliced from large slabs.
+ *
+ * <p>A chunk is named by an {@code int} id: {@link #acquire()} hands one out, {@link #segment(int)}
+ * gives its memory, {@link #release(int)} gives it back. Both are O(1) and lock-free (a Treiber stack
+ * with a version tag against ABA), and a chunk is never handed out twice: releasing a chunk that is not
+ * in use throws. Slabs (default 1 GiB) are mapped one at a time as the pool grows, so 100 TB of 1 MiB
+ * chunks costs about 100,000 mappings, not 100 million, well inside {@code vm.max_map_count}.
+ *
+ * <pre>{@code
+ * try (ChunkPool pool = ChunkPool.builder().chunkSize(1 << 20).limit(8L << 30).build()) {
+ *     int id = pool.acquire();
+ *     MemorySegment chunk = pool.segment(id);
+ *     chunk.set(ValueLayout.JAVA_DOUBLE, 0, 1.5);
+ *     pool.release(id);
+ * }
+ * }</pre>
+ *
+ * <p>Backings: {@link Backing#MAPPED_FILE} (default: a sparse file in a temporary directory, deleted
+ * on close), {@link Backing#TMPFS} (the same on {@code /dev/shm}) and {@link Backing#NATIVE} (plain
+ * native memory; each slab is zeroed and committed when it is created, so prefer smaller slabs).
+ * Chunks are not zeroed when they are reused. Closing the pool unmaps every slab; memory of chunks
+ * still held then throws {@link IllegalStateException} on access.
+ */
+public final class ChunkPool implements AutoCloseable {
+
+    /** Where the slabs live. */
+    public enum Backing {
+        /** A sparse file in a directory on disk (default: a fresh temporary directory). */
+        MAPPED_FILE,
+        /** A file on {@code /dev/shm}: memory that never touches the disk and is not persisted. */
+        TMPFS,
+        /** Native memory from the JVM's allocator, committed when a slab is created. */
+        NATIVE
+    }
+
+    /**
+     * A snapshot of the pool's counters.
+     *
+     * @param chunksTotal   chunks in all slabs so far
+     * @param chunksFree    chunks ready to be acquired without growing
+     * @param chunksInUse   chunks acquired and not yet released
+     * @param highWaterMark the most chunks ever in use at once
+     * @param bytesMapped   bytes of all slabs
+     * @param slabs         slabs mapped
+     */
+    public record Stats(long chunksTotal, long chunksFree, long chunksInUse, long highWaterMark,
+                        long bytesMapped, int slabs) {}
+
+    /** Default chunk size: 1 MiB. */
+    public static final long DEFAULT_CHUNK_SIZE = 1L << 20;
+    /** Default slab size: 1 GiB. */
+    public static final long DEFAULT_SLAB_SIZE = 1L << 30;
+
+    private static final VarHandle NEXT = MethodHandles.arrayElementVarHandle(int[].class);
+    /** Free-list link of a chunk that is handed out. */
+    private static final int IN_USE = -2;
+    /** Free-list link meaning "no next chunk". */
+    private static final int END = -1;
+    private static final long ID_MASK = 0xffff_ffffL;
+
+    /** One mapping and the free-list links of its chunks. */
+    private record Slab(MemorySegment memory, int[] next) {}
+
+    private final long chunkSize;
+    private final int chunkShift;
+    private final long slabSize;
+    private final int slabShift;        // log2(chunks per slab)
+    private final int slabMask;
+    private final long maxChunks;
+    private final long limitBytes;
+    private final Backing backing;
+    private final Path directory;
+    private final boolean ownsDirectory;
+    private final FileChannel file;
+    private final Arena arena = Arena.ofShared();
+
+    private volatile Slab[] slabs = new Slab[0];
+    /** Top of the free stack: high 32 bits a version tag, low 32 bits (chunk id + 1), 0 when empty. */
+    private final AtomicLong head = new AtomicLong();
+    private final AtomicLong inUse = new AtomicLong();
+    private final AtomicLong highWater = new AtomicLong();
+    private final Object growLock = new Object();
+    private volatile boolean closed;
+
+    private ChunkPool(Builder b) {
+        this.chunkSize = b.chunkSize;
+        this.chunkShift = Long.numberOfTrailingZeros(chunkSize);
+        // At most 2^22 chunks per slab keeps each slab's link array at 16 MiB even for tiny chunks.
+        this.slabSize = Math.min(Math.max(b.slabSize, chunkSize), chunkSize << 22);
+        this.slabShift = Long.numberOfTrailingZeros(slabSize) - chunkShift;
+        this.slabMask = (1 << slabShift) - 1;
+        this.limitBytes = b.limit;
+        this.maxChunks = Math.min(b.limit >>> chunkShift, Integer.MAX_VALUE);
+        this.backing = b.backing;
+        if (backing == Backing.NATIVE) {
+            this.directory = null;
+            this.ownsDirectory = false;
+            this.file = null;
+        } else {
+            this.ownsDirectory = b.directory == null;
+            this.directory = ownsDirectory
+                    ? Directories.createTemp(backing == Backing.TMPFS ? Directories.SHM : Directories.tempRoot(),
+                            "colossal-pool-")
+                    : Directories.ensureWritable(b.directory, "a chunk pool");
+            try {
+                this.file = FileChannel.open(directory.resolve("pool-" + ProcessHandle.current().pid() + "-"
+                                + System.identityHashCode(this) + ".data"),
+                        StandardOpenOption.CREATE_NEW, StandardOpenOption.SPARSE, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
+            } catch (IOException e) {
+                throw new UncheckedIOException(new IOException("cannot create the chunk pool's file in "
+                        + directory + ": " + e.getMessage(), e));
+            }
+        }
+    }
+
+    /** @return a builder with the defaults: 1 MiB chunks, 1 GiB slabs, mapped file, no limit */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Hands out a free chunk, mapping a new slab if none is free.
+     *
+     * @return the chunk's id
+     * @throws PoolExhaustedException if the limit is reached and every chunk is in use
+     * @throws IllegalStateException  if the pool is closed
+     * @throws UncheckedIOException   if a new slab cannot be mapped (for example the disk is full)
+     */
+    public int acquire() {
+        int id = tryAcquire();
+        if (id < 0) {
+            throw new PoolExhaustedException("chunk pool exhausted: limit=" + limitBytes + " bytes ("
+                    + maxChunks + " chunks of chunkSize=" + chunkSize + "), all in use; release chunks or"
+                    + " raise the limit with ChunkPool.builder().limit(bytes)");
+        }
+        return id;
+    }
+
+    /**
+     * Like {@link #acquire()}, but reports a full pool as a return value.
+     *
+     * @return the chunk's id, or {@code -1} if the limit is reached and every chunk is in use
+     * @throws IllegalStateException if the pool is closed
+     * @throws UncheckedIOException  if a new slab cannot be mapped
+     */
+    public int tryAcquire() {
+        for (;;) {
+            long h = head.get();
+            int top = (int) (h & ID_MASK) - 1;
+            if (top < 0) {
+                if (!grow()) {
+                    return -1;
+                }
+                continue;
+            }
+            Slab slab = slabs[top >>> slabShift];
+            int local = top & slabMask;
+            // A stale read here is harmless: if another thread popped `top` meanwhile, the tag moved
+            // and the CAS below fails.
+            int next = slab.next[local];
+            long replaced = ((h >>> 32) + 1) << 32 | ((next + 1) & ID_MASK);
+            if (head.compareAndSet(h, replaced)) {
+                slab.next[local] = IN_USE;
+                long used = inUse.incrementAndGet();
+                if (used > highWater.getPlain()) {
+                    highWater.accumulateAndGet(used, Math::max);
+                }
+                return top;
+            }
+        }
+    }
+
+    /**
+     * Gives a chunk back. Its memory may be handed to the next {@link #acquire()} at once.
+     *
+     * @param id the chunk's id from {@link #acquire()}
+     * @throws IllegalArgumentException if no chunk has this id
+     * @throws IllegalStateException    if the chunk is not in use (released twice, or never acquired)
+     */
+    public void release(int id) {
+        Slab slab = slabOf(id);
+        int local = id & slabMask;
+        if (!NEXT.compareAndSet(slab.next, local, IN_USE, END)) {
+            throw new IllegalStateException("chunk id=" + id + " is not in use: released twice, or never acquired");
+        }
+        inUse.decrementAndGet();
+        for (;;) {
+            long h = head.get();
+            // Plain store: the CAS that publishes this chunk as the new top releases it.
+            slab.next[local] = (int) (h & ID_MASK) - 1;
+            if (head.compareAndSet(h, ((h >>> 32) + 1) << 32 | (id + 1))) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * The memory of a chunk, {@link #chunkSize()} bytes, aligned to the chunk size.
+     *
+     * @param id the chunk's id
+     * @return a segment over the chunk (alive until the pool is closed)
+     * @throws IllegalArgumentException if no chunk has this id
+     */
+    public MemorySegment segment(int id) {
+        return slabOf(id).memory.asSlice((long) (id & slabMask) << chunkShift, chunkSize);
+    }
+
+    private Slab slabOf(int id) {
+        Slab[] all = slabs;
+        int s = id >>> slabShift;
+        if (id < 0 || s >= all.length) {
+            throw new IllegalArgumentException("chunk id=" + id + " does not belong to this pool (it has "
+                    + ((long) all.length << slabShift) + " chunks)");
+        }
+        return all[s];
+    }
+
+    /** Maps one more slab and pushes its chunks; false if the limit forbids it. */
+    private boolean grow() {
+        synchronized (growLock) {
+            if (closed) {
+                throw new IllegalStateException("chunk pool is closed");
+            }
+            if ((head.get() & ID_MASK) != 0) {
+                return true; // another thread grew the pool, or chunks came back, while we waited
+            }
+            Slab[] all = slabs;
+            long first = (long) all.length << slabShift;
+            long count = Math.min(1L << slabShift, maxChunks - first);
+            if (count <= 0) {
+                return false;
+            }
+            MemorySegment memory = mapSlab(all.length);
+            int[] next = new int[(int) (1L << slabShift)];
+            Arrays.fill(next, IN_USE);
+            for (int i = 0; i < count - 1; i++) {
+                next[i] = (int) (first + i + 1);
+            }
+            Slab slab = new Slab(memory, next);
+            Slab[] grown = Arrays.copyOf(all, all.length + 1);
+            grown[all.length] = slab;
+            slabs = grown; // published before any of its ids can be seen on the free stack
+            int last = (int) (count - 1);
+            for (;;) {
+                long h = head.get();
+                next[last] = (int) (h & ID_MASK) - 1;
+                if (head.compareAndSet(h, ((h >>> 32) + 1) << 32 | (first + 1))) {
+                    return true;
+                }
+            }
+        }
+    }
+
+    private MemorySegment mapSlab(int index) {
+        try {
+            if (backing == Backing.NATIVE) {
+                return arena.allocate(slabSize, Math.min(slabSize, 1L << 21));
+            }
+            Directories.checkFreeSpace(directory, slabSize, "a chunk pool slab of " + slabSize + " bytes");
+            return file.map(FileChannel.MapMode.READ_WRITE, index * slabSize, slabSize, arena);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (OutOfMemoryError e) {
+            throw new UncheckedIOException(new IOException("cannot reserve a slab of " + slabSize
+                    + " bytes of native memory; use a smaller slabSize or the MAPPED_FILE backing", e));
+        }
+    }
+
+    /** @return the size of every chunk in bytes, a power of two */
+    public long chunkSize() {
+        return chunkSize;
+    }
+
+    /** @return the size of each slab in bytes */
+    public long slabSize() {
+        return slabSize;
+    }
+
+    /** @return where the slabs live */
+    public Backing backing() {
+        return backing;
+    }
+
+    /** @return the pool's limit in bytes ({@link Long#MAX_VALUE} when unlimited) */
+    public long limit() {
+        return limitBytes;
+    }
+
+    /** @return a snapshot of the counters; consistent only when no other thread is acquiring or releasing */
+    public Stats stats() {
+        int n = slabs.length;
+        long total = 0;
+        for (int s = 0; s < n; s++) {
+            total += Math.min(1L << slabShift, maxChunks - ((long) s << slabShift));
+        }
+        long used = inUse.get();
+        return new Stats(total, total - used, used, highWater.get(), n * slabSize, n);
+    }
+
+    /**
+     * Unmaps every slab and deletes the backing file. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (growLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        try {
+            arena.close();
+        } finally {
+            if (file != null) {
+                try {
+                    file.close();
+                } catch (IOException ignored) {
+                    // The file is deleted on close; an error here leaves a temp file, nothing more.
+                }
+                if (ownsDirectory) {
+                    Directories.deleteTree(directory);
+                }
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ChunkPool[chunkSize=" + chunkSize + ", slabSize=" + slabSize + ", backing=" + backing + ", "
+                + stats() + "]";
+    }
+
+    /** Options of a {@link ChunkPool}. */
+    public static final class Builder {
+        private long chunkSize = DEFAULT_CHUNK_SIZE;
+        private long slabSize = DEFAULT_SLAB_SIZE;
+        private long limit = Long.MAX_VALUE;
+        private Backing backing = Backing.MAPPED_FILE;
+        private Path directory;
+
+        private Builder() {}
+
+        /**
+         * @param bytes size of every chunk: a power of two, at least 8 (default 1 MiB)
+         * @return this builder
+         */
+        public Builder chunkSize(long bytes) {
+            if (bytes < 8 || Long.bitCount(bytes) != 1) {
+                throw new IllegalArgumentException("chunkSize=" + bytes + " must be a power of two >= 8");
+            }
+            this.chunkSize = bytes;
+            return this;
+        }
+
+        /**
+         * @param bytes size of each slab the pool maps as it grows: a power of two (default 1 GiB); a slab
+         *              smaller than a chunk is raised to the chunk size
+         * @return this builder
+         */
+        public Builder slabSize(long bytes) {
+            if (bytes < 8 || Long.bitCount(bytes) != 1) {
+                throw new IllegalArgumentException("slabSize=" + bytes + " must be a power of two");
+            }
+            this.slabSize = bytes;
+            return this;
+        }
+
+        /**
+         * @param bytes the most memory the pool may map (default unlimited); at least one chunk
+         * @return this builder
+         */
+        public Builder limit(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("limit=" + bytes + " must be positive (bytes)");
+            }
+            this.limit = bytes;
+            return this;
+        }
+
+        /**
+         * @param backing where the slabs live (default {@link Backing#MAPPED_FILE})
+         * @return this builder
+         */
+        public Builder backing(Backing backing) {
+            this.backing = java.util.Objects.requireNonNull(backing, "backing");
+            return this;
+        }
+
+        /**
+         * @param dir directory of the backing file for {@link Backing#MAPPED_FILE} and {@link Backing#TMPFS}
+         *            (default: a fresh temporary directory, deleted on close)
+         * @return this builder
+         */
+        public Builder directory(Path dir) {
+            this.directory = dir;
+            return this;
+        }
+
+        /**
+         * @return the pool (no memory is mapped until the first {@link ChunkPool#acquire()})
+         * @throws IllegalArgumentException if the limit is smaller than one chunk
+         * @throws UncheckedIOException     if the directory is not writable
+         */
+        public ChunkPool build() {
+            if (limit < chunkSize) {
+                throw new IllegalArgumentException("limit=" + limit + " is smaller than chunkSize=" + chunkSize
+                        + "; the pool could not hand out a single chunk");
+            }
+            return new ChunkPool(this);
+        }
+    }
+}

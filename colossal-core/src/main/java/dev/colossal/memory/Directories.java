@@ -1,0 +1,83 @@
+package dev.colossal.memory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Checks and creates the directories that back mapped memory, with errors that say what to do. */
+final class Directories {
+
+    /** Where {@code tmpfs} is mounted on Linux: memory that needs no persistence. */
+    static final Path SHM = Path.of("/dev/shm");
+
+    private Directories() {}
+
+    /**
+     * Makes sure {@code dir} exists and is a writable directory.
+     *
+     * @throws UncheckedIOException naming the directory and the remedy
+     */
+    static Path ensureWritable(Path dir, String what) {
+        try {
+            if (Files.exists(dir) && !Files.isDirectory(dir)) {
+                throw new IOException("directory=" + dir + " is a file, not a directory");
+            }
+            Files.createDirectories(dir);
+            Path probe = Files.createTempFile(dir, ".colossal-probe", ".tmp");
+            Files.delete(probe);
+            return dir;
+        } catch (IOException | SecurityException e) {
+            throw new UncheckedIOException(new IOException(
+                    "cannot create files for " + what + " in directory=" + dir + " (" + e.getMessage()
+                            + "); choose a writable directory on a local file system", e));
+        }
+    }
+
+    /** A fresh, uniquely named directory below {@code parent}. */
+    static Path createTemp(Path parent, String prefix) {
+        ensureWritable(parent, prefix);
+        try {
+            return Files.createTempDirectory(parent, prefix);
+        } catch (IOException e) {
+            throw new UncheckedIOException(new IOException(
+                    "cannot create a directory in " + parent + ": " + e.getMessage(), e));
+        }
+    }
+
+    /** The default parent of temporary backing files: {@code java.io.tmpdir}. */
+    static Path tempRoot() {
+        return Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    /** Deletes a directory tree, best effort: used on close, where failing would hide the real work. */
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // A file we cannot delete stays behind; nothing else depends on it.
+                }
+            });
+        } catch (IOException ignored) {
+            // Same: leftover temporary files are not worth failing a close for.
+        }
+    }
+
+    /**
+     * Checks that the file system holding {@code dir} has {@code bytes} free, so that writing into
+     * newly mapped sparse space cannot hit a full disk (which would be a SIGBUS, not an exception).
+     */
+    static void checkFreeSpace(Path dir, long bytes, String what) throws IOException {
+        long usable = Files.getFileStore(dir).getUsableSpace();
+        if (usable < bytes) {
+            throw new IOException("not enough disk space for " + what + ": needed=" + bytes
+                    + " bytes, usable=" + usable + " bytes in " + dir
+                    + "; free some space, choose another directory, or lower the size");
+        }
+    }
+}

@@ -1,0 +1,359 @@
+package dev.colossal.memory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An {@link Arena} whose segments live in a file: memory the garbage collector never walks, that can
+ * be larger than RAM, and that can be kept and reopened.
+ *
+ * <p>Segments are carved, bump-pointer style, from <em>extents</em>: page-aligned regions of one
+ * growing sparse file ({@code arena.data}), each mapped once. Many small allocations therefore cost
+ * one mapping, and a large one gets an extent of its own. Every allocation is recorded in
+ * {@code arena.index} so that a kept arena can be {@linkplain #open(Path) reopened} with the same
+ * segments, in allocation order, holding the same bytes.
+ *
+ * <pre>{@code
+ * try (MappedArena arena = MappedArena.builder().directory(dir).keepFiles(true).build()) {
+ *     MemorySegment s = arena.allocate(1L << 30);          // 1 GiB, file-backed, zeroed
+ *     s.set(ValueLayout.JAVA_LONG, 0, 42);
+ * }
+ * try (MappedArena again = MappedArena.open(dir)) {
+ *     long v = again.segments().get(0).get(ValueLayout.JAVA_LONG, 0);   // 42
+ * }
+ * }</pre>
+ *
+ * <p>Fresh memory reads as zero. The arena is shared: its segments may be used from any thread, and
+ * {@link #close()} unmaps every segment at once; any later access throws {@link IllegalStateException}.
+ * By default the files are deleted on close. Alignment is honoured for every new allocation, up to
+ * any power of two; reopened segments keep alignments up to the page size (4096), since the kernel
+ * chooses where the file is mapped. Two processes must not open one arena directory at the same time
+ * (use the {@code map} or {@code ipc} packages for shared data).
+ *
+ * @see ArenaIndex the layout of the index file
+ */
+public final class MappedArena implements Arena {
+
+    /** Default size of an extent: small allocations share one mapping of this size. */
+    public static final long DEFAULT_EXTENT_SIZE = 64L << 20;
+
+    private static final long PAGE = 4096;
+    static final String DATA_FILE = "arena.data";
+
+    private final Path directory;
+    private final boolean ownsDirectory;
+    private final boolean keepFiles;
+    private final boolean checkFreeSpace;
+    private final long extentSize;
+    private final Arena mappings = Arena.ofShared();
+    private final FileChannel data;
+    private final ArenaIndex index;
+    private final List<MemorySegment> segments = new ArrayList<>();
+
+    private MemorySegment extent = MemorySegment.NULL;
+    private long extentFileOffset;
+    private long extentUsed;
+    private long fileEnd;
+    private boolean closed;
+
+    private MappedArena(Builder b, Path directory, boolean ownsDirectory, boolean reopen) throws IOException {
+        this.directory = directory;
+        this.ownsDirectory = ownsDirectory;
+        this.keepFiles = b.keepFiles;
+        this.checkFreeSpace = b.checkFreeSpace;
+        this.extentSize = b.extentSize;
+        Path dataPath = directory.resolve(DATA_FILE);
+        if (reopen) {
+            this.data = FileChannel.open(dataPath, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            this.index = ArenaIndex.open(directory);
+            this.fileEnd = data.size();
+            List<long[]> records = index.records();
+            if (!records.isEmpty()) {
+                // One mapping for everything that was allocated before: offsets in the file are
+                // page-aligned per extent, so alignments up to a page survive the remap.
+                MemorySegment whole = data.map(FileChannel.MapMode.READ_WRITE, 0, fileEnd, mappings);
+                for (long[] r : records) {
+                    if (r[0] < 0 || r[1] < 0 || r[0] + r[1] > fileEnd) {
+                        throw new IOException("arena index " + directory.resolve(ArenaIndex.FILE)
+                                + " records offset=" + r[0] + " size=" + r[1] + " beyond the data file (size="
+                                + fileEnd + "); the files are damaged or were not written by this arena");
+                    }
+                    segments.add(whole.asSlice(r[0], r[1]));
+                }
+            }
+        } else {
+            this.data = FileChannel.open(dataPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.SPARSE,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE);
+            this.index = ArenaIndex.create(directory);
+        }
+    }
+
+    /** @return a builder for an arena in a fresh temporary directory, files deleted on close */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return an arena in a fresh temporary directory below {@code java.io.tmpdir}, deleted on close */
+    public static MappedArena ofTemp() {
+        return builder().build();
+    }
+
+    /** @return an arena on {@code /dev/shm} (tmpfs: memory, no disk), deleted on close */
+    public static MappedArena ofShm() {
+        return builder().onShm().build();
+    }
+
+    /**
+     * Reopens an arena that was built with {@link Builder#keepFiles(boolean) keepFiles(true)}. The
+     * reopened arena keeps its files on close too.
+     *
+     * @param directory the arena's directory
+     * @return the arena, whose {@link #segments()} are the earlier allocations with their bytes
+     * @throws UncheckedIOException if the directory holds no arena or a damaged one
+     */
+    public static MappedArena open(Path directory) {
+        try {
+            if (!Files.isRegularFile(directory.resolve(DATA_FILE))) {
+                throw new IOException("no arena in directory=" + directory + " (no " + DATA_FILE
+                        + "); create one with MappedArena.builder().directory(dir).keepFiles(true)");
+            }
+            return new MappedArena(new Builder().keepFiles(true), directory, false, true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Allocates a zeroed, file-backed segment.
+     *
+     * @param byteSize      size in bytes, {@code >= 0}
+     * @param byteAlignment a power of two
+     * @return the segment, alive until this arena is closed
+     * @throws IllegalArgumentException if the size is negative or the alignment not a power of two
+     * @throws IllegalStateException    if the arena is closed
+     * @throws UncheckedIOException     if the file cannot grow (for example the disk is full)
+     */
+    @Override
+    public synchronized MemorySegment allocate(long byteSize, long byteAlignment) {
+        if (byteSize < 0) {
+            throw new IllegalArgumentException("byteSize=" + byteSize + " is negative; ask for 0 or more bytes");
+        }
+        if (byteAlignment <= 0 || Long.bitCount(byteAlignment) != 1) {
+            throw new IllegalArgumentException("byteAlignment=" + byteAlignment + " is not a power of two");
+        }
+        ensureOpen();
+        try {
+            long slack = byteAlignment > PAGE ? byteAlignment : 0;
+            MemorySegment target;
+            long start;
+            long targetFileOffset;
+            if (byteSize + slack > extentSize / 2) {
+                // Large: an extent of its own, so the shared extent's tail is not wasted.
+                targetFileOffset = fileEnd;
+                target = mapExtent(byteSize + slack);
+                start = alignedStart(target, 0, byteAlignment);
+            } else {
+                start = alignedStart(extent, extentUsed, byteAlignment);
+                if (start + byteSize > extent.byteSize()) {
+                    extentFileOffset = fileEnd;
+                    extent = mapExtent(extentSize);
+                    start = alignedStart(extent, 0, byteAlignment);
+                }
+                target = extent;
+                targetFileOffset = extentFileOffset;
+                extentUsed = start + byteSize;
+            }
+            MemorySegment segment = target.asSlice(start, byteSize);
+            index.append(targetFileOffset + start, byteSize, byteAlignment);
+            segments.add(segment);
+            return segment;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long alignedStart(MemorySegment region, long from, long alignment) {
+        long address = region.address() + from;
+        return from + (((address + alignment - 1) & -alignment) - address);
+    }
+
+    private MemorySegment mapExtent(long minimum) throws IOException {
+        long size = (minimum + PAGE - 1) & -PAGE;
+        if (checkFreeSpace) {
+            Directories.checkFreeSpace(directory, size, "a mapped arena extent of " + size + " bytes");
+        }
+        MemorySegment mapped = data.map(FileChannel.MapMode.READ_WRITE, fileEnd, size, mappings);
+        fileEnd += size;
+        return mapped;
+    }
+
+    /**
+     * @return every segment allocated so far (after {@link #open}, including those of earlier runs),
+     *     in allocation order
+     */
+    public synchronized List<MemorySegment> segments() {
+        ensureOpen();
+        return List.copyOf(segments);
+    }
+
+    /** @return the directory holding {@code arena.data} and {@code arena.index} */
+    public Path directory() {
+        return directory;
+    }
+
+    /** @return bytes of the data file currently mapped (extents, including unused tails) */
+    public synchronized long bytesMapped() {
+        return fileEnd;
+    }
+
+    @Override
+    public MemorySegment.Scope scope() {
+        return mappings.scope();
+    }
+
+    /**
+     * Unmaps every segment and, unless the arena keeps its files, deletes them.
+     *
+     * @throws IllegalStateException if the arena is already closed
+     */
+    @Override
+    public synchronized void close() {
+        ensureOpen();
+        closed = true;
+        try {
+            mappings.close();
+        } finally {
+            try {
+                data.close();
+                index.close();
+            } catch (IOException ignored) {
+                // Closing a channel we only wrote through cannot lose data: the mappings are gone already.
+            }
+            if (!keepFiles) {
+                if (ownsDirectory) {
+                    Directories.deleteTree(directory);
+                } else {
+                    deleteQuietly(directory.resolve(DATA_FILE));
+                    deleteQuietly(directory.resolve(ArenaIndex.FILE));
+                }
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // A leftover file is harmless and the caller can see it.
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("MappedArena in " + directory + " is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MappedArena[directory=" + directory + ", segments=" + segments.size() + ", mapped=" + fileEnd + "]";
+    }
+
+    /** Options of a {@link MappedArena}. */
+    public static final class Builder {
+        private Path directory;
+        private boolean shm;
+        private boolean keepFiles;
+        private boolean checkFreeSpace = true;
+        private long extentSize = DEFAULT_EXTENT_SIZE;
+
+        private Builder() {}
+
+        /**
+         * @param dir where {@code arena.data} and {@code arena.index} go (created if missing); default a
+         *            fresh temporary directory
+         * @return this builder
+         */
+        public Builder directory(Path dir) {
+            this.directory = dir;
+            this.shm = false;
+            return this;
+        }
+
+        /** @return this builder, placing the files in a fresh directory on {@code /dev/shm} (tmpfs) */
+        public Builder onShm() {
+            this.shm = true;
+            this.directory = null;
+            return this;
+        }
+
+        /**
+         * @param keep keep the files on close so that {@link MappedArena#open(Path)} gives the bytes back
+         *             (default {@code false}: delete them)
+         * @return this builder
+         */
+        public Builder keepFiles(boolean keep) {
+            this.keepFiles = keep;
+            return this;
+        }
+
+        /**
+         * @param check refuse to map an extent when the disk has less free space than its size (default
+         *              {@code true}); a write into a sparse hole on a full disk is a SIGBUS, not an exception
+         * @return this builder
+         */
+        public Builder checkFreeSpace(boolean check) {
+            this.checkFreeSpace = check;
+            return this;
+        }
+
+        /**
+         * @param bytes size of the extents small allocations share, a multiple of 4096 (default 64 MiB)
+         * @return this builder
+         */
+        public Builder extentSize(long bytes) {
+            if (bytes <= 0 || bytes % PAGE != 0) {
+                throw new IllegalArgumentException("extentSize=" + bytes + " must be a positive multiple of 4096");
+            }
+            this.extentSize = bytes;
+            return this;
+        }
+
+        /**
+         * @return the arena
+         * @throws UncheckedIOException if the directory is not writable or already holds an arena
+         */
+        public MappedArena build() {
+            boolean owns = directory == null;
+            Path dir = owns
+                    ? Directories.createTemp(shm ? Directories.SHM : Directories.tempRoot(), "colossal-arena-")
+                    : Directories.ensureWritable(directory, "a mapped arena");
+            try {
+                if (Files.exists(dir.resolve(DATA_FILE))) {
+                    throw new IOException("directory=" + dir + " already holds an arena; reopen it with"
+                            + " MappedArena.open(dir) or choose an empty directory");
+                }
+                return new MappedArena(this, dir, owns, false);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** Byte order of the index file, fixed so that files move between machines. */
+    static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    static ByteBuffer buffer(int size) {
+        return ByteBuffer.allocate(size).order(ORDER);
+    }
+}
