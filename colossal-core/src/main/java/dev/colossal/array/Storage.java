@@ -42,9 +42,8 @@ record Storage(MemorySegment[] chunks, int chunkShift, Runnable onRelease) {
         int taken = 0;
         try {
             for (; taken < count; taken++) {
-                ids[taken] = pool.acquire();
+                ids[taken] = pool.acquireZeroed();
                 chunks[taken] = pool.segment(ids[taken]);
-                chunks[taken].fill((byte) 0);
             }
         } catch (RuntimeException e) {
             for (int i = 0; i < taken; i++) {

@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * }
  * }</pre>
  *
- * <p>Backings: {@link Backing#MAPPED_FILE} (default: a sparse file in a temporary directory, deleted
- * on close), {@link Backing#TMPFS} (the same on {@code /dev/shm}) and {@link Backing#NATIVE} (plain
+ * <p>Backings: {@link Backing#MAPPED_FILE} (default: a sparse file in a temporary directory, unlinked
+ * as soon as it is open so that not even a crash leaves it behind), {@link Backing#TMPFS} (the same on {@code /dev/shm}) and {@link Backing#NATIVE} (plain
  * native memory; each slab is zeroed and committed when it is created, so prefer smaller slabs).
  * Chunks are not zeroed when they are reused. Closing the pool unmaps every slab; memory of chunks
  * still held then throws {@link IllegalStateException} on access.
@@ -73,8 +73,11 @@ public final class ChunkPool implements AutoCloseable {
     private static final int END = -1;
     private static final long ID_MASK = 0xffff_ffffL;
 
-    /** One mapping and the free-list links of its chunks. */
-    private record Slab(MemorySegment memory, int[] next) {}
+    /**
+     * One mapping, the free-list links of its chunks, and which chunks were ever released (fresh
+     * slab memory is zero; a released chunk may hold its last owner's bytes).
+     */
+    private record Slab(MemorySegment memory, int[] next, byte[] used) {}
 
     private final long chunkSize;
     private final int chunkShift;
@@ -153,6 +156,23 @@ public final class ChunkPool implements AutoCloseable {
     }
 
     /**
+     * Like {@link #acquire()}, but the chunk reads as zero: a chunk that was used before is cleared,
+     * a fresh one (whose sparse memory is zero already) is not touched.
+     *
+     * @return the chunk's id
+     * @throws PoolExhaustedException if the limit is reached and every chunk is in use
+     * @throws IllegalStateException  if the pool is closed
+     */
+    public int acquireZeroed() {
+        int id = acquire();
+        Slab slab = slabs[id >>> slabShift];
+        if (slab.used[id & slabMask] != 0) {
+            segment(id).fill((byte) 0);
+        }
+        return id;
+    }
+
+    /**
      * Like {@link #acquire()}, but reports a full pool as a return value.
      *
      * @return the chunk's id, or {@code -1} if the limit is reached and every chunk is in use
@@ -160,6 +180,9 @@ public final class ChunkPool implements AutoCloseable {
      * @throws UncheckedIOException  if a new slab cannot be mapped
      */
     public int tryAcquire() {
+        if (closed) {
+            throw new IllegalStateException("chunk pool is closed");
+        }
         for (;;) {
             long h = head.get();
             int top = (int) (h & ID_MASK) - 1;
@@ -199,6 +222,7 @@ public final class ChunkPool implements AutoCloseable {
         if (!NEXT.compareAndSet(slab.next, local, IN_USE, END)) {
             throw new IllegalStateException("chunk id=" + id + " is not in use: released twice, or never acquired");
         }
+        slab.used[local] = 1;
         inUse.decrementAndGet();
         for (;;) {
             long h = head.get();
@@ -252,7 +276,7 @@ public final class ChunkPool implements AutoCloseable {
             for (int i = 0; i < count - 1; i++) {
                 next[i] = (int) (first + i + 1);
             }
-            Slab slab = new Slab(memory, next);
+            Slab slab = new Slab(memory, next, new byte[next.length]);
             Slab[] grown = Arrays.copyOf(all, all.length + 1);
             grown[all.length] = slab;
             slabs = grown; // published before any of its ids can be seen on the free stack

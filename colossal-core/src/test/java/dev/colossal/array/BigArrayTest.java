@@ -1,0 +1,168 @@
+package dev.colossal.array;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.colossal.memory.ChunkPool;
+import dev.colossal.memory.PoolExhaustedException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Spliterator;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BigArrayTest {
+
+    @Test
+    void shouldIndexPastTwoToTheThirtyOne(@TempDir Path dir) {
+        long length = 3_000_000_000L;
+        try (ByteArray bytes = ByteArray.sparse(dir, length, 1L << 30)) {
+            bytes.set(length - 1, (byte) 42);
+            bytes.set((1L << 31) + 5, (byte) 7);
+            bytes.set(0, (byte) 1);
+            assertEquals(42, bytes.get(length - 1));
+            assertEquals(7, bytes.get((1L << 31) + 5));
+            assertEquals(0, bytes.get((1L << 31) + 4));
+            assertEquals(3, bytes.chunkCount());
+        }
+        try (ChunkPool pool = ChunkPool.builder().chunkSize(1 << 20).slabSize(1L << 30).build();
+             IntArray ints = IntArray.segmented(pool, 2_200_000_000L)) {
+            ints.set(2_199_999_999L, -9);
+            assertEquals(-9, ints.get(2_199_999_999L));
+            assertEquals(0, ints.get(2_147_483_648L));
+            assertTrue(ints.chunkCount() > 8000);
+        }
+    }
+
+    @Test
+    void shouldSpanSparseFilesAtSmallSizes(@TempDir Path dir) throws Exception {
+        try (LongArray a = LongArray.sparse(dir, 100, 64)) {
+            assertEquals(13, a.chunkCount(), "8 longs per 64-byte file");
+            try (var files = Files.list(dir)) {
+                assertEquals(13, files.count());
+            }
+            for (long i = 0; i < 100; i++) {
+                a.set(i, i * i);
+            }
+            for (long i = 0; i < 100; i++) {
+                assertEquals(i * i, a.get(i));
+            }
+            assertEquals(a.stream().sum(), a.stream().parallel().sum());
+        }
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count(), "released: files deleted");
+        }
+    }
+
+    @Test
+    void shouldReturnChunksToThePoolOnTheLastRelease() {
+        try (ChunkPool pool = ChunkPool.builder().chunkSize(4096).slabSize(1 << 16).limit(1 << 16).build()) {
+            FloatArray a = FloatArray.segmented(pool, 10_000);
+            assertEquals(10, pool.stats().chunksInUse());
+            a.retain();
+            a.release();
+            assertEquals(10, pool.stats().chunksInUse());
+            a.close();
+            assertEquals(0, pool.stats().chunksInUse());
+            FloatArray b = FloatArray.segmented(pool, 16 * 1024);
+            assertEquals(16, pool.stats().chunksInUse());
+            assertThrows(PoolExhaustedException.class, () -> FloatArray.segmented(pool, 1));
+            b.close();
+            try (FloatArray reused = FloatArray.segmented(pool, 16 * 1024)) {
+                assertEquals(0f, reused.get(12_345), "reused chunks are zeroed for the new array");
+            }
+        }
+    }
+
+    @Test
+    void shouldGiveBackWhatItTookWhenThePoolRunsOutMidway() {
+        try (ChunkPool pool = ChunkPool.builder().chunkSize(4096).slabSize(4096 * 4).limit(4096 * 4).build()) {
+            assertThrows(PoolExhaustedException.class, () -> LongArray.segmented(pool, 4096));
+            assertEquals(0, pool.stats().chunksInUse());
+        }
+    }
+
+    @Test
+    void shouldSplitParallelStreamsOnChunkBoundaries() {
+        try (ChunkPool pool = ChunkPool.builder().chunkSize(1 << 16).slabSize(1 << 22).build();
+             IntArray a = IntArray.segmented(pool, 1_000_000)) {
+            for (long i = 0; i < a.length(); i++) {
+                a.set(i, (int) (i % 1000));
+            }
+            Spliterator.OfInt whole = a.stream().spliterator();
+            Spliterator.OfInt prefix = whole.trySplit();
+            long perChunk = a.elementsPerChunk();
+            assertEquals(0, prefix.estimateSize() % perChunk, "split lands on a chunk boundary");
+            assertEquals(1_000_000, prefix.estimateSize() + whole.estimateSize());
+            AtomicLong sum = new AtomicLong();
+            a.stream().parallel().forEach(sum::addAndGet);
+            assertEquals(a.stream().asLongStream().sum(), sum.get());
+            assertEquals(999, a.stream().parallel().max().orElseThrow());
+        }
+    }
+
+    @Test
+    void shouldOfferEveryPrimitiveType() {
+        try (Arena arena = Arena.ofConfined()) {
+            ByteArray b = ByteArray.contiguous(arena, 10);
+            b.set(9, (byte) -1);
+            assertEquals(-1, b.stream().min().orElseThrow());
+            LongArray l = LongArray.contiguous(arena, 10);
+            l.fill(Long.MIN_VALUE);
+            assertEquals(Long.MIN_VALUE, l.get(9));
+            IntArray i = IntArray.contiguous(arena, 10);
+            i.fill(3);
+            assertEquals(30, i.stream().sum());
+            FloatArray f = FloatArray.contiguous(arena, 10);
+            f.set(0, 0.25f);
+            assertEquals(0.25, f.stream().sum());
+            DoubleArray d = DoubleArray.wrap(arena.allocate(80));
+            assertEquals(10, d.length());
+            d.close();
+            assertThrows(IllegalStateException.class, () -> d.get(0));
+            assertThrows(IllegalArgumentException.class, () -> DoubleArray.wrap(MemorySegment.ofArray(new byte[7])));
+            assertThrows(IllegalArgumentException.class, () -> BigArray.copy(b, 0, l, 0, 1));
+        }
+    }
+
+    @Test
+    void shouldRejectNegativeLengthsNamingTheValue() {
+        try (ChunkPool pool = ChunkPool.builder().chunkSize(4096).slabSize(1 << 16).build()) {
+            var e = assertThrows(IllegalArgumentException.class, () -> DoubleArray.segmented(pool, -3));
+            assertTrue(e.getMessage().contains("length=-3"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> DoubleArray.contiguous(-1));
+            assertThrows(IllegalArgumentException.class, () -> DoubleArray.segmented(pool, Long.MAX_VALUE));
+            try (DoubleArray empty = DoubleArray.segmented(pool, 0)) {
+                assertEquals(0, empty.chunkCount());
+                assertEquals(0, empty.stream().count());
+                assertThrows(IndexOutOfBoundsException.class, () -> empty.get(0));
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepElementsAppartWhenThreadsWriteDistinctIndices() throws Exception {
+        try (ChunkPool pool = ChunkPool.builder().chunkSize(256).slabSize(1 << 16).build();
+             LongArray a = LongArray.segmented(pool, 100_000)) {
+            Thread[] threads = new Thread[4];
+            for (int t = 0; t < threads.length; t++) {
+                int me = t;
+                threads[t] = Thread.ofPlatform().start(() -> {
+                    for (long i = me; i < a.length(); i += threads.length) {
+                        a.set(i, i * 3);
+                    }
+                });
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            for (long i = 0; i < a.length(); i++) {
+                assertEquals(i * 3, a.get(i));
+            }
+        }
+    }
+}
