@@ -1,0 +1,56 @@
+package dev.colossal.cli;
+
+import dev.colossal.array.DoubleArray;
+import dev.colossal.memory.SparseFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code colossal sparse}: a colossal array over several sparse files, first and last element touched. */
+@Command(name = "sparse", mixinStandardHelpOptions = true,
+        description = {"Creates a DoubleArray larger than one file may be (ext4 caps a file at 16 TiB) over",
+            "several sparse files, writes and reads its first and last elements, and times it."})
+final class SparseCommand implements Callable<Integer> {
+
+    @Option(names = "--size", converter = ByteSize.class,
+            description = "logical size of the array (default: 64T)")
+    long size = 64L << 40;
+
+    @Option(names = "--file-size", converter = ByteSize.class,
+            description = "largest file, a power of two (default: 8T)")
+    long fileSize = SparseFiles.DEFAULT_FILE_BYTES;
+
+    @Option(names = "--dir", description = "where the files go (default: a new directory below java.io.tmpdir)")
+    Path dir;
+
+    @Override
+    public Integer call() throws Exception {
+        if (Long.bitCount(fileSize) != 1) {
+            System.err.println("sparse: --file-size=" + fileSize + " must be a power of two, e.g. 8T");
+            return 2;
+        }
+        Path directory = dir != null ? dir : Files.createTempDirectory("colossal-sparse-");
+        long length = size / Double.BYTES;
+        long t0 = System.nanoTime();
+        try (DoubleArray array = DoubleArray.sparse(directory, length, fileSize)) {
+            long t1 = System.nanoTime();
+            array.set(0, Math.PI);
+            array.set(length - 1, Math.E);
+            boolean ok = array.get(0) == Math.PI && array.get(length - 1) == Math.E;
+            long t2 = System.nanoTime();
+            System.out.printf(Locale.ROOT, "array: %,d doubles (%s) over %d sparse file(s) of up to %s in %s%n",
+                    length, ByteSize.format(size), array.chunkCount(), ByteSize.format(fileSize), directory);
+            System.out.printf(Locale.ROOT, "create + map: %.1f ms; touch first and last: %.3f ms; total %.1f ms%n",
+                    (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t2 - t0) / 1e6);
+            System.out.println("first=" + array.get(0) + " last=" + array.get(length - 1) + (ok ? " ok" : " MISMATCH"));
+            return ok ? 0 : 1;
+        } finally {
+            if (dir == null) {
+                Files.deleteIfExists(directory);
+            }
+        }
+    }
+}
