@@ -31,6 +31,11 @@ public abstract sealed class BigArray implements AutoCloseable
     private final long length;
     /** {@link #length} while alive, 0 once released: the one comparison on the hot path covers both. */
     long limit;
+    /**
+     * The only chunk of a contiguous array, else null. A final field the JIT can hoist: a loop over a
+     * contiguous array then sees one loop-invariant segment and drops FFM's checks from the loop.
+     */
+    final MemorySegment single;
     private final AtomicInteger references = new AtomicInteger(1);
     private final Runnable onRelease;
 
@@ -42,6 +47,19 @@ public abstract sealed class BigArray implements AutoCloseable
         this.length = length;
         this.limit = length;
         this.onRelease = storage.onRelease();
+        this.single = storage.chunkShift() == Storage.SINGLE_CHUNK_SHIFT ? chunks[0] : null;
+    }
+
+    /**
+     * The hot path's bounds check: {@code Objects.checkIndex} is an intrinsic that range-check
+     * elimination understands, so a counted loop pays it once; the slow path tells release from misuse.
+     */
+    final void checkIndex(long index) {
+        try {
+            Objects.checkIndex(index, limit);
+        } catch (IndexOutOfBoundsException e) {
+            throw indexFailure(index);
+        }
     }
 
     /** @return the number of elements */

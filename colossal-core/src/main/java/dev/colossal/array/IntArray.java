@@ -95,8 +95,10 @@ public final class IntArray extends BigArray {
      * @throws IllegalStateException     if the array was released
      */
     public int get(long index) {
-        if (Long.compareUnsigned(index, limit) >= 0) {
-            throw indexFailure(index);
+        checkIndex(index);
+        MemorySegment s = single;
+        if (s != null) {
+            return s.get(LAYOUT, index << ELEMENT_SHIFT);
         }
         return chunks[(int) (index >>> shift)].get(LAYOUT, (index & mask) << ELEMENT_SHIFT);
     }
@@ -108,8 +110,11 @@ public final class IntArray extends BigArray {
      * @throws IllegalStateException     if the array was released
      */
     public void set(long index, int value) {
-        if (Long.compareUnsigned(index, limit) >= 0) {
-            throw indexFailure(index);
+        checkIndex(index);
+        MemorySegment s = single;
+        if (s != null) {
+            s.set(LAYOUT, index << ELEMENT_SHIFT, value);
+            return;
         }
         chunks[(int) (index >>> shift)].set(LAYOUT, (index & mask) << ELEMENT_SHIFT, value);
     }
