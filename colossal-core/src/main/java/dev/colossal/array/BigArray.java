@@ -36,6 +36,13 @@ public abstract sealed class BigArray implements AutoCloseable
      * contiguous array then sees one loop-invariant segment and drops FFM's checks from the loop.
      */
     final MemorySegment single;
+    /**
+     * For segmented arrays whose chunks all lie in one pool region: that region, else null. Like
+     * {@link #single}, a loop-invariant segment, so the per-element cost is one offset lookup.
+     */
+    final MemorySegment region;
+    /** With {@link #region}: where each chunk starts in it. */
+    final long[] chunkOffsets;
     private final AtomicInteger references = new AtomicInteger(1);
     private final Runnable onRelease;
 
@@ -48,6 +55,8 @@ public abstract sealed class BigArray implements AutoCloseable
         this.limit = length;
         this.onRelease = storage.onRelease();
         this.single = storage.chunkShift() == Storage.SINGLE_CHUNK_SHIFT ? chunks[0] : null;
+        this.region = storage.region();
+        this.chunkOffsets = storage.chunkOffsets();
     }
 
     /**

@@ -101,6 +101,10 @@ public final class DoubleArray extends BigArray {
         if (s != null) {
             return s.get(LAYOUT, index << ELEMENT_SHIFT);
         }
+        MemorySegment r = region;
+        if (r != null) {
+            return r.get(LAYOUT, chunkOffsets[(int) (index >>> shift)] + ((index & mask) << ELEMENT_SHIFT));
+        }
         return chunks[(int) (index >>> shift)].get(LAYOUT, (index & mask) << ELEMENT_SHIFT);
     }
 
@@ -115,6 +119,11 @@ public final class DoubleArray extends BigArray {
         MemorySegment s = single;
         if (s != null) {
             s.set(LAYOUT, index << ELEMENT_SHIFT, value);
+            return;
+        }
+        MemorySegment r = region;
+        if (r != null) {
+            r.set(LAYOUT, chunkOffsets[(int) (index >>> shift)] + ((index & mask) << ELEMENT_SHIFT), value);
             return;
         }
         chunks[(int) (index >>> shift)].set(LAYOUT, (index & mask) << ELEMENT_SHIFT, value);

@@ -100,6 +100,10 @@ public final class IntArray extends BigArray {
         if (s != null) {
             return s.get(LAYOUT, index << ELEMENT_SHIFT);
         }
+        MemorySegment r = region;
+        if (r != null) {
+            return r.get(LAYOUT, chunkOffsets[(int) (index >>> shift)] + ((index & mask) << ELEMENT_SHIFT));
+        }
         return chunks[(int) (index >>> shift)].get(LAYOUT, (index & mask) << ELEMENT_SHIFT);
     }
 
@@ -114,6 +118,11 @@ public final class IntArray extends BigArray {
         MemorySegment s = single;
         if (s != null) {
             s.set(LAYOUT, index << ELEMENT_SHIFT, value);
+            return;
+        }
+        MemorySegment r = region;
+        if (r != null) {
+            r.set(LAYOUT, chunkOffsets[(int) (index >>> shift)] + ((index & mask) << ELEMENT_SHIFT), value);
             return;
         }
         chunks[(int) (index >>> shift)].set(LAYOUT, (index & mask) << ELEMENT_SHIFT, value);

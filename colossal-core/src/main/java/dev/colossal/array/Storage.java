@@ -11,11 +11,18 @@ import java.nio.file.Path;
  * The memory behind a big array: power-of-two chunks (pool chunks, whole sparse files, or one
  * segment) and what to do when the array is released.
  *
- * @param chunks     the chunks, each {@code 1 << chunkShift} bytes except possibly the last
- * @param chunkShift log2 of the chunk size in bytes; 62 for a single contiguous segment
- * @param onRelease  returns the memory (to the pool, or by closing a private mapping)
+ * @param chunks       the chunks, each {@code 1 << chunkShift} bytes except possibly the last
+ * @param chunkShift   log2 of the chunk size in bytes; 62 for a single contiguous segment
+ * @param region       one segment holding every chunk, or null if they are spread over several
+ * @param chunkOffsets with a region: where each chunk starts in it
+ * @param onRelease    returns the memory (to the pool, or by closing a private mapping)
  */
-record Storage(MemorySegment[] chunks, int chunkShift, Runnable onRelease) {
+record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, long[] chunkOffsets,
+               Runnable onRelease) {
+
+    Storage(MemorySegment[] chunks, int chunkShift, Runnable onRelease) {
+        this(chunks, chunkShift, null, null, onRelease);
+    }
 
     /** A single segment is one "chunk" so large that every valid index falls into it. */
     static final int SINGLE_CHUNK_SHIFT = 62;
@@ -39,11 +46,19 @@ record Storage(MemorySegment[] chunks, int chunkShift, Runnable onRelease) {
         }
         int[] ids = new int[(int) count];
         MemorySegment[] chunks = new MemorySegment[(int) count];
+        long[] offsets = new long[(int) count];
+        MemorySegment region = null;
+        boolean oneRegion = true;
         int taken = 0;
         try {
             for (; taken < count; taken++) {
-                ids[taken] = pool.acquireZeroed();
-                chunks[taken] = pool.segment(ids[taken]);
+                int id = pool.acquireZeroed();
+                ids[taken] = id;
+                chunks[taken] = pool.segment(id);
+                offsets[taken] = pool.regionOffset(id);
+                MemorySegment r = pool.region(id);
+                oneRegion &= region == null || region == r;
+                region = r;
             }
         } catch (RuntimeException e) {
             for (int i = 0; i < taken; i++) {
@@ -51,7 +66,8 @@ record Storage(MemorySegment[] chunks, int chunkShift, Runnable onRelease) {
             }
             throw e;
         }
-        return new Storage(chunks, Long.numberOfTrailingZeros(chunkSize), () -> {
+        return new Storage(chunks, Long.numberOfTrailingZeros(chunkSize), oneRegion ? region : null,
+                oneRegion ? offsets : null, () -> {
             for (int id : ids) {
                 pool.release(id);
             }

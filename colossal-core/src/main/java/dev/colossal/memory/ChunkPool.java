@@ -65,6 +65,8 @@ public final class ChunkPool implements AutoCloseable {
     public static final long DEFAULT_CHUNK_SIZE = 1L << 20;
     /** Default slab size: 1 GiB. */
     public static final long DEFAULT_SLAB_SIZE = 1L << 30;
+    /** Address space reserved per mapping for file-backed pools: 64 GiB, so 100 TB takes ~1,600 mappings. */
+    static final long REGION_SIZE = 64L << 30;
 
     private static final VarHandle NEXT = MethodHandles.arrayElementVarHandle(int[].class);
     /** Free-list link of a chunk that is handed out. */
@@ -74,10 +76,11 @@ public final class ChunkPool implements AutoCloseable {
     private static final long ID_MASK = 0xffff_ffffL;
 
     /**
-     * One mapping, the free-list links of its chunks, and which chunks were ever released (fresh
-     * slab memory is zero; a released chunk may hold its last owner's bytes).
+     * One slab: where it lies in its region (one mapping shared by consecutive slabs), the free-list
+     * links of its chunks, and which chunks were ever released (fresh slab memory is zero; a released
+     * chunk may hold its last owner's bytes).
      */
-    private record Slab(MemorySegment memory, int[] next, byte[] used) {}
+    private record Slab(MemorySegment region, long regionOffset, MemorySegment memory, int[] next, byte[] used) {}
 
     private final long chunkSize;
     private final int chunkShift;
@@ -91,6 +94,11 @@ public final class ChunkPool implements AutoCloseable {
     private final boolean ownsDirectory;
     private final FileChannel file;
     private final Arena arena = Arena.ofShared();
+
+    private final long regionSize;
+    private MemorySegment region;        // the mapping new slabs are cut from; guarded by growLock
+    private long regionUsed;
+    private long regionFileOffset;
 
     private volatile Slab[] slabs = new Slab[0];
     /** Top of the free stack: high 32 bits a version tag, low 32 bits (chunk id + 1), 0 when empty. */
@@ -110,6 +118,11 @@ public final class ChunkPool implements AutoCloseable {
         this.limitBytes = b.limit;
         this.maxChunks = Math.min(b.limit >>> chunkShift, Integer.MAX_VALUE);
         this.backing = b.backing;
+        // File-backed slabs are cut from large sparse regions (address space only until touched), so
+        // that the chunks of one array almost always share one segment: the arrays' fast path.
+        long wanted = backing == Backing.NATIVE ? slabSize : Math.max(slabSize, REGION_SIZE);
+        long needed = ((Math.min(b.limit, maxChunks << chunkShift) + slabSize - 1) / slabSize) * slabSize;
+        this.regionSize = Math.min(wanted, needed);
         if (backing == Backing.NATIVE) {
             this.directory = null;
             this.ownsDirectory = false;
@@ -245,6 +258,28 @@ public final class ChunkPool implements AutoCloseable {
         return slabOf(id).memory.asSlice((long) (id & slabMask) << chunkShift, chunkSize);
     }
 
+    /**
+     * The mapping that holds a chunk, shared by many chunks: storage layers that address a whole
+     * array through one segment use this with {@link #regionOffset(int)}.
+     *
+     * @param id the chunk's id
+     * @return the region segment (alive until the pool is closed)
+     * @throws IllegalArgumentException if no chunk has this id
+     */
+    public MemorySegment region(int id) {
+        return slabOf(id).region;
+    }
+
+    /**
+     * @param id the chunk's id
+     * @return the byte offset of the chunk within {@link #region(int)}
+     * @throws IllegalArgumentException if no chunk has this id
+     */
+    public long regionOffset(int id) {
+        Slab slab = slabOf(id);
+        return slab.regionOffset + ((long) (id & slabMask) << chunkShift);
+    }
+
     private Slab slabOf(int id) {
         Slab[] all = slabs;
         int s = id >>> slabShift;
@@ -270,13 +305,13 @@ public final class ChunkPool implements AutoCloseable {
             if (count <= 0) {
                 return false;
             }
-            MemorySegment memory = mapSlab(all.length);
+            MemorySegment memory = mapSlab();
             int[] next = new int[(int) (1L << slabShift)];
             Arrays.fill(next, IN_USE);
             for (int i = 0; i < count - 1; i++) {
                 next[i] = (int) (first + i + 1);
             }
-            Slab slab = new Slab(memory, next, new byte[next.length]);
+            Slab slab = new Slab(region, regionUsed - slabSize, memory, next, new byte[next.length]);
             Slab[] grown = Arrays.copyOf(all, all.length + 1);
             grown[all.length] = slab;
             slabs = grown; // published before any of its ids can be seen on the free stack
@@ -291,13 +326,22 @@ public final class ChunkPool implements AutoCloseable {
         }
     }
 
-    private MemorySegment mapSlab(int index) {
+    /** Cuts the next slab from the current region, mapping a new region when it is full. */
+    private MemorySegment mapSlab() {
         try {
-            if (backing == Backing.NATIVE) {
-                return arena.allocate(slabSize, Math.min(slabSize, 1L << 21));
+            if (region == null || regionUsed + slabSize > region.byteSize()) {
+                region = backing == Backing.NATIVE
+                        ? arena.allocate(slabSize, Math.min(slabSize, 1L << 21))
+                        : file.map(FileChannel.MapMode.READ_WRITE, regionFileOffset, regionSize, arena);
+                regionFileOffset += region.byteSize();
+                regionUsed = 0;
             }
-            Directories.checkFreeSpace(directory, slabSize, "a chunk pool slab of " + slabSize + " bytes");
-            return file.map(FileChannel.MapMode.READ_WRITE, index * slabSize, slabSize, arena);
+            if (backing != Backing.NATIVE) {
+                Directories.checkFreeSpace(directory, slabSize, "a chunk pool slab of " + slabSize + " bytes");
+            }
+            MemorySegment slab = region.asSlice(regionUsed, slabSize);
+            regionUsed += slabSize;
+            return slab;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (OutOfMemoryError e) {

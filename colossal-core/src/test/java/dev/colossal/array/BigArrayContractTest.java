@@ -53,6 +53,17 @@ class BigArrayContractTest {
         ChunkPool nativePool = ChunkPool.builder().backing(ChunkPool.Backing.NATIVE).chunkSize(64).slabSize(1 << 16).build();
         RESOURCES.add(nativePool);
         all.add(Arguments.of("segmented native chunk=64", (LongFunction<DoubleArray>) n -> DoubleArray.segmented(nativePool, n)));
+        // Slabs of 4 chunks, each its own native allocation: an array's chunks lie in many segments,
+        // which takes the general path instead of the one-region fast path.
+        ChunkPool scattered = ChunkPool.builder().backing(ChunkPool.Backing.NATIVE).chunkSize(64).slabSize(256).build();
+        RESOURCES.add(scattered);
+        all.add(Arguments.of("segmented over many slabs", (LongFunction<DoubleArray>) n -> {
+            DoubleArray a = DoubleArray.segmented(scattered, n);
+            if (n > 32 && a.region != null) {
+                throw new AssertionError("expected chunks spread over several slabs");
+            }
+            return a;
+        }));
         all.add(Arguments.of("contiguous mapped", (LongFunction<DoubleArray>) DoubleArray::contiguous));
         Arena arena = Arena.ofShared();
         RESOURCES.add(arena);
