@@ -123,7 +123,8 @@ final class CodecResolver {
             return done != null ? done : late.computeIfAbsent(c, k -> new LateCodec<>(k.getName()));
         }
         composites.put(c, null);
-        GeneratedCodec codec = c.isRecord() ? record(c, path) : plainClass(c, path);
+        Composite model = composite(c, path);
+        GeneratedCodec codec = RecordCodecGenerator.generate(c, model.schema(), model.fields(), model.constructor());
         composites.put(c, codec);
         bindLate(c, codec);
         return codec;
@@ -137,7 +138,14 @@ final class CodecResolver {
         }
     }
 
-    private GeneratedCodec record(Class<?> c, String path) {
+    /** A record's or class's fields in order, and the constructor taking them all (references erased). */
+    record Composite(String schema, List<RecordCodecGenerator.Field> fields, MethodHandle constructor) {}
+
+    Composite composite(Class<?> c, String path) {
+        return c.isRecord() ? record(c, path) : plainClass(c, path);
+    }
+
+    private Composite record(Class<?> c, String path) {
         RecordComponent[] components = c.getRecordComponents();
         List<RecordCodecGenerator.Field> fields = new ArrayList<>();
         Class<?>[] types = new Class<?>[components.length];
@@ -159,14 +167,14 @@ final class CodecResolver {
         } catch (IllegalAccessException | NoSuchMethodException e) {
             throw inaccessible(c, path, e);
         }
-        return RecordCodecGenerator.generate(c, schema("record", c, fields), fields, erase(constructor));
+        return new Composite(schema("record", c, fields), fields, erase(constructor));
     }
 
     /**
      * A class's own instance fields, built through a constructor whose parameters match them in
      * order, or through a no-argument constructor and the (non-final) fields.
      */
-    private GeneratedCodec plainClass(Class<?> c, String path) {
+    private Composite plainClass(Class<?> c, String path) {
         Class<?> parent = c.getSuperclass();
         if (parent != Object.class && Arrays.stream(parent.getDeclaredFields()).anyMatch(CodecResolver::persistent)) {
             throw unsupported(path, c, "fields inherited from superclass=" + parent.getName()
@@ -196,7 +204,7 @@ final class CodecResolver {
         } catch (IllegalAccessException e) {
             throw inaccessible(c, path, e);
         }
-        return RecordCodecGenerator.generate(c, schema("class", c, fields), fields, erase(constructor));
+        return new Composite(schema("class", c, fields), fields, erase(constructor));
     }
 
     /** {@code (F1..Fn)C}: new C(), then each field set, as one method handle tree. */

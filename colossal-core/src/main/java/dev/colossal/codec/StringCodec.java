@@ -4,8 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 
 /**
- * {@link String} as a varint byte length and UTF-8 bytes. Unpaired surrogates are written as
- * {@code '?'}, as {@link String#getBytes} does. ASCII, the common case, is written one byte per char
+ * {@link String} as a varint byte length and UTF-8 bytes. Unpaired surrogates, which UTF-8 cannot
+ * carry, are written as U+FFFD, the replacement character. ASCII, the common case, is written one byte per char
  * in a single pass and read with the JDK's own ASCII fast path.
  */
 final class StringCodec extends AbstractCodec<String> {
@@ -62,7 +62,9 @@ final class StringCodec extends AbstractCodec<String> {
                     if (Character.isHighSurrogate(c) && i + 1 < chars && Character.isLowSurrogate(v.charAt(i + 1))) {
                         n += 2; // 4 bytes for the pair, whose 2 chars were counted once each
                         i++;
-                    } // an unpaired surrogate becomes '?': one byte, already counted
+                    } else {
+                        n += 2; // an unpaired surrogate becomes U+FFFD: 3 bytes
+                    }
                 } else {
                     n += 2;
                 }
@@ -88,7 +90,9 @@ final class StringCodec extends AbstractCodec<String> {
                     s.set(WireFormat.BYTE, off++, (byte) (0x80 | ((cp >> 6) & 0x3F)));
                     s.set(WireFormat.BYTE, off++, (byte) (0x80 | (cp & 0x3F)));
                 } else {
-                    s.set(WireFormat.BYTE, off++, (byte) '?');
+                    s.set(WireFormat.BYTE, off++, (byte) 0xEF); // U+FFFD REPLACEMENT CHARACTER
+                    s.set(WireFormat.BYTE, off++, (byte) 0xBF);
+                    s.set(WireFormat.BYTE, off++, (byte) 0xBD);
                 }
             } else {
                 s.set(WireFormat.BYTE, off++, (byte) (0xE0 | (c >> 12)));
