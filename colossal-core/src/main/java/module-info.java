@@ -9,4 +9,5 @@ module dev.colossal.core {
     exports dev.colossal.memory;
     exports dev.colossal.array;
     exports dev.colossal.codec;
+    exports dev.colossal.struct;
 }

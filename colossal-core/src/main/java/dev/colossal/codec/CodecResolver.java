@@ -1,0 +1,310 @@
+package dev.colossal.codec;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Array;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Finds or builds the codec for a Java type, walking records and classes field by field. Every
+ * unsupported type is reported here, at codec creation, with the path of the field that holds it.
+ */
+final class CodecResolver {
+
+    private static final Map<Class<?>, AbstractCodec<?>> BUILT_INS = Map.ofEntries(
+            Map.entry(Boolean.class, ScalarCodecs.BOOLEAN), Map.entry(Byte.class, ScalarCodecs.BYTE),
+            Map.entry(Short.class, ScalarCodecs.SHORT), Map.entry(Character.class, ScalarCodecs.CHAR),
+            Map.entry(Integer.class, ScalarCodecs.INT), Map.entry(Long.class, ScalarCodecs.LONG),
+            Map.entry(Float.class, ScalarCodecs.FLOAT), Map.entry(Double.class, ScalarCodecs.DOUBLE),
+            Map.entry(boolean.class, ScalarCodecs.BOOLEAN), Map.entry(byte.class, ScalarCodecs.BYTE),
+            Map.entry(short.class, ScalarCodecs.SHORT), Map.entry(char.class, ScalarCodecs.CHAR),
+            Map.entry(int.class, ScalarCodecs.INT), Map.entry(long.class, ScalarCodecs.LONG),
+            Map.entry(float.class, ScalarCodecs.FLOAT), Map.entry(double.class, ScalarCodecs.DOUBLE),
+            Map.entry(String.class, StringCodec.INSTANCE), Map.entry(UUID.class, ScalarCodecs.UUID_CODEC),
+            Map.entry(Instant.class, ScalarCodecs.INSTANT), Map.entry(byte[].class, ArrayCodecs.BYTES),
+            Map.entry(short[].class, ArrayCodecs.SHORTS), Map.entry(char[].class, ArrayCodecs.CHARS),
+            Map.entry(int[].class, ArrayCodecs.INTS), Map.entry(long[].class, ArrayCodecs.LONGS),
+            Map.entry(float[].class, ArrayCodecs.FLOATS), Map.entry(double[].class, ArrayCodecs.DOUBLES),
+            Map.entry(boolean[].class, ArrayCodecs.BOOLEANS));
+
+    private final MethodHandles.Lookup lookup;
+    /** Records and classes already built, or being built (mapped to null until done). */
+    private final Map<Class<?>, AbstractCodec<?>> composites = new HashMap<>();
+    private final Map<Class<?>, LateCodec<?>> late = new HashMap<>();
+
+    CodecResolver(MethodHandles.Lookup lookup) {
+        this.lookup = lookup;
+    }
+
+    static AbstractCodec<?> builtIn(Class<?> type) {
+        return BUILT_INS.get(type);
+    }
+
+    AbstractCodec<?> resolve(Type type, String path) {
+        if (type instanceof Class<?> c) {
+            return resolveClass(c, path);
+        }
+        if (type instanceof ParameterizedType p && p.getRawType() instanceof Class<?> raw) {
+            Type[] args = p.getActualTypeArguments();
+            if (raw == Optional.class) {
+                return new OptionalCodec<>(resolve(args[0], path + "<>"));
+            }
+            if (raw == List.class || raw == Collection.class || raw == ArrayList.class) {
+                return collection("List", resolve(args[0], path + "[]"), ArrayList::new);
+            }
+            if (raw == Set.class || raw == LinkedHashSet.class) {
+                return collection("Set", resolve(args[0], path + "[]"), n -> new LinkedHashSet<>(capacity(n)));
+            }
+            if (raw == HashSet.class) {
+                return collection("Set", resolve(args[0], path + "[]"), n -> new HashSet<>(capacity(n)));
+            }
+            if (raw == Map.class || raw == LinkedHashMap.class) {
+                return map(resolve(args[0], path + "{key}"), resolve(args[1], path + "{value}"),
+                        n -> new LinkedHashMap<>(capacity(n)));
+            }
+            if (raw == HashMap.class) {
+                return map(resolve(args[0], path + "{key}"), resolve(args[1], path + "{value}"),
+                        n -> new HashMap<>(capacity(n)));
+            }
+            throw unsupported(path, type, "only List, Set, Map and Optional may have type arguments");
+        }
+        if (type instanceof GenericArrayType g) {
+            throw unsupported(path, type, "arrays of generic types cannot be created safely; use a List");
+        }
+        throw unsupported(path, type, "type variables and wildcards have no concrete type to encode; "
+                + "declare the field with a concrete type");
+    }
+
+    private AbstractCodec<?> resolveClass(Class<?> c, String path) {
+        AbstractCodec<?> builtIn = BUILT_INS.get(c);
+        if (builtIn != null) {
+            return builtIn;
+        }
+        if (c.isEnum() || (c.getSuperclass() != null && c.getSuperclass().isEnum())) {
+            return enumCodec(c.isEnum() ? c : c.getSuperclass());
+        }
+        if (c.isArray()) {
+            Class<?> component = c.getComponentType();
+            return objectArray(resolveClass(component, path + "[]"), component);
+        }
+        if (Collection.class.isAssignableFrom(c) || Map.class.isAssignableFrom(c) || c == Optional.class) {
+            throw unsupported(path, c, "declare its type arguments, e.g. List<String>");
+        }
+        if (c.isInterface() || Modifier.isAbstract(c.getModifiers()) || c == Object.class) {
+            throw unsupported(path, c, "an interface or abstract type does not say which class to create; "
+                    + "declare a record or final class");
+        }
+        if (c.isPrimitive() || c.getName().startsWith("java.")) {
+            throw unsupported(path, c, "this JDK type has no built-in codec; supported: primitives and their "
+                    + "boxes, String, UUID, Instant, enums, arrays, List, Set, Map, Optional, records and classes");
+        }
+        if (composites.containsKey(c)) {
+            AbstractCodec<?> done = composites.get(c);
+            return done != null ? done : late.computeIfAbsent(c, k -> new LateCodec<>(k.getName()));
+        }
+        composites.put(c, null);
+        Composite model = composite(c, path);
+        GeneratedCodec codec = RecordCodecGenerator.generate(c, model.schema(), model.fields(), model.constructor());
+        composites.put(c, codec);
+        bindLate(c, codec);
+        return codec;
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> void bindLate(Class<?> c, GeneratedCodec codec) {
+        LateCodec<T> waiting = (LateCodec<T>) late.remove(c);
+        if (waiting != null) {
+            waiting.bind((AbstractCodec<T>) (AbstractCodec<?>) codec);
+        }
+    }
+
+    /** A record's or class's fields in order, and the constructor taking them all (references erased). */
+    record Composite(String schema, List<RecordCodecGenerator.Field> fields, MethodHandle constructor) {}
+
+    Composite composite(Class<?> c, String path) {
+        return c.isRecord() ? record(c, path) : plainClass(c, path);
+    }
+
+    private Composite record(Class<?> c, String path) {
+        RecordComponent[] components = c.getRecordComponents();
+        List<RecordCodecGenerator.Field> fields = new ArrayList<>();
+        Class<?>[] types = new Class<?>[components.length];
+        for (int i = 0; i < components.length; i++) {
+            RecordComponent rc = components[i];
+            types[i] = rc.getType();
+            String fieldPath = path + "." + rc.getName();
+            MethodHandle getter;
+            try {
+                getter = lookup.unreflect(rc.getAccessor());
+            } catch (IllegalAccessException e) {
+                throw inaccessible(c, fieldPath, e);
+            }
+            fields.add(field(rc.getName(), rc.getType(), rc.getGenericType(), getter, fieldPath));
+        }
+        MethodHandle constructor;
+        try {
+            constructor = lookup.unreflectConstructor(c.getDeclaredConstructor(types));
+        } catch (IllegalAccessException | NoSuchMethodException e) {
+            throw inaccessible(c, path, e);
+        }
+        return new Composite(schema("record", c, fields), fields, erase(constructor));
+    }
+
+    /**
+     * A class's own instance fields, built through a constructor whose parameters match them in
+     * order, or through a no-argument constructor and the (non-final) fields.
+     */
+    private Composite plainClass(Class<?> c, String path) {
+        Class<?> parent = c.getSuperclass();
+        if (parent != Object.class && Arrays.stream(parent.getDeclaredFields()).anyMatch(CodecResolver::persistent)) {
+            throw unsupported(path, c, "fields inherited from superclass=" + parent.getName()
+                    + " are not encoded; use a record or a class without inherited state");
+        }
+        if (c.getEnclosingClass() != null && !Modifier.isStatic(c.getModifiers())) {
+            throw unsupported(path, c, "an inner class needs its enclosing instance; make it static");
+        }
+        List<Field> own = Arrays.stream(c.getDeclaredFields()).filter(CodecResolver::persistent).toList();
+        List<RecordCodecGenerator.Field> fields = new ArrayList<>();
+        Class<?>[] types = new Class<?>[own.size()];
+        for (int i = 0; i < own.size(); i++) {
+            Field f = own.get(i);
+            types[i] = f.getType();
+            String fieldPath = path + "." + f.getName();
+            try {
+                fields.add(field(f.getName(), f.getType(), f.getGenericType(), lookup.unreflectGetter(f), fieldPath));
+            } catch (IllegalAccessException e) {
+                throw inaccessible(c, fieldPath, e);
+            }
+        }
+        MethodHandle constructor;
+        try {
+            constructor = lookup.unreflectConstructor(c.getDeclaredConstructor(types));
+        } catch (NoSuchMethodException e) {
+            constructor = constructWithSetters(c, path, own);
+        } catch (IllegalAccessException e) {
+            throw inaccessible(c, path, e);
+        }
+        return new Composite(schema("class", c, fields), fields, erase(constructor));
+    }
+
+    /** {@code (F1..Fn)C}: new C(), then each field set, as one method handle tree. */
+    private MethodHandle constructWithSetters(Class<?> c, String path, List<Field> own) {
+        MethodHandle create;
+        try {
+            create = lookup.unreflectConstructor(c.getDeclaredConstructor());
+        } catch (NoSuchMethodException e) {
+            throw unsupported(path, c, "a class needs a constructor taking its fields in declaration order, "
+                    + "or a no-argument constructor");
+        } catch (IllegalAccessException e) {
+            throw inaccessible(c, path, e);
+        }
+        Class<?>[] types = own.stream().map(Field::getType).toArray(Class<?>[]::new);
+        // (C, F1..Fn)C returning the instance; each setter is folded in front of it
+        MethodHandle h = MethodHandles.dropArguments(MethodHandles.identity(c), 1, types);
+        for (int i = own.size() - 1; i >= 0; i--) {
+            Field f = own.get(i);
+            if (Modifier.isFinal(f.getModifiers())) {
+                throw unsupported(path + "." + f.getName(), c, "final field without a constructor taking every "
+                        + "field in declaration order; add one, or make the field non-final");
+            }
+            MethodHandle setter;
+            try {
+                setter = lookup.unreflectSetter(f);
+            } catch (IllegalAccessException e) {
+                throw inaccessible(c, path + "." + f.getName(), e);
+            }
+            MethodHandle spread = MethodHandles.dropArguments(setter, 1, Arrays.copyOfRange(types, 0, i));
+            spread = MethodHandles.dropArguments(spread, i + 2, Arrays.copyOfRange(types, i + 1, types.length));
+            h = MethodHandles.foldArguments(h, spread);
+        }
+        return MethodHandles.foldArguments(h, create);
+    }
+
+    private RecordCodecGenerator.Field field(String name, Class<?> type, Type generic, MethodHandle getter,
+                                             String fieldPath) {
+        AbstractCodec<?> codec = type.isPrimitive() ? null : resolve(generic, fieldPath);
+        Class<?> erased = type.isPrimitive() ? type : Object.class;
+        return new RecordCodecGenerator.Field(name, type, getter.asType(MethodType.methodType(erased, Object.class)), codec);
+    }
+
+    private static MethodHandle erase(MethodHandle constructor) {
+        MethodType t = constructor.type();
+        for (int i = 0; i < t.parameterCount(); i++) {
+            if (!t.parameterType(i).isPrimitive()) {
+                t = t.changeParameterType(i, Object.class);
+            }
+        }
+        return constructor.asType(t.changeReturnType(Object.class));
+    }
+
+    private static String schema(String kind, Class<?> c, List<RecordCodecGenerator.Field> fields) {
+        StringBuilder b = new StringBuilder(kind).append(' ').append(c.getName()).append('{');
+        for (int i = 0; i < fields.size(); i++) {
+            RecordCodecGenerator.Field f = fields.get(i);
+            b.append(i == 0 ? "" : ",").append(f.name()).append(':');
+            b.append(f.codec() == null ? f.type().getName() : f.codec().schema());
+        }
+        return b.append('}').toString();
+    }
+
+    private static boolean persistent(Field f) {
+        return (f.getModifiers() & (Modifier.STATIC | Modifier.TRANSIENT)) == 0;
+    }
+
+    private static int capacity(int n) {
+        return (int) Math.min(Integer.MAX_VALUE, n * 4L / 3 + 1);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static AbstractCodec<?> enumCodec(Class<?> c) {
+        return new EnumCodec(c);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static AbstractCodec<?> objectArray(AbstractCodec<?> element, Class<?> component) {
+        return new ObjectArrayCodec(element, n -> (Object[]) Array.newInstance(component, n));
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static AbstractCodec<?> collection(String kind, AbstractCodec<?> element,
+                                               java.util.function.IntFunction<? extends Collection<?>> factory) {
+        return new CollectionCodec(kind, element, factory);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static AbstractCodec<?> map(AbstractCodec<?> keys, AbstractCodec<?> values,
+                                        java.util.function.IntFunction<? extends Map<?, ?>> factory) {
+        return new MapCodec(keys, values, factory);
+    }
+
+    private static IllegalArgumentException unsupported(String path, Type type, String why) {
+        return new IllegalArgumentException("field=" + path + " type=" + type.getTypeName()
+                + " cannot be encoded: " + why);
+    }
+
+    private static IllegalArgumentException inaccessible(Class<?> c, String path, Exception e) {
+        return new IllegalArgumentException("field=" + path + ": type=" + c.getName() + " is not accessible to "
+                + "Colossal (" + e.getMessage() + "); make it public in an exported package, or pass your "
+                + "lookup: Codecs.of(" + c.getSimpleName() + ".class, MethodHandles.lookup())", e);
+    }
+}

@@ -1,0 +1,293 @@
+package dev.colossal.codec;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Type;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Where codecs come from: built-ins, composites of codecs, and generated codecs for records and
+ * classes.
+ *
+ * <pre>{@code
+ * record Trade(String symbol, long quantity, double price, List<String> tags) {}
+ *
+ * Codec<Trade> codec = Codecs.of(Trade.class);
+ * MemorySegment bytes = arena.allocate(codec.encodedSize(trade));
+ * codec.encode(trade, bytes, 0);
+ * Trade back = codec.decode(bytes);
+ * }</pre>
+ *
+ * <p>{@link #of(Class)} generates, once per type, a hidden class whose methods touch each field in
+ * order with no reflection; it needs the type, its canonical constructor (records) or its fields
+ * and constructor (classes) to be public. For other types pass a lookup that can see them:
+ * {@code Codecs.of(MyType.class, MethodHandles.lookup())}. Unsupported types fail here, with the
+ * path of the field that holds them, never later while encoding.
+ *
+ * <p>Every codec made here encodes non-null values at the top level (wrap it with
+ * {@link #nullable(Codec)} for nulls); fields, elements, keys and values may be null. The byte format
+ * is described in the package documentation.
+ */
+public final class Codecs {
+
+    private static final Map<Type, AbstractCodec<?>> PUBLIC = new ConcurrentHashMap<>();
+
+    private Codecs() {}
+
+    /**
+     * Returns the codec of a public type: a built-in, an enum, an array, a record or a class.
+     *
+     * @param type the type
+     * @param <T>  the type
+     * @return the codec, shared and thread-safe
+     * @throws IllegalArgumentException naming the field path if the type, or a type inside it, cannot
+     *                                  be encoded or is not accessible
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> Codec<T> of(Class<T> type) {
+        return (Codec<T>) ofType(type);
+    }
+
+    /**
+     * Returns the codec of a type that {@code lookup} can access, including non-public records and
+     * classes and private fields. The lookup must have full privilege in the type's package when
+     * fields are private ({@code MethodHandles.lookup()} in the type's own class or package).
+     *
+     * @param type   the type
+     * @param lookup a lookup that can access the type's constructor and fields or accessors
+     * @param <T>    the type
+     * @return a new codec
+     * @throws IllegalArgumentException naming the field path if a type cannot be encoded or accessed
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> Codec<T> of(Class<T> type, MethodHandles.Lookup lookup) {
+        Objects.requireNonNull(lookup, "lookup");
+        return (Codec<T>) new CodecResolver(lookup).resolve(type, type.getSimpleName());
+    }
+
+    /**
+     * Returns the codec of a generic type such as {@code List<Trade>} or {@code Map<String, long[]>},
+     * usually obtained from a field or method signature.
+     *
+     * @param type a class or a parameterized type
+     * @return the codec
+     * @throws IllegalArgumentException if the type cannot be encoded or accessed
+     */
+    public static Codec<?> ofType(Type type) {
+        Objects.requireNonNull(type, "type");
+        AbstractCodec<?> cached = PUBLIC.get(type);
+        if (cached != null) {
+            return cached;
+        }
+        AbstractCodec<?> built = new CodecResolver(MethodHandles.publicLookup()).resolve(type, simpleName(type));
+        AbstractCodec<?> raced = PUBLIC.putIfAbsent(type, built);
+        return raced != null ? raced : built;
+    }
+
+    /**
+     * Returns strings as a varint byte length and UTF-8.
+     *
+     * @return strings as a varint byte length and UTF-8
+     */
+    public static Codec<String> string() {
+        return StringCodec.INSTANCE;
+    }
+
+    /**
+     * Returns byte arrays as a varint length and the bytes.
+     *
+     * @return byte arrays as a varint length and the bytes
+     */
+    public static Codec<byte[]> bytes() {
+        return ArrayCodecs.BYTES;
+    }
+
+    /**
+     * Returns ints as 4 little-endian bytes.
+     *
+     * @return ints as 4 little-endian bytes
+     */
+    public static Codec<Integer> int32() {
+        return ScalarCodecs.INT;
+    }
+
+    /**
+     * Returns longs as 8 little-endian bytes.
+     *
+     * @return longs as 8 little-endian bytes
+     */
+    public static Codec<Long> int64() {
+        return ScalarCodecs.LONG;
+    }
+
+    /**
+     * Returns doubles as 8 little-endian bytes (IEEE 754 bits).
+     *
+     * @return doubles as 8 little-endian bytes (IEEE 754 bits)
+     */
+    public static Codec<Double> float64() {
+        return ScalarCodecs.DOUBLE;
+    }
+
+    /**
+     * Returns UUIDs as 16 bytes: most then least significant long, little-endian.
+     *
+     * @return UUIDs as 16 bytes: most then least significant long, little-endian
+     */
+    public static Codec<UUID> uuid() {
+        return ScalarCodecs.UUID_CODEC;
+    }
+
+    /**
+     * Returns instants as epoch seconds (8 bytes) and nanoseconds (4 bytes).
+     *
+     * @return instants as epoch seconds (8 bytes) and nanoseconds (4 bytes)
+     */
+    public static Codec<Instant> instant() {
+        return ScalarCodecs.INSTANT;
+    }
+
+    /**
+     * Returns constants as a varint ordinal.
+     *
+     * @param type the enum
+     * @param <E>  the enum
+     * @return constants as a varint ordinal
+     */
+    public static <E extends Enum<E>> Codec<E> enumeration(Class<E> type) {
+        return new EnumCodec<>(type);
+    }
+
+    /**
+     * Returns a codec of the same values or {@code null}, with a presence byte in front.
+     *
+     * @param codec the values' codec
+     * @param <T>   the value type
+     * @return a codec of the same values or {@code null}, with a presence byte in front
+     */
+    public static <T> Codec<T> nullable(Codec<T> codec) {
+        return new NullableCodec<>(internal(codec));
+    }
+
+    /**
+     * Returns lists (decoded as {@link ArrayList}) of nullable elements.
+     *
+     * @param element the elements' codec
+     * @param <E>     the element type
+     * @return lists (decoded as {@link ArrayList}) of nullable elements
+     */
+    public static <E> Codec<List<E>> list(Codec<E> element) {
+        return new CollectionCodec<>("List", internal(element), ArrayList::new);
+    }
+
+    /**
+     * Returns sets (decoded as {@link LinkedHashSet}, in the order written) of nullable elements.
+     *
+     * @param element the elements' codec
+     * @param <E>     the element type
+     * @return sets (decoded as {@link LinkedHashSet}, in the order written) of nullable elements
+     */
+    public static <E> Codec<Set<E>> set(Codec<E> element) {
+        return new CollectionCodec<>("Set", internal(element), LinkedHashSet::new);
+    }
+
+    /**
+     * Returns maps (decoded as {@link LinkedHashMap}, in the order written) of nullable keys and values.
+     *
+     * @param keys   the keys' codec
+     * @param values the values' codec
+     * @param <K>    the key type
+     * @param <V>    the value type
+     * @return maps (decoded as {@link LinkedHashMap}, in the order written) of nullable keys and values
+     */
+    public static <K, V> Codec<Map<K, V>> map(Codec<K> keys, Codec<V> values) {
+        return new MapCodec<>(internal(keys), internal(values), LinkedHashMap::new);
+    }
+
+    /**
+     * Returns optionals as a presence byte and the value.
+     *
+     * @param value the present value's codec
+     * @param <T>   the value type
+     * @return optionals as a presence byte and the value
+     */
+    public static <T> Codec<Optional<T>> optional(Codec<T> value) {
+        return new OptionalCodec<>(internal(value));
+    }
+
+    /**
+     * Returns a codec that writes the 8-byte {@linkplain #fingerprint fingerprint} before each value
+     * and refuses, with a {@link CodecException}, bytes written under another schema. Containers that
+     * store many values of one type should instead store the fingerprint once and compare it on open.
+     *
+     * @param codec the codec to guard
+     * @param <T>   the value type
+     * @return the guarded codec
+     */
+    public static <T> Codec<T> versioned(Codec<T> codec) {
+        return new VersionedCodec<>(internal(codec));
+    }
+
+    /**
+     * Returns a codec for a record or class whose bytes survive changes to the type: each field is
+     * tagged with its name and type and prefixed with its length, so data written by an older or newer
+     * version decodes with added fields at their defaults (0, false, null, empty Optional) and removed
+     * fields skipped; a field whose type changed is refused with a {@link CodecException}. It costs
+     * about 9 bytes per field over {@link #of(Class)}: use it for data that outlives a release.
+     *
+     * @param type   a record or class
+     * @param lookup a lookup that can access it, e.g. {@code MethodHandles.publicLookup()} for public types
+     * @param <T>    the type
+     * @return the codec
+     * @throws IllegalArgumentException naming the field path if a type cannot be encoded or accessed
+     */
+    public static <T> Codec<T> evolving(Class<T> type, MethodHandles.Lookup lookup) {
+        Objects.requireNonNull(lookup, "lookup");
+        if (type.isPrimitive() || type.isArray() || type.isEnum() || type.isInterface() || CodecResolver.builtIn(type) != null) {
+            throw new IllegalArgumentException("type=" + type.getName()
+                    + " is not a record or class; evolving codecs tag the fields of records and classes");
+        }
+        return new EvolvingCodec<>(type, new CodecResolver(lookup).composite(type, type.getSimpleName()));
+    }
+
+    /**
+     * Returns a 64-bit hash of the codec's schema: the field names, their order and their types, all
+     * the way down. Two codecs with the same fingerprint read each other's bytes.
+     *
+     * @param codec a codec made by this class
+     * @return the fingerprint
+     */
+    public static long fingerprint(Codec<?> codec) {
+        return WireFormat.fingerprint(schema(codec));
+    }
+
+    /**
+     * Returns the canonical text of the codec's byte shape.
+     *
+     * @param codec a codec made by this class
+     * @return the canonical text of the codec's byte shape, e.g.
+     *     {@code record com.example.Trade{symbol:string,quantity:long}}
+     */
+    public static String schema(Codec<?> codec) {
+        return internal(codec).schema();
+    }
+
+    /** Our own codecs nest as they are; anyone else's gets a length prefix so its decode sees one slice. */
+    private static <T> AbstractCodec<T> internal(Codec<T> codec) {
+        Objects.requireNonNull(codec, "codec");
+        return codec instanceof AbstractCodec<T> ours ? ours : new ForeignCodec<>(codec);
+    }
+
+    private static String simpleName(Type type) {
+        return type instanceof Class<?> c ? c.getSimpleName() : type.getTypeName();
+    }
+}

@@ -1,0 +1,49 @@
+package dev.colossal.codec;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * An enum constant as its ordinal in a varint. The constants' names are part of the schema, so a
+ * reordered or renamed enum changes the fingerprint.
+ */
+final class EnumCodec<E extends Enum<E>> extends AbstractCodec<E> {
+
+    private final E[] constants;
+    private final String schema;
+
+    EnumCodec(Class<E> type) {
+        super(type.getName());
+        this.constants = type.getEnumConstants();
+        StringBuilder b = new StringBuilder("enum ").append(type.getName()).append('{');
+        for (int i = 0; i < constants.length; i++) {
+            b.append(i == 0 ? "" : ",").append(constants[i].name());
+        }
+        this.schema = b.append('}').toString();
+    }
+
+    @Override
+    long size(E v) {
+        return WireFormat.varintSize(v.ordinal());
+    }
+
+    @Override
+    long write(E v, MemorySegment s, long off) {
+        return WireFormat.putVarint(s, off, v.ordinal());
+    }
+
+    @Override
+    E read(Input in) {
+        long start = in.position();
+        int ordinal = in.readVarint(typeName());
+        if (ordinal >= constants.length) {
+            in.skip(start - in.position());
+            throw in.error(typeName(), "ordinal=" + ordinal + " but the enum has " + constants.length + " constants");
+        }
+        return constants[ordinal];
+    }
+
+    @Override
+    String schema() {
+        return schema;
+    }
+}

@@ -1,0 +1,167 @@
+package dev.colossal.codec;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Array;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A record or class in a self-describing shape that survives changes to the type: every field is
+ * tagged with a hash of its name and of its type's schema and prefixed with its length.
+ *
+ * <pre>
+ *  [varint field count] then per field:
+ *  [name id: 4][type id: 4][varint length][value: length bytes]
+ * </pre>
+ *
+ * <p>Reading matches fields by name, in any order: a field the bytes lack takes its default (0,
+ * false, null, or an empty Optional); a field the type no longer has is skipped; a field whose type
+ * changed is refused with a {@link CodecException}, because no conversion is safe to guess. Values
+ * inside the fields use the plain format, so nested records must keep their shape.
+ */
+final class EvolvingCodec<T> extends AbstractCodec<T> {
+
+    /** name id, type id and at least a one-byte length. */
+    private static final int MIN_FIELD_BYTES = 9;
+
+    private final String[] names;
+    private final int[] nameIds;
+    private final int[] typeIds;
+    private final AbstractCodec<Object>[] codecs;
+    private final boolean[] primitive;
+    private final MethodHandle[] getters;
+    private final MethodHandle constructor;
+    private final Object[] defaults;
+    private final String schema;
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    EvolvingCodec(Class<T> type, CodecResolver.Composite model) {
+        super(type.getName());
+        List<RecordCodecGenerator.Field> fields = model.fields();
+        int n = fields.size();
+        names = new String[n];
+        nameIds = new int[n];
+        typeIds = new int[n];
+        codecs = new AbstractCodec[n];
+        primitive = new boolean[n];
+        getters = new MethodHandle[n];
+        defaults = new Object[n];
+        for (int i = 0; i < n; i++) {
+            RecordCodecGenerator.Field f = fields.get(i);
+            names[i] = f.name();
+            nameIds[i] = (int) WireFormat.fingerprint(f.name());
+            primitive[i] = f.type().isPrimitive();
+            codecs[i] = (AbstractCodec<Object>) (primitive[i] ? CodecResolver.builtIn(f.type()) : f.codec());
+            typeIds[i] = (int) WireFormat.fingerprint(codecs[i].schema());
+            getters[i] = f.getter().asType(MethodType.methodType(Object.class, Object.class));
+            defaults[i] = primitive[i] ? Array.get(Array.newInstance(f.type(), 1), 0)
+                    : f.codec() instanceof OptionalCodec<?> ? Optional.empty() : null;
+            for (int j = 0; j < i; j++) {
+                if (nameIds[j] == nameIds[i]) {
+                    throw new IllegalArgumentException("type=" + type.getName() + " fields " + names[j] + " and "
+                            + names[i] + " have the same 32-bit name id; rename one to use an evolving codec");
+                }
+            }
+        }
+        constructor = model.constructor().asSpreader(Object[].class, n)
+                .asType(MethodType.methodType(Object.class, Object[].class));
+        schema = "evolving " + model.schema();
+    }
+
+    @Override
+    long size(T v) {
+        long total = WireFormat.varintSize(names.length);
+        for (int i = 0; i < names.length; i++) {
+            long n = valueSize(i, get(i, v));
+            total += 8 + WireFormat.varintSize(length(n)) + n;
+        }
+        return total;
+    }
+
+    @Override
+    long write(T v, MemorySegment s, long off) {
+        off = WireFormat.putVarint(s, off, names.length);
+        for (int i = 0; i < names.length; i++) {
+            Object value = get(i, v);
+            off = WireFormat.putInt(s, off, nameIds[i]);
+            off = WireFormat.putInt(s, off, typeIds[i]);
+            off = WireFormat.putVarint(s, off, length(valueSize(i, value)));
+            off = primitive[i] ? codecs[i].write(value, s, off) : writeNullable(codecs[i], value, s, off);
+        }
+        return off;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    T read(Input in) {
+        Object[] args = defaults.clone();
+        int count = in.readCount(typeName(), MIN_FIELD_BYTES);
+        for (int k = 0; k < count; k++) {
+            int nameId = in.readInt();
+            int typeId = in.readInt();
+            int length = in.readCount(typeName(), 1);
+            int i = indexOf(nameId);
+            if (i < 0) {
+                in.skip(length); // a field this version no longer has
+                continue;
+            }
+            if (typeIds[i] != typeId) {
+                in.skip(-9 - WireFormat.varintSize(length));
+                throw in.error(typeName(), "field=" + names[i] + " was written with another type (type id="
+                        + Integer.toHexString(typeId) + ", now " + Integer.toHexString(typeIds[i]) + " for "
+                        + codecs[i].schema() + "); convert the data with the old type, or rename the field");
+            }
+            long end = in.position() + length;
+            args[i] = primitive[i] ? codecs[i].read(in) : readNullable(codecs[i], in);
+            if (in.position() != end) {
+                throw in.error(typeName(), "field=" + names[i] + " length=" + length + " but its value took "
+                        + (in.position() - end + length) + " bytes");
+            }
+        }
+        try {
+            return (T) constructor.invokeExact(args);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("constructor of type=" + typeName() + " failed", e);
+        }
+    }
+
+    @Override
+    String schema() {
+        return schema;
+    }
+
+    private int indexOf(int nameId) {
+        for (int i = 0; i < nameIds.length; i++) {
+            if (nameIds[i] == nameId) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private Object get(int i, T v) {
+        try {
+            return getters[i].invokeExact((Object) v);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("getter of field=" + names[i] + " failed", e);
+        }
+    }
+
+    private long valueSize(int i, Object value) {
+        return primitive[i] ? codecs[i].size(value) : sizeNullable(codecs[i], value);
+    }
+
+    private int length(long n) {
+        if (n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a field of type=" + typeName() + " encodes to " + n
+                    + " bytes; evolving codecs hold at most " + Integer.MAX_VALUE + " per field");
+        }
+        return (int) n;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.colossal.codec;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A {@link Codec} not built by Colossal, nested inside ours: its decode needs a slice of exactly one
+ * value, so each value is prefixed with its varint byte length.
+ */
+final class ForeignCodec<T> extends AbstractCodec<T> {
+
+    private final Codec<T> codec;
+
+    ForeignCodec(Codec<T> codec) {
+        super(codec.toString());
+        this.codec = codec;
+    }
+
+    @Override
+    long size(T v) {
+        long n = codec.encodedSize(v);
+        return WireFormat.varintSize(checkedLength(n)) + n;
+    }
+
+    @Override
+    long write(T v, MemorySegment s, long off) {
+        int n = checkedLength(codec.encodedSize(v));
+        off = WireFormat.putVarint(s, off, n);
+        long end = codec.encode(v, s, off);
+        if (end != off + n) {
+            throw new IllegalStateException("codec=" + codec + " wrote " + (end - off)
+                    + " bytes but its encodedSize said " + n + ": fix the codec's encodedSize");
+        }
+        return end;
+    }
+
+    @Override
+    T read(Input in) {
+        int n = in.readCount(typeName(), 1);
+        T v = codec.decode(in.segment().asSlice(in.position(), n));
+        in.skip(n);
+        return v;
+    }
+
+    @Override
+    String schema() {
+        return "foreign<" + codec.getClass().getName() + ">";
+    }
+
+    private int checkedLength(long n) {
+        if (n < 0 || n > Integer.MAX_VALUE) {
+            throw new IllegalStateException("codec=" + codec + " encodedSize=" + n + " is not a length 0.."
+                    + Integer.MAX_VALUE);
+        }
+        return (int) n;
+    }
+}

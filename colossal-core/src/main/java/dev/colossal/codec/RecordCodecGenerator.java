@@ -1,0 +1,170 @@
+package dev.colossal.codec;
+
+import static java.lang.constant.ConstantDescs.CD_Object;
+import static java.lang.constant.ConstantDescs.CD_String;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_void;
+
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.CodeBuilder;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.DynamicConstantDesc;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Writes the bytecode of one codec per record or class and defines it as a hidden class in this
+ * package. The generated methods touch each field once, in order, with no loop and no reflection:
+ * getters and the constructor are method handles loaded as constants from the class data (so the JIT
+ * inlines them as if they were direct calls, and the hidden class never names the user's type, which
+ * may live in a module we cannot read), nested codecs are constants too, and primitives go straight
+ * to {@link WireFormat} and {@link Input}.
+ */
+final class RecordCodecGenerator {
+
+    /** One field: its erased getter {@code (Object)P} and, for references, its codec. */
+    record Field(String name, Class<?> type, MethodHandle getter, AbstractCodec<?> codec) {}
+
+    private static final ClassDesc CD_GENERATED = ClassDesc.of(GeneratedCodec.class.getName());
+    private static final ClassDesc CD_ABSTRACT = ClassDesc.of(AbstractCodec.class.getName());
+    private static final ClassDesc CD_INPUT = ClassDesc.of(Input.class.getName());
+    private static final ClassDesc CD_WIRE = ClassDesc.of(WireFormat.class.getName());
+    private static final ClassDesc CD_SEGMENT = ClassDesc.of(MemorySegment.class.getName());
+    private static final ClassDesc CD_HANDLE = ConstantDescs.CD_MethodHandle;
+    private static final MethodTypeDesc INIT = MethodTypeDesc.of(CD_void, CD_String, CD_String);
+    private static final int MAX_FIELDS = 200; // a constructor takes at most 255 slots
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private RecordCodecGenerator() {}
+
+    /**
+     * @param constructor {@code (P1..Pn)Object} with references erased to Object
+     */
+    static GeneratedCodec generate(Class<?> type, String schema, List<Field> fields, MethodHandle constructor) {
+        if (fields.size() > MAX_FIELDS) {
+            throw new IllegalArgumentException("type=" + type.getName() + " has " + fields.size()
+                    + " fields; codecs support at most " + MAX_FIELDS + ": group fields into nested records");
+        }
+        int n = fields.size();
+        List<Object> data = new ArrayList<>(2 * n + 1);
+        fields.forEach(f -> data.add(f.getter()));
+        fields.forEach(f -> data.add(f.codec()));
+        data.add(constructor);
+        ClassDesc self = ClassDesc.of(RecordCodecGenerator.class.getPackageName() + ".GeneratedCodec$"
+                + type.getSimpleName() + "$" + SEQUENCE.incrementAndGet());
+        byte[] bytes = ClassFile.of().build(self, cb -> {
+            cb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
+            cb.withSuperclass(CD_GENERATED);
+            cb.withMethodBody(ConstantDescs.INIT_NAME, INIT, 0, code -> code
+                    .aload(0).aload(1).aload(2).invokespecial(CD_GENERATED, ConstantDescs.INIT_NAME, INIT).return_());
+            cb.withMethodBody("size", MethodTypeDesc.of(CD_long, CD_Object), ClassFile.ACC_FINAL,
+                    code -> size(code, fields));
+            cb.withMethodBody("write", MethodTypeDesc.of(CD_long, CD_Object, CD_SEGMENT, CD_long),
+                    ClassFile.ACC_FINAL, code -> write(code, fields));
+            cb.withMethodBody("read", MethodTypeDesc.of(CD_Object, CD_INPUT), ClassFile.ACC_FINAL,
+                    code -> read(code, type, fields));
+        });
+        try {
+            MethodHandles.Lookup hidden = MethodHandles.lookup()
+                    .defineHiddenClassWithClassData(bytes, Collections.unmodifiableList(data), true);
+            MethodHandle init = hidden.findConstructor(hidden.lookupClass(),
+                    MethodType.methodType(void.class, String.class, String.class));
+            return (GeneratedCodec) init.invoke(type.getName(), schema);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("could not define the codec class for type=" + type.getName(), e);
+        }
+    }
+
+    private static void size(CodeBuilder code, List<Field> fields) {
+        long fixed = 0;
+        for (Field f : fields) {
+            fixed += f.type().isPrimitive() ? WireFormat.primitiveSize(f.type()) : 0;
+        }
+        code.loadConstant(fixed).lstore(2);
+        for (int i = 0; i < fields.size(); i++) {
+            Field f = fields.get(i);
+            if (!f.type().isPrimitive()) {
+                code.lload(2);
+                loadData(code, fields.size() + i, CD_ABSTRACT);
+                getField(code, i, f, 1);
+                code.invokestatic(CD_ABSTRACT, "sizeNullable", MethodTypeDesc.of(CD_long, CD_ABSTRACT, CD_Object));
+                code.ladd().lstore(2);
+            }
+        }
+        code.lload(2).lreturn();
+    }
+
+    private static void write(CodeBuilder code, List<Field> fields) {
+        // locals: 0 this, 1 value, 2 segment, 3-4 offset
+        for (int i = 0; i < fields.size(); i++) {
+            Field f = fields.get(i);
+            if (f.type().isPrimitive()) {
+                ClassDesc p = primitive(f.type());
+                code.aload(2).lload(3);
+                getField(code, i, f, 1);
+                code.invokestatic(CD_WIRE, "put" + capitalized(f.type()), MethodTypeDesc.of(CD_long, CD_SEGMENT, CD_long, p));
+            } else {
+                loadData(code, fields.size() + i, CD_ABSTRACT);
+                getField(code, i, f, 1);
+                code.aload(2).lload(3);
+                code.invokestatic(CD_ABSTRACT, "writeNullable",
+                        MethodTypeDesc.of(CD_long, CD_ABSTRACT, CD_Object, CD_SEGMENT, CD_long));
+            }
+            code.lstore(3);
+        }
+        code.lload(3).lreturn();
+    }
+
+    private static void read(CodeBuilder code, Class<?> type, List<Field> fields) {
+        int n = fields.size();
+        loadData(code, 2 * n, CD_HANDLE);
+        ClassDesc[] params = new ClassDesc[n];
+        for (int i = 0; i < n; i++) {
+            Field f = fields.get(i);
+            if (f.type() == boolean.class) {
+                code.aload(1).ldc(type.getSimpleName() + "." + f.name());
+                code.invokevirtual(CD_INPUT, "readBoolean", MethodTypeDesc.of(ConstantDescs.CD_boolean, CD_String));
+                params[i] = ConstantDescs.CD_boolean;
+            } else if (f.type().isPrimitive()) {
+                params[i] = primitive(f.type());
+                code.aload(1).invokevirtual(CD_INPUT, "read" + capitalized(f.type()), MethodTypeDesc.of(params[i]));
+            } else {
+                loadData(code, n + i, CD_ABSTRACT);
+                code.aload(1).invokestatic(CD_ABSTRACT, "readNullable", MethodTypeDesc.of(CD_Object, CD_ABSTRACT, CD_INPUT));
+                params[i] = CD_Object;
+            }
+        }
+        code.invokevirtual(CD_HANDLE, "invokeExact", MethodTypeDesc.of(CD_Object, params));
+        code.areturn();
+    }
+
+    private static void getField(CodeBuilder code, int index, Field f, int valueSlot) {
+        loadData(code, index, CD_HANDLE);
+        code.aload(valueSlot);
+        ClassDesc result = f.type().isPrimitive() ? primitive(f.type()) : CD_Object;
+        code.invokevirtual(CD_HANDLE, "invokeExact", MethodTypeDesc.of(result, CD_Object));
+    }
+
+    private static void loadData(CodeBuilder code, int index, ClassDesc type) {
+        code.ldc(DynamicConstantDesc.ofNamed(ConstantDescs.BSM_CLASS_DATA_AT, ConstantDescs.DEFAULT_NAME, type, index));
+    }
+
+    private static ClassDesc primitive(Class<?> type) {
+        return type.describeConstable().orElseThrow();
+    }
+
+    private static String capitalized(Class<?> primitive) {
+        String name = primitive.getName();
+        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
+}

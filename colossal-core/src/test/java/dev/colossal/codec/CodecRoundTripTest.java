@@ -1,0 +1,198 @@
+package dev.colossal.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.reflect.Array;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CodecRoundTripTest {
+
+    @Test
+    void everyBuiltInTypeRoundTripsOverGeneratedValues() {
+        Codec<Samples.Everything> codec = Codecs.of(Samples.Everything.class);
+        Gen gen = new Gen(42);
+        for (int i = 0; i < 2_000; i++) {
+            Samples.Everything value = gen.everything();
+            assertDeepEquals(value, Bytes.roundTrip(codec, value));
+        }
+    }
+
+    @Test
+    void valuesEncodeAtAnyOffsetAndNextToEachOther() {
+        Codec<Samples.Everything> codec = Codecs.of(Samples.Everything.class);
+        Gen gen = new Gen(7);
+        List<Samples.Everything> values = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            values.add(gen.everything());
+        }
+        MemorySegment s = Arena.ofAuto().allocate(1 << 20);
+        long off = 3; // deliberately unaligned
+        long[] starts = new long[values.size() + 1];
+        for (int i = 0; i < values.size(); i++) {
+            starts[i] = off;
+            off = codec.encode(values.get(i), s, off);
+        }
+        starts[values.size()] = off;
+        for (int i = 0; i < values.size(); i++) {
+            assertDeepEquals(values.get(i), codec.decode(s.asSlice(starts[i], starts[i + 1] - starts[i])));
+        }
+    }
+
+    @Test
+    void stringsKeepUnicodeIncludingSurrogatePairsAndReplaceUnpairedSurrogates() {
+        Codec<String> codec = Codecs.string();
+        for (String s : List.of("", "a", "héllo", "日本語", "😀 smile 😀", "\u0000", "\uFFFF", "a\u07FFb\u0800c")) {
+            assertEquals(s, Bytes.roundTrip(codec, s));
+            assertEquals(s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1,
+                    codec.encodedSize(s), "UTF-8 length + 1 varint byte for " + s);
+        }
+        assertEquals("a\uFFFDb\uFFFD", Bytes.roundTrip(codec, "a\uD800b\uDC00"));
+        Gen gen = new Gen(3);
+        for (int i = 0; i < 5_000; i++) {
+            String s = gen.string();
+            assertEquals(s, Bytes.roundTrip(codec, s));
+        }
+    }
+
+    @Test
+    void largeValuesRoundTrip() {
+        String big = "x".repeat(1_000_000) + "é";
+        assertEquals(big, Bytes.roundTrip(Codecs.string(), big));
+        double[] doubles = new java.util.Random(1).doubles(2_000_000).toArray();
+        assertArrayEquals(doubles, Bytes.roundTrip(Codecs.of(double[].class), doubles));
+        float[] floats = new float[3_000_000];
+        Arrays.fill(floats, 1.5f);
+        assertArrayEquals(floats, Bytes.roundTrip(Codecs.of(float[].class), floats));
+        assertEquals(4 + 12_000_000L, Codecs.of(float[].class).encodedSize(floats), "varint of 3M takes 4 bytes");
+    }
+
+    @Test
+    void theByteFormatIsTheDocumentedOne() {
+        record Point(int x, String label) {}
+        Codec<Point> codec = Codecs.of(Point.class, java.lang.invoke.MethodHandles.lookup());
+        assertArrayEquals(new byte[] {7, 0, 0, 0, 1, 3, 'h', (byte) 0xC3, (byte) 0xA9},
+                Bytes.array(Bytes.encode(codec, new Point(7, "hé"))));
+        assertArrayEquals(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0},
+                Bytes.array(Bytes.encode(codec, new Point(-1, null))));
+        byte[] varint = Bytes.array(Bytes.encode(Codecs.bytes(), new byte[128]));
+        assertEquals(130, varint.length);
+        assertArrayEquals(new byte[] {(byte) 0x80, 0x01}, Arrays.copyOf(varint, 2), "varint 128 = 80 01");
+        assertArrayEquals(new byte[] {2, 1, 5, 0, 0, 0, 0},
+                Bytes.array(Bytes.encode(Codecs.list(Codecs.int32()), Arrays.asList(5, null))));
+        assertArrayEquals(new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0},
+                Bytes.array(Bytes.encode(Codecs.uuid(), new java.util.UUID(1, 2))));
+    }
+
+    @Test
+    void recursiveTypesRoundTrip() {
+        Codec<Samples.Node> nodes = Codecs.of(Samples.Node.class);
+        Samples.Node list = null;
+        for (int i = 0; i < 200; i++) {
+            list = new Samples.Node(i, list);
+        }
+        assertEquals(list, Bytes.roundTrip(nodes, list));
+        Codec<Samples.Tree> trees = Codecs.of(Samples.Tree.class);
+        Samples.Tree tree = new Samples.Tree("root", List.of(new Samples.Tree("a", List.of()),
+                new Samples.Tree("b", Arrays.asList(new Samples.Tree("c", null), null))));
+        assertEquals(tree, Bytes.roundTrip(trees, tree));
+    }
+
+    @Test
+    void plainClassesRoundTripThroughFieldsOrTheirConstructor() {
+        Samples.Mutable m = new Samples.Mutable();
+        m.count = 3;
+        m.name = "n";
+        m.values = List.of(1L, 2L);
+        Samples.Mutable back = Bytes.roundTrip(Codecs.of(Samples.Mutable.class), m);
+        assertEquals(3, back.count);
+        assertEquals("n", back.name);
+        assertEquals(List.of(1L, 2L), back.values);
+        Samples.Immutable i = Bytes.roundTrip(Codecs.of(Samples.Immutable.class), new Samples.Immutable(9, null));
+        assertEquals(9, i.id);
+        assertNull(i.name);
+    }
+
+    @Test
+    void nonPublicTypesWorkWithTheCallersLookup() {
+        record Secret(long id, List<String> tags) {}
+        Codec<Secret> codec = Codecs.of(Secret.class, java.lang.invoke.MethodHandles.lookup());
+        Secret s = new Secret(5, List.of("a"));
+        assertEquals(s, Bytes.roundTrip(codec, s));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Codecs.of(Secret.class));
+        assertContains(e.getMessage(), "Codecs.of(Secret.class, MethodHandles.lookup())");
+    }
+
+    @Test
+    void compositeFactoriesRoundTripAndNullableAcceptsNull() {
+        Codec<Map<String, List<Integer>>> codec = Codecs.map(Codecs.string(), Codecs.list(Codecs.int32()));
+        Map<String, List<Integer>> m = new HashMap<>();
+        m.put("a", List.of(1, 2));
+        m.put(null, null);
+        assertEquals(m, Bytes.roundTrip(codec, m));
+        Codec<String> nullable = Codecs.nullable(Codecs.string());
+        assertNull(Bytes.roundTrip(nullable, null));
+        assertEquals(1, nullable.encodedSize(null));
+        assertEquals(Optional.empty(), Bytes.roundTrip(Codecs.optional(Codecs.string()), Optional.empty()));
+        NullPointerException npe = assertThrows(NullPointerException.class, () -> Codecs.string().encodedSize(null));
+        assertContains(npe.getMessage(), "Codecs.nullable");
+    }
+
+    @Test
+    void foreignCodecsNestWithALengthPrefix() {
+        Codec<String> upper = new Codec<>() {
+            @Override public long encodedSize(String v) { return v.length(); }
+            @Override public long encode(String v, MemorySegment t, long o) {
+                for (int i = 0; i < v.length(); i++) {
+                    t.set(java.lang.foreign.ValueLayout.JAVA_BYTE, o + i, (byte) v.charAt(i));
+                }
+                return o + v.length();
+            }
+            @Override public String decode(MemorySegment s) {
+                return new String(s.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                        java.nio.charset.StandardCharsets.ISO_8859_1);
+            }
+        };
+        List<String> v = List.of("ab", "", "cde");
+        assertEquals(v, Bytes.roundTrip(Codecs.list(upper), v));
+    }
+
+    static void assertContains(String text, String part) {
+        if (text == null || !text.contains(part)) {
+            throw new AssertionError("expected to contain <" + part + "> but was <" + text + ">");
+        }
+    }
+
+    /** Records holding arrays do not compare arrays by content; this does. */
+    static void assertDeepEquals(Object expected, Object actual) {
+        if (expected != null && expected.getClass().isRecord()) {
+            assertEquals(expected.getClass(), actual.getClass());
+            for (RecordComponent c : expected.getClass().getRecordComponents()) {
+                try {
+                    assertDeepEquals(c.getAccessor().invoke(expected), c.getAccessor().invoke(actual));
+                } catch (ReflectiveOperationException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        } else if (expected != null && expected.getClass().isArray()) {
+            assertEquals(Array.getLength(expected), Array.getLength(actual));
+            for (int i = 0; i < Array.getLength(expected); i++) {
+                assertDeepEquals(Array.get(expected, i), Array.get(actual, i));
+            }
+        } else if (!Objects.equals(expected, actual)) {
+            assertEquals(expected, actual);
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package dev.colossal.struct;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.Test;
+
+class StructTest {
+
+    @Test
+    void recordLayoutsFollowDeclarationOrderWithNaturalPadding() {
+        StructType<StructSamples.Padded> t = StructType.of(StructSamples.Padded.class);
+        assertEquals(0, t.offsetOf("flag"));
+        assertEquals(8, t.offsetOf("value"), "long aligned to 8 after a byte");
+        assertEquals(16, t.offsetOf("small"));
+        assertEquals(18, t.offsetOf("code"));
+        assertEquals(24, t.offsetOf("inner"), "Inner holds doubles: aligned to 8");
+        assertEquals(24 + 24, t.byteSize(), "Inner is int + pad + 2 doubles = 24; total a multiple of 8");
+        assertEquals(8, t.layout().byteAlignment());
+        assertTrue(t.describe().contains("utf8[3]"), t.describe());
+    }
+
+    @Test
+    void interfaceLayoutsGoByAlignmentThenNameWithoutInnerPadding() {
+        StructType<StructSamples.PriceUpdate> t = StructType.of(StructSamples.PriceUpdate.class);
+        // 8-aligned: bid[4], instrument (8-aligned: id), price, time; then quantity; then buy
+        assertEquals(0, t.offsetOf("bid"));
+        assertEquals(32, t.offsetOf("instrument"));
+        assertEquals(56, t.offsetOf("price"));
+        assertEquals(64, t.offsetOf("time"));
+        assertEquals(72, t.offsetOf("quantity"));
+        assertEquals(76, t.offsetOf("buy"));
+        assertEquals(80, t.byteSize());
+        StructType<StructSamples.Instrument> i = StructType.of(StructSamples.Instrument.class);
+        assertEquals(24, i.byteSize(), "id 8 + market 1 + symbol 8, padded to 24");
+    }
+
+    @Test
+    void flyweightsReadAndWriteInPlaceIncludingNestedStructsArraysAndStrings() {
+        try (Arena arena = Arena.ofConfined()) {
+            StructArray<StructSamples.PriceUpdate> a = StructArray.allocate(
+                    StructType.of(StructSamples.PriceUpdate.class), 1000, arena);
+            StructSamples.PriceUpdate p = a.flyweight();
+            assertInstanceOf(Flyweight.class, p);
+            for (int i = 0; i < 1000; i++) {
+                a.at(p, i);
+                p.time(i * 10L);
+                p.price(i + 0.5);
+                p.quantity(-i);
+                p.buy(i % 2 == 0);
+                p.bid(3, i * 3L);
+                p.instrument().id(7_000 + i);
+                p.instrument().symbol("S" + i);
+                p.instrument().market((byte) i);
+            }
+            StructSamples.PriceUpdate q = a.flyweight();
+            for (int i = 999; i >= 0; i--) {
+                a.at(q, i);
+                assertEquals(i * 10L, q.time());
+                assertEquals(i + 0.5, q.price());
+                assertEquals(-i, q.quantity());
+                assertEquals(i % 2 == 0, q.buy());
+                assertEquals(i * 3L, q.bid(3));
+                assertEquals(0, q.bid(0));
+                assertEquals(7_000 + i, q.instrument().id());
+                assertEquals("S" + i, q.instrument().symbol());
+                assertEquals((byte) i, q.instrument().market());
+            }
+            assertThrows(IndexOutOfBoundsException.class, () -> q.bid(4), "array index checked by the VarHandle");
+            assertThrows(IndexOutOfBoundsException.class, () -> a.at(q, 1000));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> q.instrument().symbol("TOO-LONG-9"));
+            assertTrue(e.getMessage().contains("field=Instrument.symbol holds 8 bytes"), e.getMessage());
+            q.instrument().symbol("日本"); // 6 bytes of UTF-8
+            assertEquals("日本", q.instrument().symbol());
+        }
+    }
+
+    @Test
+    void theBytesAreWhereTheLayoutSays() {
+        try (Arena arena = Arena.ofConfined()) {
+            StructType<StructSamples.PriceUpdate> t = StructType.of(StructSamples.PriceUpdate.class);
+            StructArray<StructSamples.PriceUpdate> a = StructArray.allocate(t, 2, arena);
+            StructSamples.PriceUpdate p = a.at(a.flyweight(), 1);
+            p.time(0x1122334455667788L);
+            MemorySegment s = ((Flyweight) p).baseSegment();
+            assertEquals(t.byteSize(), ((Flyweight) p).baseOffset());
+            assertEquals(0x1122334455667788L, s.get(ValueLayout.JAVA_LONG, t.byteSize() + t.offsetOf("time")));
+        }
+    }
+
+    @Test
+    void recordsCopyInAndOut() {
+        try (Arena arena = Arena.ofConfined()) {
+            StructArray<StructSamples.Padded> a = StructArray.allocate(StructType.of(StructSamples.Padded.class), 10, arena);
+            StructSamples.Padded v = new StructSamples.Padded((byte) 1, 2L, (short) 3, "abc",
+                    new StructSamples.Inner(4, new double[] {5, 6}));
+            a.set(9, v);
+            StructSamples.Padded back = a.get(9);
+            assertEquals(v.flag(), back.flag());
+            assertEquals(v.value(), back.value());
+            assertEquals(v.small(), back.small());
+            assertEquals("abc", back.code());
+            assertEquals(4, back.inner().a());
+            assertArrayEquals(new double[] {5, 6}, back.inner().pair());
+            assertEquals(0L, a.get(0).value());
+            assertThrows(IllegalArgumentException.class, () -> a.set(0, new StructSamples.Padded((byte) 1, 2L,
+                    (short) 3, "abc", new StructSamples.Inner(4, new double[3]))));
+            assertThrows(UnsupportedOperationException.class, a::flyweight);
+        }
+    }
+
+    @Test
+    void chunkedArraysPlaceWholeStructsInEachChunk() {
+        try (Arena arena = Arena.ofConfined()) {
+            StructType<StructSamples.PriceUpdate> t = StructType.of(StructSamples.PriceUpdate.class);
+            int shift = 8; // 256-byte chunks: 3 structs of 80 bytes each, 16 bytes unused
+            MemorySegment[] chunks = new MemorySegment[4];
+            for (int i = 0; i < chunks.length; i++) {
+                chunks[i] = arena.allocate(1 << shift, 8);
+            }
+            StructArray<StructSamples.PriceUpdate> a = StructArray.overChunks(t, chunks, shift, 12);
+            StructSamples.PriceUpdate p = a.flyweight();
+            for (int i = 0; i < 12; i++) {
+                a.at(p, i).time(i);
+            }
+            for (int i = 0; i < 12; i++) {
+                assertEquals(i, a.at(p, i).time());
+                assertEquals(chunks[i / 3], ((Flyweight) p).baseSegment());
+                assertEquals((i % 3) * 80L, ((Flyweight) p).baseOffset());
+            }
+            assertThrows(IllegalArgumentException.class, () -> StructArray.overChunks(t, chunks, shift, 13));
+            assertThrows(IllegalArgumentException.class, () -> StructArray.overChunks(t, chunks, 6, 1));
+        }
+    }
+
+    /** Fields that cannot live in a struct. */
+    public interface Bad {
+        String name();
+    }
+
+    /** A record that holds a list. */
+    public record BadRecord(int a, java.util.List<String> list) {}
+
+    @Test
+    void unsupportedFieldsFailAtCreationNamingTheField() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> StructType.of(Bad.class)).getMessage()
+                .contains("field=Bad.name needs a positive @Length(n)"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> StructType.of(BadRecord.class)).getMessage()
+                .contains("field=BadRecord.list type=java.util.List cannot live in a fixed-size struct"));
+        assertFalse(assertThrows(IllegalArgumentException.class, () -> StructType.of(String.class)).getMessage().isEmpty());
+    }
+}
