@@ -1,6 +1,7 @@
 package dev.colossal.ipc;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -48,13 +49,15 @@ public final class SharedChunkPool implements AutoCloseable {
      */
     public static SharedChunkPool open(Path path, int chunkSize, int chunkCount) {
         ChunkPoolDescriptor.check(chunkSize, chunkCount);
-        SharedRegion region = SharedRegion.openOrCreate(path, RegionKind.CHUNK_POOL,
-                ChunkPoolDescriptor.payloadSize(chunkSize, chunkCount));
+        long payloadSize = ChunkPoolDescriptor.payloadSize(chunkSize, chunkCount);
+        // An existing pool is opened as it is, so a geometry mismatch is reported in its own terms.
+        SharedRegion region = Files.exists(path) ? SharedRegion.open(path, RegionKind.CHUNK_POOL)
+                : SharedRegion.openOrCreate(path, RegionKind.CHUNK_POOL, payloadSize);
         region.compareAndSetLong(ChunkPoolDescriptor.CHUNK_SIZE_OFFSET, 0, chunkSize);
         region.compareAndSetLong(ChunkPoolDescriptor.CHUNK_COUNT_OFFSET, 0, chunkCount);
         long size = region.getLongVolatile(ChunkPoolDescriptor.CHUNK_SIZE_OFFSET);
         long count = region.getLongVolatile(ChunkPoolDescriptor.CHUNK_COUNT_OFFSET);
-        if (size != chunkSize || count != chunkCount) {
+        if (size != chunkSize || count != chunkCount || region.payloadSize() != payloadSize) {
             region.close();
             throw new IpcException("pool " + path + " has chunkSize=" + size + ", chunkCount=" + count
                     + " but chunkSize=" + chunkSize + ", chunkCount=" + chunkCount + " was asked for");

@@ -71,6 +71,10 @@ final class ChildJvm implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
     long pid() {
         return process.pid();
     }
