@@ -10,4 +10,5 @@ module dev.colossal.core {
     exports dev.colossal.array;
     exports dev.colossal.codec;
     exports dev.colossal.struct;
+    exports dev.colossal.ipc;
 }

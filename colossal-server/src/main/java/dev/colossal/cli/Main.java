@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             MixCommand.class,
             SparseCommand.class,
+            PingPongCommand.class,
         })
 public final class Main implements Runnable {
 

@@ -1,0 +1,70 @@
+package dev.colossal.bench.ipc;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Messages per second through a ring from the benchmark thread to a consumer thread, each with
+ * its own mapping of one /dev/shm file. Each fork uses one implementation only, so the calls
+ * through {@link Pipe} stay monomorphic.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class RingThroughputBench {
+
+    /** Ring data bytes for both libraries. */
+    static final int CAPACITY = 1 << 16;
+
+    /** Which ring: colossal or agrona, one-to-one or many-to-one. */
+    @Param({"colossal-spsc", "agrona-spsc", "colossal-mpsc", "agrona-mpsc"})
+    public String ring;
+
+    /** Message payload bytes. */
+    @Param({"32", "64", "256"})
+    public int size;
+
+    private Pipe pipe;
+
+    /** Creates the state; JMH calls this. */
+    public RingThroughputBench() {}
+
+    /**
+     * Maps the ring and starts its consumer.
+     *
+     * @throws Exception if the ring cannot be created
+     */
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+        boolean many = ring.endsWith("mpsc");
+        pipe = ring.startsWith("colossal") ? new ColossalPipe(many, CAPACITY, size) : new AgronaPipe(many, CAPACITY, size);
+        pipe.startConsumer();
+    }
+
+    /**
+     * Stops the consumer and deletes the file.
+     *
+     * @throws Exception if it cannot
+     */
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        pipe.close();
+    }
+
+    /** Writes one message, yielding while the ring is full: the score is messages per second. */
+    @Benchmark
+    public void send() {
+        while (!pipe.offer()) {
+            Thread.yield();
+        }
+    }
+}

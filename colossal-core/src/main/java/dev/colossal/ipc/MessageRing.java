@@ -1,0 +1,161 @@
+package dev.colossal.ipc;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+
+/**
+ * A ring of variable-length messages in a {@link SharedRegion}, written by one producer
+ * ({@link #oneToOne}) or many ({@link #manyToOne}, across threads and processes) and read by
+ * one consumer. Layouts: {@code RingDescriptor} and {@code RecordDescriptor}.
+ *
+ * <p>Protocol: a producer claims space by advancing the tail (a plain release store with one
+ * producer, compare-and-set with many), writes the record header with a negative length, copies
+ * the message, then stores the positive length with release. The consumer loads each length with
+ * acquire, so a message is seen whole or not at all; it reads a batch, zeroes it, and releases the
+ * head. A record that would cross the end of the data becomes a padding record plus the message
+ * at index 0.
+ *
+ * <p>Expected conditions return values: {@link #write} returns {@code false} when the ring is
+ * full; {@link #read} returns 0 when it is empty. Misuse (a type below 1, a message longer than
+ * {@link #maxMessageLength()}) throws {@link IllegalArgumentException}.
+ *
+ * <pre>{@code
+ * try (MessageRing ring = MessageRing.manyToOne(SharedRegion.shm("orders"), 1 << 20)) {
+ *     ring.write(1, order, 0, 64);                                 // in a producer process
+ *     ring.read((type, buffer, offset, length) -> handle(buffer, offset, length));   // consumer
+ * }
+ * }</pre>
+ *
+ * <p>If a producer dies between claiming and committing, the consumer stops at its record; once
+ * the producer is known dead (or the consumer has made no progress for far longer than any write
+ * takes), call {@link #unblock()} from the consumer to skip the unfinished record.
+ */
+public interface MessageRing extends AutoCloseable {
+
+    /**
+     * Opens (or creates) a ring with exactly one producer and one consumer.
+     *
+     * @param path     the region file, e.g. {@code SharedRegion.shm("events")}
+     * @param capacity data bytes, a power of two of at least 64
+     * @return the ring; closing it unmaps the region
+     * @throws IpcException if the file is another kind of region or of another capacity
+     */
+    static MessageRing oneToOne(Path path, int capacity) {
+        RingDescriptor.checkCapacity(capacity);
+        return new OneToOneRing(open(path, RegionKind.ONE_TO_ONE_RING, capacity));
+    }
+
+    /**
+     * Opens (or creates) a ring with any number of producers and one consumer.
+     *
+     * @param path     the region file
+     * @param capacity data bytes, a power of two of at least 64
+     * @return the ring; closing it unmaps the region
+     * @throws IpcException if the file is another kind of region or of another capacity
+     */
+    static MessageRing manyToOne(Path path, int capacity) {
+        RingDescriptor.checkCapacity(capacity);
+        return new ManyToOneRing(open(path, RegionKind.MANY_TO_ONE_RING, capacity));
+    }
+
+    private static SharedRegion open(Path path, RegionKind kind, int capacity) {
+        SharedRegion region = SharedRegion.openOrCreate(path, kind, RingDescriptor.payloadSize(capacity));
+        // Every opener writes the same value, so the race between creators is harmless.
+        region.setLongRelease(RingDescriptor.CAPACITY_OFFSET, capacity);
+        return region;
+    }
+
+    /**
+     * Copies one message into the ring.
+     *
+     * @param type      the message type, at least 1
+     * @param source    where the message is
+     * @param offset    where it starts in {@code source}
+     * @param length    its length, 0 to {@link #maxMessageLength()}
+     * @return {@code true} if written, {@code false} if the ring has no room now
+     * @throws IllegalArgumentException if the type or length is out of range
+     */
+    boolean write(int type, MemorySegment source, long offset, int length);
+
+    /**
+     * Claims room for a message to be written in place into {@link #buffer()}, then
+     * {@link #commit} or {@link #abort} it. Every claim must be committed or aborted: the
+     * consumer waits for it.
+     *
+     * @param type   the message type, at least 1
+     * @param length the message's length, 0 to {@link #maxMessageLength()}
+     * @return where to write the message in {@link #buffer()}, or -1 if the ring has no room now
+     * @throws IllegalArgumentException if the type or length is out of range
+     */
+    long tryClaim(int type, int length);
+
+    /**
+     * Publishes a claimed message.
+     *
+     * @param offset the value {@link #tryClaim} returned
+     */
+    void commit(long offset);
+
+    /**
+     * Gives up a claimed message: the consumer skips it.
+     *
+     * @param offset the value {@link #tryClaim} returned
+     */
+    void abort(long offset);
+
+    /** {@return the data area, where claimed messages are written} */
+    MemorySegment buffer();
+
+    /**
+     * Reads every message available now, up to the end of the data area (a batch).
+     *
+     * @param handler called once per message, in order
+     * @return the number of messages read, 0 if none was ready
+     */
+    int read(MessageHandler handler);
+
+    /**
+     * Reads up to {@code limit} messages available now.
+     *
+     * @param handler called once per message, in order
+     * @param limit   most messages to read
+     * @return the number of messages read, 0 if none was ready
+     */
+    int read(MessageHandler handler, int limit);
+
+    /**
+     * Skips an unfinished record left by a producer that died mid-write, so the consumer can go
+     * on. Call from the consumer, and only when the producer is known dead or the consumer has
+     * been stuck far longer than any write takes: a live producer's record would be lost.
+     *
+     * @return {@code true} if a record was skipped, {@code false} if none was unfinished
+     */
+    boolean unblock();
+
+    /**
+     * Stores the consumer's heartbeat (release). A consumer calls this regularly; producers
+     * compare it with the clock to tell a dead consumer from a slow one.
+     *
+     * @param epochMillis the time now, e.g. {@link System#currentTimeMillis()}
+     */
+    void consumerHeartbeat(long epochMillis);
+
+    /** {@return the consumer's last heartbeat (acquire), 0 if it never beat} */
+    long consumerHeartbeat();
+
+    /** {@return data bytes in the ring} */
+    int capacity();
+
+    /** {@return the longest message accepted, an eighth of the capacity} */
+    int maxMessageLength();
+
+    /** {@return bytes ever claimed by producers} */
+    long producerPosition();
+
+    /** {@return bytes ever consumed} */
+    long consumerPosition();
+
+    /** Unmaps the ring's region in this process. */
+    @Override
+    void close();
+}

@@ -1,0 +1,56 @@
+package dev.colossal.ipc;
+
+/**
+ * Payload layout of a {@link MessageRing} region ({@link RegionKind#ONE_TO_ONE_RING} or
+ * {@link RegionKind#MANY_TO_ONE_RING}). Each counter has a 128-byte line to itself so that the
+ * producers' and the consumer's writes never share a line, even with adjacent-line prefetch.
+ *
+ * <pre>
+ *   0         +--------------------------------------+
+ *             | capacity (long), written at creation |
+ *   128       +--------------------------------------+
+ *             | tail: bytes ever claimed (long)      |  producers: CAS (many) or release (one)
+ *   256       +--------------------------------------+
+ *             | head cache (long)                    |  producers' last view of head
+ *   384       +--------------------------------------+
+ *             | head: bytes ever consumed (long)     |  consumer: release after zeroing
+ *   512       +--------------------------------------+
+ *             | consumer heartbeat (long)            |  consumer: release, epoch millis
+ *   640       +--------------------------------------+
+ *             | data: capacity bytes of records      |  see RecordDescriptor
+ *             +--------------------------------------+
+ * </pre>
+ *
+ * Positions only grow; {@code position & (capacity - 1)} is the index in the data. Unclaimed data
+ * is zero: the consumer zeroes what it has read before moving head past it.
+ */
+final class RingDescriptor {
+
+    static final long LINE = 128;
+    static final long CAPACITY_OFFSET = 0;
+    static final long TAIL_OFFSET = CAPACITY_OFFSET + LINE;
+    static final long HEAD_CACHE_OFFSET = TAIL_OFFSET + LINE;
+    static final long HEAD_OFFSET = HEAD_CACHE_OFFSET + LINE;
+    static final long HEARTBEAT_OFFSET = HEAD_OFFSET + LINE;
+    static final long DATA_OFFSET = HEARTBEAT_OFFSET + LINE;
+
+    static final int MIN_CAPACITY = 64;
+
+    private RingDescriptor() {}
+
+    static long payloadSize(int capacity) {
+        return DATA_OFFSET + capacity;
+    }
+
+    static void checkCapacity(int capacity) {
+        if (capacity < MIN_CAPACITY || Integer.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException("capacity=" + capacity + " must be a power of two of at least "
+                    + MIN_CAPACITY + " (e.g. " + Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, capacity)) << 1) + ")");
+        }
+    }
+
+    /** Messages up to an eighth of the ring, so one message never starves the others. */
+    static int maxMessageLength(int capacity) {
+        return capacity / 8;
+    }
+}

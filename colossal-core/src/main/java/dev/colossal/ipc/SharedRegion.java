@@ -1,0 +1,498 @@
+package dev.colossal.ipc;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A named region of memory shared by every process that maps the same file, with a header that
+ * records its {@link RegionKind}, format version and size (layout in {@code RegionHeader}).
+ *
+ * <p>Use {@link #shm(String)} for a region that lives in memory only ({@code /dev/shm}), any other
+ * path when the contents should survive a reboot. Offsets given to the accessors are relative to
+ * the payload, which starts 128 bytes into the file and is 128-byte aligned. Accessor names carry
+ * the memory order; the rule for pairing them is in the {@linkplain dev.colossal.ipc package
+ * documentation}.
+ *
+ * <pre>{@code
+ * try (SharedRegion region = SharedRegion.openOrCreate(SharedRegion.shm("counters"), RegionKind.RAW, 4096)) {
+ *     long ticket = region.getAndAddLong(0, 1);      // unique across every process mapping it
+ * }
+ * }</pre>
+ *
+ * <p>A region is safe to use from many threads; after {@link #close()} every access throws
+ * {@link IllegalStateException}. Closing unmaps this process's view only; the file stays.
+ */
+public final class SharedRegion implements AutoCloseable {
+
+    static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    /** How long an opener waits for a concurrent creator to finish the header. */
+    private static final long CREATOR_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private final Path path;
+    private final RegionKind kind;
+    private final Arena arena;
+    private final MemorySegment file;
+    private final MemorySegment payload;
+    private final long payloadSize;
+
+    private SharedRegion(Path path, RegionKind kind, Arena arena, MemorySegment file) {
+        this.path = path;
+        this.kind = kind;
+        this.arena = arena;
+        this.file = file;
+        this.payload = file.asSlice(RegionHeader.LENGTH);
+        this.payloadSize = payload.byteSize();
+    }
+
+    /**
+     * Names a region under {@code /dev/shm}.
+     *
+     * @param name a file name without {@code /}, e.g. {@code "orders-ring"}
+     * @return {@code /dev/shm/NAME}: memory shared between processes, not persisted
+     * @throws IllegalArgumentException if the name is empty or contains {@code /}
+     */
+    public static Path shm(String name) {
+        if (name.isEmpty() || name.contains("/")) {
+            throw new IllegalArgumentException("name='" + name + "' must be a plain file name (no '/')");
+        }
+        return Path.of("/dev/shm", name);
+    }
+
+    /**
+     * Creates a new region; fails if the file exists.
+     *
+     * @param path        the file
+     * @param kind        what it will hold
+     * @param payloadSize bytes after the header, at least 8
+     * @return the mapped region, zero-filled
+     * @throws IpcException if the file exists or cannot be created or mapped
+     */
+    public static SharedRegion create(Path path, RegionKind kind, long payloadSize) {
+        checkPayloadSize(payloadSize);
+        long size = RegionHeader.LENGTH + payloadSize;
+        Arena arena = Arena.ofShared();
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            INT.set(file, RegionHeader.VERSION_OFFSET, RegionHeader.VERSION);
+            INT.set(file, RegionHeader.KIND_OFFSET, kind.id());
+            LONG.set(file, RegionHeader.SIZE_OFFSET, size);
+            LONG.setRelease(file, RegionHeader.MAGIC_OFFSET, RegionHeader.MAGIC);
+            return new SharedRegion(path, kind, arena, file);
+        } catch (FileAlreadyExistsException e) {
+            arena.close();
+            throw new IpcException("region " + path + " already exists; open it, or delete it to start afresh", e);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw new IpcException("cannot create region " + path + " of size=" + size
+                    + ": " + e.getMessage() + " (check free space and permissions of the directory)", e);
+        }
+    }
+
+    /**
+     * Opens an existing region, waiting up to 5 s for a concurrent creator to finish its header.
+     *
+     * @param path the file
+     * @param kind the kind it must hold
+     * @return the mapped region
+     * @throws IpcException if the file is missing, not a region, of another kind or version, or
+     *                      cannot be mapped
+     */
+    public static SharedRegion open(Path path, RegionKind kind) {
+        try {
+            return doOpen(path, kind);
+        } catch (NoSuchFileException e) {
+            throw new IpcException("region " + path + " does not exist; create it first", e);
+        } catch (IOException e) {
+            throw new IpcException("cannot open region " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Opens the region if it exists, else creates it. Safe when several processes race to do
+     * this: exactly one creates, the others open what it created.
+     *
+     * @param path        the file
+     * @param kind        the kind it holds
+     * @param payloadSize bytes after the header; an existing region must have exactly this size
+     * @return the mapped region
+     * @throws IpcException if an existing file is of another kind, version or size, or the file
+     *                      cannot be created or mapped
+     */
+    public static SharedRegion openOrCreate(Path path, RegionKind kind, long payloadSize) {
+        checkPayloadSize(payloadSize);
+        SharedRegion region;
+        if (Files.exists(path)) {
+            region = open(path, kind);
+        } else {
+            try {
+                region = create(path, kind, payloadSize);
+            } catch (IpcException e) {
+                if (!(e.getCause() instanceof FileAlreadyExistsException)) {
+                    throw e;
+                }
+                region = open(path, kind);
+            }
+        }
+        if (region.payloadSize != payloadSize) {
+            long found = region.payloadSize;
+            region.close();
+            throw new IpcException("region " + path + " has payloadSize=" + found + " but payloadSize="
+                    + payloadSize + " was asked for; use the same size everywhere or delete the file");
+        }
+        return region;
+    }
+
+    private static SharedRegion doOpen(Path path, RegionKind kind) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long deadline = System.nanoTime() + CREATOR_WAIT_NANOS;
+            while (channel.size() < RegionHeader.LENGTH || !headerPublished(channel)) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IpcException("file " + path + " has no complete region header (size="
+                            + channel.size() + "): it is not a Colossal region, or its creator died"
+                            + " while creating it; delete it and retry");
+                }
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+            Arena arena = Arena.ofShared();
+            try {
+                MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+                validate(path, file, kind);
+                return new SharedRegion(path, kind, arena, file);
+            } catch (IOException | RuntimeException e) {
+                arena.close();
+                throw e;
+            }
+        }
+    }
+
+    private static boolean headerPublished(FileChannel channel) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment header = channel.map(FileChannel.MapMode.READ_ONLY, 0, RegionHeader.LENGTH, arena);
+            return (long) LONG.getAcquire(header, RegionHeader.MAGIC_OFFSET) != 0;
+        }
+    }
+
+    private static void validate(Path path, MemorySegment file, RegionKind kind) {
+        long magic = (long) LONG.getAcquire(file, RegionHeader.MAGIC_OFFSET);
+        if (magic != RegionHeader.MAGIC) {
+            throw new IpcException("file " + path + " is not a Colossal region (magic=0x"
+                    + Long.toHexString(magic) + "); pick another path");
+        }
+        int version = (int) INT.get(file, RegionHeader.VERSION_OFFSET);
+        if (version != RegionHeader.VERSION) {
+            throw new IpcException("region " + path + " has format version=" + version + " but this library reads version="
+                    + RegionHeader.VERSION + "; open it with a matching Colossal, or delete it");
+        }
+        int kindId = (int) INT.get(file, RegionHeader.KIND_OFFSET);
+        if (kindId != kind.id()) {
+            RegionKind found = RegionKind.ofId(kindId);
+            throw new IpcException("region " + path + " holds kind=" + (found == null ? "unknown(" + kindId + ")" : found)
+                    + ", not kind=" + kind + "; use another path for the " + kind);
+        }
+        long size = (long) LONG.get(file, RegionHeader.SIZE_OFFSET);
+        if (size != file.byteSize()) {
+            throw new IpcException("region " + path + " records size=" + size + " but the file is "
+                    + file.byteSize() + " bytes: it was truncated or extended; delete it");
+        }
+    }
+
+    private static void checkPayloadSize(long payloadSize) {
+        if (payloadSize < 8) {
+            throw new IllegalArgumentException("payloadSize=" + payloadSize + " must be at least 8");
+        }
+    }
+
+    /** {@return the file this region maps} */
+    public Path path() {
+        return path;
+    }
+
+    /** {@return what the region holds} */
+    public RegionKind kind() {
+        return kind;
+    }
+
+    /** {@return the payload's size in bytes (the file size less the 128-byte header)} */
+    public long payloadSize() {
+        return payloadSize;
+    }
+
+    /**
+     * The payload as a segment, for bulk copies; shared state in it must still be read and
+     * written with a named memory order (the accessors of this class, or an acquire that pairs
+     * with a release).
+     *
+     * @return the payload, valid until {@link #close()}
+     */
+    public MemorySegment payload() {
+        return payload;
+    }
+
+    /** Writes the region's dirty pages to its file (msync); a no-op in effect under /dev/shm. */
+    public void force() {
+        file.force();
+    }
+
+    /** Unmaps this process's view. The file and the other processes' views are untouched. */
+    @Override
+    public void close() {
+        arena.close();
+    }
+
+    private long intAt(long offset) {
+        if ((offset & 3) != 0) {
+            throw misaligned(offset, 4, "int");
+        }
+        return inside(offset, 4);
+    }
+
+    private long longAt(long offset) {
+        if ((offset & 7) != 0) {
+            throw misaligned(offset, 8, "long");
+        }
+        return inside(offset, 8);
+    }
+
+    private long inside(long offset, int size) {
+        if (offset < 0 || offset > payloadSize - size) {
+            throw new IndexOutOfBoundsException("offset=" + offset + " is outside the payload of region "
+                    + path + " (payloadSize=" + payloadSize + ")");
+        }
+        return offset;
+    }
+
+    private static IllegalArgumentException misaligned(long offset, int size, String type) {
+        return new IllegalArgumentException("offset=" + offset + " is not a multiple of " + size
+                + ": atomic " + type + " access needs a naturally aligned offset (e.g. " + (offset & -size)
+                + " or " + ((offset + size) & -size) + ")");
+    }
+
+    // ---- int ---------------------------------------------------------------------------------
+
+    /**
+     * Plain int read.
+     *
+     * @param offset payload offset, a multiple of 4
+     * @return the int, read with no ordering
+     */
+    public int getInt(long offset) {
+        return (int) INT.get(payload, intAt(offset));
+    }
+
+    /**
+     * Plain int write.
+     *
+     * @param offset payload offset, a multiple of 4
+     * @param value  the int, written with no ordering
+     */
+    public void setInt(long offset, int value) {
+        INT.set(payload, intAt(offset), value);
+    }
+
+    /**
+     * Opaque int read.
+     *
+     * @param offset payload offset, a multiple of 4
+     * @return the int, read whole and fresh but ordering nothing else
+     */
+    public int getIntOpaque(long offset) {
+        return (int) INT.getOpaque(payload, intAt(offset));
+    }
+
+    /**
+     * Opaque int write.
+     *
+     * @param offset payload offset, a multiple of 4
+     * @param value  the int, written whole, eventually visible, ordering nothing else
+     */
+    public void setIntOpaque(long offset, int value) {
+        INT.setOpaque(payload, intAt(offset), value);
+    }
+
+    /**
+     * Acquire int read; pairs with {@link #setIntRelease}.
+     *
+     * @param offset payload offset, a multiple of 4
+     * @return the int; later reads see every write made before the release store it pairs with
+     */
+    public int getIntAcquire(long offset) {
+        return (int) INT.getAcquire(payload, intAt(offset));
+    }
+
+    /**
+     * Release int write; pairs with {@link #getIntAcquire}.
+     *
+     * @param offset payload offset, a multiple of 4
+     * @param value  the int, published after every write made before this call
+     */
+    public void setIntRelease(long offset, int value) {
+        INT.setRelease(payload, intAt(offset), value);
+    }
+
+    /**
+     * Volatile int read.
+     *
+     * @param offset payload offset, a multiple of 4
+     * @return the int, with acquire semantics in one total order of volatile accesses
+     */
+    public int getIntVolatile(long offset) {
+        return (int) INT.getVolatile(payload, intAt(offset));
+    }
+
+    /**
+     * Volatile int write.
+     *
+     * @param offset payload offset, a multiple of 4
+     * @param value  the int, with release semantics in one total order of volatile accesses
+     */
+    public void setIntVolatile(long offset, int value) {
+        INT.setVolatile(payload, intAt(offset), value);
+    }
+
+    /**
+     * Atomic int compare-and-set.
+     *
+     * @param offset   payload offset, a multiple of 4
+     * @param expected the value the int must hold
+     * @param value    the new value
+     * @return whether the int held {@code expected} and now holds {@code value} (volatile semantics)
+     */
+    public boolean compareAndSetInt(long offset, int expected, int value) {
+        return INT.compareAndSet(payload, intAt(offset), expected, value);
+    }
+
+    /**
+     * Atomic int add.
+     *
+     * @param offset payload offset, a multiple of 4
+     * @param delta  what to add
+     * @return the value before the addition, done atomically with volatile semantics
+     */
+    public int getAndAddInt(long offset, int delta) {
+        return (int) INT.getAndAdd(payload, intAt(offset), delta);
+    }
+
+    // ---- long --------------------------------------------------------------------------------
+
+    /**
+     * Plain long read.
+     *
+     * @param offset payload offset, a multiple of 8
+     * @return the long, read with no ordering
+     */
+    public long getLong(long offset) {
+        return (long) LONG.get(payload, longAt(offset));
+    }
+
+    /**
+     * Plain long write.
+     *
+     * @param offset payload offset, a multiple of 8
+     * @param value  the long, written with no ordering
+     */
+    public void setLong(long offset, long value) {
+        LONG.set(payload, longAt(offset), value);
+    }
+
+    /**
+     * Opaque long read.
+     *
+     * @param offset payload offset, a multiple of 8
+     * @return the long, read whole and fresh but ordering nothing else
+     */
+    public long getLongOpaque(long offset) {
+        return (long) LONG.getOpaque(payload, longAt(offset));
+    }
+
+    /**
+     * Opaque long write.
+     *
+     * @param offset payload offset, a multiple of 8
+     * @param value  the long, written whole, eventually visible, ordering nothing else
+     */
+    public void setLongOpaque(long offset, long value) {
+        LONG.setOpaque(payload, longAt(offset), value);
+    }
+
+    /**
+     * Acquire long read; pairs with {@link #setLongRelease}.
+     *
+     * @param offset payload offset, a multiple of 8
+     * @return the long; later reads see every write made before the release store it pairs with
+     */
+    public long getLongAcquire(long offset) {
+        return (long) LONG.getAcquire(payload, longAt(offset));
+    }
+
+    /**
+     * Release long write; pairs with {@link #getLongAcquire}.
+     *
+     * @param offset payload offset, a multiple of 8
+     * @param value  the long, published after every write made before this call
+     */
+    public void setLongRelease(long offset, long value) {
+        LONG.setRelease(payload, longAt(offset), value);
+    }
+
+    /**
+     * Volatile long read.
+     *
+     * @param offset payload offset, a multiple of 8
+     * @return the long, with acquire semantics in one total order of volatile accesses
+     */
+    public long getLongVolatile(long offset) {
+        return (long) LONG.getVolatile(payload, longAt(offset));
+    }
+
+    /**
+     * Volatile long write.
+     *
+     * @param offset payload offset, a multiple of 8
+     * @param value  the long, with release semantics in one total order of volatile accesses
+     */
+    public void setLongVolatile(long offset, long value) {
+        LONG.setVolatile(payload, longAt(offset), value);
+    }
+
+    /**
+     * Atomic long compare-and-set.
+     *
+     * @param offset   payload offset, a multiple of 8
+     * @param expected the value the long must hold
+     * @param value    the new value
+     * @return whether the long held {@code expected} and now holds {@code value} (volatile semantics)
+     */
+    public boolean compareAndSetLong(long offset, long expected, long value) {
+        return LONG.compareAndSet(payload, longAt(offset), expected, value);
+    }
+
+    /**
+     * Atomic long add.
+     *
+     * @param offset payload offset, a multiple of 8
+     * @param delta  what to add
+     * @return the value before the addition, done atomically with volatile semantics
+     */
+    public long getAndAddLong(long offset, long delta) {
+        return (long) LONG.getAndAdd(payload, longAt(offset), delta);
+    }
+
+    @Override
+    public String toString() {
+        return "SharedRegion[" + path + ", kind=" + kind + ", payloadSize=" + payloadSize + "]";
+    }
+}

@@ -1,0 +1,165 @@
+package dev.colossal.ipc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The contract both rings keep, in one process. */
+class MessageRingTest {
+
+    @TempDir
+    Path dir;
+
+    private MessageRing ring(String kind, int capacity) {
+        return IpcChild.ring(dir.resolve(kind), kind, capacity);
+    }
+
+    private static MemorySegment bytes(Arena arena, int length, int seed) {
+        MemorySegment segment = arena.allocate(Math.max(1, length));
+        for (int i = 0; i < length; i++) {
+            segment.set(ValueLayout.JAVA_BYTE, i, (byte) (seed + i));
+        }
+        return segment;
+    }
+
+    private record Got(int type, byte[] bytes) {}
+
+    private static List<Got> drain(MessageRing ring) {
+        List<Got> got = new ArrayList<>();
+        ring.read((type, buffer, offset, length) ->
+                got.add(new Got(type, buffer.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE))));
+        return got;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void shouldReadWhatWasWrittenInOrderWithTypeAndLength(String kind) {
+        try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
+            assertTrue(ring.write(3, bytes(arena, 5, 1), 0, 5));
+            assertTrue(ring.write(4, bytes(arena, 0, 0), 0, 0));
+            assertTrue(ring.write(5, bytes(arena, 17, 9), 0, 17));
+            List<Got> got = drain(ring);
+            assertEquals(3, got.size());
+            assertEquals(3, got.get(0).type());
+            assertEquals(5, got.get(0).bytes().length);
+            assertEquals(2, got.get(0).bytes()[1]);
+            assertEquals(0, got.get(1).bytes().length);
+            assertEquals(17, got.get(2).bytes().length);
+            assertEquals(9 + 16, got.get(2).bytes()[16]);
+            assertEquals(0, ring.read((t, b, o, l) -> { }), "nothing left");
+            assertEquals(16 + 8 + 32, ring.consumerPosition(), "records are 8-byte aligned with an 8-byte header");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void shouldReportFullRatherThanOverwrite(String kind) {
+        try (MessageRing ring = ring(kind, 256); Arena arena = Arena.ofConfined()) {
+            MemorySegment message = bytes(arena, 24, 0);
+            int written = 0;
+            while (ring.write(1, message, 0, 24)) {
+                written++;
+            }
+            assertEquals(256 / 32, written);
+            assertEquals(1, ring.read((t, b, o, l) -> { }, 1));
+            assertTrue(ring.write(1, message, 0, 24), "room again after a read");
+            assertFalse(ring.write(1, message, 0, 24));
+            assertEquals(written - 1, drain(ring).size(), "a batch stops at the end of the data");
+            assertEquals(1, drain(ring).size());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void shouldInsertPaddingRecordPlusMessageOnBufferWrap(String kind) {
+        try (MessageRing ring = ring(kind, 256); Arena arena = Arena.ofConfined()) {
+            MemorySegment message = bytes(arena, 24, 0);
+            for (int i = 0; i < 13; i++) {
+                assertTrue(ring.write(1, message, 0, 8));      // 16 bytes each: 208 of 256
+            }
+            assertEquals(13, drain(ring).size());
+            assertTrue(ring.write(2, message, 0, 16), "24 bytes: 48 left to the end, fits");
+            assertTrue(ring.write(4, message, 0, 24), "32 bytes: 24 left, so padding of 24 then index 0");
+            assertEquals(208 + 24 + 24 + 32, ring.producerPosition());
+            List<Got> first = drain(ring);
+            assertEquals(List.of(2), first.stream().map(Got::type).toList(), "a batch stops at the end");
+            List<Got> second = drain(ring);
+            assertEquals(List.of(4), second.stream().map(Got::type).toList(), "padding is never delivered");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void shouldRejectMisuseWithTheValueNamed(String kind) {
+        try (MessageRing ring = ring(kind, 256); Arena arena = Arena.ofConfined()) {
+            MemorySegment message = bytes(arena, 64, 0);
+            var tooLong = assertThrows(IllegalArgumentException.class, () -> ring.write(1, message, 0, 33));
+            assertTrue(tooLong.getMessage().contains("length=33") && tooLong.getMessage().contains("maxMessageLength=32"));
+            var badType = assertThrows(IllegalArgumentException.class, () -> ring.write(0, message, 0, 8));
+            assertTrue(badType.getMessage().contains("type=0"));
+            assertThrows(IllegalArgumentException.class, () -> ring.commit(8));
+            assertEquals(0, ring.producerPosition(), "a rejected write claims nothing");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void claimedMessagesAreDeliveredOnCommitAndSkippedOnAbort(String kind) {
+        try (MessageRing ring = ring(kind, 1024)) {
+            long a = ring.tryClaim(7, 8);
+            long b = ring.tryClaim(8, 8);
+            ring.buffer().set(ValueLayout.JAVA_LONG_UNALIGNED, a, 11L);
+            ring.buffer().set(ValueLayout.JAVA_LONG_UNALIGNED, b, 12L);
+            assertEquals(0, drain(ring).size(), "nothing before the first commit");
+            ring.abort(a);
+            ring.commit(b);
+            List<Got> got = drain(ring);
+            assertEquals(1, got.size());
+            assertEquals(8, got.get(0).type());
+            assertEquals(12, got.get(0).bytes()[0]);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void unblockSkipsARecordLeftBeingWrittenAndKeepsTheOnesAfter(String kind) {
+        try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
+            ring.write(1, bytes(arena, 8, 0), 0, 8);
+            ring.tryClaim(2, 40);                              // its producer "dies" here
+            ring.write(3, bytes(arena, 8, 0), 0, 8);
+            assertEquals(1, drain(ring).size());
+            assertEquals(0, drain(ring).size(), "stuck behind the unfinished record");
+            assertTrue(ring.unblock());
+            assertEquals(List.of(3), drain(ring).stream().map(Got::type).toList());
+            assertFalse(ring.unblock(), "nothing left to unblock");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void heartbeatIsSharedThroughTheRegion(String kind) {
+        try (MessageRing consumer = ring(kind, 256); MessageRing producer = ring(kind, 256)) {
+            assertEquals(0, producer.consumerHeartbeat());
+            consumer.consumerHeartbeat(1234L);
+            assertEquals(1234L, producer.consumerHeartbeat());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 100, 63})
+    void capacityMustBeAPowerOfTwoOfAtLeast64(int capacity) {
+        var e = assertThrows(IllegalArgumentException.class, () -> MessageRing.oneToOne(dir.resolve("x"), capacity));
+        assertTrue(e.getMessage().contains("capacity=" + capacity));
+    }
+}

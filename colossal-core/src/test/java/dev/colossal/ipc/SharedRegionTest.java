@@ -1,0 +1,181 @@
+package dev.colossal.ipc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SharedRegionTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void twoMappingsOfOneRegionSeeEachOthersWrites() {
+        Path path = dir.resolve("r");
+        try (SharedRegion a = SharedRegion.create(path, RegionKind.RAW, 4096);
+             SharedRegion b = SharedRegion.open(path, RegionKind.RAW)) {
+            a.setLongRelease(64, 42);
+            assertEquals(42, b.getLongAcquire(64));
+            b.setIntVolatile(4, 7);
+            assertEquals(7, a.getIntVolatile(4));
+            assertEquals(4096, b.payloadSize());
+        }
+    }
+
+    @Test
+    void contentsPersistInAFileAcrossCloseAndReopen() {
+        Path path = dir.resolve("persist");
+        try (SharedRegion region = SharedRegion.create(path, RegionKind.RAW, 128)) {
+            region.setLong(8, 123456789L);
+            region.force();
+        }
+        try (SharedRegion region = SharedRegion.openOrCreate(path, RegionKind.RAW, 128)) {
+            assertEquals(123456789L, region.getLong(8));
+        }
+    }
+
+    @Test
+    void atomicOperationsReturnWhatTheyPromise() {
+        try (SharedRegion region = SharedRegion.create(dir.resolve("a"), RegionKind.RAW, 64)) {
+            assertTrue(region.compareAndSetLong(0, 0, 5));
+            assertFalse(region.compareAndSetLong(0, 0, 6));
+            assertEquals(5, region.getAndAddLong(0, 10));
+            assertEquals(15, region.getLongOpaque(0));
+            assertTrue(region.compareAndSetInt(12, 0, -1));
+            assertEquals(-1, region.getAndAddInt(12, 2));
+            assertEquals(1, region.getIntAcquire(12));
+            region.setIntRelease(16, 3);
+            region.setIntOpaque(20, 4);
+            region.setInt(24, 5);
+            region.setLongOpaque(32, 6);
+            region.setLongVolatile(40, 7);
+            assertEquals(3 + 4 + 5, region.getInt(16) + region.getIntOpaque(20) + region.getInt(24));
+            assertEquals(6 + 7, region.getLong(32) + region.getLongVolatile(40));
+        }
+    }
+
+    @Test
+    void misalignedOffsetsAreRejectedNamingTheOffset() {
+        try (SharedRegion region = SharedRegion.create(dir.resolve("m"), RegionKind.RAW, 64)) {
+            var longError = assertThrows(IllegalArgumentException.class, () -> region.compareAndSetLong(12, 0, 1));
+            assertTrue(longError.getMessage().contains("offset=12 is not a multiple of 8"), longError.getMessage());
+            var intError = assertThrows(IllegalArgumentException.class, () -> region.getIntAcquire(6));
+            assertTrue(intError.getMessage().contains("offset=6 is not a multiple of 4"), intError.getMessage());
+            var outside = assertThrows(IndexOutOfBoundsException.class, () -> region.getLong(64));
+            assertTrue(outside.getMessage().contains("offset=64"), outside.getMessage());
+            assertEquals(0, region.getLong(56), "nothing was written by the rejected calls");
+        }
+    }
+
+    @Test
+    void openingAnotherKindSaysWhichKindItHolds() {
+        Path path = dir.resolve("k");
+        SharedRegion.create(path, RegionKind.CHUNK_POOL, 64).close();
+        IpcException e = assertThrows(IpcException.class, () -> SharedRegion.open(path, RegionKind.RAW));
+        assertTrue(e.getMessage().contains("kind=CHUNK_POOL") && e.getMessage().contains("kind=RAW"), e.getMessage());
+    }
+
+    @Test
+    void openingAnotherVersionIsAClearError() throws IOException {
+        Path path = dir.resolve("v");
+        SharedRegion.create(path, RegionKind.RAW, 64).close();
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.allocate(4).order(java.nio.ByteOrder.nativeOrder()).putInt(0, 99),
+                    RegionHeader.VERSION_OFFSET);
+        }
+        IpcException e = assertThrows(IpcException.class, () -> SharedRegion.open(path, RegionKind.RAW));
+        assertTrue(e.getMessage().contains("version=99"), e.getMessage());
+    }
+
+    @Test
+    void aFileThatIsNotARegionIsRejected() throws IOException {
+        Path path = dir.resolve("junk");
+        Files.write(path, new byte[4096]);
+        Files.write(path, "definitely not a region".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                StandardOpenOption.WRITE);
+        IpcException e = assertThrows(IpcException.class, () -> SharedRegion.open(path, RegionKind.RAW));
+        assertTrue(e.getMessage().contains("not a Colossal region"), e.getMessage());
+        byte[] after = Files.readAllBytes(path);
+        assertEquals('d', after[0], "the file is left as it was");
+    }
+
+    @Test
+    void sizeMismatchAndMissingFilesAreClearErrors() {
+        Path path = dir.resolve("s");
+        SharedRegion.create(path, RegionKind.RAW, 64).close();
+        IpcException size = assertThrows(IpcException.class, () -> SharedRegion.openOrCreate(path, RegionKind.RAW, 128));
+        assertTrue(size.getMessage().contains("payloadSize=64"), size.getMessage());
+        IpcException exists = assertThrows(IpcException.class, () -> SharedRegion.create(path, RegionKind.RAW, 64));
+        assertTrue(exists.getMessage().contains("already exists"), exists.getMessage());
+        IpcException missing = assertThrows(IpcException.class, () -> SharedRegion.open(dir.resolve("none"), RegionKind.RAW));
+        assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> SharedRegion.shm("a/b"));
+    }
+
+    @Test
+    void useAfterCloseThrowsInsteadOfCrashing() {
+        SharedRegion region = SharedRegion.create(dir.resolve("c"), RegionKind.RAW, 64);
+        region.close();
+        assertThrows(IllegalStateException.class, () -> region.getLongVolatile(0));
+    }
+
+    @Test
+    void getAndAddFromThreeProcessesAndThisOneLosesNoIncrement() throws Exception {
+        Path path = SharedRegion.shm("colossal-test-add-" + ProcessHandle.current().pid());
+        Files.deleteIfExists(path);
+        int times = 50_000;
+        try (SharedRegion region = SharedRegion.create(path, RegionKind.RAW, 64)) {
+            List<ChildJvm> children = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                children.add(ChildJvm.start("add", path, times));
+            }
+            for (int i = 0; i < times; i++) {
+                region.getAndAddLong(0, 1);
+                region.getAndAddInt(8, 1);
+            }
+            for (ChildJvm child : children) {
+                assertEquals(0, child.waitExit());
+            }
+            assertEquals(4L * times, region.getLongVolatile(0));
+            assertEquals(4 * times, region.getIntVolatile(8));
+        } finally {
+            Files.deleteIfExists(path);
+        }
+    }
+
+    @Test
+    void processesRacingToCreateEndUpInOneRegion() throws Exception {
+        Path path = SharedRegion.shm("colossal-test-race-" + ProcessHandle.current().pid());
+        Files.deleteIfExists(path);
+        try {
+            List<Thread> threads = new ArrayList<>();
+            List<SharedRegion> regions = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int i = 0; i < 4; i++) {
+                threads.add(Thread.ofPlatform().start(() -> regions.add(SharedRegion.openOrCreate(path, RegionKind.RAW, 64))));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertEquals(4, regions.size());
+            regions.get(0).setLongVolatile(0, 99);
+            for (SharedRegion region : regions) {
+                assertEquals(99, region.getLongVolatile(0));
+                region.close();
+            }
+        } finally {
+            Files.deleteIfExists(path);
+        }
+    }
+}
