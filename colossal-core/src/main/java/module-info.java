@@ -7,4 +7,5 @@
  */
 module dev.colossal.core {
     exports dev.colossal.codec;
+    exports dev.colossal.map;
 }
