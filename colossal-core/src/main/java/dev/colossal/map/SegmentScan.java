@@ -265,6 +265,54 @@ final class SegmentScan {
         return sum;
     }
 
+    /**
+     * Walks every free list and the bump region: blocks they offer. With {@link #usedBlocks} this
+     * adds up to {@link #heapBlocks} unless space leaked (a crash before the last repair) or the
+     * lists are damaged (then a problem is recorded).
+     */
+    long freeBlocks() {
+        long total = 0;
+        long limit = heapBlocks();
+        for (int c = 0; c < SegmentLayout.FREE_CLASSES; c++) {
+            long run = Mem.getLong(m, base + SegmentLayout.freeHead(c));
+            while (run != 0) {
+                int ci = chunkOf(run);
+                int blocks = run + HeapLayout.RUN.byteSize() <= allocEnd ? m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS) : -1;
+                if (ci < 0 || run < chunkStarts[ci] + (1L << shift) || blocks <= 0
+                        || run + ((long) blocks << shift) > chunkStarts[ci] + chunkSizes[ci]
+                        || m.get(JAVA_INT, run + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC
+                        || SegmentLayout.freeClassOf(blocks) != c) {
+                    problems.add("offset=" + run + ": damaged free run in class " + c + " (segment=" + index + ")");
+                    break;
+                }
+                int e = Arrays.binarySearch(entries, run);
+                int after = e >= 0 ? e : -e - 1;
+                if (e >= 0 || (after < entries.length && entries[after] < run + ((long) blocks << shift))
+                        || (after > 0 && entries[after - 1] + (entryBlocks(entries[after - 1]) << shift) > run)) {
+                    problems.add("offset=" + run + ": free run overlaps a live entry (segment=" + index + ")");
+                    break;
+                }
+                total += blocks;
+                if (total > limit) {
+                    problems.add("offset=" + run + ": free lists hold more than the heap (cycle?) (segment=" + index + ")");
+                    return total;
+                }
+                run = m.get(JAVA_LONG, run + HeapLayout.RUN_NEXT);
+            }
+        }
+        long bump = Mem.getLong(m, base + SegmentLayout.BUMP_POS);
+        long bumpEnd = Mem.getLong(m, base + SegmentLayout.BUMP_END);
+        if (bump != 0 && bumpEnd > bump) {
+            total += (bumpEnd - bump) >>> shift;
+        }
+        return total;
+    }
+
+    /** Blocks of all chunks, less their header blocks. */
+    long heapBlocks() {
+        return (heapBytes() >>> shift) - chunkStarts.length;
+    }
+
     List<String> problems() {
         return problems;
     }

@@ -138,6 +138,7 @@ class BytesMapTest {
                     map.put(b("k" + i), new byte[100 + i % 50]);
                 }
             }
+            MapChecks.assertSound(map);
             assertTrue(Files.size(file) <= sizeAfterFill * 2, "file grew from " + sizeAfterFill + " to " + Files.size(file));
             assertEquals(5_000, map.size());
         }
@@ -153,6 +154,7 @@ class BytesMapTest {
                 map.remove(b("k" + i));
             }
             map.compact();
+            MapChecks.assertSound(map);
             assertEquals(500, map.size());
             for (int i = 1; i < 1000; i += 2) {
                 assertArrayEquals(b("v" + i), map.get(b("k" + i)));
