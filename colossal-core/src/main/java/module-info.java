@@ -11,4 +11,5 @@ module dev.colossal.core {
     exports dev.colossal.codec;
     exports dev.colossal.struct;
     exports dev.colossal.ipc;
+    exports dev.colossal.map;
 }

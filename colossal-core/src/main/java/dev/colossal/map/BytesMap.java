@@ -1,0 +1,355 @@
+package dev.colossal.map;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
+
+/**
+ * A persistent hash map from bytes to bytes in a memory-mapped file, shared safely by threads
+ * and processes: the raw face of {@link ColossalMap}.
+ *
+ * <p>Keys and values are 0 bytes to 1 GiB. The file starts small and grows by itself; each of its
+ * segments grows its own table and heap, so there is no size to declare and no global rehash.
+ * Reads never block each other and never write; a writer locks one segment. A lock left by a
+ * process that died is taken over and the segment repaired. Every operation that returned is in
+ * the file: a crash at any point (kill -9) loses nothing acknowledged and leaks space at worst,
+ * which the next repair or {@link #compact} takes back. For power loss, call {@link #sync}.
+ *
+ * <p>Methods taking {@link MemorySegment}s read them only during the call. A full disk makes the
+ * write that needed space throw {@link UncheckedIOException} (its cause the {@link IOException});
+ * the map is unchanged by that write. Damaged bytes make an operation throw
+ * {@link MapCorruptedException} naming the file and offset.
+ *
+ * <pre>{@code
+ * try (BytesMap map = BytesMap.open(Path.of("users.map"))) {
+ *     map.put("alice".getBytes(UTF_8), "42".getBytes(UTF_8));
+ *     byte[] v = map.get("alice".getBytes(UTF_8));
+ * }
+ * }</pre>
+ */
+public final class BytesMap implements AutoCloseable {
+
+    final MapFile file;
+    private final Segment[] segments;
+    private final int segmentBits;
+
+    private BytesMap(MapFile file) {
+        this.file = file;
+        this.segments = new Segment[file.segmentCount];
+        for (int i = 0; i < segments.length; i++) {
+            segments[i] = new Segment(file, i);
+        }
+        this.segmentBits = Integer.numberOfTrailingZeros(file.segmentCount);
+    }
+
+    /**
+     * Opens the map in {@code path}, creating it (mode 0600) with the default options if absent.
+     *
+     * @param path the map file
+     * @return the open map
+     * @throws MapFormatException if the file is not a map, or has a newer format, or is truncated
+     * @throws IOException        if the file cannot be opened or created
+     */
+    public static BytesMap open(Path path) throws IOException {
+        return open(path, MapOptions.DEFAULTS);
+    }
+
+    /**
+     * Opens the map in {@code path}, creating it (mode 0600) with {@code options} if absent. An
+     * existing file keeps its own layout, whatever {@code options} say.
+     *
+     * @param path    the map file
+     * @param options the layout of a new file
+     * @return the open map
+     * @throws MapFormatException if the file is not a map, or has a newer format, or is truncated
+     * @throws IOException        if the file cannot be opened or created
+     */
+    public static BytesMap open(Path path, MapOptions options) throws IOException {
+        return new BytesMap(MapFile.open(Objects.requireNonNull(path, "path"), Objects.requireNonNull(options, "options")));
+    }
+
+    /**
+     * Returns the map file.
+     *
+     * @return the path the map was opened with
+     */
+    public Path path() {
+        return file.path;
+    }
+
+    static long hash(MemorySegment key) {
+        return Segment.hashKey(key, 0, key.byteSize());
+    }
+
+    Segment segmentFor(long hash) {
+        return segments[segmentBits == 0 ? 0 : (int) (hash >>> (64 - segmentBits))];
+    }
+
+    Segment segment(int i) {
+        return segments[i];
+    }
+
+    int segmentCount() {
+        return segments.length;
+    }
+
+    /**
+     * Looks a key up and copies its value into {@code dst} if it fits, allocating nothing.
+     *
+     * @param key the key bytes
+     * @param dst where the value goes, from offset 0; it is untouched if the value is longer
+     * @return the value's length (compare with {@code dst.byteSize()}), or -1 if the key is absent
+     */
+    public long get(MemorySegment key, MemorySegment dst) {
+        long h = hash(key);
+        return segmentFor(h).get(key, h, Objects.requireNonNull(dst, "dst"));
+    }
+
+    /**
+     * Returns a copy of the value of {@code key}.
+     *
+     * @param key the key bytes
+     * @return the value, or null if the key is absent
+     */
+    public byte[] get(byte[] key) {
+        MemorySegment k = MemorySegment.ofArray(key);
+        long h = hash(k);
+        Scratch scratch = Scratch.acquire();
+        try {
+            MemorySegment dst = scratch.value(0);
+            while (true) {
+                long n = segmentFor(h).get(k, h, dst);
+                if (n < 0) {
+                    return null;
+                }
+                if (n <= dst.byteSize()) {
+                    return dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+                }
+                dst = scratch.value(n);
+            }
+        } finally {
+            scratch.release();
+        }
+    }
+
+    /**
+     * Tells whether the map holds {@code key}.
+     *
+     * @param key the key bytes
+     * @return true if present
+     */
+    public boolean containsKey(MemorySegment key) {
+        long h = hash(key);
+        return segmentFor(h).get(key, h, null) >= 0;
+    }
+
+    /**
+     * Maps {@code key} to {@code value}, replacing any value it had.
+     *
+     * @param key   the key bytes
+     * @param value the value bytes
+     * @throws UncheckedIOException     if the file could not grow (disk full); nothing changed
+     * @throws IllegalArgumentException if the key or value is longer than 1 GiB
+     */
+    public void put(MemorySegment key, MemorySegment value) {
+        update(key, (s, idx, h) -> {
+            s.store(idx, key, h, value.byteSize(), copier(value));
+            return Boolean.TRUE;
+        });
+    }
+
+    /**
+     * Maps {@code key} to {@code value}, replacing any value it had.
+     *
+     * @param key   the key bytes
+     * @param value the value bytes
+     * @throws UncheckedIOException     if the file could not grow (disk full); nothing changed
+     * @throws IllegalArgumentException if the key or value is longer than 1 GiB
+     */
+    public void put(byte[] key, byte[] value) {
+        put(MemorySegment.ofArray(key), MemorySegment.ofArray(value));
+    }
+
+    /**
+     * Maps {@code key} to {@code value} unless the key is present.
+     *
+     * @param key   the key bytes
+     * @param value the value bytes
+     * @return true if the value was stored, false if the key was present
+     * @throws UncheckedIOException if the file could not grow (disk full); nothing changed
+     */
+    public boolean putIfAbsent(MemorySegment key, MemorySegment value) {
+        return update(key, (s, idx, h) -> {
+            if (idx >= 0) {
+                return Boolean.FALSE;
+            }
+            s.store(idx, key, h, value.byteSize(), copier(value));
+            return Boolean.TRUE;
+        });
+    }
+
+    /**
+     * Removes {@code key}.
+     *
+     * @param key the key bytes
+     * @return true if it was present
+     */
+    public boolean remove(MemorySegment key) {
+        return update(key, (s, idx, h) -> {
+            if (idx < 0) {
+                return Boolean.FALSE;
+            }
+            s.delete(idx);
+            return Boolean.TRUE;
+        });
+    }
+
+    /**
+     * Removes {@code key}.
+     *
+     * @param key the key bytes
+     * @return true if it was present
+     */
+    public boolean remove(byte[] key) {
+        return remove(MemorySegment.ofArray(key));
+    }
+
+    private static Segment.ValueWriter copier(MemorySegment value) {
+        return target -> MemorySegment.copy(value, 0, target, 0, target.byteSize());
+    }
+
+    /** An operation run under a segment's lock on the slot of one key. */
+    @FunctionalInterface
+    interface LockedOp<R> {
+        R apply(Segment segment, long slot, long hash) throws IOException;
+    }
+
+    /** Runs {@code op} under the lock of the key's segment with the key's slot (or -1). */
+    <R> R update(MemorySegment key, LockedOp<R> op) {
+        long h = hash(key);
+        Segment s = segmentFor(h);
+        s.lock();
+        try {
+            return op.apply(s, s.find(key, h), h);
+        } catch (IOException e) {
+            throw new UncheckedIOException("map file=" + file.path + " could not grow: " + e.getMessage()
+                    + "; free disk space and retry (the map is unchanged)", e);
+        } finally {
+            s.unlock();
+        }
+    }
+
+    /**
+     * Returns the number of entries.
+     *
+     * @return the sum of the segments' counts, each read once
+     */
+    public long size() {
+        long n = 0;
+        for (Segment s : segments) {
+            n += s.liveEntries();
+        }
+        return n;
+    }
+
+    /**
+     * Calls {@code action} with a copy of every entry. Weakly consistent: each segment is copied at
+     * one moment, different segments at different moments; it never throws because of concurrent
+     * changes.
+     *
+     * @param action receives key and value
+     */
+    public void forEach(BiConsumer<byte[], byte[]> action) {
+        scan((k, v) -> true, action);
+    }
+
+    /**
+     * Calls {@code action} with a copy of every entry whose raw bytes pass {@code filter}; the
+     * filter sees read-only views of the mapped bytes, valid only during the call, and runs with
+     * the segment's writers held off (readers go on). Weakly consistent, like {@link #forEach}.
+     *
+     * @param filter tests key and value bytes without copying them
+     * @param action receives a copy of each entry that passed
+     * @return the number of entries that passed
+     */
+    public long scan(BiPredicate<MemorySegment, MemorySegment> filter, BiConsumer<byte[], byte[]> action) {
+        long hits = 0;
+        for (int i = 0; i < segments.length; i++) {
+            List<byte[][]> copies = snapshot(i, (k, v) -> filter.test(k, v)
+                    ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null);
+            for (byte[][] kv : copies) {
+                action.accept(kv[0], kv[1]);
+            }
+            hits += copies.size();
+        }
+        return hits;
+    }
+
+    /** Maps every entry of segment {@code i} under its lock; null results are dropped. */
+    <T> List<T> snapshot(int i, BiFunction<MemorySegment, MemorySegment, T> mapper) {
+        Segment s = segments[i];
+        List<T> out = new ArrayList<>();
+        s.lockForRead();
+        try {
+            s.forEachEntry((k, v) -> {
+                T t = mapper.apply(k, v);
+                if (t != null) {
+                    out.add(t);
+                }
+            });
+        } finally {
+            s.unlockForRead();
+        }
+        return out;
+    }
+
+    /** Removes every entry, one segment at a time. */
+    public void clear() {
+        for (Segment s : segments) {
+            s.lock();
+            try {
+                s.clear();
+            } finally {
+                s.unlock();
+            }
+        }
+    }
+
+    /**
+     * Rebuilds every segment's free space from its live entries, one segment at a time: merges
+     * neighbouring free runs and reclaims space leaked by crashes. Entries do not move.
+     */
+    public void compact() {
+        for (Segment s : segments) {
+            s.lock();
+            try {
+                s.rebuild();
+            } finally {
+                s.unlock();
+            }
+        }
+    }
+
+    /** Forces every change to the storage device (for power loss; kill -9 needs no sync). */
+    public void sync() {
+        file.sync();
+    }
+
+    /**
+     * Unmaps and closes the file. The map must not be in use by other threads of this process.
+     *
+     * @throws IOException if closing the file fails
+     */
+    @Override
+    public void close() throws IOException {
+        file.close();
+    }
+}

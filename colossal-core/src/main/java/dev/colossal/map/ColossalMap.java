@@ -1,0 +1,518 @@
+package dev.colossal.map;
+
+import dev.colossal.codec.Codec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A {@link ConcurrentMap} stored in a memory-mapped file, shared by threads and processes, that
+ * survives kill -9 and needs no size declared up front. Keys and values go through
+ * {@link Codec}s; the bytes live in the file, not on the heap.
+ *
+ * <p>Every single-key operation is atomic across threads and processes: {@code putIfAbsent},
+ * {@code replace}, {@code remove(k, v)}, {@code compute*} and {@code merge} run under the key's
+ * segment lock, and functions passed to them must not use this map. Null keys and values are not
+ * allowed. Iterators and spliterators are weakly consistent: each segment is read at one moment,
+ * nothing is returned twice, and no {@code ConcurrentModificationException} is ever thrown; the
+ * spliterator splits by segment, for parallel streams. Reads decode a copy of the stored bytes.
+ *
+ * <p>Writes that need the file to grow throw {@link UncheckedIOException} when the disk is full,
+ * leaving the map unchanged; damaged bytes throw {@link MapCorruptedException} naming file and
+ * offset. See {@link BytesMap} for the guarantees of the file itself.
+ *
+ * <pre>{@code
+ * try (ColossalMap<String, Long> visits = ColossalMap.open(Path.of("visits.map"), strings, longs)) {
+ *     visits.merge("alice", 1L, Long::sum);
+ * }
+ * }</pre>
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ */
+public final class ColossalMap<K, V> extends AbstractMap<K, V> implements ConcurrentMap<K, V>, AutoCloseable {
+
+    private final BytesMap raw;
+    private final Codec<K> keys;
+    private final Codec<V> values;
+    private final EntrySet entrySet = new EntrySet();
+
+    private ColossalMap(BytesMap raw, Codec<K> keys, Codec<V> values) {
+        this.raw = raw;
+        this.keys = keys;
+        this.values = values;
+    }
+
+    /**
+     * Opens the map in {@code path}, creating it (mode 0600) with the default options if absent.
+     *
+     * @param <K>    the key type
+     * @param <V>    the value type
+     * @param path   the map file
+     * @param keys   the key codec
+     * @param values the value codec
+     * @return the open map
+     * @throws MapFormatException if the file is not a map, or has a newer format, or is truncated
+     * @throws IOException        if the file cannot be opened or created
+     */
+    public static <K, V> ColossalMap<K, V> open(Path path, Codec<K> keys, Codec<V> values) throws IOException {
+        return open(path, keys, values, MapOptions.DEFAULTS);
+    }
+
+    /**
+     * Opens the map in {@code path}, creating it (mode 0600) with {@code options} if absent.
+     *
+     * @param <K>     the key type
+     * @param <V>     the value type
+     * @param path    the map file
+     * @param keys    the key codec
+     * @param values  the value codec
+     * @param options the layout of a new file
+     * @return the open map
+     * @throws MapFormatException if the file is not a map, or has a newer format, or is truncated
+     * @throws IOException        if the file cannot be opened or created
+     */
+    public static <K, V> ColossalMap<K, V> open(Path path, Codec<K> keys, Codec<V> values, MapOptions options)
+            throws IOException {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(values, "values");
+        return new ColossalMap<>(BytesMap.open(path, options), keys, values);
+    }
+
+    /**
+     * Returns the same map on raw bytes.
+     *
+     * @return the raw view, closed with this map
+     */
+    public BytesMap bytes() {
+        return raw;
+    }
+
+    // ------------------------------------------------------------------ codec plumbing
+
+    /** Encodes the key into the scratch buffer, or returns null if it is not a K. */
+    @SuppressWarnings("unchecked")
+    private MemorySegment encodeKey(Scratch scratch, Object key) {
+        Objects.requireNonNull(key, "key");
+        try {
+            K k = (K) key;
+            long size = keys.encodedSize(k);
+            MemorySegment target = scratch.key(size);
+            checkWritten("key", keys.encode(k, target, 0), size);
+            return target;
+        } catch (ClassCastException notAKey) {
+            return null;
+        }
+    }
+
+    private static void checkWritten(String what, long end, long size) {
+        if (end != size) {
+            throw new IllegalStateException("the " + what + " codec wrote " + end
+                    + " bytes but its encodedSize said " + size + "; fix the codec");
+        }
+    }
+
+    private Segment.ValueWriter encoder(V value) {
+        long size = values.encodedSize(value);
+        return target -> {
+            if (target.byteSize() != size) {
+                throw new IllegalStateException("value encodedSize changed between two calls");
+            }
+            checkWritten("value", values.encode(value, target, 0), size);
+        };
+    }
+
+    private void store(Segment s, long slot, MemorySegment key, long hash, V value) throws IOException {
+        Objects.requireNonNull(value, "value");
+        s.store(slot, key, hash, values.encodedSize(value), encoder(value));
+    }
+
+    private V oldValue(Segment s, long slot) {
+        return slot < 0 ? null : values.decode(s.value(s.entryAt(slot)));
+    }
+
+    /** An operation on one key's slot, run under its segment lock. */
+    @FunctionalInterface
+    private interface KeyOp<R> {
+        R apply(Segment segment, long slot, long hash, MemorySegment key) throws IOException;
+    }
+
+    /**
+     * Runs {@code op} on the key's slot under its segment lock; returns {@code ifNotKey} for a
+     * non-K. The scratch buffer stays ours during the call: a function that uses another map on
+     * this thread gets its own.
+     */
+    private <R> R locked(Object key, R ifNotKey, KeyOp<R> op) {
+        Scratch scratch = Scratch.acquire();
+        try {
+            MemorySegment k = encodeKey(scratch, key);
+            if (k == null) {
+                return ifNotKey;
+            }
+            return raw.update(k, (s, slot, h) -> op.apply(s, slot, h, k));
+        } finally {
+            scratch.release();
+        }
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    @Override
+    public V get(Object key) {
+        Scratch scratch = Scratch.acquire();
+        try {
+            MemorySegment k = encodeKey(scratch, key);
+            if (k == null) {
+                return null;
+            }
+            long h = BytesMap.hash(k);
+            Segment s = raw.segmentFor(h);
+            MemorySegment dst = scratch.value(0);
+            while (true) {
+                long n = s.get(k, h, dst);
+                if (n < 0) {
+                    return null;
+                }
+                if (n <= dst.byteSize()) {
+                    return values.decode(dst.asSlice(0, n));
+                }
+                dst = scratch.value(n);
+            }
+        } finally {
+            scratch.release();
+        }
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+        Scratch scratch = Scratch.acquire();
+        try {
+            MemorySegment k = encodeKey(scratch, key);
+            if (k == null) {
+                return false;
+            }
+            long h = BytesMap.hash(k);
+            return raw.segmentFor(h).get(k, h, null) >= 0;
+        } finally {
+            scratch.release();
+        }
+    }
+
+    @Override
+    public int size() {
+        return (int) Math.min(Integer.MAX_VALUE, raw.size());
+    }
+
+    /**
+     * Returns the number of entries, which may exceed {@code Integer.MAX_VALUE}.
+     *
+     * @return the number of entries
+     */
+    public long longSize() {
+        return raw.size();
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return raw.size() == 0;
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    @Override
+    public V put(K key, V value) {
+        Objects.requireNonNull(value, "value");
+        return locked(key, null, (s, slot, h, k) -> {
+            V old = oldValue(s, slot);
+            store(s, slot, k, h, value);
+            return old;
+        });
+    }
+
+    /**
+     * Maps {@code key} to {@code value} without reading the old value: the fast {@code put}.
+     *
+     * @param key   the key
+     * @param value the value
+     * @throws UncheckedIOException if the file could not grow (disk full); nothing changed
+     */
+    public void set(K key, V value) {
+        Objects.requireNonNull(value, "value");
+        locked(key, null, (s, slot, h, k) -> {
+            store(s, slot, k, h, value);
+            return null;
+        });
+    }
+
+    @Override
+    public V putIfAbsent(K key, V value) {
+        Objects.requireNonNull(value, "value");
+        return locked(key, null, (s, slot, h, k) -> {
+            if (slot >= 0) {
+                return oldValue(s, slot);
+            }
+            store(s, slot, k, h, value);
+            return null;
+        });
+    }
+
+    @Override
+    public V remove(Object key) {
+        return locked(key, null, (s, slot, h, k) -> {
+            V old = oldValue(s, slot);
+            if (slot >= 0) {
+                s.delete(slot);
+            }
+            return old;
+        });
+    }
+
+    @Override
+    public boolean remove(Object key, Object value) {
+        if (value == null) {
+            return false;
+        }
+        return locked(key, Boolean.FALSE, (s, slot, h, k) -> {
+            if (slot >= 0 && value.equals(oldValue(s, slot))) {
+                s.delete(slot);
+                return Boolean.TRUE;
+            }
+            return Boolean.FALSE;
+        });
+    }
+
+    @Override
+    public boolean replace(K key, V oldValue, V newValue) {
+        Objects.requireNonNull(oldValue, "oldValue");
+        Objects.requireNonNull(newValue, "newValue");
+        return locked(key, Boolean.FALSE, (s, slot, h, k) -> {
+            if (slot >= 0 && oldValue.equals(oldValue(s, slot))) {
+                store(s, slot, k, h, newValue);
+                return Boolean.TRUE;
+            }
+            return Boolean.FALSE;
+        });
+    }
+
+    @Override
+    public V replace(K key, V value) {
+        Objects.requireNonNull(value, "value");
+        return locked(key, null, (s, slot, h, k) -> {
+            if (slot < 0) {
+                return null;
+            }
+            V old = oldValue(s, slot);
+            store(s, slot, k, h, value);
+            return old;
+        });
+    }
+
+    @Override
+    public V compute(K key, BiFunction<? super K, ? super V, ? extends V> remapping) {
+        Objects.requireNonNull(remapping, "remapping");
+        return locked(key, null, (s, slot, h, k) -> apply(s, slot, k, h, remapping.apply(key, oldValue(s, slot))));
+    }
+
+    @Override
+    public V computeIfAbsent(K key, Function<? super K, ? extends V> mapping) {
+        Objects.requireNonNull(mapping, "mapping");
+        return locked(key, null, (s, slot, h, k) -> {
+            if (slot >= 0) {
+                return oldValue(s, slot);
+            }
+            V v = mapping.apply(key);
+            return v == null ? null : apply(s, slot, k, h, v);
+        });
+    }
+
+    @Override
+    public V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> remapping) {
+        Objects.requireNonNull(remapping, "remapping");
+        return locked(key, null, (s, slot, h, k) -> slot < 0 ? null
+                : apply(s, slot, k, h, remapping.apply(key, oldValue(s, slot))));
+    }
+
+    @Override
+    public V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> remapping) {
+        Objects.requireNonNull(value, "value");
+        Objects.requireNonNull(remapping, "remapping");
+        return locked(key, null, (s, slot, h, k) -> apply(s, slot, k, h,
+                slot < 0 ? value : remapping.apply(oldValue(s, slot), value)));
+    }
+
+    /** Stores {@code v} in the key's slot, or removes the entry if {@code v} is null; returns v. */
+    private V apply(Segment s, long slot, MemorySegment k, long h, V v) throws IOException {
+        if (v == null) {
+            if (slot >= 0) {
+                s.delete(slot);
+            }
+        } else {
+            store(s, slot, k, h, v);
+        }
+        return v;
+    }
+
+    @Override
+    public void clear() {
+        raw.clear();
+    }
+
+    /** Forces every change to the storage device (for power loss; kill -9 needs no sync). */
+    public void sync() {
+        raw.sync();
+    }
+
+    /**
+     * Unmaps and closes the file. The map must not be in use by other threads of this process.
+     *
+     * @throws IOException if closing the file fails
+     */
+    @Override
+    public void close() throws IOException {
+        raw.close();
+    }
+
+    // ------------------------------------------------------------------ views
+
+    @Override
+    public Set<Map.Entry<K, V>> entrySet() {
+        return entrySet;
+    }
+
+    private List<Map.Entry<K, V>> segmentEntries(int i) {
+        return raw.snapshot(i, (k, v) -> new Entry(keys.decode(k), values.decode(v)));
+    }
+
+    private final class Entry extends AbstractMap.SimpleEntry<K, V> {
+        private static final long serialVersionUID = 1L;
+
+        Entry(K key, V value) {
+            super(key, value);
+        }
+
+        @Override
+        public V setValue(V value) {
+            put(getKey(), value);
+            return super.setValue(value);
+        }
+    }
+
+    private final class EntrySet extends AbstractSet<Map.Entry<K, V>> {
+        @Override
+        public Iterator<Map.Entry<K, V>> iterator() {
+            return new EntryIterator();
+        }
+
+        @Override
+        public Spliterator<Map.Entry<K, V>> spliterator() {
+            return new SegmentSpliterator(0, raw.segmentCount());
+        }
+
+        @Override
+        public int size() {
+            return ColossalMap.this.size();
+        }
+
+        @Override
+        public void clear() {
+            ColossalMap.this.clear();
+        }
+    }
+
+    private final class EntryIterator implements Iterator<Map.Entry<K, V>> {
+        private int nextSegment;
+        private Iterator<Map.Entry<K, V>> current = Collections.emptyIterator();
+        private Map.Entry<K, V> last;
+
+        @Override
+        public boolean hasNext() {
+            while (!current.hasNext() && nextSegment < raw.segmentCount()) {
+                current = segmentEntries(nextSegment++).iterator();
+            }
+            return current.hasNext();
+        }
+
+        @Override
+        public Map.Entry<K, V> next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            last = current.next();
+            return last;
+        }
+
+        @Override
+        public void remove() {
+            if (last == null) {
+                throw new IllegalStateException("next() has not been called since the last remove()");
+            }
+            ColossalMap.this.remove(last.getKey());
+            last = null;
+        }
+    }
+
+    /** Splits by segment range; each segment is read at one moment. */
+    private final class SegmentSpliterator implements Spliterator<Map.Entry<K, V>> {
+        private int next;
+        private final int end;
+        private Iterator<Map.Entry<K, V>> current = Collections.emptyIterator();
+
+        SegmentSpliterator(int from, int end) {
+            this.next = from;
+            this.end = end;
+        }
+
+        @Override
+        public boolean tryAdvance(Consumer<? super Map.Entry<K, V>> action) {
+            while (!current.hasNext()) {
+                if (next >= end) {
+                    return false;
+                }
+                current = segmentEntries(next++).iterator();
+            }
+            action.accept(current.next());
+            return true;
+        }
+
+        @Override
+        public Spliterator<Map.Entry<K, V>> trySplit() {
+            int remaining = end - next;
+            if (remaining < 2 || current.hasNext()) {
+                return null;
+            }
+            int mid = next + remaining / 2;
+            SegmentSpliterator prefix = new SegmentSpliterator(next, mid);
+            next = mid;
+            return prefix;
+        }
+
+        @Override
+        public long estimateSize() {
+            long n = 0;
+            for (int i = next; i < end; i++) {
+                n += raw.segment(i).liveEntries();
+            }
+            return n;
+        }
+
+        @Override
+        public int characteristics() {
+            return Spliterator.CONCURRENT | Spliterator.NONNULL | Spliterator.DISTINCT;
+        }
+    }
+}

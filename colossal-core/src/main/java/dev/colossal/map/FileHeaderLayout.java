@@ -1,0 +1,106 @@
+package dev.colossal.map;
+
+import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.StructLayout;
+
+/**
+ * Layout of the map file and of its first page, the file header.
+ *
+ * <pre>
+ * file:
+ * +-------------------+ 0
+ * | file header       |  this layout, padded to HEADER_BYTES (4 KiB)
+ * +-------------------+ HEADER_BYTES
+ * | segment directory |  segmentCount x SegmentLayout.BYTES
+ * +-------------------+ directoryEnd (64-aligned)
+ * | extents ...       |  tables and heap chunks of all segments, in allocation order,
+ * |                   |  each 64-aligned; below allocEnd all is allocated
+ * +-------------------+ allocEnd
+ * | zeros             |  written ahead (real blocks, never holes) up to the file size
+ * +-------------------+ file size
+ *
+ * header (little-endian on every supported platform, native order):
+ *  0       8       12      16      20      24      28      32
+ *  +-------+-------+-------+-------+-------+-------+-------+
+ *  | magic |format |header |segment|block  |flags  |segment|
+ *  |"COLOS |version|bytes  |count  |size   |       |bytes  |
+ *  | MAP1" |       |       |       |       |       |       |
+ *  +-------+-------+-------+-------+-------+-------+-------+
+ *  32              40              48              56              64
+ *  +---------------+---------------+---------------+---------------+
+ *  | fileLock      | allocEnd      | createdMillis | reserved      |
+ *  | owner token   | extent bump   |               |               |
+ *  +---------------+---------------+---------------+---------------+
+ * </pre>
+ *
+ * <p>{@code magic} is written last when a file is created (in a private temporary file that is
+ * then linked into place), so a header is either complete or absent. {@code fileLock} is an
+ * {@link OwnerLock} word guarding {@code allocEnd} and file growth.
+ */
+final class FileHeaderLayout {
+
+    static final StructLayout LAYOUT = MemoryLayout.structLayout(
+            JAVA_LONG.withName("magic"),
+            JAVA_INT.withName("formatVersion"),
+            JAVA_INT.withName("headerBytes"),
+            JAVA_INT.withName("segmentCount"),
+            JAVA_INT.withName("blockSize"),
+            JAVA_INT.withName("flags"),
+            JAVA_INT.withName("segmentBytes"),
+            JAVA_LONG.withName("fileLock"),
+            JAVA_LONG.withName("allocEnd"),
+            JAVA_LONG.withName("createdMillis"),
+            JAVA_LONG.withName("reserved"));
+
+    /** "COLOSMAP" read as a little-endian long. */
+    static final long MAGIC = 0x50414D534F4C4F43L;
+    static final int FORMAT_VERSION = 1;
+    static final int HEADER_BYTES = 4096;
+    /** Alignment of every extent: a cache line, and a multiple of every block size. */
+    static final long EXTENT_ALIGN = 64;
+
+    static final int FLAG_CHECKSUMS = 1;
+    static final int KNOWN_FLAGS = FLAG_CHECKSUMS;
+
+    static final long MAGIC_OFFSET = offset("magic");
+    static final long FORMAT_VERSION_OFFSET = offset("formatVersion");
+    static final long HEADER_BYTES_OFFSET = offset("headerBytes");
+    static final long SEGMENT_COUNT_OFFSET = offset("segmentCount");
+    static final long BLOCK_SIZE_OFFSET = offset("blockSize");
+    static final long FLAGS_OFFSET = offset("flags");
+    static final long SEGMENT_BYTES_OFFSET = offset("segmentBytes");
+    static final long FILE_LOCK_OFFSET = offset("fileLock");
+    static final long ALLOC_END_OFFSET = offset("allocEnd");
+    static final long CREATED_OFFSET = offset("createdMillis");
+
+    private FileHeaderLayout() {
+    }
+
+    private static long offset(String name) {
+        return LAYOUT.byteOffset(groupElement(name));
+    }
+
+    static long segmentOffset(int segment) {
+        return HEADER_BYTES + (long) segment * SegmentLayout.BYTES;
+    }
+
+    static long directoryEnd(int segmentCount) {
+        return alignExtent(segmentOffset(segmentCount));
+    }
+
+    static long alignExtent(long position) {
+        return (position + EXTENT_ALIGN - 1) & -EXTENT_ALIGN;
+    }
+
+    static boolean validSegmentCount(int n) {
+        return n >= 1 && n <= 1 << 16 && Integer.bitCount(n) == 1;
+    }
+
+    static boolean validBlockSize(int n) {
+        return n >= 16 && n <= EXTENT_ALIGN && Integer.bitCount(n) == 1;
+    }
+}

@@ -1,0 +1,277 @@
+package dev.colossal.map;
+
+import static dev.colossal.map.FileHeaderLayout.ALLOC_END_OFFSET;
+import static dev.colossal.map.FileHeaderLayout.FILE_LOCK_OFFSET;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The map file: creates and validates its header, maps it, remaps it when it grew (in this or
+ * another process), and hands out extents.
+ *
+ * <p>The file only ever grows by writing zeros through the channel (real blocks, never holes), and
+ * it is only ever mapped up to its current size: a full disk is an {@link IOException} from
+ * {@link #allocateExtent}, and no access can touch a page past the end of the file. Older, smaller
+ * mappings stay valid until {@link #close}, so a reader never loses the segment it holds.
+ */
+final class MapFile implements AutoCloseable {
+
+    private static final long MIN_GROWTH = 256 << 10;
+    private static final long GROWTH_ALIGN = 64 << 10;
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20);
+
+    final Path path;
+    final int segmentCount;
+    final int blockShift;
+    final boolean checksums;
+    private final FileChannel channel;
+    private final List<Arena> arenas = new ArrayList<>();
+    private volatile MemorySegment mem;
+
+    private MapFile(Path path, FileChannel channel, ByteBuffer header) throws IOException {
+        this.path = path;
+        this.channel = channel;
+        this.segmentCount = header.getInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET);
+        this.blockShift = Integer.numberOfTrailingZeros(
+                header.getInt((int) FileHeaderLayout.BLOCK_SIZE_OFFSET));
+        this.checksums = (header.getInt((int) FileHeaderLayout.FLAGS_OFFSET)
+                & FileHeaderLayout.FLAG_CHECKSUMS) != 0;
+        Arena arena = Arena.ofShared();
+        arenas.add(arena);
+        this.mem = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+    }
+
+    /** Opens the map file, creating it with {@code options} if it does not exist. */
+    static MapFile open(Path path, MapOptions options) throws IOException {
+        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+            throw new MapFormatException("map files are little-endian; this platform is big-endian");
+        }
+        if (!Files.exists(path)) {
+            create(path, options);
+        }
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            return new MapFile(path, channel, validate(path, channel));
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private static ByteBuffer validate(Path path, FileChannel channel) throws IOException {
+        long size = channel.size();
+        if (size < FileHeaderLayout.HEADER_BYTES) {
+            throw new MapFormatException("file=" + path + " has " + size + " bytes, less than a map header ("
+                    + FileHeaderLayout.HEADER_BYTES + "): not a Colossal map, or truncated; restore it or delete it");
+        }
+        ByteBuffer h = ByteBuffer.allocate((int) FileHeaderLayout.LAYOUT.byteSize()).order(ByteOrder.LITTLE_ENDIAN);
+        channel.read(h, 0);
+        long magic = h.getLong((int) FileHeaderLayout.MAGIC_OFFSET);
+        if (magic != FileHeaderLayout.MAGIC) {
+            throw new MapFormatException("file=" + path + " is not a Colossal map (magic=0x"
+                    + Long.toHexString(magic) + ", expected 0x" + Long.toHexString(FileHeaderLayout.MAGIC)
+                    + "); pass the path of a map file");
+        }
+        int version = h.getInt((int) FileHeaderLayout.FORMAT_VERSION_OFFSET);
+        if (version > FileHeaderLayout.FORMAT_VERSION) {
+            throw new MapFormatException("file=" + path + " has formatVersion=" + version
+                    + ", newer than this Colossal reads (" + FileHeaderLayout.FORMAT_VERSION
+                    + "); open it with a newer Colossal");
+        }
+        int flags = h.getInt((int) FileHeaderLayout.FLAGS_OFFSET);
+        int segments = h.getInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET);
+        int blockSize = h.getInt((int) FileHeaderLayout.BLOCK_SIZE_OFFSET);
+        if (version < 1
+                || h.getInt((int) FileHeaderLayout.HEADER_BYTES_OFFSET) != FileHeaderLayout.HEADER_BYTES
+                || h.getInt((int) FileHeaderLayout.SEGMENT_BYTES_OFFSET) != SegmentLayout.BYTES
+                || !FileHeaderLayout.validSegmentCount(segments)
+                || !FileHeaderLayout.validBlockSize(blockSize)
+                || (flags & ~FileHeaderLayout.KNOWN_FLAGS) != 0) {
+            throw new MapFormatException("file=" + path + " has a damaged or unknown header (formatVersion="
+                    + version + " segments=" + segments + " blockSize=" + blockSize + " flags=0x"
+                    + Integer.toHexString(flags) + "); run 'colossal verify " + path + "'");
+        }
+        long allocEnd = h.getLong((int) ALLOC_END_OFFSET);
+        if (allocEnd < FileHeaderLayout.directoryEnd(segments) || allocEnd % FileHeaderLayout.EXTENT_ALIGN != 0) {
+            throw new MapFormatException("file=" + path + " has a damaged header: allocEnd=" + allocEnd);
+        }
+        if (allocEnd > size) {
+            throw new MapFormatException("file=" + path + " is truncated: size=" + size
+                    + " but the map uses " + allocEnd + " bytes; restore the file from a copy");
+        }
+        return h;
+    }
+
+    private static void create(Path path, MapOptions options) throws IOException {
+        Path absolute = path.toAbsolutePath();
+        Path tmp = absolute.resolveSibling("." + absolute.getFileName() + ".creating-"
+                + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        List<FileAttribute<?>> attrs = new ArrayList<>();
+        if (absolute.getParent() != null && Files.getFileStore(absolute.getParent())
+                .supportsFileAttributeView("posix")) {
+            attrs.add(PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        }
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE), attrs.toArray(FileAttribute[]::new))) {
+                long dirEnd = FileHeaderLayout.directoryEnd(options.segments());
+                writeZeros(ch, 0, roundUp(dirEnd + MIN_GROWTH, GROWTH_ALIGN));
+                ByteBuffer h = ByteBuffer.allocate((int) FileHeaderLayout.LAYOUT.byteSize())
+                        .order(ByteOrder.LITTLE_ENDIAN);
+                h.putInt((int) FileHeaderLayout.FORMAT_VERSION_OFFSET, FileHeaderLayout.FORMAT_VERSION);
+                h.putInt((int) FileHeaderLayout.HEADER_BYTES_OFFSET, FileHeaderLayout.HEADER_BYTES);
+                h.putInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET, options.segments());
+                h.putInt((int) FileHeaderLayout.BLOCK_SIZE_OFFSET, options.blockSize());
+                h.putInt((int) FileHeaderLayout.FLAGS_OFFSET, options.checksums() ? FileHeaderLayout.FLAG_CHECKSUMS : 0);
+                h.putInt((int) FileHeaderLayout.SEGMENT_BYTES_OFFSET, (int) SegmentLayout.BYTES);
+                h.putLong((int) ALLOC_END_OFFSET, dirEnd);
+                h.putLong((int) FileHeaderLayout.CREATED_OFFSET, System.currentTimeMillis());
+                ch.write(h, 0);
+                ch.force(true);
+                ch.write(ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN)
+                        .putLong(0, FileHeaderLayout.MAGIC), FileHeaderLayout.MAGIC_OFFSET);
+                ch.force(true);
+            }
+            try {
+                Files.createLink(absolute, tmp);
+            } catch (FileAlreadyExistsException raced) {
+                // Another process created the map first; open theirs.
+            } catch (UnsupportedOperationException | IOException noLinks) {
+                if (!Files.exists(absolute)) {
+                    Files.move(tmp, absolute, StandardCopyOption.ATOMIC_MOVE);
+                }
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private static long roundUp(long n, long align) {
+        return (n + align - 1) / align * align;
+    }
+
+    private static void writeZeros(FileChannel ch, long from, long to) throws IOException {
+        for (long p = from; p < to; ) {
+            ByteBuffer z = ZEROS.duplicate();
+            z.limit((int) Math.min(z.capacity(), to - p));
+            p += ch.write(z, p);
+        }
+    }
+
+    /** The newest mapping. */
+    MemorySegment mem() {
+        MemorySegment m = mem;
+        if (m == null) {
+            throw new IllegalStateException("map is closed: file=" + path);
+        }
+        return m;
+    }
+
+    /** A mapping that covers {@code [0, end)}, remapping if the file grew past the current one. */
+    MemorySegment mem(long end) {
+        MemorySegment m = mem();
+        return end <= m.byteSize() ? m : remap(end);
+    }
+
+    private synchronized MemorySegment remap(long end) {
+        MemorySegment m = mem();
+        if (end <= m.byteSize()) {
+            return m;
+        }
+        try {
+            long size = channel.size();
+            if (end > size) {
+                throw corrupt(end, "position beyond the end of the file (size=" + size + ")");
+            }
+            Arena arena = Arena.ofShared();
+            arenas.add(arena);
+            m = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            mem = m;
+            return m;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot map file=" + path + " up to " + end
+                    + " bytes; check 'ulimit -v' and vm.max_map_count", e);
+        }
+    }
+
+    /**
+     * Takes {@code bytes} (rounded up to the extent alignment) from the end of the allocated area,
+     * growing the file first if needed. The extent is zero and backed by real blocks.
+     *
+     * @throws IOException if the file cannot grow (disk full, file size limit)
+     */
+    long allocateExtent(long bytes) throws IOException {
+        long size = FileHeaderLayout.alignExtent(bytes);
+        long start;
+        synchronized (this) {
+            MemorySegment m = mem();
+            OwnerLock.acquire(m, FILE_LOCK_OFFSET);
+            try {
+                start = Mem.getLongAcquire(m, ALLOC_END_OFFSET);
+                long end = start + size;
+                if (end > SlotLayout.maxFileBytes(blockShift)) {
+                    throw new IOException("map file=" + path + " would exceed " + SlotLayout.maxFileBytes(blockShift)
+                            + " bytes, the most its blockSize=" + (1 << blockShift) + " can address; copy the map "
+                            + "into a file created with a larger blockSize");
+                }
+                long fileSize = channel.size();
+                if (end > fileSize) {
+                    writeZeros(channel, fileSize,
+                            roundUp(Math.max(end, fileSize + Math.max(fileSize / 8, MIN_GROWTH)), GROWTH_ALIGN));
+                }
+                Mem.setLongRelease(m, ALLOC_END_OFFSET, end);
+            } finally {
+                OwnerLock.release(m, FILE_LOCK_OFFSET);
+            }
+        }
+        mem(start + size);
+        return start;
+    }
+
+    long allocEnd() {
+        return Mem.getLongAcquire(mem(), ALLOC_END_OFFSET);
+    }
+
+    long size() throws IOException {
+        return channel.size();
+    }
+
+    MapCorruptedException corrupt(long offset, String what) {
+        return new MapCorruptedException(path, offset, what);
+    }
+
+    /** Forces every change to the storage device. */
+    void sync() {
+        mem().force();
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (mem == null) {
+            return;
+        }
+        mem = null;
+        try {
+            for (Arena a : arenas) {
+                a.close();
+            }
+        } finally {
+            arenas.clear();
+            channel.close();
+        }
+    }
+}

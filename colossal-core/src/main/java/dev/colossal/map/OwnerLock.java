@@ -1,0 +1,108 @@
+package dev.colossal.map;
+
+import java.lang.foreign.MemorySegment;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A lock word in the map file that records its owner, so that a lock left by a process that died
+ * is taken over instead of blocking everyone forever.
+ *
+ * <p>The word is 0 when free, else the owner token {@code pid << 32 | startHash}, where
+ * {@code startHash} folds the owner's process start time: a pid reused by a later process does not
+ * pass for the dead owner. Threads of one process share the token, so the word excludes threads as
+ * well as processes; a waiter checks the owner's liveness only after waiting a while, and never
+ * takes over from a live process.
+ */
+final class OwnerLock {
+
+    /** This process's token. */
+    static final long SELF = token(ProcessHandle.current());
+
+    private static final long LIVENESS_CHECK_NANOS = 20_000_000L;
+
+    private OwnerLock() {
+    }
+
+    static long token(ProcessHandle process) {
+        return process.pid() << 32 | (startHash(process.info().startInstant()) & 0xFFFF_FFFFL);
+    }
+
+    private static int startHash(Optional<Instant> start) {
+        if (start.isEmpty()) {
+            return 0;
+        }
+        long ms = start.get().toEpochMilli();
+        return (int) (ms ^ (ms >>> 32));
+    }
+
+    static long pid(long token) {
+        return token >>> 32;
+    }
+
+    /** True only if the owner is certainly gone: no such pid, or the pid belongs to a later process. */
+    static boolean isDead(long token) {
+        if (token == SELF) {
+            return false;
+        }
+        Optional<ProcessHandle> process = ProcessHandle.of(pid(token));
+        if (process.isEmpty() || !process.get().isAlive()) {
+            return true;
+        }
+        int recorded = (int) token;
+        Optional<Instant> start = process.get().info().startInstant();
+        return recorded != 0 && start.isPresent() && startHash(start) != recorded;
+    }
+
+    static boolean tryAcquire(MemorySegment m, long offset) {
+        return Mem.compareAndSetLong(m, offset, 0, SELF);
+    }
+
+    /**
+     * Acquires the lock, waiting with backoff.
+     *
+     * @return 0 if the lock was free, else the token of the dead owner it was taken from; the
+     *         caller must then check and repair what that owner guarded
+     */
+    static long acquire(MemorySegment m, long offset) {
+        if (tryAcquire(m, offset)) {
+            return 0;
+        }
+        long start = System.nanoTime();
+        long nextCheck = start + LIVENESS_CHECK_NANOS;
+        for (int spins = 0; ; spins++) {
+            long owner = Mem.getLongAcquire(m, offset);
+            if (owner == 0) {
+                if (tryAcquire(m, offset)) {
+                    return 0;
+                }
+                continue;
+            }
+            if (spins > 64) {
+                long now = System.nanoTime();
+                if (now - nextCheck >= 0) {
+                    nextCheck = now + LIVENESS_CHECK_NANOS;
+                    if (isDead(owner) && Mem.compareAndSetLong(m, offset, owner, SELF)) {
+                        return owner;
+                    }
+                }
+            }
+            backoff(spins);
+        }
+    }
+
+    static void release(MemorySegment m, long offset) {
+        Mem.setLongRelease(m, offset, 0);
+    }
+
+    static void backoff(int spins) {
+        if (spins < 32) {
+            Thread.onSpinWait();
+        } else if (spins < 64) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(Math.min(1_000_000L, 10_000L << Math.min(6, (spins - 64) / 8)));
+        }
+    }
+}

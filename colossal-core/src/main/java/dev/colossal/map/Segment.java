@@ -1,0 +1,665 @@
+package dev.colossal.map;
+
+import static dev.colossal.map.SegmentLayout.BUMP_END;
+import static dev.colossal.map.SegmentLayout.BUMP_POS;
+import static dev.colossal.map.SegmentLayout.CHUNKS;
+import static dev.colossal.map.SegmentLayout.LIVE_ENTRIES;
+import static dev.colossal.map.SegmentLayout.LOCK_OWNER;
+import static dev.colossal.map.SegmentLayout.NEXT_CHUNK_BYTES;
+import static dev.colossal.map.SegmentLayout.PENDING_BYTES;
+import static dev.colossal.map.SegmentLayout.PENDING_EXTENT;
+import static dev.colossal.map.SegmentLayout.REPAIRS;
+import static dev.colossal.map.SegmentLayout.TABLE;
+import static dev.colossal.map.SegmentLayout.TOMBSTONES;
+import static dev.colossal.map.SegmentLayout.USED_BLOCKS;
+import static dev.colossal.map.SegmentLayout.VERSION;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One segment of the map: its lock, its hash table and its heap. Writers hold the segment's
+ * {@link OwnerLock} and keep {@code version} odd while they change anything; readers run
+ * optimistically and retry when {@code version} moved (a seqlock), so readers never block each
+ * other and never write.
+ *
+ * <p>Crash safety comes from the order of stores: an entry is written (and checksummed) in free
+ * blocks, then published by one release store of its slot; the old entry is freed only after.
+ * Counters, free lists and the bump pointer may be left stale by a writer that died; the process
+ * that takes its lock over calls {@link #rebuild}, which recomputes them from the table and the
+ * chunk list and so also reclaims what the crash leaked.
+ */
+final class Segment {
+
+    /** Writes the value bytes of a new entry into exactly the slice it gets. */
+    @FunctionalInterface
+    interface ValueWriter {
+        void write(MemorySegment target);
+    }
+
+    private static final int OPTIMISTIC_ATTEMPTS = 96;
+    static final long KEY_SEED = 0x436F6C6F7373616CL;
+
+    private final MapFile file;
+    private final int shift;
+    private final long blockBytes;
+    private final long base;
+    final int index;
+    private volatile Thread holder;
+
+    Segment(MapFile file, int index) {
+        this.file = file;
+        this.index = index;
+        this.shift = file.blockShift;
+        this.blockBytes = 1L << shift;
+        this.base = FileHeaderLayout.segmentOffset(index);
+    }
+
+    static long hashKey(MemorySegment key, long offset, long length) {
+        return XxHash64.hash(key, offset, length, KEY_SEED);
+    }
+
+    // ------------------------------------------------------------------ locking
+
+    /** Takes the segment's lock (taking it over from a dead owner, then repairing) and starts a write. */
+    void lock() {
+        acquire();
+        MemorySegment m = file.mem();
+        long v = Mem.getLong(m, base + VERSION);
+        // A dead writer may have left the version odd; moving to another odd value still tells
+        // every reader that started before us to retry.
+        Mem.setLongVolatile(m, base + VERSION, (v & 1) == 0 ? v + 1 : v + 2);
+        VarHandle.storeStoreFence();
+    }
+
+    /** Ends the write and releases the lock. */
+    void unlock() {
+        MemorySegment m = file.mem();
+        Mem.setLongRelease(m, base + VERSION, Mem.getLong(m, base + VERSION) + 1);
+        release();
+    }
+
+    /** Takes the lock to keep writers out while reading; optimistic readers go on. */
+    void lockForRead() {
+        acquire();
+    }
+
+    void unlockForRead() {
+        release();
+    }
+
+    private void acquire() {
+        if (holder == Thread.currentThread()) {
+            throw new IllegalStateException("segment=" + index + " of file=" + file.path
+                    + " is already locked by this thread: a compute function must not use the map");
+        }
+        long dead = OwnerLock.acquire(file.mem(), base + LOCK_OWNER);
+        holder = Thread.currentThread();
+        if (dead != 0) {
+            MemorySegment m = file.mem();
+            long v = Mem.getLong(m, base + VERSION);
+            Mem.setLongVolatile(m, base + VERSION, (v & 1) == 0 ? v + 1 : v + 2);
+            VarHandle.storeStoreFence();
+            try {
+                rebuild();
+                Mem.setLong(m, base + REPAIRS, Mem.getLong(m, base + REPAIRS) + 1);
+            } catch (RuntimeException | Error e) {
+                Mem.setLongRelease(m, base + VERSION, Mem.getLong(m, base + VERSION) + 1);
+                release();
+                throw e;
+            }
+            Mem.setLongRelease(m, base + VERSION, Mem.getLong(m, base + VERSION) + 1);
+        }
+    }
+
+    private void release() {
+        holder = null;
+        OwnerLock.release(file.mem(), base + LOCK_OWNER);
+    }
+
+    long liveEntries() {
+        return Mem.getLongAcquire(file.mem(), base + LIVE_ENTRIES);
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    /**
+     * Looks {@code key} up without locking. If {@code dst} is not null and the value fits into it,
+     * the value is copied to its start.
+     *
+     * @return the value's length, or -1 if the key is absent
+     */
+    long get(MemorySegment key, long hash, MemorySegment dst) {
+        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+            long v = Mem.getLongAcquire(file.mem(), base + VERSION);
+            if ((v & 1) != 0) {
+                OwnerLock.backoff(attempt);
+                continue;
+            }
+            long result;
+            RuntimeException failure = null;
+            try {
+                result = getUnlocked(key, hash, dst);
+            } catch (IndexOutOfBoundsException | MapCorruptedException | IllegalArgumentException e) {
+                result = -1;
+                failure = e;
+            }
+            VarHandle.loadLoadFence();
+            if (Mem.getLong(file.mem(), base + VERSION) == v) {
+                if (failure != null) {
+                    throw corruption(failure);
+                }
+                return result;
+            }
+        }
+        // Writers kept us out (or one died holding the lock): read under the lock, which waits,
+        // or takes a dead owner's lock over and repairs.
+        lockForRead();
+        try {
+            return getUnlocked(key, hash, dst);
+        } catch (IndexOutOfBoundsException e) {
+            throw corruption(e);
+        } finally {
+            unlockForRead();
+        }
+    }
+
+    private MapCorruptedException corruption(RuntimeException e) {
+        if (e instanceof MapCorruptedException c) {
+            return c;
+        }
+        MapCorruptedException c = file.corrupt(base, "segment=" + index + " is inconsistent: " + e.getMessage());
+        c.initCause(e);
+        return c;
+    }
+
+    private long getUnlocked(MemorySegment key, long hash, MemorySegment dst) {
+        long idx = find(key, hash);
+        if (idx < 0) {
+            return -1;
+        }
+        long e = entryAt(idx);
+        MemorySegment m = file.mem();
+        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
+        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
+        if (dst != null && vlen <= dst.byteSize()) {
+            MemorySegment.copy(m, EntryLayout.valueOffset(e, klen), dst, 0, vlen);
+        }
+        return vlen;
+    }
+
+    /**
+     * Finds the slot of {@code key}; works under the lock and optimistically (then the caller
+     * validates the version). Checks the entry's checksum when the file has them.
+     *
+     * @return the slot index, or -1 if absent
+     */
+    long find(MemorySegment key, long hash) {
+        MemorySegment m = file.mem();
+        long table = Mem.getLong(m, base + TABLE);
+        if (table == 0) {
+            return -1;
+        }
+        long tpos = SlotLayout.tablePosition(table);
+        int log2 = checkTable(table);
+        m = file.mem(tpos + (Long.BYTES << log2));
+        long mask = (1L << log2) - 1;
+        long klen = key.byteSize();
+        long idx = hash & mask;
+        for (long probes = 0; probes <= mask; probes++, idx = (idx + 1) & mask) {
+            long s = Mem.getLong(m, SlotLayout.slotOffset(tpos, idx));
+            if (s == SlotLayout.EMPTY) {
+                return -1;
+            }
+            if (!SlotLayout.isEntry(s) || !SlotLayout.tagMatches(s, hash)) {
+                continue;
+            }
+            long e = SlotLayout.position(s, shift);
+            m = checkEntry(e);
+            int entryKeyLength = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
+            long ko = EntryLayout.keyOffset(e);
+            boolean same = entryKeyLength == klen
+                    && MemorySegment.mismatch(m, ko, ko + klen, key, 0, klen) == -1;
+            if (same || file.checksums) {
+                // On a tag match with another key the checksum is checked too: a damaged slot or
+                // key is then reported instead of silently reading as "absent".
+                verifyChecksum(m, e);
+            }
+            if (same) {
+                return idx;
+            }
+        }
+        return -1;
+    }
+
+    private int checkTable(long table) {
+        int log2 = SlotLayout.log2Slots(table);
+        long tpos = SlotLayout.tablePosition(table);
+        if (log2 < SlotLayout.MIN_LOG2_SLOTS || log2 > SlotLayout.MAX_LOG2_SLOTS
+                || tpos < FileHeaderLayout.directoryEnd(file.segmentCount)) {
+            throw file.corrupt(base + TABLE, "segment=" + index + " has a bad table word 0x" + Long.toHexString(table));
+        }
+        return log2;
+    }
+
+    /** Checks that the entry's header and bytes lie in the file; returns a mapping covering them. */
+    private MemorySegment checkEntry(long e) {
+        if (e < FileHeaderLayout.directoryEnd(file.segmentCount)) {
+            throw file.corrupt(e, "segment=" + index + " has a slot pointing into the header");
+        }
+        MemorySegment m = file.mem(e + EntryLayout.HEADER_BYTES);
+        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
+        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
+        if (klen < 0 || vlen < 0 || klen > EntryLayout.MAX_LENGTH || vlen > EntryLayout.MAX_LENGTH) {
+            throw file.corrupt(e, "entry has keyLength=" + klen + " valueLength=" + vlen);
+        }
+        return file.mem(e + EntryLayout.HEADER_BYTES + klen + vlen);
+    }
+
+    private void verifyChecksum(MemorySegment m, long e) {
+        if (!file.checksums) {
+            return;
+        }
+        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
+        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
+        int stored = m.get(JAVA_INT, e + EntryLayout.CHECKSUM);
+        int actual = EntryLayout.checksum(m, e, klen, vlen);
+        if (stored != actual) {
+            throw file.corrupt(e, "entry checksum=0x" + Integer.toHexString(stored) + " but its bytes sum to 0x"
+                    + Integer.toHexString(actual));
+        }
+    }
+
+    /** The entry position in slot {@code idx} of the current table. */
+    long entryAt(long idx) {
+        MemorySegment m = file.mem();
+        long tpos = SlotLayout.tablePosition(Mem.getLong(m, base + TABLE));
+        return SlotLayout.position(Mem.getLong(m, SlotLayout.slotOffset(tpos, idx)), shift);
+    }
+
+    /** A read-only view of the value of the entry at {@code e}; valid while the lock is held. */
+    MemorySegment value(long e) {
+        MemorySegment m = checkEntry(e);
+        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
+        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
+        return m.asSlice(EntryLayout.valueOffset(e, klen), vlen).asReadOnly();
+    }
+
+    /** A read-only view of the key of the entry at {@code e}; valid while the lock is held. */
+    MemorySegment key(long e) {
+        MemorySegment m = checkEntry(e);
+        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
+        return m.asSlice(EntryLayout.keyOffset(e), klen).asReadOnly();
+    }
+
+    /** Calls {@code action} with read-only views of every entry's key and value; under the lock. */
+    void forEachEntry(java.util.function.BiConsumer<MemorySegment, MemorySegment> action) {
+        MemorySegment m = file.mem();
+        long table = Mem.getLong(m, base + TABLE);
+        if (table == 0) {
+            return;
+        }
+        long tpos = SlotLayout.tablePosition(table);
+        long slots = 1L << checkTable(table);
+        for (long i = 0; i < slots; i++) {
+            long s = Mem.getLong(file.mem(tpos + slots * Long.BYTES), SlotLayout.slotOffset(tpos, i));
+            if (SlotLayout.isEntry(s)) {
+                long e = SlotLayout.position(s, shift);
+                verifyChecksum(checkEntry(e), e);
+                action.accept(key(e), value(e));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ writes (under the lock)
+
+    /**
+     * Writes a new entry for {@code key} and publishes it in slot {@code found} (replacing the
+     * entry there), or in a new slot if {@code found < 0}.
+     *
+     * @throws IOException if the file cannot grow; the segment is then unchanged
+     */
+    void store(long found, MemorySegment key, long hash, long valueLength, ValueWriter writer) throws IOException {
+        long klen = key.byteSize();
+        EntryLayout.checkLength("key", klen);
+        EntryLayout.checkLength("value", valueLength);
+        if (found < 0) {
+            ensureRoomForInsert();
+        }
+        long blocks = EntryLayout.blocks(klen, valueLength, shift);
+        long e = allocate(blocks);
+        MemorySegment m = file.mem(e + (blocks << shift));
+        try {
+            m.set(JAVA_INT, e + EntryLayout.KEY_LENGTH, (int) klen);
+            m.set(JAVA_INT, e + EntryLayout.VALUE_LENGTH, (int) valueLength);
+            m.set(JAVA_INT, e + EntryLayout.META, 0);
+            MemorySegment.copy(key, 0, m, EntryLayout.keyOffset(e), klen);
+            writer.write(m.asSlice(EntryLayout.valueOffset(e, (int) klen), valueLength));
+        } catch (RuntimeException | Error failure) {
+            free(e, blocks);
+            throw failure;
+        }
+        m.set(JAVA_INT, e + EntryLayout.CHECKSUM,
+                file.checksums ? EntryLayout.checksum(m, e, (int) klen, (int) valueLength) : 0);
+        long slot = SlotLayout.slot(hash, e, shift);
+        long tpos = SlotLayout.tablePosition(Mem.getLong(m, base + TABLE));
+        long used = Mem.getLong(m, base + USED_BLOCKS) + blocks;
+        if (found >= 0) {
+            long old = entryAt(found);
+            long oldBlocks = entryBlocks(old);
+            Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, found), slot);
+            free(old, oldBlocks);
+            used -= oldBlocks;
+        } else {
+            long idx = insertionSlot(hash);
+            long offset = SlotLayout.slotOffset(tpos, idx);
+            boolean wasTombstone = Mem.getLong(m, offset) == SlotLayout.TOMBSTONE;
+            Mem.setLongRelease(m, offset, slot);
+            addCounter(LIVE_ENTRIES, 1);
+            if (wasTombstone) {
+                addCounter(TOMBSTONES, -1);
+            }
+        }
+        Mem.setLong(m, base + USED_BLOCKS, used);
+    }
+
+    /** Removes the entry in slot {@code idx}. */
+    void delete(long idx) {
+        MemorySegment m = file.mem();
+        long table = Mem.getLong(m, base + TABLE);
+        long tpos = SlotLayout.tablePosition(table);
+        long mask = (1L << SlotLayout.log2Slots(table)) - 1;
+        long old = entryAt(idx);
+        long oldBlocks = entryBlocks(old);
+        if (Mem.getLong(m, SlotLayout.slotOffset(tpos, (idx + 1) & mask)) == SlotLayout.EMPTY) {
+            // No probe sequence runs through a slot followed by an empty one: empty it, and the
+            // tombstones before it, instead of leaving tombstones.
+            Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, idx), SlotLayout.EMPTY);
+            long freed = 0;
+            for (long i = (idx - 1) & mask; i != idx
+                    && Mem.getLong(m, SlotLayout.slotOffset(tpos, i)) == SlotLayout.TOMBSTONE; i = (i - 1) & mask) {
+                Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, i), SlotLayout.EMPTY);
+                freed++;
+            }
+            addCounter(TOMBSTONES, -freed);
+        } else {
+            Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, idx), SlotLayout.TOMBSTONE);
+            addCounter(TOMBSTONES, 1);
+        }
+        addCounter(LIVE_ENTRIES, -1);
+        addCounter(USED_BLOCKS, -oldBlocks);
+        free(old, oldBlocks);
+    }
+
+    /** Removes every entry. */
+    void clear() {
+        MemorySegment m = file.mem();
+        long table = Mem.getLong(m, base + TABLE);
+        if (table == 0) {
+            return;
+        }
+        long tpos = SlotLayout.tablePosition(table);
+        long slots = 1L << checkTable(table);
+        m = file.mem(tpos + slots * Long.BYTES);
+        for (long i = 0; i < slots; i++) {
+            Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, i), SlotLayout.EMPTY);
+        }
+        rebuild();
+    }
+
+    private void addCounter(long field, long delta) {
+        MemorySegment m = file.mem();
+        Mem.setLong(m, base + field, Mem.getLong(m, base + field) + delta);
+    }
+
+    private long entryBlocks(long e) {
+        MemorySegment m = checkEntry(e);
+        return EntryLayout.blocks(m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH),
+                m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH), shift);
+    }
+
+    /** First tombstone or empty slot on the probe path of {@code hash}; the key must be absent. */
+    private long insertionSlot(long hash) {
+        MemorySegment m = file.mem();
+        long table = Mem.getLong(m, base + TABLE);
+        long tpos = SlotLayout.tablePosition(table);
+        long mask = (1L << SlotLayout.log2Slots(table)) - 1;
+        for (long idx = hash & mask; ; idx = (idx + 1) & mask) {
+            if (!SlotLayout.isEntry(Mem.getLong(m, SlotLayout.slotOffset(tpos, idx)))) {
+                return idx;
+            }
+        }
+    }
+
+    private void ensureRoomForInsert() throws IOException {
+        MemorySegment m = file.mem();
+        long table = Mem.getLong(m, base + TABLE);
+        if (table == 0) {
+            rehash(SlotLayout.MIN_LOG2_SLOTS);
+            return;
+        }
+        int log2 = checkTable(table);
+        long live = Mem.getLong(m, base + LIVE_ENTRIES);
+        long tombstones = Mem.getLong(m, base + TOMBSTONES);
+        if ((live + tombstones + 1) * 4 <= (3L << log2)) {
+            return;
+        }
+        // Aim at a load of at most 3/8 after the rehash: doubling when live entries fill the
+        // table, same size when tombstones do.
+        int newLog2 = SlotLayout.MIN_LOG2_SLOTS;
+        while ((live + 1) * 8 > (3L << newLog2)) {
+            newLog2++;
+        }
+        rehash(Math.max(newLog2, log2));
+    }
+
+    /** Builds a table of 2^log2 slots from the live slots and publishes it; the old one becomes heap. */
+    private void rehash(int log2) throws IOException {
+        if (log2 > SlotLayout.MAX_LOG2_SLOTS) {
+            throw new IOException("segment=" + index + " of file=" + file.path + " cannot hold more entries");
+        }
+        long bytes = Long.BYTES << log2;
+        long np = file.allocateExtent(bytes);
+        MemorySegment m = file.mem();
+        Mem.setLong(m, base + PENDING_BYTES, FileHeaderLayout.alignExtent(bytes));
+        Mem.setLongRelease(m, base + PENDING_EXTENT, np);
+        long oldTable = Mem.getLong(m, base + TABLE);
+        long mask = (1L << log2) - 1;
+        if (oldTable != 0) {
+            long opos = SlotLayout.tablePosition(oldTable);
+            long oslots = 1L << checkTable(oldTable);
+            m = file.mem(Math.max(opos + oslots * Long.BYTES, np + bytes));
+            for (long i = 0; i < oslots; i++) {
+                long s = Mem.getLong(m, SlotLayout.slotOffset(opos, i));
+                if (!SlotLayout.isEntry(s)) {
+                    continue;
+                }
+                long e = SlotLayout.position(s, shift);
+                MemorySegment em = checkEntry(e);
+                long h = hashKey(em, EntryLayout.keyOffset(e), em.get(JAVA_INT, e + EntryLayout.KEY_LENGTH));
+                long idx = h & mask;
+                while (Mem.getLong(em, SlotLayout.slotOffset(np, idx)) != SlotLayout.EMPTY) {
+                    idx = (idx + 1) & mask;
+                }
+                Mem.setLong(em, SlotLayout.slotOffset(np, idx), s);
+            }
+        }
+        m = file.mem();
+        Mem.setLongRelease(m, base + TABLE, SlotLayout.tableWord(np, log2));
+        Mem.setLong(m, base + TOMBSTONES, 0);
+        if (oldTable != 0) {
+            long opos = SlotLayout.tablePosition(oldTable);
+            long obytes = FileHeaderLayout.alignExtent(Long.BYTES << SlotLayout.log2Slots(oldTable));
+            Mem.setLong(m, base + PENDING_BYTES, obytes);
+            Mem.setLongRelease(m, base + PENDING_EXTENT, opos);
+            adoptChunk(opos, obytes);
+        }
+        Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
+    }
+
+    // ------------------------------------------------------------------ heap
+
+    /** Links the extent at {@code pos} into the chunk list and frees all of it but its header. */
+    private void adoptChunk(long pos, long bytes) {
+        MemorySegment m = file.mem(pos + bytes);
+        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.NEXT_CHUNK, Mem.getLong(m, base + CHUNKS));
+        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.CHUNK_BYTES, bytes);
+        Mem.setLongRelease(m, base + CHUNKS, pos);
+        if (bytes > blockBytes) {
+            free(pos + blockBytes, (bytes >>> shift) - 1);
+        }
+    }
+
+    /**
+     * Takes {@code blocks} contiguous blocks: an exact fit from the free lists, else the bump
+     * region of the newest chunk, else a split of a larger free run, else a new chunk.
+     */
+    private long allocate(long blocks) throws IOException {
+        MemorySegment m = file.mem();
+        int exact = SegmentLayout.freeClassOf(blocks);
+        long run = takeFit(exact, blocks, SegmentLayout.isExactClass(exact) ? 1 : 8);
+        if (run != 0) {
+            return run;
+        }
+        long bytes = blocks << shift;
+        long bump = Mem.getLong(m, base + BUMP_POS);
+        if (bump != 0 && Mem.getLong(m, base + BUMP_END) - bump >= bytes) {
+            Mem.setLong(m, base + BUMP_POS, bump + bytes);
+            return bump;
+        }
+        for (int c = exact + 1; c < SegmentLayout.FREE_CLASSES; c++) {
+            run = takeFit(c, blocks, 1);
+            if (run != 0) {
+                return run;
+            }
+        }
+        newChunk(bytes);
+        bump = Mem.getLong(file.mem(), base + BUMP_POS);
+        Mem.setLong(file.mem(), base + BUMP_POS, bump + bytes);
+        return bump;
+    }
+
+    /** Takes a run of at least {@code blocks} from class {@code c}, looking at most {@code tries} runs. */
+    private long takeFit(int c, long blocks, int tries) {
+        MemorySegment m = file.mem();
+        long link = base + SegmentLayout.freeHead(c);
+        for (int t = 0; t < tries; t++) {
+            long run = Mem.getLong(m, link);
+            if (run == 0) {
+                return 0;
+            }
+            m = checkRun(run);
+            long runBlocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
+            if (runBlocks >= blocks) {
+                Mem.setLong(m, link, m.get(java.lang.foreign.ValueLayout.JAVA_LONG, run + HeapLayout.RUN_NEXT));
+                if (runBlocks > blocks) {
+                    free(run + (blocks << shift), runBlocks - blocks);
+                }
+                return run;
+            }
+            link = run + HeapLayout.RUN_NEXT;
+        }
+        return 0;
+    }
+
+    private MemorySegment checkRun(long run) {
+        long allocEnd = file.allocEnd();
+        if (run < FileHeaderLayout.directoryEnd(file.segmentCount) || (run & (blockBytes - 1)) != 0 || run >= allocEnd) {
+            throw file.corrupt(run, "segment=" + index + " has a free run outside the heap");
+        }
+        MemorySegment m = file.mem(run + HeapLayout.RUN.byteSize());
+        int blocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
+        if (m.get(JAVA_INT, run + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC || blocks <= 0
+                || run + ((long) blocks << shift) > allocEnd) {
+            throw file.corrupt(run, "segment=" + index + " has a damaged free run (blocks=" + blocks + ")");
+        }
+        return m;
+    }
+
+    private void free(long pos, long blocks) {
+        while (blocks > 0) {
+            long n = Math.min(blocks, HeapLayout.MAX_RUN_BLOCKS);
+            MemorySegment m = file.mem(pos + HeapLayout.RUN.byteSize());
+            long head = base + SegmentLayout.freeHead(SegmentLayout.freeClassOf(n));
+            m.set(JAVA_INT, pos + HeapLayout.RUN_MAGIC, HeapLayout.FREE_MAGIC);
+            m.set(JAVA_INT, pos + HeapLayout.RUN_BLOCKS, (int) n);
+            m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.RUN_NEXT, Mem.getLong(m, head));
+            Mem.setLong(m, head, pos);
+            pos += n << shift;
+            blocks -= n;
+        }
+    }
+
+    private void newChunk(long bytesNeeded) throws IOException {
+        MemorySegment m = file.mem();
+        long next = Math.max(SegmentLayout.FIRST_CHUNK_BYTES, Mem.getLong(m, base + NEXT_CHUNK_BYTES));
+        long size = FileHeaderLayout.alignExtent(Math.max(next, bytesNeeded + blockBytes));
+        long pos = file.allocateExtent(size);
+        m = file.mem();
+        Mem.setLong(m, base + PENDING_BYTES, size);
+        Mem.setLongRelease(m, base + PENDING_EXTENT, pos);
+        m = file.mem(pos + size);
+        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.NEXT_CHUNK, Mem.getLong(m, base + CHUNKS));
+        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.CHUNK_BYTES, size);
+        Mem.setLongRelease(m, base + CHUNKS, pos);
+        long bump = Mem.getLong(m, base + BUMP_POS);
+        long bumpEnd = Mem.getLong(m, base + BUMP_END);
+        if (bump != 0 && bumpEnd > bump) {
+            free(bump, (bumpEnd - bump) >>> shift);
+        }
+        Mem.setLong(m, base + BUMP_POS, pos + blockBytes);
+        Mem.setLong(m, base + BUMP_END, pos + size);
+        Mem.setLong(m, base + NEXT_CHUNK_BYTES, Math.min(SegmentLayout.MAX_CHUNK_BYTES, size * 2));
+        Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
+    }
+
+    // ------------------------------------------------------------------ repair
+
+    /**
+     * Recomputes counters, free lists and the bump region from the table and the chunk list, and
+     * links a pending extent. Run under the lock after a takeover, and by {@code compact} (it
+     * merges neighbouring free runs).
+     *
+     * @throws MapCorruptedException if the table or the chunks are damaged
+     */
+    void rebuild() {
+        SegmentScan scan = SegmentScan.of(file, index);
+        MemorySegment m = file.mem(file.allocEnd());
+        if (scan.pendingToAdopt() != 0) {
+            long pos = scan.pendingToAdopt();
+            long bytes = Mem.getLong(m, base + PENDING_BYTES);
+            m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.NEXT_CHUNK, Mem.getLong(m, base + CHUNKS));
+            m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.CHUNK_BYTES, bytes);
+            Mem.setLongRelease(m, base + CHUNKS, pos);
+            scan = SegmentScan.of(file, index);
+        }
+        Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
+        for (int c = 0; c < SegmentLayout.FREE_CLASSES; c++) {
+            Mem.setLong(m, base + SegmentLayout.freeHead(c), 0);
+        }
+        Mem.setLong(m, base + BUMP_POS, 0);
+        Mem.setLong(m, base + BUMP_END, 0);
+        long newest = Mem.getLong(m, base + CHUNKS);
+        long[] gaps = scan.gaps();
+        for (int i = 0; i < gaps.length; i += 3) {
+            long chunk = gaps[i];
+            long pos = gaps[i + 1];
+            long end = gaps[i + 2];
+            if (chunk == newest && end == chunk + scan.chunkBytes(chunk)) {
+                Mem.setLong(m, base + BUMP_POS, pos);
+                Mem.setLong(m, base + BUMP_END, end);
+            } else {
+                free(pos, (end - pos) >>> shift);
+            }
+        }
+        Mem.setLong(m, base + LIVE_ENTRIES, scan.liveEntries());
+        Mem.setLong(m, base + TOMBSTONES, scan.tombstones());
+        Mem.setLong(m, base + USED_BLOCKS, scan.usedBlocks());
+    }
+
+    long repairs() {
+        return Mem.getLongAcquire(file.mem(), base + REPAIRS);
+    }
+}

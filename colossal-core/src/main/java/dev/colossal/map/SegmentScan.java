@@ -1,0 +1,323 @@
+package dev.colossal.map;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A read-only walk over one segment: its chunk list, its table and every live entry, checking
+ * that the structure holds together. The repair rebuilds free space from it; {@code verify}
+ * ({@link #deep}) also checks every checksum and slot tag.
+ *
+ * <p>Run it under the segment's lock, or on a file nobody writes.
+ */
+final class SegmentScan {
+
+    private final MapFile file;
+    private final int index;
+    private final int shift;
+    private final long base;
+    private final MemorySegment m;
+    private final long allocEnd;
+    private final long directoryEnd;
+
+    private long[] chunkStarts = new long[0];
+    private long[] chunkSizes = new long[0];
+    private long[] entries = new long[0];
+    private long liveEntries;
+    private long tombstones;
+    private long usedBlocks;
+    private long tableSlots;
+    private long pendingToAdopt;
+    private final List<String> problems = new ArrayList<>();
+    private final long[] valueSizeHistogram = new long[32];
+
+    private SegmentScan(MapFile file, int index) {
+        this.file = file;
+        this.index = index;
+        this.shift = file.blockShift;
+        this.base = FileHeaderLayout.segmentOffset(index);
+        this.allocEnd = file.allocEnd();
+        this.m = file.mem(allocEnd);
+        this.directoryEnd = FileHeaderLayout.directoryEnd(file.segmentCount);
+    }
+
+    /** Scans the structure; throws {@link MapCorruptedException} if it does not hold together. */
+    static SegmentScan of(MapFile file, int index) {
+        SegmentScan s = new SegmentScan(file, index);
+        s.scan(false);
+        return s;
+    }
+
+    /** Scans and also checks every entry's checksum and slot tag, collecting {@link #problems}. */
+    static SegmentScan deep(MapFile file, int index) {
+        SegmentScan s = new SegmentScan(file, index);
+        s.scan(true);
+        return s;
+    }
+
+    private void scan(boolean deep) {
+        readChunks();
+        long table = Mem.getLong(m, base + SegmentLayout.TABLE);
+        long tpos = SlotLayout.tablePosition(table);
+        readPending(table == 0 ? -1 : tpos);
+        if (table != 0) {
+            readTable(table, deep);
+        }
+        checkEntriesInsideChunks();
+    }
+
+    private void readChunks() {
+        List<long[]> list = new ArrayList<>();
+        long c = Mem.getLong(m, base + SegmentLayout.CHUNKS);
+        long limit = allocEnd / FileHeaderLayout.EXTENT_ALIGN;
+        while (c != 0) {
+            if (c < directoryEnd || c % FileHeaderLayout.EXTENT_ALIGN != 0 || c >= allocEnd || list.size() > limit) {
+                throw file.corrupt(c, "segment=" + index + " has a chunk link outside the file or a cycle");
+            }
+            long bytes = m.get(JAVA_LONG, c + HeapLayout.CHUNK_BYTES);
+            if (bytes < 2L << shift || bytes % (1L << shift) != 0 || c + bytes > allocEnd) {
+                throw file.corrupt(c, "segment=" + index + " has a chunk with chunkBytes=" + bytes);
+            }
+            list.add(new long[] {c, bytes});
+            c = m.get(JAVA_LONG, c + HeapLayout.NEXT_CHUNK);
+        }
+        list.sort((a, b) -> Long.compare(a[0], b[0]));
+        chunkStarts = new long[list.size()];
+        chunkSizes = new long[list.size()];
+        for (int i = 0; i < list.size(); i++) {
+            chunkStarts[i] = list.get(i)[0];
+            chunkSizes[i] = list.get(i)[1];
+            if (i > 0 && chunkStarts[i - 1] + chunkSizes[i - 1] > chunkStarts[i]) {
+                throw file.corrupt(chunkStarts[i], "segment=" + index + " has overlapping chunks");
+            }
+        }
+    }
+
+    private void readPending(long tablePosition) {
+        long p = Mem.getLong(m, base + SegmentLayout.PENDING_EXTENT);
+        long bytes = Mem.getLong(m, base + SegmentLayout.PENDING_BYTES);
+        if (p == 0 || p == tablePosition || Arrays.binarySearch(chunkStarts, p) >= 0) {
+            return;
+        }
+        // An extent a dead writer took but never linked: adopt it if it is plausible, else leak it.
+        if (p >= directoryEnd && p % FileHeaderLayout.EXTENT_ALIGN == 0 && bytes >= 2L << shift
+                && bytes % FileHeaderLayout.EXTENT_ALIGN == 0 && p + bytes <= allocEnd) {
+            pendingToAdopt = p;
+        }
+    }
+
+    private void readTable(long table, boolean deep) {
+        int log2 = SlotLayout.log2Slots(table);
+        long tpos = SlotLayout.tablePosition(table);
+        tableSlots = 1L << log2;
+        if (log2 < SlotLayout.MIN_LOG2_SLOTS || log2 > SlotLayout.MAX_LOG2_SLOTS || tpos < directoryEnd
+                || tpos + tableSlots * Long.BYTES > allocEnd) {
+            throw file.corrupt(base + SegmentLayout.TABLE, "segment=" + index + " has a bad table word 0x"
+                    + Long.toHexString(table));
+        }
+        long[] found = new long[16];
+        int n = 0;
+        for (long i = 0; i < tableSlots; i++) {
+            long s = Mem.getLong(m, SlotLayout.slotOffset(tpos, i));
+            if (s == SlotLayout.TOMBSTONE) {
+                tombstones++;
+            } else if (s != SlotLayout.EMPTY) {
+                long e = SlotLayout.position(s, shift);
+                checkEntryBounds(e, SlotLayout.slotOffset(tpos, i));
+                if (deep) {
+                    checkEntryContent(s, e);
+                }
+                if (n == found.length) {
+                    found = Arrays.copyOf(found, n * 2);
+                }
+                found[n++] = e;
+            }
+        }
+        entries = Arrays.copyOf(found, n);
+        Arrays.sort(entries);
+        liveEntries = n;
+    }
+
+    private void checkEntryBounds(long e, long slotOffset) {
+        if (e < directoryEnd || e + EntryLayout.HEADER_BYTES > allocEnd) {
+            throw file.corrupt(slotOffset, "segment=" + index + " has a slot pointing outside the heap: " + e);
+        }
+        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
+        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
+        if (klen < 0 || vlen < 0 || klen > EntryLayout.MAX_LENGTH || vlen > EntryLayout.MAX_LENGTH
+                || e + EntryLayout.HEADER_BYTES + klen + vlen > allocEnd) {
+            throw file.corrupt(e, "entry has keyLength=" + klen + " valueLength=" + vlen);
+        }
+    }
+
+    private void checkEntryContent(long slot, long e) {
+        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
+        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
+        valueSizeHistogram[64 - Long.numberOfLeadingZeros(vlen) >= 32 ? 31 : 64 - Long.numberOfLeadingZeros(vlen)]++;
+        if (file.checksums) {
+            int stored = m.get(JAVA_INT, e + EntryLayout.CHECKSUM);
+            if (stored != EntryLayout.checksum(m, e, klen, vlen)) {
+                problems.add("offset=" + e + ": entry checksum mismatch (segment=" + index + ")");
+                return;
+            }
+        }
+        long h = Segment.hashKey(m, EntryLayout.keyOffset(e), klen);
+        if (!SlotLayout.tagMatches(slot, h)) {
+            problems.add("offset=" + e + ": slot tag does not match the key's hash (segment=" + index + ")");
+        } else if ((h >>> (64 - Integer.numberOfTrailingZeros(file.segmentCount))) != index
+                && file.segmentCount > 1) {
+            problems.add("offset=" + e + ": key belongs to another segment (segment=" + index + ")");
+        }
+    }
+
+    private void checkEntriesInsideChunks() {
+        long prevEnd = 0;
+        for (long e : entries) {
+            long end = e + (entryBlocks(e) << shift);
+            int c = chunkOf(e);
+            if (c < 0 || end > chunkStarts[c] + chunkSizes[c] || e < chunkStarts[c] + (1L << shift)) {
+                throw file.corrupt(e, "segment=" + index + " has an entry outside its heap chunks");
+            }
+            if (e < prevEnd) {
+                throw file.corrupt(e, "segment=" + index + " has overlapping entries");
+            }
+            prevEnd = end;
+            usedBlocks += entryBlocks(e);
+        }
+    }
+
+    private int chunkOf(long pos) {
+        int i = Arrays.binarySearch(chunkStarts, pos);
+        return i >= 0 ? i : -i - 2;
+    }
+
+    private long entryBlocks(long e) {
+        return EntryLayout.blocks(m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH),
+                m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH), shift);
+    }
+
+    /** Free gaps as triples (chunk, from, to), in file order. */
+    long[] gaps() {
+        long[] out = new long[16];
+        int n = 0;
+        int next = 0;
+        for (int c = 0; c < chunkStarts.length; c++) {
+            long cursor = chunkStarts[c] + (1L << shift);
+            long end = chunkStarts[c] + chunkSizes[c];
+            while (next <= entries.length) {
+                long to = next < entries.length && entries[next] < end ? entries[next] : end;
+                if (to > cursor) {
+                    if (n + 3 > out.length) {
+                        out = Arrays.copyOf(out, out.length * 2);
+                    }
+                    out[n++] = chunkStarts[c];
+                    out[n++] = cursor;
+                    out[n++] = to;
+                }
+                if (to == end) {
+                    break;
+                }
+                cursor = entries[next] + (entryBlocks(entries[next]) << shift);
+                next++;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    long chunkBytes(long chunk) {
+        return chunkSizes[Arrays.binarySearch(chunkStarts, chunk)];
+    }
+
+    long pendingToAdopt() {
+        return pendingToAdopt;
+    }
+
+    long liveEntries() {
+        return liveEntries;
+    }
+
+    long tombstones() {
+        return tombstones;
+    }
+
+    long usedBlocks() {
+        return usedBlocks;
+    }
+
+    long tableSlots() {
+        return tableSlots;
+    }
+
+    int chunkCount() {
+        return chunkStarts.length;
+    }
+
+    long heapBytes() {
+        long sum = 0;
+        for (long s : chunkSizes) {
+            sum += s;
+        }
+        return sum;
+    }
+
+    /**
+     * Walks every free list and the bump region: blocks they offer. With {@link #usedBlocks} this
+     * adds up to {@link #heapBlocks} unless space leaked (a crash before the last repair) or the
+     * lists are damaged (then a problem is recorded).
+     */
+    long freeBlocks() {
+        long total = 0;
+        long limit = heapBlocks();
+        for (int c = 0; c < SegmentLayout.FREE_CLASSES; c++) {
+            long run = Mem.getLong(m, base + SegmentLayout.freeHead(c));
+            while (run != 0) {
+                int ci = chunkOf(run);
+                int blocks = run + HeapLayout.RUN.byteSize() <= allocEnd ? m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS) : -1;
+                if (ci < 0 || run < chunkStarts[ci] + (1L << shift) || blocks <= 0
+                        || run + ((long) blocks << shift) > chunkStarts[ci] + chunkSizes[ci]
+                        || m.get(JAVA_INT, run + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC
+                        || SegmentLayout.freeClassOf(blocks) != c) {
+                    problems.add("offset=" + run + ": damaged free run in class " + c + " (segment=" + index + ")");
+                    break;
+                }
+                int e = Arrays.binarySearch(entries, run);
+                int after = e >= 0 ? e : -e - 1;
+                if (e >= 0 || (after < entries.length && entries[after] < run + ((long) blocks << shift))
+                        || (after > 0 && entries[after - 1] + (entryBlocks(entries[after - 1]) << shift) > run)) {
+                    problems.add("offset=" + run + ": free run overlaps a live entry (segment=" + index + ")");
+                    break;
+                }
+                total += blocks;
+                if (total > limit) {
+                    problems.add("offset=" + run + ": free lists hold more than the heap (cycle?) (segment=" + index + ")");
+                    return total;
+                }
+                run = m.get(JAVA_LONG, run + HeapLayout.RUN_NEXT);
+            }
+        }
+        long bump = Mem.getLong(m, base + SegmentLayout.BUMP_POS);
+        long bumpEnd = Mem.getLong(m, base + SegmentLayout.BUMP_END);
+        if (bump != 0 && bumpEnd > bump) {
+            total += (bumpEnd - bump) >>> shift;
+        }
+        return total;
+    }
+
+    /** Blocks of all chunks, less their header blocks. */
+    long heapBlocks() {
+        return (heapBytes() >>> shift) - chunkStarts.length;
+    }
+
+    List<String> problems() {
+        return problems;
+    }
+
+    long[] valueSizeHistogram() {
+        return valueSizeHistogram;
+    }
+}

@@ -1,0 +1,229 @@
+package dev.colossal.map;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BytesMapTest {
+
+    @TempDir
+    Path dir;
+
+    private static byte[] b(String s) {
+        return s.getBytes(UTF_8);
+    }
+
+    @Test
+    void shouldPutGetRemoveAndReopen() throws IOException {
+        Path file = dir.resolve("m.map");
+        try (BytesMap map = BytesMap.open(file)) {
+            assertNull(map.get(b("a")));
+            map.put(b("a"), b("1"));
+            map.put(b("b"), b("2"));
+            map.put(b("a"), b("3"));
+            assertArrayEquals(b("3"), map.get(b("a")));
+            assertEquals(2, map.size());
+            assertTrue(map.remove(b("b")));
+            assertFalse(map.remove(b("b")));
+            assertEquals(1, map.size());
+        }
+        try (BytesMap map = BytesMap.open(file)) {
+            assertArrayEquals(b("3"), map.get(b("a")));
+            assertNull(map.get(b("b")));
+            assertEquals(1, map.size());
+        }
+    }
+
+    @Test
+    void shouldCreateTheFileReadableByItsOwnerOnly() throws IOException {
+        Path file = dir.resolve("private.map");
+        try (BytesMap map = BytesMap.open(file)) {
+            map.put(b("k"), b("v"));
+        }
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        try (var files = Files.list(dir)) {
+            assertEquals(1, files.count(), "no temporary file is left behind");
+        }
+    }
+
+    @Test
+    void shouldStoreEmptyKeysAndValuesAndLargeValues() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("m.map"))) {
+            map.put(new byte[0], new byte[0]);
+            assertArrayEquals(new byte[0], map.get(new byte[0]));
+            map.put(b("e"), new byte[0]);
+            assertArrayEquals(new byte[0], map.get(b("e")));
+            byte[] big = new byte[64 << 20];
+            for (int i = 0; i < big.length; i += 4093) {
+                big[i] = (byte) i;
+            }
+            map.put(b("big"), big);
+            map.put(big, b("big key"));
+            assertArrayEquals(big, map.get(b("big")));
+            assertArrayEquals(b("big key"), map.get(big));
+            assertEquals(4, map.size());
+        }
+    }
+
+    @Test
+    void shouldReadIntoACallerBufferWithoutAllocating() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("m.map")); Arena arena = Arena.ofConfined()) {
+            MemorySegment key = arena.allocateFrom("key");
+            map.put(key, arena.allocateFrom("value"));
+            MemorySegment small = arena.allocate(2);
+            assertEquals(6, map.get(key, small), "too small: length returned, nothing copied");
+            assertEquals(0, small.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0));
+            MemorySegment dst = arena.allocate(64);
+            assertEquals(6, map.get(key, dst));
+            assertEquals("value", dst.getString(0));
+            assertEquals(-1, map.get(arena.allocateFrom("nope"), dst));
+        }
+    }
+
+    @Test
+    void shouldGrowEachSegmentFromASmallStartWithoutHints() throws IOException {
+        Path file = dir.resolve("grow.map");
+        int n = 200_000;
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(4))) {
+            assertTrue(Files.size(file) < 1 << 20, "starts small: " + Files.size(file));
+            for (int i = 0; i < n; i++) {
+                map.put(b("key" + i), b("value" + i));
+            }
+            assertEquals(n, map.size());
+        }
+        try (BytesMap map = BytesMap.open(file)) {
+            for (int i = 0; i < n; i++) {
+                assertArrayEquals(b("value" + i), map.get(b("key" + i)), "key" + i);
+            }
+        }
+    }
+
+    @Test
+    void shouldReuseTheSpaceOfDeletedAndReplacedEntries() throws IOException {
+        Path file = dir.resolve("reuse.map");
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(2))) {
+            for (int i = 0; i < 5_000; i++) {
+                map.put(b("k" + i), new byte[100 + i % 50]);
+            }
+            long sizeAfterFill = Files.size(file);
+            for (int round = 0; round < 20; round++) {
+                for (int i = 0; i < 5_000; i++) {
+                    if ((i + round) % 3 == 0) {
+                        map.remove(b("k" + i));
+                    } else {
+                        map.put(b("k" + i), new byte[100 + (i + round) % 50]);
+                    }
+                }
+                for (int i = 0; i < 5_000; i++) {
+                    map.put(b("k" + i), new byte[100 + i % 50]);
+                }
+            }
+            MapChecks.assertSound(map);
+            assertTrue(Files.size(file) <= sizeAfterFill * 2, "file grew from " + sizeAfterFill + " to " + Files.size(file));
+            assertEquals(5_000, map.size());
+        }
+    }
+
+    @Test
+    void shouldCompactAndClear() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("m.map"))) {
+            for (int i = 0; i < 1000; i++) {
+                map.put(b("k" + i), b("v" + i));
+            }
+            for (int i = 0; i < 1000; i += 2) {
+                map.remove(b("k" + i));
+            }
+            map.compact();
+            MapChecks.assertSound(map);
+            assertEquals(500, map.size());
+            for (int i = 1; i < 1000; i += 2) {
+                assertArrayEquals(b("v" + i), map.get(b("k" + i)));
+            }
+            Map<String, String> seen = new HashMap<>();
+            map.forEach((k, v) -> seen.put(new String(k, UTF_8), new String(v, UTF_8)));
+            assertEquals(500, seen.size());
+            assertEquals("v7", seen.get("k7"));
+            map.clear();
+            assertEquals(0, map.size());
+            assertNull(map.get(b("k7")));
+            map.put(b("again"), b("yes"));
+            assertArrayEquals(b("yes"), map.get(b("again")));
+        }
+    }
+
+    @Test
+    void shouldRefuseAForeignFileAndLeaveItUntouched() throws IOException {
+        Path file = dir.resolve("foreign.bin");
+        byte[] content = new byte[8192];
+        Arrays.fill(content, (byte) 7);
+        Files.write(file, content);
+        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(file));
+        assertTrue(e.getMessage().contains("not a Colossal map") && e.getMessage().contains(file.toString()), e.getMessage());
+        assertArrayEquals(content, Files.readAllBytes(file));
+        Files.write(file, new byte[10]);
+        assertTrue(assertThrows(MapFormatException.class, () -> BytesMap.open(file)).getMessage().contains("10 bytes"));
+    }
+
+    @Test
+    void shouldRefuseAFileOfANewerFormat() throws IOException {
+        Path file = dir.resolve("newer.map");
+        BytesMap.open(file).close();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 99),
+                    FileHeaderLayout.FORMAT_VERSION_OFFSET);
+        }
+        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(file));
+        assertTrue(e.getMessage().contains("formatVersion=99") && e.getMessage().contains("newer"), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseATruncatedFile() throws IOException {
+        Path file = dir.resolve("cut.map");
+        try (BytesMap map = BytesMap.open(file)) {
+            for (int i = 0; i < 10_000; i++) {
+                map.put(b("k" + i), new byte[50]);
+            }
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(ch.size() / 3);
+        }
+        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(file));
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+    }
+
+    @Test
+    void shouldRejectBadOptionsNamingTheValue() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MapOptions.DEFAULTS.withSegments(3));
+        assertTrue(e.getMessage().contains("segments=3"), e.getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> MapOptions.DEFAULTS.withBlockSize(48))
+                .getMessage().contains("blockSize=48"));
+    }
+
+    @Test
+    void shouldThrowAfterClose() throws IOException {
+        BytesMap map = BytesMap.open(dir.resolve("m.map"));
+        map.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> map.get(b("k")));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    }
+}
