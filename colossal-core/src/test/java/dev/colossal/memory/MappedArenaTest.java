@@ -132,6 +132,17 @@ class MappedArenaTest {
     }
 
     @Test
+    void shouldExplainADirectoryWhereNoFileCanBeCreated() {
+        // /proc refuses new files even to root, unlike a chmod-ed directory.
+        Path unwritable = Path.of("/proc/colossal-cannot-write-here");
+        var arena = assertThrows(UncheckedIOException.class, () -> MappedArena.builder().directory(unwritable).build());
+        assertTrue(arena.getMessage().contains("directory=" + unwritable), arena.getMessage());
+        assertTrue(arena.getMessage().contains("choose a writable directory"), arena.getMessage());
+        var pool = assertThrows(UncheckedIOException.class, () -> ChunkPool.builder().directory(unwritable).build());
+        assertTrue(pool.getMessage().contains("directory=" + unwritable), pool.getMessage());
+    }
+
+    @Test
     void shouldRefuseToOverwriteAKeptArena(@TempDir Path dir) {
         try (MappedArena arena = MappedArena.builder().directory(dir).keepFiles(true).build()) {
             arena.allocate(1);
