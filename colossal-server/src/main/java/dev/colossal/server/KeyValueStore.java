@@ -14,12 +14,46 @@ import java.util.function.Predicate;
 interface KeyValueStore extends AutoCloseable {
 
     /**
-     * A value with its deadline.
-     *
-     * @param value          the bytes
-     * @param expireAtMillis the Unix-epoch millisecond deadline, or {@link StoredValue#NO_EXPIRY}
+     * A value with its deadline. The value may be a slice of a larger array (the stored form), so
+     * that GET can reply without copying it again; {@link #value()} copies it out.
      */
-    record Entry(byte[] value, long expireAtMillis) {}
+    final class Entry {
+        private final byte[] bytes;
+        private final int offset;
+        private final long expireAtMillis;
+
+        /**
+         * @param bytes          an array holding the value from {@code offset} to its end
+         * @param offset         where the value starts
+         * @param expireAtMillis the Unix-epoch millisecond deadline, or {@link StoredValue#NO_EXPIRY}
+         */
+        Entry(byte[] bytes, int offset, long expireAtMillis) {
+            this.bytes = bytes;
+            this.offset = offset;
+            this.expireAtMillis = expireAtMillis;
+        }
+
+        /** @return a copy of the value */
+        byte[] value() {
+            return offset == 0 ? bytes : java.util.Arrays.copyOfRange(bytes, offset, bytes.length);
+        }
+
+        byte[] array() {
+            return bytes;
+        }
+
+        int offset() {
+            return offset;
+        }
+
+        int length() {
+            return bytes.length - offset;
+        }
+
+        long expireAtMillis() {
+            return expireAtMillis;
+        }
+    }
 
     /**
      * @param key the key

@@ -67,7 +67,7 @@ final class MapStore implements KeyValueStore {
             dropIfExpired(key);
             return null;
         }
-        return new Entry(StoredValue.payload(stored), at);
+        return new Entry(stored, StoredValue.payloadOffset(stored), at);
     }
 
     private void dropIfExpired(byte[] key) {

@@ -52,7 +52,7 @@ final class StringCommands {
             r.nullBulk();
         } else {
             ctx.stats.keyspaceHits.increment();
-            r.bulk(e.value());
+            r.bulk(e.array(), e.offset(), e.length());
         }
     }
 
@@ -162,7 +162,7 @@ final class StringCommands {
         if (e == null) {
             r.nullBulk();
         } else {
-            r.bulk(e.value());
+            r.bulk(e.array(), e.offset(), e.length());
         }
     }
 
@@ -417,13 +417,13 @@ final class StringCommands {
                 r.integer(a[2].length);
                 return;
             }
-            long n = (long) e.value().length + a[2].length;
+            long n = (long) e.length() + a[2].length;
             if (n > ctx.config.maxBulkBytes()) {
                 r.error(Errors.TOO_BIG);
                 return;
             }
-            byte[] v = Arrays.copyOf(e.value(), (int) n);
-            System.arraycopy(a[2], 0, v, e.value().length, a[2].length);
+            byte[] v = Arrays.copyOfRange(e.array(), e.offset(), e.offset() + (int) n);
+            System.arraycopy(a[2], 0, v, e.length(), a[2].length);
             store.set(a[1], v, e.expireAtMillis());
             r.integer(n);
         } finally {
@@ -433,7 +433,7 @@ final class StringCommands {
 
     private void strlen(Client c, byte[][] a, Reply r) {
         KeyValueStore.Entry e = store.get(a[1]);
-        r.integer(e == null ? 0 : e.value().length);
+        r.integer(e == null ? 0 : e.length());
     }
 
     private void getrange(Client c, byte[][] a, Reply r) {
