@@ -206,11 +206,26 @@ final class KeyCommands {
                 return;
             }
         }
-        final long from = cursor;
+        ScanPage page = wrongType ? new ScanPage(0, List.of()) : page(cursor, count, pattern);
+        r.array(2);
+        r.bulk(Long.toUnsignedString(page.next()));
+        r.array(page.keys().size());
+        page.keys().forEach(r::bulk);
+    }
+
+    /**
+     * One SCAN step.
+     *
+     * @param next the cursor of the next step, 0 at the end
+     * @param keys the keys of this step that matched
+     */
+    record ScanPage(long next, List<byte[]> keys) {}
+
+    /** The keys with the {@code count} smallest hashes at or after {@code cursor}, filtered by {@code pattern}. */
+    ScanPage page(long cursor, long count, byte[] pattern) {
         final long limit = Math.min(count, 100_000);
-        final byte[] p = pattern;
         TreeMap<Long, List<byte[]>> best = new TreeMap<>(Long::compareUnsigned);
-        store.scanKeys(k -> Long.compareUnsigned(hash(k), from) >= 0, (k, at) -> {
+        store.scanKeys(k -> Long.compareUnsigned(hash(k), cursor) >= 0, (k, at) -> {
             long h = hash(k);
             if (best.size() < limit || Long.compareUnsigned(h, best.lastKey()) <= 0) {
                 best.computeIfAbsent(h, x -> new ArrayList<>(1)).add(k);
@@ -226,15 +241,12 @@ final class KeyCommands {
         List<byte[]> keys = new ArrayList<>();
         for (Map.Entry<Long, List<byte[]>> e : best.entrySet()) {
             for (byte[] k : e.getValue()) {
-                if (!wrongType && (p == null || Glob.matches(p, k))) {
+                if (pattern == null || Glob.matches(pattern, k)) {
                     keys.add(k);
                 }
             }
         }
-        r.array(2);
-        r.bulk(Long.toUnsignedString(next));
-        r.array(keys.size());
-        keys.forEach(r::bulk);
+        return new ScanPage(next, keys);
     }
 
     /** A 64-bit mix of the key bytes (FNV-1a then a finaliser): SCAN's cursor space. */
