@@ -1,0 +1,145 @@
+package dev.colossal.bench.server;
+
+import dev.colossal.bench.Jmh;
+import dev.colossal.bench.Row;
+import dev.colossal.bench.Suite;
+import dev.colossal.server.ColossalServer;
+import dev.colossal.server.ServerConfig;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@code ./colossal bench server}: redis-benchmark against {@code colossal serve} and against
+ * redis-server (persistence off, started here on another port) in the same run. Not JMH: the
+ * figures are redis-benchmark's own requests/s, parsed from its {@code --csv} output.
+ */
+public final class ServerSuite implements Suite {
+
+    /** Creates the suite. */
+    public ServerSuite() {}
+
+    @Override
+    public String name() {
+        return "server";
+    }
+
+    @Override
+    public String description() {
+        return "redis-benchmark SET/GET, -c 50, with and without -P 16, 16 B and 1 KiB: Colossal vs redis-server";
+    }
+
+    @Override
+    public List<Row> run(boolean quick) throws Exception {
+        for (String tool : List.of("redis-benchmark", "redis-server")) {
+            if (!onPath(tool)) {
+                throw new IOException(tool + " is not installed: apt-get install redis-server redis-tools "
+                        + "(./colossal bench server does this when apt-get is available)");
+            }
+        }
+        Path data = Files.createTempDirectory("colossal-bench-server");
+        int redisPort = freePort();
+        Process redis = new ProcessBuilder("redis-server", "--port", Integer.toString(redisPort), "--save", "",
+                "--appendonly", "no", "--bind", "127.0.0.1")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<Row> rows = new ArrayList<>();
+        try (ColossalServer ours = ColossalServer.start(ServerConfig.defaults().withDataDir(data).withPorts(0, -1))) {
+            awaitPort(redisPort);
+            int oursPort = ours.port();
+            // Warm our JIT (redis-server needs none) so the first cell does not measure the interpreter.
+            benchmark(oursPort, quick ? 200_000 : 1_000_000, 16, 16);
+            for (int size : List.of(16, 1024)) {
+                for (int pipeline : List.of(1, 16)) {
+                    int n = quick ? (pipeline == 1 ? 50_000 : 300_000) : 1_000_000;
+                    Map<String, Double> o = benchmark(oursPort, n, pipeline, size);
+                    Map<String, Double> p = benchmark(redisPort, n, pipeline, size);
+                    for (String test : List.of("SET", "GET")) {
+                        String name = test + " " + (size == 16 ? "16 B" : "1 KiB") + ", -c 50"
+                                + (pipeline > 1 ? " -P " + pipeline : "");
+                        rows.add(Row.versus(name, "colossal serve", result(o.get(test)), "redis-server 7",
+                                result(p.get(test)), true, 1.0)
+                                .withNote("redis-benchmark -t set,get -n " + n + " -c 50 -d " + size
+                                        + (pipeline > 1 ? " -P " + pipeline : "")));
+                    }
+                }
+            }
+        } finally {
+            redis.destroy();
+            redis.waitFor(10, TimeUnit.SECONDS);
+            try (Stream<Path> files = Files.walk(data)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+        return rows;
+    }
+
+    private static Jmh.Result result(Double rps) {
+        return new Jmh.Result(rps == null ? Double.NaN : rps, Double.NaN, "requests/s");
+    }
+
+    /** Runs redis-benchmark once and returns requests/s by test name (SET, GET). */
+    static Map<String, Double> benchmark(int port, int n, int pipeline, int size) throws Exception {
+        List<String> cmd = List.of("redis-benchmark", "-h", "127.0.0.1", "-p", Integer.toString(port), "-t", "set,get",
+                "-n", Integer.toString(n), "-c", "50", "-P", Integer.toString(pipeline), "-d", Integer.toString(size),
+                "--csv");
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
+            throw new IOException("redis-benchmark failed: " + String.join(" ", cmd) + "\n" + out);
+        }
+        return parseCsv(out);
+    }
+
+    /** Parses redis-benchmark 7's CSV: a header line, then {@code "SET","86956.52",...} per test. */
+    static Map<String, Double> parseCsv(String csv) {
+        Map<String, Double> rps = new HashMap<>();
+        for (String line : csv.split("\\R")) {
+            String[] f = line.split(",");
+            if (f.length >= 2 && !f[0].equals("\"test\"")) {
+                try {
+                    rps.put(f[0].replace("\"", ""), Double.parseDouble(f[1].replace("\"", "")));
+                } catch (NumberFormatException e) {
+                    // not a result line
+                }
+            }
+        }
+        return rps;
+    }
+
+    private static boolean onPath(String name) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(d, name))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void awaitPort(int port) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException e) {
+                Thread.sleep(50);
+            }
+        }
+        throw new IOException("redis-server did not start on port " + port);
+    }
+}

@@ -1,0 +1,427 @@
+package dev.colossal.server;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Handshake and administration: PING, HELLO, AUTH, CLIENT, COMMAND, INFO, CONFIG, TIME, ... */
+final class AdminCommands {
+
+    private final ServerContext ctx;
+    private final CommandTable table;
+
+    AdminCommands(ServerContext ctx, CommandTable table) {
+        this.ctx = ctx;
+        this.table = table;
+    }
+
+    void register(CommandTable t) {
+        t.add("ping", -1, List.of("fast"), 0, 0, 0, this::ping);
+        t.add("echo", 2, List.of("fast"), 0, 0, 0, (c, a, r) -> r.bulk(a[1]));
+        t.addNoAuth("quit", -1, List.of("fast", "no-auth"), (c, a, r) -> {
+            r.ok();
+            c.closeAfterReply = true;
+        });
+        t.addNoAuth("hello", -1, List.of("fast", "no-auth"), this::hello);
+        t.addNoAuth("auth", -2, List.of("fast", "no-auth"), this::auth);
+        t.add("select", 2, List.of("fast"), 0, 0, 0, this::select);
+        t.add("client", -2, List.of(), 0, 0, 0, this::client);
+        t.add("command", -1, List.of(), 0, 0, 0, this::command);
+        t.add("info", -1, List.of(), 0, 0, 0, (c, a, r) -> r.verbatim(info(a)));
+        t.add("config", -2, List.of(), 0, 0, 0, this::config);
+        t.add("time", 1, List.of("fast"), 0, 0, 0, this::time);
+        t.add("save", 1, List.of(), 0, 0, 0, (c, a, r) -> {
+            ctx.store.sync();
+            r.ok();
+        });
+        t.add("bgsave", -1, List.of(), 0, 0, 0, (c, a, r) -> {
+            ctx.store.sync();
+            r.simple("Background saving started");
+        });
+    }
+
+    private void ping(Client c, byte[][] a, Reply r) {
+        if (a.length > 2) {
+            r.error(Errors.arity("ping"));
+        } else if (a.length == 2) {
+            r.bulk(a[1]);
+        } else {
+            r.simple("PONG");
+        }
+    }
+
+    private boolean passwordMatches(byte[] user, byte[] pass) {
+        String need = ctx.config.requirePass();
+        return need != null && (user == null || Args.is(user, "DEFAULT") && Errors.text(user).equals("default"))
+                && java.security.MessageDigest.isEqual(Args.bytes(need), pass);
+    }
+
+    private void auth(Client c, byte[][] a, Reply r) {
+        if (a.length > 3) {
+            r.error(Errors.SYNTAX);
+            return;
+        }
+        if (ctx.config.requirePass() == null && a.length == 2) {
+            r.error(Errors.AUTH_NOT_CONFIGURED);
+            return;
+        }
+        byte[] user = a.length == 3 ? a[1] : null;
+        byte[] pass = a[a.length - 1];
+        boolean ok = ctx.config.requirePass() == null
+                ? Errors.text(a[1]).equals("default") // default user with nopass accepts any password
+                : passwordMatches(user, pass);
+        if (ok) {
+            c.authenticated = true;
+            r.ok();
+        } else {
+            r.error(Errors.WRONGPASS);
+        }
+    }
+
+    private void hello(Client c, byte[][] a, Reply r) {
+        int proto = r.protocol;
+        if (a.length > 1) {
+            long v = Args.parseLong(a[1]);
+            if (v == Args.NOT_A_NUMBER) {
+                r.error("ERR Protocol version is not an integer or out of range");
+                return;
+            }
+            if (v < 2 || v > 3) {
+                r.error("NOPROTO unsupported protocol version");
+                return;
+            }
+            proto = (int) v;
+        }
+        String setName = null;
+        boolean authed = c.authenticated;
+        for (int j = 2; j < a.length; j++) {
+            int more = a.length - j - 1;
+            if (Args.is(a[j], "AUTH") && more >= 2) {
+                boolean ok = ctx.config.requirePass() == null
+                        ? Errors.text(a[j + 1]).equals("default")
+                        : passwordMatches(a[j + 1], a[j + 2]);
+                if (!ok) {
+                    r.error(Errors.WRONGPASS);
+                    return;
+                }
+                authed = true;
+                j += 2;
+            } else if (Args.is(a[j], "SETNAME") && more >= 1) {
+                setName = Errors.text(a[j + 1]);
+                if (!validName(setName)) {
+                    r.error("ERR Client names cannot contain spaces, newlines or special characters.");
+                    return;
+                }
+                j++;
+            } else {
+                r.error("ERR Syntax error in HELLO option '" + Errors.text(a[j]) + "'");
+                return;
+            }
+        }
+        if (!authed) {
+            r.error("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
+                    + "<proto> AUTH <user> <pass> option can be used to authenticate the client and select "
+                    + "the RESP protocol version at the same time");
+            return;
+        }
+        c.authenticated = true;
+        if (setName != null) {
+            c.name = setName.isEmpty() ? null : setName;
+        }
+        r.protocol = proto;
+        r.map(7);
+        r.bulk("server");
+        r.bulk("redis");
+        r.bulk("version");
+        r.bulk(ServerContext.REDIS_VERSION);
+        r.bulk("proto");
+        r.integer(proto);
+        r.bulk("id");
+        r.integer(c.id);
+        r.bulk("mode");
+        r.bulk("standalone");
+        r.bulk("role");
+        r.bulk("master");
+        r.bulk("modules");
+        r.array(0);
+    }
+
+    private static boolean validName(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char ch = name.charAt(i);
+            if (ch < '!' || ch > '~') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void select(Client c, byte[][] a, Reply r) {
+        long db = Args.parseLong(a[1]);
+        if (db == Args.NOT_A_NUMBER || db > Integer.MAX_VALUE || db < Integer.MIN_VALUE) {
+            r.error(Errors.NOT_INTEGER);
+        } else if (db != 0) {
+            r.error(Errors.DB_RANGE);
+        } else {
+            r.ok();
+        }
+    }
+
+    private void client(Client c, byte[][] a, Reply r) {
+        byte[] sub = a[1];
+        if (Args.is(sub, "ID") && a.length == 2) {
+            r.integer(c.id);
+        } else if (Args.is(sub, "SETNAME") && a.length == 3) {
+            String name = Errors.text(a[2]);
+            if (!validName(name)) {
+                r.error("ERR Client names cannot contain spaces, newlines or special characters.");
+                return;
+            }
+            c.name = name.isEmpty() ? null : name;
+            r.ok();
+        } else if (Args.is(sub, "GETNAME") && a.length == 2) {
+            if (c.name == null) {
+                r.nullBulk();
+            } else {
+                r.bulk(c.name);
+            }
+        } else if (Args.is(sub, "SETINFO") && a.length == 4) {
+            String value = Errors.text(a[3]);
+            if (Args.is(a[2], "LIB-NAME")) {
+                c.libName = value;
+            } else if (Args.is(a[2], "LIB-VER")) {
+                c.libVersion = value;
+            } else {
+                r.error("ERR Unrecognized option '" + Errors.text(a[2]) + "'");
+                return;
+            }
+            r.ok();
+        } else if (Args.is(sub, "LIST") && a.length == 2) {
+            StringBuilder sb = new StringBuilder();
+            ctx.clients.values().forEach(x -> sb.append(describe(x)).append('\n'));
+            r.verbatim(sb.toString());
+        } else if (Args.is(sub, "INFO") && a.length == 2) {
+            r.verbatim(describe(c) + "\n");
+        } else if ((Args.is(sub, "NO-EVICT") || Args.is(sub, "NO-TOUCH")) && a.length == 3) {
+            r.ok();
+        } else if (Args.is(sub, "HELP") && a.length == 2) {
+            List<String> lines = List.of("CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+                    "ID", "    Return the ID of the current connection.", "GETNAME",
+                    "    Return the name of the current connection.", "SETNAME <name>",
+                    "    Assign the name <name> to the current connection.", "SETINFO <option> <value>",
+                    "    Set client meta attr. Options are LIB-NAME, LIB-VER.", "LIST", "    Return client list.",
+                    "INFO", "    Return information about the current client connection.");
+            r.array(lines.size());
+            lines.forEach(r::simple);
+        } else if (Args.is(sub, "ID") || Args.is(sub, "SETNAME") || Args.is(sub, "GETNAME")
+                || Args.is(sub, "SETINFO") || Args.is(sub, "LIST") || Args.is(sub, "INFO")
+                || Args.is(sub, "NO-EVICT") || Args.is(sub, "NO-TOUCH") || Args.is(sub, "HELP")) {
+            r.error(Errors.arity("client|" + Args.lower(sub)));
+        } else {
+            r.error(Errors.unknownSubcommand(sub, "CLIENT"));
+        }
+    }
+
+    private String describe(Client x) {
+        long age = (ctx.now() - x.createdMillis) / 1000;
+        return "id=" + x.id + " addr=" + x.address + " laddr=" + ctx.config.bind() + ":" + ctx.respPort
+                + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags=N db=0 sub=0"
+                + " psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0"
+                + " omem=0 tot-mem=0 events=r cmd=" + x.lastCommand + " user=default redir=-1 resp="
+                + x.reply.protocol + (x.libName == null ? "" : " lib-name=" + x.libName)
+                + (x.libVersion == null ? "" : " lib-ver=" + x.libVersion);
+    }
+
+    private void command(Client c, byte[][] a, Reply r) {
+        if (a.length == 1) {
+            r.array(table.all().size());
+            table.all().forEach(s -> commandInfo(s, r));
+            return;
+        }
+        byte[] sub = a[1];
+        if (Args.is(sub, "COUNT") && a.length == 2) {
+            r.integer(table.all().size());
+        } else if (Args.is(sub, "INFO")) {
+            List<CommandSpec> specs = new ArrayList<>();
+            if (a.length == 2) {
+                specs.addAll(table.all());
+            } else {
+                for (int i = 2; i < a.length; i++) {
+                    specs.add(table.get(Args.lower(a[i])));
+                }
+            }
+            r.array(specs.size());
+            for (CommandSpec s : specs) {
+                if (s == null) {
+                    r.nullArray();
+                } else {
+                    commandInfo(s, r);
+                }
+            }
+        } else if (Args.is(sub, "DOCS")) {
+            List<CommandSpec> specs = new ArrayList<>();
+            if (a.length == 2) {
+                specs.addAll(table.all());
+            } else {
+                for (int i = 2; i < a.length; i++) {
+                    CommandSpec s = table.get(Args.lower(a[i]));
+                    if (s != null) {
+                        specs.add(s);
+                    }
+                }
+            }
+            r.map(specs.size());
+            for (CommandSpec s : specs) {
+                r.bulk(s.name());
+                r.map(3);
+                r.bulk("summary");
+                r.bulk(s.name().toUpperCase(java.util.Locale.ROOT) + " as in Redis 7.0");
+                r.bulk("since");
+                r.bulk("1.0.0");
+                r.bulk("group");
+                r.bulk(s.firstKey() > 0 || s.name().equals("keys") || s.name().equals("scan") ? "generic" : "server");
+            }
+        } else if (Args.is(sub, "LIST") && a.length == 2) {
+            r.array(table.all().size());
+            table.all().forEach(s -> r.bulk(s.name()));
+        } else if (Args.is(sub, "COUNT") || Args.is(sub, "LIST")) {
+            r.error(Errors.arity("command|" + Args.lower(sub)));
+        } else {
+            r.error(Errors.unknownSubcommand(sub, "COMMAND"));
+        }
+    }
+
+    private static void commandInfo(CommandSpec s, Reply r) {
+        r.array(10);
+        r.bulk(s.name());
+        r.integer(s.arity());
+        r.set(s.flags().size());
+        s.flags().forEach(r::simple);
+        r.integer(s.firstKey());
+        r.integer(s.lastKey());
+        r.integer(s.step());
+        r.set(0);
+        r.set(0);
+        r.array(0);
+        r.array(0);
+    }
+
+    /** The config parameters CONFIG GET knows, with the values this server runs with. */
+    private Map<String, String> configValues() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("bind", ctx.config.bind());
+        m.put("port", Integer.toString(ctx.respPort));
+        m.put("save", "");
+        m.put("appendonly", "no");
+        m.put("databases", "1");
+        m.put("maxclients", Integer.toString(ctx.config.maxClients()));
+        m.put("timeout", Integer.toString(ctx.config.idleTimeoutSeconds()));
+        m.put("proto-max-bulk-len", Long.toString(ctx.config.maxBulkBytes()));
+        m.put("requirepass", ctx.config.requirePass() == null ? "" : ctx.config.requirePass());
+        m.put("dir", ctx.config.dataDir().toAbsolutePath().toString());
+        m.put("maxmemory", "0");
+        m.put("maxmemory-policy", "noeviction");
+        m.put("protected-mode", "yes");
+        return m;
+    }
+
+    private void config(Client c, byte[][] a, Reply r) {
+        byte[] sub = a[1];
+        if (Args.is(sub, "GET")) {
+            if (a.length < 3) {
+                r.error(Errors.arity("config|get"));
+                return;
+            }
+            Map<String, String> hits = new LinkedHashMap<>();
+            configValues().forEach((k, v) -> {
+                for (int i = 2; i < a.length; i++) {
+                    if (Glob.matches(Args.bytes(Args.lower(a[i])), Args.bytes(k))) {
+                        hits.put(k, v);
+                    }
+                }
+            });
+            r.map(hits.size());
+            hits.forEach((k, v) -> {
+                r.bulk(k);
+                r.bulk(v);
+            });
+        } else if (Args.is(sub, "RESETSTAT") && a.length == 2) {
+            r.ok();
+        } else if (Args.is(sub, "SET")) {
+            r.error("ERR CONFIG SET is not supported by this server; restart it with the flag instead");
+        } else {
+            r.error(Errors.unknownSubcommand(sub, "CONFIG"));
+        }
+    }
+
+    private void time(Client c, byte[][] a, Reply r) {
+        long micros = java.time.Instant.now().toEpochMilli() * 1000 + (System.nanoTime() / 1000) % 1000;
+        r.array(2);
+        r.bulk(Long.toString(micros / 1_000_000));
+        r.bulk(Long.toString(micros % 1_000_000));
+    }
+
+    /** INFO's text: Redis section names and field names, our values. */
+    String info(byte[][] a) {
+        String section = a.length > 1 ? Args.lower(a[1]) : "default";
+        boolean all = section.equals("all") || section.equals("everything") || section.equals("default");
+        Stats s = ctx.stats;
+        long uptime = (ctx.now() - ctx.startMillis) / 1000;
+        StringBuilder sb = new StringBuilder();
+        if (all || section.equals("server")) {
+            sb.append("# Server\r\nredis_version:").append(ServerContext.REDIS_VERSION)
+                    .append("\r\ncolossal_version:").append(ServerContext.COLOSSAL_VERSION)
+                    .append("\r\nredis_mode:standalone\r\nos:").append(System.getProperty("os.name"))
+                    .append(' ').append(System.getProperty("os.arch"))
+                    .append("\r\narch_bits:64\r\nprocess_id:").append(ProcessHandle.current().pid())
+                    .append("\r\ntcp_port:").append(ctx.respPort)
+                    .append("\r\nuptime_in_seconds:").append(uptime)
+                    .append("\r\nuptime_in_days:").append(uptime / 86400)
+                    .append("\r\nexecutable:java\r\nconfig_file:\r\n\r\n");
+        }
+        if (all || section.equals("clients")) {
+            sb.append("# Clients\r\nconnected_clients:").append(s.connectedClients.sum())
+                    .append("\r\nmaxclients:").append(ctx.config.maxClients()).append("\r\n\r\n");
+        }
+        if (all || section.equals("memory")) {
+            Runtime rt = Runtime.getRuntime();
+            sb.append("# Memory\r\nused_memory:").append(rt.totalMemory() - rt.freeMemory())
+                    .append("\r\nused_memory_heap_max:").append(rt.maxMemory())
+                    .append("\r\nmaxmemory:0\r\nmaxmemory_policy:noeviction\r\n\r\n");
+        }
+        if (all || section.equals("persistence")) {
+            sb.append("# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0")
+                    .append("\r\ncolossal_map_file:").append(ctx.config.dataDir().resolve(MapStore.FILE_NAME))
+                    .append("\r\n\r\n");
+        }
+        if (all || section.equals("stats")) {
+            sb.append("# Stats\r\ntotal_connections_received:").append(s.connectionsReceived.sum())
+                    .append("\r\ntotal_commands_processed:").append(s.commands.sum())
+                    .append("\r\ntotal_net_input_bytes:").append(s.bytesIn.sum())
+                    .append("\r\ntotal_net_output_bytes:").append(s.bytesOut.sum())
+                    .append("\r\nrejected_connections:").append(s.rejectedConnections.sum())
+                    .append("\r\nexpired_keys:").append(s.expiredKeys.sum())
+                    .append("\r\nkeyspace_hits:").append(s.keyspaceHits.sum())
+                    .append("\r\nkeyspace_misses:").append(s.keyspaceMisses.sum())
+                    .append("\r\ntotal_error_replies:").append(s.protocolErrors.sum())
+                    .append("\r\n\r\n");
+        }
+        if (all || section.equals("replication")) {
+            sb.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n\r\n");
+        }
+        if (all || section.equals("cpu")) {
+            double cpu = ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
+            sb.append("# CPU\r\nused_cpu_total:")
+                    .append(String.format(java.util.Locale.ROOT, "%.6f", cpu)).append("\r\n\r\n");
+        }
+        if (all || section.equals("keyspace")) {
+            sb.append("# Keyspace\r\n");
+            long keys = ctx.store.size();
+            if (keys > 0) {
+                sb.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0\r\n");
+            }
+        }
+        return sb.toString();
+    }
+}

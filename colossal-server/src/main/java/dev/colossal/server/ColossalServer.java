@@ -1,0 +1,122 @@
+package dev.colossal.server;
+
+import java.io.IOException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Colossal server: a persistent map on the network, speaking RESP2/RESP3 (so Redis clients
+ * work unmodified) and HTTP. Data lives in one map file under {@link ServerConfig#dataDir()}; every
+ * acknowledged write is in that file, so a restart (even after kill -9) serves the same data.
+ *
+ * <pre>{@code
+ * try (ColossalServer server = ColossalServer.start(ServerConfig.defaults())) {
+ *     server.awaitShutdown();
+ * }
+ * }</pre>
+ */
+public final class ColossalServer implements AutoCloseable {
+
+    private final ServerContext ctx;
+    private final RespServer resp;
+    private final HttpApi http;
+    private final ScheduledExecutorService housekeeping;
+    private final Object closeLock = new Object();
+    private boolean closed;
+
+    private ColossalServer(ServerContext ctx, RespServer resp, HttpApi http, ScheduledExecutorService housekeeping) {
+        this.ctx = ctx;
+        this.resp = resp;
+        this.http = http;
+        this.housekeeping = housekeeping;
+    }
+
+    /**
+     * Opens the data directory and starts listening.
+     *
+     * @param config where to listen, where the data is, limits
+     * @return the running server
+     * @throws IOException if the data cannot be opened or a port cannot be bound
+     */
+    public static ColossalServer start(ServerConfig config) throws IOException {
+        MapStore store = MapStore.open(config.dataDir(), System::currentTimeMillis);
+        ServerContext ctx = new ServerContext(store, config, System::currentTimeMillis);
+        RespServer resp = null;
+        HttpApi http = null;
+        try {
+            CommandTable table = new CommandTable(ctx);
+            resp = new RespServer(ctx, table);
+            resp.start();
+            if (config.httpPort() >= 0) {
+                http = HttpApi.start(ctx);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (resp != null) {
+                resp.close();
+            }
+            store.close();
+            throw e;
+        }
+        ScheduledExecutorService hk = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "colossal-expiry");
+            t.setDaemon(true);
+            return t;
+        });
+        hk.scheduleWithFixedDelay(() -> {
+            try {
+                ctx.stats.expiredKeys.add(store.purgeExpired());
+            } catch (RuntimeException e) {
+                System.err.println("colossal: expiry sweep failed: " + e);
+            }
+        }, 10, 10, TimeUnit.SECONDS);
+        return new ColossalServer(ctx, resp, http, hk);
+    }
+
+    /** @return the bound RESP port */
+    public int port() {
+        return ctx.respPort;
+    }
+
+    /** @return the bound HTTP port, or -1 if HTTP is off */
+    public int httpPort() {
+        return ctx.httpPort;
+    }
+
+    /** Blocks until {@link #close} has run (from another thread or a shutdown hook). */
+    public void awaitShutdown() {
+        synchronized (closeLock) {
+            while (!closed) {
+                try {
+                    closeLock.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Stops listening, closes every connection, syncs and closes the map. Idempotent.
+     *
+     * @throws IOException if closing the map file fails
+     */
+    @Override
+    public void close() throws IOException {
+        synchronized (closeLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            closeLock.notifyAll();
+        }
+        housekeeping.shutdownNow();
+        if (http != null) {
+            http.close();
+        }
+        resp.close();
+        ctx.store.sync();
+        ctx.store.close();
+    }
+}

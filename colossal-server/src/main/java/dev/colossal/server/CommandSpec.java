@@ -1,0 +1,29 @@
+package dev.colossal.server;
+
+import java.util.List;
+
+/**
+ * One command as COMMAND describes it and the dispatcher checks it.
+ *
+ * @param name     lower-case name
+ * @param arity    Redis convention: N exactly N arguments (name included), -N at least N
+ * @param flags    COMMAND's flags, e.g. {@code write}, {@code readonly}, {@code fast}
+ * @param firstKey position of the first key, 0 if none
+ * @param lastKey  position of the last key, -1 for the last argument
+ * @param step     distance between keys
+ * @param noAuth   runs before AUTH when a password is required
+ * @param handler  the code
+ */
+record CommandSpec(String name, int arity, List<String> flags, int firstKey, int lastKey, int step,
+                   boolean noAuth, Handler handler) {
+
+    /** Runs a command whose name and arity were checked. */
+    @FunctionalInterface
+    interface Handler {
+        void run(Client c, byte[][] args, Reply r);
+    }
+
+    boolean arityOk(int argc) {
+        return arity > 0 ? argc == arity : argc >= -arity;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.colossal.server;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Every command by name, and the dispatch rules Redis applies before running one. */
+final class CommandTable {
+
+    private final Map<String, CommandSpec> byName = new HashMap<>();
+    /** Open-addressing index by lower-cased name bytes, so dispatch allocates nothing. */
+    private CommandSpec[] slots = new CommandSpec[0];
+    private byte[][] slotNames = new byte[0][];
+    private final ServerContext ctx;
+
+    CommandTable(ServerContext ctx) {
+        this.ctx = ctx;
+        StringCommands strings = new StringCommands(ctx);
+        strings.register(this);
+        new KeyCommands(ctx, strings).register(this);
+        new AdminCommands(ctx, this).register(this);
+    }
+
+    void add(String name, int arity, List<String> flags, int first, int last, int step, CommandSpec.Handler h) {
+        put(new CommandSpec(name, arity, flags, first, last, step, false, h));
+    }
+
+    void addNoAuth(String name, int arity, List<String> flags, CommandSpec.Handler h) {
+        put(new CommandSpec(name, arity, flags, 0, 0, 0, true, h));
+    }
+
+    private void put(CommandSpec spec) {
+        byName.put(spec.name(), spec);
+        int size = Integer.highestOneBit(Math.max(16, byName.size() * 4 - 1)) << 1;
+        slots = new CommandSpec[size];
+        slotNames = new byte[size][];
+        for (CommandSpec s : byName.values()) {
+            byte[] n = Args.bytes(s.name());
+            int i = hashLower(n) & (size - 1);
+            while (slots[i] != null) {
+                i = (i + 1) & (size - 1);
+            }
+            slots[i] = s;
+            slotNames[i] = n;
+        }
+    }
+
+    private static int hashLower(byte[] a) {
+        int h = 0;
+        for (byte b : a) {
+            int c = b;
+            h = 31 * h + (c >= 'A' && c <= 'Z' ? c + 32 : c);
+        }
+        return h ^ (h >>> 16);
+    }
+
+    private CommandSpec find(byte[] name) {
+        int mask = slots.length - 1;
+        for (int i = hashLower(name) & mask; slots[i] != null; i = (i + 1) & mask) {
+            byte[] n = slotNames[i];
+            if (n.length == name.length && sameIgnoringCase(n, name)) {
+                return slots[i];
+            }
+        }
+        return null;
+    }
+
+    private static boolean sameIgnoringCase(byte[] lower, byte[] any) {
+        for (int i = 0; i < lower.length; i++) {
+            int c = any[i];
+            if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != lower[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    CommandSpec get(String name) {
+        return byName.get(name);
+    }
+
+    Collection<CommandSpec> all() {
+        return byName.values();
+    }
+
+    /** Runs one request, in Redis's order of checks: unknown command, arity, authentication. */
+    void execute(Client c, byte[][] args) {
+        Reply r = c.reply;
+        ctx.stats.commands.increment();
+        CommandSpec spec = find(args[0]);
+        if (spec == null) {
+            r.error(Errors.unknownCommand(args));
+            return;
+        }
+        if (!spec.arityOk(args.length)) {
+            r.error(Errors.arity(spec.name()));
+            return;
+        }
+        if (!c.authenticated && !spec.noAuth()) {
+            r.error(Errors.NOAUTH);
+            return;
+        }
+        c.lastCommand = spec.name();
+        try {
+            spec.handler().run(c, args, r);
+        } catch (RuntimeException e) {
+            // A storage failure (disk full, damaged file) fails this command, not the connection.
+            r.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package dev.colossal.server;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.Arrays;
+
+/**
+ * One client connection on an {@link EventLoop}: unparsed input, pending output, and the
+ * read-parse-execute-write cycle. Runs only on its loop's thread.
+ *
+ * <p>All requests that arrived together run before one write of all their replies, which is what
+ * makes pipelining cheap. While replies wait for the socket, the connection reads nothing more,
+ * so a client that does not read cannot make the server buffer without bound.
+ */
+final class Connection {
+
+    private static final int INITIAL_INPUT = 16 * 1024;
+    private static final int KEEP_OUTPUT = 64 * 1024;
+    /** Stop running requests once this much output waits, and write first. */
+    private static final int OUTPUT_HIGH_WATER = 4 * 1024 * 1024;
+
+    final SocketChannel channel;
+    final Client client;
+    private final ServerContext ctx;
+    private final CommandTable table;
+    private final RequestParser parser;
+    private final long maxQuery;
+    SelectionKey key;
+    long lastActiveNanos = System.nanoTime();
+
+    private byte[] in = new byte[INITIAL_INPUT];
+    private int inStart;
+    private int inEnd;
+    private int outPos;
+    private boolean closed;
+
+    Connection(SocketChannel channel, Client client, ServerContext ctx, CommandTable table) {
+        this.channel = channel;
+        this.client = client;
+        this.ctx = ctx;
+        this.table = table;
+        this.parser = new RequestParser(ctx.config.maxBulkBytes());
+        this.maxQuery = Math.min(Integer.MAX_VALUE - 1024, ctx.config.maxBulkBytes() + 1024L * 1024);
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** The socket is readable: read what is there, run whole requests, write their replies. */
+    void onReadable(ByteBuffer scratch) {
+        try {
+            int total = 0;
+            while (true) {
+                scratch.clear();
+                int n = channel.read(scratch);
+                if (n < 0) {
+                    close();
+                    return;
+                }
+                if (n == 0) {
+                    break;
+                }
+                total += n;
+                scratch.flip();
+                append(scratch);
+                if (closed || n < scratch.capacity()) {
+                    break;
+                }
+            }
+            if (closed) {
+                return;
+            }
+            ctx.stats.bytesIn.add(total);
+            lastActiveNanos = System.nanoTime();
+            runRequests();
+            flush(scratch);
+        } catch (IOException e) {
+            close();
+        }
+    }
+
+    private void append(ByteBuffer data) {
+        int n = data.remaining();
+        if ((long) inEnd - inStart + n > maxQuery) {
+            // Redis closes clients past client-query-buffer-limit without a reply.
+            close();
+            return;
+        }
+        if (inEnd + n > in.length) {
+            int live = inEnd - inStart;
+            if (live + n <= in.length / 2 + 1 && inStart > 0) {
+                System.arraycopy(in, inStart, in, 0, live);
+            } else {
+                long want = Math.max((long) in.length * 2, (long) live + n);
+                byte[] grown = new byte[(int) Math.min(want, Integer.MAX_VALUE - 16)];
+                System.arraycopy(in, inStart, grown, 0, live);
+                in = grown;
+            }
+            inStart = 0;
+            inEnd = live;
+        }
+        data.get(in, inEnd, n);
+        inEnd += n;
+    }
+
+    private void runRequests() {
+        Reply out = client.reply;
+        while (inStart < inEnd && !client.closeAfterReply && out.len < OUTPUT_HIGH_WATER) {
+            boolean whole;
+            try {
+                whole = parser.parse(in, inStart, inEnd);
+            } catch (ProtocolException e) {
+                ctx.stats.protocolErrors.increment();
+                out.error(e.getMessage());
+                client.closeAfterReply = true;
+                inStart = inEnd;
+                break;
+            }
+            if (!whole) {
+                break;
+            }
+            inStart = parser.next;
+            if (parser.args.length > 0) {
+                table.execute(client, parser.args);
+            }
+        }
+        parser.args = null;
+        if (inStart == inEnd) {
+            inStart = 0;
+            inEnd = 0;
+            if (in.length > 1024 * 1024) {
+                in = new byte[INITIAL_INPUT];
+            }
+        }
+    }
+
+    /** Writes pending replies; waits for writability if the socket is full. */
+    void flush(ByteBuffer scratch) throws IOException {
+        Reply out = client.reply;
+        while (outPos < out.len) {
+            scratch.clear();
+            int chunk = Math.min(scratch.capacity(), out.len - outPos);
+            scratch.put(out.buf, outPos, chunk);
+            scratch.flip();
+            int n = channel.write(scratch);
+            outPos += n;
+            ctx.stats.bytesOut.add(n);
+            if (n < chunk) {
+                key.interestOps(SelectionKey.OP_WRITE);
+                return;
+            }
+        }
+        outPos = 0;
+        out.reset(KEEP_OUTPUT);
+        if (client.closeAfterReply) {
+            close();
+            return;
+        }
+        if (inStart < inEnd && hasWholeRequest()) {
+            runRequests(); // stopped at the high-water mark: go on with what is already read
+            flush(scratch);
+            return;
+        }
+        if (key.interestOps() != SelectionKey.OP_READ) {
+            key.interestOps(SelectionKey.OP_READ);
+        }
+    }
+
+    private boolean hasWholeRequest() {
+        try {
+            return parser.parse(in, inStart, inEnd);
+        } catch (ProtocolException e) {
+            return true; // runRequests reports it
+        }
+    }
+
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ctx.clients.remove(client.id);
+        ctx.stats.connectedClients.decrement();
+        if (key != null) {
+            key.cancel();
+        }
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing a broken socket: nothing more to do
+        }
+        in = new byte[0];
+        client.reply.reset(0);
+    }
+
+    @Override
+    public String toString() {
+        return "Connection[id=" + client.id + ", addr=" + client.address + ", in=" + (inEnd - inStart)
+                + ", out=" + (client.reply.len - outPos) + ", buf=" + Arrays.toString(new int[] {in.length}) + "]";
+    }
+}

@@ -1,0 +1,51 @@
+package dev.colossal.server;
+
+import java.nio.charset.StandardCharsets;
+
+/** Redis 7's error texts, word for word, so clients that match on them behave the same. */
+final class Errors {
+    static final String SYNTAX = "ERR syntax error";
+    static final String NOT_INTEGER = "ERR value is not an integer or out of range";
+    static final String NOT_FLOAT = "ERR value is not a valid float";
+    static final String OVERFLOW = "ERR increment or decrement would overflow";
+    static final String NAN_OR_INF = "ERR increment would produce NaN or Infinity";
+    static final String NO_SUCH_KEY = "ERR no such key";
+    static final String TOO_BIG = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
+    static final String OFFSET_RANGE = "ERR offset is out of range";
+    static final String NOAUTH = "NOAUTH Authentication required.";
+    static final String WRONGPASS = "WRONGPASS invalid username-password pair or user is disabled.";
+    static final String AUTH_NOT_CONFIGURED = "ERR AUTH <password> called without any password configured for the "
+            + "default user. Are you sure your configuration is correct?";
+    static final String DB_RANGE = "ERR DB index is out of range";
+    static final String MAX_CLIENTS = "ERR max number of clients reached";
+    static final String INVALID_CURSOR = "ERR invalid cursor";
+
+    private Errors() {}
+
+    static String arity(String name) {
+        return "ERR wrong number of arguments for '" + name + "' command";
+    }
+
+    static String invalidExpire(String name) {
+        return "ERR invalid expire time in '" + name + "' command";
+    }
+
+    static String unknownCommand(byte[][] args) {
+        StringBuilder rest = new StringBuilder();
+        for (int i = 1; i < args.length && rest.length() < 128; i++) {
+            String a = text(args[i]);
+            rest.append('\'').append(a, 0, Math.min(a.length(), 128 - rest.length())).append("' ");
+        }
+        String name = text(args[0]);
+        return "ERR unknown command '" + name.substring(0, Math.min(128, name.length()))
+                + "', with args beginning with: " + rest;
+    }
+
+    static String unknownSubcommand(byte[] sub, String container) {
+        return "ERR unknown subcommand '" + text(sub) + "'. Try " + container + " HELP.";
+    }
+
+    static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}

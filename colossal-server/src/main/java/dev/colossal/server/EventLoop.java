@@ -1,0 +1,113 @@
+package dev.colossal.server;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One I/O thread with its selector and its share of the connections. Requests run on this thread,
+ * so a connection's requests run in order and the loop never hands work between threads.
+ */
+final class EventLoop implements Runnable {
+
+    private static final int SCRATCH = 256 * 1024;
+
+    private final Selector selector;
+    private final ConcurrentLinkedQueue<Connection> incoming = new ConcurrentLinkedQueue<>();
+    private final ServerContext ctx;
+    private final List<Connection> connections = new ArrayList<>();
+    private volatile boolean running = true;
+    private final Thread thread;
+
+    EventLoop(ServerContext ctx, String name) throws IOException {
+        this.ctx = ctx;
+        this.selector = Selector.open();
+        this.thread = new Thread(this, name);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    void add(Connection c) {
+        incoming.add(c);
+        selector.wakeup();
+    }
+
+    @Override
+    public void run() {
+        ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH);
+        long lastSweep = System.nanoTime();
+        try {
+            while (running) {
+                selector.select(1000);
+                for (Connection c; (c = incoming.poll()) != null; ) {
+                    try {
+                        c.key = c.channel.register(selector, SelectionKey.OP_READ, c);
+                        connections.add(c);
+                    } catch (IOException e) {
+                        c.close();
+                    }
+                }
+                var keys = selector.selectedKeys();
+                for (SelectionKey k : keys) {
+                    Connection c = (Connection) k.attachment();
+                    if (!k.isValid()) {
+                        c.close();
+                        continue;
+                    }
+                    try {
+                        if (k.isWritable()) {
+                            c.flush(scratch);
+                        } else if (k.isReadable()) {
+                            c.onReadable(scratch);
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        c.close();
+                    }
+                }
+                keys.clear();
+                long now = System.nanoTime();
+                if (now - lastSweep > TimeUnit.SECONDS.toNanos(1)) {
+                    lastSweep = now;
+                    sweep(now);
+                }
+            }
+        } catch (IOException | ClosedSelectorException e) {
+            // the server is shutting down
+        } finally {
+            connections.forEach(Connection::close);
+            for (Connection c; (c = incoming.poll()) != null; ) {
+                c.close();
+            }
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // nothing to do at shutdown
+            }
+        }
+    }
+
+    private void sweep(long now) {
+        long idle = TimeUnit.SECONDS.toNanos(ctx.config.idleTimeoutSeconds());
+        connections.removeIf(c -> {
+            if (!c.isClosed() && idle > 0 && now - c.lastActiveNanos > idle) {
+                c.close();
+            }
+            return c.isClosed();
+        });
+    }
+
+    void stop() throws InterruptedException {
+        running = false;
+        selector.wakeup();
+        thread.join(5000);
+    }
+}

@@ -1,0 +1,96 @@
+package dev.colossal.server;
+
+/** Redis's glob-style pattern matching (KEYS, SCAN MATCH, CONFIG GET): {@code * ? [a-z] [^x] \x}. */
+final class Glob {
+
+    private Glob() {}
+
+    static boolean matches(byte[] p, byte[] s) {
+        return match(p, 0, s, 0, 0);
+    }
+
+    private static boolean match(byte[] p, int pi, byte[] s, int si, int depth) {
+        if (depth > 1000) {
+            return false; // pathological patterns: give up rather than blow the stack
+        }
+        while (pi < p.length) {
+            switch (p[pi]) {
+                case '*' -> {
+                    while (pi + 1 < p.length && p[pi + 1] == '*') {
+                        pi++;
+                    }
+                    if (pi + 1 == p.length) {
+                        return true;
+                    }
+                    for (int k = si; k <= s.length; k++) {
+                        if (match(p, pi + 1, s, k, depth + 1)) {
+                            return true;
+                        }
+                    }
+                    return false;
+                }
+                case '?' -> {
+                    if (si >= s.length) {
+                        return false;
+                    }
+                    si++;
+                }
+                case '[' -> {
+                    if (si >= s.length) {
+                        return false;
+                    }
+                    pi++;
+                    boolean not = pi < p.length && p[pi] == '^';
+                    if (not) {
+                        pi++;
+                    }
+                    boolean hit = false;
+                    while (pi < p.length && p[pi] != ']') {
+                        if (p[pi] == '\\' && pi + 1 < p.length) {
+                            pi++;
+                            hit |= p[pi] == s[si];
+                        } else if (pi + 2 < p.length && p[pi + 1] == '-') {
+                            int lo = p[pi] & 0xff;
+                            int hi = p[pi + 2] & 0xff;
+                            if (lo > hi) {
+                                int t = lo;
+                                lo = hi;
+                                hi = t;
+                            }
+                            int c = s[si] & 0xff;
+                            hit |= c >= lo && c <= hi;
+                            pi += 2;
+                        } else {
+                            hit |= p[pi] == s[si];
+                        }
+                        pi++;
+                    }
+                    if (pi >= p.length) {
+                        pi--; // unterminated class: Redis treats the end as its close
+                    }
+                    if (hit == not) {
+                        return false;
+                    }
+                    si++;
+                }
+                case '\\' -> {
+                    if (pi + 1 < p.length) {
+                        pi++;
+                    }
+                    if (si >= s.length || p[pi] != s[si]) {
+                        return false;
+                    }
+                    si++;
+                }
+                default -> {
+                    if (si >= s.length || p[pi] != s[si]) {
+                        return false;
+                    }
+                    si++;
+                }
+            }
+            pi++;
+        }
+        return si == s.length;
+    }
+}

@@ -1,0 +1,284 @@
+package dev.colossal.server;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * The HTTP front end, on the JDK's built-in server with virtual threads:
+ *
+ * <pre>
+ *  GET    /v1/keys/{key}                   the value, as application/octet-stream (404 if absent)
+ *  PUT    /v1/keys/{key}[?ttl=seconds]     store the body; TTL also from header X-TTL-Seconds
+ *  DELETE /v1/keys/{key}                   204, or 404 if absent
+ *  GET    /v1/keys?prefix=p&amp;cursor=c&amp;count=n   {"cursor":"...","keys":[...]} (keys base64url if not UTF-8)
+ *  GET    /v1/stats                        JSON counters
+ *  GET    /metrics                         Prometheus text
+ *  GET    /health                          200 "ok"
+ * </pre>
+ *
+ * Keys in paths are percent-decoded bytes. A password set with {@code --requirepass} is required
+ * as {@code Authorization: Bearer <password>} for everything but /health.
+ */
+final class HttpApi implements AutoCloseable {
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final ServerContext ctx;
+
+    private HttpApi(ServerContext ctx, HttpServer server, ExecutorService executor) {
+        this.ctx = ctx;
+        this.server = server;
+        this.executor = executor;
+    }
+
+    static HttpApi start(ServerContext ctx) throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress(ctx.config.bind(), ctx.config.httpPort()), 128);
+        ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor();
+        s.setExecutor(ex);
+        HttpApi api = new HttpApi(ctx, s, ex);
+        s.createContext("/", api::handle);
+        s.start();
+        ctx.httpPort = s.getAddress().getPort();
+        return api;
+    }
+
+    private void handle(HttpExchange x) throws IOException {
+        ctx.stats.httpRequests.increment();
+        try (x) {
+            String path = x.getRequestURI().getRawPath();
+            String method = x.getRequestMethod();
+            if (path.equals("/health")) {
+                send(x, 200, "text/plain", Args.bytes("ok\n"));
+                return;
+            }
+            String pass = ctx.config.requirePass();
+            if (pass != null && !("Bearer " + pass).equals(x.getRequestHeaders().getFirst("Authorization"))) {
+                send(x, 401, "application/json", json("{\"error\":\"NOAUTH Authentication required.\"}"));
+                return;
+            }
+            if (path.startsWith("/v1/keys/") && path.length() > "/v1/keys/".length()) {
+                key(x, method, URLDecoder.decode(path.substring("/v1/keys/".length()), StandardCharsets.ISO_8859_1)
+                        .getBytes(StandardCharsets.ISO_8859_1));
+            } else if (path.equals("/v1/keys") && method.equals("GET")) {
+                scan(x);
+            } else if (path.equals("/v1/stats") && method.equals("GET")) {
+                send(x, 200, "application/json", json(stats()));
+            } else if (path.equals("/metrics") && method.equals("GET")) {
+                send(x, 200, "text/plain; version=0.0.4", Args.bytes(metrics()));
+            } else {
+                send(x, 404, "application/json", json("{\"error\":\"no such endpoint: " + method + " " + path + "\"}"));
+            }
+        } catch (RuntimeException e) {
+            send(x, 500, "application/json", json("{\"error\":" + quote(String.valueOf(e.getMessage())) + "}"));
+        }
+    }
+
+    private void key(HttpExchange x, String method, byte[] key) throws IOException {
+        KeyValueStore store = ctx.store;
+        switch (method) {
+            case "GET" -> {
+                KeyValueStore.Entry e = store.get(key);
+                if (e == null) {
+                    send(x, 404, "application/json", json("{\"error\":\"no such key\"}"));
+                } else {
+                    if (e.expireAtMillis() != StoredValue.NO_EXPIRY) {
+                        x.getResponseHeaders().set("X-TTL-Millis", Long.toString(Math.max(0, e.expireAtMillis() - ctx.now())));
+                    }
+                    send(x, 200, "application/octet-stream", e.value());
+                }
+            }
+            case "PUT" -> {
+                byte[] body = readBody(x);
+                if (body == null) {
+                    return;
+                }
+                String ttl = query(x).getOrDefault("ttl", x.getRequestHeaders().getFirst("X-TTL-Seconds"));
+                long at = StoredValue.NO_EXPIRY;
+                if (ttl != null) {
+                    long s = Args.parseLong(Args.bytes(ttl));
+                    if (s <= 0 || s > Long.MAX_VALUE / 1000 - ctx.now()) {
+                        send(x, 400, "application/json", json("{\"error\":\"ttl=" + ttl + " must be a positive number of seconds\"}"));
+                        return;
+                    }
+                    at = ctx.now() + s * 1000;
+                }
+                Lock l = store.lock(key);
+                l.lock();
+                try {
+                    store.set(key, body, at);
+                } finally {
+                    l.unlock();
+                }
+                send(x, 204, null, null);
+            }
+            case "DELETE" -> {
+                Lock l = store.lock(key);
+                l.lock();
+                boolean gone;
+                try {
+                    gone = store.delete(key);
+                } finally {
+                    l.unlock();
+                }
+                send(x, gone ? 204 : 404, null, null);
+            }
+            default -> send(x, 405, "application/json", json("{\"error\":\"method " + method + " not allowed\"}"));
+        }
+    }
+
+    private byte[] readBody(HttpExchange x) throws IOException {
+        long max = ctx.config.maxBulkBytes();
+        try (InputStream in = x.getRequestBody()) {
+            byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, max + 1));
+            if (body.length > max) {
+                send(x, 413, "application/json", json("{\"error\":\"value longer than proto-max-bulk-len=" + max + "\"}"));
+                return null;
+            }
+            return body;
+        }
+    }
+
+    private void scan(HttpExchange x) throws IOException {
+        Map<String, String> q = query(x);
+        byte[] prefix = q.getOrDefault("prefix", "").getBytes(StandardCharsets.ISO_8859_1);
+        long cursor;
+        int count;
+        try {
+            cursor = Long.parseUnsignedLong(q.getOrDefault("cursor", "0"));
+            count = Integer.parseInt(q.getOrDefault("count", "100"));
+        } catch (NumberFormatException e) {
+            send(x, 400, "application/json", json("{\"error\":\"cursor and count must be numbers\"}"));
+            return;
+        }
+        KeyCommands.ScanPage page = new KeyCommands(ctx, new StringCommands(ctx))
+                .page(cursor, Math.max(1, Math.min(count, 10_000)), globPrefix(prefix));
+        StringBuilder sb = new StringBuilder("{\"cursor\":\"").append(Long.toUnsignedString(page.next()))
+                .append("\",\"keys\":[");
+        for (int i = 0; i < page.keys().size(); i++) {
+            sb.append(i == 0 ? "" : ",").append(keyJson(page.keys().get(i)));
+        }
+        send(x, 200, "application/json", json(sb.append("]}").toString()));
+    }
+
+    private static byte[] globPrefix(byte[] prefix) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        for (byte c : prefix) {
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                b.write('\\');
+            }
+            b.write(c);
+        }
+        b.write('*');
+        return b.toByteArray();
+    }
+
+    private static String keyJson(byte[] k) {
+        String s = new String(k, StandardCharsets.UTF_8);
+        if (java.util.Arrays.equals(s.getBytes(StandardCharsets.UTF_8), k)) {
+            return quote(s);
+        }
+        return "{\"base64url\":\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(k) + "\"}";
+    }
+
+    private static Map<String, String> query(HttpExchange x) {
+        Map<String, String> m = new HashMap<>();
+        String raw = x.getRequestURI().getRawQuery();
+        if (raw != null) {
+            for (String kv : raw.split("&")) {
+                int eq = kv.indexOf('=');
+                String k = eq < 0 ? kv : kv.substring(0, eq);
+                String v = eq < 0 ? "" : kv.substring(eq + 1);
+                m.put(URLDecoder.decode(k, StandardCharsets.UTF_8), URLDecoder.decode(v, StandardCharsets.ISO_8859_1));
+            }
+        }
+        return m;
+    }
+
+    private String stats() {
+        Stats s = ctx.stats;
+        return "{\"keys\":" + ctx.store.size() + ",\"connected_clients\":" + s.connectedClients.sum()
+                + ",\"total_connections_received\":" + s.connectionsReceived.sum()
+                + ",\"total_commands_processed\":" + s.commands.sum()
+                + ",\"keyspace_hits\":" + s.keyspaceHits.sum() + ",\"keyspace_misses\":" + s.keyspaceMisses.sum()
+                + ",\"expired_keys\":" + s.expiredKeys.sum() + ",\"http_requests\":" + s.httpRequests.sum()
+                + ",\"uptime_seconds\":" + (ctx.now() - ctx.startMillis) / 1000
+                + ",\"redis_version\":\"" + ServerContext.REDIS_VERSION + "\",\"colossal_version\":\""
+                + ServerContext.COLOSSAL_VERSION + "\"}";
+    }
+
+    private String metrics() {
+        Stats s = ctx.stats;
+        StringBuilder sb = new StringBuilder();
+        metric(sb, "colossal_keys", "gauge", "Entries in the map, expired ones not yet purged included", ctx.store.size());
+        metric(sb, "colossal_connected_clients", "gauge", "Open RESP connections", s.connectedClients.sum());
+        metric(sb, "colossal_connections_received_total", "counter", "RESP connections accepted", s.connectionsReceived.sum());
+        metric(sb, "colossal_rejected_connections_total", "counter", "Connections refused at maxclients", s.rejectedConnections.sum());
+        metric(sb, "colossal_commands_processed_total", "counter", "RESP commands run", s.commands.sum());
+        metric(sb, "colossal_keyspace_hits_total", "counter", "GETs that found a key", s.keyspaceHits.sum());
+        metric(sb, "colossal_keyspace_misses_total", "counter", "GETs that found nothing", s.keyspaceMisses.sum());
+        metric(sb, "colossal_expired_keys_total", "counter", "Keys removed because their TTL passed", s.expiredKeys.sum());
+        metric(sb, "colossal_protocol_errors_total", "counter", "Connections closed for malformed RESP", s.protocolErrors.sum());
+        metric(sb, "colossal_net_input_bytes_total", "counter", "RESP bytes read", s.bytesIn.sum());
+        metric(sb, "colossal_net_output_bytes_total", "counter", "RESP bytes written", s.bytesOut.sum());
+        metric(sb, "colossal_http_requests_total", "counter", "HTTP requests", s.httpRequests.sum());
+        return sb.toString();
+    }
+
+    private static void metric(StringBuilder sb, String name, String type, String help, long value) {
+        sb.append("# HELP ").append(name).append(' ').append(help).append("\n# TYPE ").append(name).append(' ')
+                .append(type).append('\n').append(name).append(' ').append(value).append('\n');
+    }
+
+    private static String quote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    private static byte[] json(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void send(HttpExchange x, int status, String type, byte[] body) throws IOException {
+        if (type != null) {
+            x.getResponseHeaders().set("Content-Type", type);
+        }
+        if (body == null) {
+            x.sendResponseHeaders(status, -1);
+            return;
+        }
+        x.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+        if (body.length > 0) {
+            x.getResponseBody().write(body);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,305 @@
+package dev.colossal.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.locks.Lock;
+
+/** Keyspace commands: DEL, EXISTS, the EXPIRE family, TTL, TYPE, KEYS, SCAN, RENAME, DBSIZE, FLUSHDB. */
+final class KeyCommands {
+
+    private final ServerContext ctx;
+    private final KeyValueStore store;
+    private final StringCommands strings;
+
+    KeyCommands(ServerContext ctx, StringCommands strings) {
+        this.ctx = ctx;
+        this.store = ctx.store;
+        this.strings = strings;
+    }
+
+    void register(CommandTable t) {
+        List<String> wf = List.of("write", "fast");
+        List<String> rf = List.of("readonly", "fast");
+        t.add("del", -2, List.of("write"), 1, -1, 1, this::del);
+        t.add("unlink", -2, wf, 1, -1, 1, this::del);
+        t.add("exists", -2, rf, 1, -1, 1, this::exists);
+        t.add("expire", -3, wf, 1, 1, 1, (c, a, r) -> expire(a, r, true, true, "expire"));
+        t.add("pexpire", -3, wf, 1, 1, 1, (c, a, r) -> expire(a, r, false, true, "pexpire"));
+        t.add("expireat", -3, wf, 1, 1, 1, (c, a, r) -> expire(a, r, true, false, "expireat"));
+        t.add("pexpireat", -3, wf, 1, 1, 1, (c, a, r) -> expire(a, r, false, false, "pexpireat"));
+        t.add("ttl", 2, rf, 1, 1, 1, (c, a, r) -> ttl(a, r, true, false));
+        t.add("pttl", 2, rf, 1, 1, 1, (c, a, r) -> ttl(a, r, false, false));
+        t.add("expiretime", 2, rf, 1, 1, 1, (c, a, r) -> ttl(a, r, true, true));
+        t.add("pexpiretime", 2, rf, 1, 1, 1, (c, a, r) -> ttl(a, r, false, true));
+        t.add("persist", 2, wf, 1, 1, 1, this::persist);
+        t.add("type", 2, rf, 1, 1, 1, this::type);
+        t.add("keys", 2, List.of("readonly"), 0, 0, 0, this::keys);
+        t.add("scan", -2, List.of("readonly"), 0, 0, 0, this::scan);
+        t.add("rename", 3, List.of("write"), 1, 2, 1, (c, a, r) -> rename(a, r, false));
+        t.add("renamenx", 3, wf, 1, 2, 1, (c, a, r) -> rename(a, r, true));
+        t.add("dbsize", 1, rf, 0, 0, 0, (c, a, r) -> r.integer(store.size()));
+        t.add("flushdb", -1, List.of("write"), 0, 0, 0, this::flush);
+        t.add("flushall", -1, List.of("write"), 0, 0, 0, this::flush);
+    }
+
+    private void del(Client c, byte[][] a, Reply r) {
+        long n = 0;
+        for (int i = 1; i < a.length; i++) {
+            Lock l = store.lock(a[i]);
+            l.lock();
+            try {
+                n += store.delete(a[i]) ? 1 : 0;
+            } finally {
+                l.unlock();
+            }
+        }
+        r.integer(n);
+    }
+
+    private void exists(Client c, byte[][] a, Reply r) {
+        long n = 0;
+        for (int i = 1; i < a.length; i++) {
+            n += store.exists(a[i]) ? 1 : 0;
+        }
+        r.integer(n);
+    }
+
+    private void expire(byte[][] a, Reply r, boolean seconds, boolean relative, String cmd) {
+        boolean nx = false;
+        boolean xx = false;
+        boolean gt = false;
+        boolean lt = false;
+        for (int j = 3; j < a.length; j++) {
+            if (Args.is(a[j], "NX")) {
+                nx = true;
+            } else if (Args.is(a[j], "XX")) {
+                xx = true;
+            } else if (Args.is(a[j], "GT")) {
+                gt = true;
+            } else if (Args.is(a[j], "LT")) {
+                lt = true;
+            } else {
+                r.error("ERR Unsupported option " + Errors.text(a[j]));
+                return;
+            }
+        }
+        if (nx && (xx || gt || lt)) {
+            r.error("ERR NX and XX, GT or LT options at the same time are not compatible");
+            return;
+        }
+        if (gt && lt) {
+            r.error("ERR GT and LT options at the same time are not compatible");
+            return;
+        }
+        long at = strings.deadline(a[2], seconds, relative, false, cmd, r);
+        if (at == StringCommands.FAILED) {
+            return;
+        }
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            KeyValueStore.Entry e = store.get(a[1]);
+            if (e == null) {
+                r.integer(0);
+                return;
+            }
+            long cur = e.expireAtMillis();
+            boolean persistent = cur == StoredValue.NO_EXPIRY;
+            if ((nx && !persistent) || (xx && persistent) || (gt && (persistent || at <= cur))
+                    || (lt && !persistent && at >= cur)) {
+                r.integer(0);
+                return;
+            }
+            if (at <= ctx.now()) {
+                store.delete(a[1]);
+                ctx.stats.expiredKeys.increment();
+            } else {
+                store.set(a[1], e.value(), at);
+            }
+            r.integer(1);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void ttl(byte[][] a, Reply r, boolean seconds, boolean absolute) {
+        KeyValueStore.Entry e = store.get(a[1]);
+        if (e == null) {
+            r.integer(-2);
+        } else if (e.expireAtMillis() == StoredValue.NO_EXPIRY) {
+            r.integer(-1);
+        } else if (absolute) {
+            r.integer(seconds ? e.expireAtMillis() / 1000 : e.expireAtMillis());
+        } else {
+            long left = Math.max(0, e.expireAtMillis() - ctx.now());
+            r.integer(seconds ? (left + 500) / 1000 : left);
+        }
+    }
+
+    private void persist(Client c, byte[][] a, Reply r) {
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            KeyValueStore.Entry e = store.get(a[1]);
+            if (e == null || e.expireAtMillis() == StoredValue.NO_EXPIRY) {
+                r.integer(0);
+            } else {
+                store.set(a[1], e.value(), StoredValue.NO_EXPIRY);
+                r.integer(1);
+            }
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void type(Client c, byte[][] a, Reply r) {
+        r.simple(store.exists(a[1]) ? "string" : "none");
+    }
+
+    private void keys(Client c, byte[][] a, Reply r) {
+        byte[] pattern = a[1];
+        boolean all = pattern.length == 1 && pattern[0] == '*';
+        List<byte[]> out = new ArrayList<>();
+        store.scanKeys(k -> all || Glob.matches(pattern, k), (k, at) -> out.add(k));
+        r.array(out.size());
+        out.forEach(r::bulk);
+    }
+
+    /**
+     * SCAN's cursor is a position in the 64-bit hash space of keys (unsigned): each call returns
+     * the keys with the COUNT smallest hashes at or after the cursor, and the next cursor is one
+     * past the last hash returned. A key present for the whole iteration is returned at least
+     * once, whatever the map does meanwhile. Each call reads the whole map (weakly consistent):
+     * fine for moderate sizes until the map offers positioned iteration.
+     */
+    private void scan(Client c, byte[][] a, Reply r) {
+        long cursor;
+        try {
+            cursor = Long.parseUnsignedLong(Errors.text(a[1]));
+        } catch (NumberFormatException e) {
+            r.error(Errors.INVALID_CURSOR);
+            return;
+        }
+        byte[] pattern = null;
+        long count = 10;
+        boolean wrongType = false;
+        for (int j = 2; j < a.length; j++) {
+            boolean hasNext = j + 1 < a.length;
+            if (Args.is(a[j], "COUNT") && hasNext) {
+                count = Args.parseLong(a[++j]);
+                if (count == Args.NOT_A_NUMBER) {
+                    r.error(Errors.NOT_INTEGER);
+                    return;
+                }
+                if (count < 1) {
+                    r.error(Errors.SYNTAX);
+                    return;
+                }
+            } else if (Args.is(a[j], "MATCH") && hasNext) {
+                pattern = a[++j];
+            } else if (Args.is(a[j], "TYPE") && hasNext) {
+                wrongType = !Args.is(a[++j], "STRING");
+            } else {
+                r.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        ScanPage page = wrongType ? new ScanPage(0, List.of()) : page(cursor, count, pattern);
+        r.array(2);
+        r.bulk(Long.toUnsignedString(page.next()));
+        r.array(page.keys().size());
+        page.keys().forEach(r::bulk);
+    }
+
+    /**
+     * One SCAN step.
+     *
+     * @param next the cursor of the next step, 0 at the end
+     * @param keys the keys of this step that matched
+     */
+    record ScanPage(long next, List<byte[]> keys) {}
+
+    /** The keys with the {@code count} smallest hashes at or after {@code cursor}, filtered by {@code pattern}. */
+    ScanPage page(long cursor, long count, byte[] pattern) {
+        final long limit = Math.min(count, 100_000);
+        TreeMap<Long, List<byte[]>> best = new TreeMap<>(Long::compareUnsigned);
+        store.scanKeys(k -> Long.compareUnsigned(hash(k), cursor) >= 0, (k, at) -> {
+            long h = hash(k);
+            if (best.size() < limit || Long.compareUnsigned(h, best.lastKey()) <= 0) {
+                best.computeIfAbsent(h, x -> new ArrayList<>(1)).add(k);
+                if (best.size() > limit) {
+                    best.pollLastEntry();
+                }
+            }
+        });
+        long next = 0;
+        if (best.size() >= limit && !best.isEmpty() && best.lastKey() != -1L) {
+            next = best.lastKey() + 1;
+        }
+        List<byte[]> keys = new ArrayList<>();
+        for (Map.Entry<Long, List<byte[]>> e : best.entrySet()) {
+            for (byte[] k : e.getValue()) {
+                if (pattern == null || Glob.matches(pattern, k)) {
+                    keys.add(k);
+                }
+            }
+        }
+        return new ScanPage(next, keys);
+    }
+
+    /** A 64-bit mix of the key bytes (FNV-1a then a finaliser): SCAN's cursor space. */
+    static long hash(byte[] k) {
+        long h = 0xcbf29ce484222325L;
+        for (byte b : k) {
+            h = (h ^ (b & 0xff)) * 0x100000001b3L;
+        }
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        return h;
+    }
+
+    private void rename(byte[][] a, Reply r, boolean nx) {
+        Lock[] ls = store.locks(a[1], a[2]);
+        StringCommands.lockAll(ls);
+        try {
+            KeyValueStore.Entry e = store.get(a[1]);
+            if (e == null) {
+                r.error(Errors.NO_SUCH_KEY);
+                return;
+            }
+            if (java.util.Arrays.equals(a[1], a[2])) {
+                if (nx) {
+                    r.integer(0);
+                } else {
+                    r.ok();
+                }
+                return;
+            }
+            if (nx && store.exists(a[2])) {
+                r.integer(0);
+                return;
+            }
+            store.set(a[2], e.value(), e.expireAtMillis());
+            store.delete(a[1]);
+            if (nx) {
+                r.integer(1);
+            } else {
+                r.ok();
+            }
+        } finally {
+            StringCommands.unlockAll(ls);
+        }
+    }
+
+    private void flush(Client c, byte[][] a, Reply r) {
+        if (a.length > 2 || (a.length == 2 && !Args.is(a[1], "ASYNC") && !Args.is(a[1], "SYNC"))) {
+            r.error(Errors.SYNTAX);
+            return;
+        }
+        store.clear();
+        r.ok();
+    }
+}

@@ -1,0 +1,126 @@
+package dev.colossal.server;
+
+import java.io.IOException;
+import java.util.concurrent.locks.Lock;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
+
+/**
+ * What the server needs from storage: string keys and values with an optional deadline. Expired
+ * entries are invisible to every method. Single operations are atomic; a read-modify-write (INCR,
+ * SET NX, APPEND) holds {@link #lock} of its key around its reads and writes, and so must every
+ * writer, so that such sequences are atomic against each other.
+ */
+interface KeyValueStore extends AutoCloseable {
+
+    /**
+     * A value with its deadline. The value may be a slice of a larger array (the stored form), so
+     * that GET can reply without copying it again; {@link #value()} copies it out.
+     */
+    final class Entry {
+        private final byte[] bytes;
+        private final int offset;
+        private final long expireAtMillis;
+
+        /**
+         * @param bytes          an array holding the value from {@code offset} to its end
+         * @param offset         where the value starts
+         * @param expireAtMillis the Unix-epoch millisecond deadline, or {@link StoredValue#NO_EXPIRY}
+         */
+        Entry(byte[] bytes, int offset, long expireAtMillis) {
+            this.bytes = bytes;
+            this.offset = offset;
+            this.expireAtMillis = expireAtMillis;
+        }
+
+        /** @return a copy of the value */
+        byte[] value() {
+            return offset == 0 ? bytes : java.util.Arrays.copyOfRange(bytes, offset, bytes.length);
+        }
+
+        byte[] array() {
+            return bytes;
+        }
+
+        int offset() {
+            return offset;
+        }
+
+        int length() {
+            return bytes.length - offset;
+        }
+
+        long expireAtMillis() {
+            return expireAtMillis;
+        }
+    }
+
+    /**
+     * @param key the key
+     * @return the live entry, or null if absent or expired
+     */
+    Entry get(byte[] key);
+
+    /**
+     * Stores {@code value} with a deadline (or none), replacing what was there.
+     *
+     * @param key            the key
+     * @param value          the value
+     * @param expireAtMillis the deadline, or {@link StoredValue#NO_EXPIRY}
+     */
+    void set(byte[] key, byte[] value, long expireAtMillis);
+
+    /**
+     * @param key the key
+     * @return true if a live entry was removed
+     */
+    boolean delete(byte[] key);
+
+    /**
+     * @param key the key
+     * @return true if a live entry exists
+     */
+    default boolean exists(byte[] key) {
+        return get(key) != null;
+    }
+
+    /** @return the number of entries, including expired ones not yet purged (as Redis counts) */
+    long size();
+
+    /** Removes everything. */
+    void clear();
+
+    /**
+     * Calls {@code action} with every live key that passes {@code filter} and its deadline. Weakly
+     * consistent; the callbacks must not call back into the store.
+     *
+     * @param filter tests the key bytes
+     * @param action receives a copy of each key and its deadline
+     */
+    void scanKeys(Predicate<byte[]> filter, BiConsumer<byte[], Long> action);
+
+    /**
+     * @param key the key
+     * @return the lock that every writer of {@code key} holds
+     */
+    Lock lock(byte[] key);
+
+    /**
+     * @param keys keys, possibly repeated
+     * @return the distinct locks of {@code keys} in the one global order every caller takes them in
+     */
+    Lock[] locks(byte[]... keys);
+
+    /**
+     * Removes entries whose deadline passed.
+     *
+     * @return how many were removed
+     */
+    long purgeExpired();
+
+    /** Forces written data to the device. */
+    void sync();
+
+    @Override
+    void close() throws IOException;
+}

@@ -1,0 +1,200 @@
+package dev.colossal.server;
+
+import dev.colossal.map.BytesMap;
+import dev.colossal.map.MapOptions;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+
+/**
+ * {@link KeyValueStore} over one {@link BytesMap} file, values in {@link StoredValue} form. Expired
+ * entries are dropped lazily when read and in bulk by {@link #purgeExpired}.
+ */
+final class MapStore implements KeyValueStore {
+
+    static final String FILE_NAME = "db0.map";
+    private static final ValueLayout.OfLong LONG_LE =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final int STRIPES = 1024;
+
+    private final BytesMap map;
+    private final LongSupplier clock;
+    private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
+
+    private MapStore(BytesMap map, LongSupplier clock) {
+        this.map = map;
+        this.clock = clock;
+        for (int i = 0; i < STRIPES; i++) {
+            locks[i] = new ReentrantLock();
+        }
+    }
+
+    /**
+     * Opens (or creates) the store in {@code dir}.
+     *
+     * @param dir   the data directory, created if absent
+     * @param clock epoch milliseconds
+     * @return the store
+     * @throws IOException if the directory or map cannot be opened
+     */
+    static MapStore open(Path dir, LongSupplier clock) throws IOException {
+        Files.createDirectories(dir);
+        return new MapStore(BytesMap.open(dir.resolve(FILE_NAME), MapOptions.DEFAULTS), clock);
+    }
+
+    Path path() {
+        return map.path();
+    }
+
+    @Override
+    public Entry get(byte[] key) {
+        byte[] stored = map.get(key);
+        if (stored == null) {
+            return null;
+        }
+        long at = StoredValue.expireAt(stored);
+        if (at != StoredValue.NO_EXPIRY && at <= clock.getAsLong()) {
+            dropIfExpired(key);
+            return null;
+        }
+        return new Entry(stored, StoredValue.payloadOffset(stored), at);
+    }
+
+    private void dropIfExpired(byte[] key) {
+        Lock l = lock(key);
+        if (!l.tryLock()) {
+            return; // a writer is on it; the next reader or the purge will drop it
+        }
+        try {
+            byte[] stored = map.get(key);
+            if (stored != null && isExpired(StoredValue.expireAt(stored))) {
+                map.remove(key);
+            }
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private boolean isExpired(long at) {
+        return at != StoredValue.NO_EXPIRY && at <= clock.getAsLong();
+    }
+
+    @Override
+    public void set(byte[] key, byte[] value, long expireAtMillis) {
+        map.put(key, StoredValue.encode(value, expireAtMillis));
+    }
+
+    @Override
+    public boolean delete(byte[] key) {
+        byte[] stored = map.get(key);
+        if (stored == null) {
+            return false;
+        }
+        map.remove(key);
+        return !isExpired(StoredValue.expireAt(stored));
+    }
+
+    @Override
+    public long size() {
+        return map.size();
+    }
+
+    @Override
+    public void clear() {
+        map.clear();
+    }
+
+    private static long rawExpireAt(MemorySegment v) {
+        if (v.byteSize() >= StoredValue.EXPIRING_HEADER
+                && (v.get(ValueLayout.JAVA_BYTE, StoredValue.FLAGS_OFFSET) & StoredValue.HAS_EXPIRY) != 0) {
+            return v.get(LONG_LE, StoredValue.EXPIRY_OFFSET);
+        }
+        return StoredValue.NO_EXPIRY;
+    }
+
+    @Override
+    public void scanKeys(Predicate<byte[]> filter, BiConsumer<byte[], Long> action) {
+        long now = clock.getAsLong();
+        List<byte[]> keys = new ArrayList<>();
+        List<Long> deadlines = new ArrayList<>();
+        // The filter sees the mapped bytes: copy only keys, never values, and act outside the lock.
+        map.scan((k, v) -> {
+            long at = rawExpireAt(v);
+            if (at == StoredValue.NO_EXPIRY || at > now) {
+                byte[] key = k.toArray(ValueLayout.JAVA_BYTE);
+                if (filter.test(key)) {
+                    keys.add(key);
+                    deadlines.add(at);
+                }
+            }
+            return false;
+        }, (k, v) -> { });
+        for (int i = 0; i < keys.size(); i++) {
+            action.accept(keys.get(i), deadlines.get(i));
+        }
+    }
+
+    @Override
+    public Lock lock(byte[] key) {
+        return locks[stripe(key)];
+    }
+
+    private static int stripe(byte[] key) {
+        int h = java.util.Arrays.hashCode(key);
+        return (h ^ (h >>> 16)) & (STRIPES - 1);
+    }
+
+    @Override
+    public Lock[] locks(byte[]... keys) {
+        return java.util.Arrays.stream(keys).mapToInt(MapStore::stripe).sorted().distinct()
+                .mapToObj(i -> locks[i]).toArray(Lock[]::new);
+    }
+
+    @Override
+    public long purgeExpired() {
+        long now = clock.getAsLong();
+        List<byte[]> expired = new ArrayList<>();
+        map.scan((k, v) -> {
+            long at = rawExpireAt(v);
+            if (at != StoredValue.NO_EXPIRY && at <= now) {
+                expired.add(k.toArray(ValueLayout.JAVA_BYTE));
+            }
+            return false;
+        }, (k, v) -> { });
+        long removed = 0;
+        for (byte[] key : expired) {
+            Lock l = lock(key);
+            l.lock();
+            try {
+                byte[] stored = map.get(key);
+                if (stored != null && isExpired(StoredValue.expireAt(stored))) {
+                    map.remove(key);
+                    removed++;
+                }
+            } finally {
+                l.unlock();
+            }
+        }
+        return removed;
+    }
+
+    @Override
+    public void sync() {
+        map.sync();
+    }
+
+    @Override
+    public void close() throws IOException {
+        map.close();
+    }
+}

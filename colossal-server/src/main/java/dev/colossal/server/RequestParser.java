@@ -1,0 +1,242 @@
+package dev.colossal.server;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Cuts RESP requests (multibulk {@code *N $len ...} and inline lines) out of a byte buffer without
+ * copying partial frames: {@link #parse} either finds one whole request or asks for more bytes, so
+ * a request split at any byte is parsed the same as one read at once. Limits and error texts are
+ * Redis 7's.
+ */
+final class RequestParser {
+
+    /** Longest inline request or header line Redis accepts (PROTO_INLINE_MAX_SIZE). */
+    static final int MAX_INLINE = 64 * 1024;
+    /** Most arguments in one multibulk request. */
+    static final int MAX_MULTIBULK = 1024 * 1024;
+    private static final byte[][] EMPTY = new byte[0][];
+
+    private final long maxBulk;
+
+    /** The arguments of the request found by the last successful {@link #parse}; may be empty. */
+    byte[][] args;
+    /** Where the next request starts after the last successful {@link #parse}. */
+    int next;
+
+    /** @param maxBulk the longest bulk string accepted (proto-max-bulk-len) */
+    RequestParser(long maxBulk) {
+        this.maxBulk = maxBulk;
+    }
+
+    /**
+     * Parses one request from {@code b[pos, limit)}.
+     *
+     * @return true if a whole request was found ({@link #args} and {@link #next} set; an empty
+     *     {@code args} means a blank request to skip), false if more bytes are needed
+     * @throws ProtocolException if the bytes are not RESP
+     */
+    boolean parse(byte[] b, int pos, int limit) throws ProtocolException {
+        return b[pos] == '*' ? parseMultibulk(b, pos, limit) : parseInline(b, pos, limit);
+    }
+
+    private static int findCr(byte[] b, int from, int limit) {
+        for (int i = from; i < limit; i++) {
+            if (b[i] == '\r') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private boolean parseMultibulk(byte[] b, int pos, int limit) throws ProtocolException {
+        int cr = findCr(b, pos + 1, limit);
+        if (cr < 0) {
+            if (limit - pos > MAX_INLINE) {
+                throw new ProtocolException("too big mbulk count string");
+            }
+            return false;
+        }
+        long n = parseLong(b, pos + 1, cr);
+        if (n == Long.MIN_VALUE || n > MAX_MULTIBULK) {
+            throw new ProtocolException("invalid multibulk length");
+        }
+        int p = cr + 2;
+        if (p > limit) {
+            return false;
+        }
+        if (n <= 0) {
+            args = EMPTY;
+            next = p;
+            return true;
+        }
+        byte[][] out = new byte[(int) n][];
+        for (int i = 0; i < n; i++) {
+            if (p >= limit) {
+                return false;
+            }
+            if (b[p] != '$') {
+                throw new ProtocolException("expected '$', got '" + (char) (b[p] & 0xff) + "'");
+            }
+            int lcr = findCr(b, p + 1, limit);
+            if (lcr < 0) {
+                if (limit - p > MAX_INLINE) {
+                    throw new ProtocolException("too big bulk count string");
+                }
+                return false;
+            }
+            long len = parseLong(b, p + 1, lcr);
+            if (len < 0 || len > maxBulk) {
+                throw new ProtocolException("invalid bulk length");
+            }
+            int start = lcr + 2;
+            if ((long) start + len + 2 > limit) {
+                return false;
+            }
+            byte[] arg = new byte[(int) len];
+            System.arraycopy(b, start, arg, 0, (int) len);
+            out[i] = arg;
+            p = start + (int) len + 2;
+        }
+        args = out;
+        next = p;
+        return true;
+    }
+
+    /**
+     * Parses a decimal as strictly as Redis's string2ll: optional '-', no '+', no leading zeros,
+     * no spaces, no overflow.
+     *
+     * @return the value of {@code b[from, to)}, or Long.MIN_VALUE if it is not one (Long.MIN_VALUE
+     *     itself is reported the same way, which no caller needs to tell apart)
+     */
+    static long parseLong(byte[] b, int from, int to) {
+        int n = to - from;
+        if (n <= 0 || n > 20) {
+            return Long.MIN_VALUE;
+        }
+        boolean neg = b[from] == '-';
+        int i = neg ? from + 1 : from;
+        if (i >= to || b[i] < '0' || b[i] > '9' || (b[i] == '0' && (to - i > 1 || neg))) {
+            return Long.MIN_VALUE;
+        }
+        long v = 0; // accumulated negatively so that Long.MIN_VALUE's magnitude fits
+        for (; i < to; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9 || v < (Long.MIN_VALUE + d) / 10) {
+                return Long.MIN_VALUE;
+            }
+            v = v * 10 - d;
+        }
+        if (!neg) {
+            return v == Long.MIN_VALUE ? Long.MIN_VALUE : -v;
+        }
+        return v;
+    }
+
+    private boolean parseInline(byte[] b, int pos, int limit) throws ProtocolException {
+        int nl = -1;
+        for (int i = pos; i < limit; i++) {
+            if (b[i] == '\n') {
+                nl = i;
+                break;
+            }
+        }
+        if (nl < 0) {
+            if (limit - pos > MAX_INLINE) {
+                throw new ProtocolException("too big inline request");
+            }
+            return false;
+        }
+        int end = nl > pos && b[nl - 1] == '\r' ? nl - 1 : nl;
+        args = splitArgs(b, pos, end);
+        next = nl + 1;
+        return true;
+    }
+
+    /** Splits an inline line like Redis's sdssplitargs: spaces, "double" and 'single' quotes. */
+    static byte[][] splitArgs(byte[] b, int from, int to) throws ProtocolException {
+        List<byte[]> out = new ArrayList<>();
+        int i = from;
+        java.io.ByteArrayOutputStream cur = new java.io.ByteArrayOutputStream();
+        while (true) {
+            while (i < to && isSpace(b[i])) {
+                i++;
+            }
+            if (i >= to) {
+                return out.toArray(EMPTY);
+            }
+            cur.reset();
+            boolean inDq = false;
+            boolean inSq = false;
+            while (true) {
+                if (inDq) {
+                    if (i >= to) {
+                        throw new ProtocolException("unbalanced quotes in request");
+                    }
+                    if (b[i] == '\\' && i + 3 < to && b[i + 1] == 'x' && isHex(b[i + 2]) && isHex(b[i + 3])) {
+                        cur.write(Character.digit(b[i + 2], 16) * 16 + Character.digit(b[i + 3], 16));
+                        i += 3;
+                    } else if (b[i] == '\\' && i + 1 < to) {
+                        i++;
+                        cur.write(switch (b[i]) {
+                            case 'n' -> '\n';
+                            case 'r' -> '\r';
+                            case 't' -> '\t';
+                            case 'b' -> '\b';
+                            case 'a' -> 7;
+                            default -> b[i];
+                        });
+                    } else if (b[i] == '"') {
+                        if (i + 1 < to && !isSpace(b[i + 1])) {
+                            throw new ProtocolException("unbalanced quotes in request");
+                        }
+                        inDq = false;
+                    } else {
+                        cur.write(b[i]);
+                    }
+                } else if (inSq) {
+                    if (i >= to) {
+                        throw new ProtocolException("unbalanced quotes in request");
+                    }
+                    if (b[i] == '\\' && i + 1 < to && b[i + 1] == '\'') {
+                        i++;
+                        cur.write('\'');
+                    } else if (b[i] == '\'') {
+                        if (i + 1 < to && !isSpace(b[i + 1])) {
+                            throw new ProtocolException("unbalanced quotes in request");
+                        }
+                        inSq = false;
+                    } else {
+                        cur.write(b[i]);
+                    }
+                } else {
+                    if (i >= to || isSpace(b[i])) {
+                        break;
+                    }
+                    if (b[i] == '"') {
+                        inDq = true;
+                    } else if (b[i] == '\'') {
+                        inSq = true;
+                    } else {
+                        cur.write(b[i]);
+                    }
+                }
+                if (i < to) {
+                    i++;
+                } else {
+                    break;
+                }
+            }
+            out.add(cur.toByteArray());
+        }
+    }
+
+    private static boolean isSpace(byte c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0b || c == '\f';
+    }
+
+    private static boolean isHex(byte c) {
+        return Character.digit(c, 16) >= 0;
+    }
+}

@@ -1,0 +1,96 @@
+package dev.colossal.server;
+
+import java.nio.file.Path;
+
+/**
+ * How a server runs. {@link #defaults()} is what {@code colossal serve} uses without flags: RESP on
+ * 127.0.0.1:6380, HTTP on 127.0.0.1:8380, data in {@code ./data}, no password.
+ *
+ * @param bind               the address to listen on (loopback unless told otherwise)
+ * @param port               the RESP port, 0 for any free port
+ * @param httpPort           the HTTP port, 0 for any free port, -1 for no HTTP
+ * @param dataDir            where the map file lives
+ * @param requirePass        the password AUTH must give, or null for none
+ * @param maxClients         connections beyond this are refused with Redis's error
+ * @param maxBulkBytes       the longest bulk string in a request (proto-max-bulk-len)
+ * @param idleTimeoutSeconds close connections idle this long; 0 never
+ * @param ioThreads          event-loop threads
+ */
+public record ServerConfig(String bind, int port, int httpPort, Path dataDir, String requirePass,
+                           int maxClients, long maxBulkBytes, int idleTimeoutSeconds, int ioThreads) {
+
+    /** The default RESP port. */
+    public static final int DEFAULT_PORT = 6380;
+    /** The default HTTP port. */
+    public static final int DEFAULT_HTTP_PORT = 8380;
+
+    /**
+     * Validates the settings.
+     *
+     * @throws IllegalArgumentException naming the bad setting and its value
+     */
+    public ServerConfig {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port=" + port + " must be 0..65535");
+        }
+        if (httpPort < -1 || httpPort > 65535) {
+            throw new IllegalArgumentException("httpPort=" + httpPort + " must be -1 (off) or 0..65535");
+        }
+        if (maxClients < 1) {
+            throw new IllegalArgumentException("maxClients=" + maxClients + " must be at least 1");
+        }
+        if (maxBulkBytes < 1024 || maxBulkBytes > Integer.MAX_VALUE - 64) {
+            throw new IllegalArgumentException("maxBulkBytes=" + maxBulkBytes + " must be 1 KiB..2 GiB");
+        }
+        if (idleTimeoutSeconds < 0) {
+            throw new IllegalArgumentException("idleTimeoutSeconds=" + idleTimeoutSeconds + " must be >= 0");
+        }
+        if (ioThreads < 1 || ioThreads > 256) {
+            throw new IllegalArgumentException("ioThreads=" + ioThreads + " must be 1..256");
+        }
+        if (requirePass != null && requirePass.isEmpty()) {
+            requirePass = null;
+        }
+    }
+
+    /** @return the defaults: 127.0.0.1:6380, HTTP 8380, {@code ./data}, 10,000 clients, 512 MiB bulks */
+    public static ServerConfig defaults() {
+        return new ServerConfig("127.0.0.1", DEFAULT_PORT, DEFAULT_HTTP_PORT, Path.of("data"), null, 10_000,
+                512L * 1024 * 1024, 0, Math.max(1, Runtime.getRuntime().availableProcessors()));
+    }
+
+    /**
+     * @param p the RESP port
+     * @param h the HTTP port (-1 off)
+     * @return a copy listening there
+     */
+    public ServerConfig withPorts(int p, int h) {
+        return new ServerConfig(bind, p, h, dataDir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads);
+    }
+
+    /**
+     * @param dir the data directory
+     * @return a copy with that directory
+     */
+    public ServerConfig withDataDir(Path dir) {
+        return new ServerConfig(bind, port, httpPort, dir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads);
+    }
+
+    /**
+     * @param pass the password, or null
+     * @return a copy requiring it
+     */
+    public ServerConfig withRequirePass(String pass) {
+        return new ServerConfig(bind, port, httpPort, dataDir, pass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads);
+    }
+
+    /**
+     * @param clients     max connections
+     * @param bulk        max bulk bytes
+     * @param idleSeconds idle timeout
+     * @return a copy with those limits
+     */
+    public ServerConfig withLimits(int clients, long bulk, int idleSeconds) {
+        return new ServerConfig(bind, port, httpPort, dataDir, requirePass, clients, bulk, idleSeconds, ioThreads);
+    }
+}

@@ -1,0 +1,34 @@
+package dev.colossal.server;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/** What every command and front end shares: the store, the settings, counters and clients. */
+final class ServerContext {
+
+    /** The Redis version we answer as: the command set and replies follow Redis 7.0. */
+    static final String REDIS_VERSION = "7.0.15";
+    static final String COLOSSAL_VERSION = "0.1.0";
+
+    final KeyValueStore store;
+    final ServerConfig config;
+    final Stats stats = new Stats();
+    final LongSupplier clock;
+    final long startMillis;
+    final AtomicLong clientIds = new AtomicLong();
+    final ConcurrentHashMap<Long, Client> clients = new ConcurrentHashMap<>();
+    volatile int respPort;
+    volatile int httpPort = -1;
+
+    ServerContext(KeyValueStore store, ServerConfig config, LongSupplier clock) {
+        this.store = store;
+        this.config = config;
+        this.clock = clock;
+        this.startMillis = clock.getAsLong();
+    }
+
+    long now() {
+        return clock.getAsLong();
+    }
+}

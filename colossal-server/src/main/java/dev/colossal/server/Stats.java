@@ -1,0 +1,18 @@
+package dev.colossal.server;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Server-wide counters for INFO, /v1/stats and /metrics. */
+final class Stats {
+    final LongAdder commands = new LongAdder();
+    final LongAdder connectionsReceived = new LongAdder();
+    final LongAdder rejectedConnections = new LongAdder();
+    final LongAdder keyspaceHits = new LongAdder();
+    final LongAdder keyspaceMisses = new LongAdder();
+    final LongAdder expiredKeys = new LongAdder();
+    final LongAdder protocolErrors = new LongAdder();
+    final LongAdder httpRequests = new LongAdder();
+    final LongAdder connectedClients = new LongAdder();
+    final LongAdder bytesIn = new LongAdder();
+    final LongAdder bytesOut = new LongAdder();
+}

@@ -1,0 +1,89 @@
+package dev.colossal.server;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Layout of a value as the server stores it in the map: a one-byte header, an optional expiry,
+ * then the user's bytes. The map has no TTL of its own yet, so the expiry travels inside the value
+ * and survives restarts with it.
+ *
+ * <pre>
+ *  0        1                          9
+ *  +--------+--------------------------+----------------------------+
+ *  | flags  | expireAtMillis (LE, opt) | payload (the user's bytes) |
+ *  +--------+--------------------------+----------------------------+
+ *  flags bit 0 = HAS_EXPIRY: the 8-byte Unix-epoch millisecond deadline is present.
+ *  Without it the payload starts at offset 1. Other flag bits are reserved and must be 0.
+ * </pre>
+ */
+final class StoredValue {
+
+    static final int FLAGS_OFFSET = 0;
+    static final int EXPIRY_OFFSET = FLAGS_OFFSET + Byte.BYTES;
+    static final int PLAIN_HEADER = EXPIRY_OFFSET;
+    static final int EXPIRING_HEADER = EXPIRY_OFFSET + Long.BYTES;
+    static final byte HAS_EXPIRY = 1;
+
+    /** No deadline. */
+    static final long NO_EXPIRY = 0;
+
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private StoredValue() {}
+
+    /**
+     * @param payload        the user's bytes
+     * @param expireAtMillis the deadline, or {@link #NO_EXPIRY}
+     * @return the stored form
+     */
+    static byte[] encode(byte[] payload, long expireAtMillis) {
+        return encode(payload, 0, payload.length, expireAtMillis);
+    }
+
+    static byte[] encode(byte[] payload, int from, int length, long expireAtMillis) {
+        int header = headerLength(expireAtMillis);
+        byte[] out = new byte[header + length];
+        if (expireAtMillis != NO_EXPIRY) {
+            out[FLAGS_OFFSET] = HAS_EXPIRY;
+            LONG_LE.set(out, EXPIRY_OFFSET, expireAtMillis);
+        }
+        System.arraycopy(payload, from, out, header, length);
+        return out;
+    }
+
+    static int headerLength(long expireAtMillis) {
+        return expireAtMillis == NO_EXPIRY ? PLAIN_HEADER : EXPIRING_HEADER;
+    }
+
+    /**
+     * @param stored a stored value
+     * @return its deadline, or {@link #NO_EXPIRY}
+     * @throws IllegalStateException if the bytes are not a stored value
+     */
+    static long expireAt(byte[] stored) {
+        check(stored);
+        return (stored[FLAGS_OFFSET] & HAS_EXPIRY) != 0 ? (long) LONG_LE.get(stored, EXPIRY_OFFSET) : NO_EXPIRY;
+    }
+
+    static int payloadOffset(byte[] stored) {
+        return (stored[FLAGS_OFFSET] & HAS_EXPIRY) != 0 ? EXPIRING_HEADER : PLAIN_HEADER;
+    }
+
+    static byte[] payload(byte[] stored) {
+        check(stored);
+        return Arrays.copyOfRange(stored, payloadOffset(stored), stored.length);
+    }
+
+    private static void check(byte[] stored) {
+        if (stored.length < PLAIN_HEADER || (stored[FLAGS_OFFSET] & ~HAS_EXPIRY) != 0
+                || ((stored[FLAGS_OFFSET] & HAS_EXPIRY) != 0 && stored.length < EXPIRING_HEADER)) {
+            throw new IllegalStateException("stored value length=" + stored.length + " flags="
+                    + (stored.length > 0 ? stored[FLAGS_OFFSET] : -1)
+                    + " is not in the server's format; was the map written by another program?");
+        }
+    }
+}

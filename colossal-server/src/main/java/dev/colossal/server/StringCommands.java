@@ -1,0 +1,504 @@
+package dev.colossal.server;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+
+/** The string commands: GET/SET and their family, counters, ranges. Replies follow Redis 7.0. */
+final class StringCommands {
+
+    /** {@link #deadline} wrote an error instead of returning a deadline. */
+    static final long FAILED = Long.MIN_VALUE;
+
+    private final ServerContext ctx;
+    private final KeyValueStore store;
+
+    StringCommands(ServerContext ctx) {
+        this.ctx = ctx;
+        this.store = ctx.store;
+    }
+
+    void register(CommandTable t) {
+        List<String> w = List.of("write", "denyoom");
+        List<String> r = List.of("readonly", "fast");
+        t.add("get", 2, r, 1, 1, 1, this::get);
+        t.add("set", -3, w, 1, 1, 1, this::set);
+        t.add("setnx", 3, List.of("write", "denyoom", "fast"), 1, 1, 1, this::setnx);
+        t.add("setex", 4, w, 1, 1, 1, (c, a, rr) -> setex(a, rr, true, "setex"));
+        t.add("psetex", 4, w, 1, 1, 1, (c, a, rr) -> setex(a, rr, false, "psetex"));
+        t.add("getdel", 2, List.of("write", "fast"), 1, 1, 1, this::getdel);
+        t.add("getex", -2, List.of("write", "fast"), 1, 1, 1, this::getex);
+        t.add("getset", 3, List.of("write", "denyoom", "fast"), 1, 1, 1, this::getset);
+        t.add("mget", -2, List.of("readonly", "fast"), 1, -1, 1, this::mget);
+        t.add("mset", -3, w, 1, -1, 2, this::mset);
+        t.add("msetnx", -3, w, 1, -1, 2, this::msetnx);
+        List<String> wf = List.of("write", "denyoom", "fast");
+        t.add("incr", 2, wf, 1, 1, 1, (c, a, rr) -> incrBy(a[1], 1, rr));
+        t.add("decr", 2, wf, 1, 1, 1, (c, a, rr) -> incrBy(a[1], -1, rr));
+        t.add("incrby", 3, wf, 1, 1, 1, (c, a, rr) -> incrByArg(a, rr, false));
+        t.add("decrby", 3, wf, 1, 1, 1, (c, a, rr) -> incrByArg(a, rr, true));
+        t.add("incrbyfloat", 3, wf, 1, 1, 1, this::incrbyfloat);
+        t.add("append", 3, wf, 1, 1, 1, this::append);
+        t.add("strlen", 2, r, 1, 1, 1, this::strlen);
+        t.add("getrange", 4, List.of("readonly"), 1, 1, 1, this::getrange);
+        t.add("substr", 4, List.of("readonly"), 1, 1, 1, this::getrange);
+        t.add("setrange", 4, w, 1, 1, 1, this::setrange);
+    }
+
+    private void get(Client c, byte[][] a, Reply r) {
+        KeyValueStore.Entry e = store.get(a[1]);
+        if (e == null) {
+            ctx.stats.keyspaceMisses.increment();
+            r.nullBulk();
+        } else {
+            ctx.stats.keyspaceHits.increment();
+            r.bulk(e.array(), e.offset(), e.length());
+        }
+    }
+
+    /**
+     * Reads an expiry argument and turns it into an absolute deadline, or replies the error.
+     *
+     * @param seconds  the unit is seconds (else milliseconds)
+     * @param relative the value counts from now (else it is a Unix time)
+     * @param positive values <= 0 are invalid (SET, SETEX, GETEX); EXPIRE accepts them
+     */
+    long deadline(byte[] arg, boolean seconds, boolean relative, boolean positive, String cmd, Reply r) {
+        long v = Args.parseLong(arg);
+        if (v == Args.NOT_A_NUMBER) {
+            r.error(Errors.NOT_INTEGER);
+            return FAILED;
+        }
+        if ((positive && v <= 0) || (seconds && (v > Long.MAX_VALUE / 1000 || v < Long.MIN_VALUE / 1000))) {
+            r.error(Errors.invalidExpire(cmd));
+            return FAILED;
+        }
+        if (seconds) {
+            v *= 1000;
+        }
+        if (relative) {
+            long now = ctx.now();
+            if ((v > 0 && v > Long.MAX_VALUE - now) || (v < 0 && v < Long.MIN_VALUE + 1 + now)) {
+                r.error(Errors.invalidExpire(cmd));
+                return FAILED;
+            }
+            v += now;
+        }
+        return v;
+    }
+
+    /** A deadline in the past deletes; the store never sees a deadline <= 0 (0 means none). */
+    boolean expired(long deadline) {
+        return deadline != StoredValue.NO_EXPIRY && deadline <= ctx.now();
+    }
+
+    private void set(Client c, byte[][] a, Reply r) {
+        boolean nx = false;
+        boolean xx = false;
+        boolean get = false;
+        boolean keepTtl = false;
+        int expiryArg = -1;
+        boolean seconds = false;
+        boolean relative = false;
+        for (int j = 3; j < a.length; j++) {
+            byte[] o = a[j];
+            boolean hasNext = j + 1 < a.length;
+            if (Args.is(o, "NX") && !xx) {
+                nx = true;
+            } else if (Args.is(o, "XX") && !nx) {
+                xx = true;
+            } else if (Args.is(o, "GET")) {
+                get = true;
+            } else if (Args.is(o, "KEEPTTL") && expiryArg < 0) {
+                keepTtl = true;
+            } else if (hasNext && expiryArg < 0 && !keepTtl
+                    && (Args.is(o, "EX") || Args.is(o, "PX") || Args.is(o, "EXAT") || Args.is(o, "PXAT"))) {
+                seconds = Args.is(o, "EX") || Args.is(o, "EXAT");
+                relative = Args.is(o, "EX") || Args.is(o, "PX");
+                expiryArg = ++j;
+            } else {
+                r.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        long at = StoredValue.NO_EXPIRY;
+        if (expiryArg > 0) {
+            at = deadline(a[expiryArg], seconds, relative, true, "set", r);
+            if (at == FAILED) {
+                return;
+            }
+        }
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            KeyValueStore.Entry old = nx || xx || get || keepTtl ? store.get(a[1]) : null;
+            if ((nx && old != null) || (xx && old == null)) {
+                if (get) {
+                    bulkOrNull(old, r);
+                } else {
+                    r.nullBulk();
+                }
+                return;
+            }
+            if (keepTtl && old != null) {
+                at = old.expireAtMillis();
+            }
+            if (expired(at)) {
+                store.delete(a[1]);
+            } else {
+                store.set(a[1], a[2], at);
+            }
+            if (get) {
+                bulkOrNull(old, r);
+            } else {
+                r.ok();
+            }
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private static void bulkOrNull(KeyValueStore.Entry e, Reply r) {
+        if (e == null) {
+            r.nullBulk();
+        } else {
+            r.bulk(e.array(), e.offset(), e.length());
+        }
+    }
+
+    private void setnx(Client c, byte[][] a, Reply r) {
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            if (store.exists(a[1])) {
+                r.integer(0);
+            } else {
+                store.set(a[1], a[2], StoredValue.NO_EXPIRY);
+                r.integer(1);
+            }
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void setex(byte[][] a, Reply r, boolean seconds, String cmd) {
+        long at = deadline(a[2], seconds, true, true, cmd, r);
+        if (at == FAILED) {
+            return;
+        }
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            store.set(a[1], a[3], at);
+            r.ok();
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void getdel(Client c, byte[][] a, Reply r) {
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            KeyValueStore.Entry e = store.get(a[1]);
+            if (e != null) {
+                store.delete(a[1]);
+            }
+            bulkOrNull(e, r);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void getex(Client c, byte[][] a, Reply r) {
+        int expiryArg = -1;
+        boolean persist = false;
+        boolean seconds = false;
+        boolean relative = false;
+        for (int j = 2; j < a.length; j++) {
+            byte[] o = a[j];
+            if (Args.is(o, "PERSIST") && expiryArg < 0 && !persist) {
+                persist = true;
+            } else if (j + 1 < a.length && expiryArg < 0 && !persist
+                    && (Args.is(o, "EX") || Args.is(o, "PX") || Args.is(o, "EXAT") || Args.is(o, "PXAT"))) {
+                seconds = Args.is(o, "EX") || Args.is(o, "EXAT");
+                relative = Args.is(o, "EX") || Args.is(o, "PX");
+                expiryArg = ++j;
+            } else {
+                r.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        long at = StoredValue.NO_EXPIRY;
+        if (expiryArg > 0) {
+            at = deadline(a[expiryArg], seconds, relative, true, "getex", r);
+            if (at == FAILED) {
+                return;
+            }
+        }
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            KeyValueStore.Entry e = store.get(a[1]);
+            if (e == null) {
+                r.nullBulk();
+                return;
+            }
+            if (expiryArg > 0 && expired(at)) {
+                store.delete(a[1]);
+            } else if (expiryArg > 0 || (persist && e.expireAtMillis() != StoredValue.NO_EXPIRY)) {
+                store.set(a[1], e.value(), at);
+            }
+            r.bulk(e.value());
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void getset(Client c, byte[][] a, Reply r) {
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            KeyValueStore.Entry e = store.get(a[1]);
+            store.set(a[1], a[2], StoredValue.NO_EXPIRY);
+            bulkOrNull(e, r);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void mget(Client c, byte[][] a, Reply r) {
+        r.array(a.length - 1);
+        for (int i = 1; i < a.length; i++) {
+            bulkOrNull(store.get(a[i]), r);
+        }
+    }
+
+    private void mset(Client c, byte[][] a, Reply r) {
+        if (a.length % 2 == 0) {
+            r.error(Errors.arity("mset"));
+            return;
+        }
+        Lock[] ls = store.locks(keysOfPairs(a));
+        lockAll(ls);
+        try {
+            for (int i = 1; i < a.length; i += 2) {
+                store.set(a[i], a[i + 1], StoredValue.NO_EXPIRY);
+            }
+            r.ok();
+        } finally {
+            unlockAll(ls);
+        }
+    }
+
+    private void msetnx(Client c, byte[][] a, Reply r) {
+        if (a.length % 2 == 0) {
+            r.error(Errors.arity("msetnx"));
+            return;
+        }
+        Lock[] ls = store.locks(keysOfPairs(a));
+        lockAll(ls);
+        try {
+            for (int i = 1; i < a.length; i += 2) {
+                if (store.exists(a[i])) {
+                    r.integer(0);
+                    return;
+                }
+            }
+            for (int i = 1; i < a.length; i += 2) {
+                store.set(a[i], a[i + 1], StoredValue.NO_EXPIRY);
+            }
+            r.integer(1);
+        } finally {
+            unlockAll(ls);
+        }
+    }
+
+    private static byte[][] keysOfPairs(byte[][] a) {
+        byte[][] keys = new byte[a.length / 2][];
+        for (int i = 1, k = 0; i < a.length; i += 2) {
+            keys[k++] = a[i];
+        }
+        return keys;
+    }
+
+    static void lockAll(Lock[] ls) {
+        for (Lock l : ls) {
+            l.lock();
+        }
+    }
+
+    static void unlockAll(Lock[] ls) {
+        for (int i = ls.length - 1; i >= 0; i--) {
+            ls[i].unlock();
+        }
+    }
+
+    private void incrByArg(byte[][] a, Reply r, boolean negate) {
+        long by = Args.parseLong(a[2]);
+        if (by == Args.NOT_A_NUMBER && !Args.isLong(a[2])) {
+            r.error(Errors.NOT_INTEGER);
+            return;
+        }
+        if (negate) {
+            if (by == Long.MIN_VALUE) {
+                r.error("ERR decrement would overflow");
+                return;
+            }
+            by = -by;
+        }
+        incrBy(a[1], by, r);
+    }
+
+    private void incrBy(byte[] key, long by, Reply r) {
+        Lock l = store.lock(key);
+        l.lock();
+        try {
+            KeyValueStore.Entry e = store.get(key);
+            long v = 0;
+            if (e != null) {
+                v = Args.parseLong(e.value());
+                if (v == Args.NOT_A_NUMBER && !Args.isLong(e.value())) {
+                    r.error(Errors.NOT_INTEGER);
+                    return;
+                }
+            }
+            long sum = v + by;
+            if (((v ^ sum) & (by ^ sum)) < 0) {
+                r.error(Errors.OVERFLOW);
+                return;
+            }
+            store.set(key, Args.bytes(Long.toString(sum)), e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+            r.integer(sum);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void incrbyfloat(Client c, byte[][] a, Reply r) {
+        Double by = Args.parseDouble(a[2]);
+        if (by == null) {
+            r.error(Errors.NOT_FLOAT);
+            return;
+        }
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            KeyValueStore.Entry e = store.get(a[1]);
+            double v = 0;
+            if (e != null) {
+                Double old = Args.parseDouble(e.value());
+                if (old == null) {
+                    r.error(Errors.NOT_FLOAT);
+                    return;
+                }
+                v = old;
+            }
+            double sum = v + by;
+            if (Double.isNaN(sum) || Double.isInfinite(sum)) {
+                r.error(Errors.NAN_OR_INF);
+                return;
+            }
+            byte[] out = Args.bytes(Args.formatDouble(sum));
+            store.set(a[1], out, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+            r.bulk(out);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void append(Client c, byte[][] a, Reply r) {
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            KeyValueStore.Entry e = store.get(a[1]);
+            if (e == null) {
+                store.set(a[1], a[2], StoredValue.NO_EXPIRY);
+                r.integer(a[2].length);
+                return;
+            }
+            long n = (long) e.length() + a[2].length;
+            if (n > ctx.config.maxBulkBytes()) {
+                r.error(Errors.TOO_BIG);
+                return;
+            }
+            byte[] v = Arrays.copyOfRange(e.array(), e.offset(), e.offset() + (int) n);
+            System.arraycopy(a[2], 0, v, e.length(), a[2].length);
+            store.set(a[1], v, e.expireAtMillis());
+            r.integer(n);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void strlen(Client c, byte[][] a, Reply r) {
+        KeyValueStore.Entry e = store.get(a[1]);
+        r.integer(e == null ? 0 : e.length());
+    }
+
+    private void getrange(Client c, byte[][] a, Reply r) {
+        long start = Args.parseLong(a[2]);
+        long end = Args.parseLong(a[3]);
+        if ((start == Args.NOT_A_NUMBER && !Args.isLong(a[2])) || (end == Args.NOT_A_NUMBER && !Args.isLong(a[3]))) {
+            r.error(Errors.NOT_INTEGER);
+            return;
+        }
+        KeyValueStore.Entry e = store.get(a[1]);
+        byte[] v = e == null ? new byte[0] : e.value();
+        long n = v.length;
+        if (start < 0 && end < 0 && start > end) {
+            r.bulk(v, 0, 0);
+            return;
+        }
+        if (start < 0) {
+            start = n + start;
+        }
+        if (end < 0) {
+            end = n + end;
+        }
+        start = Math.max(0, start);
+        end = Math.max(0, end);
+        if (end >= n) {
+            end = n - 1;
+        }
+        if (start > end || n == 0) {
+            r.bulk(v, 0, 0);
+            return;
+        }
+        r.bulk(v, (int) start, (int) (end - start + 1));
+    }
+
+    private void setrange(Client c, byte[][] a, Reply r) {
+        long offset = Args.parseLong(a[2]);
+        if (offset == Args.NOT_A_NUMBER && !Args.isLong(a[2])) {
+            r.error(Errors.NOT_INTEGER);
+            return;
+        }
+        if (offset < 0) {
+            r.error(Errors.OFFSET_RANGE);
+            return;
+        }
+        byte[] piece = a[3];
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            KeyValueStore.Entry e = store.get(a[1]);
+            byte[] v = e == null ? new byte[0] : e.value();
+            if (piece.length == 0) {
+                r.integer(v.length);
+                return;
+            }
+            if (offset + piece.length > ctx.config.maxBulkBytes()) {
+                r.error(Errors.TOO_BIG);
+                return;
+            }
+            int n = (int) Math.max(v.length, offset + piece.length);
+            byte[] out = Arrays.copyOf(v, n);
+            System.arraycopy(piece, 0, out, (int) offset, piece.length);
+            store.set(a[1], out, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+            r.integer(n);
+        } finally {
+            l.unlock();
+        }
+    }
+}

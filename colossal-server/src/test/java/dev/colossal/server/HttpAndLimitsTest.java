@@ -1,0 +1,125 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** HTTP endpoints, SCAN's full-iteration guarantee, and the limits: password, max clients, idle timeout. */
+class HttpAndLimitsTest {
+
+    @TempDir
+    Path dir;
+
+    private static ServerConfig config(Path dir) {
+        return ServerConfig.defaults().withDataDir(dir).withPorts(0, 0);
+    }
+
+    @Test
+    void httpKeysStatsMetricsAndHealth() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir))) {
+            HttpClient http = HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + s.httpPort();
+            byte[] binary = {0, 1, '\r', '\n', (byte) 0xff};
+            var put = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/keys/a%0Db?ttl=100"))
+                    .PUT(HttpRequest.BodyPublishers.ofByteArray(binary)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(204, put.statusCode());
+            var get = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/keys/a%0Db")).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(200, get.statusCode());
+            assertArrayEquals(binary, get.body());
+            assertTrue(Long.parseLong(get.headers().firstValue("X-TTL-Millis").orElseThrow()) > 90_000);
+            try (Wire w = new Wire(s.port())) { // the same data over RESP
+                assertArrayEquals(new byte[] {'$', '5', '\r', '\n', 0, 1, '\r', '\n', (byte) 0xff, '\r', '\n'},
+                        w.call("GET".getBytes(), new byte[] {'a', '\r', 'b'}));
+                w.call("SET", "user:1", "x");
+                w.call("SET", "user:2", "y");
+            }
+            String scan = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/keys?prefix=user:")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(scan.contains("\"user:1\"") && scan.contains("\"user:2\"") && !scan.contains("a\\r"), scan);
+            assertEquals(204, http.send(HttpRequest.newBuilder(URI.create(base + "/v1/keys/user:1")).DELETE().build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode());
+            assertEquals(404, http.send(HttpRequest.newBuilder(URI.create(base + "/v1/keys/user:1")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode());
+            String stats = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/stats")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(stats.contains("\"keys\":2"), stats);
+            String metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(metrics.contains("# TYPE colossal_keys gauge\ncolossal_keys 2\n"), metrics);
+            assertEquals("ok\n", http.send(HttpRequest.newBuilder(URI.create(base + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+        }
+    }
+
+    @Test
+    void scanVisitsEveryKeyExactlyOnceWhenNothingChanges() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Wire w = new Wire(s.port())) {
+            for (int i = 0; i < 1000; i++) {
+                w.call("SET", "s" + i, "v");
+            }
+            Set<String> seen = new HashSet<>();
+            String cursor = "0";
+            int calls = 0;
+            do {
+                String reply = w.call("SCAN", cursor, "COUNT", "37");
+                String[] lines = reply.split("\r\n");
+                cursor = lines[2];
+                for (int i = 5; i < lines.length; i += 2) {
+                    assertTrue(seen.add(lines[i]), "returned twice: " + lines[i]);
+                }
+                calls++;
+            } while (!cursor.equals("0"));
+            assertEquals(1000, seen.size());
+            assertTrue(calls >= 1000 / 37, "calls=" + calls);
+            assertTrue(w.call("SCAN", "0", "MATCH", "s99*", "COUNT", "5000").contains("$3\r\ns99\r\n"));
+        }
+    }
+
+    @Test
+    void requirepassGatesEverythingButHelloAuthAndQuit() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir).withRequirePass("sesame").withPorts(0, -1));
+             Wire w = new Wire(s.port())) {
+            assertEquals("-NOAUTH Authentication required.\r\n", w.call("GET", "k"));
+            assertEquals("-ERR wrong number of arguments for 'get' command\r\n", w.call("GET"));
+            assertTrue(w.call("HELLO", "3").startsWith("-NOAUTH HELLO must be called"));
+            assertEquals("-WRONGPASS invalid username-password pair or user is disabled.\r\n", w.call("AUTH", "nope"));
+            assertEquals("+OK\r\n", w.call("AUTH", "sesame"));
+            assertEquals("+OK\r\n", w.call("SET", "k", "v"));
+            try (Wire w2 = new Wire(s.port())) {
+                assertTrue(w2.call("HELLO", "3", "AUTH", "default", "sesame").startsWith("%7"));
+                assertEquals("$1\r\nv\r\n", w2.call("GET", "k"));
+            }
+        }
+    }
+
+    @Test
+    void maxClientsAndIdleTimeout() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir).withPorts(0, -1).withLimits(2, 1024 * 1024, 1))) {
+            try (Wire a = new Wire(s.port()); Wire b = new Wire(s.port())) {
+                assertEquals("+PONG\r\n", a.call("PING"));
+                assertEquals("+PONG\r\n", b.call("PING"));
+                try (Wire c = new Wire(s.port())) {
+                    assertEquals("-ERR max number of clients reached\r\n", c.reply());
+                }
+                long t0 = System.nanoTime();
+                assertTrue(a.closedByServer(), "idle connection closed");
+                assertTrue(System.nanoTime() - t0 < 5_000_000_000L);
+            }
+            try (Wire w = new Wire(s.port())) {
+                w.send("*2\r\n$3\r\nGET\r\n$2000000\r\n".getBytes());
+                assertEquals("-ERR Protocol error: invalid bulk length\r\n", w.reply());
+            }
+        }
+    }
+}

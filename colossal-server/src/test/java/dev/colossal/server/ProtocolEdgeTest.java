@@ -1,0 +1,166 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Framing edge cases: split frames, pipelined bursts, empty and huge values, binary keys, RESP3. */
+class ProtocolEdgeTest {
+
+    @TempDir
+    Path dir;
+    ColossalServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = TestServers.colossal(dir);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        server.close();
+    }
+
+    @Test
+    void aRequestSplitAtEveryByteIsParsedLikeAWholeOne() throws Exception {
+        byte[] set = Wire.encode("SET", "split-key", "split-value");
+        byte[] get = Wire.encode("GET", "split-key");
+        byte[] both = new byte[set.length + get.length];
+        System.arraycopy(set, 0, both, 0, set.length);
+        System.arraycopy(get, 0, both, set.length, get.length);
+        try (Wire w = new Wire(server.port())) {
+            for (int cut = 1; cut < both.length; cut++) {
+                w.send(Arrays.copyOfRange(both, 0, cut));
+                Thread.sleep(1); // let the server see the partial frame on its own
+                w.send(Arrays.copyOfRange(both, cut, both.length));
+                assertEquals("+OK\r\n", w.reply(), "cut at " + cut);
+                assertEquals("$11\r\nsplit-value\r\n", w.reply(), "cut at " + cut);
+            }
+            for (byte b : both) { // and one byte per write
+                w.send(new byte[] {b});
+            }
+            assertEquals("+OK\r\n", w.reply());
+            assertEquals("$11\r\nsplit-value\r\n", w.reply());
+        }
+    }
+
+    @Test
+    void aPipelinedBurstOfTenThousandCommandsGetsEveryReplyInOrder() throws Exception {
+        int n = 10_000;
+        ByteArrayOutputStream burst = new ByteArrayOutputStream();
+        for (int i = 0; i < n; i++) {
+            burst.writeBytes(Wire.encode("SET", "p" + i, "v" + i));
+            burst.writeBytes(Wire.encode("GET", "p" + i));
+        }
+        try (Wire w = new Wire(server.port())) {
+            Thread writer = Thread.ofPlatform().start(() -> {
+                try {
+                    w.send(burst.toByteArray());
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            for (int i = 0; i < n; i++) {
+                assertEquals("+OK\r\n", w.reply());
+                String v = "v" + i;
+                assertEquals("$" + v.length() + "\r\n" + v + "\r\n", w.reply());
+            }
+            writer.join();
+            assertEquals(":" + n + "\r\n", w.call("DBSIZE"));
+        }
+    }
+
+    @Test
+    void emptyAndSixtyFourMebibyteValuesRoundTrip() throws Exception {
+        byte[] big = new byte[64 * 1024 * 1024];
+        new Random(5).nextBytes(big);
+        try (Wire w = new Wire(server.port())) {
+            assertEquals("+OK\r\n", w.call("SET", "empty", ""));
+            assertEquals("$0\r\n\r\n", w.call("GET", "empty"));
+            assertEquals(":0\r\n", w.call("STRLEN", "empty"));
+            assertEquals("+OK\r\n", new String(w.call("SET".getBytes(), "big".getBytes(), big), StandardCharsets.US_ASCII));
+            byte[] reply = w.call("GET".getBytes(), "big".getBytes());
+            String header = "$" + big.length + "\r\n";
+            assertEquals(header, new String(reply, 0, header.length(), StandardCharsets.US_ASCII));
+            assertArrayEquals(big, Arrays.copyOfRange(reply, header.length(), header.length() + big.length));
+            assertEquals(":" + big.length + "\r\n", w.call("STRLEN", "big"));
+        }
+    }
+
+    @Test
+    void binaryKeysWithCrLfAndNulAreDistinctKeys() throws Exception {
+        byte[][] keys = {{'a', '\r', '\n', 'b'}, {'a', 0, 'b'}, {0}, {'\r', '\n'}, {(byte) 0xff, (byte) 0xfe}};
+        try (Wire w = new Wire(server.port())) {
+            for (int i = 0; i < keys.length; i++) {
+                w.call("SET".getBytes(), keys[i], new byte[] {(byte) i, '\r', '\n', 0});
+            }
+            for (int i = 0; i < keys.length; i++) {
+                assertArrayEquals(new byte[] {'$', '4', '\r', '\n', (byte) i, '\r', '\n', 0, '\r', '\n'},
+                        w.call("GET".getBytes(), keys[i]));
+            }
+            assertEquals(":" + keys.length + "\r\n", w.call("DBSIZE"));
+            byte[] all = w.call("KEYS".getBytes(), "*".getBytes());
+            assertTrue(new String(all, StandardCharsets.ISO_8859_1).startsWith("*" + keys.length + "\r\n"));
+        }
+    }
+
+    @Test
+    void inlineCommandsWork() throws Exception {
+        try (Wire w = new Wire(server.port())) {
+            w.send("PING\r\n".getBytes());
+            assertEquals("+PONG\r\n", w.reply());
+            w.send("SET inl \"a b\\r\\n\"\nGET inl\n\r\n".getBytes());
+            assertEquals("+OK\r\n", w.reply());
+            assertEquals("$5\r\na b\r\n\r\n", w.reply());
+            w.send("\r\n\r\nPING\r\n".getBytes()); // blank lines are skipped, as in Redis
+            assertEquals("+PONG\r\n", w.reply());
+        }
+    }
+
+    @Test
+    void resp3RepliesUseResp3Types() throws Exception {
+        try (Wire w = new Wire(server.port())) {
+            assertTrue(w.call("HELLO", "3").startsWith("%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n"));
+            assertEquals("_\r\n", w.call("GET", "nope"));
+            assertEquals("%1\r\n$4\r\nsave\r\n$0\r\n\r\n", w.call("CONFIG", "GET", "save"));
+            assertTrue(w.call("INFO", "server").startsWith("="), "INFO is verbatim text in RESP3");
+            assertTrue(w.call("HELLO", "2").startsWith("*14\r\n"));
+            assertEquals("$-1\r\n", w.call("GET", "nope"));
+        }
+    }
+
+    @Test
+    void malformedFramesGetRedisErrorsAndAClose() throws Exception {
+        String[][] cases = {
+            {"*abc\r\n", "-ERR Protocol error: invalid multibulk length\r\n"},
+            {"*1\r\n+PING\r\n", "-ERR Protocol error: expected '$', got '+'\r\n"},
+            {"*1\r\n$-5\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
+            {"*1\r\n$999999999999\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
+            {"*9999999\r\n", "-ERR Protocol error: invalid multibulk length\r\n"},
+        };
+        for (String[] c : cases) {
+            try (Wire w = new Wire(server.port())) {
+                w.send(c[0].getBytes(StandardCharsets.ISO_8859_1));
+                assertEquals(c[1], w.reply(), c[0]);
+                assertTrue(w.closedByServer(), c[0]);
+            }
+        }
+        try (Wire w = new Wire(server.port())) {
+            w.send(new byte[70 * 1024]); // no newline: too big inline request
+            assertEquals("-ERR Protocol error: too big inline request\r\n", w.reply());
+        }
+        try (Wire w = new Wire(server.port())) {
+            assertEquals("+PONG\r\n", w.call("PING"));
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The server as a real process: SIGKILL loses nothing acknowledged; SIGTERM stops it cleanly. */
+class RestartTest {
+
+    @TempDir
+    Path dir;
+
+    private Process serve(int port) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.colossal.cli.Main",
+                "serve", "--port", Integer.toString(port), "--http-port", "-1", "--data", dir.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("server-" + System.nanoTime() + ".log").toFile())
+                .start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            try (Wire w = new Wire(port)) {
+                if (w.call("PING").equals("+PONG\r\n")) {
+                    return p;
+                }
+            } catch (IOException e) {
+                Thread.sleep(100);
+            }
+        }
+        p.destroyForcibly();
+        throw new IOException("server did not start on port " + port);
+    }
+
+    @Test
+    void dataWrittenBeforeSigkillIsServedAfterRestart() throws Exception {
+        int port = TestServers.freePort();
+        Process p = serve(port);
+        try (Wire w = new Wire(port)) {
+            for (int i = 0; i < 2000; i++) {
+                assertEquals("+OK\r\n", w.call("SET", "k" + i, "value-" + i));
+            }
+            assertEquals("+OK\r\n", w.call("SET", "ttl", "x", "EX", "1000"));
+        }
+        p.destroyForcibly(); // SIGKILL
+        assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+        Process again = serve(port);
+        try (Wire w = new Wire(port)) {
+            assertEquals(":2001\r\n", w.call("DBSIZE"));
+            for (int i = 0; i < 2000; i += 97) {
+                String v = "value-" + i;
+                assertEquals("$" + v.length() + "\r\n" + v + "\r\n", w.call("GET", "k" + i));
+            }
+            String ttl = w.call("TTL", "ttl");
+            long left = Long.parseLong(ttl.substring(1).trim());
+            assertTrue(left > 900 && left <= 1000, "TTL survives restart: " + ttl);
+        } finally {
+            again.destroy(); // SIGTERM: graceful
+            assertTrue(again.waitFor(20, TimeUnit.SECONDS), "SIGTERM stops the server");
+        }
+        assertEquals(List.of(143, 0).contains(again.exitValue()), true, "exit=" + again.exitValue());
+    }
+}

@@ -1,0 +1,73 @@
+package dev.colossal.server;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Starting servers for tests: ours in-process, and Debian's redis-server as the reference. */
+final class TestServers {
+
+    private TestServers() {}
+
+    static ColossalServer colossal(Path dir) throws IOException {
+        return ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1));
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** @return the path of a command on PATH, or null */
+    static Path onPath(String name) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+            Path p = Path.of(d, name);
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Starts redis-server on a free port with persistence off.
+     *
+     * @return the process and port, or null (with a loud message) if redis-server is not installed
+     */
+    static Process redis(int port) throws IOException, InterruptedException {
+        Path exe = onPath("redis-server");
+        if (exe == null) {
+            System.err.println("!!! redis-server is not installed: reference comparison SKIPPED. "
+                    + "Install it with 'apt-get install redis-server redis-tools' (./colossal test does this).");
+            return null;
+        }
+        Process p = new ProcessBuilder(exe.toString(), "--port", Integer.toString(port), "--save", "",
+                "--appendonly", "no", "--bind", "127.0.0.1")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try (Wire w = new Wire(port)) {
+                if (w.call("PING").equals("+PONG\r\n")) {
+                    return p;
+                }
+            } catch (IOException e) {
+                Thread.sleep(50);
+            }
+        }
+        p.destroyForcibly();
+        throw new IOException("redis-server did not start on port " + port);
+    }
+
+    static int run(List<String> cmd, Path output) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException("timed out: " + cmd);
+        }
+        return p.exitValue();
+    }
+}
