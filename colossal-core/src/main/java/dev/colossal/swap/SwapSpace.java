@@ -77,7 +77,6 @@ public final class SwapSpace implements AutoCloseable {
     public record Stats(long budget, long residentBytes, long objects, long swapOuts, long swapIns,
                         long fileBytes, long freeExtents) {}
 
-    private static final long PIN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final long budget;
     private final SwapFile file;
@@ -99,6 +98,8 @@ public final class SwapSpace implements AutoCloseable {
     private long swapOuts;
     private long swapIns;
     private boolean closed;
+    /** How long making room waits for pinned arrays to be released before giving up; tests shorten it. */
+    long pinWaitNanos = TimeUnit.SECONDS.toNanos(5);
 
     private SwapSpace(Builder b) throws IOException {
         this.budget = b.budget;
@@ -457,6 +458,10 @@ public final class SwapSpace implements AutoCloseable {
      * waiting for their writes. Called with the lock held.
      */
     private void reserve(long bytes, Swappable requester) {
+        if (bytes > budget) {
+            throw new SwapException("an object of " + bytes + " bytes cannot fit under budget=" + budget
+                    + " bytes; raise the budget above the largest object");
+        }
         long failuresBefore = failures;
         long pinWaitUntil = 0;
         while (resident + bytes > budget) {
@@ -477,7 +482,7 @@ public final class SwapSpace implements AutoCloseable {
             // Everything resident is pinned: wait a little for other threads to release theirs.
             long now = System.nanoTime();
             if (pinWaitUntil == 0) {
-                pinWaitUntil = now + PIN_WAIT_NANOS;
+                pinWaitUntil = now + pinWaitNanos;
             } else if (now - pinWaitUntil > 0) {
                 throw new SwapException("cannot make room for " + bytes + " bytes under budget=" + budget
                         + ": resident=" + resident + " bytes are all pinned (acquired arrays not released);"
