@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
             MixCommand.class,
             SparseCommand.class,
             PingPongCommand.class,
+            SwapCommand.class,
         })
 public final class Main implements Runnable {
 
