@@ -5,9 +5,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicLong;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.util.zip.CRC32C;
 
 /**
  * Writes and reads one block ({@link BlockLayout}) between memory segments and a file channel.
@@ -16,7 +16,8 @@ import java.util.zip.CRC32C;
  * alignment) go straight between the caller's segments and the file through
  * {@link MemorySegment#asByteBuffer()}: no copy, which direct I/O requires and which keeps the CPU
  * cost to the checksum. What is left over (a short last chunk, unaligned memory, the trailing id)
- * goes through one aligned staging segment, flushed in whole alignment units.
+ * goes through one aligned staging segment, flushed in whole alignment units. The CRC32C runs on
+ * another thread beside the I/O ({@link Checksum}), so a block moves at the disk's speed.
  */
 final class BlockIO {
 
@@ -38,7 +39,8 @@ final class BlockIO {
     void write(long offset, long id, MemorySegment[] parts, long length) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             Staging staging = new Staging(arena, length, offset + BlockLayout.headerSpan(alignment));
-            CRC32C crc = new CRC32C();
+            // The payload does not change while it is written: its checksum runs beside the I/O.
+            Checksum crc = Checksum.start(parts, length, null);
             for (MemorySegment part : parts) {
                 long at = 0;
                 long n = part.byteSize();
@@ -46,22 +48,20 @@ final class BlockIO {
                     long rest = n - at;
                     if (staging.isEmpty() && aligned(part, at) && rest >= alignment) {
                         long len = Math.min(rest & -alignment, ioSize);
-                        ByteBuffer b = part.asSlice(at, len).asByteBuffer();
-                        crc.update(b);
-                        writeFully(b.rewind(), staging.filePos);
+                        writeFully(part.asSlice(at, len).asByteBuffer(), staging.filePos);
                         staging.filePos += len;
                         at += len;
                     } else {
-                        at += staging.put(part, at, rest, crc);
+                        at += staging.put(part, at, rest);
                     }
                 }
             }
             MemorySegment trailer = arena.allocate(ID);
             trailer.set(ID, 0, id);
-            staging.put(trailer, 0, ID.byteSize(), null);
+            staging.put(trailer, 0, ID.byteSize());
             staging.flush();
             MemorySegment header = arena.allocate(BlockLayout.headerSpan(alignment), alignment);
-            BlockLayout.writeHeader(header, length, id, (int) crc.getValue());
+            BlockLayout.writeHeader(header, length, id, crc.await());
             writeFully(header.asByteBuffer(), offset);
         }
     }
@@ -74,33 +74,39 @@ final class BlockIO {
             readFully(header.asByteBuffer(), offset, id, offset, blockEnd);
             BlockLayout.checkHeader(header, id, length, file, offset);
             Staging staging = new Staging(arena, length, offset + BlockLayout.headerSpan(alignment));
-            CRC32C crc = new CRC32C();
-            for (MemorySegment part : parts) {
-                long at = 0;
-                long n = part.byteSize();
-                while (at < n) {
-                    long rest = n - at;
-                    if (staging.isEmpty() && aligned(part, at) && rest >= alignment) {
-                        long len = Math.min(rest & -alignment, ioSize);
-                        ByteBuffer b = part.asSlice(at, len).asByteBuffer();
-                        readFully(b, staging.filePos, id, offset, blockEnd);
-                        crc.update(b.rewind());
-                        staging.filePos += len;
-                        at += len;
-                    } else {
-                        at += staging.take(part, at, rest, crc, id, offset, blockEnd);
+            // The checksum follows the reads on another thread, a piece behind.
+            Checksum crc = Checksum.start(parts, length, new AtomicLong());
+            int computed;
+            try {
+                for (MemorySegment part : parts) {
+                    long at = 0;
+                    long n = part.byteSize();
+                    while (at < n) {
+                        long rest = n - at;
+                        long got;
+                        if (staging.isEmpty() && aligned(part, at) && rest >= alignment) {
+                            got = Math.min(rest & -alignment, ioSize);
+                            readFully(part.asSlice(at, got).asByteBuffer(), staging.filePos, id, offset, blockEnd);
+                            staging.filePos += got;
+                        } else {
+                            got = staging.take(part, at, rest, id, offset, blockEnd);
+                        }
+                        at += got;
+                        crc.advance(got);
                     }
                 }
+            } finally {
+                crc.finishReading();
             }
+            computed = crc.await();
             int stored = BlockLayout.crc(header);
-            int computed = (int) crc.getValue();
             if (stored != computed) {
                 throw new SwapCorruptedException(id, file, offset, "payload crc32c=0x" + Integer.toHexString(computed)
                         + " but the header records 0x" + Integer.toHexString(stored));
             }
             MemorySegment trailer = arena.allocate(ID);
             for (long got = 0; got < ID.byteSize(); ) {
-                got += staging.take(trailer, got, ID.byteSize() - got, null, id, offset, blockEnd);
+                got += staging.take(trailer, got, ID.byteSize() - got, id, offset, blockEnd);
             }
             BlockLayout.checkTrailer(trailer.get(ID, 0), id, file, offset);
         }
@@ -146,12 +152,9 @@ final class BlockIO {
             return fill == taken;
         }
 
-        long put(MemorySegment from, long at, long len, CRC32C crc) throws IOException {
+        long put(MemorySegment from, long at, long len) throws IOException {
             long n = Math.min(len, buffer.byteSize() - fill);
             MemorySegment.copy(from, at, buffer, fill, n);
-            if (crc != null) {
-                crc.update(buffer.asSlice(fill, n).asByteBuffer());
-            }
             fill += n;
             if (fill == buffer.byteSize()) {
                 flush();
@@ -170,7 +173,7 @@ final class BlockIO {
             fill = 0;
         }
 
-        long take(MemorySegment to, long at, long len, CRC32C crc, long id, long blockOffset, long blockEnd)
+        long take(MemorySegment to, long at, long len, long id, long blockOffset, long blockEnd)
                 throws IOException {
             if (fill == taken) {
                 long size = Math.min(buffer.byteSize(), blockEnd - filePos);
@@ -181,9 +184,6 @@ final class BlockIO {
             }
             long n = Math.min(len, fill - taken);
             MemorySegment.copy(buffer, taken, to, at, n);
-            if (crc != null) {
-                crc.update(buffer.asSlice(taken, n).asByteBuffer());
-            }
             taken += n;
             return n;
         }

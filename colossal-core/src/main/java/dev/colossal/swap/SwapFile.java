@@ -105,7 +105,7 @@ final class SwapFile implements AutoCloseable {
             io.write(offset, id, parts, length);
             return offset;
         } catch (IOException | RuntimeException e) {
-            free(offset, length);
+            release(offset, length, true);
             throw e;
         }
     }
@@ -115,10 +115,18 @@ final class SwapFile implements AutoCloseable {
         io.read(offset, id, parts, length);
     }
 
-    /** Gives a block's extent back; trailing free space is cut from the file. */
+    /**
+     * Gives a block's extent back. The file keeps its length (cutting it costs a synchronous discard on
+     * some file systems, and the next swap-out would grow it again); it shrinks after a failed write,
+     * to give a full disk its space back, and when a persistent file is closed.
+     */
     void free(long offset, long length) {
+        release(offset, length, false);
+    }
+
+    private void release(long offset, long length, boolean shrink) {
         synchronized (allocator) {
-            if (allocator.free(offset, BlockLayout.blockSize(length, alignment))) {
+            if (allocator.free(offset, BlockLayout.blockSize(length, alignment)) && shrink) {
                 try {
                     channel.truncate(allocator.end());
                 } catch (IOException ignored) {
@@ -140,7 +148,7 @@ final class SwapFile implements AutoCloseable {
         return persistent;
     }
 
-    /** @return {used bytes, free bytes below the end, free extents, file end} */
+    /** @return {used bytes, free bytes below the end, free extents, end of the last used extent} */
     long[] usage() {
         synchronized (allocator) {
             return new long[] {allocator.usedBytes(), allocator.freeBytes(), allocator.freeExtents(), allocator.end()};
@@ -155,6 +163,7 @@ final class SwapFile implements AutoCloseable {
             synchronized (allocator) {
                 end = allocator.end();
             }
+            channel.truncate(end);
             CatalogLayout.write(path, new CatalogLayout.Catalog(end, nextId, alignment, entries));
         } finally {
             channel.close();

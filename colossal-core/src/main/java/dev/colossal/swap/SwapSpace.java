@@ -531,7 +531,7 @@ public final class SwapSpace implements AutoCloseable {
     private void write(Swappable h, Object value, long accessesAtStart) {
         long blockOffset = -1;
         Exception error = null;
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) { // an encoded payload is checksummed on another thread
             MemorySegment[] parts = h.payload(value, arena);
             blockOffset = file.write(h.id, parts, h.byteSize);
         } catch (IOException | RuntimeException e) {
@@ -653,7 +653,7 @@ public final class SwapSpace implements AutoCloseable {
                 List<CatalogLayout.Entry> entries = new ArrayList<>();
                 for (Swappable h : all) {
                     if (h.state == Swappable.State.RESIDENT) {
-                        try (Arena arena = Arena.ofConfined()) {
+                        try (Arena arena = Arena.ofShared()) {
                             h.offset = file.write(h.id, h.payload(h.value, arena), h.byteSize);
                         }
                     }

@@ -67,7 +67,8 @@ public final class SwappableObject<T> extends Swappable {
     @Override
     Object load(SwapFile file, long blockOffset) throws IOException {
         Codec<T> c = codec();
-        try (Arena arena = Arena.ofConfined()) {
+        // Shared: a large payload is checksummed on another thread.
+        try (Arena arena = Arena.ofShared()) {
             MemorySegment bytes = arena.allocate(byteSize, file.alignment());
             file.read(blockOffset, id, new MemorySegment[] {bytes}, byteSize);
             return c.decode(bytes);

@@ -131,6 +131,33 @@ class SwapFileTest {
     }
 
     @Test
+    void shouldChecksumLargeBlocksBesideTheIoAndStillCatchDamageAndTruncation() throws IOException {
+        Path path = dir.resolve("big.swap");
+        try (Arena arena = Arena.ofShared();
+             SwapFile file = SwapFile.open(path, true, 4096, Long.MAX_VALUE, 1 << 20, Set.of())) {
+            MemorySegment[] parts = randomParts(arena, new SplittableRandom(9), 1 << 20, 1 << 20, 1 << 20, 12_345);
+            long length = total(parts);
+            assertTrue(length >= Checksum.PARALLEL_MIN * 3);
+            long offset = file.write(77, parts, length);
+            MemorySegment[] back = like(arena, parts);
+            file.read(offset, 77, back, length);
+            for (int i = 0; i < parts.length; i++) {
+                assertEquals(-1, parts[i].mismatch(back[i]), "part " + i);
+            }
+            flipByte(path, offset + 4096 + (5L << 19));
+            SwapCorruptedException damaged = assertThrows(SwapCorruptedException.class,
+                    () -> file.read(offset, 77, like(arena, parts), length));
+            assertTrue(damaged.getMessage().contains("crc32c"), damaged.getMessage());
+            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.WRITE)) {
+                ch.truncate(offset + (3L << 19));
+            }
+            SwapCorruptedException cut = assertThrows(SwapCorruptedException.class,
+                    () -> file.read(offset, 77, like(arena, parts), length));
+            assertTrue(cut.getMessage().contains("truncated"), cut.getMessage());
+        }
+    }
+
+    @Test
     void shouldDetectATruncatedBlockOnRead() throws IOException {
         Path path = dir.resolve("t.swap");
         try (Arena arena = Arena.ofConfined();

@@ -148,6 +148,13 @@ class SwapSpaceTest {
             assertTrue(space.stats().swapOuts() > 0 && space.stats().swapIns() > 0);
             assertTrue(space.stats().residentBytes() <= 20_000);
         }
+        try (SwapSpace space = tiny(8L << 20).build()) {
+            long[] values = random.longs(400_000).toArray(); // 3.2 MB: checksummed beside the I/O
+            SwappableObject<Note> big = space.store(new Note("big", values), codec);
+            big.swapOut();
+            assertFalse(big.isResident());
+            assertTrue(java.util.Arrays.equals(values, big.get().values()));
+        }
     }
 
     @Test
