@@ -30,6 +30,8 @@ final class Checksum {
     /** Whether another thread computes it, following {@link #ready}. */
     private final boolean parallel;
     private Future<Integer> result;
+    /** The checksum thread while it waits for the reader, else null; the reader wakes it. */
+    private volatile Thread sleeper;
 
     private Checksum(MemorySegment[] parts, long length, AtomicLong ready) {
         this.parts = parts;
@@ -54,6 +56,14 @@ final class Checksum {
     void advance(long bytes) {
         if (ready != null) {
             ready.setRelease(ready.getPlain() + bytes);
+            wake();
+        }
+    }
+
+    private void wake() {
+        Thread t = sleeper;
+        if (t != null) {
+            LockSupport.unpark(t);
         }
     }
 
@@ -61,6 +71,7 @@ final class Checksum {
     void finishReading() {
         if (ready != null && ready.getPlain() < length) {
             ready.setRelease(ABORTED);
+            wake();
         }
     }
 
@@ -92,7 +103,13 @@ final class Checksum {
                         if (available == ABORTED) {
                             return 0;
                         }
-                        LockSupport.parkNanos(20_000);
+                        // Published before the re-check, so an advance after it is never missed for long;
+                        // the timeout bounds the wait should a wake-up race with parking.
+                        sleeper = Thread.currentThread();
+                        if (ready.getAcquire() < done + 1) {
+                            LockSupport.parkNanos(1_000_000);
+                        }
+                        sleeper = null;
                     }
                     n = Math.min(n, available - done);
                 }
