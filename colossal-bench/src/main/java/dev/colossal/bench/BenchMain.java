@@ -15,7 +15,8 @@ public final class BenchMain {
     private static final List<Suite> SUITES = List.of(
             new dev.colossal.bench.arrays.ArraysSuite(),
             new dev.colossal.bench.ipc.IpcSuite(),
-            new dev.colossal.bench.server.ServerSuite()
+            new dev.colossal.bench.server.ServerSuite(),
+            new dev.colossal.bench.swap.SwapSuite()
     );
 
     private BenchMain() {}

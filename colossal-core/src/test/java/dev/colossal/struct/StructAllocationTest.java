@@ -48,13 +48,19 @@ class StructAllocationTest {
             }
             long overhead = allocatedBytes();
             overhead = allocatedBytes() - overhead; // what reading the counter itself costs
-            long before = allocatedBytes();
-            for (int round = 0; round < 150; round++) {
-                checksum += pass(array, p, n);
+            // Several windows: a JIT recompilation or deoptimisation under load may allocate a few bytes
+            // once, but a path that allocates per access would allocate megabytes in every window.
+            long fewest = Long.MAX_VALUE;
+            for (int window = 0; window < 5; window++) {
+                long before = allocatedBytes();
+                for (int round = 0; round < 30; round++) {
+                    checksum += pass(array, p, n);
+                }
+                fewest = Math.min(fewest, Math.max(0, allocatedBytes() - before - overhead));
             }
-            long allocated = allocatedBytes() - before - overhead;
+            long allocated = fewest;
             assertTrue(checksum != 0);
-            assertEquals(0, Math.max(0, allocated), "bytes allocated over ~10M struct accesses");
+            assertEquals(0, Math.max(0, allocated), "bytes allocated over ~2M struct accesses in the quietest of 5 windows");
         }
     }
 

@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
             SparseCommand.class,
             PingPongCommand.class,
             ServeCommand.class,
+            SwapCommand.class,
         })
 public final class Main implements Runnable {
 

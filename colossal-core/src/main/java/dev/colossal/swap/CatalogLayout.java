@@ -1,0 +1,168 @@
+package dev.colossal.swap;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemoryLayout.PathElement;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * The catalog of a persistent swap file, {@code <swap file>.catalog}: where each object's block
+ * lies, written when the space is closed and read when it is reopened.
+ *
+ * <pre>
+ *  0        8        16       24       32       40     44     48
+ *  +--------+--------+--------+--------+--------+------+------+
+ *  | magic  | count  |fileEnd | nextId |  align | crc  | zero |   header; crc32c of the entries
+ *  +--------+--------+--------+--------+--------+------+------+
+ *  48 + 32 * i
+ *  +--------+--------+--------+------+------+
+ *  |   id   | offset | length | kind | zero |                    entry i, by increasing offset
+ *  +--------+--------+--------+------+------+
+ * </pre>
+ *
+ * <p>{@code length} is the payload's size in bytes; {@code kind} says what to rebuild on swap-in
+ * (an array type, or a codec-encoded object). The catalog is replaced atomically (written beside,
+ * then renamed), and deleted when the space is opened: a space that was not closed cleanly has no
+ * catalog and is refused rather than trusted.
+ */
+final class CatalogLayout {
+
+    /** "CLCATL" then the format version 1. */
+    static final long MAGIC = 0x0001_4c54_4143_4c43L;
+
+    record Entry(long id, long offset, long length, int kind) {}
+
+    record Catalog(long fileEnd, long nextId, long alignment, List<Entry> entries) {}
+
+    static final StructLayout HEADER = MemoryLayout.structLayout(
+            ValueLayout.JAVA_LONG.withName("magic"),
+            ValueLayout.JAVA_LONG.withName("count"),
+            ValueLayout.JAVA_LONG.withName("fileEnd"),
+            ValueLayout.JAVA_LONG.withName("nextId"),
+            ValueLayout.JAVA_LONG.withName("alignment"),
+            ValueLayout.JAVA_INT.withName("crc32c"),
+            ValueLayout.JAVA_INT.withName("zero"));
+    static final StructLayout ENTRY = MemoryLayout.structLayout(
+            ValueLayout.JAVA_LONG.withName("id"),
+            ValueLayout.JAVA_LONG.withName("offset"),
+            ValueLayout.JAVA_LONG.withName("length"),
+            ValueLayout.JAVA_INT.withName("kind"),
+            ValueLayout.JAVA_INT.withName("zero"));
+
+    private static final VarHandle H_MAGIC = handle(HEADER, "magic");
+    private static final VarHandle H_COUNT = handle(HEADER, "count");
+    private static final VarHandle H_FILE_END = handle(HEADER, "fileEnd");
+    private static final VarHandle H_NEXT_ID = handle(HEADER, "nextId");
+    private static final VarHandle H_ALIGNMENT = handle(HEADER, "alignment");
+    private static final VarHandle H_CRC = handle(HEADER, "crc32c");
+    private static final VarHandle E_ID = handle(ENTRY, "id");
+    private static final VarHandle E_OFFSET = handle(ENTRY, "offset");
+    private static final VarHandle E_LENGTH = handle(ENTRY, "length");
+    private static final VarHandle E_KIND = handle(ENTRY, "kind");
+
+    private CatalogLayout() {}
+
+    private static VarHandle handle(StructLayout layout, String name) {
+        return layout.varHandle(PathElement.groupElement(name)).withInvokeExactBehavior();
+    }
+
+    static Path pathOf(Path swapFile) {
+        return swapFile.resolveSibling(swapFile.getFileName() + ".catalog");
+    }
+
+    /** Writes the catalog beside its final name, forces it, then renames it into place. */
+    static void write(Path swapFile, Catalog catalog) throws IOException {
+        Path target = pathOf(swapFile);
+        Path temp = target.resolveSibling(target.getFileName() + ".tmp");
+        List<Entry> entries = catalog.entries();
+        try (Arena arena = Arena.ofConfined();
+             FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                     StandardOpenOption.TRUNCATE_EXISTING)) {
+            MemorySegment bytes = arena.allocate(HEADER.byteSize() + ENTRY.byteSize() * entries.size(), 8);
+            MemorySegment body = bytes.asSlice(HEADER.byteSize());
+            for (int i = 0; i < entries.size(); i++) {
+                Entry e = entries.get(i);
+                long at = ENTRY.byteSize() * i;
+                E_ID.set(body, at, e.id());
+                E_OFFSET.set(body, at, e.offset());
+                E_LENGTH.set(body, at, e.length());
+                E_KIND.set(body, at, e.kind());
+            }
+            H_MAGIC.set(bytes, 0L, MAGIC);
+            H_COUNT.set(bytes, 0L, (long) entries.size());
+            H_FILE_END.set(bytes, 0L, catalog.fileEnd());
+            H_NEXT_ID.set(bytes, 0L, catalog.nextId());
+            H_ALIGNMENT.set(bytes, 0L, catalog.alignment());
+            H_CRC.set(bytes, 0L, crcOf(body));
+            var b = bytes.asByteBuffer();
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+            ch.force(true);
+        }
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /**
+     * Reads a catalog.
+     *
+     * @throws SwapCorruptedException if it is short, of another format, or its checksum does not match
+     */
+    static Catalog read(Path swapFile) throws IOException {
+        Path path = pathOf(swapFile);
+        try (Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size < HEADER.byteSize()) {
+                throw damaged(path, 0, "size=" + size + " is shorter than the catalog header");
+            }
+            MemorySegment bytes = arena.allocate(size, 8);
+            var b = bytes.asByteBuffer();
+            while (b.hasRemaining() && ch.read(b) >= 0) {
+                // read it all
+            }
+            long magic = (long) H_MAGIC.get(bytes, 0L);
+            if (magic != MAGIC) {
+                throw damaged(path, 0, "magic=0x" + Long.toHexString(magic) + " is not a catalog's");
+            }
+            long count = (long) H_COUNT.get(bytes, 0L);
+            if (count < 0 || HEADER.byteSize() + count * ENTRY.byteSize() != size) {
+                throw damaged(path, 0, "count=" + count + " does not match the catalog's size=" + size);
+            }
+            MemorySegment body = bytes.asSlice(HEADER.byteSize());
+            int crc = (int) H_CRC.get(bytes, 0L);
+            if (crc != crcOf(body)) {
+                throw damaged(path, HEADER.byteSize(), "entries crc32c does not match the header's");
+            }
+            List<Entry> entries = new ArrayList<>((int) count);
+            for (long i = 0; i < count; i++) {
+                long at = ENTRY.byteSize() * i;
+                entries.add(new Entry((long) E_ID.get(body, at), (long) E_OFFSET.get(body, at),
+                        (long) E_LENGTH.get(body, at), (int) E_KIND.get(body, at)));
+            }
+            return new Catalog((long) H_FILE_END.get(bytes, 0L), (long) H_NEXT_ID.get(bytes, 0L),
+                    (long) H_ALIGNMENT.get(bytes, 0L), entries);
+        }
+    }
+
+    private static int crcOf(MemorySegment body) {
+        CRC32C crc = new CRC32C();
+        crc.update(body.asByteBuffer());
+        return (int) crc.getValue();
+    }
+
+    private static SwapCorruptedException damaged(Path path, long offset, String what) {
+        return new SwapCorruptedException(-1, path, offset, "catalog " + what);
+    }
+}

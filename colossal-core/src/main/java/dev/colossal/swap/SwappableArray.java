@@ -1,0 +1,84 @@
+package dev.colossal.swap;
+
+import dev.colossal.array.BigArray;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A big array held by a {@link SwapSpace}. {@link #acquire()} pins it in memory, swapping it in
+ * first if needed; closing (releasing) what it returned unpins it.
+ *
+ * <pre>{@code
+ * SwappableArray<DoubleArray> signal = space.allocate(DoubleArray.class, 1L << 27);
+ * try (DoubleArray samples = signal.acquire()) {   // pinned: never swapped out while held
+ *     samples.set(0, 0.5);
+ * }                                               // unpinned: may go to disk when memory is needed
+ * }</pre>
+ *
+ * <p>Pinning is the arrays' own reference count: {@code acquire()} is {@link BigArray#retain()}, and
+ * the array is evictable only while the handle holds the one reference left. An array acquired
+ * while it is being written out stays in memory (the write is discarded), so changes made through
+ * it are never lost.
+ *
+ * @param <A> the array type
+ */
+public final class SwappableArray<A extends BigArray> extends Swappable {
+
+    private final Class<A> type;
+
+    SwappableArray(SwapSpace space, long id, Class<A> type, long byteSize, A value, long offset) {
+        super(space, id, Kind.of(type), byteSize, value, offset);
+        this.type = type;
+    }
+
+    /**
+     * Pins the array in memory and returns it, swapping it in first (on this thread) if it is on disk.
+     * Close the array (or {@link BigArray#release()} it) to unpin it.
+     *
+     * @return the array, with one more reference that the caller owns
+     * @throws IllegalStateException  if the handle or its space is closed
+     * @throws SwapCorruptedException if the swapped copy is damaged
+     * @throws SwapException          if the swap file cannot be read or the budget cannot make room
+     */
+    public A acquire() {
+        return type.cast(space.access(this, true));
+    }
+
+    /** @return the array's type */
+    public Class<A> type() {
+        return type;
+    }
+
+    @Override
+    boolean pinned(Object resident) {
+        return ((BigArray) resident).references() > 1;
+    }
+
+    @Override
+    MemorySegment[] payload(Object resident, Arena arena) {
+        BigArray array = (BigArray) resident;
+        MemorySegment[] parts = new MemorySegment[array.chunkCount()];
+        for (int c = 0; c < parts.length; c++) {
+            parts[c] = array.chunk(c);
+        }
+        return parts;
+    }
+
+    @Override
+    Object load(SwapFile file, long blockOffset) throws IOException {
+        BigArray array = kind.allocate(space.pool(), byteSize);
+        try {
+            file.read(blockOffset, id, payload(array, null), byteSize);
+            return array;
+        } catch (IOException | RuntimeException e) {
+            array.release();
+            throw e;
+        }
+    }
+
+    @Override
+    void drop(Object resident) {
+        ((BigArray) resident).release();
+    }
+}

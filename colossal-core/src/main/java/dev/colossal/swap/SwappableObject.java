@@ -1,0 +1,82 @@
+package dev.colossal.swap;
+
+import dev.colossal.codec.Codec;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Any value a {@link Codec} can encode, held by a {@link SwapSpace}: {@link #get()} returns it,
+ * decoding it from the swap file first if it was swapped out. The value should be immutable (a
+ * record, say): a swapped-out copy is what {@code get()} returns next.
+ *
+ * @param <T> the value's type
+ */
+public final class SwappableObject<T> extends Swappable {
+
+    private volatile Codec<T> codec;
+
+    SwappableObject(SwapSpace space, long id, Codec<T> codec, long byteSize, T value, long offset) {
+        super(space, id, Kind.OBJECT, byteSize, value, offset);
+        this.codec = codec;
+    }
+
+    /**
+     * @return the value, read back from the swap file (on this thread) if it was swapped out
+     * @throws IllegalStateException  if the handle or its space is closed
+     * @throws SwapCorruptedException if the swapped copy is damaged
+     * @throws SwapException          if the swap file cannot be read or the budget cannot make room
+     */
+    @SuppressWarnings("unchecked")
+    public T get() {
+        return (T) space.access(this, false);
+    }
+
+    @SuppressWarnings("unchecked")
+    <U> SwappableObject<U> bind(Codec<U> c) {
+        Objects.requireNonNull(c, "codec");
+        if (codec == null) {
+            codec = (Codec<T>) c;
+        }
+        return (SwappableObject<U>) this;
+    }
+
+    private Codec<T> codec() {
+        Codec<T> c = codec;
+        if (c == null) {
+            throw new IllegalStateException("object id=" + id + " was reopened from a catalog and has no codec yet;"
+                    + " get its handle with SwapSpace.object(id, codec)");
+        }
+        return c;
+    }
+
+    @Override
+    boolean pinned(Object resident) {
+        return false;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    MemorySegment[] payload(Object resident, Arena arena) {
+        MemorySegment bytes = arena.allocate(byteSize, 8);
+        codec().encode((T) resident, bytes, 0);
+        return new MemorySegment[] {bytes};
+    }
+
+    @Override
+    Object load(SwapFile file, long blockOffset) throws IOException {
+        Codec<T> c = codec();
+        // Shared: a large payload is checksummed on another thread.
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment bytes = arena.allocate(byteSize, file.alignment());
+            file.read(blockOffset, id, new MemorySegment[] {bytes}, byteSize);
+            return c.decode(bytes);
+        }
+    }
+
+    @Override
+    void drop(Object resident) {
+        // The heap value goes with its last reference; nothing to release.
+    }
+}

@@ -1,0 +1,115 @@
+package dev.colossal.cli;
+
+import dev.colossal.array.DoubleArray;
+import dev.colossal.swap.SwapSpace;
+import dev.colossal.swap.SwappableArray;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code colossal swap}: seed 000's Mix workload over a working set several times the memory budget,
+ * through a {@link SwapSpace}; the result is checked against a checksum computed without any storage.
+ */
+@Command(name = "swap", mixinStandardHelpOptions = true,
+        description = {"Realises white-noise signals, mixes each with the next into a new signal and sums the mixes,",
+            "with far more signal data than the memory budget: signals spill to a swap file and come back",
+            "on access. Checks the sum against one computed independently from the noise generators."})
+final class SwapCommand implements Callable<Integer> {
+
+    @Option(names = "--signals", converter = ByteSize.class,
+            description = "total size of the input signals (default: ${DEFAULT-VALUE} bytes; e.g. 8g)")
+    long signalBytes = 256L << 20;
+
+    @Option(names = "--signal-size", converter = ByteSize.class,
+            description = "size of one signal (default: ${DEFAULT-VALUE} bytes)")
+    long signalSize = 16L << 20;
+
+    @Option(names = "--budget", converter = ByteSize.class,
+            description = "memory budget of the swap space (default: ${DEFAULT-VALUE} bytes; e.g. 1g)")
+    long budget = 64L << 20;
+
+    @Option(names = "--dir", description = "directory of the swap file (default: a temporary directory)")
+    Path dir;
+
+    @Override
+    public Integer call() {
+        long samples = signalSize / Double.BYTES;
+        int count = (int) Math.min(Integer.MAX_VALUE, signalBytes / signalSize);
+        if (samples <= 0 || count < 2 || budget < 4 * signalSize) {
+            System.err.println("swap: need --signals of at least two --signal-size, and --budget of at least four"
+                    + " signals (inputs and output are pinned while mixing, one more is prefetched): signals="
+                    + signalBytes + " signal-size=" + signalSize + " budget=" + budget);
+            return 2;
+        }
+        SwapSpace.Builder builder = SwapSpace.builder().budget(budget);
+        if (dir != null) {
+            builder.directory(dir);
+        }
+        System.out.printf(Locale.ROOT, "swap: %d signals of %s (%s in all, %s with their mixes) under a budget of %s%n",
+                count, ByteSize.format(signalSize), ByteSize.format((long) count * signalSize),
+                ByteSize.format(2L * count * signalSize), ByteSize.format(budget));
+        long t0 = System.nanoTime();
+        double sum = 0;
+        SwapSpace.Stats stats;
+        try (SwapSpace space = builder.build()) {
+            System.out.println("swap file: " + space.file());
+            Progress progress = new Progress("swap", 3L * count);
+            List<SwappableArray<DoubleArray>> signals = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                signals.add(space.track(Mix.whiteNoise(space.pool(), samples, i + 1L)));
+                progress.step();
+            }
+            List<SwappableArray<DoubleArray>> mixes = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                signals.get((i + 2) % count).prefetch();
+                try (DoubleArray a = signals.get(i).acquire();
+                     DoubleArray b = signals.get((i + 1) % count).acquire()) {
+                    mixes.add(space.track(Mix.mix(space.pool(), a, b)));
+                }
+                progress.step();
+            }
+            for (int i = 0; i < count; i++) {
+                if (i + 1 < count) {
+                    mixes.get(i + 1).prefetch();
+                }
+                try (DoubleArray m = mixes.get(i).acquire()) {
+                    sum += Mix.sum(m);
+                }
+                mixes.get(i).close();
+                progress.step();
+            }
+            progress.done();
+            stats = space.stats();
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        double expected = independentChecksum(count, samples);
+        boolean ok = Double.compare(sum, expected) == 0;
+        System.out.printf(Locale.ROOT, "done in %.1f s: %d swap-outs, %d swap-ins of %s signals (%.2f GB moved, %.2f GB/s)%n",
+                seconds, stats.swapOuts(), stats.swapIns(), ByteSize.format(signalSize),
+                (stats.swapOuts() + stats.swapIns()) * (double) signalSize / 1e9,
+                (stats.swapOuts() + stats.swapIns()) * (double) signalSize / 1e9 / seconds);
+        System.out.printf(Locale.ROOT, "checksum: %.9f (independent: %.9f) %s%n", sum, expected, ok ? "ok" : "MISMATCH");
+        return ok ? 0 : 1;
+    }
+
+    /** The sum of every mix, from the noise generators alone, in the order Mix.sum adds them. */
+    static double independentChecksum(int count, long samples) {
+        double total = 0;
+        for (int i = 0; i < count; i++) {
+            SplittableRandom x = new SplittableRandom(i + 1L);
+            SplittableRandom y = new SplittableRandom((i + 1) % count + 1L);
+            double s = 0;
+            for (long j = 0; j < samples; j++) {
+                s += x.nextDouble(-1, 1) + y.nextDouble(-1, 1);
+            }
+            total += s;
+        }
+        return total;
+    }
+}
