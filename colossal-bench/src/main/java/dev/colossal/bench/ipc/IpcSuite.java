@@ -48,6 +48,7 @@ public final class IpcSuite implements Suite {
     @Override
     public List<Row> run(boolean quick) throws Exception {
         List<Row> rows = new ArrayList<>(pingPong(quick));
+        rows.addAll(latency(quick));
         rows.addAll(rings(quick));
         return rows;
     }
@@ -62,12 +63,72 @@ public final class IpcSuite implements Suite {
                 String peerName = kind.equals("spsc") ? "Agrona OneToOneRingBuffer" : "Agrona ManyToOneRingBuffer";
                 rows.add(Row.versus(kind.toUpperCase() + " throughput, " + size + "-byte messages",
                         "MessageRing." + (kind.equals("spsc") ? "oneToOne" : "manyToOne"), ours, peerName, peer, true, 1.0)
-                        .withNote("two threads, two mappings of one /dev/shm file, 64 KiB ring, one producer"));
+                        .withNote("producer in the JMH fork, consumer in another process, one /dev/shm file, 64 KiB ring, one producer"));
             }
         }
         Jmh.Result spsc64 = r.get("send[ring=colossal-spsc,size=64]");
         rows.add(Row.absolute("SPSC throughput, 64-byte messages (absolute)", "MessageRing.oneToOne", spsc64, true, 20e6));
         return rows;
+    }
+
+    private static final Pattern PERCENTILES = Pattern.compile("p50=([0-9]+)ns p99=([0-9]+)ns");
+
+    /** One-way latency at a fixed rate, 64-byte messages, producer and consumer in two processes. */
+    private List<Row> latency(boolean quick) throws Exception {
+        int rate = 100_000;
+        int count = quick ? 200_000 : 1_000_000;
+        List<Row> rows = new ArrayList<>();
+        for (String kind : List.of("spsc", "mpsc")) {
+            double[] ours = latencyRun("colossal-" + kind, count, rate);
+            double[] peer = latencyRun("agrona-" + kind, count, rate);
+            String peerName = kind.equals("spsc") ? "Agrona OneToOneRingBuffer" : "Agrona ManyToOneRingBuffer";
+            String[] names = {"p50", "p99"};
+            for (int k = 0; k < 2; k++) {
+                rows.add(Row.versus(kind.toUpperCase() + " one-way latency at " + rate / 1000 + "k msg/s, 64 B, " + names[k],
+                        "MessageRing." + (kind.equals("spsc") ? "oneToOne" : "manyToOne"),
+                        new Jmh.Result(ours[k], Double.NaN, "ns"), peerName, new Jmh.Result(peer[k], Double.NaN, "ns"),
+                        false, 1.0).withNote("two processes, " + count + " messages, first tenth skipped, one run"));
+            }
+        }
+        return rows;
+    }
+
+    private double[] latencyRun(String ring, int count, int rate) throws Exception {
+        Path region = Path.of("/dev/shm", "colossal-bench-latency-" + ProcessHandle.current().pid());
+        Files.deleteIfExists(region);
+        try {
+            List<String> java = new ArrayList<>();
+            java.add(ProcessHandle.current().info().command().orElse("java"));
+            java.addAll(jvmFlags());
+            java.addAll(List.of("-cp", jar(), LatencyMain.class.getName()));
+            List<String> tail = List.of(ring, "64", region.toString(), String.valueOf(count), String.valueOf(rate));
+            List<String> consume = new ArrayList<>(java);
+            consume.add("consume");
+            consume.addAll(tail);
+            Process consumer = new ProcessBuilder(consume).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            var out = new java.io.BufferedReader(new java.io.InputStreamReader(consumer.getInputStream(), StandardCharsets.UTF_8));
+            if (!"READY".equals(out.readLine())) {
+                throw new IllegalStateException("latency consumer did not start");
+            }
+            List<String> produce = new ArrayList<>(java);
+            produce.add("produce");
+            produce.addAll(tail);
+            Process producer = new ProcessBuilder(produce).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            finish(producer);
+            String line = out.readLine();
+            finish(consumer);
+            Matcher m = PERCENTILES.matcher(String.valueOf(line));
+            if (!m.find()) {
+                throw new IllegalStateException("unexpected latency output: " + line);
+            }
+            return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))};
+        } finally {
+            Files.deleteIfExists(region);
+        }
+    }
+
+    private static String jar() throws Exception {
+        return Path.of(IpcSuite.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 
     /** The machine is shared: wait (up to 15 min) for another JMH run to finish rather than fail or overlap. */
@@ -93,7 +154,7 @@ public final class IpcSuite implements Suite {
         List<double[]> java = new ArrayList<>();
         List<double[]> c = new ArrayList<>();
         String javaBin = ProcessHandle.current().info().command().orElse("java");
-        String jar = Path.of(IpcSuite.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        String jar = jar();
         // Alternate the pairs so that both see the same background load.
         for (int i = 0; i < repeats; i++) {
             c.add(pair(List.of(binary.toString()), rounds));
