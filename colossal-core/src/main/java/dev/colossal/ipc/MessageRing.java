@@ -143,6 +143,18 @@ public interface MessageRing extends AutoCloseable {
     /** {@return the consumer's last heartbeat (acquire), 0 if it never beat} */
     long consumerHeartbeat();
 
+    /**
+     * Tells a producer whether the consumer still beats.
+     *
+     * @param nowMillis     the time now, e.g. {@link System#currentTimeMillis()}
+     * @param timeoutMillis how old the last heartbeat may be
+     * @return {@code true} if the consumer's last heartbeat is at most {@code timeoutMillis} old
+     */
+    default boolean isConsumerAlive(long nowMillis, long timeoutMillis) {
+        long beat = consumerHeartbeat();
+        return beat != 0 && nowMillis - beat <= timeoutMillis;
+    }
+
     /** {@return data bytes in the ring} */
     int capacity();
 

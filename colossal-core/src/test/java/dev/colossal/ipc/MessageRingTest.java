@@ -151,8 +151,11 @@ class MessageRingTest {
     void heartbeatIsSharedThroughTheRegion(String kind) {
         try (MessageRing consumer = ring(kind, 256); MessageRing producer = ring(kind, 256)) {
             assertEquals(0, producer.consumerHeartbeat());
+            assertFalse(producer.isConsumerAlive(1234L, 1000), "a consumer that never beat is not alive");
             consumer.consumerHeartbeat(1234L);
             assertEquals(1234L, producer.consumerHeartbeat());
+            assertTrue(producer.isConsumerAlive(2000L, 1000));
+            assertFalse(producer.isConsumerAlive(3000L, 1000), "silent for longer than the timeout");
         }
     }
 

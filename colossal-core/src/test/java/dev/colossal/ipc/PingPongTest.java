@@ -34,6 +34,7 @@ class PingPongTest {
             });
             odd.awaitLine("rounds " + ROUNDS);
             assertEquals(0, odd.waitExit());
+            assertEquals("", odd.stderr(), "no warning: no Unsafe, no native access, no flags");
             assertEquals(ROUNDS - 1, count[0], "the even side times every round but the last");
             assertEquals(2L * ROUNDS, region.getLongVolatile(PingPong.COUNTER_OFFSET));
         }
