@@ -5,6 +5,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -85,6 +86,7 @@ public final class SharedRegion implements AutoCloseable {
         Arena arena = Arena.ofShared();
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            reserve(channel, size);
             MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
             INT.set(file, RegionHeader.VERSION_OFFSET, RegionHeader.VERSION);
             INT.set(file, RegionHeader.KIND_OFFSET, kind.id());
@@ -98,6 +100,18 @@ public final class SharedRegion implements AutoCloseable {
             arena.close();
             throw new IpcException("cannot create region " + path + " of size=" + size
                     + ": " + e.getMessage() + " (check free space and permissions of the directory)", e);
+        }
+    }
+
+    /**
+     * Writes every block of the new file, so that a full disk or a full /dev/shm is an
+     * IOException now rather than a SIGBUS (an InternalError) at the first touch of a page.
+     */
+    private static void reserve(FileChannel channel, long size) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocateDirect((int) Math.min(size, 1 << 20));
+        for (long position = 0; position < size; ) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), size - position));
+            position += channel.write(zeros, position);
         }
     }
 
