@@ -11,7 +11,7 @@ import java.nio.file.Path;
 final class ColossalPipe implements Pipe {
 
     private final MessageRing ring;
-    private final Arena arena = Arena.ofConfined();
+    private final Arena arena = Arena.ofShared();
     private final MemorySegment message;
     private final int size;
     private java.util.function.LongConsumer sink;

@@ -149,7 +149,7 @@ public final class IpcSuite implements Suite {
 
     private List<Row> pingPong(boolean quick) throws Exception {
         Path binary = compileC();
-        int rounds = quick ? 300_000 : 2_000_000;
+        int rounds = quick ? 1_000_000 : 3_000_000;
         int repeats = quick ? 2 : 3;
         List<double[]> java = new ArrayList<>();
         List<double[]> c = new ArrayList<>();
