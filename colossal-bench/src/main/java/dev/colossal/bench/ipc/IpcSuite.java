@@ -156,10 +156,13 @@ public final class IpcSuite implements Suite {
         String javaBin = ProcessHandle.current().info().command().orElse("java");
         String jar = jar();
         // Alternate the pairs so that both see the same background load.
+        List<String> cCommand = List.of(binary.toString());
+        List<String> javaCommand = List.of(javaBin, "-cp", jar, PingPongMain.class.getName());
         for (int i = 0; i < repeats; i++) {
-            c.add(pair(List.of(binary.toString()), rounds));
-            java.add(pair(List.of(javaBin, "-cp", jar, PingPongMain.class.getName()), rounds));
+            c.add(pair(cCommand, cCommand, rounds));
+            java.add(pair(javaCommand, javaCommand, rounds));
         }
+        double[] mixed = pair(javaCommand, cCommand, rounds);
         List<Row> rows = new ArrayList<>();
         String[] names = {"mean", "p50", "p99"};
         for (int k = 0; k < names.length; k++) {
@@ -170,6 +173,9 @@ public final class IpcSuite implements Suite {
                     .withNote("two processes, median of " + repeats + " runs of " + rounds + " rounds; error = spread"
                             + (names[k].equals("mean") ? "; means carry every descheduling on a shared machine" : "")));
         }
+        rows.add(Row.absolute("ping-pong round trip, p50, Java odd vs C even", "Java (PingPong) with C11",
+                new Jmh.Result(mixed[1], Double.NaN, "ns"), false, null)
+                .withNote("interoperation on one region; one run of " + rounds + " rounds, mean " + mixed[0] + " ns"));
         return rows;
     }
 
@@ -178,13 +184,13 @@ public final class IpcSuite implements Suite {
         return new Jmh.Result(v[v.length / 2], (v[v.length - 1] - v[0]) / 2, "ns");
     }
 
-    /** Runs odd and even of one implementation on a fresh region; returns the odd side's mean, p50, p99. */
-    private static double[] pair(List<String> command, int rounds) throws Exception {
+    /** Runs an odd and an even process on a fresh region; returns the odd side's mean, p50, p99. */
+    private static double[] pair(List<String> oddCommand, List<String> evenCommand, int rounds) throws Exception {
         Path region = Path.of("/dev/shm", "colossal-bench-pingpong-" + ProcessHandle.current().pid());
         Files.deleteIfExists(region);
         try {
-            Process even = start(command, "even", region, rounds);
-            Process odd = start(command, "odd", region, rounds);
+            Process even = start(evenCommand, "even", region, rounds);
+            Process odd = start(oddCommand, "odd", region, rounds);
             String out = finish(odd);
             finish(even);
             Matcher m = MEAN.matcher(out);
