@@ -148,6 +148,21 @@ class MessageRingTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"spsc", "mpsc"})
+    void unblockSkipsSpaceClaimedByAProducerThatDiedBeforeMarkingIt(String kind) {
+        try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
+            ring.write(1, bytes(arena, 8, 0), 0, 8);
+            assertTrue(((RingBuffer) ring).claim(48) >= 0);      // claimed, header never written
+            ring.write(3, bytes(arena, 8, 0), 0, 8);
+            assertEquals(List.of(1), drain(ring).stream().map(Got::type).toList());
+            assertEquals(0, drain(ring).size(), "stuck behind the unmarked claim");
+            assertTrue(ring.unblock());
+            assertEquals(List.of(3), drain(ring).stream().map(Got::type).toList());
+            assertEquals(ring.producerPosition(), ring.consumerPosition());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
     void heartbeatIsSharedThroughTheRegion(String kind) {
         try (MessageRing consumer = ring(kind, 256); MessageRing producer = ring(kind, 256)) {
             assertEquals(0, producer.consumerHeartbeat());
