@@ -39,10 +39,9 @@ public final class IpcSuite implements Suite {
 
     @Override
     public List<String> jvmFlags() {
-        // Agrona reaches memory through Unsafe: jdk.internal.misc for its UnsafeApi, and the
-        // sun.misc memory-access methods that JDK 24+ warn about. Ours needs neither.
-        return List.of("--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow");
+        // Agrona 2.x reaches memory through jdk.internal.misc.Unsafe (its UnsafeApi); without this
+        // flag UnsafeBuffer fails with IllegalAccessError. Ours needs no flag.
+        return List.of("--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED");
     }
 
     @Override
