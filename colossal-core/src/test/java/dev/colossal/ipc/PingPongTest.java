@@ -70,6 +70,24 @@ class PingPongTest {
     }
 
     @Test
+    void aSecondSessionOnAUsedRegionWorksWithTheEvenRoleStartedFirst() throws Exception {
+        try (SharedRegion region = PingPong.openRegion(path)) {
+            for (int session = 0; session < 2; session++) {
+                long[] evenRounds = {0};
+                Thread even = Thread.ofPlatform().start(() ->
+                        PingPong.play(region, PingPong.Role.EVEN, 1_000, rtt -> evenRounds[0]++));
+                Thread.sleep(50);                          // even is waiting before odd resets the counter
+                long[] oddRounds = {0};
+                PingPong.play(region, PingPong.Role.ODD, 1_000, rtt -> oddRounds[0]++);
+                even.join();
+                assertEquals(1_000, oddRounds[0]);
+                assertEquals(999, evenRounds[0]);
+                assertEquals(2_000, region.getLongVolatile(PingPong.COUNTER_OFFSET));
+            }
+        }
+    }
+
+    @Test
     void anotherKindOfRegionIsRefused() throws IOException {
         SharedRegion.create(path, RegionKind.RAW, PingPong.PAYLOAD_SIZE).close();
         IpcException e = assertThrows(IpcException.class, () -> PingPong.openRegion(path));
