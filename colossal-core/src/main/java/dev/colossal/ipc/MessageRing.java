@@ -107,7 +107,9 @@ public interface MessageRing extends AutoCloseable {
     MemorySegment buffer();
 
     /**
-     * Reads every message available now, up to the end of the data area (a batch).
+     * Reads every message available now, up to the end of the data area (a batch). If the
+     * handler throws, the messages handed over so far, the one it threw on included, count as
+     * read, and the exception propagates.
      *
      * @param handler called once per message, in order
      * @return the number of messages read, 0 if none was ready
