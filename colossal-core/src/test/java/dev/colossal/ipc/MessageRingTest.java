@@ -163,6 +163,22 @@ class MessageRingTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"spsc", "mpsc"})
+    void aHandlerThatThrowsConsumesUpToItsMessageAndNoFurther(String kind) {
+        try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
+            for (int type = 1; type <= 3; type++) {
+                ring.write(type, bytes(arena, 8, 0), 0, 8);
+            }
+            assertThrows(IllegalStateException.class, () -> ring.read((type, b, o, l) -> {
+                if (type == 2) {
+                    throw new IllegalStateException("handler failed");
+                }
+            }));
+            assertEquals(List.of(3), drain(ring).stream().map(Got::type).toList());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
     void heartbeatIsSharedThroughTheRegion(String kind) {
         try (MessageRing consumer = ring(kind, 256); MessageRing producer = ring(kind, 256)) {
             assertEquals(0, producer.consumerHeartbeat());
