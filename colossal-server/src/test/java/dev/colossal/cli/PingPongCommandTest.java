@@ -34,6 +34,13 @@ class PingPongCommandTest {
         assertEquals(2, run("odd", new String[] {"--region", dir.resolve("x").toString(), "--count", "0"}));
     }
 
+    @Test
+    void aRegionOfAnotherKindIsAClearErrorNotAStackTrace() {
+        Path other = dir.resolve("raw");
+        SharedRegion.create(other, dev.colossal.ipc.RegionKind.RAW, 128).close();
+        assertEquals(1, run("odd", new String[] {"--region", other.toString(), "--count", "10"}));
+    }
+
     private static int run(String role, String[] common) {
         String[] args = new String[common.length + 3];
         args[0] = "pingpong";
