@@ -53,7 +53,8 @@ final class ChildJvm implements AutoCloseable {
                 return;
             }
         }
-        throw new AssertionError("child exited with status " + waitExit() + " before printing " + line);
+        throw new AssertionError("child exited with status " + waitExit() + " before printing " + line
+                + ":\n" + stderrOrNothing());
     }
 
     int waitExit() {
@@ -62,7 +63,11 @@ final class ChildJvm implements AutoCloseable {
                 process.destroyForcibly();
                 throw new AssertionError("child did not finish within 120 s");
             }
-            return process.exitValue();
+            int status = process.exitValue();
+            if (status != 0) {
+                System.err.println("child " + process.pid() + " exited with " + status + ":\n" + stderrOrNothing());
+            }
+            return status;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
@@ -78,6 +83,14 @@ final class ChildJvm implements AutoCloseable {
     /** {@return what the child wrote to stderr so far} */
     String stderr() throws IOException {
         return java.nio.file.Files.readString(stderr);
+    }
+
+    private String stderrOrNothing() {
+        try {
+            return stderr();
+        } catch (IOException e) {
+            return "(stderr unreadable: " + e + ")";
+        }
     }
 
     boolean isAlive() {
