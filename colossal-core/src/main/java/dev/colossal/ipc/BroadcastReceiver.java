@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * One reader of a broadcast ring. It starts at the newest position and receives every later
  * message in order, copied out so the transmitter can never change it under the handler. If it
  * falls more than the capacity behind, it skips to the newest message and counts the lap
- * ({@link #lappedCount()}). Use one receiver per thread.
+ * ({@link #lappedCount()}). A receiver keeps a cursor: use it from one thread at a time.
  */
 public final class BroadcastReceiver implements AutoCloseable {
 
@@ -21,7 +21,7 @@ public final class BroadcastReceiver implements AutoCloseable {
     private static final VarHandle LONG = SharedRegion.LONG;
 
     private final SharedRegion region;
-    private final Arena arena = Arena.ofConfined();
+    private final Arena arena = Arena.ofShared();
     private final MemorySegment meta;
     private final MemorySegment data;
     private final MemorySegment scratch;

@@ -107,7 +107,9 @@ public interface MessageRing extends AutoCloseable {
     MemorySegment buffer();
 
     /**
-     * Reads every message available now, up to the end of the data area (a batch).
+     * Reads every message available now, up to the end of the data area (a batch). If the
+     * handler throws, the messages handed over so far, the one it threw on included, count as
+     * read, and the exception propagates.
      *
      * @param handler called once per message, in order
      * @return the number of messages read, 0 if none was ready
@@ -142,6 +144,18 @@ public interface MessageRing extends AutoCloseable {
 
     /** {@return the consumer's last heartbeat (acquire), 0 if it never beat} */
     long consumerHeartbeat();
+
+    /**
+     * Tells a producer whether the consumer still beats.
+     *
+     * @param nowMillis     the time now, e.g. {@link System#currentTimeMillis()}
+     * @param timeoutMillis how old the last heartbeat may be
+     * @return {@code true} if the consumer's last heartbeat is at most {@code timeoutMillis} old
+     */
+    default boolean isConsumerAlive(long nowMillis, long timeoutMillis) {
+        long beat = consumerHeartbeat();
+        return beat != 0 && nowMillis - beat <= timeoutMillis;
+    }
 
     /** {@return data bytes in the ring} */
     int capacity();

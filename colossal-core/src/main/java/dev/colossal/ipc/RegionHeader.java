@@ -1,9 +1,11 @@
 package dev.colossal.ipc;
 
 import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
 
 /**
  * The first 128 bytes of every shared region file. All fields are native-endian (little-endian on
@@ -43,4 +45,36 @@ final class RegionHeader {
     static final long LENGTH = LAYOUT.byteSize();
 
     private RegionHeader() {}
+
+    /** Writes a new region's header, the magic last so that openers see all of it or none. */
+    static void write(MemorySegment file, RegionKind kind, long size) {
+        SharedRegion.INT.set(file, VERSION_OFFSET, VERSION);
+        SharedRegion.INT.set(file, KIND_OFFSET, kind.id());
+        SharedRegion.LONG.set(file, SIZE_OFFSET, size);
+        SharedRegion.LONG.setRelease(file, MAGIC_OFFSET, MAGIC);
+    }
+
+    static void validate(Path path, MemorySegment file, RegionKind kind) {
+        long magic = (long) SharedRegion.LONG.getAcquire(file, MAGIC_OFFSET);
+        if (magic != MAGIC) {
+            throw new IpcException("file " + path + " is not a Colossal region (magic=0x"
+                    + Long.toHexString(magic) + "); pick another path");
+        }
+        int version = (int) SharedRegion.INT.get(file, VERSION_OFFSET);
+        if (version != VERSION) {
+            throw new IpcException("region " + path + " has format version=" + version + " but this library reads version="
+                    + VERSION + "; open it with a matching Colossal, or delete it");
+        }
+        int kindId = (int) SharedRegion.INT.get(file, KIND_OFFSET);
+        if (kindId != kind.id()) {
+            RegionKind found = RegionKind.ofId(kindId);
+            throw new IpcException("region " + path + " holds kind=" + (found == null ? "unknown(" + kindId + ")" : found)
+                    + ", not kind=" + kind + "; use another path for the " + kind);
+        }
+        long size = (long) SharedRegion.LONG.get(file, SIZE_OFFSET);
+        if (size != file.byteSize()) {
+            throw new IpcException("region " + path + " records size=" + size + " but the file is "
+                    + file.byteSize() + " bytes: it was truncated or extended; delete it");
+        }
+    }
 }

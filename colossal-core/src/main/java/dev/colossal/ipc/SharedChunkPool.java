@@ -22,6 +22,10 @@ import java.nio.file.Path;
  * <p>Why owner words rather than a linked free list: popping a list head and recording the new
  * owner are two steps, and a process killed between them leaks the chunk where nobody can see
  * it. A rotating cursor makes the search for a free word short while the pool is not nearly full.
+ *
+ * <p>Ownership is per process (pid and start time): threads of one process share their
+ * process's chunks, and every process using the pool must see the same pids (one PID namespace;
+ * containers sharing a pool need {@code --pid=host} or a shared namespace).
  */
 public final class SharedChunkPool implements AutoCloseable {
 

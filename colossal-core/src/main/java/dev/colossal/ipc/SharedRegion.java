@@ -5,13 +5,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A named region of memory shared by every process that maps the same file, with a header that
@@ -36,9 +33,6 @@ public final class SharedRegion implements AutoCloseable {
 
     static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
-
-    /** How long an opener waits for a concurrent creator to finish the header. */
-    private static final long CREATOR_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final Path path;
     private final RegionKind kind;
@@ -83,14 +77,8 @@ public final class SharedRegion implements AutoCloseable {
         checkPayloadSize(payloadSize);
         long size = RegionHeader.LENGTH + payloadSize;
         Arena arena = Arena.ofShared();
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
-            INT.set(file, RegionHeader.VERSION_OFFSET, RegionHeader.VERSION);
-            INT.set(file, RegionHeader.KIND_OFFSET, kind.id());
-            LONG.set(file, RegionHeader.SIZE_OFFSET, size);
-            LONG.setRelease(file, RegionHeader.MAGIC_OFFSET, RegionHeader.MAGIC);
-            return new SharedRegion(path, kind, arena, file);
+        try {
+            return new SharedRegion(path, kind, arena, RegionFiles.create(path, kind, size, arena));
         } catch (FileAlreadyExistsException e) {
             arena.close();
             throw new IpcException("region " + path + " already exists; open it, or delete it to start afresh", e);
@@ -111,12 +99,18 @@ public final class SharedRegion implements AutoCloseable {
      *                      cannot be mapped
      */
     public static SharedRegion open(Path path, RegionKind kind) {
+        Arena arena = Arena.ofShared();
         try {
-            return doOpen(path, kind);
+            return new SharedRegion(path, kind, arena, RegionFiles.open(path, kind, arena));
         } catch (NoSuchFileException e) {
+            arena.close();
             throw new IpcException("region " + path + " does not exist; create it first", e);
         } catch (IOException e) {
+            arena.close();
             throw new IpcException("cannot open region " + path + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
         }
     }
 
@@ -153,61 +147,6 @@ public final class SharedRegion implements AutoCloseable {
                     + payloadSize + " was asked for; use the same size everywhere or delete the file");
         }
         return region;
-    }
-
-    private static SharedRegion doOpen(Path path, RegionKind kind) throws IOException {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long deadline = System.nanoTime() + CREATOR_WAIT_NANOS;
-            while (channel.size() < RegionHeader.LENGTH || !headerPublished(channel)) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new IpcException("file " + path + " has no complete region header (size="
-                            + channel.size() + "): it is not a Colossal region, or its creator died"
-                            + " while creating it; delete it and retry");
-                }
-                Thread.onSpinWait();
-                Thread.yield();
-            }
-            Arena arena = Arena.ofShared();
-            try {
-                MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
-                validate(path, file, kind);
-                return new SharedRegion(path, kind, arena, file);
-            } catch (IOException | RuntimeException e) {
-                arena.close();
-                throw e;
-            }
-        }
-    }
-
-    private static boolean headerPublished(FileChannel channel) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment header = channel.map(FileChannel.MapMode.READ_ONLY, 0, RegionHeader.LENGTH, arena);
-            return (long) LONG.getAcquire(header, RegionHeader.MAGIC_OFFSET) != 0;
-        }
-    }
-
-    private static void validate(Path path, MemorySegment file, RegionKind kind) {
-        long magic = (long) LONG.getAcquire(file, RegionHeader.MAGIC_OFFSET);
-        if (magic != RegionHeader.MAGIC) {
-            throw new IpcException("file " + path + " is not a Colossal region (magic=0x"
-                    + Long.toHexString(magic) + "); pick another path");
-        }
-        int version = (int) INT.get(file, RegionHeader.VERSION_OFFSET);
-        if (version != RegionHeader.VERSION) {
-            throw new IpcException("region " + path + " has format version=" + version + " but this library reads version="
-                    + RegionHeader.VERSION + "; open it with a matching Colossal, or delete it");
-        }
-        int kindId = (int) INT.get(file, RegionHeader.KIND_OFFSET);
-        if (kindId != kind.id()) {
-            RegionKind found = RegionKind.ofId(kindId);
-            throw new IpcException("region " + path + " holds kind=" + (found == null ? "unknown(" + kindId + ")" : found)
-                    + ", not kind=" + kind + "; use another path for the " + kind);
-        }
-        long size = (long) LONG.get(file, RegionHeader.SIZE_OFFSET);
-        if (size != file.byteSize()) {
-            throw new IpcException("region " + path + " records size=" + size + " but the file is "
-                    + file.byteSize() + " bytes: it was truncated or extended; delete it");
-        }
     }
 
     private static void checkPayloadSize(long payloadSize) {

@@ -22,9 +22,11 @@ final class ChildJvm implements AutoCloseable {
 
     private final Process process;
     private final BufferedReader out;
+    private final Path stderr;
 
-    private ChildJvm(Process process) {
+    private ChildJvm(Process process, Path stderr) {
         this.process = process;
+        this.stderr = stderr;
         this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     }
 
@@ -35,7 +37,9 @@ final class ChildJvm implements AutoCloseable {
             command.add(String.valueOf(arg));
         }
         try {
-            return new ChildJvm(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+            Path stderr = java.nio.file.Files.createTempFile("colossal-child", ".err");
+            stderr.toFile().deleteOnExit();
+            return new ChildJvm(new ProcessBuilder(command).redirectError(stderr.toFile()).start(), stderr);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -49,7 +53,8 @@ final class ChildJvm implements AutoCloseable {
                 return;
             }
         }
-        throw new AssertionError("child exited with status " + waitExit() + " before printing " + line);
+        throw new AssertionError("child exited with status " + waitExit() + " before printing " + line
+                + ":\n" + stderrOrNothing());
     }
 
     int waitExit() {
@@ -58,7 +63,11 @@ final class ChildJvm implements AutoCloseable {
                 process.destroyForcibly();
                 throw new AssertionError("child did not finish within 120 s");
             }
-            return process.exitValue();
+            int status = process.exitValue();
+            if (status != 0) {
+                System.err.println("child " + process.pid() + " exited with " + status + ":\n" + stderrOrNothing());
+            }
+            return status;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
@@ -69,6 +78,19 @@ final class ChildJvm implements AutoCloseable {
     void kill9() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** {@return what the child wrote to stderr so far} */
+    String stderr() throws IOException {
+        return java.nio.file.Files.readString(stderr);
+    }
+
+    private String stderrOrNothing() {
+        try {
+            return stderr();
+        } catch (IOException e) {
+            return "(stderr unreadable: " + e + ")";
+        }
     }
 
     boolean isAlive() {

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Rings between spawned JVMs: exactly once, in order per producer, across many wraps; kill -9. */
 class MessageRingProcessTest {
@@ -79,11 +81,12 @@ class MessageRingProcessTest {
         }
     }
 
-    @Test
-    void afterAProducerIsKilledMidWriteUnblockLetsTheConsumerGoOnLosingNothingPublished() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void afterAProducerIsKilledMidWriteUnblockLetsTheConsumerGoOnLosingNothingPublished(String kind) throws Exception {
         int published = 5_000;
-        try (MessageRing ring = MessageRing.manyToOne(path, CAPACITY);
-             ChildJvm dying = ChildJvm.start("produce-then-die", path, "mpsc", CAPACITY, 0, published)) {
+        try (MessageRing ring = IpcChild.ring(path, kind, CAPACITY);
+             ChildJvm dying = ChildJvm.start("produce-then-die", path, kind, CAPACITY, 0, published)) {
             long[] next = {0};
             MessageHandler check = (type, buffer, offset, length) -> {
                 long seq = Messages.check(buffer, offset, type - 1, length, ring.maxMessageLength());
@@ -94,7 +97,7 @@ class MessageRingProcessTest {
             }
             dying.awaitLine("CLAIMED");
             dying.kill9();
-            // A live producer writes behind the dead one's unfinished record.
+            // A live producer (a replacement, for one-to-one) writes behind the dead one's unfinished record.
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment message = arena.allocate(ring.maxMessageLength());
                 int length = Messages.length(published, ring.maxMessageLength());

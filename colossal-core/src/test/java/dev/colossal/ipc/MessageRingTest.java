@@ -148,11 +148,45 @@ class MessageRingTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"spsc", "mpsc"})
+    void unblockSkipsSpaceClaimedByAProducerThatDiedBeforeMarkingIt(String kind) {
+        try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
+            ring.write(1, bytes(arena, 8, 0), 0, 8);
+            assertTrue(((RingBuffer) ring).claim(48) >= 0);      // claimed, header never written
+            ring.write(3, bytes(arena, 8, 0), 0, 8);
+            assertEquals(List.of(1), drain(ring).stream().map(Got::type).toList());
+            assertEquals(0, drain(ring).size(), "stuck behind the unmarked claim");
+            assertTrue(ring.unblock());
+            assertEquals(List.of(3), drain(ring).stream().map(Got::type).toList());
+            assertEquals(ring.producerPosition(), ring.consumerPosition());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void aHandlerThatThrowsConsumesUpToItsMessageAndNoFurther(String kind) {
+        try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
+            for (int type = 1; type <= 3; type++) {
+                ring.write(type, bytes(arena, 8, 0), 0, 8);
+            }
+            assertThrows(IllegalStateException.class, () -> ring.read((type, b, o, l) -> {
+                if (type == 2) {
+                    throw new IllegalStateException("handler failed");
+                }
+            }));
+            assertEquals(List.of(3), drain(ring).stream().map(Got::type).toList());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
     void heartbeatIsSharedThroughTheRegion(String kind) {
         try (MessageRing consumer = ring(kind, 256); MessageRing producer = ring(kind, 256)) {
             assertEquals(0, producer.consumerHeartbeat());
+            assertFalse(producer.isConsumerAlive(1234L, 1000), "a consumer that never beat is not alive");
             consumer.consumerHeartbeat(1234L);
             assertEquals(1234L, producer.consumerHeartbeat());
+            assertTrue(producer.isConsumerAlive(2000L, 1000));
+            assertFalse(producer.isConsumerAlive(3000L, 1000), "silent for longer than the timeout");
         }
     }
 

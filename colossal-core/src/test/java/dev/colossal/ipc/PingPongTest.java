@@ -34,6 +34,7 @@ class PingPongTest {
             });
             odd.awaitLine("rounds " + ROUNDS);
             assertEquals(0, odd.waitExit());
+            assertEquals("", odd.stderr(), "no warning: no Unsafe, no native access, no flags");
             assertEquals(ROUNDS - 1, count[0], "the even side times every round but the last");
             assertEquals(2L * ROUNDS, region.getLongVolatile(PingPong.COUNTER_OFFSET));
         }
@@ -65,6 +66,24 @@ class PingPongTest {
             assertTrue(out.startsWith("role=even rounds=" + ROUNDS), out);
             assertEquals(ROUNDS, count[0]);
             assertEquals(2L * ROUNDS, region.getLongVolatile(PingPong.COUNTER_OFFSET));
+        }
+    }
+
+    @Test
+    void aSecondSessionOnAUsedRegionWorksWithTheEvenRoleStartedFirst() throws Exception {
+        try (SharedRegion region = PingPong.openRegion(path)) {
+            for (int session = 0; session < 2; session++) {
+                long[] evenRounds = {0};
+                Thread even = Thread.ofPlatform().start(() ->
+                        PingPong.play(region, PingPong.Role.EVEN, 1_000, rtt -> evenRounds[0]++));
+                Thread.sleep(50);                          // even is waiting before odd resets the counter
+                long[] oddRounds = {0};
+                PingPong.play(region, PingPong.Role.ODD, 1_000, rtt -> oddRounds[0]++);
+                even.join();
+                assertEquals(1_000, oddRounds[0]);
+                assertEquals(999, evenRounds[0]);
+                assertEquals(2_000, region.getLongVolatile(PingPong.COUNTER_OFFSET));
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.colossal.cli;
 
+import dev.colossal.ipc.IpcException;
 import dev.colossal.ipc.PingPong;
 import dev.colossal.ipc.SharedRegion;
 import java.nio.file.Path;
@@ -51,6 +52,9 @@ public final class PingPongCommand implements Callable<Integer> {
                     histogram.recordValue(rtt);
                 }
             });
+        } catch (IpcException | IllegalStateException e) {
+            System.err.println("colossal pingpong: " + e.getMessage());
+            return 1;
         }
         System.out.println(summary(role.name(), count, histogram));
         return 0;

@@ -3,7 +3,6 @@ package dev.colossal.bench.ipc;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.agrona.concurrent.MessageHandler;
@@ -16,28 +15,21 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 /** Agrona's ring on a mapped /dev/shm file: the same kind of memory as ours. */
 final class AgronaPipe implements Pipe {
 
-    private final Path path;
-    private final RingBuffer producer;
-    private final RingBuffer consumer;
+    private final RingBuffer ring;
     private final UnsafeBuffer message;
     private final int size;
-    private volatile boolean running = true;
-    private Thread thread;
-    long sum;
+    private java.util.function.LongConsumer sink;
+    private final MessageHandler handler = (type, buffer, index, length) -> sink.accept(buffer.getLong(index));
 
-    AgronaPipe(boolean many, int capacity, int size) throws Exception {
-        this.path = Path.of("/dev/shm", "colossal-bench-agrona-" + ProcessHandle.current().pid());
-        Files.deleteIfExists(path);
+    AgronaPipe(boolean many, int capacity, int size, Path path, boolean create) throws Exception {
         int length = capacity + RingBufferDescriptor.TRAILER_LENGTH;
-        MappedByteBuffer a;
-        MappedByteBuffer b;
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            a = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-            b = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
+        MappedByteBuffer mapped;
+        try (FileChannel channel = create
+                ? FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                : FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
         }
-        this.producer = many ? new ManyToOneRingBuffer(new UnsafeBuffer(a)) : new OneToOneRingBuffer(new UnsafeBuffer(a));
-        this.consumer = many ? new ManyToOneRingBuffer(new UnsafeBuffer(b)) : new OneToOneRingBuffer(new UnsafeBuffer(b));
+        this.ring = many ? new ManyToOneRingBuffer(new UnsafeBuffer(mapped)) : new OneToOneRingBuffer(new UnsafeBuffer(mapped));
         this.size = size;
         this.message = new UnsafeBuffer(ByteBuffer.allocateDirect(size));
         message.setMemory(0, size, (byte) 1);
@@ -45,19 +37,23 @@ final class AgronaPipe implements Pipe {
 
     @Override
     public boolean offer() {
-        return producer.write(1, message, 0, size);
+        return ring.write(1, message, 0, size);
     }
 
     @Override
-    public void startConsumer() {
-        MessageHandler handler = (type, buffer, index, length) -> sum += buffer.getLong(index);
-        thread = Pipe.pollingThread(() -> running, () -> consumer.read(handler));
+    public boolean offer(long stamp) {
+        message.putLong(0, stamp);
+        return ring.write(1, message, 0, size);
     }
 
     @Override
-    public void close() throws Exception {
-        running = false;
-        thread.join();
-        Files.deleteIfExists(path);
+    public int poll(java.util.function.LongConsumer firstLongs) {
+        sink = firstLongs;
+        return ring.read(handler);
+    }
+
+    @Override
+    public void close() {
+        // A MappedByteBuffer is unmapped by the GC.
     }
 }

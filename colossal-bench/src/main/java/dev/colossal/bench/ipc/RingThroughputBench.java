@@ -1,5 +1,12 @@
 package dev.colossal.bench.ipc;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -13,9 +20,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Messages per second through a ring from the benchmark thread to a consumer thread, each with
- * its own mapping of one /dev/shm file. Each fork uses one implementation only, so the calls
- * through {@link Pipe} stay monomorphic.
+ * Messages per second through a ring from the benchmark thread to a consumer in another
+ * process ({@link ConsumerMain}), both mapping one /dev/shm file. Each fork uses one
+ * implementation only, so the calls through {@link Pipe} stay monomorphic.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -33,21 +40,33 @@ public class RingThroughputBench {
     @Param({"32", "64", "256"})
     public int size;
 
+    private Path path;
     private Pipe pipe;
+    private Process consumer;
 
     /** Creates the state; JMH calls this. */
     public RingThroughputBench() {}
 
     /**
-     * Maps the ring and starts its consumer.
+     * Creates the ring and starts its consumer process.
      *
-     * @throws Exception if the ring cannot be created
+     * @throws Exception if either fails
      */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        boolean many = ring.endsWith("mpsc");
-        pipe = ring.startsWith("colossal") ? new ColossalPipe(many, CAPACITY, size) : new AgronaPipe(many, CAPACITY, size);
-        pipe.startConsumer();
+        path = Path.of("/dev/shm", "colossal-bench-ring-" + ProcessHandle.current().pid());
+        Files.deleteIfExists(path);
+        pipe = Pipe.open(ring, CAPACITY, size, path, true);
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(new IpcSuite().jvmFlags());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConsumerMain.class.getName(),
+                ring, String.valueOf(CAPACITY), String.valueOf(size), path.toString()));
+        consumer = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String line = new BufferedReader(new InputStreamReader(consumer.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        if (!"READY".equals(line)) {
+            throw new IllegalStateException("consumer process did not start: " + line);
+        }
     }
 
     /**
@@ -57,7 +76,10 @@ public class RingThroughputBench {
      */
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
+        consumer.destroy();
+        consumer.waitFor(10, TimeUnit.SECONDS);
         pipe.close();
+        Files.deleteIfExists(path);
     }
 
     /** Writes one message, yielding while the ring is full: the score is messages per second. */

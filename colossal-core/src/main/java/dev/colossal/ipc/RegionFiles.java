@@ -1,0 +1,68 @@
+package dev.colossal.ipc;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
+
+/** Creating and mapping region files; {@link SharedRegion} turns what fails here into IpcExceptions. */
+final class RegionFiles {
+
+    /** How long an opener waits for a concurrent creator to finish its header. */
+    private static final long CREATOR_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private RegionFiles() {}
+
+    /** Creates the file (failing if it exists), reserves its blocks, maps it and writes the header. */
+    static MemorySegment create(Path path, RegionKind kind, long size, Arena arena) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            reserve(channel, size);
+            MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            RegionHeader.write(file, kind, size);
+            return file;
+        }
+    }
+
+    /** Maps an existing file once its header is complete, and checks the header. */
+    static MemorySegment open(Path path, RegionKind kind, Arena arena) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long deadline = System.nanoTime() + CREATOR_WAIT_NANOS;
+            while (channel.size() < RegionHeader.LENGTH || !headerPublished(channel)) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IpcException("file " + path + " has no complete region header (size="
+                            + channel.size() + "): it is not a Colossal region, or its creator died"
+                            + " while creating it; delete it and retry");
+                }
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+            MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+            RegionHeader.validate(path, file, kind);
+            return file;
+        }
+    }
+
+    /**
+     * Writes every block of the new file, so that a full disk or a full /dev/shm is an
+     * IOException now rather than a SIGBUS (an InternalError) at the first touch of a page.
+     */
+    private static void reserve(FileChannel channel, long size) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocateDirect((int) Math.min(size, 1 << 20));
+        for (long position = 0; position < size; ) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), size - position));
+            position += channel.write(zeros, position);
+        }
+    }
+
+    private static boolean headerPublished(FileChannel channel) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment header = channel.map(FileChannel.MapMode.READ_ONLY, 0, RegionHeader.LENGTH, arena);
+            return (long) SharedRegion.LONG.getAcquire(header, RegionHeader.MAGIC_OFFSET) != 0;
+        }
+    }
+}
