@@ -41,7 +41,22 @@ public final class LongArray extends BigArray {
      * @throws dev.colossal.memory.PoolExhaustedException if the pool's limit is reached
      */
     public static LongArray segmented(ChunkPool pool, long length) {
-        return new LongArray(Storage.segmented(pool, length, ELEMENT_SHIFT), length);
+        return new LongArray(Storage.segmented(pool, length, ELEMENT_SHIFT, true), length);
+    }
+
+    /**
+     * Like {@link #segmented}, but chunks the pool hands back after earlier use are not cleared: for
+     * callers that overwrite every element before reading any (a swap-in, a mix). Fresh memory still
+     * reads as zero; reused memory holds whatever its last owner wrote.
+     *
+     * @param pool   where the chunks come from
+     * @param length the number of elements, {@code >= 0}
+     * @return the array
+     * @throws IllegalArgumentException if the length is negative
+     * @throws dev.colossal.memory.PoolExhaustedException if the pool's limit is reached
+     */
+    public static LongArray segmentedUninitialized(ChunkPool pool, long length) {
+        return new LongArray(Storage.segmented(pool, length, ELEMENT_SHIFT, false), length);
     }
 
     /**

@@ -35,8 +35,8 @@ record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, lon
         return length << elementShift;
     }
 
-    /** Chunks from a pool, zeroed; released back to the pool. */
-    static Storage segmented(ChunkPool pool, long length, int elementShift) {
+    /** Chunks from a pool, zeroed or as their last owner left them; released back to the pool. */
+    static Storage segmented(ChunkPool pool, long length, int elementShift, boolean zeroed) {
         long bytes = checkLength(length, elementShift);
         long chunkSize = pool.chunkSize();
         long count = (bytes + chunkSize - 1) / chunkSize;
@@ -52,7 +52,7 @@ record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, lon
         int taken = 0;
         try {
             for (; taken < count; taken++) {
-                int id = pool.acquireZeroed();
+                int id = zeroed ? pool.acquireZeroed() : pool.acquire();
                 ids[taken] = id;
                 chunks[taken] = pool.segment(id);
                 offsets[taken] = pool.regionOffset(id);

@@ -11,27 +11,36 @@ import java.util.function.BiFunction;
 
 /** What a block holds, as recorded in the catalog: an array type (rebuilt from the pool) or an encoded object. */
 enum Kind {
-    DOUBLES(1, DoubleArray.class, 8, DoubleArray::segmented),
-    FLOATS(2, FloatArray.class, 4, FloatArray::segmented),
-    LONGS(3, LongArray.class, 8, LongArray::segmented),
-    INTS(4, IntArray.class, 4, IntArray::segmented),
-    BYTES(5, ByteArray.class, 1, ByteArray::segmented),
-    OBJECT(6, null, 1, null);
+    DOUBLES(1, DoubleArray.class, 8, DoubleArray::segmented, DoubleArray::segmentedUninitialized),
+    FLOATS(2, FloatArray.class, 4, FloatArray::segmented, FloatArray::segmentedUninitialized),
+    LONGS(3, LongArray.class, 8, LongArray::segmented, LongArray::segmentedUninitialized),
+    INTS(4, IntArray.class, 4, IntArray::segmented, IntArray::segmentedUninitialized),
+    BYTES(5, ByteArray.class, 1, ByteArray::segmented, ByteArray::segmentedUninitialized),
+    OBJECT(6, null, 1, null, null);
 
     final int tag;
     final Class<? extends BigArray> type;
     final int elementSize;
     private final BiFunction<ChunkPool, Long, ? extends BigArray> factory;
+    private final BiFunction<ChunkPool, Long, ? extends BigArray> unzeroedFactory;
 
-    Kind(int tag, Class<? extends BigArray> type, int elementSize, BiFunction<ChunkPool, Long, ? extends BigArray> factory) {
+    Kind(int tag, Class<? extends BigArray> type, int elementSize, BiFunction<ChunkPool, Long, ? extends BigArray> factory,
+         BiFunction<ChunkPool, Long, ? extends BigArray> unzeroedFactory) {
         this.tag = tag;
         this.type = type;
         this.elementSize = elementSize;
         this.factory = factory;
+        this.unzeroedFactory = unzeroedFactory;
     }
 
+    /** A new, zeroed array for the caller. */
     BigArray allocate(ChunkPool pool, long byteLength) {
         return factory.apply(pool, byteLength / elementSize);
+    }
+
+    /** An array about to be filled entirely from the swap file: clearing it first would be wasted work. */
+    BigArray allocateForRead(ChunkPool pool, long byteLength) {
+        return unzeroedFactory.apply(pool, byteLength / elementSize);
     }
 
     static Kind of(Class<?> arrayType) {

@@ -567,12 +567,13 @@ public final class SwapSpace implements AutoCloseable {
                 swapOuts++;
                 dropValue = true;
             }
+            if (dropValue) {
+                // Inside the lock: close() waits for writing == 0 and must then find every chunk returned.
+                h.drop(value);
+            }
             changed.signalAll();
         } finally {
             lock.unlock();
-        }
-        if (dropValue) {
-            h.drop(value);
         }
     }
 

@@ -67,7 +67,7 @@ public final class SwappableArray<A extends BigArray> extends Swappable {
 
     @Override
     Object load(SwapFile file, long blockOffset) throws IOException {
-        BigArray array = kind.allocate(space.pool(), byteSize);
+        BigArray array = kind.allocateForRead(space.pool(), byteSize);
         try {
             file.read(blockOffset, id, payload(array, null), byteSize);
             return array;

@@ -79,6 +79,22 @@ class BigArrayTest {
     }
 
     @Test
+    void shouldSkipClearingReusedChunksOnlyWhenAskedTo() {
+        try (ChunkPool pool = ChunkPool.builder().chunkSize(4096).slabSize(1 << 16).limit(4096).build()) {
+            LongArray first = LongArray.segmentedUninitialized(pool, 512);
+            assertEquals(0, first.get(7), "fresh memory reads as zero either way");
+            first.fill(9);
+            first.close();
+            try (LongArray again = LongArray.segmentedUninitialized(pool, 512)) {
+                assertEquals(9, again.get(7), "the reused chunk keeps its last owner's bytes");
+            }
+            try (LongArray zeroed = LongArray.segmented(pool, 512)) {
+                assertEquals(0, zeroed.get(7));
+            }
+        }
+    }
+
+    @Test
     void shouldGiveBackWhatItTookWhenThePoolRunsOutMidway() {
         try (ChunkPool pool = ChunkPool.builder().chunkSize(4096).slabSize(4096 * 4).limit(4096 * 4).build()) {
             assertThrows(PoolExhaustedException.class, () -> LongArray.segmented(pool, 4096));

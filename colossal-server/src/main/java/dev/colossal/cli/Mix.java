@@ -47,7 +47,7 @@ public final class Mix {
         if (a.length() != b.length() || a.elementsPerChunk() != b.elementsPerChunk()) {
             throw new IllegalArgumentException("signals differ: lengths " + a.length() + " and " + b.length());
         }
-        DoubleArray out = DoubleArray.segmented(pool, a.length());
+        DoubleArray out = DoubleArray.segmentedUninitialized(pool, a.length()); // every sample is written below
         for (int c = 0; c < out.chunkCount(); c++) {
             MemorySegment o = out.chunk(c);
             MemorySegment x = a.chunk(c);
