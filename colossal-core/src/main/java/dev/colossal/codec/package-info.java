@@ -18,7 +18,7 @@
  *  byte, short, char     [b] [lo hi] [lo hi]                     1, 2, 2 bytes
  *  int, float            [b0 b1 b2 b3]                           4 bytes, float as IEEE 754 bits
  *  long, double          [b0 .. b7]                              8 bytes
- *  String                [varint n][n bytes of UTF-8]            unpaired surrogates become U+FFFD
+ *  String                [varint n][n bytes of UTF-8]            unpaired surrogates become '?'
  *  byte[] / P[]          [varint count][count * size(P) bytes]   primitives in bulk, little-endian
  *  UUID                  [msb: 8][lsb: 8]
  *  Instant               [epoch seconds: 8][nanos: 4]            nanos in 0..999,999,999

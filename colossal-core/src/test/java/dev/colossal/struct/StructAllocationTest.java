@@ -46,15 +46,18 @@ class StructAllocationTest {
             for (int round = 0; round < 20; round++) { // warm up: compile the loop before measuring
                 checksum += pass(array, p, n);
             }
-            long overhead = allocatedBytes();
-            overhead = allocatedBytes() - overhead; // what reading the counter itself costs
-            long before = allocatedBytes();
-            for (int round = 0; round < 150; round++) {
-                checksum += pass(array, p, n);
+            // The counter itself, and a rare JIT event, can cost a few bytes once per measurement; an
+            // allocation on the access path would cost at least 16 bytes x 9.8M accesses. Best of 5.
+            long best = Long.MAX_VALUE;
+            for (int attempt = 0; attempt < 5 && best > 0; attempt++) {
+                long before = allocatedBytes();
+                for (int round = 0; round < 150; round++) {
+                    checksum += pass(array, p, n);
+                }
+                best = Math.min(best, allocatedBytes() - before);
             }
-            long allocated = allocatedBytes() - before - overhead;
             assertTrue(checksum != 0);
-            assertEquals(0, Math.max(0, allocated), "bytes allocated over ~10M struct accesses");
+            assertTrue(best < 1024, "bytes allocated over ~10M struct accesses: " + best);
         }
     }
 
@@ -78,6 +81,7 @@ class StructAllocationTest {
             p.quantity(i);
             p.bid(i & 3, i);
             p.instrument().id(i);
+            p.instrument().symbol((i & 1) == 0 ? "EURUSD" : "GBPUSD.X"); // ASCII strings are written in place too
             sum += p.time() + p.quantity() + (long) p.price() + p.instrument().id() + p.bid(i & 3);
         }
         return sum;
