@@ -12,124 +12,124 @@ final class ArrayCodecs {
 
     private ArrayCodecs() {}
 
-    static final AbstractCodec<byte[]> BYTES = new AbstractCodec<>("byte[]") {
-        @Override long size(byte[] v) { return WireFormat.varintSize(v.length) + (long) v.length; }
+    static final NamedCodec<byte[]> BYTES = new NamedCodec<>("byte[]") {
+        @Override public long size(byte[] v) { return WireFormat.varintSize(v.length) + (long) v.length; }
 
-        @Override long write(byte[] v, MemorySegment s, long off) {
+        @Override public long write(byte[] v, MemorySegment s, long off) {
             off = WireFormat.putVarint(s, off, v.length);
             MemorySegment.copy(v, 0, s, WireFormat.BYTE, off, v.length);
             return off + v.length;
         }
 
-        @Override byte[] read(Input in) {
+        @Override public byte[] read(Input in) {
             byte[] v = new byte[in.readCount("byte[]", 1)];
             copyIn(in, WireFormat.BYTE, v, v.length);
             return v;
         }
 
-        @Override String schema() { return "bytes"; }
+        @Override public String schema() { return "bytes"; }
     };
 
-    static final AbstractCodec<short[]> SHORTS = new AbstractCodec<>("short[]") {
-        @Override long size(short[] v) { return WireFormat.varintSize(v.length) + 2L * v.length; }
+    static final NamedCodec<short[]> SHORTS = new NamedCodec<>("short[]") {
+        @Override public long size(short[] v) { return WireFormat.varintSize(v.length) + 2L * v.length; }
 
-        @Override long write(short[] v, MemorySegment s, long off) {
+        @Override public long write(short[] v, MemorySegment s, long off) {
             return copyOut(v, v.length, WireFormat.SHORT, s, off);
         }
 
-        @Override short[] read(Input in) {
+        @Override public short[] read(Input in) {
             short[] v = new short[in.readCount("short[]", 2)];
             copyIn(in, WireFormat.SHORT, v, v.length);
             return v;
         }
 
-        @Override String schema() { return "i16[]"; }
+        @Override public String schema() { return "i16[]"; }
     };
 
-    static final AbstractCodec<char[]> CHARS = new AbstractCodec<>("char[]") {
-        @Override long size(char[] v) { return WireFormat.varintSize(v.length) + 2L * v.length; }
+    static final NamedCodec<char[]> CHARS = new NamedCodec<>("char[]") {
+        @Override public long size(char[] v) { return WireFormat.varintSize(v.length) + 2L * v.length; }
 
-        @Override long write(char[] v, MemorySegment s, long off) {
+        @Override public long write(char[] v, MemorySegment s, long off) {
             return copyOut(v, v.length, WireFormat.CHAR, s, off);
         }
 
-        @Override char[] read(Input in) {
+        @Override public char[] read(Input in) {
             char[] v = new char[in.readCount("char[]", 2)];
             copyIn(in, WireFormat.CHAR, v, v.length);
             return v;
         }
 
-        @Override String schema() { return "char[]"; }
+        @Override public String schema() { return "char[]"; }
     };
 
-    static final AbstractCodec<int[]> INTS = new AbstractCodec<>("int[]") {
-        @Override long size(int[] v) { return WireFormat.varintSize(v.length) + 4L * v.length; }
+    static final NamedCodec<int[]> INTS = new NamedCodec<>("int[]") {
+        @Override public long size(int[] v) { return WireFormat.varintSize(v.length) + 4L * v.length; }
 
-        @Override long write(int[] v, MemorySegment s, long off) {
+        @Override public long write(int[] v, MemorySegment s, long off) {
             return copyOut(v, v.length, WireFormat.INT, s, off);
         }
 
-        @Override int[] read(Input in) {
+        @Override public int[] read(Input in) {
             int[] v = new int[in.readCount("int[]", 4)];
             copyIn(in, WireFormat.INT, v, v.length);
             return v;
         }
 
-        @Override String schema() { return "i32[]"; }
+        @Override public String schema() { return "i32[]"; }
     };
 
-    static final AbstractCodec<long[]> LONGS = new AbstractCodec<>("long[]") {
-        @Override long size(long[] v) { return WireFormat.varintSize(v.length) + 8L * v.length; }
+    static final NamedCodec<long[]> LONGS = new NamedCodec<>("long[]") {
+        @Override public long size(long[] v) { return WireFormat.varintSize(v.length) + 8L * v.length; }
 
-        @Override long write(long[] v, MemorySegment s, long off) {
+        @Override public long write(long[] v, MemorySegment s, long off) {
             return copyOut(v, v.length, WireFormat.LONG, s, off);
         }
 
-        @Override long[] read(Input in) {
+        @Override public long[] read(Input in) {
             long[] v = new long[in.readCount("long[]", 8)];
             copyIn(in, WireFormat.LONG, v, v.length);
             return v;
         }
 
-        @Override String schema() { return "i64[]"; }
+        @Override public String schema() { return "i64[]"; }
     };
 
-    static final AbstractCodec<float[]> FLOATS = new AbstractCodec<>("float[]") {
-        @Override long size(float[] v) { return WireFormat.varintSize(v.length) + 4L * v.length; }
+    static final NamedCodec<float[]> FLOATS = new NamedCodec<>("float[]") {
+        @Override public long size(float[] v) { return WireFormat.varintSize(v.length) + 4L * v.length; }
 
-        @Override long write(float[] v, MemorySegment s, long off) {
+        @Override public long write(float[] v, MemorySegment s, long off) {
             return copyOut(v, v.length, WireFormat.FLOAT, s, off);
         }
 
-        @Override float[] read(Input in) {
+        @Override public float[] read(Input in) {
             float[] v = new float[in.readCount("float[]", 4)];
             copyIn(in, WireFormat.FLOAT, v, v.length);
             return v;
         }
 
-        @Override String schema() { return "f32[]"; }
+        @Override public String schema() { return "f32[]"; }
     };
 
-    static final AbstractCodec<double[]> DOUBLES = new AbstractCodec<>("double[]") {
-        @Override long size(double[] v) { return WireFormat.varintSize(v.length) + 8L * v.length; }
+    static final NamedCodec<double[]> DOUBLES = new NamedCodec<>("double[]") {
+        @Override public long size(double[] v) { return WireFormat.varintSize(v.length) + 8L * v.length; }
 
-        @Override long write(double[] v, MemorySegment s, long off) {
+        @Override public long write(double[] v, MemorySegment s, long off) {
             return copyOut(v, v.length, WireFormat.DOUBLE, s, off);
         }
 
-        @Override double[] read(Input in) {
+        @Override public double[] read(Input in) {
             double[] v = new double[in.readCount("double[]", 8)];
             copyIn(in, WireFormat.DOUBLE, v, v.length);
             return v;
         }
 
-        @Override String schema() { return "f64[]"; }
+        @Override public String schema() { return "f64[]"; }
     };
 
-    static final AbstractCodec<boolean[]> BOOLEANS = new AbstractCodec<>("boolean[]") {
-        @Override long size(boolean[] v) { return WireFormat.varintSize(v.length) + (long) v.length; }
+    static final NamedCodec<boolean[]> BOOLEANS = new NamedCodec<>("boolean[]") {
+        @Override public long size(boolean[] v) { return WireFormat.varintSize(v.length) + (long) v.length; }
 
-        @Override long write(boolean[] v, MemorySegment s, long off) {
+        @Override public long write(boolean[] v, MemorySegment s, long off) {
             off = WireFormat.putVarint(s, off, v.length);
             for (boolean b : v) {
                 off = WireFormat.putBoolean(s, off, b);
@@ -137,7 +137,7 @@ final class ArrayCodecs {
             return off;
         }
 
-        @Override boolean[] read(Input in) {
+        @Override public boolean[] read(Input in) {
             boolean[] v = new boolean[in.readCount("boolean[]", 1)];
             for (int i = 0; i < v.length; i++) {
                 v[i] = in.readBoolean("boolean[]");
@@ -145,7 +145,7 @@ final class ArrayCodecs {
             return v;
         }
 
-        @Override String schema() { return "bool[]"; }
+        @Override public String schema() { return "bool[]"; }
     };
 
     private static long copyOut(Object array, int length, ValueLayout element, MemorySegment s, long off) {

@@ -31,7 +31,7 @@ import java.util.UUID;
  */
 final class CodecResolver {
 
-    private static final Map<Class<?>, AbstractCodec<?>> BUILT_INS = Map.ofEntries(
+    private static final Map<Class<?>, WireCodec<?>> BUILT_INS = Map.ofEntries(
             Map.entry(Boolean.class, ScalarCodecs.BOOLEAN), Map.entry(Byte.class, ScalarCodecs.BYTE),
             Map.entry(Short.class, ScalarCodecs.SHORT), Map.entry(Character.class, ScalarCodecs.CHAR),
             Map.entry(Integer.class, ScalarCodecs.INT), Map.entry(Long.class, ScalarCodecs.LONG),
@@ -49,25 +49,25 @@ final class CodecResolver {
 
     private final MethodHandles.Lookup lookup;
     /** Records and classes already built, or being built (mapped to null until done). */
-    private final Map<Class<?>, AbstractCodec<?>> composites = new HashMap<>();
+    private final Map<Class<?>, WireCodec<?>> composites = new HashMap<>();
     private final Map<Class<?>, LateCodec<?>> late = new HashMap<>();
 
     CodecResolver(MethodHandles.Lookup lookup) {
         this.lookup = lookup;
     }
 
-    static AbstractCodec<?> builtIn(Class<?> type) {
+    static WireCodec<?> builtIn(Class<?> type) {
         return BUILT_INS.get(type);
     }
 
-    AbstractCodec<?> resolve(Type type, String path) {
+    WireCodec<?> resolve(Type type, String path) {
         if (type instanceof Class<?> c) {
             return resolveClass(c, path);
         }
         if (type instanceof ParameterizedType p && p.getRawType() instanceof Class<?> raw) {
             Type[] args = p.getActualTypeArguments();
             if (raw == Optional.class) {
-                return new OptionalCodec<>(resolve(args[0], path + "<>"));
+                return OptionalCodec.of(resolve(args[0], path + "<>"));
             }
             if (raw == List.class || raw == Collection.class || raw == ArrayList.class) {
                 return collection("List", resolve(args[0], path + "[]"), ArrayList::new);
@@ -95,8 +95,8 @@ final class CodecResolver {
                 + "declare the field with a concrete type");
     }
 
-    private AbstractCodec<?> resolveClass(Class<?> c, String path) {
-        AbstractCodec<?> builtIn = BUILT_INS.get(c);
+    private WireCodec<?> resolveClass(Class<?> c, String path) {
+        WireCodec<?> builtIn = BUILT_INS.get(c);
         if (builtIn != null) {
             return builtIn;
         }
@@ -119,7 +119,7 @@ final class CodecResolver {
                     + "boxes, String, UUID, Instant, enums, arrays, List, Set, Map, Optional, records and classes");
         }
         if (composites.containsKey(c)) {
-            AbstractCodec<?> done = composites.get(c);
+            WireCodec<?> done = composites.get(c);
             return done != null ? done : late.computeIfAbsent(c, k -> new LateCodec<>(k.getName()));
         }
         composites.put(c, null);
@@ -134,7 +134,7 @@ final class CodecResolver {
     private <T> void bindLate(Class<?> c, GeneratedCodec codec) {
         LateCodec<T> waiting = (LateCodec<T>) late.remove(c);
         if (waiting != null) {
-            waiting.bind((AbstractCodec<T>) (AbstractCodec<?>) codec);
+            waiting.bind((WireCodec<T>) (WireCodec<?>) codec);
         }
     }
 
@@ -242,7 +242,7 @@ final class CodecResolver {
 
     private RecordCodecGenerator.Field field(String name, Class<?> type, Type generic, MethodHandle getter,
                                              String fieldPath) {
-        AbstractCodec<?> codec = type.isPrimitive() ? null : resolve(generic, fieldPath);
+        WireCodec<?> codec = type.isPrimitive() ? null : resolve(generic, fieldPath);
         Class<?> erased = type.isPrimitive() ? type : Object.class;
         return new RecordCodecGenerator.Field(name, type, getter.asType(MethodType.methodType(erased, Object.class)), codec);
     }
@@ -276,25 +276,25 @@ final class CodecResolver {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static AbstractCodec<?> enumCodec(Class<?> c) {
+    private static WireCodec<?> enumCodec(Class<?> c) {
         return new EnumCodec(c);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static AbstractCodec<?> objectArray(AbstractCodec<?> element, Class<?> component) {
-        return new ObjectArrayCodec(element, n -> (Object[]) Array.newInstance(component, n));
+    private static WireCodec<?> objectArray(WireCodec<?> element, Class<?> component) {
+        return ObjectArrayCodec.of((WireCodec) element, n -> (Object[]) Array.newInstance(component, n));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static AbstractCodec<?> collection(String kind, AbstractCodec<?> element,
+    private static WireCodec<?> collection(String kind, WireCodec<?> element,
                                                java.util.function.IntFunction<? extends Collection<?>> factory) {
-        return new CollectionCodec(kind, element, factory);
+        return CollectionCodec.of(kind, (WireCodec) element, (java.util.function.IntFunction) factory);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static AbstractCodec<?> map(AbstractCodec<?> keys, AbstractCodec<?> values,
+    private static WireCodec<?> map(WireCodec<?> keys, WireCodec<?> values,
                                         java.util.function.IntFunction<? extends Map<?, ?>> factory) {
-        return new MapCodec(keys, values, factory);
+        return MapCodec.of((WireCodec) keys, (WireCodec) values, (java.util.function.IntFunction) factory);
     }
 
     private static IllegalArgumentException unsupported(String path, Type type, String why) {

@@ -31,15 +31,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class RecordCodecGenerator {
 
     /** One field: its erased getter {@code (Object)P} and, for references, its codec. */
-    record Field(String name, Class<?> type, MethodHandle getter, AbstractCodec<?> codec) {}
+    record Field(String name, Class<?> type, MethodHandle getter, WireCodec<?> codec) {}
 
     private static final ClassDesc CD_GENERATED = ClassDesc.of(GeneratedCodec.class.getName());
-    private static final ClassDesc CD_ABSTRACT = ClassDesc.of(AbstractCodec.class.getName());
+    private static final ClassDesc CD_ABSTRACT = ClassDesc.of(WireCodec.class.getName());
     private static final ClassDesc CD_INPUT = ClassDesc.of(Input.class.getName());
     private static final ClassDesc CD_WIRE = ClassDesc.of(WireFormat.class.getName());
     private static final ClassDesc CD_SEGMENT = ClassDesc.of(MemorySegment.class.getName());
     private static final ClassDesc CD_HANDLE = ConstantDescs.CD_MethodHandle;
     private static final MethodTypeDesc INIT = MethodTypeDesc.of(CD_void, CD_String, CD_String);
+    private static final int PUBLIC_FINAL = ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL;
     private static final int MAX_FIELDS = 200; // a constructor takes at most 255 slots
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
@@ -65,11 +66,11 @@ final class RecordCodecGenerator {
             cb.withSuperclass(CD_GENERATED);
             cb.withMethodBody(ConstantDescs.INIT_NAME, INIT, 0, code -> code
                     .aload(0).aload(1).aload(2).invokespecial(CD_GENERATED, ConstantDescs.INIT_NAME, INIT).return_());
-            cb.withMethodBody("size", MethodTypeDesc.of(CD_long, CD_Object), ClassFile.ACC_FINAL,
+            cb.withMethodBody("size", MethodTypeDesc.of(CD_long, CD_Object), PUBLIC_FINAL,
                     code -> size(code, fields));
             cb.withMethodBody("write", MethodTypeDesc.of(CD_long, CD_Object, CD_SEGMENT, CD_long),
-                    ClassFile.ACC_FINAL, code -> write(code, fields));
-            cb.withMethodBody("read", MethodTypeDesc.of(CD_Object, CD_INPUT), ClassFile.ACC_FINAL,
+                    PUBLIC_FINAL, code -> write(code, fields));
+            cb.withMethodBody("read", MethodTypeDesc.of(CD_Object, CD_INPUT), PUBLIC_FINAL,
                     code -> read(code, type, fields));
         });
         try {
@@ -97,7 +98,7 @@ final class RecordCodecGenerator {
                 code.lload(2);
                 loadData(code, fields.size() + i, CD_ABSTRACT);
                 getField(code, i, f, 1);
-                code.invokestatic(CD_ABSTRACT, "sizeNullable", MethodTypeDesc.of(CD_long, CD_ABSTRACT, CD_Object));
+                code.invokestatic(CD_ABSTRACT, "sizeNullable", MethodTypeDesc.of(CD_long, CD_ABSTRACT, CD_Object), true);
                 code.ladd().lstore(2);
             }
         }
@@ -118,7 +119,7 @@ final class RecordCodecGenerator {
                 getField(code, i, f, 1);
                 code.aload(2).lload(3);
                 code.invokestatic(CD_ABSTRACT, "writeNullable",
-                        MethodTypeDesc.of(CD_long, CD_ABSTRACT, CD_Object, CD_SEGMENT, CD_long));
+                        MethodTypeDesc.of(CD_long, CD_ABSTRACT, CD_Object, CD_SEGMENT, CD_long), true);
             }
             code.lstore(3);
         }
@@ -140,7 +141,7 @@ final class RecordCodecGenerator {
                 code.aload(1).invokevirtual(CD_INPUT, "read" + capitalized(f.type()), MethodTypeDesc.of(params[i]));
             } else {
                 loadData(code, n + i, CD_ABSTRACT);
-                code.aload(1).invokestatic(CD_ABSTRACT, "readNullable", MethodTypeDesc.of(CD_Object, CD_ABSTRACT, CD_INPUT));
+                code.aload(1).invokestatic(CD_ABSTRACT, "readNullable", MethodTypeDesc.of(CD_Object, CD_ABSTRACT, CD_INPUT), true);
                 params[i] = CD_Object;
             }
         }

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  * carry, are written as {@code '?'}, as {@link String#getBytes} does. Both directions go through the
  * JDK's own UTF-8 coder, whose ASCII and Latin-1 paths are vectorised intrinsics.
  */
-final class StringCodec extends AbstractCodec<String> {
+final class StringCodec extends NamedCodec<String> {
 
     static final StringCodec INSTANCE = new StringCodec();
 
@@ -17,13 +17,13 @@ final class StringCodec extends AbstractCodec<String> {
     }
 
     @Override
-    long size(String v) {
+    public long size(String v) {
         int n = utf8Length(v);
         return WireFormat.varintSize(n) + n;
     }
 
     @Override
-    long write(String v, MemorySegment s, long off) {
+    public long write(String v, MemorySegment s, long off) {
         // getBytes copies an ASCII string's bytes with a vectorised intrinsic: far faster than a
         // charAt loop, at the price of one short-lived array
         byte[] bytes = v.getBytes(StandardCharsets.UTF_8);
@@ -33,7 +33,7 @@ final class StringCodec extends AbstractCodec<String> {
     }
 
     @Override
-    String read(Input in) {
+    public String read(Input in) {
         int n = in.readCount("String", 1);
         byte[] bytes = new byte[n];
         MemorySegment.copy(in.segment(), WireFormat.BYTE, in.position(), bytes, 0, n);
@@ -42,7 +42,7 @@ final class StringCodec extends AbstractCodec<String> {
     }
 
     @Override
-    String schema() {
+    public String schema() {
         return "string";
     }
 
