@@ -54,19 +54,6 @@ public class StructBench {
     }
 
     @Benchmark
-    public void structEncodeNoSymbol() {
-        Model.PriceUpdateStruct p = array.at(flyweight, next = (next + 1) & (N - 1));
-        Model.PriceUpdate v = value;
-        p.time(v.time());
-        p.price(v.price());
-        p.quantity(v.quantity());
-        p.buy(v.buy());
-        Model.InstrumentStruct in = p.instrument();
-        in.id(v.instrument().id());
-        in.market(v.instrument().market());
-    }
-
-    @Benchmark
     public void structDecode(Blackhole bh) {
         Model.PriceUpdateStruct p = array.at(flyweight, next = (next + 1) & (N - 1));
         bh.consume(p.time());
