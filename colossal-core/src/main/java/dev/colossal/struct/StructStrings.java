@@ -34,15 +34,16 @@ final class StructStrings {
 
     /**
      * Writes ASCII eight bytes at a time, zero padding included, in one pass over the chars; returns
-     * false (having written part of the field, which the caller then rewrites) on the first non-ASCII char.
+     * false (having written part of the field, which the caller then rewrites) on the first non-ASCII
+     * char. The caller has checked that the chars fit.
      */
     private static boolean setAscii(MemorySegment s, long off, int length, String value) {
         int chars = value.length();
         int w = 0;
-        for (; w + 8 <= length; w += 8) {
+        for (; w + 8 <= chars; w += 8) {
             long word = 0;
             for (int k = 0; k < 8; k++) {
-                int c = w + k < chars ? value.charAt(w + k) : 0;
+                char c = value.charAt(w + k);
                 if (c >= 0x80) {
                     return false;
                 }
@@ -50,12 +51,23 @@ final class StructStrings {
             }
             s.set(WORD, off + w, word);
         }
-        for (; w < length; w++) {
-            int c = w < chars ? value.charAt(w) : 0;
+        long word = 0;
+        for (int k = 0; w + k < chars; k++) {
+            char c = value.charAt(w + k);
             if (c >= 0x80) {
                 return false;
             }
-            s.set(ValueLayout.JAVA_BYTE, off + w, (byte) c);
+            word |= (long) c << (k << 3);
+        }
+        if (w + 8 <= length) {
+            s.set(WORD, off + w, word);
+            for (w += 8; w + 8 <= length; w += 8) {
+                s.set(WORD, off + w, 0L);
+            }
+            word = 0;
+        }
+        for (; w < length; w++, word >>>= 8) {
+            s.set(ValueLayout.JAVA_BYTE, off + w, (byte) word);
         }
         return true;
     }
