@@ -7,6 +7,8 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Member;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -48,12 +50,15 @@ final class CodecResolver {
             Map.entry(boolean[].class, ArrayCodecs.BOOLEANS));
 
     private final MethodHandles.Lookup lookup;
+    /** Whether generated code may name public user types directly instead of calling method handles. */
+    private final boolean linkDirectly;
     /** Records and classes already built, or being built (mapped to null until done). */
     private final Map<Class<?>, WireCodec<?>> composites = new HashMap<>();
     private final Map<Class<?>, LateCodec<?>> late = new HashMap<>();
 
-    CodecResolver(MethodHandles.Lookup lookup) {
+    CodecResolver(MethodHandles.Lookup lookup, boolean linkDirectly) {
         this.lookup = lookup;
+        this.linkDirectly = linkDirectly;
     }
 
     static WireCodec<?> builtIn(Class<?> type) {
@@ -124,7 +129,8 @@ final class CodecResolver {
         }
         composites.put(c, null);
         Composite model = composite(c, path);
-        GeneratedCodec codec = RecordCodecGenerator.generate(c, model.schema(), model.fields(), model.constructor());
+        GeneratedCodec codec = RecordCodecGenerator.generate(c, model.schema(), model.fields(), model.constructor(),
+                model.direct());
         composites.put(c, codec);
         bindLate(c, codec);
         return codec;
@@ -139,7 +145,8 @@ final class CodecResolver {
     }
 
     /** A record's or class's fields in order, and the constructor taking them all (references erased). */
-    record Composite(String schema, List<RecordCodecGenerator.Field> fields, MethodHandle constructor) {}
+    record Composite(String schema, List<RecordCodecGenerator.Field> fields, MethodHandle constructor,
+                     Constructor<?> direct) {}
 
     Composite composite(Class<?> c, String path) {
         return c.isRecord() ? record(c, path) : plainClass(c, path);
@@ -159,15 +166,19 @@ final class CodecResolver {
             } catch (IllegalAccessException e) {
                 throw inaccessible(c, fieldPath, e);
             }
-            fields.add(field(rc.getName(), rc.getType(), rc.getGenericType(), getter, fieldPath));
+            Method accessor = rc.getAccessor();
+            boolean direct = Modifier.isPublic(accessor.getModifiers()) && linkable(c) && linkable(rc.getType());
+            fields.add(field(rc.getName(), rc.getType(), rc.getGenericType(), getter, direct ? accessor : null, fieldPath));
         }
+        Constructor<?> canonical;
         MethodHandle constructor;
         try {
-            constructor = lookup.unreflectConstructor(c.getDeclaredConstructor(types));
+            canonical = c.getDeclaredConstructor(types);
+            constructor = lookup.unreflectConstructor(canonical);
         } catch (IllegalAccessException | NoSuchMethodException e) {
             throw inaccessible(c, path, e);
         }
-        return new Composite(schema("record", c, fields), fields, erase(constructor));
+        return new Composite(schema("record", c, fields), fields, erase(constructor), directOrNull(canonical));
     }
 
     /**
@@ -191,20 +202,24 @@ final class CodecResolver {
             types[i] = f.getType();
             String fieldPath = path + "." + f.getName();
             try {
-                fields.add(field(f.getName(), f.getType(), f.getGenericType(), lookup.unreflectGetter(f), fieldPath));
+                boolean direct = Modifier.isPublic(f.getModifiers()) && linkable(c) && linkable(f.getType());
+                fields.add(field(f.getName(), f.getType(), f.getGenericType(), lookup.unreflectGetter(f),
+                        direct ? f : null, fieldPath));
             } catch (IllegalAccessException e) {
                 throw inaccessible(c, fieldPath, e);
             }
         }
+        Constructor<?> matching = null;
         MethodHandle constructor;
         try {
-            constructor = lookup.unreflectConstructor(c.getDeclaredConstructor(types));
+            matching = c.getDeclaredConstructor(types);
+            constructor = lookup.unreflectConstructor(matching);
         } catch (NoSuchMethodException e) {
             constructor = constructWithSetters(c, path, own);
         } catch (IllegalAccessException e) {
             throw inaccessible(c, path, e);
         }
-        return new Composite(schema("class", c, fields), fields, erase(constructor));
+        return new Composite(schema("class", c, fields), fields, erase(constructor), directOrNull(matching));
     }
 
     /** {@code (F1..Fn)C}: new C(), then each field set, as one method handle tree. */
@@ -241,10 +256,51 @@ final class CodecResolver {
     }
 
     private RecordCodecGenerator.Field field(String name, Class<?> type, Type generic, MethodHandle getter,
-                                             String fieldPath) {
+                                             Member direct, String fieldPath) {
         WireCodec<?> codec = type.isPrimitive() ? null : resolve(generic, fieldPath);
         Class<?> erased = type.isPrimitive() ? type : Object.class;
-        return new RecordCodecGenerator.Field(name, type, getter.asType(MethodType.methodType(erased, Object.class)), codec);
+        return new RecordCodecGenerator.Field(name, type, getter.asType(MethodType.methodType(erased, Object.class)),
+                codec, direct);
+    }
+
+    private Constructor<?> directOrNull(Constructor<?> constructor) {
+        if (constructor == null || !Modifier.isPublic(constructor.getModifiers())
+                || !linkable(constructor.getDeclaringClass())) {
+            return null;
+        }
+        for (Class<?> p : constructor.getParameterTypes()) {
+            if (!linkable(p)) {
+                return null;
+            }
+        }
+        return constructor;
+    }
+
+    /**
+     * Whether a hidden class in this module can name {@code type} in its bytecode: a public type in a
+     * package its module exports to everyone, that this module's class loader finds by name. Our
+     * module is then made to read the type's module. Otherwise fields go through method handles.
+     */
+    private boolean linkable(Class<?> type) {
+        while (type.isArray()) {
+            type = type.getComponentType();
+        }
+        if (type.isPrimitive()) {
+            return true;
+        }
+        if (!linkDirectly || !Modifier.isPublic(type.getModifiers()) || type.isHidden()
+                || !type.getModule().isExported(type.getPackageName())) {
+            return false;
+        }
+        try {
+            if (Class.forName(type.getName(), false, CodecResolver.class.getClassLoader()) != type) {
+                return false;
+            }
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+        CodecResolver.class.getModule().addReads(type.getModule());
+        return true;
     }
 
     private static MethodHandle erase(MethodHandle constructor) {

@@ -71,7 +71,7 @@ public final class Codecs {
     @SuppressWarnings("unchecked")
     public static <T> Codec<T> of(Class<T> type, MethodHandles.Lookup lookup) {
         Objects.requireNonNull(lookup, "lookup");
-        return (Codec<T>) new CodecResolver(lookup).resolve(type, type.getSimpleName());
+        return (Codec<T>) new CodecResolver(lookup, false).resolve(type, type.getSimpleName());
     }
 
     /**
@@ -88,7 +88,7 @@ public final class Codecs {
         if (cached != null) {
             return cached;
         }
-        WireCodec<?> built = new CodecResolver(MethodHandles.publicLookup()).resolve(type, simpleName(type));
+        WireCodec<?> built = new CodecResolver(MethodHandles.publicLookup(), true).resolve(type, simpleName(type));
         WireCodec<?> raced = PUBLIC.putIfAbsent(type, built);
         return raced != null ? raced : built;
     }
@@ -256,7 +256,7 @@ public final class Codecs {
             throw new IllegalArgumentException("type=" + type.getName()
                     + " is not a record or class; evolving codecs tag the fields of records and classes");
         }
-        return new EvolvingCodec<>(type, new CodecResolver(lookup).composite(type, type.getSimpleName()));
+        return new EvolvingCodec<>(type, new CodecResolver(lookup, false).composite(type, type.getSimpleName()));
     }
 
     /**
