@@ -24,11 +24,25 @@ final class StringCodec extends NamedCodec<String> {
 
     @Override
     public long write(String v, MemorySegment s, long off) {
-        // One pass for ASCII, the common case: assume it, and start over the slow way at the first
-        // char that is not. Measured: a third faster than getBytes plus a bulk copy for short strings.
+        // One pass for ASCII, the common case: assume it, eight chars to a little-endian word, and
+        // start over the slow way if any char is not ASCII. Measured faster than getBytes plus a copy.
         int chars = v.length();
         long at = WireFormat.putVarint(s, off, chars);
-        for (int i = 0; i < chars; i++) {
+        int i = 0;
+        for (; i + 8 <= chars; i += 8) {
+            long word = 0;
+            int any = 0;
+            for (int k = 0; k < 8; k++) {
+                char c = v.charAt(i + k);
+                any |= c;
+                word |= (long) c << (k << 3);
+            }
+            if (any >= 0x80) {
+                return writeUtf8(v, s, off);
+            }
+            s.set(WireFormat.LONG, at + i, word);
+        }
+        for (; i < chars; i++) {
             char c = v.charAt(i);
             if (c >= 0x80) {
                 return writeUtf8(v, s, off);
