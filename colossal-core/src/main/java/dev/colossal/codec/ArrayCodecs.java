@@ -2,6 +2,8 @@ package dev.colossal.codec;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Array;
+import java.util.function.IntFunction;
 
 /**
  * Primitive arrays as a varint element count and the elements, little-endian, copied in bulk
@@ -12,124 +14,18 @@ final class ArrayCodecs {
 
     private ArrayCodecs() {}
 
-    static final AbstractCodec<byte[]> BYTES = new AbstractCodec<>("byte[]") {
-        @Override long size(byte[] v) { return WireFormat.varintSize(v.length) + (long) v.length; }
+    static final WireCodec<byte[]> BYTES = new Primitives<>("byte[]", "bytes", WireFormat.BYTE, byte[]::new);
+    static final WireCodec<short[]> SHORTS = new Primitives<>("short[]", "i16[]", WireFormat.SHORT, short[]::new);
+    static final WireCodec<char[]> CHARS = new Primitives<>("char[]", "char[]", WireFormat.CHAR, char[]::new);
+    static final WireCodec<int[]> INTS = new Primitives<>("int[]", "i32[]", WireFormat.INT, int[]::new);
+    static final WireCodec<long[]> LONGS = new Primitives<>("long[]", "i64[]", WireFormat.LONG, long[]::new);
+    static final WireCodec<float[]> FLOATS = new Primitives<>("float[]", "f32[]", WireFormat.FLOAT, float[]::new);
+    static final WireCodec<double[]> DOUBLES = new Primitives<>("double[]", "f64[]", WireFormat.DOUBLE, double[]::new);
 
-        @Override long write(byte[] v, MemorySegment s, long off) {
-            off = WireFormat.putVarint(s, off, v.length);
-            MemorySegment.copy(v, 0, s, WireFormat.BYTE, off, v.length);
-            return off + v.length;
-        }
+    static final NamedCodec<boolean[]> BOOLEANS = new NamedCodec<>("boolean[]") {
+        @Override public long size(boolean[] v) { return WireFormat.varintSize(v.length) + (long) v.length; }
 
-        @Override byte[] read(Input in) {
-            byte[] v = new byte[in.readCount("byte[]", 1)];
-            copyIn(in, WireFormat.BYTE, v, v.length);
-            return v;
-        }
-
-        @Override String schema() { return "bytes"; }
-    };
-
-    static final AbstractCodec<short[]> SHORTS = new AbstractCodec<>("short[]") {
-        @Override long size(short[] v) { return WireFormat.varintSize(v.length) + 2L * v.length; }
-
-        @Override long write(short[] v, MemorySegment s, long off) {
-            return copyOut(v, v.length, WireFormat.SHORT, s, off);
-        }
-
-        @Override short[] read(Input in) {
-            short[] v = new short[in.readCount("short[]", 2)];
-            copyIn(in, WireFormat.SHORT, v, v.length);
-            return v;
-        }
-
-        @Override String schema() { return "i16[]"; }
-    };
-
-    static final AbstractCodec<char[]> CHARS = new AbstractCodec<>("char[]") {
-        @Override long size(char[] v) { return WireFormat.varintSize(v.length) + 2L * v.length; }
-
-        @Override long write(char[] v, MemorySegment s, long off) {
-            return copyOut(v, v.length, WireFormat.CHAR, s, off);
-        }
-
-        @Override char[] read(Input in) {
-            char[] v = new char[in.readCount("char[]", 2)];
-            copyIn(in, WireFormat.CHAR, v, v.length);
-            return v;
-        }
-
-        @Override String schema() { return "char[]"; }
-    };
-
-    static final AbstractCodec<int[]> INTS = new AbstractCodec<>("int[]") {
-        @Override long size(int[] v) { return WireFormat.varintSize(v.length) + 4L * v.length; }
-
-        @Override long write(int[] v, MemorySegment s, long off) {
-            return copyOut(v, v.length, WireFormat.INT, s, off);
-        }
-
-        @Override int[] read(Input in) {
-            int[] v = new int[in.readCount("int[]", 4)];
-            copyIn(in, WireFormat.INT, v, v.length);
-            return v;
-        }
-
-        @Override String schema() { return "i32[]"; }
-    };
-
-    static final AbstractCodec<long[]> LONGS = new AbstractCodec<>("long[]") {
-        @Override long size(long[] v) { return WireFormat.varintSize(v.length) + 8L * v.length; }
-
-        @Override long write(long[] v, MemorySegment s, long off) {
-            return copyOut(v, v.length, WireFormat.LONG, s, off);
-        }
-
-        @Override long[] read(Input in) {
-            long[] v = new long[in.readCount("long[]", 8)];
-            copyIn(in, WireFormat.LONG, v, v.length);
-            return v;
-        }
-
-        @Override String schema() { return "i64[]"; }
-    };
-
-    static final AbstractCodec<float[]> FLOATS = new AbstractCodec<>("float[]") {
-        @Override long size(float[] v) { return WireFormat.varintSize(v.length) + 4L * v.length; }
-
-        @Override long write(float[] v, MemorySegment s, long off) {
-            return copyOut(v, v.length, WireFormat.FLOAT, s, off);
-        }
-
-        @Override float[] read(Input in) {
-            float[] v = new float[in.readCount("float[]", 4)];
-            copyIn(in, WireFormat.FLOAT, v, v.length);
-            return v;
-        }
-
-        @Override String schema() { return "f32[]"; }
-    };
-
-    static final AbstractCodec<double[]> DOUBLES = new AbstractCodec<>("double[]") {
-        @Override long size(double[] v) { return WireFormat.varintSize(v.length) + 8L * v.length; }
-
-        @Override long write(double[] v, MemorySegment s, long off) {
-            return copyOut(v, v.length, WireFormat.DOUBLE, s, off);
-        }
-
-        @Override double[] read(Input in) {
-            double[] v = new double[in.readCount("double[]", 8)];
-            copyIn(in, WireFormat.DOUBLE, v, v.length);
-            return v;
-        }
-
-        @Override String schema() { return "f64[]"; }
-    };
-
-    static final AbstractCodec<boolean[]> BOOLEANS = new AbstractCodec<>("boolean[]") {
-        @Override long size(boolean[] v) { return WireFormat.varintSize(v.length) + (long) v.length; }
-
-        @Override long write(boolean[] v, MemorySegment s, long off) {
+        @Override public long write(boolean[] v, MemorySegment s, long off) {
             off = WireFormat.putVarint(s, off, v.length);
             for (boolean b : v) {
                 off = WireFormat.putBoolean(s, off, b);
@@ -137,7 +33,7 @@ final class ArrayCodecs {
             return off;
         }
 
-        @Override boolean[] read(Input in) {
+        @Override public boolean[] read(Input in) {
             boolean[] v = new boolean[in.readCount("boolean[]", 1)];
             for (int i = 0; i < v.length; i++) {
                 v[i] = in.readBoolean("boolean[]");
@@ -145,17 +41,43 @@ final class ArrayCodecs {
             return v;
         }
 
-        @Override String schema() { return "bool[]"; }
+        @Override public String schema() { return "bool[]"; }
     };
 
-    private static long copyOut(Object array, int length, ValueLayout element, MemorySegment s, long off) {
-        off = WireFormat.putVarint(s, off, length);
-        MemorySegment.copy(array, 0, s, element, off, length);
-        return off + length * element.byteSize();
-    }
+    /**
+     * An array of one primitive type, copied in bulk. A record, so that each instance's layout and
+     * factory are constants to the JIT.
+     *
+     * @param typeName the Java name, e.g. {@code int[]}
+     * @param schema   the schema name, e.g. {@code i32[]}
+     * @param element  the little-endian element layout
+     * @param factory  makes an array of a length
+     * @param <A>      the array type
+     */
+    record Primitives<A>(String typeName, String schema, ValueLayout element, IntFunction<A> factory)
+            implements WireCodec<A> {
 
-    private static void copyIn(Input in, ValueLayout element, Object array, int length) {
-        MemorySegment.copy(in.segment(), element, in.position(), array, 0, length);
-        in.skip(length * element.byteSize());
+        @Override
+        public long size(A v) {
+            int n = Array.getLength(v);
+            return WireFormat.varintSize(n) + n * element.byteSize();
+        }
+
+        @Override
+        public long write(A v, MemorySegment s, long off) {
+            int n = Array.getLength(v);
+            off = WireFormat.putVarint(s, off, n);
+            MemorySegment.copy(v, 0, s, element, off, n);
+            return off + n * element.byteSize();
+        }
+
+        @Override
+        public A read(Input in) {
+            int n = in.readCount(typeName, (int) element.byteSize());
+            A v = factory.apply(n);
+            MemorySegment.copy(in.segment(), element, in.position(), v, 0, n);
+            in.skip(n * element.byteSize());
+            return v;
+        }
     }
 }

@@ -7,6 +7,8 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Member;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -31,7 +33,7 @@ import java.util.UUID;
  */
 final class CodecResolver {
 
-    private static final Map<Class<?>, AbstractCodec<?>> BUILT_INS = Map.ofEntries(
+    private static final Map<Class<?>, WireCodec<?>> BUILT_INS = Map.ofEntries(
             Map.entry(Boolean.class, ScalarCodecs.BOOLEAN), Map.entry(Byte.class, ScalarCodecs.BYTE),
             Map.entry(Short.class, ScalarCodecs.SHORT), Map.entry(Character.class, ScalarCodecs.CHAR),
             Map.entry(Integer.class, ScalarCodecs.INT), Map.entry(Long.class, ScalarCodecs.LONG),
@@ -48,26 +50,29 @@ final class CodecResolver {
             Map.entry(boolean[].class, ArrayCodecs.BOOLEANS));
 
     private final MethodHandles.Lookup lookup;
+    /** Whether generated code may name public user types directly instead of calling method handles. */
+    private final boolean linkDirectly;
     /** Records and classes already built, or being built (mapped to null until done). */
-    private final Map<Class<?>, AbstractCodec<?>> composites = new HashMap<>();
+    private final Map<Class<?>, WireCodec<?>> composites = new HashMap<>();
     private final Map<Class<?>, LateCodec<?>> late = new HashMap<>();
 
-    CodecResolver(MethodHandles.Lookup lookup) {
+    CodecResolver(MethodHandles.Lookup lookup, boolean linkDirectly) {
         this.lookup = lookup;
+        this.linkDirectly = linkDirectly;
     }
 
-    static AbstractCodec<?> builtIn(Class<?> type) {
+    static WireCodec<?> builtIn(Class<?> type) {
         return BUILT_INS.get(type);
     }
 
-    AbstractCodec<?> resolve(Type type, String path) {
+    WireCodec<?> resolve(Type type, String path) {
         if (type instanceof Class<?> c) {
             return resolveClass(c, path);
         }
         if (type instanceof ParameterizedType p && p.getRawType() instanceof Class<?> raw) {
             Type[] args = p.getActualTypeArguments();
             if (raw == Optional.class) {
-                return new OptionalCodec<>(resolve(args[0], path + "<>"));
+                return OptionalCodec.of(resolve(args[0], path + "<>"));
             }
             if (raw == List.class || raw == Collection.class || raw == ArrayList.class) {
                 return collection("List", resolve(args[0], path + "[]"), ArrayList::new);
@@ -95,8 +100,8 @@ final class CodecResolver {
                 + "declare the field with a concrete type");
     }
 
-    private AbstractCodec<?> resolveClass(Class<?> c, String path) {
-        AbstractCodec<?> builtIn = BUILT_INS.get(c);
+    private WireCodec<?> resolveClass(Class<?> c, String path) {
+        WireCodec<?> builtIn = BUILT_INS.get(c);
         if (builtIn != null) {
             return builtIn;
         }
@@ -119,12 +124,13 @@ final class CodecResolver {
                     + "boxes, String, UUID, Instant, enums, arrays, List, Set, Map, Optional, records and classes");
         }
         if (composites.containsKey(c)) {
-            AbstractCodec<?> done = composites.get(c);
+            WireCodec<?> done = composites.get(c);
             return done != null ? done : late.computeIfAbsent(c, k -> new LateCodec<>(k.getName()));
         }
         composites.put(c, null);
         Composite model = composite(c, path);
-        GeneratedCodec codec = RecordCodecGenerator.generate(c, model.schema(), model.fields(), model.constructor());
+        GeneratedCodec codec = RecordCodecGenerator.generate(c, model.schema(), model.fields(), model.constructor(),
+                model.direct());
         composites.put(c, codec);
         bindLate(c, codec);
         return codec;
@@ -134,12 +140,13 @@ final class CodecResolver {
     private <T> void bindLate(Class<?> c, GeneratedCodec codec) {
         LateCodec<T> waiting = (LateCodec<T>) late.remove(c);
         if (waiting != null) {
-            waiting.bind((AbstractCodec<T>) (AbstractCodec<?>) codec);
+            waiting.bind((WireCodec<T>) (WireCodec<?>) codec);
         }
     }
 
     /** A record's or class's fields in order, and the constructor taking them all (references erased). */
-    record Composite(String schema, List<RecordCodecGenerator.Field> fields, MethodHandle constructor) {}
+    record Composite(String schema, List<RecordCodecGenerator.Field> fields, MethodHandle constructor,
+                     Constructor<?> direct) {}
 
     Composite composite(Class<?> c, String path) {
         return c.isRecord() ? record(c, path) : plainClass(c, path);
@@ -159,15 +166,19 @@ final class CodecResolver {
             } catch (IllegalAccessException e) {
                 throw inaccessible(c, fieldPath, e);
             }
-            fields.add(field(rc.getName(), rc.getType(), rc.getGenericType(), getter, fieldPath));
+            Method accessor = rc.getAccessor();
+            boolean direct = Modifier.isPublic(accessor.getModifiers()) && linkable(c) && linkable(rc.getType());
+            fields.add(field(rc.getName(), rc.getType(), rc.getGenericType(), getter, direct ? accessor : null, fieldPath));
         }
+        Constructor<?> canonical;
         MethodHandle constructor;
         try {
-            constructor = lookup.unreflectConstructor(c.getDeclaredConstructor(types));
+            canonical = c.getDeclaredConstructor(types);
+            constructor = lookup.unreflectConstructor(canonical);
         } catch (IllegalAccessException | NoSuchMethodException e) {
             throw inaccessible(c, path, e);
         }
-        return new Composite(schema("record", c, fields), fields, erase(constructor));
+        return new Composite(schema("record", c, fields), fields, erase(constructor), directOrNull(canonical));
     }
 
     /**
@@ -191,20 +202,24 @@ final class CodecResolver {
             types[i] = f.getType();
             String fieldPath = path + "." + f.getName();
             try {
-                fields.add(field(f.getName(), f.getType(), f.getGenericType(), lookup.unreflectGetter(f), fieldPath));
+                boolean direct = Modifier.isPublic(f.getModifiers()) && linkable(c) && linkable(f.getType());
+                fields.add(field(f.getName(), f.getType(), f.getGenericType(), lookup.unreflectGetter(f),
+                        direct ? f : null, fieldPath));
             } catch (IllegalAccessException e) {
                 throw inaccessible(c, fieldPath, e);
             }
         }
+        Constructor<?> matching = null;
         MethodHandle constructor;
         try {
-            constructor = lookup.unreflectConstructor(c.getDeclaredConstructor(types));
+            matching = c.getDeclaredConstructor(types);
+            constructor = lookup.unreflectConstructor(matching);
         } catch (NoSuchMethodException e) {
             constructor = constructWithSetters(c, path, own);
         } catch (IllegalAccessException e) {
             throw inaccessible(c, path, e);
         }
-        return new Composite(schema("class", c, fields), fields, erase(constructor));
+        return new Composite(schema("class", c, fields), fields, erase(constructor), directOrNull(matching));
     }
 
     /** {@code (F1..Fn)C}: new C(), then each field set, as one method handle tree. */
@@ -241,10 +256,51 @@ final class CodecResolver {
     }
 
     private RecordCodecGenerator.Field field(String name, Class<?> type, Type generic, MethodHandle getter,
-                                             String fieldPath) {
-        AbstractCodec<?> codec = type.isPrimitive() ? null : resolve(generic, fieldPath);
+                                             Member direct, String fieldPath) {
+        WireCodec<?> codec = type.isPrimitive() ? null : resolve(generic, fieldPath);
         Class<?> erased = type.isPrimitive() ? type : Object.class;
-        return new RecordCodecGenerator.Field(name, type, getter.asType(MethodType.methodType(erased, Object.class)), codec);
+        return new RecordCodecGenerator.Field(name, type, getter.asType(MethodType.methodType(erased, Object.class)),
+                codec, direct);
+    }
+
+    private Constructor<?> directOrNull(Constructor<?> constructor) {
+        if (constructor == null || !Modifier.isPublic(constructor.getModifiers())
+                || !linkable(constructor.getDeclaringClass())) {
+            return null;
+        }
+        for (Class<?> p : constructor.getParameterTypes()) {
+            if (!linkable(p)) {
+                return null;
+            }
+        }
+        return constructor;
+    }
+
+    /**
+     * Whether a hidden class in this module can name {@code type} in its bytecode: a public type in a
+     * package its module exports to everyone, that this module's class loader finds by name. Our
+     * module is then made to read the type's module. Otherwise fields go through method handles.
+     */
+    private boolean linkable(Class<?> type) {
+        while (type.isArray()) {
+            type = type.getComponentType();
+        }
+        if (type.isPrimitive()) {
+            return true;
+        }
+        if (!linkDirectly || !Modifier.isPublic(type.getModifiers()) || type.isHidden()
+                || !type.getModule().isExported(type.getPackageName())) {
+            return false;
+        }
+        try {
+            if (Class.forName(type.getName(), false, CodecResolver.class.getClassLoader()) != type) {
+                return false;
+            }
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+        CodecResolver.class.getModule().addReads(type.getModule());
+        return true;
     }
 
     private static MethodHandle erase(MethodHandle constructor) {
@@ -276,25 +332,25 @@ final class CodecResolver {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static AbstractCodec<?> enumCodec(Class<?> c) {
+    private static WireCodec<?> enumCodec(Class<?> c) {
         return new EnumCodec(c);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static AbstractCodec<?> objectArray(AbstractCodec<?> element, Class<?> component) {
-        return new ObjectArrayCodec(element, n -> (Object[]) Array.newInstance(component, n));
+    private static WireCodec<?> objectArray(WireCodec<?> element, Class<?> component) {
+        return ObjectArrayCodec.of((WireCodec) element, n -> (Object[]) Array.newInstance(component, n));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static AbstractCodec<?> collection(String kind, AbstractCodec<?> element,
+    private static WireCodec<?> collection(String kind, WireCodec<?> element,
                                                java.util.function.IntFunction<? extends Collection<?>> factory) {
-        return new CollectionCodec(kind, element, factory);
+        return CollectionCodec.of(kind, (WireCodec) element, (java.util.function.IntFunction) factory);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static AbstractCodec<?> map(AbstractCodec<?> keys, AbstractCodec<?> values,
+    private static WireCodec<?> map(WireCodec<?> keys, WireCodec<?> values,
                                         java.util.function.IntFunction<? extends Map<?, ?>> factory) {
-        return new MapCodec(keys, values, factory);
+        return MapCodec.of((WireCodec) keys, (WireCodec) values, (java.util.function.IntFunction) factory);
     }
 
     private static IllegalArgumentException unsupported(String path, Type type, String why) {

@@ -39,7 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Codecs {
 
-    private static final Map<Type, AbstractCodec<?>> PUBLIC = new ConcurrentHashMap<>();
+    private static final Map<Type, WireCodec<?>> PUBLIC = new ConcurrentHashMap<>();
 
     private Codecs() {}
 
@@ -71,7 +71,7 @@ public final class Codecs {
     @SuppressWarnings("unchecked")
     public static <T> Codec<T> of(Class<T> type, MethodHandles.Lookup lookup) {
         Objects.requireNonNull(lookup, "lookup");
-        return (Codec<T>) new CodecResolver(lookup).resolve(type, type.getSimpleName());
+        return (Codec<T>) new CodecResolver(lookup, false).resolve(type, type.getSimpleName());
     }
 
     /**
@@ -84,12 +84,12 @@ public final class Codecs {
      */
     public static Codec<?> ofType(Type type) {
         Objects.requireNonNull(type, "type");
-        AbstractCodec<?> cached = PUBLIC.get(type);
+        WireCodec<?> cached = PUBLIC.get(type);
         if (cached != null) {
             return cached;
         }
-        AbstractCodec<?> built = new CodecResolver(MethodHandles.publicLookup()).resolve(type, simpleName(type));
-        AbstractCodec<?> raced = PUBLIC.putIfAbsent(type, built);
+        WireCodec<?> built = new CodecResolver(MethodHandles.publicLookup(), true).resolve(type, simpleName(type));
+        WireCodec<?> raced = PUBLIC.putIfAbsent(type, built);
         return raced != null ? raced : built;
     }
 
@@ -175,7 +175,7 @@ public final class Codecs {
      * @return a codec of the same values or {@code null}, with a presence byte in front
      */
     public static <T> Codec<T> nullable(Codec<T> codec) {
-        return new NullableCodec<>(internal(codec));
+        return NullableCodec.of(internal(codec));
     }
 
     /**
@@ -186,7 +186,7 @@ public final class Codecs {
      * @return lists (decoded as {@link ArrayList}) of nullable elements
      */
     public static <E> Codec<List<E>> list(Codec<E> element) {
-        return new CollectionCodec<>("List", internal(element), ArrayList::new);
+        return CollectionCodec.of("List", internal(element), ArrayList::new);
     }
 
     /**
@@ -197,7 +197,7 @@ public final class Codecs {
      * @return sets (decoded as {@link LinkedHashSet}, in the order written) of nullable elements
      */
     public static <E> Codec<Set<E>> set(Codec<E> element) {
-        return new CollectionCodec<>("Set", internal(element), LinkedHashSet::new);
+        return CollectionCodec.of("Set", internal(element), LinkedHashSet::new);
     }
 
     /**
@@ -210,7 +210,7 @@ public final class Codecs {
      * @return maps (decoded as {@link LinkedHashMap}, in the order written) of nullable keys and values
      */
     public static <K, V> Codec<Map<K, V>> map(Codec<K> keys, Codec<V> values) {
-        return new MapCodec<>(internal(keys), internal(values), LinkedHashMap::new);
+        return MapCodec.of(internal(keys), internal(values), LinkedHashMap::new);
     }
 
     /**
@@ -221,7 +221,7 @@ public final class Codecs {
      * @return optionals as a presence byte and the value
      */
     public static <T> Codec<Optional<T>> optional(Codec<T> value) {
-        return new OptionalCodec<>(internal(value));
+        return OptionalCodec.of(internal(value));
     }
 
     /**
@@ -234,7 +234,7 @@ public final class Codecs {
      * @return the guarded codec
      */
     public static <T> Codec<T> versioned(Codec<T> codec) {
-        return new VersionedCodec<>(internal(codec));
+        return VersionedCodec.of(internal(codec));
     }
 
     /**
@@ -256,7 +256,7 @@ public final class Codecs {
             throw new IllegalArgumentException("type=" + type.getName()
                     + " is not a record or class; evolving codecs tag the fields of records and classes");
         }
-        return new EvolvingCodec<>(type, new CodecResolver(lookup).composite(type, type.getSimpleName()));
+        return new EvolvingCodec<>(type, new CodecResolver(lookup, false).composite(type, type.getSimpleName()));
     }
 
     /**
@@ -282,9 +282,9 @@ public final class Codecs {
     }
 
     /** Our own codecs nest as they are; anyone else's gets a length prefix so its decode sees one slice. */
-    private static <T> AbstractCodec<T> internal(Codec<T> codec) {
+    private static <T> WireCodec<T> internal(Codec<T> codec) {
         Objects.requireNonNull(codec, "codec");
-        return codec instanceof AbstractCodec<T> ours ? ours : new ForeignCodec<>(codec);
+        return codec instanceof WireCodec<T> ours ? ours : new ForeignCodec<>(codec);
     }
 
     private static String simpleName(Type type) {

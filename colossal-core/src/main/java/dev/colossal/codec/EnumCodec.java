@@ -6,7 +6,7 @@ import java.lang.foreign.MemorySegment;
  * An enum constant as its ordinal in a varint. The constants' names are part of the schema, so a
  * reordered or renamed enum changes the fingerprint.
  */
-final class EnumCodec<E extends Enum<E>> extends AbstractCodec<E> {
+final class EnumCodec<E extends Enum<E>> extends NamedCodec<E> {
 
     private final E[] constants;
     private final String schema;
@@ -22,17 +22,17 @@ final class EnumCodec<E extends Enum<E>> extends AbstractCodec<E> {
     }
 
     @Override
-    long size(E v) {
+    public long size(E v) {
         return WireFormat.varintSize(v.ordinal());
     }
 
     @Override
-    long write(E v, MemorySegment s, long off) {
+    public long write(E v, MemorySegment s, long off) {
         return WireFormat.putVarint(s, off, v.ordinal());
     }
 
     @Override
-    E read(Input in) {
+    public E read(Input in) {
         long start = in.position();
         int ordinal = in.readVarint(typeName());
         if (ordinal >= constants.length) {
@@ -43,7 +43,7 @@ final class EnumCodec<E extends Enum<E>> extends AbstractCodec<E> {
     }
 
     @Override
-    String schema() {
+    public String schema() {
         return schema;
     }
 }

@@ -21,7 +21,7 @@ import java.util.Optional;
  * changed is refused with a {@link CodecException}, because no conversion is safe to guess. Values
  * inside the fields use the plain format, so nested records must keep their shape.
  */
-final class EvolvingCodec<T> extends AbstractCodec<T> {
+final class EvolvingCodec<T> extends NamedCodec<T> {
 
     /** name id, type id and at least a one-byte length. */
     private static final int MIN_FIELD_BYTES = 9;
@@ -29,7 +29,7 @@ final class EvolvingCodec<T> extends AbstractCodec<T> {
     private final String[] names;
     private final int[] nameIds;
     private final int[] typeIds;
-    private final AbstractCodec<Object>[] codecs;
+    private final WireCodec<Object>[] codecs;
     private final boolean[] primitive;
     private final MethodHandle[] getters;
     private final MethodHandle constructor;
@@ -44,7 +44,7 @@ final class EvolvingCodec<T> extends AbstractCodec<T> {
         names = new String[n];
         nameIds = new int[n];
         typeIds = new int[n];
-        codecs = new AbstractCodec[n];
+        codecs = new WireCodec[n];
         primitive = new boolean[n];
         getters = new MethodHandle[n];
         defaults = new Object[n];
@@ -53,7 +53,7 @@ final class EvolvingCodec<T> extends AbstractCodec<T> {
             names[i] = f.name();
             nameIds[i] = (int) WireFormat.fingerprint(f.name());
             primitive[i] = f.type().isPrimitive();
-            codecs[i] = (AbstractCodec<Object>) (primitive[i] ? CodecResolver.builtIn(f.type()) : f.codec());
+            codecs[i] = (WireCodec<Object>) (primitive[i] ? CodecResolver.builtIn(f.type()) : f.codec());
             typeIds[i] = (int) WireFormat.fingerprint(codecs[i].schema());
             getters[i] = f.getter().asType(MethodType.methodType(Object.class, Object.class));
             defaults[i] = primitive[i] ? Array.get(Array.newInstance(f.type(), 1), 0)
@@ -71,7 +71,7 @@ final class EvolvingCodec<T> extends AbstractCodec<T> {
     }
 
     @Override
-    long size(T v) {
+    public long size(T v) {
         long total = WireFormat.varintSize(names.length);
         for (int i = 0; i < names.length; i++) {
             long n = valueSize(i, get(i, v));
@@ -81,21 +81,21 @@ final class EvolvingCodec<T> extends AbstractCodec<T> {
     }
 
     @Override
-    long write(T v, MemorySegment s, long off) {
+    public long write(T v, MemorySegment s, long off) {
         off = WireFormat.putVarint(s, off, names.length);
         for (int i = 0; i < names.length; i++) {
             Object value = get(i, v);
             off = WireFormat.putInt(s, off, nameIds[i]);
             off = WireFormat.putInt(s, off, typeIds[i]);
             off = WireFormat.putVarint(s, off, length(valueSize(i, value)));
-            off = primitive[i] ? codecs[i].write(value, s, off) : writeNullable(codecs[i], value, s, off);
+            off = primitive[i] ? codecs[i].write(value, s, off) : WireCodec.writeNullable(codecs[i], value, s, off);
         }
         return off;
     }
 
     @Override
     @SuppressWarnings("unchecked")
-    T read(Input in) {
+    public T read(Input in) {
         Object[] args = defaults.clone();
         int count = in.readCount(typeName(), MIN_FIELD_BYTES);
         for (int k = 0; k < count; k++) {
@@ -114,7 +114,7 @@ final class EvolvingCodec<T> extends AbstractCodec<T> {
                         + codecs[i].schema() + "); convert the data with the old type, or rename the field");
             }
             long end = in.position() + length;
-            args[i] = primitive[i] ? codecs[i].read(in) : readNullable(codecs[i], in);
+            args[i] = primitive[i] ? codecs[i].read(in) : WireCodec.readNullable(codecs[i], in);
             if (in.position() != end) {
                 throw in.error(typeName(), "field=" + names[i] + " length=" + length + " but its value took "
                         + (in.position() - end + length) + " bytes");
@@ -130,7 +130,7 @@ final class EvolvingCodec<T> extends AbstractCodec<T> {
     }
 
     @Override
-    String schema() {
+    public String schema() {
         return schema;
     }
 
@@ -154,7 +154,7 @@ final class EvolvingCodec<T> extends AbstractCodec<T> {
     }
 
     private long valueSize(int i, Object value) {
-        return primitive[i] ? codecs[i].size(value) : sizeNullable(codecs[i], value);
+        return primitive[i] ? codecs[i].size(value) : WireCodec.sizeNullable(codecs[i], value);
     }
 
     private int length(long n) {

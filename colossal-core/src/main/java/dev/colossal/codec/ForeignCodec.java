@@ -5,24 +5,24 @@ import java.lang.foreign.MemorySegment;
 /**
  * A {@link Codec} not built by Colossal, nested inside ours: its decode needs a slice of exactly one
  * value, so each value is prefixed with its varint byte length.
+ *
+ * @param codec the codec being nested
  */
-final class ForeignCodec<T> extends AbstractCodec<T> {
+record ForeignCodec<T>(Codec<T> codec) implements WireCodec<T> {
 
-    private final Codec<T> codec;
-
-    ForeignCodec(Codec<T> codec) {
-        super(codec.toString());
-        this.codec = codec;
+    @Override
+    public String typeName() {
+        return codec.toString();
     }
 
     @Override
-    long size(T v) {
+    public long size(T v) {
         long n = codec.encodedSize(v);
         return WireFormat.varintSize(checkedLength(n)) + n;
     }
 
     @Override
-    long write(T v, MemorySegment s, long off) {
+    public long write(T v, MemorySegment s, long off) {
         int n = checkedLength(codec.encodedSize(v));
         off = WireFormat.putVarint(s, off, n);
         long end = codec.encode(v, s, off);
@@ -34,15 +34,15 @@ final class ForeignCodec<T> extends AbstractCodec<T> {
     }
 
     @Override
-    T read(Input in) {
-        int n = in.readCount(typeName(), 1);
+    public T read(Input in) {
+        int n = in.readCount(codec.toString(), 1);
         T v = codec.decode(in.segment().asSlice(in.position(), n));
         in.skip(n);
         return v;
     }
 
     @Override
-    String schema() {
+    public String schema() {
         return "foreign<" + codec.getClass().getName() + ">";
     }
 

@@ -4,7 +4,7 @@ package dev.colossal.codec;
  * The superclass of the hidden classes {@link RecordCodecGenerator} defines: one per record or class,
  * with straight-line {@code size}, {@code write} and {@code read} methods.
  */
-abstract class GeneratedCodec extends AbstractCodec<Object> {
+abstract class GeneratedCodec extends NamedCodec<Object> {
 
     private final String schema;
 
@@ -14,7 +14,7 @@ abstract class GeneratedCodec extends AbstractCodec<Object> {
     }
 
     @Override
-    final String schema() {
+    public final String schema() {
         return schema;
     }
 }

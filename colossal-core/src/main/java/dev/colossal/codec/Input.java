@@ -12,7 +12,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * A read position over one encoded value. Reads past the end fail with the segment's own
- * {@link IndexOutOfBoundsException}, which {@link AbstractCodec#decode} turns into a
+ * {@link IndexOutOfBoundsException}, which {@link WireCodec#decode} turns into a
  * {@link CodecException} at {@link #position()}; lengths are checked against what remains before
  * anything is allocated, so a forged length can never ask for more memory than the input holds.
  */

@@ -6,35 +6,35 @@ import java.lang.foreign.MemorySegment;
  * Stands for a record or class codec still being built, so that a recursive type can refer to
  * itself; the real codec is set once it exists, before any value passes through.
  */
-final class LateCodec<T> extends AbstractCodec<T> {
+final class LateCodec<T> extends NamedCodec<T> {
 
-    private AbstractCodec<T> target;
+    private WireCodec<T> target;
 
     LateCodec(String typeName) {
         super(typeName);
     }
 
-    void bind(AbstractCodec<T> codec) {
+    void bind(WireCodec<T> codec) {
         this.target = codec;
     }
 
     @Override
-    long size(T v) {
+    public long size(T v) {
         return target.size(v);
     }
 
     @Override
-    long write(T v, MemorySegment s, long off) {
+    public long write(T v, MemorySegment s, long off) {
         return target.write(v, s, off);
     }
 
     @Override
-    T read(Input in) {
+    public T read(Input in) {
         return target.read(in);
     }
 
     @Override
-    String schema() {
+    public String schema() {
         // a back-reference by name: the enclosing record's schema text spells the structure out once
         return "^" + typeName();
     }

@@ -2,14 +2,16 @@ package dev.colossal.codec;
 
 import java.lang.foreign.MemorySegment;
 
-/** Any codec's values or {@code null}: a presence byte, then the value if present. */
-final class NullableCodec<T> extends AbstractCodec<T> {
+/**
+ * Any codec's values or {@code null}: a presence byte, then the value if present.
+ *
+ * @param typeName the name in error messages
+ * @param value    the present value's codec
+ */
+record NullableCodec<T>(String typeName, WireCodec<T> value) implements WireCodec<T> {
 
-    private final AbstractCodec<T> value;
-
-    NullableCodec(AbstractCodec<T> value) {
-        super(value.typeName() + "?");
-        this.value = value;
+    static <T> NullableCodec<T> of(WireCodec<T> value) {
+        return new NullableCodec<>(value.typeName() + "?", value);
     }
 
     // A null is a valid value here, so the public methods must not reject it.
@@ -24,22 +26,22 @@ final class NullableCodec<T> extends AbstractCodec<T> {
     }
 
     @Override
-    long size(T v) {
-        return sizeNullable(value, v);
+    public long size(T v) {
+        return WireCodec.sizeNullable(value, v);
     }
 
     @Override
-    long write(T v, MemorySegment s, long off) {
-        return writeNullable(value, v, s, off);
+    public long write(T v, MemorySegment s, long off) {
+        return WireCodec.writeNullable(value, v, s, off);
     }
 
     @Override
-    T read(Input in) {
-        return readNullable(value, in);
+    public T read(Input in) {
+        return WireCodec.readNullable(value, in);
     }
 
     @Override
-    String schema() {
+    public String schema() {
         return "nullable<" + value.schema() + ">";
     }
 }

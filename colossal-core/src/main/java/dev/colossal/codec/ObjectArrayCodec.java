@@ -3,47 +3,48 @@ package dev.colossal.codec;
 import java.lang.foreign.MemorySegment;
 import java.util.function.IntFunction;
 
-/** An array of references: a varint count, then each element with a presence byte. */
-final class ObjectArrayCodec<E> extends AbstractCodec<E[]> {
+/**
+ * An array of references: a varint count, then each element with a presence byte.
+ *
+ * @param typeName the name in error messages
+ * @param element  the elements' codec
+ * @param factory  makes an array of a length
+ */
+record ObjectArrayCodec<E>(String typeName, WireCodec<E> element, IntFunction<E[]> factory) implements WireCodec<E[]> {
 
-    private final AbstractCodec<E> element;
-    private final IntFunction<E[]> factory;
-
-    ObjectArrayCodec(AbstractCodec<E> element, IntFunction<E[]> factory) {
-        super(element.typeName() + "[]");
-        this.element = element;
-        this.factory = factory;
+    static <E> ObjectArrayCodec<E> of(WireCodec<E> element, IntFunction<E[]> factory) {
+        return new ObjectArrayCodec<>(element.typeName() + "[]", element, factory);
     }
 
     @Override
-    long size(E[] v) {
+    public long size(E[] v) {
         long n = WireFormat.varintSize(v.length);
         for (E e : v) {
-            n += sizeNullable(element, e);
+            n += WireCodec.sizeNullable(element, e);
         }
         return n;
     }
 
     @Override
-    long write(E[] v, MemorySegment s, long off) {
+    public long write(E[] v, MemorySegment s, long off) {
         off = WireFormat.putVarint(s, off, v.length);
         for (E e : v) {
-            off = writeNullable(element, e, s, off);
+            off = WireCodec.writeNullable(element, e, s, off);
         }
         return off;
     }
 
     @Override
-    E[] read(Input in) {
-        E[] v = factory.apply(in.readCount(typeName(), 1));
+    public E[] read(Input in) {
+        E[] v = factory.apply(in.readCount(typeName, 1));
         for (int i = 0; i < v.length; i++) {
-            v[i] = readNullable(element, in);
+            v[i] = WireCodec.readNullable(element, in);
         }
         return v;
     }
 
     @Override
-    String schema() {
+    public String schema() {
         return "array<" + element.schema() + ">";
     }
 }

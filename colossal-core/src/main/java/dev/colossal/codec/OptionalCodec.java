@@ -3,33 +3,35 @@ package dev.colossal.codec;
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 
-/** An {@link Optional}: a presence byte, then the value if present. */
-final class OptionalCodec<T> extends AbstractCodec<Optional<T>> {
+/**
+ * An {@link Optional}: a presence byte, then the value if present.
+ *
+ * @param typeName the name in error messages
+ * @param value    the present value's codec
+ */
+record OptionalCodec<T>(String typeName, WireCodec<T> value) implements WireCodec<Optional<T>> {
 
-    private final AbstractCodec<T> value;
-
-    OptionalCodec(AbstractCodec<T> value) {
-        super("Optional<" + value.typeName() + ">");
-        this.value = value;
+    static <T> OptionalCodec<T> of(WireCodec<T> value) {
+        return new OptionalCodec<>("Optional<" + value.typeName() + ">", value);
     }
 
     @Override
-    long size(Optional<T> v) {
-        return sizeNullable(value, v.orElse(null));
+    public long size(Optional<T> v) {
+        return WireCodec.sizeNullable(value, v.orElse(null));
     }
 
     @Override
-    long write(Optional<T> v, MemorySegment s, long off) {
-        return writeNullable(value, v.orElse(null), s, off);
+    public long write(Optional<T> v, MemorySegment s, long off) {
+        return WireCodec.writeNullable(value, v.orElse(null), s, off);
     }
 
     @Override
-    Optional<T> read(Input in) {
-        return Optional.ofNullable(readNullable(value, in));
+    public Optional<T> read(Input in) {
+        return Optional.ofNullable(WireCodec.readNullable(value, in));
     }
 
     @Override
-    String schema() {
+    public String schema() {
         return "optional<" + value.schema() + ">";
     }
 }

@@ -15,6 +15,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Member;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -30,16 +33,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class RecordCodecGenerator {
 
-    /** One field: its erased getter {@code (Object)P} and, for references, its codec. */
-    record Field(String name, Class<?> type, MethodHandle getter, AbstractCodec<?> codec) {}
+    /**
+     * One field: its erased getter {@code (Object)P}, for references its codec, and the public
+     * accessor method or field the bytecode may call directly, or null to go through the getter.
+     */
+    record Field(String name, Class<?> type, MethodHandle getter, WireCodec<?> codec, Member direct) {}
 
     private static final ClassDesc CD_GENERATED = ClassDesc.of(GeneratedCodec.class.getName());
-    private static final ClassDesc CD_ABSTRACT = ClassDesc.of(AbstractCodec.class.getName());
+    private static final ClassDesc CD_ABSTRACT = ClassDesc.of(WireCodec.class.getName());
     private static final ClassDesc CD_INPUT = ClassDesc.of(Input.class.getName());
     private static final ClassDesc CD_WIRE = ClassDesc.of(WireFormat.class.getName());
     private static final ClassDesc CD_SEGMENT = ClassDesc.of(MemorySegment.class.getName());
     private static final ClassDesc CD_HANDLE = ConstantDescs.CD_MethodHandle;
     private static final MethodTypeDesc INIT = MethodTypeDesc.of(CD_void, CD_String, CD_String);
+    private static final int PUBLIC_FINAL = ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL;
     private static final int MAX_FIELDS = 200; // a constructor takes at most 255 slots
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
@@ -48,7 +55,8 @@ final class RecordCodecGenerator {
     /**
      * @param constructor {@code (P1..Pn)Object} with references erased to Object
      */
-    static GeneratedCodec generate(Class<?> type, String schema, List<Field> fields, MethodHandle constructor) {
+    static GeneratedCodec generate(Class<?> type, String schema, List<Field> fields, MethodHandle constructor,
+                                   Constructor<?> direct) {
         if (fields.size() > MAX_FIELDS) {
             throw new IllegalArgumentException("type=" + type.getName() + " has " + fields.size()
                     + " fields; codecs support at most " + MAX_FIELDS + ": group fields into nested records");
@@ -65,12 +73,12 @@ final class RecordCodecGenerator {
             cb.withSuperclass(CD_GENERATED);
             cb.withMethodBody(ConstantDescs.INIT_NAME, INIT, 0, code -> code
                     .aload(0).aload(1).aload(2).invokespecial(CD_GENERATED, ConstantDescs.INIT_NAME, INIT).return_());
-            cb.withMethodBody("size", MethodTypeDesc.of(CD_long, CD_Object), ClassFile.ACC_FINAL,
+            cb.withMethodBody("size", MethodTypeDesc.of(CD_long, CD_Object), PUBLIC_FINAL,
                     code -> size(code, fields));
             cb.withMethodBody("write", MethodTypeDesc.of(CD_long, CD_Object, CD_SEGMENT, CD_long),
-                    ClassFile.ACC_FINAL, code -> write(code, fields));
-            cb.withMethodBody("read", MethodTypeDesc.of(CD_Object, CD_INPUT), ClassFile.ACC_FINAL,
-                    code -> read(code, type, fields));
+                    PUBLIC_FINAL, code -> write(code, fields));
+            cb.withMethodBody("read", MethodTypeDesc.of(CD_Object, CD_INPUT), PUBLIC_FINAL,
+                    code -> read(code, type, fields, direct));
         });
         try {
             MethodHandles.Lookup hidden = MethodHandles.lookup()
@@ -97,7 +105,7 @@ final class RecordCodecGenerator {
                 code.lload(2);
                 loadData(code, fields.size() + i, CD_ABSTRACT);
                 getField(code, i, f, 1);
-                code.invokestatic(CD_ABSTRACT, "sizeNullable", MethodTypeDesc.of(CD_long, CD_ABSTRACT, CD_Object));
+                code.invokestatic(CD_ABSTRACT, "sizeNullable", MethodTypeDesc.of(CD_long, CD_ABSTRACT, CD_Object), true);
                 code.ladd().lstore(2);
             }
         }
@@ -118,16 +126,20 @@ final class RecordCodecGenerator {
                 getField(code, i, f, 1);
                 code.aload(2).lload(3);
                 code.invokestatic(CD_ABSTRACT, "writeNullable",
-                        MethodTypeDesc.of(CD_long, CD_ABSTRACT, CD_Object, CD_SEGMENT, CD_long));
+                        MethodTypeDesc.of(CD_long, CD_ABSTRACT, CD_Object, CD_SEGMENT, CD_long), true);
             }
             code.lstore(3);
         }
         code.lload(3).lreturn();
     }
 
-    private static void read(CodeBuilder code, Class<?> type, List<Field> fields) {
+    private static void read(CodeBuilder code, Class<?> type, List<Field> fields, Constructor<?> direct) {
         int n = fields.size();
-        loadData(code, 2 * n, CD_HANDLE);
+        if (direct != null) {
+            code.new_(desc(type)).dup();
+        } else {
+            loadData(code, 2 * n, CD_HANDLE);
+        }
         ClassDesc[] params = new ClassDesc[n];
         for (int i = 0; i < n; i++) {
             Field f = fields.get(i);
@@ -140,15 +152,33 @@ final class RecordCodecGenerator {
                 code.aload(1).invokevirtual(CD_INPUT, "read" + capitalized(f.type()), MethodTypeDesc.of(params[i]));
             } else {
                 loadData(code, n + i, CD_ABSTRACT);
-                code.aload(1).invokestatic(CD_ABSTRACT, "readNullable", MethodTypeDesc.of(CD_Object, CD_ABSTRACT, CD_INPUT));
+                code.aload(1).invokestatic(CD_ABSTRACT, "readNullable", MethodTypeDesc.of(CD_Object, CD_ABSTRACT, CD_INPUT), true);
                 params[i] = CD_Object;
+                if (direct != null) {
+                    params[i] = desc(f.type());
+                    code.checkcast(params[i]);
+                }
             }
         }
-        code.invokevirtual(CD_HANDLE, "invokeExact", MethodTypeDesc.of(CD_Object, params));
+        if (direct != null) {
+            code.invokespecial(desc(type), ConstantDescs.INIT_NAME, MethodTypeDesc.of(CD_void, params));
+        } else {
+            code.invokevirtual(CD_HANDLE, "invokeExact", MethodTypeDesc.of(CD_Object, params));
+        }
         code.areturn();
     }
 
     private static void getField(CodeBuilder code, int index, Field f, int valueSlot) {
+        if (f.direct() instanceof Method m) {
+            ClassDesc owner = desc(m.getDeclaringClass());
+            code.aload(valueSlot).checkcast(owner).invokevirtual(owner, m.getName(), MethodTypeDesc.of(desc(f.type())));
+            return;
+        }
+        if (f.direct() instanceof java.lang.reflect.Field field) {
+            ClassDesc owner = desc(field.getDeclaringClass());
+            code.aload(valueSlot).checkcast(owner).getfield(owner, field.getName(), desc(f.type()));
+            return;
+        }
         loadData(code, index, CD_HANDLE);
         code.aload(valueSlot);
         ClassDesc result = f.type().isPrimitive() ? primitive(f.type()) : CD_Object;
@@ -160,6 +190,10 @@ final class RecordCodecGenerator {
     }
 
     private static ClassDesc primitive(Class<?> type) {
+        return desc(type);
+    }
+
+    private static ClassDesc desc(Class<?> type) {
         return type.describeConstable().orElseThrow();
     }
 

@@ -5,30 +5,33 @@ import java.lang.foreign.MemorySegment;
 /**
  * Prefixes each value with its codec's 8-byte schema fingerprint, so bytes written by a different
  * version of a record are refused with a message instead of being misread.
+ *
+ * @param codec       the guarded codec
+ * @param fingerprint its schema's fingerprint
  */
-final class VersionedCodec<T> extends AbstractCodec<T> {
+record VersionedCodec<T>(WireCodec<T> codec, long fingerprint) implements WireCodec<T> {
 
-    private final AbstractCodec<T> codec;
-    private final long fingerprint;
-
-    VersionedCodec(AbstractCodec<T> codec) {
-        super(codec.typeName());
-        this.codec = codec;
-        this.fingerprint = WireFormat.fingerprint(codec.schema());
+    static <T> VersionedCodec<T> of(WireCodec<T> codec) {
+        return new VersionedCodec<>(codec, WireFormat.fingerprint(codec.schema()));
     }
 
     @Override
-    long size(T v) {
+    public String typeName() {
+        return codec.typeName();
+    }
+
+    @Override
+    public long size(T v) {
         return 8 + codec.size(v);
     }
 
     @Override
-    long write(T v, MemorySegment s, long off) {
+    public long write(T v, MemorySegment s, long off) {
         return codec.write(v, s, WireFormat.putLong(s, off, fingerprint));
     }
 
     @Override
-    T read(Input in) {
+    public T read(Input in) {
         long written = in.readLong();
         if (written != fingerprint) {
             in.skip(-8);
@@ -41,7 +44,7 @@ final class VersionedCodec<T> extends AbstractCodec<T> {
     }
 
     @Override
-    String schema() {
+    public String schema() {
         return codec.schema();
     }
 }

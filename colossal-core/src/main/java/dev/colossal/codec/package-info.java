@@ -18,7 +18,7 @@
  *  byte, short, char     [b] [lo hi] [lo hi]                     1, 2, 2 bytes
  *  int, float            [b0 b1 b2 b3]                           4 bytes, float as IEEE 754 bits
  *  long, double          [b0 .. b7]                              8 bytes
- *  String                [varint n][n bytes of UTF-8]            unpaired surrogates become U+FFFD
+ *  String                [varint n][n bytes of UTF-8]            unpaired surrogates become '?'
  *  byte[] / P[]          [varint count][count * size(P) bytes]   primitives in bulk, little-endian
  *  UUID                  [msb: 8][lsb: 8]
  *  Instant               [epoch seconds: 8][nanos: 4]            nanos in 0..999,999,999
@@ -30,6 +30,8 @@
  *  record, class         each component/field in declaration order; primitives as above,
  *                        references as nullable references; no header, no length
  *  versioned(codec)      [fingerprint: 8][value]
+ *  evolving(type)        [varint field count] then per field:
+ *                        [name id: 4][type id: 4][varint length][value: length bytes]
  * </pre>
  *
  * <p>Example: {@code record Point(int x, String label)} with {@code new Point(7, "hé")}:
@@ -44,7 +46,9 @@
  * <p>Each codec has a schema text ({@link dev.colossal.codec.Codecs#schema}) naming every field and
  * type down the tree, and a 64-bit fingerprint of it ({@link dev.colossal.codec.Codecs#fingerprint}).
  * Containers store the fingerprint once and compare it on open; single values can carry it with
- * {@link dev.colossal.codec.Codecs#versioned}.
+ * {@link dev.colossal.codec.Codecs#versioned}. Data that must outlive changes to its type uses
+ * {@link dev.colossal.codec.Codecs#evolving}: fields are matched by name, added fields take their
+ * defaults, removed fields are skipped, and a field whose type changed is refused with a message.
  *
  * <h2>Errors</h2>
  *

@@ -85,25 +85,17 @@ final class FlyweightGenerator {
                 String vh = "VH" + dataIndex[i];
                 switch (f.kind()) {
                     case VALUE -> {
-                        getter(cb, f.accessor(), code -> code.getstatic(self, vh, CD_VARHANDLE).aload(0)
-                                .getfield(CD_FLYWEIGHT, "segment", CD_SEGMENT).aload(0)
-                                .getfield(CD_FLYWEIGHT, "offset", CD_long)
+                        getter(cb, f.accessor(), code -> atField(code.getstatic(self, vh, CD_VARHANDLE), offset)
                                 .invokevirtual(CD_VARHANDLE, "get", MethodTypeDesc.of(desc(f.type()), CD_SEGMENT, CD_long)));
-                        setter(cb, f.setter(), code -> code.getstatic(self, vh, CD_VARHANDLE).aload(0)
-                                .getfield(CD_FLYWEIGHT, "segment", CD_SEGMENT).aload(0)
-                                .getfield(CD_FLYWEIGHT, "offset", CD_long)
+                        setter(cb, f.setter(), code -> atField(code.getstatic(self, vh, CD_VARHANDLE), offset)
                                 .loadLocal(TypeKind.from(f.type()), 1)
                                 .invokevirtual(CD_VARHANDLE, "set", MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long, desc(f.type()))));
                     }
                     case ARRAY -> {
-                        getter(cb, f.accessor(), code -> code.getstatic(self, vh, CD_VARHANDLE).aload(0)
-                                .getfield(CD_FLYWEIGHT, "segment", CD_SEGMENT).aload(0)
-                                .getfield(CD_FLYWEIGHT, "offset", CD_long).iload(1).i2l()
+                        getter(cb, f.accessor(), code -> atField(code.getstatic(self, vh, CD_VARHANDLE), offset).iload(1).i2l()
                                 .invokevirtual(CD_VARHANDLE, "get",
                                         MethodTypeDesc.of(desc(f.type()), CD_SEGMENT, CD_long, CD_long)));
-                        setter(cb, f.setter(), code -> code.getstatic(self, vh, CD_VARHANDLE).aload(0)
-                                .getfield(CD_FLYWEIGHT, "segment", CD_SEGMENT).aload(0)
-                                .getfield(CD_FLYWEIGHT, "offset", CD_long).iload(1).i2l()
+                        setter(cb, f.setter(), code -> atField(code.getstatic(self, vh, CD_VARHANDLE), offset).iload(1).i2l()
                                 .loadLocal(TypeKind.from(f.type()), 2)
                                 .invokevirtual(CD_VARHANDLE, "set",
                                         MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long, CD_long, desc(f.type()))));

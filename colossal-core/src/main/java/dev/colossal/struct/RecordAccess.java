@@ -51,7 +51,7 @@ final class RecordAccess {
             StructField f = fields.get(i);
             long at = base + type.offset(i);
             args[i] = switch (f.kind()) {
-                case VALUE -> handles[i].get(s, base);
+                case VALUE -> handles[i].get(s, at);
                 case ARRAY -> {
                     Object array = Array.newInstance(f.type(), f.length());
                     MemorySegment.copy(s, StructType.valueLayout(f.type()), at, array, 0, f.length());
@@ -85,7 +85,7 @@ final class RecordAccess {
             }
             String field = type.javaType().getSimpleName() + "." + f.name();
             switch (f.kind()) {
-                case VALUE -> handles[i].set(s, base, v);
+                case VALUE -> handles[i].set(s, at, v);
                 case ARRAY -> {
                     if (v == null || Array.getLength(v) != f.length()) {
                         throw new IllegalArgumentException("field=" + field + " needs exactly " + f.length()

@@ -10,6 +10,10 @@ import java.nio.charset.StandardCharsets;
  */
 final class StructStrings {
 
+    /** Eight string bytes, first byte lowest: the order in memory whatever the platform. */
+    private static final ValueLayout.OfLong WORD =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
     private StructStrings() {}
 
     static String get(MemorySegment s, long off, int length) {
@@ -23,18 +27,52 @@ final class StructStrings {
     }
 
     static void set(MemorySegment s, long off, int length, String value, String field) {
+        if (value.length() > length || !setAscii(s, off, length, value)) {
+            setUtf8(s, off, length, value, field);
+        }
+    }
+
+    /**
+     * Writes ASCII eight bytes at a time, zero padding included, in one pass over the chars; returns
+     * false (having written part of the field, which the caller then rewrites) on the first non-ASCII
+     * char. The caller has checked that the chars fit.
+     */
+    private static boolean setAscii(MemorySegment s, long off, int length, String value) {
         int chars = value.length();
-        boolean ascii = chars <= length;
-        for (int i = 0; ascii && i < chars; i++) {
-            ascii = value.charAt(i) < 0x80;
-        }
-        if (ascii) {
-            for (int i = 0; i < chars; i++) {
-                s.set(ValueLayout.JAVA_BYTE, off + i, (byte) value.charAt(i));
+        int w = 0;
+        for (; w + 8 <= chars; w += 8) {
+            long word = 0;
+            for (int k = 0; k < 8; k++) {
+                char c = value.charAt(w + k);
+                if (c >= 0x80) {
+                    return false;
+                }
+                word |= (long) c << (k << 3);
             }
-            zero(s, off + chars, length - chars);
-            return;
+            s.set(WORD, off + w, word);
         }
+        long word = 0;
+        for (int k = 0; w + k < chars; k++) {
+            char c = value.charAt(w + k);
+            if (c >= 0x80) {
+                return false;
+            }
+            word |= (long) c << (k << 3);
+        }
+        if (w + 8 <= length) {
+            s.set(WORD, off + w, word);
+            for (w += 8; w + 8 <= length; w += 8) {
+                s.set(WORD, off + w, 0L);
+            }
+            word = 0;
+        }
+        for (; w < length; w++, word >>>= 8) {
+            s.set(ValueLayout.JAVA_BYTE, off + w, (byte) word);
+        }
+        return true;
+    }
+
+    private static void setUtf8(MemorySegment s, long off, int length, String value, String field) {
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
         if (bytes.length > length) {
             throw new IllegalArgumentException("field=" + field + " holds " + length + " bytes but value=\""

@@ -213,13 +213,16 @@ public final class StructType<T> {
         return offsets[field];
     }
 
-    /** A VarHandle {@code (MemorySegment, long base[, long index])} for a value or array field. */
+    /**
+     * A VarHandle {@code (MemorySegment, long fieldOffset[, long index])} for a value or array field,
+     * from the field's own layout: callers add the field's offset to the struct's, so each access
+     * checks its own bounds once rather than also re-checking the whole struct.
+     */
     VarHandle varHandle(int field) {
         StructField f = fields.get(field);
-        MemoryLayout.PathElement name = MemoryLayout.PathElement.groupElement(f.name());
         return f.kind() == StructField.Kind.ARRAY
-                ? layout.varHandle(name, MemoryLayout.PathElement.sequenceElement())
-                : layout.varHandle(name);
+                ? f.layout().varHandle(MemoryLayout.PathElement.sequenceElement())
+                : ((ValueLayout) f.layout()).varHandle();
     }
 
     /** {@code ()Object}: a new flyweight of this interface type. */

@@ -59,7 +59,7 @@ class CodecRoundTripTest {
             assertEquals(s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1,
                     codec.encodedSize(s), "UTF-8 length + 1 varint byte for " + s);
         }
-        assertEquals("a\uFFFDb\uFFFD", Bytes.roundTrip(codec, "a\uD800b\uDC00"));
+        assertEquals("a?b?", Bytes.roundTrip(codec, "a\uD800b\uDC00"));
         Gen gen = new Gen(3);
         for (int i = 0; i < 5_000; i++) {
             String s = gen.string();

@@ -84,6 +84,7 @@ class StructAllocationTest {
             p.quantity(i);
             p.bid(i & 3, i);
             p.instrument().id(i);
+            p.instrument().symbol((i & 1) == 0 ? "EURUSD" : "GBPUSD.X"); // ASCII strings are written in place too
             sum += p.time() + p.quantity() + (long) p.price() + p.instrument().id() + p.bid(i & 3);
         }
         return sum;

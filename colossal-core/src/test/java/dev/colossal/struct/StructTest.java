@@ -141,6 +141,41 @@ class StructTest {
         }
     }
 
+    /** Strings of every length around the 8-byte words they are written in. */
+    public interface Names {
+        @Length(19)
+        String name();
+
+        void name(String v);
+
+        @Length(8)
+        String code();
+
+        void code(String v);
+    }
+
+    @Test
+    void fixedStringsOfEveryLengthRoundTripAndPadWithZeros() {
+        try (Arena arena = Arena.ofConfined()) {
+            StructArray<Names> a = StructArray.allocate(StructType.of(Names.class), 1, arena);
+            Names n = a.at(a.flyweight(), 0);
+            String alphabet = "abcdefghijklmnopqrs";
+            for (int len = 19; len >= 0; len--) { // shrinking: each write must clear the longer one before
+                n.name(alphabet.substring(0, len));
+                assertEquals(alphabet.substring(0, len), n.name());
+                n.code(alphabet.substring(0, Math.min(len, 8)));
+                assertEquals(alphabet.substring(0, Math.min(len, 8)), n.code());
+            }
+            n.name("é" + alphabet.substring(0, 17)); // 2 + 17 bytes of UTF-8: exactly fits
+            assertEquals("é" + alphabet.substring(0, 17), n.name());
+            n.name("");
+            MemorySegment s = ((Flyweight) n).baseSegment();
+            for (int i = 0; i < 19; i++) {
+                assertEquals(0, s.get(ValueLayout.JAVA_BYTE, StructType.of(Names.class).offsetOf("name") + i));
+            }
+        }
+    }
+
     /** Fields that cannot live in a struct. */
     public interface Bad {
         String name();

@@ -1,0 +1,90 @@
+package dev.colossal.codec;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * What every codec Colossal builds can do beyond {@link Codec}: nest without length prefixes
+ * ({@link #size}, {@link #write}, {@link #read} from a moving {@link Input}). The public
+ * {@link Codec} methods are defaults here: they check arguments and translate low-level failures
+ * into {@link CodecException}s naming the type and offset.
+ *
+ * <p>Codecs that hold other codecs are records: the JIT trusts a record's final fields, so once a
+ * generated codec loads a nested codec as a constant, the whole tree below it folds into straight
+ * code with no virtual calls.
+ *
+ * @param <T> the type of the values
+ */
+interface WireCodec<T> extends Codec<T> {
+
+    /** @return the type's name in error messages */
+    String typeName();
+
+    /** Exact size of a non-null value. */
+    long size(T value);
+
+    /** Writes a non-null value; returns the offset after it. */
+    long write(T value, MemorySegment target, long offset);
+
+    /** Reads one value starting at the input's position and moves past it. */
+    T read(Input in);
+
+    /**
+     * A canonical text of the byte shape this codec reads and writes; two codecs with the same text
+     * read each other's bytes. Its hash is the codec's fingerprint.
+     */
+    String schema();
+
+    @Override
+    default long encodedSize(T value) {
+        return size(requireValue(value));
+    }
+
+    @Override
+    default long encode(T value, MemorySegment target, long offset) {
+        return write(requireValue(value), target, offset);
+    }
+
+    @Override
+    default T decode(MemorySegment source) {
+        Input in = new Input(source);
+        T value;
+        try {
+            value = read(in);
+        } catch (IndexOutOfBoundsException e) {
+            throw in.error(typeName(), "input ends inside a value (truncated or corrupt)");
+        } catch (StackOverflowError e) {
+            throw in.error(typeName(), "values nest too deeply (corrupt input, or a recursion deeper than "
+                    + "the thread's stack)");
+        }
+        if (in.remaining() != 0) {
+            throw in.error(typeName(), in.remaining() + " bytes follow the value: the slice must hold exactly one value");
+        }
+        return value;
+    }
+
+    private T requireValue(T value) {
+        return Objects.requireNonNull(value, () -> "value=null: codec of " + typeName()
+                + " encodes non-null values; wrap it with Codecs.nullable(codec) to encode nulls");
+    }
+
+    // The helpers below are what generated codecs call for a reference field: a presence byte, then
+    // the value. They are static so that the JIT sees the (constant) codec as a plain argument.
+
+    static <T> long sizeNullable(WireCodec<T> codec, T value) {
+        return value == null ? 1 : 1 + codec.size(value);
+    }
+
+    static <T> long writeNullable(WireCodec<T> codec, T value, MemorySegment target, long offset) {
+        if (value == null) {
+            target.set(WireFormat.BYTE, offset, WireFormat.ABSENT);
+            return offset + 1;
+        }
+        target.set(WireFormat.BYTE, offset, WireFormat.PRESENT);
+        return codec.write(value, target, offset + 1);
+    }
+
+    static <T> T readNullable(WireCodec<T> codec, Input in) {
+        return in.readPresence(codec.typeName()) ? codec.read(in) : null;
+    }
+}
