@@ -5,7 +5,7 @@ import static dev.colossal.map.SegmentLayout.BUMP_POS;
 import static dev.colossal.map.SegmentLayout.CHUNKS;
 import static dev.colossal.map.SegmentLayout.LIVE_ENTRIES;
 import static dev.colossal.map.SegmentLayout.LOCK_OWNER;
-import static dev.colossal.map.SegmentLayout.NEXT_CHUNK_BYTES;
+import static dev.colossal.map.SegmentLayout.LAST_CHUNK_BYTES;
 import static dev.colossal.map.SegmentLayout.PENDING_BYTES;
 import static dev.colossal.map.SegmentLayout.PENDING_EXTENT;
 import static dev.colossal.map.SegmentLayout.REPAIRS;
@@ -594,7 +594,7 @@ final class Segment {
 
     private void newChunk(long bytesNeeded) throws IOException {
         MemorySegment m = file.mem();
-        long next = Math.max(SegmentLayout.FIRST_CHUNK_BYTES, Mem.getLong(m, base + NEXT_CHUNK_BYTES));
+        long next = SegmentLayout.nextChunkBytes(Mem.getLong(m, base + USED_BLOCKS) << shift);
         long size = FileHeaderLayout.alignExtent(Math.max(next, bytesNeeded + blockBytes));
         long pos = file.allocateExtent(size);
         m = file.mem();
@@ -611,7 +611,7 @@ final class Segment {
         }
         Mem.setLong(m, base + BUMP_POS, pos + blockBytes);
         Mem.setLong(m, base + BUMP_END, pos + size);
-        Mem.setLong(m, base + NEXT_CHUNK_BYTES, Math.min(SegmentLayout.MAX_CHUNK_BYTES, size * 2));
+        Mem.setLong(m, base + LAST_CHUNK_BYTES, size);
         Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
     }
 

@@ -9,6 +9,8 @@ import java.nio.file.Path;
  * <pre>
  * counter FILE PREFIX N   N times: merge +1 into one of 8 shared counters, put PREFIX-i; then "done"
  * writer  FILE PREFIX     forever: op i puts key(i) and, when i % 3 == 0, removes key(i - 5); prints i after each op
+ * fill    FILE PREFIX     puts 1 KiB values until the file cannot grow; prints "full N" and the exception,
+ *                         then re-reads all N entries and prints "ok", or the first one missing
  * </pre>
  */
 public final class MapChild {
@@ -61,6 +63,25 @@ public final class MapChild {
                         out.println(i);
                         out.flush();
                     }
+                }
+                case "fill" -> {
+                    int n = 0;
+                    try {
+                        for (; ; n++) {
+                            map.put(key(prefix, n), value(prefix, n) + "f".repeat(1024));
+                        }
+                    } catch (java.io.UncheckedIOException full) {
+                        out.println("full " + n + " " + full.getCause());
+                    }
+                    for (int i = 0; i < n; i++) {
+                        if (!(value(prefix, i) + "f".repeat(1024)).equals(map.get(key(prefix, i)))) {
+                            out.println("missing " + i);
+                            return;
+                        }
+                    }
+                    map.remove(key(prefix, 0));
+                    map.put(key(prefix, 0), "small again");
+                    out.println("ok");
                 }
                 default -> throw new IllegalArgumentException("mode=" + args[0]);
             }
