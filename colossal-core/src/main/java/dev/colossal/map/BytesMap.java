@@ -76,6 +76,11 @@ public final class BytesMap implements AutoCloseable {
         return new BytesMap(MapFile.open(Objects.requireNonNull(path, "path"), Objects.requireNonNull(options, "options")));
     }
 
+    /** Opens an existing map for the tools, never creating one. */
+    static BytesMap openExisting(Path path) throws IOException {
+        return new BytesMap(MapFile.open(Objects.requireNonNull(path, "path"), null));
+    }
+
     /**
      * Returns the map file.
      *

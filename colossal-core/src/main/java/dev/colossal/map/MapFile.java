@@ -55,12 +55,12 @@ final class MapFile implements AutoCloseable {
         this.mem = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
     }
 
-    /** Opens the map file, creating it with {@code options} if it does not exist. */
+    /** Opens the map file, creating it with {@code options} if it does not exist (unless options is null). */
     static MapFile open(Path path, MapOptions options) throws IOException {
         if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
             throw new MapFormatException("map files are little-endian; this platform is big-endian");
         }
-        if (!Files.exists(path)) {
+        if (options != null && !Files.exists(path)) {
             create(path, options);
         }
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -240,6 +240,14 @@ final class MapFile implements AutoCloseable {
         }
         mem(start + size);
         return start;
+    }
+
+    int formatVersion() {
+        return mem().get(java.lang.foreign.ValueLayout.JAVA_INT, FileHeaderLayout.FORMAT_VERSION_OFFSET);
+    }
+
+    long createdMillis() {
+        return Mem.getLong(mem(), FileHeaderLayout.CREATED_OFFSET);
     }
 
     long allocEnd() {

@@ -34,7 +34,10 @@ final class SegmentScan {
     private long tableSlots;
     private long pendingToAdopt;
     private final List<String> problems = new ArrayList<>();
-    private final long[] valueSizeHistogram = new long[32];
+    private final long[] valueSizeHistogram = new long[33];
+    private long keyBytes;
+    private long valueBytes;
+    private long tablePosition;
 
     private SegmentScan(MapFile file, int index) {
         this.file = file;
@@ -115,6 +118,7 @@ final class SegmentScan {
         int log2 = SlotLayout.log2Slots(table);
         long tpos = SlotLayout.tablePosition(table);
         tableSlots = 1L << log2;
+        tablePosition = tpos;
         if (log2 < SlotLayout.MIN_LOG2_SLOTS || log2 > SlotLayout.MAX_LOG2_SLOTS || tpos < directoryEnd
                 || tpos + tableSlots * Long.BYTES > allocEnd) {
             throw file.corrupt(base + SegmentLayout.TABLE, "segment=" + index + " has a bad table word 0x"
@@ -153,12 +157,14 @@ final class SegmentScan {
                 || e + EntryLayout.HEADER_BYTES + klen + vlen > allocEnd) {
             throw file.corrupt(e, "entry has keyLength=" + klen + " valueLength=" + vlen);
         }
+        keyBytes += klen;
+        valueBytes += vlen;
+        valueSizeHistogram[32 - Integer.numberOfLeadingZeros(vlen)]++;
     }
 
     private void checkEntryContent(long slot, long e) {
         int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
         int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
-        valueSizeHistogram[64 - Long.numberOfLeadingZeros(vlen) >= 32 ? 31 : 64 - Long.numberOfLeadingZeros(vlen)]++;
         if (file.checksums) {
             int stored = m.get(JAVA_INT, e + EntryLayout.CHECKSUM);
             if (stored != EntryLayout.checksum(m, e, klen, vlen)) {
@@ -317,7 +323,28 @@ final class SegmentScan {
         return problems;
     }
 
+    /** Entries by value length: bucket b holds lengths of bit length b (0, 1, 2-3, 4-7, ...). */
     long[] valueSizeHistogram() {
         return valueSizeHistogram;
+    }
+
+    long keyBytes() {
+        return keyBytes;
+    }
+
+    long valueBytes() {
+        return valueBytes;
+    }
+
+    /** Every extent this segment owns, as pairs (start, bytes): its table and its chunks. */
+    long[] extents() {
+        long[] out = new long[2 * chunkStarts.length + 2];
+        for (int i = 0; i < chunkStarts.length; i++) {
+            out[2 * i] = chunkStarts[i];
+            out[2 * i + 1] = chunkSizes[i];
+        }
+        out[out.length - 2] = tablePosition;
+        out[out.length - 1] = FileHeaderLayout.alignExtent(tableSlots * Long.BYTES);
+        return out;
     }
 }
