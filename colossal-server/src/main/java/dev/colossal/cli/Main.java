@@ -11,6 +11,8 @@ import picocli.CommandLine.Command;
         description = "Huge, persistent, shareable data for Java on the FFM API of JDK 25.",
         subcommands = {
             CommandLine.HelpCommand.class,
+            InspectCommand.class,
+            VerifyCommand.class,
         })
 public final class Main implements Runnable {
 
