@@ -234,6 +234,7 @@ final class MapFile implements AutoCloseable {
                             roundUp(Math.max(end, fileSize + Math.max(fileSize / 8, MIN_GROWTH)), GROWTH_ALIGN));
                 }
                 Mem.setLongRelease(m, ALLOC_END_OFFSET, end);
+                CrashPoints.reach(CrashPoints.EXTENT_TAKEN);
             } finally {
                 OwnerLock.release(m, FILE_LOCK_OFFSET);
             }

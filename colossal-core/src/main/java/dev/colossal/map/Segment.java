@@ -72,6 +72,7 @@ final class Segment {
         // every reader that started before us to retry.
         Mem.setLongVolatile(m, base + VERSION, (v & 1) == 0 ? v + 1 : v + 2);
         VarHandle.storeStoreFence();
+        CrashPoints.reach(CrashPoints.LOCKED);
     }
 
     /** Ends the write and releases the lock. */
@@ -135,6 +136,10 @@ final class Segment {
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
             long v = Mem.getLongAcquire(file.mem(), base + VERSION);
             if ((v & 1) != 0) {
+                if (holder == Thread.currentThread()) {
+                    throw new IllegalStateException("segment=" + index + " of file=" + file.path
+                            + " is locked by this thread: a compute function must not use the map");
+                }
                 OwnerLock.backoff(attempt);
                 continue;
             }
@@ -330,6 +335,7 @@ final class Segment {
         }
         long blocks = EntryLayout.blocks(klen, valueLength, shift);
         long e = allocate(blocks);
+        CrashPoints.reach(CrashPoints.STORE_ALLOCATED);
         MemorySegment m = file.mem(e + (blocks << shift));
         try {
             m.set(JAVA_INT, e + EntryLayout.KEY_LENGTH, (int) klen);
@@ -343,6 +349,7 @@ final class Segment {
         }
         m.set(JAVA_INT, e + EntryLayout.CHECKSUM,
                 file.checksums ? EntryLayout.checksum(m, e, (int) klen, (int) valueLength) : 0);
+        CrashPoints.reach(CrashPoints.STORE_WRITTEN);
         long slot = SlotLayout.slot(hash, e, shift);
         long tpos = SlotLayout.tablePosition(Mem.getLong(m, base + TABLE));
         long used = Mem.getLong(m, base + USED_BLOCKS) + blocks;
@@ -350,6 +357,7 @@ final class Segment {
             long old = entryAt(found);
             long oldBlocks = entryBlocks(old);
             Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, found), slot);
+            CrashPoints.reach(CrashPoints.STORE_PUBLISHED);
             free(old, oldBlocks);
             used -= oldBlocks;
         } else {
@@ -357,6 +365,7 @@ final class Segment {
             long offset = SlotLayout.slotOffset(tpos, idx);
             boolean wasTombstone = Mem.getLong(m, offset) == SlotLayout.TOMBSTONE;
             Mem.setLongRelease(m, offset, slot);
+            CrashPoints.reach(CrashPoints.STORE_PUBLISHED);
             addCounter(LIVE_ENTRIES, 1);
             if (wasTombstone) {
                 addCounter(TOMBSTONES, -1);
@@ -388,6 +397,7 @@ final class Segment {
             Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, idx), SlotLayout.TOMBSTONE);
             addCounter(TOMBSTONES, 1);
         }
+        CrashPoints.reach(CrashPoints.DELETE_UNLINKED);
         addCounter(LIVE_ENTRIES, -1);
         addCounter(USED_BLOCKS, -oldBlocks);
         free(old, oldBlocks);
@@ -484,11 +494,15 @@ final class Segment {
                     idx = (idx + 1) & mask;
                 }
                 Mem.setLong(em, SlotLayout.slotOffset(np, idx), s);
+                if (i == oslots / 2) {
+                    CrashPoints.reach(CrashPoints.REHASH_HALF_COPIED);
+                }
             }
         }
         m = file.mem();
         Mem.setLongRelease(m, base + TABLE, SlotLayout.tableWord(np, log2));
         Mem.setLong(m, base + TOMBSTONES, 0);
+        CrashPoints.reach(CrashPoints.REHASH_PUBLISHED);
         if (oldTable != 0) {
             long opos = SlotLayout.tablePosition(oldTable);
             long obytes = FileHeaderLayout.alignExtent(Long.BYTES << SlotLayout.log2Slots(oldTable));
@@ -507,6 +521,7 @@ final class Segment {
         m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.NEXT_CHUNK, Mem.getLong(m, base + CHUNKS));
         m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.CHUNK_BYTES, bytes);
         Mem.setLongRelease(m, base + CHUNKS, pos);
+        CrashPoints.reach(CrashPoints.CHUNK_LINKED);
         if (bytes > blockBytes) {
             free(pos + blockBytes, (bytes >>> shift) - 1);
         }
@@ -554,6 +569,7 @@ final class Segment {
             long runBlocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
             if (runBlocks >= blocks) {
                 Mem.setLong(m, link, m.get(java.lang.foreign.ValueLayout.JAVA_LONG, run + HeapLayout.RUN_NEXT));
+                CrashPoints.reach(CrashPoints.RUN_UNLINKED);
                 if (runBlocks > blocks) {
                     free(run + (blocks << shift), runBlocks - blocks);
                 }
@@ -586,6 +602,7 @@ final class Segment {
             m.set(JAVA_INT, pos + HeapLayout.RUN_MAGIC, HeapLayout.FREE_MAGIC);
             m.set(JAVA_INT, pos + HeapLayout.RUN_BLOCKS, (int) n);
             m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.RUN_NEXT, Mem.getLong(m, head));
+            CrashPoints.reach(CrashPoints.RUN_WRITTEN);
             Mem.setLong(m, head, pos);
             pos += n << shift;
             blocks -= n;
@@ -604,6 +621,7 @@ final class Segment {
         m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.NEXT_CHUNK, Mem.getLong(m, base + CHUNKS));
         m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.CHUNK_BYTES, size);
         Mem.setLongRelease(m, base + CHUNKS, pos);
+        CrashPoints.reach(CrashPoints.NEW_CHUNK_LINKED);
         long bump = Mem.getLong(m, base + BUMP_POS);
         long bumpEnd = Mem.getLong(m, base + BUMP_END);
         if (bump != 0 && bumpEnd > bump) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,25 +45,8 @@ class KillTest {
             this.acks = acks;
         }
 
-        /** The last op the writer acknowledged, or -1. */
         long lastAck() throws IOException {
-            if (!Files.exists(acks)) {
-                return -1;
-            }
-            try (RandomAccessFile f = new RandomAccessFile(acks.toFile(), "r")) {
-                long len = f.length();
-                byte[] tail = new byte[(int) Math.min(len, 64)];
-                f.seek(len - tail.length);
-                f.readFully(tail);
-                String[] lines = new String(tail, StandardCharsets.US_ASCII).split("\n");
-                for (int i = lines.length - 1; i >= 0; i--) {
-                    String line = lines[i].trim();
-                    if (!line.isEmpty() && !line.equals("ready") && (i > 0 || tail.length == len)) {
-                        return Long.parseLong(line);
-                    }
-                }
-                return -1;
-            }
+            return Acks.last(acks);
         }
     }
 
@@ -112,7 +94,7 @@ class KillTest {
         try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
             long checked = 0;
             for (Map.Entry<String, Long> e : acked.entrySet()) {
-                checked += checkWriter(map, e.getKey(), e.getValue());
+                checked += Acks.check(map, e.getKey(), e.getValue());
             }
             assertTrue(checked > KILLS, "acknowledged operations checked: " + checked);
             long repairs = 0;
@@ -131,27 +113,5 @@ class KillTest {
             map.bytes().compact();
             MapChecks.assertSound(map.bytes());
         }
-    }
-
-    /** Checks one writer's keys against its last acknowledged op; returns the number checked. */
-    private static long checkWriter(ColossalMap<String, String> map, String prefix, long last) {
-        long inFlight = last + 1;
-        for (long i = 0; i <= inFlight + 1; i++) {
-            String actual = map.get(MapChild.key(prefix, i));
-            String where = "writer=" + prefix + " lastAck=" + last + " key=" + MapChild.key(prefix, i);
-            boolean touchedInFlight = i == inFlight || (inFlight % 3 == 0 && inFlight >= 5 && i == inFlight - 5);
-            if (actual != null) {
-                assertEquals(MapChild.value(prefix, i), actual, where);
-            }
-            if (touchedInFlight || i > inFlight) {
-                if (i > inFlight) {
-                    assertEquals(null, actual, where + ": never written");
-                }
-                continue;
-            }
-            boolean removed = (i + 5) <= last && (i + 5) % 3 == 0 && i + 5 >= 5;
-            assertEquals(!removed, actual != null, where + (removed ? ": acknowledged remove" : ": acknowledged put"));
-        }
-        return last + 1;
     }
 }

@@ -8,7 +8,7 @@ import java.nio.file.Path;
  *
  * <pre>
  * counter FILE PREFIX N   N times: merge +1 into one of 8 shared counters, put PREFIX-i; then "done"
- * writer  FILE PREFIX     forever: op i puts key(i) and, when i % 3 == 0, removes key(i - 5); prints i after each op
+ * writer  FILE PREFIX [N] forever (or N ops): op i puts key(i) and, when i % 3 == 0, removes key(i - 5); prints i after each op
  * fill    FILE PREFIX     puts 1 KiB values until the file cannot grow; prints "full N" and the exception,
  *                         then re-reads all N entries and prints "ok", or the first one missing
  * </pre>
@@ -55,7 +55,8 @@ public final class MapChild {
                 case "writer" -> {
                     out.println("ready");
                     out.flush();
-                    for (long i = 0; ; i++) {
+                    long limit = args.length > 3 ? Long.parseLong(args[3]) : Long.MAX_VALUE;
+                    for (long i = 0; i < limit; i++) {
                         map.put(key(prefix, i), value(prefix, i));
                         if (i % 3 == 0 && i >= 5) {
                             map.remove(key(prefix, i - 5));
