@@ -76,6 +76,25 @@ public final class BytesMap implements AutoCloseable {
         return new BytesMap(MapFile.open(Objects.requireNonNull(path, "path"), Objects.requireNonNull(options, "options")));
     }
 
+    /**
+     * Creates a map that lives in memory only, for caches: its file is created in
+     * {@code /dev/shm} (tmpfs) when there is one, else in the temporary directory, and unlinked
+     * at once, so it vanishes when the map is closed or the process ends. It grows like any map.
+     *
+     * @param options the layout
+     * @return the open map
+     * @throws IOException if the file cannot be created
+     */
+    public static BytesMap inMemory(MapOptions options) throws IOException {
+        Path shm = Path.of("/dev/shm");
+        Path dir = java.nio.file.Files.isDirectory(shm) && java.nio.file.Files.isWritable(shm) ? shm
+                : Path.of(System.getProperty("java.io.tmpdir"));
+        Path file = dir.resolve("colossal-" + ProcessHandle.current().pid() + "-" + java.util.UUID.randomUUID() + ".map");
+        BytesMap map = open(file, options);
+        java.nio.file.Files.delete(file);
+        return map;
+    }
+
     /** Opens an existing map for the tools, never creating one. */
     static BytesMap openExisting(Path path) throws IOException {
         return new BytesMap(MapFile.open(Objects.requireNonNull(path, "path"), null));

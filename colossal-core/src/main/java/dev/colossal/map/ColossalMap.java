@@ -95,6 +95,23 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     }
 
     /**
+     * Creates a map that lives in memory only (see {@link BytesMap#inMemory}), for caches.
+     *
+     * @param <K>     the key type
+     * @param <V>     the value type
+     * @param keys    the key codec
+     * @param values  the value codec
+     * @param options the layout
+     * @return the open map
+     * @throws IOException if the backing file cannot be created
+     */
+    public static <K, V> ColossalMap<K, V> inMemory(Codec<K> keys, Codec<V> values, MapOptions options) throws IOException {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(values, "values");
+        return new ColossalMap<>(BytesMap.inMemory(options), keys, values);
+    }
+
+    /**
      * Returns the same map on raw bytes.
      *
      * @return the raw view, closed with this map

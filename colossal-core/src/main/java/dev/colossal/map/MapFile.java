@@ -65,10 +65,42 @@ final class MapFile implements AutoCloseable {
         }
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            return new MapFile(path, channel, validate(path, channel));
+            MapFile file = new MapFile(path, channel, validate(path, channel));
+            file.checkExtentsBelowAllocEnd();
+            return file;
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
+        }
+    }
+
+    /**
+     * A damaged {@code allocEnd} below the extents in use would hand them out again; refuse the
+     * file instead. Extents are only appended, so reading {@code allocEnd} after the walk is safe
+     * against concurrent writers.
+     */
+    private void checkExtentsBelowAllocEnd() throws IOException {
+        MemorySegment m = mem();
+        long size = m.byteSize();
+        long maxEnd = 0;
+        for (int i = 0; i < segmentCount; i++) {
+            long base = FileHeaderLayout.segmentOffset(i);
+            long table = Mem.getLongAcquire(m, base + SegmentLayout.TABLE);
+            int log2 = SlotLayout.log2Slots(table);
+            if (table != 0 && log2 >= SlotLayout.MIN_LOG2_SLOTS && log2 <= SlotLayout.MAX_LOG2_SLOTS) {
+                maxEnd = Math.max(maxEnd, SlotLayout.tablePosition(table) + (Long.BYTES << log2));
+            }
+            long chunk = Mem.getLongAcquire(m, base + SegmentLayout.CHUNKS);
+            for (int n = 0; chunk > 0 && chunk % FileHeaderLayout.EXTENT_ALIGN == 0 && chunk + 16 <= size
+                    && n < 1_000_000; n++) {
+                maxEnd = Math.max(maxEnd, chunk + m.get(java.lang.foreign.ValueLayout.JAVA_LONG, chunk + HeapLayout.CHUNK_BYTES));
+                chunk = m.get(java.lang.foreign.ValueLayout.JAVA_LONG, chunk + HeapLayout.NEXT_CHUNK);
+            }
+        }
+        long allocEnd = allocEnd();
+        if (maxEnd > allocEnd) {
+            throw new MapFormatException("file=" + path + " has a damaged header: allocEnd=" + allocEnd
+                    + " lies below extents in use (up to " + maxEnd + "); run 'colossal verify " + path + "'");
         }
     }
 

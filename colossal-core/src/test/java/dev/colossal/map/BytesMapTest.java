@@ -220,6 +220,33 @@ class BytesMapTest {
     }
 
     @Test
+    void shouldKeepAnInMemoryMapInNoVisibleFile() throws IOException {
+        try (ColossalMap<String, Long> cache = ColossalMap.inMemory(TestCodecs.STRING, TestCodecs.LONG, MapOptions.DEFAULTS)) {
+            for (long i = 0; i < 10_000; i++) {
+                cache.put("k" + i, i);
+            }
+            assertEquals(4242L, cache.get("k4242"));
+            assertFalse(Files.exists(cache.bytes().path()), "the file is unlinked at once");
+        }
+    }
+
+    @Test
+    void shouldRefuseAHeaderWhoseAllocEndFellBelowTheData() throws IOException {
+        Path file = dir.resolve("alloc.map");
+        try (BytesMap map = BytesMap.open(file)) {
+            for (int i = 0; i < 5_000; i++) {
+                map.put(b("k" + i), new byte[100]);
+            }
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(0, FileHeaderLayout.directoryEnd(64) + 4096), FileHeaderLayout.ALLOC_END_OFFSET);
+        }
+        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(file));
+        assertTrue(e.getMessage().contains("allocEnd=") && e.getMessage().contains("below"), e.getMessage());
+    }
+
+    @Test
     void shouldThrowAfterClose() throws IOException {
         BytesMap map = BytesMap.open(dir.resolve("m.map"));
         map.close();
