@@ -13,6 +13,7 @@ public final class BenchMain {
 
     /** Every suite, by name. A new suite adds one line here. */
     private static final List<Suite> SUITES = List.of(
+            new dev.colossal.bench.map.MapSuite()
     );
 
     private BenchMain() {}
