@@ -301,20 +301,33 @@ final class Segment {
 
     /** Calls {@code action} with read-only views of every entry's key and value; under the lock. */
     void forEachEntry(java.util.function.BiConsumer<MemorySegment, MemorySegment> action) {
-        MemorySegment m = file.mem();
-        long table = Mem.getLong(m, base + TABLE);
-        if (table == 0) {
-            return;
-        }
-        long tpos = SlotLayout.tablePosition(table);
-        long slots = 1L << checkTable(table);
-        for (long i = 0; i < slots; i++) {
-            long s = Mem.getLong(file.mem(tpos + slots * Long.BYTES), SlotLayout.slotOffset(tpos, i));
+        forEachSlot((m, offset) -> {
+            long s = Mem.getLong(m, offset);
             if (SlotLayout.isEntry(s)) {
                 long e = SlotLayout.position(s, shift);
                 verifyChecksum(checkEntry(e), e);
                 action.accept(key(e), value(e));
             }
+        });
+    }
+
+    /** A step over one slot of the current table. */
+    @FunctionalInterface
+    private interface SlotVisitor {
+        void visit(MemorySegment m, long slotOffset);
+    }
+
+    /** Visits every slot of the current table, if any, with a mapping that covers the table. */
+    private void forEachSlot(SlotVisitor visitor) {
+        long table = Mem.getLong(file.mem(), base + TABLE);
+        if (table == 0) {
+            return;
+        }
+        long tpos = SlotLayout.tablePosition(table);
+        long slots = 1L << checkTable(table);
+        MemorySegment m = file.mem(tpos + slots * Long.BYTES);
+        for (long i = 0; i < slots; i++) {
+            visitor.visit(m, SlotLayout.slotOffset(tpos, i));
         }
     }
 
@@ -405,17 +418,7 @@ final class Segment {
 
     /** Removes every entry. */
     void clear() {
-        MemorySegment m = file.mem();
-        long table = Mem.getLong(m, base + TABLE);
-        if (table == 0) {
-            return;
-        }
-        long tpos = SlotLayout.tablePosition(table);
-        long slots = 1L << checkTable(table);
-        m = file.mem(tpos + slots * Long.BYTES);
-        for (long i = 0; i < slots; i++) {
-            Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, i), SlotLayout.EMPTY);
-        }
+        forEachSlot((m, offset) -> Mem.setLongRelease(m, offset, SlotLayout.EMPTY));
         rebuild();
     }
 

@@ -3,9 +3,9 @@ package dev.colossal.map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -26,13 +26,10 @@ class DiskFullTest {
         Path file = dir.resolve("full.map");
         Path out = dir.resolve("fill.out");
         Path err = dir.resolve("fill.err");
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        String classPath = Path.of("target", "classes").toAbsolutePath() + File.pathSeparator
-                + Path.of("target", "test-classes").toAbsolutePath();
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c", "ulimit -f 4096 && exec \"$0\" \"$@\""));
         // 4 MiB in 1 KiB blocks; the JVM ignores SIGXFSZ, so the write fails with EFBIG.
-        Process p = new ProcessBuilder("bash", "-c", "ulimit -f 4096 && exec \"$0\" \"$@\"", java, "-Xmx64m",
-                "-XX:TieredStopAtLevel=1", "-cp", classPath, MapChild.class.getName(), "fill", file.toString(), "p")
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        cmd.addAll(Children.command(List.of(), "fill", file.toString(), "p"));
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS));
         List<String> lines = Files.readAllLines(out);
         assertEquals(0, p.exitValue(), () -> lines + " " + MultiProcessTest.readQuietly(err));

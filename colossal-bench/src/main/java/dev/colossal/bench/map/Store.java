@@ -93,13 +93,20 @@ abstract class Store implements AutoCloseable {
         }
     }
 
-    /** The heap baseline. */
-    static final class Chm extends Store {
-        private final Map<Integer, byte[]> map = new ConcurrentHashMap<>();
+    /** A store that is a {@code java.util.Map}: the heap baseline, Chronicle Map and MapDB. */
+    abstract static class MapBacked extends Store {
+        private final Map<Integer, byte[]> map;
+        private final boolean copies;
+
+        /** {@code copies}: the map keeps the array itself, so it gets a copy (off-heap maps copy anyway). */
+        MapBacked(Map<Integer, byte[]> map, boolean copies) {
+            this.map = map;
+            this.copies = copies;
+        }
 
         @Override
         void put(int k, byte[] v) {
-            map.put(k, v.clone());
+            map.put(k, copies ? v.clone() : v);
         }
 
         @Override
@@ -120,45 +127,31 @@ abstract class Store implements AutoCloseable {
                 sum += v.length;
             }
             return sum;
+        }
+    }
+
+    /** The heap baseline. */
+    static final class Chm extends MapBacked {
+        Chm() {
+            super(new ConcurrentHashMap<>(), true);
         }
 
         @Override
         public void close() {
-            map.clear();
         }
     }
 
-    static final class Chronicle extends Store {
+    static final class Chronicle extends MapBacked {
         private final ChronicleMap<Integer, byte[]> map;
 
         Chronicle(Path dir, int entries) throws IOException {
-            map = ChronicleMap.of(Integer.class, byte[].class).name("bench").entries(entries)
-                    .averageValue(new byte[100]).createPersistedTo(dir.resolve("chronicle.map").toFile());
+            this(ChronicleMap.of(Integer.class, byte[].class).name("bench").entries(entries)
+                    .averageValue(new byte[100]).createPersistedTo(dir.resolve("chronicle.map").toFile()));
         }
 
-        @Override
-        void put(int k, byte[] v) {
-            map.put(k, v);
-        }
-
-        @Override
-        int get(int k) {
-            byte[] v = map.get(k);
-            return v == null ? -1 : v.length;
-        }
-
-        @Override
-        void remove(int k) {
-            map.remove(k);
-        }
-
-        @Override
-        long iterate() {
-            long sum = 0;
-            for (byte[] v : map.values()) {
-                sum += v.length;
-            }
-            return sum;
+        private Chronicle(ChronicleMap<Integer, byte[]> map) {
+            super(map, false);
+            this.map = map;
         }
 
         @Override
@@ -168,38 +161,16 @@ abstract class Store implements AutoCloseable {
     }
 
     /** MapDB's hash map on a memory-mapped file. */
-    static final class MapDb extends Store {
+    static final class MapDb extends MapBacked {
         private final DB db;
-        private final Map<Integer, byte[]> map;
 
         MapDb(Path dir) {
-            db = DBMaker.fileDB(dir.resolve("mapdb.db").toFile()).fileMmapEnable().make();
-            map = db.hashMap("bench", Serializer.INTEGER, Serializer.BYTE_ARRAY).createOrOpen();
+            this(DBMaker.fileDB(dir.resolve("mapdb.db").toFile()).fileMmapEnable().make());
         }
 
-        @Override
-        void put(int k, byte[] v) {
-            map.put(k, v);
-        }
-
-        @Override
-        int get(int k) {
-            byte[] v = map.get(k);
-            return v == null ? -1 : v.length;
-        }
-
-        @Override
-        void remove(int k) {
-            map.remove(k);
-        }
-
-        @Override
-        long iterate() {
-            long sum = 0;
-            for (byte[] v : map.values()) {
-                sum += v.length;
-            }
-            return sum;
+        private MapDb(DB db) {
+            super(db.hashMap("bench", Serializer.INTEGER, Serializer.BYTE_ARRAY).createOrOpen(), false);
+            this.db = db;
         }
 
         @Override
