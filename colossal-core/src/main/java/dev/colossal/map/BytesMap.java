@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,7 +17,8 @@ import java.util.function.BiPredicate;
  * A persistent hash map from bytes to bytes in a memory-mapped file, shared safely by threads
  * and processes: the raw face of {@link ColossalMap}.
  *
- * <p>Keys and values are 0 bytes to 1 GiB. The file starts small and grows by itself; each of its
+ * <p>Keys and values are 0 bytes to 1 GiB. An entry may carry an expiry time
+ * ({@link #put(MemorySegment, MemorySegment, Duration)}); a write without one clears it. The file starts small and grows by itself; each of its
  * segments grows its own table and heap, so there is no size to declare and no global rehash.
  * Reads never block each other and never write; a writer locks one segment. A lock left by a
  * process that died is taken over and the segment repaired. Every operation that returned is in
@@ -185,7 +187,7 @@ public final class BytesMap implements AutoCloseable {
      */
     public void put(MemorySegment key, MemorySegment value) {
         update(key, (s, idx, h) -> {
-            s.store(idx, key, h, value.byteSize(), copier(value));
+            s.store(idx, key, h, value.byteSize(), copier(value), 0);
             return Boolean.TRUE;
         });
     }
@@ -203,6 +205,62 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Maps {@code key} to {@code value} until {@code ttl} has passed; after that the entry reads
+     * as absent and is removed when its segment next needs room, or by {@link #purgeExpired}.
+     * Expiry has millisecond resolution against the system clock.
+     *
+     * @param key   the key bytes
+     * @param value the value bytes
+     * @param ttl   how long the entry lives, positive
+     * @throws UncheckedIOException     if the file could not grow (disk full); nothing changed
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     */
+    public void put(MemorySegment key, MemorySegment value, Duration ttl) {
+        long expiresAt = expiry(ttl);
+        update(key, (s, idx, h) -> {
+            s.store(idx, key, h, value.byteSize(), copier(value), expiresAt);
+            return Boolean.TRUE;
+        });
+    }
+
+    long expiry(Duration ttl) {
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("ttl=" + ttl + " must be positive; use remove to drop an entry");
+        }
+        long now = file.nowMillis();
+        return Math.max(1, now + Math.min(ttl.toMillis(), Long.MAX_VALUE - now));
+    }
+
+    /**
+     * Tells when {@code key} expires.
+     *
+     * @param key the key bytes
+     * @return the expiry time in epoch milliseconds, 0 if the entry never expires, -1 if absent
+     */
+    public long expiresAt(MemorySegment key) {
+        return update(key, (s, idx, h) -> idx < 0 ? -1L : s.expiresAt(idx));
+    }
+
+    /**
+     * Removes every expired entry now, one segment at a time (expired entries already read as
+     * absent; this returns their space).
+     *
+     * @return how many entries were removed
+     */
+    public long purgeExpired() {
+        long n = 0;
+        for (Segment s : segments) {
+            s.lock();
+            try {
+                n += s.purgeExpired();
+            } finally {
+                s.unlock();
+            }
+        }
+        return n;
+    }
+
+    /**
      * Maps {@code key} to {@code value} unless the key is present.
      *
      * @param key   the key bytes
@@ -215,7 +273,7 @@ public final class BytesMap implements AutoCloseable {
             if (idx >= 0) {
                 return Boolean.FALSE;
             }
-            s.store(idx, key, h, value.byteSize(), copier(value));
+            s.store(idx, key, h, value.byteSize(), copier(value), 0);
             return Boolean.TRUE;
         });
     }
@@ -262,7 +320,12 @@ public final class BytesMap implements AutoCloseable {
         Segment s = segmentFor(h);
         s.lock();
         try {
-            return op.apply(s, s.find(key, h), h);
+            long slot = s.find(key, h);
+            if (slot >= 0 && s.isExpiredAt(slot)) {
+                s.delete(slot);
+                slot = -1;
+            }
+            return op.apply(s, slot, h);
         } catch (IOException e) {
             throw new UncheckedIOException("map file=" + file.path + " could not grow: " + e.getMessage()
                     + "; free disk space and retry (the map is unchanged)", e);
@@ -274,7 +337,7 @@ public final class BytesMap implements AutoCloseable {
     /**
      * Returns the number of entries.
      *
-     * @return the sum of the segments' counts, each read once
+     * @return the sum of the segments' counts, each read once; expired entries count until removed
      */
     public long size() {
         long n = 0;

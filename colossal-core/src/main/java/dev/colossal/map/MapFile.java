@@ -41,6 +41,8 @@ final class MapFile implements AutoCloseable {
     private final FileChannel channel;
     private final List<Arena> arenas = new ArrayList<>();
     private volatile MemorySegment mem;
+    /** The clock expiry is measured against; tests replace it. */
+    volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
 
     private MapFile(Path path, FileChannel channel, ByteBuffer header) throws IOException {
         this.path = path;
@@ -281,6 +283,10 @@ final class MapFile implements AutoCloseable {
 
     long createdMillis() {
         return Mem.getLong(mem(), FileHeaderLayout.CREATED_OFFSET);
+    }
+
+    long nowMillis() {
+        return clock.getAsLong();
     }
 
     long allocEnd() {

@@ -187,6 +187,9 @@ final class Segment {
         }
         long e = entryAt(idx);
         MemorySegment m = file.mem();
+        if (isExpired(m, e)) {
+            return -1;
+        }
         int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
         int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
         if (dst != null && vlen <= dst.byteSize()) {
@@ -260,17 +263,15 @@ final class Segment {
         if (klen < 0 || vlen < 0 || klen > EntryLayout.MAX_LENGTH || vlen > EntryLayout.MAX_LENGTH) {
             throw file.corrupt(e, "entry has keyLength=" + klen + " valueLength=" + vlen);
         }
-        return file.mem(e + EntryLayout.HEADER_BYTES + klen + vlen);
+        return file.mem(e + EntryLayout.bytes(m, e));
     }
 
     private void verifyChecksum(MemorySegment m, long e) {
         if (!file.checksums) {
             return;
         }
-        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
-        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
         int stored = m.get(JAVA_INT, e + EntryLayout.CHECKSUM);
-        int actual = EntryLayout.checksum(m, e, klen, vlen);
+        int actual = EntryLayout.checksum(m, e);
         if (stored != actual) {
             throw file.corrupt(e, "entry checksum=0x" + Integer.toHexString(stored) + " but its bytes sum to 0x"
                     + Integer.toHexString(actual));
@@ -306,7 +307,9 @@ final class Segment {
             if (SlotLayout.isEntry(s)) {
                 long e = SlotLayout.position(s, shift);
                 verifyChecksum(checkEntry(e), e);
-                action.accept(key(e), value(e));
+                if (!isExpired(m, e)) {
+                    action.accept(key(e), value(e));
+                }
             }
         });
     }
@@ -339,29 +342,35 @@ final class Segment {
      *
      * @throws IOException if the file cannot grow; the segment is then unchanged
      */
-    void store(long found, MemorySegment key, long hash, long valueLength, ValueWriter writer) throws IOException {
+    void store(long found, MemorySegment key, long hash, long valueLength, ValueWriter writer, long expiresAt)
+            throws IOException {
         long klen = key.byteSize();
         EntryLayout.checkLength("key", klen);
         EntryLayout.checkLength("value", valueLength);
         if (found < 0) {
             ensureRoomForInsert();
         }
-        long blocks = EntryLayout.blocks(klen, valueLength, shift);
+        int meta = expiresAt != 0 ? EntryLayout.META_HAS_EXPIRY : 0;
+        long blocks = EntryLayout.blocks(klen, valueLength, EntryLayout.tailBytes(meta), shift);
         long e = allocate(blocks);
         CrashPoints.reach(CrashPoints.STORE_ALLOCATED);
         MemorySegment m = file.mem(e + (blocks << shift));
         try {
             m.set(JAVA_INT, e + EntryLayout.KEY_LENGTH, (int) klen);
             m.set(JAVA_INT, e + EntryLayout.VALUE_LENGTH, (int) valueLength);
-            m.set(JAVA_INT, e + EntryLayout.META, 0);
+            m.set(JAVA_INT, e + EntryLayout.META, meta);
             MemorySegment.copy(key, 0, m, EntryLayout.keyOffset(e), klen);
             writer.write(m.asSlice(EntryLayout.valueOffset(e, (int) klen), valueLength));
+            if (expiresAt != 0) {
+                m.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED,
+                        EntryLayout.expiryOffset(e, (int) klen, (int) valueLength), expiresAt);
+            }
         } catch (RuntimeException | Error failure) {
             free(e, blocks);
             throw failure;
         }
         m.set(JAVA_INT, e + EntryLayout.CHECKSUM,
-                file.checksums ? EntryLayout.checksum(m, e, (int) klen, (int) valueLength) : 0);
+                file.checksums ? EntryLayout.checksum(m, e) : 0);
         CrashPoints.reach(CrashPoints.STORE_WRITTEN);
         long slot = SlotLayout.slot(hash, e, shift);
         long tpos = SlotLayout.tablePosition(Mem.getLong(m, base + TABLE));
@@ -416,6 +425,43 @@ final class Segment {
         free(old, oldBlocks);
     }
 
+    /** Whether the entry at {@code e} has expired; reads the clock only for entries that expire. */
+    private boolean isExpired(MemorySegment m, long e) {
+        long at = EntryLayout.expiresAt(m, e);
+        return at != 0 && file.nowMillis() >= at;
+    }
+
+    /** Whether the entry in slot {@code idx} has expired; under the lock. */
+    boolean isExpiredAt(long idx) {
+        long e = entryAt(idx);
+        return isExpired(checkEntry(e), e);
+    }
+
+    /** When the entry in slot {@code idx} expires (epoch ms), or 0 if never; under the lock. */
+    long expiresAt(long idx) {
+        long e = entryAt(idx);
+        return EntryLayout.expiresAt(checkEntry(e), e);
+    }
+
+    /** Removes every expired entry; under the lock. Returns how many. */
+    long purgeExpired() {
+        long table = Mem.getLong(file.mem(), base + TABLE);
+        if (table == 0) {
+            return 0;
+        }
+        long slots = 1L << checkTable(table);
+        long tpos = SlotLayout.tablePosition(table);
+        long removed = 0;
+        for (long i = 0; i < slots; i++) {
+            long s = Mem.getLong(file.mem(tpos + slots * Long.BYTES), SlotLayout.slotOffset(tpos, i));
+            if (SlotLayout.isEntry(s) && isExpiredAt(i)) {
+                delete(i);
+                removed++;
+            }
+        }
+        return removed;
+    }
+
     /** Removes every entry. */
     void clear() {
         forEachSlot((m, offset) -> Mem.setLongRelease(m, offset, SlotLayout.EMPTY));
@@ -428,9 +474,7 @@ final class Segment {
     }
 
     private long entryBlocks(long e) {
-        MemorySegment m = checkEntry(e);
-        return EntryLayout.blocks(m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH),
-                m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH), shift);
+        return EntryLayout.blocks(checkEntry(e), e, shift);
     }
 
     /** First tombstone or empty slot on the probe path of {@code hash}; the key must be absent. */
@@ -458,6 +502,14 @@ final class Segment {
         long tombstones = Mem.getLong(m, base + TOMBSTONES);
         if ((live + tombstones + 1) * 4 <= (3L << log2)) {
             return;
+        }
+        // Before growing, drop what has expired: a cache of expiring entries then stays its size.
+        if (purgeExpired() > 0) {
+            live = Mem.getLong(m, base + LIVE_ENTRIES);
+            tombstones = Mem.getLong(m, base + TOMBSTONES);
+            if ((live + tombstones + 1) * 4 <= (3L << log2)) {
+                return;
+            }
         }
         // Aim at a load of at most 3/8 after the rehash: doubling when live entries fill the
         // table, same size when tombstones do.

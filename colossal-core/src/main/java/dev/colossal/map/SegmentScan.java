@@ -154,7 +154,7 @@ final class SegmentScan {
         int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
         int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
         if (klen < 0 || vlen < 0 || klen > EntryLayout.MAX_LENGTH || vlen > EntryLayout.MAX_LENGTH
-                || e + EntryLayout.HEADER_BYTES + klen + vlen > allocEnd) {
+                || e + EntryLayout.bytes(m, e) > allocEnd) {
             throw file.corrupt(e, "entry has keyLength=" + klen + " valueLength=" + vlen);
         }
         keyBytes += klen;
@@ -167,7 +167,7 @@ final class SegmentScan {
         int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
         if (file.checksums) {
             int stored = m.get(JAVA_INT, e + EntryLayout.CHECKSUM);
-            if (stored != EntryLayout.checksum(m, e, klen, vlen)) {
+            if (stored != EntryLayout.checksum(m, e)) {
                 problems.add("offset=" + e + ": entry checksum mismatch (segment=" + index + ")");
                 return;
             }
@@ -203,8 +203,7 @@ final class SegmentScan {
     }
 
     private long entryBlocks(long e) {
-        return EntryLayout.blocks(m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH),
-                m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH), shift);
+        return EntryLayout.blocks(m, e, shift);
     }
 
     /** Free gaps as triples (chunk, from, to), in file order. */

@@ -247,6 +247,45 @@ class BytesMapTest {
     }
 
     @Test
+    void shouldExpireEntriesAndReuseTheirSpace() throws IOException {
+        Path file = dir.resolve("ttl.map");
+        long[] now = {5_000};
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(4))) {
+            map.file.clock = () -> now[0];
+            MemorySegment k = MemorySegment.ofArray(b("forever"));
+            map.put(k, MemorySegment.ofArray(b("v")));
+            for (int i = 0; i < 1000; i++) {
+                map.put(MemorySegment.ofArray(b("t" + i)), MemorySegment.ofArray(new byte[64]), java.time.Duration.ofMillis(10));
+            }
+            assertEquals(5_010, map.expiresAt(MemorySegment.ofArray(b("t7"))));
+            assertEquals(0, map.expiresAt(k));
+            assertEquals(-1, map.expiresAt(MemorySegment.ofArray(b("absent"))));
+            now[0] += 9;
+            assertArrayEquals(new byte[64], map.get(b("t7")));
+            now[0] += 1;
+            assertNull(map.get(b("t7")), "expired at its expiry time");
+            assertEquals(1001, map.size(), "expired entries count until removed");
+            assertEquals(1000, map.purgeExpired());
+            assertEquals(1, map.size());
+            assertThrows(IllegalArgumentException.class, () -> map.put(k, k, java.time.Duration.ZERO));
+            long sizeAfterFirstRound = 0;
+            for (int round = 0; round < 40; round++) {
+                for (int i = 0; i < 1000; i++) {
+                    map.put(MemorySegment.ofArray(b("r" + round + "-" + i)), MemorySegment.ofArray(new byte[64]),
+                            java.time.Duration.ofMillis(5));
+                }
+                now[0] += 10;
+                if (round == 1) {
+                    sizeAfterFirstRound = Files.size(file);
+                }
+            }
+            assertTrue(Files.size(file) <= sizeAfterFirstRound * 2, "a cache of expiring entries keeps its size: "
+                    + sizeAfterFirstRound + " -> " + Files.size(file));
+            MapChecks.assertSound(map);
+        }
+    }
+
+    @Test
     void shouldThrowAfterClose() throws IOException {
         BytesMap map = BytesMap.open(dir.resolve("m.map"));
         map.close();
