@@ -20,7 +20,8 @@ import java.lang.foreign.ValueLayout;
  *  |          |            |  off)    |          |           |             | if flagged|         |
  *  +----------+------------+----------+----------+-----------+-------------+-----------+---------+
  *
- * meta: bit 0 HAS_EXPIRY (the 8-byte tail is present); other bits reserved (eviction marks)
+ * meta: bit 0 HAS_EXPIRY (the 8-byte tail is present); bit 1 REFERENCED (CLOCK eviction's mark,
+ *       set and cleared in place under the segment lock); other bits reserved
  * </pre>
  *
  * <p>The checksum is XXH64 of key, value and tail seeded with both lengths, folded to 32 bits, so
@@ -42,6 +43,7 @@ final class EntryLayout {
     static final long META = offset("meta");
 
     static final int META_HAS_EXPIRY = 1;
+    static final int META_REFERENCED = 2;
     static final long EXPIRY_BYTES = Long.BYTES;
 
     /** Largest key or value; the issue asks for at least 64 MiB. */

@@ -38,6 +38,8 @@ final class MapFile implements AutoCloseable {
     final int segmentCount;
     final int blockShift;
     final boolean checksums;
+    final long maxEntriesPerSegment;
+    final long maxBlocksPerSegment;
     private final FileChannel channel;
     private final List<Arena> arenas = new ArrayList<>();
     private volatile MemorySegment mem;
@@ -52,9 +54,20 @@ final class MapFile implements AutoCloseable {
                 header.getInt((int) FileHeaderLayout.BLOCK_SIZE_OFFSET));
         this.checksums = (header.getInt((int) FileHeaderLayout.FLAGS_OFFSET)
                 & FileHeaderLayout.FLAG_CHECKSUMS) != 0;
+        // Bounds are kept per segment, rounded up: the map-wide bound holds approximately.
+        this.maxEntriesPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET));
+        this.maxBlocksPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET) >>> blockShift);
         Arena arena = Arena.ofShared();
         arenas.add(arena);
         this.mem = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+    }
+
+    private long perSegment(long total) {
+        return total == 0 ? 0 : Math.max(1, (total + segmentCount - 1) / segmentCount);
+    }
+
+    boolean bounded() {
+        return maxEntriesPerSegment != 0 || maxBlocksPerSegment != 0;
     }
 
     /** Opens the map file, creating it with {@code options} if it does not exist (unless options is null). */
@@ -139,6 +152,9 @@ final class MapFile implements AutoCloseable {
                     + version + " segments=" + segments + " blockSize=" + blockSize + " flags=0x"
                     + Integer.toHexString(flags) + "); run 'colossal verify " + path + "'");
         }
+        if (h.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET) < 0 || h.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET) < 0) {
+            throw new MapFormatException("file=" + path + " has a damaged header: negative bound");
+        }
         long allocEnd = h.getLong((int) ALLOC_END_OFFSET);
         if (allocEnd < FileHeaderLayout.directoryEnd(segments) || allocEnd % FileHeaderLayout.EXTENT_ALIGN != 0) {
             throw new MapFormatException("file=" + path + " has a damaged header: allocEnd=" + allocEnd);
@@ -174,6 +190,8 @@ final class MapFile implements AutoCloseable {
                 h.putInt((int) FileHeaderLayout.SEGMENT_BYTES_OFFSET, (int) SegmentLayout.BYTES);
                 h.putLong((int) ALLOC_END_OFFSET, dirEnd);
                 h.putLong((int) FileHeaderLayout.CREATED_OFFSET, System.currentTimeMillis());
+                h.putLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET, options.maxEntries());
+                h.putLong((int) FileHeaderLayout.MAX_BYTES_OFFSET, options.maxBytes());
                 ch.write(h, 0);
                 ch.force(true);
                 ch.write(ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN)

@@ -156,6 +156,9 @@ final class Segment {
                 if (failure != null) {
                     throw corruption(failure);
                 }
+                if (result >= 0 && file.bounded()) {
+                    markReferenced(key, hash);
+                }
                 return result;
             }
         }
@@ -205,6 +208,10 @@ final class Segment {
      * @return the slot index, or -1 if absent
      */
     long find(MemorySegment key, long hash) {
+        return find(key, hash, file.checksums);
+    }
+
+    private long find(MemorySegment key, long hash, boolean verify) {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         if (table == 0) {
@@ -230,7 +237,7 @@ final class Segment {
             long ko = EntryLayout.keyOffset(e);
             boolean same = entryKeyLength == klen
                     && MemorySegment.mismatch(m, ko, ko + klen, key, 0, klen) == -1;
-            if (same || file.checksums) {
+            if (verify && (same || file.checksums)) {
                 // On a tag match with another key the checksum is checked too: a damaged slot or
                 // key is then reported instead of silently reading as "absent".
                 verifyChecksum(m, e);
@@ -347,11 +354,16 @@ final class Segment {
         long klen = key.byteSize();
         EntryLayout.checkLength("key", klen);
         EntryLayout.checkLength("value", valueLength);
+        int meta = expiresAt != 0 ? EntryLayout.META_HAS_EXPIRY : 0;
+        long blocks = EntryLayout.blocks(klen, valueLength, EntryLayout.tailBytes(meta), shift);
+        if (file.bounded()) {
+            // New entries start referenced: they survive the hand's next pass (CLOCK's second chance).
+            meta |= EntryLayout.META_REFERENCED;
+            evictForRoom(found, found < 0 ? 1 : 0, blocks - (found < 0 ? 0 : entryBlocks(entryAt(found))));
+        }
         if (found < 0) {
             ensureRoomForInsert();
         }
-        int meta = expiresAt != 0 ? EntryLayout.META_HAS_EXPIRY : 0;
-        long blocks = EntryLayout.blocks(klen, valueLength, EntryLayout.tailBytes(meta), shift);
         long e = allocate(blocks);
         CrashPoints.reach(CrashPoints.STORE_ALLOCATED);
         MemorySegment m = file.mem(e + (blocks << shift));
@@ -423,6 +435,81 @@ final class Segment {
         addCounter(LIVE_ENTRIES, -1);
         addCounter(USED_BLOCKS, -oldBlocks);
         free(old, oldBlocks);
+    }
+
+    // ------------------------------------------------------------------ eviction (bounded maps)
+
+    /**
+     * Evicts entries until {@code moreEntries} and {@code moreBlocks} fit the segment's bound,
+     * never the entry in slot {@code keep}. CLOCK: the hand sweeps the table, clearing the
+     * referenced mark of entries that have one and evicting the first that has none (or has
+     * expired).
+     */
+    private void evictForRoom(long keep, long moreEntries, long moreBlocks) {
+        MemorySegment m = file.mem();
+        long maxEntries = file.maxEntriesPerSegment;
+        long maxBlocks = file.maxBlocksPerSegment;
+        while ((maxEntries != 0 && Mem.getLong(m, base + LIVE_ENTRIES) + moreEntries > maxEntries)
+                || (maxBlocks != 0 && Mem.getLong(m, base + USED_BLOCKS) + moreBlocks > maxBlocks)) {
+            if (!evictOne(keep)) {
+                return;
+            }
+            m = file.mem();
+        }
+    }
+
+    private boolean evictOne(long keep) {
+        long table = Mem.getLong(file.mem(), base + TABLE);
+        if (table == 0) {
+            return false;
+        }
+        long slots = 1L << checkTable(table);
+        long tpos = SlotLayout.tablePosition(table);
+        long hand = Mem.getLong(file.mem(), base + SegmentLayout.CLOCK_HAND) & (slots - 1);
+        for (long n = 0; n < 2 * slots; n++, hand = (hand + 1) & (slots - 1)) {
+            MemorySegment m = file.mem(tpos + slots * Long.BYTES);
+            long s = Mem.getLong(m, SlotLayout.slotOffset(tpos, hand));
+            if (!SlotLayout.isEntry(s) || hand == keep) {
+                continue;
+            }
+            long e = SlotLayout.position(s, shift);
+            m = checkEntry(e);
+            int meta = m.get(JAVA_INT, e + EntryLayout.META);
+            if ((meta & EntryLayout.META_REFERENCED) != 0 && !isExpired(m, e)) {
+                m.set(JAVA_INT, e + EntryLayout.META, meta & ~EntryLayout.META_REFERENCED);
+                continue;
+            }
+            Mem.setLong(m, base + SegmentLayout.CLOCK_HAND, (hand + 1) & (slots - 1));
+            delete(hand);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Marks the key's entry referenced, if the segment's lock is free right now: readers never
+     * wait for this, and never write without the lock (an entry's blocks may be reused the moment
+     * it is replaced, so an unlocked mark could land in someone else's bytes).
+     */
+    private void markReferenced(MemorySegment key, long hash) {
+        MemorySegment m = file.mem();
+        if (holder == Thread.currentThread() || !OwnerLock.tryAcquire(m, base + LOCK_OWNER)) {
+            return;
+        }
+        try {
+            // The read that called us verified the entry; no second checksum here.
+            long idx = find(key, hash, false);
+            if (idx >= 0) {
+                long e = entryAt(idx);
+                MemorySegment em = checkEntry(e);
+                int meta = em.get(JAVA_INT, e + EntryLayout.META);
+                if ((meta & EntryLayout.META_REFERENCED) == 0) {
+                    em.set(JAVA_INT, e + EntryLayout.META, meta | EntryLayout.META_REFERENCED);
+                }
+            }
+        } finally {
+            OwnerLock.release(m, base + LOCK_OWNER);
+        }
     }
 
     /** Whether the entry at {@code e} has expired; reads the clock only for entries that expire. */

@@ -25,8 +25,8 @@ import java.lang.foreign.StructLayout;
  *  +-------------+-------------+-------------+-------------+-------------+
  *  80            88            96            104                        128
  *  +-------------+-------------+-------------+--------------------------+
- *  | pending     | pending     | repairs     | reserved                 |
- *  | Extent      | Bytes       | count       |                          |
+ *  | pending     | pending     | repairs     | clockHand   | reserved   |
+ *  | Extent      | Bytes       | count       | (eviction)  |            |
  *  +-------------+-------------+-------------+--------------------------+
  *  128                                                                  640
  *  +--------------------------------------------------------------------+
@@ -57,7 +57,8 @@ final class SegmentLayout {
             JAVA_LONG.withName("pendingExtent"),
             JAVA_LONG.withName("pendingBytes"),
             JAVA_LONG.withName("repairs"),
-            MemoryLayout.paddingLayout(24),
+            JAVA_LONG.withName("clockHand"),
+            MemoryLayout.paddingLayout(16),
             MemoryLayout.sequenceLayout(FREE_CLASSES, JAVA_LONG).withName("freeHeads"));
 
     static final long BYTES = LAYOUT.byteSize();
@@ -75,6 +76,7 @@ final class SegmentLayout {
     static final long PENDING_EXTENT = offset("pendingExtent");
     static final long PENDING_BYTES = offset("pendingBytes");
     static final long REPAIRS = offset("repairs");
+    static final long CLOCK_HAND = offset("clockHand");
     static final long FREE_HEADS = offset("freeHeads");
 
     static final long MIN_CHUNK_BYTES = 4096;
