@@ -300,25 +300,35 @@ final class Segment {
         return m.asSlice(EntryLayout.valueOffset(e, klen), vlen).asReadOnly();
     }
 
-    /** A read-only view of the key of the entry at {@code e}; valid while the lock is held. */
-    MemorySegment key(long e) {
-        MemorySegment m = checkEntry(e);
-        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
-        return m.asSlice(EntryLayout.keyOffset(e), klen).asReadOnly();
-    }
-
-    /** Calls {@code action} with read-only views of every entry's key and value; under the lock. */
+    /**
+     * Calls {@code action} with read-only views of every entry's key and value, in file order
+     * (slot order is random, file order walks memory forward); under the lock.
+     */
     void forEachEntry(java.util.function.BiConsumer<MemorySegment, MemorySegment> action) {
+        long[][] found = {new long[64]};
+        int[] n = {0};
         forEachSlot((m, offset) -> {
             long s = Mem.getLong(m, offset);
             if (SlotLayout.isEntry(s)) {
-                long e = SlotLayout.position(s, shift);
-                verifyChecksum(checkEntry(e), e);
-                if (!isExpired(m, e)) {
-                    action.accept(key(e), value(e));
+                if (n[0] == found[0].length) {
+                    found[0] = java.util.Arrays.copyOf(found[0], n[0] * 2);
                 }
+                found[0][n[0]++] = SlotLayout.position(s, shift);
             }
         });
+        long[] entries = found[0];
+        java.util.Arrays.sort(entries, 0, n[0]);
+        for (int i = 0; i < n[0]; i++) {
+            long e = entries[i];
+            MemorySegment m = checkEntry(e);
+            verifyChecksum(m, e);
+            if (!isExpired(m, e)) {
+                int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
+                int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
+                action.accept(m.asSlice(EntryLayout.keyOffset(e), klen).asReadOnly(),
+                        m.asSlice(EntryLayout.valueOffset(e, klen), vlen).asReadOnly());
+            }
+        }
     }
 
     /** A step over one slot of the current table. */
