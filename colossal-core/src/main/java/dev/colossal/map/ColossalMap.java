@@ -34,8 +34,10 @@ import java.util.function.Function;
  * spliterator splits by segment, for parallel streams. Reads decode a copy of the stored bytes.
  *
  * <p>For caches, {@link #set(Object, Object, Duration)} stores an entry that expires; expired
- * entries read as absent everywhere. Writes through the {@code Map} methods store entries without
- * expiry (like Redis {@code SET}).
+ * entries read as absent everywhere (though {@link #size} counts them until they are removed).
+ * Writes through the {@code Map} methods store entries without expiry (like Redis {@code SET}). A
+ * map created with {@link MapOptions#withMaxEntries} or {@link MapOptions#withMaxBytes} is a
+ * bounded cache that evicts approximately least-recently-used entries.
  *
  * <p>Writes that need the file to grow throw {@link UncheckedIOException} when the disk is full,
  * leaving the map unchanged; damaged bytes throw {@link MapCorruptedException} naming file and

@@ -36,11 +36,13 @@ public final class MapInspector {
      * @param valueBytes     sum of value lengths
      * @param repairs        segment repairs after a dead owner's lock was taken over, over the file's life
      * @param valueSizes     entries by value length: bucket b counts lengths of bit length b
+     * @param maxEntries     the entry bound per segment, 0 for none
+     * @param maxBytes       the byte bound per segment, 0 for none
      */
     public record Summary(Path file, int formatVersion, Instant created, int segments, int blockSize,
-            boolean checksums, long fileBytes, long allocatedBytes, long entries, long tombstones, long tableSlots,
-            long heapBytes, long usedBytes, long freeBytes, long keyBytes, long valueBytes, long repairs,
-            long[] valueSizes) {
+            boolean checksums, long maxEntries, long maxBytes, long fileBytes, long allocatedBytes,
+            long entries, long tombstones, long tableSlots, long heapBytes, long usedBytes, long freeBytes,
+            long keyBytes, long valueBytes, long repairs, long[] valueSizes) {
 
         /**
          * Copies the histogram.
@@ -51,6 +53,8 @@ public final class MapInspector {
          * @param segments       number of segments
          * @param blockSize      heap block size in bytes
          * @param checksums      whether entries carry checksums
+         * @param maxEntries     the entry bound per segment, 0 for none
+         * @param maxBytes       the byte bound per segment, 0 for none
          * @param fileBytes      size of the file
          * @param allocatedBytes bytes handed out to tables and heaps
          * @param entries        live entries
@@ -99,7 +103,9 @@ public final class MapInspector {
             sb.append("file        ").append(file).append('\n');
             sb.append("format      version ").append(formatVersion).append(", created ").append(created).append('\n');
             sb.append("layout      ").append(segments).append(" segments, ").append(blockSize).append("-byte blocks, checksums ")
-                    .append(checksums ? "on" : "off").append('\n');
+                    .append(checksums ? "on" : "off")
+                    .append(maxEntries == 0 && maxBytes == 0 ? "" : ", bounded per segment to " + maxEntries
+                            + " entries / " + maxBytes + " bytes").append('\n');
             sb.append("entries     ").append(entries).append(" (").append(tombstones).append(" tombstones, ")
                     .append(tableSlots).append(" slots, load ")
                     .append(tableSlots == 0 ? "0" : String.format("%.2f", (double) (entries + tombstones) / tableSlots)).append(")\n");
@@ -171,7 +177,8 @@ public final class MapInspector {
                 }
             }
             return new Summary(file, map.file.formatVersion(), Instant.ofEpochMilli(map.file.createdMillis()),
-                    map.segmentCount(), 1 << shift, map.file.checksums, Files.size(file), map.file.allocEnd(), entries,
+                    map.segmentCount(), 1 << shift, map.file.checksums, map.file.maxEntriesPerSegment,
+                    map.file.maxBlocksPerSegment << shift, Files.size(file), map.file.allocEnd(), entries,
                     tombstones, slots, heap, used, free, keys, values, repairs, sizes);
         }
     }
