@@ -5,7 +5,6 @@ import static dev.colossal.map.SegmentLayout.BUMP_POS;
 import static dev.colossal.map.SegmentLayout.CHUNKS;
 import static dev.colossal.map.SegmentLayout.LIVE_ENTRIES;
 import static dev.colossal.map.SegmentLayout.LOCK_OWNER;
-import static dev.colossal.map.SegmentLayout.LAST_CHUNK_BYTES;
 import static dev.colossal.map.SegmentLayout.PENDING_BYTES;
 import static dev.colossal.map.SegmentLayout.PENDING_EXTENT;
 import static dev.colossal.map.SegmentLayout.REPAIRS;
@@ -47,6 +46,7 @@ final class Segment {
     private final long blockBytes;
     private final long base;
     final int index;
+    private final SegmentHeap heap;
     private volatile Thread holder;
 
     Segment(MapFile file, int index) {
@@ -55,6 +55,7 @@ final class Segment {
         this.shift = file.blockShift;
         this.blockBytes = 1L << shift;
         this.base = FileHeaderLayout.segmentOffset(index);
+        this.heap = new SegmentHeap(file, index, base);
     }
 
     static long hashKey(MemorySegment key, long offset, long length) {
@@ -374,7 +375,7 @@ final class Segment {
         if (found < 0) {
             ensureRoomForInsert();
         }
-        long e = allocate(blocks);
+        long e = heap.allocate(blocks);
         CrashPoints.reach(CrashPoints.STORE_ALLOCATED);
         MemorySegment m = file.mem(e + (blocks << shift));
         try {
@@ -388,7 +389,7 @@ final class Segment {
                         EntryLayout.expiryOffset(e, (int) klen, (int) valueLength), expiresAt);
             }
         } catch (RuntimeException | Error failure) {
-            free(e, blocks);
+            heap.free(e, blocks);
             throw failure;
         }
         m.set(JAVA_INT, e + EntryLayout.CHECKSUM,
@@ -402,7 +403,7 @@ final class Segment {
             long oldBlocks = entryBlocks(old);
             Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, found), slot);
             CrashPoints.reach(CrashPoints.STORE_PUBLISHED);
-            free(old, oldBlocks);
+            heap.free(old, oldBlocks);
             used -= oldBlocks;
         } else {
             long idx = insertionSlot(hash);
@@ -444,7 +445,7 @@ final class Segment {
         CrashPoints.reach(CrashPoints.DELETE_UNLINKED);
         addCounter(LIVE_ENTRIES, -1);
         addCounter(USED_BLOCKS, -oldBlocks);
-        free(old, oldBlocks);
+        heap.free(old, oldBlocks);
     }
 
     // ------------------------------------------------------------------ eviction (bounded maps)
@@ -660,128 +661,8 @@ final class Segment {
             long obytes = FileHeaderLayout.alignExtent(Long.BYTES << SlotLayout.log2Slots(oldTable));
             Mem.setLong(m, base + PENDING_BYTES, obytes);
             Mem.setLongRelease(m, base + PENDING_EXTENT, opos);
-            adoptChunk(opos, obytes);
+            heap.adoptChunk(opos, obytes);
         }
-        Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
-    }
-
-    // ------------------------------------------------------------------ heap
-
-    /** Links the extent at {@code pos} into the chunk list and frees all of it but its header. */
-    private void adoptChunk(long pos, long bytes) {
-        MemorySegment m = file.mem(pos + bytes);
-        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.NEXT_CHUNK, Mem.getLong(m, base + CHUNKS));
-        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.CHUNK_BYTES, bytes);
-        Mem.setLongRelease(m, base + CHUNKS, pos);
-        CrashPoints.reach(CrashPoints.CHUNK_LINKED);
-        if (bytes > blockBytes) {
-            free(pos + blockBytes, (bytes >>> shift) - 1);
-        }
-    }
-
-    /**
-     * Takes {@code blocks} contiguous blocks: an exact fit from the free lists, else the bump
-     * region of the newest chunk, else a split of a larger free run, else a new chunk.
-     */
-    private long allocate(long blocks) throws IOException {
-        MemorySegment m = file.mem();
-        int exact = SegmentLayout.freeClassOf(blocks);
-        long run = takeFit(exact, blocks, SegmentLayout.isExactClass(exact) ? 1 : 8);
-        if (run != 0) {
-            return run;
-        }
-        long bytes = blocks << shift;
-        long bump = Mem.getLong(m, base + BUMP_POS);
-        if (bump != 0 && Mem.getLong(m, base + BUMP_END) - bump >= bytes) {
-            Mem.setLong(m, base + BUMP_POS, bump + bytes);
-            return bump;
-        }
-        for (int c = exact + 1; c < SegmentLayout.FREE_CLASSES; c++) {
-            run = takeFit(c, blocks, 1);
-            if (run != 0) {
-                return run;
-            }
-        }
-        newChunk(bytes);
-        bump = Mem.getLong(file.mem(), base + BUMP_POS);
-        Mem.setLong(file.mem(), base + BUMP_POS, bump + bytes);
-        return bump;
-    }
-
-    /** Takes a run of at least {@code blocks} from class {@code c}, looking at most {@code tries} runs. */
-    private long takeFit(int c, long blocks, int tries) {
-        MemorySegment m = file.mem();
-        long link = base + SegmentLayout.freeHead(c);
-        for (int t = 0; t < tries; t++) {
-            long run = Mem.getLong(m, link);
-            if (run == 0) {
-                return 0;
-            }
-            m = checkRun(run);
-            long runBlocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
-            if (runBlocks >= blocks) {
-                Mem.setLong(m, link, m.get(java.lang.foreign.ValueLayout.JAVA_LONG, run + HeapLayout.RUN_NEXT));
-                CrashPoints.reach(CrashPoints.RUN_UNLINKED);
-                if (runBlocks > blocks) {
-                    free(run + (blocks << shift), runBlocks - blocks);
-                }
-                return run;
-            }
-            link = run + HeapLayout.RUN_NEXT;
-        }
-        return 0;
-    }
-
-    private MemorySegment checkRun(long run) {
-        long allocEnd = file.allocEnd();
-        if (run < FileHeaderLayout.directoryEnd(file.segmentCount) || (run & (blockBytes - 1)) != 0 || run >= allocEnd) {
-            throw file.corrupt(run, "segment=" + index + " has a free run outside the heap");
-        }
-        MemorySegment m = file.mem(run + HeapLayout.RUN.byteSize());
-        int blocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
-        if (m.get(JAVA_INT, run + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC || blocks <= 0
-                || run + ((long) blocks << shift) > allocEnd) {
-            throw file.corrupt(run, "segment=" + index + " has a damaged free run (blocks=" + blocks + ")");
-        }
-        return m;
-    }
-
-    private void free(long pos, long blocks) {
-        while (blocks > 0) {
-            long n = Math.min(blocks, HeapLayout.MAX_RUN_BLOCKS);
-            MemorySegment m = file.mem(pos + HeapLayout.RUN.byteSize());
-            long head = base + SegmentLayout.freeHead(SegmentLayout.freeClassOf(n));
-            m.set(JAVA_INT, pos + HeapLayout.RUN_MAGIC, HeapLayout.FREE_MAGIC);
-            m.set(JAVA_INT, pos + HeapLayout.RUN_BLOCKS, (int) n);
-            m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.RUN_NEXT, Mem.getLong(m, head));
-            CrashPoints.reach(CrashPoints.RUN_WRITTEN);
-            Mem.setLong(m, head, pos);
-            pos += n << shift;
-            blocks -= n;
-        }
-    }
-
-    private void newChunk(long bytesNeeded) throws IOException {
-        MemorySegment m = file.mem();
-        long next = SegmentLayout.nextChunkBytes(Mem.getLong(m, base + USED_BLOCKS) << shift);
-        long size = FileHeaderLayout.alignExtent(Math.max(next, bytesNeeded + blockBytes));
-        long pos = file.allocateExtent(size);
-        m = file.mem();
-        Mem.setLong(m, base + PENDING_BYTES, size);
-        Mem.setLongRelease(m, base + PENDING_EXTENT, pos);
-        m = file.mem(pos + size);
-        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.NEXT_CHUNK, Mem.getLong(m, base + CHUNKS));
-        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.CHUNK_BYTES, size);
-        Mem.setLongRelease(m, base + CHUNKS, pos);
-        CrashPoints.reach(CrashPoints.NEW_CHUNK_LINKED);
-        long bump = Mem.getLong(m, base + BUMP_POS);
-        long bumpEnd = Mem.getLong(m, base + BUMP_END);
-        if (bump != 0 && bumpEnd > bump) {
-            free(bump, (bumpEnd - bump) >>> shift);
-        }
-        Mem.setLong(m, base + BUMP_POS, pos + blockBytes);
-        Mem.setLong(m, base + BUMP_END, pos + size);
-        Mem.setLong(m, base + LAST_CHUNK_BYTES, size);
         Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
     }
 
@@ -798,11 +679,7 @@ final class Segment {
         SegmentScan scan = SegmentScan.of(file, index);
         MemorySegment m = file.mem(file.allocEnd());
         if (scan.pendingToAdopt() != 0) {
-            long pos = scan.pendingToAdopt();
-            long bytes = Mem.getLong(m, base + PENDING_BYTES);
-            m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.NEXT_CHUNK, Mem.getLong(m, base + CHUNKS));
-            m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.CHUNK_BYTES, bytes);
-            Mem.setLongRelease(m, base + CHUNKS, pos);
+            heap.linkChunk(scan.pendingToAdopt(), Mem.getLong(m, base + PENDING_BYTES));
             scan = SegmentScan.of(file, index);
         }
         Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
@@ -821,7 +698,7 @@ final class Segment {
                 Mem.setLong(m, base + BUMP_POS, pos);
                 Mem.setLong(m, base + BUMP_END, end);
             } else {
-                free(pos, (end - pos) >>> shift);
+                heap.free(pos, (end - pos) >>> shift);
             }
         }
         Mem.setLong(m, base + LIVE_ENTRIES, scan.liveEntries());
