@@ -103,6 +103,15 @@ public final class MapVerifier {
                 }
             }
             extents.sort(Comparator.comparingLong(e -> e[0]));
+            long owned = 0;
+            for (long[] e : extents) {
+                owned += e[1];
+            }
+            long unowned = map.file.allocEnd() - FileHeaderLayout.directoryEnd(n) - owned;
+            if (unowned != 0) {
+                notes.add(unowned + " bytes of the file belong to no segment (taken by a writer that died before "
+                        + "it could record them)");
+            }
             for (int i = 1; i < extents.size(); i++) {
                 long[] a = extents.get(i - 1);
                 long[] b = extents.get(i);

@@ -653,17 +653,20 @@ final class Segment {
             }
         }
         m = file.mem();
+        // Named before it is replaced, so that a crash from here on cannot leak the old table.
+        Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, oldTable);
         Mem.setLongRelease(m, base + TABLE, SlotLayout.tableWord(np, log2));
         Mem.setLong(m, base + TOMBSTONES, 0);
+        Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
         CrashPoints.reach(CrashPoints.REHASH_PUBLISHED);
         if (oldTable != 0) {
-            long opos = SlotLayout.tablePosition(oldTable);
-            long obytes = FileHeaderLayout.alignExtent(Long.BYTES << SlotLayout.log2Slots(oldTable));
-            Mem.setLong(m, base + PENDING_BYTES, obytes);
-            Mem.setLongRelease(m, base + PENDING_EXTENT, opos);
-            heap.adoptChunk(opos, obytes);
+            heap.adoptChunk(SlotLayout.tablePosition(oldTable), tableBytes(oldTable));
         }
-        Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
+        Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, 0);
+    }
+
+    static long tableBytes(long tableWord) {
+        return FileHeaderLayout.alignExtent(Long.BYTES << SlotLayout.log2Slots(tableWord));
     }
 
     // ------------------------------------------------------------------ repair
@@ -678,11 +681,17 @@ final class Segment {
     void rebuild() {
         SegmentScan scan = SegmentScan.of(file, index);
         MemorySegment m = file.mem(file.allocEnd());
-        if (scan.pendingToAdopt() != 0) {
-            heap.linkChunk(scan.pendingToAdopt(), Mem.getLong(m, base + PENDING_BYTES));
+        if (scan.pendingToAdopt() != 0 || scan.retiredToAdopt() != 0) {
+            if (scan.pendingToAdopt() != 0) {
+                heap.linkChunk(scan.pendingToAdopt(), Mem.getLong(m, base + PENDING_BYTES));
+            }
+            if (scan.retiredToAdopt() != 0) {
+                heap.linkChunk(scan.retiredToAdopt(), tableBytes(Mem.getLong(m, base + SegmentLayout.RETIRED_TABLE)));
+            }
             scan = SegmentScan.of(file, index);
         }
         Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
+        Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, 0);
         for (int c = 0; c < SegmentLayout.FREE_CLASSES; c++) {
             Mem.setLong(m, base + SegmentLayout.freeHead(c), 0);
         }

@@ -25,8 +25,8 @@ import java.lang.foreign.StructLayout;
  *  +-------------+-------------+-------------+-------------+-------------+
  *  80            88            96            104                        128
  *  +-------------+-------------+-------------+--------------------------+
- *  | pending     | pending     | repairs     | clockHand   | reserved   |
- *  | Extent      | Bytes       | count       | (eviction)  |            |
+ *  | pending     | pending     | repairs     | clockHand   | retired    |
+ *  | Extent      | Bytes       | count       | (eviction)  | Table word |
  *  +-------------+-------------+-------------+--------------------------+
  *  128                                                                  640
  *  +--------------------------------------------------------------------+
@@ -36,7 +36,8 @@ import java.lang.foreign.StructLayout;
  *
  * <p>Every field is written only by the holder of {@code lockOwner}, between the odd and the even
  * value of {@code version}. {@code pendingExtent} names an extent taken from the file but not yet
- * linked into the segment, so a repair after a crash can reclaim it instead of leaking it.
+ * linked into the segment, and {@code retiredTable} a table being replaced that is not yet heap,
+ * so a repair after a crash can reclaim them instead of leaking them.
  */
 final class SegmentLayout {
 
@@ -58,7 +59,8 @@ final class SegmentLayout {
             JAVA_LONG.withName("pendingBytes"),
             JAVA_LONG.withName("repairs"),
             JAVA_LONG.withName("clockHand"),
-            MemoryLayout.paddingLayout(16),
+            JAVA_LONG.withName("retiredTable"),
+            MemoryLayout.paddingLayout(8),
             MemoryLayout.sequenceLayout(FREE_CLASSES, JAVA_LONG).withName("freeHeads"));
 
     static final long BYTES = LAYOUT.byteSize();
@@ -77,6 +79,7 @@ final class SegmentLayout {
     static final long PENDING_BYTES = offset("pendingBytes");
     static final long REPAIRS = offset("repairs");
     static final long CLOCK_HAND = offset("clockHand");
+    static final long RETIRED_TABLE = offset("retiredTable");
     static final long FREE_HEADS = offset("freeHeads");
 
     static final long MIN_CHUNK_BYTES = 4096;

@@ -33,6 +33,7 @@ final class SegmentScan {
     private long usedBlocks;
     private long tableSlots;
     private long pendingToAdopt;
+    private long retiredToAdopt;
     private final List<String> problems = new ArrayList<>();
     private final long[] valueSizeHistogram = new long[33];
     private long keyBytes;
@@ -68,6 +69,7 @@ final class SegmentScan {
         long table = Mem.getLong(m, base + SegmentLayout.TABLE);
         long tpos = SlotLayout.tablePosition(table);
         readPending(table == 0 ? -1 : tpos);
+        readRetired(table == 0 ? -1 : tpos);
         if (table != 0) {
             readTable(table, deep);
         }
@@ -111,6 +113,20 @@ final class SegmentScan {
         if (p >= directoryEnd && p % FileHeaderLayout.EXTENT_ALIGN == 0 && bytes >= 2L << shift
                 && bytes % FileHeaderLayout.EXTENT_ALIGN == 0 && p + bytes <= allocEnd) {
             pendingToAdopt = p;
+        }
+    }
+
+    /** A table a dead writer had replaced but not yet turned into heap: adopt it if plausible. */
+    private void readRetired(long tablePosition) {
+        long word = Mem.getLong(m, base + SegmentLayout.RETIRED_TABLE);
+        int log2 = SlotLayout.log2Slots(word);
+        long p = SlotLayout.tablePosition(word);
+        if (word == 0 || p == tablePosition || p == pendingToAdopt || Arrays.binarySearch(chunkStarts, p) >= 0
+                || log2 < SlotLayout.MIN_LOG2_SLOTS || log2 > SlotLayout.MAX_LOG2_SLOTS) {
+            return;
+        }
+        if (p >= directoryEnd && p + Segment.tableBytes(word) <= allocEnd) {
+            retiredToAdopt = p;
         }
     }
 
@@ -240,6 +256,10 @@ final class SegmentScan {
 
     long pendingToAdopt() {
         return pendingToAdopt;
+    }
+
+    long retiredToAdopt() {
+        return retiredToAdopt;
     }
 
     long liveEntries() {
