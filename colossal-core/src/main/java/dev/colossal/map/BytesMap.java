@@ -157,6 +157,9 @@ public final class BytesMap implements AutoCloseable {
                     return null;
                 }
                 if (n <= dst.byteSize()) {
+                    if (n == dst.byteSize() && dst.heapBase().orElse(null) instanceof byte[] whole) {
+                        return whole;
+                    }
                     return dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
                 }
                 dst = scratch.value(n);

@@ -40,6 +40,8 @@ final class MapFile implements AutoCloseable {
     final boolean checksums;
     final long maxEntriesPerSegment;
     final long maxBlocksPerSegment;
+    /** The size of a segment's first table: at most half full with the expected entries. */
+    final int initialLog2Slots;
     private final FileChannel channel;
     private final List<Arena> arenas = new ArrayList<>();
     private volatile MemorySegment mem;
@@ -57,6 +59,12 @@ final class MapFile implements AutoCloseable {
         // Bounds are kept per segment, rounded up: the map-wide bound holds approximately.
         this.maxEntriesPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET));
         this.maxBlocksPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET) >>> blockShift);
+        long expected = perSegment(Math.max(0, header.getLong((int) FileHeaderLayout.EXPECTED_ENTRIES_OFFSET)));
+        int log2 = SlotLayout.MIN_LOG2_SLOTS;
+        while (log2 < 30 && (1L << log2) < expected * 2) {
+            log2++;
+        }
+        this.initialLog2Slots = log2;
         Arena arena = Arena.ofShared();
         arenas.add(arena);
         this.mem = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
@@ -192,6 +200,7 @@ final class MapFile implements AutoCloseable {
                 h.putLong((int) FileHeaderLayout.CREATED_OFFSET, System.currentTimeMillis());
                 h.putLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET, options.maxEntries());
                 h.putLong((int) FileHeaderLayout.MAX_BYTES_OFFSET, options.maxBytes());
+                h.putLong((int) FileHeaderLayout.EXPECTED_ENTRIES_OFFSET, options.expectedEntries());
                 ch.write(h, 0);
                 ch.force(true);
                 ch.write(ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN)

@@ -13,11 +13,14 @@ package dev.colossal.map;
  * @param maxEntries a bound on entries for a cache, 0 for none: inserting beyond it evicts the
  *                   least recently used entries, approximately (CLOCK, per segment)
  * @param maxBytes   a bound on the bytes entries occupy, 0 for none; evicts like {@code maxEntries}
+ * @param expectedEntries a hint, 0 for none: tables start large enough for this many entries, so
+ *                   filling the map rehashes less. Only speed depends on it; the map grows past it
  */
-public record MapOptions(int segments, int blockSize, boolean checksums, long maxEntries, long maxBytes) {
+public record MapOptions(int segments, int blockSize, boolean checksums, long maxEntries, long maxBytes,
+        long expectedEntries) {
 
-    /** The defaults: 64 segments, 32-byte blocks, checksums on, no bound. */
-    public static final MapOptions DEFAULTS = new MapOptions(64, 32, true, 0, 0);
+    /** The defaults: 64 segments, 32-byte blocks, checksums on, no bound, no size hint. */
+    public static final MapOptions DEFAULTS = new MapOptions(64, 32, true, 0, 0, 0);
 
     /**
      * Validates the options.
@@ -27,12 +30,16 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
      * @param checksums  whether entries carry checksums
      * @param maxEntries bound on entries, 0 for none
      * @param maxBytes   bound on entry bytes, 0 for none
+     * @param expectedEntries size hint, 0 for none
      * @throws IllegalArgumentException if a value is not allowed
      */
     public MapOptions {
         if (maxEntries < 0 || maxBytes < 0) {
             throw new IllegalArgumentException("maxEntries=" + maxEntries + " maxBytes=" + maxBytes
                     + " must be 0 (no bound) or positive");
+        }
+        if (expectedEntries < 0) {
+            throw new IllegalArgumentException("expectedEntries=" + expectedEntries + " must be 0 (no hint) or positive");
         }
         if (!FileHeaderLayout.validSegmentCount(segments)) {
             throw new IllegalArgumentException("segments=" + segments
@@ -50,7 +57,7 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
      * @return the new options
      */
     public MapOptions withSegments(int n) {
-        return new MapOptions(n, blockSize, checksums, maxEntries, maxBytes);
+        return new MapOptions(n, blockSize, checksums, maxEntries, maxBytes, expectedEntries);
     }
 
     /**
@@ -60,7 +67,7 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
      * @return the new options
      */
     public MapOptions withBlockSize(int bytes) {
-        return new MapOptions(segments, bytes, checksums, maxEntries, maxBytes);
+        return new MapOptions(segments, bytes, checksums, maxEntries, maxBytes, expectedEntries);
     }
 
     /**
@@ -70,7 +77,7 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
      * @return the new options
      */
     public MapOptions withChecksums(boolean on) {
-        return new MapOptions(segments, blockSize, on, maxEntries, maxBytes);
+        return new MapOptions(segments, blockSize, on, maxEntries, maxBytes, expectedEntries);
     }
 
     /**
@@ -80,7 +87,7 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
      * @return the new options
      */
     public MapOptions withMaxEntries(long n) {
-        return new MapOptions(segments, blockSize, checksums, n, maxBytes);
+        return new MapOptions(segments, blockSize, checksums, n, maxBytes, expectedEntries);
     }
 
     /**
@@ -90,6 +97,16 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
      * @return the new options
      */
     public MapOptions withMaxBytes(long bytes) {
-        return new MapOptions(segments, blockSize, checksums, maxEntries, bytes);
+        return new MapOptions(segments, blockSize, checksums, maxEntries, bytes, expectedEntries);
+    }
+
+    /**
+     * Returns these options with a size hint: tables start large enough for {@code n} entries.
+     *
+     * @param n the expected number of entries, 0 for no hint
+     * @return the new options
+     */
+    public MapOptions withExpectedEntries(long n) {
+        return new MapOptions(segments, blockSize, checksums, maxEntries, maxBytes, n);
     }
 }

@@ -592,7 +592,7 @@ final class Segment {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         if (table == 0) {
-            rehash(SlotLayout.MIN_LOG2_SLOTS);
+            rehash(file.initialLog2Slots);
             return;
         }
         int log2 = checkTable(table);

@@ -286,6 +286,24 @@ class BytesMapTest {
     }
 
     @Test
+    void shouldSizeTablesFromTheHintAndGrowPastIt() throws IOException {
+        Path file = dir.resolve("hint.map");
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(4).withExpectedEntries(100_000))) {
+            for (int i = 0; i < 100_000; i++) {
+                map.put(b("k" + i), b("v"));
+            }
+        }
+        assertEquals(4 * 65_536, MapInspector.inspect(file).tableSlots(), "no table grew while filling to the hint");
+        try (BytesMap map = BytesMap.open(file)) {
+            for (int i = 100_000; i < 250_000; i++) {
+                map.put(b("k" + i), b("v"));
+            }
+            assertEquals(250_000, map.size());
+        }
+        assertTrue(MapInspector.inspect(file).tableSlots() > 4 * 65_536, "and the map grows past the hint");
+    }
+
+    @Test
     void shouldThrowAfterClose() throws IOException {
         BytesMap map = BytesMap.open(dir.resolve("m.map"));
         map.close();

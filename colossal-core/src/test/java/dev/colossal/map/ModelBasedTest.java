@@ -33,7 +33,7 @@ class ModelBasedTest {
     void shouldBehaveLikeConcurrentHashMap(long seed, int segments, int blockSize, boolean checksums) throws IOException {
         Random rnd = new Random(seed);
         Path file = dir.resolve("model.map");
-        MapOptions options = new MapOptions(segments, blockSize, checksums, 0, 0);
+        MapOptions options = new MapOptions(segments, blockSize, checksums, 0, 0, 0);
         ConcurrentHashMap<String, String> model = new ConcurrentHashMap<>();
         int keySpace = 700;
         ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING, options);
