@@ -17,7 +17,8 @@ public final class BenchMain {
             new dev.colossal.bench.ipc.IpcSuite(),
             new dev.colossal.bench.server.ServerSuite(),
             new dev.colossal.bench.swap.SwapSuite(),
-            new dev.colossal.bench.codecs.CodecsSuite()
+            new dev.colossal.bench.codecs.CodecsSuite(),
+            new dev.colossal.bench.map.MapSuite()
     );
 
     private BenchMain() {}

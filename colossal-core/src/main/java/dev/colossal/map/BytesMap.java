@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,7 +17,8 @@ import java.util.function.BiPredicate;
  * A persistent hash map from bytes to bytes in a memory-mapped file, shared safely by threads
  * and processes: the raw face of {@link ColossalMap}.
  *
- * <p>Keys and values are 0 bytes to 1 GiB. The file starts small and grows by itself; each of its
+ * <p>Keys and values are 0 bytes to 1 GiB. An entry may carry an expiry time
+ * ({@link #put(MemorySegment, MemorySegment, Duration)}); a write without one clears it. The file starts small and grows by itself; each of its
  * segments grows its own table and heap, so there is no size to declare and no global rehash.
  * Reads never block each other and never write; a writer locks one segment. A lock left by a
  * process that died is taken over and the segment repaired. Every operation that returned is in
@@ -77,6 +79,30 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Creates a map that lives in memory only, for caches: its file is created in
+     * {@code /dev/shm} (tmpfs) when there is one, else in the temporary directory, and unlinked
+     * at once, so it vanishes when the map is closed or the process ends. It grows like any map.
+     *
+     * @param options the layout
+     * @return the open map
+     * @throws IOException if the file cannot be created
+     */
+    public static BytesMap inMemory(MapOptions options) throws IOException {
+        Path shm = Path.of("/dev/shm");
+        Path dir = java.nio.file.Files.isDirectory(shm) && java.nio.file.Files.isWritable(shm) ? shm
+                : Path.of(System.getProperty("java.io.tmpdir"));
+        Path file = dir.resolve("colossal-" + ProcessHandle.current().pid() + "-" + java.util.UUID.randomUUID() + ".map");
+        BytesMap map = open(file, options);
+        java.nio.file.Files.delete(file);
+        return map;
+    }
+
+    /** Opens an existing map for the tools, never creating one. */
+    static BytesMap openExisting(Path path) throws IOException {
+        return new BytesMap(MapFile.open(Objects.requireNonNull(path, "path"), null));
+    }
+
+    /**
      * Returns the map file.
      *
      * @return the path the map was opened with
@@ -131,6 +157,9 @@ public final class BytesMap implements AutoCloseable {
                     return null;
                 }
                 if (n <= dst.byteSize()) {
+                    if (n == dst.byteSize() && dst.heapBase().orElse(null) instanceof byte[] whole) {
+                        return whole;
+                    }
                     return dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
                 }
                 dst = scratch.value(n);
@@ -161,7 +190,7 @@ public final class BytesMap implements AutoCloseable {
      */
     public void put(MemorySegment key, MemorySegment value) {
         update(key, (s, idx, h) -> {
-            s.store(idx, key, h, value.byteSize(), copier(value));
+            s.store(idx, key, h, value.byteSize(), copier(value), 0);
             return Boolean.TRUE;
         });
     }
@@ -179,6 +208,62 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Maps {@code key} to {@code value} until {@code ttl} has passed; after that the entry reads
+     * as absent and is removed when its segment next needs room, or by {@link #purgeExpired}.
+     * Expiry has millisecond resolution against the system clock.
+     *
+     * @param key   the key bytes
+     * @param value the value bytes
+     * @param ttl   how long the entry lives, positive
+     * @throws UncheckedIOException     if the file could not grow (disk full); nothing changed
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     */
+    public void put(MemorySegment key, MemorySegment value, Duration ttl) {
+        long expiresAt = expiry(ttl);
+        update(key, (s, idx, h) -> {
+            s.store(idx, key, h, value.byteSize(), copier(value), expiresAt);
+            return Boolean.TRUE;
+        });
+    }
+
+    long expiry(Duration ttl) {
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("ttl=" + ttl + " must be positive; use remove to drop an entry");
+        }
+        long now = file.nowMillis();
+        return Math.max(1, now + Math.min(ttl.toMillis(), Long.MAX_VALUE - now));
+    }
+
+    /**
+     * Tells when {@code key} expires.
+     *
+     * @param key the key bytes
+     * @return the expiry time in epoch milliseconds, 0 if the entry never expires, -1 if absent
+     */
+    public long expiresAt(MemorySegment key) {
+        return update(key, (s, idx, h) -> idx < 0 ? -1L : s.expiresAt(idx));
+    }
+
+    /**
+     * Removes every expired entry now, one segment at a time (expired entries already read as
+     * absent; this returns their space).
+     *
+     * @return how many entries were removed
+     */
+    public long purgeExpired() {
+        long n = 0;
+        for (Segment s : segments) {
+            s.lock();
+            try {
+                n += s.purgeExpired();
+            } finally {
+                s.unlock();
+            }
+        }
+        return n;
+    }
+
+    /**
      * Maps {@code key} to {@code value} unless the key is present.
      *
      * @param key   the key bytes
@@ -191,7 +276,7 @@ public final class BytesMap implements AutoCloseable {
             if (idx >= 0) {
                 return Boolean.FALSE;
             }
-            s.store(idx, key, h, value.byteSize(), copier(value));
+            s.store(idx, key, h, value.byteSize(), copier(value), 0);
             return Boolean.TRUE;
         });
     }
@@ -238,7 +323,12 @@ public final class BytesMap implements AutoCloseable {
         Segment s = segmentFor(h);
         s.lock();
         try {
-            return op.apply(s, s.find(key, h), h);
+            long slot = s.find(key, h);
+            if (slot >= 0 && s.isExpiredAt(slot)) {
+                s.delete(slot);
+                slot = -1;
+            }
+            return op.apply(s, slot, h);
         } catch (IOException e) {
             throw new UncheckedIOException("map file=" + file.path + " could not grow: " + e.getMessage()
                     + "; free disk space and retry (the map is unchanged)", e);
@@ -250,7 +340,7 @@ public final class BytesMap implements AutoCloseable {
     /**
      * Returns the number of entries.
      *
-     * @return the sum of the segments' counts, each read once
+     * @return the sum of the segments' counts, each read once; expired entries count until removed
      */
     public long size() {
         long n = 0;

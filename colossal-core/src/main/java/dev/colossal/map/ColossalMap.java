@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Collections;
@@ -31,6 +32,12 @@ import java.util.function.Function;
  * allowed. Iterators and spliterators are weakly consistent: each segment is read at one moment,
  * nothing is returned twice, and no {@code ConcurrentModificationException} is ever thrown; the
  * spliterator splits by segment, for parallel streams. Reads decode a copy of the stored bytes.
+ *
+ * <p>For caches, {@link #set(Object, Object, Duration)} stores an entry that expires; expired
+ * entries read as absent everywhere (though {@link #size} counts them until they are removed).
+ * Writes through the {@code Map} methods store entries without expiry (like Redis {@code SET}). A
+ * map created with {@link MapOptions#withMaxEntries} or {@link MapOptions#withMaxBytes} is a
+ * bounded cache that evicts approximately least-recently-used entries.
  *
  * <p>Writes that need the file to grow throw {@link UncheckedIOException} when the disk is full,
  * leaving the map unchanged; damaged bytes throw {@link MapCorruptedException} naming file and
@@ -95,6 +102,23 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     }
 
     /**
+     * Creates a map that lives in memory only (see {@link BytesMap#inMemory}), for caches.
+     *
+     * @param <K>     the key type
+     * @param <V>     the value type
+     * @param keys    the key codec
+     * @param values  the value codec
+     * @param options the layout
+     * @return the open map
+     * @throws IOException if the backing file cannot be created
+     */
+    public static <K, V> ColossalMap<K, V> inMemory(Codec<K> keys, Codec<V> values, MapOptions options) throws IOException {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(values, "values");
+        return new ColossalMap<>(BytesMap.inMemory(options), keys, values);
+    }
+
+    /**
      * Returns the same map on raw bytes.
      *
      * @return the raw view, closed with this map
@@ -138,8 +162,12 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     }
 
     private void store(Segment s, long slot, MemorySegment key, long hash, V value) throws IOException {
+        store(s, slot, key, hash, value, 0);
+    }
+
+    private void store(Segment s, long slot, MemorySegment key, long hash, V value, long expiresAt) throws IOException {
         Objects.requireNonNull(value, "value");
-        s.store(slot, key, hash, values.encodedSize(value), encoder(value));
+        s.store(slot, key, hash, values.encodedSize(value), encoder(value), expiresAt);
     }
 
     private V oldValue(Segment s, long slot) {
@@ -257,6 +285,45 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
             store(s, slot, k, h, value);
             return null;
         });
+    }
+
+    /**
+     * Maps {@code key} to {@code value} until {@code ttl} has passed (see
+     * {@link BytesMap#put(MemorySegment, MemorySegment, Duration)}). Every other write of the key
+     * stores it without expiry.
+     *
+     * @param key   the key
+     * @param value the value
+     * @param ttl   how long the entry lives, positive
+     * @throws UncheckedIOException     if the file could not grow (disk full); nothing changed
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     */
+    public void set(K key, V value, Duration ttl) {
+        Objects.requireNonNull(value, "value");
+        long expiresAt = raw.expiry(ttl);
+        locked(key, null, (s, slot, h, k) -> {
+            store(s, slot, k, h, value, expiresAt);
+            return null;
+        });
+    }
+
+    /**
+     * Tells when {@code key} expires.
+     *
+     * @param key the key
+     * @return the expiry time in epoch milliseconds, 0 if the entry never expires, -1 if absent
+     */
+    public long expiresAt(K key) {
+        return locked(key, -1L, (s, slot, h, k) -> slot < 0 ? -1L : s.expiresAt(slot));
+    }
+
+    /**
+     * Removes every expired entry now (they already read as absent; this returns their space).
+     *
+     * @return how many entries were removed
+     */
+    public long purgeExpired() {
+        return raw.purgeExpired();
     }
 
     @Override

@@ -30,11 +30,11 @@ import java.lang.foreign.StructLayout;
  *  |"COLOS |version|bytes  |count  |size   |       |bytes  |
  *  | MAP1" |       |       |       |       |       |       |
  *  +-------+-------+-------+-------+-------+-------+-------+
- *  32              40              48              56              64
- *  +---------------+---------------+---------------+---------------+
- *  | fileLock      | allocEnd      | createdMillis | reserved      |
- *  | owner token   | extent bump   |               |               |
- *  +---------------+---------------+---------------+---------------+
+ *  32              40              48              56              64              72              80
+ *  +---------------+---------------+---------------+---------------+---------------+---------------+
+ *  | fileLock      | allocEnd      | createdMillis | maxEntries    | maxBytes      | expected      |
+ *  | owner token   | extent bump   |               | 0 = unbounded | 0 = unbounded | Entries (hint)|
+ *  +---------------+---------------+---------------+---------------+---------------+---------------+
  * </pre>
  *
  * <p>{@code magic} is written last when a file is created (in a private temporary file that is
@@ -54,7 +54,9 @@ final class FileHeaderLayout {
             JAVA_LONG.withName("fileLock"),
             JAVA_LONG.withName("allocEnd"),
             JAVA_LONG.withName("createdMillis"),
-            JAVA_LONG.withName("reserved"));
+            JAVA_LONG.withName("maxEntries"),
+            JAVA_LONG.withName("maxBytes"),
+            JAVA_LONG.withName("expectedEntries"));
 
     /** "COLOSMAP" read as a little-endian long. */
     static final long MAGIC = 0x50414D534F4C4F43L;
@@ -76,6 +78,9 @@ final class FileHeaderLayout {
     static final long FILE_LOCK_OFFSET = offset("fileLock");
     static final long ALLOC_END_OFFSET = offset("allocEnd");
     static final long CREATED_OFFSET = offset("createdMillis");
+    static final long MAX_ENTRIES_OFFSET = offset("maxEntries");
+    static final long MAX_BYTES_OFFSET = offset("maxBytes");
+    static final long EXPECTED_ENTRIES_OFFSET = offset("expectedEntries");
 
     private FileHeaderLayout() {
     }

@@ -38,9 +38,15 @@ final class MapFile implements AutoCloseable {
     final int segmentCount;
     final int blockShift;
     final boolean checksums;
+    final long maxEntriesPerSegment;
+    final long maxBlocksPerSegment;
+    /** The size of a segment's first table: at most half full with the expected entries. */
+    final int initialLog2Slots;
     private final FileChannel channel;
     private final List<Arena> arenas = new ArrayList<>();
     private volatile MemorySegment mem;
+    /** The clock expiry is measured against; tests replace it. */
+    volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
 
     private MapFile(Path path, FileChannel channel, ByteBuffer header) throws IOException {
         this.path = path;
@@ -50,25 +56,74 @@ final class MapFile implements AutoCloseable {
                 header.getInt((int) FileHeaderLayout.BLOCK_SIZE_OFFSET));
         this.checksums = (header.getInt((int) FileHeaderLayout.FLAGS_OFFSET)
                 & FileHeaderLayout.FLAG_CHECKSUMS) != 0;
+        // Bounds are kept per segment, rounded up: the map-wide bound holds approximately.
+        this.maxEntriesPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET));
+        this.maxBlocksPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET) >>> blockShift);
+        long expected = perSegment(Math.max(0, header.getLong((int) FileHeaderLayout.EXPECTED_ENTRIES_OFFSET)));
+        int log2 = SlotLayout.MIN_LOG2_SLOTS;
+        while (log2 < 30 && (1L << log2) < expected * 2) {
+            log2++;
+        }
+        this.initialLog2Slots = log2;
         Arena arena = Arena.ofShared();
         arenas.add(arena);
         this.mem = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
     }
 
-    /** Opens the map file, creating it with {@code options} if it does not exist. */
+    private long perSegment(long total) {
+        return total == 0 ? 0 : Math.max(1, (total + segmentCount - 1) / segmentCount);
+    }
+
+    boolean bounded() {
+        return maxEntriesPerSegment != 0 || maxBlocksPerSegment != 0;
+    }
+
+    /** Opens the map file, creating it with {@code options} if it does not exist (unless options is null). */
     static MapFile open(Path path, MapOptions options) throws IOException {
         if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
             throw new MapFormatException("map files are little-endian; this platform is big-endian");
         }
-        if (!Files.exists(path)) {
+        if (options != null && !Files.exists(path)) {
             create(path, options);
         }
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            return new MapFile(path, channel, validate(path, channel));
+            MapFile file = new MapFile(path, channel, validate(path, channel));
+            file.checkExtentsBelowAllocEnd();
+            return file;
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
+        }
+    }
+
+    /**
+     * A damaged {@code allocEnd} below the extents in use would hand them out again; refuse the
+     * file instead. Extents are only appended, so reading {@code allocEnd} after the walk is safe
+     * against concurrent writers.
+     */
+    private void checkExtentsBelowAllocEnd() throws IOException {
+        MemorySegment m = mem();
+        long size = m.byteSize();
+        long maxEnd = 0;
+        for (int i = 0; i < segmentCount; i++) {
+            long base = FileHeaderLayout.segmentOffset(i);
+            long table = Mem.getLongAcquire(m, base + SegmentLayout.TABLE);
+            int log2 = SlotLayout.log2Slots(table);
+            if (table != 0 && log2 >= SlotLayout.MIN_LOG2_SLOTS && log2 <= SlotLayout.MAX_LOG2_SLOTS) {
+                maxEnd = Math.max(maxEnd, SlotLayout.tablePosition(table) + (Long.BYTES << log2));
+            }
+            long chunk = Mem.getLongAcquire(m, base + SegmentLayout.CHUNKS);
+            for (int n = 0; chunk > 0 && chunk % FileHeaderLayout.EXTENT_ALIGN == 0 && chunk + 16 <= size
+                    && n < 1_000_000; n++) {
+                maxEnd = Math.max(maxEnd, chunk + m.get(java.lang.foreign.ValueLayout.JAVA_LONG, chunk + HeapLayout.CHUNK_BYTES));
+                chunk = m.get(java.lang.foreign.ValueLayout.JAVA_LONG, chunk + HeapLayout.NEXT_CHUNK);
+            }
+        }
+        long allocEnd = allocEnd();
+        if (maxEnd > allocEnd) {
+            throw new MapFormatException("file=" + path + " has a damaged header: allocEnd=" + allocEnd
+                    + " lies below extents in use (up to " + maxEnd + "); run 'colossal verify " + path + "'");
         }
     }
 
@@ -105,6 +160,9 @@ final class MapFile implements AutoCloseable {
                     + version + " segments=" + segments + " blockSize=" + blockSize + " flags=0x"
                     + Integer.toHexString(flags) + "); run 'colossal verify " + path + "'");
         }
+        if (h.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET) < 0 || h.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET) < 0) {
+            throw new MapFormatException("file=" + path + " has a damaged header: negative bound");
+        }
         long allocEnd = h.getLong((int) ALLOC_END_OFFSET);
         if (allocEnd < FileHeaderLayout.directoryEnd(segments) || allocEnd % FileHeaderLayout.EXTENT_ALIGN != 0) {
             throw new MapFormatException("file=" + path + " has a damaged header: allocEnd=" + allocEnd);
@@ -140,6 +198,9 @@ final class MapFile implements AutoCloseable {
                 h.putInt((int) FileHeaderLayout.SEGMENT_BYTES_OFFSET, (int) SegmentLayout.BYTES);
                 h.putLong((int) ALLOC_END_OFFSET, dirEnd);
                 h.putLong((int) FileHeaderLayout.CREATED_OFFSET, System.currentTimeMillis());
+                h.putLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET, options.maxEntries());
+                h.putLong((int) FileHeaderLayout.MAX_BYTES_OFFSET, options.maxBytes());
+                h.putLong((int) FileHeaderLayout.EXPECTED_ENTRIES_OFFSET, options.expectedEntries());
                 ch.write(h, 0);
                 ch.force(true);
                 ch.write(ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN)
@@ -234,12 +295,25 @@ final class MapFile implements AutoCloseable {
                             roundUp(Math.max(end, fileSize + Math.max(fileSize / 8, MIN_GROWTH)), GROWTH_ALIGN));
                 }
                 Mem.setLongRelease(m, ALLOC_END_OFFSET, end);
+                CrashPoints.reach(CrashPoints.EXTENT_TAKEN);
             } finally {
                 OwnerLock.release(m, FILE_LOCK_OFFSET);
             }
         }
         mem(start + size);
         return start;
+    }
+
+    int formatVersion() {
+        return mem().get(java.lang.foreign.ValueLayout.JAVA_INT, FileHeaderLayout.FORMAT_VERSION_OFFSET);
+    }
+
+    long createdMillis() {
+        return Mem.getLong(mem(), FileHeaderLayout.CREATED_OFFSET);
+    }
+
+    long nowMillis() {
+        return clock.getAsLong();
     }
 
     long allocEnd() {

@@ -9,22 +9,38 @@ package dev.colossal.map;
  *                  writers work at once and keep each segment's table growth short
  * @param blockSize heap block size in bytes: 16, 32 or 64; entries are rounded up to whole blocks,
  *                  and the file can reach 2^40 blocks
- * @param checksums whether each entry carries a checksum verified on every read
+ * @param checksums  whether each entry carries a checksum verified on every read
+ * @param maxEntries a bound on entries for a cache, 0 for none: inserting beyond it evicts the
+ *                   least recently used entries, approximately (CLOCK, per segment)
+ * @param maxBytes   a bound on the bytes entries occupy, 0 for none; evicts like {@code maxEntries}
+ * @param expectedEntries a hint, 0 for none: tables start large enough for this many entries, so
+ *                   filling the map rehashes less. Only speed depends on it; the map grows past it
  */
-public record MapOptions(int segments, int blockSize, boolean checksums) {
+public record MapOptions(int segments, int blockSize, boolean checksums, long maxEntries, long maxBytes,
+        long expectedEntries) {
 
-    /** The defaults: 64 segments, 32-byte blocks, checksums on. */
-    public static final MapOptions DEFAULTS = new MapOptions(64, 32, true);
+    /** The defaults: 64 segments, 32-byte blocks, checksums on, no bound, no size hint. */
+    public static final MapOptions DEFAULTS = new MapOptions(64, 32, true, 0, 0, 0);
 
     /**
      * Validates the options.
      *
-     * @param segments  number of segments
-     * @param blockSize heap block size in bytes
-     * @param checksums whether entries carry checksums
-     * @throws IllegalArgumentException if {@code segments} or {@code blockSize} is not allowed
+     * @param segments   number of segments
+     * @param blockSize  heap block size in bytes
+     * @param checksums  whether entries carry checksums
+     * @param maxEntries bound on entries, 0 for none
+     * @param maxBytes   bound on entry bytes, 0 for none
+     * @param expectedEntries size hint, 0 for none
+     * @throws IllegalArgumentException if a value is not allowed
      */
     public MapOptions {
+        if (maxEntries < 0 || maxBytes < 0) {
+            throw new IllegalArgumentException("maxEntries=" + maxEntries + " maxBytes=" + maxBytes
+                    + " must be 0 (no bound) or positive");
+        }
+        if (expectedEntries < 0) {
+            throw new IllegalArgumentException("expectedEntries=" + expectedEntries + " must be 0 (no hint) or positive");
+        }
         if (!FileHeaderLayout.validSegmentCount(segments)) {
             throw new IllegalArgumentException("segments=" + segments
                     + " must be a power of two from 1 to 65536, e.g. 64");
@@ -41,7 +57,7 @@ public record MapOptions(int segments, int blockSize, boolean checksums) {
      * @return the new options
      */
     public MapOptions withSegments(int n) {
-        return new MapOptions(n, blockSize, checksums);
+        return new MapOptions(n, blockSize, checksums, maxEntries, maxBytes, expectedEntries);
     }
 
     /**
@@ -51,7 +67,7 @@ public record MapOptions(int segments, int blockSize, boolean checksums) {
      * @return the new options
      */
     public MapOptions withBlockSize(int bytes) {
-        return new MapOptions(segments, bytes, checksums);
+        return new MapOptions(segments, bytes, checksums, maxEntries, maxBytes, expectedEntries);
     }
 
     /**
@@ -61,6 +77,36 @@ public record MapOptions(int segments, int blockSize, boolean checksums) {
      * @return the new options
      */
     public MapOptions withChecksums(boolean on) {
-        return new MapOptions(segments, blockSize, on);
+        return new MapOptions(segments, blockSize, on, maxEntries, maxBytes, expectedEntries);
+    }
+
+    /**
+     * Returns these options with a bound on entries, for a cache.
+     *
+     * @param n the most entries (spread evenly over the segments), 0 for no bound
+     * @return the new options
+     */
+    public MapOptions withMaxEntries(long n) {
+        return new MapOptions(segments, blockSize, checksums, n, maxBytes, expectedEntries);
+    }
+
+    /**
+     * Returns these options with a bound on the bytes entries occupy, for a cache.
+     *
+     * @param bytes the most bytes (spread evenly over the segments), 0 for no bound
+     * @return the new options
+     */
+    public MapOptions withMaxBytes(long bytes) {
+        return new MapOptions(segments, blockSize, checksums, maxEntries, bytes, expectedEntries);
+    }
+
+    /**
+     * Returns these options with a size hint: tables start large enough for {@code n} entries.
+     *
+     * @param n the expected number of entries, 0 for no hint
+     * @return the new options
+     */
+    public MapOptions withExpectedEntries(long n) {
+        return new MapOptions(segments, blockSize, checksums, maxEntries, maxBytes, n);
     }
 }

@@ -39,8 +39,17 @@ final class Scratch {
         return key.asSlice(0, size);
     }
 
-    /** A buffer of at least {@code size} bytes for a value. */
+    /** Values larger than this are read into their own heap array, so no thread keeps a huge buffer. */
+    static final long LARGE = 1 << 20;
+
+    /**
+     * A buffer of at least {@code size} bytes for a value: this thread's native buffer, or for a
+     * {@link #LARGE} value a heap array of exactly {@code size} bytes.
+     */
     MemorySegment value(long size) {
+        if (size > LARGE) {
+            return MemorySegment.ofArray(new byte[Math.toIntExact(size)]);
+        }
         if (size > value.byteSize()) {
             value = arena.allocate(Math.max(size, value.byteSize() * 2), Long.BYTES);
         }

@@ -5,7 +5,6 @@ import static dev.colossal.map.SegmentLayout.BUMP_POS;
 import static dev.colossal.map.SegmentLayout.CHUNKS;
 import static dev.colossal.map.SegmentLayout.LIVE_ENTRIES;
 import static dev.colossal.map.SegmentLayout.LOCK_OWNER;
-import static dev.colossal.map.SegmentLayout.NEXT_CHUNK_BYTES;
 import static dev.colossal.map.SegmentLayout.PENDING_BYTES;
 import static dev.colossal.map.SegmentLayout.PENDING_EXTENT;
 import static dev.colossal.map.SegmentLayout.REPAIRS;
@@ -47,6 +46,7 @@ final class Segment {
     private final long blockBytes;
     private final long base;
     final int index;
+    private final SegmentHeap heap;
     private volatile Thread holder;
 
     Segment(MapFile file, int index) {
@@ -55,6 +55,7 @@ final class Segment {
         this.shift = file.blockShift;
         this.blockBytes = 1L << shift;
         this.base = FileHeaderLayout.segmentOffset(index);
+        this.heap = new SegmentHeap(file, index, base);
     }
 
     static long hashKey(MemorySegment key, long offset, long length) {
@@ -72,6 +73,7 @@ final class Segment {
         // every reader that started before us to retry.
         Mem.setLongVolatile(m, base + VERSION, (v & 1) == 0 ? v + 1 : v + 2);
         VarHandle.storeStoreFence();
+        CrashPoints.reach(CrashPoints.LOCKED);
     }
 
     /** Ends the write and releases the lock. */
@@ -135,6 +137,10 @@ final class Segment {
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
             long v = Mem.getLongAcquire(file.mem(), base + VERSION);
             if ((v & 1) != 0) {
+                if (holder == Thread.currentThread()) {
+                    throw new IllegalStateException("segment=" + index + " of file=" + file.path
+                            + " is locked by this thread: a compute function must not use the map");
+                }
                 OwnerLock.backoff(attempt);
                 continue;
             }
@@ -150,6 +156,9 @@ final class Segment {
             if (Mem.getLong(file.mem(), base + VERSION) == v) {
                 if (failure != null) {
                     throw corruption(failure);
+                }
+                if (result >= 0 && file.bounded()) {
+                    markReferenced(key, hash);
                 }
                 return result;
             }
@@ -182,6 +191,9 @@ final class Segment {
         }
         long e = entryAt(idx);
         MemorySegment m = file.mem();
+        if (isExpired(m, e)) {
+            return -1;
+        }
         int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
         int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
         if (dst != null && vlen <= dst.byteSize()) {
@@ -197,6 +209,10 @@ final class Segment {
      * @return the slot index, or -1 if absent
      */
     long find(MemorySegment key, long hash) {
+        return find(key, hash, file.checksums);
+    }
+
+    private long find(MemorySegment key, long hash, boolean verify) {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         if (table == 0) {
@@ -222,7 +238,7 @@ final class Segment {
             long ko = EntryLayout.keyOffset(e);
             boolean same = entryKeyLength == klen
                     && MemorySegment.mismatch(m, ko, ko + klen, key, 0, klen) == -1;
-            if (same || file.checksums) {
+            if (verify && (same || file.checksums)) {
                 // On a tag match with another key the checksum is checked too: a damaged slot or
                 // key is then reported instead of silently reading as "absent".
                 verifyChecksum(m, e);
@@ -255,17 +271,15 @@ final class Segment {
         if (klen < 0 || vlen < 0 || klen > EntryLayout.MAX_LENGTH || vlen > EntryLayout.MAX_LENGTH) {
             throw file.corrupt(e, "entry has keyLength=" + klen + " valueLength=" + vlen);
         }
-        return file.mem(e + EntryLayout.HEADER_BYTES + klen + vlen);
+        return file.mem(e + EntryLayout.bytes(m, e));
     }
 
     private void verifyChecksum(MemorySegment m, long e) {
         if (!file.checksums) {
             return;
         }
-        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
-        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
         int stored = m.get(JAVA_INT, e + EntryLayout.CHECKSUM);
-        int actual = EntryLayout.checksum(m, e, klen, vlen);
+        int actual = EntryLayout.checksum(m, e);
         if (stored != actual) {
             throw file.corrupt(e, "entry checksum=0x" + Integer.toHexString(stored) + " but its bytes sum to 0x"
                     + Integer.toHexString(actual));
@@ -287,29 +301,54 @@ final class Segment {
         return m.asSlice(EntryLayout.valueOffset(e, klen), vlen).asReadOnly();
     }
 
-    /** A read-only view of the key of the entry at {@code e}; valid while the lock is held. */
-    MemorySegment key(long e) {
-        MemorySegment m = checkEntry(e);
-        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
-        return m.asSlice(EntryLayout.keyOffset(e), klen).asReadOnly();
+    /**
+     * Calls {@code action} with read-only views of every entry's key and value, in file order
+     * (slot order is random, file order walks memory forward); under the lock.
+     */
+    void forEachEntry(java.util.function.BiConsumer<MemorySegment, MemorySegment> action) {
+        long[][] found = {new long[64]};
+        int[] n = {0};
+        forEachSlot((m, offset) -> {
+            long s = Mem.getLong(m, offset);
+            if (SlotLayout.isEntry(s)) {
+                if (n[0] == found[0].length) {
+                    found[0] = java.util.Arrays.copyOf(found[0], n[0] * 2);
+                }
+                found[0][n[0]++] = SlotLayout.position(s, shift);
+            }
+        });
+        long[] entries = found[0];
+        java.util.Arrays.sort(entries, 0, n[0]);
+        for (int i = 0; i < n[0]; i++) {
+            long e = entries[i];
+            MemorySegment m = checkEntry(e);
+            verifyChecksum(m, e);
+            if (!isExpired(m, e)) {
+                int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
+                int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
+                action.accept(m.asSlice(EntryLayout.keyOffset(e), klen).asReadOnly(),
+                        m.asSlice(EntryLayout.valueOffset(e, klen), vlen).asReadOnly());
+            }
+        }
     }
 
-    /** Calls {@code action} with read-only views of every entry's key and value; under the lock. */
-    void forEachEntry(java.util.function.BiConsumer<MemorySegment, MemorySegment> action) {
-        MemorySegment m = file.mem();
-        long table = Mem.getLong(m, base + TABLE);
+    /** A step over one slot of the current table. */
+    @FunctionalInterface
+    private interface SlotVisitor {
+        void visit(MemorySegment m, long slotOffset);
+    }
+
+    /** Visits every slot of the current table, if any, with a mapping that covers the table. */
+    private void forEachSlot(SlotVisitor visitor) {
+        long table = Mem.getLong(file.mem(), base + TABLE);
         if (table == 0) {
             return;
         }
         long tpos = SlotLayout.tablePosition(table);
         long slots = 1L << checkTable(table);
+        MemorySegment m = file.mem(tpos + slots * Long.BYTES);
         for (long i = 0; i < slots; i++) {
-            long s = Mem.getLong(file.mem(tpos + slots * Long.BYTES), SlotLayout.slotOffset(tpos, i));
-            if (SlotLayout.isEntry(s)) {
-                long e = SlotLayout.position(s, shift);
-                verifyChecksum(checkEntry(e), e);
-                action.accept(key(e), value(e));
-            }
+            visitor.visit(m, SlotLayout.slotOffset(tpos, i));
         }
     }
 
@@ -321,28 +360,41 @@ final class Segment {
      *
      * @throws IOException if the file cannot grow; the segment is then unchanged
      */
-    void store(long found, MemorySegment key, long hash, long valueLength, ValueWriter writer) throws IOException {
+    void store(long found, MemorySegment key, long hash, long valueLength, ValueWriter writer, long expiresAt)
+            throws IOException {
         long klen = key.byteSize();
         EntryLayout.checkLength("key", klen);
         EntryLayout.checkLength("value", valueLength);
+        int meta = expiresAt != 0 ? EntryLayout.META_HAS_EXPIRY : 0;
+        long blocks = EntryLayout.blocks(klen, valueLength, EntryLayout.tailBytes(meta), shift);
+        if (file.bounded()) {
+            // New entries start referenced: they survive the hand's next pass (CLOCK's second chance).
+            meta |= EntryLayout.META_REFERENCED;
+            evictForRoom(found, found < 0 ? 1 : 0, blocks - (found < 0 ? 0 : entryBlocks(entryAt(found))));
+        }
         if (found < 0) {
             ensureRoomForInsert();
         }
-        long blocks = EntryLayout.blocks(klen, valueLength, shift);
-        long e = allocate(blocks);
+        long e = heap.allocate(blocks);
+        CrashPoints.reach(CrashPoints.STORE_ALLOCATED);
         MemorySegment m = file.mem(e + (blocks << shift));
         try {
             m.set(JAVA_INT, e + EntryLayout.KEY_LENGTH, (int) klen);
             m.set(JAVA_INT, e + EntryLayout.VALUE_LENGTH, (int) valueLength);
-            m.set(JAVA_INT, e + EntryLayout.META, 0);
+            m.set(JAVA_INT, e + EntryLayout.META, meta);
             MemorySegment.copy(key, 0, m, EntryLayout.keyOffset(e), klen);
             writer.write(m.asSlice(EntryLayout.valueOffset(e, (int) klen), valueLength));
+            if (expiresAt != 0) {
+                m.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED,
+                        EntryLayout.expiryOffset(e, (int) klen, (int) valueLength), expiresAt);
+            }
         } catch (RuntimeException | Error failure) {
-            free(e, blocks);
+            heap.free(e, blocks);
             throw failure;
         }
         m.set(JAVA_INT, e + EntryLayout.CHECKSUM,
-                file.checksums ? EntryLayout.checksum(m, e, (int) klen, (int) valueLength) : 0);
+                file.checksums ? EntryLayout.checksum(m, e) : 0);
+        CrashPoints.reach(CrashPoints.STORE_WRITTEN);
         long slot = SlotLayout.slot(hash, e, shift);
         long tpos = SlotLayout.tablePosition(Mem.getLong(m, base + TABLE));
         long used = Mem.getLong(m, base + USED_BLOCKS) + blocks;
@@ -350,13 +402,15 @@ final class Segment {
             long old = entryAt(found);
             long oldBlocks = entryBlocks(old);
             Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, found), slot);
-            free(old, oldBlocks);
+            CrashPoints.reach(CrashPoints.STORE_PUBLISHED);
+            heap.free(old, oldBlocks);
             used -= oldBlocks;
         } else {
             long idx = insertionSlot(hash);
             long offset = SlotLayout.slotOffset(tpos, idx);
             boolean wasTombstone = Mem.getLong(m, offset) == SlotLayout.TOMBSTONE;
             Mem.setLongRelease(m, offset, slot);
+            CrashPoints.reach(CrashPoints.STORE_PUBLISHED);
             addCounter(LIVE_ENTRIES, 1);
             if (wasTombstone) {
                 addCounter(TOMBSTONES, -1);
@@ -388,24 +442,127 @@ final class Segment {
             Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, idx), SlotLayout.TOMBSTONE);
             addCounter(TOMBSTONES, 1);
         }
+        CrashPoints.reach(CrashPoints.DELETE_UNLINKED);
         addCounter(LIVE_ENTRIES, -1);
         addCounter(USED_BLOCKS, -oldBlocks);
-        free(old, oldBlocks);
+        heap.free(old, oldBlocks);
+    }
+
+    // ------------------------------------------------------------------ eviction (bounded maps)
+
+    /**
+     * Evicts entries until {@code moreEntries} and {@code moreBlocks} fit the segment's bound,
+     * never the entry in slot {@code keep}. CLOCK: the hand sweeps the table, clearing the
+     * referenced mark of entries that have one and evicting the first that has none (or has
+     * expired).
+     */
+    private void evictForRoom(long keep, long moreEntries, long moreBlocks) {
+        MemorySegment m = file.mem();
+        long maxEntries = file.maxEntriesPerSegment;
+        long maxBlocks = file.maxBlocksPerSegment;
+        while ((maxEntries != 0 && Mem.getLong(m, base + LIVE_ENTRIES) + moreEntries > maxEntries)
+                || (maxBlocks != 0 && Mem.getLong(m, base + USED_BLOCKS) + moreBlocks > maxBlocks)) {
+            if (!evictOne(keep)) {
+                return;
+            }
+            m = file.mem();
+        }
+    }
+
+    private boolean evictOne(long keep) {
+        long table = Mem.getLong(file.mem(), base + TABLE);
+        if (table == 0) {
+            return false;
+        }
+        long slots = 1L << checkTable(table);
+        long tpos = SlotLayout.tablePosition(table);
+        long hand = Mem.getLong(file.mem(), base + SegmentLayout.CLOCK_HAND) & (slots - 1);
+        for (long n = 0; n < 2 * slots; n++, hand = (hand + 1) & (slots - 1)) {
+            MemorySegment m = file.mem(tpos + slots * Long.BYTES);
+            long s = Mem.getLong(m, SlotLayout.slotOffset(tpos, hand));
+            if (!SlotLayout.isEntry(s) || hand == keep) {
+                continue;
+            }
+            long e = SlotLayout.position(s, shift);
+            m = checkEntry(e);
+            int meta = m.get(JAVA_INT, e + EntryLayout.META);
+            if ((meta & EntryLayout.META_REFERENCED) != 0 && !isExpired(m, e)) {
+                m.set(JAVA_INT, e + EntryLayout.META, meta & ~EntryLayout.META_REFERENCED);
+                continue;
+            }
+            Mem.setLong(m, base + SegmentLayout.CLOCK_HAND, (hand + 1) & (slots - 1));
+            delete(hand);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Marks the key's entry referenced, if the segment's lock is free right now: readers never
+     * wait for this, and never write without the lock (an entry's blocks may be reused the moment
+     * it is replaced, so an unlocked mark could land in someone else's bytes).
+     */
+    private void markReferenced(MemorySegment key, long hash) {
+        MemorySegment m = file.mem();
+        if (holder == Thread.currentThread() || !OwnerLock.tryAcquire(m, base + LOCK_OWNER)) {
+            return;
+        }
+        try {
+            // The read that called us verified the entry; no second checksum here.
+            long idx = find(key, hash, false);
+            if (idx >= 0) {
+                long e = entryAt(idx);
+                MemorySegment em = checkEntry(e);
+                int meta = em.get(JAVA_INT, e + EntryLayout.META);
+                if ((meta & EntryLayout.META_REFERENCED) == 0) {
+                    em.set(JAVA_INT, e + EntryLayout.META, meta | EntryLayout.META_REFERENCED);
+                }
+            }
+        } finally {
+            OwnerLock.release(m, base + LOCK_OWNER);
+        }
+    }
+
+    /** Whether the entry at {@code e} has expired; reads the clock only for entries that expire. */
+    private boolean isExpired(MemorySegment m, long e) {
+        long at = EntryLayout.expiresAt(m, e);
+        return at != 0 && file.nowMillis() >= at;
+    }
+
+    /** Whether the entry in slot {@code idx} has expired; under the lock. */
+    boolean isExpiredAt(long idx) {
+        long e = entryAt(idx);
+        return isExpired(checkEntry(e), e);
+    }
+
+    /** When the entry in slot {@code idx} expires (epoch ms), or 0 if never; under the lock. */
+    long expiresAt(long idx) {
+        long e = entryAt(idx);
+        return EntryLayout.expiresAt(checkEntry(e), e);
+    }
+
+    /** Removes every expired entry; under the lock. Returns how many. */
+    long purgeExpired() {
+        long table = Mem.getLong(file.mem(), base + TABLE);
+        if (table == 0) {
+            return 0;
+        }
+        long slots = 1L << checkTable(table);
+        long tpos = SlotLayout.tablePosition(table);
+        long removed = 0;
+        for (long i = 0; i < slots; i++) {
+            long s = Mem.getLong(file.mem(tpos + slots * Long.BYTES), SlotLayout.slotOffset(tpos, i));
+            if (SlotLayout.isEntry(s) && isExpiredAt(i)) {
+                delete(i);
+                removed++;
+            }
+        }
+        return removed;
     }
 
     /** Removes every entry. */
     void clear() {
-        MemorySegment m = file.mem();
-        long table = Mem.getLong(m, base + TABLE);
-        if (table == 0) {
-            return;
-        }
-        long tpos = SlotLayout.tablePosition(table);
-        long slots = 1L << checkTable(table);
-        m = file.mem(tpos + slots * Long.BYTES);
-        for (long i = 0; i < slots; i++) {
-            Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, i), SlotLayout.EMPTY);
-        }
+        forEachSlot((m, offset) -> Mem.setLongRelease(m, offset, SlotLayout.EMPTY));
         rebuild();
     }
 
@@ -415,9 +572,7 @@ final class Segment {
     }
 
     private long entryBlocks(long e) {
-        MemorySegment m = checkEntry(e);
-        return EntryLayout.blocks(m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH),
-                m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH), shift);
+        return EntryLayout.blocks(checkEntry(e), e, shift);
     }
 
     /** First tombstone or empty slot on the probe path of {@code hash}; the key must be absent. */
@@ -437,7 +592,7 @@ final class Segment {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         if (table == 0) {
-            rehash(SlotLayout.MIN_LOG2_SLOTS);
+            rehash(file.initialLog2Slots);
             return;
         }
         int log2 = checkTable(table);
@@ -445,6 +600,14 @@ final class Segment {
         long tombstones = Mem.getLong(m, base + TOMBSTONES);
         if ((live + tombstones + 1) * 4 <= (3L << log2)) {
             return;
+        }
+        // Before growing, drop what has expired: a cache of expiring entries then stays its size.
+        if (purgeExpired() > 0) {
+            live = Mem.getLong(m, base + LIVE_ENTRIES);
+            tombstones = Mem.getLong(m, base + TOMBSTONES);
+            if ((live + tombstones + 1) * 4 <= (3L << log2)) {
+                return;
+            }
         }
         // Aim at a load of at most 3/8 after the rehash: doubling when live entries fill the
         // table, same size when tombstones do.
@@ -484,135 +647,26 @@ final class Segment {
                     idx = (idx + 1) & mask;
                 }
                 Mem.setLong(em, SlotLayout.slotOffset(np, idx), s);
+                if (i == oslots / 2) {
+                    CrashPoints.reach(CrashPoints.REHASH_HALF_COPIED);
+                }
             }
         }
         m = file.mem();
+        // Named before it is replaced, so that a crash from here on cannot leak the old table.
+        Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, oldTable);
         Mem.setLongRelease(m, base + TABLE, SlotLayout.tableWord(np, log2));
         Mem.setLong(m, base + TOMBSTONES, 0);
+        Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
+        CrashPoints.reach(CrashPoints.REHASH_PUBLISHED);
         if (oldTable != 0) {
-            long opos = SlotLayout.tablePosition(oldTable);
-            long obytes = FileHeaderLayout.alignExtent(Long.BYTES << SlotLayout.log2Slots(oldTable));
-            Mem.setLong(m, base + PENDING_BYTES, obytes);
-            Mem.setLongRelease(m, base + PENDING_EXTENT, opos);
-            adoptChunk(opos, obytes);
+            heap.adoptChunk(SlotLayout.tablePosition(oldTable), tableBytes(oldTable));
         }
-        Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
+        Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, 0);
     }
 
-    // ------------------------------------------------------------------ heap
-
-    /** Links the extent at {@code pos} into the chunk list and frees all of it but its header. */
-    private void adoptChunk(long pos, long bytes) {
-        MemorySegment m = file.mem(pos + bytes);
-        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.NEXT_CHUNK, Mem.getLong(m, base + CHUNKS));
-        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.CHUNK_BYTES, bytes);
-        Mem.setLongRelease(m, base + CHUNKS, pos);
-        if (bytes > blockBytes) {
-            free(pos + blockBytes, (bytes >>> shift) - 1);
-        }
-    }
-
-    /**
-     * Takes {@code blocks} contiguous blocks: an exact fit from the free lists, else the bump
-     * region of the newest chunk, else a split of a larger free run, else a new chunk.
-     */
-    private long allocate(long blocks) throws IOException {
-        MemorySegment m = file.mem();
-        int exact = SegmentLayout.freeClassOf(blocks);
-        long run = takeFit(exact, blocks, SegmentLayout.isExactClass(exact) ? 1 : 8);
-        if (run != 0) {
-            return run;
-        }
-        long bytes = blocks << shift;
-        long bump = Mem.getLong(m, base + BUMP_POS);
-        if (bump != 0 && Mem.getLong(m, base + BUMP_END) - bump >= bytes) {
-            Mem.setLong(m, base + BUMP_POS, bump + bytes);
-            return bump;
-        }
-        for (int c = exact + 1; c < SegmentLayout.FREE_CLASSES; c++) {
-            run = takeFit(c, blocks, 1);
-            if (run != 0) {
-                return run;
-            }
-        }
-        newChunk(bytes);
-        bump = Mem.getLong(file.mem(), base + BUMP_POS);
-        Mem.setLong(file.mem(), base + BUMP_POS, bump + bytes);
-        return bump;
-    }
-
-    /** Takes a run of at least {@code blocks} from class {@code c}, looking at most {@code tries} runs. */
-    private long takeFit(int c, long blocks, int tries) {
-        MemorySegment m = file.mem();
-        long link = base + SegmentLayout.freeHead(c);
-        for (int t = 0; t < tries; t++) {
-            long run = Mem.getLong(m, link);
-            if (run == 0) {
-                return 0;
-            }
-            m = checkRun(run);
-            long runBlocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
-            if (runBlocks >= blocks) {
-                Mem.setLong(m, link, m.get(java.lang.foreign.ValueLayout.JAVA_LONG, run + HeapLayout.RUN_NEXT));
-                if (runBlocks > blocks) {
-                    free(run + (blocks << shift), runBlocks - blocks);
-                }
-                return run;
-            }
-            link = run + HeapLayout.RUN_NEXT;
-        }
-        return 0;
-    }
-
-    private MemorySegment checkRun(long run) {
-        long allocEnd = file.allocEnd();
-        if (run < FileHeaderLayout.directoryEnd(file.segmentCount) || (run & (blockBytes - 1)) != 0 || run >= allocEnd) {
-            throw file.corrupt(run, "segment=" + index + " has a free run outside the heap");
-        }
-        MemorySegment m = file.mem(run + HeapLayout.RUN.byteSize());
-        int blocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
-        if (m.get(JAVA_INT, run + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC || blocks <= 0
-                || run + ((long) blocks << shift) > allocEnd) {
-            throw file.corrupt(run, "segment=" + index + " has a damaged free run (blocks=" + blocks + ")");
-        }
-        return m;
-    }
-
-    private void free(long pos, long blocks) {
-        while (blocks > 0) {
-            long n = Math.min(blocks, HeapLayout.MAX_RUN_BLOCKS);
-            MemorySegment m = file.mem(pos + HeapLayout.RUN.byteSize());
-            long head = base + SegmentLayout.freeHead(SegmentLayout.freeClassOf(n));
-            m.set(JAVA_INT, pos + HeapLayout.RUN_MAGIC, HeapLayout.FREE_MAGIC);
-            m.set(JAVA_INT, pos + HeapLayout.RUN_BLOCKS, (int) n);
-            m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.RUN_NEXT, Mem.getLong(m, head));
-            Mem.setLong(m, head, pos);
-            pos += n << shift;
-            blocks -= n;
-        }
-    }
-
-    private void newChunk(long bytesNeeded) throws IOException {
-        MemorySegment m = file.mem();
-        long next = Math.max(SegmentLayout.FIRST_CHUNK_BYTES, Mem.getLong(m, base + NEXT_CHUNK_BYTES));
-        long size = FileHeaderLayout.alignExtent(Math.max(next, bytesNeeded + blockBytes));
-        long pos = file.allocateExtent(size);
-        m = file.mem();
-        Mem.setLong(m, base + PENDING_BYTES, size);
-        Mem.setLongRelease(m, base + PENDING_EXTENT, pos);
-        m = file.mem(pos + size);
-        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.NEXT_CHUNK, Mem.getLong(m, base + CHUNKS));
-        m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.CHUNK_BYTES, size);
-        Mem.setLongRelease(m, base + CHUNKS, pos);
-        long bump = Mem.getLong(m, base + BUMP_POS);
-        long bumpEnd = Mem.getLong(m, base + BUMP_END);
-        if (bump != 0 && bumpEnd > bump) {
-            free(bump, (bumpEnd - bump) >>> shift);
-        }
-        Mem.setLong(m, base + BUMP_POS, pos + blockBytes);
-        Mem.setLong(m, base + BUMP_END, pos + size);
-        Mem.setLong(m, base + NEXT_CHUNK_BYTES, Math.min(SegmentLayout.MAX_CHUNK_BYTES, size * 2));
-        Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
+    static long tableBytes(long tableWord) {
+        return FileHeaderLayout.alignExtent(Long.BYTES << SlotLayout.log2Slots(tableWord));
     }
 
     // ------------------------------------------------------------------ repair
@@ -627,15 +681,17 @@ final class Segment {
     void rebuild() {
         SegmentScan scan = SegmentScan.of(file, index);
         MemorySegment m = file.mem(file.allocEnd());
-        if (scan.pendingToAdopt() != 0) {
-            long pos = scan.pendingToAdopt();
-            long bytes = Mem.getLong(m, base + PENDING_BYTES);
-            m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.NEXT_CHUNK, Mem.getLong(m, base + CHUNKS));
-            m.set(java.lang.foreign.ValueLayout.JAVA_LONG, pos + HeapLayout.CHUNK_BYTES, bytes);
-            Mem.setLongRelease(m, base + CHUNKS, pos);
+        if (scan.pendingToAdopt() != 0 || scan.retiredToAdopt() != 0) {
+            if (scan.pendingToAdopt() != 0) {
+                heap.linkChunk(scan.pendingToAdopt(), Mem.getLong(m, base + PENDING_BYTES));
+            }
+            if (scan.retiredToAdopt() != 0) {
+                heap.linkChunk(scan.retiredToAdopt(), tableBytes(Mem.getLong(m, base + SegmentLayout.RETIRED_TABLE)));
+            }
             scan = SegmentScan.of(file, index);
         }
         Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
+        Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, 0);
         for (int c = 0; c < SegmentLayout.FREE_CLASSES; c++) {
             Mem.setLong(m, base + SegmentLayout.freeHead(c), 0);
         }
@@ -651,7 +707,7 @@ final class Segment {
                 Mem.setLong(m, base + BUMP_POS, pos);
                 Mem.setLong(m, base + BUMP_END, end);
             } else {
-                free(pos, (end - pos) >>> shift);
+                heap.free(pos, (end - pos) >>> shift);
             }
         }
         Mem.setLong(m, base + LIVE_ENTRIES, scan.liveEntries());

@@ -20,13 +20,13 @@ import java.lang.foreign.StructLayout;
  *  +-------------+-------------+-------------+-------------+-------------+
  *  40            48            56            64            72            80
  *  +-------------+-------------+-------------+-------------+-------------+
- *  | usedBlocks  | chunks      | bumpPos     | bumpEnd     | nextChunk   |
+ *  | usedBlocks  | chunks      | bumpPos     | bumpEnd     | lastChunk   |
  *  | by entries  | list head   | free tail of newest chunk | Bytes       |
  *  +-------------+-------------+-------------+-------------+-------------+
  *  80            88            96            104                        128
  *  +-------------+-------------+-------------+--------------------------+
- *  | pending     | pending     | repairs     | reserved                 |
- *  | Extent      | Bytes       | count       |                          |
+ *  | pending     | pending     | repairs     | clockHand   | retired    |
+ *  | Extent      | Bytes       | count       | (eviction)  | Table word |
  *  +-------------+-------------+-------------+--------------------------+
  *  128                                                                  640
  *  +--------------------------------------------------------------------+
@@ -36,7 +36,8 @@ import java.lang.foreign.StructLayout;
  *
  * <p>Every field is written only by the holder of {@code lockOwner}, between the odd and the even
  * value of {@code version}. {@code pendingExtent} names an extent taken from the file but not yet
- * linked into the segment, so a repair after a crash can reclaim it instead of leaking it.
+ * linked into the segment, and {@code retiredTable} a table being replaced that is not yet heap,
+ * so a repair after a crash can reclaim them instead of leaking them.
  */
 final class SegmentLayout {
 
@@ -53,11 +54,13 @@ final class SegmentLayout {
             JAVA_LONG.withName("chunks"),
             JAVA_LONG.withName("bumpPos"),
             JAVA_LONG.withName("bumpEnd"),
-            JAVA_LONG.withName("nextChunkBytes"),
+            JAVA_LONG.withName("lastChunkBytes"),
             JAVA_LONG.withName("pendingExtent"),
             JAVA_LONG.withName("pendingBytes"),
             JAVA_LONG.withName("repairs"),
-            MemoryLayout.paddingLayout(24),
+            JAVA_LONG.withName("clockHand"),
+            JAVA_LONG.withName("retiredTable"),
+            MemoryLayout.paddingLayout(8),
             MemoryLayout.sequenceLayout(FREE_CLASSES, JAVA_LONG).withName("freeHeads"));
 
     static final long BYTES = LAYOUT.byteSize();
@@ -71,15 +74,25 @@ final class SegmentLayout {
     static final long CHUNKS = offset("chunks");
     static final long BUMP_POS = offset("bumpPos");
     static final long BUMP_END = offset("bumpEnd");
-    static final long NEXT_CHUNK_BYTES = offset("nextChunkBytes");
+    static final long LAST_CHUNK_BYTES = offset("lastChunkBytes");
     static final long PENDING_EXTENT = offset("pendingExtent");
     static final long PENDING_BYTES = offset("pendingBytes");
     static final long REPAIRS = offset("repairs");
+    static final long CLOCK_HAND = offset("clockHand");
+    static final long RETIRED_TABLE = offset("retiredTable");
     static final long FREE_HEADS = offset("freeHeads");
 
-    /** Size of a segment's first heap chunk; later chunks double up to {@link #MAX_CHUNK_BYTES}. */
-    static final long FIRST_CHUNK_BYTES = 4096;
+    static final long MIN_CHUNK_BYTES = 4096;
     static final long MAX_CHUNK_BYTES = 64L << 20;
+
+    /**
+     * The size of a segment's next heap chunk: an eighth of what its entries use, between 4 KiB
+     * and 64 MiB, so the unused tail of the newest chunk stays near 12% of the segment's data.
+     */
+    static long nextChunkBytes(long usedBytes) {
+        long eighth = (usedBytes / 8 + MIN_CHUNK_BYTES - 1) & -MIN_CHUNK_BYTES;
+        return Math.clamp(eighth, MIN_CHUNK_BYTES, MAX_CHUNK_BYTES);
+    }
 
     private SegmentLayout() {
     }

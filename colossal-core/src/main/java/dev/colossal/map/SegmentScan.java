@@ -33,8 +33,12 @@ final class SegmentScan {
     private long usedBlocks;
     private long tableSlots;
     private long pendingToAdopt;
+    private long retiredToAdopt;
     private final List<String> problems = new ArrayList<>();
-    private final long[] valueSizeHistogram = new long[32];
+    private final long[] valueSizeHistogram = new long[33];
+    private long keyBytes;
+    private long valueBytes;
+    private long tablePosition;
 
     private SegmentScan(MapFile file, int index) {
         this.file = file;
@@ -65,6 +69,7 @@ final class SegmentScan {
         long table = Mem.getLong(m, base + SegmentLayout.TABLE);
         long tpos = SlotLayout.tablePosition(table);
         readPending(table == 0 ? -1 : tpos);
+        readRetired(table == 0 ? -1 : tpos);
         if (table != 0) {
             readTable(table, deep);
         }
@@ -111,10 +116,25 @@ final class SegmentScan {
         }
     }
 
+    /** A table a dead writer had replaced but not yet turned into heap: adopt it if plausible. */
+    private void readRetired(long tablePosition) {
+        long word = Mem.getLong(m, base + SegmentLayout.RETIRED_TABLE);
+        int log2 = SlotLayout.log2Slots(word);
+        long p = SlotLayout.tablePosition(word);
+        if (word == 0 || p == tablePosition || p == pendingToAdopt || Arrays.binarySearch(chunkStarts, p) >= 0
+                || log2 < SlotLayout.MIN_LOG2_SLOTS || log2 > SlotLayout.MAX_LOG2_SLOTS) {
+            return;
+        }
+        if (p >= directoryEnd && p + Segment.tableBytes(word) <= allocEnd) {
+            retiredToAdopt = p;
+        }
+    }
+
     private void readTable(long table, boolean deep) {
         int log2 = SlotLayout.log2Slots(table);
         long tpos = SlotLayout.tablePosition(table);
         tableSlots = 1L << log2;
+        tablePosition = tpos;
         if (log2 < SlotLayout.MIN_LOG2_SLOTS || log2 > SlotLayout.MAX_LOG2_SLOTS || tpos < directoryEnd
                 || tpos + tableSlots * Long.BYTES > allocEnd) {
             throw file.corrupt(base + SegmentLayout.TABLE, "segment=" + index + " has a bad table word 0x"
@@ -150,18 +170,20 @@ final class SegmentScan {
         int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
         int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
         if (klen < 0 || vlen < 0 || klen > EntryLayout.MAX_LENGTH || vlen > EntryLayout.MAX_LENGTH
-                || e + EntryLayout.HEADER_BYTES + klen + vlen > allocEnd) {
+                || e + EntryLayout.bytes(m, e) > allocEnd) {
             throw file.corrupt(e, "entry has keyLength=" + klen + " valueLength=" + vlen);
         }
+        keyBytes += klen;
+        valueBytes += vlen;
+        valueSizeHistogram[32 - Integer.numberOfLeadingZeros(vlen)]++;
     }
 
     private void checkEntryContent(long slot, long e) {
         int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
         int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
-        valueSizeHistogram[64 - Long.numberOfLeadingZeros(vlen) >= 32 ? 31 : 64 - Long.numberOfLeadingZeros(vlen)]++;
         if (file.checksums) {
             int stored = m.get(JAVA_INT, e + EntryLayout.CHECKSUM);
-            if (stored != EntryLayout.checksum(m, e, klen, vlen)) {
+            if (stored != EntryLayout.checksum(m, e)) {
                 problems.add("offset=" + e + ": entry checksum mismatch (segment=" + index + ")");
                 return;
             }
@@ -197,8 +219,7 @@ final class SegmentScan {
     }
 
     private long entryBlocks(long e) {
-        return EntryLayout.blocks(m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH),
-                m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH), shift);
+        return EntryLayout.blocks(m, e, shift);
     }
 
     /** Free gaps as triples (chunk, from, to), in file order. */
@@ -235,6 +256,10 @@ final class SegmentScan {
 
     long pendingToAdopt() {
         return pendingToAdopt;
+    }
+
+    long retiredToAdopt() {
+        return retiredToAdopt;
     }
 
     long liveEntries() {
@@ -317,7 +342,28 @@ final class SegmentScan {
         return problems;
     }
 
+    /** Entries by value length: bucket b holds lengths of bit length b (0, 1, 2-3, 4-7, ...). */
     long[] valueSizeHistogram() {
         return valueSizeHistogram;
+    }
+
+    long keyBytes() {
+        return keyBytes;
+    }
+
+    long valueBytes() {
+        return valueBytes;
+    }
+
+    /** Every extent this segment owns, as pairs (start, bytes): its table and its chunks. */
+    long[] extents() {
+        long[] out = new long[2 * chunkStarts.length + 2];
+        for (int i = 0; i < chunkStarts.length; i++) {
+            out[2 * i] = chunkStarts[i];
+            out[2 * i + 1] = chunkSizes[i];
+        }
+        out[out.length - 2] = tablePosition;
+        out[out.length - 1] = FileHeaderLayout.alignExtent(tableSlots * Long.BYTES);
+        return out;
     }
 }

@@ -220,6 +220,90 @@ class BytesMapTest {
     }
 
     @Test
+    void shouldKeepAnInMemoryMapInNoVisibleFile() throws IOException {
+        try (ColossalMap<String, Long> cache = ColossalMap.inMemory(TestCodecs.STRING, TestCodecs.LONG, MapOptions.DEFAULTS)) {
+            for (long i = 0; i < 10_000; i++) {
+                cache.put("k" + i, i);
+            }
+            assertEquals(4242L, cache.get("k4242"));
+            assertFalse(Files.exists(cache.bytes().path()), "the file is unlinked at once");
+        }
+    }
+
+    @Test
+    void shouldRefuseAHeaderWhoseAllocEndFellBelowTheData() throws IOException {
+        Path file = dir.resolve("alloc.map");
+        try (BytesMap map = BytesMap.open(file)) {
+            for (int i = 0; i < 5_000; i++) {
+                map.put(b("k" + i), new byte[100]);
+            }
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(0, FileHeaderLayout.directoryEnd(64) + 4096), FileHeaderLayout.ALLOC_END_OFFSET);
+        }
+        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(file));
+        assertTrue(e.getMessage().contains("allocEnd=") && e.getMessage().contains("below"), e.getMessage());
+    }
+
+    @Test
+    void shouldExpireEntriesAndReuseTheirSpace() throws IOException {
+        Path file = dir.resolve("ttl.map");
+        long[] now = {5_000};
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(4))) {
+            map.file.clock = () -> now[0];
+            MemorySegment k = MemorySegment.ofArray(b("forever"));
+            map.put(k, MemorySegment.ofArray(b("v")));
+            for (int i = 0; i < 1000; i++) {
+                map.put(MemorySegment.ofArray(b("t" + i)), MemorySegment.ofArray(new byte[64]), java.time.Duration.ofMillis(10));
+            }
+            assertEquals(5_010, map.expiresAt(MemorySegment.ofArray(b("t7"))));
+            assertEquals(0, map.expiresAt(k));
+            assertEquals(-1, map.expiresAt(MemorySegment.ofArray(b("absent"))));
+            now[0] += 9;
+            assertArrayEquals(new byte[64], map.get(b("t7")));
+            now[0] += 1;
+            assertNull(map.get(b("t7")), "expired at its expiry time");
+            assertEquals(1001, map.size(), "expired entries count until removed");
+            assertEquals(1000, map.purgeExpired());
+            assertEquals(1, map.size());
+            assertThrows(IllegalArgumentException.class, () -> map.put(k, k, java.time.Duration.ZERO));
+            long sizeAfterFirstRound = 0;
+            for (int round = 0; round < 40; round++) {
+                for (int i = 0; i < 1000; i++) {
+                    map.put(MemorySegment.ofArray(b("r" + round + "-" + i)), MemorySegment.ofArray(new byte[64]),
+                            java.time.Duration.ofMillis(5));
+                }
+                now[0] += 10;
+                if (round == 1) {
+                    sizeAfterFirstRound = Files.size(file);
+                }
+            }
+            assertTrue(Files.size(file) <= sizeAfterFirstRound * 2, "a cache of expiring entries keeps its size: "
+                    + sizeAfterFirstRound + " -> " + Files.size(file));
+            MapChecks.assertSound(map);
+        }
+    }
+
+    @Test
+    void shouldSizeTablesFromTheHintAndGrowPastIt() throws IOException {
+        Path file = dir.resolve("hint.map");
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(4).withExpectedEntries(100_000))) {
+            for (int i = 0; i < 100_000; i++) {
+                map.put(b("k" + i), b("v"));
+            }
+        }
+        assertEquals(4 * 65_536, MapInspector.inspect(file).tableSlots(), "no table grew while filling to the hint");
+        try (BytesMap map = BytesMap.open(file)) {
+            for (int i = 100_000; i < 250_000; i++) {
+                map.put(b("k" + i), b("v"));
+            }
+            assertEquals(250_000, map.size());
+        }
+        assertTrue(MapInspector.inspect(file).tableSlots() > 4 * 65_536, "and the map grows past the hint");
+    }
+
+    @Test
     void shouldThrowAfterClose() throws IOException {
         BytesMap map = BytesMap.open(dir.resolve("m.map"));
         map.close();

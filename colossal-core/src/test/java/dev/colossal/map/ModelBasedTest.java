@@ -14,8 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Long random sequences of every map operation, checked step by step against
- * {@link ConcurrentHashMap}, with close-and-reopen in between. Layouts from one segment of 16-byte
+ * Long random sequences of every map operation, expiring puts and a clock that moves, checked step
+ * by step against {@link ConcurrentHashMap}, with close-and-reopen in between. Layouts from one segment of 16-byte
  * blocks to many segments, checksums on and off, so growth, tombstones, splits and reuse all occur.
  */
 class ModelBasedTest {
@@ -33,16 +33,23 @@ class ModelBasedTest {
     void shouldBehaveLikeConcurrentHashMap(long seed, int segments, int blockSize, boolean checksums) throws IOException {
         Random rnd = new Random(seed);
         Path file = dir.resolve("model.map");
-        MapOptions options = new MapOptions(segments, blockSize, checksums);
+        MapOptions options = new MapOptions(segments, blockSize, checksums, 0, 0, 0);
         ConcurrentHashMap<String, String> model = new ConcurrentHashMap<>();
         int keySpace = 700;
         ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING, options);
+        long[] now = {1_000_000};
+        map.bytes().file.clock = () -> now[0];
+        Map<String, Long> expiry = new HashMap<>();
         try {
             for (int step = 0; step < 40_000; step++) {
                 String k = "k" + rnd.nextInt(keySpace);
                 String v = value(rnd);
                 String where = "seed=" + seed + " step=" + step + " key=" + k;
-                switch (rnd.nextInt(14)) {
+                boolean present = model.containsKey(k);
+                int op = rnd.nextInt(16);
+                boolean succeeded = false;
+                long ttl = 0;
+                switch (op) {
                     case 0, 1, 2 -> assertEquals(model.put(k, v), map.put(k, v), where);
                     case 3 -> assertEquals(model.get(k), map.get(k), where);
                     case 4 -> assertEquals(model.remove(k), map.remove(k), where);
@@ -51,12 +58,14 @@ class ModelBasedTest {
                     case 7 -> {
                         String expected = rnd.nextBoolean() ? model.get(k) : v;
                         if (expected != null) {
-                            assertEquals(model.replace(k, expected, v + "!"), map.replace(k, expected, v + "!"), where);
+                            succeeded = model.replace(k, expected, v + "!");
+                            assertEquals(succeeded, map.replace(k, expected, v + "!"), where);
                         }
                     }
                     case 8 -> {
                         String expected = rnd.nextBoolean() ? model.get(k) : v;
-                        assertEquals(model.remove(k, expected), map.remove(k, expected), where);
+                        succeeded = model.remove(k, expected);
+                        assertEquals(succeeded, map.remove(k, expected), where);
                     }
                     case 9 -> assertEquals(model.compute(k, (kk, old) -> remap(old, v)),
                             map.compute(k, (kk, old) -> remap(old, v)), where);
@@ -64,14 +73,44 @@ class ModelBasedTest {
                     case 11 -> assertEquals(model.computeIfPresent(k, (kk, old) -> remap(old, v)),
                             map.computeIfPresent(k, (kk, old) -> remap(old, v)), where);
                     case 12 -> assertEquals(model.merge(k, v, ModelBasedTest::merge), map.merge(k, v, ModelBasedTest::merge), where);
+                    case 13 -> {
+                        ttl = 1 + rnd.nextInt(60);
+                        map.set(k, v, java.time.Duration.ofMillis(ttl));
+                        model.put(k, v);
+                    }
+                    case 14 -> {
+                        now[0] += rnd.nextInt(25);
+                        expiry.entrySet().removeIf(e -> {
+                            if (e.getValue() <= now[0]) {
+                                model.remove(e.getKey());
+                                return true;
+                            }
+                            return false;
+                        });
+                    }
                     default -> {
                         assertEquals(model.containsKey(k), map.containsKey(k), where);
-                        assertEquals(model.size(), map.size(), where);
+                        long at = map.expiresAt(k);
+                        assertEquals(model.containsKey(k) ? expiry.getOrDefault(k, 0L) : -1L, at, where);
                     }
+                }
+                // A write of a present key stores it anew, without expiry (like Redis SET); a TTL put sets it.
+                boolean wrote = switch (op) {
+                    case 0, 1, 2, 4, 9, 12 -> true;
+                    case 6, 11 -> present;
+                    case 7, 8 -> succeeded;
+                    default -> false;
+                };
+                if (op == 13) {
+                    expiry.put(k, now[0] + ttl);
+                    assertEquals(now[0] + ttl, map.expiresAt(k), where);
+                } else if (wrote) {
+                    expiry.remove(k);
                 }
                 if (step % 5_000 == 4_999) {
                     map.close();
                     map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING);
+                    map.bytes().file.clock = () -> now[0];
                     assertEquals(new HashMap<>(model), copy(map), "after reopen, " + where);
                     MapChecks.assertSound(map.bytes());
                 }

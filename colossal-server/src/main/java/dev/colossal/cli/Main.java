@@ -16,6 +16,8 @@ import picocli.CommandLine.Command;
             PingPongCommand.class,
             ServeCommand.class,
             SwapCommand.class,
+            InspectCommand.class,
+            VerifyCommand.class,
         })
 public final class Main implements Runnable {
 

@@ -1,0 +1,96 @@
+package dev.colossal.bench.map;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The lmdbjava/benchmarks workload shape: {@code entries} random int keys with 100-byte values;
+ * get, put (overwrite), delete (remove then put back) and a full iteration. One store per fork.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class MapBench {
+
+    /** Which store. */
+    @Param({"colossal", "chm", "chronicle", "mapdb", "lmdb"})
+    public String store;
+
+    /** Number of entries, a power of two. */
+    @Param({"1048576"})
+    public int entries;
+
+    private Store s;
+    private int[] keys;
+    private final byte[] value = new byte[100];
+    private int next;
+    private Path dir;
+
+    /** Creates the store and fills it. */
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        dir = Files.createTempDirectory("colossal-bench-map");
+        s = Store.create(store, dir, entries);
+        keys = new int[entries];
+        SplittableRandom rnd = new SplittableRandom(42);
+        for (int i = 0; i < entries; i++) {
+            keys[i] = rnd.nextInt();
+            value[0] = (byte) i;
+            s.put(keys[i], value);
+        }
+    }
+
+    /** Closes the store and deletes its files. */
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        s.close();
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    private int nextKey() {
+        return keys[next++ & (entries - 1)];
+    }
+
+    /** @return the value's length */
+    @Benchmark
+    public int get() {
+        return s.get(nextKey());
+    }
+
+    /** Overwrites an existing key. */
+    @Benchmark
+    public void put() {
+        s.put(nextKey(), value);
+    }
+
+    /** Removes a key and puts it back, so the size stays constant. */
+    @Benchmark
+    public void delete() {
+        int k = nextKey();
+        s.remove(k);
+        s.put(k, value);
+    }
+
+    /** @return the sum of value lengths over one full pass */
+    @Benchmark
+    public long iterate() {
+        return s.iterate();
+    }
+}

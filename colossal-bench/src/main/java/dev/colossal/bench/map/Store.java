@@ -1,0 +1,245 @@
+package dev.colossal.bench.map;
+
+import dev.colossal.map.BytesMap;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import net.openhft.chronicle.map.ChronicleMap;
+import org.lmdbjava.Dbi;
+import org.lmdbjava.DbiFlags;
+import org.lmdbjava.Env;
+import org.lmdbjava.EnvFlags;
+import org.lmdbjava.Txn;
+import org.mapdb.DB;
+import org.mapdb.DBMaker;
+import org.mapdb.Serializer;
+
+/** One map implementation behind the operations the suite measures: int keys, byte[] values. */
+abstract class Store implements AutoCloseable {
+
+    /** Stores a value. */
+    abstract void put(int key, byte[] value);
+
+    /** Reads a value; returns its length, or -1 if absent (so nothing is optimised away). */
+    abstract int get(int key);
+
+    /** Removes a key. */
+    abstract void remove(int key);
+
+    /** Visits every entry; returns the sum of value lengths. */
+    abstract long iterate();
+
+    static Store create(String name, Path dir, int entries) throws IOException {
+        return switch (name) {
+            case "colossal" -> new Colossal(dir);
+            case "chm" -> new Chm();
+            case "chronicle" -> new Chronicle(dir, entries);
+            case "mapdb" -> new MapDb(dir);
+            case "lmdb" -> new Lmdb(dir, entries);
+            default -> throw new IllegalArgumentException("store=" + name);
+        };
+    }
+
+    /** Ours: the raw map, reading into a reused native buffer (no allocation per get). */
+    static final class Colossal extends Store {
+        private final BytesMap map;
+        private final MemorySegment key = Arena.ofAuto().allocate(4);
+        private final MemorySegment value = Arena.ofAuto().allocate(4096);
+        private final MemorySegment dst = Arena.ofAuto().allocate(4096);
+
+        Colossal(Path dir) throws IOException {
+            map = BytesMap.open(dir.resolve("colossal.map"));
+        }
+
+        @Override
+        void put(int k, byte[] v) {
+            key.set(ValueLayout.JAVA_INT_UNALIGNED, 0, k);
+            MemorySegment.copy(v, 0, value, ValueLayout.JAVA_BYTE, 0, v.length);
+            map.put(key, value.asSlice(0, v.length));
+        }
+
+        @Override
+        int get(int k) {
+            key.set(ValueLayout.JAVA_INT_UNALIGNED, 0, k);
+            return (int) map.get(key, dst);
+        }
+
+        @Override
+        void remove(int k) {
+            key.set(ValueLayout.JAVA_INT_UNALIGNED, 0, k);
+            map.remove(key);
+        }
+
+        @Override
+        long iterate() {
+            long[] sum = new long[1];
+            map.scan((k, v) -> {
+                sum[0] += v.byteSize();
+                return false;
+            }, (k, v) -> { });
+            return sum[0];
+        }
+
+        @Override
+        public void close() throws IOException {
+            map.close();
+        }
+    }
+
+    /** A store that is a {@code java.util.Map}: the heap baseline, Chronicle Map and MapDB. */
+    abstract static class MapBacked extends Store {
+        private final Map<Integer, byte[]> map;
+        private final boolean copies;
+
+        /** {@code copies}: the map keeps the array itself, so it gets a copy (off-heap maps copy anyway). */
+        MapBacked(Map<Integer, byte[]> map, boolean copies) {
+            this.map = map;
+            this.copies = copies;
+        }
+
+        @Override
+        void put(int k, byte[] v) {
+            map.put(k, copies ? v.clone() : v);
+        }
+
+        @Override
+        int get(int k) {
+            byte[] v = map.get(k);
+            return v == null ? -1 : v.length;
+        }
+
+        @Override
+        void remove(int k) {
+            map.remove(k);
+        }
+
+        @Override
+        long iterate() {
+            long sum = 0;
+            for (byte[] v : map.values()) {
+                sum += v.length;
+            }
+            return sum;
+        }
+    }
+
+    /** The heap baseline. */
+    static final class Chm extends MapBacked {
+        Chm() {
+            super(new ConcurrentHashMap<>(), true);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    static final class Chronicle extends MapBacked {
+        private final ChronicleMap<Integer, byte[]> map;
+
+        Chronicle(Path dir, int entries) throws IOException {
+            this(ChronicleMap.of(Integer.class, byte[].class).name("bench").entries(entries)
+                    .averageValue(new byte[100]).createPersistedTo(dir.resolve("chronicle.map").toFile()));
+        }
+
+        private Chronicle(ChronicleMap<Integer, byte[]> map) {
+            super(map, false);
+            this.map = map;
+        }
+
+        @Override
+        public void close() {
+            map.close();
+        }
+    }
+
+    /** MapDB's hash map on a memory-mapped file. */
+    static final class MapDb extends MapBacked {
+        private final DB db;
+
+        MapDb(Path dir) {
+            this(DBMaker.fileDB(dir.resolve("mapdb.db").toFile()).fileMmapEnable().make());
+        }
+
+        private MapDb(DB db) {
+            super(db.hashMap("bench", Serializer.INTEGER, Serializer.BYTE_ARRAY).createOrOpen(), false);
+            this.db = db;
+        }
+
+        @Override
+        public void close() {
+            db.close();
+        }
+    }
+
+    /** LMDB through lmdbjava, MDB_NOSYNC (like ours: durable against crashes, sync on demand). */
+    static final class Lmdb extends Store {
+        private final Env<ByteBuffer> env;
+        private final Dbi<ByteBuffer> db;
+        private final ByteBuffer key = ByteBuffer.allocateDirect(4).order(ByteOrder.nativeOrder());
+        private final ByteBuffer value = ByteBuffer.allocateDirect(4096);
+        private final Txn<ByteBuffer> read;
+
+        Lmdb(Path dir, int entries) throws IOException {
+            Path d = Files.createDirectories(dir.resolve("lmdb"));
+            env = Env.create().setMapSize(Math.max(1L << 30, entries * 400L)).setMaxDbs(1)
+                    .open(d.toFile(), EnvFlags.MDB_NOSYNC);
+            db = env.openDbi("bench", DbiFlags.MDB_CREATE);
+            read = env.txnRead();
+            read.reset();
+        }
+
+        private ByteBuffer key(int k) {
+            key.clear();
+            key.putInt(0, k);
+            return key;
+        }
+
+        @Override
+        void put(int k, byte[] v) {
+            value.clear();
+            value.put(v).flip();
+            db.put(key(k), value);
+        }
+
+        @Override
+        int get(int k) {
+            read.renew();
+            try {
+                ByteBuffer v = db.get(read, key(k));
+                return v == null ? -1 : v.remaining();
+            } finally {
+                read.reset();
+            }
+        }
+
+        @Override
+        void remove(int k) {
+            db.delete(key(k));
+        }
+
+        @Override
+        long iterate() {
+            long sum = 0;
+            try (Txn<ByteBuffer> txn = env.txnRead(); var it = db.iterate(txn)) {
+                for (var kv : it) {
+                    sum += kv.val().remaining();
+                }
+            }
+            return sum;
+        }
+
+        @Override
+        public void close() {
+            read.close();
+            env.close();
+        }
+    }
+}

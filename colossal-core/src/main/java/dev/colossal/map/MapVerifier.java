@@ -1,0 +1,126 @@
+package dev.colossal.map;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntConsumer;
+
+/**
+ * Checks a whole map file: the header, every segment's table, chunks and free lists, every
+ * entry's checksum and slot tag, and that no two extents overlap. What {@code colossal verify}
+ * runs. Segments are checked one at a time under their lock, so the map may be in use meanwhile; a
+ * lock left by a dead process is taken over and its segment repaired first, as any user would.
+ */
+public final class MapVerifier {
+
+    private MapVerifier() {
+    }
+
+    /**
+     * The outcome of a verification.
+     *
+     * @param file     the map file
+     * @param entries  entries checked
+     * @param problems damage found, each naming an offset; empty if the file is sound
+     * @param notes    findings that are not damage, such as space leaked by a crash
+     */
+    public record Result(Path file, long entries, List<String> problems, List<String> notes) {
+
+        /**
+         * Copies the lists.
+         *
+         * @param file     the map file
+         * @param entries  entries checked
+         * @param problems damage found
+         * @param notes    findings that are not damage
+         */
+        public Result {
+            problems = List.copyOf(problems);
+            notes = List.copyOf(notes);
+        }
+
+        /**
+         * Tells whether no damage was found.
+         *
+         * @return true if {@link #problems} is empty
+         */
+        public boolean isSound() {
+            return problems.isEmpty();
+        }
+    }
+
+    /**
+     * Verifies the map in {@code file}.
+     *
+     * @param file     the map file; it is not created if absent
+     * @param progress receives the percentage done after each segment (may be null)
+     * @return what was found
+     * @throws MapFormatException if the header is damaged, foreign, newer or the file truncated
+     * @throws IOException        if the file cannot be read
+     */
+    public static Result verify(Path file, IntConsumer progress) throws IOException {
+        Objects.requireNonNull(file, "file");
+        List<String> problems = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        List<long[]> extents = new ArrayList<>();
+        long entries = 0;
+        try (BytesMap map = BytesMap.openExisting(file)) {
+            int n = map.segmentCount();
+            for (int i = 0; i < n; i++) {
+                Segment s = map.segment(i);
+                s.lockForRead();
+                try {
+                    SegmentScan scan = SegmentScan.deep(map.file, i);
+                    long free = scan.freeBlocks();
+                    problems.addAll(scan.problems());
+                    entries += scan.liveEntries();
+                    long leaked = scan.heapBlocks() - scan.usedBlocks() - free;
+                    if (leaked != 0) {
+                        notes.add("segment=" + i + ": " + leaked + " blocks not on any free list (left by a crash; "
+                                + "'compact' takes them back)");
+                    }
+                    if (scan.liveEntries() != s.liveEntries()) {
+                        notes.add("segment=" + i + ": entry counter says " + s.liveEntries() + ", table holds "
+                                + scan.liveEntries() + " ('compact' recounts)");
+                    }
+                    long[] ex = scan.extents();
+                    for (int e = 0; e < ex.length; e += 2) {
+                        if (ex[e + 1] > 0 && ex[e] != 0) {
+                            extents.add(new long[] {ex[e], ex[e + 1], i});
+                        }
+                    }
+                } catch (MapCorruptedException damaged) {
+                    problems.add(damaged.getMessage());
+                } finally {
+                    s.unlockForRead();
+                }
+                if (progress != null) {
+                    progress.accept((int) ((i + 1) * 100L / n));
+                }
+            }
+            extents.sort(Comparator.comparingLong(e -> e[0]));
+            long owned = 0;
+            for (long[] e : extents) {
+                owned += e[1];
+            }
+            long unowned = map.file.allocEnd() - FileHeaderLayout.directoryEnd(n) - owned;
+            if (unowned != 0) {
+                notes.add(unowned + " bytes of the file belong to no segment (taken by a writer that died before "
+                        + "it could record them)");
+            }
+            for (int i = 1; i < extents.size(); i++) {
+                long[] a = extents.get(i - 1);
+                long[] b = extents.get(i);
+                if (a[0] + a[1] > b[0]) {
+                    problems.add("offset=" + b[0] + ": extent of segment=" + b[2] + " overlaps one of segment=" + a[2]
+                            + " " + Arrays.toString(a));
+                }
+            }
+        }
+        return new Result(file, entries, problems, notes);
+    }
+}

@@ -1,0 +1,164 @@
+package dev.colossal.map;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Damaged files: flipped bytes in values, keys, lengths, slots and anywhere at random are
+ * reported by reads as {@link MapCorruptedException} naming file and offset (or refused at open),
+ * never a JVM crash, never a wrong value.
+ */
+class CorruptionTest {
+
+    private static final int ENTRIES = 2000;
+
+    @TempDir
+    Path dir;
+
+    private static String key(int i) {
+        return "key-" + i;
+    }
+
+    private static String value(int i) {
+        return "value-" + i + "-" + "v".repeat(i % 90);
+    }
+
+    private Path pristine() throws IOException {
+        Path file = dir.resolve("pristine.map");
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING,
+                MapOptions.DEFAULTS.withSegments(8))) {
+            for (int i = 0; i < ENTRIES; i++) {
+                map.put(key(i), value(i));
+            }
+            for (int i = 0; i < ENTRIES; i += 7) {
+                map.remove(key(i));
+            }
+        }
+        return file;
+    }
+
+    /** Position of the entry of {@code key} in the file. */
+    private static long entryOf(Path file, String key) throws IOException {
+        try (BytesMap map = BytesMap.open(file)) {
+            MemorySegment k = MemorySegment.ofArray(key.getBytes(UTF_8));
+            long h = BytesMap.hash(k);
+            Segment s = map.segmentFor(h);
+            s.lockForRead();
+            try {
+                return s.entryAt(s.find(k, h));
+            } finally {
+                s.unlockForRead();
+            }
+        }
+    }
+
+    private static void flip(Path file, long offset) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.allocate(1);
+            ch.read(b, offset);
+            b.put(0, (byte) (b.get(0) ^ 0x10));
+            ch.write(b.rewind(), offset);
+        }
+    }
+
+    private void assertReadReports(Path file, String key, long expectedOffset) throws IOException {
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
+            MapCorruptedException e = assertThrows(MapCorruptedException.class, () -> map.get(key));
+            assertEquals(file, e.file());
+            assertEquals(expectedOffset, e.offset());
+            assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("offset=" + expectedOffset),
+                    e.getMessage());
+            assertEquals(value(3), map.get(key(3)), "other entries still read");
+        }
+    }
+
+    @Test
+    void shouldReportAFlippedValueByteWithFileAndOffset() throws IOException {
+        Path file = pristine();
+        long e = entryOf(file, key(5));
+        flip(file, EntryLayout.valueOffset(e, key(5).length()) + 3);
+        assertReadReports(file, key(5), e);
+    }
+
+    @Test
+    void shouldReportAFlippedKeyByteInsteadOfReadingAbsent() throws IOException {
+        Path file = pristine();
+        long e = entryOf(file, key(6));
+        flip(file, EntryLayout.keyOffset(e) + 1);
+        assertReadReports(file, key(6), e);
+    }
+
+    @Test
+    void shouldReportAFlippedLength() throws IOException {
+        Path file = pristine();
+        long e = entryOf(file, key(8));
+        flip(file, e + EntryLayout.VALUE_LENGTH);
+        assertReadReports(file, key(8), e);
+    }
+
+    @Test
+    void shouldRefuseAFlippedMagicAtOpen() throws IOException {
+        Path file = pristine();
+        flip(file, FileHeaderLayout.MAGIC_OFFSET + 2);
+        assertTrue(assertThrows(MapFormatException.class, () -> BytesMap.open(file)).getMessage().contains("not a Colossal map"));
+    }
+
+    @Test
+    void shouldNeverCrashNorReturnAWrongValueWhateverByteIsFlipped() throws IOException {
+        Path pristine = pristine();
+        long size = Files.size(pristine);
+        long allocEnd;
+        try (BytesMap map = BytesMap.open(pristine)) {
+            allocEnd = map.file.allocEnd();
+        }
+        Random rnd = new Random(99);
+        int reported = 0;
+        for (int trial = 0; trial < 120; trial++) {
+            Path file = dir.resolve("flipped.map");
+            Files.copy(pristine, file, StandardCopyOption.REPLACE_EXISTING);
+            long at = trial < 20 ? rnd.nextLong(FileHeaderLayout.directoryEnd(8)) : rnd.nextLong(allocEnd);
+            flip(file, at);
+            String where = "trial=" + trial + " flipped offset=" + at + " of " + size;
+            try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
+                for (int i = 0; i < ENTRIES; i++) {
+                    try {
+                        String v = map.get(key(i));
+                        if (v != null && !v.equals(value(i))) {
+                            fail(where + ": wrong value for " + key(i) + ": " + v);
+                        }
+                    } catch (MapCorruptedException expected) {
+                        assertEquals(file, expected.file());
+                        reported++;
+                    }
+                }
+                try {
+                    map.put("new", "entry");
+                    map.remove(key(1));
+                    map.entrySet().forEach(e -> { });
+                } catch (MapCorruptedException expected) {
+                    reported++;
+                }
+            } catch (MapFormatException refused) {
+                reported++;
+            } catch (RuntimeException other) {
+                fail(where + ": unexpected " + other, other);
+            }
+        }
+        assertTrue(reported > 10, "damage was reported: " + reported);
+    }
+}

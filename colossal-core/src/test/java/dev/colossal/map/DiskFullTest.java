@@ -1,0 +1,43 @@
+package dev.colossal.map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A file that cannot grow (here: a child JVM under {@code ulimit -f}, which fails writes past the
+ * limit exactly as a full disk fails them) makes the put that needed space throw, and loses nothing
+ * stored before: no SIGBUS, no InternalError, because the file only grows by checked writes.
+ */
+class DiskFullTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldFailThePutThatNeedsSpaceAndKeepEverythingElse() throws Exception {
+        Path file = dir.resolve("full.map");
+        Path out = dir.resolve("fill.out");
+        Path err = dir.resolve("fill.err");
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c", "ulimit -f 4096 && exec \"$0\" \"$@\""));
+        // 4 MiB in 1 KiB blocks; the JVM ignores SIGXFSZ, so the write fails with EFBIG.
+        cmd.addAll(Children.command(List.of(), "fill", file.toString(), "p"));
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        List<String> lines = Files.readAllLines(out);
+        assertEquals(0, p.exitValue(), () -> lines + " " + MultiProcessTest.readQuietly(err));
+        assertTrue(lines.get(0).startsWith("full ") && lines.get(0).contains("IOException"), lines.toString());
+        assertTrue(Integer.parseInt(lines.get(0).split(" ")[1]) > 1000, lines.get(0));
+        assertEquals("ok", lines.get(1), "every entry stored before the failure is intact");
+        assertTrue(Files.size(file) <= 4096 * 1024, "file stayed within the limit: " + Files.size(file));
+        assertEquals("", MultiProcessTest.readQuietly(err));
+        System.out.println(lines);
+    }
+}

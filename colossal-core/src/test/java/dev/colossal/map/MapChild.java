@@ -1,0 +1,92 @@
+package dev.colossal.map;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/**
+ * The program the multi-process tests run in child JVMs.
+ *
+ * <pre>
+ * counter FILE PREFIX N   N times: merge +1 into one of 8 shared counters, put PREFIX-i; then "done"
+ * writer  FILE PREFIX [N] forever (or N ops): op i puts key(i) and, when i % 3 == 0, removes key(i - 5); prints i after each op
+ * fill    FILE PREFIX     puts 1 KiB values until the file cannot grow; prints "full N" and the exception,
+ *                         then re-reads all N entries and prints "ok", or the first one missing
+ * </pre>
+ */
+public final class MapChild {
+
+    private MapChild() {
+    }
+
+    static String key(String prefix, long i) {
+        return prefix + "-" + i;
+    }
+
+    static String value(String prefix, long i) {
+        return ConcurrencyStressTest.valueFor(key(prefix, i), (int) i);
+    }
+
+    /**
+     * Runs one mode.
+     *
+     * @param args mode and its arguments
+     * @throws Exception on any failure, which the parent sees as a non-zero exit
+     */
+    public static void main(String[] args) throws Exception {
+        Path file = Path.of(args[1]);
+        String prefix = args[2];
+        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING,
+                MapOptions.DEFAULTS.withSegments(8))) {
+            switch (args[0]) {
+                case "counter" -> {
+                    int n = Integer.parseInt(args[3]);
+                    out.println("ready");
+                    out.flush();
+                    if (System.in.read() < 0) {
+                        return;
+                    }
+                    for (int i = 0; i < n; i++) {
+                        map.merge("counter" + (i % 8), "1", (a, b) -> Long.toString(Long.parseLong(a) + 1));
+                        map.put(key(prefix, i), value(prefix, i));
+                    }
+                    out.println("done");
+                }
+                case "writer" -> {
+                    out.println("ready");
+                    out.flush();
+                    long limit = args.length > 3 ? Long.parseLong(args[3]) : Long.MAX_VALUE;
+                    for (long i = 0; i < limit; i++) {
+                        map.put(key(prefix, i), value(prefix, i));
+                        if (i % 3 == 0 && i >= 5) {
+                            map.remove(key(prefix, i - 5));
+                        }
+                        out.println(i);
+                        out.flush();
+                    }
+                }
+                case "fill" -> {
+                    int n = 0;
+                    try {
+                        for (; ; n++) {
+                            map.put(key(prefix, n), value(prefix, n) + "f".repeat(1024));
+                        }
+                    } catch (java.io.UncheckedIOException full) {
+                        out.println("full " + n + " " + full.getCause());
+                    }
+                    for (int i = 0; i < n; i++) {
+                        if (!(value(prefix, i) + "f".repeat(1024)).equals(map.get(key(prefix, i)))) {
+                            out.println("missing " + i);
+                            return;
+                        }
+                    }
+                    map.remove(key(prefix, 0));
+                    map.put(key(prefix, 0), "small again");
+                    out.println("ok");
+                }
+                default -> throw new IllegalArgumentException("mode=" + args[0]);
+            }
+        }
+        out.flush();
+    }
+}

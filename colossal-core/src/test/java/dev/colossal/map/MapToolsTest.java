@@ -1,0 +1,99 @@
+package dev.colossal.map;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MapToolsTest {
+
+    @TempDir
+    Path dir;
+
+    private Path filled() throws IOException {
+        Path file = dir.resolve("tools.map");
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(4))) {
+            for (int i = 0; i < 3000; i++) {
+                map.put(("k" + i).getBytes(UTF_8), new byte[i % 300]);
+            }
+            for (int i = 0; i < 3000; i += 3) {
+                map.remove(("k" + i).getBytes(UTF_8));
+            }
+        }
+        return file;
+    }
+
+    @Test
+    void shouldSummariseAMap() throws IOException {
+        MapInspector.Summary s = MapInspector.inspect(filled());
+        assertEquals(2000, s.entries());
+        assertEquals(4, s.segments());
+        assertEquals(32, s.blockSize());
+        long[] sizes = s.valueSizes();
+        long total = 0;
+        for (long n : sizes) {
+            total += n;
+        }
+        assertEquals(2000, total, "every entry is in the histogram");
+        assertTrue(sizes[9] > 0 && sizes[10] == 0, "values of 256..299 bytes are in bucket 9 and none above");
+        assertTrue(s.usedBytes() > s.valueBytes(), s.toString());
+        assertTrue(s.heapBytes() == s.usedBytes() + s.freeBytes(), s.toString());
+        assertTrue(s.toString().contains("entries     2000"), s.toString());
+    }
+
+    @Test
+    void shouldFindASoundFileSoundAndReportProgress() throws IOException {
+        List<Integer> progress = new ArrayList<>();
+        MapVerifier.Result r = MapVerifier.verify(filled(), progress::add);
+        assertTrue(r.isSound(), r.problems().toString());
+        assertEquals(2000, r.entries());
+        assertEquals(List.of(25, 50, 75, 100), progress);
+        assertEquals(List.of(), r.notes());
+    }
+
+    @Test
+    void shouldReportAFlippedByteWithItsOffset() throws IOException {
+        Path file = filled();
+        long entry;
+        try (BytesMap map = BytesMap.open(file)) {
+            MemorySegment k = MemorySegment.ofArray("k100".getBytes(UTF_8));
+            long h = BytesMap.hash(k);
+            Segment s = map.segmentFor(h);
+            s.lockForRead();
+            try {
+                entry = s.entryAt(s.find(k, h));
+            } finally {
+                s.unlockForRead();
+            }
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {(byte) 0xAB}), entry + EntryLayout.HEADER_BYTES + 5);
+        }
+        MapVerifier.Result r = MapVerifier.verify(file, null);
+        assertFalse(r.isSound());
+        assertEquals(1, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).contains("offset=" + entry), r.problems().toString());
+    }
+
+    @Test
+    void shouldNotCreateAMissingFile() {
+        Path missing = dir.resolve("missing.map");
+        assertThrows(NoSuchFileException.class, () -> MapVerifier.verify(missing, null));
+        assertThrows(NoSuchFileException.class, () -> MapInspector.inspect(missing));
+        assertFalse(Files.exists(missing));
+    }
+}

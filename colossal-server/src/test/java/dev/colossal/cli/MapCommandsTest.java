@@ -1,0 +1,79 @@
+package dev.colossal.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.colossal.map.BytesMap;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code colossal inspect} and {@code colossal verify}: output and exit codes. */
+class MapCommandsTest {
+
+    @TempDir
+    Path dir;
+
+    private record Run(int exit, String out) {}
+
+    private static Run run(String... args) {
+        PrintStream old = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(buf, true, UTF_8));
+        try {
+            int exit = new CommandLine(new Main()).execute(args);
+            return new Run(exit, buf.toString(UTF_8));
+        } finally {
+            System.setOut(old);
+        }
+    }
+
+    private Path map() throws Exception {
+        Path file = dir.resolve("cli.map");
+        try (BytesMap map = BytesMap.open(file)) {
+            for (int i = 0; i < 500; i++) {
+                map.put(("k" + i).getBytes(UTF_8), ("value " + i).getBytes(UTF_8));
+            }
+        }
+        return file;
+    }
+
+    @Test
+    void shouldInspectAMap() throws Exception {
+        Run r = run("inspect", map().toString());
+        assertEquals(0, r.exit());
+        assertTrue(r.out().contains("entries     500"), r.out());
+    }
+
+    @Test
+    void shouldExitZeroForASoundMapOneForADamagedOneTwoForAForeignFile() throws Exception {
+        Path file = map();
+        Run sound = run("verify", "--no-progress", file.toString());
+        assertEquals(0, sound.exit(), sound.out());
+        assertTrue(sound.out().contains("500 entries, sound"), sound.out());
+
+        // Flip a byte inside the stored value "value 250" (free space may hold stale bytes that
+        // nothing reads, so the damage is put where it matters).
+        byte[] content = Files.readAllBytes(file);
+        int at = new String(content, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("value 250");
+        assertTrue(at > 0);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {(byte) ~content[at + 3]}), at + 3);
+        }
+        Run damaged = run("verify", "--no-progress", file.toString());
+        assertEquals(1, damaged.exit(), damaged.out());
+        assertTrue(damaged.out().contains("damaged: ") && damaged.out().contains("offset="), damaged.out());
+
+        Path foreign = Files.writeString(dir.resolve("notes.txt"), "x".repeat(5000));
+        assertEquals(2, run("verify", "--no-progress", foreign.toString()).exit());
+        assertEquals(2, run("inspect", dir.resolve("missing.map").toString()).exit());
+    }
+}
