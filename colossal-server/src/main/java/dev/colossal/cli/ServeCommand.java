@@ -42,7 +42,7 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--timeout", description = "Close connections idle this many seconds, 0 never (default: 0)")
     Integer idleTimeout;
 
-    @Option(names = "--io-threads", description = "Event-loop threads (default: the number of cores)")
+    @Option(names = "--io-threads", description = "Event-loop threads (default: half the cores, at least 1)")
     Integer ioThreads;
 
     /** Creates the command; picocli calls this. */

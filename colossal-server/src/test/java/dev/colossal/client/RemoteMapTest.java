@@ -221,6 +221,11 @@ class RemoteMapTest {
             ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(10, TimeUnit.SECONDS));
             assertTrue(e.getCause() instanceof IllegalStateException, "blocking call from the reader thread: " + e.getCause());
         }
+        RemoteMap<String, User> m = users();
+        m.close();
+        RemoteMapException closed = assertThrows(RemoteMapException.class, () -> m.get("k"));
+        assertTrue(closed.getMessage().contains("is closed"), closed.getMessage());
+        assertTrue(m.getAsync("k").isCompletedExceptionally());
     }
 
     @Test
