@@ -2,6 +2,7 @@ package dev.colossal.cli;
 
 import dev.colossal.server.ColossalServer;
 import dev.colossal.server.ServerConfig;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -12,41 +13,68 @@ import picocli.CommandLine.Option;
         description = "Serve the persistent map over RESP (Redis clients work unmodified) and HTTP.")
 public final class ServeCommand implements Callable<Integer> {
 
-    @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}; loopback only)")
-    String bind = "127.0.0.1";
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Settings file, redis.conf style: 'key value' lines with the flags' names (port 6390); flags win")
+    Path config;
 
-    @Option(names = "--port", description = "RESP port (default: ${DEFAULT-VALUE})")
-    int port = ServerConfig.DEFAULT_PORT;
+    @Option(names = "--bind", description = "Address to listen on (default: 127.0.0.1, loopback only)")
+    String bind;
 
-    @Option(names = "--http-port", description = "HTTP port, -1 for none (default: ${DEFAULT-VALUE})")
-    int httpPort = ServerConfig.DEFAULT_HTTP_PORT;
+    @Option(names = "--port", description = "RESP port (default: " + ServerConfig.DEFAULT_PORT + ")")
+    Integer port;
 
-    @Option(names = "--data", description = "Data directory (default: ${DEFAULT-VALUE})")
-    Path data = Path.of("data");
+    @Option(names = "--http-port", description = "HTTP port, -1 for none (default: " + ServerConfig.DEFAULT_HTTP_PORT + ")")
+    Integer httpPort;
+
+    @Option(names = "--data", description = "Data directory (default: ./data)")
+    Path data;
 
     @Option(names = "--requirepass", description = "Password AUTH must give (default: none)")
     String requirePass;
 
-    @Option(names = "--maxclients", description = "Most connections at once (default: ${DEFAULT-VALUE})")
-    int maxClients = 10_000;
+    @Option(names = "--maxclients", description = "Most connections at once (default: 10000)")
+    Integer maxClients;
 
-    @Option(names = "--proto-max-bulk-len", description = "Longest bulk string in a request, bytes (default: ${DEFAULT-VALUE})")
-    long maxBulk = 512L * 1024 * 1024;
+    @Option(names = "--proto-max-bulk-len", converter = ByteSize.class,
+            description = "Longest bulk string in a request, bytes or e.g. 64M (default: 512M)")
+    Long maxBulk;
 
-    @Option(names = "--timeout", description = "Close connections idle this many seconds, 0 never (default: ${DEFAULT-VALUE})")
-    int idleTimeout;
+    @Option(names = "--timeout", description = "Close connections idle this many seconds, 0 never (default: 0)")
+    Integer idleTimeout;
 
-    @Option(names = "--io-threads", description = "Event-loop threads (default: the number of cores)")
-    int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    @Option(names = "--io-threads", description = "Event-loop threads (default: half the cores, at least 1)")
+    Integer ioThreads;
 
     /** Creates the command; picocli calls this. */
     public ServeCommand() {}
 
+    /** @return the settings: each flag given, else the config file's value, else the default */
+    ServerConfig resolve() throws IOException {
+        ServeConfigFile f = config == null ? ServeConfigFile.NONE : ServeConfigFile.read(config);
+        ServerConfig d = ServerConfig.defaults();
+        return new ServerConfig(
+                bind != null ? bind : f.string("bind", d.bind()),
+                port != null ? port : f.integer("port", d.port()),
+                httpPort != null ? httpPort : f.integer("http-port", d.httpPort()),
+                data != null ? data : f.path("data", d.dataDir()),
+                requirePass != null ? requirePass : f.string("requirepass", d.requirePass()),
+                maxClients != null ? maxClients : f.integer("maxclients", d.maxClients()),
+                maxBulk != null ? maxBulk : f.size("proto-max-bulk-len", d.maxBulkBytes()),
+                idleTimeout != null ? idleTimeout : f.integer("timeout", d.idleTimeoutSeconds()),
+                ioThreads != null ? ioThreads : f.integer("io-threads", d.ioThreads()));
+    }
+
     @Override
     public Integer call() throws Exception {
-        ServerConfig config = new ServerConfig(bind, port, httpPort, data, requirePass, maxClients, maxBulk,
-                idleTimeout, ioThreads);
-        ColossalServer server = ColossalServer.start(config);
+        ServerConfig settings;
+        try {
+            settings = resolve();
+        } catch (IllegalArgumentException e) {
+            System.err.println("colossal serve: " + e.getMessage());
+            return 2;
+        }
+        Path data = settings.dataDir();
+        ColossalServer server = ColossalServer.start(settings);
         Thread hook = new Thread(() -> {
             try {
                 server.close();
@@ -57,8 +85,8 @@ public final class ServeCommand implements Callable<Integer> {
         }, "colossal-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         System.err.printf("colossal: serving %s on %s:%d (RESP2/3)%s; Ctrl-C or SIGTERM stops%n",
-                data.toAbsolutePath(), bind, server.port(),
-                server.httpPort() >= 0 ? " and http://" + bind + ":" + server.httpPort() : "");
+                data.toAbsolutePath(), settings.bind(), server.port(),
+                server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "");
         server.awaitShutdown();
         return 0;
     }

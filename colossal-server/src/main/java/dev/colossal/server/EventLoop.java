@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * One I/O thread with its selector and its share of the connections. Requests run on this thread,
@@ -44,10 +45,10 @@ final class EventLoop implements Runnable {
     @Override
     public void run() {
         ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH);
+        Consumer<SelectionKey> onReady = k -> ready(k, scratch);
         long lastSweep = System.nanoTime();
         try {
             while (running) {
-                selector.select(1000);
                 for (Connection c; (c = incoming.poll()) != null; ) {
                     try {
                         c.key = c.channel.register(selector, SelectionKey.OP_READ, c);
@@ -56,24 +57,9 @@ final class EventLoop implements Runnable {
                         c.close();
                     }
                 }
-                var keys = selector.selectedKeys();
-                for (SelectionKey k : keys) {
-                    Connection c = (Connection) k.attachment();
-                    if (!k.isValid()) {
-                        c.close();
-                        continue;
-                    }
-                    try {
-                        if (k.isWritable()) {
-                            c.flush(scratch);
-                        } else if (k.isReadable()) {
-                            c.onReadable(scratch);
-                        }
-                    } catch (IOException | RuntimeException e) {
-                        c.close();
-                    }
-                }
-                keys.clear();
+                // The action form skips the selected-key HashSet, whose add, iteration and clear
+                // (O(table size) per select) took a fifth of the loop's CPU under unpipelined load.
+                selector.select(onReady, 1000);
                 long now = System.nanoTime();
                 if (now - lastSweep > TimeUnit.SECONDS.toNanos(1)) {
                     lastSweep = now;
@@ -92,6 +78,23 @@ final class EventLoop implements Runnable {
             } catch (IOException ignored) {
                 // nothing to do at shutdown
             }
+        }
+    }
+
+    private static void ready(SelectionKey k, ByteBuffer scratch) {
+        Connection c = (Connection) k.attachment();
+        if (!k.isValid()) {
+            c.close();
+            return;
+        }
+        try {
+            if (k.isWritable()) {
+                c.flush(scratch);
+            } else if (k.isReadable()) {
+                c.onReadable(scratch);
+            }
+        } catch (IOException | RuntimeException e) {
+            c.close();
         }
     }
 

@@ -26,6 +26,9 @@ final class MapStore implements KeyValueStore {
     private static final ValueLayout.OfLong LONG_LE =
             ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int STRIPES = 1024;
+    /** Values up to this size are staged in {@link #STAGING}; larger ones get an array of their own. */
+    private static final int MAX_STAGING = 64 * 1024;
+    private static final ThreadLocal<byte[]> STAGING = ThreadLocal.withInitial(() -> new byte[4096]);
 
     private final BytesMap map;
     private final LongSupplier clock;
@@ -91,7 +94,20 @@ final class MapStore implements KeyValueStore {
 
     @Override
     public void set(byte[] key, byte[] value, long expireAtMillis) {
-        map.put(key, StoredValue.encode(value, expireAtMillis));
+        int n = StoredValue.headerLength(expireAtMillis) + value.length;
+        if (n > MAX_STAGING) {
+            map.put(key, StoredValue.encode(value, expireAtMillis));
+            return;
+        }
+        // The map copies the value into its file, so the stored form is staged in a per-thread
+        // buffer: a SET allocates (and zeroes) no second copy of its value.
+        byte[] staging = STAGING.get();
+        if (staging.length < n) {
+            staging = new byte[Math.max(n, staging.length * 2)];
+            STAGING.set(staging);
+        }
+        int len = StoredValue.encodeInto(staging, value, 0, value.length, expireAtMillis);
+        map.put(MemorySegment.ofArray(key), MemorySegment.ofArray(staging).asSlice(0, len));
     }
 
     @Override

@@ -120,6 +120,18 @@ final class RequestParser {
         if (i >= to || b[i] < '0' || b[i] > '9' || (b[i] == '0' && (to - i > 1 || neg))) {
             return Long.MIN_VALUE;
         }
+        if (to - i <= 18) {
+            // 18 digits cannot overflow: skip the per-digit division of the checked loop below.
+            long v = 0;
+            for (; i < to; i++) {
+                int d = b[i] - '0';
+                if (d < 0 || d > 9) {
+                    return Long.MIN_VALUE;
+                }
+                v = v * 10 + d;
+            }
+            return neg ? -v : v;
+        }
         long v = 0; // accumulated negatively so that Long.MIN_VALUE's magnitude fits
         for (; i < to; i++) {
             int d = b[i] - '0';

@@ -45,14 +45,27 @@ final class StoredValue {
     }
 
     static byte[] encode(byte[] payload, int from, int length, long expireAtMillis) {
+        byte[] out = new byte[headerLength(expireAtMillis) + length];
+        encodeInto(out, payload, from, length, expireAtMillis);
+        return out;
+    }
+
+    /**
+     * Writes the stored form at the start of {@code out}, which must hold
+     * {@code headerLength(expireAtMillis) + length} bytes.
+     *
+     * @return the stored form's length
+     */
+    static int encodeInto(byte[] out, byte[] payload, int from, int length, long expireAtMillis) {
         int header = headerLength(expireAtMillis);
-        byte[] out = new byte[header + length];
         if (expireAtMillis != NO_EXPIRY) {
             out[FLAGS_OFFSET] = HAS_EXPIRY;
             LONG_LE.set(out, EXPIRY_OFFSET, expireAtMillis);
+        } else {
+            out[FLAGS_OFFSET] = 0;
         }
         System.arraycopy(payload, from, out, header, length);
-        return out;
+        return header + length;
     }
 
     static int headerLength(long expireAtMillis) {

@@ -1,0 +1,58 @@
+"""Drives a Colossal server with redis-py, the Python Redis client. Usage: redis_py_check.py PORT.
+
+Exits 0 after printing one 'ok ...' line per check; any mismatch raises and exits non-zero.
+"""
+import sys
+
+import redis
+
+port = int(sys.argv[1])
+major = int(redis.__version__.split(".")[0])
+
+
+def check(r, label):
+    assert r.ping() is True
+    assert r.set("py:k", "v") is True
+    assert r.get("py:k") == b"v"
+    binary = b"\x00\r\n\xff bytes"
+    assert r.set(binary, binary) is True
+    assert r.get(binary) == binary
+    assert r.set("py:ttl", "x", ex=100) is True
+    assert 90 < r.ttl("py:ttl") <= 100
+    assert r.incrby("py:n", 5) == 5
+    assert r.incrbyfloat("py:n", 0.5) == 5.5
+    assert r.mget(["py:k", "py:missing"]) == [b"v", None]
+    assert r.exists("py:k", "py:missing") == 1
+    assert r.set("py:k", "w", nx=True) is None
+    assert r.getdel("py:k") == b"v"
+    pipe = r.pipeline(transaction=False)
+    for i in range(1000):
+        pipe.set("py:p%d" % i, i)
+    for i in range(1000):
+        pipe.get("py:p%d" % i)
+    replies = pipe.execute()
+    assert replies[:1000] == [True] * 1000
+    assert replies[1000:] == [str(i).encode() for i in range(1000)]
+    assert sorted(r.scan_iter(match="py:p99*", count=100)) == sorted(
+        [b"py:p99"] + [b"py:p99%d" % i for i in range(10)])
+    assert r.delete(*["py:p%d" % i for i in range(1000)]) == 1000
+    assert r.flushdb() is True
+    assert r.dbsize() == 0
+    try:
+        r.execute_command("NOSUCH", "x")
+        raise AssertionError("an unknown command must fail")
+    except redis.ResponseError as e:
+        assert str(e).startswith("unknown command 'NOSUCH'"), str(e)
+    print("ok %s: set/get/binary/ttl/counters/mget/pipeline(2000)/scan/errors" % label)
+
+
+check(redis.Redis(host="127.0.0.1", port=port), "RESP2")
+if major >= 5:
+    r3 = redis.Redis(host="127.0.0.1", port=port, protocol=3)
+    check(r3, "RESP3")
+    hello = r3.execute_command("HELLO", "3")
+    assert hello[b"proto"] == 3 and hello[b"server"] == b"redis", hello
+    assert r3.ttl("nothing") == -2
+else:
+    print("skip RESP3: redis-py %s has no protocol=3 (needs 5.0+)" % redis.__version__)
+print("redis-py", redis.__version__, "passed")
