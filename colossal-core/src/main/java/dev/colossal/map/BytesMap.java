@@ -251,11 +251,16 @@ public final class BytesMap implements AutoCloseable {
      * @return how many entries were removed
      */
     public long purgeExpired() {
+        return eachSegmentLocked(Segment::purgeExpired);
+    }
+
+    /** Runs {@code op} on every segment under its lock, one at a time; sums the results. */
+    private long eachSegmentLocked(java.util.function.ToLongFunction<Segment> op) {
         long n = 0;
         for (Segment s : segments) {
             s.lock();
             try {
-                n += s.purgeExpired();
+                n += op.applyAsLong(s);
             } finally {
                 s.unlock();
             }
@@ -403,14 +408,10 @@ public final class BytesMap implements AutoCloseable {
 
     /** Removes every entry, one segment at a time. */
     public void clear() {
-        for (Segment s : segments) {
-            s.lock();
-            try {
-                s.clear();
-            } finally {
-                s.unlock();
-            }
-        }
+        eachSegmentLocked(s -> {
+            s.clear();
+            return 0;
+        });
     }
 
     /**
@@ -418,14 +419,10 @@ public final class BytesMap implements AutoCloseable {
      * neighbouring free runs and reclaims space leaked by crashes. Entries do not move.
      */
     public void compact() {
-        for (Segment s : segments) {
-            s.lock();
-            try {
-                s.rebuild();
-            } finally {
-                s.unlock();
-            }
-        }
+        eachSegmentLocked(s -> {
+            s.rebuild();
+            return 0;
+        });
     }
 
     /** Forces every change to the storage device (for power loss; kill -9 needs no sync). */

@@ -9,11 +9,13 @@ import java.util.concurrent.locks.LockSupport;
  * A lock word in the map file that records its owner, so that a lock left by a process that died
  * is taken over instead of blocking everyone forever.
  *
- * <p>The word is 0 when free, else the owner token {@code pid << 32 | startHash}, where
- * {@code startHash} folds the owner's process start time: a pid reused by a later process does not
- * pass for the dead owner. Threads of one process share the token, so the word excludes threads as
- * well as processes; a waiter checks the owner's liveness only after waiting a while, and never
- * takes over from a live process.
+ * <p>The word is 0 when free, else the owner token {@code pid << 32 | startSeconds}, the owner's
+ * process start time in epoch seconds (unsigned 32 bits): a pid reused by a later process does not
+ * pass for the dead owner. Start times are compared with a tolerance, because the JDK derives them
+ * from the boot time, which moves when the wall clock is stepped: an exact comparison could take a
+ * live owner for dead, the one mistake a lock must never make. Threads of one process share the
+ * token, so the word excludes threads as well as processes; a waiter checks the owner's liveness
+ * only after waiting a while, and never takes over from a live process.
  */
 final class OwnerLock {
 
@@ -21,20 +23,19 @@ final class OwnerLock {
     static final long SELF = token(ProcessHandle.current());
 
     private static final long LIVENESS_CHECK_NANOS = 20_000_000L;
+    /** How far two views of one process's start time may differ (clock steps, rounding). */
+    static final long START_TOLERANCE_SECONDS = 30;
 
     private OwnerLock() {
     }
 
     static long token(ProcessHandle process) {
-        return process.pid() << 32 | (startHash(process.info().startInstant()) & 0xFFFF_FFFFL);
+        return process.pid() << 32 | startSeconds(process.info().startInstant());
     }
 
-    private static int startHash(Optional<Instant> start) {
-        if (start.isEmpty()) {
-            return 0;
-        }
-        long ms = start.get().toEpochMilli();
-        return (int) (ms ^ (ms >>> 32));
+    /** Start time in epoch seconds as an unsigned 32-bit value, 0 if unknown. */
+    private static long startSeconds(Optional<Instant> start) {
+        return start.map(s -> s.getEpochSecond() & 0xFFFF_FFFFL).orElse(0L);
     }
 
     static long pid(long token) {
@@ -50,9 +51,9 @@ final class OwnerLock {
         if (process.isEmpty() || !process.get().isAlive()) {
             return true;
         }
-        int recorded = (int) token;
-        Optional<Instant> start = process.get().info().startInstant();
-        return recorded != 0 && start.isPresent() && startHash(start) != recorded;
+        long recorded = token & 0xFFFF_FFFFL;
+        long observed = startSeconds(process.get().info().startInstant());
+        return recorded != 0 && observed != 0 && Math.abs(observed - recorded) > START_TOLERANCE_SECONDS;
     }
 
     static boolean tryAcquire(MemorySegment m, long offset) {
