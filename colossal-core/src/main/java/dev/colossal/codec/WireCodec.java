@@ -37,12 +37,25 @@ interface WireCodec<T> extends Codec<T> {
 
     @Override
     default long encodedSize(T value) {
-        return size(requireValue(value));
+        try {
+            return size(requireValue(value));
+        } catch (StackOverflowError e) {
+            throw cyclic(e);
+        }
     }
 
     @Override
     default long encode(T value, MemorySegment target, long offset) {
-        return write(requireValue(value), target, offset);
+        try {
+            return write(requireValue(value), target, offset);
+        } catch (StackOverflowError e) {
+            throw cyclic(e);
+        }
+    }
+
+    private IllegalArgumentException cyclic(StackOverflowError e) {
+        return new IllegalArgumentException("value of type=" + typeName() + " nests deeper than the thread's stack: "
+                + "it probably refers to itself (codecs write trees, not graphs with cycles)", e);
     }
 
     @Override

@@ -41,6 +41,10 @@
  *                present
  * </pre>
  *
+ * <p>Values are trees: an object reached twice is written twice and read back as two equal
+ * objects, and a cycle is refused with an {@code IllegalArgumentException} when the stack runs out.
+ * Shared references and cycles are out of scope.
+ *
  * <h2>Schemas and evolution</h2>
  *
  * <p>Each codec has a schema text ({@link dev.colossal.codec.Codecs#schema}) naming every field and

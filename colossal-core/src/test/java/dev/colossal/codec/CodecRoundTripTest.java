@@ -111,6 +111,17 @@ class CodecRoundTripTest {
     }
 
     @Test
+    void aCycleIsRefusedWithAMessageNotAStackOverflow() {
+        Codec<Samples.Tree> trees = Codecs.of(Samples.Tree.class);
+        List<Samples.Tree> children = new ArrayList<>();
+        Samples.Tree loop = new Samples.Tree("loop", children);
+        children.add(loop);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> trees.encodedSize(loop));
+        assertContains(e.getMessage(), "codecs write trees, not graphs with cycles");
+        assertThrows(IllegalArgumentException.class, () -> trees.encode(loop, Arena.ofAuto().allocate(1 << 20), 0));
+    }
+
+    @Test
     void plainClassesRoundTripThroughFieldsOrTheirConstructor() {
         Samples.Mutable m = new Samples.Mutable();
         m.count = 3;
