@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** Every command by name, and the dispatch rules Redis applies before running one. */
 final class CommandTable {
@@ -13,13 +14,16 @@ final class CommandTable {
     private CommandSpec[] slots = new CommandSpec[0];
     private byte[][] slotNames = new byte[0][];
     private final ServerContext ctx;
+    private final StringCommands strings;
+    private final CommandSpec setSpec;
 
     CommandTable(ServerContext ctx) {
         this.ctx = ctx;
-        StringCommands strings = new StringCommands(ctx);
+        this.strings = new StringCommands(ctx);
         strings.register(this);
         new KeyCommands(ctx, strings).register(this);
         new AdminCommands(ctx, this).register(this);
+        this.setSpec = Objects.requireNonNull(byName.get("set"));
     }
 
     void add(String name, int arity, List<String> flags, int first, int last, int step, CommandSpec.Handler h) {
@@ -82,6 +86,30 @@ final class CommandTable {
 
     Collection<CommandSpec> all() {
         return byName.values();
+    }
+
+    /**
+     * Runs the request {@code p} just parsed from {@code buf}. The plain {@code SET key value} of an
+     * authenticated client, the most common write, stores its value straight from the buffer;
+     * everything else copies its arguments out and goes through {@link #execute(Client, byte[][])}.
+     * The request's bytes are consumed: a command may overwrite them.
+     */
+    void execute(Client c, RequestParser p, byte[] buf) {
+        if (p.argc == 3 && p.inBuffer() && c.authenticated && isSet(buf, p.starts[0], p.lengths[0])) {
+            ctx.stats.commands.increment();
+            c.lastCommand = setSpec.name();
+            try {
+                strings.setFromBuffer(buf, p.starts[1], p.lengths[1], p.starts[2], p.lengths[2], c.reply);
+            } catch (RuntimeException e) {
+                c.reply.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+            return;
+        }
+        execute(c, p.args(buf));
+    }
+
+    private static boolean isSet(byte[] b, int at, int len) {
+        return len == 3 && (b[at] | 0x20) == 's' && (b[at + 1] | 0x20) == 'e' && (b[at + 2] | 0x20) == 't';
     }
 
     /** Runs one request, in Redis's order of checks: unknown command, arity, authentication. */

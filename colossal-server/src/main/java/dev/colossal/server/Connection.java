@@ -123,11 +123,10 @@ final class Connection {
                 break;
             }
             inStart = parser.next;
-            if (parser.args.length > 0) {
-                table.execute(client, parser.args);
+            if (parser.argc > 0) {
+                table.execute(client, parser, in);
             }
         }
-        parser.args = null;
         if (inStart == inEnd) {
             inStart = 0;
             inEnd = 0;

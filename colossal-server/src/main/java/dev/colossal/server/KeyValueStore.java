@@ -71,6 +71,20 @@ interface KeyValueStore extends AutoCloseable {
     void set(byte[] key, byte[] value, long expireAtMillis);
 
     /**
+     * Stores {@code buf[valueAt, valueAt + valueLength)} with no deadline, replacing what was there,
+     * without copying the value first: the {@link StoredValue#PLAIN_HEADER} bytes before
+     * {@code valueAt} are overwritten with the stored form's header.
+     *
+     * @param key         the key
+     * @param buf         holds the value, and room before it
+     * @param valueAt     where the value starts, at least {@link StoredValue#PLAIN_HEADER}
+     * @param valueLength the value's length
+     */
+    default void setInPlace(byte[] key, byte[] buf, int valueAt, int valueLength) {
+        set(key, java.util.Arrays.copyOfRange(buf, valueAt, valueAt + valueLength), StoredValue.NO_EXPIRY);
+    }
+
+    /**
      * @param key the key
      * @return true if a live entry was removed
      */

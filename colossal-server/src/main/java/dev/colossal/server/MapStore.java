@@ -111,6 +111,12 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
+    public void setInPlace(byte[] key, byte[] buf, int valueAt, int valueLength) {
+        int at = StoredValue.plainHeaderBefore(buf, valueAt);
+        map.put(MemorySegment.ofArray(key), MemorySegment.ofArray(buf).asSlice(at, valueLength + StoredValue.PLAIN_HEADER));
+    }
+
+    @Override
     public boolean delete(byte[] key) {
         byte[] stored = map.get(key);
         if (stored == null) {

@@ -19,10 +19,18 @@ final class RequestParser {
 
     private final long maxBulk;
 
-    /** The arguments of the request found by the last successful {@link #parse}; may be empty. */
-    byte[][] args;
+    /**
+     * The arguments of an inline request found by the last successful {@link #parse}; null after a
+     * multibulk request, whose arguments stay in the buffer (see {@link #args(byte[])}).
+     */
+    private byte[][] inlineArgs;
     /** Where the next request starts after the last successful {@link #parse}. */
     int next;
+    /** How many arguments the last request has. */
+    int argc;
+    /** Where each argument of the last multibulk request starts in the buffer, and its length. */
+    int[] starts = new int[8];
+    int[] lengths = new int[8];
 
     /** @param maxBulk the longest bulk string accepted (proto-max-bulk-len) */
     RequestParser(long maxBulk) {
@@ -38,6 +46,28 @@ final class RequestParser {
      */
     boolean parse(byte[] b, int pos, int limit) throws ProtocolException {
         return b[pos] == '*' ? parseMultibulk(b, pos, limit) : parseInline(b, pos, limit);
+    }
+
+    /** @return true if the last request was multibulk, so its arguments are at {@link #starts} in the buffer */
+    boolean inBuffer() {
+        return inlineArgs == null;
+    }
+
+    /**
+     * Copies out the arguments of the last request.
+     *
+     * @param b the buffer {@link #parse} read (for a multibulk request)
+     * @return the arguments, possibly none
+     */
+    byte[][] args(byte[] b) {
+        if (inlineArgs != null) {
+            return inlineArgs;
+        }
+        byte[][] out = new byte[argc][];
+        for (int i = 0; i < argc; i++) {
+            out[i] = java.util.Arrays.copyOfRange(b, starts[i], starts[i] + lengths[i]);
+        }
+        return out;
     }
 
     private static int findCr(byte[] b, int from, int limit) {
@@ -66,11 +96,11 @@ final class RequestParser {
             return false;
         }
         if (n <= 0) {
-            args = EMPTY;
+            inlineArgs = EMPTY;
+            argc = 0;
             next = p;
             return true;
         }
-        byte[][] out = new byte[(int) n][];
         for (int i = 0; i < n; i++) {
             if (p >= limit) {
                 return false;
@@ -93,12 +123,18 @@ final class RequestParser {
             if ((long) start + len + 2 > limit) {
                 return false;
             }
-            byte[] arg = new byte[(int) len];
-            System.arraycopy(b, start, arg, 0, (int) len);
-            out[i] = arg;
+            if (i >= starts.length) {
+                // Grown as arguments arrive, not from the count, so a lying count costs no memory.
+                int size = (int) Math.min(n, starts.length * 2L);
+                starts = java.util.Arrays.copyOf(starts, size);
+                lengths = java.util.Arrays.copyOf(lengths, size);
+            }
+            starts[i] = start;
+            lengths[i] = (int) len;
             p = start + (int) len + 2;
         }
-        args = out;
+        inlineArgs = null;
+        argc = (int) n;
         next = p;
         return true;
     }
@@ -161,7 +197,8 @@ final class RequestParser {
             return false;
         }
         int end = nl > pos && b[nl - 1] == '\r' ? nl - 1 : nl;
-        args = splitArgs(b, pos, end);
+        inlineArgs = splitArgs(b, pos, end);
+        argc = inlineArgs.length;
         next = nl + 1;
         return true;
     }

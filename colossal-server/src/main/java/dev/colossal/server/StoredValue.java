@@ -68,6 +68,18 @@ final class StoredValue {
         return header + length;
     }
 
+    /**
+     * Turns the {@link #PLAIN_HEADER} bytes before {@code payloadAt} into the header of a value with no
+     * deadline, so that {@code buf[result, payloadAt + length)} is its stored form with no copy.
+     *
+     * @return where the stored form starts
+     */
+    static int plainHeaderBefore(byte[] buf, int payloadAt) {
+        int at = payloadAt - PLAIN_HEADER;
+        buf[at + FLAGS_OFFSET] = 0;
+        return at;
+    }
+
     static int headerLength(long expireAtMillis) {
         return expireAtMillis == NO_EXPIRY ? PLAIN_HEADER : EXPIRING_HEADER;
     }

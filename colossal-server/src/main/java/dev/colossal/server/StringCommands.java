@@ -92,6 +92,22 @@ final class StringCommands {
         return deadline != StoredValue.NO_EXPIRY && deadline <= ctx.now();
     }
 
+    /**
+     * {@code SET key value} with no options, the value still in the request buffer (see
+     * {@link CommandTable#execute(Client, RequestParser, byte[])}).
+     */
+    void setFromBuffer(byte[] buf, int keyAt, int keyLength, int valueAt, int valueLength, Reply r) {
+        byte[] key = java.util.Arrays.copyOfRange(buf, keyAt, keyAt + keyLength);
+        Lock l = store.lock(key);
+        l.lock();
+        try {
+            store.setInPlace(key, buf, valueAt, valueLength);
+        } finally {
+            l.unlock();
+        }
+        r.ok();
+    }
+
     private void set(Client c, byte[][] a, Reply r) {
         boolean nx = false;
         boolean xx = false;

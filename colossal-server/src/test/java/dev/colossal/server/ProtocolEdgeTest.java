@@ -81,6 +81,36 @@ class ProtocolEdgeTest {
     }
 
     @Test
+    void plainSetsStoredFromTheRequestBufferLeaveTheRequestsAfterThemIntact() throws Exception {
+        byte[] big = new byte[1500];
+        new Random(3).nextBytes(big);
+        ByteArrayOutputStream burst = new ByteArrayOutputStream();
+        burst.writeBytes(Wire.encode("set", "a", "1"));
+        burst.writeBytes(Wire.encode("SeT", "empty", ""));
+        burst.writeBytes(Wire.encode("SET".getBytes(), "big".getBytes(), big));
+        burst.writeBytes(Wire.encode("SET", "a", "2", "GET"));
+        burst.writeBytes(Wire.encode("SET", "ttl", "x", "EX", "100"));
+        burst.writeBytes(Wire.encode("GET", "a"));
+        burst.writeBytes(Wire.encode("SET", "a"));
+        try (Wire w = new Wire(server.port())) {
+            w.send(burst.toByteArray());
+            assertEquals("+OK\r\n", w.reply());
+            assertEquals("+OK\r\n", w.reply());
+            assertEquals("+OK\r\n", w.reply());
+            assertEquals("$1\r\n1\r\n", w.reply(), "SET ... GET sees the fast path's value");
+            assertEquals("+OK\r\n", w.reply());
+            assertEquals("$1\r\n2\r\n", w.reply());
+            assertEquals("-ERR wrong number of arguments for 'set' command\r\n", w.reply());
+            assertEquals("$0\r\n\r\n", w.call("GET", "empty"));
+            assertArrayEquals(w.call("GET".getBytes(), "big".getBytes()),
+                    ("$1500\r\n" + new String(big, java.nio.charset.StandardCharsets.ISO_8859_1) + "\r\n")
+                            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            assertEquals(":-1\r\n", w.call("TTL", "big"));
+            assertEquals(":100\r\n", w.call("TTL", "ttl"));
+        }
+    }
+
+    @Test
     void emptyAndSixtyFourMebibyteValuesRoundTrip() throws Exception {
         byte[] big = new byte[64 * 1024 * 1024];
         new Random(5).nextBytes(big);
