@@ -1,7 +1,7 @@
 /**
  * Colossal core: huge, persistent, shareable data on the Foreign Function &amp; Memory API.
  *
- * <p>No runtime dependencies, no {@code sun.misc.Unsafe}, no JDK internals and no restricted
+ * <p>No runtime dependencies, no Unsafe, no JDK internals and no restricted
  * FFM methods: the module runs on a stock JDK 25 without flags and without warnings.
  * Packages depend one way only: {@code memory → array, codec, struct → map, swap, ipc}.
  */
