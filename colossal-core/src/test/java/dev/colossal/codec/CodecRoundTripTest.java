@@ -137,6 +137,18 @@ class CodecRoundTripTest {
     }
 
     @Test
+    void classesDecodeThroughAnAnnotatedConstructorInItsOwnParameterOrder() {
+        Codec<Samples.Money> codec = Codecs.of(Samples.Money.class, java.lang.invoke.MethodHandles.lookup());
+        Samples.Money back = Bytes.roundTrip(codec, new Samples.Money("EUR", 1234));
+        assertEquals(1234, back.cents());
+        assertEquals("EUR", back.currency());
+        assertArrayEquals(new byte[] {(byte) 0xD2, 0x04, 0, 0, 0, 0, 0, 0, 1, 3, 'E', 'U', 'R'},
+                Bytes.array(Bytes.encode(codec, new Samples.Money("EUR", 1234))), "fields in declaration order");
+        // public class, constructor and accessors: no lookup needed, private fields read through name()
+        assertEquals(1234, Bytes.roundTrip(Codecs.of(Samples.Money.class), new Samples.Money("EUR", 1234)).cents());
+    }
+
+    @Test
     void nonPublicTypesWorkWithTheCallersLookup() {
         record Secret(long id, List<String> tags) {}
         Codec<Secret> codec = Codecs.of(Secret.class, java.lang.invoke.MethodHandles.lookup());
