@@ -80,6 +80,21 @@ class CodecRoundTripTest {
     }
 
     @Test
+    void lengthsAtEveryVarintBoundaryRoundTrip() {
+        int[] lengths = {0, 1, 127, 128, 16_383, 16_384, 2_097_151, 2_097_152};
+        int[] varintBytes = {1, 1, 1, 2, 2, 3, 3, 4};
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] bytes = new byte[lengths[i]];
+            java.util.Arrays.fill(bytes, (byte) i);
+            assertEquals(varintBytes[i] + (long) lengths[i], Codecs.bytes().encodedSize(bytes), "length " + lengths[i]);
+            assertArrayEquals(bytes, Bytes.roundTrip(Codecs.bytes(), bytes));
+            String text = "é".repeat(lengths[i] / 2) + "a".repeat(lengths[i] % 2); // exactly lengths[i] bytes
+            assertEquals(varintBytes[i] + (long) lengths[i], Codecs.string().encodedSize(text));
+            assertEquals(text, Bytes.roundTrip(Codecs.string(), text));
+        }
+    }
+
+    @Test
     void theByteFormatIsTheDocumentedOne() {
         record Point(int x, String label) {}
         Codec<Point> codec = Codecs.of(Point.class, java.lang.invoke.MethodHandles.lookup());
