@@ -201,13 +201,30 @@ final class CodecResolver {
             Field f = own.get(i);
             types[i] = f.getType();
             String fieldPath = path + "." + f.getName();
+            Member member = f;
+            MethodHandle getter;
             try {
-                boolean direct = Modifier.isPublic(f.getModifiers()) && linkable(c) && linkable(f.getType());
-                fields.add(field(f.getName(), f.getType(), f.getGenericType(), lookup.unreflectGetter(f),
-                        direct ? f : null, fieldPath));
+                getter = lookup.unreflectGetter(f);
             } catch (IllegalAccessException e) {
-                throw inaccessible(c, fieldPath, e);
+                // an encapsulated field: read it through its public accessor, name() or getName()
+                member = accessor(c, f);
+                if (member == null) {
+                    throw inaccessible(c, fieldPath, e);
+                }
+                try {
+                    getter = lookup.unreflect((Method) member);
+                } catch (IllegalAccessException again) {
+                    throw inaccessible(c, fieldPath, again);
+                }
             }
+            boolean direct = Modifier.isPublic(member.getModifiers()) && linkable(c) && linkable(f.getType());
+            fields.add(field(f.getName(), f.getType(), f.getGenericType(), getter, direct ? member : null, fieldPath));
+        }
+        Constructor<?> annotated = Arrays.stream(c.getDeclaredConstructors())
+                .filter(k -> k.isAnnotationPresent(CodecConstructor.class)).findFirst().orElse(null);
+        if (annotated != null) {
+            return new Composite(schema("class", c, fields), fields, erase(annotatedConstructor(c, path, own, annotated)),
+                    null);
         }
         Constructor<?> matching = null;
         MethodHandle constructor;
@@ -220,6 +237,48 @@ final class CodecResolver {
             throw inaccessible(c, path, e);
         }
         return new Composite(schema("class", c, fields), fields, erase(constructor), directOrNull(matching));
+    }
+
+    private static Method accessor(Class<?> c, Field f) {
+        String capitalized = Character.toUpperCase(f.getName().charAt(0)) + f.getName().substring(1);
+        for (String name : List.of(f.getName(), "get" + capitalized, "is" + capitalized)) {
+            try {
+                Method m = c.getMethod(name);
+                if (m.getReturnType() == f.getType() && !Modifier.isStatic(m.getModifiers())) {
+                    return m;
+                }
+            } catch (NoSuchMethodException e) {
+                // try the next spelling
+            }
+        }
+        return null;
+    }
+
+    /** {@code (F1..Fn)C} through a {@link CodecConstructor}, whose parameters name the fields they set. */
+    private MethodHandle annotatedConstructor(Class<?> c, String path, List<Field> own, Constructor<?> k) {
+        String[] names = k.getAnnotation(CodecConstructor.class).value();
+        List<String> fieldNames = own.stream().map(Field::getName).toList();
+        Class<?>[] params = k.getParameterTypes();
+        if (names.length != params.length || names.length != own.size()
+                || !fieldNames.containsAll(Arrays.asList(names)) || Arrays.stream(names).distinct().count() != names.length) {
+            throw unsupported(path, c, "@CodecConstructor" + Arrays.toString(names) + " must name each of the fields "
+                    + fieldNames + " exactly once, one per parameter of " + k);
+        }
+        int[] reorder = new int[names.length];
+        for (int p = 0; p < names.length; p++) {
+            reorder[p] = fieldNames.indexOf(names[p]);
+            if (own.get(reorder[p]).getType() != params[p]) {
+                throw unsupported(path + "." + names[p], c, "@CodecConstructor parameter " + p + " is "
+                        + params[p].getName() + " but the field is " + own.get(reorder[p]).getType().getName());
+            }
+        }
+        try {
+            MethodHandle h = lookup.unreflectConstructor(k);
+            Class<?>[] types = own.stream().map(Field::getType).toArray(Class<?>[]::new);
+            return MethodHandles.permuteArguments(h, MethodType.methodType(c, types), reorder);
+        } catch (IllegalAccessException e) {
+            throw inaccessible(c, path, e);
+        }
     }
 
     /** {@code (F1..Fn)C}: new C(), then each field set, as one method handle tree. */

@@ -42,22 +42,26 @@ final class StructStrings {
         int w = 0;
         for (; w + 8 <= chars; w += 8) {
             long word = 0;
+            int any = 0; // OR of the chars: one test per word instead of one branch per char
             for (int k = 0; k < 8; k++) {
                 char c = value.charAt(w + k);
-                if (c >= 0x80) {
-                    return false;
-                }
+                any |= c;
                 word |= (long) c << (k << 3);
+            }
+            if (any >= 0x80) {
+                return false;
             }
             s.set(WORD, off + w, word);
         }
         long word = 0;
+        int any = 0;
         for (int k = 0; w + k < chars; k++) {
             char c = value.charAt(w + k);
-            if (c >= 0x80) {
-                return false;
-            }
+            any |= c;
             word |= (long) c << (k << 3);
+        }
+        if (any >= 0x80) {
+            return false;
         }
         if (w + 8 <= length) {
             s.set(WORD, off + w, word);

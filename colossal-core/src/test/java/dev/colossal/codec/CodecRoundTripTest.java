@@ -80,6 +80,21 @@ class CodecRoundTripTest {
     }
 
     @Test
+    void lengthsAtEveryVarintBoundaryRoundTrip() {
+        int[] lengths = {0, 1, 127, 128, 16_383, 16_384, 2_097_151, 2_097_152};
+        int[] varintBytes = {1, 1, 1, 2, 2, 3, 3, 4};
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] bytes = new byte[lengths[i]];
+            java.util.Arrays.fill(bytes, (byte) i);
+            assertEquals(varintBytes[i] + (long) lengths[i], Codecs.bytes().encodedSize(bytes), "length " + lengths[i]);
+            assertArrayEquals(bytes, Bytes.roundTrip(Codecs.bytes(), bytes));
+            String text = "é".repeat(lengths[i] / 2) + "a".repeat(lengths[i] % 2); // exactly lengths[i] bytes
+            assertEquals(varintBytes[i] + (long) lengths[i], Codecs.string().encodedSize(text));
+            assertEquals(text, Bytes.roundTrip(Codecs.string(), text));
+        }
+    }
+
+    @Test
     void theByteFormatIsTheDocumentedOne() {
         record Point(int x, String label) {}
         Codec<Point> codec = Codecs.of(Point.class, java.lang.invoke.MethodHandles.lookup());
@@ -134,6 +149,18 @@ class CodecRoundTripTest {
         Samples.Immutable i = Bytes.roundTrip(Codecs.of(Samples.Immutable.class), new Samples.Immutable(9, null));
         assertEquals(9, i.id);
         assertNull(i.name);
+    }
+
+    @Test
+    void classesDecodeThroughAnAnnotatedConstructorInItsOwnParameterOrder() {
+        Codec<Samples.Money> codec = Codecs.of(Samples.Money.class, java.lang.invoke.MethodHandles.lookup());
+        Samples.Money back = Bytes.roundTrip(codec, new Samples.Money("EUR", 1234));
+        assertEquals(1234, back.cents());
+        assertEquals("EUR", back.currency());
+        assertArrayEquals(new byte[] {(byte) 0xD2, 0x04, 0, 0, 0, 0, 0, 0, 1, 3, 'E', 'U', 'R'},
+                Bytes.array(Bytes.encode(codec, new Samples.Money("EUR", 1234))), "fields in declaration order");
+        // public class, constructor and accessors: no lookup needed, private fields read through name()
+        assertEquals(1234, Bytes.roundTrip(Codecs.of(Samples.Money.class), new Samples.Money("EUR", 1234)).cents());
     }
 
     @Test

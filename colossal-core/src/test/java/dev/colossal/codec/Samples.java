@@ -50,6 +50,26 @@ public final class Samples {
         }
     }
 
+    /** A class decoded through an annotated constructor whose parameters come in another order. */
+    public static final class Money {
+        private final long cents;
+        private final String currency;
+
+        @CodecConstructor({"currency", "cents"})
+        public Money(String currency, long cents) {
+            this.cents = cents;
+            this.currency = currency;
+        }
+
+        public long cents() {
+            return cents;
+        }
+
+        public String currency() {
+            return currency;
+        }
+    }
+
     /** A field whose type cannot be encoded. */
     public record Holder(String name, Inner inner) {}
 

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
  */
 class StructAllocationTest {
 
-    // Reflection, because the tests run inside module dev.colossal.core, which does not (and must not)
-    // require java.management; reflective calls need no readability.
+    // Reflection, so that this compiles and runs whether surefire places the tests in module
+    // dev.colossal.core (which does not, and must not, require java.management or jdk.management)
+    // or on the class path: reflective calls need no readability, only exported packages.
     private static final Object THREADS;
     private static final Method ALLOCATED;
 
