@@ -2,6 +2,7 @@ package dev.colossal.memory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -37,12 +38,10 @@ final class ArenaIndex implements AutoCloseable {
     static final int SIZE_OFFSET = 8;
     static final int ALIGNMENT_OFFSET = 16;
 
-    private final Path path;
     private final FileChannel channel;
     private long end;
 
-    private ArenaIndex(Path path, FileChannel channel, long end) {
-        this.path = path;
+    private ArenaIndex(FileChannel channel, long end) {
         this.channel = channel;
         this.end = end;
     }
@@ -51,15 +50,15 @@ final class ArenaIndex implements AutoCloseable {
         Path path = dir.resolve(FILE);
         FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
-        ByteBuffer header = MappedArena.buffer(HEADER_LENGTH).putLong(MAGIC).putInt(VERSION).putInt(0).flip();
+        ByteBuffer header = buffer(HEADER_LENGTH).putLong(MAGIC).putInt(VERSION).putInt(0).flip();
         ch.write(header, 0);
-        return new ArenaIndex(path, ch, HEADER_LENGTH);
+        return new ArenaIndex(ch, HEADER_LENGTH);
     }
 
     static ArenaIndex open(Path dir) throws IOException {
         Path path = dir.resolve(FILE);
         FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        ByteBuffer header = MappedArena.buffer(HEADER_LENGTH);
+        ByteBuffer header = buffer(HEADER_LENGTH);
         ch.read(header, 0);
         header.flip();
         if (header.remaining() < HEADER_LENGTH || header.getLong() != MAGIC) {
@@ -73,13 +72,13 @@ final class ArenaIndex implements AutoCloseable {
                     + VERSION + ": use the Colossal release that wrote it");
         }
         long records = (ch.size() - HEADER_LENGTH) / RECORD_LENGTH;
-        return new ArenaIndex(path, ch, HEADER_LENGTH + records * RECORD_LENGTH);
+        return new ArenaIndex(ch, HEADER_LENGTH + records * RECORD_LENGTH);
     }
 
     /** @return every record as {offset, size, alignment}, in allocation order */
     List<long[]> records() throws IOException {
         int count = Math.toIntExact((end - HEADER_LENGTH) / RECORD_LENGTH);
-        ByteBuffer all = MappedArena.buffer(Math.multiplyExact(count, RECORD_LENGTH));
+        ByteBuffer all = buffer(Math.multiplyExact(count, RECORD_LENGTH));
         while (all.hasRemaining() && channel.read(all, HEADER_LENGTH + all.position()) > 0) {
             // read until full: a regular file returns what it has
         }
@@ -94,15 +93,16 @@ final class ArenaIndex implements AutoCloseable {
     }
 
     void append(long offset, long size, long alignment) throws IOException {
-        ByteBuffer record = MappedArena.buffer(RECORD_LENGTH).putLong(offset).putLong(size).putLong(alignment).flip();
+        ByteBuffer record = buffer(RECORD_LENGTH).putLong(offset).putLong(size).putLong(alignment).flip();
         while (record.hasRemaining()) {
             channel.write(record, end + record.position());
         }
         end += RECORD_LENGTH;
     }
 
-    Path path() {
-        return path;
+    /** Little-endian, fixed, so that kept arenas move between machines. */
+    private static ByteBuffer buffer(int size) {
+        return ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     @Override

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -348,12 +346,5 @@ public final class MappedArena implements Arena {
                 throw new UncheckedIOException(e);
             }
         }
-    }
-
-    /** Byte order of the index file, fixed so that files move between machines. */
-    static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
-
-    static ByteBuffer buffer(int size) {
-        return ByteBuffer.allocate(size).order(ORDER);
     }
 }
