@@ -32,8 +32,11 @@ public abstract sealed class BigArray implements AutoCloseable
     /** {@link #length} while alive, 0 once released: the one comparison on the hot path covers both. */
     long limit;
     /**
-     * The only chunk of a contiguous array, else null. A final field the JIT can hoist: a loop over a
-     * contiguous array then sees one loop-invariant segment and drops FFM's checks from the loop.
+     * All elements as one segment, else null: the only chunk of a contiguous array, or the run of a
+     * segmented array whose chunks lie back to back in one pool region (what a fresh pool hands out).
+     * A final field the JIT can hoist: a loop then sees one loop-invariant segment, and a random access
+     * costs no offset lookup, which matters because the fewer instructions each access takes, the more
+     * cache misses the core keeps in flight.
      */
     final MemorySegment single;
     /**
@@ -54,7 +57,8 @@ public abstract sealed class BigArray implements AutoCloseable
         this.length = length;
         this.limit = length;
         this.onRelease = storage.onRelease();
-        this.single = storage.chunkShift() == Storage.SINGLE_CHUNK_SHIFT ? chunks[0] : null;
+        this.single = storage.chunkShift() == Storage.SINGLE_CHUNK_SHIFT ? chunks[0]
+                : storage.run(length << elementShift);
         this.region = storage.region();
         this.chunkOffsets = storage.chunkOffsets();
     }

@@ -74,6 +74,23 @@ record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, lon
         });
     }
 
+    /**
+     * @param bytes the array's size in bytes
+     * @return the chunks as one slice of the region if they lie there back to back in order, else null
+     */
+    MemorySegment run(long bytes) {
+        if (region == null || chunkOffsets.length == 0) {
+            return null;
+        }
+        long first = chunkOffsets[0];
+        for (int i = 1; i < chunkOffsets.length; i++) {
+            if (chunkOffsets[i] != first + ((long) i << chunkShift)) {
+                return null;
+            }
+        }
+        return region.asSlice(first, bytes);
+    }
+
     /** One segment from the caller's arena; the caller's arena decides its lifetime. */
     static Storage contiguous(Arena arena, long length, int elementShift) {
         long bytes = checkLength(length, elementShift);

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -93,6 +94,8 @@ public final class ChunkPool implements AutoCloseable {
     private final Path directory;
     private final boolean ownsDirectory;
     private final FileChannel file;
+    /** Where free space is checked: the directory, or its parent once the owned directory is gone. */
+    private final Path spaceDirectory;
     private final Arena arena = Arena.ofShared();
 
     private final long regionSize;
@@ -127,6 +130,7 @@ public final class ChunkPool implements AutoCloseable {
             this.directory = null;
             this.ownsDirectory = false;
             this.file = null;
+            this.spaceDirectory = null;
         } else {
             this.ownsDirectory = b.directory == null;
             this.directory = ownsDirectory
@@ -141,6 +145,16 @@ public final class ChunkPool implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(new IOException("cannot create the chunk pool's file in "
                         + directory + ": " + e.getMessage(), e));
+            }
+            this.spaceDirectory = ownsDirectory ? directory.getParent() : directory;
+            if (ownsDirectory) {
+                // On Linux DELETE_ON_CLOSE unlinks the file as soon as it is open, so the temporary
+                // directory is empty already: removing it now leaves nothing behind after a kill -9.
+                try {
+                    Files.deleteIfExists(directory);
+                } catch (IOException stillHoldsTheFile) {
+                    // Elsewhere the file is deleted at close, and close removes the directory.
+                }
             }
         }
     }
@@ -337,7 +351,7 @@ public final class ChunkPool implements AutoCloseable {
                 regionUsed = 0;
             }
             if (backing != Backing.NATIVE) {
-                Directories.checkFreeSpace(directory, slabSize, "a chunk pool slab of " + slabSize + " bytes");
+                Directories.checkFreeSpace(spaceDirectory, slabSize, "a chunk pool slab of " + slabSize + " bytes");
             }
             MemorySegment slab = region.asSlice(regionUsed, slabSize);
             regionUsed += slabSize;

@@ -12,6 +12,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.LongFunction;
@@ -61,6 +62,36 @@ class BigArrayContractTest {
             DoubleArray a = DoubleArray.segmented(scattered, n);
             if (n > 32 && a.region != null) {
                 throw new AssertionError("expected chunks spread over several slabs");
+            }
+            return a;
+        }));
+        // The three ways a segmented array addresses its elements, each forced: one run of chunks
+        // (a fresh pool hands them out in order), chunks out of order in one region, and (above)
+        // chunks in several regions.
+        all.add(Arguments.of("segmented, chunks in one run", (LongFunction<DoubleArray>) n -> {
+            ChunkPool fresh = ChunkPool.builder().backing(ChunkPool.Backing.NATIVE).chunkSize(64).slabSize(1 << 16).build();
+            RESOURCES.add(fresh);
+            DoubleArray a = DoubleArray.segmented(fresh, n);
+            if (a.single == null) {
+                throw new AssertionError("expected the chunks of a fresh pool to form one run");
+            }
+            return a;
+        }));
+        ChunkPool recycled = ChunkPool.builder().backing(ChunkPool.Backing.NATIVE).chunkSize(64).slabSize(1 << 16).build();
+        RESOURCES.add(recycled);
+        all.add(Arguments.of("segmented, chunks out of order", (LongFunction<DoubleArray>) n -> {
+            long count = (n * 8 + 63) / 64;
+            int[] ids = new int[(int) count];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = recycled.acquire();
+            }
+            Arrays.sort(ids);
+            for (int id : ids) {
+                recycled.release(id); // the stack now pops them in descending order
+            }
+            DoubleArray a = DoubleArray.segmented(recycled, n);
+            if (count > 1 && (a.single != null || a.region == null)) {
+                throw new AssertionError("expected chunks out of order within one region");
             }
             return a;
         }));

@@ -136,6 +136,23 @@ class ChunkPoolTest {
     }
 
     @Test
+    void shouldNotKeepItsOwnTemporaryDirectoryWhileOpen(@TempDir Path tmp) {
+        String saved = System.getProperty("java.io.tmpdir");
+        System.setProperty("java.io.tmpdir", tmp.toString());
+        try (ChunkPool pool = ChunkPool.builder().chunkSize(4096).slabSize(1 << 20).build()) {
+            pool.segment(pool.acquire()).set(ValueLayout.JAVA_LONG, 0, 1);
+            pool.acquire(); // needs no directory once open
+            try (var files = Files.list(tmp)) {
+                assertEquals(0, files.count(), "a process killed now must leave no empty directory behind");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        } finally {
+            System.setProperty("java.io.tmpdir", saved);
+        }
+    }
+
+    @Test
     void shouldFailUseAfterClose() {
         ChunkPool pool = ChunkPool.builder().chunkSize(4096).slabSize(1 << 16).build();
         MemorySegment chunk = pool.segment(pool.acquire());

@@ -62,17 +62,31 @@ public class ArrayAccessBench {
         }
     }
 
-    /** DoubleArray over 1 MiB chunks of a file-backed pool. */
-    @State(Scope.Benchmark)
-    public static class Segmented {
+    /** A DoubleArray over 1 MiB chunks of its own pool. */
+    abstract static class PoolArray {
         ChunkPool pool;
         DoubleArray a;
 
-        @Setup
-        public void setup(Size size) {
-            pool = ChunkPool.builder().chunkSize(CHUNK).build();
+        /**
+         * @param backing  where the pool's chunks live
+         * @param scatter  whether the pool first recycles its chunks in reverse order, so they lie out
+         *                 of order in its region and each access looks up its chunk's offset (what a
+         *                 pool that has been busy for a while hands out)
+         * @param filled   whether to write every element once
+         */
+        void open(Size size, ChunkPool.Backing backing, boolean scatter, boolean filled) {
+            pool = ChunkPool.builder().chunkSize(CHUNK).backing(backing).build();
+            if (scatter) {
+                int[] ids = new int[(int) (size.length * 8 / CHUNK)];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = pool.acquire();
+                }
+                for (int id : ids) {
+                    pool.release(id);
+                }
+            }
             a = DoubleArray.segmented(pool, size.length);
-            for (long i = 0; i < size.length; i++) {
+            for (long i = 0; filled && i < size.length; i++) {
                 a.set(i, i);
             }
         }
@@ -81,6 +95,33 @@ public class ArrayAccessBench {
         public void tearDown() {
             a.close();
             pool.close();
+        }
+    }
+
+    /** A fresh file-backed pool: the array's chunks form one run in the pool's region. */
+    @State(Scope.Benchmark)
+    public static class Segmented extends PoolArray {
+        @Setup
+        public void setup(Size size) {
+            open(size, ChunkPool.Backing.MAPPED_FILE, false, true);
+        }
+    }
+
+    /** A file-backed pool whose chunks were recycled in reverse order. */
+    @State(Scope.Benchmark)
+    public static class Scattered extends PoolArray {
+        @Setup
+        public void setup(Size size) {
+            open(size, ChunkPool.Backing.MAPPED_FILE, true, true);
+        }
+    }
+
+    /** A tmpfs pool: memory with no writeback to a disk. */
+    @State(Scope.Benchmark)
+    public static class SegmentedTmpfs extends PoolArray {
+        @Setup
+        public void setup(Size size) {
+            open(size, ChunkPool.Backing.TMPFS, false, false);
         }
     }
 
@@ -171,7 +212,20 @@ public class ArrayAccessBench {
 
     @Benchmark
     public long seqReadSegmented(Segmented s) {
-        DoubleArray a = s.a;
+        return seqRead(s.a);
+    }
+
+    @Benchmark
+    public long seqReadScattered(Scattered s) {
+        return seqRead(s.a);
+    }
+
+    @Benchmark
+    public long seqReadContiguous(Contiguous s) {
+        return seqRead(s.a);
+    }
+
+    private static long seqRead(DoubleArray a) {
         long n = a.length();
         long acc = 0;
         for (long i = 0; i < n; i++) {
@@ -194,16 +248,6 @@ public class ArrayAccessBench {
         return acc;
     }
 
-    @Benchmark
-    public long seqReadContiguous(Contiguous s) {
-        DoubleArray a = s.a;
-        long n = a.length();
-        long acc = 0;
-        for (long i = 0; i < n; i++) {
-            acc ^= Double.doubleToRawLongBits(a.get(i));
-        }
-        return acc;
-    }
 
     @Benchmark
     public long seqReadBuffers(Buffers b) {
@@ -242,7 +286,20 @@ public class ArrayAccessBench {
 
     @Benchmark
     public DoubleArray seqWriteSegmented(Segmented s) {
-        DoubleArray a = s.a;
+        return seqWrite(s.a);
+    }
+
+    @Benchmark
+    public DoubleArray seqWriteScattered(Scattered s) {
+        return seqWrite(s.a);
+    }
+
+    @Benchmark
+    public DoubleArray seqWriteContiguous(Contiguous s) {
+        return seqWrite(s.a);
+    }
+
+    private static DoubleArray seqWrite(DoubleArray a) {
         long n = a.length();
         for (long i = 0; i < n; i++) {
             a.set(i, i);
@@ -252,27 +309,31 @@ public class ArrayAccessBench {
 
     @Benchmark
     public DoubleArray seqWriteSegmentedChunks(Segmented s) {
-        DoubleArray a = s.a;
+        return writeChunks(s.a);
+    }
+
+    @Benchmark
+    public DoubleArray seqWriteSegmentedChunksTmpfs(SegmentedTmpfs s) {
+        return writeChunks(s.a);
+    }
+
+    /**
+     * The values come from an int counter plus the chunk's first index as a double, so the loop
+     * converts int to double like the {@code double[]} loop does (long to double has no vector
+     * instruction before AVX-512, and would measure the conversion instead of the memory).
+     */
+    private static DoubleArray writeChunks(DoubleArray a) {
         for (int c = 0; c < a.chunkCount(); c++) {
             MemorySegment chunk = a.chunk(c);
-            long first = a.chunkFirstIndex(c);
-            long bytes = chunk.byteSize();
-            for (long off = 0; off < bytes; off += 8) {
-                chunk.set(D, off, first + (off >>> 3));
+            double first = a.chunkFirstIndex(c);
+            int elements = (int) (chunk.byteSize() >>> 3);
+            for (int j = 0; j < elements; j++) {
+                chunk.set(D, (long) j << 3, first + j);
             }
         }
         return a;
     }
 
-    @Benchmark
-    public DoubleArray seqWriteContiguous(Contiguous s) {
-        DoubleArray a = s.a;
-        long n = a.length();
-        for (long i = 0; i < n; i++) {
-            a.set(i, i);
-        }
-        return a;
-    }
 
     @Benchmark
     public ByteBuffer[] seqWriteBuffers(Buffers b) {
@@ -313,7 +374,20 @@ public class ArrayAccessBench {
 
     @Benchmark
     public long randomReadSegmented(Segmented s) {
-        DoubleArray a = s.a;
+        return randomRead(s.a);
+    }
+
+    @Benchmark
+    public long randomReadScattered(Scattered s) {
+        return randomRead(s.a);
+    }
+
+    @Benchmark
+    public long randomReadContiguous(Contiguous s) {
+        return randomRead(s.a);
+    }
+
+    private static long randomRead(DoubleArray a) {
         long n = a.length();
         long x = 1;
         long acc = 0;
@@ -324,18 +398,6 @@ public class ArrayAccessBench {
         return acc;
     }
 
-    @Benchmark
-    public long randomReadContiguous(Contiguous s) {
-        DoubleArray a = s.a;
-        long n = a.length();
-        long x = 1;
-        long acc = 0;
-        for (long r = 0; r < n; r++) {
-            x = next(x);
-            acc ^= Double.doubleToRawLongBits(a.get(Math.unsignedMultiplyHigh(x, n)));
-        }
-        return acc;
-    }
 
     @Benchmark
     public long randomReadBuffers(Buffers b) {

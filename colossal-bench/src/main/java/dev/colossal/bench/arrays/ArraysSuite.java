@@ -29,21 +29,29 @@ public final class ArraysSuite implements Suite {
         Map<String, Jmh.Result> pool = Jmh.run(PoolBench.class.getName() + ".*", quick, jvmFlags());
         List<Row> rows = new ArrayList<>();
         String n8 = "8 M doubles";
+        String run = "DoubleArray segmented (chunks in one run), ";
+        String scattered = "DoubleArray segmented (chunks out of order), ";
         for (String op : List.of("seqRead", "seqWrite")) {
             String what = (op.equals("seqRead") ? "sequential read, " : "sequential write, ") + n8;
             rows.add(vs(what, "DoubleArray segmented, per-chunk loop", small, op + "SegmentedChunks", "double[]",
                     op + "Heap", 0.9));
-            rows.add(vs(what, "DoubleArray segmented, get/set(i)", small, op + "Segmented", "double[]", op + "Heap", 0.9));
+            if (op.equals("seqWrite")) {
+                rows.add(vs(what, "DoubleArray segmented, per-chunk loop, tmpfs pool", small,
+                        "seqWriteSegmentedChunksTmpfs", "double[]", "seqWriteHeap", 0.9));
+            }
+            rows.add(vs(what, run + "get/set(i)", small, op + "Segmented", "double[]", op + "Heap", 0.9));
+            rows.add(vs(what, scattered + "get/set(i)", small, op + "Scattered", "double[]", op + "Heap", 0.9));
             rows.add(vs(what, "DoubleArray contiguous, get/set(i)", small, op + "Contiguous", "double[]", op + "Heap", 0.9));
-            rows.add(vs(what, "DoubleArray segmented, get/set(i)", small, op + "Segmented", "ByteBuffer[] chunks",
+            rows.add(vs(what, scattered + "get/set(i)", small, op + "Scattered", "ByteBuffer[] chunks",
                     op + "Buffers", null));
             rows.add(vs(what, "DoubleArray contiguous, get/set(i)", small, op + "Contiguous", "one MemorySegment",
                     op + "Segment", null));
         }
         String rr = "random read, " + n8;
-        rows.add(vs(rr, "DoubleArray segmented, get(i)", small, "randomReadSegmented", "double[]", "randomReadHeap", 0.8));
+        rows.add(vs(rr, run + "get(i)", small, "randomReadSegmented", "double[]", "randomReadHeap", 0.8));
+        rows.add(vs(rr, scattered + "get(i)", small, "randomReadScattered", "double[]", "randomReadHeap", 0.8));
         rows.add(vs(rr, "DoubleArray contiguous, get(i)", small, "randomReadContiguous", "double[]", "randomReadHeap", 0.8));
-        rows.add(vs(rr, "DoubleArray segmented, get(i)", small, "randomReadSegmented", "ByteBuffer[] chunks",
+        rows.add(vs(rr, scattered + "get(i)", small, "randomReadScattered", "ByteBuffer[] chunks",
                 "randomReadBuffers", null));
         rows.add(vs(rr, "DoubleArray contiguous, get(i)", small, "randomReadContiguous", "one MemorySegment",
                 "randomReadSegment", null));
@@ -54,17 +62,17 @@ public final class ArraysSuite implements Suite {
                 String what = (op.equals("seqRead") ? "sequential read, " : "sequential write, ") + g3;
                 rows.add(vs(what, "FloatArray segmented, per-chunk loop", big, op + "SegmentedChunks",
                         "one MemorySegment", op + "Segment", null));
-                rows.add(vs(what, "FloatArray segmented, get/set(i)", big, op + "Segmented", "one MemorySegment",
+                rows.add(vs(what, "FloatArray segmented (chunks in one run), get/set(i)", big, op + "Segmented", "one MemorySegment",
                         op + "Segment", null));
-                rows.add(vs(what, "FloatArray segmented, get/set(i)", big, op + "Segmented", "ByteBuffer[] chunks",
+                rows.add(vs(what, "FloatArray segmented (chunks in one run), get/set(i)", big, op + "Segmented", "ByteBuffer[] chunks",
                         op + "Buffers", null));
                 rows.add(vs(what, "FloatArray contiguous, get/set(i)", big, op + "Contiguous", "one MemorySegment",
                         op + "Segment", null));
             }
             String rb = "random read (16 M reads), " + g3;
-            rows.add(vs(rb, "FloatArray segmented, get(i)", big, "randomReadSegmented", "one MemorySegment",
+            rows.add(vs(rb, "FloatArray segmented (chunks in one run), get(i)", big, "randomReadSegmented", "one MemorySegment",
                     "randomReadSegment", null));
-            rows.add(vs(rb, "FloatArray segmented, get(i)", big, "randomReadSegmented", "ByteBuffer[] chunks",
+            rows.add(vs(rb, "FloatArray segmented (chunks in one run), get(i)", big, "randomReadSegmented", "ByteBuffer[] chunks",
                     "randomReadBuffers", null));
             rows.add(vs(rb, "FloatArray contiguous, get(i)", big, "randomReadContiguous", "one MemorySegment",
                     "randomReadSegment", null));
