@@ -66,6 +66,9 @@ public class ArrayAccessBench {
     abstract static class PoolArray {
         ChunkPool pool;
         DoubleArray a;
+        /** The pool region holding every chunk, and where each chunk starts in it. */
+        MemorySegment region;
+        long[] offsets;
 
         /**
          * @param backing  where the pool's chunks live
@@ -88,6 +91,11 @@ public class ArrayAccessBench {
             a = DoubleArray.segmented(pool, size.length);
             for (long i = 0; filled && i < size.length; i++) {
                 a.set(i, i);
+            }
+            region = pool.region(0);
+            offsets = new long[a.chunkCount()];
+            for (int c = 0; c < offsets.length; c++) {
+                offsets[c] = a.chunk(c).address() - region.address();
             }
         }
 
@@ -385,6 +393,28 @@ public class ArrayAccessBench {
     @Benchmark
     public long randomReadContiguous(Contiguous s) {
         return randomRead(s.a);
+    }
+
+    /**
+     * The least any chunked layout can do on FFM: one offset lookup and one region access per read,
+     * no array object, no liveness or release checks. What it loses to {@code double[]} is the cost of
+     * chunking itself, not of DoubleArray.
+     */
+    @Benchmark
+    public long randomReadOffsetsFloor(Scattered s) {
+        MemorySegment region = s.region;
+        long[] offsets = s.offsets;
+        int shift = Long.numberOfTrailingZeros(CHUNK) - 3;
+        long mask = (1L << shift) - 1;
+        long n = s.a.length();
+        long x = 1;
+        long acc = 0;
+        for (long r = 0; r < n; r++) {
+            x = next(x);
+            long i = Math.unsignedMultiplyHigh(x, n);
+            acc ^= Double.doubleToRawLongBits(region.get(D, offsets[(int) (i >>> shift)] + ((i & mask) << 3)));
+        }
+        return acc;
     }
 
     private static long randomRead(DoubleArray a) {

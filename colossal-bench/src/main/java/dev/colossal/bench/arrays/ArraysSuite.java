@@ -50,6 +50,8 @@ public final class ArraysSuite implements Suite {
         String rr = "random read, " + n8;
         rows.add(vs(rr, run + "get(i)", small, "randomReadSegmented", "double[]", "randomReadHeap", 0.8));
         rows.add(vs(rr, scattered + "get(i)", small, "randomReadScattered", "double[]", "randomReadHeap", 0.8));
+        rows.add(vs(rr, "floor of chunks out of order: region + offset table, hand-written", small,
+                "randomReadOffsetsFloor", "double[]", "randomReadHeap", null));
         rows.add(vs(rr, "DoubleArray contiguous, get(i)", small, "randomReadContiguous", "double[]", "randomReadHeap", 0.8));
         rows.add(vs(rr, scattered + "get(i)", small, "randomReadScattered", "ByteBuffer[] chunks",
                 "randomReadBuffers", null));
