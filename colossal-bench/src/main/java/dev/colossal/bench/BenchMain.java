@@ -1,6 +1,7 @@
 package dev.colossal.bench;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,8 +43,10 @@ public final class BenchMain {
         }
         Suite suite = byName.get(args[0]);
         boolean quick = List.of(args).contains("--quick");
+        Instant started = Instant.now();
+        String load = Report.loadAverage();
         List<Row> rows = suite.run(quick);
-        Report report = new Report(suite, quick, rows);
+        Report report = new Report(suite, quick, rows, started, load);
         Path dir = Path.of("bench", "results");
         report.write(dir);
         System.out.println();

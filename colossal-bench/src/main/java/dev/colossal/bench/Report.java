@@ -3,6 +3,7 @@ package dev.colossal.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -18,11 +19,31 @@ final class Report {
     private final boolean quick;
     private final List<Row> rows;
     private final String date = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    private final String conditions;
 
-    Report(Suite suite, boolean quick, List<Row> rows) {
+    /**
+     * @param started        when the suite started
+     * @param loadAtStart    {@link #loadAverage()} when it started
+     */
+    Report(Suite suite, boolean quick, List<Row> rows, Instant started, String loadAtStart) {
         this.suite = suite;
         this.quick = quick;
         this.rows = rows;
+        this.conditions = "took " + Duration.between(started, Instant.now()).toMinutes() + " min; load average "
+                + loadAtStart + " at start, " + loadAverage() + " at end";
+    }
+
+    /**
+     * The machine's 1/5/15-minute load averages: on a shared machine they say whether other work
+     * competed with the run, which the ratios alone cannot.
+     */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return f[0] + " / " + f[1] + " / " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     String command() {
@@ -54,6 +75,7 @@ final class Report {
           .append("- JDK: ").append(System.getProperty("java.version")).append(" (")
           .append(System.getProperty("java.vm.name")).append(")\n")
           .append("- machine: ").append(machine()).append('\n')
+          .append("- run: ").append(conditions).append('\n')
           .append("- JVM flags of the forks: ")
           .append(suite.jvmFlags().isEmpty() ? "none" : "`" + String.join(" ", suite.jvmFlags()) + "`")
           .append("\n- ratio: ours/peer when higher is better, peer/ours otherwise; ratio >= target means met\n\n")
@@ -83,6 +105,7 @@ final class Report {
           .append(", \"quick\": ").append(quick)
           .append(", \"command\": ").append(str(command()))
           .append(", \"machine\": ").append(str(machine()))
+          .append(", \"run\": ").append(str(conditions))
           .append(", \"jvm_flags\": ").append(str(String.join(" ", suite.jvmFlags())))
           .append(",\n \"rows\": [");
         for (int i = 0; i < rows.size(); i++) {
