@@ -21,10 +21,7 @@ final class Report {
     private final String date = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     private final String conditions;
 
-    /**
-     * @param started        when the suite started
-     * @param loadAtStart    {@link #loadAverage()} when it started
-     */
+    /** {@code started} and {@code loadAtStart} ({@link #loadAverage()}) are taken as the suite starts. */
     Report(Suite suite, boolean quick, List<Row> rows, Instant started, String loadAtStart) {
         this.suite = suite;
         this.quick = quick;
