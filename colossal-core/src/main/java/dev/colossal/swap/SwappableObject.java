@@ -30,7 +30,7 @@ public final class SwappableObject<T> extends Swappable {
      */
     @SuppressWarnings("unchecked")
     public T get() {
-        return (T) space.access(this, false);
+        return (T) space.access(this, SwapSpace.Pin.NONE);
     }
 
     @SuppressWarnings("unchecked")
