@@ -83,6 +83,12 @@ public final class SwapSpace implements AutoCloseable {
     enum Pin { NONE, READ, WRITE }
 
 
+    /**
+     * I/O size and chunk size of the default pool. Measured on a virtual disk with O_DIRECT: the kernel's
+     * CPU per GB falls from 0.07 core-s at 1 MiB per call to 0.045 at 8 MiB, and no further at 16 MiB.
+     */
+    private static final long DEFAULT_IO = 8L << 20;
+
     private final long budget;
     private final SwapFile file;
     private final ChunkPool pool;
@@ -125,7 +131,8 @@ public final class SwapSpace implements AutoCloseable {
             this.ownedDirectory = null;
         }
         this.ownsPool = b.pool == null;
-        this.pool = ownsPool ? ChunkPool.builder().backing(ChunkPool.Backing.NATIVE).slabSize(64L << 20).build() : b.pool;
+        this.pool = ownsPool ? ChunkPool.builder().backing(ChunkPool.Backing.NATIVE).chunkSize(DEFAULT_IO)
+                .slabSize(64L << 20).build() : b.pool;
         try {
             this.file = SwapFile.open(path, b.persistentFile != null, b.alignment, b.maxFileBytes, b.ioSize, b.openOptions);
         } catch (IOException | RuntimeException e) {
@@ -154,7 +161,7 @@ public final class SwapSpace implements AutoCloseable {
         return new SwappableArray<>(this, id, type, bytes, type.cast(value), offset);
     }
 
-    /** @return a builder: temporary swap file, 1 GiB budget, 4 KiB alignment, 1 MiB I/O */
+    /** @return a builder: temporary swap file, 1 GiB budget, 4 KiB alignment, 8 MiB I/O */
     public static Builder builder() {
         return new Builder();
     }
@@ -742,7 +749,7 @@ public final class SwapSpace implements AutoCloseable {
         private Path directory;
         private Path persistentFile;
         private long alignment = 4096;
-        private long ioSize = 1L << 20;
+        private long ioSize = DEFAULT_IO;
         private long maxFileBytes = Long.MAX_VALUE;
         private Set<OpenOption> openOptions = Set.of();
         private ChunkPool pool;
@@ -795,7 +802,8 @@ public final class SwapSpace implements AutoCloseable {
         }
 
         /**
-         * @param bytes the largest single read or write (default 1 MiB): a multiple of the alignment
+         * @param bytes the largest single read or write (default 8 MiB): a multiple of the alignment. One
+         *              I/O never spans two chunks of an array, so the chunk size bounds it too
          * @return this builder
          */
         public Builder ioSize(long bytes) {
@@ -832,7 +840,9 @@ public final class SwapSpace implements AutoCloseable {
         }
 
         /**
-         * @param chunks the pool swapped-in arrays come from (default: a private native pool of 1 MiB chunks)
+         * @param chunks the pool swapped-in arrays come from (default: a private native pool of 8 MiB
+         *               chunks, one I/O each; objects are large. Pass a pool with smaller chunks for
+         *               small arrays, at some more CPU per GB swapped)
          * @return this builder
          */
         public Builder pool(ChunkPool chunks) {
