@@ -54,6 +54,22 @@ class CleanEvictionTest extends TinySpaces {
     }
 
     @Test
+    void shouldEvictAnEncodedObjectReadBackWithoutWritingIt() {
+        try (SwapSpace space = tiny(1 << 20).build()) {
+            var note = space.store("a value that never changes", dev.colossal.codec.Codecs.string());
+            note.swapOut();
+            long written = space.stats().bytesWritten();
+            assertTrue(written > 0);
+            for (int round = 0; round < 3; round++) {
+                assertEquals("a value that never changes", note.get());
+                note.swapOut();
+            }
+            assertEquals(written, space.stats().bytesWritten(), "an immutable value is written once");
+            assertEquals(3, space.stats().cleanEvictions());
+        }
+    }
+
+    @Test
     void shouldKeepEveryValueMixingReadAndWritePinsUnderATinyBudget() {
         SplittableRandom random = new SplittableRandom(23);
         long budget = 40_000;
