@@ -48,6 +48,7 @@ public abstract sealed class BigArray implements AutoCloseable
     final long[] chunkOffsets;
     private final AtomicInteger references = new AtomicInteger(1);
     private final Runnable onRelease;
+    private final boolean readOnly;
 
     BigArray(Storage storage, long length, int elementShift) {
         this.chunks = storage.chunks();
@@ -61,6 +62,35 @@ public abstract sealed class BigArray implements AutoCloseable
                 : storage.run(length << elementShift);
         this.region = storage.region();
         this.chunkOffsets = storage.chunkOffsets();
+        this.readOnly = chunks.length > 0 && chunks[0].isReadOnly();
+    }
+
+    /**
+     * A read-only view of the same elements: reads see this array's memory, every write (set,
+     * fill, copy into it, a write through a {@link #chunk(int) chunk} segment) throws
+     * {@link IllegalArgumentException} ("Attempt to write a read-only segment"). The view holds a
+     * reference to this array until the view is released, so it can be handed to code that must
+     * only read.
+     *
+     * @return the view, with one reference that the caller owns
+     * @throws IllegalStateException if this array was released
+     */
+    public abstract BigArray readOnly();
+
+    /** The storage of a {@link #readOnly()} view: retains this array, which the view's release lets go. */
+    final Storage readOnlyStorage() {
+        retain();
+        MemorySegment[] views = new MemorySegment[chunks.length];
+        for (int i = 0; i < views.length; i++) {
+            views[i] = chunks[i].asReadOnly();
+        }
+        return new Storage(views, shift + elementShift, region == null ? null : region.asReadOnly(), chunkOffsets,
+                this::release);
+    }
+
+    /** @return whether writes throw: a {@link #readOnly()} view, or an array over read-only memory */
+    public final boolean isReadOnly() {
+        return readOnly;
     }
 
     /**

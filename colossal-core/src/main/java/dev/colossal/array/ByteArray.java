@@ -103,6 +103,11 @@ public final class ByteArray extends BigArray {
         return new ByteArray(Storage.wrap(segment, ELEMENT_SHIFT), segment.byteSize() >>> ELEMENT_SHIFT);
     }
 
+    @Override
+    public ByteArray readOnly() {
+        return new ByteArray(readOnlyStorage(), length());
+    }
+
     /**
      * @param index the element's index
      * @return the element

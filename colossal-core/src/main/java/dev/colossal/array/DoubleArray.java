@@ -104,6 +104,11 @@ public final class DoubleArray extends BigArray {
         return new DoubleArray(Storage.wrap(segment, ELEMENT_SHIFT), segment.byteSize() >>> ELEMENT_SHIFT);
     }
 
+    @Override
+    public DoubleArray readOnly() {
+        return new DoubleArray(readOnlyStorage(), length());
+    }
+
     /**
      * @param index the element's index
      * @return the element

@@ -103,6 +103,11 @@ public final class FloatArray extends BigArray {
         return new FloatArray(Storage.wrap(segment, ELEMENT_SHIFT), segment.byteSize() >>> ELEMENT_SHIFT);
     }
 
+    @Override
+    public FloatArray readOnly() {
+        return new FloatArray(readOnlyStorage(), length());
+    }
+
     /**
      * @param index the element's index
      * @return the element

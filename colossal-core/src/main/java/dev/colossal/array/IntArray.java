@@ -103,6 +103,11 @@ public final class IntArray extends BigArray {
         return new IntArray(Storage.wrap(segment, ELEMENT_SHIFT), segment.byteSize() >>> ELEMENT_SHIFT);
     }
 
+    @Override
+    public IntArray readOnly() {
+        return new IntArray(readOnlyStorage(), length());
+    }
+
     /**
      * @param index the element's index
      * @return the element

@@ -103,6 +103,11 @@ public final class LongArray extends BigArray {
         return new LongArray(Storage.wrap(segment, ELEMENT_SHIFT), segment.byteSize() >>> ELEMENT_SHIFT);
     }
 
+    @Override
+    public LongArray readOnly() {
+        return new LongArray(readOnlyStorage(), length());
+    }
+
     /**
      * @param index the element's index
      * @return the element

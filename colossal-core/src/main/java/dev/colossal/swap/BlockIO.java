@@ -5,9 +5,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicLong;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.zip.CRC32C;
 
 /**
  * Writes and reads one block ({@link BlockLayout}) between memory segments and a file channel.
@@ -16,8 +16,8 @@ import java.nio.file.Path;
  * alignment) go straight between the caller's segments and the file through
  * {@link MemorySegment#asByteBuffer()}: no copy, which direct I/O requires and which keeps the CPU
  * cost to the checksum. What is left over (a short last chunk, unaligned memory, the trailing id)
- * goes through one aligned staging segment, flushed in whole alignment units. The CRC32C runs on
- * another thread beside the I/O ({@link Checksum}), so a block moves at the disk's speed.
+ * goes through one aligned staging segment, flushed in whole alignment units. A write's CRC32C
+ * runs on another thread beside the I/O ({@link Checksum}); a read's on the reading thread.
  */
 final class BlockIO {
 
@@ -40,7 +40,7 @@ final class BlockIO {
         try (Arena arena = Arena.ofConfined()) {
             Staging staging = new Staging(arena, length, offset + BlockLayout.headerSpan(alignment));
             // The payload does not change while it is written: its checksum runs beside the I/O.
-            Checksum crc = Checksum.start(parts, length, null);
+            Checksum crc = Checksum.start(parts, length);
             for (MemorySegment part : parts) {
                 long at = 0;
                 long n = part.byteSize();
@@ -74,31 +74,25 @@ final class BlockIO {
             readFully(header.asByteBuffer(), offset, id, offset, blockEnd);
             BlockLayout.checkHeader(header, id, length, file, offset);
             Staging staging = new Staging(arena, length, offset + BlockLayout.headerSpan(alignment));
-            // The checksum follows the reads on another thread, a piece behind.
-            Checksum crc = Checksum.start(parts, length, new AtomicLong());
-            int computed;
-            try {
-                for (MemorySegment part : parts) {
-                    long at = 0;
-                    long n = part.byteSize();
-                    while (at < n) {
-                        long rest = n - at;
-                        long got;
-                        if (staging.isEmpty() && aligned(part, at) && rest >= alignment) {
-                            got = Math.min(rest & -alignment, ioSize);
-                            readFully(part.asSlice(at, got).asByteBuffer(), staging.filePos, id, offset, blockEnd);
-                            staging.filePos += got;
-                        } else {
-                            got = staging.take(part, at, rest, id, offset, blockEnd);
-                        }
-                        at += got;
-                        crc.advance(got);
+            CRC32C crc = new CRC32C(); // summed here as each piece lands: see Checksum
+            for (MemorySegment part : parts) {
+                long at = 0;
+                long n = part.byteSize();
+                while (at < n) {
+                    long rest = n - at;
+                    long got;
+                    if (staging.isEmpty() && aligned(part, at) && rest >= alignment) {
+                        got = Math.min(rest & -alignment, ioSize);
+                        readFully(part.asSlice(at, got).asByteBuffer(), staging.filePos, id, offset, blockEnd);
+                        staging.filePos += got;
+                    } else {
+                        got = staging.take(part, at, rest, id, offset, blockEnd);
                     }
+                    Checksum.update(crc, part, at, got);
+                    at += got;
                 }
-            } finally {
-                crc.finishReading();
             }
-            computed = crc.await();
+            int computed = (int) crc.getValue();
             int stored = BlockLayout.crc(header);
             if (stored != computed) {
                 throw new SwapCorruptedException(id, file, offset, "payload crc32c=0x" + Integer.toHexString(computed)

@@ -22,7 +22,11 @@ public abstract sealed class Swappable implements AutoCloseable permits Swappabl
     State state;
     /** The resident value (a big array or an object), null while swapped out. */
     Object value;
-    /** The block's offset in the swap file while swapped out, else -1. */
+    /**
+     * The offset of a block in the swap file that holds the object as it is, else -1: set while it is
+     * swapped out, and also while it is resident and clean (read back and not written since), so
+     * that evicting it again only drops the memory. Anything that may write makes it -1 (dirty).
+     */
     long offset = -1;
     /** Bumped by every access while a write is in flight: a write that saw a bump is not committed. */
     long accesses;

@@ -30,7 +30,7 @@ public final class SwappableObject<T> extends Swappable {
      */
     @SuppressWarnings("unchecked")
     public T get() {
-        return (T) space.access(this, false);
+        return (T) space.access(this, SwapSpace.Pin.NONE);
     }
 
     @SuppressWarnings("unchecked")
@@ -67,8 +67,7 @@ public final class SwappableObject<T> extends Swappable {
     @Override
     Object load(SwapFile file, long blockOffset) throws IOException {
         Codec<T> c = codec();
-        // Shared: a large payload is checksummed on another thread.
-        try (Arena arena = Arena.ofShared()) {
+        try (Arena arena = Arena.ofConfined()) {
             MemorySegment bytes = arena.allocate(byteSize, file.alignment());
             file.read(blockOffset, id, new MemorySegment[] {bytes}, byteSize);
             return c.decode(bytes);

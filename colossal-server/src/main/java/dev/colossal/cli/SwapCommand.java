@@ -68,8 +68,8 @@ final class SwapCommand implements Callable<Integer> {
             List<SwappableArray<DoubleArray>> mixes = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 signals.get((i + 2) % count).prefetch();
-                try (DoubleArray a = signals.get(i).acquire();
-                     DoubleArray b = signals.get((i + 1) % count).acquire()) {
+                try (DoubleArray a = signals.get(i).acquireReadOnly(); // read-only: evicted again without a write
+                     DoubleArray b = signals.get((i + 1) % count).acquireReadOnly()) {
                     mixes.add(space.track(Mix.mix(space.pool(), a, b)));
                 }
                 progress.step();
@@ -78,7 +78,7 @@ final class SwapCommand implements Callable<Integer> {
                 if (i + 1 < count) {
                     mixes.get(i + 1).prefetch();
                 }
-                try (DoubleArray m = mixes.get(i).acquire()) {
+                try (DoubleArray m = mixes.get(i).acquireReadOnly()) {
                     sum += Mix.sum(m);
                 }
                 mixes.get(i).close();
@@ -90,8 +90,9 @@ final class SwapCommand implements Callable<Integer> {
         double seconds = (System.nanoTime() - t0) / 1e9;
         double expected = independentChecksum(count, samples);
         boolean ok = Double.compare(sum, expected) == 0;
-        System.out.printf(Locale.ROOT, "done in %.1f s: %d swap-outs, %d swap-ins of %s signals (%.2f GB moved, %.2f GB/s)%n",
-                seconds, stats.swapOuts(), stats.swapIns(), ByteSize.format(signalSize),
+        System.out.printf(Locale.ROOT, "done in %.1f s: %d swap-outs, %d clean evictions (no write), %d swap-ins of %s"
+                + " signals (%.2f GB moved, %.2f GB/s)%n",
+                seconds, stats.swapOuts(), stats.cleanEvictions(), stats.swapIns(), ByteSize.format(signalSize),
                 (stats.swapOuts() + stats.swapIns()) * (double) signalSize / 1e9,
                 (stats.swapOuts() + stats.swapIns()) * (double) signalSize / 1e9 / seconds);
         System.out.printf(Locale.ROOT, "checksum: %.9f (independent: %.9f) %s%n", sum, expected, ok ? "ok" : "MISMATCH");
