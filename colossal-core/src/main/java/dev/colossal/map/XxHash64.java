@@ -1,6 +1,5 @@
 package dev.colossal.map;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -9,13 +8,6 @@ import java.nio.ByteOrder;
  * The 64-bit xxHash (XXH64) over bytes in a {@link MemorySegment}, written from the published
  * algorithm. Used for bucket choice, slot tags and entry checksums; its output is part of the file
  * format, so it must never change.
- *
- * <p>The reading loop only ever sees off-heap segments: a heap segment is first copied into a
- * per-thread native buffer. The map hashes its own mapped bytes (checksums, rehash) and callers'
- * keys; with heap keys too, the JIT's type profile at the loop's reads held three segment
- * classes, every read became a megamorphic call, and hashing 1 KiB got ten times slower
- * (2.7 us instead of 0.25 us, measured). Mapped and native segments are two classes, which the
- * JIT still inlines.
  */
 final class XxHash64 {
 
@@ -30,11 +22,6 @@ final class XxHash64 {
     private static final ValueLayout.OfInt INT_LE =
             ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    /** Heap inputs up to this size go through the per-thread buffer; larger ones get their own. */
-    private static final long BUFFER_BYTES = 4096;
-    private static final ThreadLocal<MemorySegment> BUFFER =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(BUFFER_BYTES, Long.BYTES));
-
     private XxHash64() {
     }
 
@@ -48,22 +35,6 @@ final class XxHash64 {
      * @return the 64-bit hash
      */
     static long hash(MemorySegment data, long offset, long length, long seed) {
-        if (data.isNative()) {
-            return hashOffHeap(data, offset, length, seed);
-        }
-        if (length <= BUFFER_BYTES) {
-            MemorySegment buffer = BUFFER.get();
-            MemorySegment.copy(data, offset, buffer, 0, length);
-            return hashOffHeap(buffer, 0, length, seed);
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment copy = arena.allocate(length, Long.BYTES);
-            MemorySegment.copy(data, offset, copy, 0, length);
-            return hashOffHeap(copy, 0, length, seed);
-        }
-    }
-
-    private static long hashOffHeap(MemorySegment data, long offset, long length, long seed) {
         long p = offset;
         long end = offset + length;
         long h;
