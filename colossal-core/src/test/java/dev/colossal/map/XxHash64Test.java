@@ -24,7 +24,7 @@ class XxHash64Test {
 
     @Test
     void shouldHashTheSameBytesTheSameWhereverTheyLive() {
-        byte[] b = new byte[1000];
+        byte[] b = new byte[10_000];
         for (int i = 0; i < b.length; i++) {
             b[i] = (byte) (i * 31 + 7);
         }
@@ -34,6 +34,13 @@ class XxHash64Test {
             for (int len = 0; len <= 200; len++) {
                 assertEquals(XxHash64.hash(MemorySegment.ofArray(b), 0, len, 42),
                         XxHash64.hash(native_, 3, len, 42), "len=" + len);
+            }
+            // lengths past 4 KiB, at offsets that leave the 8-byte reads unaligned
+            for (int len : new int[] {4095, 4096, 4097, 9_999}) {
+                assertEquals(XxHash64.hash(native_, 3, len, 42),
+                        XxHash64.hash(MemorySegment.ofArray(b), 0, len, 42), "len=" + len);
+                assertEquals(XxHash64.hash(native_, 4, len, 42),
+                        XxHash64.hash(MemorySegment.ofArray(b), 1, len, 42), "offset 1, len=" + len);
             }
         }
         assertNotEquals(XxHash64.hash(MemorySegment.ofArray(b), 0, 100, 0),
