@@ -4,18 +4,8 @@ import dev.colossal.bench.Jmh;
 import dev.colossal.bench.Row;
 import dev.colossal.bench.Suite;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.util.Statistics;
 
 /**
  * {@code ./colossal bench map}: Colossal's persistent map against ConcurrentHashMap, Chronicle Map,
@@ -72,7 +62,7 @@ public final class MapSuite implements Suite {
             Double target = op.equals("get") ? Double.valueOf(300) : op.equals("put") ? Double.valueOf(500) : null;
             rows.add(Row.absolute(op + ", " + size, "BytesMap", mine, false, op.equals("iterate") ? null : target));
         }
-        rows.addAll(latencyRows(quick, entries, size));
+        rows.addAll(FixedRateLatency.rows(quick, PEER_FLAGS));
         for (String peer : PEERS) {
             Map<String, Jmh.Result> theirs;
             try {
@@ -93,55 +83,7 @@ public final class MapSuite implements Suite {
         return rows;
     }
 
-    /**
-     * Latency percentiles of get and put, ours against Chronicle Map. JMH's sample mode times
-     * single operations back to back (not at a fixed rate); {@link Jmh#run} reports means only,
-     * so these runs read JMH's statistics directly.
-     */
-    private static List<Row> latencyRows(boolean quick, String entries, String size) throws Exception {
-        Map<String, Statistics> ours = sample("colossal", quick, entries, List.of());
-        Map<String, Statistics> theirs;
-        try {
-            theirs = sample("chronicle", quick, entries, PEER_FLAGS);
-        } catch (Exception failed) {
-            return List.of();
-        }
-        List<Row> rows = new ArrayList<>();
-        for (String op : List.of("get", "put")) {
-            for (double p : new double[] {50, 99, 99.99}) {
-                double mine = ours.get(op).getPercentile(p);
-                double peer = theirs.get(op).getPercentile(p);
-                rows.add(new Row(op + " latency p" + (p == 50 ? "50" : p == 99 ? "99" : "99.99") + ", " + size,
-                        "BytesMap", peerName("chronicle"), "ns", mine, Double.NaN, peer, null, false, null,
-                        "JMH sample mode, single thread, back to back"));
-            }
-        }
-        return rows;
-    }
-
-    private static Map<String, Statistics> sample(String store, boolean quick, String entries, List<String> flags)
-            throws RunnerException {
-        ChainedOptionsBuilder options = new OptionsBuilder()
-                .include(MapBench.class.getName().replace(".", "\\.") + "\\.(get|put)$")
-                .mode(Mode.SampleTime).timeUnit(TimeUnit.NANOSECONDS).forks(1).shouldFailOnError(true)
-                .param("store", store).param("entries", entries)
-                .jvmArgsAppend(flags.toArray(String[]::new));
-        if (quick) {
-            options.warmupIterations(2).warmupTime(TimeValue.milliseconds(300))
-                    .measurementIterations(3).measurementTime(TimeValue.milliseconds(300));
-        } else {
-            options.warmupIterations(5).warmupTime(TimeValue.seconds(1))
-                    .measurementIterations(8).measurementTime(TimeValue.seconds(1));
-        }
-        Map<String, Statistics> out = new HashMap<>();
-        for (RunResult run : new Runner(options.build()).run()) {
-            String method = run.getParams().getBenchmark();
-            out.put(method.substring(method.lastIndexOf('.') + 1), run.getPrimaryResult().getStatistics());
-        }
-        return out;
-    }
-
-    private static String peerName(String peer) {
+    static String peerName(String peer) {
         return switch (peer) {
             case "chm" -> "ConcurrentHashMap";
             case "chronicle" -> "Chronicle Map 2026.1";
