@@ -56,6 +56,46 @@ final class ChildJvm {
         }
     }
 
+    /**
+     * The rounds of both sides of one comparison.
+     *
+     * @param ours  our runs' pairs
+     * @param peer  the peer's runs' pairs
+     */
+    record Rounds(List<Map<String, String>> ours, List<Map<String, String>> peer) {
+
+        /** @return the median of one key over our rounds ({@code peer = false}) or the peer's */
+        double median(boolean peerSide, String key) {
+            double[] v = (peerSide ? peer : ours).stream().mapToDouble(m -> Double.parseDouble(m.get(key)))
+                    .sorted().toArray();
+            int n = v.length;
+            return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        }
+
+        /** @return every round's value of one key on both sides, for a row's note */
+        String spread(String key) {
+            return "rounds: ours " + ours.stream().map(m -> m.get(key)).toList()
+                    + ", peer " + peer.stream().map(m -> m.get(key)).toList();
+        }
+    }
+
+    /**
+     * Runs {@code main} for ours and for the peer, {@code rounds} times each, alternating which goes
+     * first so that both sides see the same background load.
+     */
+    static Rounds alternate(int rounds, Class<?> main, List<String> ourFlags, List<String> ourArgs,
+                            List<String> peerFlags, List<String> peerArgs) throws Exception {
+        Rounds r = new Rounds(new ArrayList<>(), new ArrayList<>());
+        for (int i = 0; i < rounds; i++) {
+            for (int side = 0; side < 2; side++) {
+                boolean oursNow = (i + side) % 2 == 0;
+                (oursNow ? r.ours : r.peer).add(run(oursNow ? ourFlags : peerFlags, main,
+                        (oursNow ? ourArgs : peerArgs).toArray(String[]::new)));
+            }
+        }
+        return r;
+    }
+
     private static FileLock waitFor(FileChannel file) throws IOException, InterruptedException {
         boolean told = false;
         while (true) {

@@ -42,7 +42,8 @@ public final class MapSuite implements Suite {
 
     @Override
     public String description() {
-        return "persistent map vs ConcurrentHashMap, Chronicle Map, MapDB, lmdbjava (int keys, 100-byte values)";
+        return "persistent map vs ConcurrentHashMap, Chronicle Map, MapDB, lmdbjava (int keys, 100-byte values); "
+                + "fixed-rate latency vs Chronicle Map; seed 001's users vs HashMap";
     }
 
     @Override
@@ -63,6 +64,7 @@ public final class MapSuite implements Suite {
             rows.add(Row.absolute(op + ", " + size, "BytesMap", mine, false, op.equals("iterate") ? null : target));
         }
         rows.addAll(FixedRateLatency.rows(quick, PEER_FLAGS));
+        rows.addAll(SeedUsers.rows(quick));
         for (String peer : PEERS) {
             Map<String, Jmh.Result> theirs;
             try {
