@@ -31,7 +31,7 @@ public class MapBench {
     @Param({"colossal", "chm", "chronicle", "mapdb", "lmdb"})
     public String store;
 
-    /** Number of entries, a power of two. */
+    /** Number of entries. */
     @Param({"1048576"})
     public int entries;
 
@@ -70,7 +70,9 @@ public class MapBench {
     }
 
     private int nextKey() {
-        return keys[next++ & (entries - 1)];
+        int k = keys[next];
+        next = next + 1 == entries ? 0 : next + 1;
+        return k;
     }
 
     /** @return the value's length */
