@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The lmdbjava/benchmarks workload shape: {@code entries} random int keys with 100-byte values;
+ * The lmdbjava/benchmarks workload shape: {@code entries} random int keys with {@code valueSize}-byte values;
  * get, put (overwrite), delete (remove then put back) and a full iteration. One store per fork.
  */
 @State(Scope.Benchmark)
@@ -31,13 +31,17 @@ public class MapBench {
     @Param({"colossal", "chm", "chronicle", "mapdb", "lmdb"})
     public String store;
 
-    /** Number of entries, a power of two. */
+    /** Number of entries. */
     @Param({"1048576"})
     public int entries;
 
+    /** Bytes per value: 100 (lmdbjava's first workload) or 2048 (its second). */
+    @Param({"100"})
+    public int valueSize;
+
     private Store s;
     private int[] keys;
-    private final byte[] value = new byte[100];
+    private byte[] value;
     private int next;
     private Path dir;
 
@@ -45,7 +49,8 @@ public class MapBench {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         dir = Files.createTempDirectory("colossal-bench-map");
-        s = Store.create(store, dir, entries);
+        s = Store.create(store, dir, entries, valueSize);
+        value = new byte[valueSize];
         keys = new int[entries];
         SplittableRandom rnd = new SplittableRandom(42);
         for (int i = 0; i < entries; i++) {
@@ -65,7 +70,9 @@ public class MapBench {
     }
 
     private int nextKey() {
-        return keys[next++ & (entries - 1)];
+        int k = keys[next];
+        next = next + 1 == entries ? 0 : next + 1;
+        return k;
     }
 
     /** @return the value's length */

@@ -3,19 +3,13 @@ package dev.colossal.bench.map;
 import dev.colossal.bench.Jmh;
 import dev.colossal.bench.Row;
 import dev.colossal.bench.Suite;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.util.Statistics;
 
 /**
  * {@code ./colossal bench map}: Colossal's persistent map against ConcurrentHashMap, Chronicle Map,
@@ -52,7 +46,8 @@ public final class MapSuite implements Suite {
 
     @Override
     public String description() {
-        return "persistent map vs ConcurrentHashMap, Chronicle Map, MapDB, lmdbjava (int keys, 100-byte values)";
+        return "persistent map vs ConcurrentHashMap, Chronicle Map, MapDB, lmdbjava (int keys, 100-byte values); "
+                + "fixed-rate latency vs Chronicle Map; seed 001's users vs HashMap";
     }
 
     @Override
@@ -72,7 +67,8 @@ public final class MapSuite implements Suite {
             Double target = op.equals("get") ? Double.valueOf(300) : op.equals("put") ? Double.valueOf(500) : null;
             rows.add(Row.absolute(op + ", " + size, "BytesMap", mine, false, op.equals("iterate") ? null : target));
         }
-        rows.addAll(latencyRows(quick, entries, size));
+        rows.addAll(FixedRateLatency.rows(quick, PEER_FLAGS));
+        rows.addAll(SeedUsers.rows(quick));
         for (String peer : PEERS) {
             Map<String, Jmh.Result> theirs;
             try {
@@ -90,58 +86,50 @@ public final class MapSuite implements Suite {
                         .withNote(op.equals("iterate") ? "ns per full pass" : null));
             }
         }
+        if (!quick) {
+            rows.addAll(bigValues(include));
+        }
         return rows;
     }
 
     /**
-     * Latency percentiles of get and put, ours against Chronicle Map. JMH's sample mode times
-     * single operations back to back (not at a fixed rate); {@link Jmh#run} reports means only,
-     * so these runs read JMH's statistics directly.
+     * lmdbjava's second workload, 10M entries of 2 KiB, with fewer entries if the disk has less
+     * room: each store in turn holds the whole data set in a file (LMDB puts each such value on a
+     * 4 KiB overflow page, the most of the three), and at least 20 GiB stay free. Chronicle Map and
+     * lmdbjava only: ConcurrentHashMap would need a 24 GiB heap on a 24 GiB machine, and MapDB is
+     * left out so that the full run ends in reasonable time (every fork refills the data set).
      */
-    private static List<Row> latencyRows(boolean quick, String entries, String size) throws Exception {
-        Map<String, Statistics> ours = sample("colossal", quick, entries, List.of());
-        Map<String, Statistics> theirs;
-        try {
-            theirs = sample("chronicle", quick, entries, PEER_FLAGS);
-        } catch (Exception failed) {
-            return List.of();
+    private static List<Row> bigValues(String include) throws Exception {
+        int valueSize = 2048;
+        long free = Files.getFileStore(Path.of(System.getProperty("java.io.tmpdir"))).getUsableSpace();
+        int entries = (int) Math.min(10_000_000, (free - (20L << 30)) / 4600);
+        String size = String.format(Locale.ROOT, "%.1fM entries x 2 KiB", entries / 1e6);
+        if (entries < 100_000) {
+            return List.of(new Row("all ops, 10M x 2 KiB", "BytesMap", null, "ns/op", Double.NaN, Double.NaN, null,
+                    null, false, null, "skipped: " + (free >> 30) + " GiB free, too little for the data set and a 20 GiB reserve"));
         }
+        String[] params = {"entries", Integer.toString(entries), "valueSize", Integer.toString(valueSize)};
+        Map<String, Jmh.Result> ours = Jmh.run(include, false, List.of(), with(params, "colossal"));
         List<Row> rows = new ArrayList<>();
-        for (String op : List.of("get", "put")) {
-            for (double p : new double[] {50, 99, 99.99}) {
-                double mine = ours.get(op).getPercentile(p);
-                double peer = theirs.get(op).getPercentile(p);
-                rows.add(new Row(op + " latency p" + (p == 50 ? "50" : p == 99 ? "99" : "99.99") + ", " + size,
-                        "BytesMap", peerName("chronicle"), "ns", mine, Double.NaN, peer, null, false, null,
-                        "JMH sample mode, single thread, back to back"));
+        for (String peer : List.of("chronicle", "lmdb")) {
+            Map<String, Jmh.Result> theirs = Jmh.run(include, false, PEER_FLAGS, with(params, peer));
+            for (String op : List.of("get", "put", "delete", "iterate")) {
+                rows.add(Row.versus(op + ", " + size, "BytesMap", find(ours, op, "colossal"), peerName(peer),
+                        find(theirs, op, peer), false, null)
+                        .withNote((op.equals("iterate") ? "ns per full pass; " : "") + (free >> 30) + " GiB free at start"));
             }
         }
         return rows;
     }
 
-    private static Map<String, Statistics> sample(String store, boolean quick, String entries, List<String> flags)
-            throws RunnerException {
-        ChainedOptionsBuilder options = new OptionsBuilder()
-                .include(MapBench.class.getName().replace(".", "\\.") + "\\.(get|put)$")
-                .mode(Mode.SampleTime).timeUnit(TimeUnit.NANOSECONDS).forks(1).shouldFailOnError(true)
-                .param("store", store).param("entries", entries)
-                .jvmArgsAppend(flags.toArray(String[]::new));
-        if (quick) {
-            options.warmupIterations(2).warmupTime(TimeValue.milliseconds(300))
-                    .measurementIterations(3).measurementTime(TimeValue.milliseconds(300));
-        } else {
-            options.warmupIterations(5).warmupTime(TimeValue.seconds(1))
-                    .measurementIterations(8).measurementTime(TimeValue.seconds(1));
-        }
-        Map<String, Statistics> out = new HashMap<>();
-        for (RunResult run : new Runner(options.build()).run()) {
-            String method = run.getParams().getBenchmark();
-            out.put(method.substring(method.lastIndexOf('.') + 1), run.getPrimaryResult().getStatistics());
-        }
-        return out;
+    private static String[] with(String[] params, String store) {
+        String[] all = Arrays.copyOf(params, params.length + 2);
+        all[params.length] = "store";
+        all[params.length + 1] = store;
+        return all;
     }
 
-    private static String peerName(String peer) {
+    static String peerName(String peer) {
         return switch (peer) {
             case "chm" -> "ConcurrentHashMap";
             case "chronicle" -> "Chronicle Map 2026.1";

@@ -36,13 +36,14 @@ abstract class Store implements AutoCloseable {
     /** Visits every entry; returns the sum of value lengths. */
     abstract long iterate();
 
-    static Store create(String name, Path dir, int entries) throws IOException {
+    /** {@code valueSize}: the size of every value, so that peers that need sizing up front get it right. */
+    static Store create(String name, Path dir, int entries, int valueSize) throws IOException {
         return switch (name) {
-            case "colossal" -> new Colossal(dir);
+            case "colossal" -> new Colossal(dir, valueSize);
             case "chm" -> new Chm();
-            case "chronicle" -> new Chronicle(dir, entries);
+            case "chronicle" -> new Chronicle(dir, entries, valueSize);
             case "mapdb" -> new MapDb(dir);
-            case "lmdb" -> new Lmdb(dir, entries);
+            case "lmdb" -> new Lmdb(dir, entries, valueSize);
             default -> throw new IllegalArgumentException("store=" + name);
         };
     }
@@ -51,11 +52,13 @@ abstract class Store implements AutoCloseable {
     static final class Colossal extends Store {
         private final BytesMap map;
         private final MemorySegment key = Arena.ofAuto().allocate(4);
-        private final MemorySegment value = Arena.ofAuto().allocate(4096);
-        private final MemorySegment dst = Arena.ofAuto().allocate(4096);
+        private final MemorySegment value;
+        private final MemorySegment dst;
 
-        Colossal(Path dir) throws IOException {
+        Colossal(Path dir, int valueSize) throws IOException {
             map = BytesMap.open(dir.resolve("colossal.map"));
+            value = Arena.ofAuto().allocate(valueSize);
+            dst = Arena.ofAuto().allocate(valueSize);
         }
 
         @Override
@@ -144,9 +147,9 @@ abstract class Store implements AutoCloseable {
     static final class Chronicle extends MapBacked {
         private final ChronicleMap<Integer, byte[]> map;
 
-        Chronicle(Path dir, int entries) throws IOException {
+        Chronicle(Path dir, int entries, int valueSize) throws IOException {
             this(ChronicleMap.of(Integer.class, byte[].class).name("bench").entries(entries)
-                    .averageValue(new byte[100]).createPersistedTo(dir.resolve("chronicle.map").toFile()));
+                    .averageValue(new byte[valueSize]).createPersistedTo(dir.resolve("chronicle.map").toFile()));
         }
 
         private Chronicle(ChronicleMap<Integer, byte[]> map) {
@@ -184,12 +187,14 @@ abstract class Store implements AutoCloseable {
         private final Env<ByteBuffer> env;
         private final Dbi<ByteBuffer> db;
         private final ByteBuffer key = ByteBuffer.allocateDirect(4).order(ByteOrder.nativeOrder());
-        private final ByteBuffer value = ByteBuffer.allocateDirect(4096);
+        private final ByteBuffer value;
         private final Txn<ByteBuffer> read;
 
-        Lmdb(Path dir, int entries) throws IOException {
+        Lmdb(Path dir, int entries, int valueSize) throws IOException {
             Path d = Files.createDirectories(dir.resolve("lmdb"));
-            env = Env.create().setMapSize(Math.max(1L << 30, entries * 400L)).setMaxDbs(1)
+            value = ByteBuffer.allocateDirect(valueSize);
+            // B-tree pages hold ~2x the payload at worst; the map size is only an address-space reservation.
+            env = Env.create().setMapSize(Math.max(1L << 30, entries * (3L * valueSize + 300))).setMaxDbs(1)
                     .open(d.toFile(), EnvFlags.MDB_NOSYNC);
             db = env.openDbi("bench", DbiFlags.MDB_CREATE);
             read = env.txnRead();

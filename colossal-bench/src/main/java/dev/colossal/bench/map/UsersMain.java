@@ -1,0 +1,123 @@
+package dev.colossal.bench.map;
+
+import dev.colossal.codec.Codec;
+import dev.colossal.codec.Codecs;
+import dev.colossal.map.ColossalMap;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Seed 001's case: {@code users} user records (~60 bytes encoded, with a list of friend ids) in
+ * one map, measured in a JVM of its own so that its heap and GC are the map's alone. Ours is a
+ * {@link ColossalMap} in a file with a record codec (no size hint); the peer is a plain
+ * {@code HashMap} on the heap. Prints one line of {@code key=value} pairs: heap used after a full
+ * GC, the full GC's time, get and put operations per second on one thread, and file and raw sizes.
+ *
+ * <p>Usage: {@code UsersMain colossal|hashmap USERS SECONDS}
+ */
+public final class UsersMain {
+
+    /**
+     * A user of a social network, as in seed 001.
+     *
+     * @param id      the user's id, also the key
+     * @param name    display name
+     * @param city    home town
+     * @param age     age in years
+     * @param friends ids of the user's friends
+     */
+    public record User(long id, String name, String city, int age, List<Long> friends) {}
+
+    private static final String[] CITIES = {"Berlin", "Paris", "Lisbon", "Oslo", "Vienna", "Madrid", "Rome", "Prague"};
+
+    private UsersMain() {}
+
+    /** Always the same user for one id, so that reads can be checked. */
+    static User user(long id, int version) {
+        SplittableRandom r = new SplittableRandom(id * 31 + version);
+        List<Long> friends = new ArrayList<>(6);
+        for (int i = 0, n = 2 + r.nextInt(4); i < n; i++) {
+            friends.add(r.nextLong(15_000_000));
+        }
+        return new User(id, "user" + id, CITIES[r.nextInt(CITIES.length)], 18 + r.nextInt(60), friends);
+    }
+
+    /**
+     * @param args {@code colossal} or {@code hashmap}, number of users, seconds per timed loop
+     * @throws Exception if the map fails
+     */
+    public static void main(String[] args) throws Exception {
+        boolean ours = args[0].equals("colossal");
+        int users = Integer.parseInt(args[1]);
+        long nanos = (long) (Double.parseDouble(args[2]) * 1e9);
+        Codec<Long> keys = Codecs.int64();
+        Codec<User> values = Codecs.of(User.class);
+        Path dir = Files.createTempDirectory("colossal-bench-users");
+        Path file = dir.resolve("users.map");
+        Map<Long, User> map = ours ? ColossalMap.open(file, keys, values) : new HashMap<>();
+        try {
+            long raw = 0;
+            long t0 = System.nanoTime();
+            for (long id = 0; id < users; id++) {
+                User u = user(id, 0);
+                raw += keys.encodedSize(id) + values.encodedSize(u);
+                map.put(id, u);
+            }
+            double fill = users / ((System.nanoTime() - t0) / 1e9);
+            double gets = timed(nanos, users, (id, n) -> {
+                if (map.get(id).id() != id) {
+                    throw new IllegalStateException("wrong user for id " + id);
+                }
+            });
+            double puts = timed(nanos, users, (id, n) -> map.put(id, user(id, (int) n)));
+            double[] gc = new double[3];
+            for (int i = 0; i < gc.length; i++) {
+                long g = System.nanoTime();
+                System.gc();
+                gc[i] = (System.nanoTime() - g) / 1e6;
+            }
+            Arrays.sort(gc);
+            long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            long fileBytes = ours ? Files.size(file) : 0;
+            if (map.size() != users) {
+                throw new IllegalStateException("expected " + users + " users, found " + map.size());
+            }
+            System.out.printf(Locale.ROOT, "heapMB=%.1f gcMs=%.1f getOps=%.0f putOps=%.0f fillOps=%.0f fileBytes=%d rawBytes=%d "
+                    + "maxHeapMB=%d%n", heap / 1048576.0, gc[1], gets, puts, fill, fileBytes, raw,
+                    Runtime.getRuntime().maxMemory() >> 20);
+        } finally {
+            if (map instanceof ColossalMap<Long, User> c) {
+                c.close();
+            }
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    private interface Op {
+        void apply(long id, long n);
+    }
+
+    /** Operations per second of {@code op} on random ids for about {@code nanos}. */
+    private static double timed(long nanos, int users, Op op) {
+        SplittableRandom r = new SplittableRandom(7);
+        long n = 0;
+        long start = System.nanoTime();
+        long elapsed;
+        do {
+            for (int i = 0; i < 1024; i++, n++) {
+                op.apply(r.nextLong(users), n);
+            }
+            elapsed = System.nanoTime() - start;
+        } while (elapsed < nanos);
+        return n / (elapsed / 1e9);
+    }
+}

@@ -1,0 +1,144 @@
+package dev.colossal.cli;
+
+import dev.colossal.map.BytesMap;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code colossal map-soak}: grows one map file from empty to a given number of small entries with
+ * no size hint (the issue's billion-entry run), then closes it, reopens it and checks a random
+ * sample. Stops early, and says so, rather than let the disk fall below {@code --reserve}.
+ */
+@Command(name = "map-soak", mixinStandardHelpOptions = true,
+        description = {"Fill a map with 8-byte keys and 8-byte values from empty, without any size hint,",
+            "then reopen it and verify a random sample. Prints entries, file size, ops/s and times."})
+final class MapSoakCommand implements Callable<Integer> {
+
+    /** How often (in entries) progress advances and the free space is checked. */
+    private static final long STEP = 1 << 20;
+    private static final long MIX = 0x9E3779B97F4A7C15L;
+
+    @Option(names = "--entries", description = "entries to put (default: 1000000000)")
+    long entries = 1_000_000_000L;
+
+    @Option(names = "--dir", description = "where soak.map goes (default: a new directory below java.io.tmpdir)")
+    Path dir;
+
+    @Option(names = "--sample", description = "random keys checked after reopening, plus as many absent ones (default: 1000000)")
+    long sample = 1_000_000;
+
+    @Option(names = "--reserve", converter = ByteSize.class,
+            description = "stop filling when the disk has less than this free (default: 20G)")
+    long reserve = 20L << 30;
+
+    @Option(names = "--keep", description = "keep soak.map afterwards (default: delete it)")
+    boolean keep;
+
+    @Override
+    public Integer call() throws IOException {
+        if (entries < 1 || sample < 0) {
+            System.err.println("map-soak: --entries=" + entries + " --sample=" + sample
+                    + ": entries must be at least 1 and the sample not negative");
+            return 2;
+        }
+        Path directory = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("colossal-soak-");
+        Path file = directory.resolve("soak.map");
+        if (Files.exists(file)) {
+            System.err.println("map-soak: " + file + " exists; remove it or name another --dir");
+            return 2;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment key = arena.allocate(8);
+            MemorySegment value = arena.allocate(8);
+            long t0 = System.nanoTime();
+            long filled = fill(file, key, value);
+            long t1 = System.nanoTime();
+            long fileBytes = Files.size(file);
+            System.out.printf(Locale.ROOT, "filled %,d entries in %.1f s: %,.0f puts/s, one thread, no size hint%n",
+                    filled, (t1 - t0) / 1e9, filled / ((t1 - t0) / 1e9));
+            System.out.printf(Locale.ROOT, "file %s: %s, %.1f bytes per entry (16 raw)%n", file,
+                    ByteSize.format(fileBytes), fileBytes / (double) filled);
+            long bad = verify(file, filled, key, value);
+            if (filled < entries) {
+                System.out.printf(Locale.ROOT, "STOPPED EARLY at %,d of %,d entries: less than %s free on the disk%n",
+                        filled, entries, ByteSize.format(reserve));
+                return 3;
+            }
+            return bad == 0 ? 0 : 1;
+        } finally {
+            if (!keep) {
+                Files.deleteIfExists(file);
+                if (dir == null) {
+                    Files.deleteIfExists(directory);
+                }
+            }
+        }
+    }
+
+    private long fill(Path file, MemorySegment key, MemorySegment value) throws IOException {
+        Progress progress = new Progress("map-soak: filling", entries);
+        boolean terminal = System.console() != null;    // otherwise a line now and then, for logs
+        long start = System.nanoTime();
+        try (BytesMap map = BytesMap.open(file)) {
+            for (long i = 0; i < entries; i++) {
+                if (i % STEP == 0 && i > 0) {
+                    progress.advance(STEP);
+                    if (!terminal && i % (64 * STEP) == 0) {
+                        System.err.printf(Locale.ROOT, "map-soak: %,d entries, %.0f s, file %s%n", i,
+                                (System.nanoTime() - start) / 1e9, ByteSize.format(Files.size(file)));
+                    }
+                    if (Files.getFileStore(file).getUsableSpace() < reserve) {
+                        progress.done();
+                        return i;
+                    }
+                }
+                put(map, i, key, value);
+            }
+            progress.done();
+            return entries;
+        }
+    }
+
+    private static void put(BytesMap map, long i, MemorySegment key, MemorySegment value) {
+        key.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, i);
+        value.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, i * MIX);
+        map.put(key, value);
+    }
+
+    /** Reopens the file and checks its size, {@code sample} present keys and as many absent ones. */
+    private long verify(Path file, long filled, MemorySegment key, MemorySegment value) throws IOException {
+        long t0 = System.nanoTime();
+        try (BytesMap map = BytesMap.open(file)) {
+            long t1 = System.nanoTime();
+            long size = map.size();
+            long checks = Math.min(sample, filled);
+            long bad = size == filled ? 0 : 1;
+            SplittableRandom random = new SplittableRandom(filled);
+            for (long n = 0; n < checks; n++) {
+                long present = random.nextLong(filled);
+                key.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, present);
+                if (map.get(key, value) != 8 || value.get(ValueLayout.JAVA_LONG_UNALIGNED, 0) != present * MIX) {
+                    bad++;
+                }
+                key.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, filled + present);
+                if (map.get(key, value) != -1) {
+                    bad++;
+                }
+            }
+            long t2 = System.nanoTime();
+            System.out.printf(Locale.ROOT, "reopened in %.1f ms; size %,d; %,d present and %,d absent keys checked"
+                    + " in %.1f s (%,.0f gets/s): %s%n", (t1 - t0) / 1e6, size, checks, checks, (t2 - t1) / 1e9,
+                    2 * checks / Math.max(1e-9, (t2 - t1) / 1e9), bad == 0 ? "all correct" : bad + " WRONG");
+            return bad;
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.colossal.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.colossal.map.BytesMap;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code colossal map-soak} on a small scale: the map it leaves holds every entry, and bad input is refused. */
+class MapSoakCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private int run(ByteArrayOutputStream out, String... args) {
+        PrintStream old = System.out;
+        System.setOut(new PrintStream(out, true, UTF_8));
+        try {
+            return new CommandLine(new Main()).execute(args);
+        } finally {
+            System.setOut(old);
+        }
+    }
+
+    private static byte[] longBytes(long v) {
+        return ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(v).array();
+    }
+
+    @Test
+    void shouldFillReopenAndVerifyAHundredThousandEntries() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = run(out, "map-soak", "--entries", "100000", "--sample", "5000", "--reserve", "0",
+                "--dir", dir.toString(), "--keep");
+        String text = out.toString(UTF_8);
+        assertEquals(0, exit, text);
+        assertTrue(text.contains("filled 100,000 entries"), text);
+        assertTrue(text.contains("size 100,000; 5,000 present and 5,000 absent keys checked"), text);
+        assertTrue(text.contains("all correct"), text);
+        try (BytesMap map = BytesMap.open(dir.resolve("soak.map"))) {
+            assertEquals(100_000, map.size());
+            assertArrayEquals(longBytes(99_999 * 0x9E3779B97F4A7C15L), map.get(longBytes(99_999)));
+            assertEquals(null, map.get(longBytes(100_000)));
+        }
+    }
+
+    @Test
+    void shouldStopEarlyWhenTheDiskWouldFallBelowTheReserve() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = run(out, "map-soak", "--entries", "3000000", "--sample", "1000", "--reserve", "1000000T",
+                "--dir", dir.toString());
+        String text = out.toString(UTF_8);
+        assertEquals(3, exit, text);
+        assertTrue(text.contains("STOPPED EARLY at 1,048,576 of 3,000,000 entries"), text);
+        assertTrue(text.contains("all correct"), text);
+        assertFalse(Files.exists(dir.resolve("soak.map")), "without --keep the file is deleted");
+    }
+
+    @Test
+    void shouldRefuseZeroEntriesAndAnExistingFile() throws Exception {
+        assertEquals(2, run(new ByteArrayOutputStream(), "map-soak", "--entries", "0", "--dir", dir.toString()));
+        Files.writeString(dir.resolve("soak.map"), "someone's data");
+        assertEquals(2, run(new ByteArrayOutputStream(), "map-soak", "--entries", "10", "--dir", dir.toString()));
+        assertEquals("someone's data", Files.readString(dir.resolve("soak.map")), "an existing file is left alone");
+    }
+}
