@@ -124,12 +124,15 @@ final class Input {
         return b != 0;
     }
 
-    /** Reads a presence byte: {@code true} if a value follows. */
-    boolean readPresence(String type) {
+    /**
+     * Reads a presence byte: {@code true} if a value of {@code codec}'s type follows. The codec, not
+     * its name, is passed so that the hot path makes no call for a name it only needs on error.
+     */
+    boolean readPresence(WireCodec<?> codec) {
         byte b = readByte();
         if ((b & ~1) != 0) {
             pos--;
-            throw error(type, "presence byte=" + b + " is neither 0 (absent) nor 1 (present)");
+            throw error(codec.typeName(), "presence byte=" + b + " is neither 0 (absent) nor 1 (present)");
         }
         return b != 0;
     }

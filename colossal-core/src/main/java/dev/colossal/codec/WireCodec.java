@@ -99,6 +99,6 @@ interface WireCodec<T> extends Codec<T> {
     }
 
     static <T> T readNullable(WireCodec<T> codec, Input in) {
-        return in.readPresence(codec.typeName()) ? codec.read(in) : null;
+        return in.readPresence(codec) ? codec.read(in) : null;
     }
 }
