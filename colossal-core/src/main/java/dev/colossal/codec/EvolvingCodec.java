@@ -19,7 +19,8 @@ import java.util.Optional;
  * <p>Reading matches fields by name, in any order: a field the bytes lack takes its default (0,
  * false, null, or an empty Optional); a field the type no longer has is skipped; a field whose type
  * changed is refused with a {@link CodecException}, because no conversion is safe to guess. Values
- * inside the fields use the plain format, so nested records must keep their shape.
+ * inside the fields use the plain format, so nested records must keep their shape: a nested record
+ * that gained or lost fields is refused the same way, with a message that says so.
  */
 final class EvolvingCodec<T> extends NamedCodec<T> {
 
@@ -111,7 +112,12 @@ final class EvolvingCodec<T> extends NamedCodec<T> {
                 in.skip(-9 - WireFormat.varintSize(length));
                 throw in.error(typeName(), "field=" + names[i] + " was written with another type (type id="
                         + Integer.toHexString(typeId) + ", now " + Integer.toHexString(typeIds[i]) + " for "
-                        + codecs[i].schema() + "); convert the data with the old type, or rename the field");
+                        + codecs[i].schema() + "); " + (codecs[i] instanceof GeneratedCodec
+                        ? "it holds type=" + codecs[i].typeName() + ", whose own fields changed: only the outer "
+                        + "type's fields evolve, a nested record or class must keep its shape (add the new "
+                        + "fields to the outer type, or store the nested value as a byte[] encoded with its "
+                        + "own Codecs.evolving codec)"
+                        : "convert the data with the old type, or rename the field"));
             }
             long end = in.position() + length;
             args[i] = primitive[i] ? codecs[i].read(in) : WireCodec.readNullable(codecs[i], in);

@@ -35,11 +35,7 @@ final class StringCodec extends NamedCodec<String> {
 
     @Override
     public String read(Input in) {
-        int n = in.readCount("String", 1);
-        byte[] bytes = new byte[n];
-        MemorySegment.copy(in.segment(), WireFormat.BYTE, in.position(), bytes, 0, n);
-        in.skip(n);
-        return new String(bytes, StandardCharsets.UTF_8);
+        return in.readUtf8(in.readCount("String", 1));
     }
 
     @Override

@@ -61,19 +61,20 @@ interface WireCodec<T> extends Codec<T> {
     @Override
     default T decode(MemorySegment source) {
         Input in = new Input(source);
-        T value;
         try {
-            value = read(in);
+            T value = read(in);
+            if (in.remaining() != 0) {
+                throw in.error(typeName(), in.remaining() + " bytes follow the value: the slice must hold exactly one value");
+            }
+            return value;
         } catch (IndexOutOfBoundsException e) {
             throw in.error(typeName(), "input ends inside a value (truncated or corrupt)");
         } catch (StackOverflowError e) {
             throw in.error(typeName(), "values nest too deeply (corrupt input, or a recursion deeper than "
                     + "the thread's stack)");
+        } finally {
+            in.close();
         }
-        if (in.remaining() != 0) {
-            throw in.error(typeName(), in.remaining() + " bytes follow the value: the slice must hold exactly one value");
-        }
-        return value;
     }
 
     private T requireValue(T value) {
@@ -98,6 +99,6 @@ interface WireCodec<T> extends Codec<T> {
     }
 
     static <T> T readNullable(WireCodec<T> codec, Input in) {
-        return in.readPresence(codec.typeName()) ? codec.read(in) : null;
+        return in.readPresence(codec) ? codec.read(in) : null;
     }
 }

@@ -207,6 +207,56 @@ class CodecRoundTripTest {
         assertEquals(v, Bytes.roundTrip(Codecs.list(upper), v));
     }
 
+    @Test
+    void valuesLongerThanTheDecodeWindowReadAcrossItsRefills() {
+        // strings and numbers of every small length, so that the window boundaries fall inside
+        // varints, strings, longs and presence bytes
+        Gen gen = new Gen(11);
+        List<Samples.Tree> leaves = new ArrayList<>();
+        List<String> strings = new ArrayList<>();
+        for (int i = 0; i < 3 * Input.WINDOW / 8; i++) {
+            String s = i % 7 == 0 ? gen.string() : "x".repeat(i % 300);
+            strings.add(i % 13 == 0 ? null : s);
+            leaves.add(new Samples.Tree(s, List.of()));
+        }
+        assertEquals(strings, Bytes.roundTrip(Codecs.list(Codecs.string()), strings));
+        Samples.Tree tree = new Samples.Tree("root", leaves);
+        Codec<Samples.Tree> trees = Codecs.of(Samples.Tree.class);
+        assertEquals(tree, Bytes.roundTrip(trees, tree));
+        List<Samples.Everything> values = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            values.add(gen.everything());
+        }
+        List<Samples.Everything> back = Bytes.roundTrip(Codecs.list(Codecs.of(Samples.Everything.class)), values);
+        for (int i = 0; i < values.size(); i++) {
+            assertDeepEquals(values.get(i), back.get(i));
+        }
+    }
+
+    @Test
+    void aDecodeInsideADecodeGetsItsOwnWindow() {
+        // a foreign codec that decodes through one of ours, its own bytes and unrelated ones, while
+        // the outer decode is still reading
+        Codec<Samples.Tree> trees = Codecs.of(Samples.Tree.class);
+        Samples.Tree other = new Samples.Tree("o".repeat(3000), List.of(new Samples.Tree("p", List.of())));
+        MemorySegment otherBytes = Bytes.encode(trees, other);
+        Codec<Samples.Tree> wrapped = new Codec<>() {
+            @Override public long encodedSize(Samples.Tree v) { return trees.encodedSize(v); }
+            @Override public long encode(Samples.Tree v, MemorySegment t, long o) { return trees.encode(v, t, o); }
+            @Override public Samples.Tree decode(MemorySegment s) {
+                assertEquals(other, trees.decode(otherBytes));
+                return trees.decode(s);
+            }
+        };
+        List<Samples.Tree> v = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            // some values are longer than a window: their decode refills theirs all through
+            String leaf = i % 50 == 0 ? "y".repeat(Input.WINDOW + i) : "leaf".repeat(i % 40);
+            v.add(new Samples.Tree("t" + i, List.of(new Samples.Tree(leaf, List.of()), new Samples.Tree("z", List.of()))));
+        }
+        assertEquals(v, Bytes.roundTrip(Codecs.list(wrapped), v));
+    }
+
     static void assertContains(String text, String part) {
         if (text == null || !text.contains(part)) {
             throw new AssertionError("expected to contain <" + part + "> but was <" + text + ">");

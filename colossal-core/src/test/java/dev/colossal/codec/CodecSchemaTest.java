@@ -21,6 +21,15 @@ class CodecSchemaTest {
 
     record UserRetyped(String name, String age) {}
 
+    record Address(String city) {}
+
+    record AddressV2(String city, String zip) {}
+
+    record Customer(String name, Address home) {}
+
+    /** The same record as Customer in a later version, whose nested record gained a field. */
+    record CustomerV2(String name, AddressV2 home) {}
+
     private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
 
     @Test
@@ -82,5 +91,20 @@ class CodecSchemaTest {
                 () -> retyped.decode(Bytes.encode(v1, new UserV1("d", 1))));
         assertContains(e.getMessage(), "field=age was written with another type");
         assertContains(e.getMessage(), "offset=");
+    }
+
+    @Test
+    void evolvingCodecsRefuseANestedRecordWhoseShapeChangedSayingWhy() {
+        Codec<Customer> v1 = Codecs.evolving(Customer.class, LOOKUP);
+        Codec<CustomerV2> v2 = Codecs.evolving(CustomerV2.class, LOOKUP);
+        Customer old = new Customer("ann", new Address("Oslo"));
+        assertEquals(old, Bytes.roundTrip(v1, old));
+        CodecException e = assertThrows(CodecException.class, () -> v2.decode(Bytes.encode(v1, old)));
+        assertContains(e.getMessage(), "field=home was written with another type");
+        assertContains(e.getMessage(), "a nested record or class must keep its shape");
+        assertContains(e.getMessage(), "offset=");
+        e = assertThrows(CodecException.class, () -> v1.decode(Bytes.encode(v2,
+                new CustomerV2("bo", new AddressV2("Rome", "00100")))));
+        assertContains(e.getMessage(), "type=" + AddressV2.class.getName().replace("V2", ""));
     }
 }
