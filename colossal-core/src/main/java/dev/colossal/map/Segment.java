@@ -32,12 +32,6 @@ import java.lang.invoke.VarHandle;
  */
 final class Segment {
 
-    /** Writes the value bytes of a new entry into exactly the slice it gets. */
-    @FunctionalInterface
-    interface ValueWriter {
-        void write(MemorySegment target);
-    }
-
     private static final int OPTIMISTIC_ATTEMPTS = 96;
     static final long KEY_SEED = 0x436F6C6F7373616CL;
 
@@ -355,14 +349,14 @@ final class Segment {
     // ------------------------------------------------------------------ writes (under the lock)
 
     /**
-     * Writes a new entry for {@code key} and publishes it in slot {@code found} (replacing the
-     * entry there), or in a new slot if {@code found < 0}.
+     * Writes a new entry for {@code key} with a copy of {@code value} and publishes it in slot
+     * {@code found} (replacing the entry there), or in a new slot if {@code found < 0}.
      *
      * @throws IOException if the file cannot grow; the segment is then unchanged
      */
-    void store(long found, MemorySegment key, long hash, long valueLength, ValueWriter writer, long expiresAt)
-            throws IOException {
+    void store(long found, MemorySegment key, long hash, MemorySegment value, long expiresAt) throws IOException {
         long klen = key.byteSize();
+        long valueLength = value.byteSize();
         EntryLayout.checkLength("key", klen);
         EntryLayout.checkLength("value", valueLength);
         int meta = expiresAt != 0 ? EntryLayout.META_HAS_EXPIRY : 0;
@@ -383,7 +377,7 @@ final class Segment {
             m.set(JAVA_INT, e + EntryLayout.VALUE_LENGTH, (int) valueLength);
             m.set(JAVA_INT, e + EntryLayout.META, meta);
             MemorySegment.copy(key, 0, m, EntryLayout.keyOffset(e), klen);
-            writer.write(m.asSlice(EntryLayout.valueOffset(e, (int) klen), valueLength));
+            MemorySegment.copy(value, 0, m, EntryLayout.valueOffset(e, (int) klen), valueLength);
             if (expiresAt != 0) {
                 m.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED,
                         EntryLayout.expiryOffset(e, (int) klen, (int) valueLength), expiresAt);
@@ -527,6 +521,16 @@ final class Segment {
     private boolean isExpired(MemorySegment m, long e) {
         long at = EntryLayout.expiresAt(m, e);
         return at != 0 && file.nowMillis() >= at;
+    }
+
+    /** The slot of {@code key} under the lock, or -1; an expired entry met on the way is removed. */
+    long liveSlot(MemorySegment key, long hash) {
+        long slot = find(key, hash);
+        if (slot >= 0 && isExpiredAt(slot)) {
+            delete(slot);
+            return -1;
+        }
+        return slot;
     }
 
     /** Whether the entry in slot {@code idx} has expired; under the lock. */
