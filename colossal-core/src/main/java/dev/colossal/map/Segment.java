@@ -217,7 +217,7 @@ final class Segment {
         m = file.mem(tpos + (Long.BYTES << log2));
         long mask = (1L << log2) - 1;
         long klen = key.byteSize();
-        long idx = hash & mask;
+        long idx = SlotLayout.bucket(hash, log2);
         for (long probes = 0; probes <= mask; probes++, idx = (idx + 1) & mask) {
             long s = Mem.getLong(m, SlotLayout.slotOffset(tpos, idx));
             if (s == SlotLayout.EMPTY) {
@@ -584,8 +584,9 @@ final class Segment {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         long tpos = SlotLayout.tablePosition(table);
-        long mask = (1L << SlotLayout.log2Slots(table)) - 1;
-        for (long idx = hash & mask; ; idx = (idx + 1) & mask) {
+        int log2 = SlotLayout.log2Slots(table);
+        long mask = (1L << log2) - 1;
+        for (long idx = SlotLayout.bucket(hash, log2); ; idx = (idx + 1) & mask) {
             if (!SlotLayout.isEntry(Mem.getLong(m, SlotLayout.slotOffset(tpos, idx)))) {
                 return idx;
             }
@@ -643,14 +644,11 @@ final class Segment {
                 if (!SlotLayout.isEntry(s)) {
                     continue;
                 }
-                long e = SlotLayout.position(s, shift);
-                MemorySegment em = checkEntry(e);
-                long h = hashKey(em, EntryLayout.keyOffset(e), em.get(JAVA_INT, e + EntryLayout.KEY_LENGTH));
-                long idx = h & mask;
-                while (Mem.getLong(em, SlotLayout.slotOffset(np, idx)) != SlotLayout.EMPTY) {
+                long idx = log2 <= SlotLayout.TAG_BITS ? SlotLayout.bucketOfSlot(s, log2) : SlotLayout.bucket(keyHash(s), log2);
+                while (Mem.getLong(m, SlotLayout.slotOffset(np, idx)) != SlotLayout.EMPTY) {
                     idx = (idx + 1) & mask;
                 }
-                Mem.setLong(em, SlotLayout.slotOffset(np, idx), s);
+                Mem.setLong(m, SlotLayout.slotOffset(np, idx), s);
                 if (i == oslots / 2) {
                     CrashPoints.reach(CrashPoints.REHASH_HALF_COPIED);
                 }
@@ -667,6 +665,13 @@ final class Segment {
             heap.adoptChunk(SlotLayout.tablePosition(oldTable), tableBytes(oldTable));
         }
         Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, 0);
+    }
+
+    /** Hashes the key of the entry in {@code slot} again: only for tables too large to place by tag. */
+    private long keyHash(long slot) {
+        long e = SlotLayout.position(slot, shift);
+        MemorySegment em = checkEntry(e);
+        return hashKey(em, EntryLayout.keyOffset(e), em.get(JAVA_INT, e + EntryLayout.KEY_LENGTH));
     }
 
     static long tableBytes(long tableWord) {
