@@ -5,6 +5,7 @@ import static dev.colossal.map.SegmentLayout.BUMP_POS;
 import static dev.colossal.map.SegmentLayout.CHUNKS;
 import static dev.colossal.map.SegmentLayout.LIVE_ENTRIES;
 import static dev.colossal.map.SegmentLayout.LOCK_OWNER;
+import static dev.colossal.map.SegmentLayout.MAY_EXPIRE;
 import static dev.colossal.map.SegmentLayout.PENDING_BYTES;
 import static dev.colossal.map.SegmentLayout.PENDING_EXTENT;
 import static dev.colossal.map.SegmentLayout.REPAIRS;
@@ -360,6 +361,10 @@ final class Segment {
         EntryLayout.checkLength("key", klen);
         EntryLayout.checkLength("value", valueLength);
         int meta = expiresAt != 0 ? EntryLayout.META_HAS_EXPIRY : 0;
+        if (expiresAt != 0) {
+            // Before the entry exists, so that a crash can leave it set for nothing but never unset.
+            Mem.setLong(file.mem(), base + MAY_EXPIRE, 1);
+        }
         long blocks = EntryLayout.blocks(klen, valueLength, EntryLayout.tailBytes(meta), shift);
         if (file.bounded()) {
             // New entries start referenced: they survive the hand's next pass (CLOCK's second chance).
@@ -545,21 +550,31 @@ final class Segment {
         return EntryLayout.expiresAt(checkEntry(e), e);
     }
 
-    /** Removes every expired entry; under the lock. Returns how many. */
+    /**
+     * Removes every expired entry; under the lock. Returns how many. Reads no entry in a segment
+     * that holds none with an expiry time ({@code mayExpire} is 0).
+     */
     long purgeExpired() {
         long table = Mem.getLong(file.mem(), base + TABLE);
-        if (table == 0) {
+        if (table == 0 || Mem.getLong(file.mem(), base + MAY_EXPIRE) == 0) {
             return 0;
         }
         long slots = 1L << checkTable(table);
         long tpos = SlotLayout.tablePosition(table);
         long removed = 0;
+        long expiring = 0;
         for (long i = 0; i < slots; i++) {
             long s = Mem.getLong(file.mem(tpos + slots * Long.BYTES), SlotLayout.slotOffset(tpos, i));
-            if (SlotLayout.isEntry(s) && isExpiredAt(i)) {
+            long at = SlotLayout.isEntry(s) ? expiresAt(i) : 0;
+            if (at != 0 && file.nowMillis() >= at) {
                 delete(i);
                 removed++;
+            } else if (at != 0) {
+                expiring++;
             }
+        }
+        if (expiring == 0) {
+            Mem.setLong(file.mem(), base + MAY_EXPIRE, 0);
         }
         return removed;
     }
