@@ -189,10 +189,7 @@ public final class BytesMap implements AutoCloseable {
      * @throws IllegalArgumentException if the key or value is longer than 1 GiB
      */
     public void put(MemorySegment key, MemorySegment value) {
-        update(key, (s, idx, h) -> {
-            s.store(idx, key, h, value.byteSize(), copier(value), 0);
-            return Boolean.TRUE;
-        });
+        write(key, value, 0, false);
     }
 
     /**
@@ -219,11 +216,7 @@ public final class BytesMap implements AutoCloseable {
      * @throws IllegalArgumentException if {@code ttl} is not positive
      */
     public void put(MemorySegment key, MemorySegment value, Duration ttl) {
-        long expiresAt = expiry(ttl);
-        update(key, (s, idx, h) -> {
-            s.store(idx, key, h, value.byteSize(), copier(value), expiresAt);
-            return Boolean.TRUE;
-        });
+        write(key, value, expiry(ttl), false);
     }
 
     long expiry(Duration ttl) {
@@ -277,13 +270,29 @@ public final class BytesMap implements AutoCloseable {
      * @throws UncheckedIOException if the file could not grow (disk full); nothing changed
      */
     public boolean putIfAbsent(MemorySegment key, MemorySegment value) {
-        return update(key, (s, idx, h) -> {
-            if (idx >= 0) {
-                return Boolean.FALSE;
+        return write(key, value, 0, true);
+    }
+
+    /**
+     * Stores a copy of {@code value} under the key's segment lock, unless {@code onlyIfAbsent} and
+     * the key is present. No lambda: the raw writes allocate nothing.
+     */
+    boolean write(MemorySegment key, MemorySegment value, long expiresAt, boolean onlyIfAbsent) {
+        long h = hash(key);
+        Segment s = segmentFor(h);
+        s.lock();
+        try {
+            long slot = s.liveSlot(key, h);
+            if (onlyIfAbsent && slot >= 0) {
+                return false;
             }
-            s.store(idx, key, h, value.byteSize(), copier(value), 0);
-            return Boolean.TRUE;
-        });
+            s.store(slot, key, h, value, expiresAt);
+            return true;
+        } catch (IOException e) {
+            throw cannotGrow(e);
+        } finally {
+            s.unlock();
+        }
     }
 
     /**
@@ -293,13 +302,18 @@ public final class BytesMap implements AutoCloseable {
      * @return true if it was present
      */
     public boolean remove(MemorySegment key) {
-        return update(key, (s, idx, h) -> {
-            if (idx < 0) {
-                return Boolean.FALSE;
+        long h = hash(key);
+        Segment s = segmentFor(h);
+        s.lock();
+        try {
+            long slot = s.liveSlot(key, h);
+            if (slot >= 0) {
+                s.delete(slot);
             }
-            s.delete(idx);
-            return Boolean.TRUE;
-        });
+            return slot >= 0;
+        } finally {
+            s.unlock();
+        }
     }
 
     /**
@@ -310,10 +324,6 @@ public final class BytesMap implements AutoCloseable {
      */
     public boolean remove(byte[] key) {
         return remove(MemorySegment.ofArray(key));
-    }
-
-    private static Segment.ValueWriter copier(MemorySegment value) {
-        return target -> MemorySegment.copy(value, 0, target, 0, target.byteSize());
     }
 
     /** An operation run under a segment's lock on the slot of one key. */
@@ -328,18 +338,17 @@ public final class BytesMap implements AutoCloseable {
         Segment s = segmentFor(h);
         s.lock();
         try {
-            long slot = s.find(key, h);
-            if (slot >= 0 && s.isExpiredAt(slot)) {
-                s.delete(slot);
-                slot = -1;
-            }
-            return op.apply(s, slot, h);
+            return op.apply(s, s.liveSlot(key, h), h);
         } catch (IOException e) {
-            throw new UncheckedIOException("map file=" + file.path + " could not grow: " + e.getMessage()
-                    + "; free disk space and retry (the map is unchanged)", e);
+            throw cannotGrow(e);
         } finally {
             s.unlock();
         }
+    }
+
+    private UncheckedIOException cannotGrow(IOException e) {
+        return new UncheckedIOException("map file=" + file.path + " could not grow: " + e.getMessage()
+                + "; free disk space and retry (the map is unchanged)", e);
     }
 
     /**

@@ -151,23 +151,24 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         }
     }
 
-    private Segment.ValueWriter encoder(V value) {
-        long size = values.encodedSize(value);
-        return target -> {
-            if (target.byteSize() != size) {
-                throw new IllegalStateException("value encodedSize changed between two calls");
-            }
-            checkWritten("value", values.encode(value, target, 0), size);
-        };
-    }
-
-    private void store(Segment s, long slot, MemorySegment key, long hash, V value) throws IOException {
-        store(s, slot, key, hash, value, 0);
-    }
-
-    private void store(Segment s, long slot, MemorySegment key, long hash, V value, long expiresAt) throws IOException {
+    /** Encodes the value into the scratch buffer. */
+    private MemorySegment encodeValue(Scratch scratch, V value) {
         Objects.requireNonNull(value, "value");
-        s.store(slot, key, hash, values.encodedSize(value), encoder(value), expiresAt);
+        long size = values.encodedSize(value);
+        MemorySegment target = scratch.valueBytes(size);
+        checkWritten("value", values.encode(value, target, 0), size);
+        return target;
+    }
+
+    /** Encodes key and value, then stores them with the raw map's lambda-free write. */
+    private void write(K key, V value, long expiresAt) {
+        Objects.requireNonNull(value, "value");
+        Scratch scratch = Scratch.acquire();
+        try {
+            raw.write(encodeKey(scratch, key), encodeValue(scratch, value), expiresAt, false);
+        } finally {
+            scratch.release();
+        }
     }
 
     private V oldValue(Segment s, long slot) {
@@ -177,7 +178,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     /** An operation on one key's slot, run under its segment lock. */
     @FunctionalInterface
     private interface KeyOp<R> {
-        R apply(Segment segment, long slot, long hash, MemorySegment key) throws IOException;
+        R apply(Segment segment, long slot, long hash, MemorySegment key, Scratch scratch) throws IOException;
     }
 
     /**
@@ -192,7 +193,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
             if (k == null) {
                 return ifNotKey;
             }
-            return raw.update(k, (s, slot, h) -> op.apply(s, slot, h, k));
+            return raw.update(k, (s, slot, h) -> op.apply(s, slot, h, k, scratch));
         } finally {
             scratch.release();
         }
@@ -217,7 +218,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
                     return null;
                 }
                 if (n <= dst.byteSize()) {
-                    return values.decode(dst.asSlice(0, n));
+                    return values.decode(n == dst.byteSize() ? dst : scratch.valueBytes(n));
                 }
                 dst = scratch.value(n);
             }
@@ -265,9 +266,9 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V put(K key, V value) {
         Objects.requireNonNull(value, "value");
-        return locked(key, null, (s, slot, h, k) -> {
+        return locked(key, null, (s, slot, h, k, sc) -> {
             V old = oldValue(s, slot);
-            store(s, slot, k, h, value);
+            s.store(slot, k, h, encodeValue(sc, value), 0);
             return old;
         });
     }
@@ -280,11 +281,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @throws UncheckedIOException if the file could not grow (disk full); nothing changed
      */
     public void set(K key, V value) {
-        Objects.requireNonNull(value, "value");
-        locked(key, null, (s, slot, h, k) -> {
-            store(s, slot, k, h, value);
-            return null;
-        });
+        write(key, value, 0);
     }
 
     /**
@@ -299,12 +296,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @throws IllegalArgumentException if {@code ttl} is not positive
      */
     public void set(K key, V value, Duration ttl) {
-        Objects.requireNonNull(value, "value");
-        long expiresAt = raw.expiry(ttl);
-        locked(key, null, (s, slot, h, k) -> {
-            store(s, slot, k, h, value, expiresAt);
-            return null;
-        });
+        write(key, value, raw.expiry(ttl));
     }
 
     /**
@@ -314,7 +306,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @return the expiry time in epoch milliseconds, 0 if the entry never expires, -1 if absent
      */
     public long expiresAt(K key) {
-        return locked(key, -1L, (s, slot, h, k) -> slot < 0 ? -1L : s.expiresAt(slot));
+        return locked(key, -1L, (s, slot, h, k, sc) -> slot < 0 ? -1L : s.expiresAt(slot));
     }
 
     /**
@@ -329,18 +321,18 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V putIfAbsent(K key, V value) {
         Objects.requireNonNull(value, "value");
-        return locked(key, null, (s, slot, h, k) -> {
+        return locked(key, null, (s, slot, h, k, sc) -> {
             if (slot >= 0) {
                 return oldValue(s, slot);
             }
-            store(s, slot, k, h, value);
+            s.store(slot, k, h, encodeValue(sc, value), 0);
             return null;
         });
     }
 
     @Override
     public V remove(Object key) {
-        return locked(key, null, (s, slot, h, k) -> {
+        return locked(key, null, (s, slot, h, k, sc) -> {
             V old = oldValue(s, slot);
             if (slot >= 0) {
                 s.delete(slot);
@@ -354,7 +346,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         if (value == null) {
             return false;
         }
-        return locked(key, Boolean.FALSE, (s, slot, h, k) -> {
+        return locked(key, Boolean.FALSE, (s, slot, h, k, sc) -> {
             if (slot >= 0 && value.equals(oldValue(s, slot))) {
                 s.delete(slot);
                 return Boolean.TRUE;
@@ -367,9 +359,9 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     public boolean replace(K key, V oldValue, V newValue) {
         Objects.requireNonNull(oldValue, "oldValue");
         Objects.requireNonNull(newValue, "newValue");
-        return locked(key, Boolean.FALSE, (s, slot, h, k) -> {
+        return locked(key, Boolean.FALSE, (s, slot, h, k, sc) -> {
             if (slot >= 0 && oldValue.equals(oldValue(s, slot))) {
-                store(s, slot, k, h, newValue);
+                s.store(slot, k, h, encodeValue(sc, newValue), 0);
                 return Boolean.TRUE;
             }
             return Boolean.FALSE;
@@ -379,12 +371,12 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V replace(K key, V value) {
         Objects.requireNonNull(value, "value");
-        return locked(key, null, (s, slot, h, k) -> {
+        return locked(key, null, (s, slot, h, k, sc) -> {
             if (slot < 0) {
                 return null;
             }
             V old = oldValue(s, slot);
-            store(s, slot, k, h, value);
+            s.store(slot, k, h, encodeValue(sc, value), 0);
             return old;
         });
     }
@@ -392,44 +384,44 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V compute(K key, BiFunction<? super K, ? super V, ? extends V> remapping) {
         Objects.requireNonNull(remapping, "remapping");
-        return locked(key, null, (s, slot, h, k) -> apply(s, slot, k, h, remapping.apply(key, oldValue(s, slot))));
+        return locked(key, null, (s, slot, h, k, sc) -> apply(s, slot, k, h, sc, remapping.apply(key, oldValue(s, slot))));
     }
 
     @Override
     public V computeIfAbsent(K key, Function<? super K, ? extends V> mapping) {
         Objects.requireNonNull(mapping, "mapping");
-        return locked(key, null, (s, slot, h, k) -> {
+        return locked(key, null, (s, slot, h, k, sc) -> {
             if (slot >= 0) {
                 return oldValue(s, slot);
             }
             V v = mapping.apply(key);
-            return v == null ? null : apply(s, slot, k, h, v);
+            return v == null ? null : apply(s, slot, k, h, sc, v);
         });
     }
 
     @Override
     public V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> remapping) {
         Objects.requireNonNull(remapping, "remapping");
-        return locked(key, null, (s, slot, h, k) -> slot < 0 ? null
-                : apply(s, slot, k, h, remapping.apply(key, oldValue(s, slot))));
+        return locked(key, null, (s, slot, h, k, sc) -> slot < 0 ? null
+                : apply(s, slot, k, h, sc, remapping.apply(key, oldValue(s, slot))));
     }
 
     @Override
     public V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> remapping) {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(remapping, "remapping");
-        return locked(key, null, (s, slot, h, k) -> apply(s, slot, k, h,
+        return locked(key, null, (s, slot, h, k, sc) -> apply(s, slot, k, h, sc,
                 slot < 0 ? value : remapping.apply(oldValue(s, slot), value)));
     }
 
     /** Stores {@code v} in the key's slot, or removes the entry if {@code v} is null; returns v. */
-    private V apply(Segment s, long slot, MemorySegment k, long h, V v) throws IOException {
+    private V apply(Segment s, long slot, MemorySegment k, long h, Scratch sc, V v) throws IOException {
         if (v == null) {
             if (slot >= 0) {
                 s.delete(slot);
             }
         } else {
-            store(s, slot, k, h, v);
+            s.store(slot, k, h, encodeValue(sc, v), 0);
         }
         return v;
     }

@@ -147,6 +147,11 @@ final class MapFile implements AutoCloseable {
                     + ", newer than this Colossal reads (" + FileHeaderLayout.FORMAT_VERSION
                     + "); open it with a newer Colossal");
         }
+        if (version >= 1 && version < FileHeaderLayout.FORMAT_VERSION) {
+            throw new MapFormatException("file=" + path + " has formatVersion=" + version
+                    + ", an older layout this Colossal does not read (its tables place keys differently; "
+                    + "no release wrote it); recreate the map from its source data");
+        }
         int flags = h.getInt((int) FileHeaderLayout.FLAGS_OFFSET);
         int segments = h.getInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET);
         int blockSize = h.getInt((int) FileHeaderLayout.BLOCK_SIZE_OFFSET);

@@ -2,20 +2,25 @@ package dev.colossal.map;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
- * Per-thread native buffers for encoded keys and copied-out values, so lookups allocate nothing.
- * A thread that needs a second one while its own is in use (a compute function calling into
- * another map) gets a fresh one.
+ * Per-thread native buffers for encoded keys and values, so lookups and writes allocate nothing:
+ * even the exact-size views handed to codecs are made once per size and kept. A thread that needs
+ * a second one while its own is in use (a compute function calling into another map) gets a fresh
+ * one.
  */
 final class Scratch {
 
     private static final ThreadLocal<Scratch> LOCAL = ThreadLocal.withInitial(Scratch::new);
-    private static final long INITIAL = 256;
+    private static final int INITIAL = 256;
+
+    /** Values larger than this are read into their own heap array, so no thread keeps a huge buffer. */
+    static final long LARGE = 1 << 20;
 
     private final Arena arena = Arena.ofAuto();
-    private MemorySegment key = arena.allocate(INITIAL, Long.BYTES);
-    private MemorySegment value = arena.allocate(INITIAL, Long.BYTES);
+    private final Buffer key = new Buffer();
+    private final Buffer value = new Buffer();
     private boolean busy;
 
     static Scratch acquire() {
@@ -33,26 +38,50 @@ final class Scratch {
 
     /** A buffer of exactly {@code size} bytes for a key. */
     MemorySegment key(long size) {
-        if (size > key.byteSize()) {
-            key = arena.allocate(Math.max(size, key.byteSize() * 2), Long.BYTES);
-        }
-        return key.asSlice(0, size);
+        return key.exact(size);
     }
 
-    /** Values larger than this are read into their own heap array, so no thread keeps a huge buffer. */
-    static final long LARGE = 1 << 20;
-
     /**
-     * A buffer of at least {@code size} bytes for a value: this thread's native buffer, or for a
-     * {@link #LARGE} value a heap array of exactly {@code size} bytes.
+     * A buffer of at least {@code size} bytes to read a value into: this thread's native buffer,
+     * or for a {@link #LARGE} value a heap array of exactly {@code size} bytes.
      */
     MemorySegment value(long size) {
-        if (size > LARGE) {
-            return MemorySegment.ofArray(new byte[Math.toIntExact(size)]);
+        return size > LARGE ? MemorySegment.ofArray(new byte[Math.toIntExact(size)]) : value.atLeast(size);
+    }
+
+    /**
+     * Exactly {@code size} bytes for a value: the start of this thread's native buffer (so of
+     * what {@link #value(long)} returned for a size at least this one), or for a {@link #LARGE}
+     * value a heap array.
+     */
+    MemorySegment valueBytes(long size) {
+        return size > LARGE ? MemorySegment.ofArray(new byte[Math.toIntExact(size)]) : value.exact(size);
+    }
+
+    /** One growable native buffer with its exact-size views of up to {@link #INITIAL} bytes. */
+    private final class Buffer {
+        private MemorySegment whole = arena.allocate(INITIAL, Long.BYTES);
+        private final MemorySegment[] views = new MemorySegment[INITIAL + 1];
+
+        MemorySegment atLeast(long size) {
+            if (size > whole.byteSize()) {
+                whole = arena.allocate(Math.max(size, whole.byteSize() * 2), Long.BYTES);
+                Arrays.fill(views, null);
+            }
+            return whole;
         }
-        if (size > value.byteSize()) {
-            value = arena.allocate(Math.max(size, value.byteSize() * 2), Long.BYTES);
+
+        MemorySegment exact(long size) {
+            MemorySegment buffer = atLeast(size);
+            if (size > INITIAL) {
+                return buffer.asSlice(0, size);
+            }
+            MemorySegment view = views[(int) size];
+            if (view == null) {
+                view = buffer.asSlice(0, size);
+                views[(int) size] = view;
+            }
+            return view;
         }
-        return value;
     }
 }

@@ -5,6 +5,7 @@ import static dev.colossal.map.SegmentLayout.BUMP_POS;
 import static dev.colossal.map.SegmentLayout.CHUNKS;
 import static dev.colossal.map.SegmentLayout.LIVE_ENTRIES;
 import static dev.colossal.map.SegmentLayout.LOCK_OWNER;
+import static dev.colossal.map.SegmentLayout.MAY_EXPIRE;
 import static dev.colossal.map.SegmentLayout.PENDING_BYTES;
 import static dev.colossal.map.SegmentLayout.PENDING_EXTENT;
 import static dev.colossal.map.SegmentLayout.REPAIRS;
@@ -31,12 +32,6 @@ import java.lang.invoke.VarHandle;
  * chunk list and so also reclaims what the crash leaked.
  */
 final class Segment {
-
-    /** Writes the value bytes of a new entry into exactly the slice it gets. */
-    @FunctionalInterface
-    interface ValueWriter {
-        void write(MemorySegment target);
-    }
 
     private static final int OPTIMISTIC_ATTEMPTS = 96;
     static final long KEY_SEED = 0x436F6C6F7373616CL;
@@ -223,7 +218,7 @@ final class Segment {
         m = file.mem(tpos + (Long.BYTES << log2));
         long mask = (1L << log2) - 1;
         long klen = key.byteSize();
-        long idx = hash & mask;
+        long idx = SlotLayout.bucket(hash, log2);
         for (long probes = 0; probes <= mask; probes++, idx = (idx + 1) & mask) {
             long s = Mem.getLong(m, SlotLayout.slotOffset(tpos, idx));
             if (s == SlotLayout.EMPTY) {
@@ -355,17 +350,21 @@ final class Segment {
     // ------------------------------------------------------------------ writes (under the lock)
 
     /**
-     * Writes a new entry for {@code key} and publishes it in slot {@code found} (replacing the
-     * entry there), or in a new slot if {@code found < 0}.
+     * Writes a new entry for {@code key} with a copy of {@code value} and publishes it in slot
+     * {@code found} (replacing the entry there), or in a new slot if {@code found < 0}.
      *
      * @throws IOException if the file cannot grow; the segment is then unchanged
      */
-    void store(long found, MemorySegment key, long hash, long valueLength, ValueWriter writer, long expiresAt)
-            throws IOException {
+    void store(long found, MemorySegment key, long hash, MemorySegment value, long expiresAt) throws IOException {
         long klen = key.byteSize();
+        long valueLength = value.byteSize();
         EntryLayout.checkLength("key", klen);
         EntryLayout.checkLength("value", valueLength);
         int meta = expiresAt != 0 ? EntryLayout.META_HAS_EXPIRY : 0;
+        if (expiresAt != 0) {
+            // Before the entry exists, so that a crash can leave it set for nothing but never unset.
+            Mem.setLong(file.mem(), base + MAY_EXPIRE, 1);
+        }
         long blocks = EntryLayout.blocks(klen, valueLength, EntryLayout.tailBytes(meta), shift);
         if (file.bounded()) {
             // New entries start referenced: they survive the hand's next pass (CLOCK's second chance).
@@ -383,7 +382,7 @@ final class Segment {
             m.set(JAVA_INT, e + EntryLayout.VALUE_LENGTH, (int) valueLength);
             m.set(JAVA_INT, e + EntryLayout.META, meta);
             MemorySegment.copy(key, 0, m, EntryLayout.keyOffset(e), klen);
-            writer.write(m.asSlice(EntryLayout.valueOffset(e, (int) klen), valueLength));
+            MemorySegment.copy(value, 0, m, EntryLayout.valueOffset(e, (int) klen), valueLength);
             if (expiresAt != 0) {
                 m.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED,
                         EntryLayout.expiryOffset(e, (int) klen, (int) valueLength), expiresAt);
@@ -529,6 +528,16 @@ final class Segment {
         return at != 0 && file.nowMillis() >= at;
     }
 
+    /** The slot of {@code key} under the lock, or -1; an expired entry met on the way is removed. */
+    long liveSlot(MemorySegment key, long hash) {
+        long slot = find(key, hash);
+        if (slot >= 0 && isExpiredAt(slot)) {
+            delete(slot);
+            return -1;
+        }
+        return slot;
+    }
+
     /** Whether the entry in slot {@code idx} has expired; under the lock. */
     boolean isExpiredAt(long idx) {
         long e = entryAt(idx);
@@ -541,21 +550,31 @@ final class Segment {
         return EntryLayout.expiresAt(checkEntry(e), e);
     }
 
-    /** Removes every expired entry; under the lock. Returns how many. */
+    /**
+     * Removes every expired entry; under the lock. Returns how many. Reads no entry in a segment
+     * that holds none with an expiry time ({@code mayExpire} is 0).
+     */
     long purgeExpired() {
         long table = Mem.getLong(file.mem(), base + TABLE);
-        if (table == 0) {
+        if (table == 0 || Mem.getLong(file.mem(), base + MAY_EXPIRE) == 0) {
             return 0;
         }
         long slots = 1L << checkTable(table);
         long tpos = SlotLayout.tablePosition(table);
         long removed = 0;
+        long expiring = 0;
         for (long i = 0; i < slots; i++) {
             long s = Mem.getLong(file.mem(tpos + slots * Long.BYTES), SlotLayout.slotOffset(tpos, i));
-            if (SlotLayout.isEntry(s) && isExpiredAt(i)) {
+            long at = SlotLayout.isEntry(s) ? expiresAt(i) : 0;
+            if (at != 0 && file.nowMillis() >= at) {
                 delete(i);
                 removed++;
+            } else if (at != 0) {
+                expiring++;
             }
+        }
+        if (expiring == 0) {
+            Mem.setLong(file.mem(), base + MAY_EXPIRE, 0);
         }
         return removed;
     }
@@ -580,8 +599,9 @@ final class Segment {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         long tpos = SlotLayout.tablePosition(table);
-        long mask = (1L << SlotLayout.log2Slots(table)) - 1;
-        for (long idx = hash & mask; ; idx = (idx + 1) & mask) {
+        int log2 = SlotLayout.log2Slots(table);
+        long mask = (1L << log2) - 1;
+        for (long idx = SlotLayout.bucket(hash, log2); ; idx = (idx + 1) & mask) {
             if (!SlotLayout.isEntry(Mem.getLong(m, SlotLayout.slotOffset(tpos, idx)))) {
                 return idx;
             }
@@ -639,14 +659,11 @@ final class Segment {
                 if (!SlotLayout.isEntry(s)) {
                     continue;
                 }
-                long e = SlotLayout.position(s, shift);
-                MemorySegment em = checkEntry(e);
-                long h = hashKey(em, EntryLayout.keyOffset(e), em.get(JAVA_INT, e + EntryLayout.KEY_LENGTH));
-                long idx = h & mask;
-                while (Mem.getLong(em, SlotLayout.slotOffset(np, idx)) != SlotLayout.EMPTY) {
+                long idx = log2 <= SlotLayout.TAG_BITS ? SlotLayout.bucketOfSlot(s, log2) : SlotLayout.bucket(keyHash(s), log2);
+                while (Mem.getLong(m, SlotLayout.slotOffset(np, idx)) != SlotLayout.EMPTY) {
                     idx = (idx + 1) & mask;
                 }
-                Mem.setLong(em, SlotLayout.slotOffset(np, idx), s);
+                Mem.setLong(m, SlotLayout.slotOffset(np, idx), s);
                 if (i == oslots / 2) {
                     CrashPoints.reach(CrashPoints.REHASH_HALF_COPIED);
                 }
@@ -663,6 +680,13 @@ final class Segment {
             heap.adoptChunk(SlotLayout.tablePosition(oldTable), tableBytes(oldTable));
         }
         Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, 0);
+    }
+
+    /** Hashes the key of the entry in {@code slot} again: only for tables too large to place by tag. */
+    private long keyHash(long slot) {
+        long e = SlotLayout.position(slot, shift);
+        MemorySegment em = checkEntry(e);
+        return hashKey(em, EntryLayout.keyOffset(e), em.get(JAVA_INT, e + EntryLayout.KEY_LENGTH));
     }
 
     static long tableBytes(long tableWord) {

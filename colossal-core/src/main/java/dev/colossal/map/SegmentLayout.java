@@ -23,11 +23,11 @@ import java.lang.foreign.StructLayout;
  *  | usedBlocks  | chunks      | bumpPos     | bumpEnd     | lastChunk   |
  *  | by entries  | list head   | free tail of newest chunk | Bytes       |
  *  +-------------+-------------+-------------+-------------+-------------+
- *  80            88            96            104                        128
- *  +-------------+-------------+-------------+--------------------------+
- *  | pending     | pending     | repairs     | clockHand   | retired    |
- *  | Extent      | Bytes       | count       | (eviction)  | Table word |
- *  +-------------+-------------+-------------+--------------------------+
+ *  80            88            96            104           112           120          128
+ *  +-------------+-------------+-------------+-------------+-------------+------------+
+ *  | pending     | pending     | repairs     | clockHand   | retired     | mayExpire  |
+ *  | Extent      | Bytes       | count       | (eviction)  | Table word  | 0 = none   |
+ *  +-------------+-------------+-------------+-------------+-------------+------------+
  *  128                                                                  640
  *  +--------------------------------------------------------------------+
  *  | freeHeads[FREE_CLASSES]: first free run of each size class            |
@@ -37,7 +37,10 @@ import java.lang.foreign.StructLayout;
  * <p>Every field is written only by the holder of {@code lockOwner}, between the odd and the even
  * value of {@code version}. {@code pendingExtent} names an extent taken from the file but not yet
  * linked into the segment, and {@code retiredTable} a table being replaced that is not yet heap,
- * so a repair after a crash can reclaim them instead of leaking them.
+ * so a repair after a crash can reclaim them instead of leaking them. {@code mayExpire} is 0 only
+ * while no entry of the segment carries an expiry time (set before such an entry is written,
+ * cleared by a purge that found none), so a segment that never held one skips the purge that
+ * precedes a rehash instead of reading every entry.
  */
 final class SegmentLayout {
 
@@ -60,7 +63,7 @@ final class SegmentLayout {
             JAVA_LONG.withName("repairs"),
             JAVA_LONG.withName("clockHand"),
             JAVA_LONG.withName("retiredTable"),
-            MemoryLayout.paddingLayout(8),
+            JAVA_LONG.withName("mayExpire"),
             MemoryLayout.sequenceLayout(FREE_CLASSES, JAVA_LONG).withName("freeHeads"));
 
     static final long BYTES = LAYOUT.byteSize();
@@ -80,6 +83,7 @@ final class SegmentLayout {
     static final long REPAIRS = offset("repairs");
     static final long CLOCK_HAND = offset("clockHand");
     static final long RETIRED_TABLE = offset("retiredTable");
+    static final long MAY_EXPIRE = offset("mayExpire");
     static final long FREE_HEADS = offset("freeHeads");
 
     static final long MIN_CHUNK_BYTES = 4096;

@@ -22,9 +22,13 @@ package dev.colossal.map;
  *  0 = no table yet
  * </pre>
  *
- * <p>The bucket is {@code hash & (slots - 1)}, the segment is the top bits of the hash, and the tag
- * the bits in between, so the three are independent for tables up to 2^32 slots. Positions have
- * 40 bits of blocks: the file can reach 2^40 blocks (32 TiB with 32-byte blocks).
+ * <p>The segment is the top bits of the hash and the tag bits 32..55. A table of up to 2^24 slots
+ * takes its bucket from the low bits of the tag, so doubling it (a rehash) places every slot from
+ * the slot alone and reads no entry: the price is that the tag tells apart only by its remaining
+ * {@code 24 - log2} bits the entries that share a bucket (those of other buckets differ anyway). A
+ * larger table takes its bucket from the hash's low bits, independent of the tag, and its
+ * rehash hashes every key again. Positions have 40 bits of blocks: the file can reach 2^40
+ * blocks (32 TiB with 32-byte blocks).
  */
 final class SlotLayout {
 
@@ -46,6 +50,16 @@ final class SlotLayout {
 
     static long slot(long hash, long position, int blockShift) {
         return tag(hash) << POSITION_BITS | position >>> blockShift;
+    }
+
+    /** The home slot of {@code hash} in a table of 2^log2 slots. */
+    static long bucket(long hash, int log2) {
+        return (log2 <= TAG_BITS ? tag(hash) : hash) & ((1L << log2) - 1);
+    }
+
+    /** The home slot of the entry in {@code slot}, from its tag alone: for tables of up to 2^24 slots. */
+    static long bucketOfSlot(long slot, int log2) {
+        return (slot >>> POSITION_BITS) & ((1L << log2) - 1);
     }
 
     static boolean isEntry(long slot) {

@@ -186,14 +186,50 @@ class BytesMapTest {
 
     @Test
     void shouldRefuseAFileOfANewerFormat() throws IOException {
-        Path file = dir.resolve("newer.map");
+        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(withFormatVersion(99)));
+        assertTrue(e.getMessage().contains("formatVersion=99") && e.getMessage().contains("newer"), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAFileOfTheOlderFormatWhoseTablesPlaceKeysDifferently() throws IOException {
+        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(withFormatVersion(1)));
+        assertTrue(e.getMessage().contains("formatVersion=1") && e.getMessage().contains("older")
+                && e.getMessage().contains("recreate"), e.getMessage());
+    }
+
+    private Path withFormatVersion(int version) throws IOException {
+        Path file = dir.resolve("v" + version + ".map");
         BytesMap.open(file).close();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 99),
+            ch.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, version),
                     FileHeaderLayout.FORMAT_VERSION_OFFSET);
         }
-        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(file));
-        assertTrue(e.getMessage().contains("formatVersion=99") && e.getMessage().contains("newer"), e.getMessage());
+        return file;
+    }
+
+    @Test
+    void shouldFindEveryKeyAfterTablesDoubledByTheirTagsAlone() throws IOException {
+        // Two segments, so each table doubles from 16 slots to 2^15 while 40,000 keys go in, a
+        // rehash at each step placing slots by tag; removals leave tombstones for same-size rehashes.
+        Path file = dir.resolve("grown.map");
+        int n = 40_000;
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(2))) {
+            for (int i = 0; i < n; i++) {
+                map.put(b("key" + i), b("v" + i));
+                if (i % 3 == 0) {
+                    assertTrue(map.remove(b("key" + (i / 3))));
+                    map.put(b("key" + (i / 3)), b("v" + (i / 3)));
+                }
+            }
+            MapChecks.assertSound(map);
+        }
+        try (BytesMap map = BytesMap.open(file)) {
+            assertEquals(n, map.size());
+            for (int i = 0; i < n; i++) {
+                assertArrayEquals(b("v" + i), map.get(b("key" + i)), "key" + i);
+            }
+            assertNull(map.get(b("key" + n)));
+        }
     }
 
     @Test

@@ -1,0 +1,117 @@
+package dev.colossal.map;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.function.LongUnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The raw API's promise: reads into a caller's segment, puts, putIfAbsent and removes allocate
+ * nothing on the heap, as the JVM counts this thread's allocations (com.sun.management).
+ */
+class RawAllocationTest {
+
+    private static final int KEYS = 4096;
+
+    @TempDir
+    Path dir;
+
+    // Reflection: the tests may run inside module dev.colossal.core, which must not require
+    // jdk.management; reflective calls on exported packages need no readability.
+    private static final Object THREADS;
+    private static final Method ALLOCATED;
+
+    static {
+        try {
+            THREADS = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
+            ALLOCATED = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static long allocated() {
+        try {
+            return (long) ALLOCATED.invoke(THREADS);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * Bytes allocated by {@code KEYS} calls of {@code op} (key index to a checksum), in the
+     * quietest of several windows after warming up: a JIT recompilation may allocate once, a path
+     * that allocates per call allocates in every window.
+     */
+    private static long bytesPerPass(LongUnaryOperator op) {
+        long sum = 0;
+        for (int round = 0; round < 200; round++) {
+            for (int i = 0; i < KEYS; i++) {
+                sum += op.applyAsLong(i);
+            }
+        }
+        long overhead = allocated();
+        overhead = allocated() - overhead;
+        long fewest = Long.MAX_VALUE;
+        for (int window = 0; window < 5; window++) {
+            long before = allocated();
+            for (int round = 0; round < 20; round++) {
+                for (int i = 0; i < KEYS; i++) {
+                    sum += op.applyAsLong(i);
+                }
+            }
+            fewest = Math.min(fewest, Math.max(0, allocated() - before - overhead));
+        }
+        assertTrue(sum != 42, "keeps the loop alive");
+        return fewest;
+    }
+
+    @Test
+    void rawGetsPutsAndRemovesAllocateNothing() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("m.map"));
+             Arena arena = Arena.ofConfined()) {
+            MemorySegment key = arena.allocate(8);
+            MemorySegment value = arena.allocate(40);
+            MemorySegment dst = arena.allocate(64);
+            for (int i = 0; i < KEYS; i++) {
+                key.set(JAVA_LONG_UNALIGNED, 0, i);
+                value.set(JAVA_LONG_UNALIGNED, 0, i);
+                map.put(key, value);
+            }
+            assertEquals(0, bytesPerPass(i -> {
+                key.set(JAVA_LONG_UNALIGNED, 0, i);
+                long n = map.get(key, dst);
+                assertEquals(i, dst.get(JAVA_LONG_UNALIGNED, 0));
+                return n;
+            }), "bytes allocated by get(key, dst)");
+            assertEquals(0, bytesPerPass(i -> {
+                key.set(JAVA_LONG_UNALIGNED, 0, i);
+                return map.containsKey(key) ? 1 : 0;
+            }), "bytes allocated by containsKey");
+            assertEquals(0, bytesPerPass(i -> {
+                key.set(JAVA_LONG_UNALIGNED, 0, i);
+                map.put(key, value);
+                return 1;
+            }), "bytes allocated by put (overwrite)");
+            assertEquals(0, bytesPerPass(i -> {
+                key.set(JAVA_LONG_UNALIGNED, 0, i);
+                return map.putIfAbsent(key, value) ? 1 : 0;
+            }), "bytes allocated by putIfAbsent of a present key");
+            assertEquals(0, bytesPerPass(i -> {
+                key.set(JAVA_LONG_UNALIGNED, 0, i);
+                boolean removed = map.remove(key);
+                map.put(key, value); // an insert: takes a slot and blocks again
+                return removed ? 1 : 0;
+            }), "bytes allocated by remove then put (insert)");
+            assertEquals(KEYS, map.size());
+        }
+    }
+}
