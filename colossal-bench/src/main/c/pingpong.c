@@ -23,7 +23,7 @@
 
 #define HEADER_LENGTH 128
 #define MAGIC 0x4E4745524C534C43LL /* "CLSLREGN" little-endian */
-#define VERSION 1
+#define VERSION 2 /* RegionHeader.VERSION */
 #define KIND_PING_PONG 2
 #define PAYLOAD_SIZE 128
 #define FILE_SIZE (HEADER_LENGTH + PAYLOAD_SIZE)
@@ -69,7 +69,7 @@ static uint8_t *map_region(const char *path) {
         errno = 0;
         if (atomic_load_explicit(&h->magic, memory_order_acquire) != MAGIC || h->version != VERSION
                 || h->kind != KIND_PING_PONG || h->size != FILE_SIZE) {
-            die("not a ping-pong region of version 1", path);
+            die("not a ping-pong region of version 2", path);
         }
     }
     return base + HEADER_LENGTH;

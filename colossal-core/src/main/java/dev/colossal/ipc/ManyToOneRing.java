@@ -1,9 +1,16 @@
 package dev.colossal.ipc;
 
+import static dev.colossal.ipc.RecordDescriptor.ALIGNMENT;
 import static dev.colossal.ipc.RecordDescriptor.PADDING_TYPE;
+import static dev.colossal.ipc.RecordDescriptor.align;
 import static dev.colossal.ipc.RecordDescriptor.header;
+import static dev.colossal.ipc.RecordDescriptor.lengthOf;
 
-/** {@link MessageRing} with many producers: each claims by compare-and-set of the tail. */
+/**
+ * {@link MessageRing} with many producers: each claims by compare-and-set of the tail, then
+ * marks its record. Between the two its header reads as zero, so the consumer zeroes what it has
+ * read before it releases it.
+ */
 final class ManyToOneRing extends RingBuffer {
 
     ManyToOneRing(SharedRegion region) {
@@ -11,7 +18,16 @@ final class ManyToOneRing extends RingBuffer {
     }
 
     @Override
-    int claim(int alignedLength) {
+    int claim(int recordLength, int type) {
+        int index = claimSpace(align(recordLength));
+        if (index >= 0) {
+            LONG.setRelease(data, (long) index, header(-recordLength, type));
+        }
+        return index;
+    }
+
+    /** Moves the tail by {@code alignedLength} (plus padding to the end); the record stays zero. */
+    int claimSpace(int alignedLength) {
         long head = (long) LONG.getVolatile(meta, RingDescriptor.HEAD_CACHE_OFFSET);
         long tail;
         int index;
@@ -34,5 +50,41 @@ final class ManyToOneRing extends RingBuffer {
             index = 0;
         }
         return index;
+    }
+
+    @Override
+    void release(int headIndex, long head, int bytes) {
+        // Producers find unclaimed space zeroed: a zero length means "nothing here yet".
+        data.asSlice(headIndex, bytes).fill((byte) 0);
+        LONG.setRelease(meta, RingDescriptor.HEAD_OFFSET, head + bytes);
+    }
+
+    /** Claimed but not even marked: skip to the next marked record, or to the claimed end. */
+    @Override
+    boolean unblockUnmarked(int headIndex, int tailIndex) {
+        int limit = tailIndex > headIndex ? tailIndex : capacity;
+        int next = headIndex + ALIGNMENT;
+        while (next < limit && lengthAt(next) == 0) {
+            next += ALIGNMENT;
+        }
+        if (!stillZero(headIndex, next)) {
+            return false;
+        }
+        LONG.setRelease(data, (long) headIndex, header(next - headIndex, PADDING_TYPE));
+        return true;
+    }
+
+    /** A producer may have marked a record behind the scan after it passed: look again. */
+    private boolean stillZero(int from, int to) {
+        for (int i = from; i < to; i += ALIGNMENT) {
+            if (lengthAt(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int lengthAt(int index) {
+        return lengthOf((long) LONG.getVolatile(data, (long) index));
     }
 }

@@ -8,12 +8,13 @@ import java.nio.file.Path;
  * ({@link #oneToOne}) or many ({@link #manyToOne}, across threads and processes) and read by
  * one consumer. Layouts: {@code RingDescriptor} and {@code RecordDescriptor}.
  *
- * <p>Protocol: a producer claims space by advancing the tail (a plain release store with one
- * producer, compare-and-set with many), writes the record header with a negative length, copies
- * the message, then stores the positive length with release. The consumer loads each length with
- * acquire, so a message is seen whole or not at all; it reads a batch, zeroes it, and releases the
- * head. A record that would cross the end of the data becomes a padding record plus the message
- * at index 0.
+ * <p>Protocol: a producer claims space by advancing the tail (a release store with one producer,
+ * compare-and-set with many), marks the record header with a negative length, copies the
+ * message, then stores the header with the positive length with release. The consumer loads each
+ * header with acquire, so a message is seen whole or not at all; it reads a batch and releases
+ * the head once. The header after the newest record reads as zero: with one producer, the
+ * producer zeroes it as it claims; with many, the consumer zeroes the batch it read. A record that
+ * would cross the end of the data becomes a padding record plus the message at index 0.
  *
  * <p>Expected conditions return values: {@link #write} returns {@code false} when the ring is
  * full; {@link #read} returns 0 when it is empty. Misuse (a type below 1, a message longer than

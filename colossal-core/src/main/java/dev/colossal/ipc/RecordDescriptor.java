@@ -15,9 +15,10 @@ import java.nio.ByteOrder;
  *   type    = the application's type, &gt;= 1; {@link #PADDING_TYPE} marks the skip to the wrap
  * </pre>
  *
- * A writer stores {@code (-length, type)} as one long, copies the message, then stores the
- * positive length with release; the reader loads the length with acquire and reads the record
- * only if it is positive.
+ A writer stores {@code (-length, type)} as one long, copies the message, then stores
+ * {@code (length, type)} as one long with release; the reader loads the header as one long with
+ * acquire and reads the record only if its length is positive. Every store of a header is a
+ * whole long, so the reader's single load always pairs with it.
  */
 final class RecordDescriptor {
 
@@ -40,6 +41,16 @@ final class RecordDescriptor {
         return LITTLE_ENDIAN
                 ? ((long) type << 32) | (length & 0xFFFF_FFFFL)
                 : ((long) length << 32) | (type & 0xFFFF_FFFFL);
+    }
+
+    /** {@return the length field of a header read as one long} */
+    static int lengthOf(long header) {
+        return LITTLE_ENDIAN ? (int) header : (int) (header >>> 32);
+    }
+
+    /** {@return the type field of a header read as one long} */
+    static int typeOf(long header) {
+        return LITTLE_ENDIAN ? (int) (header >>> 32) : (int) header;
     }
 
     static void checkType(int type) {

@@ -28,7 +28,7 @@ final class RegionHeader {
 
     /** "CLSLREGN" read as a little-endian long. */
     static final long MAGIC = 0x4E4745524C534C43L;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     static final StructLayout LAYOUT = MemoryLayout.structLayout(
             ValueLayout.JAVA_LONG.withName("magic"),

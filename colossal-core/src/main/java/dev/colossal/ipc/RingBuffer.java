@@ -2,22 +2,24 @@ package dev.colossal.ipc;
 
 import static dev.colossal.ipc.RecordDescriptor.ALIGNMENT;
 import static dev.colossal.ipc.RecordDescriptor.HEADER_LENGTH;
-import static dev.colossal.ipc.RecordDescriptor.LENGTH_OFFSET;
 import static dev.colossal.ipc.RecordDescriptor.PADDING_TYPE;
-import static dev.colossal.ipc.RecordDescriptor.TYPE_OFFSET;
 import static dev.colossal.ipc.RecordDescriptor.align;
 import static dev.colossal.ipc.RecordDescriptor.header;
+import static dev.colossal.ipc.RecordDescriptor.lengthOf;
+import static dev.colossal.ipc.RecordDescriptor.typeOf;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 
 /**
  * What both rings share: the record protocol, the consumer, unblocking and the heartbeat. The
- * two subclasses differ only in how a producer claims space.
+ * two subclasses differ in how a producer claims space and in who clears consumed space: with
+ * many producers the consumer zeroes what it read (a claimed record must read as zero until its
+ * producer marks it); with one, the producer zeroes the header after its record before it moves
+ * the tail, so the consumer only reads.
  */
 abstract class RingBuffer implements MessageRing {
 
-    static final VarHandle INT = SharedRegion.INT;
     static final VarHandle LONG = SharedRegion.LONG;
 
     final SharedRegion region;
@@ -40,66 +42,69 @@ abstract class RingBuffer implements MessageRing {
     }
 
     /**
-     * Claims {@code alignedLength} bytes, writing a padding record first if they would cross the
-     * end of the data.
+     * Claims room for a record of {@code recordLength} bytes (header included), writing a padding
+     * record first if it would cross the end of the data, and marks it as being written: header
+     * {@code (-recordLength, type)}, which is how unblock() recognises a dead producer.
      *
      * @return the index of the claimed record, or -1 if there is no room
      */
-    abstract int claim(int alignedLength);
+    abstract int claim(int recordLength, int type);
+
+    /** Makes {@code bytes} read from {@code headIndex} free for producers: moves head past them. */
+    abstract void release(int headIndex, long head, int bytes);
+
+    /**
+     * Skips a claim at {@code headIndex} whose header is still zero, if there can be one.
+     *
+     * @return whether a record was skipped
+     */
+    abstract boolean unblockUnmarked(int headIndex, int tailIndex);
 
     @Override
     public final boolean write(int type, MemorySegment source, long offset, int length) {
-        int index = claimRecord(type, length);
+        checkArguments(type, length);
+        int recordLength = length + HEADER_LENGTH;
+        int index = claim(recordLength, type);
         if (index < 0) {
             return false;
         }
         MemorySegment.copy(source, offset, data, index + HEADER_LENGTH, length);
-        INT.setRelease(data, (long) index + LENGTH_OFFSET, length + HEADER_LENGTH);
+        LONG.setRelease(data, (long) index, header(recordLength, type));
         return true;
     }
 
     @Override
     public final long tryClaim(int type, int length) {
-        int index = claimRecord(type, length);
+        checkArguments(type, length);
+        int index = claim(length + HEADER_LENGTH, type);
         return index < 0 ? -1 : index + HEADER_LENGTH;
-    }
-
-    private int claimRecord(int type, int length) {
-        RecordDescriptor.checkType(type);
-        checkLength(length);
-        int recordLength = length + HEADER_LENGTH;
-        int index = claim(align(recordLength));
-        if (index >= 0) {
-            // Marks the record as being written: unblock() recognises a dead producer by this.
-            LONG.setRelease(data, (long) index, header(-recordLength, type));
-        }
-        return index;
     }
 
     @Override
     public final void commit(long offset) {
         long index = recordIndex(offset);
-        int length = (int) INT.get(data, index + LENGTH_OFFSET);
-        INT.setRelease(data, index + LENGTH_OFFSET, -length);
+        long header = (long) LONG.get(data, index);
+        LONG.setRelease(data, index, header(-lengthOf(header), typeOf(header)));
     }
 
     @Override
     public final void abort(long offset) {
         long index = recordIndex(offset);
-        int length = (int) INT.get(data, index + LENGTH_OFFSET);
+        int length = lengthOf((long) LONG.get(data, index));
         LONG.setRelease(data, index, header(align(-length), PADDING_TYPE));
     }
 
     private long recordIndex(long offset) {
         long index = offset - HEADER_LENGTH;
         if (index < 0 || index >= capacity || (index & (ALIGNMENT - 1)) != 0
-                || (int) INT.get(data, index + LENGTH_OFFSET) >= 0) {
+                || lengthOf((long) LONG.get(data, index)) >= 0) {
             throw new IllegalArgumentException("offset=" + offset + " is not a claimed, uncommitted record");
         }
         return index;
     }
 
-    private void checkLength(int length) {
+    private void checkArguments(int type, int length) {
+        RecordDescriptor.checkType(type);
         if (length < 0 || length > maxMessageLength) {
             throw new IllegalArgumentException("length=" + length + " must be between 0 and maxMessageLength="
                     + maxMessageLength + "; use a ring of larger capacity for longer messages");
@@ -121,12 +126,13 @@ abstract class RingBuffer implements MessageRing {
         try {
             while (bytesRead < contiguous && messages < limit) {
                 long index = headIndex + bytesRead;
-                int length = (int) INT.getAcquire(data, index + LENGTH_OFFSET);
+                long header = (long) LONG.getAcquire(data, index);
+                int length = lengthOf(header);
                 if (length <= 0) {
                     break;
                 }
                 bytesRead += align(length);
-                int type = (int) INT.get(data, index + TYPE_OFFSET);
+                int type = typeOf(header);
                 if (type != PADDING_TYPE) {
                     messages++;
                     handler.onMessage(type, data, index + HEADER_LENGTH, length - HEADER_LENGTH);
@@ -134,9 +140,7 @@ abstract class RingBuffer implements MessageRing {
             }
         } finally {
             if (bytesRead > 0) {
-                // Producers find unclaimed space zeroed: a zero length means "nothing here yet".
-                data.asSlice(headIndex, bytesRead).fill((byte) 0);
-                LONG.setRelease(meta, RingDescriptor.HEAD_OFFSET, head + bytesRead);
+                release(headIndex, head, bytesRead);
             }
         }
         return messages;
@@ -150,36 +154,12 @@ abstract class RingBuffer implements MessageRing {
             return false;
         }
         int headIndex = (int) head & mask;
-        int tailIndex = (int) tail & mask;
-        int length = (int) INT.getVolatile(data, (long) headIndex + LENGTH_OFFSET);
+        int length = lengthOf((long) LONG.getVolatile(data, (long) headIndex));
         if (length < 0) {
             LONG.setRelease(data, (long) headIndex, header(align(-length), PADDING_TYPE));
             return true;
         }
-        if (length > 0) {
-            return false;
-        }
-        // Claimed but not even marked: skip to the next marked record, or to the claimed end.
-        int limit = tailIndex > headIndex ? tailIndex : capacity;
-        int next = headIndex + ALIGNMENT;
-        while (next < limit && (int) INT.getVolatile(data, (long) next + LENGTH_OFFSET) == 0) {
-            next += ALIGNMENT;
-        }
-        if (!stillZero(headIndex, next)) {
-            return false;
-        }
-        LONG.setRelease(data, (long) headIndex, header(next - headIndex, PADDING_TYPE));
-        return true;
-    }
-
-    /** A producer may have marked a record behind the scan after it passed: look again. */
-    private boolean stillZero(int from, int to) {
-        for (int i = from; i < to; i += ALIGNMENT) {
-            if ((int) INT.getVolatile(data, (long) i + LENGTH_OFFSET) != 0) {
-                return false;
-            }
-        }
-        return true;
+        return length == 0 && unblockUnmarked(headIndex, (int) tail & mask);
     }
 
     @Override

@@ -21,8 +21,10 @@ package dev.colossal.ipc;
  *             +--------------------------------------+
  * </pre>
  *
- * Positions only grow; {@code position & (capacity - 1)} is the index in the data. Unclaimed data
- * is zero: the consumer zeroes what it has read before moving head past it.
+ * Positions only grow; {@code position & (capacity - 1)} is the index in the data. The header at
+ * the tail always reads as zero: with many producers the consumer zeroes what it has read before
+ * moving head past it; with one, the producer zeroes the header after each record it claims, so
+ * it claims that header's 8 bytes too (the head cache is then unused: it lives on the heap).
  */
 final class RingDescriptor {
 

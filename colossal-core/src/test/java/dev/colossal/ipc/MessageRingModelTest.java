@@ -31,6 +31,8 @@ class MessageRingModelTest {
             ArrayDeque<byte[]> model = new ArrayDeque<>();
             MemorySegment source = arena.allocate(ring.maxMessageLength() + 1);
             long bytesInRing = 0;
+            // One producer keeps the header after its newest record zeroed: 8 bytes it never fills.
+            int reserve = kind.equals("spsc") ? 8 : 0;
             for (int step = 0; step < 200_000; step++) {
                 int action = random.nextInt(10);
                 if (action < 6) {
@@ -57,7 +59,7 @@ class MessageRingModelTest {
                     long recordBytes = (length + 8 + 7) & -8;
                     if (!written) {
                         // Full is only allowed when the record could not fit even with padding.
-                        assertTrue(bytesInRing + recordBytes > capacity - recordBytes,
+                        assertTrue(bytesInRing + recordBytes + reserve > capacity - recordBytes,
                                 "refused a write with " + bytesInRing + " of " + capacity + " bytes used");
                     } else if (!abort) {
                         model.add(message);

@@ -52,22 +52,56 @@ public final class IpcSuite implements Suite {
         return rows;
     }
 
+    /**
+     * Throughput as several rounds of every cell, ours and Agrona's in alternating order, so that
+     * one descheduled run cannot decide a cell: each row gives the median and half the spread.
+     */
     private List<Row> rings(boolean quick) throws Exception {
-        Map<String, Jmh.Result> r = runWhenJmhIsFree(quick);
+        int rounds = 3;
+        Map<String, List<Double>> scores = new java.util.HashMap<>();
+        String before = loadAverage();
+        for (int round = 0; round < rounds; round++) {
+            List<String> order = round % 2 == 0
+                    ? List.of("colossal-spsc", "agrona-spsc", "colossal-mpsc", "agrona-mpsc")
+                    : List.of("agrona-spsc", "colossal-spsc", "agrona-mpsc", "colossal-mpsc");
+            Map<String, Jmh.Result> r = runWhenJmhIsFree(quick, order.stream()
+                    .flatMap(ring -> java.util.stream.Stream.of("ring", ring)).toArray(String[]::new));
+            r.forEach((key, result) -> scores.computeIfAbsent(key, k -> new ArrayList<>()).add(result.score()));
+        }
+        String load = "load average " + before + " before, " + loadAverage() + " after";
         List<Row> rows = new ArrayList<>();
         for (String kind : List.of("spsc", "mpsc")) {
             for (String size : List.of("32", "64", "256")) {
-                Jmh.Result ours = r.get("send[ring=colossal-" + kind + ",size=" + size + "]");
-                Jmh.Result peer = r.get("send[ring=agrona-" + kind + ",size=" + size + "]");
+                Jmh.Result ours = median(scores.get("send[ring=colossal-" + kind + ",size=" + size + "]"), "ops/s");
+                Jmh.Result peer = median(scores.get("send[ring=agrona-" + kind + ",size=" + size + "]"), "ops/s");
                 String peerName = kind.equals("spsc") ? "Agrona OneToOneRingBuffer" : "Agrona ManyToOneRingBuffer";
                 rows.add(Row.versus(kind.toUpperCase() + " throughput, " + size + "-byte messages",
                         "MessageRing." + (kind.equals("spsc") ? "oneToOne" : "manyToOne"), ours, peerName, peer, true, 1.0)
-                        .withNote("producer in the JMH fork, consumer in another process, one /dev/shm file, 64 KiB ring, one producer"));
+                        .withNote("median of " + rounds + " alternating rounds, error = half the spread; producer in the"
+                                + " JMH fork, consumer in another process, one /dev/shm file, 64 KiB ring; " + load));
             }
         }
-        Jmh.Result spsc64 = r.get("send[ring=colossal-spsc,size=64]");
-        rows.add(Row.absolute("SPSC throughput, 64-byte messages (absolute)", "MessageRing.oneToOne", spsc64, true, 20e6));
+        Jmh.Result spsc64 = median(scores.get("send[ring=colossal-spsc,size=64]"), "ops/s");
+        rows.add(Row.absolute("SPSC throughput, 64-byte messages (absolute)", "MessageRing.oneToOne", spsc64, true, 20e6)
+                .withNote("median of " + rounds + " rounds; " + load));
         return rows;
+    }
+
+    /** The median of the runs, with half their spread as the error. */
+    private static Jmh.Result median(List<Double> runs, String unit) {
+        double[] v = runs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return new Jmh.Result(median, (v[v.length - 1] - v[0]) / 2, unit);
+    }
+
+    /** The 1, 5 and 15-minute load averages: the reader must know how busy the machine was. */
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return f[0] + "/" + f[1] + "/" + f[2];
+        } catch (IOException e) {
+            return "unknown";
+        }
     }
 
     private static final Pattern PERCENTILES = Pattern.compile("p50=([0-9]+)ns p99=([0-9]+)ns");
@@ -77,16 +111,27 @@ public final class IpcSuite implements Suite {
         int rate = 100_000;
         int count = quick ? 200_000 : 1_000_000;
         List<Row> rows = new ArrayList<>();
+        int rounds = 3;
+        String before = loadAverage();
         for (String kind : List.of("spsc", "mpsc")) {
-            double[] ours = latencyRun("colossal-" + kind, count, rate);
-            double[] peer = latencyRun("agrona-" + kind, count, rate);
+            List<double[]> ours = new ArrayList<>();
+            List<double[]> peer = new ArrayList<>();
+            for (int round = 0; round < rounds; round++) {
+                boolean oursFirst = round % 2 == 0;
+                (oursFirst ? ours : peer).add(latencyRun((oursFirst ? "colossal-" : "agrona-") + kind, count, rate));
+                (oursFirst ? peer : ours).add(latencyRun((oursFirst ? "agrona-" : "colossal-") + kind, count, rate));
+            }
+            String load = "load average " + before + " before, " + loadAverage() + " after";
             String peerName = kind.equals("spsc") ? "Agrona OneToOneRingBuffer" : "Agrona ManyToOneRingBuffer";
             String[] names = {"p50", "p99"};
             for (int k = 0; k < 2; k++) {
+                int at = k;
                 rows.add(Row.versus(kind.toUpperCase() + " one-way latency at " + rate / 1000 + "k msg/s, 64 B, " + names[k],
                         "MessageRing." + (kind.equals("spsc") ? "oneToOne" : "manyToOne"),
-                        new Jmh.Result(ours[k], Double.NaN, "ns"), peerName, new Jmh.Result(peer[k], Double.NaN, "ns"),
-                        false, 1.0).withNote("two processes, " + count + " messages, first tenth skipped, one run"));
+                        median(ours.stream().map(r -> r[at]).toList(), "ns"), peerName,
+                        median(peer.stream().map(r -> r[at]).toList(), "ns"), false, 1.0)
+                        .withNote("two processes, " + count + " messages, first tenth skipped; median of " + rounds
+                                + " alternating runs, error = half the spread; " + load));
             }
         }
         return rows;
@@ -131,11 +176,11 @@ public final class IpcSuite implements Suite {
     }
 
     /** The machine is shared: wait (up to 15 min) for another JMH run to finish rather than fail or overlap. */
-    private Map<String, Jmh.Result> runWhenJmhIsFree(boolean quick) throws Exception {
+    private Map<String, Jmh.Result> runWhenJmhIsFree(boolean quick, String... params) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
         while (true) {
             try {
-                return Jmh.run(RingThroughputBench.class.getName() + ".send", quick, jvmFlags());
+                return Jmh.run(RingThroughputBench.class.getName() + ".send", quick, jvmFlags(), params);
             } catch (org.openjdk.jmh.runner.RunnerException e) {
                 if (!String.valueOf(e.getMessage()).contains("JMH lock") || System.nanoTime() > deadline) {
                     throw e;
