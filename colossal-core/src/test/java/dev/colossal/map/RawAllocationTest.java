@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.function.LongUnaryOperator;
+import dev.colossal.AllocatedBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,28 +24,6 @@ class RawAllocationTest {
     @TempDir
     Path dir;
 
-    // Reflection: the tests may run inside module dev.colossal.core, which must not require
-    // jdk.management; reflective calls on exported packages need no readability.
-    private static final Object THREADS;
-    private static final Method ALLOCATED;
-
-    static {
-        try {
-            THREADS = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
-            ALLOCATED = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private static long allocated() {
-        try {
-            return (long) ALLOCATED.invoke(THREADS);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
-    }
-
     /**
      * Bytes allocated by {@code KEYS} calls of {@code op} (key index to a checksum), in the
      * quietest of several windows after warming up: a JIT recompilation may allocate once, a path
@@ -58,17 +36,17 @@ class RawAllocationTest {
                 sum += op.applyAsLong(i);
             }
         }
-        long overhead = allocated();
-        overhead = allocated() - overhead;
+        long overhead = AllocatedBytes.ofThisThread();
+        overhead = AllocatedBytes.ofThisThread() - overhead;
         long fewest = Long.MAX_VALUE;
         for (int window = 0; window < 5; window++) {
-            long before = allocated();
+            long before = AllocatedBytes.ofThisThread();
             for (int round = 0; round < 20; round++) {
                 for (int i = 0; i < KEYS; i++) {
                     sum += op.applyAsLong(i);
                 }
             }
-            fewest = Math.min(fewest, Math.max(0, allocated() - before - overhead));
+            fewest = Math.min(fewest, Math.max(0, AllocatedBytes.ofThisThread() - before - overhead));
         }
         assertTrue(sum != 42, "keeps the loop alive");
         return fewest;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
-import java.lang.reflect.Method;
+import dev.colossal.AllocatedBytes;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,29 +12,6 @@ import org.junit.jupiter.api.Test;
  * counts them (com.sun.management.ThreadMXBean), across ten million moves, reads and writes.
  */
 class StructAllocationTest {
-
-    // Reflection, so that this compiles and runs whether surefire places the tests in module
-    // dev.colossal.core (which does not, and must not, require java.management or jdk.management)
-    // or on the class path: reflective calls need no readability, only exported packages.
-    private static final Object THREADS;
-    private static final Method ALLOCATED;
-
-    static {
-        try {
-            THREADS = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
-            ALLOCATED = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private static long allocatedBytes() {
-        try {
-            return (long) ALLOCATED.invoke(THREADS);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
-    }
 
     @Test
     void movingReadingAndWritingFlyweightsAllocatesNothing() {
@@ -47,17 +24,17 @@ class StructAllocationTest {
             for (int round = 0; round < 20; round++) { // warm up: compile the loop before measuring
                 checksum += pass(array, p, n);
             }
-            long overhead = allocatedBytes();
-            overhead = allocatedBytes() - overhead; // what reading the counter itself costs
+            long overhead = AllocatedBytes.ofThisThread();
+            overhead = AllocatedBytes.ofThisThread() - overhead; // what reading the counter itself costs
             // Several windows: a JIT recompilation or deoptimisation under load may allocate a few bytes
             // once, but a path that allocates per access would allocate megabytes in every window.
             long fewest = Long.MAX_VALUE;
             for (int window = 0; window < 5; window++) {
-                long before = allocatedBytes();
+                long before = AllocatedBytes.ofThisThread();
                 for (int round = 0; round < 30; round++) {
                     checksum += pass(array, p, n);
                 }
-                fewest = Math.min(fewest, Math.max(0, allocatedBytes() - before - overhead));
+                fewest = Math.min(fewest, Math.max(0, AllocatedBytes.ofThisThread() - before - overhead));
             }
             long allocated = fewest;
             assertTrue(checksum != 0);
@@ -67,12 +44,12 @@ class StructAllocationTest {
 
     @Test
     void theCounterSeesAllocationsSoAZeroMeansSomething() {
-        long before = allocatedBytes();
+        long before = AllocatedBytes.ofThisThread();
         Object[] sink = new Object[1000];
         for (int i = 0; i < sink.length; i++) {
             sink[i] = new long[16];
         }
-        assertTrue(allocatedBytes() - before >= 1000 * 16 * 8, "the counter must see 128 KB allocated");
+        assertTrue(AllocatedBytes.ofThisThread() - before >= 1000 * 16 * 8, "the counter must see 128 KB allocated");
         assertEquals(1000, sink.length);
     }
 
