@@ -330,7 +330,7 @@ public class ArrayAccessBench {
      * converts int to double like the {@code double[]} loop does (long to double has no vector
      * instruction before AVX-512, and would measure the conversion instead of the memory).
      */
-    private static DoubleArray writeChunks(DoubleArray a) {
+    static DoubleArray writeChunks(DoubleArray a) {
         for (int c = 0; c < a.chunkCount(); c++) {
             MemorySegment chunk = a.chunk(c);
             double first = a.chunkFirstIndex(c);

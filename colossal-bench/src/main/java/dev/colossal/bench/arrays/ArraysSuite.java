@@ -3,6 +3,10 @@ package dev.colossal.bench.arrays;
 import dev.colossal.bench.Jmh;
 import dev.colossal.bench.Row;
 import dev.colossal.bench.Suite;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +89,23 @@ public final class ArraysSuite implements Suite {
                 "mixBuffers", 3.0));
         rows.add(Row.absolute("chunk acquire + release, one thread", "ChunkPool (1 MiB chunks)",
                 find(pool, "acquireRelease"), false, 50.0));
+        writeVectorization();
         return rows;
+    }
+
+    /** The profile behind the sequential-write ratios: which loops C2 vectorized. */
+    private static void writeVectorization() throws Exception {
+        String table = VectorProbe.report();
+        Path file = Path.of("bench", "results", "arrays-vectorization.md");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "# Which arrays-benchmark loops C2 vectorized\n\n"
+                + "- command: `./colossal bench arrays` (any mode), class `" + VectorProbe.class.getName() + "`\n"
+                + "- date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "\n"
+                + "- JDK: " + Runtime.version() + "\n"
+                + "- how: the benchmark's own loop methods, compiled by C2 in a child JVM"
+                + " (-XX:-TieredCompilation -XX:CompileCommand=print), disassembled with objdump\n\n"
+                + table);
+        System.out.println(table);
     }
 
     private static Row vs(String what, String ours, Map<String, Jmh.Result> results, String oursMethod, String peer,
