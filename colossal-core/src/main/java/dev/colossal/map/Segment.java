@@ -629,10 +629,11 @@ final class Segment {
                 return;
             }
         }
-        // Aim at a load of at most 3/8 after the rehash: doubling when live entries fill the
-        // table, same size when tombstones do.
+        // Aim at a load of about 3/8 after the rehash: doubling when live entries fill the
+        // table, same size when tombstones do. (Counting the entry being inserted here made a
+        // table that is exactly 3/4 full quadruple: 2x the slots for every map.)
         int newLog2 = SlotLayout.MIN_LOG2_SLOTS;
-        while ((live + 1) * 8 > (3L << newLog2)) {
+        while (live * 8 > (3L << newLog2)) {
             newLog2++;
         }
         rehash(Math.max(newLog2, log2));

@@ -233,6 +233,20 @@ class BytesMapTest {
     }
 
     @Test
+    void shouldDoubleATableThatIsThreeQuartersFullNotQuadrupleIt() throws IOException {
+        // 12,288 entries fill 2^14 slots to 3/4; the next insert must grow the table to 2^15 slots
+        // (load 3/8), not to 2^16 (it did: slots then cost 2x what they should in every map).
+        try (BytesMap map = BytesMap.open(dir.resolve("double.map"), MapOptions.DEFAULTS.withSegments(1))) {
+            for (int i = 0; i < 12_288; i++) {
+                map.put(b("key" + i), b("v"));
+            }
+            assertEquals(1L << 14, SegmentScan.of(map.file, 0).tableSlots());
+            map.put(b("one more"), b("v"));
+            assertEquals(1L << 15, SegmentScan.of(map.file, 0).tableSlots());
+        }
+    }
+
+    @Test
     void shouldRefuseATruncatedFile() throws IOException {
         Path file = dir.resolve("cut.map");
         try (BytesMap map = BytesMap.open(file)) {
