@@ -23,6 +23,8 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class BytesMapTest {
 
@@ -190,11 +192,12 @@ class BytesMapTest {
         assertTrue(e.getMessage().contains("formatVersion=99") && e.getMessage().contains("newer"), e.getMessage());
     }
 
-    @Test
-    void shouldRefuseAFileOfTheOlderFormatWhoseTablesPlaceKeysDifferently() throws IOException {
-        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(withFormatVersion(1)));
-        assertTrue(e.getMessage().contains("formatVersion=1") && e.getMessage().contains("older")
-                && e.getMessage().contains("recreate"), e.getMessage());
+    @ParameterizedTest(name = "formatVersion={0}")
+    @CsvSource({"1, tables place keys differently", "2, entries have 16-byte headers"})
+    void shouldRefuseAFileOfAnOlderFormatSayingWhatChanged(int version, String why) throws IOException {
+        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(withFormatVersion(version)));
+        assertTrue(e.getMessage().contains("formatVersion=" + version) && e.getMessage().contains("older")
+                && e.getMessage().contains(why) && e.getMessage().contains("recreate"), e.getMessage());
     }
 
     private Path withFormatVersion(int version) throws IOException {
