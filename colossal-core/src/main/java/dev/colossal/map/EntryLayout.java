@@ -39,8 +39,8 @@ import java.lang.foreign.MemorySegment;
  * to an eighth of it) and the file's zeros written ahead of use (about an eighth), which keep
  * growth steps and remaps few. For a 73-byte record (seed 001's user: 8-byte key, ~65-byte
  * value) that is 26-36 bytes per entry before the two eighths: 15% over the raw bytes is out of
- * reach for records this small while a slot costs 8 bytes at a load below 3/4; it is reached from
- * records of about 300 bytes.
+ * reach for records this small while a slot costs 8 bytes at a load below 3/4, and at any size
+ * while the two eighths stay.
  */
 final class EntryLayout {
 
