@@ -738,6 +738,7 @@ final class Segment {
         Mem.setLong(m, base + LIVE_ENTRIES, scan.liveEntries());
         Mem.setLong(m, base + TOMBSTONES, scan.tombstones());
         Mem.setLong(m, base + USED_BLOCKS, scan.usedBlocks());
+        Mem.setLong(m, base + MAY_EXPIRE, scan.expiringEntries() > 0 ? 1 : 0);
     }
 
     long repairs() {

@@ -38,6 +38,7 @@ final class SegmentScan {
     private final long[] valueSizeHistogram = new long[33];
     private long keyBytes;
     private long valueBytes;
+    private long expiringEntries;
     private long tablePosition;
 
     private SegmentScan(MapFile file, int index) {
@@ -74,6 +75,11 @@ final class SegmentScan {
             readTable(table, deep);
         }
         checkEntriesInsideChunks();
+        if (deep && expiringEntries > 0 && Mem.getLong(m, base + SegmentLayout.MAY_EXPIRE) == 0) {
+            problems.add("offset=" + (base + SegmentLayout.MAY_EXPIRE) + ": segment=" + index + " holds "
+                    + expiringEntries + " entries with an expiry time but its mayExpire word is 0, so growing it "
+                    + "would keep expired entries ('compact' recounts it)");
+        }
     }
 
     private void readChunks() {
@@ -177,6 +183,9 @@ final class SegmentScan {
         int vlen = EntryLayout.valueLength(header);
         keyBytes += EntryLayout.keyLength(header);
         valueBytes += vlen;
+        if (EntryLayout.tailBytes(header) != 0) {
+            expiringEntries++;
+        }
         valueSizeHistogram[32 - Integer.numberOfLeadingZeros(vlen)]++;
         return header;
     }
@@ -262,6 +271,11 @@ final class SegmentScan {
 
     long liveEntries() {
         return liveEntries;
+    }
+
+    /** Live entries that carry an expiry time. */
+    long expiringEntries() {
+        return expiringEntries;
     }
 
     long tombstones() {

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -90,6 +91,26 @@ class MapToolsTest {
         assertFalse(r.isSound());
         assertEquals(1, r.problems().size(), r.problems().toString());
         assertTrue(r.problems().get(0).contains("offset=" + entry), r.problems().toString());
+    }
+
+    @Test
+    void shouldReportAnExpiringEntryInASegmentMarkedAsHoldingNoneUntilCompacted() throws IOException {
+        Path file = dir.resolve("ttl.map");
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(1))) {
+            map.put(MemorySegment.ofArray(new byte[] {1}), MemorySegment.ofArray(new byte[] {2}), Duration.ofHours(1));
+        }
+        long word = FileHeaderLayout.segmentOffset(0) + SegmentLayout.MAY_EXPIRE;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(Long.BYTES), word);
+        }
+        MapVerifier.Result r = MapVerifier.verify(file, null);
+        assertEquals(1, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).contains("offset=" + word) && r.problems().get(0).contains("mayExpire"),
+                r.problems().toString());
+        try (BytesMap map = BytesMap.open(file)) {
+            map.compact();
+        }
+        assertTrue(MapVerifier.verify(file, null).isSound());
     }
 
     @Test
