@@ -60,8 +60,11 @@ final class FileHeaderLayout {
 
     /** "COLOSMAP" read as a little-endian long. */
     static final long MAGIC = 0x50414D534F4C4F43L;
-    /** 2: tables of up to 2^24 slots take the bucket from the slot's tag (see {@link SlotLayout}). */
-    static final int FORMAT_VERSION = 2;
+    /**
+     * 3: entries have a 7-byte header with varint lengths (see {@link EntryLayout}); 2 had a
+     * 16-byte header; 1 also placed keys in tables differently (see {@link SlotLayout}).
+     */
+    static final int FORMAT_VERSION = 3;
     static final int HEADER_BYTES = 4096;
     /** Alignment of every extent: a cache line, and a multiple of every block size. */
     static final long EXTENT_ALIGN = 64;

@@ -149,8 +149,9 @@ final class MapFile implements AutoCloseable {
         }
         if (version >= 1 && version < FileHeaderLayout.FORMAT_VERSION) {
             throw new MapFormatException("file=" + path + " has formatVersion=" + version
-                    + ", an older layout this Colossal does not read (its tables place keys differently; "
-                    + "no release wrote it); recreate the map from its source data");
+                    + ", an older layout this Colossal does not read (" + (version == 1
+                    ? "its tables place keys differently" : "its entries have 16-byte headers")
+                    + "; no release wrote it); recreate the map from its source data");
         }
         int flags = h.getInt((int) FileHeaderLayout.FLAGS_OFFSET);
         int segments = h.getInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET);

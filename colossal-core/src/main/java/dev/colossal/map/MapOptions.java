@@ -7,8 +7,8 @@ package dev.colossal.map;
  *
  * @param segments  number of segments, a power of two from 1 to 65536; more segments let more
  *                  writers work at once and keep each segment's table growth short
- * @param blockSize heap block size in bytes: 16, 32 or 64; entries are rounded up to whole blocks,
- *                  and the file can reach 2^40 blocks
+ * @param blockSize heap block size in bytes: 16, 32 or 64; entries are rounded up to whole blocks
+ *                  (16 wastes least), and the file can reach 2^40 blocks (16 TiB with 16)
  * @param checksums  whether each entry carries a checksum verified on every read
  * @param maxEntries a bound on entries for a cache, 0 for none: inserting beyond it evicts the
  *                   least recently used entries, approximately (CLOCK, per segment)
@@ -19,8 +19,8 @@ package dev.colossal.map;
 public record MapOptions(int segments, int blockSize, boolean checksums, long maxEntries, long maxBytes,
         long expectedEntries) {
 
-    /** The defaults: 64 segments, 32-byte blocks, checksums on, no bound, no size hint. */
-    public static final MapOptions DEFAULTS = new MapOptions(64, 32, true, 0, 0, 0);
+    /** The defaults: 64 segments, 16-byte blocks, checksums on, no bound, no size hint. */
+    public static final MapOptions DEFAULTS = new MapOptions(64, 16, true, 0, 0, 0);
 
     /**
      * Validates the options.

@@ -13,7 +13,6 @@ import static dev.colossal.map.SegmentLayout.TABLE;
 import static dev.colossal.map.SegmentLayout.TOMBSTONES;
 import static dev.colossal.map.SegmentLayout.USED_BLOCKS;
 import static dev.colossal.map.SegmentLayout.VERSION;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -185,14 +184,14 @@ final class Segment {
             return -1;
         }
         long e = entryAt(idx);
+        long header = checkEntry(e);
         MemorySegment m = file.mem();
-        if (isExpired(m, e)) {
+        if (isExpired(m, e, header)) {
             return -1;
         }
-        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
-        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
+        int vlen = EntryLayout.valueLength(header);
         if (dst != null && vlen <= dst.byteSize()) {
-            MemorySegment.copy(m, EntryLayout.valueOffset(e, klen), dst, 0, vlen);
+            MemorySegment.copy(m, EntryLayout.valueOffset(e, header), dst, 0, vlen);
         }
         return vlen;
     }
@@ -228,15 +227,15 @@ final class Segment {
                 continue;
             }
             long e = SlotLayout.position(s, shift);
-            m = checkEntry(e);
-            int entryKeyLength = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
-            long ko = EntryLayout.keyOffset(e);
-            boolean same = entryKeyLength == klen
+            long header = checkEntry(e);
+            m = file.mem();
+            long ko = EntryLayout.keyOffset(e, header);
+            boolean same = EntryLayout.keyLength(header) == klen
                     && MemorySegment.mismatch(m, ko, ko + klen, key, 0, klen) == -1;
-            if (verify && (same || file.checksums)) {
+            if (verify) {
                 // On a tag match with another key the checksum is checked too: a damaged slot or
                 // key is then reported instead of silently reading as "absent".
-                verifyChecksum(m, e);
+                verifyChecksum(m, e, header);
             }
             if (same) {
                 return idx;
@@ -255,26 +254,29 @@ final class Segment {
         return log2;
     }
 
-    /** Checks that the entry's header and bytes lie in the file; returns a mapping covering them. */
-    private MemorySegment checkEntry(long e) {
+    /**
+     * Checks that the entry's header is well formed and that the entry lies in the file, mapping
+     * it if the file grew; returns the decoded header (see {@link EntryLayout#header}).
+     */
+    private long checkEntry(long e) {
         if (e < FileHeaderLayout.directoryEnd(file.segmentCount)) {
             throw file.corrupt(e, "segment=" + index + " has a slot pointing into the header");
         }
-        MemorySegment m = file.mem(e + EntryLayout.HEADER_BYTES);
-        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
-        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
-        if (klen < 0 || vlen < 0 || klen > EntryLayout.MAX_LENGTH || vlen > EntryLayout.MAX_LENGTH) {
-            throw file.corrupt(e, "entry has keyLength=" + klen + " valueLength=" + vlen);
+        long header = EntryLayout.header(file.mem(e + EntryLayout.MAX_HEADER_BYTES), e);
+        if (header < 0) {
+            throw file.corrupt(e, "entry has a malformed header (unknown meta bits, or a length that is not a "
+                    + "shortest varint of at most " + EntryLayout.MAX_LENGTH + ")");
         }
-        return file.mem(e + EntryLayout.bytes(m, e));
+        file.mem(e + EntryLayout.bytes(header));
+        return header;
     }
 
-    private void verifyChecksum(MemorySegment m, long e) {
+    private void verifyChecksum(MemorySegment m, long e, long header) {
         if (!file.checksums) {
             return;
         }
-        int stored = m.get(JAVA_INT, e + EntryLayout.CHECKSUM);
-        int actual = EntryLayout.checksum(m, e);
+        int stored = EntryLayout.storedChecksum(m, e);
+        int actual = EntryLayout.checksum(m, e, header);
         if (stored != actual) {
             throw file.corrupt(e, "entry checksum=0x" + Integer.toHexString(stored) + " but its bytes sum to 0x"
                     + Integer.toHexString(actual));
@@ -290,10 +292,8 @@ final class Segment {
 
     /** A read-only view of the value of the entry at {@code e}; valid while the lock is held. */
     MemorySegment value(long e) {
-        MemorySegment m = checkEntry(e);
-        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
-        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
-        return m.asSlice(EntryLayout.valueOffset(e, klen), vlen).asReadOnly();
+        long header = checkEntry(e);
+        return file.mem().asSlice(EntryLayout.valueOffset(e, header), EntryLayout.valueLength(header)).asReadOnly();
     }
 
     /**
@@ -316,13 +316,12 @@ final class Segment {
         java.util.Arrays.sort(entries, 0, n[0]);
         for (int i = 0; i < n[0]; i++) {
             long e = entries[i];
-            MemorySegment m = checkEntry(e);
-            verifyChecksum(m, e);
-            if (!isExpired(m, e)) {
-                int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
-                int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
-                action.accept(m.asSlice(EntryLayout.keyOffset(e), klen).asReadOnly(),
-                        m.asSlice(EntryLayout.valueOffset(e, klen), vlen).asReadOnly());
+            long header = checkEntry(e);
+            MemorySegment m = file.mem();
+            verifyChecksum(m, e, header);
+            if (!isExpired(m, e, header)) {
+                action.accept(m.asSlice(EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header)).asReadOnly(),
+                        m.asSlice(EntryLayout.valueOffset(e, header), EntryLayout.valueLength(header)).asReadOnly());
             }
         }
     }
@@ -365,7 +364,7 @@ final class Segment {
             // Before the entry exists, so that a crash can leave it set for nothing but never unset.
             Mem.setLong(file.mem(), base + MAY_EXPIRE, 1);
         }
-        long blocks = EntryLayout.blocks(klen, valueLength, EntryLayout.tailBytes(meta), shift);
+        long blocks = EntryLayout.blocks(klen, valueLength, expiresAt != 0 ? EntryLayout.EXPIRY_BYTES : 0, shift);
         if (file.bounded()) {
             // New entries start referenced: they survive the hand's next pass (CLOCK's second chance).
             meta |= EntryLayout.META_REFERENCED;
@@ -377,22 +376,19 @@ final class Segment {
         long e = heap.allocate(blocks);
         CrashPoints.reach(CrashPoints.STORE_ALLOCATED);
         MemorySegment m = file.mem(e + (blocks << shift));
+        long header;
         try {
-            m.set(JAVA_INT, e + EntryLayout.KEY_LENGTH, (int) klen);
-            m.set(JAVA_INT, e + EntryLayout.VALUE_LENGTH, (int) valueLength);
-            m.set(JAVA_INT, e + EntryLayout.META, meta);
-            MemorySegment.copy(key, 0, m, EntryLayout.keyOffset(e), klen);
-            MemorySegment.copy(value, 0, m, EntryLayout.valueOffset(e, (int) klen), valueLength);
+            header = EntryLayout.writeHeader(m, e, meta, klen, valueLength);
+            MemorySegment.copy(key, 0, m, EntryLayout.keyOffset(e, header), klen);
+            MemorySegment.copy(value, 0, m, EntryLayout.valueOffset(e, header), valueLength);
             if (expiresAt != 0) {
-                m.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED,
-                        EntryLayout.expiryOffset(e, (int) klen, (int) valueLength), expiresAt);
+                EntryLayout.setExpiresAt(m, e, header, expiresAt);
             }
         } catch (RuntimeException | Error failure) {
             heap.free(e, blocks);
             throw failure;
         }
-        m.set(JAVA_INT, e + EntryLayout.CHECKSUM,
-                file.checksums ? EntryLayout.checksum(m, e) : 0);
+        EntryLayout.setChecksum(m, e, file.checksums ? EntryLayout.checksum(m, e, header) : 0);
         CrashPoints.reach(CrashPoints.STORE_WRITTEN);
         long slot = SlotLayout.slot(hash, e, shift);
         long tpos = SlotLayout.tablePosition(Mem.getLong(m, base + TABLE));
@@ -483,10 +479,11 @@ final class Segment {
                 continue;
             }
             long e = SlotLayout.position(s, shift);
-            m = checkEntry(e);
-            int meta = m.get(JAVA_INT, e + EntryLayout.META);
-            if ((meta & EntryLayout.META_REFERENCED) != 0 && !isExpired(m, e)) {
-                m.set(JAVA_INT, e + EntryLayout.META, meta & ~EntryLayout.META_REFERENCED);
+            long header = checkEntry(e);
+            m = file.mem();
+            int meta = EntryLayout.meta(m, e);
+            if ((meta & EntryLayout.META_REFERENCED) != 0 && !isExpired(m, e, header)) {
+                EntryLayout.setMeta(m, e, meta & ~EntryLayout.META_REFERENCED);
                 continue;
             }
             Mem.setLong(m, base + SegmentLayout.CLOCK_HAND, (hand + 1) & (slots - 1));
@@ -511,10 +508,11 @@ final class Segment {
             long idx = find(key, hash, false);
             if (idx >= 0) {
                 long e = entryAt(idx);
-                MemorySegment em = checkEntry(e);
-                int meta = em.get(JAVA_INT, e + EntryLayout.META);
+                checkEntry(e);
+                MemorySegment em = file.mem();
+                int meta = EntryLayout.meta(em, e);
                 if ((meta & EntryLayout.META_REFERENCED) == 0) {
-                    em.set(JAVA_INT, e + EntryLayout.META, meta | EntryLayout.META_REFERENCED);
+                    EntryLayout.setMeta(em, e, meta | EntryLayout.META_REFERENCED);
                 }
             }
         } finally {
@@ -523,8 +521,8 @@ final class Segment {
     }
 
     /** Whether the entry at {@code e} has expired; reads the clock only for entries that expire. */
-    private boolean isExpired(MemorySegment m, long e) {
-        long at = EntryLayout.expiresAt(m, e);
+    private boolean isExpired(MemorySegment m, long e, long header) {
+        long at = EntryLayout.expiresAt(m, e, header);
         return at != 0 && file.nowMillis() >= at;
     }
 
@@ -541,13 +539,15 @@ final class Segment {
     /** Whether the entry in slot {@code idx} has expired; under the lock. */
     boolean isExpiredAt(long idx) {
         long e = entryAt(idx);
-        return isExpired(checkEntry(e), e);
+        long header = checkEntry(e);
+        return isExpired(file.mem(), e, header);
     }
 
     /** When the entry in slot {@code idx} expires (epoch ms), or 0 if never; under the lock. */
     long expiresAt(long idx) {
         long e = entryAt(idx);
-        return EntryLayout.expiresAt(checkEntry(e), e);
+        long header = checkEntry(e);
+        return EntryLayout.expiresAt(file.mem(), e, header);
     }
 
     /**
@@ -591,7 +591,7 @@ final class Segment {
     }
 
     private long entryBlocks(long e) {
-        return EntryLayout.blocks(checkEntry(e), e, shift);
+        return EntryLayout.blocks(checkEntry(e), shift);
     }
 
     /** First tombstone or empty slot on the probe path of {@code hash}; the key must be absent. */
@@ -629,10 +629,11 @@ final class Segment {
                 return;
             }
         }
-        // Aim at a load of at most 3/8 after the rehash: doubling when live entries fill the
-        // table, same size when tombstones do.
+        // Aim at a load of about 3/8 after the rehash: doubling when live entries fill the
+        // table, same size when tombstones do. (Counting the entry being inserted here made a
+        // table that is exactly 3/4 full quadruple: 2x the slots for every map.)
         int newLog2 = SlotLayout.MIN_LOG2_SLOTS;
-        while ((live + 1) * 8 > (3L << newLog2)) {
+        while (live * 8 > (3L << newLog2)) {
             newLog2++;
         }
         rehash(Math.max(newLog2, log2));
@@ -685,8 +686,8 @@ final class Segment {
     /** Hashes the key of the entry in {@code slot} again: only for tables too large to place by tag. */
     private long keyHash(long slot) {
         long e = SlotLayout.position(slot, shift);
-        MemorySegment em = checkEntry(e);
-        return hashKey(em, EntryLayout.keyOffset(e), em.get(JAVA_INT, e + EntryLayout.KEY_LENGTH));
+        long header = checkEntry(e);
+        return hashKey(file.mem(), EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header));
     }
 
     static long tableBytes(long tableWord) {
@@ -737,6 +738,7 @@ final class Segment {
         Mem.setLong(m, base + LIVE_ENTRIES, scan.liveEntries());
         Mem.setLong(m, base + TOMBSTONES, scan.tombstones());
         Mem.setLong(m, base + USED_BLOCKS, scan.usedBlocks());
+        Mem.setLong(m, base + MAY_EXPIRE, scan.expiringEntries() > 0 ? 1 : 0);
     }
 
     long repairs() {

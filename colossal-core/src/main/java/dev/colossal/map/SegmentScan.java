@@ -38,6 +38,7 @@ final class SegmentScan {
     private final long[] valueSizeHistogram = new long[33];
     private long keyBytes;
     private long valueBytes;
+    private long expiringEntries;
     private long tablePosition;
 
     private SegmentScan(MapFile file, int index) {
@@ -74,6 +75,11 @@ final class SegmentScan {
             readTable(table, deep);
         }
         checkEntriesInsideChunks();
+        if (deep && expiringEntries > 0 && Mem.getLong(m, base + SegmentLayout.MAY_EXPIRE) == 0) {
+            problems.add("offset=" + (base + SegmentLayout.MAY_EXPIRE) + ": segment=" + index + " holds "
+                    + expiringEntries + " entries with an expiry time but its mayExpire word is 0, so growing it "
+                    + "would keep expired entries ('compact' recounts it)");
+        }
     }
 
     private void readChunks() {
@@ -148,9 +154,9 @@ final class SegmentScan {
                 tombstones++;
             } else if (s != SlotLayout.EMPTY) {
                 long e = SlotLayout.position(s, shift);
-                checkEntryBounds(e, SlotLayout.slotOffset(tpos, i));
+                long header = checkEntryBounds(e, SlotLayout.slotOffset(tpos, i));
                 if (deep) {
-                    checkEntryContent(s, e);
+                    checkEntryContent(s, e, header);
                 }
                 if (n == found.length) {
                     found = Arrays.copyOf(found, n * 2);
@@ -163,32 +169,33 @@ final class SegmentScan {
         liveEntries = n;
     }
 
-    private void checkEntryBounds(long e, long slotOffset) {
-        if (e < directoryEnd || e + EntryLayout.HEADER_BYTES > allocEnd) {
+    /** Checks that the entry's header is well formed and the entry inside the file; returns its header. */
+    private long checkEntryBounds(long e, long slotOffset) {
+        if (e < directoryEnd || e + EntryLayout.MAX_HEADER_BYTES > allocEnd) {
             throw file.corrupt(slotOffset, "segment=" + index + " has a slot pointing outside the heap: " + e);
         }
-        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
-        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
-        if (klen < 0 || vlen < 0 || klen > EntryLayout.MAX_LENGTH || vlen > EntryLayout.MAX_LENGTH
-                || e + EntryLayout.bytes(m, e) > allocEnd) {
-            throw file.corrupt(e, "entry has keyLength=" + klen + " valueLength=" + vlen);
+        long header = EntryLayout.header(m, e);
+        if (header < 0 || e + EntryLayout.bytes(header) > allocEnd) {
+            throw file.corrupt(e, "entry has a malformed header or lies past the allocated end"
+                    + (header < 0 ? "" : " (keyLength=" + EntryLayout.keyLength(header) + " valueLength="
+                    + EntryLayout.valueLength(header) + ")"));
         }
-        keyBytes += klen;
+        int vlen = EntryLayout.valueLength(header);
+        keyBytes += EntryLayout.keyLength(header);
         valueBytes += vlen;
+        if (EntryLayout.tailBytes(header) != 0) {
+            expiringEntries++;
+        }
         valueSizeHistogram[32 - Integer.numberOfLeadingZeros(vlen)]++;
+        return header;
     }
 
-    private void checkEntryContent(long slot, long e) {
-        int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
-        int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
-        if (file.checksums) {
-            int stored = m.get(JAVA_INT, e + EntryLayout.CHECKSUM);
-            if (stored != EntryLayout.checksum(m, e)) {
-                problems.add("offset=" + e + ": entry checksum mismatch (segment=" + index + ")");
-                return;
-            }
+    private void checkEntryContent(long slot, long e, long header) {
+        if (file.checksums && EntryLayout.storedChecksum(m, e) != EntryLayout.checksum(m, e, header)) {
+            problems.add("offset=" + e + ": entry checksum mismatch (segment=" + index + ")");
+            return;
         }
-        long h = Segment.hashKey(m, EntryLayout.keyOffset(e), klen);
+        long h = Segment.hashKey(m, EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header));
         if (!SlotLayout.tagMatches(slot, h)) {
             problems.add("offset=" + e + ": slot tag does not match the key's hash (segment=" + index + ")");
         } else if ((h >>> (64 - Integer.numberOfTrailingZeros(file.segmentCount))) != index
@@ -219,7 +226,7 @@ final class SegmentScan {
     }
 
     private long entryBlocks(long e) {
-        return EntryLayout.blocks(m, e, shift);
+        return EntryLayout.blocks(EntryLayout.header(m, e), shift);
     }
 
     /** Free gaps as triples (chunk, from, to), in file order. */
@@ -264,6 +271,11 @@ final class SegmentScan {
 
     long liveEntries() {
         return liveEntries;
+    }
+
+    /** Live entries that carry an expiry time. */
+    long expiringEntries() {
+        return expiringEntries;
     }
 
     long tombstones() {

@@ -28,7 +28,7 @@ package dev.colossal.map;
  * {@code 24 - log2} bits the entries that share a bucket (those of other buckets differ anyway). A
  * larger table takes its bucket from the hash's low bits, independent of the tag, and its
  * rehash hashes every key again. Positions have 40 bits of blocks: the file can reach 2^40
- * blocks (32 TiB with 32-byte blocks).
+ * blocks (16 TiB with the default 16-byte blocks, ext4's limit on a file).
  */
 final class SlotLayout {
 

@@ -23,6 +23,8 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class BytesMapTest {
 
@@ -190,11 +192,12 @@ class BytesMapTest {
         assertTrue(e.getMessage().contains("formatVersion=99") && e.getMessage().contains("newer"), e.getMessage());
     }
 
-    @Test
-    void shouldRefuseAFileOfTheOlderFormatWhoseTablesPlaceKeysDifferently() throws IOException {
-        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(withFormatVersion(1)));
-        assertTrue(e.getMessage().contains("formatVersion=1") && e.getMessage().contains("older")
-                && e.getMessage().contains("recreate"), e.getMessage());
+    @ParameterizedTest(name = "formatVersion={0}")
+    @CsvSource({"1, tables place keys differently", "2, entries have 16-byte headers"})
+    void shouldRefuseAFileOfAnOlderFormatSayingWhatChanged(int version, String why) throws IOException {
+        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(withFormatVersion(version)));
+        assertTrue(e.getMessage().contains("formatVersion=" + version) && e.getMessage().contains("older")
+                && e.getMessage().contains(why) && e.getMessage().contains("recreate"), e.getMessage());
     }
 
     private Path withFormatVersion(int version) throws IOException {
@@ -229,6 +232,20 @@ class BytesMapTest {
                 assertArrayEquals(b("v" + i), map.get(b("key" + i)), "key" + i);
             }
             assertNull(map.get(b("key" + n)));
+        }
+    }
+
+    @Test
+    void shouldDoubleATableThatIsThreeQuartersFullNotQuadrupleIt() throws IOException {
+        // 12,288 entries fill 2^14 slots to 3/4; the next insert must grow the table to 2^15 slots
+        // (load 3/8), not to 2^16 (it did: slots then cost 2x what they should in every map).
+        try (BytesMap map = BytesMap.open(dir.resolve("double.map"), MapOptions.DEFAULTS.withSegments(1))) {
+            for (int i = 0; i < 12_288; i++) {
+                map.put(b("key" + i), b("v"));
+            }
+            assertEquals(1L << 14, SegmentScan.of(map.file, 0).tableSlots());
+            map.put(b("one more"), b("v"));
+            assertEquals(1L << 15, SegmentScan.of(map.file, 0).tableSlots());
         }
     }
 

@@ -67,11 +67,22 @@ class CorruptionTest {
         }
     }
 
+    /** The decoded header of the entry at {@code e} (see {@link EntryLayout#header}). */
+    private static long headerOf(Path file, long e) throws IOException {
+        try (BytesMap map = BytesMap.open(file)) {
+            return EntryLayout.header(map.file.mem(), e);
+        }
+    }
+
     private static void flip(Path file, long offset) throws IOException {
+        flip(file, offset, 0x10);
+    }
+
+    private static void flip(Path file, long offset, int bits) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer b = ByteBuffer.allocate(1);
             ch.read(b, offset);
-            b.put(0, (byte) (b.get(0) ^ 0x10));
+            b.put(0, (byte) (b.get(0) ^ bits));
             ch.write(b.rewind(), offset);
         }
     }
@@ -91,7 +102,7 @@ class CorruptionTest {
     void shouldReportAFlippedValueByteWithFileAndOffset() throws IOException {
         Path file = pristine();
         long e = entryOf(file, key(5));
-        flip(file, EntryLayout.valueOffset(e, key(5).length()) + 3);
+        flip(file, EntryLayout.valueOffset(e, headerOf(file, e)) + 3);
         assertReadReports(file, key(5), e);
     }
 
@@ -99,7 +110,7 @@ class CorruptionTest {
     void shouldReportAFlippedKeyByteInsteadOfReadingAbsent() throws IOException {
         Path file = pristine();
         long e = entryOf(file, key(6));
-        flip(file, EntryLayout.keyOffset(e) + 1);
+        flip(file, EntryLayout.keyOffset(e, headerOf(file, e)) + 1);
         assertReadReports(file, key(6), e);
     }
 
@@ -107,8 +118,20 @@ class CorruptionTest {
     void shouldReportAFlippedLength() throws IOException {
         Path file = pristine();
         long e = entryOf(file, key(8));
-        flip(file, e + EntryLayout.VALUE_LENGTH);
+        flip(file, e + EntryLayout.LENGTHS + EntryLayout.varintBytes(EntryLayout.keyLength(headerOf(file, e))));
         assertReadReports(file, key(8), e);
+    }
+
+    @Test
+    void shouldReportAMalformedHeader() throws IOException {
+        Path file = pristine();
+        long notShortest = entryOf(file, key(9));
+        long unknownMeta = entryOf(file, key(10));
+        // The key length's continuation bit: the value length's byte joins it, no longer a shortest varint.
+        flip(file, notShortest + EntryLayout.LENGTHS, 0x80);
+        flip(file, unknownMeta + EntryLayout.META, 0x40);
+        assertReadReports(file, key(9), notShortest);
+        assertReadReports(file, key(10), unknownMeta);
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,8 @@ class MapToolsTest {
         MapInspector.Summary s = MapInspector.inspect(filled());
         assertEquals(2000, s.entries());
         assertEquals(4, s.segments());
-        assertEquals(32, s.blockSize());
+        assertEquals(16, s.blockSize());
+        assertEquals(3, s.formatVersion());
         long[] sizes = s.valueSizes();
         long total = 0;
         for (long n : sizes) {
@@ -69,6 +71,7 @@ class MapToolsTest {
     void shouldReportAFlippedByteWithItsOffset() throws IOException {
         Path file = filled();
         long entry;
+        long keyAt;
         try (BytesMap map = BytesMap.open(file)) {
             MemorySegment k = MemorySegment.ofArray("k100".getBytes(UTF_8));
             long h = BytesMap.hash(k);
@@ -76,17 +79,38 @@ class MapToolsTest {
             s.lockForRead();
             try {
                 entry = s.entryAt(s.find(k, h));
+                keyAt = EntryLayout.keyOffset(entry, EntryLayout.header(map.file.mem(), entry));
             } finally {
                 s.unlockForRead();
             }
         }
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap(new byte[] {(byte) 0xAB}), entry + EntryLayout.HEADER_BYTES + 5);
+            ch.write(ByteBuffer.wrap(new byte[] {(byte) 0xAB}), keyAt + 2);
         }
         MapVerifier.Result r = MapVerifier.verify(file, null);
         assertFalse(r.isSound());
         assertEquals(1, r.problems().size(), r.problems().toString());
         assertTrue(r.problems().get(0).contains("offset=" + entry), r.problems().toString());
+    }
+
+    @Test
+    void shouldReportAnExpiringEntryInASegmentMarkedAsHoldingNoneUntilCompacted() throws IOException {
+        Path file = dir.resolve("ttl.map");
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(1))) {
+            map.put(MemorySegment.ofArray(new byte[] {1}), MemorySegment.ofArray(new byte[] {2}), Duration.ofHours(1));
+        }
+        long word = FileHeaderLayout.segmentOffset(0) + SegmentLayout.MAY_EXPIRE;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(Long.BYTES), word);
+        }
+        MapVerifier.Result r = MapVerifier.verify(file, null);
+        assertEquals(1, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).contains("offset=" + word) && r.problems().get(0).contains("mayExpire"),
+                r.problems().toString());
+        try (BytesMap map = BytesMap.open(file)) {
+            map.compact();
+        }
+        assertTrue(MapVerifier.verify(file, null).isSound());
     }
 
     @Test
