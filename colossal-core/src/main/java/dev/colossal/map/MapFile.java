@@ -18,6 +18,8 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The map file: creates and validates its header, maps it, remaps it when it grew (in this or
@@ -25,25 +27,48 @@ import java.util.List;
  *
  * <p>The file only ever grows by writing zeros through the channel (real blocks, never holes), and
  * it is only ever mapped up to its current size: a full disk is an {@link IOException} from
- * {@link #allocateExtent}, and no access can touch a page past the end of the file. Older, smaller
- * mappings stay valid until {@link #close}, so a reader never loses the segment it holds.
+ * {@link #allocateExtent}, and no access can touch a page past the end of the file.
+ *
+ * <p>A remap publishes the new mapping and retires the old one, which is closed once no thread of
+ * this process can still write through it: a thread that may write (a lock holder, a lock waiter,
+ * a reader marking an entry) first {@link #pin pins} a stripe, and a retired batch of mappings is
+ * closed once every stripe has been seen unpinned after the batch started. Optimistic readers do
+ * not pin; a read through a closed mapping throws {@link IllegalStateException}, and they retry
+ * (see {@link #replaced}). So the process maps about the file, plus the generations in transit.
  */
 final class MapFile implements AutoCloseable {
 
     private static final long MIN_GROWTH = 256 << 10;
     private static final long GROWTH_ALIGN = 64 << 10;
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20);
+    private static final int MAX_STRIPES = 64;
+    /** Ints per pin counter: one cache line, so that threads on different stripes do not share one. */
+    private static final int PIN_STRIDE = 16;
 
     final Path path;
     final int segmentCount;
     final int blockShift;
     final boolean checksums;
+    private final int formatVersion;
+    private final long createdMillis;
     final long maxEntriesPerSegment;
     final long maxBlocksPerSegment;
     /** The size of a segment's first table: at most half full with the expected entries. */
     final int initialLog2Slots;
     private final FileChannel channel;
-    private final List<Arena> arenas = new ArrayList<>();
+    /** Pin counts, one per stripe of segments, each on its own cache line. */
+    private final AtomicIntegerArray pins;
+    private final int stripes;
+    private final ReentrantLock retireLock = new ReentrantLock();
+    private Arena arena;
+    /** Retired mappings waiting for every stripe to be seen unpinned (from stripe {@code quietStripes} on). */
+    private final List<Arena> inTransit = new ArrayList<>();
+    /** Mappings retired after the in-transit batch started: the next batch. */
+    private final List<Arena> nextBatch = new ArrayList<>();
+    private int quietStripes;
+    private volatile boolean retiring;
+    /** How many times this process remapped the file (tests and probes). */
+    volatile int remaps;
     private volatile MemorySegment mem;
     /** The clock expiry is measured against; tests replace it. */
     volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
@@ -54,6 +79,8 @@ final class MapFile implements AutoCloseable {
         this.segmentCount = header.getInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET);
         this.blockShift = Integer.numberOfTrailingZeros(
                 header.getInt((int) FileHeaderLayout.BLOCK_SIZE_OFFSET));
+        this.formatVersion = header.getInt((int) FileHeaderLayout.FORMAT_VERSION_OFFSET);
+        this.createdMillis = header.getLong((int) FileHeaderLayout.CREATED_OFFSET);
         this.checksums = (header.getInt((int) FileHeaderLayout.FLAGS_OFFSET)
                 & FileHeaderLayout.FLAG_CHECKSUMS) != 0;
         // Bounds are kept per segment, rounded up: the map-wide bound holds approximately.
@@ -65,9 +92,101 @@ final class MapFile implements AutoCloseable {
             log2++;
         }
         this.initialLog2Slots = log2;
-        Arena arena = Arena.ofShared();
-        arenas.add(arena);
+        this.stripes = Math.min(segmentCount, MAX_STRIPES);
+        this.pins = new AtomicIntegerArray(stripes * PIN_STRIDE);
+        this.arena = Arena.ofShared();
         this.mem = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+    }
+
+    /**
+     * Keeps every mapping this thread reads from now on open until {@link #unpin}; call before any
+     * write or lock word CAS through a mapping (a closed mapping may fail such a store after it
+     * happened, so only reads may be retried).
+     */
+    void pin(int segment) {
+        pins.getAndIncrement((segment & (stripes - 1)) * PIN_STRIDE);
+    }
+
+    /** Ends a {@link #pin}; closes retired mappings if that made them unreachable. */
+    void unpin(int segment) {
+        pins.getAndDecrement((segment & (stripes - 1)) * PIN_STRIDE);
+        if (retiring) {
+            reclaim();
+        }
+    }
+
+    /**
+     * Closes the batch of retired mappings once every stripe has been seen unpinned since the batch
+     * started: a thread that pinned later read a newer mapping. Never waits for a pinned thread.
+     */
+    private void reclaim() {
+        if (!retireLock.tryLock()) {
+            return;
+        }
+        try {
+            while (!inTransit.isEmpty()) {
+                while (quietStripes < stripes && pins.get(quietStripes * PIN_STRIDE) == 0) {
+                    quietStripes++;
+                }
+                if (quietStripes < stripes) {
+                    return;
+                }
+                inTransit.removeIf(MapFile::tryClose);
+                if (!inTransit.isEmpty()) {
+                    return;
+                }
+                inTransit.addAll(nextBatch);
+                nextBatch.clear();
+                quietStripes = 0;
+            }
+            retiring = false;
+        } finally {
+            retireLock.unlock();
+        }
+    }
+
+    /** Closes a retired mapping; false if the JDK holds it (a channel I/O on it): try again later. */
+    private static boolean tryClose(Arena a) {
+        try {
+            a.close();
+            return true;
+        } catch (IllegalStateException busy) {
+            return false;
+        }
+    }
+
+    /**
+     * Tells whether an {@link IllegalStateException} met while reading through {@code seen} came
+     * from a mapping retired since, so that the read may be retried with {@link #mem()}.
+     *
+     * @throws IllegalStateException if the map is closed
+     */
+    boolean replaced(MemorySegment seen) {
+        return mem() != seen || !seen.scope().isAlive();
+    }
+
+    /** A volatile read of the long at {@code offset}, retried if its mapping was retired meanwhile. */
+    long readVolatile(long offset) {
+        while (true) {
+            MemorySegment m = mem();
+            try {
+                return Mem.getLongVolatile(m, offset);
+            } catch (IllegalStateException e) {
+                if (!replaced(m)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** How many mappings this process holds of the file: the current one and the retired ones. */
+    int mappings() {
+        retireLock.lock();
+        try {
+            return 1 + inTransit.size() + nextBatch.size();
+        } finally {
+            retireLock.unlock();
+        }
     }
 
     private long perSegment(long total) {
@@ -264,15 +383,35 @@ final class MapFile implements AutoCloseable {
             if (end > size) {
                 throw corrupt(end, "position beyond the end of the file (size=" + size + ")");
             }
-            Arena arena = Arena.ofShared();
-            arenas.add(arena);
-            m = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            Arena fresh = Arena.ofShared();
+            m = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, fresh);
+            Arena old = arena;
+            arena = fresh;
             mem = m;
+            remaps++;
+            retire(old);
             return m;
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("cannot map file=" + path + " up to " + end
                     + " bytes; check 'ulimit -v' and vm.max_map_count", e);
         }
+    }
+
+    /** Queues a replaced mapping for closing; batches start only after their mappings were replaced. */
+    private void retire(Arena old) {
+        retireLock.lock();
+        try {
+            if (inTransit.isEmpty()) {
+                inTransit.add(old);
+                quietStripes = 0;
+            } else {
+                nextBatch.add(old);
+            }
+            retiring = true;
+        } finally {
+            retireLock.unlock();
+        }
+        reclaim();
     }
 
     /**
@@ -332,11 +471,11 @@ final class MapFile implements AutoCloseable {
     }
 
     int formatVersion() {
-        return mem().get(java.lang.foreign.ValueLayout.JAVA_INT, FileHeaderLayout.FORMAT_VERSION_OFFSET);
+        return formatVersion;
     }
 
     long createdMillis() {
-        return Mem.getLong(mem(), FileHeaderLayout.CREATED_OFFSET);
+        return createdMillis;
     }
 
     long nowMillis() {
@@ -344,7 +483,7 @@ final class MapFile implements AutoCloseable {
     }
 
     long allocEnd() {
-        return Mem.getLongAcquire(mem(), ALLOC_END_OFFSET);
+        return readVolatile(ALLOC_END_OFFSET);
     }
 
     long size() throws IOException {
@@ -357,7 +496,12 @@ final class MapFile implements AutoCloseable {
 
     /** Forces every change to the storage device. */
     void sync() {
-        mem().force();
+        pin(0);
+        try {
+            mem().force();
+        } finally {
+            unpin(0);
+        }
     }
 
     @Override
@@ -366,12 +510,16 @@ final class MapFile implements AutoCloseable {
             return;
         }
         mem = null;
+        retireLock.lock();
         try {
-            for (Arena a : arenas) {
-                a.close();
-            }
+            arena.close();
+            inTransit.forEach(MapFile::tryClose);
+            nextBatch.forEach(MapFile::tryClose);
         } finally {
-            arenas.clear();
+            inTransit.clear();
+            nextBatch.clear();
+            retiring = false;
+            retireLock.unlock();
             channel.close();
         }
     }

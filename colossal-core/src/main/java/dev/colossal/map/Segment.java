@@ -91,7 +91,14 @@ final class Segment {
             throw new IllegalStateException("segment=" + index + " of file=" + file.path
                     + " is already locked by this thread: a compute function must not use the map");
         }
-        long dead = OwnerLock.acquire(file.mem(), base + LOCK_OWNER);
+        file.pin(index);
+        long dead;
+        try {
+            dead = OwnerLock.acquire(file.mem(), base + LOCK_OWNER);
+        } catch (RuntimeException | Error e) {
+            file.unpin(index);
+            throw e;
+        }
         holder = Thread.currentThread();
         if (dead != 0) {
             MemorySegment m = file.mem();
@@ -112,11 +119,15 @@ final class Segment {
 
     private void release() {
         holder = null;
-        OwnerLock.release(file.mem(), base + LOCK_OWNER);
+        try {
+            OwnerLock.release(file.mem(), base + LOCK_OWNER);
+        } finally {
+            file.unpin(index);
+        }
     }
 
     long liveEntries() {
-        return Mem.getLongAcquire(file.mem(), base + LIVE_ENTRIES);
+        return file.readVolatile(base + LIVE_ENTRIES);
     }
 
     // ------------------------------------------------------------------ reads
@@ -129,33 +140,43 @@ final class Segment {
      */
     long get(MemorySegment key, long hash, MemorySegment dst) {
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-            long v = Mem.getLongAcquire(file.mem(), base + VERSION);
-            if ((v & 1) != 0) {
-                if (holder == Thread.currentThread()) {
-                    throw new IllegalStateException("segment=" + index + " of file=" + file.path
-                            + " is locked by this thread: a compute function must not use the map");
-                }
-                OwnerLock.backoff(attempt);
-                continue;
-            }
+            MemorySegment seen = file.mem();
             long result;
             RuntimeException failure = null;
             try {
-                result = getUnlocked(key, hash, dst);
-            } catch (IndexOutOfBoundsException | MapCorruptedException | IllegalArgumentException e) {
-                result = -1;
-                failure = e;
-            }
-            VarHandle.loadLoadFence();
-            if (Mem.getLong(file.mem(), base + VERSION) == v) {
-                if (failure != null) {
-                    throw corruption(failure);
+                long v = Mem.getLongAcquire(seen, base + VERSION);
+                if ((v & 1) != 0) {
+                    if (holder == Thread.currentThread()) {
+                        throw new IllegalStateException("segment=" + index + " of file=" + file.path
+                                + " is locked by this thread: a compute function must not use the map");
+                    }
+                    OwnerLock.backoff(attempt);
+                    continue;
                 }
-                if (result >= 0 && file.bounded()) {
-                    markReferenced(key, hash);
+                try {
+                    result = getUnlocked(key, hash, dst);
+                } catch (IndexOutOfBoundsException | MapCorruptedException | IllegalArgumentException e) {
+                    result = -1;
+                    failure = e;
                 }
-                return result;
+                VarHandle.loadLoadFence();
+                if (Mem.getLong(file.mem(), base + VERSION) != v) {
+                    continue;
+                }
+            } catch (IllegalStateException e) {
+                // A mapping this read went through was retired and closed: read again.
+                if (file.replaced(seen)) {
+                    continue;
+                }
+                throw e;
             }
+            if (failure != null) {
+                throw corruption(failure);
+            }
+            if (result >= 0 && file.bounded()) {
+                markReferenced(key, hash);
+            }
+            return result;
         }
         // Writers kept us out (or one died holding the lock): read under the lock, which waits,
         // or takes a dead owner's lock over and repairs.
@@ -499,8 +520,20 @@ final class Segment {
      * it is replaced, so an unlocked mark could land in someone else's bytes).
      */
     private void markReferenced(MemorySegment key, long hash) {
+        if (holder == Thread.currentThread()) {
+            return;
+        }
+        file.pin(index);
+        try {
+            markReferencedPinned(key, hash);
+        } finally {
+            file.unpin(index);
+        }
+    }
+
+    private void markReferencedPinned(MemorySegment key, long hash) {
         MemorySegment m = file.mem();
-        if (holder == Thread.currentThread() || !OwnerLock.tryAcquire(m, base + LOCK_OWNER)) {
+        if (!OwnerLock.tryAcquire(m, base + LOCK_OWNER)) {
             return;
         }
         try {
@@ -742,6 +775,6 @@ final class Segment {
     }
 
     long repairs() {
-        return Mem.getLongAcquire(file.mem(), base + REPAIRS);
+        return file.readVolatile(base + REPAIRS);
     }
 }
