@@ -346,7 +346,7 @@ public final class BytesMap implements AutoCloseable {
         }
     }
 
-    private UncheckedIOException cannotGrow(IOException e) {
+    UncheckedIOException cannotGrow(IOException e) {
         return new UncheckedIOException("map file=" + file.path + " could not grow: " + e.getMessage()
                 + "; free disk space and retry (the map is unchanged)", e);
     }

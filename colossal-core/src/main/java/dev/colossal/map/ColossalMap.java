@@ -175,10 +175,15 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         return slot < 0 ? null : values.decode(s.value(s.entryAt(slot)));
     }
 
-    /** An operation on one key's slot, run under its segment lock. */
+    /**
+     * An operation on one key's slot, run under its segment lock. It gets the map and the call's
+     * arguments ({@code a}, {@code b}) as parameters, so that every operation is a lambda that
+     * captures nothing: one instance, no allocation per call.
+     */
     @FunctionalInterface
-    private interface KeyOp<R> {
-        R apply(Segment segment, long slot, long hash, MemorySegment key, Scratch scratch) throws IOException;
+    private interface KeyOp<K, V, A, B, R> {
+        R apply(ColossalMap<K, V> map, Segment segment, long slot, long hash, MemorySegment key, Scratch scratch,
+                A a, B b) throws IOException;
     }
 
     /**
@@ -186,14 +191,23 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * non-K. The scratch buffer stays ours during the call: a function that uses another map on
      * this thread gets its own.
      */
-    private <R> R locked(Object key, R ifNotKey, KeyOp<R> op) {
+    private <A, B, R> R locked(Object key, R ifNotKey, A a, B b, KeyOp<K, V, A, B, R> op) {
         Scratch scratch = Scratch.acquire();
         try {
             MemorySegment k = encodeKey(scratch, key);
             if (k == null) {
                 return ifNotKey;
             }
-            return raw.update(k, (s, slot, h) -> op.apply(s, slot, h, k, scratch));
+            long h = BytesMap.hash(k);
+            Segment s = raw.segmentFor(h);
+            s.lock();
+            try {
+                return op.apply(this, s, s.liveSlot(k, h), h, k, scratch, a, b);
+            } catch (IOException e) {
+                throw raw.cannotGrow(e);
+            } finally {
+                s.unlock();
+            }
         } finally {
             scratch.release();
         }
@@ -266,9 +280,9 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V put(K key, V value) {
         Objects.requireNonNull(value, "value");
-        return locked(key, null, (s, slot, h, k, sc) -> {
-            V old = oldValue(s, slot);
-            s.store(slot, k, h, encodeValue(sc, value), 0);
+        return locked(key, null, value, null, (m, s, slot, h, k, sc, v, unused) -> {
+            V old = m.oldValue(s, slot);
+            s.store(slot, k, h, m.encodeValue(sc, v), 0);
             return old;
         });
     }
@@ -306,7 +320,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @return the expiry time in epoch milliseconds, 0 if the entry never expires, -1 if absent
      */
     public long expiresAt(K key) {
-        return locked(key, -1L, (s, slot, h, k, sc) -> slot < 0 ? -1L : s.expiresAt(slot));
+        return locked(key, -1L, null, null, (m, s, slot, h, k, sc, a, b) -> slot < 0 ? -1L : s.expiresAt(slot));
     }
 
     /**
@@ -321,19 +335,19 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V putIfAbsent(K key, V value) {
         Objects.requireNonNull(value, "value");
-        return locked(key, null, (s, slot, h, k, sc) -> {
+        return locked(key, null, value, null, (m, s, slot, h, k, sc, v, unused) -> {
             if (slot >= 0) {
-                return oldValue(s, slot);
+                return m.oldValue(s, slot);
             }
-            s.store(slot, k, h, encodeValue(sc, value), 0);
+            s.store(slot, k, h, m.encodeValue(sc, v), 0);
             return null;
         });
     }
 
     @Override
     public V remove(Object key) {
-        return locked(key, null, (s, slot, h, k, sc) -> {
-            V old = oldValue(s, slot);
+        return locked(key, null, null, null, (m, s, slot, h, k, sc, a, b) -> {
+            V old = m.oldValue(s, slot);
             if (slot >= 0) {
                 s.delete(slot);
             }
@@ -346,8 +360,8 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         if (value == null) {
             return false;
         }
-        return locked(key, Boolean.FALSE, (s, slot, h, k, sc) -> {
-            if (slot >= 0 && value.equals(oldValue(s, slot))) {
+        return locked(key, Boolean.FALSE, value, null, (m, s, slot, h, k, sc, expected, unused) -> {
+            if (slot >= 0 && expected.equals(m.oldValue(s, slot))) {
                 s.delete(slot);
                 return Boolean.TRUE;
             }
@@ -359,9 +373,9 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     public boolean replace(K key, V oldValue, V newValue) {
         Objects.requireNonNull(oldValue, "oldValue");
         Objects.requireNonNull(newValue, "newValue");
-        return locked(key, Boolean.FALSE, (s, slot, h, k, sc) -> {
-            if (slot >= 0 && oldValue.equals(oldValue(s, slot))) {
-                s.store(slot, k, h, encodeValue(sc, newValue), 0);
+        return locked(key, Boolean.FALSE, oldValue, newValue, (m, s, slot, h, k, sc, expected, v) -> {
+            if (slot >= 0 && expected.equals(m.oldValue(s, slot))) {
+                s.store(slot, k, h, m.encodeValue(sc, v), 0);
                 return Boolean.TRUE;
             }
             return Boolean.FALSE;
@@ -371,12 +385,12 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V replace(K key, V value) {
         Objects.requireNonNull(value, "value");
-        return locked(key, null, (s, slot, h, k, sc) -> {
+        return locked(key, null, value, null, (m, s, slot, h, k, sc, v, unused) -> {
             if (slot < 0) {
                 return null;
             }
-            V old = oldValue(s, slot);
-            s.store(slot, k, h, encodeValue(sc, value), 0);
+            V old = m.oldValue(s, slot);
+            s.store(slot, k, h, m.encodeValue(sc, v), 0);
             return old;
         });
     }
@@ -384,34 +398,35 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V compute(K key, BiFunction<? super K, ? super V, ? extends V> remapping) {
         Objects.requireNonNull(remapping, "remapping");
-        return locked(key, null, (s, slot, h, k, sc) -> apply(s, slot, k, h, sc, remapping.apply(key, oldValue(s, slot))));
+        return locked(key, null, key, remapping, (m, s, slot, h, k, sc, typed, fn) ->
+                m.apply(s, slot, k, h, sc, fn.apply(typed, m.oldValue(s, slot))));
     }
 
     @Override
     public V computeIfAbsent(K key, Function<? super K, ? extends V> mapping) {
         Objects.requireNonNull(mapping, "mapping");
-        return locked(key, null, (s, slot, h, k, sc) -> {
+        return locked(key, null, key, mapping, (m, s, slot, h, k, sc, typed, fn) -> {
             if (slot >= 0) {
-                return oldValue(s, slot);
+                return m.oldValue(s, slot);
             }
-            V v = mapping.apply(key);
-            return v == null ? null : apply(s, slot, k, h, sc, v);
+            V v = fn.apply(typed);
+            return v == null ? null : m.apply(s, slot, k, h, sc, v);
         });
     }
 
     @Override
     public V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> remapping) {
         Objects.requireNonNull(remapping, "remapping");
-        return locked(key, null, (s, slot, h, k, sc) -> slot < 0 ? null
-                : apply(s, slot, k, h, sc, remapping.apply(key, oldValue(s, slot))));
+        return locked(key, null, key, remapping, (m, s, slot, h, k, sc, typed, fn) -> slot < 0 ? null
+                : m.apply(s, slot, k, h, sc, fn.apply(typed, m.oldValue(s, slot))));
     }
 
     @Override
     public V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> remapping) {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(remapping, "remapping");
-        return locked(key, null, (s, slot, h, k, sc) -> apply(s, slot, k, h, sc,
-                slot < 0 ? value : remapping.apply(oldValue(s, slot), value)));
+        return locked(key, null, value, remapping, (m, s, slot, h, k, sc, v, fn) -> m.apply(s, slot, k, h, sc,
+                slot < 0 ? v : fn.apply(m.oldValue(s, slot), v)));
     }
 
     /** Stores {@code v} in the key's slot, or removes the entry if {@code v} is null; returns v. */

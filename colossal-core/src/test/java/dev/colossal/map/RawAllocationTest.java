@@ -92,4 +92,27 @@ class RawAllocationTest {
             assertEquals(KEYS, map.size());
         }
     }
+
+    /**
+     * Typed writes run their work under the lock as lambdas that capture nothing: with keys boxed
+     * once and values the JDK caches (-128..127), put, compute and merge allocate nothing. Before,
+     * each call allocated its operation and the raw map's wrapper around it.
+     */
+    @Test
+    void typedPutComputeAndMergeAllocateNoOperation() throws IOException {
+        Long[] keys = new Long[KEYS];
+        java.util.function.BiFunction<Long, Long, Long> next = (k, v) -> v == null ? 0L : (v + 1) % 100;
+        try (ColossalMap<Long, Long> map = ColossalMap.open(dir.resolve("typed.map"), TestCodecs.LONG, TestCodecs.LONG)) {
+            for (int i = 0; i < KEYS; i++) {
+                keys[i] = (long) i << 20;
+                map.set(keys[i], 7L);
+            }
+            assertEquals(0, bytesPerPass(i -> map.put(keys[(int) i], i % 100)), "bytes allocated by typed put");
+            assertEquals(0, bytesPerPass(i -> map.compute(keys[(int) i], next)), "bytes allocated by typed compute");
+            assertEquals(0, bytesPerPass(i -> map.merge(keys[(int) i], 1L, Long::max)), "bytes allocated by typed merge");
+            assertEquals(0, bytesPerPass(i -> map.replace(keys[(int) i], 5L)), "bytes allocated by typed replace");
+            assertEquals(KEYS, map.size());
+            assertEquals(5L, map.get(keys[KEYS - 1]));
+        }
+    }
 }
