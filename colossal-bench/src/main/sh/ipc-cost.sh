@@ -8,7 +8,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." && pwd)
 JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
-JAR="$ROOT/colossal-bench/target/benchmarks.jar"
+JAR="${JAR:-$ROOT/colossal-bench/target/benchmarks.jar}"   # JAR=... to measure another build
 WARMUP=${WARMUP:-3000000}
 COUNT=${COUNT:-1000000}
 command -v valgrind >/dev/null || { echo "ipc-cost: needs valgrind (apt-get install valgrind)" >&2; exit 1; }

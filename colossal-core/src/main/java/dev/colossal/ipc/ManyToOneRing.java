@@ -1,10 +1,13 @@
 package dev.colossal.ipc;
 
 import static dev.colossal.ipc.RecordDescriptor.ALIGNMENT;
+import static dev.colossal.ipc.RecordDescriptor.HEADER_LENGTH;
 import static dev.colossal.ipc.RecordDescriptor.PADDING_TYPE;
 import static dev.colossal.ipc.RecordDescriptor.align;
 import static dev.colossal.ipc.RecordDescriptor.header;
 import static dev.colossal.ipc.RecordDescriptor.lengthOf;
+
+import java.lang.foreign.MemorySegment;
 
 /**
  * {@link MessageRing} with many producers: each claims by compare-and-set of the tail, then
@@ -15,6 +18,18 @@ final class ManyToOneRing extends RingBuffer {
 
     ManyToOneRing(SharedRegion region) {
         super(region);
+    }
+
+    @Override
+    boolean append(int type, MemorySegment source, long offset, int length) {
+        int recordLength = length + HEADER_LENGTH;
+        int index = claim(recordLength, type);
+        if (index < 0) {
+            return false;
+        }
+        MemorySegment.copy(source, offset, data, index + HEADER_LENGTH, length);
+        LONG.setRelease(data, (long) index, header(recordLength, type));
+        return true;
     }
 
     @Override

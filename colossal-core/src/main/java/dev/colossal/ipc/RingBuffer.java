@@ -9,6 +9,7 @@ import static dev.colossal.ipc.RecordDescriptor.lengthOf;
 import static dev.colossal.ipc.RecordDescriptor.typeOf;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -21,6 +22,8 @@ import java.lang.invoke.VarHandle;
 abstract class RingBuffer implements MessageRing {
 
     static final VarHandle LONG = SharedRegion.LONG;
+    /** For plain accesses: no alignment check (every index used is a multiple of 8 anyway). */
+    static final VarHandle PLAIN = ValueLayout.JAVA_LONG_UNALIGNED.varHandle();
 
     final SharedRegion region;
     /** The counters: offsets from {@link RingDescriptor}. */
@@ -50,6 +53,14 @@ abstract class RingBuffer implements MessageRing {
      */
     abstract int claim(int recordLength, int type);
 
+    /**
+     * Claims room for {@code length} bytes of message, copies them from {@code source} and
+     * publishes the record.
+     *
+     * @return {@code false} if there is no room
+     */
+    abstract boolean append(int type, MemorySegment source, long offset, int length);
+
     /** Makes {@code bytes} read from {@code headIndex} free for producers: moves head past them. */
     abstract void release(int headIndex, long head, int bytes);
 
@@ -63,14 +74,7 @@ abstract class RingBuffer implements MessageRing {
     @Override
     public final boolean write(int type, MemorySegment source, long offset, int length) {
         checkArguments(type, length);
-        int recordLength = length + HEADER_LENGTH;
-        int index = claim(recordLength, type);
-        if (index < 0) {
-            return false;
-        }
-        MemorySegment.copy(source, offset, data, index + HEADER_LENGTH, length);
-        LONG.setRelease(data, (long) index, header(recordLength, type));
-        return true;
+        return append(type, source, offset, length);
     }
 
     @Override
