@@ -38,10 +38,11 @@ final class OneToOneRing extends RingBuffer {
             return false;
         }
         long index = (next - alignedLength) & mask;
-        MemorySegment.copy(source, offset, data, index + HEADER_LENGTH, length);
-        PLAIN.set(data, next & mask, 0L);
-        LONG.setRelease(data, index, header(recordLength, type));
-        LONG.setRelease(meta, RingDescriptor.TAIL_OFFSET, next);
+        MemorySegment ring = this.ring;
+        MemorySegment.copy(source, offset, ring, DATA + index + HEADER_LENGTH, length);
+        PLAIN.set(ring, DATA + (next & mask), 0L);
+        LONG.setRelease(ring, DATA + index, header(recordLength, type));
+        LONG.setRelease(ring, RingDescriptor.TAIL_OFFSET, next);
         return true;
     }
 
@@ -53,10 +54,10 @@ final class OneToOneRing extends RingBuffer {
             return -1;
         }
         int index = (int) (next - alignedLength) & mask;
-        PLAIN.set(data, next & mask, 0L);
+        PLAIN.set(ring, DATA + (next & mask), 0L);
         // Marked before the tail moves: tryClaim's caller may die at any point until commit.
-        PLAIN.set(data, (long) index, header(-recordLength, type));
-        LONG.setRelease(meta, RingDescriptor.TAIL_OFFSET, next);
+        PLAIN.set(ring, DATA + (long) index, header(-recordLength, type));
+        LONG.setRelease(ring, RingDescriptor.TAIL_OFFSET, next);
         return index;
     }
 
@@ -65,7 +66,7 @@ final class OneToOneRing extends RingBuffer {
      * not kept on the heap so that another handle may take over as the one producer.
      */
     private long tail() {
-        return (long) PLAIN.get(meta, RingDescriptor.TAIL_OFFSET);
+        return (long) PLAIN.get(ring, RingDescriptor.TAIL_OFFSET);
     }
 
     /**
@@ -81,21 +82,21 @@ final class OneToOneRing extends RingBuffer {
         int padding = alignedLength > toEnd ? toEnd : 0;
         int required = padding + alignedLength + HEADER_LENGTH;
         if (required > capacity - (tail - headCache)) {
-            headCache = (long) LONG.getAcquire(meta, RingDescriptor.HEAD_OFFSET);
+            headCache = (long) LONG.getAcquire(ring, RingDescriptor.HEAD_OFFSET);
             if (required > capacity - (tail - headCache)) {
                 return -1;
             }
         }
         if (padding != 0) {
-            PLAIN.set(data, 0L, 0L);
-            LONG.setRelease(data, (long) index, header(padding, PADDING_TYPE));
+            PLAIN.set(ring, DATA, 0L);
+            LONG.setRelease(ring, DATA + (long) index, header(padding, PADDING_TYPE));
         }
         return tail + padding + alignedLength;
     }
 
     @Override
     void release(int headIndex, long head, int bytes) {
-        LONG.setRelease(meta, RingDescriptor.HEAD_OFFSET, head + bytes);
+        LONG.setRelease(ring, RingDescriptor.HEAD_OFFSET, head + bytes);
     }
 
     /** Every record past the tail was marked before the tail moved: there is no unmarked claim. */
