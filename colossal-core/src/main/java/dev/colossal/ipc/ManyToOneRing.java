@@ -37,7 +37,9 @@ final class ManyToOneRing extends RingBuffer {
     int claim(int recordLength, int type) {
         int index = claimSpace(align(recordLength));
         if (index >= 0) {
-            LONG.setRelease(ring, DATA + (long) index, header(-recordLength, type));
+            // Plain: the release store of the whole header comes after it, and only unblock(),
+            // long after a producer died, needs to see the mark.
+            PLAIN.set(ring, DATA + (long) index, header(-recordLength, type));
         }
         return index;
     }
