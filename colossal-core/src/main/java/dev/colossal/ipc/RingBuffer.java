@@ -31,8 +31,9 @@ abstract class RingBuffer implements MessageRing {
 
     /**
      * The counters at their {@link RingDescriptor} offsets, then the records from {@link #DATA}.
-     * One segment for both, so that C2 checks it (class, bounds, liveness) once for a run of
-     * accesses instead of once per segment touched: it is most of the cost of an access.
+     * One segment for both: C2 may share one segment's checks (class, bounds, liveness) between
+     * accesses with no fence between them, never two segments'. Measured, it saved no more than
+     * the run-to-run spread of ipc-cost.sh; the checks after each release or acquire remain.
      */
     final MemorySegment ring;
     /** The records alone, index 0 to capacity: what {@link #buffer()} hands out. */
