@@ -8,7 +8,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." && pwd)
 JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
-JAR="$ROOT/colossal-bench/target/benchmarks.jar"
+JAR="${JAR:-$ROOT/colossal-bench/target/benchmarks.jar}"   # JAR=... to measure another build
 WARMUP=${WARMUP:-3000000}
 COUNT=${COUNT:-1000000}
 command -v valgrind >/dev/null || { echo "ipc-cost: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
@@ -30,7 +30,7 @@ cost() { # ring size -> instructions per message
   sleep "${SETTLE:-10}"   # valgrind runs one thread at a time: let the JIT finish its queue
   callgrind_control -z $pid >/dev/null 2>&1
   touch "$gate"
-  until grep -q DONE "$out" 2>/dev/null; do sleep 0.2; done
+  until grep -q DONE "$out" 2>/dev/null; do sleep 0.2; kill -0 $pid 2>/dev/null || { echo "ipc-cost: $1 $2 exited before DONE" >&2; cat "$work/err" >&2; exit 1; }; done
   callgrind_control -d $pid >/dev/null 2>&1
   touch "$gate.done"
   wait $pid

@@ -1,10 +1,13 @@
 package dev.colossal.ipc;
 
 import static dev.colossal.ipc.RecordDescriptor.ALIGNMENT;
+import static dev.colossal.ipc.RecordDescriptor.HEADER_LENGTH;
 import static dev.colossal.ipc.RecordDescriptor.PADDING_TYPE;
 import static dev.colossal.ipc.RecordDescriptor.align;
 import static dev.colossal.ipc.RecordDescriptor.header;
 import static dev.colossal.ipc.RecordDescriptor.lengthOf;
+
+import java.lang.foreign.MemorySegment;
 
 /**
  * {@link MessageRing} with many producers: each claims by compare-and-set of the tail, then
@@ -18,35 +21,53 @@ final class ManyToOneRing extends RingBuffer {
     }
 
     @Override
+    boolean append(int type, MemorySegment source, long offset, int length) {
+        int recordLength = length + HEADER_LENGTH;
+        int index = claim(recordLength, type);
+        if (index < 0) {
+            return false;
+        }
+        MemorySegment ring = this.ring;
+        MemorySegment.copy(source, offset, ring, DATA + index + HEADER_LENGTH, length);
+        LONG.setRelease(ring, DATA + (long) index, header(recordLength, type));
+        return true;
+    }
+
+    @Override
     int claim(int recordLength, int type) {
         int index = claimSpace(align(recordLength));
         if (index >= 0) {
-            LONG.setRelease(data, (long) index, header(-recordLength, type));
+            // Plain: the release store of the whole header comes after it, and only unblock(),
+            // long after a producer died, needs to see the mark.
+            PLAIN.set(ring, DATA + (long) index, header(-recordLength, type));
         }
         return index;
     }
 
     /** Moves the tail by {@code alignedLength} (plus padding to the end); the record stays zero. */
     int claimSpace(int alignedLength) {
-        long head = (long) LONG.getVolatile(meta, RingDescriptor.HEAD_CACHE_OFFSET);
+        MemorySegment ring = this.ring;
+        // Plain loads: a stale head cache only sends us to the head, a stale tail only fails the
+        // CAS, and no barrier between them and the CAS makes C2 check the segment again.
+        long head = (long) LONG.get(ring, RingDescriptor.HEAD_CACHE_OFFSET);
         long tail;
         int index;
         int required;
         do {
-            tail = (long) LONG.getVolatile(meta, RingDescriptor.TAIL_OFFSET);
+            tail = (long) LONG.get(ring, RingDescriptor.TAIL_OFFSET);
             index = (int) tail & mask;
             int toEnd = capacity - index;
             required = alignedLength > toEnd ? alignedLength + toEnd : alignedLength;
             if (required > capacity - (tail - head)) {
-                head = (long) LONG.getVolatile(meta, RingDescriptor.HEAD_OFFSET);
+                head = (long) LONG.getVolatile(ring, RingDescriptor.HEAD_OFFSET);
                 if (required > capacity - (tail - head)) {
                     return -1;
                 }
-                LONG.setRelease(meta, RingDescriptor.HEAD_CACHE_OFFSET, head);
+                LONG.setRelease(ring, RingDescriptor.HEAD_CACHE_OFFSET, head);
             }
-        } while (!LONG.compareAndSet(meta, RingDescriptor.TAIL_OFFSET, tail, tail + required));
+        } while (!LONG.compareAndSet(ring, RingDescriptor.TAIL_OFFSET, tail, tail + required));
         if (required != alignedLength) {
-            LONG.setRelease(data, (long) index, header(capacity - index, PADDING_TYPE));
+            LONG.setRelease(ring, DATA + (long) index, header(capacity - index, PADDING_TYPE));
             index = 0;
         }
         return index;
@@ -55,8 +76,8 @@ final class ManyToOneRing extends RingBuffer {
     @Override
     void release(int headIndex, long head, int bytes) {
         // Producers find unclaimed space zeroed: a zero length means "nothing here yet".
-        data.asSlice(headIndex, bytes).fill((byte) 0);
-        LONG.setRelease(meta, RingDescriptor.HEAD_OFFSET, head + bytes);
+        ring.asSlice(DATA + headIndex, bytes).fill((byte) 0);
+        LONG.setRelease(ring, RingDescriptor.HEAD_OFFSET, head + bytes);
     }
 
     /** Claimed but not even marked: skip to the next marked record, or to the claimed end. */
@@ -70,7 +91,7 @@ final class ManyToOneRing extends RingBuffer {
         if (!stillZero(headIndex, next)) {
             return false;
         }
-        LONG.setRelease(data, (long) headIndex, header(next - headIndex, PADDING_TYPE));
+        LONG.setRelease(ring, DATA + (long) headIndex, header(next - headIndex, PADDING_TYPE));
         return true;
     }
 
@@ -85,6 +106,6 @@ final class ManyToOneRing extends RingBuffer {
     }
 
     private int lengthAt(int index) {
-        return lengthOf((long) LONG.getVolatile(data, (long) index));
+        return lengthOf((long) LONG.getVolatile(ring, DATA + (long) index));
     }
 }

@@ -10,7 +10,9 @@ import java.nio.file.Path;
  *
  * <p>Protocol: a producer claims space by advancing the tail (a release store with one producer,
  * compare-and-set with many), marks the record header with a negative length, copies the
- * message, then stores the header with the positive length with release. The consumer loads each
+ * message, then stores the header with the positive length with release. (The one producer's
+ * {@link #write} skips the mark: it copies, publishes the header, then moves the tail, so a record
+ * it did not finish was never claimed.) The consumer loads each
  * header with acquire, so a message is seen whole or not at all; it reads a batch and releases
  * the head once. The header after the newest record reads as zero: with one producer, the
  * producer zeroes it as it claims; with many, the consumer zeroes the batch it read. A record that
@@ -164,7 +166,10 @@ public interface MessageRing extends AutoCloseable {
     /** {@return the longest message accepted, an eighth of the capacity} */
     int maxMessageLength();
 
-    /** {@return bytes ever claimed by producers} */
+    /**
+     * {@return bytes ever claimed by producers; with one producer, this may trail
+     * {@link #consumerPosition()} by the record being written}
+     */
     long producerPosition();
 
     /** {@return bytes ever consumed} */
