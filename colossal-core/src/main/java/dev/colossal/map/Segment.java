@@ -129,6 +129,11 @@ final class Segment {
      * @return the value's length, or -1 if the key is absent
      */
     long get(MemorySegment key, long hash, MemorySegment dst) {
+        return get(key, hash, dst, 0);
+    }
+
+    /** As {@link #get(MemorySegment, long, MemorySegment)}, the value going to {@code dst} at {@code dstOffset}. */
+    long get(MemorySegment key, long hash, MemorySegment dst, long dstOffset) {
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
             long v = Mem.getLongAcquire(file.mem(), base + VERSION);
             if ((v & 1) != 0) {
@@ -142,7 +147,7 @@ final class Segment {
             long result;
             RuntimeException failure = null;
             try {
-                result = getUnlocked(key, hash, dst);
+                result = getUnlocked(key, hash, dst, dstOffset);
             } catch (IndexOutOfBoundsException | MapCorruptedException | IllegalArgumentException e) {
                 result = -1;
                 failure = e;
@@ -162,7 +167,7 @@ final class Segment {
         // or takes a dead owner's lock over and repairs.
         lockForRead();
         try {
-            return getUnlocked(key, hash, dst);
+            return getUnlocked(key, hash, dst, dstOffset);
         } catch (IndexOutOfBoundsException e) {
             throw corruption(e);
         } finally {
@@ -179,7 +184,7 @@ final class Segment {
         return c;
     }
 
-    private long getUnlocked(MemorySegment key, long hash, MemorySegment dst) {
+    private long getUnlocked(MemorySegment key, long hash, MemorySegment dst, long dstOffset) {
         long idx = find(key, hash);
         if (idx < 0) {
             return -1;
@@ -191,8 +196,8 @@ final class Segment {
         }
         int klen = m.get(JAVA_INT, e + EntryLayout.KEY_LENGTH);
         int vlen = m.get(JAVA_INT, e + EntryLayout.VALUE_LENGTH);
-        if (dst != null && vlen <= dst.byteSize()) {
-            MemorySegment.copy(m, EntryLayout.valueOffset(e, klen), dst, 0, vlen);
+        if (dst != null && vlen <= dst.byteSize() - dstOffset) {
+            MemorySegment.copy(m, EntryLayout.valueOffset(e, klen), dst, dstOffset, vlen);
         }
         return vlen;
     }
