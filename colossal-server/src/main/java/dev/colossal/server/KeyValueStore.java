@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.Lock;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
@@ -60,6 +61,18 @@ interface KeyValueStore extends AutoCloseable {
      * @return the live entry, or null if absent or expired
      */
     Entry get(byte[] key);
+
+    /**
+     * Copies the stored form ({@link StoredValue}) of the live value of {@code key} into
+     * {@code dst} at {@code at}, allocating nothing: GET's path from the map to the reply buffer.
+     *
+     * @param key the key
+     * @param dst where the stored form goes
+     * @param at  where in {@code dst}
+     * @return the stored form's length (nothing was copied if it exceeds {@code dst.byteSize() - at}:
+     *     make room and call again), or -1 if absent or expired
+     */
+    long copyStored(MemorySegment key, MemorySegment dst, long at);
 
     /**
      * Stores {@code value} with a deadline (or none), replacing what was there.

@@ -5,7 +5,6 @@ import dev.colossal.map.MapOptions;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,8 +22,6 @@ import java.util.function.Predicate;
 final class MapStore implements KeyValueStore {
 
     static final String FILE_NAME = "db0.map";
-    private static final ValueLayout.OfLong LONG_LE =
-            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int STRIPES = 1024;
     /** Values up to this size are staged in {@link #STAGING}; larger ones get an array of their own. */
     private static final int MAX_STAGING = 64 * 1024;
@@ -71,6 +68,19 @@ final class MapStore implements KeyValueStore {
             return null;
         }
         return new Entry(stored, StoredValue.payloadOffset(stored), at);
+    }
+
+    @Override
+    public long copyStored(MemorySegment key, MemorySegment dst, long at) {
+        long n = map.get(key, dst, at);
+        if (n < 0 || n > dst.byteSize() - at) {
+            return n;
+        }
+        if (isExpired(StoredValue.expireAt(dst, at, n))) {
+            dropIfExpired(key.toArray(ValueLayout.JAVA_BYTE));
+            return -1;
+        }
+        return n;
     }
 
     private void dropIfExpired(byte[] key) {
@@ -136,14 +146,6 @@ final class MapStore implements KeyValueStore {
         map.clear();
     }
 
-    private static long rawExpireAt(MemorySegment v) {
-        if (v.byteSize() >= StoredValue.EXPIRING_HEADER
-                && (v.get(ValueLayout.JAVA_BYTE, StoredValue.FLAGS_OFFSET) & StoredValue.HAS_EXPIRY) != 0) {
-            return v.get(LONG_LE, StoredValue.EXPIRY_OFFSET);
-        }
-        return StoredValue.NO_EXPIRY;
-    }
-
     @Override
     public void scanKeys(Predicate<byte[]> filter, BiConsumer<byte[], Long> action) {
         long now = clock.getAsLong();
@@ -151,7 +153,7 @@ final class MapStore implements KeyValueStore {
         List<Long> deadlines = new ArrayList<>();
         // The filter sees the mapped bytes: copy only keys, never values, and act outside the lock.
         map.scan((k, v) -> {
-            long at = rawExpireAt(v);
+            long at = StoredValue.expireAtOrNone(v);
             if (at == StoredValue.NO_EXPIRY || at > now) {
                 byte[] key = k.toArray(ValueLayout.JAVA_BYTE);
                 if (filter.test(key)) {
@@ -187,7 +189,7 @@ final class MapStore implements KeyValueStore {
         long now = clock.getAsLong();
         List<byte[]> expired = new ArrayList<>();
         map.scan((k, v) -> {
-            long at = rawExpireAt(v);
+            long at = StoredValue.expireAtOrNone(v);
             if (at != StoredValue.NO_EXPIRY && at <= now) {
                 expired.add(k.toArray(ValueLayout.JAVA_BYTE));
             }

@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
@@ -46,14 +47,24 @@ final class StringCommands {
     }
 
     private void get(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = store.get(a[1]);
-        if (e == null) {
+        get(MemorySegment.ofArray(a[1]), r);
+    }
+
+    /** GET: the value goes from the map straight into the reply buffer, with no copy between. */
+    void get(MemorySegment key, Reply r) {
+        long at = r.valueSlot(StoredValue.PLAIN_HEADER);
+        long n;
+        while ((n = store.copyStored(key, r.segment(), at)) > r.room(at)) {
+            r.ensureSlot(at, n);
+        }
+        if (n < 0) {
             ctx.stats.keyspaceMisses.increment();
             r.nullBulk();
-        } else {
-            ctx.stats.keyspaceHits.increment();
-            r.bulk(e.array(), e.offset(), e.length());
+            return;
         }
+        ctx.stats.keyspaceHits.increment();
+        int payload = StoredValue.payloadOffset(r.segment(), at);
+        r.bulkAt(at + payload, (int) (n - payload));
     }
 
     /**
