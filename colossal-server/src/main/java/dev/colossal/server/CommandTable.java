@@ -108,7 +108,7 @@ final class CommandTable {
                     if (fast == getSpec) {
                         strings.get(keys.of(buf, p.starts[1], p.lengths[1]), c.reply);
                     } else {
-                        strings.setFromBuffer(buf, p.starts[1], p.lengths[1], p.starts[2], p.lengths[2], c.reply);
+                        strings.setFromBuffer(buf, p.starts[1], p.lengths[1], p.starts[2], p.lengths[2], keys, c.reply);
                     }
                 } catch (RuntimeException e) {
                     c.reply.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());

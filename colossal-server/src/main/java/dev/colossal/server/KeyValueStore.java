@@ -93,8 +93,9 @@ interface KeyValueStore extends AutoCloseable {
      * @param valueAt     where the value starts, at least {@link StoredValue#PLAIN_HEADER}
      * @param valueLength the value's length
      */
-    default void setInPlace(byte[] key, byte[] buf, int valueAt, int valueLength) {
-        set(key, java.util.Arrays.copyOfRange(buf, valueAt, valueAt + valueLength), StoredValue.NO_EXPIRY);
+    default void setInPlace(MemorySegment key, byte[] buf, int valueAt, int valueLength) {
+        set(key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                java.util.Arrays.copyOfRange(buf, valueAt, valueAt + valueLength), StoredValue.NO_EXPIRY);
     }
 
     /**
@@ -131,6 +132,14 @@ interface KeyValueStore extends AutoCloseable {
      * @return the lock that every writer of {@code key} holds
      */
     Lock lock(byte[] key);
+
+    /**
+     * @param buf    holds a key
+     * @param at     where it starts
+     * @param length its length
+     * @return {@link #lock(byte[])} of that key, without copying it out
+     */
+    Lock lock(byte[] buf, int at, int length);
 
     /**
      * @param keys keys, possibly repeated

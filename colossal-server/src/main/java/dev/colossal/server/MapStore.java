@@ -121,9 +121,9 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
-    public void setInPlace(byte[] key, byte[] buf, int valueAt, int valueLength) {
+    public void setInPlace(MemorySegment key, byte[] buf, int valueAt, int valueLength) {
         int at = StoredValue.plainHeaderBefore(buf, valueAt);
-        map.put(MemorySegment.ofArray(key), MemorySegment.ofArray(buf).asSlice(at, valueLength + StoredValue.PLAIN_HEADER));
+        map.put(key, MemorySegment.ofArray(buf).asSlice(at, valueLength + StoredValue.PLAIN_HEADER));
     }
 
     @Override
@@ -173,8 +173,20 @@ final class MapStore implements KeyValueStore {
         return locks[stripe(key)];
     }
 
+    @Override
+    public Lock lock(byte[] buf, int at, int length) {
+        return locks[stripe(buf, at, length)];
+    }
+
     private static int stripe(byte[] key) {
-        int h = java.util.Arrays.hashCode(key);
+        return stripe(key, 0, key.length);
+    }
+
+    private static int stripe(byte[] buf, int at, int length) {
+        int h = 1; // Arrays.hashCode's, over a range
+        for (int i = at; i < at + length; i++) {
+            h = 31 * h + buf[i];
+        }
         return (h ^ (h >>> 16)) & (STRIPES - 1);
     }
 

@@ -105,14 +105,14 @@ final class StringCommands {
 
     /**
      * {@code SET key value} with no options, the value still in the request buffer (see
-     * {@link CommandTable#execute(Client, RequestParser, byte[])}).
+     * {@link CommandTable#execute(Client, RequestParser, byte[], KeyViews)}); the key reaches the map
+     * through {@code keys}.
      */
-    void setFromBuffer(byte[] buf, int keyAt, int keyLength, int valueAt, int valueLength, Reply r) {
-        byte[] key = java.util.Arrays.copyOfRange(buf, keyAt, keyAt + keyLength);
-        Lock l = store.lock(key);
+    void setFromBuffer(byte[] buf, int keyAt, int keyLength, int valueAt, int valueLength, KeyViews keys, Reply r) {
+        Lock l = store.lock(buf, keyAt, keyLength);
         l.lock();
         try {
-            store.setInPlace(key, buf, valueAt, valueLength);
+            store.setInPlace(keys.of(buf, keyAt, keyLength), buf, valueAt, valueLength);
         } finally {
             l.unlock();
         }
