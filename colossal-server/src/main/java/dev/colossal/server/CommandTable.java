@@ -102,17 +102,17 @@ final class CommandTable {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
             if (fast != null) {
-                ctx.stats.commands.increment();
                 c.lastCommand = fast.name();
                 try {
                     if (fast == getSpec) {
-                        strings.get(keys.of(buf, p.starts[1], p.lengths[1]), c.reply);
+                        strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
                     } else {
                         strings.setFromBuffer(buf, p.starts[1], p.lengths[1], p.starts[2], p.lengths[2], keys, c.reply);
                     }
                 } catch (RuntimeException e) {
                     c.reply.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
                 }
+                c.commands++;
                 return;
             }
         }
@@ -124,10 +124,12 @@ final class CommandTable {
         return (b[at] | 0x20) == x && (b[at + 1] | 0x20) == y && (b[at + 2] | 0x20) == z;
     }
 
-    /** Runs one request, in Redis's order of checks: unknown command, arity, authentication. */
+    /**
+     * Runs one request, in Redis's order of checks: unknown command, arity, authentication. Like
+     * Redis, counts a command once it ran (so INFO does not count itself), not a rejected one.
+     */
     void execute(Client c, byte[][] args) {
         Reply r = c.reply;
-        ctx.stats.commands.increment();
         CommandSpec spec = find(args[0]);
         if (spec == null) {
             r.error(Errors.unknownCommand(args));
@@ -148,5 +150,6 @@ final class CommandTable {
             // A storage failure (disk full, damaged file) fails this command, not the connection.
             r.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
+        c.commands++;
     }
 }

@@ -129,6 +129,7 @@ final class Connection {
                 table.execute(client, parser, in, keys);
             }
         }
+        client.publish(ctx.stats);
         if (inStart == inEnd) {
             inStart = 0;
             inEnd = 0;

@@ -2,7 +2,6 @@ package dev.colossal.server;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -42,9 +41,10 @@ final class Reply {
     }
 
     private void allocate(int capacity) {
-        // Freed by the GC with the Reply: connections come and go without an arena to close.
-        buf = capacity == 0 ? MemorySegment.NULL : Arena.ofAuto().allocate(capacity, 64);
-        view = buf.asByteBuffer();
+        // A direct buffer, freed by the GC with the Reply: connections come and go without an arena
+        // to close, and a channel write of a buffer with no arena's session skips its acquire/release.
+        view = ByteBuffer.allocateDirect(capacity);
+        buf = MemorySegment.ofBuffer(view);
     }
 
     void reset(int keepCapacity) {

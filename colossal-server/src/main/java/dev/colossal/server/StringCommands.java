@@ -47,22 +47,23 @@ final class StringCommands {
     }
 
     private void get(Client c, byte[][] a, Reply r) {
-        get(MemorySegment.ofArray(a[1]), r);
+        get(c, MemorySegment.ofArray(a[1]));
     }
 
     /** GET: the value goes from the map straight into the reply buffer, with no copy between. */
-    void get(MemorySegment key, Reply r) {
+    void get(Client c, MemorySegment key) {
+        Reply r = c.reply;
         long at = r.valueSlot(StoredValue.PLAIN_HEADER);
         long n;
         while ((n = store.copyStored(key, r.segment(), at)) > r.room(at)) {
             r.ensureSlot(at, n);
         }
         if (n < 0) {
-            ctx.stats.keyspaceMisses.increment();
+            c.misses++;
             r.nullBulk();
             return;
         }
-        ctx.stats.keyspaceHits.increment();
+        c.hits++;
         int payload = StoredValue.payloadOffset(r.segment(), at);
         r.bulkAt(at + payload, (int) (n - payload));
     }

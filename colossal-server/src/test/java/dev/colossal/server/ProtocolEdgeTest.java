@@ -96,6 +96,27 @@ class ProtocolEdgeTest {
         }
     }
 
+    /** Counters are added up once per batch of requests; INFO in the same batch still sees them. */
+    @Test
+    void infoInAPipelineCountsTheRequestsBeforeIt() throws Exception {
+        try (Wire w = new Wire(server.port())) {
+            ByteArrayOutputStream burst = new ByteArrayOutputStream();
+            burst.writeBytes(Wire.encode("SET", "counted", "1"));
+            burst.writeBytes(Wire.encode("GET", "counted"));
+            burst.writeBytes(Wire.encode("GET", "counted"));
+            burst.writeBytes(Wire.encode("GET", "uncounted"));
+            burst.writeBytes(Wire.encode("INFO", "stats"));
+            w.send(burst.toByteArray());
+            for (int i = 0; i < 4; i++) {
+                w.reply();
+            }
+            String info = w.reply();
+            assertTrue(info.contains("\r\ntotal_commands_processed:4\r\n"), info);
+            assertTrue(info.contains("\r\nkeyspace_hits:2\r\n"), info);
+            assertTrue(info.contains("\r\nkeyspace_misses:1\r\n"), info);
+        }
+    }
+
     @Test
     void aPipelinedBurstOfTenThousandCommandsGetsEveryReplyInOrder() throws Exception {
         int n = 10_000;
