@@ -140,6 +140,25 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Looks a key up and copies its value into {@code dst} at {@code dstOffset} if it fits there,
+     * allocating nothing: how a server puts a value straight into its reply buffer.
+     *
+     * @param key       the key bytes
+     * @param dst       where the value goes
+     * @param dstOffset where in {@code dst} the value starts; {@code dst} is untouched if the value
+     *                  is longer than {@code dst.byteSize() - dstOffset}
+     * @return the value's length (compare with the room), or -1 if the key is absent
+     * @throws IndexOutOfBoundsException if {@code dstOffset} is not within {@code [0, dst.byteSize()]}
+     */
+    public long get(MemorySegment key, MemorySegment dst, long dstOffset) {
+        if (dstOffset < 0 || dstOffset > Objects.requireNonNull(dst, "dst").byteSize()) {
+            throw new IndexOutOfBoundsException("dstOffset=" + dstOffset + " is outside dst of byteSize=" + dst.byteSize());
+        }
+        long h = hash(key);
+        return segmentFor(h).get(key, h, dst, dstOffset);
+    }
+
+    /**
      * Returns a copy of the value of {@code key}.
      *
      * @param key the key bytes

@@ -139,6 +139,11 @@ final class Segment {
      * @return the value's length, or -1 if the key is absent
      */
     long get(MemorySegment key, long hash, MemorySegment dst) {
+        return get(key, hash, dst, 0);
+    }
+
+    /** As {@link #get(MemorySegment, long, MemorySegment)}, the value going to {@code dst} at {@code dstOffset}. */
+    long get(MemorySegment key, long hash, MemorySegment dst, long dstOffset) {
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
             MemorySegment seen = file.mem();
             long result;
@@ -154,7 +159,7 @@ final class Segment {
                     continue;
                 }
                 try {
-                    result = getUnlocked(key, hash, dst);
+                    result = getUnlocked(key, hash, dst, dstOffset);
                 } catch (IndexOutOfBoundsException | MapCorruptedException | IllegalArgumentException e) {
                     result = -1;
                     failure = e;
@@ -182,7 +187,7 @@ final class Segment {
         // or takes a dead owner's lock over and repairs.
         lockForRead();
         try {
-            return getUnlocked(key, hash, dst);
+            return getUnlocked(key, hash, dst, dstOffset);
         } catch (IndexOutOfBoundsException e) {
             throw corruption(e);
         } finally {
@@ -199,7 +204,7 @@ final class Segment {
         return c;
     }
 
-    private long getUnlocked(MemorySegment key, long hash, MemorySegment dst) {
+    private long getUnlocked(MemorySegment key, long hash, MemorySegment dst, long dstOffset) {
         long idx = find(key, hash);
         if (idx < 0) {
             return -1;
@@ -211,8 +216,8 @@ final class Segment {
             return -1;
         }
         int vlen = EntryLayout.valueLength(header);
-        if (dst != null && vlen <= dst.byteSize()) {
-            MemorySegment.copy(m, EntryLayout.valueOffset(e, header), dst, 0, vlen);
+        if (dst != null && vlen <= dst.byteSize() - dstOffset) {
+            MemorySegment.copy(m, EntryLayout.valueOffset(e, header), dst, dstOffset, vlen);
         }
         return vlen;
     }

@@ -99,6 +99,12 @@ class BytesMapTest {
             assertEquals(6, map.get(key, dst));
             assertEquals("value", dst.getString(0));
             assertEquals(-1, map.get(arena.allocateFrom("nope"), dst));
+            assertEquals(6, map.get(key, dst, 58), "fits exactly at the end");
+            assertEquals("value", dst.getString(58));
+            assertEquals(6, map.get(key, dst, 59), "one byte short: length returned, nothing copied");
+            assertEquals('a', dst.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 59), "untouched");
+            IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> map.get(key, dst, 65));
+            assertTrue(e.getMessage().contains("dstOffset=65"), e.getMessage());
         }
     }
 

@@ -72,6 +72,12 @@ class RawAllocationTest {
             }), "bytes allocated by get(key, dst)");
             assertEquals(0, bytesPerPass(i -> {
                 key.set(JAVA_LONG_UNALIGNED, 0, i);
+                long n = map.get(key, dst, 24);
+                assertEquals(i, dst.get(JAVA_LONG_UNALIGNED, 24));
+                return n;
+            }), "bytes allocated by get(key, dst, offset)");
+            assertEquals(0, bytesPerPass(i -> {
+                key.set(JAVA_LONG_UNALIGNED, 0, i);
                 return map.containsKey(key) ? 1 : 0;
             }), "bytes allocated by containsKey");
             assertEquals(0, bytesPerPass(i -> {

@@ -28,7 +28,10 @@ final class AdminCommands {
         t.add("select", 2, List.of("fast"), 0, 0, 0, this::select);
         t.add("client", -2, List.of(), 0, 0, 0, this::client);
         t.add("command", -1, List.of(), 0, 0, 0, this::command);
-        t.add("info", -1, List.of(), 0, 0, 0, (c, a, r) -> r.verbatim(info(a)));
+        t.add("info", -1, List.of(), 0, 0, 0, (c, a, r) -> {
+            c.publish(ctx.stats); // this batch's requests before INFO count too
+            r.verbatim(info(a));
+        });
         t.add("config", -2, List.of(), 0, 0, 0, this::config);
         t.add("time", 1, List.of("fast"), 0, 0, 0, this::time);
         t.add("save", 1, List.of(), 0, 0, 0, (c, a, r) -> {

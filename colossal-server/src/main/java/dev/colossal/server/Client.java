@@ -14,11 +14,34 @@ final class Client {
     /** Set by QUIT and protocol errors: close once the pending replies are written. */
     boolean closeAfterReply;
     String lastCommand = "NULL";
+    /**
+     * Counted on the loop's thread and added to {@link Stats} once per batch ({@link #publish}):
+     * a shared counter per request cost more than the GET it counted.
+     */
+    int commands;
+    int hits;
+    int misses;
 
     Client(long id, String address, long createdMillis, boolean authenticated) {
         this.id = id;
         this.address = address;
         this.createdMillis = createdMillis;
         this.authenticated = authenticated;
+    }
+
+    /** Adds what this client counted since the last call to {@code stats}. */
+    void publish(Stats stats) {
+        if (commands != 0) {
+            stats.commands.add(commands);
+            commands = 0;
+        }
+        if (hits != 0) {
+            stats.keyspaceHits.add(hits);
+            hits = 0;
+        }
+        if (misses != 0) {
+            stats.keyspaceMisses.add(misses);
+            misses = 0;
+        }
     }
 }

@@ -16,6 +16,7 @@ final class CommandTable {
     private final ServerContext ctx;
     private final StringCommands strings;
     private final CommandSpec setSpec;
+    private final CommandSpec getSpec;
 
     CommandTable(ServerContext ctx) {
         this.ctx = ctx;
@@ -24,6 +25,7 @@ final class CommandTable {
         new KeyCommands(ctx, strings).register(this);
         new AdminCommands(ctx, this).register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
+        this.getSpec = Objects.requireNonNull(byName.get("get"));
     }
 
     void add(String name, int arity, List<String> flags, int first, int last, int step, CommandSpec.Handler h) {
@@ -89,33 +91,45 @@ final class CommandTable {
     }
 
     /**
-     * Runs the request {@code p} just parsed from {@code buf}. The plain {@code SET key value} of an
-     * authenticated client, the most common write, stores its value straight from the buffer;
-     * everything else copies its arguments out and goes through {@link #execute(Client, byte[][])}.
-     * The request's bytes are consumed: a command may overwrite them.
+     * Runs the request {@code p} just parsed from {@code buf}. The plain {@code GET key} and
+     * {@code SET key value} of an authenticated client, most of all requests, read their arguments
+     * in the buffer: GET's key goes to the map through {@code keys}, SET stores its value straight
+     * from the buffer. Everything else copies its arguments out and goes through
+     * {@link #execute(Client, byte[][])}. The request's bytes are consumed: a command may overwrite them.
      */
-    void execute(Client c, RequestParser p, byte[] buf) {
-        if (p.argc == 3 && p.inBuffer() && c.authenticated && isSet(buf, p.starts[0], p.lengths[0])) {
-            ctx.stats.commands.increment();
-            c.lastCommand = setSpec.name();
-            try {
-                strings.setFromBuffer(buf, p.starts[1], p.lengths[1], p.starts[2], p.lengths[2], c.reply);
-            } catch (RuntimeException e) {
-                c.reply.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+    void execute(Client c, RequestParser p, byte[] buf, KeyViews keys) {
+        if (p.inBuffer() && c.authenticated && p.lengths[0] == 3) {
+            CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
+                    : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
+            if (fast != null) {
+                c.lastCommand = fast.name();
+                try {
+                    if (fast == getSpec) {
+                        strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
+                    } else {
+                        strings.setFromBuffer(buf, p.starts[1], p.lengths[1], p.starts[2], p.lengths[2], keys, c.reply);
+                    }
+                } catch (RuntimeException e) {
+                    c.reply.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+                }
+                c.commands++;
+                return;
             }
-            return;
         }
         execute(c, p.args(buf));
     }
 
-    private static boolean isSet(byte[] b, int at, int len) {
-        return len == 3 && (b[at] | 0x20) == 's' && (b[at + 1] | 0x20) == 'e' && (b[at + 2] | 0x20) == 't';
+    /** @return whether the three bytes at {@code at} are the lower-case {@code x y z}, in any case */
+    private static boolean is(byte[] b, int at, char x, char y, char z) {
+        return (b[at] | 0x20) == x && (b[at + 1] | 0x20) == y && (b[at + 2] | 0x20) == z;
     }
 
-    /** Runs one request, in Redis's order of checks: unknown command, arity, authentication. */
+    /**
+     * Runs one request, in Redis's order of checks: unknown command, arity, authentication. Like
+     * Redis, counts a command once it ran (so INFO does not count itself), not a rejected one.
+     */
     void execute(Client c, byte[][] args) {
         Reply r = c.reply;
-        ctx.stats.commands.increment();
         CommandSpec spec = find(args[0]);
         if (spec == null) {
             r.error(Errors.unknownCommand(args));
@@ -136,5 +150,6 @@ final class CommandTable {
             // A storage failure (disk full, damaged file) fails this command, not the connection.
             r.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
+        c.commands++;
     }
 }

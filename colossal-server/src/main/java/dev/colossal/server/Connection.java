@@ -28,6 +28,8 @@ final class Connection {
     private final RequestParser parser;
     private final long maxQuery;
     SelectionKey key;
+    /** The loop's key views, set when the loop takes the connection. */
+    KeyViews keys;
     long lastActiveNanos = System.nanoTime();
 
     private byte[] in = new byte[INITIAL_INPUT];
@@ -76,7 +78,7 @@ final class Connection {
             ctx.stats.bytesIn.add(total);
             lastActiveNanos = System.nanoTime();
             runRequests();
-            flush(scratch);
+            flush();
         } catch (IOException e) {
             close();
         }
@@ -124,9 +126,10 @@ final class Connection {
             }
             inStart = parser.next;
             if (parser.argc > 0) {
-                table.execute(client, parser, in);
+                table.execute(client, parser, in, keys);
             }
         }
+        client.publish(ctx.stats);
         if (inStart == inEnd) {
             inStart = 0;
             inEnd = 0;
@@ -137,17 +140,14 @@ final class Connection {
     }
 
     /** Writes pending replies; waits for writability if the socket is full. */
-    void flush(ByteBuffer scratch) throws IOException {
+    void flush() throws IOException {
         Reply out = client.reply;
-        while (outPos < out.len) {
-            scratch.clear();
-            int chunk = Math.min(scratch.capacity(), out.len - outPos);
-            scratch.put(out.buf, outPos, chunk);
-            scratch.flip();
-            int n = channel.write(scratch);
+        if (outPos < out.len) {
+            // The reply buffer is native: the socket takes it as it is, in one write.
+            int n = channel.write(out.pending(outPos));
             outPos += n;
             ctx.stats.bytesOut.add(n);
-            if (n < chunk) {
+            if (outPos < out.len) {
                 key.interestOps(SelectionKey.OP_WRITE);
                 return;
             }
@@ -160,7 +160,7 @@ final class Connection {
         }
         if (inStart < inEnd && hasWholeRequest()) {
             runRequests(); // stopped at the high-water mark: go on with what is already read
-            flush(scratch);
+            flush();
             return;
         }
         if (key.interestOps() != SelectionKey.OP_READ) {

@@ -24,6 +24,7 @@ final class EventLoop implements Runnable {
     private final ConcurrentLinkedQueue<Connection> incoming = new ConcurrentLinkedQueue<>();
     private final ServerContext ctx;
     private final List<Connection> connections = new ArrayList<>();
+    private final KeyViews keys = new KeyViews();
     private volatile boolean running = true;
     private final Thread thread;
 
@@ -52,6 +53,7 @@ final class EventLoop implements Runnable {
                 for (Connection c; (c = incoming.poll()) != null; ) {
                     try {
                         c.key = c.channel.register(selector, SelectionKey.OP_READ, c);
+                        c.keys = keys;
                         connections.add(c);
                     } catch (IOException e) {
                         c.close();
@@ -89,7 +91,7 @@ final class EventLoop implements Runnable {
         }
         try {
             if (k.isWritable()) {
-                c.flush(scratch);
+                c.flush();
             } else if (k.isReadable()) {
                 c.onReadable(scratch);
             }

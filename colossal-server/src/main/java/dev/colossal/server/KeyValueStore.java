@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.Lock;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
@@ -62,6 +63,18 @@ interface KeyValueStore extends AutoCloseable {
     Entry get(byte[] key);
 
     /**
+     * Copies the stored form ({@link StoredValue}) of the live value of {@code key} into
+     * {@code dst} at {@code at}, allocating nothing: GET's path from the map to the reply buffer.
+     *
+     * @param key the key
+     * @param dst where the stored form goes
+     * @param at  where in {@code dst}
+     * @return the stored form's length (nothing was copied if it exceeds {@code dst.byteSize() - at}:
+     *     make room and call again), or -1 if absent or expired
+     */
+    long copyStored(MemorySegment key, MemorySegment dst, long at);
+
+    /**
      * Stores {@code value} with a deadline (or none), replacing what was there.
      *
      * @param key            the key
@@ -80,8 +93,9 @@ interface KeyValueStore extends AutoCloseable {
      * @param valueAt     where the value starts, at least {@link StoredValue#PLAIN_HEADER}
      * @param valueLength the value's length
      */
-    default void setInPlace(byte[] key, byte[] buf, int valueAt, int valueLength) {
-        set(key, java.util.Arrays.copyOfRange(buf, valueAt, valueAt + valueLength), StoredValue.NO_EXPIRY);
+    default void setInPlace(MemorySegment key, byte[] buf, int valueAt, int valueLength) {
+        set(key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                java.util.Arrays.copyOfRange(buf, valueAt, valueAt + valueLength), StoredValue.NO_EXPIRY);
     }
 
     /**
@@ -118,6 +132,14 @@ interface KeyValueStore extends AutoCloseable {
      * @return the lock that every writer of {@code key} holds
      */
     Lock lock(byte[] key);
+
+    /**
+     * @param buf    holds a key
+     * @param at     where it starts
+     * @param length its length
+     * @return {@link #lock(byte[])} of that key, without copying it out
+     */
+    Lock lock(byte[] buf, int at, int length);
 
     /**
      * @param keys keys, possibly repeated

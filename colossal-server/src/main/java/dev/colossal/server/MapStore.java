@@ -5,7 +5,6 @@ import dev.colossal.map.MapOptions;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,8 +22,6 @@ import java.util.function.Predicate;
 final class MapStore implements KeyValueStore {
 
     static final String FILE_NAME = "db0.map";
-    private static final ValueLayout.OfLong LONG_LE =
-            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int STRIPES = 1024;
     /** Values up to this size are staged in {@link #STAGING}; larger ones get an array of their own. */
     private static final int MAX_STAGING = 64 * 1024;
@@ -73,6 +70,19 @@ final class MapStore implements KeyValueStore {
         return new Entry(stored, StoredValue.payloadOffset(stored), at);
     }
 
+    @Override
+    public long copyStored(MemorySegment key, MemorySegment dst, long at) {
+        long n = map.get(key, dst, at);
+        if (n < 0 || n > dst.byteSize() - at) {
+            return n;
+        }
+        if (isExpired(StoredValue.expireAt(dst, at, n))) {
+            dropIfExpired(key.toArray(ValueLayout.JAVA_BYTE));
+            return -1;
+        }
+        return n;
+    }
+
     private void dropIfExpired(byte[] key) {
         Lock l = lock(key);
         if (!l.tryLock()) {
@@ -111,9 +121,9 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
-    public void setInPlace(byte[] key, byte[] buf, int valueAt, int valueLength) {
+    public void setInPlace(MemorySegment key, byte[] buf, int valueAt, int valueLength) {
         int at = StoredValue.plainHeaderBefore(buf, valueAt);
-        map.put(MemorySegment.ofArray(key), MemorySegment.ofArray(buf).asSlice(at, valueLength + StoredValue.PLAIN_HEADER));
+        map.put(key, MemorySegment.ofArray(buf).asSlice(at, valueLength + StoredValue.PLAIN_HEADER));
     }
 
     @Override
@@ -136,14 +146,6 @@ final class MapStore implements KeyValueStore {
         map.clear();
     }
 
-    private static long rawExpireAt(MemorySegment v) {
-        if (v.byteSize() >= StoredValue.EXPIRING_HEADER
-                && (v.get(ValueLayout.JAVA_BYTE, StoredValue.FLAGS_OFFSET) & StoredValue.HAS_EXPIRY) != 0) {
-            return v.get(LONG_LE, StoredValue.EXPIRY_OFFSET);
-        }
-        return StoredValue.NO_EXPIRY;
-    }
-
     @Override
     public void scanKeys(Predicate<byte[]> filter, BiConsumer<byte[], Long> action) {
         long now = clock.getAsLong();
@@ -151,7 +153,7 @@ final class MapStore implements KeyValueStore {
         List<Long> deadlines = new ArrayList<>();
         // The filter sees the mapped bytes: copy only keys, never values, and act outside the lock.
         map.scan((k, v) -> {
-            long at = rawExpireAt(v);
+            long at = StoredValue.expireAtOrNone(v);
             if (at == StoredValue.NO_EXPIRY || at > now) {
                 byte[] key = k.toArray(ValueLayout.JAVA_BYTE);
                 if (filter.test(key)) {
@@ -171,8 +173,20 @@ final class MapStore implements KeyValueStore {
         return locks[stripe(key)];
     }
 
+    @Override
+    public Lock lock(byte[] buf, int at, int length) {
+        return locks[stripe(buf, at, length)];
+    }
+
     private static int stripe(byte[] key) {
-        int h = java.util.Arrays.hashCode(key);
+        return stripe(key, 0, key.length);
+    }
+
+    private static int stripe(byte[] buf, int at, int length) {
+        int h = 1; // Arrays.hashCode's, over a range
+        for (int i = at; i < at + length; i++) {
+            h = 31 * h + buf[i];
+        }
         return (h ^ (h >>> 16)) & (STRIPES - 1);
     }
 
@@ -187,7 +201,7 @@ final class MapStore implements KeyValueStore {
         long now = clock.getAsLong();
         List<byte[]> expired = new ArrayList<>();
         map.scan((k, v) -> {
-            long at = rawExpireAt(v);
+            long at = StoredValue.expireAtOrNone(v);
             if (at != StoredValue.NO_EXPIRY && at <= now) {
                 expired.add(k.toArray(ValueLayout.JAVA_BYTE));
             }

@@ -1,11 +1,16 @@
 package dev.colossal.server;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * A connection's outgoing bytes: RESP replies appended in order, in RESP2 or RESP3 framing as the
- * client chose with HELLO. Grows as needed; the connection drains and resets it.
+ * client chose with HELLO. The bytes are in native memory, so the socket writes them with no copy
+ * and a stored value is copied straight into them ({@link #valueSlot}). Grows as needed; the
+ * connection drains and resets it.
  */
 final class Reply {
 
@@ -15,6 +20,7 @@ final class Reply {
     private static final byte[] NULL_ARRAY2 = "*-1\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[][] SMALL_INTS = new byte[1024][];
+    private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
 
     static {
         for (int i = 0; i < SMALL_INTS.length; i++) {
@@ -22,59 +28,91 @@ final class Reply {
         }
     }
 
-    byte[] buf;
+    private MemorySegment buf;
+    private ByteBuffer view;
     int len;
     /** 2 or 3: the protocol the client chose. */
     int protocol = 2;
+    /** The length of the last value header {@link #valueSlot} saw, its guess for the next one. */
+    private int lastValueHeader = 4;
 
     Reply(int initial) {
-        buf = new byte[initial];
+        allocate(initial);
+    }
+
+    private void allocate(int capacity) {
+        // A direct buffer, freed by the GC with the Reply: connections come and go without an arena
+        // to close, and a channel write of a buffer with no arena's session skips its acquire/release.
+        view = ByteBuffer.allocateDirect(capacity);
+        buf = MemorySegment.ofBuffer(view);
     }
 
     void reset(int keepCapacity) {
         len = 0;
-        if (buf.length > keepCapacity) {
-            buf = new byte[keepCapacity];
+        if (buf.byteSize() > keepCapacity) {
+            allocate(keepCapacity);
         }
     }
 
-    private void ensure(int extra) {
-        if (len + extra > buf.length) {
-            long want = Math.max((long) buf.length * 2, (long) len + extra);
+    /**
+     * @param from the first byte not yet written to the socket
+     * @return the bytes {@code [from, len)}, for a channel write (the same buffer object each time)
+     */
+    ByteBuffer pending(int from) {
+        return view.limit(len).position(from);
+    }
+
+    private void ensure(long extra) {
+        if (len + extra > buf.byteSize()) {
+            long want = Math.max(buf.byteSize() * 2, len + extra);
             if (want > Integer.MAX_VALUE - 16) {
                 throw new IllegalStateException("reply length=" + want + " exceeds 2 GiB");
             }
-            buf = Arrays.copyOf(buf, (int) want);
+            MemorySegment old = buf;
+            allocate((int) want);
+            // All of it, not just [0, len): a value may sit past len waiting for its header.
+            MemorySegment.copy(old, 0, buf, 0, old.byteSize());
         }
     }
 
     private void raw(byte[] b) {
         ensure(b.length);
-        System.arraycopy(b, 0, buf, len, b.length);
+        MemorySegment.copy(b, 0, buf, JAVA_BYTE, len, b.length);
         len += b.length;
     }
 
     private void raw(byte c) {
         ensure(1);
-        buf[len++] = c;
+        buf.set(JAVA_BYTE, len++, c);
+    }
+
+    private void crlf() {
+        buf.set(JAVA_BYTE, len, (byte) '\r');
+        buf.set(JAVA_BYTE, len + 1, (byte) '\n');
+        len += 2;
+    }
+
+    private static int digits(long v) {
+        int digits = 1;
+        for (long t = v; t >= 10; t /= 10) {
+            digits++;
+        }
+        return digits;
     }
 
     private void decimal(long v) {
         ensure(21);
         if (v == Long.MIN_VALUE) {
-            raw("-9223372036854775808".getBytes(StandardCharsets.US_ASCII));
+            raw(MIN_LONG);
             return;
         }
         if (v < 0) {
-            buf[len++] = '-';
+            buf.set(JAVA_BYTE, len++, (byte) '-');
             v = -v;
         }
-        int digits = 1;
-        for (long t = v; t >= 10; t /= 10) {
-            digits++;
-        }
+        int digits = digits(v);
         for (int i = len + digits - 1; i >= len; i--) {
-            buf[i] = (byte) ('0' + v % 10);
+            buf.set(JAVA_BYTE, i, (byte) ('0' + v % 10));
             v /= 10;
         }
         len += digits;
@@ -83,7 +121,58 @@ final class Reply {
     private void header(byte type, long n) {
         raw(type);
         decimal(n);
-        raw(CRLF);
+        ensure(2);
+        crlf();
+    }
+
+    /**
+     * Where to copy a stored value that is about to become a bulk reply: an offset in
+     * {@link #segment()} chosen so that, after {@code prefix} bytes of the stored form, the payload
+     * lands just behind its bulk header when the header is as long as the last one was. The caller
+     * copies the stored form there (making room with {@link #ensureSlot} if it does not fit), then
+     * calls {@link #bulkAt} or nothing (a miss appends nothing).
+     *
+     * @param prefix bytes of the stored form before the payload, which the header overwrites
+     * @return the offset
+     */
+    long valueSlot(int prefix) {
+        long at = len + lastValueHeader - prefix;
+        ensure(at - len + 64);
+        return at;
+    }
+
+    /** @return how many bytes fit from {@code at} to the end of the buffer */
+    long room(long at) {
+        return buf.byteSize() - at;
+    }
+
+    /** Grows the buffer so that {@code n} bytes and a CRLF fit at {@code at}, keeping what is written. */
+    void ensureSlot(long at, long n) {
+        ensure(at + n + 2 - len);
+    }
+
+    /** @return the buffer, valid until the next append */
+    MemorySegment segment() {
+        return buf;
+    }
+
+    /**
+     * Turns {@code n} payload bytes already copied to {@code payloadAt} (after {@link #valueSlot})
+     * into a bulk reply: writes the header before them, moving them if it is not the guessed length.
+     */
+    void bulkAt(long payloadAt, int n) {
+        int header = 3 + digits(n);
+        lastValueHeader = header;
+        ensure(header + n + 2L);
+        long want = len + header;
+        if (payloadAt != want) {
+            MemorySegment.copy(buf, payloadAt, buf, want, n);
+        }
+        buf.set(JAVA_BYTE, len++, (byte) '$');
+        decimal(n);
+        crlf();
+        len += n;
+        crlf();
     }
 
     void ok() {
@@ -117,11 +206,10 @@ final class Reply {
 
     void bulk(byte[] b, int off, int n) {
         header((byte) '$', n);
-        ensure(n + 2);
-        System.arraycopy(b, off, buf, len, n);
+        ensure(n + 2L);
+        MemorySegment.copy(b, off, buf, JAVA_BYTE, len, n);
         len += n;
-        buf[len++] = '\r';
-        buf[len++] = '\n';
+        crlf();
     }
 
     void bulk(String s) {

@@ -1,5 +1,7 @@
 package dev.colossal.server;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -32,6 +34,8 @@ final class StoredValue {
 
     private static final VarHandle LONG_LE =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG_LE_UNALIGNED =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private StoredValue() {}
 
@@ -103,12 +107,43 @@ final class StoredValue {
         return Arrays.copyOfRange(stored, payloadOffset(stored), stored.length);
     }
 
+    /**
+     * @param stored holds a stored value at {@code at}
+     * @param at     where it starts
+     * @param length its length
+     * @return its deadline, or {@link #NO_EXPIRY}
+     * @throws IllegalStateException if the bytes are not a stored value
+     */
+    static long expireAt(MemorySegment stored, long at, long length) {
+        byte flags = length > 0 ? stored.get(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET) : -1;
+        if (length < PLAIN_HEADER || (flags & ~HAS_EXPIRY) != 0 || ((flags & HAS_EXPIRY) != 0 && length < EXPIRING_HEADER)) {
+            throw notStored(length, flags);
+        }
+        return (flags & HAS_EXPIRY) != 0 ? stored.get(LONG_LE_UNALIGNED, at + EXPIRY_OFFSET) : NO_EXPIRY;
+    }
+
+    /** @return the deadline of the stored value {@code v}, or {@link #NO_EXPIRY} also if it is not one (scans skip, not fail) */
+    static long expireAtOrNone(MemorySegment v) {
+        if (v.byteSize() >= EXPIRING_HEADER && (v.get(ValueLayout.JAVA_BYTE, FLAGS_OFFSET) & HAS_EXPIRY) != 0) {
+            return v.get(LONG_LE_UNALIGNED, EXPIRY_OFFSET);
+        }
+        return NO_EXPIRY;
+    }
+
+    /** @return where the payload starts, relative to {@code at}, in a stored value checked by {@link #expireAt(MemorySegment, long, long)} */
+    static int payloadOffset(MemorySegment stored, long at) {
+        return (stored.get(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET) & HAS_EXPIRY) != 0 ? EXPIRING_HEADER : PLAIN_HEADER;
+    }
+
+    private static IllegalStateException notStored(long length, byte flags) {
+        return new IllegalStateException("stored value length=" + length + " flags=" + flags
+                + " is not in the server's format; was the map written by another program?");
+    }
+
     private static void check(byte[] stored) {
         if (stored.length < PLAIN_HEADER || (stored[FLAGS_OFFSET] & ~HAS_EXPIRY) != 0
                 || ((stored[FLAGS_OFFSET] & HAS_EXPIRY) != 0 && stored.length < EXPIRING_HEADER)) {
-            throw new IllegalStateException("stored value length=" + stored.length + " flags="
-                    + (stored.length > 0 ? stored[FLAGS_OFFSET] : -1)
-                    + " is not in the server's format; was the map written by another program?");
+            throw notStored(stored.length, stored.length > 0 ? stored[FLAGS_OFFSET] : -1);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
@@ -46,14 +47,25 @@ final class StringCommands {
     }
 
     private void get(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = store.get(a[1]);
-        if (e == null) {
-            ctx.stats.keyspaceMisses.increment();
-            r.nullBulk();
-        } else {
-            ctx.stats.keyspaceHits.increment();
-            r.bulk(e.array(), e.offset(), e.length());
+        get(c, MemorySegment.ofArray(a[1]));
+    }
+
+    /** GET: the value goes from the map straight into the reply buffer, with no copy between. */
+    void get(Client c, MemorySegment key) {
+        Reply r = c.reply;
+        long at = r.valueSlot(StoredValue.PLAIN_HEADER);
+        long n;
+        while ((n = store.copyStored(key, r.segment(), at)) > r.room(at)) {
+            r.ensureSlot(at, n);
         }
+        if (n < 0) {
+            c.misses++;
+            r.nullBulk();
+            return;
+        }
+        c.hits++;
+        int payload = StoredValue.payloadOffset(r.segment(), at);
+        r.bulkAt(at + payload, (int) (n - payload));
     }
 
     /**
@@ -94,14 +106,14 @@ final class StringCommands {
 
     /**
      * {@code SET key value} with no options, the value still in the request buffer (see
-     * {@link CommandTable#execute(Client, RequestParser, byte[])}).
+     * {@link CommandTable#execute(Client, RequestParser, byte[], KeyViews)}); the key reaches the map
+     * through {@code keys}.
      */
-    void setFromBuffer(byte[] buf, int keyAt, int keyLength, int valueAt, int valueLength, Reply r) {
-        byte[] key = java.util.Arrays.copyOfRange(buf, keyAt, keyAt + keyLength);
-        Lock l = store.lock(key);
+    void setFromBuffer(byte[] buf, int keyAt, int keyLength, int valueAt, int valueLength, KeyViews keys, Reply r) {
+        Lock l = store.lock(buf, keyAt, keyLength);
         l.lock();
         try {
-            store.setInPlace(key, buf, valueAt, valueLength);
+            store.setInPlace(keys.of(buf, keyAt, keyLength), buf, valueAt, valueLength);
         } finally {
             l.unlock();
         }

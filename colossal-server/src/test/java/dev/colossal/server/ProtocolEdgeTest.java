@@ -54,6 +54,69 @@ class ProtocolEdgeTest {
         }
     }
 
+    /**
+     * GET copies the stored value into the reply buffer before it knows the header's length: values
+     * whose header is longer or shorter than the one before (so the bytes move), with and without a
+     * deadline (a longer stored prefix), longer than the reply buffer (it grows under a waiting
+     * value), keys longer than the loop's key views, and expired keys, all in one pipeline.
+     */
+    @Test
+    void pipelinedGetsOfEveryValueLengthAndDeadlineReplyByteForByte() throws Exception {
+        int[] lengths = {0, 1, 9, 10, 99, 100, 999, 1000, 70_000, 3, 1_500_000, 12, 0, 100_000, 5};
+        Random random = new Random(7);
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        ByteArrayOutputStream gets = new ByteArrayOutputStream();
+        try (Wire w = new Wire(server.port())) {
+            for (int i = 0; i < lengths.length; i++) {
+                byte[] value = new byte[lengths[i]];
+                random.nextBytes(value);
+                byte[] key = (i % 3 == 2 ? "k".repeat(300) + i : "k" + i).getBytes(StandardCharsets.UTF_8);
+                byte[] set = i % 2 == 0 ? Wire.encode("SET".getBytes(StandardCharsets.UTF_8), key, value)
+                        : Wire.encode("SET".getBytes(StandardCharsets.UTF_8), key, value,
+                                "PX".getBytes(StandardCharsets.UTF_8), "600000".getBytes(StandardCharsets.UTF_8));
+                w.send(set);
+                assertEquals("+OK\r\n", w.reply());
+                gets.writeBytes(Wire.encode("GET".getBytes(StandardCharsets.UTF_8), key));
+                gets.writeBytes(Wire.encode("GET", "absent" + i));
+                expected.writeBytes(("$" + value.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                expected.writeBytes(value);
+                expected.writeBytes("\r\n$-1\r\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            assertEquals("+OK\r\n", w.call("SET", "gone", "soon", "PX", "1"));
+            Thread.sleep(20);
+            gets.writeBytes(Wire.encode("GET", "gone"));
+            expected.writeBytes("$-1\r\n".getBytes(StandardCharsets.US_ASCII));
+            w.send(gets.toByteArray());
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            for (int i = 0; i < 2 * lengths.length + 1; i++) {
+                got.writeBytes(w.readReply());
+            }
+            assertArrayEquals(expected.toByteArray(), got.toByteArray());
+            assertEquals(":0\r\n", w.call("EXISTS", "gone"));
+        }
+    }
+
+    /** Counters are added up once per batch of requests; INFO in the same batch still sees them. */
+    @Test
+    void infoInAPipelineCountsTheRequestsBeforeIt() throws Exception {
+        try (Wire w = new Wire(server.port())) {
+            ByteArrayOutputStream burst = new ByteArrayOutputStream();
+            burst.writeBytes(Wire.encode("SET", "counted", "1"));
+            burst.writeBytes(Wire.encode("GET", "counted"));
+            burst.writeBytes(Wire.encode("GET", "counted"));
+            burst.writeBytes(Wire.encode("GET", "uncounted"));
+            burst.writeBytes(Wire.encode("INFO", "stats"));
+            w.send(burst.toByteArray());
+            for (int i = 0; i < 4; i++) {
+                w.reply();
+            }
+            String info = w.reply();
+            assertTrue(info.contains("\r\ntotal_commands_processed:4\r\n"), info);
+            assertTrue(info.contains("\r\nkeyspace_hits:2\r\n"), info);
+            assertTrue(info.contains("\r\nkeyspace_misses:1\r\n"), info);
+        }
+    }
+
     @Test
     void aPipelinedBurstOfTenThousandCommandsGetsEveryReplyInOrder() throws Exception {
         int n = 10_000;

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Server CPU per request, user and system apart, of `colossal serve` and redis-server under the same
+# redis-benchmark runs: the figure a loaded machine moves least (throughput moves a lot).
+#   colossal-bench/src/main/sh/server-cost.sh [CELL...]     CELL = test:size:pipeline:requests
+#   (default: get/set x 16 B/1 KiB x -P 16 and -P 1)
+# ROUNDS (3) rounds per cell, the servers' order rotating; the median of each column is printed last.
+# BASE=/other/checkout adds that checkout's built server as a third column (before/after a change).
+# Needs redis-server, redis-benchmark and a built colossal-server (./colossal build).
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." && pwd)
+JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
+ROUNDS=${ROUNDS:-3}
+CELLS=("$@")
+[ ${#CELLS[@]} -gt 0 ] || CELLS=(set:16:16:2000000 get:16:16:2000000 set:1024:16:800000 get:1024:16:800000
+                                 set:16:1:200000 get:16:1:200000 set:1024:1:200000 get:1024:1:200000)
+for tool in redis-server redis-benchmark redis-cli; do
+  command -v $tool >/dev/null || { echo "server-cost: needs $tool (apt-get install redis-server redis-tools)" >&2; exit 1; }
+done
+work=$(mktemp -d)
+PIDS=(); PORTS=(); NAMES=()
+trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+serve() { # name root
+  local port jar="$2/colossal-server/target/colossal-server.jar"
+  [ -f "$jar" ] || { echo "server-cost: $jar missing; run ./colossal build there" >&2; exit 1; }
+  port=$(free_port); mkdir -p "$work/$1"
+  "$JAVA" -cp "$jar:$2/colossal-server/target/lib/*" dev.colossal.cli.Main serve --port "$port" --http-port -1 \
+    --data "$work/$1" >"$work/$1.log" 2>&1 &
+  PIDS+=($!); PORTS+=("$port"); NAMES+=("$1")
+}
+serve colossal "$ROOT"
+[ -n "${BASE:-}" ] && serve base "$BASE"
+port=$(free_port)
+redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 >/dev/null 2>&1 &
+PIDS+=($!); PORTS+=("$port"); NAMES+=(redis-server)
+n=${#PIDS[@]}
+for p in "${PORTS[@]}"; do
+  for i in $(seq 150); do redis-cli -p "$p" ping >/dev/null 2>&1 && break; sleep 0.2; done
+done
+# JIT warm-up for the JVMs (redis-server needs none): both sizes, pipelined and not.
+for ((k = 0; k < n - 1; k++)); do
+  for d in 16 1024; do
+    redis-benchmark -p "${PORTS[$k]}" -t set,get -n 300000 -c 50 -P 16 -d $d -q >/dev/null 2>&1
+    redis-benchmark -p "${PORTS[$k]}" -t set,get -n 50000 -c 50 -d $d -q >/dev/null 2>&1
+  done
+done
+ticks() { awk '{ s=$0; sub(/.*\) /, "", s); split(s, f, " "); print f[12], f[13] }' /proc/$1/stat; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg); us per request = user+sys CPU of the server process / requests"
+for cell in "${CELLS[@]}"; do
+  IFS=: read -r t s p reqs <<<"$cell"
+  # redis-benchmark uses one key without -r: GET reads what a SET of this size wrote.
+  for q in "${PORTS[@]}"; do redis-benchmark -p "$q" -t set -n 1000 -c 10 -d "$s" -q >/dev/null 2>&1; done
+  : >"$work/cell"
+  for r in $(seq "$ROUNDS"); do
+    line="$t ${s}B -P $p round $r:"
+    for ((k = 0; k < n; k++)); do
+      i=$(( (k + r) % n ))
+      read -r u0 s0 < <(ticks "${PIDS[$i]}")
+      redis-benchmark -h 127.0.0.1 -p "${PORTS[$i]}" -t "$t" -n "$reqs" -c 50 -P "$p" -d "$s" -q >/dev/null 2>&1
+      read -r u1 s1 < <(ticks "${PIDS[$i]}")
+      # /proc counts in USER_HZ (100) ticks: 1 tick = 10,000 us
+      awk -v i="$i" -v u=$((u1 - u0)) -v y=$((s1 - s0)) -v n="$reqs" \
+        'BEGIN { printf "%d %.3f %.3f\n", i, u * 1e4 / n, y * 1e4 / n }' >>"$work/cell"
+    done
+  done
+  printf '%-18s' "$t ${s}B -P $p"
+  for ((i = 0; i < n; i++)); do
+    u=$(awk -v i="$i" '$1 == i { print $2 }' "$work/cell" | median)
+    y=$(awk -v i="$i" '$1 == i { print $3 }' "$work/cell" | median)
+    tot=$(awk -v i="$i" '$1 == i { print $2 + $3 }' "$work/cell" | median)
+    printf ' | %s %.3f us (user %.3f, sys %.3f)' "${NAMES[$i]}" "$tot" "$u" "$y"
+  done
+  echo
+done
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,30 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MapStoreTest {
+
+    @TempDir
+    Path dir;
+
+    /** SET's fast path locks the key where it lies in the request; INCR and the rest lock a copy. */
+    @Test
+    void aKeyInABufferHasTheLockOfItsCopy() throws Exception {
+        try (MapStore store = MapStore.open(dir, System::currentTimeMillis)) {
+            Random random = new Random(3);
+            byte[] buf = new byte[512];
+            for (int i = 0; i < 10_000; i++) {
+                random.nextBytes(buf);
+                int at = random.nextInt(256);
+                int n = random.nextInt(256);
+                assertSame(store.lock(Arrays.copyOfRange(buf, at, at + n)), store.lock(buf, at, n), "at=" + at + " n=" + n);
+            }
+        }
+    }
+}
