@@ -26,54 +26,67 @@ final class StructStrings {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
+    /**
+     * Writes ASCII as one word (chars packed low byte first, zero padding included); anything else,
+     * or a value too long, goes to {@link #setUtf8}. Fields of up to eight bytes, the common case
+     * (symbols, codes), take a path small enough for C2 to inline into the generated setter and, with
+     * it, a whole struct write into its caller's loop: a test per field rather than a call. The field
+     * length is a constant there, so the branch between the two paths folds away.
+     */
     static void set(MemorySegment s, long off, int length, String value, String field) {
-        if (value.length() > length || !setAscii(s, off, length, value)) {
+        if (length > 8) {
+            setLong(s, off, length, value, field);
+            return;
+        }
+        int chars = value.length();
+        long word = 0;
+        int any = chars > length ? 0x80 : 0; // OR of the chars: one test instead of one branch per char
+        for (int k = 0; k < chars && k < 8; k++) {
+            char c = value.charAt(k);
+            any |= c;
+            word |= (long) c << (k << 3);
+        }
+        if (any >= 0x80) {
             setUtf8(s, off, length, value, field);
+        } else if (length == 8) {
+            s.set(WORD, off, word);
+        } else {
+            tail(s, off, length, word);
         }
     }
 
-    /**
-     * Writes ASCII eight bytes at a time, zero padding included, in one pass over the chars; returns
-     * false (having written part of the field, which the caller then rewrites) on the first non-ASCII
-     * char. The caller has checked that the chars fit.
-     */
-    private static boolean setAscii(MemorySegment s, long off, int length, String value) {
+    /** The same a word at a time, for fields longer than eight bytes. */
+    private static void setLong(MemorySegment s, long off, int length, String value, String field) {
         int chars = value.length();
-        int w = 0;
-        for (; w + 8 <= chars; w += 8) {
+        if (chars > length) {
+            setUtf8(s, off, length, value, field);
+            return;
+        }
+        for (int w = 0; w < length; w += 8) {
             long word = 0;
-            int any = 0; // OR of the chars: one test per word instead of one branch per char
-            for (int k = 0; k < 8; k++) {
+            int any = 0;
+            for (int k = 0, end = Math.min(chars - w, 8); k < end; k++) {
                 char c = value.charAt(w + k);
                 any |= c;
                 word |= (long) c << (k << 3);
             }
             if (any >= 0x80) {
-                return false;
+                setUtf8(s, off, length, value, field);
+                return;
             }
-            s.set(WORD, off + w, word);
-        }
-        long word = 0;
-        int any = 0;
-        for (int k = 0; w + k < chars; k++) {
-            char c = value.charAt(w + k);
-            any |= c;
-            word |= (long) c << (k << 3);
-        }
-        if (any >= 0x80) {
-            return false;
-        }
-        if (w + 8 <= length) {
-            s.set(WORD, off + w, word);
-            for (w += 8; w + 8 <= length; w += 8) {
-                s.set(WORD, off + w, 0L);
+            if (length - w >= 8) {
+                s.set(WORD, off + w, word);
+            } else {
+                tail(s, off + w, length - w, word);
             }
-            word = 0;
         }
-        for (; w < length; w++, word >>>= 8) {
-            s.set(ValueLayout.JAVA_BYTE, off + w, (byte) word);
+    }
+
+    /** The last {@code n < 8} bytes of a field, from the low end of {@code word}. */
+    private static void tail(MemorySegment s, long off, int n, long word) {
+        for (int k = 0; k < n; k++, word >>>= 8) {
+            s.set(ValueLayout.JAVA_BYTE, off + k, (byte) word);
         }
-        return true;
     }
 
     private static void setUtf8(MemorySegment s, long off, int length, String value, String field) {

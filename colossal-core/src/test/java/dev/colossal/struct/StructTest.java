@@ -152,12 +152,17 @@ class StructTest {
         String code();
 
         void code(String v);
+
+        @Length(5)
+        String tag();
+
+        void tag(String v);
     }
 
     @Test
     void fixedStringsOfEveryLengthRoundTripAndPadWithZeros() {
         try (Arena arena = Arena.ofConfined()) {
-            StructArray<Names> a = StructArray.allocate(StructType.of(Names.class), 1, arena);
+            StructArray<Names> a = StructArray.allocate(StructType.of(Names.class), 2, arena);
             Names n = a.at(a.flyweight(), 0);
             String alphabet = "abcdefghijklmnopqrs";
             for (int len = 19; len >= 0; len--) { // shrinking: each write must clear the longer one before
@@ -170,6 +175,23 @@ class StructTest {
             assertEquals("é" + alphabet.substring(0, 17), n.name());
             n.name("");
             MemorySegment s = ((Flyweight) n).baseSegment();
+            Names next = a.at(a.flyweight(), 1);
+            next.name("neighbour");
+            for (int len = 5; len >= 0; len--) { // a field shorter than a word: exactly its bytes are written
+                n.tag(alphabet.substring(0, len));
+                assertEquals(alphabet.substring(0, len), n.tag());
+                assertEquals("neighbour", next.name());
+            }
+            n.tag("ñu");
+            assertEquals("ñu", n.tag(), "Latin-1 is not ASCII: 3 bytes of UTF-8");
+            n.code("größe");
+            assertEquals("größe", n.code(), "7 bytes of UTF-8 in an 8-byte field");
+            n.code("🙂🙂");
+            assertEquals("🙂🙂", n.code(), "two surrogate pairs: 8 bytes of UTF-8");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> n.tag("sixsix"));
+            assertTrue(e.getMessage().contains("field=Names.tag holds 5 bytes"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> n.tag("ñandú")); // 5 chars, 7 bytes
+            assertEquals("ñu", n.tag(), "a refused write leaves the field as it was");
             for (int i = 0; i < 19; i++) {
                 assertEquals(0, s.get(ValueLayout.JAVA_BYTE, StructType.of(Names.class).offsetOf("name") + i));
             }
