@@ -86,14 +86,14 @@ public final class MapSuite implements Suite {
                         .withNote(op.equals("iterate") ? "ns per full pass" : null));
             }
         }
-        if (!quick) {
+        if (!quick && !"0".equals(System.getenv("COLOSSAL_BENCH_BIG"))) {
             rows.addAll(bigValues(include));
         }
         return rows;
     }
 
     /**
-     * lmdbjava's second workload, 10M entries of 2 KiB, with fewer entries if the disk has less
+     * lmdbjava's second workload (full run only; {@code COLOSSAL_BENCH_BIG=0} skips it), 10M entries of 2 KiB, with fewer entries if the disk has less
      * room: each store in turn holds the whole data set in a file (LMDB puts each such value on a
      * 4 KiB overflow page, the most of the three), and at least 20 GiB stay free. Chronicle Map and
      * lmdbjava only: ConcurrentHashMap would need a 24 GiB heap on a 24 GiB machine, and MapDB is
