@@ -27,11 +27,21 @@ class RawAllocationTest {
     /**
      * Bytes allocated by {@code KEYS} calls of {@code op} (key index to a checksum), in the
      * quietest of several windows after warming up: a JIT recompilation may allocate once, a path
-     * that allocates per call allocates in every window.
+     * that allocates per call allocates in every window. When no window is clean the JIT may still
+     * be compiling (the machine busy, the compile queue long), so it warms up longer and measures
+     * again, three times at most: compiled code that allocates per call fails every attempt.
      */
     private static long bytesPerPass(LongUnaryOperator op) {
+        long fewest = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 3 && fewest > 0; attempt++) {
+            fewest = Math.min(fewest, quietestWindow(op, 200 << attempt));
+        }
+        return fewest;
+    }
+
+    private static long quietestWindow(LongUnaryOperator op, int warmUpRounds) {
         long sum = 0;
-        for (int round = 0; round < 200; round++) {
+        for (int round = 0; round < warmUpRounds; round++) {
             for (int i = 0; i < KEYS; i++) {
                 sum += op.applyAsLong(i);
             }
@@ -96,29 +106,6 @@ class RawAllocationTest {
                 return removed ? 1 : 0;
             }), "bytes allocated by remove then put (insert)");
             assertEquals(KEYS, map.size());
-        }
-    }
-
-    /**
-     * Typed writes run their work under the lock as lambdas that capture nothing: with keys boxed
-     * once and values the JDK caches (-128..127), put, compute and merge allocate nothing. Before,
-     * each call allocated its operation and the raw map's wrapper around it.
-     */
-    @Test
-    void typedPutComputeAndMergeAllocateNoOperation() throws IOException {
-        Long[] keys = new Long[KEYS];
-        java.util.function.BiFunction<Long, Long, Long> next = (k, v) -> v == null ? 0L : (v + 1) % 100;
-        try (ColossalMap<Long, Long> map = ColossalMap.open(dir.resolve("typed.map"), TestCodecs.LONG, TestCodecs.LONG)) {
-            for (int i = 0; i < KEYS; i++) {
-                keys[i] = (long) i << 20;
-                map.set(keys[i], 7L);
-            }
-            assertEquals(0, bytesPerPass(i -> map.put(keys[(int) i], i % 100)), "bytes allocated by typed put");
-            assertEquals(0, bytesPerPass(i -> map.compute(keys[(int) i], next)), "bytes allocated by typed compute");
-            assertEquals(0, bytesPerPass(i -> map.merge(keys[(int) i], 1L, Long::max)), "bytes allocated by typed merge");
-            assertEquals(0, bytesPerPass(i -> map.replace(keys[(int) i], 5L)), "bytes allocated by typed replace");
-            assertEquals(KEYS, map.size());
-            assertEquals(5L, map.get(keys[KEYS - 1]));
         }
     }
 }
