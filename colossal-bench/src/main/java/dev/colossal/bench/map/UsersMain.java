@@ -3,7 +3,12 @@ package dev.colossal.bench.map;
 import dev.colossal.codec.Codec;
 import dev.colossal.codec.Codecs;
 import dev.colossal.map.ColossalMap;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +24,8 @@ import java.util.SplittableRandom;
  * one map, measured in a JVM of its own so that its heap and GC are the map's alone. Ours is a
  * {@link ColossalMap} in a file with a record codec (no size hint); the peer is a plain
  * {@code HashMap} on the heap. Prints one line of {@code key=value} pairs: heap used after a full
- * GC, the full GC's time, get and put operations per second on one thread, and file and raw sizes.
+ * GC, the full GC's time, get and put operations per second on one thread, the memory floor of a
+ * get (two dependent random reads in the file, ours only), and file and raw sizes.
  *
  * <p>Usage: {@code UsersMain colossal|hashmap USERS SECONDS}
  */
@@ -78,6 +84,7 @@ public final class UsersMain {
                 }
             });
             double puts = timed(nanos, users, (id, n) -> map.put(id, user(id, (int) n)));
+            double floor = ours ? twoDependentReads(file, nanos) : 0;
             double[] gc = new double[3];
             for (int i = 0; i < gc.length; i++) {
                 long g = System.nanoTime();
@@ -90,8 +97,8 @@ public final class UsersMain {
             if (map.size() != users) {
                 throw new IllegalStateException("expected " + users + " users, found " + map.size());
             }
-            System.out.printf(Locale.ROOT, "heapMB=%.1f gcMs=%.1f getOps=%.0f putOps=%.0f fillOps=%.0f fileBytes=%d rawBytes=%d "
-                    + "maxHeapMB=%d%n", heap / 1048576.0, gc[1], gets, puts, fill, fileBytes, raw,
+            System.out.printf(Locale.ROOT, "heapMB=%.1f gcMs=%.1f getOps=%.0f putOps=%.0f fillOps=%.0f floorOps=%.0f fileBytes=%d "
+                    + "rawBytes=%d maxHeapMB=%d%n", heap / 1048576.0, gc[1], gets, puts, fill, floor, fileBytes, raw,
                     Runtime.getRuntime().maxMemory() >> 20);
         } finally {
             if (map instanceof ColossalMap<Long, User> c) {
@@ -99,6 +106,35 @@ public final class UsersMain {
             }
             Files.deleteIfExists(file);
             Files.deleteIfExists(dir);
+        }
+    }
+
+    /**
+     * The memory floor of a get in a file of this size: pairs of reads at random places of a
+     * mapping of its own, the second address depending on the first value (a slot, then the entry
+     * it points to), and each pair on the one before, so the CPU cannot overlap them. Pairs per
+     * second for about {@code nanos}.
+     */
+    private static double twoDependentReads(Path file, long nanos) throws IOException {
+        try (Arena arena = Arena.ofConfined(); FileChannel channel = FileChannel.open(file)) {
+            MemorySegment m = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+            long words = m.byteSize() / Long.BYTES;
+            SplittableRandom r = new SplittableRandom(7);
+            long x = 0;
+            long n = 0;
+            long start = System.nanoTime();
+            long elapsed;
+            do {
+                for (int i = 0; i < 1024; i++, n++) {
+                    long slot = m.getAtIndex(ValueLayout.JAVA_LONG, Math.floorMod(r.nextLong() ^ x, words));
+                    x = m.getAtIndex(ValueLayout.JAVA_LONG, Math.floorMod(r.nextLong() ^ slot, words));
+                }
+                elapsed = System.nanoTime() - start;
+            } while (elapsed < nanos);
+            if (x == Long.MIN_VALUE) {
+                System.out.print("");
+            }
+            return n / (elapsed / 1e9);
         }
     }
 
