@@ -162,8 +162,10 @@ final class AdminCommands {
 
     private void select(Client c, byte[][] a, Reply r) {
         long db = Args.parseLong(a[1]);
-        if (db == Args.NOT_A_NUMBER || db > Integer.MAX_VALUE || db < Integer.MIN_VALUE) {
+        if (db == Args.NOT_A_NUMBER && !Args.isLong(a[1])) {
             r.error(Errors.NOT_INTEGER);
+        } else if (db > Integer.MAX_VALUE || db < Integer.MIN_VALUE) {
+            r.error("ERR value is out of range, value must between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE);
         } else if (db != 0) {
             r.error(Errors.DB_RANGE);
         } else {

@@ -48,40 +48,6 @@ final class Args {
         return parseLong(a) != NOT_A_NUMBER || "-9223372036854775808".equals(new String(a, StandardCharsets.US_ASCII));
     }
 
-    /** @return the double Redis's strtold would accept, or null (no spaces, no NaN) */
-    static Double parseDouble(byte[] a) {
-        if (a.length == 0 || a.length > 5000) {
-            return null;
-        }
-        String s = new String(a, StandardCharsets.ISO_8859_1);
-        if (Character.isWhitespace(s.charAt(0)) || Character.isWhitespace(s.charAt(s.length() - 1))) {
-            return null;
-        }
-        String t = s.toLowerCase(java.util.Locale.ROOT);
-        if (t.equals("inf") || t.equals("+inf") || t.equals("infinity") || t.equals("+infinity")) {
-            return Double.POSITIVE_INFINITY;
-        }
-        if (t.equals("-inf") || t.equals("-infinity")) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        if (t.contains("n") || t.endsWith("d") || t.endsWith("f") || t.contains("x") || t.contains("p")) {
-            return null; // Java accepts suffixes and hex that strtold spells differently; nan is refused
-        }
-        try {
-            return Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    /** Formats like Redis's INCRBYFLOAT: plain decimal, at most 17 places, no trailing zeros. */
-    static String formatDouble(double v) {
-        java.math.BigDecimal d = new java.math.BigDecimal(Double.toString(v));
-        String s = d.setScale(Math.min(17, Math.max(0, d.scale())), java.math.RoundingMode.HALF_EVEN)
-                .stripTrailingZeros().toPlainString();
-        return s.equals("-0") ? "0" : s;
-    }
-
     static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }

@@ -31,10 +31,13 @@ final class Errors {
     }
 
     static String unknownCommand(byte[][] args) {
+        // Redis: each argument cut to what is left of 128 bytes before its opening quote
         StringBuilder rest = new StringBuilder();
-        for (int i = 1; i < args.length && rest.length() < 128; i++) {
-            String a = text(args[i]);
-            rest.append('\'').append(a, 0, Math.min(a.length(), 128 - rest.length())).append("' ");
+        int bytes = 0;
+        for (int i = 1; i < args.length && bytes < 128; i++) {
+            int n = Math.min(args[i].length, 128 - bytes);
+            rest.append('\'').append(new String(args[i], 0, n, StandardCharsets.UTF_8)).append("' ");
+            bytes += n + 3;
         }
         String name = text(args[0]);
         return "ERR unknown command '" + name.substring(0, Math.min(128, name.length()))

@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import java.lang.foreign.MemorySegment;
+import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
@@ -77,7 +78,7 @@ final class StringCommands {
      */
     long deadline(byte[] arg, boolean seconds, boolean relative, boolean positive, String cmd, Reply r) {
         long v = Args.parseLong(arg);
-        if (v == Args.NOT_A_NUMBER) {
+        if (v == Args.NOT_A_NUMBER && !Args.isLong(arg)) {
             r.error(Errors.NOT_INTEGER);
             return FAILED;
         }
@@ -90,13 +91,13 @@ final class StringCommands {
         }
         if (relative) {
             long now = ctx.now();
-            if ((v > 0 && v > Long.MAX_VALUE - now) || (v < 0 && v < Long.MIN_VALUE + 1 + now)) {
+            if (v > Long.MAX_VALUE - now) { // Redis checks this side only: now + v < 0 is simply past
                 r.error(Errors.invalidExpire(cmd));
                 return FAILED;
             }
             v += now;
         }
-        return v;
+        return Math.max(v, 1); // any deadline <= 0 is as past as 1, and must not read as NO_EXPIRY or FAILED
     }
 
     /** A deadline in the past deletes; the store never sees a deadline <= 0 (0 means none). */
@@ -126,8 +127,7 @@ final class StringCommands {
         boolean get = false;
         boolean keepTtl = false;
         int expiryArg = -1;
-        boolean seconds = false;
-        boolean relative = false;
+        int kind = 0;
         for (int j = 3; j < a.length; j++) {
             byte[] o = a[j];
             boolean hasNext = j + 1 < a.length;
@@ -139,10 +139,8 @@ final class StringCommands {
                 get = true;
             } else if (Args.is(o, "KEEPTTL") && expiryArg < 0) {
                 keepTtl = true;
-            } else if (hasNext && expiryArg < 0 && !keepTtl
-                    && (Args.is(o, "EX") || Args.is(o, "PX") || Args.is(o, "EXAT") || Args.is(o, "PXAT"))) {
-                seconds = Args.is(o, "EX") || Args.is(o, "EXAT");
-                relative = Args.is(o, "EX") || Args.is(o, "PX");
+            } else if (hasNext && !keepTtl && expiryKind(o) != 0 && (kind == 0 || kind == expiryKind(o))) {
+                kind = expiryKind(o);
                 expiryArg = ++j;
             } else {
                 r.error(Errors.SYNTAX);
@@ -151,7 +149,7 @@ final class StringCommands {
         }
         long at = StoredValue.NO_EXPIRY;
         if (expiryArg > 0) {
-            at = deadline(a[expiryArg], seconds, relative, true, "set", r);
+            at = deadline(a[expiryArg], kind == EX || kind == EXAT, kind == EX || kind == PX, true, "set", r);
             if (at == FAILED) {
                 return;
             }
@@ -184,6 +182,19 @@ final class StringCommands {
         } finally {
             l.unlock();
         }
+    }
+
+    private static final int EX = 1;
+    private static final int PX = 2;
+    private static final int EXAT = 3;
+    private static final int PXAT = 4;
+
+    /**
+     * Which expiry option {@code o} is, 0 if none. Redis's SET and GETEX let the same option
+     * repeat (the last value wins) but refuse two different ones with a syntax error.
+     */
+    private static int expiryKind(byte[] o) {
+        return Args.is(o, "EX") ? EX : Args.is(o, "PX") ? PX : Args.is(o, "EXAT") ? EXAT : Args.is(o, "PXAT") ? PXAT : 0;
     }
 
     private static void bulkOrNull(KeyValueStore.Entry e, Reply r) {
@@ -241,26 +252,16 @@ final class StringCommands {
     private void getex(Client c, byte[][] a, Reply r) {
         int expiryArg = -1;
         boolean persist = false;
-        boolean seconds = false;
-        boolean relative = false;
+        int kind = 0;
         for (int j = 2; j < a.length; j++) {
             byte[] o = a[j];
-            if (Args.is(o, "PERSIST") && expiryArg < 0 && !persist) {
+            if (Args.is(o, "PERSIST") && kind == 0) {
                 persist = true;
-            } else if (j + 1 < a.length && expiryArg < 0 && !persist
-                    && (Args.is(o, "EX") || Args.is(o, "PX") || Args.is(o, "EXAT") || Args.is(o, "PXAT"))) {
-                seconds = Args.is(o, "EX") || Args.is(o, "EXAT");
-                relative = Args.is(o, "EX") || Args.is(o, "PX");
+            } else if (j + 1 < a.length && !persist && expiryKind(o) != 0 && (kind == 0 || kind == expiryKind(o))) {
+                kind = expiryKind(o);
                 expiryArg = ++j;
             } else {
                 r.error(Errors.SYNTAX);
-                return;
-            }
-        }
-        long at = StoredValue.NO_EXPIRY;
-        if (expiryArg > 0) {
-            at = deadline(a[expiryArg], seconds, relative, true, "getex", r);
-            if (at == FAILED) {
                 return;
             }
         }
@@ -269,8 +270,15 @@ final class StringCommands {
         try {
             KeyValueStore.Entry e = store.get(a[1]);
             if (e == null) {
-                r.nullBulk();
+                r.nullBulk(); // before the expiry is checked, as in Redis
                 return;
+            }
+            long at = StoredValue.NO_EXPIRY;
+            if (expiryArg > 0) {
+                at = deadline(a[expiryArg], kind == EX || kind == EXAT, kind == EX || kind == PX, true, "getex", r);
+                if (at == FAILED) {
+                    return;
+                }
             }
             if (expiryArg > 0 && expired(at)) {
                 store.delete(a[1]);
@@ -404,7 +412,7 @@ final class StringCommands {
     }
 
     private void incrbyfloat(Client c, byte[][] a, Reply r) {
-        Double by = Args.parseDouble(a[2]);
+        BigDecimal by = LongDouble.parse(a[2]);
         if (by == null) {
             r.error(Errors.NOT_FLOAT);
             return;
@@ -413,21 +421,21 @@ final class StringCommands {
         l.lock();
         try {
             KeyValueStore.Entry e = store.get(a[1]);
-            double v = 0;
+            BigDecimal v = BigDecimal.ZERO;
             if (e != null) {
-                Double old = Args.parseDouble(e.value());
+                BigDecimal old = LongDouble.parse(e.value());
                 if (old == null) {
                     r.error(Errors.NOT_FLOAT);
                     return;
                 }
                 v = old;
             }
-            double sum = v + by;
-            if (Double.isNaN(sum) || Double.isInfinite(sum)) {
+            BigDecimal sum = LongDouble.add(v, by);
+            if (sum == LongDouble.INFINITE) {
                 r.error(Errors.NAN_OR_INF);
                 return;
             }
-            byte[] out = Args.bytes(Args.formatDouble(sum));
+            byte[] out = Args.bytes(LongDouble.format(sum));
             store.set(a[1], out, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
             r.bulk(out);
         } finally {
