@@ -666,8 +666,12 @@ final class Segment {
                 return;
             }
         }
-        // One size up (14-25%) when live entries fill the table, the same size when tombstones do.
-        long grown = SlotLayout.slotsFor(live + 1);
+        // Up when live entries fill the table, the same size when tombstones do. The outgrown
+        // table becomes free heap, so the step is large enough that the entries inserted until
+        // the next growth fill it: one size (14-25%) for ~80-byte entries, more for small ones
+        // (growing 16-byte entries one size at a time left ever more free heap: +25% file).
+        long entryBytes = Math.max(1, (Mem.getLong(m, base + USED_BLOCKS) << shift) / Math.max(1, live));
+        long grown = SlotLayout.slotsFor(live + 1 + live * SlotLayout.SLOTS_FREED_PER_ENTRY / entryBytes);
         if (grown < 0) {
             throw new IOException("segment=" + index + " of file=" + file.path + " cannot hold more than "
                     + live + " entries; create the map with more segments");

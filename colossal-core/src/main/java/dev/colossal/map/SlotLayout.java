@@ -44,6 +44,11 @@ final class SlotLayout {
     /** A table grows when live entries and tombstones would pass this fraction of its slots. */
     static final long MAX_LOAD_NUM = 4;
     static final long MAX_LOAD_DEN = 5;
+    /**
+     * Bytes of outgrown table per live entry a growth turns into heap: a slot at the load where
+     * tables grow (8 bytes / 0.8).
+     */
+    static final long SLOTS_FREED_PER_ENTRY = Long.BYTES * MAX_LOAD_DEN / MAX_LOAD_NUM;
     /** A table is (re)built at most this full, so that it takes a few inserts to grow again. */
     static final long BUILD_LOAD_NUM = 3;
     static final long BUILD_LOAD_DEN = 4;
