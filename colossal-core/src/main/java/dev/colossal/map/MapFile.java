@@ -53,8 +53,8 @@ final class MapFile implements AutoCloseable {
     private final long createdMillis;
     final long maxEntriesPerSegment;
     final long maxBlocksPerSegment;
-    /** The size of a segment's first table: at most half full with the expected entries. */
-    final int initialLog2Slots;
+    /** The size of a segment's first table: one that holds the expected entries without growing. */
+    final long initialSlots;
     private final FileChannel channel;
     /** Pin counts, one per stripe of segments, each on its own cache line. */
     private final AtomicIntegerArray pins;
@@ -87,11 +87,7 @@ final class MapFile implements AutoCloseable {
         this.maxEntriesPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET));
         this.maxBlocksPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET) >>> blockShift);
         long expected = perSegment(Math.max(0, header.getLong((int) FileHeaderLayout.EXPECTED_ENTRIES_OFFSET)));
-        int log2 = SlotLayout.MIN_LOG2_SLOTS;
-        while (log2 < 30 && (1L << log2) < expected * 2) {
-            log2++;
-        }
-        this.initialLog2Slots = log2;
+        this.initialSlots = SlotLayout.slotsFor(Math.min(expected, 1L << 30));
         this.stripes = Math.min(segmentCount, MAX_STRIPES);
         this.pins = new AtomicIntegerArray(stripes * PIN_STRIDE);
         this.arena = Arena.ofShared();
@@ -228,9 +224,9 @@ final class MapFile implements AutoCloseable {
         for (int i = 0; i < segmentCount; i++) {
             long base = FileHeaderLayout.segmentOffset(i);
             long table = Mem.getLongAcquire(m, base + SegmentLayout.TABLE);
-            int log2 = SlotLayout.log2Slots(table);
-            if (table != 0 && log2 >= SlotLayout.MIN_LOG2_SLOTS && log2 <= SlotLayout.MAX_LOG2_SLOTS) {
-                maxEnd = Math.max(maxEnd, SlotLayout.tablePosition(table) + (Long.BYTES << log2));
+            long slots = SlotLayout.slots(table);
+            if (table != 0 && slots > 0) {
+                maxEnd = Math.max(maxEnd, SlotLayout.tablePosition(table) + SlotLayout.tableBytes(slots));
             }
             long chunk = Mem.getLongAcquire(m, base + SegmentLayout.CHUNKS);
             for (int n = 0; chunk > 0 && chunk % FileHeaderLayout.EXTENT_ALIGN == 0 && chunk + 16 <= size
@@ -268,8 +264,7 @@ final class MapFile implements AutoCloseable {
         }
         if (version >= 1 && version < FileHeaderLayout.FORMAT_VERSION) {
             throw new MapFormatException("file=" + path + " has formatVersion=" + version
-                    + ", an older layout this Colossal does not read (" + (version == 1
-                    ? "its tables place keys differently" : "its entries have 16-byte headers")
+                    + ", an older layout this Colossal does not read (" + olderFormat(version)
                     + "; no release wrote it); recreate the map from its source data");
         }
         int flags = h.getInt((int) FileHeaderLayout.FLAGS_OFFSET);
@@ -297,6 +292,14 @@ final class MapFile implements AutoCloseable {
                     + " but the map uses " + allocEnd + " bytes; restore the file from a copy");
         }
         return h;
+    }
+
+    private static String olderFormat(int version) {
+        return switch (version) {
+            case 1 -> "its tables place keys differently";
+            case 2 -> "its entries have 16-byte headers";
+            default -> "its tables have power-of-two sizes";
+        };
     }
 
     private static void create(Path path, MapOptions options) throws IOException {

@@ -239,12 +239,11 @@ final class Segment {
             return -1;
         }
         long tpos = SlotLayout.tablePosition(table);
-        int log2 = checkTable(table);
-        m = file.mem(tpos + (Long.BYTES << log2));
-        long mask = (1L << log2) - 1;
+        long slots = checkTable(table);
+        m = file.mem(tpos + SlotLayout.tableBytes(slots));
         long klen = key.byteSize();
-        long idx = SlotLayout.bucket(hash, log2);
-        for (long probes = 0; probes <= mask; probes++, idx = (idx + 1) & mask) {
+        long idx = SlotLayout.bucket(hash, slots);
+        for (long probes = 0; probes < slots; probes++, idx = SlotLayout.next(idx, slots)) {
             long s = Mem.getLong(m, SlotLayout.slotOffset(tpos, idx));
             if (s == SlotLayout.EMPTY) {
                 return -1;
@@ -270,14 +269,13 @@ final class Segment {
         return -1;
     }
 
-    private int checkTable(long table) {
-        int log2 = SlotLayout.log2Slots(table);
-        long tpos = SlotLayout.tablePosition(table);
-        if (log2 < SlotLayout.MIN_LOG2_SLOTS || log2 > SlotLayout.MAX_LOG2_SLOTS
-                || tpos < FileHeaderLayout.directoryEnd(file.segmentCount)) {
+    /** The slots of the table {@code table} names; a malformed word is reported as damage. */
+    private long checkTable(long table) {
+        long slots = SlotLayout.slots(table);
+        if (slots < 0 || SlotLayout.tablePosition(table) < FileHeaderLayout.directoryEnd(file.segmentCount)) {
             throw file.corrupt(base + TABLE, "segment=" + index + " has a bad table word 0x" + Long.toHexString(table));
         }
-        return log2;
+        return slots;
     }
 
     /**
@@ -365,8 +363,8 @@ final class Segment {
             return;
         }
         long tpos = SlotLayout.tablePosition(table);
-        long slots = 1L << checkTable(table);
-        MemorySegment m = file.mem(tpos + slots * Long.BYTES);
+        long slots = checkTable(table);
+        MemorySegment m = file.mem(tpos + SlotLayout.tableBytes(slots));
         for (long i = 0; i < slots; i++) {
             visitor.visit(m, SlotLayout.slotOffset(tpos, i));
         }
@@ -386,10 +384,6 @@ final class Segment {
         EntryLayout.checkLength("key", klen);
         EntryLayout.checkLength("value", valueLength);
         int meta = expiresAt != 0 ? EntryLayout.META_HAS_EXPIRY : 0;
-        if (expiresAt != 0) {
-            // Before the entry exists, so that a crash can leave it set for nothing but never unset.
-            Mem.setLong(file.mem(), base + MAY_EXPIRE, 1);
-        }
         long blocks = EntryLayout.blocks(klen, valueLength, expiresAt != 0 ? EntryLayout.EXPIRY_BYTES : 0, shift);
         if (file.bounded()) {
             // New entries start referenced: they survive the hand's next pass (CLOCK's second chance).
@@ -398,6 +392,11 @@ final class Segment {
         }
         if (found < 0) {
             ensureRoomForInsert();
+        }
+        if (expiresAt != 0) {
+            // Before the entry exists, so that a crash can leave it set for nothing but never unset;
+            // after the purge a growth runs, which clears it when no other entry expires.
+            Mem.setLong(file.mem(), base + MAY_EXPIRE, 1);
         }
         long e = heap.allocate(blocks);
         CrashPoints.reach(CrashPoints.STORE_ALLOCATED);
@@ -445,16 +444,17 @@ final class Segment {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         long tpos = SlotLayout.tablePosition(table);
-        long mask = (1L << SlotLayout.log2Slots(table)) - 1;
+        long slots = SlotLayout.slots(table);
         long old = entryAt(idx);
         long oldBlocks = entryBlocks(old);
-        if (Mem.getLong(m, SlotLayout.slotOffset(tpos, (idx + 1) & mask)) == SlotLayout.EMPTY) {
+        if (Mem.getLong(m, SlotLayout.slotOffset(tpos, SlotLayout.next(idx, slots))) == SlotLayout.EMPTY) {
             // No probe sequence runs through a slot followed by an empty one: empty it, and the
             // tombstones before it, instead of leaving tombstones.
             Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, idx), SlotLayout.EMPTY);
             long freed = 0;
-            for (long i = (idx - 1) & mask; i != idx
-                    && Mem.getLong(m, SlotLayout.slotOffset(tpos, i)) == SlotLayout.TOMBSTONE; i = (i - 1) & mask) {
+            for (long i = SlotLayout.previous(idx, slots); i != idx
+                    && Mem.getLong(m, SlotLayout.slotOffset(tpos, i)) == SlotLayout.TOMBSTONE;
+                    i = SlotLayout.previous(i, slots)) {
                 Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, i), SlotLayout.EMPTY);
                 freed++;
             }
@@ -495,11 +495,11 @@ final class Segment {
         if (table == 0) {
             return false;
         }
-        long slots = 1L << checkTable(table);
+        long slots = checkTable(table);
         long tpos = SlotLayout.tablePosition(table);
-        long hand = Mem.getLong(file.mem(), base + SegmentLayout.CLOCK_HAND) & (slots - 1);
-        for (long n = 0; n < 2 * slots; n++, hand = (hand + 1) & (slots - 1)) {
-            MemorySegment m = file.mem(tpos + slots * Long.BYTES);
+        long hand = Long.remainderUnsigned(Mem.getLong(file.mem(), base + SegmentLayout.CLOCK_HAND), slots);
+        for (long n = 0; n < 2 * slots; n++, hand = SlotLayout.next(hand, slots)) {
+            MemorySegment m = file.mem(tpos + SlotLayout.tableBytes(slots));
             long s = Mem.getLong(m, SlotLayout.slotOffset(tpos, hand));
             if (!SlotLayout.isEntry(s) || hand == keep) {
                 continue;
@@ -512,7 +512,7 @@ final class Segment {
                 EntryLayout.setMeta(m, e, meta & ~EntryLayout.META_REFERENCED);
                 continue;
             }
-            Mem.setLong(m, base + SegmentLayout.CLOCK_HAND, (hand + 1) & (slots - 1));
+            Mem.setLong(m, base + SegmentLayout.CLOCK_HAND, SlotLayout.next(hand, slots));
             delete(hand);
             return true;
         }
@@ -597,12 +597,12 @@ final class Segment {
         if (table == 0 || Mem.getLong(file.mem(), base + MAY_EXPIRE) == 0) {
             return 0;
         }
-        long slots = 1L << checkTable(table);
+        long slots = checkTable(table);
         long tpos = SlotLayout.tablePosition(table);
         long removed = 0;
         long expiring = 0;
         for (long i = 0; i < slots; i++) {
-            long s = Mem.getLong(file.mem(tpos + slots * Long.BYTES), SlotLayout.slotOffset(tpos, i));
+            long s = Mem.getLong(file.mem(tpos + SlotLayout.tableBytes(slots)), SlotLayout.slotOffset(tpos, i));
             long at = SlotLayout.isEntry(s) ? expiresAt(i) : 0;
             if (at != 0 && file.nowMillis() >= at) {
                 delete(i);
@@ -637,9 +637,8 @@ final class Segment {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         long tpos = SlotLayout.tablePosition(table);
-        int log2 = SlotLayout.log2Slots(table);
-        long mask = (1L << log2) - 1;
-        for (long idx = SlotLayout.bucket(hash, log2); ; idx = (idx + 1) & mask) {
+        long slots = SlotLayout.slots(table);
+        for (long idx = SlotLayout.bucket(hash, slots); ; idx = SlotLayout.next(idx, slots)) {
             if (!SlotLayout.isEntry(Mem.getLong(m, SlotLayout.slotOffset(tpos, idx)))) {
                 return idx;
             }
@@ -650,57 +649,57 @@ final class Segment {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         if (table == 0) {
-            rehash(file.initialLog2Slots);
+            rehash(file.initialSlots);
             return;
         }
-        int log2 = checkTable(table);
+        long slots = checkTable(table);
         long live = Mem.getLong(m, base + LIVE_ENTRIES);
         long tombstones = Mem.getLong(m, base + TOMBSTONES);
-        if ((live + tombstones + 1) * 4 <= (3L << log2)) {
+        if (!SlotLayout.overloaded(live + tombstones + 1, slots)) {
             return;
         }
         // Before growing, drop what has expired: a cache of expiring entries then stays its size.
         if (purgeExpired() > 0) {
             live = Mem.getLong(m, base + LIVE_ENTRIES);
             tombstones = Mem.getLong(m, base + TOMBSTONES);
-            if ((live + tombstones + 1) * 4 <= (3L << log2)) {
+            if (!SlotLayout.overloaded(live + tombstones + 1, slots)) {
                 return;
             }
         }
-        // Aim at a load of about 3/8 after the rehash: doubling when live entries fill the
-        // table, same size when tombstones do. (Counting the entry being inserted here made a
-        // table that is exactly 3/4 full quadruple: 2x the slots for every map.)
-        int newLog2 = SlotLayout.MIN_LOG2_SLOTS;
-        while (live * 8 > (3L << newLog2)) {
-            newLog2++;
+        // Up when live entries fill the table, the same size when tombstones do. The outgrown
+        // table becomes free heap, so the step is large enough that the entries inserted until
+        // the next growth fill it: one size (14-25%) for ~80-byte entries, more for small ones
+        // (growing 16-byte entries one size at a time left ever more free heap: +25% file).
+        long entryBytes = Math.max(1, (Mem.getLong(m, base + USED_BLOCKS) << shift) / Math.max(1, live));
+        long grown = SlotLayout.slotsFor(live + 1 + live * SlotLayout.SLOTS_FREED_PER_ENTRY / entryBytes);
+        if (grown < 0) {
+            throw new IOException("segment=" + index + " of file=" + file.path + " cannot hold more than "
+                    + live + " entries; create the map with more segments");
         }
-        rehash(Math.max(newLog2, log2));
+        rehash(Math.max(grown, slots));
     }
 
-    /** Builds a table of 2^log2 slots from the live slots and publishes it; the old one becomes heap. */
-    private void rehash(int log2) throws IOException {
-        if (log2 > SlotLayout.MAX_LOG2_SLOTS) {
-            throw new IOException("segment=" + index + " of file=" + file.path + " cannot hold more entries");
-        }
-        long bytes = Long.BYTES << log2;
+    /** Builds a table of {@code slots} slots from the live slots and publishes it; the old one becomes heap. */
+    private void rehash(long slots) throws IOException {
+        long bytes = SlotLayout.tableBytes(slots);
         long np = file.allocateExtent(bytes);
         MemorySegment m = file.mem();
         Mem.setLong(m, base + PENDING_BYTES, FileHeaderLayout.alignExtent(bytes));
         Mem.setLongRelease(m, base + PENDING_EXTENT, np);
         long oldTable = Mem.getLong(m, base + TABLE);
-        long mask = (1L << log2) - 1;
         if (oldTable != 0) {
             long opos = SlotLayout.tablePosition(oldTable);
-            long oslots = 1L << checkTable(oldTable);
+            long oslots = checkTable(oldTable);
             m = file.mem(Math.max(opos + oslots * Long.BYTES, np + bytes));
             for (long i = 0; i < oslots; i++) {
                 long s = Mem.getLong(m, SlotLayout.slotOffset(opos, i));
                 if (!SlotLayout.isEntry(s)) {
                     continue;
                 }
-                long idx = log2 <= SlotLayout.TAG_BITS ? SlotLayout.bucketOfSlot(s, log2) : SlotLayout.bucket(keyHash(s), log2);
+                long idx = slots <= 1L << SlotLayout.TAG_BITS
+                        ? SlotLayout.bucketOfSlot(s, slots) : SlotLayout.bucket(keyHash(s), slots);
                 while (Mem.getLong(m, SlotLayout.slotOffset(np, idx)) != SlotLayout.EMPTY) {
-                    idx = (idx + 1) & mask;
+                    idx = SlotLayout.next(idx, slots);
                 }
                 Mem.setLong(m, SlotLayout.slotOffset(np, idx), s);
                 if (i == oslots / 2) {
@@ -711,7 +710,7 @@ final class Segment {
         m = file.mem();
         // Named before it is replaced, so that a crash from here on cannot leak the old table.
         Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, oldTable);
-        Mem.setLongRelease(m, base + TABLE, SlotLayout.tableWord(np, log2));
+        Mem.setLongRelease(m, base + TABLE, SlotLayout.tableWord(np, slots));
         Mem.setLong(m, base + TOMBSTONES, 0);
         Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
         CrashPoints.reach(CrashPoints.REHASH_PUBLISHED);
@@ -729,7 +728,7 @@ final class Segment {
     }
 
     static long tableBytes(long tableWord) {
-        return FileHeaderLayout.alignExtent(Long.BYTES << SlotLayout.log2Slots(tableWord));
+        return FileHeaderLayout.alignExtent(SlotLayout.tableBytes(SlotLayout.slots(tableWord)));
     }
 
     // ------------------------------------------------------------------ repair

@@ -16,7 +16,7 @@ import java.lang.foreign.StructLayout;
  *  +-------------+-------------+-------------+-------------+-------------+
  *  | lockOwner   | version     | table       | liveEntries | tombstones  |
  *  | OwnerLock   | seqlock,odd | position |  |             |             |
- *  | word        | = writing   | log2(slots) |             |             |
+ *  | word        | = writing   | size code   |             |             |
  *  +-------------+-------------+-------------+-------------+-------------+
  *  40            48            56            64            72            80
  *  +-------------+-------------+-------------+-------------+-------------+

@@ -125,10 +125,9 @@ final class SegmentScan {
     /** A table a dead writer had replaced but not yet turned into heap: adopt it if plausible. */
     private void readRetired(long tablePosition) {
         long word = Mem.getLong(m, base + SegmentLayout.RETIRED_TABLE);
-        int log2 = SlotLayout.log2Slots(word);
         long p = SlotLayout.tablePosition(word);
         if (word == 0 || p == tablePosition || p == pendingToAdopt || Arrays.binarySearch(chunkStarts, p) >= 0
-                || log2 < SlotLayout.MIN_LOG2_SLOTS || log2 > SlotLayout.MAX_LOG2_SLOTS) {
+                || SlotLayout.slots(word) < 0) {
             return;
         }
         if (p >= directoryEnd && p + Segment.tableBytes(word) <= allocEnd) {
@@ -137,12 +136,10 @@ final class SegmentScan {
     }
 
     private void readTable(long table, boolean deep) {
-        int log2 = SlotLayout.log2Slots(table);
         long tpos = SlotLayout.tablePosition(table);
-        tableSlots = 1L << log2;
+        tableSlots = SlotLayout.slots(table);
         tablePosition = tpos;
-        if (log2 < SlotLayout.MIN_LOG2_SLOTS || log2 > SlotLayout.MAX_LOG2_SLOTS || tpos < directoryEnd
-                || tpos + tableSlots * Long.BYTES > allocEnd) {
+        if (tableSlots < 0 || tpos < directoryEnd || tpos + SlotLayout.tableBytes(tableSlots) > allocEnd) {
             throw file.corrupt(base + SegmentLayout.TABLE, "segment=" + index + " has a bad table word 0x"
                     + Long.toHexString(table));
         }

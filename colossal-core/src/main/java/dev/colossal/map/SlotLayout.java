@@ -14,21 +14,23 @@ package dev.colossal.map;
  *  EMPTY = 0, TOMBSTONE = 1 (units 0 and 1 lie in the file header, never an entry)
  *
  * table word:
- *  63                                                  6 5        0
- *  +----------------------------------------------------+----------+
- *  | table position (64-aligned)                         | log2     |
- *  |                                                      | (slots)  |
- *  +----------------------------------------------------+----------+
- *  0 = no table yet
+ *  63        56 55                                         6 5     0
+ *  +-----------+--------------------------------------------+-------+
+ *  | size code | table position (64-aligned)                 | 0     |
+ *  +-----------+--------------------------------------------+-------+
+ *  0 = no table yet; slots = (4 + (code &amp; 3)) &lt;&lt; (code &gt;&gt;&gt; 2) for code 8..152:
+ *  16, 20, 24, 28, 32, 40, ... up to 2^40, four sizes per doubling
  * </pre>
  *
- * <p>The segment is the top bits of the hash and the tag bits 32..55. A table of up to 2^24 slots
- * takes its bucket from the low bits of the tag, so doubling it (a rehash) places every slot from
- * the slot alone and reads no entry: the price is that the tag tells apart only by its remaining
- * {@code 24 - log2} bits the entries that share a bucket (those of other buckets differ anyway). A
- * larger table takes its bucket from the hash's low bits, independent of the tag, and its
- * rehash hashes every key again. Positions have 40 bits of blocks: the file can reach 2^40
- * blocks (16 TiB with the default 16-byte blocks, ext4's limit on a file).
+ * <p>Four sizes per doubling let a segment keep its table between 64% and 80% full (it grows
+ * by one size, 14-25%, when it reaches {@link #MAX_LOAD_NUM}/{@link #MAX_LOAD_DEN}): about 10-12
+ * bytes of slot per entry, where doubling at 3/4 kept a load of 3/8 to 3/4 (11-21 bytes). The home
+ * slot is the tag scaled to the table ({@code tag * slots >> 24}), so for tables of up to 2^24
+ * slots a rehash places every slot from its tag alone and reads no entry; the price is that the
+ * tag tells apart only by its remaining bits the entries that share a bucket (those of other
+ * buckets differ anyway). A larger table scales the hash's low 32 bits instead, and its rehash
+ * hashes every key again. Positions have 40 bits of blocks: the file can reach 2^40 blocks
+ * (16 TiB with the default 16-byte blocks, ext4's limit on a file).
  */
 final class SlotLayout {
 
@@ -37,9 +39,23 @@ final class SlotLayout {
     static final int POSITION_BITS = 40;
     static final long POSITION_MASK = (1L << POSITION_BITS) - 1;
     static final int TAG_BITS = 24;
-    static final int MIN_LOG2_SLOTS = 4;
-    static final int MAX_LOG2_SLOTS = 40;
-    private static final long LOG2_MASK = 63;
+    static final long MIN_SLOTS = 16;
+    static final long MAX_SLOTS = 1L << 40;
+    /** A table grows when live entries and tombstones would pass this fraction of its slots. */
+    static final long MAX_LOAD_NUM = 4;
+    static final long MAX_LOAD_DEN = 5;
+    /**
+     * Bytes of outgrown table per live entry a growth turns into heap: a slot at the load where
+     * tables grow (8 bytes / 0.8).
+     */
+    static final long SLOTS_FREED_PER_ENTRY = Long.BYTES * MAX_LOAD_DEN / MAX_LOAD_NUM;
+    /** A table is (re)built at most this full, so that it takes a few inserts to grow again. */
+    static final long BUILD_LOAD_NUM = 3;
+    static final long BUILD_LOAD_DEN = 4;
+    private static final int CODE_SHIFT = 56;
+    private static final int MIN_CODE = 8;
+    private static final int MAX_CODE = 38 << 2;
+    private static final long POSITION_BITS_OF_WORD = (1L << CODE_SHIFT) - 1;
 
     private SlotLayout() {
     }
@@ -52,14 +68,24 @@ final class SlotLayout {
         return tag(hash) << POSITION_BITS | position >>> blockShift;
     }
 
-    /** The home slot of {@code hash} in a table of 2^log2 slots. */
-    static long bucket(long hash, int log2) {
-        return (log2 <= TAG_BITS ? tag(hash) : hash) & ((1L << log2) - 1);
+    /** The home slot of {@code hash} in a table of {@code slots} slots. */
+    static long bucket(long hash, long slots) {
+        return slots <= 1L << TAG_BITS ? tag(hash) * slots >>> TAG_BITS : Math.unsignedMultiplyHigh(hash << 32, slots);
     }
 
     /** The home slot of the entry in {@code slot}, from its tag alone: for tables of up to 2^24 slots. */
-    static long bucketOfSlot(long slot, int log2) {
-        return (slot >>> POSITION_BITS) & ((1L << log2) - 1);
+    static long bucketOfSlot(long slot, long slots) {
+        return (slot >>> POSITION_BITS) * slots >>> TAG_BITS;
+    }
+
+    /** The slot after {@code idx} on a probe path, wrapping around. */
+    static long next(long idx, long slots) {
+        return idx + 1 == slots ? 0 : idx + 1;
+    }
+
+    /** The slot before {@code idx}, wrapping around. */
+    static long previous(long idx, long slots) {
+        return idx == 0 ? slots - 1 : idx - 1;
     }
 
     static boolean isEntry(long slot) {
@@ -78,16 +104,55 @@ final class SlotLayout {
         return 1L << (POSITION_BITS + blockShift);
     }
 
-    static long tableWord(long position, int log2Slots) {
-        return position | log2Slots;
+    // ------------------------------------------------------------------ table sizes and words
+
+    private static long slotsOfCode(int code) {
+        return (4L + (code & 3)) << (code >>> 2);
+    }
+
+    /**
+     * The smallest table size that holds {@code entries} at most {@link #BUILD_LOAD_NUM}/{@link
+     * #BUILD_LOAD_DEN} full, or {@code -1} if none up to {@link #MAX_SLOTS} does.
+     */
+    static long slotsFor(long entries) {
+        for (int code = MIN_CODE; code <= MAX_CODE; code++) {
+            if (entries * BUILD_LOAD_DEN <= slotsOfCode(code) * BUILD_LOAD_NUM) {
+                return slotsOfCode(code);
+            }
+        }
+        return -1;
+    }
+
+    /** Whether {@code used} live and deleted slots are more than a table of {@code slots} may hold. */
+    static boolean overloaded(long used, long slots) {
+        return used * MAX_LOAD_DEN > slots * MAX_LOAD_NUM;
+    }
+
+    private static int codeOf(long slots) {
+        int exponent = 61 - Long.numberOfLeadingZeros(slots);
+        return exponent << 2 | (int) (slots >>> exponent) - 4;
+    }
+
+    /** The word naming a table of {@code slots} slots (a size {@link #slotsFor} returns) at {@code position}. */
+    static long tableWord(long position, long slots) {
+        return (long) codeOf(slots) << CODE_SHIFT | position;
     }
 
     static long tablePosition(long word) {
-        return word & ~LOG2_MASK;
+        return word & POSITION_BITS_OF_WORD;
     }
 
-    static int log2Slots(long word) {
-        return (int) (word & LOG2_MASK);
+    /** The slots of the table {@code word} names, or -1 if its size code or position is malformed. */
+    static long slots(long word) {
+        int code = (int) (word >>> CODE_SHIFT);
+        if (code < MIN_CODE || code > MAX_CODE || (word & (FileHeaderLayout.EXTENT_ALIGN - 1)) != 0) {
+            return -1;
+        }
+        return slotsOfCode(code);
+    }
+
+    static long tableBytes(long slots) {
+        return slots * Long.BYTES;
     }
 
     static long slotOffset(long tablePosition, long index) {

@@ -199,7 +199,7 @@ class BytesMapTest {
     }
 
     @ParameterizedTest(name = "formatVersion={0}")
-    @CsvSource({"1, tables place keys differently", "2, entries have 16-byte headers"})
+    @CsvSource({"1, tables place keys differently", "2, entries have 16-byte headers", "3, tables have power-of-two sizes"})
     void shouldRefuseAFileOfAnOlderFormatSayingWhatChanged(int version, String why) throws IOException {
         MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(withFormatVersion(version)));
         assertTrue(e.getMessage().contains("formatVersion=" + version) && e.getMessage().contains("older")
@@ -217,9 +217,9 @@ class BytesMapTest {
     }
 
     @Test
-    void shouldFindEveryKeyAfterTablesDoubledByTheirTagsAlone() throws IOException {
-        // Two segments, so each table doubles from 16 slots to 2^15 while 40,000 keys go in, a
-        // rehash at each step placing slots by tag; removals leave tombstones for same-size rehashes.
+    void shouldFindEveryKeyAfterTablesGrewByTheirTagsAlone() throws IOException {
+        // Two segments, so each table grows from 16 slots to 2^15 (four sizes per doubling) while
+        // 40,000 keys go in, a rehash at each step placing slots by tag; removals leave tombstones for same-size rehashes.
         Path file = dir.resolve("grown.map");
         int n = 40_000;
         try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(2))) {
@@ -241,17 +241,40 @@ class BytesMapTest {
         }
     }
 
-    @Test
-    void shouldDoubleATableThatIsThreeQuartersFullNotQuadrupleIt() throws IOException {
-        // 12,288 entries fill 2^14 slots to 3/4; the next insert must grow the table to 2^15 slots
-        // (load 3/8), not to 2^16 (it did: slots then cost 2x what they should in every map).
-        try (BytesMap map = BytesMap.open(dir.resolve("double.map"), MapOptions.DEFAULTS.withSegments(1))) {
-            for (int i = 0; i < 12_288; i++) {
-                map.put(b("key" + i), b("v"));
+    @ParameterizedTest(name = "valueBytes={0}")
+    @CsvSource({"80, 20480", "1, 28672"})
+    void shouldGrowATableWhenItIsFourFifthsFullBySoMuchThatEntriesFillTheOutgrownOne(int valueBytes,
+            long grownSlots) throws IOException {
+        // The hint sizes the table at 2^14 slots (3/4 of it for 12,288 entries); 13,107 entries
+        // fill it to 4/5, and the next insert grows the table, not doubling it
+        // (tables at a load of 3/8 cost 21 bytes a slot): by one size, to 5 x 2^12 slots, for
+        // ~96-byte entries; for 16-byte ones by more, to 7 x 2^12, so that the entries inserted
+        // until the next growth use up the 128 KiB the outgrown table gives back to the heap.
+        MapOptions options = MapOptions.DEFAULTS.withSegments(1).withExpectedEntries(12_288);
+        try (BytesMap map = BytesMap.open(dir.resolve("grow.map"), options)) {
+            for (int i = 0; i < 13_107; i++) {
+                map.put(b(String.format("key%05d", i)), new byte[valueBytes]);
             }
             assertEquals(1L << 14, SegmentScan.of(map.file, 0).tableSlots());
-            map.put(b("one more"), b("v"));
-            assertEquals(1L << 15, SegmentScan.of(map.file, 0).tableSlots());
+            map.put(b("one more"), new byte[valueBytes]);
+            assertEquals(grownSlots, SegmentScan.of(map.file, 0).tableSlots());
+            MapChecks.assertSound(map);
+        }
+    }
+
+    @Test
+    void shouldStillPurgeAnExpiringEntryWhoseInsertGrewTheTable() throws IOException {
+        // 12 entries without expiry fill 16 slots to the brim; the 13th, with a TTL, grows the
+        // table. The purge before growing found nothing expiring and cleared the segment's
+        // mayExpire word after the insert had set it, so later growths never purged the entry.
+        try (BytesMap map = BytesMap.open(dir.resolve("purge.map"), MapOptions.DEFAULTS.withSegments(1));
+             Arena arena = Arena.ofConfined()) {
+            for (int i = 0; i < 12; i++) {
+                map.put(b("key" + i), b("v"));
+            }
+            map.put(arena.allocateFrom("expiring"), arena.allocateFrom("v"), java.time.Duration.ofHours(1));
+            assertTrue(SegmentScan.of(map.file, 0).tableSlots() > 16, "the table grew");
+            MapChecks.assertSound(map);
         }
     }
 
@@ -352,7 +375,8 @@ class BytesMapTest {
                 map.put(b("k" + i), b("v"));
             }
         }
-        assertEquals(4 * 65_536, MapInspector.inspect(file).tableSlots(), "no table grew while filling to the hint");
+        // 25,000 entries a segment: 40,960 slots (at most 3/4 full) from the start, never grown.
+        assertEquals(4 * 40_960, MapInspector.inspect(file).tableSlots(), "no table grew while filling to the hint");
         try (BytesMap map = BytesMap.open(file)) {
             for (int i = 100_000; i < 250_000; i++) {
                 map.put(b("k" + i), b("v"));
