@@ -2,7 +2,6 @@ package dev.colossal.server;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -68,8 +67,12 @@ final class EventLoop implements Runnable {
                     sweep(now);
                 }
             }
-        } catch (IOException | ClosedSelectorException e) {
-            // the server is shutting down
+        } catch (Throwable t) {
+            // Select failing, or an error no connection can be blamed for: this loop's clients
+            // would wait forever (and the acceptor would go on handing it new ones), so stop all.
+            if (running) {
+                ctx.fail(thread.getName(), t);
+            }
         } finally {
             connections.forEach(Connection::close);
             for (Connection c; (c = incoming.poll()) != null; ) {
@@ -95,9 +98,26 @@ final class EventLoop implements Runnable {
             } else if (k.isReadable()) {
                 c.onReadable(scratch);
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            c.close(); // the peer went away or reset: routine
+        } catch (Throwable t) {
             c.close();
+            if (poisonsJvm(t)) {
+                throw (Error) t;
+            }
+            System.err.println("colossal: closed client id=" + c.client.id + " addr=" + c.client.address
+                    + " after an unexpected error: " + t);
+            t.printStackTrace();
         }
+    }
+
+    /**
+     * Whether {@code t} says the JVM (or a mapped file under it: a fault on a truncated mapping is
+     * an {@link InternalError}) cannot be trusted, so the server must stop rather than fail one
+     * connection. Running out of heap or stack is one request's doing and ends with its connection.
+     */
+    static boolean poisonsJvm(Throwable t) {
+        return t instanceof VirtualMachineError && !(t instanceof OutOfMemoryError) && !(t instanceof StackOverflowError);
     }
 
     private void sweep(long now) {
