@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -94,10 +95,10 @@ final class CommandTable {
      * Runs the request {@code p} just parsed from {@code buf}. The plain {@code GET key} and
      * {@code SET key value} of an authenticated client, most of all requests, read their arguments
      * in the buffer: GET's key goes to the map through {@code keys}, SET stores its value straight
-     * from the buffer. Everything else copies its arguments out and goes through
+     * from the buffer ({@code bufView} is {@code buf} as a segment). Everything else copies its arguments out and goes through
      * {@link #execute(Client, byte[][])}. The request's bytes are consumed: a command may overwrite them.
      */
-    void execute(Client c, RequestParser p, byte[] buf, KeyViews keys) {
+    void execute(Client c, RequestParser p, byte[] buf, MemorySegment bufView, KeyViews keys) {
         if (p.inBuffer() && c.authenticated && p.lengths[0] == 3) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
@@ -107,7 +108,7 @@ final class CommandTable {
                     if (fast == getSpec) {
                         strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
                     } else {
-                        strings.setFromBuffer(buf, p.starts[1], p.lengths[1], p.starts[2], p.lengths[2], keys, c.reply);
+                        strings.setFromBuffer(p, buf, bufView, keys, c.reply);
                     }
                 } catch (RuntimeException e) {
                     c.reply.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());

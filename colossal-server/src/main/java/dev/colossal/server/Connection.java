@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
@@ -32,7 +33,9 @@ final class Connection {
     KeyViews keys;
     long lastActiveNanos = System.nanoTime();
 
-    private byte[] in = new byte[INITIAL_INPUT];
+    private byte[] in;
+    /** {@link #in} as a segment, made once per array: SET stores its value from it. */
+    private MemorySegment inView;
     private int inStart;
     private int inEnd;
     private int outPos;
@@ -45,6 +48,12 @@ final class Connection {
         this.table = table;
         this.parser = new RequestParser(ctx.config.maxBulkBytes());
         this.maxQuery = Math.min(Integer.MAX_VALUE - 1024, ctx.config.maxBulkBytes() + 1024L * 1024);
+        input(new byte[INITIAL_INPUT]);
+    }
+
+    private void input(byte[] buffer) {
+        in = buffer;
+        inView = MemorySegment.ofArray(buffer);
     }
 
     boolean isClosed() {
@@ -99,7 +108,7 @@ final class Connection {
                 long want = Math.max((long) in.length * 2, (long) live + n);
                 byte[] grown = new byte[(int) Math.min(want, Integer.MAX_VALUE - 16)];
                 System.arraycopy(in, inStart, grown, 0, live);
-                in = grown;
+                input(grown);
             }
             inStart = 0;
             inEnd = live;
@@ -126,7 +135,7 @@ final class Connection {
             }
             inStart = parser.next;
             if (parser.argc > 0) {
-                table.execute(client, parser, in, keys);
+                table.execute(client, parser, in, inView, keys);
             }
         }
         client.publish(ctx.stats);
@@ -134,7 +143,7 @@ final class Connection {
             inStart = 0;
             inEnd = 0;
             if (in.length > 1024 * 1024) {
-                in = new byte[INITIAL_INPUT];
+                input(new byte[INITIAL_INPUT]);
             }
         }
     }
@@ -191,7 +200,7 @@ final class Connection {
         } catch (IOException ignored) {
             // closing a broken socket: nothing more to do
         }
-        in = new byte[0];
+        input(new byte[0]);
         client.reply.reset(0);
     }
 

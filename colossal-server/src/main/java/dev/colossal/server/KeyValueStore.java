@@ -93,9 +93,9 @@ interface KeyValueStore extends AutoCloseable {
      * @param valueAt     where the value starts, at least {@link StoredValue#PLAIN_HEADER}
      * @param valueLength the value's length
      */
-    default void setInPlace(MemorySegment key, byte[] buf, int valueAt, int valueLength) {
+    default void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength) {
         set(key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
-                java.util.Arrays.copyOfRange(buf, valueAt, valueAt + valueLength), StoredValue.NO_EXPIRY);
+                buf.asSlice(valueAt, valueLength).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), StoredValue.NO_EXPIRY);
     }
 
     /**

@@ -121,9 +121,9 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
-    public void setInPlace(MemorySegment key, byte[] buf, int valueAt, int valueLength) {
-        int at = StoredValue.plainHeaderBefore(buf, valueAt);
-        map.put(key, MemorySegment.ofArray(buf).asSlice(at, valueLength + StoredValue.PLAIN_HEADER));
+    public void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength) {
+        long at = StoredValue.plainHeaderBefore(buf, valueAt);
+        map.put(key, buf, at, valueLength + StoredValue.PLAIN_HEADER);
     }
 
     @Override

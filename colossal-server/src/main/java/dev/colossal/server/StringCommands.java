@@ -106,14 +106,16 @@ final class StringCommands {
 
     /**
      * {@code SET key value} with no options, the value still in the request buffer (see
-     * {@link CommandTable#execute(Client, RequestParser, byte[], KeyViews)}); the key reaches the map
+     * {@link CommandTable#execute(Client, RequestParser, byte[], MemorySegment, KeyViews)}); the key reaches the map
      * through {@code keys}.
      */
-    void setFromBuffer(byte[] buf, int keyAt, int keyLength, int valueAt, int valueLength, KeyViews keys, Reply r) {
+    void setFromBuffer(RequestParser p, byte[] buf, MemorySegment bufView, KeyViews keys, Reply r) {
+        int keyAt = p.starts[1];
+        int keyLength = p.lengths[1];
         Lock l = store.lock(buf, keyAt, keyLength);
         l.lock();
         try {
-            store.setInPlace(keys.of(buf, keyAt, keyLength), buf, valueAt, valueLength);
+            store.setInPlace(keys.of(buf, keyAt, keyLength), bufView, p.starts[2], p.lengths[2]);
         } finally {
             l.unlock();
         }
