@@ -1,7 +1,6 @@
 package dev.colossal.server;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -16,8 +15,6 @@ import java.util.function.Consumer;
  * so a connection's requests run in order and the loop never hands work between threads.
  */
 final class EventLoop implements Runnable {
-
-    private static final int SCRATCH = 256 * 1024;
 
     private final Selector selector;
     private final ConcurrentLinkedQueue<Connection> incoming = new ConcurrentLinkedQueue<>();
@@ -44,15 +41,13 @@ final class EventLoop implements Runnable {
 
     @Override
     public void run() {
-        ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH);
-        Consumer<SelectionKey> onReady = k -> ready(k, scratch);
+        Consumer<SelectionKey> onReady = EventLoop::ready;
         long lastSweep = System.nanoTime();
         try {
             while (running) {
                 for (Connection c; (c = incoming.poll()) != null; ) {
                     try {
-                        c.key = c.channel.register(selector, SelectionKey.OP_READ, c);
-                        c.keys = keys;
+                        c.start(c.channel.register(selector, SelectionKey.OP_READ, c), keys);
                         connections.add(c);
                     } catch (IOException e) {
                         c.close();
@@ -86,7 +81,7 @@ final class EventLoop implements Runnable {
         }
     }
 
-    private static void ready(SelectionKey k, ByteBuffer scratch) {
+    private static void ready(SelectionKey k) {
         Connection c = (Connection) k.attachment();
         if (!k.isValid()) {
             c.close();
@@ -96,7 +91,7 @@ final class EventLoop implements Runnable {
             if (k.isWritable()) {
                 c.flush();
             } else if (k.isReadable()) {
-                c.onReadable(scratch);
+                c.onReadable();
             }
         } catch (IOException e) {
             c.close(); // the peer went away or reset: routine

@@ -134,12 +134,10 @@ interface KeyValueStore extends AutoCloseable {
     Lock lock(byte[] key);
 
     /**
-     * @param buf    holds a key
-     * @param at     where it starts
-     * @param length its length
-     * @return {@link #lock(byte[])} of that key, without copying it out
+     * @param key a key
+     * @return {@link #lock(byte[])} of that key, without copying it to an array
      */
-    Lock lock(byte[] buf, int at, int length);
+    Lock lock(MemorySegment key);
 
     /**
      * @param keys keys, possibly repeated
