@@ -212,6 +212,24 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Maps {@code key} to the bytes {@code [valueOffset, valueOffset + valueLength)} of
+     * {@code value}, replacing any value it had: a value cut from a larger buffer (a network
+     * request) is copied into the map once, with no slice allocated for it.
+     *
+     * @param key         the key bytes
+     * @param value       holds the value bytes
+     * @param valueOffset where in {@code value} they start
+     * @param valueLength how many there are
+     * @throws IndexOutOfBoundsException if the range is not within {@code value}
+     * @throws UncheckedIOException      if the file could not grow (disk full); nothing changed
+     * @throws IllegalArgumentException  if the key or value is longer than 1 GiB
+     */
+    public void put(MemorySegment key, MemorySegment value, long valueOffset, long valueLength) {
+        Objects.checkFromIndexSize(valueOffset, valueLength, value.byteSize());
+        write(key, value, valueOffset, valueLength, 0, false);
+    }
+
+    /**
      * Maps {@code key} to {@code value}, replacing any value it had.
      *
      * @param key   the key bytes
@@ -297,6 +315,11 @@ public final class BytesMap implements AutoCloseable {
      * the key is present. No lambda: the raw writes allocate nothing.
      */
     boolean write(MemorySegment key, MemorySegment value, long expiresAt, boolean onlyIfAbsent) {
+        return write(key, value, 0, value.byteSize(), expiresAt, onlyIfAbsent);
+    }
+
+    private boolean write(MemorySegment key, MemorySegment value, long valueOffset, long valueLength, long expiresAt,
+                          boolean onlyIfAbsent) {
         long h = hash(key);
         Segment s = segmentFor(h);
         s.lock();
@@ -305,7 +328,7 @@ public final class BytesMap implements AutoCloseable {
             if (onlyIfAbsent && slot >= 0) {
                 return false;
             }
-            s.store(slot, key, h, value, expiresAt);
+            s.store(slot, key, h, value, valueOffset, valueLength, expiresAt);
             return true;
         } catch (IOException e) {
             throw cannotGrow(e);

@@ -379,8 +379,13 @@ final class Segment {
      * @throws IOException if the file cannot grow; the segment is then unchanged
      */
     void store(long found, MemorySegment key, long hash, MemorySegment value, long expiresAt) throws IOException {
+        store(found, key, hash, value, 0, value.byteSize(), expiresAt);
+    }
+
+    /** {@link #store(long, MemorySegment, long, MemorySegment, long)} of {@code value[valueOffset, +valueLength)}. */
+    void store(long found, MemorySegment key, long hash, MemorySegment value, long valueOffset, long valueLength,
+               long expiresAt) throws IOException {
         long klen = key.byteSize();
-        long valueLength = value.byteSize();
         EntryLayout.checkLength("key", klen);
         EntryLayout.checkLength("value", valueLength);
         int meta = expiresAt != 0 ? EntryLayout.META_HAS_EXPIRY : 0;
@@ -405,7 +410,7 @@ final class Segment {
         try {
             header = EntryLayout.writeHeader(m, e, meta, klen, valueLength);
             MemorySegment.copy(key, 0, m, EntryLayout.keyOffset(e, header), klen);
-            MemorySegment.copy(value, 0, m, EntryLayout.valueOffset(e, header), valueLength);
+            MemorySegment.copy(value, valueOffset, m, EntryLayout.valueOffset(e, header), valueLength);
             if (expiresAt != 0) {
                 EntryLayout.setExpiresAt(m, e, header, expiresAt);
             }

@@ -88,6 +88,22 @@ class BytesMapTest {
     }
 
     @Test
+    void shouldStoreAValueCutFromALargerBuffer() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("m.map"))) {
+            MemorySegment request = MemorySegment.ofArray(b("*3 SET key hello-world\r\n"));
+            MemorySegment key = MemorySegment.ofArray(b("key"));
+            map.put(key, request, 11, 11);
+            assertArrayEquals(b("hello-world"), map.get(b("key")));
+            map.put(key, request, 0, 0);
+            assertArrayEquals(new byte[0], map.get(b("key")));
+            IndexOutOfBoundsException past = assertThrows(IndexOutOfBoundsException.class, () -> map.put(key, request, 20, 5));
+            assertTrue(past.getMessage().contains("20"), past.getMessage());
+            assertThrows(IndexOutOfBoundsException.class, () -> map.put(key, request, -1, 2));
+            assertArrayEquals(new byte[0], map.get(b("key")), "a refused put changes nothing");
+        }
+    }
+
+    @Test
     void shouldReadIntoACallerBufferWithoutAllocating() throws IOException {
         try (BytesMap map = BytesMap.open(dir.resolve("m.map")); Arena arena = Arena.ofConfined()) {
             MemorySegment key = arena.allocateFrom("key");

@@ -87,7 +87,7 @@ public final class ServeCommand implements Callable<Integer> {
         System.err.printf("colossal: serving %s on %s:%d (RESP2/3)%s; Ctrl-C or SIGTERM stops%n",
                 data.toAbsolutePath(), settings.bind(), server.port(),
                 server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "");
-        server.awaitShutdown();
-        return 0;
+        // A failed server thread has already said what failed and stopped the server.
+        return server.awaitShutdown().isPresent() ? 1 : 0;
     }
 }

@@ -41,7 +41,7 @@ final class Args {
      *     must treat as a parse failure only where {@link #isLong} says so)
      */
     static long parseLong(byte[] a) {
-        return RequestParser.parseLong(a, 0, a.length);
+        return RequestParser.parseLong(java.lang.foreign.MemorySegment.ofArray(a), 0, a.length);
     }
 
     static boolean isLong(byte[] a) {

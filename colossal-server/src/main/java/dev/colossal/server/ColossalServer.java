@@ -1,9 +1,11 @@
 package dev.colossal.server;
 
 import java.io.IOException;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The Colossal server: a persistent map on the network, speaking RESP2/RESP3 (so Redis clients
@@ -40,12 +42,18 @@ public final class ColossalServer implements AutoCloseable {
      * @throws IOException if the data cannot be opened or a port cannot be bound
      */
     public static ColossalServer start(ServerConfig config) throws IOException {
+        return start(config, table -> { });
+    }
+
+    /** {@link #start(ServerConfig)} with commands of a test's own added to the table. */
+    static ColossalServer start(ServerConfig config, Consumer<CommandTable> extraCommands) throws IOException {
         MapStore store = MapStore.open(config.dataDir(), System::currentTimeMillis);
         ServerContext ctx = new ServerContext(store, config, System::currentTimeMillis);
         RespServer resp = null;
         HttpApi http = null;
         try {
             CommandTable table = new CommandTable(ctx);
+            extraCommands.accept(table);
             resp = new RespServer(ctx, table);
             resp.start();
             if (config.httpPort() >= 0) {
@@ -68,9 +76,22 @@ public final class ColossalServer implements AutoCloseable {
                 ctx.stats.expiredKeys.add(store.purgeExpired());
             } catch (RuntimeException e) {
                 System.err.println("colossal: expiry sweep failed: " + e);
+            } catch (Error e) {
+                ctx.fail("colossal-expiry", e); // thrown out, it would end the sweeps silently
             }
         }, 10, 10, TimeUnit.SECONDS);
-        return new ColossalServer(ctx, resp, http, hk);
+        ColossalServer server = new ColossalServer(ctx, resp, http, hk);
+        // Not on the failed thread: close() waits for the event loops to end.
+        ctx.failure.thenRun(() -> new Thread(server::closeAfterFailure, "colossal-stop").start());
+        return server;
+    }
+
+    private void closeAfterFailure() {
+        try {
+            close();
+        } catch (IOException | RuntimeException e) {
+            System.err.println("colossal: error while stopping after a failure: " + e);
+        }
     }
 
     /** @return the bound RESP port */
@@ -83,18 +104,25 @@ public final class ColossalServer implements AutoCloseable {
         return ctx.httpPort;
     }
 
-    /** Blocks until {@link #close} has run (from another thread or a shutdown hook). */
-    public void awaitShutdown() {
+    /**
+     * Blocks until the server has stopped: {@link #close} has run (from another thread or a
+     * shutdown hook), or a server thread failed, which stops the server after saying so on stderr.
+     *
+     * @return the failure that stopped the server, or empty if it was closed (or this thread was
+     *     interrupted)
+     */
+    public Optional<Throwable> awaitShutdown() {
         synchronized (closeLock) {
             while (!closed) {
                 try {
                     closeLock.wait();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    return;
+                    return Optional.empty();
                 }
             }
         }
+        return Optional.ofNullable(ctx.failure.getNow(null));
     }
 
     /**
@@ -104,19 +132,24 @@ public final class ColossalServer implements AutoCloseable {
      */
     @Override
     public void close() throws IOException {
+        // Held throughout: a second caller (the shutdown hook after a failure) and awaitShutdown
+        // return only once the map is synced and closed.
         synchronized (closeLock) {
             if (closed) {
                 return;
             }
-            closed = true;
-            closeLock.notifyAll();
+            try {
+                housekeeping.shutdownNow();
+                if (http != null) {
+                    http.close();
+                }
+                resp.close();
+                ctx.store.sync();
+                ctx.store.close();
+            } finally {
+                closed = true;
+                closeLock.notifyAll();
+            }
         }
-        housekeeping.shutdownNow();
-        if (http != null) {
-            http.close();
-        }
-        resp.close();
-        ctx.store.sync();
-        ctx.store.close();
     }
 }

@@ -1,5 +1,7 @@
 package dev.colossal.server;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -97,7 +99,7 @@ final class CommandTable {
      * from the buffer. Everything else copies its arguments out and goes through
      * {@link #execute(Client, byte[][])}. The request's bytes are consumed: a command may overwrite them.
      */
-    void execute(Client c, RequestParser p, byte[] buf, KeyViews keys) {
+    void execute(Client c, RequestParser p, MemorySegment buf, KeyViews keys) {
         if (p.inBuffer() && c.authenticated && p.lengths[0] == 3) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
@@ -107,7 +109,7 @@ final class CommandTable {
                     if (fast == getSpec) {
                         strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
                     } else {
-                        strings.setFromBuffer(buf, p.starts[1], p.lengths[1], p.starts[2], p.lengths[2], keys, c.reply);
+                        strings.setFromBuffer(p, buf, keys, c.reply);
                     }
                 } catch (RuntimeException e) {
                     c.reply.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
@@ -120,8 +122,9 @@ final class CommandTable {
     }
 
     /** @return whether the three bytes at {@code at} are the lower-case {@code x y z}, in any case */
-    private static boolean is(byte[] b, int at, char x, char y, char z) {
-        return (b[at] | 0x20) == x && (b[at + 1] | 0x20) == y && (b[at + 2] | 0x20) == z;
+    private static boolean is(MemorySegment b, int at, char x, char y, char z) {
+        return (b.get(ValueLayout.JAVA_BYTE, at) | 0x20) == x && (b.get(ValueLayout.JAVA_BYTE, at + 1) | 0x20) == y
+                && (b.get(ValueLayout.JAVA_BYTE, at + 2) | 0x20) == z;
     }
 
     /**

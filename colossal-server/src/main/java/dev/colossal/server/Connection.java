@@ -1,10 +1,11 @@
 package dev.colossal.server;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.util.Arrays;
 
 /**
  * One client connection on an {@link EventLoop}: unparsed input, pending output, and the
@@ -27,12 +28,17 @@ final class Connection {
     private final CommandTable table;
     private final RequestParser parser;
     private final long maxQuery;
-    SelectionKey key;
-    /** The loop's key views, set when the loop takes the connection. */
-    KeyViews keys;
+    private SelectionKey key;
+    private KeyViews keys;
     long lastActiveNanos = System.nanoTime();
 
-    private byte[] in = new byte[INITIAL_INPUT];
+    /**
+     * Unparsed input, in native memory: the socket reads straight into it and a SET's value goes
+     * from it into the map, one copy. Confined to the loop's thread, which allocates it.
+     */
+    private Arena inArena;
+    private MemorySegment in = MemorySegment.NULL;
+    private ByteBuffer inBuffer;
     private int inStart;
     private int inEnd;
     private int outPos;
@@ -47,33 +53,57 @@ final class Connection {
         this.maxQuery = Math.min(Integer.MAX_VALUE - 1024, ctx.config.maxBulkBytes() + 1024L * 1024);
     }
 
+    /** The loop takes the connection: called on the loop's thread once the socket is registered. */
+    void start(SelectionKey registered, KeyViews loopKeys) {
+        key = registered;
+        keys = loopKeys;
+        input(INITIAL_INPUT);
+    }
+
+    /** Moves the unparsed input to the start of a new buffer of {@code size} bytes, freeing the old one. */
+    private void input(long size) {
+        Arena arena = Arena.ofConfined();
+        MemorySegment grown = arena.allocate(size);
+        int live = inEnd - inStart;
+        MemorySegment.copy(in, inStart, grown, 0, live);
+        if (inArena != null) {
+            inArena.close();
+        }
+        inArena = arena;
+        in = grown;
+        inBuffer = grown.asByteBuffer();
+        inStart = 0;
+        inEnd = live;
+    }
+
     boolean isClosed() {
         return closed;
     }
 
     /** The socket is readable: read what is there, run whole requests, write their replies. */
-    void onReadable(ByteBuffer scratch) {
+    void onReadable() {
         try {
             int total = 0;
             while (true) {
-                scratch.clear();
-                int n = channel.read(scratch);
+                if (inEnd == in.byteSize()) {
+                    makeRoom();
+                }
+                inBuffer.clear().position(inEnd);
+                int n = channel.read(inBuffer);
                 if (n < 0) {
                     close();
                     return;
                 }
-                if (n == 0) {
-                    break;
-                }
                 total += n;
-                scratch.flip();
-                append(scratch);
-                if (closed || n < scratch.capacity()) {
-                    break;
+                inEnd += n;
+                if (inEnd - inStart > maxQuery) {
+                    // Redis closes clients past client-query-buffer-limit without a reply.
+                    close();
+                    return;
                 }
-            }
-            if (closed) {
-                return;
+                if (inEnd < in.byteSize()) {
+                    break; // the socket has no more for now
+                }
             }
             ctx.stats.bytesIn.add(total);
             lastActiveNanos = System.nanoTime();
@@ -84,28 +114,16 @@ final class Connection {
         }
     }
 
-    private void append(ByteBuffer data) {
-        int n = data.remaining();
-        if ((long) inEnd - inStart + n > maxQuery) {
-            // Redis closes clients past client-query-buffer-limit without a reply.
-            close();
-            return;
-        }
-        if (inEnd + n > in.length) {
-            int live = inEnd - inStart;
-            if (live + n <= in.length / 2 + 1 && inStart > 0) {
-                System.arraycopy(in, inStart, in, 0, live);
-            } else {
-                long want = Math.max((long) in.length * 2, (long) live + n);
-                byte[] grown = new byte[(int) Math.min(want, Integer.MAX_VALUE - 16)];
-                System.arraycopy(in, inStart, grown, 0, live);
-                in = grown;
-            }
+    /** The buffer is full: slide the unparsed input to its start, or grow it. */
+    private void makeRoom() {
+        int live = inEnd - inStart;
+        if (inStart > 0 && live <= in.byteSize() / 2) {
+            MemorySegment.copy(in, inStart, in, 0, live);
             inStart = 0;
             inEnd = live;
+        } else {
+            input(Math.min(in.byteSize() * 2, maxQuery + 1L));
         }
-        data.get(in, inEnd, n);
-        inEnd += n;
     }
 
     private void runRequests() {
@@ -133,8 +151,8 @@ final class Connection {
         if (inStart == inEnd) {
             inStart = 0;
             inEnd = 0;
-            if (in.length > 1024 * 1024) {
-                in = new byte[INITIAL_INPUT];
+            if (in.byteSize() > 1024 * 1024) {
+                input(INITIAL_INPUT);
             }
         }
     }
@@ -191,13 +209,17 @@ final class Connection {
         } catch (IOException ignored) {
             // closing a broken socket: nothing more to do
         }
-        in = new byte[0];
+        if (inArena != null) {
+            inArena.close();
+            inArena = null;
+        }
+        in = MemorySegment.NULL;
         client.reply.reset(0);
     }
 
     @Override
     public String toString() {
         return "Connection[id=" + client.id + ", addr=" + client.address + ", in=" + (inEnd - inStart)
-                + ", out=" + (client.reply.len - outPos) + ", buf=" + Arrays.toString(new int[] {in.length}) + "]";
+                + ", out=" + (client.reply.len - outPos) + ", buf=" + in.byteSize() + "]";
     }
 }

@@ -1,8 +1,6 @@
 package dev.colossal.server;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -17,8 +15,6 @@ import java.util.function.Consumer;
  * so a connection's requests run in order and the loop never hands work between threads.
  */
 final class EventLoop implements Runnable {
-
-    private static final int SCRATCH = 256 * 1024;
 
     private final Selector selector;
     private final ConcurrentLinkedQueue<Connection> incoming = new ConcurrentLinkedQueue<>();
@@ -45,15 +41,13 @@ final class EventLoop implements Runnable {
 
     @Override
     public void run() {
-        ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH);
-        Consumer<SelectionKey> onReady = k -> ready(k, scratch);
+        Consumer<SelectionKey> onReady = EventLoop::ready;
         long lastSweep = System.nanoTime();
         try {
             while (running) {
                 for (Connection c; (c = incoming.poll()) != null; ) {
                     try {
-                        c.key = c.channel.register(selector, SelectionKey.OP_READ, c);
-                        c.keys = keys;
+                        c.start(c.channel.register(selector, SelectionKey.OP_READ, c), keys);
                         connections.add(c);
                     } catch (IOException e) {
                         c.close();
@@ -68,8 +62,12 @@ final class EventLoop implements Runnable {
                     sweep(now);
                 }
             }
-        } catch (IOException | ClosedSelectorException e) {
-            // the server is shutting down
+        } catch (Throwable t) {
+            // Select failing, or an error no connection can be blamed for: this loop's clients
+            // would wait forever (and the acceptor would go on handing it new ones), so stop all.
+            if (running) {
+                ctx.fail(thread.getName(), t);
+            }
         } finally {
             connections.forEach(Connection::close);
             for (Connection c; (c = incoming.poll()) != null; ) {
@@ -83,7 +81,7 @@ final class EventLoop implements Runnable {
         }
     }
 
-    private static void ready(SelectionKey k, ByteBuffer scratch) {
+    private static void ready(SelectionKey k) {
         Connection c = (Connection) k.attachment();
         if (!k.isValid()) {
             c.close();
@@ -93,11 +91,28 @@ final class EventLoop implements Runnable {
             if (k.isWritable()) {
                 c.flush();
             } else if (k.isReadable()) {
-                c.onReadable(scratch);
+                c.onReadable();
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            c.close(); // the peer went away or reset: routine
+        } catch (Throwable t) {
             c.close();
+            if (poisonsJvm(t)) {
+                throw (Error) t;
+            }
+            System.err.println("colossal: closed client id=" + c.client.id + " addr=" + c.client.address
+                    + " after an unexpected error: " + t);
+            t.printStackTrace();
         }
+    }
+
+    /**
+     * Whether {@code t} says the JVM (or a mapped file under it: a fault on a truncated mapping is
+     * an {@link InternalError}) cannot be trusted, so the server must stop rather than fail one
+     * connection. Running out of heap or stack is one request's doing and ends with its connection.
+     */
+    static boolean poisonsJvm(Throwable t) {
+        return t instanceof VirtualMachineError && !(t instanceof OutOfMemoryError) && !(t instanceof StackOverflowError);
     }
 
     private void sweep(long now) {

@@ -55,32 +55,48 @@ final class HttpApi implements AutoCloseable {
 
     private void handle(HttpExchange x) throws IOException {
         ctx.stats.httpRequests.increment();
-        try (x) {
-            String path = x.getRequestURI().getRawPath();
-            String method = x.getRequestMethod();
-            if (path.equals("/health")) {
-                send(x, 200, "text/plain", Args.bytes("ok\n"));
-                return;
-            }
-            String pass = ctx.config.requirePass();
-            if (pass != null && !("Bearer " + pass).equals(x.getRequestHeaders().getFirst("Authorization"))) {
-                send(x, 401, "application/json", json("{\"error\":\"NOAUTH Authentication required.\"}"));
-                return;
-            }
-            if (path.startsWith("/v1/keys/") && path.length() > "/v1/keys/".length()) {
-                key(x, method, URLDecoder.decode(path.substring("/v1/keys/".length()), StandardCharsets.ISO_8859_1)
-                        .getBytes(StandardCharsets.ISO_8859_1));
-            } else if (path.equals("/v1/keys") && method.equals("GET")) {
-                scan(x);
-            } else if (path.equals("/v1/stats") && method.equals("GET")) {
-                send(x, 200, "application/json", json(stats()));
-            } else if (path.equals("/metrics") && method.equals("GET")) {
-                send(x, 200, "text/plain; version=0.0.4", Args.bytes(metrics()));
-            } else {
-                send(x, 404, "application/json", json("{\"error\":\"no such endpoint: " + method + " " + path + "\"}"));
-            }
+        // The exchange closes after the error reply: closed first, the client would get no answer.
+        try {
+            route(x);
         } catch (RuntimeException e) {
             send(x, 500, "application/json", json("{\"error\":" + quote(String.valueOf(e.getMessage())) + "}"));
+        } catch (Error e) {
+            if (EventLoop.poisonsJvm(e)) {
+                ctx.fail("HTTP " + x.getRequestMethod() + " " + x.getRequestURI(), e);
+            } else {
+                System.err.println("colossal: HTTP " + x.getRequestMethod() + " " + x.getRequestURI() + " from "
+                        + x.getRemoteAddress() + " failed: " + e);
+                e.printStackTrace();
+            }
+            send(x, 500, "application/json", json("{\"error\":" + quote(String.valueOf(e)) + "}"));
+        } finally {
+            x.close();
+        }
+    }
+
+    private void route(HttpExchange x) throws IOException {
+        String path = x.getRequestURI().getRawPath();
+        String method = x.getRequestMethod();
+        if (path.equals("/health")) {
+            send(x, 200, "text/plain", Args.bytes("ok\n"));
+            return;
+        }
+        String pass = ctx.config.requirePass();
+        if (pass != null && !("Bearer " + pass).equals(x.getRequestHeaders().getFirst("Authorization"))) {
+            send(x, 401, "application/json", json("{\"error\":\"NOAUTH Authentication required.\"}"));
+            return;
+        }
+        if (path.startsWith("/v1/keys/") && path.length() > "/v1/keys/".length()) {
+            key(x, method, URLDecoder.decode(path.substring("/v1/keys/".length()), StandardCharsets.ISO_8859_1)
+                    .getBytes(StandardCharsets.ISO_8859_1));
+        } else if (path.equals("/v1/keys") && method.equals("GET")) {
+            scan(x);
+        } else if (path.equals("/v1/stats") && method.equals("GET")) {
+            send(x, 200, "application/json", json(stats()));
+        } else if (path.equals("/metrics") && method.equals("GET")) {
+            send(x, 200, "text/plain; version=0.0.4", Args.bytes(metrics()));
+        } else {
+            send(x, 404, "application/json", json("{\"error\":\"no such endpoint: " + method + " " + path + "\"}"));
         }
     }
 

@@ -93,9 +93,9 @@ interface KeyValueStore extends AutoCloseable {
      * @param valueAt     where the value starts, at least {@link StoredValue#PLAIN_HEADER}
      * @param valueLength the value's length
      */
-    default void setInPlace(MemorySegment key, byte[] buf, int valueAt, int valueLength) {
+    default void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength) {
         set(key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
-                java.util.Arrays.copyOfRange(buf, valueAt, valueAt + valueLength), StoredValue.NO_EXPIRY);
+                buf.asSlice(valueAt, valueLength).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), StoredValue.NO_EXPIRY);
     }
 
     /**
@@ -134,12 +134,10 @@ interface KeyValueStore extends AutoCloseable {
     Lock lock(byte[] key);
 
     /**
-     * @param buf    holds a key
-     * @param at     where it starts
-     * @param length its length
-     * @return {@link #lock(byte[])} of that key, without copying it out
+     * @param key a key
+     * @return {@link #lock(byte[])} of that key, without copying it to an array
      */
-    Lock lock(byte[] buf, int at, int length);
+    Lock lock(MemorySegment key);
 
     /**
      * @param keys keys, possibly repeated

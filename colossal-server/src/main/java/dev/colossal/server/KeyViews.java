@@ -1,10 +1,12 @@
 package dev.colossal.server;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
- * An event loop's exact-size views of one small key buffer: a key cut from a request is copied in
- * and reaches the map as a segment of its own length without allocating one per request. Used by
+ * An event loop's exact-size views of one small key buffer: a key cut from a request (in native
+ * memory) is copied in and reaches the map as a segment of its own length without allocating one
+ * per request. Used by
  * one thread at a time; a view is valid until the next {@link #of}.
  *
  * <p>The buffer is a heap array, like the keys of every other path: the map's hash then sees heap
@@ -19,17 +21,17 @@ final class KeyViews {
     private final MemorySegment buf = MemorySegment.ofArray(bytes);
     private final MemorySegment[] views = new MemorySegment[MAX + 1];
 
-    /** @return a segment holding {@code b[at, at + n)} */
-    MemorySegment of(byte[] b, int at, int n) {
+    /** @return a heap segment holding {@code b[at, at + n)} */
+    MemorySegment of(MemorySegment b, int at, int n) {
         if (n > MAX) {
-            return MemorySegment.ofArray(b).asSlice(at, n);
+            return MemorySegment.ofArray(b.asSlice(at, n).toArray(ValueLayout.JAVA_BYTE));
         }
         MemorySegment v = views[n];
         if (v == null) {
             v = buf.asSlice(0, n);
             views[n] = v;
         }
-        System.arraycopy(b, at, bytes, 0, n);
+        MemorySegment.copy(b, ValueLayout.JAVA_BYTE, at, bytes, 0, n);
         return v;
     }
 }

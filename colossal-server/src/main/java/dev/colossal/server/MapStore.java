@@ -121,9 +121,9 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
-    public void setInPlace(MemorySegment key, byte[] buf, int valueAt, int valueLength) {
-        int at = StoredValue.plainHeaderBefore(buf, valueAt);
-        map.put(key, MemorySegment.ofArray(buf).asSlice(at, valueLength + StoredValue.PLAIN_HEADER));
+    public void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength) {
+        long at = StoredValue.plainHeaderBefore(buf, valueAt);
+        map.put(key, buf, at, valueLength + StoredValue.PLAIN_HEADER);
     }
 
     @Override
@@ -174,19 +174,19 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
-    public Lock lock(byte[] buf, int at, int length) {
-        return locks[stripe(buf, at, length)];
+    public Lock lock(MemorySegment key) {
+        int h = 1; // stripe's, over the segment
+        for (long i = 0, n = key.byteSize(); i < n; i++) {
+            h = 31 * h + key.get(ValueLayout.JAVA_BYTE, i);
+        }
+        return locks[spread(h)];
     }
 
     private static int stripe(byte[] key) {
-        return stripe(key, 0, key.length);
+        return spread(java.util.Arrays.hashCode(key));
     }
 
-    private static int stripe(byte[] buf, int at, int length) {
-        int h = 1; // Arrays.hashCode's, over a range
-        for (int i = at; i < at + length; i++) {
-            h = 31 * h + buf[i];
-        }
+    private static int spread(int h) {
         return (h ^ (h >>> 16)) & (STRIPES - 1);
     }
 

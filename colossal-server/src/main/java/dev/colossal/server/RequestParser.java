@@ -1,13 +1,15 @@
 package dev.colossal.server;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Cuts RESP requests (multibulk {@code *N $len ...} and inline lines) out of a byte buffer without
- * copying partial frames: {@link #parse} either finds one whole request or asks for more bytes, so
- * a request split at any byte is parsed the same as one read at once. Limits and error texts are
- * Redis 7's.
+ * Cuts RESP requests (multibulk {@code *N $len ...} and inline lines) out of a connection's input
+ * buffer, the native memory the socket reads into, without copying partial frames: {@link #parse}
+ * either finds one whole request or asks for more bytes, so a request split at any byte is parsed
+ * the same as one read at once. Limits and error texts are Redis 7's.
  */
 final class RequestParser {
 
@@ -44,8 +46,8 @@ final class RequestParser {
      *     {@code args} means a blank request to skip), false if more bytes are needed
      * @throws ProtocolException if the bytes are not RESP
      */
-    boolean parse(byte[] b, int pos, int limit) throws ProtocolException {
-        return b[pos] == '*' ? parseMultibulk(b, pos, limit) : parseInline(b, pos, limit);
+    boolean parse(MemorySegment b, int pos, int limit) throws ProtocolException {
+        return at(b, pos) == '*' ? parseMultibulk(b, pos, limit) : parseInline(b, pos, limit);
     }
 
     /** @return true if the last request was multibulk, so its arguments are at {@link #starts} in the buffer */
@@ -59,27 +61,32 @@ final class RequestParser {
      * @param b the buffer {@link #parse} read (for a multibulk request)
      * @return the arguments, possibly none
      */
-    byte[][] args(byte[] b) {
+    byte[][] args(MemorySegment b) {
         if (inlineArgs != null) {
             return inlineArgs;
         }
         byte[][] out = new byte[argc][];
         for (int i = 0; i < argc; i++) {
-            out[i] = java.util.Arrays.copyOfRange(b, starts[i], starts[i] + lengths[i]);
+            out[i] = new byte[lengths[i]];
+            MemorySegment.copy(b, ValueLayout.JAVA_BYTE, starts[i], out[i], 0, lengths[i]);
         }
         return out;
     }
 
-    private static int findCr(byte[] b, int from, int limit) {
+    private static byte at(MemorySegment b, int i) {
+        return b.get(ValueLayout.JAVA_BYTE, i);
+    }
+
+    private static int findCr(MemorySegment b, int from, int limit) {
         for (int i = from; i < limit; i++) {
-            if (b[i] == '\r') {
+            if (at(b, i) == '\r') {
                 return i;
             }
         }
         return -1;
     }
 
-    private boolean parseMultibulk(byte[] b, int pos, int limit) throws ProtocolException {
+    private boolean parseMultibulk(MemorySegment b, int pos, int limit) throws ProtocolException {
         int cr = findCr(b, pos + 1, limit);
         if (cr < 0) {
             if (limit - pos > MAX_INLINE) {
@@ -105,8 +112,8 @@ final class RequestParser {
             if (p >= limit) {
                 return false;
             }
-            if (b[p] != '$') {
-                throw new ProtocolException("expected '$', got '" + (char) (b[p] & 0xff) + "'");
+            if (at(b, p) != '$') {
+                throw new ProtocolException("expected '$', got '" + (char) (at(b, p) & 0xff) + "'");
             }
             int lcr = findCr(b, p + 1, limit);
             if (lcr < 0) {
@@ -146,21 +153,21 @@ final class RequestParser {
      * @return the value of {@code b[from, to)}, or Long.MIN_VALUE if it is not one (Long.MIN_VALUE
      *     itself is reported the same way, which no caller needs to tell apart)
      */
-    static long parseLong(byte[] b, int from, int to) {
+    static long parseLong(MemorySegment b, int from, int to) {
         int n = to - from;
         if (n <= 0 || n > 20) {
             return Long.MIN_VALUE;
         }
-        boolean neg = b[from] == '-';
+        boolean neg = at(b, from) == '-';
         int i = neg ? from + 1 : from;
-        if (i >= to || b[i] < '0' || b[i] > '9' || (b[i] == '0' && (to - i > 1 || neg))) {
+        if (i >= to || at(b, i) < '0' || at(b, i) > '9' || (at(b, i) == '0' && (to - i > 1 || neg))) {
             return Long.MIN_VALUE;
         }
         if (to - i <= 18) {
             // 18 digits cannot overflow: skip the per-digit division of the checked loop below.
             long v = 0;
             for (; i < to; i++) {
-                int d = b[i] - '0';
+                int d = at(b, i) - '0';
                 if (d < 0 || d > 9) {
                     return Long.MIN_VALUE;
                 }
@@ -170,7 +177,7 @@ final class RequestParser {
         }
         long v = 0; // accumulated negatively so that Long.MIN_VALUE's magnitude fits
         for (; i < to; i++) {
-            int d = b[i] - '0';
+            int d = at(b, i) - '0';
             if (d < 0 || d > 9 || v < (Long.MIN_VALUE + d) / 10) {
                 return Long.MIN_VALUE;
             }
@@ -182,10 +189,10 @@ final class RequestParser {
         return v;
     }
 
-    private boolean parseInline(byte[] b, int pos, int limit) throws ProtocolException {
+    private boolean parseInline(MemorySegment b, int pos, int limit) throws ProtocolException {
         int nl = -1;
         for (int i = pos; i < limit; i++) {
-            if (b[i] == '\n') {
+            if (at(b, i) == '\n') {
                 nl = i;
                 break;
             }
@@ -196,8 +203,10 @@ final class RequestParser {
             }
             return false;
         }
-        int end = nl > pos && b[nl - 1] == '\r' ? nl - 1 : nl;
-        inlineArgs = splitArgs(b, pos, end);
+        int end = nl > pos && at(b, nl - 1) == '\r' ? nl - 1 : nl;
+        byte[] line = new byte[end - pos];
+        MemorySegment.copy(b, ValueLayout.JAVA_BYTE, pos, line, 0, line.length);
+        inlineArgs = splitArgs(line, 0, line.length);
         argc = inlineArgs.length;
         next = nl + 1;
         return true;

@@ -46,6 +46,16 @@ final class RespServer implements AutoCloseable {
     }
 
     private void acceptLoop() {
+        try {
+            acceptUntilClosed();
+        } catch (Throwable t) {
+            if (running) {
+                ctx.fail(Thread.currentThread().getName(), t);
+            }
+        }
+    }
+
+    private void acceptUntilClosed() {
         int next = 0;
         while (running) {
             SocketChannel ch;

@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -20,6 +21,8 @@ final class ServerContext {
     final ConcurrentHashMap<Long, Client> clients = new ConcurrentHashMap<>();
     volatile int respPort;
     volatile int httpPort = -1;
+    /** Completed with the first failure that a server thread could not go on after. */
+    final CompletableFuture<Throwable> failure = new CompletableFuture<>();
 
     ServerContext(KeyValueStore store, ServerConfig config, LongSupplier clock) {
         this.store = store;
@@ -30,5 +33,16 @@ final class ServerContext {
 
     long now() {
         return clock.getAsLong();
+    }
+
+    /**
+     * A server thread cannot go on: says so on stderr and stops the server (through
+     * {@link #failure}), so that no client waits on a thread that is gone.
+     */
+    void fail(String thread, Throwable t) {
+        if (failure.complete(t)) {
+            System.err.println("colossal: " + thread + " failed, stopping the server: " + t);
+            t.printStackTrace();
+        }
     }
 }

@@ -78,9 +78,9 @@ final class StoredValue {
      *
      * @return where the stored form starts
      */
-    static int plainHeaderBefore(byte[] buf, int payloadAt) {
-        int at = payloadAt - PLAIN_HEADER;
-        buf[at + FLAGS_OFFSET] = 0;
+    static long plainHeaderBefore(MemorySegment buf, long payloadAt) {
+        long at = payloadAt - PLAIN_HEADER;
+        buf.set(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET, (byte) 0);
         return at;
     }
 

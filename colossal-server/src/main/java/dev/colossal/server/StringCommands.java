@@ -107,14 +107,15 @@ final class StringCommands {
 
     /**
      * {@code SET key value} with no options, the value still in the request buffer (see
-     * {@link CommandTable#execute(Client, RequestParser, byte[], KeyViews)}); the key reaches the map
+     * {@link CommandTable#execute(Client, RequestParser, MemorySegment, KeyViews)}); the key reaches the map
      * through {@code keys}.
      */
-    void setFromBuffer(byte[] buf, int keyAt, int keyLength, int valueAt, int valueLength, KeyViews keys, Reply r) {
-        Lock l = store.lock(buf, keyAt, keyLength);
+    void setFromBuffer(RequestParser p, MemorySegment buf, KeyViews keys, Reply r) {
+        MemorySegment key = keys.of(buf, p.starts[1], p.lengths[1]);
+        Lock l = store.lock(key);
         l.lock();
         try {
-            store.setInPlace(keys.of(buf, keyAt, keyLength), buf, valueAt, valueLength);
+            store.setInPlace(key, buf, p.starts[2], p.lengths[2]);
         } finally {
             l.unlock();
         }
