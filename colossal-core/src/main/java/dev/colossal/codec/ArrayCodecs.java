@@ -25,12 +25,11 @@ final class ArrayCodecs {
     static final NamedCodec<boolean[]> BOOLEANS = new NamedCodec<>("boolean[]") {
         @Override public long size(boolean[] v) { return WireFormat.varintSize(v.length) + (long) v.length; }
 
-        @Override public long write(boolean[] v, MemorySegment s, long off) {
-            off = WireFormat.putVarint(s, off, v.length);
+        @Override public void write(boolean[] v, Output out) {
+            out.writeVarint(v.length);
             for (boolean b : v) {
-                off = WireFormat.putBoolean(s, off, b);
+                out.writeBoolean(b);
             }
-            return off;
         }
 
         @Override public boolean[] read(Input in) {
@@ -64,11 +63,10 @@ final class ArrayCodecs {
         }
 
         @Override
-        public long write(A v, MemorySegment s, long off) {
+        public void write(A v, Output out) {
             int n = Array.getLength(v);
-            off = WireFormat.putVarint(s, off, n);
-            MemorySegment.copy(v, 0, s, element, off, n);
-            return off + n * element.byteSize();
+            out.writeVarint(n);
+            out.writeArray(v, element, n);
         }
 
         @Override

@@ -1,6 +1,5 @@
 package dev.colossal.codec;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.function.IntFunction;
@@ -33,12 +32,11 @@ record CollectionCodec<E, C extends Collection<E>>(String typeName, String kind,
     }
 
     @Override
-    public long write(C v, MemorySegment s, long off) {
-        off = WireFormat.putVarint(s, off, v.size());
+    public void write(C v, Output out) {
+        out.writeVarint(v.size());
         for (E e : v) {
-            off = WireCodec.writeNullable(element, e, s, off);
+            WireCodec.writeNullable(element, e, out);
         }
-        return off;
     }
 
     @Override

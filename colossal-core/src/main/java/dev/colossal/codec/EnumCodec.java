@@ -1,7 +1,5 @@
 package dev.colossal.codec;
 
-import java.lang.foreign.MemorySegment;
-
 /**
  * An enum constant as its ordinal in a varint. The constants' names are part of the schema, so a
  * reordered or renamed enum changes the fingerprint.
@@ -27,8 +25,8 @@ final class EnumCodec<E extends Enum<E>> extends NamedCodec<E> {
     }
 
     @Override
-    public long write(E v, MemorySegment s, long off) {
-        return WireFormat.putVarint(s, off, v.ordinal());
+    public void write(E v, Output out) {
+        out.writeVarint(v.ordinal());
     }
 
     @Override

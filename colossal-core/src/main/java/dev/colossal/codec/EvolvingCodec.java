@@ -1,6 +1,5 @@
 package dev.colossal.codec;
 
-import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Array;
@@ -82,16 +81,19 @@ final class EvolvingCodec<T> extends NamedCodec<T> {
     }
 
     @Override
-    public long write(T v, MemorySegment s, long off) {
-        off = WireFormat.putVarint(s, off, names.length);
+    public void write(T v, Output out) {
+        out.writeVarint(names.length);
         for (int i = 0; i < names.length; i++) {
             Object value = get(i, v);
-            off = WireFormat.putInt(s, off, nameIds[i]);
-            off = WireFormat.putInt(s, off, typeIds[i]);
-            off = WireFormat.putVarint(s, off, length(valueSize(i, value)));
-            off = primitive[i] ? codecs[i].write(value, s, off) : WireCodec.writeNullable(codecs[i], value, s, off);
+            out.writeInt(nameIds[i]);
+            out.writeInt(typeIds[i]);
+            out.writeVarint(length(valueSize(i, value)));
+            if (primitive[i]) {
+                codecs[i].write(value, out);
+            } else {
+                WireCodec.writeNullable(codecs[i], value, out);
+            }
         }
-        return off;
     }
 
     @Override

@@ -22,15 +22,16 @@ record ForeignCodec<T>(Codec<T> codec) implements WireCodec<T> {
     }
 
     @Override
-    public long write(T v, MemorySegment s, long off) {
+    public void write(T v, Output out) {
         int n = checkedLength(codec.encodedSize(v));
-        off = WireFormat.putVarint(s, off, n);
-        long end = codec.encode(v, s, off);
+        out.writeVarint(n);
+        long off = out.position();
+        long end = codec.encode(v, out.flushed(), off);
+        out.skipTo(end);
         if (end != off + n) {
             throw new IllegalStateException("codec=" + codec + " wrote " + (end - off)
                     + " bytes but its encodedSize said " + n + ": fix the codec's encodedSize");
         }
-        return end;
     }
 
     @Override

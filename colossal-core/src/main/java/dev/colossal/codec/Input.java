@@ -1,9 +1,6 @@
 package dev.colossal.codec;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -23,12 +20,6 @@ final class Input {
 
     /** The largest window: enough for most values in one copy, small enough to keep per thread. */
     static final int WINDOW = 8192;
-    private static final VarHandle SHORT = view(short[].class);
-    private static final VarHandle CHAR = view(char[].class);
-    private static final VarHandle INT = view(int[].class);
-    private static final VarHandle LONG = view(long[].class);
-    private static final VarHandle FLOAT = view(float[].class);
-    private static final VarHandle DOUBLE = view(double[].class);
     /** Each thread's window, lent to one input at a time (a nested decode gets a fresh one). */
     private static final ThreadLocal<byte[][]> WINDOWS = ThreadLocal.withInitial(() -> new byte[1][]);
 
@@ -57,10 +48,6 @@ final class Input {
         this.window = w;
         this.end = wanted;
         MemorySegment.copy(segment, WireFormat.BYTE, 0, w, 0, wanted);
-    }
-
-    private static VarHandle view(Class<?> array) {
-        return MethodHandles.byteArrayViewVarHandle(array, ByteOrder.LITTLE_ENDIAN);
     }
 
     /** Gives the window back to the thread for its next decode. */
@@ -145,27 +132,27 @@ final class Input {
     }
 
     short readShort() {
-        return (short) SHORT.get(window, take(2));
+        return (short) WireFormat.ARRAY_SHORT.get(window, take(2));
     }
 
     char readChar() {
-        return (char) CHAR.get(window, take(2));
+        return (char) WireFormat.ARRAY_CHAR.get(window, take(2));
     }
 
     int readInt() {
-        return (int) INT.get(window, take(4));
+        return (int) WireFormat.ARRAY_INT.get(window, take(4));
     }
 
     long readLong() {
-        return (long) LONG.get(window, take(8));
+        return (long) WireFormat.ARRAY_LONG.get(window, take(8));
     }
 
     float readFloat() {
-        return (float) FLOAT.get(window, take(4));
+        return (float) WireFormat.ARRAY_FLOAT.get(window, take(4));
     }
 
     double readDouble() {
-        return (double) DOUBLE.get(window, take(8));
+        return (double) WireFormat.ARRAY_DOUBLE.get(window, take(8));
     }
 
     /** Reads {@code n} bytes of UTF-8, already checked against what remains, as a string. */

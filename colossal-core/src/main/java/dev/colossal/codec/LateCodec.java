@@ -1,7 +1,5 @@
 package dev.colossal.codec;
 
-import java.lang.foreign.MemorySegment;
-
 /**
  * Stands for a record or class codec still being built, so that a recursive type can refer to
  * itself; the real codec is set once it exists, before any value passes through.
@@ -24,8 +22,8 @@ final class LateCodec<T> extends NamedCodec<T> {
     }
 
     @Override
-    public long write(T v, MemorySegment s, long off) {
-        return target.write(v, s, off);
+    public void write(T v, Output out) {
+        target.write(v, out);
     }
 
     @Override

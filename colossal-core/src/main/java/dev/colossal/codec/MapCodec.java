@@ -1,6 +1,5 @@
 package dev.colossal.codec;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import java.util.function.IntFunction;
 
@@ -30,13 +29,12 @@ record MapCodec<K, V, M extends Map<K, V>>(String typeName, WireCodec<K> keys, W
     }
 
     @Override
-    public long write(M v, MemorySegment s, long off) {
-        off = WireFormat.putVarint(s, off, v.size());
+    public void write(M v, Output out) {
+        out.writeVarint(v.size());
         for (Map.Entry<K, V> e : v.entrySet()) {
-            off = WireCodec.writeNullable(keys, e.getKey(), s, off);
-            off = WireCodec.writeNullable(values, e.getValue(), s, off);
+            WireCodec.writeNullable(keys, e.getKey(), out);
+            WireCodec.writeNullable(values, e.getValue(), out);
         }
-        return off;
     }
 
     @Override

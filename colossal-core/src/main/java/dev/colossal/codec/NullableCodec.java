@@ -22,7 +22,7 @@ record NullableCodec<T>(String typeName, WireCodec<T> value) implements WireCode
 
     @Override
     public long encode(T v, MemorySegment target, long offset) {
-        return write(v, target, offset);
+        return WireCodec.encode(this, v, target, offset);
     }
 
     @Override
@@ -31,8 +31,8 @@ record NullableCodec<T>(String typeName, WireCodec<T> value) implements WireCode
     }
 
     @Override
-    public long write(T v, MemorySegment s, long off) {
-        return WireCodec.writeNullable(value, v, s, off);
+    public void write(T v, Output out) {
+        WireCodec.writeNullable(value, v, out);
     }
 
     @Override

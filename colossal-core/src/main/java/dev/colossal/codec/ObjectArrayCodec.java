@@ -1,6 +1,5 @@
 package dev.colossal.codec;
 
-import java.lang.foreign.MemorySegment;
 import java.util.function.IntFunction;
 
 /**
@@ -26,12 +25,11 @@ record ObjectArrayCodec<E>(String typeName, WireCodec<E> element, IntFunction<E[
     }
 
     @Override
-    public long write(E[] v, MemorySegment s, long off) {
-        off = WireFormat.putVarint(s, off, v.length);
+    public void write(E[] v, Output out) {
+        out.writeVarint(v.length);
         for (E e : v) {
-            off = WireCodec.writeNullable(element, e, s, off);
+            WireCodec.writeNullable(element, e, out);
         }
-        return off;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.colossal.codec;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 
 /**
@@ -21,8 +20,8 @@ record OptionalCodec<T>(String typeName, WireCodec<T> value) implements WireCode
     }
 
     @Override
-    public long write(Optional<T> v, MemorySegment s, long off) {
-        return WireCodec.writeNullable(value, v.orElse(null), s, off);
+    public void write(Optional<T> v, Output out) {
+        WireCodec.writeNullable(value, v.orElse(null), out);
     }
 
     @Override

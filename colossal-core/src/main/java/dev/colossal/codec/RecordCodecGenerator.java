@@ -1,17 +1,22 @@
 package dev.colossal.codec;
 
 import static java.lang.constant.ConstantDescs.CD_Object;
+import static java.lang.constant.ConstantDescs.CD_List;
 import static java.lang.constant.ConstantDescs.CD_String;
+import static java.lang.constant.ConstantDescs.CD_boolean;
+import static java.lang.constant.ConstantDescs.CD_byte;
+import static java.lang.constant.ConstantDescs.CD_int;
 import static java.lang.constant.ConstantDescs.CD_long;
 import static java.lang.constant.ConstantDescs.CD_void;
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.DynamicConstantDesc;
 import java.lang.constant.MethodTypeDesc;
-import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -42,8 +47,9 @@ final class RecordCodecGenerator {
     private static final ClassDesc CD_GENERATED = ClassDesc.of(GeneratedCodec.class.getName());
     private static final ClassDesc CD_ABSTRACT = ClassDesc.of(WireCodec.class.getName());
     private static final ClassDesc CD_INPUT = ClassDesc.of(Input.class.getName());
-    private static final ClassDesc CD_WIRE = ClassDesc.of(WireFormat.class.getName());
-    private static final ClassDesc CD_SEGMENT = ClassDesc.of(MemorySegment.class.getName());
+    private static final ClassDesc CD_OUTPUT = ClassDesc.of(Output.class.getName());
+    private static final ClassDesc CD_ARRAY_LIST = ClassDesc.of(ArrayList.class.getName());
+    private static final ClassDesc CD_RANDOM_ACCESS = ClassDesc.of(java.util.RandomAccess.class.getName());
     private static final ClassDesc CD_HANDLE = ConstantDescs.CD_MethodHandle;
     private static final MethodTypeDesc INIT = MethodTypeDesc.of(CD_void, CD_String, CD_String);
     private static final int PUBLIC_FINAL = ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL;
@@ -62,10 +68,11 @@ final class RecordCodecGenerator {
                     + " fields; codecs support at most " + MAX_FIELDS + ": group fields into nested records");
         }
         int n = fields.size();
-        List<Object> data = new ArrayList<>(2 * n + 1);
+        List<Object> data = new ArrayList<>(3 * n + 1);
         fields.forEach(f -> data.add(f.getter()));
         fields.forEach(f -> data.add(f.codec()));
         data.add(constructor);
+        fields.forEach(f -> data.add(isList(f) ? ((CollectionCodec<?, ?>) f.codec()).element() : f.codec()));
         ClassDesc self = ClassDesc.of(RecordCodecGenerator.class.getPackageName() + ".GeneratedCodec$"
                 + type.getSimpleName() + "$" + SEQUENCE.incrementAndGet());
         byte[] bytes = ClassFile.of().build(self, cb -> {
@@ -75,7 +82,7 @@ final class RecordCodecGenerator {
                     .aload(0).aload(1).aload(2).invokespecial(CD_GENERATED, ConstantDescs.INIT_NAME, INIT).return_());
             cb.withMethodBody("size", MethodTypeDesc.of(CD_long, CD_Object), PUBLIC_FINAL,
                     code -> size(code, fields));
-            cb.withMethodBody("write", MethodTypeDesc.of(CD_long, CD_Object, CD_SEGMENT, CD_long),
+            cb.withMethodBody("write", MethodTypeDesc.of(CD_void, CD_Object, CD_OUTPUT),
                     PUBLIC_FINAL, code -> write(code, fields));
             cb.withMethodBody("read", MethodTypeDesc.of(CD_Object, CD_INPUT), PUBLIC_FINAL,
                     code -> read(code, type, fields, direct));
@@ -113,36 +120,114 @@ final class RecordCodecGenerator {
     }
 
     private static void write(CodeBuilder code, List<Field> fields) {
-        // locals: 0 this, 1 value, 2 segment, 3-4 offset
+        // locals: 0 this, 1 value, 2 output
         for (int i = 0; i < fields.size(); i++) {
             Field f = fields.get(i);
             if (f.type().isPrimitive()) {
-                ClassDesc p = primitive(f.type());
-                code.aload(2).lload(3);
+                code.aload(2);
                 getField(code, i, f, 1);
-                code.invokestatic(CD_WIRE, "put" + capitalized(f.type()), MethodTypeDesc.of(CD_long, CD_SEGMENT, CD_long, p));
+                code.invokevirtual(CD_OUTPUT, "write" + capitalized(f.type()), MethodTypeDesc.of(CD_void, primitive(f.type())));
+            } else if (isList(f)) {
+                writeList(code, fields.size(), i, f);
             } else {
                 loadData(code, fields.size() + i, CD_ABSTRACT);
                 getField(code, i, f, 1);
-                code.aload(2).lload(3);
-                code.invokestatic(CD_ABSTRACT, "writeNullable",
-                        MethodTypeDesc.of(CD_long, CD_ABSTRACT, CD_Object, CD_SEGMENT, CD_long), true);
+                code.aload(2);
+                code.invokestatic(CD_ABSTRACT, "writeNullable", MethodTypeDesc.of(CD_void, CD_ABSTRACT, CD_Object, CD_OUTPUT), true);
             }
-            code.lstore(3);
         }
-        code.lload(3).lreturn();
+        code.return_();
+    }
+
+    /**
+     * Whether a field is a {@code List} that the generated code writes and reads with its own loop:
+     * each loop's element calls are then sites of their own, on the element codec as a constant,
+     * where a shared {@link CollectionCodec} makes them megamorphic across every list type.
+     */
+    private static boolean isList(Field f) {
+        return f.codec() instanceof CollectionCodec<?, ?> c && c.kind().equals("List")
+                && (f.type() == List.class || f.type() == ArrayList.class);
+    }
+
+    /**
+     * A list field: the presence byte, then, for a {@code RandomAccess} list, the count and each element
+     * by index; any other list goes through its {@link CollectionCodec}. Same bytes either way.
+     */
+    private static void writeList(CodeBuilder code, int n, int i, Field f) {
+        int list = code.allocateLocal(TypeKind.REFERENCE);
+        int size = code.allocateLocal(TypeKind.INT);
+        int k = code.allocateLocal(TypeKind.INT);
+        Label present = code.newLabel();
+        Label indexed = code.newLabel();
+        Label loop = code.newLabel();
+        Label done = code.newLabel();
+        getField(code, i, f, 1);
+        code.astore(list).aload(list).ifnonnull(present);
+        code.aload(2).iconst_0().invokevirtual(CD_OUTPUT, "writeByte", MethodTypeDesc.of(CD_void, CD_byte)).goto_(done);
+        code.labelBinding(present);
+        code.aload(2).iconst_1().invokevirtual(CD_OUTPUT, "writeByte", MethodTypeDesc.of(CD_void, CD_byte));
+        code.aload(list).instanceOf(CD_RANDOM_ACCESS).ifne(indexed);
+        loadData(code, n + i, CD_ABSTRACT);
+        code.aload(list).aload(2).invokeinterface(CD_ABSTRACT, "write", MethodTypeDesc.of(CD_void, CD_Object, CD_OUTPUT));
+        code.goto_(done);
+        code.labelBinding(indexed);
+        code.aload(list).checkcast(CD_List).invokeinterface(CD_List, "size", MethodTypeDesc.of(CD_int)).istore(size);
+        code.aload(2).iload(size).invokevirtual(CD_OUTPUT, "writeVarint", MethodTypeDesc.of(CD_void, CD_int));
+        code.iconst_0().istore(k);
+        code.labelBinding(loop);
+        code.iload(k).iload(size).if_icmpge(done);
+        loadData(code, 2 * n + 1 + i, CD_ABSTRACT);
+        code.aload(list).checkcast(CD_List).iload(k).invokeinterface(CD_List, "get", MethodTypeDesc.of(CD_Object, CD_int));
+        code.aload(2).invokestatic(CD_ABSTRACT, "writeNullable", MethodTypeDesc.of(CD_void, CD_ABSTRACT, CD_Object, CD_OUTPUT), true);
+        code.iinc(k, 1).goto_(loop);
+        code.labelBinding(done);
+    }
+
+    /** A list field: the presence byte, the count, then each element into an {@code ArrayList}. */
+    private static void readList(CodeBuilder code, int n, int i, Field f) {
+        int size = code.allocateLocal(TypeKind.INT);
+        int k = code.allocateLocal(TypeKind.INT);
+        int list = code.allocateLocal(TypeKind.REFERENCE);
+        Label loop = code.newLabel();
+        Label done = code.newLabel();
+        code.aconst_null().astore(list);
+        code.aload(1);
+        loadData(code, n + i, CD_ABSTRACT);
+        code.invokevirtual(CD_INPUT, "readPresence", MethodTypeDesc.of(CD_boolean, CD_ABSTRACT)).ifeq(done);
+        code.aload(1).ldc(f.codec().typeName()).iconst_1()
+                .invokevirtual(CD_INPUT, "readCount", MethodTypeDesc.of(CD_int, CD_String, CD_int)).istore(size);
+        code.new_(CD_ARRAY_LIST).dup().iload(size)
+                .invokespecial(CD_ARRAY_LIST, ConstantDescs.INIT_NAME, MethodTypeDesc.of(CD_void, CD_int)).astore(list);
+        code.iconst_0().istore(k);
+        code.labelBinding(loop);
+        code.iload(k).iload(size).if_icmpge(done);
+        code.aload(list);
+        loadData(code, 2 * n + 1 + i, CD_ABSTRACT);
+        code.aload(1).invokestatic(CD_ABSTRACT, "readNullable", MethodTypeDesc.of(CD_Object, CD_ABSTRACT, CD_INPUT), true);
+        code.invokevirtual(CD_ARRAY_LIST, "add", MethodTypeDesc.of(CD_boolean, CD_Object)).pop();
+        code.iinc(k, 1).goto_(loop);
+        code.labelBinding(done);
+        code.aload(list);
     }
 
     private static void read(CodeBuilder code, Class<?> type, List<Field> fields, Constructor<?> direct) {
+        // each field's value goes into a local, so that list loops branch on an empty operand stack;
+        // then the constructor takes them all
         int n = fields.size();
-        if (direct != null) {
-            code.new_(desc(type)).dup();
-        } else {
-            loadData(code, 2 * n, CD_HANDLE);
-        }
         ClassDesc[] params = new ClassDesc[n];
+        int[] slots = new int[n];
         for (int i = 0; i < n; i++) {
             Field f = fields.get(i);
+            if (isList(f)) {
+                readList(code, n, i, f);
+                params[i] = direct != null ? desc(f.type()) : CD_Object;
+                if (direct != null) {
+                    code.checkcast(params[i]);
+                }
+                slots[i] = code.allocateLocal(TypeKind.REFERENCE);
+                code.astore(slots[i]);
+                continue;
+            }
             if (f.type() == boolean.class) {
                 code.aload(1).ldc(type.getSimpleName() + "." + f.name());
                 code.invokevirtual(CD_INPUT, "readBoolean", MethodTypeDesc.of(ConstantDescs.CD_boolean, CD_String));
@@ -159,6 +244,16 @@ final class RecordCodecGenerator {
                     code.checkcast(params[i]);
                 }
             }
+            slots[i] = code.allocateLocal(TypeKind.from(params[i]));
+            code.storeLocal(TypeKind.from(params[i]), slots[i]);
+        }
+        if (direct != null) {
+            code.new_(desc(type)).dup();
+        } else {
+            loadData(code, 2 * n, CD_HANDLE);
+        }
+        for (int i = 0; i < n; i++) {
+            code.loadLocal(TypeKind.from(params[i]), slots[i]);
         }
         if (direct != null) {
             code.invokespecial(desc(type), ConstantDescs.INIT_NAME, MethodTypeDesc.of(CD_void, params));

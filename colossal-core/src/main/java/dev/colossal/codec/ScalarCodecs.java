@@ -1,6 +1,5 @@
 package dev.colossal.codec;
 
-import java.lang.foreign.MemorySegment;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.UUID;
@@ -12,56 +11,56 @@ final class ScalarCodecs {
 
     static final NamedCodec<Boolean> BOOLEAN = new NamedCodec<>("Boolean") {
         @Override public long size(Boolean v) { return 1; }
-        @Override public long write(Boolean v, MemorySegment s, long off) { return WireFormat.putBoolean(s, off, v); }
+        @Override public void write(Boolean v, Output out) { out.writeBoolean(v); }
         @Override public Boolean read(Input in) { return in.readBoolean("Boolean"); }
         @Override public String schema() { return "bool"; }
     };
 
     static final NamedCodec<Byte> BYTE = new NamedCodec<>("Byte") {
         @Override public long size(Byte v) { return 1; }
-        @Override public long write(Byte v, MemorySegment s, long off) { return WireFormat.putByte(s, off, v); }
+        @Override public void write(Byte v, Output out) { out.writeByte(v); }
         @Override public Byte read(Input in) { return in.readByte(); }
         @Override public String schema() { return "i8"; }
     };
 
     static final NamedCodec<Short> SHORT = new NamedCodec<>("Short") {
         @Override public long size(Short v) { return 2; }
-        @Override public long write(Short v, MemorySegment s, long off) { return WireFormat.putShort(s, off, v); }
+        @Override public void write(Short v, Output out) { out.writeShort(v); }
         @Override public Short read(Input in) { return in.readShort(); }
         @Override public String schema() { return "i16"; }
     };
 
     static final NamedCodec<Character> CHAR = new NamedCodec<>("Character") {
         @Override public long size(Character v) { return 2; }
-        @Override public long write(Character v, MemorySegment s, long off) { return WireFormat.putChar(s, off, v); }
+        @Override public void write(Character v, Output out) { out.writeChar(v); }
         @Override public Character read(Input in) { return in.readChar(); }
         @Override public String schema() { return "char"; }
     };
 
     static final NamedCodec<Integer> INT = new NamedCodec<>("Integer") {
         @Override public long size(Integer v) { return 4; }
-        @Override public long write(Integer v, MemorySegment s, long off) { return WireFormat.putInt(s, off, v); }
+        @Override public void write(Integer v, Output out) { out.writeInt(v); }
         @Override public Integer read(Input in) { return in.readInt(); }
         @Override public String schema() { return "i32"; }
     };
 
     static final NamedCodec<Long> LONG = new NamedCodec<>("Long") {
         @Override public long size(Long v) { return 8; }
-        @Override public long write(Long v, MemorySegment s, long off) { return WireFormat.putLong(s, off, v); }
+        @Override public void write(Long v, Output out) { out.writeLong(v); }
         @Override public Long read(Input in) { return in.readLong(); }
         @Override public String schema() { return "i64"; }
     };
 
     static final NamedCodec<Float> FLOAT = new NamedCodec<>("Float") {
         @Override public long size(Float v) { return 4; }
-        @Override public long write(Float v, MemorySegment s, long off) { return WireFormat.putFloat(s, off, v); }
+        @Override public void write(Float v, Output out) { out.writeFloat(v); }
         @Override public Float read(Input in) { return in.readFloat(); }
         @Override public String schema() { return "f32"; }
     };
 
     static final NamedCodec<Double> DOUBLE = new NamedCodec<>("Double") {
         @Override public long size(Double v) { return 8; }
-        @Override public long write(Double v, MemorySegment s, long off) { return WireFormat.putDouble(s, off, v); }
+        @Override public void write(Double v, Output out) { out.writeDouble(v); }
         @Override public Double read(Input in) { return in.readDouble(); }
         @Override public String schema() { return "f64"; }
     };
@@ -70,9 +69,9 @@ final class ScalarCodecs {
     static final NamedCodec<UUID> UUID_CODEC = new NamedCodec<>("UUID") {
         @Override public long size(UUID v) { return 16; }
 
-        @Override public long write(UUID v, MemorySegment s, long off) {
-            return WireFormat.putLong(s, WireFormat.putLong(s, off, v.getMostSignificantBits()),
-                    v.getLeastSignificantBits());
+        @Override public void write(UUID v, Output out) {
+            out.writeLong(v.getMostSignificantBits());
+            out.writeLong(v.getLeastSignificantBits());
         }
 
         @Override public UUID read(Input in) {
@@ -87,8 +86,9 @@ final class ScalarCodecs {
     static final NamedCodec<Instant> INSTANT = new NamedCodec<>("Instant") {
         @Override public long size(Instant v) { return 12; }
 
-        @Override public long write(Instant v, MemorySegment s, long off) {
-            return WireFormat.putInt(s, WireFormat.putLong(s, off, v.getEpochSecond()), v.getNano());
+        @Override public void write(Instant v, Output out) {
+            out.writeLong(v.getEpochSecond());
+            out.writeInt(v.getNano());
         }
 
         @Override public Instant read(Input in) {

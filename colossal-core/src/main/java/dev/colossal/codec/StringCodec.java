@@ -1,6 +1,5 @@
 package dev.colossal.codec;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -23,14 +22,13 @@ final class StringCodec extends NamedCodec<String> {
     }
 
     @Override
-    public long write(String v, MemorySegment s, long off) {
+    public void write(String v, Output out) {
         // getBytes copies a Latin-1 string's bytes with a vectorised intrinsic, and the bulk copy
         // moves them at memory speed: measured 2.3x faster, for a 36-char URI, than any char-by-char
         // loop (one short-lived array is the price)
         byte[] bytes = v.getBytes(StandardCharsets.UTF_8);
-        off = WireFormat.putVarint(s, off, bytes.length);
-        MemorySegment.copy(bytes, 0, s, WireFormat.BYTE, off, bytes.length);
-        return off + bytes.length;
+        out.writeVarint(bytes.length);
+        out.writeBytes(bytes, 0, bytes.length);
     }
 
     @Override

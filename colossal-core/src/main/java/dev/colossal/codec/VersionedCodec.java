@@ -1,7 +1,5 @@
 package dev.colossal.codec;
 
-import java.lang.foreign.MemorySegment;
-
 /**
  * Prefixes each value with its codec's 8-byte schema fingerprint, so bytes written by a different
  * version of a record are refused with a message instead of being misread.
@@ -26,8 +24,9 @@ record VersionedCodec<T>(WireCodec<T> codec, long fingerprint) implements WireCo
     }
 
     @Override
-    public long write(T v, MemorySegment s, long off) {
-        return codec.write(v, s, WireFormat.putLong(s, off, fingerprint));
+    public void write(T v, Output out) {
+        out.writeLong(fingerprint);
+        codec.write(v, out);
     }
 
     @Override

@@ -23,8 +23,8 @@ interface WireCodec<T> extends Codec<T> {
     /** Exact size of a non-null value. */
     long size(T value);
 
-    /** Writes a non-null value; returns the offset after it. */
-    long write(T value, MemorySegment target, long offset);
+    /** Writes a non-null value. */
+    void write(T value, Output out);
 
     /** Reads one value starting at the input's position and moves past it. */
     T read(Input in);
@@ -46,10 +46,19 @@ interface WireCodec<T> extends Codec<T> {
 
     @Override
     default long encode(T value, MemorySegment target, long offset) {
+        return encode(this, requireValue(value), target, offset);
+    }
+
+    /** Writes {@code value}, which {@code codec} accepts, through the thread's {@link Output}. */
+    static <T> long encode(WireCodec<T> codec, T value, MemorySegment target, long offset) {
+        Output out = Output.open(target, offset);
         try {
-            return write(requireValue(value), target, offset);
+            codec.write(value, out);
+            return out.finish();
         } catch (StackOverflowError e) {
-            throw cyclic(e);
+            throw codec.cyclic(e);
+        } finally {
+            out.close();
         }
     }
 
@@ -89,13 +98,13 @@ interface WireCodec<T> extends Codec<T> {
         return value == null ? 1 : 1 + codec.size(value);
     }
 
-    static <T> long writeNullable(WireCodec<T> codec, T value, MemorySegment target, long offset) {
+    static <T> void writeNullable(WireCodec<T> codec, T value, Output out) {
         if (value == null) {
-            target.set(WireFormat.BYTE, offset, WireFormat.ABSENT);
-            return offset + 1;
+            out.writeByte(WireFormat.ABSENT);
+        } else {
+            out.writeByte(WireFormat.PRESENT);
+            codec.write(value, out);
         }
-        target.set(WireFormat.BYTE, offset, WireFormat.PRESENT);
-        return codec.write(value, target, offset + 1);
     }
 
     static <T> T readNullable(WireCodec<T> codec, Input in) {

@@ -1,11 +1,12 @@
 package dev.colossal.codec;
 
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * The byte format's constants and primitive writers (the format itself is drawn in
+ * The byte format's constants (the format itself is drawn in
  * {@code package-info}). Every multi-byte value is little-endian and unaligned, so an encoded value
  * can start at any offset; lengths and counts are unsigned LEB128 varints of at most
  * {@link #MAX_VARINT_BYTES} bytes, so a reader never loops on forged input.
@@ -21,6 +22,14 @@ final class WireFormat {
     static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    // the same values in a heap byte[] (the windows of Input and Output), at any index
+    static final VarHandle ARRAY_SHORT = arrayView(short[].class);
+    static final VarHandle ARRAY_CHAR = arrayView(char[].class);
+    static final VarHandle ARRAY_INT = arrayView(int[].class);
+    static final VarHandle ARRAY_LONG = arrayView(long[].class);
+    static final VarHandle ARRAY_FLOAT = arrayView(float[].class);
+    static final VarHandle ARRAY_DOUBLE = arrayView(double[].class);
+
     /** Presence byte of a nullable value (and of an {@code Optional}) that is absent. */
     static final byte ABSENT = 0;
     /** Presence byte of a nullable value that follows. */
@@ -30,59 +39,14 @@ final class WireFormat {
 
     private WireFormat() {}
 
+    private static VarHandle arrayView(Class<?> array) {
+        return MethodHandles.byteArrayViewVarHandle(array, ByteOrder.LITTLE_ENDIAN);
+    }
+
     static int varintSize(int value) {
         // 1 byte per started 7 bits of an unsigned value; 0 still takes one byte
         int bits = 32 - Integer.numberOfLeadingZeros(value | 1);
         return (bits + 6) / 7;
-    }
-
-    static long putVarint(MemorySegment s, long off, int value) {
-        while ((value & ~0x7F) != 0) {
-            s.set(BYTE, off++, (byte) ((value & 0x7F) | 0x80));
-            value >>>= 7;
-        }
-        s.set(BYTE, off++, (byte) value);
-        return off;
-    }
-
-    static long putBoolean(MemorySegment s, long off, boolean v) {
-        s.set(BYTE, off, v ? (byte) 1 : (byte) 0);
-        return off + 1;
-    }
-
-    static long putByte(MemorySegment s, long off, byte v) {
-        s.set(BYTE, off, v);
-        return off + 1;
-    }
-
-    static long putShort(MemorySegment s, long off, short v) {
-        s.set(SHORT, off, v);
-        return off + 2;
-    }
-
-    static long putChar(MemorySegment s, long off, char v) {
-        s.set(CHAR, off, v);
-        return off + 2;
-    }
-
-    static long putInt(MemorySegment s, long off, int v) {
-        s.set(INT, off, v);
-        return off + 4;
-    }
-
-    static long putLong(MemorySegment s, long off, long v) {
-        s.set(LONG, off, v);
-        return off + 8;
-    }
-
-    static long putFloat(MemorySegment s, long off, float v) {
-        s.set(FLOAT, off, v);
-        return off + 4;
-    }
-
-    static long putDouble(MemorySegment s, long off, double v) {
-        s.set(DOUBLE, off, v);
-        return off + 8;
     }
 
     /** Encoded size of a primitive type; the generated codecs sum these at creation. */

@@ -234,6 +234,18 @@ class CodecRoundTripTest {
     }
 
     @Test
+    void anEncodeIntoATooSmallTargetFailsAndLeavesItUntouched() {
+        // the value fits the encode window, so nothing reaches the target before its size is checked
+        Codec<Samples.Tree> trees = Codecs.of(Samples.Tree.class);
+        Samples.Tree tree = new Samples.Tree("root", List.of(new Samples.Tree("leaf", List.of())));
+        long size = trees.encodedSize(tree);
+        MemorySegment small = Arena.ofAuto().allocate(size - 1);
+        assertThrows(IndexOutOfBoundsException.class, () -> trees.encode(tree, small, 0));
+        assertEquals(-1, small.mismatch(Arena.ofAuto().allocate(size - 1)), "target must stay all zero");
+        assertEquals(tree, Bytes.roundTrip(trees, tree), "the thread's encode window is usable again");
+    }
+
+    @Test
     void aDecodeInsideADecodeGetsItsOwnWindow() {
         // a foreign codec that decodes through one of ours, its own bytes and unrelated ones, while
         // the outer decode is still reading

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,8 +58,10 @@ final class Gen {
         int n = size();
         byte[] bytes = new byte[n];
         random.nextBytes(bytes);
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < size(); i++) {
+        // random-access, linked (the generated list loop's other path) and null lists
+        int kind = random.nextInt(6);
+        List<String> names = kind == 0 ? null : kind == 1 ? new LinkedList<>() : new ArrayList<>();
+        for (int i = 0; names != null && i < size(); i++) {
             names.add(nullableString());
         }
         Set<Integer> numbers = new LinkedHashSet<>();

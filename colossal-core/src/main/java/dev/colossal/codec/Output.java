@@ -1,0 +1,178 @@
+package dev.colossal.codec;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A write position over a target segment, through a heap window: values are written into a
+ * per-thread {@code byte[]} with plain array stores, and the window goes into the segment in one bulk
+ * copy when it is full and when the value is done. The mirror of {@link Input}: a segment store costs
+ * C2 hundreds of nodes (layout, alignment, bounds, read-only and liveness checks), an array store a
+ * few, so a whole record's writes stay inside the inlining budget. Byte runs longer than the room
+ * left (big arrays and strings) are copied into the segment directly.
+ *
+ * <p>A target too small for the value fails with an {@link IndexOutOfBoundsException} from the copy;
+ * a value that fits the window writes nothing into a too-small target.
+ */
+final class Output {
+
+    /** The window: enough for most values in one copy, small enough to keep per thread. */
+    static final int WINDOW = 8192;
+    /** Each thread's output, lent to one encode at a time (a nested encode makes a fresh one). */
+    private static final ThreadLocal<Output[]> OUTPUTS = ThreadLocal.withInitial(() -> new Output[1]);
+
+    private final byte[] window = new byte[WINDOW];
+    private final MemorySegment windowSegment = MemorySegment.ofArray(window);
+    private final Output[] lender;
+    private MemorySegment target;
+    /** The target offset of {@code window[0]}. */
+    private long base;
+    /** The write position in the window. */
+    private int pos;
+
+    private Output(Output[] lender) {
+        this.lender = lender;
+    }
+
+    /** Borrows this thread's output, positioned at {@code offset} of {@code target}. */
+    static Output open(MemorySegment target, long offset) {
+        Output[] l = OUTPUTS.get();
+        Output out = l[0];
+        if (out == null) {
+            out = new Output(l);
+        } else {
+            l[0] = null;
+        }
+        out.target = target;
+        out.base = offset;
+        out.pos = 0;
+        return out;
+    }
+
+    /** Copies what the window holds into the target and returns the offset after the last byte. */
+    long finish() {
+        flush();
+        return base;
+    }
+
+    /** Gives the output back to the thread for its next encode. */
+    void close() {
+        target = null;
+        lender[0] = this;
+    }
+
+    /** The target offset of the next byte. */
+    long position() {
+        return base + pos;
+    }
+
+    /**
+     * Empties the window into the target and returns the target, so that a foreign codec can write
+     * there from {@link #position()}; {@link #skipTo} then moves past what it wrote.
+     */
+    MemorySegment flushed() {
+        flush();
+        return target;
+    }
+
+    /** Moves to a target offset after bytes written into the {@link #flushed} target directly. */
+    void skipTo(long offset) {
+        base = offset;
+    }
+
+    private int flush() {
+        MemorySegment.copy(window, 0, target, WireFormat.BYTE, base, pos);
+        base += pos;
+        pos = 0;
+        return 0;
+    }
+
+    /** Returns the position of {@code n <= WINDOW} free bytes, emptying the window if it has fewer. */
+    private int room(int n) {
+        int p = pos;
+        return window.length - p >= n ? p : flush();
+    }
+
+    void writeByte(byte v) {
+        int p = room(1);
+        window[p] = v;
+        pos = p + 1;
+    }
+
+    void writeBoolean(boolean v) {
+        writeByte(v ? (byte) 1 : (byte) 0);
+    }
+
+    void writeShort(short v) {
+        int p = room(2);
+        WireFormat.ARRAY_SHORT.set(window, p, v);
+        pos = p + 2;
+    }
+
+    void writeChar(char v) {
+        int p = room(2);
+        WireFormat.ARRAY_CHAR.set(window, p, v);
+        pos = p + 2;
+    }
+
+    void writeInt(int v) {
+        int p = room(4);
+        WireFormat.ARRAY_INT.set(window, p, v);
+        pos = p + 4;
+    }
+
+    void writeLong(long v) {
+        int p = room(8);
+        WireFormat.ARRAY_LONG.set(window, p, v);
+        pos = p + 8;
+    }
+
+    void writeFloat(float v) {
+        int p = room(4);
+        WireFormat.ARRAY_FLOAT.set(window, p, v);
+        pos = p + 4;
+    }
+
+    void writeDouble(double v) {
+        int p = room(8);
+        WireFormat.ARRAY_DOUBLE.set(window, p, v);
+        pos = p + 8;
+    }
+
+    void writeVarint(int v) {
+        int p = room(WireFormat.MAX_VARINT_BYTES);
+        byte[] w = window;
+        while ((v & ~0x7F) != 0) {
+            w[p++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        w[p++] = (byte) v;
+        pos = p;
+    }
+
+    void writeBytes(byte[] bytes, int offset, int n) {
+        int p = pos;
+        if (window.length - p >= n) {
+            System.arraycopy(bytes, offset, window, p, n);
+            pos = p + n;
+        } else {
+            flush();
+            MemorySegment.copy(bytes, offset, target, WireFormat.BYTE, base, n);
+            base += n;
+        }
+    }
+
+    /** Writes {@code n} elements of a primitive array, little-endian, in one bulk copy. */
+    void writeArray(Object array, ValueLayout element, int n) {
+        long bytes = n * element.byteSize();
+        int p = pos;
+        if (window.length - p >= bytes) {
+            MemorySegment.copy(array, 0, windowSegment, element, p, n);
+            pos = p + (int) bytes;
+        } else {
+            flush();
+            MemorySegment.copy(array, 0, target, element, base, n);
+            base += bytes;
+        }
+    }
+}
