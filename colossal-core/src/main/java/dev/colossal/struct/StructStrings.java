@@ -29,50 +29,68 @@ final class StructStrings {
     /**
      * Writes ASCII as one word (chars packed low byte first, zero padding included); anything else,
      * or a value too long, goes to {@link #setUtf8}. Fields of up to eight bytes, the common case
-     * (symbols, codes), take a path small enough for C2 to inline into the generated setter and, with
-     * it, a whole struct write into its caller's loop: a test per field rather than a call. The field
-     * length is a constant there, so the branch between the two paths folds away.
+     * (symbols, codes), take straight code small enough for C2 to inline into the generated setter
+     * and, with it, a whole struct write into its caller's loop. The chars are gathered in 16-bit
+     * lanes and tested with one mask, so a char above 0xFF cannot pass for ASCII by its low byte;
+     * a loop over the chars cost twice the instructions (callgrind, {@code struct-cost.sh}). The
+     * field length is a constant there, so the branch between the paths folds away.
      */
+    @SuppressWarnings("fallthrough") // straight code, one case per length: no loop to enter or leave
     static void set(MemorySegment s, long off, int length, String value, String field) {
         if (length > 8) {
             setLong(s, off, length, value, field);
             return;
         }
         int chars = value.length();
-        long word = 0;
-        int any = chars > length ? 0x80 : 0; // OR of the chars: one test instead of one branch per char
-        for (int k = 0; k < chars && k < 8; k++) {
-            char c = value.charAt(k);
-            any |= c;
-            word |= (long) c << (k << 3);
+        long low = 0; // chars 0-3, 16 bits each, so a char above 0xFF cannot hide in a neighbour's byte
+        long high = 0; // chars 4-7
+        switch (chars > length ? 0 : chars) {
+            case 8: high |= (long) value.charAt(7) << 48;
+            case 7: high |= (long) value.charAt(6) << 32;
+            case 6: high |= (long) value.charAt(5) << 16;
+            case 5: high |= value.charAt(4);
+            case 4: low |= (long) value.charAt(3) << 48;
+            case 3: low |= (long) value.charAt(2) << 32;
+            case 2: low |= (long) value.charAt(1) << 16;
+            case 1: low |= value.charAt(0);
+            default:
         }
-        if (any >= 0x80) {
+        if (chars > length || ((low | high) & 0xFF80_FF80_FF80_FF80L) != 0) {
             setUtf8(s, off, length, value, field);
-        } else if (length == 8) {
+            return;
+        }
+        long word = narrow(low) | narrow(high) << 32;
+        if (length == 8) {
             s.set(WORD, off, word);
         } else {
             tail(s, off, length, word);
         }
     }
 
-    /** The same a word at a time, for fields longer than eight bytes. */
+    /** Four 16-bit lanes holding bytes to four bytes, lowest lane first. */
+    private static long narrow(long lanes) {
+        long pairs = (lanes | lanes >>> 8) & 0x0000_FFFF_0000_FFFFL;
+        return (pairs | pairs >>> 16) & 0xFFFF_FFFFL;
+    }
+
+    /**
+     * The same a word at a time, for fields longer than eight bytes; the chars are all tested before
+     * the first word is written, so a value refused as too long leaves the field as it was.
+     */
     private static void setLong(MemorySegment s, long off, int length, String value, String field) {
         int chars = value.length();
-        if (chars > length) {
+        int any = chars > length ? 0x80 : 0;
+        for (int k = 0; k < chars && any < 0x80; k++) {
+            any |= value.charAt(k);
+        }
+        if (any >= 0x80) {
             setUtf8(s, off, length, value, field);
             return;
         }
         for (int w = 0; w < length; w += 8) {
             long word = 0;
-            int any = 0;
             for (int k = 0, end = Math.min(chars - w, 8); k < end; k++) {
-                char c = value.charAt(w + k);
-                any |= c;
-                word |= (long) c << (k << 3);
-            }
-            if (any >= 0x80) {
-                setUtf8(s, off, length, value, field);
-                return;
+                word |= (long) value.charAt(w + k) << (k << 3);
             }
             if (length - w >= 8) {
                 s.set(WORD, off + w, word);
