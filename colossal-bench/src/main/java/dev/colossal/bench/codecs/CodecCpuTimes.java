@@ -11,7 +11,7 @@ import java.util.Arrays;
  * Allocation and GC work on other threads are not counted: read them from JMH's {@code -prof gc}.
  *
  * <pre>
- * java --add-opens=java.base/java.lang=ALL-UNNAMED ... (the codecs suite's flags, for Fory) \
+ * java -Xms2g -Xmx2g -XX:+AlwaysPreTouch --add-opens=java.base/java.lang=ALL-UNNAMED ... (the codecs suite's flags) \
  *      -cp colossal-bench/target/benchmarks.jar dev.colossal.bench.codecs.CodecCpuTimes media 7
  * </pre>
  */
