@@ -1,12 +1,7 @@
 package dev.colossal.bench.ipc;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -42,7 +37,7 @@ public class RingThroughputBench {
 
     private Path path;
     private Pipe pipe;
-    private Process consumer;
+    private ConsumerProcess consumer;
 
     /** Creates the state; JMH calls this. */
     public RingThroughputBench() {}
@@ -57,16 +52,7 @@ public class RingThroughputBench {
         path = Path.of("/dev/shm", "colossal-bench-ring-" + ProcessHandle.current().pid());
         Files.deleteIfExists(path);
         pipe = Pipe.open(ring, CAPACITY, size, path, true);
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(new IpcSuite().jvmFlags());
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConsumerMain.class.getName(),
-                ring, String.valueOf(CAPACITY), String.valueOf(size), path.toString()));
-        consumer = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String line = new BufferedReader(new InputStreamReader(consumer.getInputStream(), StandardCharsets.UTF_8)).readLine();
-        if (!"READY".equals(line)) {
-            throw new IllegalStateException("consumer process did not start: " + line);
-        }
+        consumer = ConsumerProcess.start(ring, size, path);
     }
 
     /**
@@ -76,8 +62,7 @@ public class RingThroughputBench {
      */
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
-        consumer.destroy();
-        consumer.waitFor(10, TimeUnit.SECONDS);
+        consumer.stop();
         pipe.close();
         Files.deleteIfExists(path);
     }
