@@ -1,11 +1,10 @@
 package dev.colossal.bench.ipc;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * The consumer process of the throughput benchmark: {@code ConsumerMain RING CAPACITY SIZE PATH}.
- * Reads in batches, yielding when idle, until its parent (the JMH fork) is gone or kills it.
+ * Reads in batches, idling as {@link Pinning#idle()} says, until its parent (the JMH fork) is gone or kills it.
  * Prints {@code READY <thread id>} once the ring is open (the id lets the parent see which CPU
  * this thread runs on) and, when stopped, how many polls found nothing.
  */
@@ -25,7 +24,7 @@ public final class ConsumerMain {
             long[] counts = new long[3]; // polls, empty polls, messages
             Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.printf(
                     "consumer: polls=%d empty=%d messages=%d%n", counts[0], counts[1], counts[2])));
-            System.out.println("READY " + Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName());
+            System.out.println("READY " + Pinning.threadId());
             System.out.flush();
             long[] sum = {0};
             java.util.function.LongConsumer sink = v -> sum[0] += v;
@@ -34,7 +33,7 @@ public final class ConsumerMain {
                 int n = pipe.poll(sink);
                 counts[2] += n;
                 if (n == 0) {
-                    Thread.yield();
+                    Pinning.idle();
                     if ((++counts[1] & 0xFFFF) == 0 && !parent.isAlive()) {
                         return;
                     }

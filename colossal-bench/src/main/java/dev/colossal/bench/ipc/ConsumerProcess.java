@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 record ConsumerProcess(Process process, String threadId) {
 
-    /** Starts the consumer on an existing ring file and waits until it has opened it. */
+    /** Starts the consumer on an existing ring file, waits until it has opened it, and pins it. */
     static ConsumerProcess start(String ring, int size, Path path) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
@@ -29,7 +29,14 @@ record ConsumerProcess(Process process, String threadId) {
             process.destroyForcibly();
             throw new IllegalStateException("consumer process did not start: " + line);
         }
-        return new ConsumerProcess(process, line.substring("READY ".length()));
+        String tid = line.substring("READY ".length());
+        Pinning.pin(tid, Pinning.CONSUMER_CPU);
+        return new ConsumerProcess(process, tid);
+    }
+
+    /** {@return the consumer thread's /proc directory} */
+    Path task() {
+        return Path.of("/proc", String.valueOf(process.pid()), "task", threadId);
     }
 
     /** Stops the consumer (its shutdown hook prints its poll counts) and waits for it. */
