@@ -145,7 +145,7 @@ public final class IpcSuite implements Suite {
                         median(ours.stream().map(r -> r[at]).toList(), "ns"), peerName,
                         median(peer.stream().map(r -> r[at]).toList(), "ns"), false, 1.0)
                         .withNote("two processes, " + count + " messages, first tenth skipped; median of " + rounds
-                                + " alternating runs, error = half the spread; " + load));
+                                + " alternating runs, error = half the spread; " + Pinning.describe() + "; " + load));
             }
         }
         return rows;
