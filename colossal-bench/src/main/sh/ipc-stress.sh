@@ -15,6 +15,7 @@ MODE=${1:-quick}
 TESTS=${2:-dev.colossal.bench.ipc.stress}
 [ -f "$JAR" ] || { echo "ipc-stress: $JAR missing; run ./colossal build" >&2; exit 1; }
 out="$ROOT/colossal-bench/target/jcstress"
+rm -rf "$out/results"
 mkdir -p "$out"
 cd "$out"
 # jcstress pins threads through JNA, which loads a native library: allow it (bench only, not Colossal;

@@ -60,10 +60,13 @@ public class ChunkHandoverStress {
         r.r2 = chunk < 0 ? -1 : pool.chunk(chunk).get(ValueLayout.JAVA_LONG, 0) == stamp ? 1 : 0;
     }
 
-    /** Gives the kept chunk back, so the next state starts with a free pool. */
+    /**
+     * Gives the kept chunk back, so the next state starts with a free pool (a broken pool may have
+     * let both take it, and the writer's release freed it already).
+     */
     @Arbiter
     public void reset() {
-        if (taken >= 0) {
+        if (taken >= 0 && pool.ownerPid(taken) != 0) {
             pool.release(taken);
         }
         Reused.ONE_CHUNK_POOL.give(pool);
