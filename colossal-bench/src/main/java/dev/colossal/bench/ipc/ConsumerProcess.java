@@ -22,7 +22,7 @@ record ConsumerProcess(Process process, String threadId) {
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(new IpcSuite().jvmFlags());
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConsumerMain.class.getName(),
-                ring, String.valueOf(RingThroughputBench.CAPACITY), String.valueOf(size), path.toString()));
+                ring, String.valueOf(Pipe.CAPACITY), String.valueOf(size), path.toString()));
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String line = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)).readLine();
         if (line == null || !line.startsWith("READY ")) {

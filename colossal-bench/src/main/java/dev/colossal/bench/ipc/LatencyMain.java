@@ -37,7 +37,7 @@ public final class LatencyMain {
     }
 
     private static void produce(String ring, int size, Path path, int count, long interval) throws Exception {
-        try (Pipe pipe = Pipe.open(ring, RingThroughputBench.CAPACITY, size, path, false)) {
+        try (Pipe pipe = Pipe.open(ring, Pipe.CAPACITY, size, path, false)) {
             Pinning.pin(Pinning.threadId(), Pinning.PRODUCER_CPU);
             long next = System.nanoTime();
             for (int i = 0; i < count; i++) {
@@ -60,7 +60,7 @@ public final class LatencyMain {
     private static void consume(String ring, int size, Path path, int count) throws Exception {
         long[] latency = new long[count];
         int[] n = {0};
-        try (Pipe pipe = Pipe.open(ring, RingThroughputBench.CAPACITY, size, path, true)) {
+        try (Pipe pipe = Pipe.open(ring, Pipe.CAPACITY, size, path, true)) {
             Pinning.pin(Pinning.threadId(), Pinning.CONSUMER_CPU);
             System.out.println("READY");
             System.out.flush();

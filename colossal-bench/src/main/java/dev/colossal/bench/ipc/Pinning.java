@@ -65,6 +65,14 @@ final class Pinning {
         }
     }
 
+    /**
+     * {@return nanoseconds the thread has spent runnable but waiting for a CPU (schedstat's second
+     * field): another process had its CPU}
+     */
+    static long runQueueWait(Path task) throws IOException {
+        return Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split(" ")[1]);
+    }
+
     /** {@return the CPU the thread last ran on: field 39 of its stat line, counted after the command's ")"} */
     static String lastCpu(Path task) throws IOException {
         String stat = Files.readString(task.resolve("stat"));
