@@ -21,7 +21,7 @@ trap '[ -n "${KEEP:-}" ] && cp "$work"/cg.* "$KEEP"/ 2>/dev/null; rm -rf "$work"
 
 cost() { # ring size -> instructions per message
   local gate="$work/gate" out="$work/out" pid
-  rm -f "$gate" "$gate.done" "$work"/cg.*
+  rm -f "$gate" "$gate.done" "$out" "$work"/cg.*   # $out too: the JVM truncates it only once it starts
   valgrind --tool=callgrind --callgrind-out-file="$work/cg.%p" --smc-check=all-non-file \
     "$JAVA" -XX:+UseSerialGC -XX:-UsePerfData --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED \
     -cp "$JAR" dev.colossal.bench.ipc.RingCostMain "$1" "$2" "$WARMUP" "$COUNT" "$gate" >"$out" 2>"$work/err" &

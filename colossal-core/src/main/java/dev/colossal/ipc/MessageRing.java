@@ -12,9 +12,10 @@ import java.nio.file.Path;
  * compare-and-set with many), marks the record header with a negative length, copies the
  * message, then stores the header with the positive length with release. (The one producer's
  * {@link #write} skips the mark: it copies, publishes the header, then moves the tail, so a record
- * it did not finish was never claimed.) The consumer loads each
- * header with acquire, so a message is seen whole or not at all; it reads a batch and releases
- * the head once. The header after the newest record reads as zero: with one producer, the
+ * it did not finish was never claimed.) The consumer loads the first
+ * header of a batch with acquire, the following ones plainly, then issues one acquire fence
+ * before it reads any message, so a message is seen whole or not at all; it releases the head
+ * once per batch. The header after the newest record reads as zero: with one producer, the
  * producer zeroes it as it claims; with many, the consumer zeroes the batch it read. A record that
  * would cross the end of the data becomes a padding record plus the message at index 0.
  *

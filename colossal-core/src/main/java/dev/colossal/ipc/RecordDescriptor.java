@@ -15,10 +15,11 @@ import java.nio.ByteOrder;
  *   type    = the application's type, &gt;= 1; {@link #PADDING_TYPE} marks the skip to the wrap
  * </pre>
  *
- A writer stores {@code (-length, type)} as one long, copies the message, then stores
- * {@code (length, type)} as one long with release; the reader loads the header as one long with
- * acquire and reads the record only if its length is positive. Every store of a header is a
- * whole long, so the reader's single load always pairs with it.
+ * A writer stores {@code (-length, type)} as one long, copies the message, then stores
+ * {@code (length, type)} as one long with release; the reader loads the header as one long (the
+ * first of a batch with acquire, the rest plainly and then an acquire fence) and reads the record
+ * only if its length is positive. Every store of a header is a whole long, so the reader's single
+ * load always pairs with it.
  */
 final class RecordDescriptor {
 

@@ -20,7 +20,8 @@
  *       publishes every write made before it; an acquire load that sees that store also sees all
  *       of those writes. <b>Pair every release store with an acquire load of the same location</b>;
  *       this is how messages are published in the rings: the payload is written plainly, then its
- *       length with release; the reader loads the length with acquire, then the payload.</li>
+ *       length with release; the reader loads the length with acquire (or plainly, followed by
+ *       an acquire fence, for the rest of a batch), then the payload.</li>
  *   <li><b>volatile</b> ({@code getLongVolatile}, {@code setLongVolatile}): release/acquire plus one
  *       total order over all volatile accesses; needed only when two processes each write one
  *       location and then read the other's (Dekker-style handshakes).</li>

@@ -52,39 +52,87 @@ public final class IpcSuite implements Suite {
         return rows;
     }
 
+    private static final Pattern RESULT = Pattern.compile("RESULT undisturbed=([0-9]+) windows=([0-9]+) median=([0-9.NaN]+) all=([0-9.NaN]+)");
+
     /**
-     * Throughput as several rounds of every cell, ours and Agrona's in alternating order, so that
-     * one descheduled run cannot decide a cell: each row gives the median and half the spread.
+     * Throughput as several rounds of every cell, ours and Agrona's in alternating order, each a
+     * {@link RingProbeMain} process with the two threads pinned to their own CPUs ({@link Pinning}).
+     * A round is 100 ms windows after a second of warm-up; only windows in which neither thread
+     * waited for its CPU count (another process on a CPU made a window up to 2x slower, and on a
+     * shared 2-CPU machine most rounds had one). Each row gives the median of the rounds' medians
+     * and, in its note, every round and how many of its windows were undisturbed.
      */
     private List<Row> rings(boolean quick) throws Exception {
         int rounds = 3;
-        Map<String, List<Double>> scores = new java.util.HashMap<>();
+        int seconds = quick ? 1 : 3;
+        Map<String, List<double[]>> runs = new java.util.HashMap<>();
         String before = loadAverage();
-        for (int round = 0; round < rounds; round++) {
-            List<String> order = round % 2 == 0
-                    ? List.of("colossal-spsc", "agrona-spsc", "colossal-mpsc", "agrona-mpsc")
-                    : List.of("agrona-spsc", "colossal-spsc", "agrona-mpsc", "colossal-mpsc");
-            Map<String, Jmh.Result> r = runWhenJmhIsFree(quick, order.stream()
-                    .flatMap(ring -> java.util.stream.Stream.of("ring", ring)).toArray(String[]::new));
-            r.forEach((key, result) -> scores.computeIfAbsent(key, k -> new ArrayList<>()).add(result.score()));
+        try (var file = java.nio.channels.FileChannel.open(Path.of("/tmp/jmh.lock"), java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE); var lock = jmhLock(file)) {
+          for (int round = 0; round < rounds; round++) {
+            for (String kind : List.of("spsc", "mpsc")) {
+                for (String size : List.of("32", "64", "256")) {
+                    List<String> order = round % 2 == 0 ? List.of("colossal-", "agrona-") : List.of("agrona-", "colossal-");
+                    for (String lib : order) {
+                        runs.computeIfAbsent(lib + kind + "/" + size, k -> new ArrayList<>()).add(probe(lib + kind, size, seconds));
+                    }
+                }
+            }
+          }
         }
-        String load = "load average " + before + " before, " + loadAverage() + " after";
+        String setup = rounds + " alternating rounds of " + seconds + " s, 100 ms windows in which neither thread waited"
+                + " for its CPU; median of the rounds' medians, error = half their spread; producer and consumer in two"
+                + " processes, one /dev/shm file, 64 KiB ring; " + Pinning.describe() + "; load average " + before
+                + " before, " + loadAverage() + " after";
         List<Row> rows = new ArrayList<>();
         for (String kind : List.of("spsc", "mpsc")) {
             for (String size : List.of("32", "64", "256")) {
-                Jmh.Result ours = median(scores.get("send[ring=colossal-" + kind + ",size=" + size + "]"), "ops/s");
-                Jmh.Result peer = median(scores.get("send[ring=agrona-" + kind + ",size=" + size + "]"), "ops/s");
+                List<double[]> ours = runs.get("colossal-" + kind + "/" + size);
+                List<double[]> peer = runs.get("agrona-" + kind + "/" + size);
                 String peerName = kind.equals("spsc") ? "Agrona OneToOneRingBuffer" : "Agrona ManyToOneRingBuffer";
+                // Like with like: undisturbed windows on both sides, or every window on both.
+                boolean clean = ours.stream().anyMatch(r -> r[0] > 0) && peer.stream().anyMatch(r -> r[0] > 0);
                 rows.add(Row.versus(kind.toUpperCase() + " throughput, " + size + "-byte messages",
-                        "MessageRing." + (kind.equals("spsc") ? "oneToOne" : "manyToOne"), ours, peerName, peer, true, 1.0)
-                        .withNote("median of " + rounds + " alternating rounds, error = half the spread; producer in the"
-                                + " JMH fork, consumer in another process, one /dev/shm file, 64 KiB ring; " + load));
+                        "MessageRing." + (kind.equals("spsc") ? "oneToOne" : "manyToOne"), rate(ours, clean), peerName,
+                        rate(peer, clean), true, 1.0)
+                        .withNote((clean ? "" : "DISTURBED: one side had no undisturbed window, all windows compared; ")
+                                + "rounds (M msg/s, undisturbed windows) ours " + describe(ours) + ", Agrona " + describe(peer)
+                                + "; " + setup));
             }
         }
-        Jmh.Result spsc64 = median(scores.get("send[ring=colossal-spsc,size=64]"), "ops/s");
-        rows.add(Row.absolute("SPSC throughput, 64-byte messages (absolute)", "MessageRing.oneToOne", spsc64, true, 20e6)
-                .withNote("median of " + rounds + " rounds; " + load));
+        List<double[]> spsc64 = runs.get("colossal-spsc/64");
+        rows.add(Row.absolute("SPSC throughput, 64-byte messages (absolute)", "MessageRing.oneToOne",
+                rate(spsc64, spsc64.stream().anyMatch(r -> r[0] > 0)), true, 20e6)
+                .withNote("rounds " + describe(spsc64) + "; " + setup));
         return rows;
+    }
+
+    /** One round: {undisturbed windows, windows, their median, every window's median}, in msg/s. */
+    private double[] probe(String ring, String size, int seconds) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(jvmFlags());
+        command.addAll(List.of("-cp", jar(), RingProbeMain.class.getName(), ring, size, String.valueOf(seconds), "100"));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = finish(p);
+        Matcher m = RESULT.matcher(out);
+        if (!m.find()) {
+            throw new IllegalStateException("unexpected ring probe output: " + out);
+        }
+        return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)),
+                Double.parseDouble(m.group(3)) * 1e6, Double.parseDouble(m.group(4)) * 1e6};
+    }
+
+    /** The median of the rounds' medians: of their undisturbed windows if {@code clean}, else of all. */
+    private static Jmh.Result rate(List<double[]> rounds, boolean clean) {
+        List<Double> medians = clean ? rounds.stream().filter(r -> r[0] > 0).map(r -> r[2]).toList()
+                : rounds.stream().map(r -> r[3]).toList();
+        return median(medians.isEmpty() ? rounds.stream().map(r -> r[3]).toList() : medians, "ops/s");
+    }
+
+    private static String describe(List<double[]> rounds) {
+        return rounds.stream().map(r -> String.format(java.util.Locale.ROOT, "%.1f (%d/%d)",
+                (r[0] > 0 ? r[2] : r[3]) / 1e6, (int) r[0], (int) r[1])).collect(java.util.stream.Collectors.joining(" / "));
     }
 
     /** The median of the runs, with half their spread as the error. */
@@ -131,7 +179,7 @@ public final class IpcSuite implements Suite {
                         median(ours.stream().map(r -> r[at]).toList(), "ns"), peerName,
                         median(peer.stream().map(r -> r[at]).toList(), "ns"), false, 1.0)
                         .withNote("two processes, " + count + " messages, first tenth skipped; median of " + rounds
-                                + " alternating runs, error = half the spread; " + load));
+                                + " alternating runs, error = half the spread; " + Pinning.describe() + "; " + load));
             }
         }
         return rows;
@@ -175,19 +223,17 @@ public final class IpcSuite implements Suite {
         return Path.of(IpcSuite.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 
-    /** The machine is shared: wait (up to 15 min) for another JMH run to finish rather than fail or overlap. */
-    private Map<String, Jmh.Result> runWhenJmhIsFree(boolean quick, String... params) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
-        while (true) {
-            try {
-                return Jmh.run(RingThroughputBench.class.getName() + ".send", quick, jvmFlags(), params);
-            } catch (org.openjdk.jmh.runner.RunnerException e) {
-                if (!String.valueOf(e.getMessage()).contains("JMH lock") || System.nanoTime() > deadline) {
-                    throw e;
-                }
-                System.err.println("ipc: another JMH run holds /tmp/jmh.lock; waiting...");
-                Thread.sleep(5_000);
+    /** The machine is shared: rings are measured while holding /tmp/jmh.lock, as JMH runs are. */
+    private static java.nio.channels.FileLock jmhLock(java.nio.channels.FileChannel file) throws Exception {
+        for (boolean told = false; ; told = true) {
+            java.nio.channels.FileLock lock = file.tryLock();
+            if (lock != null) {
+                return lock;
             }
+            if (!told) {
+                System.err.println("ipc: another JMH run holds /tmp/jmh.lock; waiting...");
+            }
+            Thread.sleep(2_000);
         }
     }
 

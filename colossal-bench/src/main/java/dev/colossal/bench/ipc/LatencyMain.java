@@ -10,7 +10,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@code LatencyMain produce|consume RING SIZE PATH COUNT RATE}. The producer stamps each message
  * with {@link System#nanoTime()} (CLOCK_MONOTONIC, the same clock in every process) and sends
  * RATE messages per second; the consumer, which creates the ring, records arrival minus stamp
- * and prints percentiles of all but the first tenth.
+ * and prints percentiles of all but the first tenth. The two threads are pinned as in the
+ * throughput benchmark ({@link Pinning}).
  */
 public final class LatencyMain {
 
@@ -36,7 +37,8 @@ public final class LatencyMain {
     }
 
     private static void produce(String ring, int size, Path path, int count, long interval) throws Exception {
-        try (Pipe pipe = Pipe.open(ring, RingThroughputBench.CAPACITY, size, path, false)) {
+        try (Pipe pipe = Pipe.open(ring, Pipe.CAPACITY, size, path, false)) {
+            Pinning.pin(Pinning.threadId(), Pinning.PRODUCER_CPU);
             long next = System.nanoTime();
             for (int i = 0; i < count; i++) {
                 next += interval;
@@ -58,7 +60,8 @@ public final class LatencyMain {
     private static void consume(String ring, int size, Path path, int count) throws Exception {
         long[] latency = new long[count];
         int[] n = {0};
-        try (Pipe pipe = Pipe.open(ring, RingThroughputBench.CAPACITY, size, path, true)) {
+        try (Pipe pipe = Pipe.open(ring, Pipe.CAPACITY, size, path, true)) {
+            Pinning.pin(Pinning.threadId(), Pinning.CONSUMER_CPU);
             System.out.println("READY");
             System.out.flush();
             java.util.function.LongConsumer record = stamp -> latency[n[0]++] = System.nanoTime() - stamp;

@@ -5,6 +5,9 @@ import java.nio.file.Path;
 /** One mapping of a ring under test: the producer side in the JMH fork, the consumer side in its own process. */
 interface Pipe extends AutoCloseable {
 
+    /** Ring data bytes for both libraries. */
+    int CAPACITY = 1 << 16;
+
     /** @return whether one message was written (false: the ring is full) */
     boolean offer();
 

@@ -35,7 +35,7 @@ public final class RingCostMain {
         long count = Long.parseLong(args[3]);
         Path path = Path.of("/dev/shm", "colossal-ring-cost-" + ProcessHandle.current().pid());
         Files.deleteIfExists(path);
-        try (Pipe pipe = Pipe.open(ring, RingThroughputBench.CAPACITY, size, path, true)) {
+        try (Pipe pipe = Pipe.open(ring, Pipe.CAPACITY, size, path, true)) {
             long[] sum = {0};
             java.util.function.LongConsumer sink = v -> sum[0] += v;
             Path gate = args.length > 4 ? Path.of(args[4]) : null;
