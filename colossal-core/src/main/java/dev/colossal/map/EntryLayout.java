@@ -25,9 +25,12 @@ import java.lang.foreign.MemorySegment;
  *       (1 byte below 128, 2 below 16 KiB, ... 5 bytes for 1 GiB)
  * </pre>
  *
- * <p>The checksum is XXH64 of key, value and tail seeded with both lengths, folded to 32 bits, so
- * a flipped byte in a length, the expiry flag, a key, a value or an expiry time is found.
- * {@code meta} itself is outside the checksum so that marks may change in place.
+ * <p>The checksum is the CRC32C of everything after {@code meta} (both lengths, key, value and
+ * tail; 0 is stored as 1), so a flipped byte in a length, the expiry flag (it moves the end of the
+ * summed range), a key, a value or an expiry time is found: CRC32C catches every burst of up to
+ * 32 flipped bits. {@code meta} itself is outside the checksum so that marks may change in place.
+ * Format 4 replaced XXH64 (Java code, ~30 ns for a 100-byte entry) by CRC32C (the CPU's crc32
+ * instruction through the JDK's intrinsic, ~15 ns, and 3x cheaper per byte on large values).
  *
  * <p>Format 3 (this layout) replaced a fixed 16-byte header (four ints) by this one, 7 bytes for
  * keys and values under 128 bytes, and the default block went from 32 to 16 bytes. Per entry
@@ -167,11 +170,9 @@ final class EntryLayout {
 
     /** The checksum the entry at {@code e} should carry, from its decoded header and bytes. */
     static int checksum(MemorySegment m, long e, long header) {
-        long klen = keyLength(header);
-        long vlen = valueLength(header);
-        long h = XxHash64.hash(m, keyOffset(e, header), klen + vlen + tailBytes(header), klen << 32 | vlen);
-        int folded = (int) (h ^ (h >>> 32));
-        return folded == 0 ? 1 : folded;
+        int crc = Crc32c.of(m, e + LENGTHS, bytes(header) - LENGTHS);
+        // Never 0, which is what a file without checksums stores.
+        return crc == 0 ? 1 : crc;
     }
 
     static void checkLength(String name, long length) {

@@ -61,10 +61,11 @@ final class FileHeaderLayout {
     /** "COLOSMAP" read as a little-endian long. */
     static final long MAGIC = 0x50414D534F4C4F43L;
     /**
-     * 3: entries have a 7-byte header with varint lengths (see {@link EntryLayout}); 2 had a
-     * 16-byte header; 1 also placed keys in tables differently (see {@link SlotLayout}).
+     * 4: entry checksums are CRC32C (see {@link EntryLayout}); 3 had XXH64-based ones; 2 also had
+     * a 16-byte entry header (3 has a 7-byte one with varint lengths); 1 also placed keys in tables
+     * differently (see {@link SlotLayout}).
      */
-    static final int FORMAT_VERSION = 3;
+    static final int FORMAT_VERSION = 4;
     static final int HEADER_BYTES = 4096;
     /** Alignment of every extent: a cache line, and a multiple of every block size. */
     static final long EXTENT_ALIGN = 64;

@@ -269,7 +269,8 @@ final class MapFile implements AutoCloseable {
         if (version >= 1 && version < FileHeaderLayout.FORMAT_VERSION) {
             throw new MapFormatException("file=" + path + " has formatVersion=" + version
                     + ", an older layout this Colossal does not read (" + (version == 1
-                    ? "its tables place keys differently" : "its entries have 16-byte headers")
+                    ? "its tables place keys differently" : version == 2 ? "its entries have 16-byte headers"
+                    : "its entry checksums are XXH64, not CRC32C")
                     + "; no release wrote it); recreate the map from its source data");
         }
         int flags = h.getInt((int) FileHeaderLayout.FLAGS_OFFSET);

@@ -199,7 +199,7 @@ class BytesMapTest {
     }
 
     @ParameterizedTest(name = "formatVersion={0}")
-    @CsvSource({"1, tables place keys differently", "2, entries have 16-byte headers"})
+    @CsvSource({"1, tables place keys differently", "2, entries have 16-byte headers", "3, checksums are XXH64"})
     void shouldRefuseAFileOfAnOlderFormatSayingWhatChanged(int version, String why) throws IOException {
         MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(withFormatVersion(version)));
         assertTrue(e.getMessage().contains("formatVersion=" + version) && e.getMessage().contains("older")

@@ -135,6 +135,29 @@ class CorruptionTest {
     }
 
     @Test
+    void shouldReportAFlippedByteInValuesSummedThroughABufferView() throws IOException {
+        // Entries longer than Crc32c.COPIED are summed through a buffer view of the mapping, not a copy.
+        Path file = dir.resolve("large.map");
+        String justOver = "j".repeat(Crc32c.COPIED);
+        String large = "L".repeat(300_000);
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
+            map.put(key(3), value(3));
+            map.put("just-over", justOver);
+            map.put("large", large);
+            assertEquals(large, map.get("large"));
+        }
+        long over = entryOf(file, "just-over");
+        long big = entryOf(file, "large");
+        flip(file, EntryLayout.valueOffset(over, headerOf(file, over)) + Crc32c.COPIED - 1);
+        flip(file, EntryLayout.valueOffset(big, headerOf(file, big)) + 200_000);
+        assertReadReports(file, "just-over", over);
+        assertReadReports(file, "large", big);
+        MapVerifier.Result r = MapVerifier.verify(file, null);
+        assertEquals(2, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).contains("checksum") && r.problems().get(1).contains("checksum"), r.problems().toString());
+    }
+
+    @Test
     void shouldRefuseAFlippedMagicAtOpen() throws IOException {
         Path file = pristine();
         flip(file, FileHeaderLayout.MAGIC_OFFSET + 2);

@@ -44,7 +44,7 @@ class MapToolsTest {
         assertEquals(2000, s.entries());
         assertEquals(4, s.segments());
         assertEquals(16, s.blockSize());
-        assertEquals(3, s.formatVersion());
+        assertEquals(FileHeaderLayout.FORMAT_VERSION, s.formatVersion());
         long[] sizes = s.valueSizes();
         long total = 0;
         for (long n : sizes) {
