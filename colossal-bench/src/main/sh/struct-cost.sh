@@ -9,25 +9,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 jar="$here/../../../target/benchmarks.jar"
 command -v valgrind >/dev/null || { echo "struct-cost: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
 [ -f "$jar" ] || { echo "struct-cost: $jar missing; run ./colossal build" >&2; exit 1; }
-work=$(mktemp -d)
-trap 'exec 3>&-; rm -rf "$work"' EXIT
-mkfifo "$work/go"
-valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.%p" --smc-check=all-non-file \
-  "${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java" -XX:+Use"${GC:-Serial}"GC -XX:-UsePerfData \
-  -XX:CompileCommand=quiet -XX:CompileCommand=inline,dev.colossal.bench.codecs.StructBench::structEncode \
-  -cp "$jar" dev.colossal.bench.codecs.StructCostMain "${WARMUP:-3000000}" "${COUNT:-1000000}" \
-  <"$work/go" >"$work/out" 2>"$work/err" &
-pid=$!
-exec 3>"$work/go"
-stage() { until grep -q "$1" "$work/out"; do sleep 0.2; kill -0 $pid 2>/dev/null || { cat "$work/err" >&2; exit 1; }; done; }
-stage WARM
-sleep "${SETTLE:-10}"   # let the JIT finish its queue
-callgrind_control -z $pid >/dev/null 2>&1
-echo go >&3
-stage DONE
-callgrind_control -d $pid >/dev/null 2>&1
-echo go >&3
-wait $pid
-# the writing thread is the one with the most instructions
-ir=$(for f in "$work"/cg.$pid*; do sed -n 's/^totals: \([0-9]*\).*/\1/p' "$f"; done | sort -n | tail -n 1)
-awk -v ir="$ir" -v n="${COUNT:-1000000}" 'BEGIN { printf "%.1f instructions per struct write\n", ir / n }'
+. "$here/callgrind-cost.sh"
+count=${COUNT:-1000000}
+ir=$(JVM_FLAGS="-XX:CompileCommand=inline,dev.colossal.bench.codecs.StructBench::structEncode ${JVM_FLAGS:-}" \
+  cost_per_call "$count" dev.colossal.bench.codecs.StructCostMain "${WARMUP:-3000000}" "$count")
+echo "$ir instructions per struct write"

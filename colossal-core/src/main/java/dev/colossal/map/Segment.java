@@ -229,7 +229,7 @@ final class Segment {
      * @return the slot index, or -1 if absent
      */
     long find(MemorySegment key, long hash) {
-        return find(key, hash, file.checksums);
+        return find(key, hash, file.verifyReads);
     }
 
     private long find(MemorySegment key, long hash, boolean verify) {
@@ -298,7 +298,7 @@ final class Segment {
     }
 
     private void verifyChecksum(MemorySegment m, long e, long header) {
-        if (!file.checksums) {
+        if (!file.verifyReads) {
             return;
         }
         int stored = EntryLayout.storedChecksum(m, e);

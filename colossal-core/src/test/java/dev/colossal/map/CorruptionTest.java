@@ -158,6 +158,23 @@ class CorruptionTest {
     }
 
     @Test
+    void shouldLeaveDamageToVerifyWhenReadsDoNotCheckChecksums() throws IOException {
+        Path file = pristine();
+        long e = entryOf(file, key(5));
+        flip(file, EntryLayout.valueOffset(e, headerOf(file, e)) + 3);
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING,
+                MapOptions.DEFAULTS.withVerifyReads(false))) {
+            String read = map.get(key(5));
+            assertEquals(value(5).length(), read.length());
+            assertTrue(!read.equals(value(5)), "the flipped byte is read as it is: " + read);
+        }
+        MapVerifier.Result r = MapVerifier.verify(file, null);
+        assertEquals(1, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).contains("offset=" + e), r.problems().toString());
+        assertReadReports(file, key(5), e);
+    }
+
+    @Test
     void shouldRefuseAFlippedMagicAtOpen() throws IOException {
         Path file = pristine();
         flip(file, FileHeaderLayout.MAGIC_OFFSET + 2);
