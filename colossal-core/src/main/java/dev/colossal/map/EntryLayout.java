@@ -2,6 +2,7 @@ package dev.colossal.map;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
@@ -77,7 +78,13 @@ final class EntryLayout {
      * {@link #MAX_LENGTH}). {@code m} must cover {@code e + MAX_HEADER_BYTES}.
      */
     static long header(MemorySegment m, long e) {
-        int meta = m.get(JAVA_BYTE, e + META);
+        // One load for meta and lengths below 128 bytes each (the bytes up to e + 12 lie in the
+        // entry's first block); longer varints take the byte-wise path.
+        long w = m.get(JAVA_LONG_UNALIGNED, e + META);
+        if ((w & 0x8080_00L) == 0 && (w & 0xFC) == 0) {
+            return (w & 0x7F00) << 24 | (w >>> 16 & 0x7F) | (w & META_HAS_EXPIRY) << 31;
+        }
+        int meta = (byte) w;
         long klen = varint(m, e + LENGTHS);
         if (klen < 0 || (meta & ~META_KNOWN) != 0) {
             return -1;
@@ -173,6 +180,34 @@ final class EntryLayout {
         int crc = Crc32c.of(m, e + LENGTHS, bytes(header) - LENGTHS);
         // Never 0, which is what a file without checksums stores.
         return crc == 0 ? 1 : crc;
+    }
+
+    /**
+     * Whether the {@code length} bytes of {@code m} at {@code at} equal {@code key}'s: a word at a
+     * time for short keys, where {@link MemorySegment#mismatch} costs more in checks than in work.
+     */
+    static boolean sameBytes(MemorySegment m, long at, MemorySegment key, long length) {
+        if (length > 16) {
+            return MemorySegment.mismatch(m, at, at + length, key, 0, length) == -1;
+        }
+        long i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES) {
+            if (m.get(JAVA_LONG_UNALIGNED, at + i) != key.get(JAVA_LONG_UNALIGNED, i)) {
+                return false;
+            }
+        }
+        if (i + Integer.BYTES <= length) {
+            if (m.get(JAVA_INT_UNALIGNED, at + i) != key.get(JAVA_INT_UNALIGNED, i)) {
+                return false;
+            }
+            i += Integer.BYTES;
+        }
+        for (; i < length; i++) {
+            if (m.get(JAVA_BYTE, at + i) != key.get(JAVA_BYTE, i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static void checkLength(String name, long length) {

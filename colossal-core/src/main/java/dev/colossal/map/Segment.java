@@ -205,13 +205,13 @@ final class Segment {
     }
 
     private long getUnlocked(MemorySegment key, long hash, MemorySegment dst, long dstOffset) {
-        long idx = find(key, hash);
-        if (idx < 0) {
+        long e = find(key, hash, file.verifyReads, true);
+        if (e < 0) {
             return -1;
         }
-        long e = entryAt(idx);
-        long header = checkEntry(e);
+        // find checked this header and mapped the entry; decoding it again reads bytes in L1.
         MemorySegment m = file.mem();
+        long header = EntryLayout.header(m, e);
         if (isExpired(m, e, header)) {
             return -1;
         }
@@ -229,10 +229,11 @@ final class Segment {
      * @return the slot index, or -1 if absent
      */
     long find(MemorySegment key, long hash) {
-        return find(key, hash, file.verifyReads);
+        return find(key, hash, file.verifyReads, false);
     }
 
-    private long find(MemorySegment key, long hash, boolean verify) {
+    /** As {@link #find(MemorySegment, long)}; returns the entry's position instead if {@code entry}. */
+    private long find(MemorySegment key, long hash, boolean verify, boolean entry) {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         if (table == 0) {
@@ -255,16 +256,15 @@ final class Segment {
             long e = SlotLayout.position(s, shift);
             long header = checkEntry(e);
             m = file.mem();
-            long ko = EntryLayout.keyOffset(e, header);
             boolean same = EntryLayout.keyLength(header) == klen
-                    && MemorySegment.mismatch(m, ko, ko + klen, key, 0, klen) == -1;
+                    && EntryLayout.sameBytes(m, EntryLayout.keyOffset(e, header), key, klen);
             if (verify) {
                 // On a tag match with another key the checksum is checked too: a damaged slot or
                 // key is then reported instead of silently reading as "absent".
                 verifyChecksum(m, e, header);
             }
             if (same) {
-                return idx;
+                return entry ? e : idx;
             }
         }
         return -1;
@@ -543,7 +543,7 @@ final class Segment {
         }
         try {
             // The read that called us verified the entry; no second checksum here.
-            long idx = find(key, hash, false);
+            long idx = find(key, hash, false, false);
             if (idx >= 0) {
                 long e = entryAt(idx);
                 checkEntry(e);
