@@ -145,8 +145,14 @@ final class EntryLayout {
 
     /** Writes meta and both lengths (not the checksum); returns the decoded header. */
     static long writeHeader(MemorySegment m, long e, int meta, long keyLength, long valueLength) {
-        m.set(JAVA_BYTE, e + META, (byte) meta);
-        writeVarint(m, writeVarint(m, e + LENGTHS, keyLength), valueLength);
+        if ((keyLength | valueLength) < 0x80) {
+            // One store (the word ends at e + 12, inside the first block); the key and value
+            // written after it overwrite its zeros.
+            m.set(JAVA_LONG_UNALIGNED, e + META, meta & 0xFF | keyLength << 8 | valueLength << 16);
+        } else {
+            m.set(JAVA_BYTE, e + META, (byte) meta);
+            writeVarint(m, writeVarint(m, e + LENGTHS, keyLength), valueLength);
+        }
         return keyLength << 32 | valueLength | ((meta & META_HAS_EXPIRY) != 0 ? EXPIRY_BIT : 0);
     }
 

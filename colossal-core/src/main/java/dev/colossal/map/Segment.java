@@ -386,10 +386,6 @@ final class Segment {
         EntryLayout.checkLength("key", klen);
         EntryLayout.checkLength("value", valueLength);
         int meta = expiresAt != 0 ? EntryLayout.META_HAS_EXPIRY : 0;
-        if (expiresAt != 0) {
-            // Before the entry exists, so that a crash can leave it set for nothing but never unset.
-            Mem.setLong(file.mem(), base + MAY_EXPIRE, 1);
-        }
         long blocks = EntryLayout.blocks(klen, valueLength, expiresAt != 0 ? EntryLayout.EXPIRY_BYTES : 0, shift);
         if (file.bounded()) {
             // New entries start referenced: they survive the hand's next pass (CLOCK's second chance).
@@ -398,6 +394,11 @@ final class Segment {
         }
         if (found < 0) {
             ensureRoomForInsert();
+        }
+        if (expiresAt != 0) {
+            // Before the entry exists, so that a crash can leave it set for nothing but never unset;
+            // after the purge a growth runs, which clears it when no other entry expires.
+            Mem.setLong(file.mem(), base + MAY_EXPIRE, 1);
         }
         long e = heap.allocate(blocks);
         CrashPoints.reach(CrashPoints.STORE_ALLOCATED);
@@ -567,7 +568,9 @@ final class Segment {
     /** The slot of {@code key} under the lock, or -1; an expired entry met on the way is removed. */
     long liveSlot(MemorySegment key, long hash) {
         long slot = find(key, hash);
-        if (slot >= 0 && isExpiredAt(slot)) {
+        // mayExpire is set before any entry with an expiry time is written: most segments never
+        // hold one, and their writes skip reading the entry again.
+        if (slot >= 0 && Mem.getLong(file.mem(), base + MAY_EXPIRE) != 0 && isExpiredAt(slot)) {
             delete(slot);
             return -1;
         }

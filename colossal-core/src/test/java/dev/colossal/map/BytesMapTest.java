@@ -363,6 +363,27 @@ class BytesMapTest {
     }
 
     @Test
+    void shouldTreatAnExpiredEntryAsAbsentInWritesAfterItsInsertGrewTheTable() throws IOException {
+        // Writes look at an entry's expiry time only in segments whose mayExpire word is set. The
+        // 13th entry fills 16 slots past 3/4 and grows the table; the purge before growing must
+        // not clear the word that this insert, the segment's first with a TTL, set.
+        try (BytesMap map = BytesMap.open(dir.resolve("ttl-grow.map"), MapOptions.DEFAULTS.withSegments(1));
+             Arena arena = Arena.ofConfined()) {
+            long[] now = {1_000_000};
+            map.file.clock = () -> now[0];
+            for (int i = 0; i < 12; i++) {
+                map.put(b("key" + i), b("v"));
+            }
+            MemorySegment key = arena.allocateFrom("expiring");
+            map.put(key, arena.allocateFrom("old"), java.time.Duration.ofMinutes(1));
+            now[0] += 120_000;
+            assertTrue(map.putIfAbsent(key, arena.allocateFrom("new")), "the expired entry counts as absent");
+            assertArrayEquals(b("new\0"), map.get(key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)));
+            MapChecks.assertSound(map);
+        }
+    }
+
+    @Test
     void shouldThrowAfterClose() throws IOException {
         BytesMap map = BytesMap.open(dir.resolve("m.map"));
         map.close();
