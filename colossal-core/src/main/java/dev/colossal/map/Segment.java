@@ -165,7 +165,8 @@ final class Segment {
                     failure = e;
                 }
                 VarHandle.loadLoadFence();
-                if (Mem.getLong(file.mem(), base + VERSION) != v) {
+                // Through the mapping the version was read from: every mapping shows the same word.
+                if (Mem.getLong(seen, base + VERSION) != v) {
                     continue;
                 }
             } catch (IllegalStateException e) {
