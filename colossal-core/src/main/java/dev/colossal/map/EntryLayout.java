@@ -2,6 +2,7 @@ package dev.colossal.map;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
@@ -25,9 +26,12 @@ import java.lang.foreign.MemorySegment;
  *       (1 byte below 128, 2 below 16 KiB, ... 5 bytes for 1 GiB)
  * </pre>
  *
- * <p>The checksum is XXH64 of key, value and tail seeded with both lengths, folded to 32 bits, so
- * a flipped byte in a length, the expiry flag, a key, a value or an expiry time is found.
- * {@code meta} itself is outside the checksum so that marks may change in place.
+ * <p>The checksum is the CRC32C of everything after {@code meta} (both lengths, key, value and
+ * tail; 0 is stored as 1), so a flipped byte in a length, the expiry flag (it moves the end of the
+ * summed range), a key, a value or an expiry time is found: CRC32C catches every burst of up to
+ * 32 flipped bits. {@code meta} itself is outside the checksum so that marks may change in place.
+ * Format 4 replaced XXH64 (Java code, ~30 ns for a 100-byte entry) by CRC32C (the CPU's crc32
+ * instruction through the JDK's intrinsic, ~15 ns, and 3x cheaper per byte on large values).
  *
  * <p>Format 3 (this layout) replaced a fixed 16-byte header (four ints) by this one, 7 bytes for
  * keys and values under 128 bytes, and the default block went from 32 to 16 bytes. Per entry
@@ -74,7 +78,13 @@ final class EntryLayout {
      * {@link #MAX_LENGTH}). {@code m} must cover {@code e + MAX_HEADER_BYTES}.
      */
     static long header(MemorySegment m, long e) {
-        int meta = m.get(JAVA_BYTE, e + META);
+        // One load for meta and lengths below 128 bytes each (the bytes up to e + 12 lie in the
+        // entry's first block); longer varints take the byte-wise path.
+        long w = m.get(JAVA_LONG_UNALIGNED, e + META);
+        if ((w & 0x8080_00L) == 0 && (w & 0xFC) == 0) {
+            return (w & 0x7F00) << 24 | (w >>> 16 & 0x7F) | (w & META_HAS_EXPIRY) << 31;
+        }
+        int meta = (byte) w;
         long klen = varint(m, e + LENGTHS);
         if (klen < 0 || (meta & ~META_KNOWN) != 0) {
             return -1;
@@ -135,8 +145,14 @@ final class EntryLayout {
 
     /** Writes meta and both lengths (not the checksum); returns the decoded header. */
     static long writeHeader(MemorySegment m, long e, int meta, long keyLength, long valueLength) {
-        m.set(JAVA_BYTE, e + META, (byte) meta);
-        writeVarint(m, writeVarint(m, e + LENGTHS, keyLength), valueLength);
+        if ((keyLength | valueLength) < 0x80) {
+            // One store (the word ends at e + 12, inside the first block); the key and value
+            // written after it overwrite its zeros.
+            m.set(JAVA_LONG_UNALIGNED, e + META, meta & 0xFF | keyLength << 8 | valueLength << 16);
+        } else {
+            m.set(JAVA_BYTE, e + META, (byte) meta);
+            writeVarint(m, writeVarint(m, e + LENGTHS, keyLength), valueLength);
+        }
         return keyLength << 32 | valueLength | ((meta & META_HAS_EXPIRY) != 0 ? EXPIRY_BIT : 0);
     }
 
@@ -167,11 +183,37 @@ final class EntryLayout {
 
     /** The checksum the entry at {@code e} should carry, from its decoded header and bytes. */
     static int checksum(MemorySegment m, long e, long header) {
-        long klen = keyLength(header);
-        long vlen = valueLength(header);
-        long h = XxHash64.hash(m, keyOffset(e, header), klen + vlen + tailBytes(header), klen << 32 | vlen);
-        int folded = (int) (h ^ (h >>> 32));
-        return folded == 0 ? 1 : folded;
+        int crc = Crc32c.of(m, e + LENGTHS, bytes(header) - LENGTHS);
+        // Never 0, which is what a file without checksums stores.
+        return crc == 0 ? 1 : crc;
+    }
+
+    /**
+     * Whether the {@code length} bytes of {@code m} at {@code at} equal {@code key}'s: a word at a
+     * time for short keys, where {@link MemorySegment#mismatch} costs more in checks than in work.
+     */
+    static boolean sameBytes(MemorySegment m, long at, MemorySegment key, long length) {
+        if (length > 16) {
+            return MemorySegment.mismatch(m, at, at + length, key, 0, length) == -1;
+        }
+        long i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES) {
+            if (m.get(JAVA_LONG_UNALIGNED, at + i) != key.get(JAVA_LONG_UNALIGNED, i)) {
+                return false;
+            }
+        }
+        if (i + Integer.BYTES <= length) {
+            if (m.get(JAVA_INT_UNALIGNED, at + i) != key.get(JAVA_INT_UNALIGNED, i)) {
+                return false;
+            }
+            i += Integer.BYTES;
+        }
+        for (; i < length; i++) {
+            if (m.get(JAVA_BYTE, at + i) != key.get(JAVA_BYTE, i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static void checkLength(String name, long length) {

@@ -62,8 +62,9 @@ final class FileHeaderLayout {
     static final long MAGIC = 0x50414D534F4C4F43L;
     /**
      * 4: tables have four sizes per doubling and place keys by scaling the tag (see {@link
-     * SlotLayout}); 3 had power-of-two tables; 2 also had a 16-byte entry header (3 has a 7-byte
-     * one with varint lengths, see {@link EntryLayout}); 1 also placed keys in tables differently.
+     * SlotLayout}), and entry checksums are CRC32C (see {@link EntryLayout}); 3 had power-of-two
+     * tables and XXH64-based checksums; 2 also had a 16-byte entry header (3 has a 7-byte one with
+     * varint lengths); 1 also placed keys in tables differently.
      */
     static final int FORMAT_VERSION = 4;
     static final int HEADER_BYTES = 4096;

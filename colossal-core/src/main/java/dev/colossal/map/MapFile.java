@@ -49,6 +49,8 @@ final class MapFile implements AutoCloseable {
     final int segmentCount;
     final int blockShift;
     final boolean checksums;
+    /** Whether lookups in this process check the checksums of the entries they meet. */
+    final boolean verifyReads;
     private final int formatVersion;
     private final long createdMillis;
     final long maxEntriesPerSegment;
@@ -73,7 +75,7 @@ final class MapFile implements AutoCloseable {
     /** The clock expiry is measured against; tests replace it. */
     volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
 
-    private MapFile(Path path, FileChannel channel, ByteBuffer header) throws IOException {
+    private MapFile(Path path, FileChannel channel, ByteBuffer header, boolean verifyReads) throws IOException {
         this.path = path;
         this.channel = channel;
         this.segmentCount = header.getInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET);
@@ -83,6 +85,7 @@ final class MapFile implements AutoCloseable {
         this.createdMillis = header.getLong((int) FileHeaderLayout.CREATED_OFFSET);
         this.checksums = (header.getInt((int) FileHeaderLayout.FLAGS_OFFSET)
                 & FileHeaderLayout.FLAG_CHECKSUMS) != 0;
+        this.verifyReads = checksums && verifyReads;
         // Bounds are kept per segment, rounded up: the map-wide bound holds approximately.
         this.maxEntriesPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET));
         this.maxBlocksPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET) >>> blockShift);
@@ -203,7 +206,7 @@ final class MapFile implements AutoCloseable {
         }
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            MapFile file = new MapFile(path, channel, validate(path, channel));
+            MapFile file = new MapFile(path, channel, validate(path, channel), options == null || options.verifyReads());
             file.checkExtentsBelowAllocEnd();
             return file;
         } catch (IOException | RuntimeException e) {
@@ -298,7 +301,7 @@ final class MapFile implements AutoCloseable {
         return switch (version) {
             case 1 -> "its tables place keys differently";
             case 2 -> "its entries have 16-byte headers";
-            default -> "its tables have power-of-two sizes";
+            default -> "its tables have power-of-two sizes and its entry checksums are XXH64, not CRC32C";
         };
     }
 

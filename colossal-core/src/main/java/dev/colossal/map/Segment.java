@@ -165,7 +165,8 @@ final class Segment {
                     failure = e;
                 }
                 VarHandle.loadLoadFence();
-                if (Mem.getLong(file.mem(), base + VERSION) != v) {
+                // Through the mapping the version was read from: every mapping shows the same word.
+                if (Mem.getLong(seen, base + VERSION) != v) {
                     continue;
                 }
             } catch (IllegalStateException e) {
@@ -205,13 +206,13 @@ final class Segment {
     }
 
     private long getUnlocked(MemorySegment key, long hash, MemorySegment dst, long dstOffset) {
-        long idx = find(key, hash);
-        if (idx < 0) {
+        long e = find(key, hash, file.verifyReads, true);
+        if (e < 0) {
             return -1;
         }
-        long e = entryAt(idx);
-        long header = checkEntry(e);
+        // find checked this header and mapped the entry; decoding it again reads bytes in L1.
         MemorySegment m = file.mem();
+        long header = EntryLayout.header(m, e);
         if (isExpired(m, e, header)) {
             return -1;
         }
@@ -229,10 +230,11 @@ final class Segment {
      * @return the slot index, or -1 if absent
      */
     long find(MemorySegment key, long hash) {
-        return find(key, hash, file.checksums);
+        return find(key, hash, file.verifyReads, false);
     }
 
-    private long find(MemorySegment key, long hash, boolean verify) {
+    /** As {@link #find(MemorySegment, long)}; returns the entry's position instead if {@code entry}. */
+    private long find(MemorySegment key, long hash, boolean verify, boolean entry) {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         if (table == 0) {
@@ -254,16 +256,15 @@ final class Segment {
             long e = SlotLayout.position(s, shift);
             long header = checkEntry(e);
             m = file.mem();
-            long ko = EntryLayout.keyOffset(e, header);
             boolean same = EntryLayout.keyLength(header) == klen
-                    && MemorySegment.mismatch(m, ko, ko + klen, key, 0, klen) == -1;
+                    && EntryLayout.sameBytes(m, EntryLayout.keyOffset(e, header), key, klen);
             if (verify) {
                 // On a tag match with another key the checksum is checked too: a damaged slot or
                 // key is then reported instead of silently reading as "absent".
                 verifyChecksum(m, e, header);
             }
             if (same) {
-                return idx;
+                return entry ? e : idx;
             }
         }
         return -1;
@@ -296,7 +297,7 @@ final class Segment {
     }
 
     private void verifyChecksum(MemorySegment m, long e, long header) {
-        if (!file.checksums) {
+        if (!file.verifyReads) {
             return;
         }
         int stored = EntryLayout.storedChecksum(m, e);
@@ -548,7 +549,7 @@ final class Segment {
         }
         try {
             // The read that called us verified the entry; no second checksum here.
-            long idx = find(key, hash, false);
+            long idx = find(key, hash, false, false);
             if (idx >= 0) {
                 long e = entryAt(idx);
                 checkEntry(e);
@@ -572,7 +573,9 @@ final class Segment {
     /** The slot of {@code key} under the lock, or -1; an expired entry met on the way is removed. */
     long liveSlot(MemorySegment key, long hash) {
         long slot = find(key, hash);
-        if (slot >= 0 && isExpiredAt(slot)) {
+        // mayExpire is set before any entry with an expiry time is written: most segments never
+        // hold one, and their writes skip reading the entry again.
+        if (slot >= 0 && Mem.getLong(file.mem(), base + MAY_EXPIRE) != 0 && isExpiredAt(slot)) {
             delete(slot);
             return -1;
         }

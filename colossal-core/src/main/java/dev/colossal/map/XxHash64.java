@@ -6,7 +6,7 @@ import java.nio.ByteOrder;
 
 /**
  * The 64-bit xxHash (XXH64) over bytes in a {@link MemorySegment}, written from the published
- * algorithm. Used for bucket choice, slot tags and entry checksums; its output is part of the file
+ * algorithm. Used for segment and bucket choice and slot tags; its output is part of the file
  * format, so it must never change.
  */
 final class XxHash64 {

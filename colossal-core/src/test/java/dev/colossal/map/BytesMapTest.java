@@ -215,7 +215,8 @@ class BytesMapTest {
     }
 
     @ParameterizedTest(name = "formatVersion={0}")
-    @CsvSource({"1, tables place keys differently", "2, entries have 16-byte headers", "3, tables have power-of-two sizes"})
+    @CsvSource({"1, tables place keys differently", "2, entries have 16-byte headers",
+        "3, tables have power-of-two sizes and its entry checksums are XXH64"})
     void shouldRefuseAFileOfAnOlderFormatSayingWhatChanged(int version, String why) throws IOException {
         MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(withFormatVersion(version)));
         assertTrue(e.getMessage().contains("formatVersion=" + version) && e.getMessage().contains("older")
@@ -400,6 +401,27 @@ class BytesMapTest {
             assertEquals(250_000, map.size());
         }
         assertTrue(MapInspector.inspect(file).tableSlots() > 4 * 65_536, "and the map grows past the hint");
+    }
+
+    @Test
+    void shouldTreatAnExpiredEntryAsAbsentInWritesAfterItsInsertGrewTheTable() throws IOException {
+        // Writes look at an entry's expiry time only in segments whose mayExpire word is set. The
+        // 13th entry fills 16 slots past 3/4 and grows the table; the purge before growing must
+        // not clear the word that this insert, the segment's first with a TTL, set.
+        try (BytesMap map = BytesMap.open(dir.resolve("ttl-grow.map"), MapOptions.DEFAULTS.withSegments(1));
+             Arena arena = Arena.ofConfined()) {
+            long[] now = {1_000_000};
+            map.file.clock = () -> now[0];
+            for (int i = 0; i < 12; i++) {
+                map.put(b("key" + i), b("v"));
+            }
+            MemorySegment key = arena.allocateFrom("expiring");
+            map.put(key, arena.allocateFrom("old"), java.time.Duration.ofMinutes(1));
+            now[0] += 120_000;
+            assertTrue(map.putIfAbsent(key, arena.allocateFrom("new")), "the expired entry counts as absent");
+            assertArrayEquals(b("new\0"), map.get(key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)));
+            MapChecks.assertSound(map);
+        }
     }
 
     @Test

@@ -135,6 +135,46 @@ class CorruptionTest {
     }
 
     @Test
+    void shouldReportAFlippedByteInValuesSummedThroughABufferView() throws IOException {
+        // Entries longer than Crc32c.COPIED are summed through a buffer view of the mapping, not a copy.
+        Path file = dir.resolve("large.map");
+        String justOver = "j".repeat(Crc32c.COPIED);
+        String large = "L".repeat(300_000);
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
+            map.put(key(3), value(3));
+            map.put("just-over", justOver);
+            map.put("large", large);
+            assertEquals(large, map.get("large"));
+        }
+        long over = entryOf(file, "just-over");
+        long big = entryOf(file, "large");
+        flip(file, EntryLayout.valueOffset(over, headerOf(file, over)) + Crc32c.COPIED - 1);
+        flip(file, EntryLayout.valueOffset(big, headerOf(file, big)) + 200_000);
+        assertReadReports(file, "just-over", over);
+        assertReadReports(file, "large", big);
+        MapVerifier.Result r = MapVerifier.verify(file, null);
+        assertEquals(2, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).contains("checksum") && r.problems().get(1).contains("checksum"), r.problems().toString());
+    }
+
+    @Test
+    void shouldLeaveDamageToVerifyWhenReadsDoNotCheckChecksums() throws IOException {
+        Path file = pristine();
+        long e = entryOf(file, key(5));
+        flip(file, EntryLayout.valueOffset(e, headerOf(file, e)) + 3);
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING,
+                MapOptions.DEFAULTS.withVerifyReads(false))) {
+            String read = map.get(key(5));
+            assertEquals(value(5).length(), read.length());
+            assertTrue(!read.equals(value(5)), "the flipped byte is read as it is: " + read);
+        }
+        MapVerifier.Result r = MapVerifier.verify(file, null);
+        assertEquals(1, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).contains("offset=" + e), r.problems().toString());
+        assertReadReports(file, key(5), e);
+    }
+
+    @Test
     void shouldRefuseAFlippedMagicAtOpen() throws IOException {
         Path file = pristine();
         flip(file, FileHeaderLayout.MAGIC_OFFSET + 2);

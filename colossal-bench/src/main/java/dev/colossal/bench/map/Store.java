@@ -1,6 +1,7 @@
 package dev.colossal.bench.map;
 
 import dev.colossal.map.BytesMap;
+import dev.colossal.map.MapOptions;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -39,7 +40,8 @@ abstract class Store implements AutoCloseable {
     /** {@code valueSize}: the size of every value, so that peers that need sizing up front get it right. */
     static Store create(String name, Path dir, int entries, int valueSize) throws IOException {
         return switch (name) {
-            case "colossal" -> new Colossal(dir, valueSize);
+            case "colossal" -> new Colossal(dir, valueSize, true);
+            case "colossal-unverified" -> new Colossal(dir, valueSize, false);
             case "chm" -> new Chm();
             case "chronicle" -> new Chronicle(dir, entries, valueSize);
             case "mapdb" -> new MapDb(dir);
@@ -48,15 +50,18 @@ abstract class Store implements AutoCloseable {
         };
     }
 
-    /** Ours: the raw map, reading into a reused native buffer (no allocation per get). */
+    /**
+     * Ours: the raw map, reading into a reused native buffer (no allocation per get);
+     * "colossal-unverified" opens it with {@code MapOptions.withVerifyReads(false)}.
+     */
     static final class Colossal extends Store {
         private final BytesMap map;
         private final MemorySegment key = Arena.ofAuto().allocate(4);
         private final MemorySegment value;
         private final MemorySegment dst;
 
-        Colossal(Path dir, int valueSize) throws IOException {
-            map = BytesMap.open(dir.resolve("colossal.map"));
+        Colossal(Path dir, int valueSize, boolean verifyReads) throws IOException {
+            map = BytesMap.open(dir.resolve("colossal.map"), MapOptions.DEFAULTS.withVerifyReads(verifyReads));
             value = Arena.ofAuto().allocate(valueSize);
             dst = Arena.ofAuto().allocate(valueSize);
         }
