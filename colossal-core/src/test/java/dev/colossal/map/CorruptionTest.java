@@ -135,10 +135,10 @@ class CorruptionTest {
     }
 
     @Test
-    void shouldReportAFlippedByteInValuesSummedThroughABufferView() throws IOException {
-        // Entries longer than Crc32c.COPIED are summed through a buffer view of the mapping, not a copy.
+    void shouldReportAFlippedByteInValuesSummedInSeveralChunks() throws IOException {
+        // Entries longer than Crc32c.CHUNK are summed in several chunks.
         Path file = dir.resolve("large.map");
-        String justOver = "j".repeat(Crc32c.COPIED);
+        String justOver = "j".repeat(Crc32c.CHUNK);
         String large = "L".repeat(300_000);
         try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
             map.put(key(3), value(3));
@@ -148,7 +148,7 @@ class CorruptionTest {
         }
         long over = entryOf(file, "just-over");
         long big = entryOf(file, "large");
-        flip(file, EntryLayout.valueOffset(over, headerOf(file, over)) + Crc32c.COPIED - 1);
+        flip(file, EntryLayout.valueOffset(over, headerOf(file, over)) + Crc32c.CHUNK - 1);
         flip(file, EntryLayout.valueOffset(big, headerOf(file, big)) + 200_000);
         assertReadReports(file, "just-over", over);
         assertReadReports(file, "large", big);
