@@ -19,7 +19,8 @@ public final class BenchMain {
             new dev.colossal.bench.server.ServerSuite(),
             new dev.colossal.bench.swap.SwapSuite(),
             new dev.colossal.bench.codecs.CodecsSuite(),
-            new dev.colossal.bench.map.MapSuite()
+            new dev.colossal.bench.map.MapSuite(),
+            new dev.colossal.bench.map.MapBigSuite()
     );
 
     private BenchMain() {}

@@ -3,10 +3,7 @@ package dev.colossal.bench.map;
 import dev.colossal.bench.Jmh;
 import dev.colossal.bench.Row;
 import dev.colossal.bench.Suite;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,7 +16,7 @@ import java.util.Map;
 public final class MapSuite implements Suite {
 
     private static final List<String> PEERS = List.of("chm", "chronicle", "mapdb", "lmdb");
-    private static final List<String> PEER_FLAGS = List.of(
+    static final List<String> PEER_FLAGS = List.of(
             "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
             "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
             "--add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED",
@@ -86,47 +83,7 @@ public final class MapSuite implements Suite {
                         .withNote(op.equals("iterate") ? "ns per full pass" : null));
             }
         }
-        if (!quick && !"0".equals(System.getenv("COLOSSAL_BENCH_BIG"))) {
-            rows.addAll(bigValues(include));
-        }
         return rows;
-    }
-
-    /**
-     * lmdbjava's second workload (full run only; {@code COLOSSAL_BENCH_BIG=0} skips it), 10M entries of 2 KiB, with fewer entries if the disk has less
-     * room: each store in turn holds the whole data set in a file (LMDB puts each such value on a
-     * 4 KiB overflow page, the most of the three), and at least 20 GiB stay free. Chronicle Map and
-     * lmdbjava only: ConcurrentHashMap would need a 24 GiB heap on a 24 GiB machine, and MapDB is
-     * left out so that the full run ends in reasonable time (every fork refills the data set).
-     */
-    private static List<Row> bigValues(String include) throws Exception {
-        int valueSize = 2048;
-        long free = Files.getFileStore(Path.of(System.getProperty("java.io.tmpdir"))).getUsableSpace();
-        int entries = (int) Math.min(10_000_000, (free - (20L << 30)) / 4600);
-        String size = String.format(Locale.ROOT, "%.1fM entries x 2 KiB", entries / 1e6);
-        if (entries < 100_000) {
-            return List.of(new Row("all ops, 10M x 2 KiB", "BytesMap", null, "ns/op", Double.NaN, Double.NaN, null,
-                    null, false, null, "skipped: " + (free >> 30) + " GiB free, too little for the data set and a 20 GiB reserve"));
-        }
-        String[] params = {"entries", Integer.toString(entries), "valueSize", Integer.toString(valueSize)};
-        Map<String, Jmh.Result> ours = Jmh.run(include, false, List.of(), with(params, "colossal"));
-        List<Row> rows = new ArrayList<>();
-        for (String peer : List.of("chronicle", "lmdb")) {
-            Map<String, Jmh.Result> theirs = Jmh.run(include, false, PEER_FLAGS, with(params, peer));
-            for (String op : List.of("get", "put", "delete", "iterate")) {
-                rows.add(Row.versus(op + ", " + size, "BytesMap", find(ours, op, "colossal"), peerName(peer),
-                        find(theirs, op, peer), false, null)
-                        .withNote((op.equals("iterate") ? "ns per full pass; " : "") + (free >> 30) + " GiB free at start"));
-            }
-        }
-        return rows;
-    }
-
-    private static String[] with(String[] params, String store) {
-        String[] all = Arrays.copyOf(params, params.length + 2);
-        all[params.length] = "store";
-        all[params.length + 1] = store;
-        return all;
     }
 
     static String peerName(String peer) {

@@ -1,0 +1,75 @@
+package dev.colossal.bench.map;
+
+import dev.colossal.bench.Row;
+import dev.colossal.bench.Suite;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code ./colossal bench map-big}: lmdbjava's second workload, apart from the map suite because it
+ * writes tens of GB per store. 10M random int keys with 2 KiB values (fewer if the disk has less room:
+ * each store in turn holds the whole data set, LMDB on a 4 KiB overflow page per value, and at least
+ * 20 GiB stay free; {@code COLOSSAL_BENCH_BIG_ENTRIES} sets the number), through {@link BigValuesMain}:
+ * each store fills once in a JVM of its own, then gets, puts, deletes and iterates. ConcurrentHashMap
+ * is left out: it would need a 21 GiB heap on a 24 GiB machine.
+ */
+public final class MapBigSuite implements Suite {
+
+    /** Creates the suite. */
+    public MapBigSuite() {}
+
+    @Override
+    public String name() {
+        return "map-big";
+    }
+
+    @Override
+    public String description() {
+        return "persistent map vs Chronicle Map, lmdbjava, MapDB: 10M random int keys with 2 KiB values, filled once "
+                + "(--quick: 0.5M)";
+    }
+
+    @Override
+    public List<String> jvmFlags() {
+        return MapSuite.PEER_FLAGS;
+    }
+
+    @Override
+    public List<Row> run(boolean quick) throws Exception {
+        int valueSize = 2048;
+        long free = Files.getFileStore(Path.of(System.getProperty("java.io.tmpdir"))).getUsableSpace();
+        String asked = System.getenv("COLOSSAL_BENCH_BIG_ENTRIES");
+        int entries = asked != null ? Integer.parseInt(asked)
+                : (int) Math.min(quick ? 500_000 : 10_000_000, (free - (20L << 30)) / 4600);
+        String size = String.format(Locale.ROOT, "%.1fM entries x 2 KiB", entries / 1e6);
+        if (entries < 100_000 && asked == null) {
+            return List.of(new Row("all ops, 10M x 2 KiB", "BytesMap", null, "ns/op", Double.NaN, Double.NaN, null,
+                    null, false, null, "skipped: " + (free >> 30) + " GiB free, too little for the data set and a 20 GiB reserve"));
+        }
+        String ops = Integer.toString(Math.min(entries, 1_000_000));
+        Map<String, String> ours = ChildJvm.run(List.of("-Xmx2g"), BigValuesMain.class, "colossal",
+                Integer.toString(entries), Integer.toString(valueSize), ops);
+        List<Row> rows = new ArrayList<>();
+        for (String peer : List.of("chronicle", "lmdb", "mapdb")) {
+            List<String> flags = new ArrayList<>(MapSuite.PEER_FLAGS);
+            flags.add("-Xmx2g");
+            Map<String, String> theirs = ChildJvm.run(flags, BigValuesMain.class, peer, Integer.toString(entries),
+                    Integer.toString(valueSize), ops);
+            String note = "filled once per store, random keys; " + (free >> 30) + " GiB free at start";
+            for (String op : List.of("fill", "get", "put", "delete", "iterate")) {
+                String key = op + (op.equals("iterate") ? "Ms" : "Ns");
+                rows.add(new Row(op + ", " + size, "BytesMap", MapSuite.peerName(peer), op.equals("iterate") ? "ms" : "ns/op",
+                        Double.parseDouble(ours.get(key)), Double.NaN, Double.parseDouble(theirs.get(key)), null,
+                        false, null, op.equals("iterate") ? "one full pass; " + note : note));
+            }
+            rows.add(new Row("disk used, " + size, "BytesMap", MapSuite.peerName(peer), "MB",
+                    Double.parseDouble(ours.get("diskBytes")) / 1e6, Double.NaN,
+                    Double.parseDouble(theirs.get("diskBytes")) / 1e6, null, false, null, "du of the store's files"));
+        }
+        return rows;
+    }
+}
