@@ -2,6 +2,7 @@ package dev.colossal.bench.map;
 
 import dev.colossal.bench.Row;
 import dev.colossal.bench.Suite;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,9 +12,11 @@ import java.util.Map;
 
 /**
  * {@code ./colossal bench map-big}: lmdbjava's second workload, apart from the map suite because it
- * writes tens of GB per store. 10M random int keys with 2 KiB values (fewer if the disk has less room:
- * each store in turn holds the whole data set, LMDB on a 4 KiB overflow page per value, and at least
- * 20 GiB stay free; {@code COLOSSAL_BENCH_BIG_ENTRIES} sets the number), through {@link BigValuesMain}:
+ * writes GBs per store. 10M random int keys with 2 KiB values, or fewer: each store in turn holds the
+ * whole data set, LMDB on a 4 KiB overflow page per value, so the entries are capped where that would
+ * pass half the RAM (beyond it every store thrashes the page cache and the run measures the disk for
+ * hours: Chronicle Map filled 1M entries per 8 minutes at 10M on a 24 GiB machine) or leave less than
+ * 20 GiB of disk free ({@code COLOSSAL_BENCH_BIG_ENTRIES} sets the number), through {@link BigValuesMain}:
  * each store fills once in a JVM of its own, then gets, puts, deletes and iterates. ConcurrentHashMap
  * is left out: it would need a 21 GiB heap on a 24 GiB machine.
  */
@@ -43,8 +46,11 @@ public final class MapBigSuite implements Suite {
         int valueSize = 2048;
         long free = Files.getFileStore(Path.of(System.getProperty("java.io.tmpdir"))).getUsableSpace();
         String asked = System.getenv("COLOSSAL_BENCH_BIG_ENTRIES");
+        long ram = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getTotalMemorySize();
+        long perEntry = 4600;
         int entries = asked != null ? Integer.parseInt(asked)
-                : (int) Math.min(quick ? 500_000 : 10_000_000, (free - (20L << 30)) / 4600);
+                : (int) Math.min(quick ? 500_000 : 10_000_000, Math.min((free - (20L << 30)) / perEntry, ram / 2 / perEntry));
         String size = String.format(Locale.ROOT, "%.1fM entries x 2 KiB", entries / 1e6);
         if (entries < 100_000 && asked == null) {
             return List.of(new Row("all ops, 10M x 2 KiB", "BytesMap", null, "ns/op", Double.NaN, Double.NaN, null,
@@ -59,7 +65,8 @@ public final class MapBigSuite implements Suite {
             flags.add("-Xmx2g");
             Map<String, String> theirs = ChildJvm.run(flags, BigValuesMain.class, peer, Integer.toString(entries),
                     Integer.toString(valueSize), ops);
-            String note = "filled once per store, random keys; " + (free >> 30) + " GiB free at start";
+            String note = "filled once per store, random keys; " + (free >> 30) + " GiB free at start, "
+                    + (ram >> 30) + " GiB RAM";
             for (String op : List.of("fill", "get", "put", "delete", "iterate")) {
                 String key = op + (op.equals("iterate") ? "Ms" : "Ns");
                 rows.add(new Row(op + ", " + size, "BytesMap", MapSuite.peerName(peer), op.equals("iterate") ? "ms" : "ns/op",
