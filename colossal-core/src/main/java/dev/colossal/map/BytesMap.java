@@ -41,7 +41,7 @@ public final class BytesMap implements AutoCloseable {
 
     final MapFile file;
     private final Segment[] segments;
-    private final int segmentBits;
+    private final int segmentMask;
 
     private BytesMap(MapFile file) {
         this.file = file;
@@ -49,7 +49,7 @@ public final class BytesMap implements AutoCloseable {
         for (int i = 0; i < segments.length; i++) {
             segments[i] = new Segment(file, i);
         }
-        this.segmentBits = Integer.numberOfTrailingZeros(file.segmentCount);
+        this.segmentMask = file.segmentCount - 1;
     }
 
     /**
@@ -116,7 +116,7 @@ public final class BytesMap implements AutoCloseable {
     }
 
     Segment segmentFor(long hash) {
-        return segments[segmentBits == 0 ? 0 : (int) (hash >>> (64 - segmentBits))];
+        return segments[SlotLayout.segmentOf(hash, segmentMask)];
     }
 
     Segment segment(int i) {

@@ -301,6 +301,8 @@ final class MapFile implements AutoCloseable {
         return switch (version) {
             case 1 -> "its tables place keys differently";
             case 2 -> "its entries have 16-byte headers";
+            case 4 -> "its slots have 24-bit tags, so tables past 2^24 slots grew by reading every key,"
+                    + " and its segments are chosen by other hash bits";
             default -> "its tables have power-of-two sizes and its entry checksums are XXH64, not CRC32C";
         };
     }

@@ -8,7 +8,8 @@ package dev.colossal.map;
  * @param segments  number of segments, a power of two from 1 to 65536; more segments let more
  *                  writers work at once and keep each segment's table growth short
  * @param blockSize heap block size in bytes: 16, 32 or 64; entries are rounded up to whole blocks
- *                  (16 wastes least), and the file can reach 2^40 blocks (16 TiB with 16)
+ *                  (16 wastes least), and the file can reach 2^38 blocks (4 TiB with 16,
+ *                  16 TiB, ext4's limit, with 64)
  * @param checksums  whether each entry carries a checksum (CRC32C of its lengths, key, value and
  *                   expiry time); {@code verify} and, by default, every read check it
  * @param maxEntries a bound on entries for a cache, 0 for none: inserting beyond it evicts the

@@ -687,6 +687,20 @@ final class Segment {
         rehash(Math.max(grown, slots));
     }
 
+    /**
+     * Grows the table to {@code slots} slots (a size {@link SlotLayout#slotsFor} returns) now, as
+     * inserts would once it is full: the seam that lets tests pass a size without its entries.
+     */
+    void growTable(long slots) throws IOException {
+        lock();
+        try {
+            long table = Mem.getLong(file.mem(), base + TABLE);
+            rehash(table == 0 ? slots : Math.max(slots, checkTable(table)));
+        } finally {
+            unlock();
+        }
+    }
+
     /** Builds a table of {@code slots} slots from the live slots and publishes it; the old one becomes heap. */
     private void rehash(long slots) throws IOException {
         long bytes = SlotLayout.tableBytes(slots);
@@ -700,6 +714,9 @@ final class Segment {
             long oslots = checkTable(oldTable);
             m = file.mem(Math.max(opos + oslots * Long.BYTES, np + bytes));
             for (long i = 0; i < oslots; i++) {
+                if (i == oslots / 2) {
+                    CrashPoints.reach(CrashPoints.REHASH_HALF_COPIED);
+                }
                 long s = Mem.getLong(m, SlotLayout.slotOffset(opos, i));
                 if (!SlotLayout.isEntry(s)) {
                     continue;
@@ -710,9 +727,6 @@ final class Segment {
                     idx = SlotLayout.next(idx, slots);
                 }
                 Mem.setLong(m, SlotLayout.slotOffset(np, idx), s);
-                if (i == oslots / 2) {
-                    CrashPoints.reach(CrashPoints.REHASH_HALF_COPIED);
-                }
             }
         }
         m = file.mem();

@@ -195,8 +195,7 @@ final class SegmentScan {
         long h = Segment.hashKey(m, EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header));
         if (!SlotLayout.tagMatches(slot, h)) {
             problems.add("offset=" + e + ": slot tag does not match the key's hash (segment=" + index + ")");
-        } else if ((h >>> (64 - Integer.numberOfTrailingZeros(file.segmentCount))) != index
-                && file.segmentCount > 1) {
+        } else if (SlotLayout.segmentOf(h, file.segmentCount - 1) != index) {
             problems.add("offset=" + e + ": key belongs to another segment (segment=" + index + ")");
         }
     }

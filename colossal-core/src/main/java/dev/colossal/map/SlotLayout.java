@@ -6,11 +6,11 @@ package dev.colossal.map;
  *
  * <pre>
  * slot (one long, written with release, so a reader sees a whole entry or none):
- *  63                40 39                                        0
- *  +-------------------+------------------------------------------+
- *  | tag: hash bits    | entry position / blockSize               |
- *  | 32..55            |                                          |
- *  +-------------------+------------------------------------------+
+ *  63                   38 37                                     0
+ *  +----------------------+---------------------------------------+
+ *  | tag: hash bits       | entry position / blockSize            |
+ *  | 32..57               |                                       |
+ *  +----------------------+---------------------------------------+
  *  EMPTY = 0, TOMBSTONE = 1 (units 0 and 1 lie in the file header, never an entry)
  *
  * table word:
@@ -24,21 +24,28 @@ package dev.colossal.map;
  *
  * <p>Four sizes per doubling let a segment keep its table between 64% and 80% full (it grows
  * by one size, 14-25%, when it reaches {@link #MAX_LOAD_NUM}/{@link #MAX_LOAD_DEN}): about 10-12
- * bytes of slot per entry, where doubling at 3/4 kept a load of 3/8 to 3/4 (11-21 bytes). The home
- * slot is the tag scaled to the table ({@code tag * slots >> 24}), so for tables of up to 2^24
- * slots a rehash places every slot from its tag alone and reads no entry; the price is that the
- * tag tells apart only by its remaining bits the entries that share a bucket (those of other
- * buckets differ anyway). A larger table scales the hash's low 32 bits instead, and its rehash
- * hashes every key again. Positions have 40 bits of blocks: the file can reach 2^40 blocks
- * (16 TiB with the default 16-byte blocks, ext4's limit on a file).
+ * bytes of slot per entry, where doubling at 3/4 kept a load of 3/8 to 3/4 (11-21 bytes).
+ *
+ * <p>The home slot is the tag scaled to the table ({@code tag * slots >> 26}), so for tables of up
+ * to 2^26 slots (about 53M entries per segment, 3.4G entries in the default 64 segments) a rehash
+ * places every slot from its tag alone and reads no entry: growth to a billion entries never reads
+ * a key. The price is that the tag tells apart only by its remaining {@code 26 - log2(slots)} bits
+ * the entries that share a bucket (those of other buckets differ anyway). A larger table scales
+ * the hash's low 32 bits instead, and its rehash hashes every key again: slow (a random read of
+ * every entry) but no ceiling. The segment is chosen by the hash's lowest bits (see {@code
+ * BytesMap}), so no segment count takes bits from the tag.
+ *
+ * <p>Positions have 38 bits of blocks: the file can reach 2^38 blocks, 4 TiB with the default
+ * 16-byte blocks and 16 TiB (ext4's limit on a file) with 64-byte ones. Format 4 had 24-bit tags
+ * and 40-bit positions, and read every key to grow a table past 2^24 slots (from ~860M entries).
  */
 final class SlotLayout {
 
     static final long EMPTY = 0;
     static final long TOMBSTONE = 1;
-    static final int POSITION_BITS = 40;
+    static final int POSITION_BITS = 38;
     static final long POSITION_MASK = (1L << POSITION_BITS) - 1;
-    static final int TAG_BITS = 24;
+    static final int TAG_BITS = 64 - POSITION_BITS;
     static final long MIN_SLOTS = 16;
     static final long MAX_SLOTS = 1L << 40;
     /** A table grows when live entries and tombstones would pass this fraction of its slots. */
@@ -64,16 +71,24 @@ final class SlotLayout {
         return (hash >>> 32) & ((1L << TAG_BITS) - 1);
     }
 
+    /**
+     * The segment of {@code hash}: its lowest bits, which neither the tag nor the home slot of a
+     * table placed by tag uses ({@code segmentMask} is the segment count less one).
+     */
+    static int segmentOf(long hash, int segmentMask) {
+        return (int) hash & segmentMask;
+    }
+
     static long slot(long hash, long position, int blockShift) {
         return tag(hash) << POSITION_BITS | position >>> blockShift;
     }
 
-    /** The home slot of {@code hash} in a table of {@code slots} slots. */
+    /** The home slot of {@code hash} in a table of {@code slots} slots: scaled from its tag up to 2^26 slots. */
     static long bucket(long hash, long slots) {
         return slots <= 1L << TAG_BITS ? tag(hash) * slots >>> TAG_BITS : Math.unsignedMultiplyHigh(hash << 32, slots);
     }
 
-    /** The home slot of the entry in {@code slot}, from its tag alone: for tables of up to 2^24 slots. */
+    /** The home slot of the entry in {@code slot}, from its tag alone: for tables of up to 2^26 slots. */
     static long bucketOfSlot(long slot, long slots) {
         return (slot >>> POSITION_BITS) * slots >>> TAG_BITS;
     }

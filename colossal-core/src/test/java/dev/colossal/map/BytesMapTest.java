@@ -216,7 +216,8 @@ class BytesMapTest {
 
     @ParameterizedTest(name = "formatVersion={0}")
     @CsvSource({"1, tables place keys differently", "2, entries have 16-byte headers",
-        "3, tables have power-of-two sizes and its entry checksums are XXH64"})
+        "3, tables have power-of-two sizes and its entry checksums are XXH64",
+        "4, slots have 24-bit tags, so tables past 2^24 slots grew by reading every key"})
     void shouldRefuseAFileOfAnOlderFormatSayingWhatChanged(int version, String why) throws IOException {
         MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(withFormatVersion(version)));
         assertTrue(e.getMessage().contains("formatVersion=" + version) && e.getMessage().contains("older")

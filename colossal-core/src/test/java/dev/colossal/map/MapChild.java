@@ -11,6 +11,8 @@ import java.nio.file.Path;
  * writer  FILE PREFIX [N] forever (or N ops): op i puts key(i) and, when i % 3 == 0, removes key(i - 5); prints i after each op
  * fill    FILE PREFIX     puts 1 KiB values until the file cannot grow; prints "full N" and the exception,
  *                         then re-reads all N entries and prints "ok", or the first one missing
+ * grow    FILE PREFIX N   on a one-segment map sized for 2N entries: N ops as writer does, then grows the
+ *                         table past 2^24 slots ({@link TableGrowthTest#PAST_OLD_LIMIT}); prints "end"
  * </pre>
  */
 public final class MapChild {
@@ -36,8 +38,10 @@ public final class MapChild {
         Path file = Path.of(args[1]);
         String prefix = args[2];
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);
-        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING,
-                MapOptions.DEFAULTS.withSegments(8))) {
+        MapOptions options = args[0].equals("grow")
+                ? MapOptions.DEFAULTS.withSegments(1).withExpectedEntries(2 * Long.parseLong(args[3]))
+                : MapOptions.DEFAULTS.withSegments(8);
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING, options)) {
             switch (args[0]) {
                 case "counter" -> {
                     int n = Integer.parseInt(args[3]);
@@ -55,15 +59,12 @@ public final class MapChild {
                 case "writer" -> {
                     out.println("ready");
                     out.flush();
-                    long limit = args.length > 3 ? Long.parseLong(args[3]) : Long.MAX_VALUE;
-                    for (long i = 0; i < limit; i++) {
-                        map.put(key(prefix, i), value(prefix, i));
-                        if (i % 3 == 0 && i >= 5) {
-                            map.remove(key(prefix, i - 5));
-                        }
-                        out.println(i);
-                        out.flush();
-                    }
+                    write(map, prefix, args.length > 3 ? Long.parseLong(args[3]) : Long.MAX_VALUE, out);
+                }
+                case "grow" -> {
+                    write(map, prefix, Long.parseLong(args[3]), out);
+                    map.bytes().segmentFor(0).growTable(TableGrowthTest.PAST_OLD_LIMIT);
+                    out.println("end");
                 }
                 case "fill" -> {
                     int n = 0;
@@ -88,5 +89,17 @@ public final class MapChild {
             }
         }
         out.flush();
+    }
+
+    /** Op i puts key(i) and, when i % 3 == 0, removes key(i - 5); prints i after each op. */
+    private static void write(ColossalMap<String, String> map, String prefix, long ops, PrintStream out) {
+        for (long i = 0; i < ops; i++) {
+            map.put(key(prefix, i), value(prefix, i));
+            if (i % 3 == 0 && i >= 5) {
+                map.remove(key(prefix, i - 5));
+            }
+            out.println(i);
+            out.flush();
+        }
     }
 }

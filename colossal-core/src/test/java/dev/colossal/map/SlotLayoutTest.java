@@ -45,7 +45,10 @@ class SlotLayoutTest {
     }
 
     @Test
-    void shouldPlaceEveryHashInsideTheTableAndFromTheTagAloneUpTo2To24Slots() {
+    void shouldPlaceEveryHashInsideTheTableAndFromTheTagAloneUpTo2To26Slots() {
+        // Format 4 placed by tag up to 2^24 slots only: 1G entries in 64 segments went past it.
+        assertEquals(26, SlotLayout.TAG_BITS);
+        long placedByTag = 0;
         SplittableRandom random = new SplittableRandom(7);
         for (long entries = 1; entries < (1L << 39); entries = entries * 5 / 4 + 1) {
             long slots = SlotLayout.slotsFor(entries);
@@ -59,11 +62,50 @@ class SlotLayoutTest {
                 highest = Math.max(highest, bucket);
                 if (slots <= 1L << SlotLayout.TAG_BITS) {
                     assertEquals(bucket, SlotLayout.bucketOfSlot(SlotLayout.slot(hash, 4096, 4), slots));
+                    placedByTag = Math.max(placedByTag, slots);
                 }
             }
             // Spread over the whole table, not bunched at one end.
             assertTrue(lowest <= slots / 64 && highest >= slots - 1 - slots / 64, "slots=" + slots);
         }
+        assertTrue(placedByTag > 1L << 25, "placed by tag up to slots=" + placedByTag);
+    }
+
+    @Test
+    void shouldKeepTheTagAndTheLastPositionOfTheLargestFileInOneSlot() {
+        for (int shift = 4; shift <= 6; shift++) {
+            long last = SlotLayout.maxFileBytes(shift) - (1L << shift);
+            long hash = -1L;
+            long slot = SlotLayout.slot(hash, last, shift);
+            assertEquals(last, SlotLayout.position(slot, shift));
+            assertTrue(SlotLayout.tagMatches(slot, hash));
+            assertTrue(SlotLayout.isEntry(slot));
+        }
+        assertEquals(4L << 40, SlotLayout.maxFileBytes(4));
+        assertEquals(16L << 40, SlotLayout.maxFileBytes(6));
+    }
+
+    @Test
+    void shouldLeaveEveryTagBitFreeWithinOneSegmentOfTheLargestSegmentCount() {
+        // The segment comes from the low bits: with 65536 segments the keys of one segment still
+        // carry tags over the whole 26-bit range (format 4 took segments from the top bits, which
+        // overlapped the tag from 256 segments on).
+        int mask = (1 << 16) - 1;
+        SplittableRandom random = new SplittableRandom(11);
+        long tagOr = 0;
+        long tagAnd = -1;
+        int inSegment = 0;
+        for (int i = 0; i < 2_000_000 && inSegment < 64; i++) {
+            long hash = random.nextLong();
+            if (SlotLayout.segmentOf(hash, mask) == 12_345) {
+                tagOr |= SlotLayout.tag(hash);
+                tagAnd &= SlotLayout.tag(hash);
+                inSegment++;
+            }
+        }
+        assertTrue(inSegment >= 10, "inSegment=" + inSegment);
+        assertEquals((1L << SlotLayout.TAG_BITS) - 1, tagOr);
+        assertEquals(0, tagAnd);
     }
 
     @Test

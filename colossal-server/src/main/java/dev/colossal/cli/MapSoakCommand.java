@@ -1,6 +1,7 @@
 package dev.colossal.cli;
 
 import dev.colossal.map.BytesMap;
+import dev.colossal.map.MapOptions;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -25,6 +26,8 @@ final class MapSoakCommand implements Callable<Integer> {
 
     /** How often (in entries) progress advances and the free space is checked. */
     private static final long STEP = 1 << 20;
+    /** Steps between two log lines when stderr is not a terminal: 16 Mi entries, ~60 lines for a billion. */
+    private static final long LOG_STEPS = 16;
     private static final long MIX = 0x9E3779B97F4A7C15L;
 
     @Option(names = "--entries", description = "entries to put (default: 1000000000)")
@@ -43,11 +46,15 @@ final class MapSoakCommand implements Callable<Integer> {
     @Option(names = "--keep", description = "keep soak.map afterwards (default: delete it)")
     boolean keep;
 
+    @Option(names = "--segments", description = "segments of the new map, a power of two (default: 64, the map's"
+            + " default); fewer make each segment's table grow further, e.g. past 2^24 slots with 1 and 20000000 entries")
+    int segments = MapOptions.DEFAULTS.segments();
+
     @Override
     public Integer call() throws IOException {
-        if (entries < 1 || sample < 0) {
-            System.err.println("map-soak: --entries=" + entries + " --sample=" + sample
-                    + ": entries must be at least 1 and the sample not negative");
+        if (entries < 1 || sample < 0 || segments < 1 || segments > 1 << 16 || Integer.bitCount(segments) != 1) {
+            System.err.println("map-soak: --entries=" + entries + " --sample=" + sample + " --segments=" + segments
+                    + ": entries must be at least 1, the sample not negative, segments a power of two up to 65536");
             return 2;
         }
         Path directory = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("colossal-soak-");
@@ -63,8 +70,8 @@ final class MapSoakCommand implements Callable<Integer> {
             long filled = fill(file, key, value);
             long t1 = System.nanoTime();
             long fileBytes = Files.size(file);
-            System.out.printf(Locale.ROOT, "filled %,d entries in %.1f s: %,.0f puts/s, one thread, no size hint%n",
-                    filled, (t1 - t0) / 1e9, filled / ((t1 - t0) / 1e9));
+            System.out.printf(Locale.ROOT, "filled %,d entries in %.1f s: %,.0f puts/s, one thread, no size hint,"
+                    + " %d segments%n", filled, (t1 - t0) / 1e9, filled / ((t1 - t0) / 1e9), segments);
             System.out.printf(Locale.ROOT, "file %s: %s, %.1f bytes per entry (16 raw)%n", file,
                     ByteSize.format(fileBytes), fileBytes / (double) filled);
             long bad = verify(file, filled, key, value);
@@ -88,13 +95,17 @@ final class MapSoakCommand implements Callable<Integer> {
         Progress progress = new Progress("map-soak: filling", entries);
         boolean terminal = System.console() != null;    // otherwise a line now and then, for logs
         long start = System.nanoTime();
-        try (BytesMap map = BytesMap.open(file)) {
+        long lastLog = start;
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(segments))) {
             for (long i = 0; i < entries; i++) {
                 if (i % STEP == 0 && i > 0) {
                     progress.advance(STEP);
-                    if (!terminal && i % (64 * STEP) == 0) {
-                        System.err.printf(Locale.ROOT, "map-soak: %,d entries, %.0f s, file %s%n", i,
-                                (System.nanoTime() - start) / 1e9, ByteSize.format(Files.size(file)));
+                    if (!terminal && i % (LOG_STEPS * STEP) == 0) {
+                        long now = System.nanoTime();
+                        System.err.printf(Locale.ROOT, "map-soak: %,d entries, %.0f s, %,.0f puts/s lately, file %s%n",
+                                i, (now - start) / 1e9, LOG_STEPS * STEP / ((now - lastLog) / 1e9),
+                                ByteSize.format(Files.size(file)));
+                        lastLog = now;
                     }
                     if (Files.getFileStore(file).getUsableSpace() < reserve) {
                         progress.done();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.colossal.map.BytesMap;
+import dev.colossal.map.MapInspector;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
@@ -41,10 +42,12 @@ class MapSoakCommandTest {
     void shouldFillReopenAndVerifyAHundredThousandEntries() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int exit = run(out, "map-soak", "--entries", "100000", "--sample", "5000", "--reserve", "0",
-                "--dir", dir.toString(), "--keep");
+                "--dir", dir.toString(), "--keep", "--segments", "2");
         String text = out.toString(UTF_8);
         assertEquals(0, exit, text);
         assertTrue(text.contains("filled 100,000 entries"), text);
+        assertTrue(text.contains("2 segments"), text);
+        assertEquals(2, MapInspector.inspect(dir.resolve("soak.map")).segments());
         assertTrue(text.contains("size 100,000; 5,000 present and 5,000 absent keys checked"), text);
         assertTrue(text.contains("all correct"), text);
         try (BytesMap map = BytesMap.open(dir.resolve("soak.map"))) {
@@ -67,8 +70,9 @@ class MapSoakCommandTest {
     }
 
     @Test
-    void shouldRefuseZeroEntriesAndAnExistingFile() throws Exception {
+    void shouldRefuseZeroEntriesBadSegmentsAndAnExistingFile() throws Exception {
         assertEquals(2, run(new ByteArrayOutputStream(), "map-soak", "--entries", "0", "--dir", dir.toString()));
+        assertEquals(2, run(new ByteArrayOutputStream(), "map-soak", "--segments", "3", "--dir", dir.toString()));
         Files.writeString(dir.resolve("soak.map"), "someone's data");
         assertEquals(2, run(new ByteArrayOutputStream(), "map-soak", "--entries", "10", "--dir", dir.toString()));
         assertEquals("someone's data", Files.readString(dir.resolve("soak.map")), "an existing file is left alone");
