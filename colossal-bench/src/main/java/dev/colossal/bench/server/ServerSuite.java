@@ -109,7 +109,10 @@ public final class ServerSuite implements Suite {
                         rows.add(Row.versus(name + ", server CPU", "colossal serve", median(om, Measure::cpuMicros, "us/request"),
                                 "redis-server 7", median(pm, Measure::cpuMicros, "us/request"), false, null)
                                 .withNote("user+system CPU of the server process per request, from /proc/PID/stat; "
-                                        + rounds(om, pm, Measure::cpuMicros, false, "us", 1)));
+                                        + rounds(om, pm, Measure::cpuMicros, false, "us", 1) + "; client (redis-benchmark) "
+                                        + rounds(om, pm, Measure::clientMicros, false, "us", 1) + "; our JIT/GC threads' CPU"
+                                        + " per round (ms): " + om.stream().map(m -> String.format(Locale.ROOT, "%.0f/%.0f",
+                                                m.jitMillis(), m.gcMillis())).collect(java.util.stream.Collectors.joining(", "))));
                     }
                 }
             }
@@ -129,7 +132,12 @@ public final class ServerSuite implements Suite {
     private record Server(int port, long pid) {}
 
     /** One redis-benchmark run: its requests/s and the server's CPU microseconds per request. */
-    record Measure(double rps, double cpuMicros) {}
+    /**
+     * One redis-benchmark run: its requests/s, the server's and the client's CPU microseconds per
+     * request, and the milliseconds of CPU the server's JIT compilers and GC threads took meanwhile
+     * (zero for redis-server): a slow round shows whether it was the client, a compilation or a GC.
+     */
+    record Measure(double rps, double cpuMicros, double clientMicros, double jitMillis, double gcMillis) {}
 
     private static Jmh.Result median(List<Measure> ms, ToDoubleFunction<Measure> f, String unit) {
         double[] v = ms.stream().mapToDouble(f).sorted().toArray();
@@ -166,10 +174,41 @@ public final class ServerSuite implements Suite {
 
     private static Measure measure(Server s, String test, int n, int pipeline, int size) throws Exception {
         long cpu0 = cpuTicks(s.pid());
+        long client0 = childrenTicks();
+        long jit0 = threadTicks(s.pid(), "C1 ", "C2 ");
+        long gc0 = threadTicks(s.pid(), "GC ", "G1 ");
         Double rps = benchmark(s.port(), test, n, pipeline, size).get(test.toUpperCase(Locale.ROOT));
         long cpu1 = cpuTicks(s.pid());
-        double micros = cpu0 < 0 || cpu1 < 0 ? Double.NaN : (cpu1 - cpu0) * 1e6 / TICKS_PER_SECOND / n;
-        return new Measure(rps == null ? Double.NaN : rps, micros);
+        double ms = 1e3 / TICKS_PER_SECOND;
+        return new Measure(rps == null ? Double.NaN : rps, perRequest(cpu0, cpu1, n), perRequest(client0, childrenTicks(), n),
+                (threadTicks(s.pid(), "C1 ", "C2 ") - jit0) * ms, (threadTicks(s.pid(), "GC ", "G1 ") - gc0) * ms);
+    }
+
+    private static double perRequest(long ticks0, long ticks1, int n) {
+        return ticks0 < 0 || ticks1 < 0 ? Double.NaN : (ticks1 - ticks0) * 1e6 / TICKS_PER_SECOND / n;
+    }
+
+    /** @return the CPU ticks of this JVM's reaped children (redis-benchmark runs), or -1 */
+    private static long childrenTicks() {
+        long[] f = statFields(Path.of("/proc/self/stat"));
+        return f == null ? -1 : f[13] + f[14];
+    }
+
+    /** @return the CPU ticks of the threads of {@code pid} whose names start with one of {@code prefixes} */
+    private static long threadTicks(long pid, String... prefixes) {
+        long sum = 0;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                String name = Files.readString(t.resolve("comm"));
+                if (Stream.of(prefixes).anyMatch(name::startsWith)) {
+                    long[] f = statFields(t.resolve("stat"));
+                    sum += f == null ? 0 : f[11] + f[12];
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0; // not Linux, or the server is gone: the figure is only a diagnosis
+        }
+        return sum;
     }
 
     /** Linux's USER_HZ: /proc/PID/stat counts CPU time in these ticks. */
@@ -177,13 +216,26 @@ public final class ServerSuite implements Suite {
 
     /** @return utime + stime of a process in clock ticks, or -1 where /proc is not there */
     private static long cpuTicks(long pid) {
+        long[] f = statFields(Path.of("/proc", Long.toString(pid), "stat"));
+        return f == null ? -1 : f[11] + f[12];
+    }
+
+    /**
+     * @return the numeric fields of a /proc stat file from the state on (f[11] utime, f[12] stime,
+     *     f[13] cutime, f[14] cstime), or null where it cannot be read
+     */
+    private static long[] statFields(Path stat) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String text = Files.readString(stat);
             // Fields after the command name (which may hold spaces) start after the last ')'.
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            String[] f = text.substring(text.lastIndexOf(')') + 2).trim().split(" ");
+            long[] v = new long[15];
+            for (int i = 1; i < v.length; i++) {
+                v[i] = Long.parseLong(f[i]);
+            }
+            return v;
         } catch (IOException | RuntimeException e) {
-            return -1;
+            return null;
         }
     }
 
