@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /** Handshake and administration: PING, HELLO, AUTH, CLIENT, COMMAND, INFO, CONFIG, TIME, ... */
 final class AdminCommands {
@@ -85,11 +86,12 @@ final class AdminCommands {
     private void hello(Client c, byte[][] a, Reply r) {
         int proto = r.protocol;
         if (a.length > 1) {
-            long v = Args.parseLong(a[1]);
-            if (v == Args.NOT_A_NUMBER) {
+            OptionalLong parsed = Args.toLong(a[1]);
+            if (parsed.isEmpty()) {
                 r.error("ERR Protocol version is not an integer or out of range");
                 return;
             }
+            long v = parsed.getAsLong();
             if (v < 2 || v > 3) {
                 r.error("NOPROTO unsupported protocol version");
                 return;
@@ -161,8 +163,9 @@ final class AdminCommands {
     }
 
     private void select(Client c, byte[][] a, Reply r) {
-        long db = Args.parseLong(a[1]);
-        if (db == Args.NOT_A_NUMBER && !Args.isLong(a[1])) {
+        OptionalLong parsed = Args.toLong(a[1]);
+        long db = parsed.orElse(0);
+        if (parsed.isEmpty()) {
             r.error(Errors.NOT_INTEGER);
         } else if (db > Integer.MAX_VALUE || db < Integer.MIN_VALUE) {
             r.error("ERR value is out of range, value must between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE);

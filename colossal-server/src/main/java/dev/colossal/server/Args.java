@@ -1,12 +1,11 @@
 package dev.colossal.server;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.OptionalLong;
 
 /** Reading command arguments: case-insensitive keywords and Redis-strict numbers. */
 final class Args {
-
-    /** Returned by {@link #parseLong} for text that is not a 64-bit integer. */
-    static final long NOT_A_NUMBER = Long.MIN_VALUE;
 
     private Args() {}
 
@@ -37,16 +36,19 @@ final class Args {
     }
 
     /**
-     * @return the value, or {@link #NOT_A_NUMBER} (also for Long.MIN_VALUE itself, which callers
-     *     must treat as a parse failure only where {@link #isLong} says so)
+     * Reads a 64-bit integer as Redis does (string2ll: optional '-', no '+', no leading zeros, no
+     * spaces, within range).
+     *
+     * @return the value, or empty if {@code a} is not such an integer
      */
-    static long parseLong(byte[] a) {
-        return RequestParser.parseLong(java.lang.foreign.MemorySegment.ofArray(a), 0, a.length);
+    static OptionalLong toLong(byte[] a) {
+        long v = RequestParser.parseLong(java.lang.foreign.MemorySegment.ofArray(a), 0, a.length);
+        // The wire parser answers Long.MIN_VALUE for bad text, where it is never valid anyway;
+        // here it is a value, so that one spelling is told apart from a failure.
+        return v != Long.MIN_VALUE || Arrays.equals(a, MIN_VALUE_TEXT) ? OptionalLong.of(v) : OptionalLong.empty();
     }
 
-    static boolean isLong(byte[] a) {
-        return parseLong(a) != NOT_A_NUMBER || "-9223372036854775808".equals(new String(a, StandardCharsets.US_ASCII));
-    }
+    private static final byte[] MIN_VALUE_TEXT = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
 
     static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);

@@ -12,7 +12,7 @@ import java.nio.channels.SocketChannel;
  * read-parse-execute-write cycle. Runs only on its loop's thread.
  *
  * <p>All requests that arrived together run before one write of all their replies, which is what
- * makes pipelining cheap. While replies wait for the socket, the connection reads nothing more,
+ * makes pipelining cheap; the loop writes after every ready connection has run its requests. While replies wait for the socket, the connection reads nothing more,
  * so a client that does not read cannot make the server buffer without bound.
  */
 final class Connection {
@@ -80,7 +80,10 @@ final class Connection {
         return closed;
     }
 
-    /** The socket is readable: read what is there, run whole requests, write their replies. */
+    /**
+     * The socket is readable: read what is there and run whole requests. Their replies wait for
+     * {@link #flush}, which the loop calls once every ready connection has run its requests.
+     */
     void onReadable() {
         try {
             int total = 0;
@@ -108,7 +111,6 @@ final class Connection {
             ctx.stats.bytesIn.add(total);
             lastActiveNanos = System.nanoTime();
             runRequests();
-            flush();
         } catch (IOException e) {
             close();
         }

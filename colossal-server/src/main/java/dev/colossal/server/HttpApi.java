@@ -122,7 +122,7 @@ final class HttpApi implements AutoCloseable {
                 String ttl = query(x).getOrDefault("ttl", x.getRequestHeaders().getFirst("X-TTL-Seconds"));
                 long at = StoredValue.NO_EXPIRY;
                 if (ttl != null) {
-                    long s = Args.parseLong(Args.bytes(ttl));
+                    long s = Args.toLong(Args.bytes(ttl)).orElse(0);
                     if (s <= 0 || s > Long.MAX_VALUE / 1000 - ctx.now()) {
                         send(x, 400, "application/json", json("{\"error\":\"ttl=" + ttl + " must be a positive number of seconds\"}"));
                         return;

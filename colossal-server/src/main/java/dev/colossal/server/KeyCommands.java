@@ -3,6 +3,7 @@ package dev.colossal.server;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.locks.Lock;
 
@@ -188,11 +189,12 @@ final class KeyCommands {
         for (int j = 2; j < a.length; j++) {
             boolean hasNext = j + 1 < a.length;
             if (Args.is(a[j], "COUNT") && hasNext) {
-                count = Args.parseLong(a[++j]);
-                if (count == Args.NOT_A_NUMBER) {
+                OptionalLong parsed = Args.toLong(a[++j]);
+                if (parsed.isEmpty()) {
                     r.error(Errors.NOT_INTEGER);
                     return;
                 }
+                count = parsed.getAsLong();
                 if (count < 1) {
                     r.error(Errors.SYNTAX);
                     return;

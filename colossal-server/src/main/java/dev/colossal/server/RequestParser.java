@@ -151,7 +151,8 @@ final class RequestParser {
      * no spaces, no overflow.
      *
      * @return the value of {@code b[from, to)}, or Long.MIN_VALUE if it is not one (Long.MIN_VALUE
-     *     itself is reported the same way, which no caller needs to tell apart)
+     *     itself is reported the same way: no length on the wire is negative; {@link Args#toLong}
+     *     tells the two apart for arguments)
      */
     static long parseLong(MemorySegment b, int from, int to) {
         int n = to - from;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -55,17 +56,35 @@ final class RespServer implements AutoCloseable {
         }
     }
 
-    private void acceptUntilClosed() {
+    private void acceptUntilClosed() throws IOException, InterruptedException {
         int next = 0;
+        int failures = 0;
         while (running) {
             SocketChannel ch;
             try {
                 ch = listener.accept();
-            } catch (IOException e) {
+            } catch (ClosedChannelException e) {
                 if (running) {
-                    continue;
+                    throw e; // closed under us: nothing will ever be accepted again
                 }
                 return;
+            } catch (IOException e) {
+                if (!running) {
+                    return;
+                }
+                // Out of file descriptors (EMFILE) leaves the connection in the backlog, so the
+                // next accept fails at once: retrying at once would spin a core until one closes.
+                if (failures == 0) {
+                    System.err.println("colossal: accepting a connection failed (" + e.getMessage()
+                            + "); retrying with back-off until it works. Too many open files? Raise `ulimit -n`"
+                            + " or lower --maxclients");
+                }
+                Thread.sleep(acceptBackOffMillis(failures++));
+                continue;
+            }
+            if (failures > 0) {
+                System.err.println("colossal: accepting connections again after " + failures + " failed attempts");
+                failures = 0;
             }
             try {
                 ctx.stats.connectionsReceived.increment();
@@ -92,6 +111,11 @@ final class RespServer implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** @return how long to wait after {@code failures} accept failures in a row: 1 ms doubling to 1 s */
+    static long acceptBackOffMillis(int failures) {
+        return Math.min(1000, 1L << Math.min(failures, 10));
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
 
 /** The string commands: GET/SET and their family, counters, ranges. Replies follow Redis 7.0. */
@@ -77,11 +78,12 @@ final class StringCommands {
      * @param positive values <= 0 are invalid (SET, SETEX, GETEX); EXPIRE accepts them
      */
     long deadline(byte[] arg, boolean seconds, boolean relative, boolean positive, String cmd, Reply r) {
-        long v = Args.parseLong(arg);
-        if (v == Args.NOT_A_NUMBER && !Args.isLong(arg)) {
+        OptionalLong parsed = Args.toLong(arg);
+        if (parsed.isEmpty()) {
             r.error(Errors.NOT_INTEGER);
             return FAILED;
         }
+        long v = parsed.getAsLong();
         if ((positive && v <= 0) || (seconds && (v > Long.MAX_VALUE / 1000 || v < Long.MIN_VALUE / 1000))) {
             r.error(Errors.invalidExpire(cmd));
             return FAILED;
@@ -372,11 +374,12 @@ final class StringCommands {
     }
 
     private void incrByArg(byte[][] a, Reply r, boolean negate) {
-        long by = Args.parseLong(a[2]);
-        if (by == Args.NOT_A_NUMBER && !Args.isLong(a[2])) {
+        OptionalLong parsed = Args.toLong(a[2]);
+        if (parsed.isEmpty()) {
             r.error(Errors.NOT_INTEGER);
             return;
         }
+        long by = parsed.getAsLong();
         if (negate) {
             if (by == Long.MIN_VALUE) {
                 r.error("ERR decrement would overflow");
@@ -394,11 +397,12 @@ final class StringCommands {
             KeyValueStore.Entry e = store.get(key);
             long v = 0;
             if (e != null) {
-                v = Args.parseLong(e.value());
-                if (v == Args.NOT_A_NUMBER && !Args.isLong(e.value())) {
+                OptionalLong stored = Args.toLong(e.value());
+                if (stored.isEmpty()) {
                     r.error(Errors.NOT_INTEGER);
                     return;
                 }
+                v = stored.getAsLong();
             }
             long sum = v + by;
             if (((v ^ sum) & (by ^ sum)) < 0) {
@@ -474,12 +478,14 @@ final class StringCommands {
     }
 
     private void getrange(Client c, byte[][] a, Reply r) {
-        long start = Args.parseLong(a[2]);
-        long end = Args.parseLong(a[3]);
-        if ((start == Args.NOT_A_NUMBER && !Args.isLong(a[2])) || (end == Args.NOT_A_NUMBER && !Args.isLong(a[3]))) {
+        OptionalLong from = Args.toLong(a[2]);
+        OptionalLong to = Args.toLong(a[3]);
+        if (from.isEmpty() || to.isEmpty()) {
             r.error(Errors.NOT_INTEGER);
             return;
         }
+        long start = from.getAsLong();
+        long end = to.getAsLong();
         KeyValueStore.Entry e = store.get(a[1]);
         byte[] v = e == null ? new byte[0] : e.value();
         long n = v.length;
@@ -506,11 +512,12 @@ final class StringCommands {
     }
 
     private void setrange(Client c, byte[][] a, Reply r) {
-        long offset = Args.parseLong(a[2]);
-        if (offset == Args.NOT_A_NUMBER && !Args.isLong(a[2])) {
+        OptionalLong parsed = Args.toLong(a[2]);
+        if (parsed.isEmpty()) {
             r.error(Errors.NOT_INTEGER);
             return;
         }
+        long offset = parsed.getAsLong();
         if (offset < 0) {
             r.error(Errors.OFFSET_RANGE);
             return;

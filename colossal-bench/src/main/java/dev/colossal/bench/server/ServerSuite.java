@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 /**
@@ -64,21 +66,27 @@ public final class ServerSuite implements Suite {
             awaitPort(ourPort, ours);
             Server o = new Server(ourPort, ours.pid());
             Server p = new Server(redisPort, redis.pid());
-            // Warm our JIT (redis-server needs none) on both sizes, pipelined and not (one request
-            // per read takes other branches), so no cell measures the interpreter or a recompilation.
-            for (int size : List.of(16, 1024)) {
-                for (String test : List.of("set", "get")) {
-                    measure(o, test, quick ? 200_000 : 1_000_000, 16, size);
-                    measure(o, test, quick ? 30_000 : 100_000, 1, size);
+            // The same warm-up for both: our JIT needs it (both sizes, pipelined and not: one request
+            // per read takes other branches), and redis-server gets the same traffic history.
+            for (Server s : List.of(o, p)) {
+                for (int size : List.of(16, 1024)) {
+                    for (String test : List.of("set", "get")) {
+                        measure(s, test, quick ? 200_000 : 1_000_000, 16, size);
+                        measure(s, test, quick ? 30_000 : 100_000, 1, size);
+                    }
                 }
             }
             // The machine is shared: alternate the servers over several rounds (who goes first
-            // alternates too) and keep the median, so that a burst of load elsewhere hits both.
-            int rounds = quick ? 1 : 3;
+            // alternates too) and keep the median. Three rounds did not decide a 5% question here
+            // (one slow round moved a median by 30%): seven do, and every round is listed.
+            int rounds = quick ? 3 : 7;
             for (int size : List.of(16, 1024)) {
                 for (int pipeline : List.of(1, 16)) {
-                    int n = quick ? (pipeline == 1 ? 50_000 : 300_000) : 1_000_000;
+                    // Unpipelined runs cost ~11 us a request (mostly the kernel's): 300k keep the suite
+                    // under 10 min with seven rounds.
+                    int n = pipeline == 1 ? (quick ? 50_000 : 300_000) : (quick ? 300_000 : 1_000_000);
                     for (String test : List.of("set", "get")) {
+                        String load = loadAverage();
                         List<Measure> om = new ArrayList<>();
                         List<Measure> pm = new ArrayList<>();
                         for (int r = 0; r < rounds; r++) {
@@ -90,15 +98,21 @@ public final class ServerSuite implements Suite {
                                 om.add(measure(o, test, n, pipeline, size));
                             }
                         }
-                        String name = test.toUpperCase(java.util.Locale.ROOT) + " " + (size == 16 ? "16 B" : "1 KiB")
+                        String name = test.toUpperCase(Locale.ROOT) + " " + (size == 16 ? "16 B" : "1 KiB")
                                 + ", -c 50" + (pipeline > 1 ? " -P " + pipeline : "");
-                        String note = "redis-benchmark -t " + test + " -n " + n + " -c 50 -d " + size
-                                + (pipeline > 1 ? " -P " + pipeline : "") + "; median of " + rounds + ", error = half the range";
+                        String command = "redis-benchmark -t " + test + " -n " + n + " -c 50 -d " + size
+                                + (pipeline > 1 ? " -P " + pipeline : "");
                         rows.add(Row.versus(name, "colossal serve", median(om, Measure::rps, "requests/s"), "redis-server 7",
-                                median(pm, Measure::rps, "requests/s"), true, 1.0).withNote(note));
+                                median(pm, Measure::rps, "requests/s"), true, 1.0)
+                                .withNote(command + "; median of " + rounds + ", error = half the range; load " + load
+                                        + " at start; " + rounds(om, pm, Measure::rps, true, "k/s", 1e-3)));
                         rows.add(Row.versus(name + ", server CPU", "colossal serve", median(om, Measure::cpuMicros, "us/request"),
                                 "redis-server 7", median(pm, Measure::cpuMicros, "us/request"), false, null)
-                                .withNote("user+system CPU of the server process per request, from /proc/PID/stat"));
+                                .withNote("user+system CPU of the server process per request, from /proc/PID/stat; "
+                                        + rounds(om, pm, Measure::cpuMicros, false, "us", 1) + "; client (redis-benchmark) "
+                                        + rounds(om, pm, Measure::clientMicros, false, "us", 1) + "; our JIT/GC threads' CPU"
+                                        + " per round (ms): " + om.stream().map(m -> String.format(Locale.ROOT, "%.0f/%.0f",
+                                                m.jitMillis(), m.gcMillis())).collect(java.util.stream.Collectors.joining(", "))));
                     }
                 }
             }
@@ -118,19 +132,83 @@ public final class ServerSuite implements Suite {
     private record Server(int port, long pid) {}
 
     /** One redis-benchmark run: its requests/s and the server's CPU microseconds per request. */
-    private record Measure(double rps, double cpuMicros) {}
+    /**
+     * One redis-benchmark run: its requests/s, the server's and the client's CPU microseconds per
+     * request, and the milliseconds of CPU the server's JIT compilers and GC threads took meanwhile
+     * (zero for redis-server): a slow round shows whether it was the client, a compilation or a GC.
+     */
+    record Measure(double rps, double cpuMicros, double clientMicros, double jitMillis, double gcMillis) {}
 
-    private static Jmh.Result median(List<Measure> ms, java.util.function.ToDoubleFunction<Measure> f, String unit) {
+    private static Jmh.Result median(List<Measure> ms, ToDoubleFunction<Measure> f, String unit) {
         double[] v = ms.stream().mapToDouble(f).sorted().toArray();
         return new Jmh.Result(v[v.length / 2], v.length > 1 ? (v[v.length - 1] - v[0]) / 2 : Double.NaN, unit);
     }
 
+    /**
+     * Every round, ours/peer and the ratio of the pair (measured back to back, so a burst of load
+     * elsewhere hits both), then the median of those ratios: a check on the median of each column.
+     */
+    static String rounds(List<Measure> ours, List<Measure> peer, ToDoubleFunction<Measure> f, boolean higherIsBetter,
+                         String unit, double scale) {
+        StringBuilder sb = new StringBuilder("rounds ours/redis-server (" + unit + "):");
+        double[] ratios = new double[ours.size()];
+        for (int i = 0; i < ours.size(); i++) {
+            double a = f.applyAsDouble(ours.get(i));
+            double b = f.applyAsDouble(peer.get(i));
+            ratios[i] = higherIsBetter ? a / b : b / a;
+            sb.append(String.format(Locale.ROOT, " %.3g/%.3g %.2fx", a * scale, b * scale, ratios[i]))
+              .append(i + 1 < ours.size() ? "," : ";");
+        }
+        java.util.Arrays.sort(ratios);
+        return sb.append(String.format(Locale.ROOT, " median round ratio %.2fx", ratios[ratios.length / 2])).toString();
+    }
+
+    /** @return the 1-minute load average, or "?" where /proc is not there */
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+
     private static Measure measure(Server s, String test, int n, int pipeline, int size) throws Exception {
         long cpu0 = cpuTicks(s.pid());
-        Double rps = benchmark(s.port(), test, n, pipeline, size).get(test.toUpperCase(java.util.Locale.ROOT));
+        long client0 = childrenTicks();
+        long jit0 = threadTicks(s.pid(), "C1 ", "C2 ");
+        long gc0 = threadTicks(s.pid(), "GC ", "G1 ");
+        Double rps = benchmark(s.port(), test, n, pipeline, size).get(test.toUpperCase(Locale.ROOT));
         long cpu1 = cpuTicks(s.pid());
-        double micros = cpu0 < 0 || cpu1 < 0 ? Double.NaN : (cpu1 - cpu0) * 1e6 / TICKS_PER_SECOND / n;
-        return new Measure(rps == null ? Double.NaN : rps, micros);
+        double ms = 1e3 / TICKS_PER_SECOND;
+        return new Measure(rps == null ? Double.NaN : rps, perRequest(cpu0, cpu1, n), perRequest(client0, childrenTicks(), n),
+                (threadTicks(s.pid(), "C1 ", "C2 ") - jit0) * ms, (threadTicks(s.pid(), "GC ", "G1 ") - gc0) * ms);
+    }
+
+    private static double perRequest(long ticks0, long ticks1, int n) {
+        return ticks0 < 0 || ticks1 < 0 ? Double.NaN : (ticks1 - ticks0) * 1e6 / TICKS_PER_SECOND / n;
+    }
+
+    /** @return the CPU ticks of this JVM's reaped children (redis-benchmark runs), or -1 */
+    private static long childrenTicks() {
+        long[] f = statFields(Path.of("/proc/self/stat"));
+        return f == null ? -1 : f[13] + f[14];
+    }
+
+    /** @return the CPU ticks of the threads of {@code pid} whose names start with one of {@code prefixes} */
+    private static long threadTicks(long pid, String... prefixes) {
+        long sum = 0;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                String name = Files.readString(t.resolve("comm"));
+                if (Stream.of(prefixes).anyMatch(name::startsWith)) {
+                    long[] f = statFields(t.resolve("stat"));
+                    sum += f == null ? 0 : f[11] + f[12];
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0; // not Linux, or the server is gone: the figure is only a diagnosis
+        }
+        return sum;
     }
 
     /** Linux's USER_HZ: /proc/PID/stat counts CPU time in these ticks. */
@@ -138,13 +216,26 @@ public final class ServerSuite implements Suite {
 
     /** @return utime + stime of a process in clock ticks, or -1 where /proc is not there */
     private static long cpuTicks(long pid) {
+        long[] f = statFields(Path.of("/proc", Long.toString(pid), "stat"));
+        return f == null ? -1 : f[11] + f[12];
+    }
+
+    /**
+     * @return the numeric fields of a /proc stat file from the state on (f[11] utime, f[12] stime,
+     *     f[13] cutime, f[14] cstime), or null where it cannot be read
+     */
+    private static long[] statFields(Path stat) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String text = Files.readString(stat);
             // Fields after the command name (which may hold spaces) start after the last ')'.
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            String[] f = text.substring(text.lastIndexOf(')') + 2).trim().split(" ");
+            long[] v = new long[15];
+            for (int i = 1; i < v.length; i++) {
+                v[i] = Long.parseLong(f[i]);
+            }
+            return v;
         } catch (IOException | RuntimeException e) {
-            return -1;
+            return null;
         }
     }
 

@@ -1,0 +1,118 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server out of file descriptors: accept fails with EMFILE on every call while the connection
+ * waits in the backlog. The acceptor must back off rather than spin a core, say so once, and
+ * accept again once descriptors are free.
+ */
+@EnabledOnOs(OS.LINUX)
+class AcceptBackOffTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void backOffTable() {
+        assertEquals(1, RespServer.acceptBackOffMillis(0));
+        assertEquals(512, RespServer.acceptBackOffMillis(9));
+        assertEquals(1000, RespServer.acceptBackOffMillis(10));
+        assertEquals(1000, RespServer.acceptBackOffMillis(Integer.MAX_VALUE));
+    }
+
+    @Test
+    void outOfDescriptorsBacksOffThenRecovers() throws Exception {
+        int port = TestServers.freePort();
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Path log = dir.resolve("server.log");
+        // 40 descriptors: the idle server holds ~15, so a few dozen clients exhaust them.
+        String cmd = "ulimit -n 40 && exec '" + java + "' -cp '" + System.getProperty("java.class.path")
+                + "' dev.colossal.cli.Main serve --port " + port + " --http-port -1 --data '" + dir.resolve("data") + "'";
+        Process server = new ProcessBuilder("bash", "-c", cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<Socket> flood = new ArrayList<>();
+        try {
+            awaitPong(port, server, log);
+            for (int i = 0; i < 60; i++) {
+                flood.add(new Socket("127.0.0.1", port)); // completes in the kernel's backlog
+            }
+            long acceptTid = acceptorTid(server.pid());
+            Thread.sleep(1500); // past the back-off's ramp to 1 s
+            long cpu0 = threadCpuTicks(server.pid(), acceptTid);
+            Thread.sleep(3000);
+            long ticks = threadCpuTicks(server.pid(), acceptTid) - cpu0;
+            // Spinning on accept burns up to 300 ticks (10 ms each) in 3 s; backing off, about none.
+            assertTrue(ticks < 30, "the acceptor used " + ticks * 10 + " ms of CPU in 3 s while accept kept failing");
+            String out = Files.readString(log);
+            assertEquals(1, count(out, "accepting a connection failed"), out);
+            assertTrue(out.contains("Too many open files"), out);
+
+            for (Socket s : flood) {
+                s.close();
+            }
+            flood.clear();
+            awaitPong(port, server, log);
+            assertTrue(Files.readString(log).contains("accepting connections again after"), Files.readString(log));
+        } finally {
+            for (Socket s : flood) {
+                s.close();
+            }
+            server.destroy();
+            assertTrue(server.waitFor(20, TimeUnit.SECONDS), "SIGTERM stops the server");
+        }
+    }
+
+    private static void awaitPong(int port, Process server, Path log) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline && server.isAlive()) {
+            try (Wire w = new Wire(port)) {
+                w.socket.setSoTimeout(2000);
+                if (w.call("PING").equals("+PONG\r\n")) {
+                    return;
+                }
+            } catch (IOException e) {
+                Thread.sleep(200);
+            }
+        }
+        throw new AssertionError("no PONG from port " + port + "; server log:\n" + Files.readString(log));
+    }
+
+    private static long acceptorTid(long pid) throws IOException {
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                if (Files.readString(t.resolve("comm")).trim().equals("colossal-accept")) {
+                    return Long.parseLong(t.getFileName().toString());
+                }
+            }
+        }
+        throw new AssertionError("no colossal-accept thread in process " + pid);
+    }
+
+    /** @return utime + stime of one thread, in clock ticks */
+    private static long threadCpuTicks(long pid, long tid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    private static int count(String s, String part) {
+        int n = 0;
+        for (int i = s.indexOf(part); i >= 0; i = s.indexOf(part, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}
