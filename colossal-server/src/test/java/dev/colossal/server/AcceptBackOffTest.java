@@ -57,7 +57,10 @@ class AcceptBackOffTest {
             // Spinning on accept burns up to 300 ticks (10 ms each) in 3 s; backing off, about none.
             assertTrue(ticks < 30, "the acceptor used " + ticks * 10 + " ms of CPU in 3 s while accept kept failing");
             String out = Files.readString(log);
-            assertEquals(1, count(out, "accepting a connection failed"), out);
+            // Once per streak of failures, not once per attempt; a descriptor the JVM frees for a moment
+            // (a jar or /proc file it opened) lets one accept through and starts a new streak.
+            int streaks = count(out, "accepting a connection failed");
+            assertTrue(streaks >= 1 && streaks <= 3, streaks + " failure messages in 4.5 s:\n" + out);
             assertTrue(out.contains("Too many open files"), out);
 
             for (Socket s : flood) {
