@@ -180,6 +180,40 @@ class MessageRingTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"spsc", "mpsc"})
+    void aHandlerThatThrowsOnTheFirstMessageOfABatchConsumesOnlyThatOne(String kind) {
+        try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
+            for (int type = 1; type <= 3; type++) {
+                ring.write(type, bytes(arena, 8, 0), 0, 8);
+            }
+            assertThrows(IllegalStateException.class, () -> ring.read((type, b, o, l) -> {
+                throw new IllegalStateException("handler failed on type " + type);
+            }));
+            assertEquals(List.of(2, 3), drain(ring).stream().map(Got::type).toList());
+        }
+    }
+
+    /** The first message is handed over before the batch is scanned: what its handler writes comes in the same read. */
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void theFirstMessageIsHandedOverBeforeTheRestOfTheBatchIsLookedAt(String kind) {
+        try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
+            MemorySegment reply = bytes(arena, 8, 0);
+            ring.write(1, bytes(arena, 8, 0), 0, 8);
+            List<Integer> types = new ArrayList<>();
+            int read = ring.read((type, b, o, l) -> {
+                types.add(type);
+                if (type == 1) {
+                    assertTrue(ring.write(2, reply, 0, 8));
+                }
+            });
+            assertEquals(2, read);
+            assertEquals(List.of(1, 2), types);
+            assertEquals(ring.producerPosition(), ring.consumerPosition());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
     void heartbeatIsSharedThroughTheRegion(String kind) {
         try (MessageRing consumer = ring(kind, 256); MessageRing producer = ring(kind, 256)) {
             assertEquals(0, producer.consumerHeartbeat());
