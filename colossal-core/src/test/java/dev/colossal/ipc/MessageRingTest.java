@@ -14,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The contract both rings keep, in one process. */
@@ -162,33 +163,20 @@ class MessageRingTest {
         }
     }
 
+    /** Failing on the first message of a batch too, which is handed over before the rest is scanned. */
     @ParameterizedTest
-    @ValueSource(strings = {"spsc", "mpsc"})
-    void aHandlerThatThrowsConsumesUpToItsMessageAndNoFurther(String kind) {
+    @CsvSource({"spsc, 1", "spsc, 2", "mpsc, 1", "mpsc, 2"})
+    void aHandlerThatThrowsConsumesUpToItsMessageAndNoFurther(String kind, int failing) {
         try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
             for (int type = 1; type <= 3; type++) {
                 ring.write(type, bytes(arena, 8, 0), 0, 8);
             }
             assertThrows(IllegalStateException.class, () -> ring.read((type, b, o, l) -> {
-                if (type == 2) {
+                if (type == failing) {
                     throw new IllegalStateException("handler failed");
                 }
             }));
-            assertEquals(List.of(3), drain(ring).stream().map(Got::type).toList());
-        }
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"spsc", "mpsc"})
-    void aHandlerThatThrowsOnTheFirstMessageOfABatchConsumesOnlyThatOne(String kind) {
-        try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
-            for (int type = 1; type <= 3; type++) {
-                ring.write(type, bytes(arena, 8, 0), 0, 8);
-            }
-            assertThrows(IllegalStateException.class, () -> ring.read((type, b, o, l) -> {
-                throw new IllegalStateException("handler failed on type " + type);
-            }));
-            assertEquals(List.of(2, 3), drain(ring).stream().map(Got::type).toList());
+            assertEquals(List.of(2, 3).subList(failing - 1, 2), drain(ring).stream().map(Got::type).toList());
         }
     }
 
