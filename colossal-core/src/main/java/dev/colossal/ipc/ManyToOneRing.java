@@ -23,11 +23,12 @@ final class ManyToOneRing extends RingBuffer {
     @Override
     boolean append(int type, MemorySegment source, long offset, int length) {
         int recordLength = length + HEADER_LENGTH;
-        int index = claim(recordLength, type);
+        // A local: after the compare-and-set C2 would load the field, and check its class, again.
+        MemorySegment ring = this.ring;
+        int index = claim(ring, recordLength, type);
         if (index < 0) {
             return false;
         }
-        MemorySegment ring = this.ring;
         MemorySegment.copy(source, offset, ring, DATA + index + HEADER_LENGTH, length);
         LONG.setRelease(ring, DATA + (long) index, header(recordLength, type));
         return true;
@@ -35,7 +36,11 @@ final class ManyToOneRing extends RingBuffer {
 
     @Override
     int claim(int recordLength, int type) {
-        int index = claimSpace(align(recordLength));
+        return claim(ring, recordLength, type);
+    }
+
+    private int claim(MemorySegment ring, int recordLength, int type) {
+        int index = claimSpace(ring, align(recordLength));
         if (index >= 0) {
             // Plain: the release store of the whole header comes after it, and only unblock(),
             // long after a producer died, needs to see the mark.
@@ -44,20 +49,33 @@ final class ManyToOneRing extends RingBuffer {
         return index;
     }
 
-    /** Moves the tail by {@code alignedLength} (plus padding to the end); the record stays zero. */
-    int claimSpace(int alignedLength) {
-        MemorySegment ring = this.ring;
+    /**
+     * Moves the tail by {@code alignedLength} (plus padding to the end); the record stays zero.
+     * One attempt in straight code: a compare-and-set inside a loop made C2 check the segment
+     * again before it (about 20 instructions per message); losing the race, or a head cache
+     * that says full, takes the loop in {@link #claimRetrying}.
+     */
+    int claimSpace(MemorySegment ring, int alignedLength) {
         // Plain loads: a stale head cache only sends us to the head, a stale tail only fails the
         // CAS, and no barrier between them and the CAS makes C2 check the segment again.
+        long head = (long) PLAIN.get(ring, RingDescriptor.HEAD_CACHE_OFFSET);
+        long tail = (long) PLAIN.get(ring, RingDescriptor.TAIL_OFFSET);
+        int required = required(tail, alignedLength);
+        if (required > capacity - (tail - head)
+                || !LONG.compareAndSet(ring, RingDescriptor.TAIL_OFFSET, tail, tail + required)) {
+            return claimRetrying(ring, alignedLength);
+        }
+        return required == alignedLength ? (int) tail & mask : pad(ring, (int) tail & mask);
+    }
+
+    /** {@link #claimSpace} when the head cache said full or another producer moved the tail first. */
+    private int claimRetrying(MemorySegment ring, int alignedLength) {
         long head = (long) LONG.get(ring, RingDescriptor.HEAD_CACHE_OFFSET);
         long tail;
-        int index;
         int required;
         do {
             tail = (long) LONG.get(ring, RingDescriptor.TAIL_OFFSET);
-            index = (int) tail & mask;
-            int toEnd = capacity - index;
-            required = alignedLength > toEnd ? alignedLength + toEnd : alignedLength;
+            required = required(tail, alignedLength);
             if (required > capacity - (tail - head)) {
                 head = (long) LONG.getVolatile(ring, RingDescriptor.HEAD_OFFSET);
                 if (required > capacity - (tail - head)) {
@@ -66,11 +84,19 @@ final class ManyToOneRing extends RingBuffer {
                 LONG.setRelease(ring, RingDescriptor.HEAD_CACHE_OFFSET, head);
             }
         } while (!LONG.compareAndSet(ring, RingDescriptor.TAIL_OFFSET, tail, tail + required));
-        if (required != alignedLength) {
-            LONG.setRelease(ring, DATA + (long) index, header(capacity - index, PADDING_TYPE));
-            index = 0;
-        }
-        return index;
+        return required == alignedLength ? (int) tail & mask : pad(ring, (int) tail & mask);
+    }
+
+    /** {@return the bytes to claim at {@code tail}: the record, plus padding to the end if it would cross it} */
+    private int required(long tail, int alignedLength) {
+        int toEnd = capacity - ((int) tail & mask);
+        return alignedLength > toEnd ? alignedLength + toEnd : alignedLength;
+    }
+
+    /** Publishes a padding record from {@code index} to the end of the data: the record goes at 0. */
+    private int pad(MemorySegment ring, int index) {
+        LONG.setRelease(ring, DATA + (long) index, header(capacity - index, PADDING_TYPE));
+        return 0;
     }
 
     @Override

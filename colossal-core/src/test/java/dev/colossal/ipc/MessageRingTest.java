@@ -14,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The contract both rings keep, in one process. */
@@ -152,7 +153,7 @@ class MessageRingTest {
     void unblockSkipsSpaceClaimedByAProducerThatDiedBeforeMarkingIt() {
         try (MessageRing ring = ring("mpsc", 1024); Arena arena = Arena.ofConfined()) {
             ring.write(1, bytes(arena, 8, 0), 0, 8);
-            assertTrue(((ManyToOneRing) ring).claimSpace(48) >= 0);   // claimed, header never written
+            assertTrue(((ManyToOneRing) ring).claimSpace(((ManyToOneRing) ring).ring, 48) >= 0);   // claimed, header never written
             ring.write(3, bytes(arena, 8, 0), 0, 8);
             assertEquals(List.of(1), drain(ring).stream().map(Got::type).toList());
             assertEquals(0, drain(ring).size(), "stuck behind the unmarked claim");
@@ -162,19 +163,40 @@ class MessageRingTest {
         }
     }
 
+    /** Failing on the first message of a batch too, which is handed over before the rest is scanned. */
     @ParameterizedTest
-    @ValueSource(strings = {"spsc", "mpsc"})
-    void aHandlerThatThrowsConsumesUpToItsMessageAndNoFurther(String kind) {
+    @CsvSource({"spsc, 1", "spsc, 2", "mpsc, 1", "mpsc, 2"})
+    void aHandlerThatThrowsConsumesUpToItsMessageAndNoFurther(String kind, int failing) {
         try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
             for (int type = 1; type <= 3; type++) {
                 ring.write(type, bytes(arena, 8, 0), 0, 8);
             }
             assertThrows(IllegalStateException.class, () -> ring.read((type, b, o, l) -> {
-                if (type == 2) {
+                if (type == failing) {
                     throw new IllegalStateException("handler failed");
                 }
             }));
-            assertEquals(List.of(3), drain(ring).stream().map(Got::type).toList());
+            assertEquals(List.of(2, 3).subList(failing - 1, 2), drain(ring).stream().map(Got::type).toList());
+        }
+    }
+
+    /** The first message is handed over before the batch is scanned: what its handler writes comes in the same read. */
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void theFirstMessageIsHandedOverBeforeTheRestOfTheBatchIsLookedAt(String kind) {
+        try (MessageRing ring = ring(kind, 1024); Arena arena = Arena.ofConfined()) {
+            MemorySegment reply = bytes(arena, 8, 0);
+            ring.write(1, bytes(arena, 8, 0), 0, 8);
+            List<Integer> types = new ArrayList<>();
+            int read = ring.read((type, b, o, l) -> {
+                types.add(type);
+                if (type == 1) {
+                    assertTrue(ring.write(2, reply, 0, 8));
+                }
+            });
+            assertEquals(2, read);
+            assertEquals(List.of(1, 2), types);
+            assertEquals(ring.producerPosition(), ring.consumerPosition());
         }
     }
 
