@@ -50,6 +50,13 @@ final class MapSoakCommand implements Callable<Integer> {
             + " default); fewer make each segment's table grow further, e.g. past 2^24 slots with 1 and 20000000 entries")
     int segments = MapOptions.DEFAULTS.segments();
 
+    @Option(names = "--resume", description = "continue filling the soak.map an earlier run left in --dir (killed or"
+            + " stopped: keys 0..size-1 are there, one writer put them in order); implies --keep until it completes")
+    boolean resume;
+
+    /** Entries the file held when this run began filling (0 unless resuming). */
+    private long resumedAt;
+
     @Override
     public Integer call() throws IOException {
         if (entries < 1 || sample < 0 || segments < 1 || segments > 1 << 16 || Integer.bitCount(segments) != 1) {
@@ -59,10 +66,12 @@ final class MapSoakCommand implements Callable<Integer> {
         }
         Path directory = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("colossal-soak-");
         Path file = directory.resolve("soak.map");
-        if (Files.exists(file)) {
-            System.err.println("map-soak: " + file + " exists; remove it or name another --dir");
+        if (Files.exists(file) != resume) {
+            System.err.println(resume ? "map-soak: --resume needs the " + file + " of an earlier run; name its --dir"
+                    : "map-soak: " + file + " exists; remove it, name another --dir, or --resume it");
             return 2;
         }
+        boolean completed = false;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment key = arena.allocate(8);
             MemorySegment value = arena.allocate(8);
@@ -70,8 +79,9 @@ final class MapSoakCommand implements Callable<Integer> {
             long filled = fill(file, key, value);
             long t1 = System.nanoTime();
             long fileBytes = Files.size(file);
-            System.out.printf(Locale.ROOT, "filled %,d entries in %.1f s: %,.0f puts/s, one thread, no size hint,"
-                    + " %d segments%n", filled, (t1 - t0) / 1e9, filled / ((t1 - t0) / 1e9), segments);
+            System.out.printf(Locale.ROOT, "filled %,d entries (%,d by this run) in %.1f s: %,.0f puts/s, one thread,"
+                    + " no size hint, %d segments%n", filled, filled - resumedAt, (t1 - t0) / 1e9,
+                    (filled - resumedAt) / ((t1 - t0) / 1e9), segments);
             System.out.printf(Locale.ROOT, "file %s: %s, %.1f bytes per entry (16 raw)%n", file,
                     ByteSize.format(fileBytes), fileBytes / (double) filled);
             long bad = verify(file, filled, key, value);
@@ -80,9 +90,10 @@ final class MapSoakCommand implements Callable<Integer> {
                         filled, entries, ByteSize.format(reserve));
                 return 3;
             }
+            completed = true;
             return bad == 0 ? 0 : 1;
         } finally {
-            if (!keep) {
+            if (!keep && (completed || !resume)) {
                 Files.deleteIfExists(file);
                 if (dir == null) {
                     Files.deleteIfExists(directory);
@@ -97,7 +108,13 @@ final class MapSoakCommand implements Callable<Integer> {
         long start = System.nanoTime();
         long lastLog = start;
         try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(segments))) {
-            for (long i = 0; i < entries; i++) {
+            resumedAt = resume ? map.size() : 0;
+            if (resume) {
+                System.err.printf(Locale.ROOT, "map-soak: resuming at %,d entries, file %s%n", resumedAt,
+                        ByteSize.format(Files.size(file)));
+                progress.advance(resumedAt);
+            }
+            for (long i = resumedAt; i < entries; i++) {
                 if (i % STEP == 0 && i > 0) {
                     progress.advance(STEP);
                     if (!terminal && i % (LOG_STEPS * STEP) == 0) {

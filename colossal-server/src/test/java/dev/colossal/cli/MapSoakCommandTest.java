@@ -39,6 +39,34 @@ class MapSoakCommandTest {
     }
 
     @Test
+    void shouldResumeTheFileOfAnEarlierRun() throws Exception {
+        ByteArrayOutputStream first = new ByteArrayOutputStream();
+        assertEquals(0, run(first, "map-soak", "--entries", "30000", "--sample", "100", "--reserve", "0",
+                "--dir", dir.toString(), "--keep"), first.toString(UTF_8));
+        ByteArrayOutputStream again = new ByteArrayOutputStream();
+        assertEquals(2, run(again, "map-soak", "--entries", "100000", "--dir", dir.toString()));
+        ByteArrayOutputStream resumed = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(log, true, UTF_8));
+        int exit;
+        try {
+            exit = run(resumed, "map-soak", "--entries", "100000", "--sample", "5000", "--reserve", "0",
+                    "--dir", dir.toString(), "--resume");
+        } finally {
+            System.setErr(err);
+        }
+        String text = resumed.toString(UTF_8);
+        assertEquals(0, exit, text + log.toString(UTF_8));
+        assertTrue(log.toString(UTF_8).contains("resuming at 30,000 entries"), log.toString(UTF_8));
+        assertTrue(text.contains("filled 100,000 entries (70,000 by this run)"), text);
+        assertTrue(text.contains("size 100,000; 5,000 present and 5,000 absent keys checked"), text);
+        assertFalse(Files.exists(dir.resolve("soak.map")), "a completed resumed run deletes the file without --keep");
+        ByteArrayOutputStream none = new ByteArrayOutputStream();
+        assertEquals(2, run(none, "map-soak", "--entries", "10", "--dir", dir.toString(), "--resume"));
+    }
+
+    @Test
     void shouldFillReopenAndVerifyAHundredThousandEntries() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int exit = run(out, "map-soak", "--entries", "100000", "--sample", "5000", "--reserve", "0",
