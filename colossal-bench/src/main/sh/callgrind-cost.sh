@@ -5,6 +5,8 @@
 # a line on stdin, so the counters are zeroed and dumped exactly around the measured part.
 # JVM_FLAGS adds flags; KEEP=DIR keeps callgrind's files, per instruction, and the JIT's symbol map
 # there, for callgrind-methods.py (which method the instructions were spent in).
+# PER_THREAD=1: a main that runs its cases on threads of its own, made in order after everything else
+# and named on lines "thread NAME" after DONE, gets one line per case instead: name, instructions per call.
 cost_per_call() {
   local count=$1 work pid ir
   shift
@@ -30,10 +32,19 @@ cost_per_call() {
   exec 3>&-
   wait $pid
   ir=$(for f in "$work"/cg.$pid*; do sed -n 's/^totals: \([0-9]*\).*/\1/p' "$f"; done | sort -n | tail -n 1)
+  if [ -n "${PER_THREAD:-}" ]; then
+    local names files
+    names=$(sed -n 's/^thread //p' "$work/out")
+    # part 1 is the -d dump; the case threads are the last ones by thread number
+    files=$(ls "$work"/cg.$pid.1-* | awk -F- '{ print $NF, $0 }' | sort -n | cut -d' ' -f2- |
+      tail -n "$(printf '%s\n' "$names" | wc -l)")
+    paste <(printf '%s\n' "$names") <(for f in $files; do sed -n 's/^totals: \([0-9]*\).*/\1/p' "$f"; done) |
+      awk -F'\t' -v n="$count" '{ printf "%-30s %8.1f\n", $1, $2 / n }'
+  fi
   if [ -n "${KEEP:-}" ]; then
     mkdir -p "$KEEP" && cp "$work"/cg.$pid* "$KEEP"/ && cp "/tmp/perf-$pid.map" "$KEEP"/ 2>/dev/null || true
     rm -f "/tmp/perf-$pid.map"
   fi
   rm -rf "$work"
-  awk -v ir="$ir" -v n="$count" 'BEGIN { printf "%.1f\n", ir / n }'
+  [ -n "${PER_THREAD:-}" ] || awk -v ir="$ir" -v n="$count" 'BEGIN { printf "%.1f\n", ir / n }'
 }
