@@ -9,20 +9,18 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Semaphore;
 import org.apache.fory.Fory;
 import org.apache.fory.memory.MemoryBuffer;
 
 /**
  * Where a MediaContent encode and decode spend, by kind of field, ours and Fory's: MediaContent's
  * values regrouped into one record per kind (its ten strings, its ints, longs and boolean, its three
- * enums, and no field at all for the fixed cost of a call), each encoded and decoded on a thread of
- * its own, under {@code colossal-bench/src/main/sh/codec-parts.sh}, which counts each thread's
- * instructions with callgrind. What the whole costs beyond the sum of the parts is the structure:
- * nested records, the two lists and their headers.
- *
- * <p>Threads are made in the order of {@link #CASES} before anything runs, so callgrind numbers them
- * in that order; they run one at a time, each after the previous finished.
+ * enums, and no field at all for the fixed cost of a call), each encoded and decoded in turn under
+ * {@code colossal-bench/src/main/sh/codec-parts.sh}, which counts each case's instructions with
+ * callgrind (zeroed before, dumped after). What the whole costs beyond the sum of the parts is the
+ * structure: nested records, the two lists and their headers. All cases share one JVM, so the calls
+ * inside the encode and decode entry points see every codec (a megamorphic call each, for ours and
+ * for Fory's serializer dispatch alike): the empty case carries that fixed cost.
  */
 public final class CodecPartsMain {
 
@@ -39,7 +37,7 @@ public final class CodecPartsMain {
     /** MediaContent's three enums. */
     public record Enums(Model.Player player, Model.Size s0, Model.Size s1) {}
 
-    /** The parts, in the order their threads are made; each runs ours and Fory's encode and decode. */
+    /** The parts, in the order measured; each runs ours and Fory's encode and decode. */
     static final List<String> CASES = List.of("empty", "strings", "numbers", "enums", "media");
     static final List<String> OPS = List.of("colossalEncode", "colossalDecode", "foryEncode", "foryDecode");
 
@@ -58,29 +56,33 @@ public final class CodecPartsMain {
         int count = Integer.parseInt(args[1]);
         Fory fory = CodecsBench.fory(List.of(Model.MediaContent.class, Model.Media.class, Model.Image.class,
                 Model.Player.class, Model.Size.class, Empty.class, Strings.class, Numbers.class, Enums.class));
-        List<Worker> workers = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<Loop> loops = new ArrayList<>();
         for (String c : CASES) {
             Object value = value(c);
             for (String op : OPS) {
-                workers.add(new Worker(c + " " + op, operation(op, value, fory)));
+                names.add(c + " " + op);
+                loops.add(operation(op, value, fory));
             }
         }
-        workers.forEach(Thread::start);
         BufferedReader driver = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        for (Worker w : workers) {
-            w.runFor(warmup);
+        for (int done = 0; done < warmup; done += 1000) {
+            for (Loop loop : loops) {
+                sink += loop.run(1000);
+            }
         }
         System.out.println("WARM");
-        driver.readLine();
-        for (Worker w : workers) {
-            w.runFor(count);
+        for (int k = 0; k < loops.size(); k++) {
+            driver.readLine();
+            sink += loops.get(k).run(count);
+            System.out.println("DONE " + names.get(k));
         }
-        System.out.println("DONE");
         driver.readLine();
-        for (Worker w : workers) {
-            w.runFor(0);
-            System.out.println("thread " + w.getName());
-        }
+    }
+
+    /** One case's loop, a class of its own per case. */
+    private interface Loop {
+        long run(int n);
     }
 
     private static Object value(String c) {
@@ -101,7 +103,7 @@ public final class CodecPartsMain {
     }
 
     @SuppressWarnings("unchecked")
-    private static Runnable operation(String op, Object value, Fory fory) {
+    private static Loop operation(String op, Object value, Fory fory) {
         Codec<Object> codec = (Codec<Object>) Codecs.of(value.getClass());
         MemorySegment buffer = Arena.ofAuto().allocate(1 << 12);
         long end = codec.encode(value, buffer, 0);
@@ -114,57 +116,38 @@ public final class CodecPartsMain {
         }
         MemorySegment out = Arena.ofAuto().allocate(1 << 12);
         return switch (op) {
-            case "colossalEncode" -> () -> sink += codec.encode(value, out, 0);
-            case "colossalDecode" -> () -> sink += System.identityHashCode(codec.decode(encoded));
-            case "foryEncode" -> () -> {
-                foryBuffer.writerIndex(0);
-                fory.serialize(foryBuffer, value);
-                sink += foryBuffer.writerIndex();
+            case "colossalEncode" -> n -> {
+                long x = 0;
+                for (int i = 0; i < n; i++) {
+                    x += codec.encode(value, out, 0);
+                }
+                return x;
             };
-            case "foryDecode" -> () -> {
-                foryEncoded.readerIndex(0);
-                sink += System.identityHashCode(fory.deserialize(foryEncoded));
+            case "colossalDecode" -> n -> {
+                long x = 0;
+                for (int i = 0; i < n; i++) {
+                    x += System.identityHashCode(codec.decode(encoded));
+                }
+                return x;
+            };
+            case "foryEncode" -> n -> {
+                long x = 0;
+                for (int i = 0; i < n; i++) {
+                    foryBuffer.writerIndex(0);
+                    fory.serialize(foryBuffer, value);
+                    x += foryBuffer.writerIndex();
+                }
+                return x;
+            };
+            case "foryDecode" -> n -> {
+                long x = 0;
+                for (int i = 0; i < n; i++) {
+                    foryEncoded.readerIndex(0);
+                    x += System.identityHashCode(fory.deserialize(foryEncoded));
+                }
+                return x;
             };
             default -> throw new IllegalArgumentException("op=" + op);
         };
-    }
-
-    /** One case on a thread of its own, which runs it when told to, as often as told. */
-    private static final class Worker extends Thread {
-        private final Runnable op;
-        private final Semaphore go = new Semaphore(0);
-        private final Semaphore done = new Semaphore(0);
-        private volatile int n;
-
-        Worker(String name, Runnable op) {
-            super(name);
-            this.op = op;
-            setDaemon(true);
-        }
-
-        void runFor(int operations) throws InterruptedException {
-            n = operations;
-            go.release();
-            done.acquire();
-        }
-
-        @Override
-        public void run() {
-            try {
-                while (true) {
-                    go.acquire();
-                    int k = n;
-                    for (int i = 0; i < k; i++) {
-                        op.run();
-                    }
-                    done.release();
-                    if (k == 0) {
-                        return;
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 }
