@@ -3,6 +3,7 @@
 
     KEEP=/tmp/cost OP=get colossal-bench/src/main/sh/map-cost.sh
     colossal-bench/src/main/sh/callgrind-methods.py /tmp/cost [CALLS] [TOP]
+    colossal-bench/src/main/sh/callgrind-methods.py /tmp/cost/cg.PID.1-NN [CALLS] [TOP]   (one thread)
 
 Reads the calling thread's callgrind file (the one with the most instructions, dumped per
 instruction) and the JIT's symbol map (perf-PID.map, written at exit), and prints the self
@@ -56,8 +57,10 @@ def main():
     keep = sys.argv[1]
     calls = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     top = int(sys.argv[3]) if len(sys.argv) > 3 else 40
-    files = [p for p in glob.glob(os.path.join(keep, 'cg.*'))]
-    thread = max(files, key=totals)
+    if os.path.isfile(keep):  # one thread's file (codec-parts.sh keeps one per case)
+        thread, keep = keep, os.path.dirname(keep)
+    else:
+        thread = max(glob.glob(os.path.join(keep, 'cg.*')), key=totals)
     ranges = []
     for mp in glob.glob(os.path.join(keep, 'perf-*.map')):
         with open(mp) as f:

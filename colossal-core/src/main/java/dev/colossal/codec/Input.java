@@ -167,6 +167,24 @@ final class Input {
         return new String(window, at, n, StandardCharsets.UTF_8);
     }
 
+    /**
+     * Reads a nullable string, {@code [0]} or {@code [1][varint n][n bytes of UTF-8]}: in one step
+     * when the length takes one byte and the bytes are in the window, else through the checked path.
+     */
+    String readNullableUtf8() {
+        int p = pos;
+        byte[] w = window;
+        if (end - p >= 2) {
+            byte presence = w[p];
+            int n = w[p + 1];
+            if (presence == WireFormat.PRESENT && n >= 0 && end - p - 2 >= n) {
+                pos = p + 2 + n;
+                return new String(w, p + 2, n, StandardCharsets.UTF_8);
+            }
+        }
+        return readPresence(StringCodec.INSTANCE) ? readUtf8(readCount("String", 1)) : null;
+    }
+
     /** Reads an unsigned varint that must fit a non-negative int; at most 5 bytes are looked at. */
     int readVarint(String type) {
         long start = position();

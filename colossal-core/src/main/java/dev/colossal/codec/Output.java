@@ -162,6 +162,23 @@ final class Output {
         }
     }
 
+    /** Writes a present byte run: {@code [1][varint n][n bytes]}. */
+    void writePresentBytes(byte[] bytes) {
+        int n = bytes.length;
+        int p = pos;
+        byte[] w = window;
+        if (n < 0x80 && w.length - p >= n + 2) {
+            w[p] = WireFormat.PRESENT;
+            w[p + 1] = (byte) n;
+            System.arraycopy(bytes, 0, w, p + 2, n);
+            pos = p + 2 + n;
+        } else {
+            writeByte(WireFormat.PRESENT);
+            writeVarint(n);
+            writeBytes(bytes, 0, n);
+        }
+    }
+
     /** Writes {@code n} elements of a primitive array, little-endian, in one bulk copy. */
     void writeArray(Object array, ValueLayout element, int n) {
         long bytes = n * element.byteSize();

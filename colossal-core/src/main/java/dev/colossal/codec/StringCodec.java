@@ -36,6 +36,23 @@ final class StringCodec extends NamedCodec<String> {
         return in.readUtf8(in.readCount("String", 1));
     }
 
+    // Strings are most of a typical record's fields: presence byte, length and bytes in one step
+    // when the length fits one varint byte (same bytes as the general path)
+
+    @Override
+    public void writeOrNull(String v, Output out) {
+        if (v == null) {
+            out.writeByte(WireFormat.ABSENT);
+        } else {
+            out.writePresentBytes(v.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Override
+    public String readOrNull(Input in) {
+        return in.readNullableUtf8();
+    }
+
     @Override
     public String schema() {
         return "string";

@@ -112,6 +112,44 @@ class CodecRoundTripTest {
     }
 
     @Test
+    void stringFieldsWriteTheGeneralBytesOnBothSidesOfTheOneStepPath() {
+        // fields of up to 127 bytes are written and read in one step, longer ones by the general path:
+        // both must give [1][varint n][UTF-8]
+        record Label(String text) {}
+        Codec<Label> codec = Codecs.of(Label.class, java.lang.invoke.MethodHandles.lookup());
+        for (int n : new int[] {0, 1, 126, 127, 128, 129, 300}) {
+            String text = "é".repeat(n / 2) + "a".repeat(n % 2);
+            byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] varint = n < 128 ? new byte[] {(byte) n} : new byte[] {(byte) (n & 0x7F | 0x80), (byte) (n >>> 7)};
+            byte[] expected = new byte[1 + varint.length + n];
+            expected[0] = 1;
+            System.arraycopy(varint, 0, expected, 1, varint.length);
+            System.arraycopy(utf8, 0, expected, 1 + varint.length, n);
+            byte[] actual = Bytes.array(Bytes.encode(codec, new Label(text)));
+            assertArrayEquals(expected, actual, "bytes=" + n);
+            assertEquals(text, codec.decode(MemorySegment.ofArray(actual)).text(), "bytes=" + n);
+        }
+        assertArrayEquals(new byte[] {0}, Bytes.array(Bytes.encode(codec, new Label(null))));
+        assertNull(codec.decode(MemorySegment.ofArray(new byte[] {0})).text());
+    }
+
+    @Test
+    void stringsAcrossTheWindowEdgeRoundTrip() {
+        // strings of every length 0..150 in a row put one across each 8 KiB window edge in turn
+        record Texts(List<String> texts) {}
+        Codec<Texts> codec = Codecs.of(Texts.class, java.lang.invoke.MethodHandles.lookup());
+        for (int shift = 0; shift < 40; shift++) {
+            List<String> texts = new ArrayList<>();
+            texts.add("x".repeat(shift));
+            for (int i = 0; texts.size() < 400; i = (i + 1) % 151) {
+                texts.add(i % 7 == 0 ? null : "ab\u00e9".repeat(i / 3) + "z".repeat(i % 3));
+            }
+            Texts value = new Texts(texts);
+            assertEquals(value, Bytes.roundTrip(codec, value), "shift " + shift);
+        }
+    }
+
+    @Test
     void recursiveTypesRoundTrip() {
         Codec<Samples.Node> nodes = Codecs.of(Samples.Node.class);
         Samples.Node list = null;

@@ -33,7 +33,8 @@ public final class CodecsSuite implements Suite {
      */
     @Override
     public List<String> jvmFlags() {
-        return List.of("-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch",
+        // Fory's mode spelled out so that the results record it (CodecsBench#FORY_COMPATIBLE says why)
+        return List.of("-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch", "-Dfory.compatible=false",
                 "--add-opens=java.base/java.lang=ALL-UNNAMED",
                 "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
                 "--add-opens=java.base/java.util=ALL-UNNAMED",
