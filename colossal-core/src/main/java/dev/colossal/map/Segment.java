@@ -40,6 +40,8 @@ final class Segment {
     private final long blockBytes;
     private final long base;
     final int index;
+    /** Where the first entry of any segment may lie: the end of the header and the directory. */
+    private final long firstEntry;
     private final SegmentHeap heap;
     private volatile Thread holder;
 
@@ -50,6 +52,7 @@ final class Segment {
         this.blockBytes = 1L << shift;
         this.base = FileHeaderLayout.segmentOffset(index);
         this.heap = new SegmentHeap(file, index, base);
+        this.firstEntry = FileHeaderLayout.directoryEnd(file.segmentCount);
     }
 
     static long hashKey(MemorySegment key, long offset, long length) {
@@ -273,7 +276,7 @@ final class Segment {
     /** The slots of the table {@code table} names; a malformed word is reported as damage. */
     private long checkTable(long table) {
         long slots = SlotLayout.slots(table);
-        if (slots < 0 || SlotLayout.tablePosition(table) < FileHeaderLayout.directoryEnd(file.segmentCount)) {
+        if (slots < 0 || SlotLayout.tablePosition(table) < firstEntry) {
             throw file.corrupt(base + TABLE, "segment=" + index + " has a bad table word 0x" + Long.toHexString(table));
         }
         return slots;
@@ -284,7 +287,21 @@ final class Segment {
      * it if the file grew; returns the decoded header (see {@link EntryLayout#header}).
      */
     private long checkEntry(long e) {
-        if (e < FileHeaderLayout.directoryEnd(file.segmentCount)) {
+        // The common case in few bytecodes, so that the JIT inlines it into every lookup: the
+        // entry lies in the current mapping and its header is well formed. Remapping and damage
+        // take the cold path.
+        MemorySegment m = file.mem();
+        if (e >= firstEntry && e + EntryLayout.MAX_HEADER_BYTES <= m.byteSize()) {
+            long header = EntryLayout.header(m, e);
+            if (header >= 0 && e + EntryLayout.bytes(header) <= m.byteSize()) {
+                return header;
+            }
+        }
+        return checkEntryRemapping(e);
+    }
+
+    private long checkEntryRemapping(long e) {
+        if (e < firstEntry) {
             throw file.corrupt(e, "segment=" + index + " has a slot pointing into the header");
         }
         long header = EntryLayout.header(file.mem(e + EntryLayout.MAX_HEADER_BYTES), e);
@@ -297,15 +314,14 @@ final class Segment {
     }
 
     private void verifyChecksum(MemorySegment m, long e, long header) {
-        if (!file.verifyReads) {
-            return;
+        if (file.verifyReads && EntryLayout.storedChecksum(m, e) != EntryLayout.checksum(m, e, header)) {
+            throw badChecksum(m, e, header);
         }
-        int stored = EntryLayout.storedChecksum(m, e);
-        int actual = EntryLayout.checksum(m, e, header);
-        if (stored != actual) {
-            throw file.corrupt(e, "entry checksum=0x" + Integer.toHexString(stored) + " but its bytes sum to 0x"
-                    + Integer.toHexString(actual));
-        }
+    }
+
+    private MapCorruptedException badChecksum(MemorySegment m, long e, long header) {
+        return file.corrupt(e, "entry checksum=0x" + Integer.toHexString(EntryLayout.storedChecksum(m, e))
+                + " but its bytes sum to 0x" + Integer.toHexString(EntryLayout.checksum(m, e, header)));
     }
 
     /** The entry position in slot {@code idx} of the current table. */
