@@ -193,6 +193,17 @@ final class EntryLayout {
      * time for short keys, where {@link MemorySegment#mismatch} costs more in checks than in work.
      */
     static boolean sameBytes(MemorySegment m, long at, MemorySegment key, long length) {
+        // int and long keys (the typed maps' common case) in one compare, inlined into the lookup.
+        if (length == Integer.BYTES) {
+            return m.get(JAVA_INT_UNALIGNED, at) == key.get(JAVA_INT_UNALIGNED, 0);
+        }
+        if (length == Long.BYTES) {
+            return m.get(JAVA_LONG_UNALIGNED, at) == key.get(JAVA_LONG_UNALIGNED, 0);
+        }
+        return sameBytesAnyLength(m, at, key, length);
+    }
+
+    private static boolean sameBytesAnyLength(MemorySegment m, long at, MemorySegment key, long length) {
         if (length > 16) {
             return MemorySegment.mismatch(m, at, at + length, key, 0, length) == -1;
         }

@@ -40,6 +40,8 @@ final class Segment {
     private final long blockBytes;
     private final long base;
     final int index;
+    /** Where the first entry of any segment may lie: the end of the header and the directory. */
+    private final long firstEntry;
     private final SegmentHeap heap;
     private volatile Thread holder;
 
@@ -50,6 +52,7 @@ final class Segment {
         this.blockBytes = 1L << shift;
         this.base = FileHeaderLayout.segmentOffset(index);
         this.heap = new SegmentHeap(file, index, base);
+        this.firstEntry = FileHeaderLayout.directoryEnd(file.segmentCount);
     }
 
     static long hashKey(MemorySegment key, long offset, long length) {
@@ -206,7 +209,7 @@ final class Segment {
     }
 
     private long getUnlocked(MemorySegment key, long hash, MemorySegment dst, long dstOffset) {
-        long e = find(key, hash, file.verifyReads, true);
+        long e = findEntry(key, hash);
         if (e < 0) {
             return -1;
         }
@@ -230,11 +233,58 @@ final class Segment {
      * @return the slot index, or -1 if absent
      */
     long find(MemorySegment key, long hash) {
-        return find(key, hash, file.verifyReads, false);
+        return find(key, hash, file.verifyReads);
     }
 
-    /** As {@link #find(MemorySegment, long)}; returns the entry's position instead if {@code entry}. */
-    private long find(MemorySegment key, long hash, boolean verify, boolean entry) {
+    /**
+     * As {@link #find(MemorySegment, long)} for reads, returning the entry's position. The same
+     * probe as {@link #find(MemorySegment, long, boolean)} in a method of its own, because the
+     * JIT profiles per method: a map filled before it is read compiled the shared one with the
+     * key-match branch cold (inserts probe for absent keys), and then called the entry check, the
+     * key compare and the checksum out of line on every get.
+     */
+    private long findEntry(MemorySegment key, long hash) {
+        MemorySegment m = file.mem();
+        long table = Mem.getLong(m, base + TABLE);
+        if (table == 0) {
+            return -1;
+        }
+        long tpos = SlotLayout.tablePosition(table);
+        long slots = checkTable(table);
+        m = file.mem(tpos + SlotLayout.tableBytes(slots));
+        long klen = key.byteSize();
+        long idx = SlotLayout.bucket(hash, slots);
+        for (long probes = 0; probes < slots; probes++, idx = SlotLayout.next(idx, slots)) {
+            long s = Mem.getLong(m, SlotLayout.slotOffset(tpos, idx));
+            if (s == SlotLayout.EMPTY) {
+                return -1;
+            }
+            if (SlotLayout.isEntry(s) && SlotLayout.tagMatches(s, hash)) {
+                long e = SlotLayout.position(s, shift);
+                if (sameKey(e, key, klen, true)) {
+                    return e;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Whether the entry at {@code e} holds {@code key}; checks its checksum on the way if {@code verify}. */
+    private boolean sameKey(long e, MemorySegment key, long klen, boolean verify) {
+        long header = checkEntry(e);
+        MemorySegment m = file.mem();
+        boolean same = EntryLayout.keyLength(header) == klen
+                && EntryLayout.sameBytes(m, EntryLayout.keyOffset(e, header), key, klen);
+        // On a tag match with another key the checksum is checked too: a damaged slot or key is
+        // then reported instead of silently reading as "absent".
+        if (verify) {
+            verifyChecksum(m, e, header);
+        }
+        return same;
+    }
+
+    /** As {@link #find(MemorySegment, long)}, checking checksums if {@code verify}. */
+    private long find(MemorySegment key, long hash, boolean verify) {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         if (table == 0) {
@@ -253,18 +303,8 @@ final class Segment {
             if (!SlotLayout.isEntry(s) || !SlotLayout.tagMatches(s, hash)) {
                 continue;
             }
-            long e = SlotLayout.position(s, shift);
-            long header = checkEntry(e);
-            m = file.mem();
-            boolean same = EntryLayout.keyLength(header) == klen
-                    && EntryLayout.sameBytes(m, EntryLayout.keyOffset(e, header), key, klen);
-            if (verify) {
-                // On a tag match with another key the checksum is checked too: a damaged slot or
-                // key is then reported instead of silently reading as "absent".
-                verifyChecksum(m, e, header);
-            }
-            if (same) {
-                return entry ? e : idx;
+            if (sameKey(SlotLayout.position(s, shift), key, klen, verify)) {
+                return idx;
             }
         }
         return -1;
@@ -273,7 +313,7 @@ final class Segment {
     /** The slots of the table {@code table} names; a malformed word is reported as damage. */
     private long checkTable(long table) {
         long slots = SlotLayout.slots(table);
-        if (slots < 0 || SlotLayout.tablePosition(table) < FileHeaderLayout.directoryEnd(file.segmentCount)) {
+        if (slots < 0 || SlotLayout.tablePosition(table) < firstEntry) {
             throw file.corrupt(base + TABLE, "segment=" + index + " has a bad table word 0x" + Long.toHexString(table));
         }
         return slots;
@@ -284,7 +324,21 @@ final class Segment {
      * it if the file grew; returns the decoded header (see {@link EntryLayout#header}).
      */
     private long checkEntry(long e) {
-        if (e < FileHeaderLayout.directoryEnd(file.segmentCount)) {
+        // The common case in few bytecodes, so that the JIT inlines it into every lookup: the
+        // entry lies in the current mapping and its header is well formed. Remapping and damage
+        // take the cold path.
+        MemorySegment m = file.mem();
+        if (e >= firstEntry && e + EntryLayout.MAX_HEADER_BYTES <= m.byteSize()) {
+            long header = EntryLayout.header(m, e);
+            if (header >= 0 && e + EntryLayout.bytes(header) <= m.byteSize()) {
+                return header;
+            }
+        }
+        return checkEntryRemapping(e);
+    }
+
+    private long checkEntryRemapping(long e) {
+        if (e < firstEntry) {
             throw file.corrupt(e, "segment=" + index + " has a slot pointing into the header");
         }
         long header = EntryLayout.header(file.mem(e + EntryLayout.MAX_HEADER_BYTES), e);
@@ -297,15 +351,14 @@ final class Segment {
     }
 
     private void verifyChecksum(MemorySegment m, long e, long header) {
-        if (!file.verifyReads) {
-            return;
+        if (file.verifyReads && EntryLayout.storedChecksum(m, e) != EntryLayout.checksum(m, e, header)) {
+            throw badChecksum(m, e, header);
         }
-        int stored = EntryLayout.storedChecksum(m, e);
-        int actual = EntryLayout.checksum(m, e, header);
-        if (stored != actual) {
-            throw file.corrupt(e, "entry checksum=0x" + Integer.toHexString(stored) + " but its bytes sum to 0x"
-                    + Integer.toHexString(actual));
-        }
+    }
+
+    private MapCorruptedException badChecksum(MemorySegment m, long e, long header) {
+        return file.corrupt(e, "entry checksum=0x" + Integer.toHexString(EntryLayout.storedChecksum(m, e))
+                + " but its bytes sum to 0x" + Integer.toHexString(EntryLayout.checksum(m, e, header)));
     }
 
     /** The entry position in slot {@code idx} of the current table. */
@@ -549,7 +602,7 @@ final class Segment {
         }
         try {
             // The read that called us verified the entry; no second checksum here.
-            long idx = find(key, hash, false, false);
+            long idx = find(key, hash, false);
             if (idx >= 0) {
                 long e = entryAt(idx);
                 checkEntry(e);

@@ -35,32 +35,37 @@ final class XxHash64 {
      * @return the 64-bit hash
      */
     static long hash(MemorySegment data, long offset, long length, long seed) {
+        // Keys under 32 bytes (most) take only the tail and the avalanche: a method small enough
+        // for the JIT to inline into every lookup, where the whole algorithm was called.
+        return length >= 32 ? hashLong(data, offset, length, seed) : tail(data, offset, offset + length, seed + P5 + length);
+    }
+
+    private static long hashLong(MemorySegment data, long offset, long length, long seed) {
         long p = offset;
         long end = offset + length;
-        long h;
-        if (length >= 32) {
-            long v1 = seed + P1 + P2;
-            long v2 = seed + P2;
-            long v3 = seed;
-            long v4 = seed - P1;
-            long limit = end - 32;
-            do {
-                v1 = round(v1, data.get(LONG_LE, p));
-                v2 = round(v2, data.get(LONG_LE, p + 8));
-                v3 = round(v3, data.get(LONG_LE, p + 16));
-                v4 = round(v4, data.get(LONG_LE, p + 24));
-                p += 32;
-            } while (p <= limit);
-            h = Long.rotateLeft(v1, 1) + Long.rotateLeft(v2, 7)
-                    + Long.rotateLeft(v3, 12) + Long.rotateLeft(v4, 18);
-            h = merge(h, v1);
-            h = merge(h, v2);
-            h = merge(h, v3);
-            h = merge(h, v4);
-        } else {
-            h = seed + P5;
-        }
-        h += length;
+        long v1 = seed + P1 + P2;
+        long v2 = seed + P2;
+        long v3 = seed;
+        long v4 = seed - P1;
+        long limit = end - 32;
+        do {
+            v1 = round(v1, data.get(LONG_LE, p));
+            v2 = round(v2, data.get(LONG_LE, p + 8));
+            v3 = round(v3, data.get(LONG_LE, p + 16));
+            v4 = round(v4, data.get(LONG_LE, p + 24));
+            p += 32;
+        } while (p <= limit);
+        long h = Long.rotateLeft(v1, 1) + Long.rotateLeft(v2, 7)
+                + Long.rotateLeft(v3, 12) + Long.rotateLeft(v4, 18);
+        h = merge(h, v1);
+        h = merge(h, v2);
+        h = merge(h, v3);
+        h = merge(h, v4);
+        return tail(data, p, end, h + length);
+    }
+
+    /** The last 0-31 bytes from {@code p} and the avalanche, on the running hash {@code h}. */
+    private static long tail(MemorySegment data, long p, long end, long h) {
         while (p + 8 <= end) {
             h ^= round(0, data.get(LONG_LE, p));
             h = Long.rotateLeft(h, 27) * P1 + P4;
