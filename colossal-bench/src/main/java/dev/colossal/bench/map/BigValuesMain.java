@@ -1,6 +1,8 @@
 package dev.colossal.bench.map;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +17,10 @@ import java.util.stream.Stream;
  * random (a data set larger than the page cache has no hot insertion order to walk), and one full
  * iteration. JMH forks would refill the tens of GB before every case; here each store fills once, in a
  * JVM of its own. Prints one line of {@code key=value} pairs: nanoseconds per fill put, get, put and
- * delete, milliseconds per full pass, and the bytes the store's files take on disk.
+ * delete, milliseconds per full pass, and the bytes the store's files take on disk; then, for the
+ * fill and each timed loop, the thread's CPU nanoseconds (all, and in the kernel) and the process's minor and major page faults per
+ * operation ({@code putCpuNs}, {@code putMinflt}, ...): figures a loaded machine moves far less than
+ * wall time.
  *
  * <p>Usage: {@code BigValuesMain STORE ENTRIES VALUE_SIZE OPS}
  */
@@ -38,6 +43,8 @@ public final class BigValuesMain {
             byte[] value = new byte[valueSize];
             new SplittableRandom(1).nextBytes(value);
             SplittableRandom rnd = new SplittableRandom(42);
+            StringBuilder costs = new StringBuilder();
+            Cost fillCost = new Cost();
             long t0 = System.nanoTime();
             for (int i = 0; i < entries; i++) {
                 keys[i] = rnd.nextInt();
@@ -48,13 +55,14 @@ public final class BigValuesMain {
                 }
             }
             double fill = (System.nanoTime() - t0) / (double) entries;
-            double get = timed(keys, ops, k -> {
+            fillCost.append(costs, "fill", entries);
+            double get = timed(keys, ops, costs, "get", k -> {
                 if (s.get(k) != valueSize) {
                     throw new IllegalStateException(store + ": key " + k + " lost its value");
                 }
             });
-            double put = timed(keys, ops, k -> s.put(k, value));
-            double delete = timed(keys, ops / 4, k -> {
+            double put = timed(keys, ops, costs, "put", k -> s.put(k, value));
+            double delete = timed(keys, ops / 4, costs, "delete", k -> {
                 s.remove(k);
                 s.put(k, value);
             });
@@ -65,7 +73,7 @@ public final class BigValuesMain {
                 throw new IllegalStateException(store + ": iteration saw " + sum + " value bytes");
             }
             System.out.printf(Locale.ROOT, "fillNs=%.1f getNs=%.1f putNs=%.1f deleteNs=%.1f iterateMs=%.1f "
-                    + "diskBytes=%d%n", fill, get, put, delete, iterate, diskBytes(dir));
+                    + "diskBytes=%d%s%n", fill, get, put, delete, iterate, diskBytes(dir), costs);
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -77,17 +85,56 @@ public final class BigValuesMain {
         void apply(int key) throws Exception;
     }
 
-    /** Nanoseconds per {@code op} at random keys: a quarter as many untimed first, to warm the path. */
-    private static double timed(int[] keys, int ops, KeyOp op) throws Exception {
+    /**
+     * Nanoseconds per {@code op} at random keys: a quarter as many untimed first, to warm the path.
+     * Appends the CPU time and page faults per op to {@code costs}, named after {@code name}.
+     */
+    private static double timed(int[] keys, int ops, StringBuilder costs, String name, KeyOp op) throws Exception {
         SplittableRandom r = new SplittableRandom(7);
         for (int i = 0; i < ops / 4; i++) {
             op.apply(keys[r.nextInt(keys.length)]);
         }
+        System.err.printf(Locale.ROOT, "%s loop: %,d timed ops%n", name, ops);
+        Cost cost = new Cost();
         long start = System.nanoTime();
         for (int i = 0; i < ops; i++) {
             op.apply(keys[r.nextInt(keys.length)]);
         }
-        return (System.nanoTime() - start) / (double) ops;
+        double wall = (System.nanoTime() - start) / (double) ops;
+        cost.append(costs, name, ops);
+        return wall;
+    }
+
+    /** The thread's CPU time and the process's page faults from its creation on. */
+    private static final class Cost {
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private final long[] faults = faults();
+        private final long cpu = threads.getCurrentThreadCpuTime();
+        private final long user = threads.getCurrentThreadUserTime();
+
+        Cost() throws IOException {}
+
+        /** Appends CPU ns (all, and in the kernel) and minor and major faults per op since creation. */
+        void append(StringBuilder costs, String name, int ops) throws IOException {
+            long cpuNow = threads.getCurrentThreadCpuTime() - cpu;
+            long userNow = threads.getCurrentThreadUserTime() - user;
+            long[] after = faults();
+            costs.append(String.format(Locale.ROOT, " %sCpuNs=%.1f %sSysNs=%.1f %sMinflt=%.3f %sMajflt=%.3f",
+                    name, cpuNow / (double) ops, name, (cpuNow - userNow) / (double) ops,
+                    name, (after[0] - faults[0]) / (double) ops, name, (after[1] - faults[1]) / (double) ops));
+        }
+    }
+
+    /** The process's minor and major page faults so far, from {@code /proc/self/stat} (zeros elsewhere). */
+    private static long[] faults() throws IOException {
+        Path stat = Path.of("/proc/self/stat");
+        if (!Files.exists(stat)) {
+            return new long[2];
+        }
+        String line = Files.readString(stat);
+        // Fields after the parenthesised command name: state is field 3, minflt 10, majflt 12.
+        String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
+        return new long[] {Long.parseLong(f[7]), Long.parseLong(f[9])};
     }
 
     /** Bytes the store's files take on disk ({@code du}: sparse files count what they use, not their length). */
