@@ -178,7 +178,8 @@ public final class IpcSuite implements Suite {
                         "MessageRing." + (kind.equals("spsc") ? "oneToOne" : "manyToOne"),
                         median(ours.stream().map(r -> r[at]).toList(), "ns"), peerName,
                         median(peer.stream().map(r -> r[at]).toList(), "ns"), false, 1.0)
-                        .withNote("two processes, " + count + " messages, first tenth skipped; median of " + rounds
+                        .withNote("two processes, " + count + " messages after " + LatencyMain.WARMUP
+                                + " warm-up ones sent back to back, a late send restarts the schedule; median of " + rounds
                                 + " alternating runs, error = half the spread; " + Pinning.describe() + "; " + load));
             }
         }
