@@ -54,7 +54,8 @@ public final class MapBigSuite implements Suite {
         String size = String.format(Locale.ROOT, "%.1fM entries x 2 KiB", entries / 1e6);
         if (entries < 100_000 && asked == null) {
             return List.of(new Row("all ops, 10M x 2 KiB", "BytesMap", null, "ns/op", Double.NaN, Double.NaN, null,
-                    null, false, null, "skipped: " + (free >> 30) + " GiB free, too little for the data set and a 20 GiB reserve"));
+                    null, false, null, "skipped: " + (free >> 30) + " GiB free (20 GiB stay free) and " + (ram >> 30)
+                            + " GiB RAM (the data set may take half) leave room for fewer than 100k entries"));
         }
         String ops = Integer.toString(Math.min(entries, 1_000_000));
         Map<String, String> ours = ChildJvm.run(List.of("-Xmx2g"), BigValuesMain.class, "colossal",
