@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Server CPU per request, user and system apart, of `colossal serve` and redis-server under the same
-# redis-benchmark runs: the figure a loaded machine moves least (throughput moves a lot).
+# redis-benchmark runs: the figure a loaded machine moves least (throughput moves a lot; its median
+# is printed too, so one cell of `./colossal bench server` can be rerun alone).
 #   colossal-bench/src/main/sh/server-cost.sh [CELL...]     CELL = test:size:pipeline:requests
 #   (default: get/set x 16 B/1 KiB x -P 16 and -P 1)
 # ROUNDS (3) rounds per cell, the servers' order rotating; the median of each column is printed last.
@@ -57,11 +58,12 @@ for cell in "${CELLS[@]}"; do
     for ((k = 0; k < n; k++)); do
       i=$(( (k + r) % n ))
       read -r u0 s0 < <(ticks "${PIDS[$i]}")
-      redis-benchmark -h 127.0.0.1 -p "${PORTS[$i]}" -t "$t" -n "$reqs" -c 50 -P "$p" -d "$s" -q >/dev/null 2>&1
+      rps=$(redis-benchmark -h 127.0.0.1 -p "${PORTS[$i]}" -t "$t" -n "$reqs" -c 50 -P "$p" -d "$s" -q --csv 2>/dev/null \
+        | tail -1 | cut -d, -f2 | tr -d '"')
       read -r u1 s1 < <(ticks "${PIDS[$i]}")
       # /proc counts in USER_HZ (100) ticks: 1 tick = 10,000 us
-      awk -v i="$i" -v u=$((u1 - u0)) -v y=$((s1 - s0)) -v n="$reqs" \
-        'BEGIN { printf "%d %.3f %.3f\n", i, u * 1e4 / n, y * 1e4 / n }' >>"$work/cell"
+      awk -v i="$i" -v u=$((u1 - u0)) -v y=$((s1 - s0)) -v n="$reqs" -v rps="${rps:-0}" \
+        'BEGIN { printf "%d %.3f %.3f %.0f\n", i, u * 1e4 / n, y * 1e4 / n, rps }' >>"$work/cell"
     done
   done
   printf '%-18s' "$t ${s}B -P $p"
@@ -69,7 +71,8 @@ for cell in "${CELLS[@]}"; do
     u=$(awk -v i="$i" '$1 == i { print $2 }' "$work/cell" | median)
     y=$(awk -v i="$i" '$1 == i { print $3 }' "$work/cell" | median)
     tot=$(awk -v i="$i" '$1 == i { print $2 + $3 }' "$work/cell" | median)
-    printf ' | %s %.3f us (user %.3f, sys %.3f)' "${NAMES[$i]}" "$tot" "$u" "$y"
+    rps=$(awk -v i="$i" '$1 == i { print $4 }' "$work/cell" | median)
+    printf ' | %s %.3f us (user %.3f, sys %.3f) %.0fk/s' "${NAMES[$i]}" "$tot" "$u" "$y" "$(awk -v r="$rps" 'BEGIN { print r / 1000 }')"
   done
   echo
 done
