@@ -2,7 +2,6 @@ package dev.colossal.codec;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A write position over a target segment, through a heap window: values are written into a
@@ -161,47 +160,6 @@ final class Output {
             MemorySegment.copy(bytes, offset, target, WireFormat.BYTE, base, n);
             base += n;
         }
-    }
-
-    /** The longest string {@link #tryAscii} takes: its worst case, 3 bytes a char, fits the window. */
-    private static final int ASCII_MAX = (WINDOW - 16) / 3;
-    /** Follows a string written by {@code setString}; no UTF-8 byte is ever 0xFF. */
-    private static final byte SENTINEL = (byte) 0xFF;
-
-    /**
-     * Writes {@code [1]} if {@code present}, then {@code [varint n][n bytes]}, the UTF-8 of an ASCII
-     * string, straight from the string's own bytes; returns {@code false}, having written nothing,
-     * if the string is not ASCII or too long.
-     */
-    boolean tryAscii(String s, boolean present) {
-        int n = s.length();
-        if (n > ASCII_MAX) {
-            return false;
-        }
-        int head = (present ? 1 : 0) + (n < 0x80 ? 1 : 2);
-        int p = room(head + 3 * n + 2);
-        int at = p + head;
-        byte[] w = window;
-        // setString copies a Latin-1 string's bytes after the JDK's own ASCII test (an intrinsic), with
-        // no array of ours, then a 0 terminator. The UTF-8 is n bytes (the 0 at n, the sentinel after
-        // it untouched) exactly when every char is ASCII or an unpaired surrogate, which both it and
-        // this format write as '?'; anything else puts a UTF-8 byte, never 0xFF, at n + 1.
-        w[at + n + 1] = SENTINEL;
-        windowSegment.setString(at, s, StandardCharsets.UTF_8);
-        if (w[at + n] != 0 || w[at + n + 1] != SENTINEL) {
-            return false;
-        }
-        if (present) {
-            w[p++] = WireFormat.PRESENT;
-        }
-        if (n < 0x80) {
-            w[p] = (byte) n;
-        } else {
-            w[p] = (byte) (n | 0x80);
-            w[p + 1] = (byte) (n >>> 7);
-        }
-        pos = at + n;
-        return true;
     }
 
     /** Writes a present byte run: {@code [1][varint n][n bytes]}. */

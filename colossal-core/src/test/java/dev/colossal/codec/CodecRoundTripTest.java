@@ -134,9 +134,8 @@ class CodecRoundTripTest {
     }
 
     @Test
-    void stringsWrittenFromTheirOwnBytesGiveExactlyTheUtf8OfGetBytes() {
-        // ASCII strings are copied from the string's own bytes and told from the rest by the length
-        // of what setString wrote: every near miss (a 2-byte char, a 0 where the terminator would be,
+    void stringsEncodeExactlyTheUtf8OfGetBytes() {
+        // pins the format for any faster ASCII path: every near miss of ASCII (a 2-byte char, a 0 byte,
         // '?' from unpaired surrogates, Latin-1 above 0x7F, 'Ł' whose low byte is 'A') must give the
         // same bytes as getBytes, as a value and as a nullable field, at both varint widths
         record Label(String text) {}
@@ -163,6 +162,44 @@ class CodecRoundTripTest {
             assertArrayEquals(expected, Arrays.copyOfRange(asField, 1, asField.length), what);
             assertEquals(new String(utf8, java.nio.charset.StandardCharsets.UTF_8),
                     field.decode(MemorySegment.ofArray(asField)).text(), what);
+        }
+    }
+
+    @Test
+    void anyBytesDecodeAsTheJdkDecodesThemWhereverTheyLieInTheWindow() {
+        // decode takes ASCII by its own 8-bytes-at-a-time test: one byte above 0x7F (0x80, a lead
+        // byte missing its continuation, 0xFF) at any position of a run of any length, and runs
+        // ending at the window's edge, must still decode as new String(bytes, UTF_8) does
+        java.util.Random random = new java.util.Random(11);
+        List<byte[]> runs = new ArrayList<>();
+        for (int n = 0; n <= 24; n++) {
+            for (int at = -1; at < n; at++) {
+                for (byte high : new byte[] {(byte) 0x80, (byte) 0xC3, (byte) 0xFF}) {
+                    byte[] run = new byte[n];
+                    for (int i = 0; i < n; i++) {
+                        run[i] = (byte) (0x20 + random.nextInt(0x5F));
+                    }
+                    if (at >= 0) {
+                        run[at] = high;
+                    }
+                    runs.add(run);
+                }
+            }
+        }
+        Codec<List<byte[]>> raw = Codecs.list(Codecs.bytes());
+        Codec<List<String>> texts = Codecs.list(Codecs.string());
+        for (int shift = 0; shift < 24; shift++) {
+            List<byte[]> value = new ArrayList<>(runs.subList(shift, runs.size()));
+            value.add(0, new byte[shift]);
+            List<String> decoded = texts.decode(Bytes.encode(raw, value));
+            for (int i = 0; i < value.size(); i++) {
+                String expected = new String(value.get(i), java.nio.charset.StandardCharsets.UTF_8);
+                assertEquals(expected, decoded.get(i), "shift " + shift + " run " + i);
+            }
+        }
+        for (byte[] run : runs) {
+            MemorySegment alone = Bytes.encode(Codecs.bytes(), run);
+            assertEquals(new String(run, java.nio.charset.StandardCharsets.UTF_8), Codecs.string().decode(alone));
         }
     }
 
