@@ -134,6 +134,76 @@ class CodecRoundTripTest {
     }
 
     @Test
+    void stringsEncodeExactlyTheUtf8OfGetBytes() {
+        // pins the format for any faster ASCII path: every near miss of ASCII (a 2-byte char, a 0 byte,
+        // '?' from unpaired surrogates, Latin-1 above 0x7F, 'Ł' whose low byte is 'A') must give the
+        // same bytes as getBytes, as a value and as a nullable field, at both varint widths
+        record Label(String text) {}
+        Codec<Label> field = Codecs.of(Label.class, java.lang.invoke.MethodHandles.lookup());
+        List<String> texts = new ArrayList<>(List.of("é\u0000", "a\u0000é", "\u0000", "?", "a?b", "\uD800",
+                "x\uDC00y", "\uD83D\uDE00", "\u00FF", "ab\u0080", "\u0141", "z\u0141", "ĀB", "\u07FF\u0800"));
+        for (int n : new int[] {0, 1, 7, 8, 9, 126, 127, 128, 129, 2_724, 2_725, 2_726, 2_727, 9_000}) {
+            String ascii = "abcdefghij".repeat(n / 10 + 1).substring(0, n);
+            texts.add(ascii);
+            if (n > 0) {
+                texts.add(ascii.substring(1) + "é");
+                texts.add("é" + ascii.substring(1));
+                texts.add(ascii.substring(1) + "\u0141");
+                texts.add(ascii.substring(1) + "\uD800");
+            }
+        }
+        for (String text : texts) {
+            byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] expected = Bytes.array(Bytes.encode(Codecs.bytes(), utf8)); // [varint n][n bytes]
+            String what = "chars=" + text.length() + " " + text.substring(0, Math.min(12, text.length()));
+            assertArrayEquals(expected, Bytes.array(Bytes.encode(Codecs.string(), text)), what);
+            byte[] asField = Bytes.array(Bytes.encode(field, new Label(text)));
+            assertEquals(1, asField[0], what);
+            assertArrayEquals(expected, Arrays.copyOfRange(asField, 1, asField.length), what);
+            assertEquals(new String(utf8, java.nio.charset.StandardCharsets.UTF_8),
+                    field.decode(MemorySegment.ofArray(asField)).text(), what);
+        }
+    }
+
+    @Test
+    void anyBytesDecodeAsTheJdkDecodesThemWhereverTheyLieInTheWindow() {
+        // decode takes ASCII by its own 8-bytes-at-a-time test: one byte above 0x7F (0x80, a lead
+        // byte missing its continuation, 0xFF) at any position of a run of any length, and runs
+        // ending at the window's edge, must still decode as new String(bytes, UTF_8) does
+        java.util.Random random = new java.util.Random(11);
+        List<byte[]> runs = new ArrayList<>();
+        for (int n = 0; n <= 24; n++) {
+            for (int at = -1; at < n; at++) {
+                for (byte high : new byte[] {(byte) 0x80, (byte) 0xC3, (byte) 0xFF}) {
+                    byte[] run = new byte[n];
+                    for (int i = 0; i < n; i++) {
+                        run[i] = (byte) (0x20 + random.nextInt(0x5F));
+                    }
+                    if (at >= 0) {
+                        run[at] = high;
+                    }
+                    runs.add(run);
+                }
+            }
+        }
+        Codec<List<byte[]>> raw = Codecs.list(Codecs.bytes());
+        Codec<List<String>> texts = Codecs.list(Codecs.string());
+        for (int shift = 0; shift < 24; shift++) {
+            List<byte[]> value = new ArrayList<>(runs.subList(shift, runs.size()));
+            value.add(0, new byte[shift]);
+            List<String> decoded = texts.decode(Bytes.encode(raw, value));
+            for (int i = 0; i < value.size(); i++) {
+                String expected = new String(value.get(i), java.nio.charset.StandardCharsets.UTF_8);
+                assertEquals(expected, decoded.get(i), "shift " + shift + " run " + i);
+            }
+        }
+        for (byte[] run : runs) {
+            MemorySegment alone = Bytes.encode(Codecs.bytes(), run);
+            assertEquals(new String(run, java.nio.charset.StandardCharsets.UTF_8), Codecs.string().decode(alone));
+        }
+    }
+
+    @Test
     void stringsAcrossTheWindowEdgeRoundTrip() {
         // strings of every length 0..150 in a row put one across each 8 KiB window edge in turn
         record Texts(List<String> texts) {}
