@@ -64,6 +64,30 @@ class MessageRingTest {
         }
     }
 
+    /** A claimed record must read as zero until its producer marks it: the consumer zeroes all it read, and only that. */
+    @ParameterizedTest
+    @CsvSource({"1, 0", "1, 4", "7, 60", "8, 64", "9, 64", "20, 100"})
+    void manyToOneConsumerZeroesEveryByteItReadAndNoMore(int messages, int length) {
+        try (MessageRing ring = ring("mpsc", 4096); Arena arena = Arena.ofConfined()) {
+            MemorySegment source = bytes(arena, length, 7);
+            long before = ring.consumerPosition();
+            for (int i = 0; i < messages; i++) {
+                assertTrue(ring.write(1, source, 0, length));
+            }
+            assertTrue(ring.write(2, source, 0, length), "one more, left unread after the batch");
+            List<Got> got = new ArrayList<>();
+            ring.read((type, buffer, offset, size) -> got.add(new Got(type, null)), messages);
+            assertEquals(messages, got.size());
+            long read = ring.consumerPosition() - before;
+            assertEquals(messages * ((length + 8 + 7L) & -8), read);
+            MemorySegment data = ring.buffer();
+            for (long i = 0; i < read; i++) {
+                assertEquals(0, data.get(ValueLayout.JAVA_BYTE, i), "byte " + i + " of " + read + " consumed");
+            }
+            assertEquals(2, drain(ring).getFirst().type(), "the record after the batch is untouched");
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"spsc", "mpsc"})
     void shouldReportFullRatherThanOverwrite(String kind) {

@@ -46,10 +46,14 @@ public final class IpcSuite implements Suite {
 
     @Override
     public List<Row> run(boolean quick) throws Exception {
-        List<Row> rows = new ArrayList<>(pingPong(quick));
-        rows.addAll(latency(quick));
-        rows.addAll(rings(quick));
-        return rows;
+        // The machine is shared: everything here is measured while holding /tmp/jmh.lock, as JMH runs are.
+        try (var file = java.nio.channels.FileChannel.open(Path.of("/tmp/jmh.lock"), java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE); var lock = jmhLock(file)) {
+            List<Row> rows = new ArrayList<>(pingPong(quick));
+            rows.addAll(latency(quick));
+            rows.addAll(rings(quick));
+            return rows;
+        }
     }
 
     private static final Pattern RESULT = Pattern.compile("RESULT undisturbed=([0-9]+) windows=([0-9]+) median=([0-9.NaN]+) all=([0-9.NaN]+)");
@@ -67,9 +71,7 @@ public final class IpcSuite implements Suite {
         int seconds = quick ? 1 : 3;
         Map<String, List<double[]>> runs = new java.util.HashMap<>();
         String before = loadAverage();
-        try (var file = java.nio.channels.FileChannel.open(Path.of("/tmp/jmh.lock"), java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.WRITE); var lock = jmhLock(file)) {
-          for (int round = 0; round < rounds; round++) {
+        for (int round = 0; round < rounds; round++) {
             for (String kind : List.of("spsc", "mpsc")) {
                 for (String size : List.of("32", "64", "256")) {
                     List<String> order = round % 2 == 0 ? List.of("colossal-", "agrona-") : List.of("agrona-", "colossal-");
@@ -78,7 +80,6 @@ public final class IpcSuite implements Suite {
                     }
                 }
             }
-          }
         }
         String setup = rounds + " alternating rounds of " + seconds + " s, 100 ms windows in which neither thread waited"
                 + " for its CPU; median of the rounds' medians, error = half their spread; producer and consumer in two"
@@ -152,16 +153,26 @@ public final class IpcSuite implements Suite {
         }
     }
 
-    private static final Pattern PERCENTILES = Pattern.compile("p50=([0-9]+)ns p99=([0-9]+)ns");
+    private static final Pattern PERCENTILES = Pattern.compile(
+            "p50=([0-9]+)ns p99=([0-9]+)ns .* clean=([0-9]+)/([0-9]+) cp50=(-?[0-9]+)ns cp99=(-?[0-9]+)ns .* waited=([0-9]+)us");
 
-    /** One-way latency at a fixed rate, 64-byte messages, producer and consumer in two processes. */
+    /** Runs with fewer undisturbed windows (of {@link Windows#WINDOW_MS} ms) than this are not a clean p99. */
+    private static final int CLEAN_WINDOWS = 10;
+
+    /**
+     * One-way latency at a fixed rate, 64-byte messages, producer and consumer in two processes,
+     * several runs per side in alternating order. A run's percentiles come from its windows in
+     * which the consumer kept its CPU ({@link Windows}) when every run of both sides has enough of
+     * them, else from all its messages on both sides (the row says DISTURBED); the row gives the
+     * median of the runs and the note every run.
+     */
     private List<Row> latency(boolean quick) throws Exception {
         int rate = 100_000;
-        int count = quick ? 200_000 : 1_000_000;
+        int count = quick ? 200_000 : 500_000;
+        int rounds = quick ? 3 : 7;
         List<Row> rows = new ArrayList<>();
-        int rounds = 3;
-        String before = loadAverage();
         for (String kind : List.of("spsc", "mpsc")) {
+            String before = loadAverage();
             List<double[]> ours = new ArrayList<>();
             List<double[]> peer = new ArrayList<>();
             for (int round = 0; round < rounds; round++) {
@@ -169,21 +180,40 @@ public final class IpcSuite implements Suite {
                 (oursFirst ? ours : peer).add(latencyRun((oursFirst ? "colossal-" : "agrona-") + kind, count, rate));
                 (oursFirst ? peer : ours).add(latencyRun((oursFirst ? "agrona-" : "colossal-") + kind, count, rate));
             }
-            String load = "load average " + before + " before, " + loadAverage() + " after";
+            // Like with like: a majority of each side's runs with undisturbed windows, or every message on both.
+            boolean clean = undisturbed(ours).size() > rounds / 2 && undisturbed(peer).size() > rounds / 2;
+            String setup = "two processes, " + count + " messages after " + LatencyMain.WARMUP + " warm-up ones sent back to back,"
+                    + " a late send restarts the schedule; median of " + rounds + " alternating runs, error = half the spread; "
+                    + (clean ? "runs with at least " + CLEAN_WINDOWS + " undisturbed windows, their messages in the "
+                            + Windows.WINDOW_MS + " ms windows in which the consumer waited < 0.1% for its CPU"
+                            : "DISTURBED: most runs of one side had fewer than " + CLEAN_WINDOWS + " windows in which the consumer kept"
+                                    + " its CPU, so all runs and all messages on both sides")
+                    + "; runs as p50/p99 ns (undisturbed windows/windows, consumer's wait for a CPU in ms, p99 of all messages in us)"
+                    + " ours " + describeLatency(ours, clean) + "; Agrona " + describeLatency(peer, clean) + "; "
+                    + Pinning.describe() + "; load average " + before + " before, " + loadAverage() + " after";
             String peerName = kind.equals("spsc") ? "Agrona OneToOneRingBuffer" : "Agrona ManyToOneRingBuffer";
             String[] names = {"p50", "p99"};
             for (int k = 0; k < 2; k++) {
-                int at = k;
+                int at = clean ? 4 + k : k;
                 rows.add(Row.versus(kind.toUpperCase() + " one-way latency at " + rate / 1000 + "k msg/s, 64 B, " + names[k],
                         "MessageRing." + (kind.equals("spsc") ? "oneToOne" : "manyToOne"),
-                        median(ours.stream().map(r -> r[at]).toList(), "ns"), peerName,
-                        median(peer.stream().map(r -> r[at]).toList(), "ns"), false, 1.0)
-                        .withNote("two processes, " + count + " messages after " + LatencyMain.WARMUP
-                                + " warm-up ones sent back to back, a late send restarts the schedule; median of " + rounds
-                                + " alternating runs, error = half the spread; " + Pinning.describe() + "; " + load));
+                        median((clean ? undisturbed(ours) : ours).stream().map(r -> r[at]).toList(), "ns"), peerName,
+                        median((clean ? undisturbed(peer) : peer).stream().map(r -> r[at]).toList(), "ns"), false, 1.0)
+                        .withNote(setup));
             }
         }
         return rows;
+    }
+
+    private static List<double[]> undisturbed(List<double[]> runs) {
+        return runs.stream().filter(r -> r[2] >= CLEAN_WINDOWS).toList();
+    }
+
+    private static String describeLatency(List<double[]> runs, boolean clean) {
+        return runs.stream().map(r -> (clean && r[2] < CLEAN_WINDOWS ? "-/-"
+                : String.format(java.util.Locale.ROOT, "%.0f/%.0f", r[clean ? 4 : 0], r[clean ? 5 : 1]))
+                + String.format(java.util.Locale.ROOT, " (%.0f/%.0f, %.1f, %.1f)", r[2], r[3], r[6] / 1000, r[1] / 1000))
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private double[] latencyRun(String ring, int count, int rate) throws Exception {
@@ -214,7 +244,11 @@ public final class IpcSuite implements Suite {
             if (!m.find()) {
                 throw new IllegalStateException("unexpected latency output: " + line);
             }
-            return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))};
+            double[] run = new double[7];
+            for (int i = 0; i < run.length; i++) {
+                run[i] = Double.parseDouble(m.group(i + 1));
+            }
+            return run;
         } finally {
             Files.deleteIfExists(region);
         }
@@ -224,7 +258,7 @@ public final class IpcSuite implements Suite {
         return Path.of(IpcSuite.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 
-    /** The machine is shared: rings are measured while holding /tmp/jmh.lock, as JMH runs are. */
+    /** Takes /tmp/jmh.lock, waiting while another run holds it. */
     private static java.nio.channels.FileLock jmhLock(java.nio.channels.FileChannel file) throws Exception {
         for (boolean told = false; ; told = true) {
             java.nio.channels.FileLock lock = file.tryLock();

@@ -14,8 +14,17 @@ import java.util.Locale;
  */
 public final class RingCostMain {
 
-    /** Messages per write/read round: a batch the consumer drains at once. */
-    static final int BATCH = 64;
+    /**
+     * Messages per write/read round: a batch the consumer drains at once. {@code -Dipc.cost.batch=1}
+     * gives the cost of a fixed-rate message, which a consumer always reads alone.
+     */
+    static final int BATCH = Integer.getInteger("ipc.cost.batch", 64);
+
+    /**
+     * Polls of the empty ring after each batch ({@code -Dipc.cost.idle=N}): what a waiting consumer
+     * spins on, and half of one is the average delay before it sees a message.
+     */
+    static final int IDLE = Integer.getInteger("ipc.cost.idle", 0);
 
     private static final long WARMUP_CALL = 20 * BATCH;
 
@@ -82,6 +91,11 @@ public final class RingCostMain {
             int read = 0;
             while (read < BATCH) {
                 read += pipe.poll(sink);
+            }
+            for (int i = 0; i < IDLE; i++) {
+                if (pipe.poll(sink) != 0) {
+                    throw new IllegalStateException("a message in a drained ring");
+                }
             }
         }
     }
