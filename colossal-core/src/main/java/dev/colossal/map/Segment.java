@@ -361,6 +361,38 @@ final class Segment {
                 + " but its bytes sum to 0x" + Integer.toHexString(EntryLayout.checksum(m, e, header)));
     }
 
+    // ------------------------------------------------------------------ batched reads: touching ahead
+
+    /**
+     * The word in the home slot of {@code hash} in {@code m}, read with no lock, no version and no
+     * check but bounds: a batched get reads the home slots of all its keys before it looks any of
+     * them up, so that their misses overlap. Whatever it reads is only a hint; the gets that
+     * follow read everything again under the seqlock.
+     *
+     * @return the slot word, or {@link SlotLayout#EMPTY} if there is no table to read
+     */
+    long touchHomeSlot(MemorySegment m, long hash) {
+        long table = Mem.getLong(m, base + TABLE);
+        long slots = SlotLayout.slots(table);
+        if (slots <= 0) {
+            return SlotLayout.EMPTY;
+        }
+        long at = SlotLayout.slotOffset(SlotLayout.tablePosition(table), SlotLayout.bucket(hash, slots));
+        return at + Long.BYTES <= m.byteSize() ? Mem.getLong(m, at) : SlotLayout.EMPTY;
+    }
+
+    /**
+     * The position of the entry that slot word {@code s} names if its tag is {@code hash}'s and it
+     * lies in {@code m}, else -1: the second step of touching ahead (see {@link #touchHomeSlot}).
+     */
+    long touchedEntry(MemorySegment m, long s, long hash) {
+        if (!SlotLayout.isEntry(s) || !SlotLayout.tagMatches(s, hash)) {
+            return -1;
+        }
+        long e = SlotLayout.position(s, shift);
+        return e >= firstEntry && e + EntryLayout.MAX_HEADER_BYTES <= m.byteSize() ? e : -1;
+    }
+
     /** The entry position in slot {@code idx} of the current table. */
     long entryAt(long idx) {
         MemorySegment m = file.mem();
