@@ -364,34 +364,45 @@ final class Segment {
     // ------------------------------------------------------------------ batched reads: touching ahead
 
     /**
-     * The word in the home slot of {@code hash} in {@code m}, read with no lock, no version and no
-     * check but bounds: a batched get reads the home slots of all its keys before it looks any of
-     * them up, so that their misses overlap. Whatever it reads is only a hint; the gets that
-     * follow read everything again under the seqlock.
-     *
-     * @return the slot word, or {@link SlotLayout#EMPTY} if there is no table to read
+     * Where in {@code m} the home slot of {@code hash} lies, read with no lock, no version and no
+     * check but bounds, or -1 if there is no table to read: a batched get reads the home slots of
+     * all its keys before it looks any of them up, so that their misses overlap. Whatever it
+     * finds is only a hint; the gets that follow read everything again under the seqlock.
      */
-    long touchHomeSlot(MemorySegment m, long hash) {
+    long homeSlotOffset(MemorySegment m, long hash) {
         long table = Mem.getLong(m, base + TABLE);
         long slots = SlotLayout.slots(table);
         if (slots <= 0) {
-            return SlotLayout.EMPTY;
+            return -1;
         }
         long at = SlotLayout.slotOffset(SlotLayout.tablePosition(table), SlotLayout.bucket(hash, slots));
-        return at + Long.BYTES <= m.byteSize() ? Mem.getLong(m, at) : SlotLayout.EMPTY;
+        return at + Long.BYTES <= m.byteSize() ? at : -1;
     }
 
     /**
-     * The position of the entry that slot word {@code s} names if its tag is {@code hash}'s and it
-     * lies in {@code m}, else -1: the second step of touching ahead (see {@link #touchHomeSlot}).
+     * The position of the first entry on {@code hash}'s probe path whose tag is {@code hash}'s and
+     * that lies in {@code m}, looking at a few slots from the home slot on, or -1: the second step
+     * of reading ahead (see {@link #homeSlotOffset}). Only the home slot's line was read ahead,
+     * but a key lies a slot or two after its home slot about half the time in a table this full.
      */
-    long touchedEntry(MemorySegment m, long s, long hash) {
-        if (!SlotLayout.isEntry(s) || !SlotLayout.tagMatches(s, hash)) {
-            return -1;
+    long touchedEntry(MemorySegment m, long hash) {
+        long at = homeSlotOffset(m, hash);
+        // Past the end of the table it reads other bytes of the file as slots: harmless in a hint.
+        for (int probe = 0; probe < TOUCH_PROBES && at >= 0 && at + Long.BYTES <= m.byteSize(); probe++, at += Long.BYTES) {
+            long s = Mem.getLong(m, at);
+            if (s == SlotLayout.EMPTY) {
+                return -1;
+            }
+            if (SlotLayout.isEntry(s) && SlotLayout.tagMatches(s, hash)) {
+                long e = SlotLayout.position(s, shift);
+                return e >= firstEntry && e + EntryLayout.MAX_HEADER_BYTES <= m.byteSize() ? e : -1;
+            }
         }
-        long e = SlotLayout.position(s, shift);
-        return e >= firstEntry && e + EntryLayout.MAX_HEADER_BYTES <= m.byteSize() ? e : -1;
+        return -1;
     }
+
+    /** Slots a batched get looks at when it reads ahead: the probe paths of almost every key. */
+    private static final int TOUCH_PROBES = 8;
 
     /** The entry position in slot {@code idx} of the current table. */
     long entryAt(long idx) {
