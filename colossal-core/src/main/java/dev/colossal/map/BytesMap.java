@@ -159,6 +159,127 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Looks up many keys at once, copying their values one after the other into {@code dst}:
+     * what a server's MGET needs, allocating nothing. Batches of keys are looked up together, so
+     * that their cache and TLB misses overlap instead of coming one after the other; each key's
+     * lookup is as atomic as {@link #get(MemorySegment, MemorySegment)} (keys are not read at one
+     * moment together).
+     *
+     * <p>From {@code keys[from]} on, {@code lengths[i]} gets the length of key {@code i}'s value
+     * (-1 if absent) and the value is copied to {@code dst} right after the previous one, the
+     * first at {@code dstOffset}. It stops before a value that does not fit into the rest of
+     * {@code dst}; {@code lengths} then holds that value's length at the returned index, so the
+     * caller can send what it has and go on from there (with a larger buffer if nothing fitted).
+     *
+     * @param keys      the keys; none null
+     * @param from      the first key to look up, in {@code [0, keys.length]}
+     * @param lengths   gets the value lengths; at least as long as {@code keys}
+     * @param dst       where the values go
+     * @param dstOffset where the first value goes, in {@code [0, dst.byteSize()]}
+     * @return the index after the last key whose value was copied (or found absent): {@code
+     *     keys.length} when all were, {@code from} when the first value did not fit
+     * @throws IndexOutOfBoundsException if {@code from} or {@code dstOffset} is out of range, or
+     *                                   {@code lengths} is shorter than {@code keys}
+     * @throws NullPointerException      if a key is null
+     */
+    public int getAll(MemorySegment[] keys, int from, long[] lengths, MemorySegment dst, long dstOffset) {
+        if (from < 0 || from > keys.length || lengths.length < keys.length) {
+            throw new IndexOutOfBoundsException("from=" + from + " with keys.length=" + keys.length
+                    + " and lengths.length=" + lengths.length + ": from must be in 0..keys.length and lengths as long as keys");
+        }
+        if (dstOffset < 0 || dstOffset > dst.byteSize()) {
+            throw new IndexOutOfBoundsException("dstOffset=" + dstOffset + " is outside dst of byteSize=" + dst.byteSize());
+        }
+        Scratch scratch = Scratch.acquire();
+        try {
+            long at = dstOffset;
+            for (int i = from; i < keys.length; ) {
+                int n = Math.min(BATCH, keys.length - i);
+                touch(keys, i, n, scratch);
+                for (int j = 0; j < n; j++, i++) {
+                    long h = scratch.hashes[j];
+                    long length = segmentFor(h).get(keys[i], h, dst, at);
+                    lengths[i] = length;
+                    if (length > dst.byteSize() - at) {
+                        return i;
+                    }
+                    at += Math.max(0, length);
+                }
+            }
+            return keys.length;
+        } finally {
+            scratch.release();
+        }
+    }
+
+    /**
+     * Keys a batched get looks up together: misses enough in flight to keep the CPU's miss
+     * buffers busy, few enough that the loads of a step fit in its reorder window.
+     */
+    static final int BATCH = 16;
+
+    /**
+     * Hashes {@code keys[from, from + n)} into {@code scratch.hashes} and reads ahead what their
+     * lookups will read: every key's home slot, then the first two lines of every entry those
+     * slots name, then the rest of each entry. The loads of one step do not depend on each other,
+     * so the CPU has the misses of all the keys in flight at once, where gets one after the other
+     * wait for two misses each in turn. Only a hint, read without the seqlock: the gets that
+     * follow read everything again and check it.
+     */
+    void touch(MemorySegment[] keys, int from, int n, Scratch scratch) {
+        long[] hashes = scratch.hashes;
+        long[] entries = scratch.entries;
+        for (int j = 0; j < n; j++) {
+            MemorySegment k = keys[from + j];
+            if (k == null) {
+                throw new NullPointerException("keys[" + (from + j) + "] is null");
+            }
+            hashes[j] = hash(k);
+        }
+        long sum = 0;
+        try {
+            MemorySegment m = file.mem();
+            long size = m.byteSize();
+            // Each step computes addresses first, then loads them in a loop of a few instructions
+            // per key: the fewer instructions between two misses, the more of them the CPU's
+            // reorder window holds at once.
+            for (int j = 0; j < n; j++) {
+                entries[j] = segmentFor(hashes[j]).homeSlotOffset(m, hashes[j]);
+            }
+            for (int j = 0; j < n; j++) {
+                entries[j] = entries[j] < 0 ? SlotLayout.EMPTY : Mem.getLong(m, entries[j]);
+            }
+            for (int j = 0; j < n; j++) {
+                entries[j] = segmentFor(hashes[j]).touchedEntry(m, hashes[j]);
+            }
+            for (int j = 0; j < n; j++) {
+                long e = entries[j];
+                if (e >= 0) {
+                    sum += m.get(ValueLayout.JAVA_BYTE, e) + (e + TOUCH_LINE < size ? m.get(ValueLayout.JAVA_BYTE, e + TOUCH_LINE) : 0);
+                }
+            }
+            for (int j = 0; j < n; j++) {
+                long e = entries[j];
+                long header = e < 0 ? -1 : EntryLayout.header(m, e);
+                if (header >= 0) {
+                    long end = Math.min(size, e + Math.min(EntryLayout.bytes(header), TOUCH_MAX));
+                    for (long line = (e & -TOUCH_LINE) + 2 * TOUCH_LINE; line < end; line += TOUCH_LINE) {
+                        sum += m.get(ValueLayout.JAVA_BYTE, line);
+                    }
+                }
+            }
+        } catch (IllegalStateException retired) {
+            // The mapping was replaced (or the map closed): the gets will tell which.
+        }
+        scratch.touched = sum;
+    }
+
+    /** A cache line: entries are touched a line at a time. */
+    private static final long TOUCH_LINE = 64;
+    /** Bytes of an entry touched ahead: the copy of a larger value streams anyway. */
+    private static final long TOUCH_MAX = 1024;
+
+    /**
      * Returns a copy of the value of {@code key}.
      *
      * @param key the key bytes

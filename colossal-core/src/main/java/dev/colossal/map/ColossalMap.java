@@ -10,6 +10,7 @@ import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Collections;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -224,20 +225,75 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
                 return null;
             }
             long h = BytesMap.hash(k);
-            Segment s = raw.segmentFor(h);
-            MemorySegment dst = scratch.value(0);
-            while (true) {
-                long n = s.get(k, h, dst);
-                if (n < 0) {
-                    return null;
-                }
-                if (n <= dst.byteSize()) {
-                    return values.decode(n == dst.byteSize() ? dst : scratch.valueBytes(n));
-                }
-                dst = scratch.value(n);
-            }
+            return read(raw.segmentFor(h), k, h, scratch);
         } finally {
             scratch.release();
+        }
+    }
+
+    /** The decoded value of encoded key {@code k}, or null if absent. */
+    private V read(Segment s, MemorySegment k, long h, Scratch scratch) {
+        MemorySegment dst = scratch.value(0);
+        while (true) {
+            long n = s.get(k, h, dst);
+            if (n < 0) {
+                return null;
+            }
+            if (n <= dst.byteSize()) {
+                return values.decode(n == dst.byteSize() ? dst : scratch.valueBytes(n));
+            }
+            dst = scratch.value(n);
+        }
+    }
+
+    /**
+     * Looks up many keys at once: like {@link #get} for each, but keys are looked up in batches
+     * whose cache and TLB misses overlap (see {@link BytesMap#getAll}), so a random key out of a
+     * large file costs a fraction of a lone get. Each key is read atomically; the keys are not
+     * read at one moment together.
+     *
+     * @param keys the keys; none null
+     * @return the keys present and their values, in the order of {@code keys}; a new map
+     * @throws NullPointerException if a key is null
+     */
+    public Map<K, V> getAll(Iterable<? extends K> keys) {
+        Map<K, V> found = new LinkedHashMap<>();
+        @SuppressWarnings("unchecked")
+        K[] batch = (K[]) new Object[BytesMap.BATCH];
+        MemorySegment[] encoded = new MemorySegment[BytesMap.BATCH];
+        Scratch scratch = Scratch.acquire();
+        try {
+            int n = 0;
+            for (K key : keys) {
+                batch[n++] = Objects.requireNonNull(key, "keys holds a null key");
+                if (n == batch.length) {
+                    readBatch(batch, encoded, n, scratch, found);
+                    n = 0;
+                }
+            }
+            readBatch(batch, encoded, n, scratch, found);
+        } finally {
+            scratch.release();
+        }
+        return found;
+    }
+
+    private void readBatch(K[] batch, MemorySegment[] encoded, int n, Scratch scratch, Map<K, V> found) {
+        long used = 0;
+        for (int j = 0; j < n; j++) {
+            long size = keys.encodedSize(batch[j]);
+            MemorySegment target = scratch.batchKeys(used + size).asSlice(used, size);
+            checkWritten("key", keys.encode(batch[j], target, 0), size);
+            encoded[j] = target;
+            used += size;
+        }
+        raw.touch(encoded, 0, n, scratch);
+        for (int j = 0; j < n; j++) {
+            long h = scratch.hashes[j];
+            V v = read(raw.segmentFor(h), encoded[j], h, scratch);
+            if (v != null) {
+                found.put(batch[j], v);
+            }
         }
     }
 

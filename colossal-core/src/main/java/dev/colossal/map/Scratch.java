@@ -21,6 +21,12 @@ final class Scratch {
     private final Arena arena = Arena.ofAuto();
     private final Buffer key = new Buffer();
     private final Buffer value = new Buffer();
+    private final Buffer batchKeys = new Buffer();
+    /** A batched get's hashes, then the entry positions it touched ahead (see {@code BytesMap.touch}). */
+    final long[] hashes = new long[BytesMap.BATCH];
+    final long[] entries = new long[BytesMap.BATCH];
+    /** The sum of what touching ahead read: stored, so that the JIT cannot drop those loads. */
+    long touched;
     private boolean busy;
 
     static Scratch acquire() {
@@ -39,6 +45,14 @@ final class Scratch {
     /** A buffer of exactly {@code size} bytes for a key. */
     MemorySegment key(long size) {
         return key.exact(size);
+    }
+
+    /**
+     * A buffer of at least {@code size} bytes for the keys of a batch, each in a slice of its own.
+     * A batch that outgrows it gets a larger one; the slices already made keep the old one alive.
+     */
+    MemorySegment batchKeys(long size) {
+        return batchKeys.atLeast(size);
     }
 
     /**

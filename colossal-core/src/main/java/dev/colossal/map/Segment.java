@@ -361,6 +361,49 @@ final class Segment {
                 + " but its bytes sum to 0x" + Integer.toHexString(EntryLayout.checksum(m, e, header)));
     }
 
+    // ------------------------------------------------------------------ batched reads: touching ahead
+
+    /**
+     * Where in {@code m} the home slot of {@code hash} lies, read with no lock, no version and no
+     * check but bounds, or -1 if there is no table to read: a batched get reads the home slots of
+     * all its keys before it looks any of them up, so that their misses overlap. Whatever it
+     * finds is only a hint; the gets that follow read everything again under the seqlock.
+     */
+    long homeSlotOffset(MemorySegment m, long hash) {
+        long table = Mem.getLong(m, base + TABLE);
+        long slots = SlotLayout.slots(table);
+        if (slots <= 0) {
+            return -1;
+        }
+        long at = SlotLayout.slotOffset(SlotLayout.tablePosition(table), SlotLayout.bucket(hash, slots));
+        return at + Long.BYTES <= m.byteSize() ? at : -1;
+    }
+
+    /**
+     * The position of the first entry on {@code hash}'s probe path whose tag is {@code hash}'s and
+     * that lies in {@code m}, looking at a few slots from the home slot on, or -1: the second step
+     * of reading ahead (see {@link #homeSlotOffset}). Only the home slot's line was read ahead,
+     * but a key lies a slot or two after its home slot about half the time in a table this full.
+     */
+    long touchedEntry(MemorySegment m, long hash) {
+        long at = homeSlotOffset(m, hash);
+        // Past the end of the table it reads other bytes of the file as slots: harmless in a hint.
+        for (int probe = 0; probe < TOUCH_PROBES && at >= 0 && at + Long.BYTES <= m.byteSize(); probe++, at += Long.BYTES) {
+            long s = Mem.getLong(m, at);
+            if (s == SlotLayout.EMPTY) {
+                return -1;
+            }
+            if (SlotLayout.isEntry(s) && SlotLayout.tagMatches(s, hash)) {
+                long e = SlotLayout.position(s, shift);
+                return e >= firstEntry && e + EntryLayout.MAX_HEADER_BYTES <= m.byteSize() ? e : -1;
+            }
+        }
+        return -1;
+    }
+
+    /** Slots a batched get looks at when it reads ahead: the probe paths of almost every key. */
+    private static final int TOUCH_PROBES = 8;
+
     /** The entry position in slot {@code idx} of the current table. */
     long entryAt(long idx) {
         MemorySegment m = file.mem();

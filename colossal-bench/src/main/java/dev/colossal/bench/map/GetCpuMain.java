@@ -9,7 +9,8 @@ import java.util.Locale;
  * Thread CPU time per {@link MapBench#get()} of several stores in one JVM, in interleaved rounds
  * (the order reversed every round), so that stores are compared under the same load:
  * {@code GetCpuMain STORES ENTRIES ROUNDS CALLS}, e.g. {@code colossal,colossal-unverified 1048576
- * 9 1000000}. CPU time leaves out the time other processes hold the core, so the medians stay
+ * 9 1000000}; a store named with {@code :batched} (e.g. {@code colossal:batched}) is read by
+ * {@link MapBench#getBatched()} instead, and measured per key. CPU time leaves out the time other processes hold the core, so the medians stay
  * within ~10% at load averages of 10-20 on two cores where wall time swings 2-3x; cache sharing
  * with those processes still moves them, so only stores measured in the same run compare.
  */
@@ -29,9 +30,11 @@ public final class GetCpuMain {
         int rounds = Integer.parseInt(args[2]);
         int calls = Integer.parseInt(args[3]);
         MapBench[] benches = new MapBench[stores.length];
+        boolean[] batched = new boolean[stores.length];
         for (int i = 0; i < stores.length; i++) {
             benches[i] = new MapBench();
-            benches[i].store = stores[i];
+            batched[i] = stores[i].endsWith(":batched");
+            benches[i].store = stores[i].replace(":batched", "");
             benches[i].entries = entries;
             benches[i].valueSize = 100;
             benches[i].setUp();
@@ -39,8 +42,8 @@ public final class GetCpuMain {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long sink = 0;
         for (int w = 0; w < 5; w++) {
-            for (MapBench b : benches) {
-                sink += run(b, calls);
+            for (int i = 0; i < stores.length; i++) {
+                sink += run(benches[i], batched[i], calls);
             }
         }
         double[][] ns = new double[stores.length][rounds];
@@ -48,7 +51,7 @@ public final class GetCpuMain {
             for (int k = 0; k < stores.length; k++) {
                 int i = r % 2 == 0 ? k : stores.length - 1 - k;
                 long start = threads.getCurrentThreadCpuTime();
-                sink += run(benches[i], calls);
+                sink += run(benches[i], batched[i], calls);
                 ns[i][r] = (threads.getCurrentThreadCpuTime() - start) / (double) calls;
             }
         }
@@ -64,8 +67,14 @@ public final class GetCpuMain {
         }
     }
 
-    private static long run(MapBench bench, int n) {
+    private static long run(MapBench bench, boolean batched, int n) {
         long sum = 0;
+        if (batched) {
+            for (int i = 0; i < n; i += MapBench.BATCH) {
+                sum += bench.getBatched();
+            }
+            return sum;
+        }
         for (int i = 0; i < n; i++) {
             sum += bench.get();
         }

@@ -11,6 +11,7 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -79,6 +80,25 @@ public class MapBench {
     @Benchmark
     public int get() {
         return s.get(nextKey());
+    }
+
+    /** Keys per batched get. */
+    static final int BATCH = 16;
+
+    /**
+     * The next {@link #BATCH} keys in one batched get (see {@link Store#getBatch}); time per key.
+     *
+     * @return the sum of the value lengths
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public int getBatched() {
+        if (next + BATCH > entries) {
+            next = 0;
+        }
+        int sum = s.getBatch(keys, next, BATCH);
+        next += BATCH;
+        return sum;
     }
 
     /** Overwrites an existing key. */

@@ -33,6 +33,9 @@ final class SeedUsers {
                 ours -> "target < 50 ms: " + (ours < 50 ? "met" : "NOT met")));
         rows.add(versus(runs, "getOps", size + ": get, one thread, random ids", "ops/s", true,
                 ours -> "target >= 5M/s: " + (ours >= 5e6 ? "met" : "NOT met") + "; ours decodes a User per get"));
+        rows.add(versus(runs, "getAllOps", size + ": getAll, batches of " + UsersMain.BATCH + " random ids, one thread",
+                "ops/s", true, ours -> "keys per second; target >= 5M/s: " + (ours >= 5e6 ? "met" : "NOT met")
+                        + "; HashMap has no batched get: a get per key of the same batches"));
         double floor = runs.median(false, "floorOps");
         rows.add(Row.absolute(size + ": floor of a get: two dependent random reads in the map's file", "mapped file",
                         new Jmh.Result(floor, Double.NaN, "ops/s"), true, null)

@@ -31,6 +31,20 @@ abstract class Store implements AutoCloseable {
     /** Reads a value; returns its length, or -1 if absent (so nothing is optimised away). */
     abstract int get(int key);
 
+    /**
+     * Reads the values of {@code keys[from, from + n)} ({@code n} at most {@link MapBench#BATCH}),
+     * by the store's batched get if it has one; returns the sum of their lengths (-1 per absent).
+     * None of the peers has a batched get (Chronicle Map's {@code getAll} writes the map to a
+     * file), so theirs is a loop of gets; lmdbjava's is one read transaction for the batch.
+     */
+    int getBatch(int[] keys, int from, int n) {
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += get(keys[from + i]);
+        }
+        return sum;
+    }
+
     /** Removes a key. */
     abstract void remove(int key);
 
@@ -59,11 +73,32 @@ abstract class Store implements AutoCloseable {
         private final MemorySegment key = Arena.ofAuto().allocate(4);
         private final MemorySegment value;
         private final MemorySegment dst;
+        private final MemorySegment[] batchKeys = new MemorySegment[MapBench.BATCH];
+        private final long[] lengths = new long[MapBench.BATCH];
+        private final MemorySegment batchDst;
 
         Colossal(Path dir, int valueSize, boolean verifyReads) throws IOException {
             map = BytesMap.open(dir.resolve("colossal.map"), MapOptions.DEFAULTS.withVerifyReads(verifyReads));
             value = Arena.ofAuto().allocate(valueSize);
             dst = Arena.ofAuto().allocate(valueSize);
+            for (int i = 0; i < batchKeys.length; i++) {
+                batchKeys[i] = Arena.ofAuto().allocate(4);
+            }
+            batchDst = Arena.ofAuto().allocate((long) valueSize * MapBench.BATCH);
+        }
+
+        @Override
+        int getBatch(int[] keys, int from, int n) {
+            MemorySegment[] ks = n == batchKeys.length ? batchKeys : java.util.Arrays.copyOf(batchKeys, n);
+            for (int i = 0; i < n; i++) {
+                ks[i].set(ValueLayout.JAVA_INT_UNALIGNED, 0, keys[from + i]);
+            }
+            map.getAll(ks, 0, lengths, batchDst, 0);
+            int sum = 0;
+            for (int i = 0; i < n; i++) {
+                sum += (int) lengths[i];
+            }
+            return sum;
         }
 
         @Override
@@ -225,6 +260,21 @@ abstract class Store implements AutoCloseable {
             try {
                 ByteBuffer v = db.get(read, key(k));
                 return v == null ? -1 : v.remaining();
+            } finally {
+                read.reset();
+            }
+        }
+
+        @Override
+        int getBatch(int[] keys, int from, int n) {
+            read.renew();
+            try {
+                int sum = 0;
+                for (int i = 0; i < n; i++) {
+                    ByteBuffer v = db.get(read, key(keys[from + i]));
+                    sum += v == null ? -1 : v.remaining();
+                }
+                return sum;
             } finally {
                 read.reset();
             }

@@ -83,6 +83,15 @@ public final class UsersMain {
                     throw new IllegalStateException("wrong user for id " + id);
                 }
             });
+            double batched = timedBatches(nanos, users, ids -> {
+                // HashMap has no batched get: its side is a get per key of the same batches.
+                Map<Long, User> got = map instanceof ColossalMap<Long, User> c ? c.getAll(ids) : null;
+                for (Long id : ids) {
+                    if ((got != null ? got.get(id) : map.get(id)).id() != id) {
+                        throw new IllegalStateException("wrong user for id " + id);
+                    }
+                }
+            });
             double puts = timed(nanos, users, (id, n) -> map.put(id, user(id, (int) n)));
             double floor = ours ? twoDependentReads(file, nanos) : 0;
             double[] gc = new double[3];
@@ -97,8 +106,8 @@ public final class UsersMain {
             if (map.size() != users) {
                 throw new IllegalStateException("expected " + users + " users, found " + map.size());
             }
-            System.out.printf(Locale.ROOT, "heapMB=%.1f gcMs=%.1f getOps=%.0f putOps=%.0f fillOps=%.0f floorOps=%.0f fileBytes=%d "
-                    + "rawBytes=%d maxHeapMB=%d%n", heap / 1048576.0, gc[1], gets, puts, fill, floor, fileBytes, raw,
+            System.out.printf(Locale.ROOT, "heapMB=%.1f gcMs=%.1f getOps=%.0f getAllOps=%.0f putOps=%.0f fillOps=%.0f floorOps=%.0f fileBytes=%d "
+                    + "rawBytes=%d maxHeapMB=%d%n", heap / 1048576.0, gc[1], gets, batched, puts, fill, floor, fileBytes, raw,
                     Runtime.getRuntime().maxMemory() >> 20);
         } finally {
             if (map instanceof ColossalMap<Long, User> c) {
@@ -136,6 +145,29 @@ public final class UsersMain {
             }
             return n / (elapsed / 1e9);
         }
+    }
+
+    /** Keys per batch of {@code getAll}. */
+    static final int BATCH = 16;
+
+    /** Keys per second read by {@code op} in batches of {@link #BATCH} random ids for about {@code nanos}. */
+    private static double timedBatches(long nanos, int users, java.util.function.Consumer<List<Long>> op) {
+        SplittableRandom r = new SplittableRandom(11);
+        List<Long> ids = new ArrayList<>(BATCH);
+        long n = 0;
+        long start = System.nanoTime();
+        long elapsed;
+        do {
+            for (int i = 0; i < 64; i++, n += BATCH) {
+                ids.clear();
+                for (int j = 0; j < BATCH; j++) {
+                    ids.add(r.nextLong(users));
+                }
+                op.accept(ids);
+            }
+            elapsed = System.nanoTime() - start;
+        } while (elapsed < nanos);
+        return n / (elapsed / 1e9);
     }
 
     private interface Op {
