@@ -60,7 +60,7 @@ final class EntryLayout {
 
     /** Largest key or value; the issue asks for at least 64 MiB. */
     static final long MAX_LENGTH = 1L << 30;
-    /** The longest header (two 5-byte varints): less than the smallest block. */
+    /** The longest header (two 5-byte varints): less than the smallest entry, 16 bytes. */
     static final long MAX_HEADER_BYTES = LENGTHS + 10;
 
     private static final long EXPIRY_BIT = 1L << 31;
@@ -79,7 +79,7 @@ final class EntryLayout {
      */
     static long header(MemorySegment m, long e) {
         // One load for meta and lengths below 128 bytes each (the bytes up to e + 12 lie in the
-        // entry's first block); longer varints take the byte-wise path.
+        // entry's first 16 bytes, and every entry has 16); longer varints take the byte-wise path.
         long w = m.get(JAVA_LONG_UNALIGNED, e + META);
         if ((w & 0x8080_00L) == 0 && (w & 0xFC) == 0) {
             return (w & 0x7F00) << 24 | (w >>> 16 & 0x7F) | (w & META_HAS_EXPIRY) << 31;
@@ -140,14 +140,17 @@ final class EntryLayout {
     }
 
     static long blocks(long keyLength, long valueLength, long tailBytes, int blockShift) {
-        return (bytes(keyLength, valueLength, tailBytes) + (1L << blockShift) - 1) >>> blockShift;
+        // At least 16 bytes (two 8-byte blocks), so that a freed entry can hold a free run's header
+        // and the 8-byte loads and stores of the header stay inside the entry.
+        long bytes = Math.max(bytes(keyLength, valueLength, tailBytes), HeapLayout.MIN_BYTES);
+        return (bytes + (1L << blockShift) - 1) >>> blockShift;
     }
 
     /** Writes meta and both lengths (not the checksum); returns the decoded header. */
     static long writeHeader(MemorySegment m, long e, int meta, long keyLength, long valueLength) {
         if ((keyLength | valueLength) < 0x80) {
-            // One store (the word ends at e + 12, inside the first block); the key and value
-            // written after it overwrite its zeros.
+            // One store (the word ends at e + 12, inside the entry's 16 bytes at least); the key
+            // and value written after it overwrite its zeros.
             m.set(JAVA_LONG_UNALIGNED, e + META, meta & 0xFF | keyLength << 8 | valueLength << 16);
         } else {
             m.set(JAVA_BYTE, e + META, (byte) meta);

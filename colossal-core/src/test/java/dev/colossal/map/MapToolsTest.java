@@ -43,7 +43,7 @@ class MapToolsTest {
         MapInspector.Summary s = MapInspector.inspect(filled());
         assertEquals(2000, s.entries());
         assertEquals(4, s.segments());
-        assertEquals(16, s.blockSize());
+        assertEquals(MapOptions.DEFAULTS.blockSize(), s.blockSize());
         assertEquals(FileHeaderLayout.FORMAT_VERSION, s.formatVersion());
         long[] sizes = s.valueSizes();
         long total = 0;
