@@ -38,6 +38,7 @@ final class SegmentScan {
     private final long[] valueSizeHistogram = new long[33];
     private long keyBytes;
     private long valueBytes;
+    private long entryBytes;
     private long expiringEntries;
     private long tablePosition;
 
@@ -180,6 +181,7 @@ final class SegmentScan {
         int vlen = EntryLayout.valueLength(header);
         keyBytes += EntryLayout.keyLength(header);
         valueBytes += vlen;
+        entryBytes += EntryLayout.bytes(header);
         if (EntryLayout.tailBytes(header) != 0) {
             expiringEntries++;
         }
@@ -361,6 +363,11 @@ final class SegmentScan {
 
     long valueBytes() {
         return valueBytes;
+    }
+
+    /** Bytes of the live entries from header to expiry time, without padding to whole blocks. */
+    long entryBytes() {
+        return entryBytes;
     }
 
     /** Every extent this segment owns, as pairs (start, bytes): its table and its chunks. */
