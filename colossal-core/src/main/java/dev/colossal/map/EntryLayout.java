@@ -33,18 +33,16 @@ import java.lang.foreign.MemorySegment;
  * Format 4 replaced XXH64 (Java code, ~30 ns for a 100-byte entry) by CRC32C (the CPU's crc32
  * instruction through the JDK's intrinsic, ~15 ns, and 3x cheaper per byte on large values).
  *
- * <p>Format 3 (this layout) replaced a fixed 16-byte header (four ints) by this one, 7 bytes for
- * keys and values under 128 bytes, and the default block went from 32 to 16 bytes. Per entry
- * the file then holds its key and value plus: the header (7 bytes; 4 of them the checksum,
- * which is kept even when checksums are off so that a file has one layout), padding to the block
- * (8 bytes on average with 16-byte blocks: blocks below 16 bytes cannot hold a free run's
- * header), and an 8-byte slot at a table load between 3/8 and 3/4 (11-21 bytes; linear probing
- * gets slow above 3/4). Around every segment's data lie the unused tail of its newest chunk (up
- * to an eighth of it) and the file's zeros written ahead of use (about an eighth), which keep
- * growth steps and remaps few. For a 73-byte record (seed 001's user: 8-byte key, ~65-byte
- * value) that is 26-36 bytes per entry before the two eighths: 15% over the raw bytes is out of
- * reach for records this small while a slot costs 8 bytes at a load below 3/4, and at any size
- * while the two eighths stay.
+ * <p>Format 3 replaced a fixed 16-byte header (four ints) by this one, 7 bytes for keys and
+ * values under 128 bytes; format 6 made blocks 8 bytes by default (16 before), with every entry at
+ * least 16 bytes so that a freed one holds a free run's header. Per entry the file then holds its
+ * key and value plus: the header (7 bytes; 4 of them the checksum, kept even when checksums are
+ * off so that a file has one layout), padding to the block (~3.5 bytes on average), and an 8-byte
+ * slot at a table load between 0.64 and 0.8 (10-12.5 bytes), around which lie the free tail of
+ * each segment's newest chunk (up to a 32nd) and the file's zeros written ahead (about an eighth).
+ * For seed 001's 74-byte user that is 103 bytes per entry, +39% ({@code colossal inspect} itemises
+ * a file): 15% is out of reach for records this small while a slot costs 8 bytes at a load below
+ * 0.8 and the checksum 4.
  */
 final class EntryLayout {
 
@@ -60,7 +58,7 @@ final class EntryLayout {
 
     /** Largest key or value; the issue asks for at least 64 MiB. */
     static final long MAX_LENGTH = 1L << 30;
-    /** The longest header (two 5-byte varints): less than the smallest block. */
+    /** The longest header (two 5-byte varints): less than the smallest entry, 16 bytes. */
     static final long MAX_HEADER_BYTES = LENGTHS + 10;
 
     private static final long EXPIRY_BIT = 1L << 31;
@@ -79,7 +77,7 @@ final class EntryLayout {
      */
     static long header(MemorySegment m, long e) {
         // One load for meta and lengths below 128 bytes each (the bytes up to e + 12 lie in the
-        // entry's first block); longer varints take the byte-wise path.
+        // entry's first 16 bytes, and every entry has 16); longer varints take the byte-wise path.
         long w = m.get(JAVA_LONG_UNALIGNED, e + META);
         if ((w & 0x8080_00L) == 0 && (w & 0xFC) == 0) {
             return (w & 0x7F00) << 24 | (w >>> 16 & 0x7F) | (w & META_HAS_EXPIRY) << 31;
@@ -140,14 +138,17 @@ final class EntryLayout {
     }
 
     static long blocks(long keyLength, long valueLength, long tailBytes, int blockShift) {
-        return (bytes(keyLength, valueLength, tailBytes) + (1L << blockShift) - 1) >>> blockShift;
+        // At least 16 bytes (two 8-byte blocks), so that a freed entry can hold a free run's header
+        // and the 8-byte loads and stores of the header stay inside the entry.
+        long bytes = Math.max(bytes(keyLength, valueLength, tailBytes), HeapLayout.MIN_BYTES);
+        return (bytes + (1L << blockShift) - 1) >>> blockShift;
     }
 
     /** Writes meta and both lengths (not the checksum); returns the decoded header. */
     static long writeHeader(MemorySegment m, long e, int meta, long keyLength, long valueLength) {
         if ((keyLength | valueLength) < 0x80) {
-            // One store (the word ends at e + 12, inside the first block); the key and value
-            // written after it overwrite its zeros.
+            // One store (the word ends at e + 12, inside the entry's 16 bytes at least); the key
+            // and value written after it overwrite its zeros.
             m.set(JAVA_LONG_UNALIGNED, e + META, meta & 0xFF | keyLength << 8 | valueLength << 16);
         } else {
             m.set(JAVA_BYTE, e + META, (byte) meta);

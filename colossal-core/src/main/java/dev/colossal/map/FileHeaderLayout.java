@@ -61,14 +61,18 @@ final class FileHeaderLayout {
     /** "COLOSMAP" read as a little-endian long. */
     static final long MAGIC = 0x50414D534F4C4F43L;
     /**
-     * 5: slots have 26-bit tags and 38-bit positions, so tables grow by tag alone up to 2^26 slots,
+     * 6: blocks may be 8 bytes (the default), with entries, free runs and chunk headers of at
+     * least 16 bytes; a format 5 file (blocks of 16 bytes or more) has the same layout and is read
+     * as it is. 5: slots have 26-bit tags and 38-bit positions, so tables grow by tag alone up to 2^26 slots,
      * and a key's segment is its hash's lowest bits (see {@link SlotLayout}); 4 had 24-bit tags,
      * 40-bit positions and segments chosen by the hash's top bits, and gave tables four sizes per
      * doubling and CRC32C entry checksums (see {@link EntryLayout}); 3 had power-of-two tables and
      * XXH64-based checksums; 2 also had a 16-byte entry header (3 has a 7-byte one with varint
      * lengths); 1 also placed keys in tables differently.
      */
-    static final int FORMAT_VERSION = 5;
+    static final int FORMAT_VERSION = 6;
+    /** The oldest format this code reads. */
+    static final int OLDEST_READABLE = 5;
     static final int HEADER_BYTES = 4096;
     /** Alignment of every extent: a cache line, and a multiple of every block size. */
     static final long EXTENT_ALIGN = 64;
@@ -114,6 +118,6 @@ final class FileHeaderLayout {
     }
 
     static boolean validBlockSize(int n) {
-        return n >= 16 && n <= EXTENT_ALIGN && Integer.bitCount(n) == 1;
+        return n >= 8 && n <= EXTENT_ALIGN && Integer.bitCount(n) == 1;
     }
 }

@@ -14,10 +14,11 @@ import java.lang.foreign.StructLayout;
  * <pre>
  * chunk:
  *  +------------------------+-----------------------------------------------+
- *  | block 0: chunk header  | blocks 1..n: entries and free runs            |
+ *  | chunk header (16 B or  | blocks after it: entries and free runs, each   |
+ *  |  one block if larger)  | at least 16 bytes                              |
  *  +------------------------+-----------------------------------------------+
  *
- * chunk header (first block):       free run (first block of the run):
+ * chunk header:                     free run (its first 16 bytes):
  *  0            8            16      0       4        8            16
  *  +------------+------------+       +-------+--------+------------+
  *  | nextChunk  | chunkBytes |       | magic | blocks | nextFree   |
@@ -45,10 +46,30 @@ final class HeapLayout {
     static final long RUN_BLOCKS = RUN.byteOffset(groupElement("blocks"));
     static final long RUN_NEXT = RUN.byteOffset(groupElement("nextFree"));
 
+    /**
+     * The smallest entry, free run and chunk header, in bytes: a free run's header. With 8-byte
+     * blocks an entry takes at least two blocks and no allocation leaves a single block behind,
+     * so every hole in a heap can hold a run header.
+     */
+    static final long MIN_BYTES = RUN.byteSize();
+
     /** "FREE" as a little-endian int. */
     static final int FREE_MAGIC = 0x45455246;
     static final long MAX_RUN_BLOCKS = Integer.MAX_VALUE;
 
     private HeapLayout() {
+    }
+
+    /** Bytes of a chunk's header: one block, or two 8-byte blocks. */
+    static long chunkHeaderBytes(int blockShift) {
+        return Math.max(MIN_BYTES, 1L << blockShift);
+    }
+
+    /**
+     * Whether taking {@code bytes} from a hole of {@code have} bytes leaves nothing or a hole that
+     * can still hold a free run.
+     */
+    static boolean leavesRun(long have, long bytes) {
+        return have == bytes || have - bytes >= MIN_BYTES;
     }
 }

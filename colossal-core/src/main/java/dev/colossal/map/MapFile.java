@@ -272,7 +272,7 @@ final class MapFile implements AutoCloseable {
                     + ", newer than this Colossal reads (" + FileHeaderLayout.FORMAT_VERSION
                     + "); open it with a newer Colossal");
         }
-        if (version >= 1 && version < FileHeaderLayout.FORMAT_VERSION) {
+        if (version >= 1 && version < FileHeaderLayout.OLDEST_READABLE) {
             throw new MapFormatException("file=" + path + " has formatVersion=" + version
                     + ", an older layout this Colossal does not read (" + olderFormat(version)
                     + "; no release wrote it); recreate the map from its source data");
@@ -285,6 +285,7 @@ final class MapFile implements AutoCloseable {
                 || h.getInt((int) FileHeaderLayout.SEGMENT_BYTES_OFFSET) != SegmentLayout.BYTES
                 || !FileHeaderLayout.validSegmentCount(segments)
                 || !FileHeaderLayout.validBlockSize(blockSize)
+                || (version < 6 && blockSize < 16)
                 || (flags & ~FileHeaderLayout.KNOWN_FLAGS) != 0) {
             throw new MapFormatException("file=" + path + " has a damaged or unknown header (formatVersion="
                     + version + " segments=" + segments + " blockSize=" + blockSize + " flags=0x"

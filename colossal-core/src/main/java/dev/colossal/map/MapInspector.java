@@ -34,6 +34,8 @@ public final class MapInspector {
      * @param freeBytes      heap bytes on free lists or in bump regions
      * @param keyBytes       sum of key lengths
      * @param valueBytes     sum of value lengths
+     * @param entryBytes     bytes of the live entries without padding: keys, values, headers, expiry times
+     * @param chunkHeaderBytes bytes of the heap chunks' headers
      * @param repairs        segment repairs after a dead owner's lock was taken over, over the file's life
      * @param valueSizes     entries by value length: bucket b counts lengths of bit length b
      * @param maxEntries     the entry bound per segment, 0 for none
@@ -42,7 +44,7 @@ public final class MapInspector {
     public record Summary(Path file, int formatVersion, Instant created, int segments, int blockSize,
             boolean checksums, long maxEntries, long maxBytes, long fileBytes, long allocatedBytes,
             long entries, long tombstones, long tableSlots, long heapBytes, long usedBytes, long freeBytes,
-            long keyBytes, long valueBytes, long repairs, long[] valueSizes) {
+            long keyBytes, long valueBytes, long entryBytes, long chunkHeaderBytes, long repairs, long[] valueSizes) {
 
         /**
          * Copies the histogram.
@@ -65,6 +67,8 @@ public final class MapInspector {
          * @param freeBytes      heap bytes free
          * @param keyBytes       sum of key lengths
          * @param valueBytes     sum of value lengths
+         * @param entryBytes     bytes of the live entries without padding
+         * @param chunkHeaderBytes bytes of the heap chunks' headers
          * @param repairs        segment repairs over the file's life
          * @param valueSizes     entries by value length
          */
@@ -115,6 +119,7 @@ public final class MapInspector {
             sb.append("payload     keys ").append(mib(keyBytes)).append(", values ").append(mib(valueBytes))
                     .append(String.format(", file/payload %.2f%n", overhead()));
             sb.append("repairs     ").append(repairs).append('\n');
+            appendBreakdown(sb);
             sb.append("value sizes\n");
             for (int b = 0; b < valueSizes.length; b++) {
                 if (valueSizes[b] > 0) {
@@ -124,6 +129,31 @@ public final class MapInspector {
                 }
             }
             return sb.toString();
+        }
+
+        /** Every byte of the file, per entry: what the file costs over its keys and values, and why. */
+        private void appendBreakdown(StringBuilder sb) {
+            long payload = keyBytes + valueBytes;
+            long tables = SlotLayout.tableBytes(tableSlots);
+            long directory = FileHeaderLayout.directoryEnd(segments);
+            long other = allocatedBytes - directory - tables - heapBytes - chunkHeaderBytes;
+            sb.append("bytes                        MiB   per entry\n");
+            breakdownLine(sb, "keys and values", payload, "");
+            breakdownLine(sb, "entry headers", entryBytes - payload, "checksum, meta, lengths, expiry times");
+            breakdownLine(sb, "padding to blocks", usedBytes - entryBytes, "");
+            breakdownLine(sb, "table slots", tables, "8 bytes each");
+            breakdownLine(sb, "free heap", freeBytes, "free runs and chunk tails, reused by puts");
+            breakdownLine(sb, "chunk headers", chunkHeaderBytes, "");
+            breakdownLine(sb, "header, directory", directory, "");
+            breakdownLine(sb, "other allocated", other, "leaked by crashes or outgrown tables not yet heap");
+            breakdownLine(sb, "written ahead", fileBytes - allocatedBytes, "zeros past the allocated end, for growth");
+            breakdownLine(sb, "file", fileBytes, payload == 0 ? ""
+                    : String.format("%+.1f%% over keys and values", 100.0 * fileBytes / payload - 100));
+        }
+
+        private void breakdownLine(StringBuilder sb, String what, long bytes, String note) {
+            sb.append(String.format("  %-20s %10.1f %8.1f  %s", what, bytes / 1048576.0,
+                    entries == 0 ? 0.0 : (double) bytes / entries, note).stripTrailing()).append('\n');
         }
 
         private static String mib(long bytes) {
@@ -151,6 +181,8 @@ public final class MapInspector {
             long free = 0;
             long keys = 0;
             long values = 0;
+            long entryBytes = 0;
+            long chunkHeaders = 0;
             long repairs = 0;
             long[] sizes = new long[33];
             int shift = map.file.blockShift;
@@ -167,6 +199,8 @@ public final class MapInspector {
                     free += scan.freeBlocks() << shift;
                     keys += scan.keyBytes();
                     values += scan.valueBytes();
+                    entryBytes += scan.entryBytes();
+                    chunkHeaders += scan.heapBytes() - (scan.heapBlocks() << shift);
                     repairs += s.repairs();
                     long[] h = scan.valueSizeHistogram();
                     for (int b = 0; b < sizes.length; b++) {
@@ -179,7 +213,7 @@ public final class MapInspector {
             return new Summary(file, map.file.formatVersion(), Instant.ofEpochMilli(map.file.createdMillis()),
                     map.segmentCount(), 1 << shift, map.file.checksums, map.file.maxEntriesPerSegment,
                     map.file.maxBlocksPerSegment << shift, Files.size(file), map.file.allocEnd(), entries,
-                    tombstones, slots, heap, used, free, keys, values, repairs, sizes);
+                    tombstones, slots, heap, used, free, keys, values, entryBytes, chunkHeaders, repairs, sizes);
         }
     }
 }

@@ -26,6 +26,7 @@ final class SegmentHeap {
     private final long base;
     private final int shift;
     private final long blockBytes;
+    private final long chunkHeader;
 
     SegmentHeap(MapFile file, int index, long base) {
         this.file = file;
@@ -33,6 +34,7 @@ final class SegmentHeap {
         this.base = base;
         this.shift = file.blockShift;
         this.blockBytes = 1L << shift;
+        this.chunkHeader = HeapLayout.chunkHeaderBytes(shift);
     }
 
     /** Writes a chunk header at {@code pos} and makes the chunk the head of the segment's list. */
@@ -47,8 +49,8 @@ final class SegmentHeap {
     void adoptChunk(long pos, long bytes) {
         linkChunk(pos, bytes);
         CrashPoints.reach(CrashPoints.CHUNK_LINKED);
-        if (bytes > blockBytes) {
-            free(pos + blockBytes, (bytes >>> shift) - 1);
+        if (bytes > chunkHeader) {
+            free(pos + chunkHeader, (bytes - chunkHeader) >>> shift);
         }
     }
 
@@ -65,7 +67,8 @@ final class SegmentHeap {
         }
         long bytes = blocks << shift;
         long bump = Mem.getLong(m, base + BUMP_POS);
-        if (bump != 0 && Mem.getLong(m, base + BUMP_END) - bump >= bytes) {
+        if (bump != 0 && Mem.getLong(m, base + BUMP_END) - bump >= bytes
+                && HeapLayout.leavesRun(Mem.getLong(m, base + BUMP_END) - bump, bytes)) {
             Mem.setLong(m, base + BUMP_POS, bump + bytes);
             return bump;
         }
@@ -92,7 +95,7 @@ final class SegmentHeap {
             }
             m = checkRun(run);
             long runBlocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
-            if (runBlocks >= blocks) {
+            if (runBlocks >= blocks && HeapLayout.leavesRun(runBlocks << shift, blocks << shift)) {
                 Mem.setLong(m, link, m.get(JAVA_LONG, run + HeapLayout.RUN_NEXT));
                 CrashPoints.reach(CrashPoints.RUN_UNLINKED);
                 if (runBlocks > blocks) {
@@ -120,8 +123,14 @@ final class SegmentHeap {
     }
 
     void free(long pos, long blocks) {
+        if (blocks << shift < HeapLayout.MIN_BYTES) {
+            // No allocation leaves such a hole; if one appears anyway, leaking it is safe, while a
+            // run header written into it would overwrite the entry after it.
+            return;
+        }
         while (blocks > 0) {
-            long n = Math.min(blocks, HeapLayout.MAX_RUN_BLOCKS);
+            // Pieces of a huge hole leave no single block behind either.
+            long n = blocks <= HeapLayout.MAX_RUN_BLOCKS ? blocks : Math.min(HeapLayout.MAX_RUN_BLOCKS, blocks - 2);
             MemorySegment m = file.mem(pos + HeapLayout.RUN.byteSize());
             long head = base + SegmentLayout.freeHead(SegmentLayout.freeClassOf(n));
             m.set(JAVA_INT, pos + HeapLayout.RUN_MAGIC, HeapLayout.FREE_MAGIC);
@@ -137,7 +146,10 @@ final class SegmentHeap {
     private void newChunk(long bytesNeeded) throws IOException {
         MemorySegment m = file.mem();
         long next = SegmentLayout.nextChunkBytes(Mem.getLong(m, base + USED_BLOCKS) << shift);
-        long size = FileHeaderLayout.alignExtent(Math.max(next, bytesNeeded + blockBytes));
+        long size = FileHeaderLayout.alignExtent(Math.max(next, bytesNeeded + chunkHeader));
+        if (!HeapLayout.leavesRun(size - chunkHeader, bytesNeeded)) {
+            size += FileHeaderLayout.EXTENT_ALIGN;
+        }
         long pos = file.allocateExtent(size);
         m = file.mem();
         Mem.setLong(m, base + PENDING_BYTES, size);
@@ -150,7 +162,7 @@ final class SegmentHeap {
         if (bump != 0 && bumpEnd > bump) {
             free(bump, (bumpEnd - bump) >>> shift);
         }
-        Mem.setLong(m, base + BUMP_POS, pos + blockBytes);
+        Mem.setLong(m, base + BUMP_POS, pos + chunkHeader);
         Mem.setLong(m, base + BUMP_END, pos + size);
         Mem.setLong(m, base + LAST_CHUNK_BYTES, size);
         Mem.setLongRelease(m, base + PENDING_EXTENT, 0);

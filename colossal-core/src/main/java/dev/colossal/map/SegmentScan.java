@@ -38,6 +38,7 @@ final class SegmentScan {
     private final long[] valueSizeHistogram = new long[33];
     private long keyBytes;
     private long valueBytes;
+    private long entryBytes;
     private long expiringEntries;
     private long tablePosition;
 
@@ -91,7 +92,7 @@ final class SegmentScan {
                 throw file.corrupt(c, "segment=" + index + " has a chunk link outside the file or a cycle");
             }
             long bytes = m.get(JAVA_LONG, c + HeapLayout.CHUNK_BYTES);
-            if (bytes < 2L << shift || bytes % (1L << shift) != 0 || c + bytes > allocEnd) {
+            if (bytes <= HeapLayout.chunkHeaderBytes(shift) || bytes % (1L << shift) != 0 || c + bytes > allocEnd) {
                 throw file.corrupt(c, "segment=" + index + " has a chunk with chunkBytes=" + bytes);
             }
             list.add(new long[] {c, bytes});
@@ -116,7 +117,7 @@ final class SegmentScan {
             return;
         }
         // An extent a dead writer took but never linked: adopt it if it is plausible, else leak it.
-        if (p >= directoryEnd && p % FileHeaderLayout.EXTENT_ALIGN == 0 && bytes >= 2L << shift
+        if (p >= directoryEnd && p % FileHeaderLayout.EXTENT_ALIGN == 0 && bytes > HeapLayout.chunkHeaderBytes(shift)
                 && bytes % FileHeaderLayout.EXTENT_ALIGN == 0 && p + bytes <= allocEnd) {
             pendingToAdopt = p;
         }
@@ -180,6 +181,7 @@ final class SegmentScan {
         int vlen = EntryLayout.valueLength(header);
         keyBytes += EntryLayout.keyLength(header);
         valueBytes += vlen;
+        entryBytes += EntryLayout.bytes(header);
         if (EntryLayout.tailBytes(header) != 0) {
             expiringEntries++;
         }
@@ -205,7 +207,7 @@ final class SegmentScan {
         for (long e : entries) {
             long end = e + (entryBlocks(e) << shift);
             int c = chunkOf(e);
-            if (c < 0 || end > chunkStarts[c] + chunkSizes[c] || e < chunkStarts[c] + (1L << shift)) {
+            if (c < 0 || end > chunkStarts[c] + chunkSizes[c] || e < chunkStarts[c] + HeapLayout.chunkHeaderBytes(shift)) {
                 throw file.corrupt(e, "segment=" + index + " has an entry outside its heap chunks");
             }
             if (e < prevEnd) {
@@ -231,7 +233,7 @@ final class SegmentScan {
         int n = 0;
         int next = 0;
         for (int c = 0; c < chunkStarts.length; c++) {
-            long cursor = chunkStarts[c] + (1L << shift);
+            long cursor = chunkStarts[c] + HeapLayout.chunkHeaderBytes(shift);
             long end = chunkStarts[c] + chunkSizes[c];
             while (next <= entries.length) {
                 long to = next < entries.length && entries[next] < end ? entries[next] : end;
@@ -311,7 +313,7 @@ final class SegmentScan {
             while (run != 0) {
                 int ci = chunkOf(run);
                 int blocks = run + HeapLayout.RUN.byteSize() <= allocEnd ? m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS) : -1;
-                if (ci < 0 || run < chunkStarts[ci] + (1L << shift) || blocks <= 0
+                if (ci < 0 || run < chunkStarts[ci] + HeapLayout.chunkHeaderBytes(shift) || blocks <= 0
                         || run + ((long) blocks << shift) > chunkStarts[ci] + chunkSizes[ci]
                         || m.get(JAVA_INT, run + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC
                         || SegmentLayout.freeClassOf(blocks) != c) {
@@ -343,7 +345,7 @@ final class SegmentScan {
 
     /** Blocks of all chunks, less their header blocks. */
     long heapBlocks() {
-        return (heapBytes() >>> shift) - chunkStarts.length;
+        return (heapBytes() >>> shift) - chunkStarts.length * (HeapLayout.chunkHeaderBytes(shift) >>> shift);
     }
 
     List<String> problems() {
@@ -361,6 +363,11 @@ final class SegmentScan {
 
     long valueBytes() {
         return valueBytes;
+    }
+
+    /** Bytes of the live entries from header to expiry time, without padding to whole blocks. */
+    long entryBytes() {
+        return entryBytes;
     }
 
     /** Every extent this segment owns, as pairs (start, bytes): its table and its chunks. */

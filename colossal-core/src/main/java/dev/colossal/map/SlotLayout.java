@@ -35,8 +35,8 @@ package dev.colossal.map;
  * every entry) but no ceiling. The segment is chosen by the hash's lowest bits (see {@code
  * BytesMap}), so no segment count takes bits from the tag.
  *
- * <p>Positions have 38 bits of blocks: the file can reach 2^38 blocks, 4 TiB with the default
- * 16-byte blocks and 16 TiB (ext4's limit on a file) with 64-byte ones. Format 4 had 24-bit tags
+ * <p>Positions have 38 bits of blocks: the file can reach 2^38 blocks, 2 TiB with the default
+ * 8-byte blocks and 16 TiB (ext4's limit on a file) with 64-byte ones. Format 4 had 24-bit tags
  * and 40-bit positions, and read every key to grow a table past 2^24 slots (from ~860M entries).
  */
 final class SlotLayout {

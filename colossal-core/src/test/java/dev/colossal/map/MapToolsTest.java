@@ -43,7 +43,7 @@ class MapToolsTest {
         MapInspector.Summary s = MapInspector.inspect(filled());
         assertEquals(2000, s.entries());
         assertEquals(4, s.segments());
-        assertEquals(16, s.blockSize());
+        assertEquals(MapOptions.DEFAULTS.blockSize(), s.blockSize());
         assertEquals(FileHeaderLayout.FORMAT_VERSION, s.formatVersion());
         long[] sizes = s.valueSizes();
         long total = 0;
@@ -55,6 +55,24 @@ class MapToolsTest {
         assertTrue(s.usedBytes() > s.valueBytes(), s.toString());
         assertTrue(s.heapBytes() == s.usedBytes() + s.freeBytes(), s.toString());
         assertTrue(s.toString().contains("entries     2000"), s.toString());
+    }
+
+    @Test
+    void shouldAccountForEveryByteOfTheFile() throws IOException {
+        MapInspector.Summary s = MapInspector.inspect(filled());
+        // A header is 4 + 1 + two varint lengths (no expiry): 7 bytes, 8 for values of 128 bytes or more.
+        long headers = 0;
+        for (int i = 0; i < 3000; i++) {
+            headers += i % 3 == 0 ? 0 : i % 300 >= 128 ? 8 : 7;
+        }
+        assertEquals(headers, s.entryBytes() - s.keyBytes() - s.valueBytes(), s.toString());
+        assertTrue(s.usedBytes() - s.entryBytes() < (long) s.blockSize() * s.entries(), "less than a block of padding each");
+        long parts = FileHeaderLayout.directoryEnd(s.segments()) + SlotLayout.tableBytes(s.tableSlots()) + s.heapBytes()
+                + s.chunkHeaderBytes();
+        assertEquals(s.allocatedBytes(), parts, "a sound file allocated nothing else: " + s);
+        assertTrue(s.fileBytes() >= s.allocatedBytes(), s.toString());
+        assertTrue(s.toString().contains("other allocated             0.0"), s.toString());
+        assertTrue(s.toString().contains("written ahead"), s.toString());
     }
 
     @Test

@@ -25,11 +25,12 @@ class ModelBasedTest {
 
     @ParameterizedTest(name = "seed={0} segments={1} blockSize={2} checksums={3}")
     @CsvSource({
-        "1, 1, 16, true",
+        "1, 1, 8, true",
         "2, 4, 32, true",
         "3, 64, 64, false",
         "4, 2, 16, false",
-        "5, 16, 32, true"})
+        "5, 16, 32, true",
+        "6, 2, 8, false"})
     void shouldBehaveLikeConcurrentHashMap(long seed, int segments, int blockSize, boolean checksums) throws IOException {
         Random rnd = new Random(seed);
         Path file = dir.resolve("model.map");

@@ -3,6 +3,7 @@ package dev.colossal.bench.map;
 import dev.colossal.codec.Codec;
 import dev.colossal.codec.Codecs;
 import dev.colossal.map.ColossalMap;
+import dev.colossal.map.MapInspector;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -103,11 +104,14 @@ public final class UsersMain {
             Arrays.sort(gc);
             long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
             long fileBytes = ours ? Files.size(file) : 0;
+            // What the file holds besides zeros written ahead for growth (inspect reads every entry).
+            long allocatedBytes = ours ? MapInspector.inspect(file).allocatedBytes() : 0;
             if (map.size() != users) {
                 throw new IllegalStateException("expected " + users + " users, found " + map.size());
             }
             System.out.printf(Locale.ROOT, "heapMB=%.1f gcMs=%.1f getOps=%.0f getAllOps=%.0f putOps=%.0f fillOps=%.0f floorOps=%.0f fileBytes=%d "
-                    + "rawBytes=%d maxHeapMB=%d%n", heap / 1048576.0, gc[1], gets, batched, puts, fill, floor, fileBytes, raw,
+                    + "allocatedBytes=%d rawBytes=%d maxHeapMB=%d%n", heap / 1048576.0, gc[1], gets, batched, puts, fill, floor, fileBytes,
+                    allocatedBytes, raw,
                     Runtime.getRuntime().maxMemory() >> 20);
         } finally {
             if (map instanceof ColossalMap<Long, User> c) {
