@@ -27,15 +27,36 @@ final class Crc32c {
     // ServerAllocationTest).
     private final byte[] copy = new byte[CHUNK];
     private final CRC32C crc = new CRC32C();
+    /** What {@link #touch} read: stored, so that the JIT cannot drop the load. */
+    private int touched;
 
     private Crc32c() {
     }
 
+    /** This thread's summer: a lookup costs a ThreadLocal's, so a get takes it once. */
+    static Crc32c local() {
+        return LOCAL.get();
+    }
+
     /** The CRC32C of {@code length} bytes of {@code m} from {@code offset}. */
     static int of(MemorySegment m, long offset, long length) {
-        Crc32c local = LOCAL.get();
-        byte[] copy = local.copy;
-        CRC32C crc = local.crc;
+        return LOCAL.get().sum(m, offset, length);
+    }
+
+    /**
+     * Reads the byte at {@code at} if {@code m} holds it, so that its cache line is on its way
+     * before the bytes it lies after are decoded.
+     */
+    void touch(MemorySegment m, long at) {
+        if (at < m.byteSize()) {
+            touched = m.get(JAVA_BYTE, at);
+        }
+    }
+
+    /** As {@link #of}, with this thread's summer. */
+    int sum(MemorySegment m, long offset, long length) {
+        byte[] copy = this.copy;
+        CRC32C crc = this.crc;
         crc.reset();
         if (length <= CHUNK) {
             // Small entries (every get of a small value) in one step, without the loop. (Copying

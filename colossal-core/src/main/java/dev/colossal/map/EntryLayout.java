@@ -184,7 +184,12 @@ final class EntryLayout {
 
     /** The checksum the entry at {@code e} should carry, from its decoded header and bytes. */
     static int checksum(MemorySegment m, long e, long header) {
-        int crc = Crc32c.of(m, e + LENGTHS, bytes(header) - LENGTHS);
+        return checksum(m, e, header, Crc32c.local());
+    }
+
+    /** As {@link #checksum(MemorySegment, long, long)}, summed by {@code sums}. */
+    static int checksum(MemorySegment m, long e, long header, Crc32c sums) {
+        int crc = sums.sum(m, e + LENGTHS, bytes(header) - LENGTHS);
         // Never 0, which is what a file without checksums stores.
         return crc == 0 ? 1 : crc;
     }

@@ -254,6 +254,7 @@ final class Segment {
         m = file.mem(tpos + SlotLayout.tableBytes(slots));
         long klen = key.byteSize();
         long idx = SlotLayout.bucket(hash, slots);
+        Crc32c sums = file.verifyReads ? Crc32c.local() : null;
         for (long probes = 0; probes < slots; probes++, idx = SlotLayout.next(idx, slots)) {
             long s = Mem.getLong(m, SlotLayout.slotOffset(tpos, idx));
             if (s == SlotLayout.EMPTY) {
@@ -261,7 +262,12 @@ final class Segment {
             }
             if (SlotLayout.isEntry(s) && SlotLayout.tagMatches(s, hash)) {
                 long e = SlotLayout.position(s, shift);
-                if (sameKey(e, key, klen, true)) {
+                if (sums != null) {
+                    // The checksum reads the whole entry, whose length is known only once its
+                    // first line has come: asking for the next line now overlaps the two misses.
+                    sums.touch(m, e + TOUCH_LINE);
+                }
+                if (sameKey(e, key, klen, sums)) {
                     return e;
                 }
             }
@@ -269,16 +275,19 @@ final class Segment {
         return -1;
     }
 
-    /** Whether the entry at {@code e} holds {@code key}; checks its checksum on the way if {@code verify}. */
-    private boolean sameKey(long e, MemorySegment key, long klen, boolean verify) {
+    /** A cache line: the entry's second one is read ahead of its checksum. */
+    private static final long TOUCH_LINE = 64;
+
+    /** Whether the entry at {@code e} holds {@code key}; checks its checksum on the way with {@code sums} unless null. */
+    private boolean sameKey(long e, MemorySegment key, long klen, Crc32c sums) {
         long header = checkEntry(e);
         MemorySegment m = file.mem();
         boolean same = EntryLayout.keyLength(header) == klen
                 && EntryLayout.sameBytes(m, EntryLayout.keyOffset(e, header), key, klen);
         // On a tag match with another key the checksum is checked too: a damaged slot or key is
         // then reported instead of silently reading as "absent".
-        if (verify) {
-            verifyChecksum(m, e, header);
+        if (sums != null && EntryLayout.storedChecksum(m, e) != EntryLayout.checksum(m, e, header, sums)) {
+            throw badChecksum(m, e, header);
         }
         return same;
     }
@@ -303,7 +312,7 @@ final class Segment {
             if (!SlotLayout.isEntry(s) || !SlotLayout.tagMatches(s, hash)) {
                 continue;
             }
-            if (sameKey(SlotLayout.position(s, shift), key, klen, verify)) {
+            if (sameKey(SlotLayout.position(s, shift), key, klen, verify ? Crc32c.local() : null)) {
                 return idx;
             }
         }
