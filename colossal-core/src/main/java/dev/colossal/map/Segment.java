@@ -208,42 +208,21 @@ final class Segment {
         return c;
     }
 
-    private long getUnlocked(MemorySegment key, long hash, MemorySegment dst, long dstOffset) {
-        long e = findEntry(key, hash);
-        if (e < 0) {
-            return -1;
-        }
-        // find checked this header and mapped the entry; decoding it again reads bytes in L1.
-        MemorySegment m = file.mem();
-        long header = EntryLayout.header(m, e);
-        if (isExpired(m, e, header)) {
-            return -1;
-        }
-        int vlen = EntryLayout.valueLength(header);
-        if (dst != null && vlen <= dst.byteSize() - dstOffset) {
-            MemorySegment.copy(m, EntryLayout.valueOffset(e, header), dst, dstOffset, vlen);
-        }
-        return vlen;
-    }
-
     /**
-     * Finds the slot of {@code key}; works under the lock and optimistically (then the caller
-     * validates the version). Checks the entry's checksum when the file has them.
+     * Looks {@code key} up and copies its value as {@link #get} says; works under the lock and
+     * optimistically (then the caller validates the version). Checks the entry's checksum when
+     * the file has them.
      *
-     * @return the slot index, or -1 if absent
+     * <p>The same probe as {@link #find(MemorySegment, long, boolean)}, in a method of its own
+     * that also copies the value: the JIT profiles per method (a map filled before it is read
+     * compiled the shared probe with the key-match branch cold, as inserts probe for absent keys,
+     * and called the entry check, the key compare and the checksum out of line on every get), and
+     * the mapping, the entry's position and its decoded header stay in registers from the probe
+     * to the copy.
+     *
+     * @return the value's length, or -1 if the key is absent or expired
      */
-    long find(MemorySegment key, long hash) {
-        return find(key, hash, file.verifyReads);
-    }
-
-    /**
-     * As {@link #find(MemorySegment, long)} for reads, returning the entry's position. The same
-     * probe as {@link #find(MemorySegment, long, boolean)} in a method of its own, because the
-     * JIT profiles per method: a map filled before it is read compiled the shared one with the
-     * key-match branch cold (inserts probe for absent keys), and then called the entry check, the
-     * key compare and the checksum out of line on every get.
-     */
-    private long findEntry(MemorySegment key, long hash) {
+    private long getUnlocked(MemorySegment key, long hash, MemorySegment dst, long dstOffset) {
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         if (table == 0) {
@@ -260,16 +239,29 @@ final class Segment {
             if (s == SlotLayout.EMPTY) {
                 return -1;
             }
-            if (SlotLayout.isEntry(s) && SlotLayout.tagMatches(s, hash)) {
-                long e = SlotLayout.position(s, shift);
-                if (sums != null) {
-                    // The checksum reads the whole entry, whose length is known only once its
-                    // first line has come: asking for the next line now overlaps the two misses.
-                    sums.touch(m, e + TOUCH_LINE);
+            if (!SlotLayout.isEntry(s) || !SlotLayout.tagMatches(s, hash)) {
+                continue;
+            }
+            long e = SlotLayout.position(s, shift);
+            if (sums != null) {
+                // The checksum reads the whole entry, whose length is known only once its first
+                // line has come: asking for the next line now overlaps the two misses.
+                sums.touch(m, e + TOUCH_LINE);
+            }
+            long header = headerIn(m, e);
+            if (header < 0) {
+                header = checkEntryRemapping(e);
+                m = file.mem();
+            }
+            if (holds(m, e, header, key, klen, sums)) {
+                if (isExpired(m, e, header)) {
+                    return -1;
                 }
-                if (sameKey(e, key, klen, sums)) {
-                    return e;
+                int vlen = EntryLayout.valueLength(header);
+                if (dst != null && vlen <= dst.byteSize() - dstOffset) {
+                    MemorySegment.copy(m, EntryLayout.valueOffset(e, header), dst, dstOffset, vlen);
                 }
+                return vlen;
             }
         }
         return -1;
@@ -278,10 +270,24 @@ final class Segment {
     /** A cache line: the entry's second one is read ahead of its checksum. */
     private static final long TOUCH_LINE = 64;
 
+    /**
+     * Finds the slot of {@code key}; works under the lock and optimistically (then the caller
+     * validates the version). Checks the entry's checksum when the file has them.
+     *
+     * @return the slot index, or -1 if absent
+     */
+    long find(MemorySegment key, long hash) {
+        return find(key, hash, file.verifyReads);
+    }
+
     /** Whether the entry at {@code e} holds {@code key}; checks its checksum on the way with {@code sums} unless null. */
     private boolean sameKey(long e, MemorySegment key, long klen, Crc32c sums) {
         long header = checkEntry(e);
-        MemorySegment m = file.mem();
+        return holds(file.mem(), e, header, key, klen, sums);
+    }
+
+    /** As {@link #sameKey}, for the entry at {@code e} in {@code m} with its decoded {@code header}. */
+    private boolean holds(MemorySegment m, long e, long header, MemorySegment key, long klen, Crc32c sums) {
         boolean same = EntryLayout.keyLength(header) == klen
                 && EntryLayout.sameBytes(m, EntryLayout.keyOffset(e, header), key, klen);
         // On a tag match with another key the checksum is checked too: a damaged slot or key is
@@ -336,14 +342,19 @@ final class Segment {
         // The common case in few bytecodes, so that the JIT inlines it into every lookup: the
         // entry lies in the current mapping and its header is well formed. Remapping and damage
         // take the cold path.
-        MemorySegment m = file.mem();
+        long header = headerIn(file.mem(), e);
+        return header >= 0 ? header : checkEntryRemapping(e);
+    }
+
+    /** The decoded header of the entry at {@code e} if it is well formed and lies in {@code m}, or -1. */
+    private long headerIn(MemorySegment m, long e) {
         if (e >= firstEntry && e + EntryLayout.MAX_HEADER_BYTES <= m.byteSize()) {
             long header = EntryLayout.header(m, e);
             if (header >= 0 && e + EntryLayout.bytes(header) <= m.byteSize()) {
                 return header;
             }
         }
-        return checkEntryRemapping(e);
+        return -1;
     }
 
     private long checkEntryRemapping(long e) {
