@@ -162,7 +162,7 @@ final class Segment {
                     continue;
                 }
                 try {
-                    result = getUnlocked(key, hash, dst, dstOffset);
+                    result = getUnlocked(seen, key, hash, dst, dstOffset);
                 } catch (IndexOutOfBoundsException | MapCorruptedException | IllegalArgumentException e) {
                     result = -1;
                     failure = e;
@@ -191,7 +191,7 @@ final class Segment {
         // or takes a dead owner's lock over and repairs.
         lockForRead();
         try {
-            return getUnlocked(key, hash, dst, dstOffset);
+            return getUnlocked(file.mem(), key, hash, dst, dstOffset);
         } catch (IndexOutOfBoundsException e) {
             throw corruption(e);
         } finally {
@@ -220,17 +220,20 @@ final class Segment {
      * the mapping, the entry's position and its decoded header stay in registers from the probe
      * to the copy.
      *
+     * @param m the current mapping, or one retired since (reading through it then fails)
      * @return the value's length, or -1 if the key is absent or expired
      */
-    private long getUnlocked(MemorySegment key, long hash, MemorySegment dst, long dstOffset) {
-        MemorySegment m = file.mem();
+    private long getUnlocked(MemorySegment m, MemorySegment key, long hash, MemorySegment dst, long dstOffset) {
         long table = Mem.getLong(m, base + TABLE);
         if (table == 0) {
             return -1;
         }
         long tpos = SlotLayout.tablePosition(table);
         long slots = checkTable(table);
-        m = file.mem(tpos + SlotLayout.tableBytes(slots));
+        long tableEnd = tpos + SlotLayout.tableBytes(slots);
+        if (tableEnd > m.byteSize()) {
+            m = file.mem(tableEnd);
+        }
         long klen = key.byteSize();
         long idx = SlotLayout.bucket(hash, slots);
         Crc32c sums = file.verifyReads ? Crc32c.local() : null;
