@@ -27,8 +27,6 @@ final class Crc32c {
     // ServerAllocationTest).
     private final byte[] copy = new byte[CHUNK];
     private final CRC32C crc = new CRC32C();
-    /** What {@link #touch} read: stored, so that the JIT cannot drop the load. */
-    private int touched;
 
     private Crc32c() {
     }
@@ -41,16 +39,6 @@ final class Crc32c {
     /** The CRC32C of {@code length} bytes of {@code m} from {@code offset}. */
     static int of(MemorySegment m, long offset, long length) {
         return LOCAL.get().sum(m, offset, length);
-    }
-
-    /**
-     * Reads the byte at {@code at} if {@code m} holds it, so that its cache line is on its way
-     * before the bytes it lies after are decoded.
-     */
-    void touch(MemorySegment m, long at) {
-        if (at < m.byteSize()) {
-            touched = m.get(JAVA_BYTE, at);
-        }
     }
 
     /** As {@link #of}, with this thread's summer. */

@@ -246,11 +246,6 @@ final class Segment {
                 continue;
             }
             long e = SlotLayout.position(s, shift);
-            if (sums != null) {
-                // The checksum reads the whole entry, whose length is known only once its first
-                // line has come: asking for the next line now overlaps the two misses.
-                sums.touch(m, e + TOUCH_LINE);
-            }
             long header = headerIn(m, e);
             if (header < 0) {
                 header = checkEntryRemapping(e);
@@ -269,9 +264,6 @@ final class Segment {
         }
         return -1;
     }
-
-    /** A cache line: the entry's second one is read ahead of its checksum. */
-    private static final long TOUCH_LINE = 64;
 
     /**
      * Finds the slot of {@code key}; works under the lock and optimistically (then the caller
