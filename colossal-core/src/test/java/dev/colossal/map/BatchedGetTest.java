@@ -148,6 +148,9 @@ class BatchedGetTest {
         return k;
     }
 
+    /** Values the readers must check while the writers run. */
+    private static final long READS = 10_000;
+
     @Test
     void shouldReadWholeValuesWhileWritersOverwriteInsertRemoveAndGrow() throws Exception {
         int stable = 2000;
@@ -165,11 +168,17 @@ class BatchedGetTest {
                 threads.add(Thread.ofPlatform().start(() -> {
                     Random random = new Random(id);
                     try {
-                        // Inserting ever more keys grows tables and the file (remaps) under the readers.
-                        for (int i = 0, next = stable + id; next < all; i++) {
+                        // Inserting ever more keys grows tables and the file (remaps) under the readers;
+                        // then overwrites go on until the readers checked enough values, however
+                        // slowly a loaded machine runs them.
+                        long deadline = System.nanoTime() + 60_000_000_000L;
+                        for (int i = 0, next = stable + id; next < all || checked.get() <= READS && System.nanoTime() < deadline; i++) {
                             int k = random.nextInt(stable);
                             map.put(keyOf(k), valueFor(k, 1 + random.nextInt(1000)));
                             if (i % 2 == 0) {
+                                if (next >= all) {
+                                    continue;
+                                }
                                 map.put(keyOf(next), valueFor(next, 1));
                                 next += 2;
                             } else if (next > stable + 100) {
@@ -226,7 +235,7 @@ class BatchedGetTest {
                 t.join();
             }
             assertTrue(failures.isEmpty(), () -> "failures: " + failures.peek());
-            assertTrue(checked.get() > 10_000, "readers checked only " + checked.get() + " values");
+            assertTrue(checked.get() > READS, "readers checked only " + checked.get() + " values in 60 s");
             assertTrue(map.file.remaps > 0, "the file never grew under the readers");
         }
     }
