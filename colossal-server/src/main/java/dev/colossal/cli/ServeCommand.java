@@ -45,6 +45,12 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--io-threads", description = "Event-loop threads (default: half the cores, at least 1)")
     Integer ioThreads;
 
+    @Option(names = "--busy-poll", paramLabel = "MICROS",
+            description = "After serving requests, an event loop polls this long for more before it sleeps, sparing"
+                    + " clients the cost of waking it; 0 sleeps at once (default: "
+                    + ServerConfig.DEFAULT_BUSY_POLL_MICROS + ")")
+    Integer busyPoll;
+
     /** Creates the command; picocli calls this. */
     public ServeCommand() {}
 
@@ -61,7 +67,8 @@ public final class ServeCommand implements Callable<Integer> {
                 maxClients != null ? maxClients : f.integer("maxclients", d.maxClients()),
                 maxBulk != null ? maxBulk : f.size("proto-max-bulk-len", d.maxBulkBytes()),
                 idleTimeout != null ? idleTimeout : f.integer("timeout", d.idleTimeoutSeconds()),
-                ioThreads != null ? ioThreads : f.integer("io-threads", d.ioThreads()));
+                ioThreads != null ? ioThreads : f.integer("io-threads", d.ioThreads()),
+                busyPoll != null ? busyPoll : f.integer("busy-poll", d.busyPollMicros()));
     }
 
     @Override

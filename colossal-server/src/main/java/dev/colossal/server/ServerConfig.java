@@ -15,14 +15,19 @@ import java.nio.file.Path;
  * @param maxBulkBytes       the longest bulk string in a request (proto-max-bulk-len)
  * @param idleTimeoutSeconds close connections idle this long; 0 never
  * @param ioThreads          event-loop threads
+ * @param busyPollMicros     how long an event loop that just served requests polls for more before it
+ *                           sleeps; 0 sleeps at once
  */
 public record ServerConfig(String bind, int port, int httpPort, Path dataDir, String requirePass,
-                           int maxClients, long maxBulkBytes, int idleTimeoutSeconds, int ioThreads) {
+                           int maxClients, long maxBulkBytes, int idleTimeoutSeconds, int ioThreads,
+                           int busyPollMicros) {
 
     /** The default RESP port. */
     public static final int DEFAULT_PORT = 6380;
     /** The default HTTP port. */
     public static final int DEFAULT_HTTP_PORT = 8380;
+    /** The default {@link #busyPollMicros()}. */
+    public static final int DEFAULT_BUSY_POLL_MICROS = 50;
 
     /**
      * Validates the settings.
@@ -45,6 +50,9 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
         if (idleTimeoutSeconds < 0) {
             throw new IllegalArgumentException("idleTimeoutSeconds=" + idleTimeoutSeconds + " must be >= 0");
         }
+        if (busyPollMicros < 0 || busyPollMicros > 1_000_000) {
+            throw new IllegalArgumentException("busyPollMicros=" + busyPollMicros + " must be 0..1000000");
+        }
         if (ioThreads < 1 || ioThreads > 256) {
             throw new IllegalArgumentException("ioThreads=" + ioThreads + " must be 1..256");
         }
@@ -59,7 +67,7 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      */
     public static ServerConfig defaults() {
         return new ServerConfig("127.0.0.1", DEFAULT_PORT, DEFAULT_HTTP_PORT, Path.of("data"), null, 10_000,
-                512L * 1024 * 1024, 0, defaultIoThreads());
+                512L * 1024 * 1024, 0, defaultIoThreads(), DEFAULT_BUSY_POLL_MICROS);
     }
 
     /**
@@ -79,7 +87,7 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * @return a copy listening there
      */
     public ServerConfig withPorts(int p, int h) {
-        return new ServerConfig(bind, p, h, dataDir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads);
+        return new ServerConfig(bind, p, h, dataDir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros);
     }
 
     /**
@@ -87,7 +95,7 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * @return a copy with that directory
      */
     public ServerConfig withDataDir(Path dir) {
-        return new ServerConfig(bind, port, httpPort, dir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads);
+        return new ServerConfig(bind, port, httpPort, dir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros);
     }
 
     /**
@@ -95,7 +103,7 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * @return a copy requiring it
      */
     public ServerConfig withRequirePass(String pass) {
-        return new ServerConfig(bind, port, httpPort, dataDir, pass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads);
+        return new ServerConfig(bind, port, httpPort, dataDir, pass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros);
     }
 
     /**
@@ -105,6 +113,6 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * @return a copy with those limits
      */
     public ServerConfig withLimits(int clients, long bulk, int idleSeconds) {
-        return new ServerConfig(bind, port, httpPort, dataDir, requirePass, clients, bulk, idleSeconds, ioThreads);
+        return new ServerConfig(bind, port, httpPort, dataDir, requirePass, clients, bulk, idleSeconds, ioThreads, busyPollMicros);
     }
 }

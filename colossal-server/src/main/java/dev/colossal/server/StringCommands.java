@@ -309,7 +309,7 @@ final class StringCommands {
     private void mget(Client c, byte[][] a, Reply r) {
         r.array(a.length - 1);
         for (int i = 1; i < a.length; i++) {
-            bulkOrNull(store.get(a[i]), r);
+            get(c, MemorySegment.ofArray(a[i]));
         }
     }
 

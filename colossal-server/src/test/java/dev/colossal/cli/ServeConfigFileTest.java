@@ -52,10 +52,11 @@ class ServeConfigFileTest {
                 proto-max-bulk-len 64M
                 TIMEOUT 30
                 io-threads 3
+                busy-poll 0
                 """);
         ServerConfig c = resolve("--config", f.toString());
         assertEquals(new ServerConfig("0.0.0.0", 7001, -1, Path.of("/tmp/colossal-data"), "two words", 12,
-                64L << 20, 30, 3), c);
+                64L << 20, 30, 3, 0), c);
         ServerConfig over = resolve("--config", f.toString(), "--port", "7002", "--requirepass", "flag",
                 "--proto-max-bulk-len", "1M");
         assertEquals(7002, over.port());

@@ -54,7 +54,7 @@ class ServerFailureTest {
     /** Two event loops, so that the failing request and the bystanders share no thread by chance. */
     private ColossalServer start(Supplier<Error> thrownByBoom) throws IOException {
         ServerConfig d = ServerConfig.defaults();
-        ServerConfig twoLoops = new ServerConfig(d.bind(), 0, -1, dir, null, d.maxClients(), d.maxBulkBytes(), 0, 2);
+        ServerConfig twoLoops = new ServerConfig(d.bind(), 0, -1, dir, null, d.maxClients(), d.maxBulkBytes(), 0, 2, d.busyPollMicros());
         return ColossalServer.start(twoLoops, t -> t.add("boom", 1, List.of(), 0, 0, 0, (c, a, r) -> {
             throw thrownByBoom.get();
         }));
