@@ -8,7 +8,7 @@ import java.util.Locale;
 /**
  * Thread CPU time per {@link MapBench#get()} of several stores in one JVM, in interleaved rounds
  * (the order reversed every round), so that stores are compared under the same load:
- * {@code GetCpuMain STORES ENTRIES ROUNDS CALLS}, e.g. {@code colossal,colossal-unverified 1048576
+ * {@code GetCpuMain STORES ENTRIES ROUNDS CALLS [VALUE_SIZE]}, e.g. {@code colossal,colossal-unverified 1048576
  * 9 1000000}; a store named with {@code :batched} (e.g. {@code colossal:batched}) is read by
  * {@link MapBench#getBatched()} instead, and measured per key. CPU time leaves out the time other processes hold the core, so the medians stay
  * within ~10% at load averages of 10-20 on two cores where wall time swings 2-3x; cache sharing
@@ -21,7 +21,8 @@ public final class GetCpuMain {
     /**
      * Fills every store, warms up, then prints the median and minimum CPU ns per get of each.
      *
-     * @param args stores (comma-separated {@link MapBench#store} names), entries, rounds, calls per round
+     * @param args stores (comma-separated {@link MapBench#store} names), entries, rounds, calls per round,
+     *             and optionally the value size (100 if not given)
      * @throws Exception if a store fails
      */
     public static void main(String[] args) throws Exception {
@@ -29,6 +30,7 @@ public final class GetCpuMain {
         int entries = Integer.parseInt(args[1]);
         int rounds = Integer.parseInt(args[2]);
         int calls = Integer.parseInt(args[3]);
+        int valueSize = args.length > 4 ? Integer.parseInt(args[4]) : 100;
         MapBench[] benches = new MapBench[stores.length];
         boolean[] batched = new boolean[stores.length];
         for (int i = 0; i < stores.length; i++) {
@@ -36,7 +38,7 @@ public final class GetCpuMain {
             batched[i] = stores[i].endsWith(":batched");
             benches[i].store = stores[i].replace(":batched", "");
             benches[i].entries = entries;
-            benches[i].valueSize = 100;
+            benches[i].valueSize = valueSize;
             benches[i].setUp();
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
