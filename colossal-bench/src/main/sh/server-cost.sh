@@ -6,6 +6,7 @@
 #   (default: get/set x 16 B/1 KiB x -P 16 and -P 1)
 # ROUNDS (3) rounds per cell, the servers' order rotating; the median of each column is printed last.
 # BASE=/other/checkout adds that checkout's built server as a third column (before/after a change).
+# OURS_FLAGS / BASE_FLAGS are extra `serve` flags for each (e.g. BASE=. BASE_FLAGS='--busy-poll 0').
 # Needs redis-server, redis-benchmark and a built colossal-server (./colossal build).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." && pwd)
@@ -21,16 +22,16 @@ work=$(mktemp -d)
 PIDS=(); PORTS=(); NAMES=()
 trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-serve() { # name root
+serve() { # name root flags
   local port jar="$2/colossal-server/target/colossal-server.jar"
   [ -f "$jar" ] || { echo "server-cost: $jar missing; run ./colossal build there" >&2; exit 1; }
   port=$(free_port); mkdir -p "$work/$1"
   "$JAVA" -cp "$jar:$2/colossal-server/target/lib/*" dev.colossal.cli.Main serve --port "$port" --http-port -1 \
-    --data "$work/$1" >"$work/$1.log" 2>&1 &
+    --data "$work/$1" $3 >"$work/$1.log" 2>&1 &
   PIDS+=($!); PORTS+=("$port"); NAMES+=("$1")
 }
-serve colossal "$ROOT"
-[ -n "${BASE:-}" ] && serve base "$BASE"
+serve colossal "$ROOT" "${OURS_FLAGS:-}"
+[ -n "${BASE:-}" ] && serve base "$BASE" "${BASE_FLAGS:-}"
 port=$(free_port)
 redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 >/dev/null 2>&1 &
 PIDS+=($!); PORTS+=("$port"); NAMES+=(redis-server)
