@@ -290,11 +290,13 @@ public final class IpcSuite implements Suite {
         double[] mixed = pair(javaCommand, cCommand, rounds);
         List<Row> rows = new ArrayList<>();
         String[] names = {"mean", "p50", "p99"};
+        // The target (Java <= 1.2x C) is on the mean: the seed's figure is an average round trip,
+        // and this VM's clock reads in steps of 10 ns, so a p50 near 130 ns moves 8% a step.
         for (int k = 0; k < names.length; k++) {
             Jmh.Result ours = best(java, k);
             Jmh.Result peer = best(c, k);
             rows.add(Row.versus("ping-pong round trip, " + names[k], "Java (PingPong, FFM)", ours,
-                    "C11 atomics (gcc -O2)", peer, false, names[k].equals("p50") ? 1 / 1.2 : null)
+                    "C11 atomics (gcc -O2)", peer, false, names[k].equals("mean") ? 1 / 1.2 : null)
                     .withNote("two processes, best of " + repeats + " alternating runs of " + rounds + " rounds; error = half the spread"
                             + (names[k].equals("mean") ? "; means carry every descheduling on a shared machine" : "")));
         }
