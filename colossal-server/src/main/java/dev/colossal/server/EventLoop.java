@@ -64,7 +64,7 @@ final class EventLoop implements Runnable {
                 // A loop that sleeps whenever it is idle for a moment is woken by the client's next
                 // write, and the waking (an interrupt to another CPU; on a VM an exit to the
                 // hypervisor) is paid by the client's thread: with redis-benchmark -P 16 our loop
-                // slept twice as often per request as redis-server's, and the client spent more CPU
+                // slept 2-5x as often per request as redis-server's, and the client spent more CPU
                 // per request on us. Polling a little longer under load keeps the loop awake.
                 int ready = System.nanoTime() - pollUntil < 0
                         ? selector.selectNow(onReady)

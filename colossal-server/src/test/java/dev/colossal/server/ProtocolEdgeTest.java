@@ -117,6 +117,26 @@ class ProtocolEdgeTest {
         }
     }
 
+    /** MGET reads each value as GET does, and counts a hit or a miss per key, as Redis does. */
+    @Test
+    void mgetRepliesEveryValueAndCountsHitsAndMissesPerKey() throws Exception {
+        try (Wire w = new Wire(server.port())) {
+            assertEquals("+OK\r\n", w.call("MSET", "mg1", "one", "mg2", "", "mg3", "x".repeat(5000)));
+            long hits = stat(w, "keyspace_hits");
+            long misses = stat(w, "keyspace_misses");
+            assertEquals("*4\r\n$3\r\none\r\n$-1\r\n$0\r\n\r\n$5000\r\n" + "x".repeat(5000) + "\r\n",
+                    w.call("MGET", "mg1", "mg-absent", "mg2", "mg3"));
+            assertEquals(hits + 3, stat(w, "keyspace_hits"));
+            assertEquals(misses + 1, stat(w, "keyspace_misses"));
+        }
+    }
+
+    private static long stat(Wire w, String name) throws Exception {
+        String info = w.call("INFO", "stats");
+        int at = info.indexOf("\r\n" + name + ":") + name.length() + 3;
+        return Long.parseLong(info.substring(at, info.indexOf("\r\n", at)));
+    }
+
     @Test
     void aPipelinedBurstOfTenThousandCommandsGetsEveryReplyInOrder() throws Exception {
         int n = 10_000;

@@ -82,7 +82,7 @@ public final class ServerSuite implements Suite {
             int rounds = quick ? 3 : 7;
             for (int size : List.of(16, 1024)) {
                 for (int pipeline : List.of(1, 16)) {
-                    // The issue's -n 1000000 in every cell; unpipelined, that is ~11 s a run (~15 min
+                    // The issue's -n 1000000 in every cell; unpipelined, that is ~11 s a run (~10 min
                     // for the suite with seven rounds), so --quick runs 50k.
                     int n = quick ? (pipeline == 1 ? 50_000 : 300_000) : 1_000_000;
                     for (String test : List.of("set", "get")) {
