@@ -214,14 +214,19 @@ public final class BytesMap implements AutoCloseable {
 
     /**
      * Keys a batched get looks up together: misses enough in flight to keep the CPU's miss
-     * buffers busy, few enough that the loads of a step fit in its reorder window.
+     * buffers busy, few enough that the loads of a step fit in its reorder window. (15M entries
+     * of 80 bytes: 32 took 177 ns per key where 16 took 185-198.)
      */
-    static final int BATCH = 16;
+    static final int BATCH = 32;
 
     /**
      * Hashes {@code keys[from, from + n)} into {@code scratch.hashes} and reads ahead what their
-     * lookups will read: every key's home slot, then the first two lines of every entry those
-     * slots name, then the rest of each entry. The loads of one step do not depend on each other,
+     * lookups will read: every key's home slot and the slot three on (a key often lies a slot or
+     * two past its home, and that may be the next line), then the first three lines of every
+     * entry those slots name, then the rest of each larger entry. The third line is read before
+     * the entry's header says it is needed: an 80-byte entry spans two or three lines, and
+     * waiting for its header to know cost a round of misses (177 ns per key down to 160; entries
+     * of 24 bytes, which waste the line, lose 4%). The loads of one step do not depend on each other,
      * so the CPU has the misses of all the keys in flight at once, where gets one after the other
      * wait for two misses each in turn. Only a hint, read without the seqlock: the gets that
      * follow read everything again and check it.
@@ -247,7 +252,10 @@ public final class BytesMap implements AutoCloseable {
                 entries[j] = segmentFor(hashes[j]).homeSlotOffset(m, hashes[j]);
             }
             for (int j = 0; j < n; j++) {
-                entries[j] = entries[j] < 0 ? SlotLayout.EMPTY : Mem.getLong(m, entries[j]);
+                long at = entries[j];
+                if (at >= 0) {
+                    sum += Mem.getLong(m, at) + Mem.getLong(m, Math.min(at + 3 * Long.BYTES, size - Long.BYTES));
+                }
             }
             for (int j = 0; j < n; j++) {
                 entries[j] = segmentFor(hashes[j]).touchedEntry(m, hashes[j]);
@@ -255,7 +263,8 @@ public final class BytesMap implements AutoCloseable {
             for (int j = 0; j < n; j++) {
                 long e = entries[j];
                 if (e >= 0) {
-                    sum += m.get(ValueLayout.JAVA_BYTE, e) + (e + TOUCH_LINE < size ? m.get(ValueLayout.JAVA_BYTE, e + TOUCH_LINE) : 0);
+                    sum += m.get(ValueLayout.JAVA_BYTE, e) + (e + TOUCH_LINE < size ? m.get(ValueLayout.JAVA_BYTE, e + TOUCH_LINE) : 0)
+                            + (e + 2 * TOUCH_LINE < size ? m.get(ValueLayout.JAVA_BYTE, e + 2 * TOUCH_LINE) : 0);
                 }
             }
             for (int j = 0; j < n; j++) {
@@ -263,7 +272,7 @@ public final class BytesMap implements AutoCloseable {
                 long header = e < 0 ? -1 : EntryLayout.header(m, e);
                 if (header >= 0) {
                     long end = Math.min(size, e + Math.min(EntryLayout.bytes(header), TOUCH_MAX));
-                    for (long line = (e & -TOUCH_LINE) + 2 * TOUCH_LINE; line < end; line += TOUCH_LINE) {
+                    for (long line = (e & -TOUCH_LINE) + 3 * TOUCH_LINE; line < end; line += TOUCH_LINE) {
                         sum += m.get(ValueLayout.JAVA_BYTE, line);
                     }
                 }

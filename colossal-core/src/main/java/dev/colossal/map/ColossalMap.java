@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -257,7 +258,9 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @throws NullPointerException if a key is null
      */
     public Map<K, V> getAll(Iterable<? extends K> keys) {
-        Map<K, V> found = new LinkedHashMap<>();
+        // Sized for every key when the count is known: growing a map of a few dozen entries twice
+        // was 5% of a batched get's time.
+        Map<K, V> found = keys instanceof Collection<?> c ? LinkedHashMap.newLinkedHashMap(c.size()) : new LinkedHashMap<>();
         @SuppressWarnings("unchecked")
         K[] batch = (K[]) new Object[BytesMap.BATCH];
         MemorySegment[] encoded = new MemorySegment[BytesMap.BATCH];
