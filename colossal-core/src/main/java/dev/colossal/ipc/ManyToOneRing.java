@@ -8,6 +8,7 @@ import static dev.colossal.ipc.RecordDescriptor.header;
 import static dev.colossal.ipc.RecordDescriptor.lengthOf;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * {@link MessageRing} with many producers: each claims by compare-and-set of the tail, then
@@ -101,8 +102,14 @@ final class ManyToOneRing extends RingBuffer {
 
     @Override
     void release(int headIndex, long head, int bytes) {
-        // Producers find unclaimed space zeroed: a zero length means "nothing here yet".
-        ring.asSlice(DATA + headIndex, bytes).fill((byte) 0);
+        // Producers find unclaimed space zeroed: a zero length means "nothing here yet". The JDK
+        // fills a range whose address and length are multiples of 8 a long at a time, and any
+        // other range with memset: 4x faster from 1 KiB on (JDK 25), so the last byte goes alone.
+        // Nobody reads these bytes before the release of head below, so no word needs to be
+        // zeroed at once.
+        long at = DATA + headIndex;
+        ring.asSlice(at, bytes - 1).fill((byte) 0);
+        ring.set(ValueLayout.JAVA_BYTE, at + bytes - 1, (byte) 0);
         LONG.setRelease(ring, RingDescriptor.HEAD_OFFSET, head + bytes);
     }
 

@@ -54,6 +54,27 @@ class ChunkPoolTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(ChunkPool.Backing.class)
+    void acquireZeroedShouldClearEveryByteOfAReusedChunk(ChunkPool.Backing backing) {
+        try (ChunkPool pool = ChunkPool.builder().backing(backing).chunkSize(4096).slabSize(1 << 16).build()) {
+            List<Integer> used = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                int id = pool.acquire();
+                pool.segment(id).fill((byte) 0x5A);
+                used.add(id);
+            }
+            used.forEach(pool::release);
+            for (int i = 0; i < 16; i++) {
+                int id = pool.acquireZeroed();
+                assertTrue(used.contains(id), "expected a reused chunk, got fresh " + id);
+                MemorySegment chunk = pool.segment(id);
+                assertEquals(-1, chunk.mismatch(MemorySegment.ofArray(new byte[4096])),
+                        "chunk " + id + " not zero at offset " + chunk.mismatch(MemorySegment.ofArray(new byte[4096])));
+            }
+        }
+    }
+
     @Test
     void shouldReuseReleasedChunksBeforeGrowing() {
         try (ChunkPool pool = ChunkPool.builder().chunkSize(64).slabSize(256).build()) {
