@@ -9,7 +9,6 @@ import dev.colossal.memory.ChunkPool;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,7 +17,7 @@ import java.util.Random;
 import java.util.function.LongFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,12 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class BigArrayContractTest {
 
     private static final List<AutoCloseable> RESOURCES = new ArrayList<>();
-    private static Path sparseDir;
-
-    @BeforeAll
-    static void setUp() throws Exception {
-        sparseDir = Files.createTempDirectory("colossal-sparse-test");
-    }
+    @TempDir
+    static Path sparseDir;
 
     @AfterAll
     static void tearDown() throws Exception {

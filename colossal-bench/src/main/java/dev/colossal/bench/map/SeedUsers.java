@@ -36,6 +36,11 @@ final class SeedUsers {
         rows.add(versus(runs, "getAllOps", size + ": getAll, batches of " + UsersMain.BATCH + " random ids, one thread",
                 "ops/s", true, ours -> "keys per second; target >= 5M/s: " + (ours >= 5e6 ? "met" : "NOT met")
                         + "; HashMap has no batched get: a get per key of the same batches"));
+        double rawGetAll = runs.median(false, "rawGetAllOps");
+        rows.add(Row.absolute(size + ": raw getAll (BytesMap, bytes not decoded), batches of " + UsersMain.BATCH
+                                + " random ids, one thread", "ColossalMap.bytes()", new Jmh.Result(rawGetAll, Double.NaN, "ops/s"), true, 5e6)
+                .withNote("keys per second; the zero-copy API a server's MGET would use: each value copied into one buffer, "
+                        + "not decoded into a User; rounds " + runs.ours().stream().map(m -> m.get("rawGetAllOps")).toList()));
         double floor = runs.median(false, "floorOps");
         rows.add(Row.absolute(size + ": floor of a get: two dependent random reads in the map's file", "mapped file",
                         new Jmh.Result(floor, Double.NaN, "ops/s"), true, null)

@@ -2,6 +2,7 @@ package dev.colossal.bench.map;
 
 import dev.colossal.codec.Codec;
 import dev.colossal.codec.Codecs;
+import dev.colossal.map.BytesMap;
 import dev.colossal.map.ColossalMap;
 import dev.colossal.map.MapInspector;
 import java.io.IOException;
@@ -93,6 +94,7 @@ public final class UsersMain {
                     }
                 }
             });
+            double rawBatched = map instanceof ColossalMap<Long, User> c ? rawBatches(nanos, users, c, keys, values) : 0;
             double puts = timed(nanos, users, (id, n) -> map.put(id, user(id, (int) n)));
             double floor = ours ? twoDependentReads(file, nanos) : 0;
             double[] gc = new double[3];
@@ -109,8 +111,8 @@ public final class UsersMain {
             if (map.size() != users) {
                 throw new IllegalStateException("expected " + users + " users, found " + map.size());
             }
-            System.out.printf(Locale.ROOT, "heapMB=%.1f gcMs=%.1f getOps=%.0f getAllOps=%.0f putOps=%.0f fillOps=%.0f floorOps=%.0f fileBytes=%d "
-                    + "allocatedBytes=%d rawBytes=%d maxHeapMB=%d%n", heap / 1048576.0, gc[1], gets, batched, puts, fill, floor, fileBytes,
+            System.out.printf(Locale.ROOT, "heapMB=%.1f gcMs=%.1f getOps=%.0f getAllOps=%.0f rawGetAllOps=%.0f putOps=%.0f fillOps=%.0f floorOps=%.0f fileBytes=%d "
+                    + "allocatedBytes=%d rawBytes=%d maxHeapMB=%d%n", heap / 1048576.0, gc[1], gets, batched, rawBatched, puts, fill, floor, fileBytes,
                     allocatedBytes, raw,
                     Runtime.getRuntime().maxMemory() >> 20);
         } finally {
@@ -152,7 +154,7 @@ public final class UsersMain {
     }
 
     /** Keys per batch of {@code getAll}. */
-    static final int BATCH = 16;
+    static final int BATCH = 32;
 
     /** Keys per second read by {@code op} in batches of {@link #BATCH} random ids for about {@code nanos}. */
     private static double timedBatches(long nanos, int users, java.util.function.Consumer<List<Long>> op) {
@@ -172,6 +174,41 @@ public final class UsersMain {
             elapsed = System.nanoTime() - start;
         } while (elapsed < nanos);
         return n / (elapsed / 1e9);
+    }
+
+    /**
+     * Keys per second read by {@link BytesMap#getAll} in batches of {@link #BATCH} random ids: the
+     * zero-copy API, values copied as bytes into one buffer and not decoded (the first of each
+     * batch is decoded, to check that the right user came back).
+     */
+    private static double rawBatches(long nanos, int users, ColossalMap<Long, User> map, Codec<Long> keys, Codec<User> values) {
+        BytesMap bytes = map.bytes();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment[] batch = new MemorySegment[BATCH];
+            for (int j = 0; j < BATCH; j++) {
+                batch[j] = arena.allocate(keys.encodedSize(0L));
+            }
+            long[] lengths = new long[BATCH];
+            MemorySegment dst = arena.allocate(BATCH * 1024L);
+            SplittableRandom r = new SplittableRandom(11);
+            long n = 0;
+            long start = System.nanoTime();
+            long elapsed;
+            do {
+                for (int i = 0; i < 64; i++, n += BATCH) {
+                    long first = r.nextLong(users);
+                    keys.encode(first, batch[0], 0);
+                    for (int j = 1; j < BATCH; j++) {
+                        keys.encode(r.nextLong(users), batch[j], 0);
+                    }
+                    if (bytes.getAll(batch, 0, lengths, dst, 0) != BATCH || values.decode(dst.asSlice(0, lengths[0])).id() != first) {
+                        throw new IllegalStateException("wrong or missing user in a batch starting with id " + first);
+                    }
+                }
+                elapsed = System.nanoTime() - start;
+            } while (elapsed < nanos);
+            return n / (elapsed / 1e9);
+        }
     }
 
     private interface Op {
