@@ -429,6 +429,43 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Maps each {@code keys[i]} to {@code values[i]}, replacing any value it had: {@link
+     * #put(MemorySegment, MemorySegment)} for many keys, looked up in batches whose cache and TLB
+     * misses overlap (as {@link #getAll} does), so a random key of a large file costs a fraction
+     * of a lone put. Each put is atomic on its own and in the order given; the puts are not one
+     * atomic step together, and a failure (disk full) leaves the ones before it stored.
+     *
+     * @param keys   the keys; none null
+     * @param values the values, as many as keys; none null
+     * @throws IllegalArgumentException if the arrays differ in length, or a key or value is longer than 1 GiB
+     * @throws NullPointerException     if a key or value is null (checked before anything is stored)
+     * @throws UncheckedIOException     if the file could not grow (disk full); the puts before it are stored
+     */
+    public void putAll(MemorySegment[] keys, MemorySegment[] values) {
+        if (keys.length != values.length) {
+            throw new IllegalArgumentException("keys.length=" + keys.length + " but values.length=" + values.length
+                    + ": each key needs its value");
+        }
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] == null || values[i] == null) {
+                throw new NullPointerException((keys[i] == null ? "keys[" : "values[") + i + "] is null");
+            }
+        }
+        Scratch scratch = Scratch.acquire();
+        try {
+            for (int i = 0; i < keys.length; ) {
+                int n = Math.min(BATCH, keys.length - i);
+                touch(keys, i, n, scratch);
+                for (int j = 0; j < n; j++, i++) {
+                    store(keys[i], scratch.hashes[j], values[i]);
+                }
+            }
+        } finally {
+            scratch.release();
+        }
+    }
+
+    /**
      * Maps {@code key} to {@code value} unless the key is present.
      *
      * @param key   the key bytes
@@ -450,7 +487,16 @@ public final class BytesMap implements AutoCloseable {
 
     private boolean write(MemorySegment key, MemorySegment value, long valueOffset, long valueLength, long expiresAt,
                           boolean onlyIfAbsent) {
-        long h = hash(key);
+        return write(key, hash(key), value, valueOffset, valueLength, expiresAt, onlyIfAbsent);
+    }
+
+    /** A put of a key whose hash {@code h} is known (a batch's: {@link #touch} computed it). */
+    void store(MemorySegment key, long h, MemorySegment value) {
+        write(key, h, value, 0, value.byteSize(), 0, false);
+    }
+
+    private boolean write(MemorySegment key, long h, MemorySegment value, long valueOffset, long valueLength, long expiresAt,
+                          boolean onlyIfAbsent) {
         Segment s = segmentFor(h);
         s.lock();
         try {

@@ -261,42 +261,101 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         // Sized for every key when the count is known: growing a map of a few dozen entries twice
         // was 5% of a batched get's time.
         Map<K, V> found = keys instanceof Collection<?> c ? LinkedHashMap.newLinkedHashMap(c.size()) : new LinkedHashMap<>();
-        @SuppressWarnings("unchecked")
-        K[] batch = (K[]) new Object[BytesMap.BATCH];
-        MemorySegment[] encoded = new MemorySegment[BytesMap.BATCH];
-        Scratch scratch = Scratch.acquire();
-        try {
-            int n = 0;
+        try (KeyBatch batch = new KeyBatch()) {
             for (K key : keys) {
-                batch[n++] = Objects.requireNonNull(key, "keys holds a null key");
-                if (n == batch.length) {
-                    readBatch(batch, encoded, n, scratch, found);
-                    n = 0;
+                if (batch.add(key, Objects.requireNonNull(key, "keys holds a null key"))) {
+                    readBatch(batch, found);
                 }
             }
-            readBatch(batch, encoded, n, scratch, found);
-        } finally {
-            scratch.release();
+            readBatch(batch, found);
         }
         return found;
     }
 
-    private void readBatch(K[] batch, MemorySegment[] encoded, int n, Scratch scratch, Map<K, V> found) {
-        long used = 0;
-        for (int j = 0; j < n; j++) {
-            long size = keys.encodedSize(batch[j]);
-            MemorySegment target = scratch.batchKeys(used + size).asSlice(used, size);
-            checkWritten("key", keys.encode(batch[j], target, 0), size);
-            encoded[j] = target;
-            used += size;
-        }
-        raw.touch(encoded, 0, n, scratch);
-        for (int j = 0; j < n; j++) {
+    private void readBatch(KeyBatch batch, Map<K, V> found) {
+        Scratch scratch = batch.touch();
+        for (int j = 0; j < batch.n; j++) {
             long h = scratch.hashes[j];
-            V v = read(raw.segmentFor(h), encoded[j], h, scratch);
+            V v = read(raw.segmentFor(h), batch.encoded[j], h, scratch);
             if (v != null) {
-                found.put(batch[j], v);
+                @SuppressWarnings("unchecked")
+                K key = (K) batch.items[j];
+                found.put(key, v);
             }
+        }
+        batch.clear();
+    }
+
+    /**
+     * Copies every mapping of {@code m} into this map, as {@link #set} each (old values are not
+     * read), looking keys up in batches whose cache and TLB misses overlap (see {@link
+     * BytesMap#putAll}). Each put is atomic on its own; together they are not one step.
+     *
+     * @param m the mappings to store; no null key or value
+     * @throws NullPointerException if {@code m} holds a null key or value: the batches before it are stored
+     * @throws UncheckedIOException if the file could not grow (disk full): the puts before it are stored
+     */
+    @Override
+    public void putAll(Map<? extends K, ? extends V> m) {
+        try (KeyBatch batch = new KeyBatch()) {
+            for (Map.Entry<? extends K, ? extends V> e : m.entrySet()) {
+                if (e.getValue() == null) {
+                    throw new NullPointerException("m holds a null value for key=" + e.getKey());
+                }
+                if (batch.add(e.getValue(), Objects.requireNonNull(e.getKey(), "m holds a null key"))) {
+                    writeBatch(batch);
+                }
+            }
+            writeBatch(batch);
+        }
+    }
+
+    private void writeBatch(KeyBatch batch) {
+        Scratch scratch = batch.touch();
+        for (int j = 0; j < batch.n; j++) {
+            @SuppressWarnings("unchecked")
+            V value = (V) batch.items[j];
+            raw.store(batch.encoded[j], scratch.hashes[j], encodeValue(scratch, value));
+        }
+        batch.clear();
+    }
+
+    /**
+     * Up to {@link BytesMap#BATCH} keys of a batched operation, encoded one after the other into
+     * this thread's batch buffer, each with an item of the caller's (the key itself, or its value).
+     */
+    private final class KeyBatch implements AutoCloseable {
+        final Object[] items = new Object[BytesMap.BATCH];
+        final MemorySegment[] encoded = new MemorySegment[BytesMap.BATCH];
+        private final Scratch scratch = Scratch.acquire();
+        int n;
+        private long used;
+
+        /** Adds {@code key}, encoded, with {@code item}; {@return whether the batch is full} */
+        boolean add(Object item, K key) {
+            long size = keys.encodedSize(key);
+            MemorySegment target = scratch.batchKeys(used + size).asSlice(used, size);
+            checkWritten("key", keys.encode(key, target, 0), size);
+            items[n] = item;
+            encoded[n++] = target;
+            used += size;
+            return n == encoded.length;
+        }
+
+        /** Hashes the keys and reads ahead what their lookups will read (see {@link BytesMap#touch}); {@return the scratch holding the hashes} */
+        Scratch touch() {
+            raw.touch(encoded, 0, n, scratch);
+            return scratch;
+        }
+
+        void clear() {
+            n = 0;
+            used = 0;
+        }
+
+        @Override
+        public void close() {
+            scratch.release();
         }
     }
 

@@ -107,6 +107,19 @@ public class MapBench {
         s.put(nextKey(), value);
     }
 
+    /**
+     * Overwrites the next {@link #BATCH} keys in one batched put (see {@link Store#putBatch}); time per key.
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void putBatched() {
+        if (next + BATCH > entries) {
+            next = 0;
+        }
+        s.putBatch(keys, next, BATCH, value);
+        next += BATCH;
+    }
+
     /** Removes a key and puts it back, so the size stays constant. */
     @Benchmark
     public void delete() {

@@ -50,6 +50,18 @@ abstract class Store implements AutoCloseable {
         return sum;
     }
 
+    /**
+     * Writes {@code value} under {@code keys[from, from + n)} ({@code n} at most {@link
+     * MapBench#BATCH}) by the store's batched put if it has one. Chronicle Map's and MapDB's
+     * {@code putAll} are a put per entry, so theirs is a loop of puts; lmdbjava's is one write
+     * transaction for the batch.
+     */
+    void putBatch(int[] keys, int from, int n, byte[] value) {
+        for (int i = 0; i < n; i++) {
+            put(keys[from + i], value);
+        }
+    }
+
     /** Removes a key. */
     abstract void remove(int key);
 
@@ -79,6 +91,7 @@ abstract class Store implements AutoCloseable {
         private final MemorySegment value;
         private final MemorySegment dst;
         private final MemorySegment[] batchKeys = new MemorySegment[MapBench.BATCH];
+        private final MemorySegment[] batchValues = new MemorySegment[MapBench.BATCH];
         private final long[] lengths = new long[MapBench.BATCH];
         private final MemorySegment batchDst;
 
@@ -104,6 +117,19 @@ abstract class Store implements AutoCloseable {
                 sum += (int) lengths[i];
             }
             return sum;
+        }
+
+        @Override
+        void putBatch(int[] keys, int from, int n, byte[] v) {
+            MemorySegment[] ks = n == batchKeys.length ? batchKeys : java.util.Arrays.copyOf(batchKeys, n);
+            MemorySegment[] vs = n == batchValues.length ? batchValues : java.util.Arrays.copyOf(batchValues, n);
+            MemorySegment.copy(v, 0, value, ValueLayout.JAVA_BYTE, 0, v.length);
+            MemorySegment slice = value.asSlice(0, v.length);
+            for (int i = 0; i < n; i++) {
+                ks[i].set(ValueLayout.JAVA_INT_UNALIGNED, 0, keys[from + i]);
+                vs[i] = slice;
+            }
+            map.putAll(ks, vs);
         }
 
         @Override
@@ -277,6 +303,18 @@ abstract class Store implements AutoCloseable {
             value.clear();
             value.put(v).flip();
             db.put(key(k), value);
+        }
+
+        @Override
+        void putBatch(int[] keys, int from, int n, byte[] v) {
+            value.clear();
+            value.put(v).flip();
+            try (Txn<ByteBuffer> txn = env.txnWrite()) {
+                for (int i = 0; i < n; i++) {
+                    db.put(txn, key(keys[from + i]), value);
+                }
+                txn.commit();
+            }
         }
 
         /**
