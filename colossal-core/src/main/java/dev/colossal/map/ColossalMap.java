@@ -331,7 +331,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         int n;
         private long used;
 
-        /** Adds {@code key}, encoded, with {@code item}; {@return whether the batch is full} */
+        /** Adds {@code key}, encoded, with {@code item}; returns whether the batch is full. */
         boolean add(Object item, K key) {
             long size = keys.encodedSize(key);
             MemorySegment target = scratch.batchKeys(used + size).asSlice(used, size);
@@ -342,7 +342,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
             return n == encoded.length;
         }
 
-        /** Hashes the keys and reads ahead what their lookups will read (see {@link BytesMap#touch}); {@return the scratch holding the hashes} */
+        /** Hashes the keys and reads ahead what their lookups will read (see {@link BytesMap#touch}); returns the scratch holding the hashes. */
         Scratch touch() {
             raw.touch(encoded, 0, n, scratch);
             return scratch;

@@ -26,8 +26,9 @@ import java.util.SplittableRandom;
  * one map, measured in a JVM of its own so that its heap and GC are the map's alone. Ours is a
  * {@link ColossalMap} in a file with a record codec (no size hint); the peer is a plain
  * {@code HashMap} on the heap. Prints one line of {@code key=value} pairs: heap used after a full
- * GC, the full GC's time, get and put operations per second on one thread, the memory floor of a
- * get (two dependent random reads in the file, ours only), and file and raw sizes.
+ * GC, the full GC's time, get, batched get (typed, and raw bytes) and put operations per second on
+ * one thread, the memory floor of a get (two dependent random reads in the file, ours only), and
+ * file and raw sizes.
  *
  * <p>Usage: {@code UsersMain colossal|hashmap USERS SECONDS}
  */
