@@ -520,7 +520,10 @@ public final class BytesMap implements AutoCloseable {
      * @return true if it was present
      */
     public boolean remove(MemorySegment key) {
-        long h = hash(key);
+        return remove(key, hash(key));
+    }
+
+    private boolean remove(MemorySegment key, long h) {
         Segment s = segmentFor(h);
         s.lock();
         try {
@@ -532,6 +535,37 @@ public final class BytesMap implements AutoCloseable {
         } finally {
             s.unlock();
         }
+    }
+
+    /**
+     * Removes every key of {@code keys}: {@link #remove(MemorySegment)} for many keys, looked up in
+     * batches whose cache and TLB misses overlap (as {@link #getAll} does). Each removal is atomic
+     * on its own and in the order given; together they are not one step.
+     *
+     * @param keys the keys; none null (checked before anything is removed)
+     * @return how many of them were present
+     * @throws NullPointerException if a key is null
+     */
+    public int removeAll(MemorySegment[] keys) {
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] == null) {
+                throw new NullPointerException("keys[" + i + "] is null");
+            }
+        }
+        int removed = 0;
+        Scratch scratch = Scratch.acquire();
+        try {
+            for (int i = 0; i < keys.length; ) {
+                int n = Math.min(BATCH, keys.length - i);
+                touch(keys, i, n, scratch);
+                for (int j = 0; j < n; j++, i++) {
+                    removed += remove(keys[i], scratch.hashes[j]) ? 1 : 0;
+                }
+            }
+        } finally {
+            scratch.release();
+        }
+        return removed;
     }
 
     /**

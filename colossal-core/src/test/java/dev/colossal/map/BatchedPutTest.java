@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Batched puts ({@link BytesMap#putAll}, {@link ColossalMap#putAll}): the same map as one put per
- * key in order, bad input refused before anything is stored, and whole values only for readers
- * while two writers put batches of overlapping keys.
+ * Batched writes ({@link BytesMap#putAll}, {@link ColossalMap#putAll}, {@link BytesMap#removeAll}):
+ * the same map as one put or remove per key in order, bad input refused before anything changes,
+ * and whole values only for readers while two writers put batches of overlapping keys.
  */
 class BatchedPutTest {
 
@@ -67,6 +67,39 @@ class BatchedPutTest {
         try (BytesMap reopened = BytesMap.open(dir.resolve("puts.map"))) {
             assertEquals(model.size(), reopened.size());
             model.forEach((k, v) -> assertArrayEquals(v, reopened.get(k.getBytes()), "key " + k + " after reopen"));
+        }
+    }
+
+    @Test
+    void removeAllShouldLeaveTheMapThatOneRemovePerKeyLeaves() throws Exception {
+        Random random = new Random(3);
+        Map<String, byte[]> model = new HashMap<>();
+        try (BytesMap map = BytesMap.open(dir.resolve("removes.map"))) {
+            for (int i = 0; i < 3000; i++) {
+                byte[] value = bytes(random, random.nextInt(300));
+                map.put(("k" + i).getBytes(), value);
+                model.put("k" + i, value);
+            }
+            for (int round = 0; round < 10; round++) {
+                List<byte[]> keys = new ArrayList<>();
+                int present = 0;
+                java.util.Set<String> seen = new java.util.HashSet<>();
+                for (int i = 0; i < 1 + random.nextInt(200); i++) {
+                    // Present, absent (never put) and repeated keys in one call.
+                    String key = "k" + random.nextInt(4000);
+                    keys.add(key.getBytes());
+                    if (seen.add(key) && model.remove(key) != null) {
+                        present++;
+                    }
+                }
+                assertEquals(present, map.removeAll(segments(keys)), "round " + round);
+                assertEquals(model.size(), map.size(), "round " + round);
+            }
+            model.forEach((k, v) -> assertArrayEquals(v, map.get(k.getBytes()), "key " + k));
+            NullPointerException e = assertThrows(NullPointerException.class,
+                    () -> map.removeAll(new MemorySegment[] {MemorySegment.ofArray(model.keySet().iterator().next().getBytes()), null}));
+            assertEquals("keys[1] is null", e.getMessage());
+            assertEquals(model.size(), map.size(), "a refused removeAll removes nothing");
         }
     }
 

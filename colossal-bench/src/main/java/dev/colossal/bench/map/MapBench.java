@@ -128,6 +128,20 @@ public class MapBench {
         s.put(k, value);
     }
 
+    /**
+     * Removes the next {@link #BATCH} keys in one batched remove and puts them back in one batched
+     * put (see {@link Store#deleteBatch}); time per key.
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void deleteBatched() {
+        if (next + BATCH > entries) {
+            next = 0;
+        }
+        s.deleteBatch(keys, next, BATCH, value);
+        next += BATCH;
+    }
+
     /** @return the sum of value lengths over one full pass */
     @Benchmark
     public long iterate() {

@@ -87,6 +87,8 @@ public final class MapSuite implements Suite {
                                     + "batched get; lmdbjava one read transaction per batch)";
                             case "putBatched" -> "ns per key; ours BytesMap.putAll, theirs a put per key (Chronicle's and "
                                     + "MapDB's putAll are that; lmdbjava one write transaction per batch)";
+                            case "deleteBatched" -> "ns per key: a remove and a put back; ours BytesMap.removeAll then putAll, "
+                                    + "theirs a remove per key then a put per key (lmdbjava both in one write transaction)";
                             default -> null;
                         }));
             }
@@ -94,7 +96,7 @@ public final class MapSuite implements Suite {
         return rows;
     }
 
-    private static final List<String> OPS = List.of("get", "getBatched", "put", "putBatched", "delete", "iterate");
+    private static final List<String> OPS = List.of("get", "getBatched", "put", "putBatched", "delete", "deleteBatched", "iterate");
 
     private static String label(String op, String size) {
         return op.endsWith("Batched") ? op.replace("Batched", "") + ", " + size + ", batched " + MapBench.BATCH + " keys at a time"

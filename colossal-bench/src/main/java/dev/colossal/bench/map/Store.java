@@ -62,6 +62,18 @@ abstract class Store implements AutoCloseable {
         }
     }
 
+    /**
+     * Removes {@code keys[from, from + n)} and puts them back with {@code value}, by the store's
+     * batched remove and put if it has them (see {@link #putBatch}); peers: a loop of removes,
+     * then {@link #putBatch}.
+     */
+    void deleteBatch(int[] keys, int from, int n, byte[] value) {
+        for (int i = 0; i < n; i++) {
+            remove(keys[from + i]);
+        }
+        putBatch(keys, from, n, value);
+    }
+
     /** Removes a key. */
     abstract void remove(int key);
 
@@ -130,6 +142,16 @@ abstract class Store implements AutoCloseable {
                 vs[i] = slice;
             }
             map.putAll(ks, vs);
+        }
+
+        @Override
+        void deleteBatch(int[] keys, int from, int n, byte[] v) {
+            MemorySegment[] ks = n == batchKeys.length ? batchKeys : java.util.Arrays.copyOf(batchKeys, n);
+            for (int i = 0; i < n; i++) {
+                ks[i].set(ValueLayout.JAVA_INT_UNALIGNED, 0, keys[from + i]);
+            }
+            map.removeAll(ks);
+            putBatch(keys, from, n, v);
         }
 
         @Override
@@ -310,6 +332,22 @@ abstract class Store implements AutoCloseable {
             value.clear();
             value.put(v).flip();
             try (Txn<ByteBuffer> txn = env.txnWrite()) {
+                for (int i = 0; i < n; i++) {
+                    db.put(txn, key(keys[from + i]), value);
+                }
+                txn.commit();
+            }
+        }
+
+        /** The removes and the puts back in one write transaction. */
+        @Override
+        void deleteBatch(int[] keys, int from, int n, byte[] v) {
+            value.clear();
+            value.put(v).flip();
+            try (Txn<ByteBuffer> txn = env.txnWrite()) {
+                for (int i = 0; i < n; i++) {
+                    db.delete(txn, key(keys[from + i]));
+                }
                 for (int i = 0; i < n; i++) {
                     db.put(txn, key(keys[from + i]), value);
                 }
