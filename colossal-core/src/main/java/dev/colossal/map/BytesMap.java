@@ -446,23 +446,40 @@ public final class BytesMap implements AutoCloseable {
             throw new IllegalArgumentException("keys.length=" + keys.length + " but values.length=" + values.length
                     + ": each key needs its value");
         }
+        writeAll(keys, values);
+    }
+
+    /**
+     * Puts {@code values[i]} under {@code keys[i]}, or removes {@code keys[i]} if {@code values} is
+     * null, a batch at a time: the batch's slots and entries read ahead together (see {@link
+     * #touch}), then each key written under its lock. Every key and value is checked for null first.
+     *
+     * @return how many keys were present (counted for removes only)
+     */
+    private int writeAll(MemorySegment[] keys, MemorySegment[] values) {
         for (int i = 0; i < keys.length; i++) {
-            if (keys[i] == null || values[i] == null) {
+            if (keys[i] == null || values != null && values[i] == null) {
                 throw new NullPointerException((keys[i] == null ? "keys[" : "values[") + i + "] is null");
             }
         }
+        int removed = 0;
         Scratch scratch = Scratch.acquire();
         try {
             for (int i = 0; i < keys.length; ) {
                 int n = Math.min(BATCH, keys.length - i);
                 touch(keys, i, n, scratch);
                 for (int j = 0; j < n; j++, i++) {
-                    store(keys[i], scratch.hashes[j], values[i]);
+                    if (values != null) {
+                        store(keys[i], scratch.hashes[j], values[i]);
+                    } else if (remove(keys[i], scratch.hashes[j])) {
+                        removed++;
+                    }
                 }
             }
         } finally {
             scratch.release();
         }
+        return removed;
     }
 
     /**
@@ -547,25 +564,7 @@ public final class BytesMap implements AutoCloseable {
      * @throws NullPointerException if a key is null
      */
     public int removeAll(MemorySegment[] keys) {
-        for (int i = 0; i < keys.length; i++) {
-            if (keys[i] == null) {
-                throw new NullPointerException("keys[" + i + "] is null");
-            }
-        }
-        int removed = 0;
-        Scratch scratch = Scratch.acquire();
-        try {
-            for (int i = 0; i < keys.length; ) {
-                int n = Math.min(BATCH, keys.length - i);
-                touch(keys, i, n, scratch);
-                for (int j = 0; j < n; j++, i++) {
-                    removed += remove(keys[i], scratch.hashes[j]) ? 1 : 0;
-                }
-            }
-        } finally {
-            scratch.release();
-        }
-        return removed;
+        return writeAll(keys, null);
     }
 
     /**
