@@ -119,11 +119,7 @@ abstract class Store implements AutoCloseable {
 
         @Override
         int getBatch(int[] keys, int from, int n) {
-            MemorySegment[] ks = n == batchKeys.length ? batchKeys : java.util.Arrays.copyOf(batchKeys, n);
-            for (int i = 0; i < n; i++) {
-                ks[i].set(ValueLayout.JAVA_INT_UNALIGNED, 0, keys[from + i]);
-            }
-            map.getAll(ks, 0, lengths, batchDst, 0);
+            map.getAll(keysOf(keys, from, n), 0, lengths, batchDst, 0);
             int sum = 0;
             for (int i = 0; i < n; i++) {
                 sum += (int) lengths[i];
@@ -133,25 +129,25 @@ abstract class Store implements AutoCloseable {
 
         @Override
         void putBatch(int[] keys, int from, int n, byte[] v) {
-            MemorySegment[] ks = n == batchKeys.length ? batchKeys : java.util.Arrays.copyOf(batchKeys, n);
             MemorySegment[] vs = n == batchValues.length ? batchValues : java.util.Arrays.copyOf(batchValues, n);
             MemorySegment.copy(v, 0, value, ValueLayout.JAVA_BYTE, 0, v.length);
-            MemorySegment slice = value.asSlice(0, v.length);
-            for (int i = 0; i < n; i++) {
-                ks[i].set(ValueLayout.JAVA_INT_UNALIGNED, 0, keys[from + i]);
-                vs[i] = slice;
-            }
-            map.putAll(ks, vs);
+            java.util.Arrays.fill(vs, value.asSlice(0, v.length));
+            map.putAll(keysOf(keys, from, n), vs);
         }
 
         @Override
         void deleteBatch(int[] keys, int from, int n, byte[] v) {
+            map.removeAll(keysOf(keys, from, n));
+            putBatch(keys, from, n, v);
+        }
+
+        /** {@code keys[from, from + n)} in this store's reused key segments. */
+        private MemorySegment[] keysOf(int[] keys, int from, int n) {
             MemorySegment[] ks = n == batchKeys.length ? batchKeys : java.util.Arrays.copyOf(batchKeys, n);
             for (int i = 0; i < n; i++) {
                 ks[i].set(ValueLayout.JAVA_INT_UNALIGNED, 0, keys[from + i]);
             }
-            map.removeAll(ks);
-            putBatch(keys, from, n, v);
+            return ks;
         }
 
         @Override
