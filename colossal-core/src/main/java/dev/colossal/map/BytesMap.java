@@ -540,7 +540,8 @@ public final class BytesMap implements AutoCloseable {
         return remove(key, hash(key));
     }
 
-    private boolean remove(MemorySegment key, long h) {
+    /** A remove of a key whose hash {@code h} is known (a batch's: {@link #touch} computed it). */
+    boolean remove(MemorySegment key, long h) {
         Segment s = segmentFor(h);
         s.lock();
         try {

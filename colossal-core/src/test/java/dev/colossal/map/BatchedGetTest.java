@@ -276,4 +276,45 @@ class BatchedGetTest {
             }
         }
     }
+
+    @Test
+    void streamedGetAllShouldHandOverEveryPresentKeyInOrderAndAllowCallsIntoTheMap() throws Exception {
+        try (ColossalMap<String, String> map = ColossalMap.open(dir.resolve("streamed.map"), TestCodecs.STRING, TestCodecs.STRING)) {
+            for (int i = 0; i < 500; i += 2) {
+                map.put("k" + i, "v".repeat(i % 90) + i);
+            }
+            // 100 keys (three batches and a bit), absent ones and one key asked twice
+            List<String> asked = new ArrayList<>();
+            for (int i = 0; i < 99; i++) {
+                asked.add("k" + (i * 7 % 500));
+            }
+            asked.add("k14");
+            List<String> expected = new ArrayList<>();
+            for (String k : asked) {
+                if (map.containsKey(k)) {
+                    expected.add(k + "=" + map.get(k));
+                }
+            }
+            List<String> got = new ArrayList<>();
+            map.getAll(asked, (k, v) -> {
+                got.add(k + "=" + v);
+                // a call into the map from the action must not disturb the batch being read
+                assertEquals(v, map.get(k));
+                map.put("written-from-action-" + k, v);
+            });
+            assertEquals(expected, got);
+            assertEquals(51, expected.size(), "the 50 even keys asked, and k14 again");
+            assertEquals(map.get("k14"), map.get("written-from-action-k14"));
+
+            List<String> before = new ArrayList<>();
+            List<String> withNull = new ArrayList<>(asked.subList(0, 40));
+            withNull.add(null);
+            assertEquals("keys holds a null key",
+                    assertThrows(NullPointerException.class, () -> map.getAll(withNull, (k, v) -> before.add(k))).getMessage());
+            assertEquals(expected.stream().limit(before.size()).map(e -> e.substring(0, e.indexOf('='))).toList(), before,
+                    "the full batch before the null key was handed over");
+            assertTrue(before.size() > 0 && before.size() < 20, "whole batches before the null key only: " + before.size());
+            assertThrows(NullPointerException.class, () -> map.getAll(asked, null));
+        }
+    }
 }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Batched writes ({@link BytesMap#putAll}, {@link ColossalMap#putAll}, {@link BytesMap#removeAll}):
+ * Batched writes ({@link BytesMap#putAll}, {@link ColossalMap#putAll}, {@link BytesMap#removeAll},
+ * {@link ColossalMap#removeAll}):
  * the same map as one put or remove per key in order, bad input refused before anything changes,
  * and whole values only for readers while two writers put batches of overlapping keys.
  */
@@ -124,7 +125,7 @@ class BatchedPutTest {
     }
 
     @Test
-    void typedPutAllShouldMatchAModelAcrossReopens() throws Exception {
+    void typedPutAllAndRemoveAllShouldMatchAModelAcrossReopens() throws Exception {
         Path file = dir.resolve("typed.map");
         Random random = new Random(11);
         Map<Long, String> model = new HashMap<>();
@@ -138,6 +139,14 @@ class BatchedPutTest {
                 map.putAll(batch);
                 model.putAll(batch);
                 assertEquals(model, new HashMap<>(map), "round " + round);
+                List<Long> gone = new ArrayList<>();
+                for (int i = 0; i < 300; i++) {
+                    gone.add((long) random.nextInt(3500)); // absent and repeated keys among them
+                }
+                long present = gone.stream().distinct().filter(model::containsKey).count();
+                assertEquals(present, map.removeAll(gone), "round " + round + ": keys removed");
+                model.keySet().removeAll(gone);
+                assertEquals(model, new HashMap<>(map), "round " + round + " after removeAll");
                 Map<Long, String> withNull = new LinkedHashMap<>();
                 withNull.put(-1L, "kept? no: same batch as the null");
                 withNull.put(-2L, null);

@@ -36,6 +36,11 @@ final class SeedUsers {
         rows.add(versus(runs, "getAllOps", size + ": getAll, batches of " + UsersMain.BATCH + " random ids, one thread",
                 "ops/s", true, ours -> "keys per second; target >= 5M/s: " + (ours >= 5e6 ? "met" : "NOT met")
                         + "; HashMap has no batched get: a get per key of the same batches"));
+        double streamGetAll = runs.median(false, "streamGetAllOps");
+        rows.add(Row.absolute(size + ": getAll to a callback, batches of " + UsersMain.BATCH + " random ids, one thread",
+                                "ColossalMap", new Jmh.Result(streamGetAll, Double.NaN, "ops/s"), true, 5e6)
+                .withNote("keys per second; getAll(keys, (id, user) -> ...): each User decoded and handed over, no result map; rounds "
+                        + runs.ours().stream().map(m -> m.get("streamGetAllOps")).toList()));
         double rawGetAll = runs.median(false, "rawGetAllOps");
         rows.add(Row.absolute(size + ": raw getAll (BytesMap, bytes not decoded), batches of " + UsersMain.BATCH
                                 + " random ids, one thread", "ColossalMap.bytes()", new Jmh.Result(rawGetAll, Double.NaN, "ops/s"), true, 5e6)

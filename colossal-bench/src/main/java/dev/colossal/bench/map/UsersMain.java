@@ -95,6 +95,19 @@ public final class UsersMain {
                     }
                 }
             });
+            long[] seen = new long[1];
+            double streamed = map instanceof ColossalMap<Long, User> c ? timedBatches(nanos, users, ids -> {
+                seen[0] = 0;
+                c.getAll(ids, (id, u) -> {
+                    if (u.id() != id) {
+                        throw new IllegalStateException("wrong user for id " + id);
+                    }
+                    seen[0]++;
+                });
+                if (seen[0] != ids.size()) {
+                    throw new IllegalStateException("missing users in a batch starting with id " + ids.getFirst());
+                }
+            }) : 0;
             double rawBatched = map instanceof ColossalMap<Long, User> c ? rawBatches(nanos, users, c, keys, values) : 0;
             double puts = timed(nanos, users, (id, n) -> map.put(id, user(id, (int) n)));
             double floor = ours ? twoDependentReads(file, nanos) : 0;
@@ -112,8 +125,8 @@ public final class UsersMain {
             if (map.size() != users) {
                 throw new IllegalStateException("expected " + users + " users, found " + map.size());
             }
-            System.out.printf(Locale.ROOT, "heapMB=%.1f gcMs=%.1f getOps=%.0f getAllOps=%.0f rawGetAllOps=%.0f putOps=%.0f fillOps=%.0f floorOps=%.0f fileBytes=%d "
-                    + "allocatedBytes=%d rawBytes=%d maxHeapMB=%d%n", heap / 1048576.0, gc[1], gets, batched, rawBatched, puts, fill, floor, fileBytes,
+            System.out.printf(Locale.ROOT, "heapMB=%.1f gcMs=%.1f getOps=%.0f getAllOps=%.0f streamGetAllOps=%.0f rawGetAllOps=%.0f putOps=%.0f fillOps=%.0f floorOps=%.0f fileBytes=%d "
+                    + "allocatedBytes=%d rawBytes=%d maxHeapMB=%d%n", heap / 1048576.0, gc[1], gets, batched, streamed, rawBatched, puts, fill, floor, fileBytes,
                     allocatedBytes, raw,
                     Runtime.getRuntime().maxMemory() >> 20);
         } finally {
