@@ -317,4 +317,32 @@ class BatchedGetTest {
             assertThrows(NullPointerException.class, () -> map.getAll(asked, null));
         }
     }
+
+    @Test
+    void prefetchShouldStepThroughEveryKeyAndChangeNothing() throws Exception {
+        try (BytesMap map = BytesMap.open(dir.resolve("prefetch.map"))) {
+            MemorySegment[] ks = new MemorySegment[70];
+            for (int i = 0; i < ks.length; i++) {
+                ks[i] = MemorySegment.ofArray(("p" + i).getBytes());
+                if (i % 3 != 0) {
+                    map.put(ks[i], MemorySegment.ofArray(("value" + i).getBytes()));
+                }
+            }
+            List<Integer> steps = new ArrayList<>();
+            for (int i = 0; i < ks.length; ) {
+                int end = map.prefetch(ks, i);
+                steps.add(end);
+                for (; i < end; i++) {
+                    assertArrayEquals(i % 3 == 0 ? null : ("value" + i).getBytes(), map.get(ks[i].toArray(JAVA_BYTE)));
+                }
+            }
+            assertEquals(List.of(32, 64, 70), steps, "a batch at a time, the last one short");
+            assertEquals(70, map.prefetch(ks, 70), "nothing left to read ahead");
+            assertEquals(46, map.size(), "reading ahead stores and removes nothing");
+            assertTrue(assertThrows(IndexOutOfBoundsException.class, () -> map.prefetch(ks, 71)).getMessage().contains("from=71"));
+            assertThrows(IndexOutOfBoundsException.class, () -> map.prefetch(ks, -1));
+            ks[40] = null;
+            assertEquals("keys[40] is null", assertThrows(NullPointerException.class, () -> map.prefetch(ks, 33)).getMessage());
+        }
+    }
 }

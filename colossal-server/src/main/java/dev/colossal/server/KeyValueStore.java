@@ -75,6 +75,16 @@ interface KeyValueStore extends AutoCloseable {
     long copyStored(MemorySegment key, MemorySegment dst, long at);
 
     /**
+     * Reads ahead what lookups of the keys from {@code keys[from]} on will read, for a batch of
+     * them, so that their cache misses overlap (MGET's and MSET's many keys); changes nothing.
+     *
+     * @param keys the keys
+     * @param from the first key to read ahead for
+     * @return the index after the last key read ahead for
+     */
+    int prefetch(MemorySegment[] keys, int from);
+
+    /**
      * Stores {@code value} with a deadline (or none), replacing what was there.
      *
      * @param key            the key

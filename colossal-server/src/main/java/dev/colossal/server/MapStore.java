@@ -105,6 +105,11 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
+    public int prefetch(MemorySegment[] keys, int from) {
+        return map.prefetch(keys, from);
+    }
+
+    @Override
     public void set(byte[] key, byte[] value, long expireAtMillis) {
         int n = StoredValue.headerLength(expireAtMillis) + value.length;
         if (n > MAX_STAGING) {

@@ -308,8 +308,16 @@ final class StringCommands {
 
     private void mget(Client c, byte[][] a, Reply r) {
         r.array(a.length - 1);
-        for (int i = 1; i < a.length; i++) {
-            get(c, MemorySegment.ofArray(a[i]));
+        MemorySegment[] keys = new MemorySegment[a.length - 1];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = MemorySegment.ofArray(a[i + 1]);
+        }
+        // A batch's lookups read ahead together: on a map larger than the caches each key is a
+        // few misses, and one after the other they would wait for each in turn.
+        for (int i = 0; i < keys.length; ) {
+            for (int end = store.prefetch(keys, i); i < end; i++) {
+                get(c, keys[i]);
+            }
         }
     }
 
@@ -318,11 +326,19 @@ final class StringCommands {
             r.error(Errors.arity("mset"));
             return;
         }
-        Lock[] ls = store.locks(keysOfPairs(a));
+        byte[][] keys = keysOfPairs(a);
+        Lock[] ls = store.locks(keys);
         lockAll(ls);
         try {
-            for (int i = 1; i < a.length; i += 2) {
-                store.set(a[i], a[i + 1], StoredValue.NO_EXPIRY);
+            MemorySegment[] segments = new MemorySegment[keys.length];
+            for (int i = 0; i < keys.length; i++) {
+                segments[i] = MemorySegment.ofArray(keys[i]);
+            }
+            // Each set reads the key's slot and old entry first: read a batch's ahead together, as MGET does.
+            for (int i = 0; i < keys.length; ) {
+                for (int end = store.prefetch(segments, i); i < end; i++) {
+                    store.set(keys[i], a[2 * i + 2], StoredValue.NO_EXPIRY);
+                }
             }
             r.ok();
         } finally {

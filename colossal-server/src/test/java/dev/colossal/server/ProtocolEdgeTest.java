@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -128,6 +130,34 @@ class ProtocolEdgeTest {
                     w.call("MGET", "mg1", "mg-absent", "mg2", "mg3"));
             assertEquals(hits + 3, stat(w, "keyspace_hits"));
             assertEquals(misses + 1, stat(w, "keyspace_misses"));
+        }
+    }
+
+    /**
+     * MGET and MSET of more keys than one read-ahead batch (32): every key in its place, a key
+     * given twice in one MSET keeps its last value, as in Redis.
+     */
+    @Test
+    void msetAndMgetOfManyKeysCrossReadAheadBatches() throws Exception {
+        try (Wire w = new Wire(server.port())) {
+            List<String> mset = new ArrayList<>(List.of("MSET"));
+            for (int i = 0; i < 70; i++) {
+                mset.add("many" + i);
+                mset.add("v" + i + "-".repeat(i));
+            }
+            mset.add("many3");
+            mset.add("last");
+            assertEquals("+OK\r\n", w.call(mset.toArray(String[]::new)));
+            List<String> mget = new ArrayList<>(List.of("MGET"));
+            StringBuilder expected = new StringBuilder("*100\r\n");
+            for (int i = 0; i < 100; i++) {
+                String key = i % 4 == 1 ? "absent" + i : "many" + (i * 7 % 70);
+                mget.add(key);
+                int k = i * 7 % 70;
+                String v = k == 3 ? "last" : "v" + k + "-".repeat(k);
+                expected.append(i % 4 == 1 ? "$-1\r\n" : "$" + v.length() + "\r\n" + v + "\r\n");
+            }
+            assertEquals(expected.toString(), w.call(mget.toArray(String[]::new)));
         }
     }
 

@@ -36,8 +36,8 @@ public final class ServerSuite implements Suite {
 
     @Override
     public String description() {
-        return "redis-benchmark SET/GET, -c 50, with and without -P 16, 16 B and 1 KiB: Colossal vs redis-server"
-                + " (requests/s and server CPU per request)";
+        return "redis-benchmark SET/GET, -c 50, with and without -P 16, 16 B and 1 KiB, and MGET/MSET of 10 random keys"
+                + " over 2M: Colossal vs redis-server (requests/s and server CPU per request)";
     }
 
     @Override
@@ -71,8 +71,8 @@ public final class ServerSuite implements Suite {
             for (Server s : List.of(o, p)) {
                 for (int size : List.of(16, 1024)) {
                     for (String test : List.of("set", "get")) {
-                        measure(s, test, quick ? 200_000 : 1_000_000, 16, size);
-                        measure(s, test, quick ? 30_000 : 100_000, 1, size);
+                        measure(s, Load.test(test, size), quick ? 200_000 : 1_000_000, 16);
+                        measure(s, Load.test(test, size), quick ? 30_000 : 100_000, 1);
                     }
                 }
             }
@@ -86,36 +86,30 @@ public final class ServerSuite implements Suite {
                     // for the suite with seven rounds), so --quick runs 50k.
                     int n = quick ? (pipeline == 1 ? 50_000 : 300_000) : 1_000_000;
                     for (String test : List.of("set", "get")) {
-                        String load = loadAverage();
-                        List<Measure> om = new ArrayList<>();
-                        List<Measure> pm = new ArrayList<>();
-                        for (int r = 0; r < rounds; r++) {
-                            if (r % 2 == 0) {
-                                om.add(measure(o, test, n, pipeline, size));
-                                pm.add(measure(p, test, n, pipeline, size));
-                            } else {
-                                pm.add(measure(p, test, n, pipeline, size));
-                                om.add(measure(o, test, n, pipeline, size));
-                            }
-                        }
                         String name = test.toUpperCase(Locale.ROOT) + " " + (size == 16 ? "16 B" : "1 KiB")
                                 + ", -c 50" + (pipeline > 1 ? " -P " + pipeline : "");
-                        String command = "redis-benchmark -t " + test + " -n " + n + " -c 50 -d " + size
-                                + (pipeline > 1 ? " -P " + pipeline : "");
-                        rows.add(Row.versus(name, "colossal serve", median(om, Measure::rps, "requests/s"), "redis-server 7",
-                                median(pm, Measure::rps, "requests/s"), true, 1.0)
-                                .withNote(command + "; median of " + rounds + ", error = half the range; load " + load
-                                        + " at start; " + rounds(om, pm, Measure::rps, true, "k/s", 1e-3)));
-                        rows.add(Row.versus(name + ", server CPU", "colossal serve", median(om, Measure::cpuMicros, "us/request"),
-                                "redis-server 7", median(pm, Measure::cpuMicros, "us/request"), false, null)
-                                .withNote("user+system CPU of the server process per request, from /proc/PID/stat; "
-                                        + rounds(om, pm, Measure::cpuMicros, false, "us", 1) + "; client (redis-benchmark) "
-                                        + rounds(om, pm, Measure::clientMicros, false, "us", 1) + "; our JIT/GC threads' CPU"
-                                        + " per round (ms): " + om.stream().map(m -> String.format(Locale.ROOT, "%.0f/%.0f",
-                                                m.jitMillis(), m.gcMillis())).collect(java.util.stream.Collectors.joining(", "))));
+                        compare(rows, o, p, name, Load.test(test, size), n, pipeline, rounds);
                     }
                 }
             }
+            // Ten keys a request over a keyspace larger than the caches: each key is a few cache and
+            // TLB misses on both servers, so what counts is how many of them overlap.
+            int keys = quick ? 200_000 : 2_000_000;
+            for (Server s : List.of(o, p)) {
+                measure(s, new Load("fill", List.of("-t", "set", "-r", Integer.toString(keys), "-d", "100")), 3 * keys, 16);
+            }
+            List<String> mgetArgs = new ArrayList<>(List.of("-r", Integer.toString(keys), "MGET"));
+            mgetArgs.addAll(java.util.Collections.nCopies(10, "key:__rand_int__"));
+            Load mget = new Load("mget", mgetArgs);
+            Load mset = new Load("mset", List.of("-t", "mset", "-r", Integer.toString(keys), "-d", "100"));
+            int n = quick ? 100_000 : 400_000;
+            for (Server s : List.of(o, p)) {
+                measure(s, mget, n / 2, 16);
+                measure(s, mset, n / 2, 16);
+            }
+            String keyspace = " 10 random keys of " + keys / 1000 + "k, 100 B, -c 50 -P 16";
+            compare(rows, o, p, "MGET" + keyspace, mget, n, 16, rounds);
+            compare(rows, o, p, "MSET" + keyspace, mset, n, 16, rounds);
         } finally {
             for (Process server : List.of(ours, redis)) {
                 server.destroy();
@@ -130,6 +124,49 @@ public final class ServerSuite implements Suite {
 
     /** A server under test: its RESP port and the process whose CPU time it spends. */
     private record Server(int port, long pid) {}
+
+    /**
+     * What redis-benchmark sends: its arguments besides address, -n, -c, -P and --csv (one test
+     * each, so its CSV has one result line).
+     */
+    record Load(String name, List<String> args) {
+        static Load test(String test, int size) {
+            return new Load(test, List.of("-t", test, "-d", Integer.toString(size)));
+        }
+    }
+
+    /**
+     * Runs {@code load} on both servers {@code rounds} times, alternating which goes first, and adds
+     * the rows of requests/s and server CPU per request.
+     */
+    private static void compare(List<Row> rows, Server o, Server p, String name, Load load, int n, int pipeline,
+                                int rounds) throws Exception {
+        String loadAverage = loadAverage();
+        List<Measure> om = new ArrayList<>();
+        List<Measure> pm = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+            if (r % 2 == 0) {
+                om.add(measure(o, load, n, pipeline));
+                pm.add(measure(p, load, n, pipeline));
+            } else {
+                pm.add(measure(p, load, n, pipeline));
+                om.add(measure(o, load, n, pipeline));
+            }
+        }
+        String command = "redis-benchmark " + String.join(" ", load.args()) + " -n " + n + " -c 50"
+                + (pipeline > 1 ? " -P " + pipeline : "");
+        rows.add(Row.versus(name, "colossal serve", median(om, Measure::rps, "requests/s"), "redis-server 7",
+                median(pm, Measure::rps, "requests/s"), true, 1.0)
+                .withNote(command + "; median of " + rounds + ", error = half the range; load " + loadAverage
+                        + " at start; " + rounds(om, pm, Measure::rps, true, "k/s", 1e-3)));
+        rows.add(Row.versus(name + ", server CPU", "colossal serve", median(om, Measure::cpuMicros, "us/request"),
+                "redis-server 7", median(pm, Measure::cpuMicros, "us/request"), false, null)
+                .withNote("user+system CPU of the server process per request, from /proc/PID/stat; "
+                        + rounds(om, pm, Measure::cpuMicros, false, "us", 1) + "; client (redis-benchmark) "
+                        + rounds(om, pm, Measure::clientMicros, false, "us", 1) + "; our JIT/GC threads' CPU"
+                        + " per round (ms): " + om.stream().map(m -> String.format(Locale.ROOT, "%.0f/%.0f",
+                                m.jitMillis(), m.gcMillis())).collect(java.util.stream.Collectors.joining(", "))));
+    }
 
     /**
      * One redis-benchmark run: its requests/s, the server's and the client's CPU microseconds per
@@ -171,12 +208,12 @@ public final class ServerSuite implements Suite {
         }
     }
 
-    private static Measure measure(Server s, String test, int n, int pipeline, int size) throws Exception {
+    private static Measure measure(Server s, Load load, int n, int pipeline) throws Exception {
         long cpu0 = cpuTicks(s.pid());
         long client0 = childrenTicks();
         long jit0 = threadTicks(s.pid(), "C1 ", "C2 ");
         long gc0 = threadTicks(s.pid(), "GC ", "G1 ");
-        Double rps = benchmark(s.port(), test, n, pipeline, size).get(test.toUpperCase(Locale.ROOT));
+        Double rps = benchmark(s.port(), load, n, pipeline);
         long cpu1 = cpuTicks(s.pid());
         double ms = 1e3 / TICKS_PER_SECOND;
         return new Measure(rps == null ? Double.NaN : rps, perRequest(cpu0, cpu1, n), perRequest(client0, childrenTicks(), n),
@@ -238,17 +275,17 @@ public final class ServerSuite implements Suite {
         }
     }
 
-    /** Runs redis-benchmark once and returns requests/s by test name (SET, GET). */
-    static Map<String, Double> benchmark(int port, String tests, int n, int pipeline, int size) throws Exception {
-        List<String> cmd = List.of("redis-benchmark", "-h", "127.0.0.1", "-p", Integer.toString(port), "-t", tests,
-                "-n", Integer.toString(n), "-c", "50", "-P", Integer.toString(pipeline), "-d", Integer.toString(size),
-                "--csv");
+    /** Runs redis-benchmark once and returns its requests/s, or null if it printed none. */
+    static Double benchmark(int port, Load load, int n, int pipeline) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p", Integer.toString(port),
+                "-n", Integer.toString(n), "-c", "50", "-P", Integer.toString(pipeline), "--csv"));
+        cmd.addAll(load.args());
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
             throw new IOException("redis-benchmark failed: " + String.join(" ", cmd) + "\n" + out);
         }
-        return parseCsv(out);
+        return parseCsv(out).values().stream().findFirst().orElse(null);
     }
 
     /** Parses redis-benchmark 7's CSV: a header line, then {@code "SET","86956.52",...} per test. */
