@@ -689,6 +689,76 @@ public final class BytesMap implements AutoCloseable {
         return hits;
     }
 
+    /**
+     * One step of a scan that can stop and resume, as Redis's SCAN: visits about {@code count}
+     * entries from {@code cursor} on and calls {@code action} with a copy of each that passes
+     * {@code filter}; returns the cursor of the next step, 0 once the whole map has been visited.
+     * Start with cursor 0. An entry present for the whole scan is visited exactly once, however
+     * the map grows or shrinks meanwhile (the cursor is a position in hash order, which no growth
+     * moves); one added or removed meanwhile may or may not be. A step costs about {@code count}
+     * entries, not the map's size, and holds one segment's writers off at a time.
+     *
+     * @param cursor 0, or what the previous step returned
+     * @param count  about how many entries to visit (a step may visit fewer or more, and pass none
+     *               of them to {@code action} with a non-zero cursor left)
+     * @param filter tests key and value bytes without copying them (read-only views, valid during the call)
+     * @param action receives a copy of each entry that passed
+     * @return the cursor of the next step, or 0 when done
+     * @throws IllegalArgumentException if {@code cursor} is not one this map returns, or {@code count < 1}
+     */
+    public long scan(long cursor, int count, BiPredicate<MemorySegment, MemorySegment> filter, BiConsumer<byte[], byte[]> action) {
+        long tags = 1L << SlotLayout.TAG_BITS;
+        int seg = (int) (cursor >>> SlotLayout.TAG_BITS);
+        if (cursor < 0 || seg >= segments.length || count < 1) {
+            throw new IllegalArgumentException("cursor=" + cursor + " count=" + count + ": the cursor must be 0 or one a scan of "
+                    + "this map returned (below " + scanCursorLimit() + "), the count at least 1");
+        }
+        long tag = cursor & (tags - 1);
+        long visited = 0;
+        while (visited < count) {
+            Segment s = segments[seg];
+            // Tags spread evenly over a segment's entries: a span holding about what is left to visit.
+            long live = s.liveEntries();
+            long span = live == 0 ? tags : Math.max(1, (count - visited) * tags / live);
+            long end = Math.min(tags, tag + span);
+            List<byte[][]> copies = new ArrayList<>();
+            long[] seen = {0};
+            s.lockForRead();
+            try {
+                s.forEachInTags(tag, end, (k, v) -> {
+                    seen[0]++;
+                    if (filter.test(k, v)) {
+                        copies.add(new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)});
+                    }
+                });
+            } finally {
+                s.unlockForRead();
+            }
+            for (byte[][] kv : copies) {
+                action.accept(kv[0], kv[1]);
+            }
+            visited += seen[0];
+            tag = end;
+            if (tag == tags) {
+                if (++seg == segments.length) {
+                    return 0;
+                }
+                tag = 0;
+            }
+        }
+        return (long) seg << SlotLayout.TAG_BITS | tag;
+    }
+
+    /**
+     * Returns the bound of {@link #scan(long, int, BiPredicate, BiConsumer)}'s cursors: every cursor
+     * a scan of this map returns is below it.
+     *
+     * @return one past the largest cursor
+     */
+    public long scanCursorLimit() {
+        return (long) segments.length << SlotLayout.TAG_BITS;
+    }
+
     /** Maps every entry of segment {@code i} under its lock; null results are dropped. */
     <T> List<T> snapshot(int i, BiFunction<MemorySegment, MemorySegment, T> mapper) {
         Segment s = segments[i];

@@ -437,20 +437,49 @@ final class Segment {
      * (slot order is random, file order walks memory forward); under the lock.
      */
     void forEachEntry(java.util.function.BiConsumer<MemorySegment, MemorySegment> action) {
-        long[][] found = {new long[64]};
-        int[] n = {0};
-        forEachSlot((m, offset) -> {
-            long s = Mem.getLong(m, offset);
-            if (SlotLayout.isEntry(s)) {
-                if (n[0] == found[0].length) {
-                    found[0] = java.util.Arrays.copyOf(found[0], n[0] * 2);
-                }
-                found[0][n[0]++] = SlotLayout.position(s, shift);
+        forEachInTags(0, 1L << SlotLayout.TAG_BITS, action);
+    }
+
+    /**
+     * Calls {@code action} with read-only views of the key and value of every live entry whose
+     * tag lies in {@code [fromTag, toTag)}, in file order; under the lock. A tag range is a run of
+     * home slots (home slots grow with the tag), and an entry lies at or after its home slot
+     * before the next empty slot, so the walk covers the homes of the range and then the rest of
+     * the last cluster: its cost follows the range, not the table. A table too large to place by
+     * tag (over 2^26 slots) is walked whole, filtered by tag.
+     */
+    void forEachInTags(long fromTag, long toTag, java.util.function.BiConsumer<MemorySegment, MemorySegment> action) {
+        long table = Mem.getLong(file.mem(), base + TABLE);
+        if (table == 0 || fromTag >= toTag) {
+            return;
+        }
+        long tpos = SlotLayout.tablePosition(table);
+        long slots = checkTable(table);
+        MemorySegment t = file.mem(tpos + SlotLayout.tableBytes(slots));
+        long first = 0;
+        long homes = slots;
+        if (slots <= 1L << SlotLayout.TAG_BITS) {
+            first = SlotLayout.bucketOfTag(fromTag, slots);
+            homes = SlotLayout.bucketOfTag(toTag - 1, slots) - first + 1;
+        }
+        long[] entries = new long[16];
+        int n = 0;
+        long idx = first;
+        for (long walked = 0; walked < slots; walked++, idx = SlotLayout.next(idx, slots)) {
+            long slot = Mem.getLong(t, SlotLayout.slotOffset(tpos, idx));
+            if (walked >= homes && slot == SlotLayout.EMPTY) {
+                break;
             }
-        });
-        long[] entries = found[0];
-        java.util.Arrays.sort(entries, 0, n[0]);
-        for (int i = 0; i < n[0]; i++) {
+            long tag = slot >>> SlotLayout.POSITION_BITS;
+            if (SlotLayout.isEntry(slot) && tag >= fromTag && tag < toTag) {
+                if (n == entries.length) {
+                    entries = java.util.Arrays.copyOf(entries, n * 2);
+                }
+                entries[n++] = SlotLayout.position(slot, shift);
+            }
+        }
+        java.util.Arrays.sort(entries, 0, n);
+        for (int i = 0; i < n; i++) {
             long e = entries[i];
             long header = checkEntry(e);
             MemorySegment m = file.mem();

@@ -88,6 +88,11 @@ final class SlotLayout {
         return slots <= 1L << TAG_BITS ? tag(hash) * slots >>> TAG_BITS : Math.unsignedMultiplyHigh(hash << 32, slots);
     }
 
+    /** The home slot of the entries tagged {@code tag}: for tables of up to 2^26 slots. */
+    static long bucketOfTag(long tag, long slots) {
+        return tag * slots >>> TAG_BITS;
+    }
+
     /** The home slot of the entry in {@code slot}, from its tag alone: for tables of up to 2^26 slots. */
     static long bucketOfSlot(long slot, long slots) {
         return (slot >>> POSITION_BITS) * slots >>> TAG_BITS;

@@ -2,9 +2,7 @@ package dev.colossal.server;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 import java.util.concurrent.locks.Lock;
 
 /** Keyspace commands: DEL, EXISTS, the EXPIRE family, TTL, TYPE, KEYS, SCAN, RENAME, DBSIZE, FLUSHDB. */
@@ -169,11 +167,9 @@ final class KeyCommands {
     }
 
     /**
-     * SCAN's cursor is a position in the 64-bit hash space of keys (unsigned): each call returns
-     * the keys with the COUNT smallest hashes at or after the cursor, and the next cursor is one
-     * past the last hash returned. A key present for the whole iteration is returned at least
-     * once, whatever the map does meanwhile. Each call reads the whole map (weakly consistent):
-     * fine for moderate sizes until the map offers positioned iteration.
+     * SCAN: each call visits about COUNT keys from the cursor on, in the map's hash order (see
+     * {@code BytesMap.scan}), so a whole iteration costs one pass over the map however small the
+     * steps, and a key present for the whole iteration is returned exactly once.
      */
     private void scan(Client c, byte[][] a, Reply r) {
         long cursor;
@@ -223,44 +219,11 @@ final class KeyCommands {
      */
     record ScanPage(long next, List<byte[]> keys) {}
 
-    /** The keys with the {@code count} smallest hashes at or after {@code cursor}, filtered by {@code pattern}. */
+    /** One SCAN step: about {@code count} keys from {@code cursor} on, those matching {@code pattern} returned. */
     ScanPage page(long cursor, long count, byte[] pattern) {
-        final long limit = Math.min(count, 100_000);
-        TreeMap<Long, List<byte[]>> best = new TreeMap<>(Long::compareUnsigned);
-        store.scanKeys(k -> Long.compareUnsigned(hash(k), cursor) >= 0, (k, at) -> {
-            long h = hash(k);
-            if (best.size() < limit || Long.compareUnsigned(h, best.lastKey()) <= 0) {
-                best.computeIfAbsent(h, x -> new ArrayList<>(1)).add(k);
-                if (best.size() > limit) {
-                    best.pollLastEntry();
-                }
-            }
-        });
-        long next = 0;
-        if (best.size() >= limit && !best.isEmpty() && best.lastKey() != -1L) {
-            next = best.lastKey() + 1;
-        }
         List<byte[]> keys = new ArrayList<>();
-        for (Map.Entry<Long, List<byte[]>> e : best.entrySet()) {
-            for (byte[] k : e.getValue()) {
-                if (pattern == null || Glob.matches(pattern, k)) {
-                    keys.add(k);
-                }
-            }
-        }
+        long next = store.scanKeys(cursor, count, k -> pattern == null || Glob.matches(pattern, k), (k, at) -> keys.add(k));
         return new ScanPage(next, keys);
-    }
-
-    /** A 64-bit mix of the key bytes (FNV-1a then a finaliser): SCAN's cursor space. */
-    static long hash(byte[] k) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : k) {
-            h = (h ^ (b & 0xff)) * 0x100000001b3L;
-        }
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        return h;
     }
 
     private void rename(byte[][] a, Reply r, boolean nx) {

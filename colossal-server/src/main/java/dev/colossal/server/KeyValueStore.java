@@ -138,6 +138,19 @@ interface KeyValueStore extends AutoCloseable {
     void scanKeys(Predicate<byte[]> filter, BiConsumer<byte[], Long> action);
 
     /**
+     * One step of a resumable scan (SCAN's): visits about {@code count} keys from {@code cursor}
+     * on and calls {@code action} with each live one that passes {@code filter}. A key present for
+     * the whole scan is visited exactly once. The callbacks must not call back into the store.
+     *
+     * @param cursor 0 to start, or what the previous step returned
+     * @param count  about how many keys to visit, at least 1
+     * @param filter tests the key bytes
+     * @param action receives a copy of each key and its deadline
+     * @return the cursor of the next step, 0 when done (also for a cursor this store never returned)
+     */
+    long scanKeys(long cursor, long count, Predicate<byte[]> filter, BiConsumer<byte[], Long> action);
+
+    /**
      * @param key the key
      * @return the lock that every writer of {@code key} holds
      */

@@ -154,12 +154,15 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
-    public void scanKeys(Predicate<byte[]> filter, BiConsumer<byte[], Long> action) {
+    public long scanKeys(long cursor, long count, Predicate<byte[]> filter, BiConsumer<byte[], Long> action) {
+        if (cursor < 0 || cursor >= map.scanCursorLimit()) {
+            return 0; // not a cursor of ours: Redis too just goes on from wherever a cursor points
+        }
         long now = clock.getAsLong();
         List<byte[]> keys = new ArrayList<>();
         List<Long> deadlines = new ArrayList<>();
         // The filter sees the mapped bytes: copy only keys, never values, and act outside the lock.
-        map.scan((k, v) -> {
+        long next = map.scan(cursor, (int) Math.min(count, Integer.MAX_VALUE), (k, v) -> {
             long at = StoredValue.expireAtOrNone(v);
             if (at == StoredValue.NO_EXPIRY || at > now) {
                 byte[] key = k.toArray(ValueLayout.JAVA_BYTE);
@@ -173,6 +176,15 @@ final class MapStore implements KeyValueStore {
         for (int i = 0; i < keys.size(); i++) {
             action.accept(keys.get(i), deadlines.get(i));
         }
+        return next;
+    }
+
+    @Override
+    public void scanKeys(Predicate<byte[]> filter, BiConsumer<byte[], Long> action) {
+        long cursor = 0;
+        do {
+            cursor = scanKeys(cursor, Integer.MAX_VALUE, filter, action);
+        } while (cursor != 0);
     }
 
     @Override
