@@ -30,6 +30,9 @@ final class Connection {
     private final long maxQuery;
     private SelectionKey key;
     private KeyViews keys;
+    private ReadAhead readAhead;
+    /** The keys of the requests before this input position have been read ahead. */
+    private int readAheadEnd;
     long lastActiveNanos = System.nanoTime();
 
     /**
@@ -54,9 +57,10 @@ final class Connection {
     }
 
     /** The loop takes the connection: called on the loop's thread once the socket is registered. */
-    void start(SelectionKey registered, KeyViews loopKeys) {
+    void start(SelectionKey registered, KeyViews loopKeys, ReadAhead loopReadAhead) {
         key = registered;
         keys = loopKeys;
+        readAhead = loopReadAhead;
         input(INITIAL_INPUT);
     }
 
@@ -74,6 +78,7 @@ final class Connection {
         inBuffer = grown.asByteBuffer();
         inStart = 0;
         inEnd = live;
+        readAheadEnd = 0;
     }
 
     boolean isClosed() {
@@ -123,6 +128,7 @@ final class Connection {
             MemorySegment.copy(in, inStart, in, 0, live);
             inStart = 0;
             inEnd = live;
+            readAheadEnd = 0;
         } else {
             input(Math.min(in.byteSize() * 2, maxQuery + 1L));
         }
@@ -131,6 +137,9 @@ final class Connection {
     private void runRequests() {
         Reply out = client.reply;
         while (inStart < inEnd && !client.closeAfterReply && out.len < OUTPUT_HIGH_WATER) {
+            if (inStart >= readAheadEnd) {
+                readAheadEnd = readAhead.run(in, inStart, inEnd);
+            }
             boolean whole;
             try {
                 whole = parser.parse(in, inStart, inEnd);
@@ -153,6 +162,7 @@ final class Connection {
         if (inStart == inEnd) {
             inStart = 0;
             inEnd = 0;
+            readAheadEnd = 0;
             if (in.byteSize() > 1024 * 1024) {
                 input(INITIAL_INPUT);
             }

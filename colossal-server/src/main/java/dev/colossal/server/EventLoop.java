@@ -21,6 +21,7 @@ final class EventLoop implements Runnable {
     private final ServerContext ctx;
     private final List<Connection> connections = new ArrayList<>();
     private final KeyViews keys = new KeyViews();
+    private final ReadAhead readAhead;
     /** Connections that ran requests in this round of the loop: their replies go out after it. */
     private final List<Connection> toFlush = new ArrayList<>();
     /** How long to poll without sleeping after a round that found requests. */
@@ -30,6 +31,7 @@ final class EventLoop implements Runnable {
 
     EventLoop(ServerContext ctx, String name) throws IOException {
         this.ctx = ctx;
+        this.readAhead = new ReadAhead(ctx.store, ctx.config.maxBulkBytes());
         this.selector = Selector.open();
         this.busyPollNanos = TimeUnit.MICROSECONDS.toNanos(ctx.config.busyPollMicros());
         this.thread = new Thread(this, name);
@@ -53,7 +55,7 @@ final class EventLoop implements Runnable {
             while (running) {
                 for (Connection c; (c = incoming.poll()) != null; ) {
                     try {
-                        c.start(c.channel.register(selector, SelectionKey.OP_READ, c), keys);
+                        c.start(c.channel.register(selector, SelectionKey.OP_READ, c), keys, readAhead);
                         connections.add(c);
                     } catch (IOException e) {
                         c.close();
