@@ -30,11 +30,13 @@ final class MapStore implements KeyValueStore {
     private static final ThreadLocal<byte[]> STAGING = ThreadLocal.withInitial(() -> new byte[4096]);
 
     private final BytesMap map;
+    private final DataDirLock dirLock;
     private final LongSupplier clock;
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
 
-    private MapStore(BytesMap map, LongSupplier clock) {
+    private MapStore(BytesMap map, DataDirLock dirLock, LongSupplier clock) {
         this.map = map;
+        this.dirLock = dirLock;
         this.clock = clock;
         for (int i = 0; i < STRIPES; i++) {
             locks[i] = new ReentrantLock();
@@ -47,11 +49,17 @@ final class MapStore implements KeyValueStore {
      * @param dir   the data directory, created if absent
      * @param clock epoch milliseconds
      * @return the store
-     * @throws IOException if the directory or map cannot be opened
+     * @throws IOException if the directory or map cannot be opened, or another server has the directory
      */
     static MapStore open(Path dir, LongSupplier clock) throws IOException {
         Files.createDirectories(dir);
-        return new MapStore(BytesMap.open(dir.resolve(FILE_NAME), MapOptions.DEFAULTS), clock);
+        DataDirLock lock = DataDirLock.acquire(dir);
+        try {
+            return new MapStore(BytesMap.open(dir.resolve(FILE_NAME), MapOptions.DEFAULTS), lock, clock);
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
     }
 
     Path path() {
@@ -263,6 +271,10 @@ final class MapStore implements KeyValueStore {
 
     @Override
     public void close() throws IOException {
-        map.close();
+        try {
+            map.close();
+        } finally {
+            dirLock.close();
+        }
     }
 }

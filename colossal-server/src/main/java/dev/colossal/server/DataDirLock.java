@@ -1,0 +1,79 @@
+package dev.colossal.server;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/**
+ * One server's exclusive claim on its data directory, held from open to close. The map file could
+ * be shared by processes, but a server's read-modify-write commands (INCR, APPEND, GETSET, ...)
+ * lock keys inside its own process only, so a second server on the same directory would lose
+ * updates: it is refused at start instead. An OS file lock, so a server killed with -9 leaves
+ * nothing to clean up.
+ */
+final class DataDirLock implements AutoCloseable {
+
+    static final String FILE_NAME = "serve.lock";
+
+    private final FileChannel channel;
+    private final FileLock lock;
+
+    private DataDirLock(FileChannel channel, FileLock lock) {
+        this.channel = channel;
+        this.lock = lock;
+    }
+
+    /**
+     * Claims {@code dir} for this process.
+     *
+     * @param dir an existing data directory
+     * @return the claim, released by {@link #close}
+     * @throws IOException if another server (or this process) holds it, or the lock file cannot be written
+     */
+    static DataDirLock acquire(Path dir) throws IOException {
+        Path file = dir.resolve(FILE_NAME);
+        FileAttribute<?>[] ownerOnly = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                : new FileAttribute<?>[0];
+        FileChannel channel = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE), ownerOnly);
+        try {
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                ByteBuffer holder = ByteBuffer.allocate(32);
+                channel.read(holder, 0);
+                String pid = new String(holder.array(), 0, holder.position(), StandardCharsets.US_ASCII).trim();
+                throw new IOException("data directory " + dir.toAbsolutePath() + " is in use by another colossal serve"
+                        + (pid.isEmpty() ? "" : " (pid " + pid + ")") + ": stop it, or give this one another --data directory");
+            }
+            channel.truncate(0);
+            channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+            return new DataDirLock(channel, lock);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            lock.release();
+        } finally {
+            channel.close();
+        }
+    }
+}
