@@ -35,6 +35,18 @@ def check(r, label):
     assert replies[1000:] == [str(i).encode() for i in range(1000)]
     assert sorted(r.scan_iter(match="py:p99*", count=100)) == sorted(
         [b"py:p99"] + [b"py:p99%d" % i for i in range(10)])
+    # the default pipeline is a transaction (MULTI ... EXEC), and r.transaction retries under WATCH
+    tx = r.pipeline()
+    tx.set("py:t", 1).incr("py:t").get("py:t")
+    assert tx.execute() == [True, 2, b"2"]
+
+    def bump(p):
+        v = int(p.get("py:t"))
+        p.multi()
+        p.set("py:t", v + 10)
+    r.transaction(bump, "py:t")
+    assert r.get("py:t") == b"12"
+    r.delete("py:t")
     assert r.delete(*["py:p%d" % i for i in range(1000)]) == 1000
     assert r.flushdb() is True
     assert r.dbsize() == 0
@@ -43,7 +55,7 @@ def check(r, label):
         raise AssertionError("an unknown command must fail")
     except redis.ResponseError as e:
         assert str(e).startswith("unknown command 'NOSUCH'"), str(e)
-    print("ok %s: set/get/binary/ttl/counters/mget/pipeline(2000)/scan/errors" % label)
+    print("ok %s: set/get/binary/ttl/counters/mget/pipeline(2000)/transactions/scan/errors" % label)
 
 
 check(redis.Redis(host="127.0.0.1", port=port), "RESP2")

@@ -14,6 +14,13 @@ final class Client {
     /** Set by QUIT and protocol errors: close once the pending replies are written. */
     boolean closeAfterReply;
     String lastCommand = "NULL";
+    /** The commands queued since MULTI, or null outside a transaction (see {@link Transactions}). */
+    java.util.List<byte[][]> queued;
+    /** A command was refused while queueing (unknown, wrong arity): EXEC aborts. */
+    boolean queueRefused;
+    /** WATCHed keys and their stored forms when watched (null: absent), pairwise. */
+    final java.util.List<byte[]> watchedKeys = new java.util.ArrayList<>();
+    final java.util.List<byte[]> watchedValues = new java.util.ArrayList<>();
     /**
      * Counted on the loop's thread and added to {@link Stats} once per batch ({@link #publish}):
      * a shared counter per request cost more than the GET it counted.

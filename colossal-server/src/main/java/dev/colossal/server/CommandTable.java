@@ -26,6 +26,7 @@ final class CommandTable {
         strings.register(this);
         new KeyCommands(ctx, strings).register(this);
         new AdminCommands(ctx, this).register(this);
+        new Transactions(ctx, this).register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
     }
@@ -63,7 +64,7 @@ final class CommandTable {
         return h ^ (h >>> 16);
     }
 
-    private CommandSpec find(byte[] name) {
+    CommandSpec find(byte[] name) {
         int mask = slots.length - 1;
         for (int i = hashLower(name) & mask; slots[i] != null; i = (i + 1) & mask) {
             byte[] n = slotNames[i];
@@ -100,7 +101,7 @@ final class CommandTable {
      * {@link #execute(Client, byte[][])}. The request's bytes are consumed: a command may overwrite them.
      */
     void execute(Client c, RequestParser p, MemorySegment buf, KeyViews keys) {
-        if (p.inBuffer() && c.authenticated && p.lengths[0] == 3) {
+        if (p.inBuffer() && c.authenticated && p.lengths[0] == 3 && c.queued == null) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
             if (fast != null) {
@@ -135,15 +136,22 @@ final class CommandTable {
         Reply r = c.reply;
         CommandSpec spec = find(args[0]);
         if (spec == null) {
+            c.queueRefused |= c.queued != null;
             r.error(Errors.unknownCommand(args));
             return;
         }
         if (!spec.arityOk(args.length)) {
+            c.queueRefused |= c.queued != null;
             r.error(Errors.arity(spec.name()));
             return;
         }
         if (!c.authenticated && !spec.noAuth()) {
             r.error(Errors.NOAUTH);
+            return;
+        }
+        if (c.queued != null && !Transactions.runsInsideMulti(spec.name())) {
+            c.queued.add(args);
+            r.simple("QUEUED");
             return;
         }
         c.lastCommand = spec.name();

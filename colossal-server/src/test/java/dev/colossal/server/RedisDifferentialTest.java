@@ -79,7 +79,7 @@ class RedisDifferentialTest {
         String k2 = pick(r, KEYS);
         String v = pick(r, VALUES);
         String n = pick(r, NUMBERS);
-        return switch (r.nextInt(30)) {
+        return switch (r.nextInt(31)) {
             case 0, 1 -> with(r, new String[] {"SET", k, v}, "NX", "XX", "GET", "KEEPTTL", "EX " + ttl(r, 1),
                     "PX " + ttl(r, 1000), "EXAT " + pick(r, TIMES), "BOGUS");
             case 2, 3 -> new String[] {"GET", k};
@@ -115,6 +115,8 @@ class RedisDifferentialTest {
                 case 3 -> new String[] {"SELECT", pick(r, new String[] {"0", "-1", "16", "abc", "99999999999", ""})};
                 default -> new String[] {"STRLEN", k, k2};
             };
+            // transactions: the commands drawn between MULTI and EXEC are queued, refused ones abort it
+            case 29 -> new String[] {pick(r, new String[] {"MULTI", "MULTI", "EXEC", "EXEC", "DISCARD"})};
             default -> {
                 // arity errors and unknown commands, with arguments that must be quoted back
                 String[] names = {"GET", "SET", "INCR", "APPEND", "EXPIRE", "GETRANGE", "NOSUCH", "get", "sEt"};

@@ -1,0 +1,138 @@
+package dev.colossal.server;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * MULTI, EXEC, DISCARD, WATCH and UNWATCH. Between MULTI and EXEC a client's commands are checked
+ * (name, arity) and queued; EXEC runs them one after the other while it holds the key locks of
+ * every key they and the watched keys name, so no other client's write to those keys lands between
+ * them, and a transaction's reads see its keys at one moment. Other clients' reads are not held
+ * off: they may see a transaction's writes half done, where Redis would show all or none.
+ *
+ * <p>WATCH remembers each key's stored value (with its deadline); EXEC gives up (a null reply) if
+ * any differs when it runs. A key written back with the same value and deadline therefore counts
+ * as unchanged, where Redis would give up.
+ */
+final class Transactions {
+
+    private final ServerContext ctx;
+    private final CommandTable table;
+
+    Transactions(ServerContext ctx, CommandTable table) {
+        this.ctx = ctx;
+        this.table = table;
+    }
+
+    void register(CommandTable t) {
+        t.add("multi", 1, List.of("fast", "no-script"), 0, 0, 0, this::multi);
+        t.add("exec", 1, List.of("no-script", "slow"), 0, 0, 0, this::exec);
+        t.add("discard", 1, List.of("fast", "no-script"), 0, 0, 0, this::discard);
+        t.add("watch", -2, List.of("fast", "no-script"), 1, -1, 1, this::watch);
+        t.add("unwatch", 1, List.of("fast", "no-script"), 0, 0, 0, (c, a, r) -> {
+            unwatch(c);
+            r.ok();
+        });
+    }
+
+    /** Whether a command runs at once inside MULTI instead of being queued (as in Redis). */
+    static boolean runsInsideMulti(String name) {
+        return switch (name) {
+            case "exec", "discard", "multi", "watch", "quit" -> true;
+            default -> false;
+        };
+    }
+
+    private void multi(Client c, byte[][] a, Reply r) {
+        if (c.queued != null) {
+            r.error("ERR MULTI calls can not be nested");
+            return;
+        }
+        c.queued = new ArrayList<>();
+        c.queueRefused = false;
+        r.ok();
+    }
+
+    private void discard(Client c, byte[][] a, Reply r) {
+        if (c.queued == null) {
+            r.error("ERR DISCARD without MULTI");
+            return;
+        }
+        c.queued = null;
+        unwatch(c);
+        r.ok();
+    }
+
+    private void watch(Client c, byte[][] a, Reply r) {
+        if (c.queued != null) {
+            r.error("ERR WATCH inside MULTI is not allowed");
+            return;
+        }
+        for (int i = 1; i < a.length; i++) {
+            c.watchedKeys.add(a[i]);
+            c.watchedValues.add(stored(a[i]));
+        }
+        r.ok();
+    }
+
+    private void exec(Client c, byte[][] a, Reply r) {
+        List<byte[][]> queued = c.queued;
+        if (queued == null) {
+            r.error("ERR EXEC without MULTI");
+            return;
+        }
+        c.queued = null;
+        if (c.queueRefused) {
+            unwatch(c);
+            r.error("EXECABORT Transaction discarded because of previous errors.");
+            return;
+        }
+        Lock[] locks = ctx.store.locks(keysOf(queued, c.watchedKeys));
+        StringCommands.lockAll(locks);
+        try {
+            for (int i = 0; i < c.watchedKeys.size(); i++) {
+                if (!Arrays.equals(c.watchedValues.get(i), stored(c.watchedKeys.get(i)))) {
+                    unwatch(c);
+                    r.nullArray();
+                    return;
+                }
+            }
+            unwatch(c);
+            r.array(queued.size());
+            for (byte[][] command : queued) {
+                table.execute(c, command);
+            }
+        } finally {
+            StringCommands.unlockAll(locks);
+        }
+    }
+
+    private static void unwatch(Client c) {
+        c.watchedKeys.clear();
+        c.watchedValues.clear();
+    }
+
+    /** The stored form of a live key (value and deadline), or null if absent or expired. */
+    private byte[] stored(byte[] key) {
+        KeyValueStore.Entry e = ctx.store.get(key);
+        return e == null ? null : e.array();
+    }
+
+    /** Every key the queued commands name (by their specs' key positions), and the watched ones. */
+    private byte[][] keysOf(List<byte[][]> queued, List<byte[]> watched) {
+        List<byte[]> keys = new ArrayList<>(watched);
+        for (byte[][] command : queued) {
+            CommandSpec spec = table.find(command[0]);
+            if (spec == null || spec.firstKey() <= 0) {
+                continue;
+            }
+            int last = spec.lastKey() < 0 ? command.length + spec.lastKey() : Math.min(spec.lastKey(), command.length - 1);
+            for (int i = spec.firstKey(); i <= last; i += Math.max(1, spec.step())) {
+                keys.add(command[i]);
+            }
+        }
+        return keys.toArray(byte[][]::new);
+    }
+}
