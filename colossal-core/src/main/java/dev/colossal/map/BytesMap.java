@@ -796,6 +796,34 @@ public final class BytesMap implements AutoCloseable {
         });
     }
 
+    /**
+     * Salvages a damaged map: removes every entry that fails its checks (what {@link MapVerifier}
+     * and reads report as a bad checksum, a malformed header or an entry outside the file), one
+     * segment at a time under its lock, and frees their space. Every entry that passes stays as it
+     * is, so after damage to some entries the rest of the map is usable again; what was dropped is
+     * lost (restore those keys from elsewhere). A damaged table or chunk list is beyond this: only
+     * a copy of the file helps then.
+     *
+     * @return the file offsets of the entries removed, segment by segment; empty if none was damaged
+     * @throws MapCorruptedException if a segment's table or chunk list is damaged (the segments
+     *                               before it are salvaged)
+     */
+    public long[] dropDamaged() {
+        long[] all = new long[0];
+        for (Segment s : segments) {
+            s.lock();
+            try {
+                long[] dropped = s.dropDamaged();
+                int n = all.length;
+                all = java.util.Arrays.copyOf(all, n + dropped.length);
+                System.arraycopy(dropped, 0, all, n, dropped.length);
+            } finally {
+                s.unlock();
+            }
+        }
+        return all;
+    }
+
     /** Forces every change to the storage device (for power loss; kill -9 needs no sync). */
     public void sync() {
         file.sync();

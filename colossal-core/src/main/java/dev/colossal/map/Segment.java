@@ -940,6 +940,45 @@ final class Segment {
         Mem.setLong(m, base + MAY_EXPIRE, scan.expiringEntries() > 0 ? 1 : 0);
     }
 
+    /**
+     * Removes every entry that fails its checks (lies outside the file, has a malformed header or,
+     * with checksums on, a wrong checksum), then rebuilds the free space, which frees the dropped
+     * entries' blocks with every other gap. Under the lock. A damaged table or chunk list cannot be
+     * salvaged this way and is reported as {@link MapCorruptedException}.
+     *
+     * @return the file offsets of the entries dropped
+     */
+    long[] dropDamaged() {
+        long table = Mem.getLong(file.mem(), base + TABLE);
+        if (table == 0) {
+            return new long[0];
+        }
+        long tpos = SlotLayout.tablePosition(table);
+        long slots = checkTable(table);
+        long[] dropped = new long[0];
+        for (long i = 0; i < slots; i++) {
+            long at = SlotLayout.slotOffset(tpos, i);
+            long slot = Mem.getLong(file.mem(at + Long.BYTES), at);
+            if (!SlotLayout.isEntry(slot)) {
+                continue;
+            }
+            long e = SlotLayout.position(slot, shift);
+            try {
+                long header = checkEntry(e);
+                verifyChecksum(file.mem(), e, header);
+            } catch (MapCorruptedException | IndexOutOfBoundsException | IllegalArgumentException damaged) {
+                // A tombstone, not an empty slot: other keys' probe paths may run through it.
+                Mem.setLongRelease(file.mem(), at, SlotLayout.TOMBSTONE);
+                dropped = java.util.Arrays.copyOf(dropped, dropped.length + 1);
+                dropped[dropped.length - 1] = e;
+            }
+        }
+        if (dropped.length > 0) {
+            rebuild();
+        }
+        return dropped;
+    }
+
     long repairs() {
         return file.readVolatile(base + REPAIRS);
     }

@@ -99,6 +99,43 @@ class CorruptionTest {
     }
 
     @Test
+    void dropDamagedShouldRemoveJustTheDamagedEntriesAndLeaveASoundMap() throws IOException {
+        Path file = pristine();
+        long value = entryOf(file, key(5));
+        long keyByte = entryOf(file, key(6));
+        long length = entryOf(file, key(8));
+        long meta = entryOf(file, key(10));
+        flip(file, EntryLayout.valueOffset(value, headerOf(file, value)) + 3);
+        flip(file, EntryLayout.keyOffset(keyByte, headerOf(file, keyByte)) + 1);
+        flip(file, length + EntryLayout.LENGTHS + EntryLayout.varintBytes(EntryLayout.keyLength(headerOf(file, length))));
+        flip(file, meta + EntryLayout.META, 0x40);
+        assertEquals(4, MapVerifier.verify(file, null).problems().size(), "verify sees the four");
+        try (BytesMap map = BytesMap.open(file)) {
+            long[] dropped = map.dropDamaged();
+            java.util.Arrays.sort(dropped);
+            long[] expected = {value, keyByte, length, meta};
+            java.util.Arrays.sort(expected);
+            assertEquals(java.util.Arrays.toString(expected), java.util.Arrays.toString(dropped));
+            assertEquals(0, map.dropDamaged().length, "nothing left to drop");
+        }
+        assertTrue(MapVerifier.verify(file, null).isSound(), "sound after the salvage");
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
+            int live = 0;
+            for (int i = 0; i < ENTRIES; i++) {
+                boolean gone = i % 7 == 0 || i == 5 || i == 6 || i == 8 || i == 10;
+                assertEquals(gone ? null : value(i), map.get(key(i)), key(i));
+                live += gone ? 0 : 1;
+            }
+            assertEquals(live, map.size());
+            for (int i = 0; i < 100; i++) {
+                map.put("after-" + i, value(i)); // the freed space takes new entries
+            }
+            assertEquals(value(99), map.get("after-99"));
+        }
+        assertTrue(MapVerifier.verify(file, null).isSound());
+    }
+
+    @Test
     void shouldReportAFlippedValueByteWithFileAndOffset() throws IOException {
         Path file = pristine();
         long e = entryOf(file, key(5));
