@@ -19,7 +19,14 @@ public abstract class Flyweight {
     long offset;
     final Flyweight[] children;
 
-    Flyweight(Flyweight[] children) {
+    /**
+     * Called by generated subclasses only. It is protected, not package-private, because a subclass
+     * lives in the struct interface's own package when Colossal's class loader cannot see the interface
+     * (the source launcher, plugin and application-server loaders).
+     *
+     * @param children the flyweights of the nested struct fields, in field order
+     */
+    protected Flyweight(Flyweight[] children) {
         this.children = children;
     }
 
@@ -53,5 +60,39 @@ public abstract class Flyweight {
      */
     public final long baseOffset() {
         return offset;
+    }
+
+    /**
+     * Moves a nested struct's flyweight to its field, for generated getters.
+     *
+     * @param index       the nested field's flyweight, in field order
+     * @param fieldOffset the field's offset in this struct
+     * @return the nested flyweight, at the field
+     */
+    protected final Flyweight child(int index, long fieldOffset) {
+        return children[index].moveTo(segment, offset + fieldOffset);
+    }
+
+    /**
+     * Reads a {@link Length} string field, for generated getters.
+     *
+     * @param fieldOffset the field's offset in this struct
+     * @param length      the field's length in bytes
+     * @return the string up to the first zero byte
+     */
+    protected final String string(long fieldOffset, int length) {
+        return StructStrings.get(segment, offset + fieldOffset, length);
+    }
+
+    /**
+     * Writes a {@link Length} string field, for generated setters.
+     *
+     * @param fieldOffset the field's offset in this struct
+     * @param length      the field's length in bytes
+     * @param value       the string
+     * @param field       the field's name, for the message when the value does not fit
+     */
+    protected final void string(long fieldOffset, int length, String value, String field) {
+        StructStrings.set(segment, offset + fieldOffset, length, value, field);
     }
 }

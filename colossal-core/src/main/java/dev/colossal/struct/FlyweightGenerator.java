@@ -24,9 +24,13 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Defines, as a hidden class in this package, the flyweight implementing a struct interface: each
- * getter and setter is one access through a {@code static final VarHandle} derived from the struct's
- * layout, at the flyweight's base offset; nested structs are child flyweights moved on access.
+ * Defines, as a hidden class, the flyweight implementing a struct interface: each getter and setter
+ * is one access through a {@code static final VarHandle} derived from the struct's layout, at the
+ * flyweight's base offset; nested structs are child flyweights moved on access.
+ *
+ * <p>The class goes in this package when our class loader finds the interface, else in the
+ * interface's own package (see {@link #definer}); so the bytecode names only public types and the
+ * public or protected members of {@link Flyweight}.
  */
 final class FlyweightGenerator {
 
@@ -34,7 +38,6 @@ final class FlyweightGenerator {
     private static final ClassDesc CD_FLYWEIGHTS = CD_FLYWEIGHT.arrayType();
     private static final ClassDesc CD_SEGMENT = ClassDesc.of(MemorySegment.class.getName());
     private static final ClassDesc CD_VARHANDLE = ConstantDescs.CD_VarHandle;
-    private static final ClassDesc CD_STRINGS = ClassDesc.of(StructStrings.class.getName());
     private static final MethodTypeDesc INIT = MethodTypeDesc.of(CD_void, CD_FLYWEIGHTS);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
@@ -43,8 +46,7 @@ final class FlyweightGenerator {
     /** Returns {@code ()Object}: makes a new flyweight with fresh child flyweights. */
     static MethodHandle generate(StructType<?> type) {
         Class<?> iface = type.javaType();
-        // our hidden class names the user's interface, so our module must read the interface's module
-        FlyweightGenerator.class.getModule().addReads(iface.getModule());
+        MethodHandles.Lookup definer = definer(iface);
         List<StructField> fields = type.fields();
         List<Object> data = new ArrayList<>();
         List<StructType<?>> children = new ArrayList<>();
@@ -60,7 +62,8 @@ final class FlyweightGenerator {
                 children.add(f.nested());
             }
         }
-        ClassDesc self = ClassDesc.of(FlyweightGenerator.class.getPackageName() + ".Flyweight$"
+        String pkg = definer.lookupClass().getPackageName();
+        ClassDesc self = ClassDesc.of((pkg.isEmpty() ? "" : pkg + ".") + "Flyweight$"
                 + iface.getSimpleName() + "$" + SEQUENCE.incrementAndGet());
         byte[] bytes = ClassFile.of().build(self, cb -> {
             cb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
@@ -101,27 +104,24 @@ final class FlyweightGenerator {
                                         MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long, CD_long, desc(f.type()))));
                     }
                     case STRING -> {
-                        getter(cb, f.accessor(), code -> atField(code, offset).loadConstant(f.length())
-                                .invokestatic(CD_STRINGS, "get", MethodTypeDesc.of(CD_String, CD_SEGMENT, CD_long, CD_int)));
+                        getter(cb, f.accessor(), code -> code.aload(0).loadConstant(offset).loadConstant(f.length())
+                                .invokevirtual(CD_FLYWEIGHT, "string", MethodTypeDesc.of(CD_String, CD_long, CD_int)));
                         String path = iface.getSimpleName() + "." + f.name();
-                        setter(cb, f.setter(), code -> atField(code, offset).loadConstant(f.length()).aload(1)
-                                .loadConstant(path).invokestatic(CD_STRINGS, "set",
-                                        MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long, CD_int, CD_String, CD_String)));
+                        setter(cb, f.setter(), code -> code.aload(0).loadConstant(offset).loadConstant(f.length())
+                                .aload(1).loadConstant(path).invokevirtual(CD_FLYWEIGHT, "string",
+                                        MethodTypeDesc.of(CD_void, CD_long, CD_int, CD_String, CD_String)));
                     }
                     case STRUCT -> {
                         int child = childIndex[i];
-                        getter(cb, f.accessor(), code -> {
-                            code.aload(0).getfield(CD_FLYWEIGHT, "children", CD_FLYWEIGHTS).loadConstant(child).aaload();
-                            atField(code, offset).invokevirtual(CD_FLYWEIGHT, "moveTo",
-                                    MethodTypeDesc.of(CD_FLYWEIGHT, CD_SEGMENT, CD_long));
-                            code.checkcast(ClassDesc.of(f.type().getName()));
-                        });
+                        getter(cb, f.accessor(), code -> code.aload(0).loadConstant(child).loadConstant(offset)
+                                .invokevirtual(CD_FLYWEIGHT, "child", MethodTypeDesc.of(CD_FLYWEIGHT, CD_int, CD_long))
+                                .checkcast(ClassDesc.of(f.type().getName())));
                     }
                 }
             }
         });
         try {
-            MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClassWithClassData(bytes, data, true);
+            MethodHandles.Lookup hidden = definer.defineHiddenClassWithClassData(bytes, data, true);
             MethodHandle init = hidden.findConstructor(hidden.lookupClass(),
                     MethodType.methodType(void.class, Flyweight[].class));
             MethodHandle[] childFactories = children.stream().map(c -> c.flyweightFactory()).toArray(MethodHandle[]::new);
@@ -134,6 +134,84 @@ final class FlyweightGenerator {
         }
     }
 
+    /**
+     * A lookup with full privilege in the package the flyweight of {@code iface} goes in: ours when our
+     * class loader finds the interface, as in every layout where the interface's loader is ours or
+     * one of its ancestors; otherwise, as for the source launcher's, a plugin's or an application
+     * server's loader below ours, one in the interface's own package, through {@link #host}.
+     */
+    private static MethodHandles.Lookup definer(Class<?> iface) {
+        Module colossal = FlyweightGenerator.class.getModule();
+        // either the hidden class is in our module and names the interface, or privateLookupIn needs it
+        colossal.addReads(iface.getModule());
+        if (finds(FlyweightGenerator.class.getClassLoader(), iface)) {
+            return MethodHandles.lookup();
+        }
+        if (!finds(iface.getClassLoader(), Flyweight.class)) {
+            throw new IllegalArgumentException("struct interface " + iface.getName() + ": its class loader "
+                    + iface.getClassLoader() + " and Colossal's " + FlyweightGenerator.class.getClassLoader()
+                    + " do not see each other's classes, so no class can implement the interface and extend "
+                    + Flyweight.class.getName() + "; load Colossal from the interface's loader or a parent of it");
+        }
+        MethodHandles.Lookup inPackage;
+        try {
+            inPackage = MethodHandles.privateLookupIn(iface, MethodHandles.lookup());
+        } catch (IllegalAccessException e) {
+            String to = colossal.isNamed() ? " to " + colossal.getName() : "";
+            throw new IllegalArgumentException("struct interface " + iface.getName() + " is in a class loader "
+                    + "that Colossal's class loader does not see, so its flyweight is defined in the interface's "
+                    + "package, which " + iface.getModule() + " must open: add 'opens " + iface.getPackageName() + to
+                    + ";' to its module-info", e);
+        }
+        try {
+            return (MethodHandles.Lookup) inPackage.findStatic(host(inPackage, iface), "lookup",
+                    MethodType.methodType(MethodHandles.Lookup.class)).invokeExact();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("could not get a lookup in the package of " + iface.getName(), e);
+        }
+    }
+
+    /**
+     * The class next to {@code iface} whose {@code static Lookup lookup()} returns its own,
+     * full-privilege lookup. {@code privateLookupIn} from another module has no MODULE access, which defining a hidden
+     * class needs, but may define a plain class; one per interface, found again when the interface's
+     * struct type is built once more (as a nested field, or by two threads at once).
+     */
+    private static synchronized Class<?> host(MethodHandles.Lookup inPackage, Class<?> iface)
+            throws IllegalAccessException {
+        String name = iface.getName() + "$ColossalHost";
+        ClassDesc lookup = ConstantDescs.CD_MethodHandles_Lookup;
+        byte[] bytes = ClassFile.of().build(ClassDesc.of(name), cb -> cb
+                .withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SUPER | ClassFile.ACC_SYNTHETIC)
+                .withMethodBody("lookup", MethodTypeDesc.of(lookup), ClassFile.ACC_STATIC | ClassFile.ACC_SYNTHETIC,
+                        code -> code.invokestatic(ConstantDescs.CD_MethodHandles, "lookup",
+                                MethodTypeDesc.of(lookup)).areturn()));
+        try {
+            return inPackage.defineClass(bytes);
+        } catch (LinkageError defined) {
+            try {
+                Class<?> found = Class.forName(name, false, iface.getClassLoader());
+                if (found.getClassLoader() == iface.getClassLoader()) {
+                    return found;
+                }
+            } catch (ClassNotFoundException e) {
+                defined.addSuppressed(e);
+            }
+            throw defined;
+        }
+    }
+
+    /** Whether {@code loader} resolves {@code type}'s name to {@code type} itself. */
+    private static boolean finds(ClassLoader loader, Class<?> type) {
+        try {
+            return Class.forName(type.getName(), false, loader) == type;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
     private static Flyweight[] children(MethodHandle[] factories) throws Throwable {
         Flyweight[] children = new Flyweight[factories.length];
         for (int i = 0; i < factories.length; i++) {
@@ -142,10 +220,11 @@ final class FlyweightGenerator {
         return children;
     }
 
-    /** Pushes {@code segment, offset + fieldOffset}. */
+    /** Pushes {@code baseSegment(), baseOffset() + fieldOffset}. */
     private static CodeBuilder atField(CodeBuilder code, long fieldOffset) {
-        return code.aload(0).getfield(CD_FLYWEIGHT, "segment", CD_SEGMENT).aload(0)
-                .getfield(CD_FLYWEIGHT, "offset", CD_long).loadConstant(fieldOffset).ladd();
+        return code.aload(0).invokevirtual(CD_FLYWEIGHT, "baseSegment", MethodTypeDesc.of(CD_SEGMENT))
+                .aload(0).invokevirtual(CD_FLYWEIGHT, "baseOffset", MethodTypeDesc.of(CD_long))
+                .loadConstant(fieldOffset).ladd();
     }
 
     private static void getter(ClassBuilder cb, Method m, java.util.function.Consumer<CodeBuilder> body) {
