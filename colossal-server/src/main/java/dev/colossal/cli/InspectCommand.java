@@ -23,8 +23,7 @@ public final class InspectCommand implements Callable<Integer> {
             System.out.print(MapInspector.inspect(file));
             return 0;
         } catch (Exception e) {
-            System.err.println("colossal inspect: " + (e instanceof java.nio.file.NoSuchFileException ? "no such file: " + file : e.getMessage()));
-            return 2;
+            return Failures.unreadable("inspect", file, e);
         }
     }
 }

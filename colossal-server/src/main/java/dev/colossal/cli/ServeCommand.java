@@ -1,6 +1,7 @@
 package dev.colossal.cli;
 
 import dev.colossal.server.ColossalServer;
+import dev.colossal.server.ListenException;
 import dev.colossal.server.ServerConfig;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -81,7 +82,15 @@ public final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         Path data = settings.dataDir();
-        ColossalServer server = ColossalServer.start(settings);
+        ColossalServer server;
+        try {
+            server = ColossalServer.start(settings);
+        } catch (ListenException e) {
+            return Failures.report("serve", e.inUse()
+                    ? "port " + e.port() + " is in use (another server?): stop it or pass --" + e.setting() + " N"
+                            + (e.setting().equals("http-port") ? " (-1 turns HTTP off)" : "")
+                    : e.getMessage() + "; pass --bind with an address of this machine, e.g. 127.0.0.1");
+        }
         Thread hook = new Thread(() -> {
             try {
                 server.close();

@@ -38,8 +38,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     + (r.isSound() ? "sound" : r.problems().size() + " problem(s)"));
             return r.isSound() ? 0 : 1;
         } catch (Exception e) {
-            System.err.println("colossal verify: " + (e instanceof java.nio.file.NoSuchFileException ? "no such file: " + file : e.getMessage()));
-            return 2;
+            return Failures.unreadable("verify", file, e);
         }
     }
 
