@@ -4,6 +4,8 @@ import dev.colossal.server.ColossalServer;
 import dev.colossal.server.ListenException;
 import dev.colossal.server.ServerConfig;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -82,9 +84,18 @@ public final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         Path data = settings.dataDir();
+        if (Files.exists(data) && !Files.isDirectory(data)) {
+            return Failures.report("serve", "data directory " + data + " is a file, not a directory: pass --data DIR"
+                    + " with a directory (created if absent)");
+        }
         ColossalServer server;
         try {
             server = ColossalServer.start(settings);
+        } catch (FileSystemException e) {
+            String where = data.toString().equals(e.getFile()) ? "" : " (at " + e.getFile() + ")";
+            return Failures.report("serve", "cannot use data directory " + data + ": "
+                    + (e.getReason() != null ? e.getReason() : "permission denied") + where
+                    + "; pass --data DIR with a directory you can write");
         } catch (ListenException e) {
             return Failures.report("serve", e.inUse()
                     ? "port " + e.port() + " is in use (another server?): stop it or pass --" + e.setting() + " N"

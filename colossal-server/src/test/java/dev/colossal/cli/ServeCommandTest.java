@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,5 +39,22 @@ class ServeCommandTest {
             assertOneLine(r, "port " + port + " is in use (another server?): stop it or pass --http-port N"
                     + " (-1 turns HTTP off)");
         }
+    }
+
+    @Test
+    void shouldSayADataPathIsAFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("notes.txt"), "not a directory");
+        Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", file.toString());
+        assertOneLine(r, "data directory " + file + " is a file, not a directory: pass --data DIR with a directory"
+                + " (created if absent)");
+    }
+
+    @Test
+    void shouldSayADataDirectoryCannotBeCreated() throws Exception {
+        Path file = Files.writeString(dir.resolve("notes.txt"), "not a directory");
+        Path below = file.resolve("data");
+        Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", below.toString());
+        assertOneLine(r, "cannot use data directory " + below + ": Not a directory; pass --data DIR"
+                + " with a directory you can write");
     }
 }
