@@ -51,6 +51,11 @@ final class MapFile implements AutoCloseable {
     private static final int MAX_STRIPES = 64;
     /** Ints per pin counter: one cache line, so that threads on different stripes do not share one. */
     private static final int PIN_STRIDE = 16;
+    /**
+     * What to do about a damaged header: nothing in the file says what it held, and {@code verify}
+     * stops at the same check, so pointing there would go round in circles.
+     */
+    private static final String RESTORE = "restore the file from a copy";
 
     final Path path;
     final int segmentCount;
@@ -247,35 +252,35 @@ final class MapFile implements AutoCloseable {
         }
         long allocEnd = allocEnd();
         if (maxEnd > allocEnd) {
-            throw new MapFormatException("file=" + path + " has a damaged header: allocEnd=" + allocEnd
-                    + " lies below extents in use (up to " + maxEnd + "); run 'colossal verify " + path + "'");
+            throw new MapFormatException(path, "has a damaged header: allocEnd=" + allocEnd
+                    + " lies below extents in use (up to " + maxEnd + ")", RESTORE);
         }
     }
 
     private static ByteBuffer validate(Path path, FileChannel channel) throws IOException {
         long size = channel.size();
         if (size < FileHeaderLayout.HEADER_BYTES) {
-            throw new MapFormatException("file=" + path + " has " + size + " bytes, less than a map header ("
-                    + FileHeaderLayout.HEADER_BYTES + "): not a Colossal map, or truncated; restore it or delete it");
+            throw new MapFormatException(path, "has " + size + " bytes, less than a map header ("
+                    + FileHeaderLayout.HEADER_BYTES + "): not a Colossal map, or truncated", "restore it or delete it");
         }
         ByteBuffer h = ByteBuffer.allocate((int) FileHeaderLayout.LAYOUT.byteSize()).order(ByteOrder.LITTLE_ENDIAN);
         channel.read(h, 0);
         long magic = h.getLong((int) FileHeaderLayout.MAGIC_OFFSET);
         if (magic != FileHeaderLayout.MAGIC) {
-            throw new MapFormatException("file=" + path + " is not a Colossal map (magic=0x"
-                    + Long.toHexString(magic) + ", expected 0x" + Long.toHexString(FileHeaderLayout.MAGIC)
-                    + "); pass the path of a map file");
+            throw new MapFormatException(path, "is not a Colossal map (magic=0x"
+                    + Long.toHexString(magic) + ", expected 0x" + Long.toHexString(FileHeaderLayout.MAGIC) + ")",
+                    "pass the path of a map file");
         }
         int version = h.getInt((int) FileHeaderLayout.FORMAT_VERSION_OFFSET);
         if (version > FileHeaderLayout.FORMAT_VERSION) {
-            throw new MapFormatException("file=" + path + " has formatVersion=" + version
-                    + ", newer than this Colossal reads (" + FileHeaderLayout.FORMAT_VERSION
-                    + "); open it with a newer Colossal");
+            throw new MapFormatException(path, "has formatVersion=" + version
+                    + ", newer than this Colossal reads (" + FileHeaderLayout.FORMAT_VERSION + ")",
+                    "open it with a newer Colossal");
         }
         if (version >= 1 && version < FileHeaderLayout.OLDEST_READABLE) {
-            throw new MapFormatException("file=" + path + " has formatVersion=" + version
+            throw new MapFormatException(path, "has formatVersion=" + version
                     + ", an older layout this Colossal does not read (" + olderFormat(version)
-                    + "; no release wrote it); recreate the map from its source data");
+                    + "; no release wrote it)", "recreate the map from its source data");
         }
         int flags = h.getInt((int) FileHeaderLayout.FLAGS_OFFSET);
         int segments = h.getInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET);
@@ -287,20 +292,23 @@ final class MapFile implements AutoCloseable {
                 || !FileHeaderLayout.validBlockSize(blockSize)
                 || (version < 6 && blockSize < 16)
                 || (flags & ~FileHeaderLayout.KNOWN_FLAGS) != 0) {
-            throw new MapFormatException("file=" + path + " has a damaged or unknown header (formatVersion="
+            throw new MapFormatException(path, "has a damaged or unknown header (formatVersion="
                     + version + " segments=" + segments + " blockSize=" + blockSize + " flags=0x"
-                    + Integer.toHexString(flags) + "); run 'colossal verify " + path + "'");
+                    + Integer.toHexString(flags) + ")", RESTORE);
         }
-        if (h.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET) < 0 || h.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET) < 0) {
-            throw new MapFormatException("file=" + path + " has a damaged header: negative bound");
+        long maxEntries = h.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET);
+        long maxBytes = h.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET);
+        if (maxEntries < 0 || maxBytes < 0) {
+            throw new MapFormatException(path, "has a damaged header: negative bound (maxEntries=" + maxEntries
+                    + " maxBytes=" + maxBytes + ")", RESTORE);
         }
         long allocEnd = h.getLong((int) ALLOC_END_OFFSET);
         if (allocEnd < FileHeaderLayout.directoryEnd(segments) || allocEnd % FileHeaderLayout.EXTENT_ALIGN != 0) {
-            throw new MapFormatException("file=" + path + " has a damaged header: allocEnd=" + allocEnd);
+            throw new MapFormatException(path, "has a damaged header: allocEnd=" + allocEnd, RESTORE);
         }
         if (allocEnd > size) {
-            throw new MapFormatException("file=" + path + " is truncated: size=" + size
-                    + " but the map uses " + allocEnd + " bytes; restore the file from a copy");
+            throw new MapFormatException(path, "is truncated: size=" + size
+                    + " but the map uses " + allocEnd + " bytes", RESTORE);
         }
         return h;
     }

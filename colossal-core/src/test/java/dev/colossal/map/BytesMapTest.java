@@ -370,6 +370,21 @@ class BytesMapTest {
     }
 
     @Test
+    void shouldAdviseRestoringADamagedHeaderNotVerifyingIt() throws IOException {
+        Path file = dir.resolve("header.map");
+        BytesMap.open(file).close();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 3), FileHeaderLayout.SEGMENT_COUNT_OFFSET);
+        }
+        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(file));
+        // verify stops at the same header check: sending the user there would go round in circles.
+        assertEquals("file=" + file + " has a damaged or unknown header (formatVersion=" + FileHeaderLayout.FORMAT_VERSION
+                + " segments=3 blockSize=8 flags=0x1); restore the file from a copy", e.getMessage());
+        assertEquals(file, e.file());
+        assertTrue(e.problem().startsWith("has a damaged or unknown header (") && e.problem().endsWith(")"), e.problem());
+    }
+
+    @Test
     void shouldRejectBadOptionsNamingTheValue() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MapOptions.DEFAULTS.withSegments(3));
         assertTrue(e.getMessage().contains("segments=3"), e.getMessage());

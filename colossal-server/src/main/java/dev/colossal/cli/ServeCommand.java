@@ -1,5 +1,6 @@
 package dev.colossal.cli;
 
+import dev.colossal.map.MapFormatException;
 import dev.colossal.server.ColossalServer;
 import dev.colossal.server.ListenException;
 import dev.colossal.server.ServerConfig;
@@ -91,6 +92,10 @@ public final class ServeCommand implements Callable<Integer> {
         ColossalServer server;
         try {
             server = ColossalServer.start(settings);
+        } catch (MapFormatException e) {
+            Path file = e.file() != null ? e.file() : data;
+            return Failures.report("serve", file + " " + e.problem() + "; run 'colossal verify " + file
+                    + "' for details, restore it from a copy, or move it away to start with an empty map");
         } catch (FileSystemException e) {
             String where = data.toString().equals(e.getFile()) ? "" : " (at " + e.getFile() + ")";
             return Failures.report("serve", "cannot use data directory " + data + ": "

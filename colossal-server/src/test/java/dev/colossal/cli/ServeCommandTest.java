@@ -2,6 +2,7 @@ package dev.colossal.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -56,5 +57,16 @@ class ServeCommandTest {
         Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", below.toString());
         assertOneLine(r, "cannot use data directory " + below + ": Not a directory; pass --data DIR"
                 + " with a directory you can write");
+    }
+
+    @Test
+    void shouldNameAForeignMapFileAndWhatToDo() throws Exception {
+        Path file = Files.writeString(Files.createDirectories(dir.resolve("data")).resolve("db0.map"), "x".repeat(5000));
+        Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", file.getParent().toString());
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().startsWith("colossal serve: " + file + " is not a Colossal map (magic=0x7878787878787878"), r.err());
+        assertTrue(r.err().endsWith("; run 'colossal verify " + file + "' for details, restore it from a copy, or move it"
+                + " away to start with an empty map" + System.lineSeparator()), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
     }
 }
