@@ -230,30 +230,40 @@ final class MapFile implements AutoCloseable {
     /**
      * A damaged {@code allocEnd} below the extents in use would hand them out again; refuse the
      * file instead. Extents are only appended, so reading {@code allocEnd} after the walk is safe
-     * against concurrent writers.
+     * against concurrent writers. A chunk or table said to end past the file is the segment's own
+     * damage, not the header's: that segment reports it when scanned (verify, compact), and no
+     * allocation can reach past the file's end, so it is left out here.
      */
     private void checkExtentsBelowAllocEnd() throws IOException {
         MemorySegment m = mem();
         long size = m.byteSize();
         long maxEnd = 0;
+        String endedBy = "";
         for (int i = 0; i < segmentCount; i++) {
             long base = FileHeaderLayout.segmentOffset(i);
             long table = Mem.getLongAcquire(m, base + SegmentLayout.TABLE);
             long slots = SlotLayout.slots(table);
-            if (table != 0 && slots > 0) {
-                maxEnd = Math.max(maxEnd, SlotLayout.tablePosition(table) + SlotLayout.tableBytes(slots));
+            long tableEnd = SlotLayout.tablePosition(table) + SlotLayout.tableBytes(Math.max(0, slots));
+            if (table != 0 && slots > 0 && tableEnd <= size && tableEnd > maxEnd) {
+                maxEnd = tableEnd;
+                endedBy = "the table of segment=" + i + " (table word at offset=" + (base + SegmentLayout.TABLE) + ")";
             }
             long chunk = Mem.getLongAcquire(m, base + SegmentLayout.CHUNKS);
             for (int n = 0; chunk > 0 && chunk % FileHeaderLayout.EXTENT_ALIGN == 0 && chunk + 16 <= size
                     && n < 1_000_000; n++) {
-                maxEnd = Math.max(maxEnd, chunk + m.get(java.lang.foreign.ValueLayout.JAVA_LONG, chunk + HeapLayout.CHUNK_BYTES));
+                long bytes = m.get(java.lang.foreign.ValueLayout.JAVA_LONG, chunk + HeapLayout.CHUNK_BYTES);
+                if (bytes > 0 && bytes <= size - chunk && chunk + bytes > maxEnd) {
+                    maxEnd = chunk + bytes;
+                    endedBy = "a chunk of segment=" + i + " (size word at offset=" + (chunk + HeapLayout.CHUNK_BYTES) + ")";
+                }
                 chunk = m.get(java.lang.foreign.ValueLayout.JAVA_LONG, chunk + HeapLayout.NEXT_CHUNK);
             }
         }
         long allocEnd = allocEnd();
         if (maxEnd > allocEnd) {
-            throw new MapFormatException(path, "has a damaged header: allocEnd=" + allocEnd
-                    + " lies below extents in use (up to " + maxEnd + ")", RESTORE);
+            throw new MapFormatException(path, "records allocEnd=" + allocEnd + " in its header (offset="
+                    + ALLOC_END_OFFSET + "), but " + endedBy + " ends at " + maxEnd
+                    + ": the header or that word is damaged", RESTORE);
         }
     }
 

@@ -416,7 +416,9 @@ class BytesMapTest {
                     .putLong(0, FileHeaderLayout.directoryEnd(64) + 4096), FileHeaderLayout.ALLOC_END_OFFSET);
         }
         MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(file));
-        assertTrue(e.getMessage().contains("allocEnd=") && e.getMessage().contains("below"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("file=" + file + " records allocEnd=" + (FileHeaderLayout.directoryEnd(64) + 4096)
+                + " in its header (offset=" + FileHeaderLayout.ALLOC_END_OFFSET + "), but "), e.getMessage());
+        assertTrue(e.getMessage().endsWith(": the header or that word is damaged; restore the file from a copy"), e.getMessage());
     }
 
     @Test

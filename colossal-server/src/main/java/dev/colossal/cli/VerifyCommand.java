@@ -36,10 +36,23 @@ public final class VerifyCommand implements Callable<Integer> {
             r.problems().forEach(p -> System.out.println("damaged: " + p));
             System.out.println(file + ": " + r.entries() + " entries, "
                     + (r.isSound() ? "sound" : r.problems().size() + " problem(s)"));
+            if (!r.isSound()) {
+                System.out.println("what to do: " + advice(r));
+            }
             return r.isSound() ? 0 : 1;
         } catch (Exception e) {
             return Failures.unreadable("verify", file, e);
         }
+    }
+
+    /** Restoring a copy unless compaction repairs everything: the map offers no other repair. */
+    private String advice(MapVerifier.Result r) {
+        if (r.isRepairable()) {
+            return "compact the map (BytesMap.compact()): it rebuilds the free lists and counters from the live"
+                    + " entries, which are sound";
+        }
+        return "restore " + file + " from a copy: this damage cannot be repaired in place, and until then the"
+                + " operations that meet it fail with an error naming its offset";
     }
 
     private static void bar(int percent) {

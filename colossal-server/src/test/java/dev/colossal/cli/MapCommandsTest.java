@@ -2,6 +2,7 @@ package dev.colossal.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.colossal.map.BytesMap;
@@ -54,6 +55,8 @@ class MapCommandsTest {
         Cli.Run damaged = Cli.run("verify", "--no-progress", file.toString());
         assertEquals(1, damaged.exit(), damaged.out());
         assertTrue(damaged.out().contains("damaged: ") && damaged.out().contains("offset="), damaged.out());
+        assertTrue(damaged.out().contains("what to do: restore " + file + " from a copy"), damaged.out());
+        assertFalse(damaged.out().contains("colossal verify"), "verify does not send the user to verify: " + damaged.out());
 
         Path foreign = Files.writeString(dir.resolve("notes.txt"), "x".repeat(5000));
         assertEquals(2, Cli.run("verify", "--no-progress", foreign.toString()).exit());
