@@ -111,11 +111,11 @@ public final class MapVerifier {
                     long leaked = scan.heapBlocks() - scan.usedBlocks() - free;
                     if (leaked != 0) {
                         notes.add("segment=" + i + ": " + leaked + " blocks not on any free list (left by a crash; "
-                                + "'compact' takes them back)");
+                                + "'colossal compact " + file + "' takes them back)");
                     }
                     if (scan.liveEntries() != s.liveEntries()) {
                         notes.add("segment=" + i + ": entry counter says " + s.liveEntries() + ", table holds "
-                                + scan.liveEntries() + " ('compact' recounts)");
+                                + scan.liveEntries() + " ('colossal compact " + file + "' recounts)");
                     }
                     long[] ex = scan.extents();
                     for (int e = 0; e < ex.length; e += 2) {

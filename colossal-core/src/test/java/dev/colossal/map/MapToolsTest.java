@@ -187,10 +187,13 @@ class MapToolsTest {
         assertEquals(1, r.problems().size(), r.problems().toString());
         assertTrue(r.problems().get(0).startsWith("offset=" + head + ": segment=0 has a free-list link"), r.problems().toString());
         assertTrue(r.isRepairable());
-        try (BytesMap map = BytesMap.open(file)) {
-            map.compact();
-        }
+        List<Integer> progress = new ArrayList<>();
+        MapCompactor.Result c = MapCompactor.compact(file, progress::add);
+        assertEquals(List.of(25, 50, 75, 100), progress);
+        assertEquals(2000, c.entries());
+        assertTrue(c.takenBack() > 0 && c.takenBack() <= c.freeBytes(), c.toString());
         assertTrue(MapVerifier.verify(file, null).isSound());
+        assertEquals(0, MapCompactor.compact(file, null).takenBack(), "nothing left to take back");
     }
 
     @Test
@@ -198,6 +201,7 @@ class MapToolsTest {
         Path missing = dir.resolve("missing.map");
         assertThrows(NoSuchFileException.class, () -> MapVerifier.verify(missing, null));
         assertThrows(NoSuchFileException.class, () -> MapInspector.inspect(missing));
+        assertThrows(NoSuchFileException.class, () -> MapCompactor.compact(missing, null));
         assertFalse(Files.exists(missing));
     }
 }

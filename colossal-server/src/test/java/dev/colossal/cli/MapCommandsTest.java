@@ -62,4 +62,19 @@ class MapCommandsTest {
         assertEquals(2, Cli.run("verify", "--no-progress", foreign.toString()).exit());
         assertEquals(2, Cli.run("inspect", dir.resolve("missing.map").toString()).exit());
     }
+
+    @Test
+    void shouldCompactAMapAndReportAnUnreadableFileInOneLine() throws Exception {
+        Path file = map();
+        Cli.Run done = Cli.run("compact", "--no-progress", file.toString());
+        assertEquals(0, done.exit(), done.err());
+        assertTrue(done.out().startsWith(file + ": 500 entries; ") && done.out().contains(" of it taken back"), done.out());
+
+        Path foreign = Files.writeString(dir.resolve("notes.txt"), "x".repeat(5000));
+        Cli.Run unreadable = Cli.run("compact", "--no-progress", foreign.toString());
+        assertEquals(2, unreadable.exit());
+        assertTrue(unreadable.err().startsWith("colossal compact: file=" + foreign + " is not a Colossal map"), unreadable.err());
+        assertEquals(1, unreadable.err().lines().count(), unreadable.err());
+        assertEquals(2, Cli.run("compact", dir.resolve("missing.map").toString()).exit());
+    }
 }
