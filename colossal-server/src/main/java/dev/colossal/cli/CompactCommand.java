@@ -13,9 +13,9 @@ import picocli.CommandLine.Mixin;
  * damaged segment stopped it, 2 if the file is not readable as a map.
  */
 @Command(name = "compact", mixinStandardHelpOptions = true,
-        description = {"Rebuild a map file's free space from its live entries: merges free runs, takes back space"
-                + " leaked by crashes and repairs damaged free lists and counters.",
-            "Entries do not move, and the map may be in use meanwhile."})
+        description = {"Rebuild a map file's free space from its live entries.",
+            "Merges free runs, takes back space leaked by crashes and repairs damaged free lists and counters."
+                    + " Entries do not move, and the map may be in use meanwhile."})
 public final class CompactCommand implements Callable<Integer> {
 
     @Mixin

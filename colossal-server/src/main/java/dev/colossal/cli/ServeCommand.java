@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /** {@code colossal serve}: the persistent map on the network, RESP and HTTP. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serve the persistent map over RESP (Redis clients work unmodified) and HTTP.")
+        description = "Serve the map over RESP (Redis clients work unmodified) and HTTP.")
 public final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE",

@@ -11,7 +11,9 @@ import picocli.CommandLine.Mixin;
  * means sound, 1 damaged (each problem printed with its offset), 2 not readable as a map.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
-        description = "Check every checksum and structure of a map file; exit 0 if sound, 1 if damaged, 2 if unreadable.")
+        description = {"Check every checksum and structure of a map file.",
+            "Prints each problem with the offset of the damaged bytes and what to do, and exits 0 if the file is"
+                    + " sound, 1 if damaged, 2 if it is not readable as a map."})
 public final class VerifyCommand implements Callable<Integer> {
 
     @Mixin
