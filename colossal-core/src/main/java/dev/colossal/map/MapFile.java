@@ -65,6 +65,9 @@ final class MapFile implements AutoCloseable {
     final boolean verifyReads;
     private final int formatVersion;
     private final long createdMillis;
+    /** The bounds as the file's creator gave them, before rounding per segment. */
+    private final long maxEntries;
+    private final long maxBytes;
     final long maxEntriesPerSegment;
     final long maxBlocksPerSegment;
     /** The size of a segment's first table: one that holds the expected entries without growing. */
@@ -99,8 +102,10 @@ final class MapFile implements AutoCloseable {
                 & FileHeaderLayout.FLAG_CHECKSUMS) != 0;
         this.verifyReads = checksums && verifyReads;
         // Bounds are kept per segment, rounded up: the map-wide bound holds approximately.
-        this.maxEntriesPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET));
-        this.maxBlocksPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET) >>> blockShift);
+        this.maxEntries = header.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET);
+        this.maxBytes = header.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET);
+        this.maxEntriesPerSegment = perSegment(maxEntries);
+        this.maxBlocksPerSegment = perSegment(maxBytes >>> blockShift);
         long expected = perSegment(Math.max(0, header.getLong((int) FileHeaderLayout.EXPECTED_ENTRIES_OFFSET)));
         this.initialSlots = SlotLayout.slotsFor(Math.min(expected, 1L << 30));
         this.stripes = Math.min(segmentCount, MAX_STRIPES);
@@ -220,6 +225,10 @@ final class MapFile implements AutoCloseable {
         try {
             MapFile file = new MapFile(path, channel, validate(path, channel), options == null || options.verifyReads());
             file.checkExtentsBelowAllocEnd();
+            if (options != null) {
+                file.checkBound("maxEntries", options.maxEntries(), file.maxEntries, "withMaxEntries");
+                file.checkBound("maxBytes", options.maxBytes(), file.maxBytes, "withMaxBytes");
+            }
             return file;
         } catch (IOException | RuntimeException e) {
             channel.close();
@@ -264,6 +273,20 @@ final class MapFile implements AutoCloseable {
             throw new MapFormatException(path, "records allocEnd=" + allocEnd + " in its header (offset="
                     + ALLOC_END_OFFSET + "), but " + endedBy + " ends at " + maxEnd
                     + ": the header or that word is damaged", RESTORE);
+        }
+    }
+
+    /**
+     * Refuses a bound that differs from the file's: kept silently, a cache opened with a new bound
+     * would go on evicting by the old one. No bound (0) in the options opens the file as it is,
+     * like the layout options, which only shape a new file.
+     */
+    private void checkBound(String name, long asked, long kept, String option) {
+        if (asked != 0 && asked != kept) {
+            throw new IllegalArgumentException("file=" + path + " was created with " + name + "=" + kept
+                    + (kept == 0 ? " (no bound)" : "") + " but the options ask for " + name + "=" + asked
+                    + "; a bound cannot change once the file exists: open it with " + option + "(" + kept
+                    + ") or without a bound, or create a new file");
         }
     }
 
