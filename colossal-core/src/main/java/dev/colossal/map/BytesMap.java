@@ -66,11 +66,14 @@ public final class BytesMap implements AutoCloseable {
 
     /**
      * Opens the map in {@code path}, creating it (mode 0600) with {@code options} if absent. An
-     * existing file keeps its own layout, whatever {@code options} say.
+     * existing file keeps its own layout, whatever {@code options} say; only a bound
+     * ({@link MapOptions#withMaxEntries}, {@link MapOptions#withMaxBytes}) other than the file's is
+     * refused, as the map would not keep it.
      *
      * @param path    the map file
      * @param options the layout of a new file
      * @return the open map
+     * @throws IllegalArgumentException if {@code options} set a bound other than the existing file's
      * @throws MapFormatException if the file is not a map, or has a newer format, or is truncated
      * @throws IOException        if the file cannot be opened or created
      */

@@ -92,8 +92,9 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @param path    the map file
      * @param keys    the key codec
      * @param values  the value codec
-     * @param options the layout of a new file
+     * @param options the layout of a new file (see {@link BytesMap#open(Path, MapOptions)})
      * @return the open map
+     * @throws IllegalArgumentException if {@code options} set a bound other than the existing file's
      * @throws MapFormatException if the file is not a map, or has a newer format, or is truncated
      * @throws IOException        if the file cannot be opened or created
      */

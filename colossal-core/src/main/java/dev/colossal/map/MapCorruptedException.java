@@ -14,6 +14,7 @@ public final class MapCorruptedException extends RuntimeException {
 
     private final transient Path file;
     private final long offset;
+    private final String what;
 
     /**
      * Creates the exception.
@@ -28,6 +29,7 @@ public final class MapCorruptedException extends RuntimeException {
                 + "rebuild the map");
         this.file = file;
         this.offset = offset;
+        this.what = what;
     }
 
     /**
@@ -37,6 +39,16 @@ public final class MapCorruptedException extends RuntimeException {
      */
     public Path file() {
         return file;
+    }
+
+    /**
+     * Returns what is wrong, without the file, the offset and the advice: for a report that lists
+     * several places and says itself what to do.
+     *
+     * @return what is wrong at {@link #offset}
+     */
+    public String what() {
+        return what;
     }
 
     /**

@@ -51,6 +51,11 @@ final class MapFile implements AutoCloseable {
     private static final int MAX_STRIPES = 64;
     /** Ints per pin counter: one cache line, so that threads on different stripes do not share one. */
     private static final int PIN_STRIDE = 16;
+    /**
+     * What to do about a damaged header: nothing in the file says what it held, and {@code verify}
+     * stops at the same check, so pointing there would go round in circles.
+     */
+    private static final String RESTORE = "restore the file from a copy";
 
     final Path path;
     final int segmentCount;
@@ -60,6 +65,9 @@ final class MapFile implements AutoCloseable {
     final boolean verifyReads;
     private final int formatVersion;
     private final long createdMillis;
+    /** The bounds as the file's creator gave them, before rounding per segment. */
+    private final long maxEntries;
+    private final long maxBytes;
     final long maxEntriesPerSegment;
     final long maxBlocksPerSegment;
     /** The size of a segment's first table: one that holds the expected entries without growing. */
@@ -94,8 +102,10 @@ final class MapFile implements AutoCloseable {
                 & FileHeaderLayout.FLAG_CHECKSUMS) != 0;
         this.verifyReads = checksums && verifyReads;
         // Bounds are kept per segment, rounded up: the map-wide bound holds approximately.
-        this.maxEntriesPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET));
-        this.maxBlocksPerSegment = perSegment(header.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET) >>> blockShift);
+        this.maxEntries = header.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET);
+        this.maxBytes = header.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET);
+        this.maxEntriesPerSegment = perSegment(maxEntries);
+        this.maxBlocksPerSegment = perSegment(maxBytes >>> blockShift);
         long expected = perSegment(Math.max(0, header.getLong((int) FileHeaderLayout.EXPECTED_ENTRIES_OFFSET)));
         this.initialSlots = SlotLayout.slotsFor(Math.min(expected, 1L << 30));
         this.stripes = Math.min(segmentCount, MAX_STRIPES);
@@ -215,6 +225,10 @@ final class MapFile implements AutoCloseable {
         try {
             MapFile file = new MapFile(path, channel, validate(path, channel), options == null || options.verifyReads());
             file.checkExtentsBelowAllocEnd();
+            if (options != null) {
+                file.checkBound("maxEntries", options.maxEntries(), file.maxEntries, "withMaxEntries");
+                file.checkBound("maxBytes", options.maxBytes(), file.maxBytes, "withMaxBytes");
+            }
             return file;
         } catch (IOException | RuntimeException e) {
             channel.close();
@@ -225,57 +239,81 @@ final class MapFile implements AutoCloseable {
     /**
      * A damaged {@code allocEnd} below the extents in use would hand them out again; refuse the
      * file instead. Extents are only appended, so reading {@code allocEnd} after the walk is safe
-     * against concurrent writers.
+     * against concurrent writers. A chunk or table said to end past the file is the segment's own
+     * damage, not the header's: that segment reports it when scanned (verify, compact), and no
+     * allocation can reach past the file's end, so it is left out here.
      */
     private void checkExtentsBelowAllocEnd() throws IOException {
         MemorySegment m = mem();
         long size = m.byteSize();
         long maxEnd = 0;
+        String endedBy = "";
         for (int i = 0; i < segmentCount; i++) {
             long base = FileHeaderLayout.segmentOffset(i);
             long table = Mem.getLongAcquire(m, base + SegmentLayout.TABLE);
             long slots = SlotLayout.slots(table);
-            if (table != 0 && slots > 0) {
-                maxEnd = Math.max(maxEnd, SlotLayout.tablePosition(table) + SlotLayout.tableBytes(slots));
+            long tableEnd = SlotLayout.tablePosition(table) + SlotLayout.tableBytes(Math.max(0, slots));
+            if (table != 0 && slots > 0 && tableEnd <= size && tableEnd > maxEnd) {
+                maxEnd = tableEnd;
+                endedBy = "the table of segment=" + i + " (table word at offset=" + (base + SegmentLayout.TABLE) + ")";
             }
             long chunk = Mem.getLongAcquire(m, base + SegmentLayout.CHUNKS);
             for (int n = 0; chunk > 0 && chunk % FileHeaderLayout.EXTENT_ALIGN == 0 && chunk + 16 <= size
                     && n < 1_000_000; n++) {
-                maxEnd = Math.max(maxEnd, chunk + m.get(java.lang.foreign.ValueLayout.JAVA_LONG, chunk + HeapLayout.CHUNK_BYTES));
+                long bytes = m.get(java.lang.foreign.ValueLayout.JAVA_LONG, chunk + HeapLayout.CHUNK_BYTES);
+                if (bytes > 0 && bytes <= size - chunk && chunk + bytes > maxEnd) {
+                    maxEnd = chunk + bytes;
+                    endedBy = "a chunk of segment=" + i + " (size word at offset=" + (chunk + HeapLayout.CHUNK_BYTES) + ")";
+                }
                 chunk = m.get(java.lang.foreign.ValueLayout.JAVA_LONG, chunk + HeapLayout.NEXT_CHUNK);
             }
         }
         long allocEnd = allocEnd();
         if (maxEnd > allocEnd) {
-            throw new MapFormatException("file=" + path + " has a damaged header: allocEnd=" + allocEnd
-                    + " lies below extents in use (up to " + maxEnd + "); run 'colossal verify " + path + "'");
+            throw new MapFormatException(path, "records allocEnd=" + allocEnd + " in its header (offset="
+                    + ALLOC_END_OFFSET + "), but " + endedBy + " ends at " + maxEnd
+                    + ": the header or that word is damaged", RESTORE);
+        }
+    }
+
+    /**
+     * Refuses a bound that differs from the file's: kept silently, a cache opened with a new bound
+     * would go on evicting by the old one. No bound (0) in the options opens the file as it is,
+     * like the layout options, which only shape a new file.
+     */
+    private void checkBound(String name, long asked, long kept, String option) {
+        if (asked != 0 && asked != kept) {
+            throw new IllegalArgumentException("file=" + path + " was created with " + name + "=" + kept
+                    + (kept == 0 ? " (no bound)" : "") + " but the options ask for " + name + "=" + asked
+                    + "; a bound cannot change once the file exists: open it with " + option + "(" + kept
+                    + ") or without a bound, or create a new file");
         }
     }
 
     private static ByteBuffer validate(Path path, FileChannel channel) throws IOException {
         long size = channel.size();
         if (size < FileHeaderLayout.HEADER_BYTES) {
-            throw new MapFormatException("file=" + path + " has " + size + " bytes, less than a map header ("
-                    + FileHeaderLayout.HEADER_BYTES + "): not a Colossal map, or truncated; restore it or delete it");
+            throw new MapFormatException(path, "has " + size + " bytes, less than a map header ("
+                    + FileHeaderLayout.HEADER_BYTES + "): not a Colossal map, or truncated", "restore it or delete it");
         }
         ByteBuffer h = ByteBuffer.allocate((int) FileHeaderLayout.LAYOUT.byteSize()).order(ByteOrder.LITTLE_ENDIAN);
         channel.read(h, 0);
         long magic = h.getLong((int) FileHeaderLayout.MAGIC_OFFSET);
         if (magic != FileHeaderLayout.MAGIC) {
-            throw new MapFormatException("file=" + path + " is not a Colossal map (magic=0x"
-                    + Long.toHexString(magic) + ", expected 0x" + Long.toHexString(FileHeaderLayout.MAGIC)
-                    + "); pass the path of a map file");
+            throw new MapFormatException(path, "is not a Colossal map (magic=0x"
+                    + Long.toHexString(magic) + ", expected 0x" + Long.toHexString(FileHeaderLayout.MAGIC) + ")",
+                    "pass the path of a map file");
         }
         int version = h.getInt((int) FileHeaderLayout.FORMAT_VERSION_OFFSET);
         if (version > FileHeaderLayout.FORMAT_VERSION) {
-            throw new MapFormatException("file=" + path + " has formatVersion=" + version
-                    + ", newer than this Colossal reads (" + FileHeaderLayout.FORMAT_VERSION
-                    + "); open it with a newer Colossal");
+            throw new MapFormatException(path, "has formatVersion=" + version
+                    + ", newer than this Colossal reads (" + FileHeaderLayout.FORMAT_VERSION + ")",
+                    "open it with a newer Colossal");
         }
         if (version >= 1 && version < FileHeaderLayout.OLDEST_READABLE) {
-            throw new MapFormatException("file=" + path + " has formatVersion=" + version
+            throw new MapFormatException(path, "has formatVersion=" + version
                     + ", an older layout this Colossal does not read (" + olderFormat(version)
-                    + "; no release wrote it); recreate the map from its source data");
+                    + "; no release wrote it)", "recreate the map from its source data");
         }
         int flags = h.getInt((int) FileHeaderLayout.FLAGS_OFFSET);
         int segments = h.getInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET);
@@ -287,20 +325,23 @@ final class MapFile implements AutoCloseable {
                 || !FileHeaderLayout.validBlockSize(blockSize)
                 || (version < 6 && blockSize < 16)
                 || (flags & ~FileHeaderLayout.KNOWN_FLAGS) != 0) {
-            throw new MapFormatException("file=" + path + " has a damaged or unknown header (formatVersion="
+            throw new MapFormatException(path, "has a damaged or unknown header (formatVersion="
                     + version + " segments=" + segments + " blockSize=" + blockSize + " flags=0x"
-                    + Integer.toHexString(flags) + "); run 'colossal verify " + path + "'");
+                    + Integer.toHexString(flags) + ")", RESTORE);
         }
-        if (h.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET) < 0 || h.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET) < 0) {
-            throw new MapFormatException("file=" + path + " has a damaged header: negative bound");
+        long maxEntries = h.getLong((int) FileHeaderLayout.MAX_ENTRIES_OFFSET);
+        long maxBytes = h.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET);
+        if (maxEntries < 0 || maxBytes < 0) {
+            throw new MapFormatException(path, "has a damaged header: negative bound (maxEntries=" + maxEntries
+                    + " maxBytes=" + maxBytes + ")", RESTORE);
         }
         long allocEnd = h.getLong((int) ALLOC_END_OFFSET);
         if (allocEnd < FileHeaderLayout.directoryEnd(segments) || allocEnd % FileHeaderLayout.EXTENT_ALIGN != 0) {
-            throw new MapFormatException("file=" + path + " has a damaged header: allocEnd=" + allocEnd);
+            throw new MapFormatException(path, "has a damaged header: allocEnd=" + allocEnd, RESTORE);
         }
         if (allocEnd > size) {
-            throw new MapFormatException("file=" + path + " is truncated: size=" + size
-                    + " but the map uses " + allocEnd + " bytes; restore the file from a copy");
+            throw new MapFormatException(path, "is truncated: size=" + size
+                    + " but the map uses " + allocEnd + " bytes", RESTORE);
         }
         return h;
     }

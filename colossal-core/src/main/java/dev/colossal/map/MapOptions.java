@@ -14,8 +14,10 @@ package dev.colossal.map;
  * @param checksums  whether each entry carries a checksum (CRC32C of its lengths, key, value and
  *                   expiry time); {@code verify} and, by default, every read check it
  * @param maxEntries a bound on entries for a cache, 0 for none: inserting beyond it evicts the
- *                   least recently used entries, approximately (CLOCK, per segment)
- * @param maxBytes   a bound on the bytes entries occupy, 0 for none; evicts like {@code maxEntries}
+ *                   least recently used entries, approximately (CLOCK, per segment). Kept per
+ *                   segment and rounded up: see {@link #withMaxEntries}
+ * @param maxBytes   a bound on the bytes entries occupy, 0 for none or at least {@code blockSize};
+ *                   evicts like {@code maxEntries}, and is rounded as {@link #withMaxBytes} says
  * @param expectedEntries a hint, 0 for none: tables start large enough for this many entries, so
  *                   filling the map rehashes less. Only speed depends on it; the map grows past it
  * @param verifyReads whether this process checks an entry's checksum whenever a lookup meets it
@@ -56,6 +58,11 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
         }
         if (!FileHeaderLayout.validBlockSize(blockSize)) {
             throw new IllegalArgumentException("blockSize=" + blockSize + " must be 8, 16, 32 or 64");
+        }
+        if (maxBytes != 0 && maxBytes < blockSize) {
+            // Counted in whole blocks, a smaller bound would round down to none at all.
+            throw new IllegalArgumentException("maxBytes=" + maxBytes + " must be 0 (no bound) or at least blockSize="
+                    + blockSize);
         }
     }
 
@@ -108,7 +115,18 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
     /**
      * Returns these options with a bound on entries, for a cache.
      *
-     * @param n the most entries (spread evenly over the segments), 0 for no bound
+     * <p>The bound is kept per segment, rounded up: each segment holds at most
+     * {@code ceil(n / segments)} entries, so the map holds at most
+     * {@code segments * ceil(n / segments)}. With the default 64 segments, {@code withMaxEntries(10)}
+     * keeps up to 64 entries and {@code withMaxEntries(1000)} up to 1024; fewer segments
+     * ({@link #withSegments}) round less. A segment evicts once it is full, so with keys spread
+     * unevenly eviction may start before the whole map holds that many.
+     *
+     * <p>The bound is written into the file when it is created. Opening an existing file with
+     * another bound throws {@link IllegalArgumentException} naming both; options without a bound
+     * (0) open it with the bound it has.
+     *
+     * @param n the most entries, 0 for no bound
      * @return the new options
      */
     public MapOptions withMaxEntries(long n) {
@@ -118,7 +136,17 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
     /**
      * Returns these options with a bound on the bytes entries occupy, for a cache.
      *
-     * @param bytes the most bytes (spread evenly over the segments), 0 for no bound
+     * <p>Entries occupy whole blocks (their headers, keys, values and expiry times rounded up to
+     * {@code blockSize}), and the bound is kept per segment in blocks: {@code bytes} is rounded down
+     * to whole blocks, then up to a multiple of the segments, so each segment holds at most
+     * {@code ceil(floor(bytes / blockSize) / segments)} blocks. With the defaults (64 segments of
+     * 8-byte blocks) {@code withMaxBytes(1000)} keeps up to 1024 bytes of entries. A segment evicts
+     * once it is full, so eviction may start before the whole map occupies that much.
+     *
+     * <p>Like {@link #withMaxEntries}, the bound is fixed when the file is created; opening it with
+     * another throws {@link IllegalArgumentException}.
+     *
+     * @param bytes the most bytes, 0 for no bound, else at least {@code blockSize}
      * @return the new options
      */
     public MapOptions withMaxBytes(long bytes) {

@@ -3,7 +3,6 @@ package dev.colossal.map;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -25,10 +24,13 @@ public final class MapVerifier {
      *
      * @param file     the map file
      * @param entries  entries checked
-     * @param problems damage found, each naming an offset; empty if the file is sound
+     * @param problems damage found, each naming the offset where the bad bytes lie; empty if the
+     *                 file is sound
      * @param notes    findings that are not damage, such as space leaked by a crash
+     * @param repairable how many of the problems lie in state that {@link BytesMap#compact} rebuilds
+     *                 (free lists, counters); the others are damaged data that only a copy restores
      */
-    public record Result(Path file, long entries, List<String> problems, List<String> notes) {
+    public record Result(Path file, long entries, List<String> problems, List<String> notes, int repairable) {
 
         /**
          * Copies the lists.
@@ -37,10 +39,35 @@ public final class MapVerifier {
          * @param entries  entries checked
          * @param problems damage found
          * @param notes    findings that are not damage
+         * @param repairable how many problems compact repairs
          */
         public Result {
             problems = List.copyOf(problems);
             notes = List.copyOf(notes);
+            if (repairable < 0 || repairable > problems.size()) {
+                throw new IllegalArgumentException("repairable=" + repairable + " must be 0.." + problems.size());
+            }
+        }
+
+        /**
+         * A result none of whose problems compact repairs.
+         *
+         * @param file     the map file
+         * @param entries  entries checked
+         * @param problems damage found
+         * @param notes    findings that are not damage
+         */
+        public Result(Path file, long entries, List<String> problems, List<String> notes) {
+            this(file, entries, problems, notes, 0);
+        }
+
+        /**
+         * Tells whether {@link BytesMap#compact} repairs every problem found.
+         *
+         * @return true if there are problems and compact repairs them all
+         */
+        public boolean isRepairable() {
+            return !problems.isEmpty() && repairable == problems.size();
         }
 
         /**
@@ -68,6 +95,8 @@ public final class MapVerifier {
         List<String> notes = new ArrayList<>();
         List<long[]> extents = new ArrayList<>();
         long entries = 0;
+        int repairable = 0;
+        boolean allScanned = true;
         try (BytesMap map = BytesMap.openExisting(file)) {
             int n = map.segmentCount();
             for (int i = 0; i < n; i++) {
@@ -77,15 +106,16 @@ public final class MapVerifier {
                     SegmentScan scan = SegmentScan.deep(map.file, i);
                     long free = scan.freeBlocks();
                     problems.addAll(scan.problems());
+                    repairable += scan.repairableProblems();
                     entries += scan.liveEntries();
                     long leaked = scan.heapBlocks() - scan.usedBlocks() - free;
                     if (leaked != 0) {
                         notes.add("segment=" + i + ": " + leaked + " blocks not on any free list (left by a crash; "
-                                + "'compact' takes them back)");
+                                + "'colossal compact " + file + "' takes them back)");
                     }
                     if (scan.liveEntries() != s.liveEntries()) {
                         notes.add("segment=" + i + ": entry counter says " + s.liveEntries() + ", table holds "
-                                + scan.liveEntries() + " ('compact' recounts)");
+                                + scan.liveEntries() + " ('colossal compact " + file + "' recounts)");
                     }
                     long[] ex = scan.extents();
                     for (int e = 0; e < ex.length; e += 2) {
@@ -94,7 +124,10 @@ public final class MapVerifier {
                         }
                     }
                 } catch (MapCorruptedException damaged) {
-                    problems.add(damaged.getMessage());
+                    // Not the exception's message: that sends the reader to verify, which is running.
+                    problems.add("offset=" + damaged.offset() + ": " + damaged.what() + "; the rest of segment=" + i
+                            + " cannot be checked");
+                    allScanned = false;
                 } finally {
                     s.unlockForRead();
                 }
@@ -108,7 +141,8 @@ public final class MapVerifier {
                 owned += e[1];
             }
             long unowned = map.file.allocEnd() - FileHeaderLayout.directoryEnd(n) - owned;
-            if (unowned != 0) {
+            // A segment that could not be scanned owns extents nobody counted: no note about those.
+            if (unowned != 0 && allScanned) {
                 notes.add(unowned + " bytes of the file belong to no segment (taken by a writer that died before "
                         + "it could record them)");
             }
@@ -116,11 +150,11 @@ public final class MapVerifier {
                 long[] a = extents.get(i - 1);
                 long[] b = extents.get(i);
                 if (a[0] + a[1] > b[0]) {
-                    problems.add("offset=" + b[0] + ": extent of segment=" + b[2] + " overlaps one of segment=" + a[2]
-                            + " " + Arrays.toString(a));
+                    problems.add("offset=" + b[0] + ": segment=" + b[2] + " has an extent that overlaps segment="
+                            + a[2] + "'s extent at offset=" + a[0] + " (" + a[1] + " bytes)");
                 }
             }
         }
-        return new Result(file, entries, problems, notes);
+        return new Result(file, entries, problems, notes, repairable);
     }
 }

@@ -35,6 +35,7 @@ final class SegmentScan {
     private long pendingToAdopt;
     private long retiredToAdopt;
     private final List<String> problems = new ArrayList<>();
+    private int repairableProblems;
     private final long[] valueSizeHistogram = new long[33];
     private long keyBytes;
     private long valueBytes;
@@ -77,26 +78,34 @@ final class SegmentScan {
         }
         checkEntriesInsideChunks();
         if (deep && expiringEntries > 0 && Mem.getLong(m, base + SegmentLayout.MAY_EXPIRE) == 0) {
-            problems.add("offset=" + (base + SegmentLayout.MAY_EXPIRE) + ": segment=" + index + " holds "
+            repairable("offset=" + (base + SegmentLayout.MAY_EXPIRE) + ": segment=" + index + " holds "
                     + expiringEntries + " entries with an expiry time but its mayExpire word is 0, so growing it "
-                    + "would keep expired entries ('compact' recounts it)");
+                    + "would keep expired entries (compact recounts it)");
         }
     }
 
     private void readChunks() {
         List<long[]> list = new ArrayList<>();
-        long c = Mem.getLong(m, base + SegmentLayout.CHUNKS);
+        // Damage is reported where the bad word lies: the value read is no place in the file.
+        long linkAt = base + SegmentLayout.CHUNKS;
+        long c = Mem.getLong(m, linkAt);
         long limit = allocEnd / FileHeaderLayout.EXTENT_ALIGN;
         while (c != 0) {
-            if (c < directoryEnd || c % FileHeaderLayout.EXTENT_ALIGN != 0 || c >= allocEnd || list.size() > limit) {
-                throw file.corrupt(c, "segment=" + index + " has a chunk link outside the file or a cycle");
+            if (c < directoryEnd || c % FileHeaderLayout.EXTENT_ALIGN != 0 || c >= allocEnd) {
+                throw file.corrupt(linkAt, "segment=" + index + " has a chunk link to 0x" + Long.toHexString(c)
+                        + ", outside the heap (" + directoryEnd + ".." + allocEnd + ")");
+            }
+            if (list.size() > limit) {
+                throw file.corrupt(linkAt, "segment=" + index + " has a cycle in its chunk list");
             }
             long bytes = m.get(JAVA_LONG, c + HeapLayout.CHUNK_BYTES);
             if (bytes <= HeapLayout.chunkHeaderBytes(shift) || bytes % (1L << shift) != 0 || c + bytes > allocEnd) {
-                throw file.corrupt(c, "segment=" + index + " has a chunk with chunkBytes=" + bytes);
+                throw file.corrupt(c + HeapLayout.CHUNK_BYTES, "segment=" + index + " has a chunk at offset=" + c
+                        + " whose size word is damaged (chunkBytes=" + bytes + ")");
             }
             list.add(new long[] {c, bytes});
-            c = m.get(JAVA_LONG, c + HeapLayout.NEXT_CHUNK);
+            linkAt = c + HeapLayout.NEXT_CHUNK;
+            c = m.get(JAVA_LONG, linkAt);
         }
         list.sort((a, b) -> Long.compare(a[0], b[0]));
         chunkStarts = new long[list.size()];
@@ -170,12 +179,13 @@ final class SegmentScan {
     /** Checks that the entry's header is well formed and the entry inside the file; returns its header. */
     private long checkEntryBounds(long e, long slotOffset) {
         if (e < directoryEnd || e + EntryLayout.MAX_HEADER_BYTES > allocEnd) {
-            throw file.corrupt(slotOffset, "segment=" + index + " has a slot pointing outside the heap: " + e);
+            throw file.corrupt(slotOffset, "segment=" + index + " has a table slot pointing outside the heap (to "
+                    + e + ")");
         }
         long header = EntryLayout.header(m, e);
         if (header < 0 || e + EntryLayout.bytes(header) > allocEnd) {
-            throw file.corrupt(e, "entry has a malformed header or lies past the allocated end"
-                    + (header < 0 ? "" : " (keyLength=" + EntryLayout.keyLength(header) + " valueLength="
+            throw file.corrupt(e, "segment=" + index + " has an entry with a malformed header, or one that lies past"
+                    + " the allocated end" + (header < 0 ? "" : " (keyLength=" + EntryLayout.keyLength(header) + " valueLength="
                     + EntryLayout.valueLength(header) + ")"));
         }
         int vlen = EntryLayout.valueLength(header);
@@ -309,7 +319,8 @@ final class SegmentScan {
         long total = 0;
         long limit = heapBlocks();
         for (int c = 0; c < SegmentLayout.FREE_CLASSES; c++) {
-            long run = Mem.getLong(m, base + SegmentLayout.freeHead(c));
+            long linkAt = base + SegmentLayout.freeHead(c);
+            long run = Mem.getLong(m, linkAt);
             while (run != 0) {
                 int ci = chunkOf(run);
                 int blocks = run + HeapLayout.RUN.byteSize() <= allocEnd ? m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS) : -1;
@@ -317,22 +328,26 @@ final class SegmentScan {
                         || run + ((long) blocks << shift) > chunkStarts[ci] + chunkSizes[ci]
                         || m.get(JAVA_INT, run + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC
                         || SegmentLayout.freeClassOf(blocks) != c) {
-                    problems.add("offset=" + run + ": damaged free run in class " + c + " (segment=" + index + ")");
+                    repairable("offset=" + linkAt + ": segment=" + index + " has a free-list link (class " + c
+                            + ") to 0x" + Long.toHexString(run) + ", where no free run lies (compact rebuilds the free lists)");
                     break;
                 }
                 int e = Arrays.binarySearch(entries, run);
                 int after = e >= 0 ? e : -e - 1;
                 if (e >= 0 || (after < entries.length && entries[after] < run + ((long) blocks << shift))
                         || (after > 0 && entries[after - 1] + (entryBlocks(entries[after - 1]) << shift) > run)) {
-                    problems.add("offset=" + run + ": free run overlaps a live entry (segment=" + index + ")");
+                    repairable("offset=" + run + ": segment=" + index + " has a free run that overlaps a live entry"
+                            + " (compact rebuilds the free lists)");
                     break;
                 }
                 total += blocks;
                 if (total > limit) {
-                    problems.add("offset=" + run + ": free lists hold more than the heap (cycle?) (segment=" + index + ")");
+                    repairable("offset=" + run + ": segment=" + index + " has free lists that hold more than its heap,"
+                            + " a cycle? (compact rebuilds the free lists)");
                     return total;
                 }
-                run = m.get(JAVA_LONG, run + HeapLayout.RUN_NEXT);
+                linkAt = run + HeapLayout.RUN_NEXT;
+                run = m.get(JAVA_LONG, linkAt);
             }
         }
         long bump = Mem.getLong(m, base + SegmentLayout.BUMP_POS);
@@ -350,6 +365,17 @@ final class SegmentScan {
 
     List<String> problems() {
         return problems;
+    }
+
+    /** Records a problem that {@link Segment#rebuild} (what compact runs) repairs: it rewrites only derived state. */
+    private void repairable(String problem) {
+        problems.add(problem);
+        repairableProblems++;
+    }
+
+    /** How many of the {@link #problems} {@link Segment#rebuild} repairs; the rest is damaged data. */
+    int repairableProblems() {
+        return repairableProblems;
     }
 
     /** Entries by value length: bucket b holds lengths of bit length b (0, 1, 2-3, 4-7, ...). */

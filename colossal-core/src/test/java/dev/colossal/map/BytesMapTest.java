@@ -370,6 +370,21 @@ class BytesMapTest {
     }
 
     @Test
+    void shouldAdviseRestoringADamagedHeaderNotVerifyingIt() throws IOException {
+        Path file = dir.resolve("header.map");
+        BytesMap.open(file).close();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 3), FileHeaderLayout.SEGMENT_COUNT_OFFSET);
+        }
+        MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(file));
+        // verify stops at the same header check: sending the user there would go round in circles.
+        assertEquals("file=" + file + " has a damaged or unknown header (formatVersion=" + FileHeaderLayout.FORMAT_VERSION
+                + " segments=3 blockSize=8 flags=0x1); restore the file from a copy", e.getMessage());
+        assertEquals(file, e.file());
+        assertTrue(e.problem().startsWith("has a damaged or unknown header (") && e.problem().endsWith(")"), e.problem());
+    }
+
+    @Test
     void shouldRejectBadOptionsNamingTheValue() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MapOptions.DEFAULTS.withSegments(3));
         assertTrue(e.getMessage().contains("segments=3"), e.getMessage());
@@ -401,7 +416,9 @@ class BytesMapTest {
                     .putLong(0, FileHeaderLayout.directoryEnd(64) + 4096), FileHeaderLayout.ALLOC_END_OFFSET);
         }
         MapFormatException e = assertThrows(MapFormatException.class, () -> BytesMap.open(file));
-        assertTrue(e.getMessage().contains("allocEnd=") && e.getMessage().contains("below"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("file=" + file + " records allocEnd=" + (FileHeaderLayout.directoryEnd(64) + 4096)
+                + " in its header (offset=" + FileHeaderLayout.ALLOC_END_OFFSET + "), but "), e.getMessage());
+        assertTrue(e.getMessage().endsWith(": the header or that word is damaged; restore the file from a copy"), e.getMessage());
     }
 
     @Test

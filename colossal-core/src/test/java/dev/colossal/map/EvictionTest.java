@@ -77,4 +77,49 @@ class EvictionTest {
         assertTrue(e.getMessage().contains("maxEntries=-1"), e.getMessage());
         assertEquals(0, MapOptions.DEFAULTS.maxEntries());
     }
+
+    @Test
+    void shouldKeepTheDocumentedRoundedBound() throws IOException {
+        // 64 segments of ceil(10 / 64) = 1 entry, and of ceil(1000 / 64) = 16.
+        for (long[] asked : new long[][] {{10, 64}, {1000, 1024}}) {
+            Path file = dir.resolve("rounded" + asked[0] + ".map");
+            try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withMaxEntries(asked[0]))) {
+                for (int i = 0; i < 20_000; i++) {
+                    map.put(b("k" + i), new byte[8]);
+                }
+                assertTrue(map.size() <= asked[1], "withMaxEntries(" + asked[0] + ") kept " + map.size());
+                assertTrue(map.size() > asked[0], "rounded up per segment: " + map.size());
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseToReopenWithAnotherBoundNamingBoth() throws IOException {
+        Path file = dir.resolve("bound.map");
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withMaxEntries(1000))) {
+            map.put(b("k"), b("v"));
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BytesMap.open(file, MapOptions.DEFAULTS.withMaxEntries(500)));
+        assertEquals("file=" + file + " was created with maxEntries=1000 but the options ask for maxEntries=500; a bound"
+                + " cannot change once the file exists: open it with withMaxEntries(1000) or without a bound, or create a"
+                + " new file", e.getMessage());
+        try (BytesMap same = BytesMap.open(file, MapOptions.DEFAULTS.withMaxEntries(1000))) {
+            assertEquals(1, same.size(), "the same bound opens it");
+        }
+        try (BytesMap unsaid = BytesMap.open(file)) {
+            assertEquals(1, unsaid.size(), "so do options without a bound");
+        }
+
+        Path unbounded = dir.resolve("unbounded.map");
+        BytesMap.open(unbounded).close();
+        e = assertThrows(IllegalArgumentException.class, () -> BytesMap.open(unbounded, MapOptions.DEFAULTS.withMaxBytes(1 << 20)));
+        assertTrue(e.getMessage().contains("maxBytes=0 (no bound) but the options ask for maxBytes=1048576"), e.getMessage());
+    }
+
+    @Test
+    void shouldRejectAByteBoundBelowOneBlock() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MapOptions.DEFAULTS.withMaxBytes(4));
+        assertEquals("maxBytes=4 must be 0 (no bound) or at least blockSize=8", e.getMessage());
+    }
 }

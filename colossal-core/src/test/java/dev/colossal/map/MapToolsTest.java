@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -131,11 +132,76 @@ class MapToolsTest {
         assertTrue(MapVerifier.verify(file, null).isSound());
     }
 
+    private static long readLong(Path file, long offset) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            ch.read(b, offset);
+            return b.getLong(0);
+        }
+    }
+
+    private static void writeLong(Path file, long offset, long value) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(0, value), offset);
+        }
+    }
+
+    @Test
+    void shouldBlameAChunkWithAnAbsurdSizeNotTheHeader() throws IOException {
+        Path file = filled();
+        long chunk = readLong(file, FileHeaderLayout.segmentOffset(1) + SegmentLayout.CHUNKS);
+        writeLong(file, chunk + HeapLayout.CHUNK_BYTES, 7884315190670728579L);
+        MapVerifier.Result r = MapVerifier.verify(file, null);
+        assertEquals(List.of("offset=" + (chunk + HeapLayout.CHUNK_BYTES) + ": segment=1 has a chunk at offset=" + chunk
+                + " whose size word is damaged (chunkBytes=7884315190670728579); the rest of segment=1 cannot be checked"),
+                r.problems());
+        assertFalse(r.isRepairable());
+        assertEquals(List.of(), r.notes(), "the unscanned segment's extents are not reported as owned by no one");
+    }
+
+    @Test
+    void shouldReportABadChunkLinkWhereItWasRead() throws IOException {
+        Path file = filled();
+        long link = FileHeaderLayout.segmentOffset(2) + SegmentLayout.CHUNKS;
+        writeLong(file, link, -7817330205346683374L);
+        MapVerifier.Result r = MapVerifier.verify(file, null);
+        assertEquals(1, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).startsWith("offset=" + link + ": segment=2 has a chunk link to 0x"
+                + Long.toHexString(-7817330205346683374L) + ", outside the heap"), r.problems().toString());
+        assertFalse(r.problems().get(0).contains("verify"), "verify does not send the user to verify");
+    }
+
+    @Test
+    void shouldCallADamagedFreeListRepairableAndCompactRepairIt() throws IOException {
+        Path file = filled();
+        long head = -1;
+        for (int c = 0; c < SegmentLayout.FREE_CLASSES && head < 0; c++) {
+            long at = FileHeaderLayout.segmentOffset(0) + SegmentLayout.freeHead(c);
+            if (readLong(file, at) != 0) {
+                head = at;
+            }
+        }
+        assertTrue(head > 0, "removing entries left free runs");
+        writeLong(file, head, 0x40L);
+        MapVerifier.Result r = MapVerifier.verify(file, null);
+        assertEquals(1, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).startsWith("offset=" + head + ": segment=0 has a free-list link"), r.problems().toString());
+        assertTrue(r.isRepairable());
+        List<Integer> progress = new ArrayList<>();
+        MapCompactor.Result c = MapCompactor.compact(file, progress::add);
+        assertEquals(List.of(25, 50, 75, 100), progress);
+        assertEquals(2000, c.entries());
+        assertTrue(c.takenBack() > 0 && c.takenBack() <= c.freeBytes(), c.toString());
+        assertTrue(MapVerifier.verify(file, null).isSound());
+        assertEquals(0, MapCompactor.compact(file, null).takenBack(), "nothing left to take back");
+    }
+
     @Test
     void shouldNotCreateAMissingFile() {
         Path missing = dir.resolve("missing.map");
         assertThrows(NoSuchFileException.class, () -> MapVerifier.verify(missing, null));
         assertThrows(NoSuchFileException.class, () -> MapInspector.inspect(missing));
+        assertThrows(NoSuchFileException.class, () -> MapCompactor.compact(missing, null));
         assertFalse(Files.exists(missing));
     }
 }

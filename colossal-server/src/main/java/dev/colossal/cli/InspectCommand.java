@@ -8,7 +8,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code colossal inspect FILE}: what a map file holds, without changing it. */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
-        description = "Show a map file's header, segments, fill, sizes, free space and a histogram of value sizes.")
+        description = {"Show what a map file holds, without changing it.",
+            "Prints its header, segments, fill, sizes, free space and a histogram of value sizes."})
 public final class InspectCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "FILE", description = "the map file")
@@ -23,8 +24,7 @@ public final class InspectCommand implements Callable<Integer> {
             System.out.print(MapInspector.inspect(file));
             return 0;
         } catch (Exception e) {
-            System.err.println("colossal inspect: " + (e instanceof java.nio.file.NoSuchFileException ? "no such file: " + file : e.getMessage()));
-            return 2;
+            return Failures.unreadable("inspect", file, e);
         }
     }
 }

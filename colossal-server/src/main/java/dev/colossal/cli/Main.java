@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             SwapCommand.class,
             InspectCommand.class,
             VerifyCommand.class,
+            CompactCommand.class,
             MapSoakCommand.class,
         })
 public final class Main implements Runnable {

@@ -20,8 +20,9 @@ import picocli.CommandLine.Option;
  * sample. Stops early, and says so, rather than let the disk fall below {@code --reserve}.
  */
 @Command(name = "map-soak", mixinStandardHelpOptions = true,
-        description = {"Fill a map with 8-byte keys and 8-byte values from empty, without any size hint,",
-            "then reopen it and verify a random sample. Prints entries, file size, ops/s and times."})
+        description = {"Fill a map from empty, reopen it and check a sample.",
+            "Puts 8-byte keys with 8-byte values into a new map, reopens it and verifies a random sample of the"
+                    + " entries. Prints entries, file size, ops/s and times."})
 final class MapSoakCommand implements Callable<Integer> {
 
     /** How often (in entries) progress advances and the free space is checked. */
@@ -33,7 +34,7 @@ final class MapSoakCommand implements Callable<Integer> {
     @Option(names = "--entries", description = "entries to put (default: 1000000000)")
     long entries = 1_000_000_000L;
 
-    @Option(names = "--dir", description = "where soak.map goes (default: a new directory below java.io.tmpdir)")
+    @Option(names = "--dir", description = "where soak.map goes (default: a new temporary directory)")
     Path dir;
 
     @Option(names = "--sample", description = "random keys checked after reopening, plus as many absent ones (default: 1000000)")

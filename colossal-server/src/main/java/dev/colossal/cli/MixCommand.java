@@ -10,8 +10,8 @@ import picocli.CommandLine.Option;
 
 /** {@code colossal mix}: the seed's Mix workload on file-backed segmented storage, with its throughput. */
 @Command(name = "mix", mixinStandardHelpOptions = true,
-        description = {"Mixes two white-noise signals into a new one, over and over, on file-backed chunks",
-            "from a pool (seed 000's Mix workload), and prints the throughput."})
+        description = {"Time mixing white-noise signals on file-backed chunks.",
+            "Mixes two signals into a new one, over and over, on chunks from a pool (seed 000's Mix workload)."})
 final class MixCommand implements Callable<Integer> {
 
     @Option(names = "--samples", description = "samples per signal (default: ${DEFAULT-VALUE}, 1 s at 192 kHz)")

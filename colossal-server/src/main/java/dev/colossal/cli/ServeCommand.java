@@ -1,8 +1,12 @@
 package dev.colossal.cli;
 
+import dev.colossal.map.MapFormatException;
 import dev.colossal.server.ColossalServer;
+import dev.colossal.server.ListenException;
 import dev.colossal.server.ServerConfig;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -10,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /** {@code colossal serve}: the persistent map on the network, RESP and HTTP. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serve the persistent map over RESP (Redis clients work unmodified) and HTTP.")
+        description = "Serve the map over RESP (Redis clients work unmodified) and HTTP.")
 public final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE",
@@ -81,7 +85,28 @@ public final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         Path data = settings.dataDir();
-        ColossalServer server = ColossalServer.start(settings);
+        if (Files.exists(data) && !Files.isDirectory(data)) {
+            return Failures.report("serve", "data directory " + data + " is a file, not a directory: pass --data DIR"
+                    + " with a directory (created if absent)");
+        }
+        ColossalServer server;
+        try {
+            server = ColossalServer.start(settings);
+        } catch (MapFormatException e) {
+            Path file = e.file() != null ? e.file() : data;
+            return Failures.report("serve", file + " " + e.problem() + "; run 'colossal verify " + file
+                    + "' for details, restore it from a copy, or move it away to start with an empty map");
+        } catch (FileSystemException e) {
+            String where = data.toString().equals(e.getFile()) ? "" : " (at " + e.getFile() + ")";
+            return Failures.report("serve", "cannot use data directory " + data + ": "
+                    + (e.getReason() != null ? e.getReason() : "permission denied") + where
+                    + "; pass --data DIR with a directory you can write");
+        } catch (ListenException e) {
+            return Failures.report("serve", e.inUse()
+                    ? "port " + e.port() + " is in use (another server?): stop it or pass --" + e.setting() + " N"
+                            + (e.setting().equals("http-port") ? " (-1 turns HTTP off)" : "")
+                    : e.getMessage() + "; pass --bind with an address of this machine, e.g. 127.0.0.1");
+        }
         Thread hook = new Thread(() -> {
             try {
                 server.close();

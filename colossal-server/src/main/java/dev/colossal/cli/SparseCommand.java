@@ -11,8 +11,9 @@ import picocli.CommandLine.Option;
 
 /** {@code colossal sparse}: a colossal array over several sparse files, first and last element touched. */
 @Command(name = "sparse", mixinStandardHelpOptions = true,
-        description = {"Creates a DoubleArray larger than one file may be (ext4 caps a file at 16 TiB) over",
-            "several sparse files, writes and reads its first and last elements, and times it."})
+        description = {"Time an array larger than one file, over several sparse files.",
+            "Creates a DoubleArray larger than one file may be (ext4 caps a file at 16 TiB) over several sparse"
+                    + " files, writes and reads its first and last elements, and prints how long each step took."})
 final class SparseCommand implements Callable<Integer> {
 
     @Option(names = "--size", converter = ByteSize.class,
@@ -23,7 +24,7 @@ final class SparseCommand implements Callable<Integer> {
             description = "largest file, a power of two (default: 8T)")
     long fileSize = SparseFiles.DEFAULT_FILE_BYTES;
 
-    @Option(names = "--dir", description = "where the files go (default: a new directory below java.io.tmpdir)")
+    @Option(names = "--dir", description = "where the files go (default: a new temporary directory)")
     Path dir;
 
     @Override

@@ -17,21 +17,22 @@ import picocli.CommandLine.Option;
  * through a {@link SwapSpace}; the result is checked against a checksum computed without any storage.
  */
 @Command(name = "swap", mixinStandardHelpOptions = true,
-        description = {"Realises white-noise signals, mixes each with the next into a new signal and sums the mixes,",
-            "with far more signal data than the memory budget: signals spill to a swap file and come back",
-            "on access. Checks the sum against one computed independently from the noise generators."})
+        description = {"Mix and sum signals larger than memory, through a swap file.",
+            "Realises white-noise signals, mixes each with the next into a new signal and sums the mixes, with far"
+                    + " more signal data than the memory budget: signals spill to a swap file and come back on access.",
+            "Checks the sum against one computed independently from the noise generators."})
 final class SwapCommand implements Callable<Integer> {
 
     @Option(names = "--signals", converter = ByteSize.class,
-            description = "total size of the input signals (default: ${DEFAULT-VALUE} bytes; e.g. 8g)")
+            description = "total size of the input signals, e.g. 8g (default: 256M)")
     long signalBytes = 256L << 20;
 
     @Option(names = "--signal-size", converter = ByteSize.class,
-            description = "size of one signal (default: ${DEFAULT-VALUE} bytes)")
+            description = "size of one signal (default: 16M)")
     long signalSize = 16L << 20;
 
     @Option(names = "--budget", converter = ByteSize.class,
-            description = "memory budget of the swap space (default: ${DEFAULT-VALUE} bytes; e.g. 1g)")
+            description = "memory budget of the swap space, e.g. 1g (default: 64M)")
     long budget = 64L << 20;
 
     @Option(names = "--dir", description = "directory of the swap file (default: a temporary directory)")

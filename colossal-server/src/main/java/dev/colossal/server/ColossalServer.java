@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,7 +40,8 @@ public final class ColossalServer implements AutoCloseable {
      *
      * @param config where to listen, where the data is, limits
      * @return the running server
-     * @throws IOException if the data cannot be opened or a port cannot be bound
+     * @throws ListenException if a port is in use or the bind address is not this machine's
+     * @throws IOException if the data cannot be opened
      */
     public static ColossalServer start(ServerConfig config) throws IOException {
         return start(config, table -> { });
@@ -55,9 +57,17 @@ public final class ColossalServer implements AutoCloseable {
             CommandTable table = new CommandTable(ctx);
             extraCommands.accept(table);
             resp = new RespServer(ctx, table);
-            resp.start();
+            try {
+                resp.start();
+            } catch (BindException e) {
+                throw new ListenException("port", config.bind(), config.port(), e);
+            }
             if (config.httpPort() >= 0) {
-                http = HttpApi.start(ctx);
+                try {
+                    http = HttpApi.start(ctx);
+                } catch (BindException e) {
+                    throw new ListenException("http-port", config.bind(), config.httpPort(), e);
+                }
             }
         } catch (IOException | RuntimeException e) {
             if (resp != null) {

@@ -27,8 +27,12 @@ import java.util.concurrent.locks.Lock;
  *  GET    /health                          200 "ok"
  * </pre>
  *
- * Keys in paths are percent-decoded bytes. A password set with {@code --requirepass} is required
- * as {@code Authorization: Bearer <password>} for everything but /health.
+ * HEAD is answered as GET without the body. Every error is JSON, {@code {"error":"..."}}, except
+ * a request line the JDK's server cannot parse (a path with a malformed escape such as
+ * {@code %ZZ}): it answers 400 in HTML itself, before any handler runs. Keys in paths are
+ * percent-decoded bytes. A password set with {@code --requirepass} is required as
+ * {@code Authorization: Bearer <password>} for everything but /health; a missing one is answered
+ * with NOAUTH and a wrong one with WRONGPASS, as over RESP.
  */
 final class HttpApi implements AutoCloseable {
 
@@ -59,7 +63,7 @@ final class HttpApi implements AutoCloseable {
         try {
             route(x);
         } catch (RuntimeException e) {
-            send(x, 500, "application/json", json("{\"error\":" + quote(String.valueOf(e.getMessage())) + "}"));
+            error(x, 500, String.valueOf(e.getMessage()));
         } catch (Error e) {
             if (EventLoop.poisonsJvm(e)) {
                 ctx.fail("HTTP " + x.getRequestMethod() + " " + x.getRequestURI(), e);
@@ -68,7 +72,7 @@ final class HttpApi implements AutoCloseable {
                         + x.getRemoteAddress() + " failed: " + e);
                 e.printStackTrace();
             }
-            send(x, 500, "application/json", json("{\"error\":" + quote(String.valueOf(e)) + "}"));
+            error(x, 500, String.valueOf(e));
         } finally {
             x.close();
         }
@@ -76,14 +80,17 @@ final class HttpApi implements AutoCloseable {
 
     private void route(HttpExchange x) throws IOException {
         String path = x.getRequestURI().getRawPath();
-        String method = x.getRequestMethod();
+        // HEAD is answered as GET; send() leaves the body out.
+        String method = x.getRequestMethod().equals("HEAD") ? "GET" : x.getRequestMethod();
         if (path.equals("/health")) {
             send(x, 200, "text/plain", Args.bytes("ok\n"));
             return;
         }
         String pass = ctx.config.requirePass();
-        if (pass != null && !("Bearer " + pass).equals(x.getRequestHeaders().getFirst("Authorization"))) {
-            send(x, 401, "application/json", json("{\"error\":\"NOAUTH Authentication required.\"}"));
+        String given = x.getRequestHeaders().getFirst("Authorization");
+        if (pass != null && !("Bearer " + pass).equals(given)) {
+            // As over RESP: no credentials is NOAUTH, wrong ones are AUTH's WRONGPASS.
+            error(x, 401, given == null ? Errors.NOAUTH : Errors.WRONGPASS);
             return;
         }
         if (path.startsWith("/v1/keys/") && path.length() > "/v1/keys/".length()) {
@@ -96,7 +103,7 @@ final class HttpApi implements AutoCloseable {
         } else if (path.equals("/metrics") && method.equals("GET")) {
             send(x, 200, "text/plain; version=0.0.4", Args.bytes(metrics()));
         } else {
-            send(x, 404, "application/json", json("{\"error\":\"no such endpoint: " + method + " " + path + "\"}"));
+            error(x, 404, "no such endpoint: " + x.getRequestMethod() + " " + path);
         }
     }
 
@@ -106,7 +113,7 @@ final class HttpApi implements AutoCloseable {
             case "GET" -> {
                 KeyValueStore.Entry e = store.get(key);
                 if (e == null) {
-                    send(x, 404, "application/json", json("{\"error\":\"no such key\"}"));
+                    error(x, 404, "no such key");
                 } else {
                     if (e.expireAtMillis() != StoredValue.NO_EXPIRY) {
                         x.getResponseHeaders().set("X-TTL-Millis", Long.toString(Math.max(0, e.expireAtMillis() - ctx.now())));
@@ -124,7 +131,7 @@ final class HttpApi implements AutoCloseable {
                 if (ttl != null) {
                     long s = Args.toLong(Args.bytes(ttl)).orElse(0);
                     if (s <= 0 || s > Long.MAX_VALUE / 1000 - ctx.now()) {
-                        send(x, 400, "application/json", json("{\"error\":\"ttl=" + ttl + " must be a positive number of seconds\"}"));
+                        error(x, 400, "ttl=" + ttl + " must be a positive number of seconds");
                         return;
                     }
                     at = ctx.now() + s * 1000;
@@ -147,9 +154,16 @@ final class HttpApi implements AutoCloseable {
                 } finally {
                     l.unlock();
                 }
-                send(x, gone ? 204 : 404, null, null);
+                if (gone) {
+                    send(x, 204, null, null);
+                } else {
+                    error(x, 404, "no such key");
+                }
             }
-            default -> send(x, 405, "application/json", json("{\"error\":\"method " + method + " not allowed\"}"));
+            default -> {
+                x.getResponseHeaders().set("Allow", "GET, HEAD, PUT, DELETE");
+                error(x, 405, "method " + method + " not allowed; use GET, HEAD, PUT or DELETE");
+            }
         }
     }
 
@@ -158,7 +172,7 @@ final class HttpApi implements AutoCloseable {
         try (InputStream in = x.getRequestBody()) {
             byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, max + 1));
             if (body.length > max) {
-                send(x, 413, "application/json", json("{\"error\":\"value longer than proto-max-bulk-len=" + max + "\"}"));
+                error(x, 413, "value longer than proto-max-bulk-len=" + max);
                 return null;
             }
             return body;
@@ -174,7 +188,7 @@ final class HttpApi implements AutoCloseable {
             cursor = Long.parseUnsignedLong(q.getOrDefault("cursor", "0"));
             count = Integer.parseInt(q.getOrDefault("count", "100"));
         } catch (NumberFormatException e) {
-            send(x, 400, "application/json", json("{\"error\":\"cursor and count must be numbers\"}"));
+            error(x, 400, "cursor and count must be numbers");
             return;
         }
         KeyCommands.ScanPage page = new KeyCommands(ctx, new StringCommands(ctx))
@@ -278,11 +292,22 @@ final class HttpApi implements AutoCloseable {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** Answers {"error":"message"}, the shape of every error this API returns. */
+    private static void error(HttpExchange x, int status, String message) throws IOException {
+        send(x, status, "application/json", json("{\"error\":" + quote(message) + "}"));
+    }
+
     private static void send(HttpExchange x, int status, String type, byte[] body) throws IOException {
         if (type != null) {
             x.getResponseHeaders().set("Content-Type", type);
         }
         if (body == null) {
+            x.sendResponseHeaders(status, -1);
+            return;
+        }
+        if (x.getRequestMethod().equals("HEAD")) {
+            // The JDK sends a HEAD answer's length only as a header of ours; given to it, it logs a warning.
+            x.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
             x.sendResponseHeaders(status, -1);
             return;
         }

@@ -2,11 +2,10 @@ package dev.colossal.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.colossal.map.BytesMap;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -14,27 +13,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code colossal inspect} and {@code colossal verify}: output and exit codes. */
 class MapCommandsTest {
 
     @TempDir
     Path dir;
-
-    private record Run(int exit, String out) {}
-
-    private static Run run(String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(buf, true, UTF_8));
-        try {
-            int exit = new CommandLine(new Main()).execute(args);
-            return new Run(exit, buf.toString(UTF_8));
-        } finally {
-            System.setOut(old);
-        }
-    }
 
     private Path map() throws Exception {
         Path file = dir.resolve("cli.map");
@@ -48,7 +32,7 @@ class MapCommandsTest {
 
     @Test
     void shouldInspectAMap() throws Exception {
-        Run r = run("inspect", map().toString());
+        Cli.Run r = Cli.run("inspect", map().toString());
         assertEquals(0, r.exit());
         assertTrue(r.out().contains("entries     500"), r.out());
     }
@@ -56,7 +40,7 @@ class MapCommandsTest {
     @Test
     void shouldExitZeroForASoundMapOneForADamagedOneTwoForAForeignFile() throws Exception {
         Path file = map();
-        Run sound = run("verify", "--no-progress", file.toString());
+        Cli.Run sound = Cli.run("verify", "--no-progress", file.toString());
         assertEquals(0, sound.exit(), sound.out());
         assertTrue(sound.out().contains("500 entries, sound"), sound.out());
 
@@ -68,12 +52,29 @@ class MapCommandsTest {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.wrap(new byte[] {(byte) ~content[at + 3]}), at + 3);
         }
-        Run damaged = run("verify", "--no-progress", file.toString());
+        Cli.Run damaged = Cli.run("verify", "--no-progress", file.toString());
         assertEquals(1, damaged.exit(), damaged.out());
         assertTrue(damaged.out().contains("damaged: ") && damaged.out().contains("offset="), damaged.out());
+        assertTrue(damaged.out().contains("what to do: restore " + file + " from a copy"), damaged.out());
+        assertFalse(damaged.out().contains("colossal verify"), "verify does not send the user to verify: " + damaged.out());
 
         Path foreign = Files.writeString(dir.resolve("notes.txt"), "x".repeat(5000));
-        assertEquals(2, run("verify", "--no-progress", foreign.toString()).exit());
-        assertEquals(2, run("inspect", dir.resolve("missing.map").toString()).exit());
+        assertEquals(2, Cli.run("verify", "--no-progress", foreign.toString()).exit());
+        assertEquals(2, Cli.run("inspect", dir.resolve("missing.map").toString()).exit());
+    }
+
+    @Test
+    void shouldCompactAMapAndReportAnUnreadableFileInOneLine() throws Exception {
+        Path file = map();
+        Cli.Run done = Cli.run("compact", "--no-progress", file.toString());
+        assertEquals(0, done.exit(), done.err());
+        assertTrue(done.out().startsWith(file + ": 500 entries; ") && done.out().contains(" of it taken back"), done.out());
+
+        Path foreign = Files.writeString(dir.resolve("notes.txt"), "x".repeat(5000));
+        Cli.Run unreadable = Cli.run("compact", "--no-progress", foreign.toString());
+        assertEquals(2, unreadable.exit());
+        assertTrue(unreadable.err().startsWith("colossal compact: file=" + foreign + " is not a Colossal map"), unreadable.err());
+        assertEquals(1, unreadable.err().lines().count(), unreadable.err());
+        assertEquals(2, Cli.run("compact", dir.resolve("missing.map").toString()).exit());
     }
 }

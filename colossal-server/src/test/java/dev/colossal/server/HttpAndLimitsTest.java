@@ -10,7 +10,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -120,6 +126,88 @@ class HttpAndLimitsTest {
                 w.send("*2\r\n$3\r\nGET\r\n$2000000\r\n".getBytes());
                 assertEquals("-ERR Protocol error: invalid bulk length\r\n", w.reply());
             }
+        }
+    }
+
+    private static HttpResponse<String> http(ColossalServer s, String method, String path, String token)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.httpPort() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody());
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void headIsAnsweredLikeGetWithoutABodyOrAWarningInTheLog() throws Exception {
+        Logger jdk = Logger.getLogger("com.sun.net.httpserver");
+        List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    warnings.add(r);
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        jdk.addHandler(handler);
+        try (ColossalServer s = ColossalServer.start(config(dir))) {
+            HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.httpPort() + "/v1/keys/k"))
+                    .PUT(HttpRequest.BodyPublishers.ofString("hello")).build(), HttpResponse.BodyHandlers.discarding());
+            HttpResponse<String> head = http(s, "HEAD", "/v1/keys/k", null);
+            assertEquals(List.of(), warnings.stream().map(LogRecord::getMessage).toList());
+            assertEquals(200, head.statusCode());
+            assertEquals("5", head.headers().firstValue("Content-Length").orElseThrow());
+            assertEquals("", head.body());
+            assertEquals(404, http(s, "HEAD", "/v1/keys/absent", null).statusCode());
+            assertEquals(200, http(s, "HEAD", "/health", null).statusCode());
+            assertEquals(List.of(), warnings.stream().map(LogRecord::getMessage).toList());
+        } finally {
+            jdk.removeHandler(handler);
+        }
+    }
+
+    @Test
+    void deletingAnAbsentKeyAnswersJsonAsGettingOneDoes() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir))) {
+            HttpResponse<String> get = http(s, "GET", "/v1/keys/absent", null);
+            HttpResponse<String> delete = http(s, "DELETE", "/v1/keys/absent", null);
+            assertEquals(404, delete.statusCode());
+            assertEquals("{\"error\":\"no such key\"}", delete.body());
+            assertEquals(get.body(), delete.body());
+            assertEquals("application/json", delete.headers().firstValue("Content-Type").orElseThrow());
+        }
+    }
+
+    @Test
+    void aWrongBearerTokenIsWrongpassAsOverRespAMissingOneNoauth() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir).withRequirePass("sesame"))) {
+            HttpResponse<String> wrong = http(s, "GET", "/v1/keys/k", "nope");
+            assertEquals(401, wrong.statusCode());
+            assertEquals("{\"error\":\"" + Errors.WRONGPASS + "\"}", wrong.body());
+            HttpResponse<String> missing = http(s, "GET", "/v1/keys/k", null);
+            assertEquals(401, missing.statusCode());
+            assertEquals("{\"error\":\"" + Errors.NOAUTH + "\"}", missing.body());
+            assertEquals(404, http(s, "GET", "/v1/keys/k", "sesame").statusCode());
+        }
+    }
+
+    @Test
+    void errorsQuoteWhatTheyEcho() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir))) {
+            HttpResponse<String> r = http(s, "GET", "/v1/nope%22x", null);
+            assertEquals(404, r.statusCode());
+            assertEquals("{\"error\":\"no such endpoint: GET /v1/nope%22x\"}", r.body());
+            HttpResponse<String> patch = http(s, "PATCH", "/v1/keys/k", null);
+            assertEquals(405, patch.statusCode());
+            assertEquals("GET, HEAD, PUT, DELETE", patch.headers().firstValue("Allow").orElseThrow());
         }
     }
 }

@@ -1,0 +1,70 @@
+package dev.colossal.map;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.IntConsumer;
+
+/**
+ * Compacts a whole map file as {@link BytesMap#compact} does, one segment at a time under its
+ * lock, and says how much free space that took back. What {@code colossal compact} runs; the map
+ * may be in use meanwhile.
+ */
+public final class MapCompactor {
+
+    private MapCompactor() {
+    }
+
+    /**
+     * The outcome of a compaction.
+     *
+     * @param file       the map file
+     * @param entries    live entries
+     * @param freeBytes  heap bytes free afterwards: on free lists or in bump regions
+     * @param takenBack  of those, the bytes no free list offered before: leaked by crashes, or lost
+     *                   to damaged free lists
+     */
+    public record Result(Path file, long entries, long freeBytes, long takenBack) {
+    }
+
+    /**
+     * Compacts the map in {@code file}.
+     *
+     * @param file     the map file; it is not created if absent
+     * @param progress receives the percentage done after each segment (may be null)
+     * @return what compaction changed
+     * @throws MapFormatException    if the header is damaged, foreign, newer or the file truncated
+     * @throws MapCorruptedException if a segment's table or chunks are damaged: the segments before
+     *                               it are compacted, it and those after it are left as they were
+     * @throws IOException           if the file cannot be read
+     */
+    public static Result compact(Path file, IntConsumer progress) throws IOException {
+        Objects.requireNonNull(file, "file");
+        long entries = 0;
+        long freeBlocks = 0;
+        long takenBack = 0;
+        try (BytesMap map = BytesMap.openExisting(file)) {
+            int n = map.segmentCount();
+            for (int i = 0; i < n; i++) {
+                Segment s = map.segment(i);
+                s.lock();
+                try {
+                    long before = SegmentScan.of(map.file, i).freeBlocks();
+                    s.rebuild();
+                    SegmentScan after = SegmentScan.of(map.file, i);
+                    long free = after.freeBlocks();
+                    entries += after.liveEntries();
+                    freeBlocks += free;
+                    takenBack += Math.max(0, free - before);
+                } finally {
+                    s.unlock();
+                }
+                if (progress != null) {
+                    progress.accept((int) ((i + 1) * 100L / n));
+                }
+            }
+            int shift = map.file.blockShift;
+            return new Result(file, entries, freeBlocks << shift, takenBack << shift);
+        }
+    }
+}

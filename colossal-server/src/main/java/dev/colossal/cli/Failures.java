@@ -1,0 +1,42 @@
+package dev.colossal.cli;
+
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * One-line messages for failures the user can fix: a missing, unreadable or foreign file, a port in
+ * use. They go to stderr as {@code colossal COMMAND: what; what to do} with exit code
+ * {@link #UNUSABLE}, never as a stack trace, which is kept for bugs.
+ */
+final class Failures {
+
+    /** The exit code when the command could not start on its input: a file, a directory or a port. */
+    static final int UNUSABLE = 2;
+
+    private Failures() {}
+
+    /**
+     * Prints {@code colossal COMMAND: message} on stderr.
+     *
+     * @return {@link #UNUSABLE}
+     */
+    static int report(String command, String message) {
+        System.err.println("colossal " + command + ": " + message);
+        return UNUSABLE;
+    }
+
+    /**
+     * Reports a map file that could not be opened: missing, not readable, or not a sound map (the
+     * library's message names the file and what to do).
+     *
+     * @return {@link #UNUSABLE}
+     */
+    static int unreadable(String command, Path file, Exception e) {
+        return report(command, switch (e) {
+            case NoSuchFileException missing -> "no such file: " + file;
+            case AccessDeniedException denied -> "no permission to open " + file + "; run as its owner or fix its mode";
+            default -> e.getMessage();
+        });
+    }
+}

@@ -1,0 +1,65 @@
+package dev.colossal.server;
+
+import java.net.BindException;
+
+/**
+ * The server could not listen on one of its ports: another process holds the port, or the bind
+ * address is not one of this machine's. Names the setting, address and port, so that a front end
+ * can say which flag to change; the cause is the JDK's exception.
+ */
+public final class ListenException extends BindException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The setting that chose the port: {@code port} or {@code http-port}, the flags' and config file's names. */
+    private final String setting;
+    private final String address;
+    private final int port;
+    private final boolean inUse;
+
+    ListenException(String setting, String address, int port, BindException cause) {
+        super("cannot listen on " + address + ":" + port + " (" + setting + "): " + cause.getMessage());
+        initCause(cause);
+        this.setting = setting;
+        this.address = address;
+        this.port = port;
+        // The JDK reports EADDRINUSE only through its message (strerror), the same on every Unix.
+        this.inUse = String.valueOf(cause.getMessage()).contains("in use");
+    }
+
+    /**
+     * Returns the setting that chose the port.
+     *
+     * @return {@code port} (RESP) or {@code http-port}, as the flags and the config file name them
+     */
+    public String setting() {
+        return setting;
+    }
+
+    /**
+     * Returns the address the server tried to listen on.
+     *
+     * @return the bind address
+     */
+    public String address() {
+        return address;
+    }
+
+    /**
+     * Returns the port the server tried to listen on.
+     *
+     * @return the port
+     */
+    public int port() {
+        return port;
+    }
+
+    /**
+     * Tells whether another socket holds the port, rather than the address being unusable.
+     *
+     * @return true if the port is in use
+     */
+    public boolean inUse() {
+        return inUse;
+    }
+}

@@ -1,0 +1,72 @@
+package dev.colossal.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code colossal serve} refuses what it cannot serve with one line naming the cause, not a stack trace. */
+class ServeCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private static void assertOneLine(Cli.Run r, String expected) {
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("colossal serve: " + expected + System.lineSeparator(), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
+    }
+
+    @Test
+    void shouldNameARespPortInUse() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            Cli.Run r = Cli.run("serve", "--port", "" + port, "--http-port", "-1", "--data", dir.toString());
+            assertOneLine(r, "port " + port + " is in use (another server?): stop it or pass --port N");
+        }
+    }
+
+    @Test
+    void shouldNameAnHttpPortInUse() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "" + port, "--data", dir.toString());
+            assertOneLine(r, "port " + port + " is in use (another server?): stop it or pass --http-port N"
+                    + " (-1 turns HTTP off)");
+        }
+    }
+
+    @Test
+    void shouldSayADataPathIsAFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("notes.txt"), "not a directory");
+        Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", file.toString());
+        assertOneLine(r, "data directory " + file + " is a file, not a directory: pass --data DIR with a directory"
+                + " (created if absent)");
+    }
+
+    @Test
+    void shouldSayADataDirectoryCannotBeCreated() throws Exception {
+        Path file = Files.writeString(dir.resolve("notes.txt"), "not a directory");
+        Path below = file.resolve("data");
+        Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", below.toString());
+        assertOneLine(r, "cannot use data directory " + below + ": Not a directory; pass --data DIR"
+                + " with a directory you can write");
+    }
+
+    @Test
+    void shouldNameAForeignMapFileAndWhatToDo() throws Exception {
+        Path file = Files.writeString(Files.createDirectories(dir.resolve("data")).resolve("db0.map"), "x".repeat(5000));
+        Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", file.getParent().toString());
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().startsWith("colossal serve: " + file + " is not a Colossal map (magic=0x7878787878787878"), r.err());
+        assertTrue(r.err().endsWith("; run 'colossal verify " + file + "' for details, restore it from a copy, or move it"
+                + " away to start with an empty map" + System.lineSeparator()), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+    }
+}
