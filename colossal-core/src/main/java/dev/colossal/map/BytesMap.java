@@ -814,17 +814,22 @@ public final class BytesMap implements AutoCloseable {
     public long[] dropDamaged() {
         long[] all = new long[0];
         for (Segment s : segments) {
-            s.lock();
-            try {
-                long[] dropped = s.dropDamaged();
-                int n = all.length;
-                all = java.util.Arrays.copyOf(all, n + dropped.length);
-                System.arraycopy(dropped, 0, all, n, dropped.length);
-            } finally {
-                s.unlock();
-            }
+            long[] dropped = dropDamaged(s);
+            int n = all.length;
+            all = java.util.Arrays.copyOf(all, n + dropped.length);
+            System.arraycopy(dropped, 0, all, n, dropped.length);
         }
         return all;
+    }
+
+    /** {@link Segment#dropDamaged} under the segment's lock. */
+    static long[] dropDamaged(Segment s) {
+        s.lock();
+        try {
+            return s.dropDamaged();
+        } finally {
+            s.unlock();
+        }
     }
 
     /** Forces every change to the storage device (for power loss; kill -9 needs no sync). */

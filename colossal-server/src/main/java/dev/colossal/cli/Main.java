@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             InspectCommand.class,
             VerifyCommand.class,
             CompactCommand.class,
+            RepairCommand.class,
             MapSoakCommand.class,
         })
 public final class Main implements Runnable {

@@ -40,13 +40,14 @@ public final class VerifyCommand implements Callable<Integer> {
         }
     }
 
-    /** Restoring a copy unless compaction repairs everything: the map offers no other repair. */
+    /** Compaction when it repairs everything; else a copy, or giving up the damaged entries. */
     private static String advice(Path file, MapVerifier.Result r) {
         if (r.isRepairable()) {
             return "run 'colossal compact " + file + "': it rebuilds the free lists and counters from the live"
                     + " entries, which are sound";
         }
-        return "restore " + file + " from a copy: this damage cannot be repaired in place, and until then the"
-                + " operations that meet it fail with an error naming its offset";
+        return "restore " + file + " from a copy; or, if the damage is in entries, run 'colossal repair " + file
+                + "' to remove them and keep the rest (their keys are lost). Until then the operations that meet it"
+                + " fail with an error naming its offset";
     }
 }

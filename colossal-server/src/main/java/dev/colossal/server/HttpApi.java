@@ -7,8 +7,10 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -179,6 +181,9 @@ final class HttpApi implements AutoCloseable {
         }
     }
 
+    /** Keys one listing request looks at, at most (about 0.1-0.3 s of scanning). */
+    private static final long MAX_LOOKED = 1_000_000;
+
     private void scan(HttpExchange x) throws IOException {
         Map<String, String> q = query(x);
         byte[] prefix = q.getOrDefault("prefix", "").getBytes(StandardCharsets.ISO_8859_1);
@@ -191,12 +196,34 @@ final class HttpApi implements AutoCloseable {
             error(x, 400, "cursor and count must be numbers");
             return;
         }
-        KeyCommands.ScanPage page = new KeyCommands(ctx, new StringCommands(ctx))
-                .page(cursor, Math.max(1, Math.min(count, 10_000)), globPrefix(prefix));
-        StringBuilder sb = new StringBuilder("{\"cursor\":\"").append(Long.toUnsignedString(page.next()))
+        KeyCommands commands = new KeyCommands(ctx, new StringCommands(ctx));
+        int want = Math.max(1, Math.min(count, 10_000));
+        byte[] glob = globPrefix(prefix);
+        // Unlike SCAN's COUNT (keys looked at), count here is keys returned: steps go on past the
+        // keys the prefix skips, each twice as long as the last while they find too few, until the
+        // page is full or MAX_LOOKED keys were looked at, so that a rare prefix over a huge map
+        // still answers soon (with fewer keys and a cursor to go on from).
+        List<byte[]> keys = new ArrayList<>();
+        long next = cursor;
+        long looked = 0;
+        int stepKeys = want;
+        while (keys.size() < want && looked < MAX_LOOKED) {
+            int missing = want - keys.size();
+            KeyCommands.ScanPage page = commands.page(next, stepKeys, glob);
+            looked += stepKeys;
+            keys.addAll(page.keys());
+            next = page.next();
+            if (next == 0) {
+                break;
+            }
+            if (page.keys().size() < missing) {
+                stepKeys = (int) Math.min(2L * stepKeys, MAX_LOOKED);
+            }
+        }
+        StringBuilder sb = new StringBuilder("{\"cursor\":\"").append(Long.toUnsignedString(next))
                 .append("\",\"keys\":[");
-        for (int i = 0; i < page.keys().size(); i++) {
-            sb.append(i == 0 ? "" : ",").append(keyJson(page.keys().get(i)));
+        for (int i = 0; i < keys.size(); i++) {
+            sb.append(i == 0 ? "" : ",").append(keyJson(keys.get(i)));
         }
         send(x, 200, "application/json", json(sb.append("]}").toString()));
     }

@@ -14,7 +14,7 @@ import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code colossal inspect} and {@code colossal verify}: output and exit codes. */
+/** {@code colossal inspect}, {@code verify}, {@code compact} and {@code repair}: output and exit codes. */
 class MapCommandsTest {
 
     @TempDir
@@ -76,5 +76,31 @@ class MapCommandsTest {
         assertTrue(unreadable.err().startsWith("colossal compact: file=" + foreign + " is not a Colossal map"), unreadable.err());
         assertEquals(1, unreadable.err().lines().count(), unreadable.err());
         assertEquals(2, Cli.run("compact", dir.resolve("missing.map").toString()).exit());
+    }
+
+    @Test
+    void repairShouldRemoveTheDamagedEntryAndKeepTheRest() throws Exception {
+        Path file = map();
+        byte[] content = Files.readAllBytes(file);
+        int at = new String(content, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("value 250");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {(byte) ~content[at + 3]}), at + 3);
+        }
+        Cli.Run damaged = Cli.run("verify", "--no-progress", file.toString());
+        assertEquals(1, damaged.exit(), damaged.out());
+        assertTrue(damaged.out().contains("run 'colossal repair " + file + "'"), damaged.out());
+
+        Cli.Run repaired = Cli.run("repair", "--no-progress", file.toString());
+        assertEquals(0, repaired.exit(), repaired.err());
+        assertTrue(repaired.out().contains("removed: damaged entry at offset="), repaired.out());
+        assertTrue(repaired.out().contains(file + ": 1 damaged entries removed, 499 entries kept"), repaired.out());
+        assertEquals(0, Cli.run("verify", "--no-progress", file.toString()).exit(), "sound after the repair");
+        try (BytesMap map = BytesMap.open(file)) {
+            assertEquals(null, map.get("k250".getBytes(UTF_8)));
+            assertEquals("value 249", new String(map.get("k249".getBytes(UTF_8)), UTF_8));
+        }
+        Cli.Run again = Cli.run("repair", "--no-progress", file.toString());
+        assertTrue(again.out().contains(": 0 damaged entries removed, 499 entries kept"), again.out());
+        assertEquals(2, Cli.run("repair", dir.resolve("missing.map").toString()).exit());
     }
 }

@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -65,6 +66,37 @@ class HttpAndLimitsTest {
             assertTrue(metrics.contains("# TYPE colossal_keys gauge\ncolossal_keys 2\n"), metrics);
             assertEquals("ok\n", http.send(HttpRequest.newBuilder(URI.create(base + "/health")).build(),
                     HttpResponse.BodyHandlers.ofString()).body());
+        }
+    }
+
+    @Test
+    void httpListingFillsPagesWithKeysOfTheRarePrefix() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir)); Wire w = new Wire(s.port())) {
+            List<String> mset = new ArrayList<>(List.of("MSET"));
+            for (int i = 0; i < 5000; i++) {
+                mset.add(i % 100 == 0 ? "user:" + i : "other:" + i);
+                mset.add("v");
+            }
+            assertEquals("+OK\r\n", w.call(mset.toArray(String[]::new)));
+            HttpClient http = HttpClient.newHttpClient();
+            Set<String> seen = new HashSet<>();
+            String cursor = "0";
+            int pages = 0;
+            do {
+                String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.httpPort()
+                        + "/v1/keys?prefix=user:&count=10&cursor=" + cursor)).build(), HttpResponse.BodyHandlers.ofString()).body();
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"(user:[0-9]+)\"").matcher(body);
+                int onPage = 0;
+                while (m.find()) {
+                    assertTrue(seen.add(m.group(1)), "listed twice: " + m.group(1));
+                    onPage++;
+                }
+                cursor = body.substring(body.indexOf("\"cursor\":\"") + 10, body.indexOf("\",\"keys\""));
+                pages++;
+                assertTrue(onPage >= 10 || cursor.equals("0"), "a page short of count before the end: " + body);
+            } while (!cursor.equals("0"));
+            assertEquals(50, seen.size());
+            assertTrue(pages <= 6, "pages=" + pages);
         }
     }
 
