@@ -99,6 +99,32 @@ class CorruptionTest {
     }
 
     @Test
+    void verifyShouldReportSlotsThatWereZeroedAsLostEntries() throws IOException {
+        Path file = pristine();
+        long e = entryOf(file, key(11));
+        long h = BytesMap.hash(MemorySegment.ofArray(key(11).getBytes(UTF_8)));
+        long slot = SlotLayout.slot(h, e, 3);
+        byte[] content = Files.readAllBytes(file);
+        ByteBuffer le = ByteBuffer.wrap(content).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long at = -1;
+        for (int i = 0; i + 8 <= content.length; i += 8) {
+            if (le.getLong(i) == slot) {
+                at = i;
+            }
+        }
+        assertTrue(at > 0, "the slot of " + key(11));
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(8), at); // zeroed: an empty slot, as a zeroed page of the table reads
+        }
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
+            assertEquals(null, map.get(key(11)), "a lost slot reads as absent: only verify can tell");
+        }
+        MapVerifier.Result r = MapVerifier.verify(file, null);
+        assertTrue(r.problems().stream().anyMatch(p -> p.contains("the slots of 1 entries are lost")), r.toString());
+        assertTrue(!r.isRepairable(), "compact would only recount: " + r);
+    }
+
+    @Test
     void dropDamagedShouldRemoveJustTheDamagedEntriesAndLeaveASoundMap() throws IOException {
         Path file = pristine();
         long value = entryOf(file, key(5));
