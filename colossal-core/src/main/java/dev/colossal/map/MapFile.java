@@ -72,7 +72,11 @@ final class MapFile implements AutoCloseable {
     final long maxBlocksPerSegment;
     /** The size of a segment's first table: one that holds the expected entries without growing. */
     final long initialSlots;
-    private final FileChannel channel;
+    /**
+     * Replaced when a thread's interrupt closed it (see {@link #onChannel}); guarded by this
+     * object's monitor for replacing, read without it.
+     */
+    private volatile FileChannel channel;
     /** Pin counts, one per stripe of segments, each on its own cache line. */
     private final AtomicIntegerArray pins;
     private final int stripes;
@@ -407,11 +411,55 @@ final class MapFile implements AutoCloseable {
         return (n + align - 1) / align * align;
     }
 
-    private static void writeZeros(FileChannel ch, long from, long to) throws IOException {
+    private static Void writeZeros(FileChannel ch, long from, long to) throws IOException {
         ByteBuffer z = ZEROS.duplicate();
         for (long p = from; p < to; ) {
             z.clear().limit((int) Math.min(z.capacity(), to - p));
             p += ch.write(z, p);
+        }
+        return null;
+    }
+
+    /** One operation on the file's channel. */
+    @FunctionalInterface
+    private interface ChannelOp<T> {
+        T run(FileChannel channel) throws IOException;
+    }
+
+    /**
+     * Runs {@code op} on the channel so that an interrupt of the calling thread cannot break the
+     * map: the JDK closes a channel for every thread when one thread is interrupted in its I/O (a
+     * pool's shutdownNow, a cancelled future), and every later growth of the map would fail. The
+     * flag is cleared for the operation and set again after it; a channel an interrupt closed
+     * meanwhile (this thread's or another's) is reopened and the operation run again. Growth
+     * writes zeros and mapping reads the size, so running one again is harmless.
+     */
+    private <T> T onChannel(ChannelOp<T> op) throws IOException {
+        boolean interrupted = Thread.interrupted();
+        try {
+            while (true) {
+                FileChannel ch = channel;
+                try {
+                    return op.run(ch);
+                } catch (java.nio.channels.ClosedChannelException closed) {
+                    interrupted |= Thread.interrupted();
+                    reopen(ch, closed);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Replaces {@code closed} with a fresh channel unless the map itself was closed. */
+    private synchronized void reopen(FileChannel closed, java.nio.channels.ClosedChannelException why) throws IOException {
+        if (mem == null) {
+            throw why;
+        }
+        if (channel == closed) {
+            channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         }
     }
 
@@ -436,12 +484,12 @@ final class MapFile implements AutoCloseable {
             return m;
         }
         try {
-            long size = channel.size();
+            long size = onChannel(FileChannel::size);
             if (end > size) {
                 throw corrupt(end, "position beyond the end of the file (size=" + size + ")");
             }
             Arena fresh = Arena.ofShared();
-            m = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, fresh);
+            m = onChannel(ch -> ch.map(FileChannel.MapMode.READ_WRITE, 0, size, fresh));
             Arena old = arena;
             arena = fresh;
             mem = m;
@@ -491,10 +539,11 @@ final class MapFile implements AutoCloseable {
                             + " bytes, the most its blockSize=" + (1 << blockShift) + " can address; copy the map "
                             + "into a file created with a larger blockSize");
                 }
-                long fileSize = channel.size();
+                long fileSize = onChannel(FileChannel::size);
                 if (end > fileSize) {
+                    long from = fileSize;
                     long grown = roundUp(end, GROWTH_ALIGN);
-                    writeZeros(channel, fileSize, grown);
+                    onChannel(ch -> writeZeros(ch, from, grown));
                     fileSize = grown;
                 }
                 writeAhead(fileSize, end, size);
@@ -523,7 +572,8 @@ final class MapFile implements AutoCloseable {
             return;
         }
         try {
-            writeZeros(channel, fileSize, Math.min(target, roundUp(fileSize + Math.max(allocated, MIN_GROWTH), GROWTH_ALIGN)));
+            long to = Math.min(target, roundUp(fileSize + Math.max(allocated, MIN_GROWTH), GROWTH_ALIGN));
+            onChannel(ch -> writeZeros(ch, fileSize, to));
         } catch (IOException full) {
             // The space is not needed yet; the allocation that needs it will report the full disk.
         }
@@ -546,7 +596,7 @@ final class MapFile implements AutoCloseable {
     }
 
     long size() throws IOException {
-        return channel.size();
+        return onChannel(FileChannel::size);
     }
 
     MapCorruptedException corrupt(long offset, String what) {
