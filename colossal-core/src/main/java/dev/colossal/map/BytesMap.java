@@ -724,19 +724,11 @@ public final class BytesMap implements AutoCloseable {
             long live = s.liveEntries();
             long span = live == 0 ? tags : Math.max(1, (count - visited) * tags / live);
             long end = Math.min(tags, tag + span);
-            List<byte[][]> copies = new ArrayList<>();
             long[] seen = {0};
-            s.lockForRead();
-            try {
-                s.forEachInTags(tag, end, (k, v) -> {
-                    seen[0]++;
-                    if (filter.test(k, v)) {
-                        copies.add(new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)});
-                    }
-                });
-            } finally {
-                s.unlockForRead();
-            }
+            List<byte[][]> copies = snapshot(seg, tag, end, (k, v) -> {
+                seen[0]++;
+                return filter.test(k, v) ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null;
+            });
             for (byte[][] kv : copies) {
                 action.accept(kv[0], kv[1]);
             }
@@ -764,11 +756,16 @@ public final class BytesMap implements AutoCloseable {
 
     /** Maps every entry of segment {@code i} under its lock; null results are dropped. */
     <T> List<T> snapshot(int i, BiFunction<MemorySegment, MemorySegment, T> mapper) {
+        return snapshot(i, 0, 1L << SlotLayout.TAG_BITS, mapper);
+    }
+
+    /** {@link #snapshot(int, BiFunction)} of the entries whose tags lie in {@code [fromTag, toTag)}. */
+    private <T> List<T> snapshot(int i, long fromTag, long toTag, BiFunction<MemorySegment, MemorySegment, T> mapper) {
         Segment s = segments[i];
         List<T> out = new ArrayList<>();
         s.lockForRead();
         try {
-            s.forEachEntry((k, v) -> {
+            s.forEachInTags(fromTag, toTag, (k, v) -> {
                 T t = mapper.apply(k, v);
                 if (t != null) {
                     out.add(t);
@@ -812,24 +809,27 @@ public final class BytesMap implements AutoCloseable {
      *                               before it are salvaged)
      */
     public long[] dropDamaged() {
-        long[] all = new long[0];
-        for (Segment s : segments) {
-            long[] dropped = dropDamaged(s);
-            int n = all.length;
-            all = java.util.Arrays.copyOf(all, n + dropped.length);
-            System.arraycopy(dropped, 0, all, n, dropped.length);
-        }
-        return all;
+        return dropDamaged(null);
     }
 
-    /** {@link Segment#dropDamaged} under the segment's lock. */
-    static long[] dropDamaged(Segment s) {
-        s.lock();
-        try {
-            return s.dropDamaged();
-        } finally {
-            s.unlock();
+    /** {@link #dropDamaged()}, telling {@code progress} the percentage done after each segment (may be null). */
+    long[] dropDamaged(java.util.function.IntConsumer progress) {
+        java.util.stream.LongStream.Builder all = java.util.stream.LongStream.builder();
+        for (int i = 0; i < segments.length; i++) {
+            Segment s = segments[i];
+            s.lock();
+            try {
+                for (long e : s.dropDamaged()) {
+                    all.add(e);
+                }
+            } finally {
+                s.unlock();
+            }
+            if (progress != null) {
+                progress.accept((int) ((i + 1) * 100L / segments.length));
+            }
         }
+        return all.build().toArray();
     }
 
     /** Forces every change to the storage device (for power loss; kill -9 needs no sync). */

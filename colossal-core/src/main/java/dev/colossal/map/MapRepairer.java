@@ -2,7 +2,6 @@ package dev.colossal.map;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.IntConsumer;
 
@@ -60,18 +59,8 @@ public final class MapRepairer {
      */
     public static Result repair(Path file, IntConsumer progress) throws IOException {
         Objects.requireNonNull(file, "file");
-        long[] dropped = new long[0];
         try (BytesMap map = BytesMap.openExisting(file)) {
-            int n = map.segmentCount();
-            for (int i = 0; i < n; i++) {
-                long[] more = BytesMap.dropDamaged(map.segment(i));
-                int had = dropped.length;
-                dropped = Arrays.copyOf(dropped, had + more.length);
-                System.arraycopy(more, 0, dropped, had, more.length);
-                if (progress != null) {
-                    progress.accept((int) ((i + 1) * 100L / n));
-                }
-            }
+            long[] dropped = map.dropDamaged(progress);
             return new Result(file, map.size(), dropped);
         }
     }

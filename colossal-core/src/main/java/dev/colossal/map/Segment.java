@@ -433,14 +433,6 @@ final class Segment {
     }
 
     /**
-     * Calls {@code action} with read-only views of every entry's key and value, in file order
-     * (slot order is random, file order walks memory forward); under the lock.
-     */
-    void forEachEntry(java.util.function.BiConsumer<MemorySegment, MemorySegment> action) {
-        forEachInTags(0, 1L << SlotLayout.TAG_BITS, action);
-    }
-
-    /**
      * Calls {@code action} with read-only views of the key and value of every live entry whose
      * tag lies in {@code [fromTag, toTag)}, in file order; under the lock. A tag range is a run of
      * home slots (home slots grow with the tag), and an entry lies at or after its home slot
@@ -955,7 +947,8 @@ final class Segment {
         }
         long tpos = SlotLayout.tablePosition(table);
         long slots = checkTable(table);
-        long[] dropped = new long[0];
+        java.util.stream.LongStream.Builder dropped = java.util.stream.LongStream.builder();
+        boolean any = false;
         for (long i = 0; i < slots; i++) {
             long at = SlotLayout.slotOffset(tpos, i);
             long slot = Mem.getLong(file.mem(at + Long.BYTES), at);
@@ -969,14 +962,14 @@ final class Segment {
             } catch (MapCorruptedException | IndexOutOfBoundsException | IllegalArgumentException damaged) {
                 // A tombstone, not an empty slot: other keys' probe paths may run through it.
                 Mem.setLongRelease(file.mem(), at, SlotLayout.TOMBSTONE);
-                dropped = java.util.Arrays.copyOf(dropped, dropped.length + 1);
-                dropped[dropped.length - 1] = e;
+                dropped.add(e);
+                any = true;
             }
         }
-        if (dropped.length > 0) {
+        if (any) {
             rebuild();
         }
-        return dropped;
+        return dropped.build().toArray();
     }
 
     long repairs() {
