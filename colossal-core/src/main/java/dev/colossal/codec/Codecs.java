@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where codecs come from: built-ins, composites of codecs, and generated codecs for records and
@@ -39,7 +38,16 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Codecs {
 
-    private static final Map<Type, WireCodec<?>> PUBLIC = new ConcurrentHashMap<>();
+    /**
+     * The codec of each class, kept on the class itself: a class loader whose records were encoded
+     * here can still be unloaded, which a static map of classes would prevent.
+     */
+    private static final ClassValue<WireCodec<?>> PUBLIC = new ClassValue<>() {
+        @Override
+        protected WireCodec<?> computeValue(Class<?> type) {
+            return resolvePublic(type);
+        }
+    };
 
     private Codecs() {}
 
@@ -79,18 +87,17 @@ public final class Codecs {
      * usually obtained from a field or method signature.
      *
      * @param type a class or a parameterized type
-     * @return the codec
+     * @return the codec; shared for a class, made anew for a parameterized type (keep it rather than
+     *     asking again per value)
      * @throws IllegalArgumentException if the type cannot be encoded or accessed
      */
     public static Codec<?> ofType(Type type) {
         Objects.requireNonNull(type, "type");
-        WireCodec<?> cached = PUBLIC.get(type);
-        if (cached != null) {
-            return cached;
-        }
-        WireCodec<?> built = new CodecResolver(MethodHandles.publicLookup(), true).resolve(type, simpleName(type));
-        WireCodec<?> raced = PUBLIC.putIfAbsent(type, built);
-        return raced != null ? raced : built;
+        return type instanceof Class<?> c ? PUBLIC.get(c) : resolvePublic(type);
+    }
+
+    private static WireCodec<?> resolvePublic(Type type) {
+        return new CodecResolver(MethodHandles.publicLookup(), true).resolve(type, simpleName(type));
     }
 
     /**

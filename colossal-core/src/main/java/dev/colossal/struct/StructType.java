@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A fixed-size struct derived from a Java type: its FFM {@link StructLayout} (natural alignment,
@@ -46,7 +45,16 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class StructType<T> {
 
-    private static final Map<Class<?>, StructType<?>> TYPES = new ConcurrentHashMap<>();
+    /**
+     * One struct type per class, kept on the class itself, so a class loader that defined structs
+     * can still be unloaded (a static map would hold its classes for good).
+     */
+    private static final ClassValue<StructType<?>> TYPES = new ClassValue<>() {
+        @Override
+        protected StructType<?> computeValue(Class<?> type) {
+            return new StructType<>(type, fieldsOf(type, type.getSimpleName()));
+        }
+    };
 
     private final Class<T> javaType;
     private final List<StructField> fields;
@@ -78,13 +86,7 @@ public final class StructType<T> {
     @SuppressWarnings("unchecked")
     public static <T> StructType<T> of(Class<T> type) {
         Objects.requireNonNull(type, "type");
-        StructType<?> known = TYPES.get(type);
-        if (known != null) {
-            return (StructType<T>) known;
-        }
-        StructType<T> built = new StructType<>(type, fieldsOf(type, type.getSimpleName()));
-        StructType<?> raced = TYPES.putIfAbsent(type, built);
-        return raced != null ? (StructType<T>) raced : built;
+        return (StructType<T>) TYPES.get(type);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.colossal.struct;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.WeakReference;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URISyntaxException;
@@ -101,6 +103,37 @@ class ChildLoaderStructTest {
             call(v, "code", "XPAR");
             assertEquals("XPAR", call(v, "code"));
         }
+    }
+
+    @Test
+    void aLoaderWhoseStructsAndCodecsAreNoLongerUsedIsUnloaded() throws Exception {
+        WeakReference<ClassLoader> gone = useStructsAndDropTheLoader();
+        for (int i = 0; i < 50 && gone.get() != null; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertNull(gone.get(), "struct types or codecs keep their classes' loader alive");
+    }
+
+    /** In a method of its own, so that no local of the caller still holds the loader or its classes. */
+    private WeakReference<ClassLoader> useStructsAndDropTheLoader() throws Exception {
+        URLClassLoader loader = compile();
+        try (Arena arena = Arena.ofConfined()) {
+            Object q = at(StructArray.allocate(StructType.of(loader.loadClass("Quote")), 1, arena), 0);
+            call(q, "price", 1.5);
+            assertEquals(1.5, call(q, "price"));
+            Class<?> trade = loader.loadClass("Trade");
+            @SuppressWarnings("unchecked")
+            Codec<Object> codec = (Codec<Object>) Codecs.of(trade);
+            Object value = trade.getConstructors()[0].newInstance(7L, "EURUSD", List.of(1, 2));
+            MemorySegment bytes = arena.allocate(codec.encodedSize(value));
+            codec.encode(value, bytes, 0);
+            // through an accessor: the record's own equals would pin the loader by itself (the
+            // JDK's ObjectMethods bootstrap holds its call sites)
+            assertEquals(List.of(1, 2), trade.getMethod("sizes").invoke(codec.decode(bytes)));
+        }
+        loader.close();
+        return new WeakReference<>(loader);
     }
 
     @Test
