@@ -24,7 +24,7 @@ import java.util.Set;
  * channel does not keep) and harmless to run twice, as writing the same bytes at the same place is.
  *
  * <p>Not for a file deleted while open ({@link StandardOpenOption#DELETE_ON_CLOSE}): it cannot be
- * reopened. Not for {@link java.nio.channels.FileLock}s either:
+ * reopened: see {@link Uninterruptible}. Not for {@link java.nio.channels.FileLock}s either:
  * closing a channel releases the locks held through it, so a reopened channel would have silently
  * lost them.
  */
