@@ -3,12 +3,12 @@ package dev.colossal.memory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.Interrupts;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,14 +28,14 @@ class ArenaInterruptTest {
             arena.allocate(32_000).set(ValueLayout.JAVA_LONG, 0, 1);
             arena.allocate(32_000).set(ValueLayout.JAVA_LONG, 0, 2);
             Thread.currentThread().interrupt();
-            Throwable interrupted = failureOf(() -> arena.allocate(32_000).set(ValueLayout.JAVA_LONG, 0, 3)); // a new extent
+            Throwable interrupted = Interrupts.failureOf( // a new extent
+                    () -> arena.allocate(32_000).set(ValueLayout.JAVA_LONG, 0, 3));
             boolean flagKept = Thread.interrupted();
-            AtomicReference<Throwable> other = new AtomicReference<>();
-            Thread.ofPlatform().start(() -> other.set(failureOf(() -> {
-                arena.allocate(1000).set(ValueLayout.JAVA_LONG, 0, 4);
+            Throwable other = Interrupts.onAnotherThread(() -> {
+                arena.allocate(1000).set(ValueLayout.JAVA_LONG, 0, 4); // from the first extent's tail
                 arena.allocate(1 << 20).set(ValueLayout.JAVA_LONG, 0, 5);
-            }))).join();
-            assertEquals(null, other.get(), "another thread's allocations after the interrupted one");
+            });
+            assertEquals(null, other, "another thread's allocations after the interrupted one");
             assertEquals(null, interrupted, "the interrupted thread's allocation");
             assertTrue(flagKept, "the caller's interrupt is kept for it to see");
         }
@@ -48,37 +48,18 @@ class ArenaInterruptTest {
         }
     }
 
-    private static Throwable failureOf(Runnable r) {
-        try {
-            r.run();
-            return null;
-        } catch (RuntimeException e) {
-            return e;
-        }
-    }
-
     @Test
     void interruptingAnAllocatorContinuouslyLosesNoSegment() throws Exception {
         int count = 20_000;
         AtomicInteger allocated = new AtomicInteger();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         try (MappedArena arena = MappedArena.builder().directory(dir).keepFiles(true).extentSize(1 << 16).build()) {
-            Thread allocator = Thread.ofPlatform().start(() -> {
-                try {
-                    for (int i = 0; i < count; i++) {
-                        arena.allocate(1000).set(ValueLayout.JAVA_INT, 0, i);
-                        allocated.incrementAndGet();
-                    }
-                } catch (Throwable t) {
-                    failure.set(t);
+            Throwable failure = Interrupts.interruptedThroughout(() -> {
+                for (int i = 0; i < count; i++) {
+                    arena.allocate(1000).set(ValueLayout.JAVA_INT, 0, i);
+                    allocated.incrementAndGet();
                 }
             });
-            while (allocator.isAlive()) {
-                allocator.interrupt();
-                Thread.sleep(0, 200_000);
-            }
-            allocator.join();
-            assertEquals(null, failure.get(), "an interrupt is no reason for an allocation to fail");
+            assertEquals(null, failure, "an interrupt is no reason for an allocation to fail");
             assertEquals(count, allocated.get());
             arena.allocate(1 << 20).set(ValueLayout.JAVA_INT, 0, count); // grows the file from another thread
         }

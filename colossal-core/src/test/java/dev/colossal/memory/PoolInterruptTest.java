@@ -3,10 +3,10 @@ package dev.colossal.memory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.Interrupts;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class PoolInterruptTest {
 
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+
     @TempDir
     Path dir;
 
@@ -28,12 +30,10 @@ class PoolInterruptTest {
         ChunkPool.Builder builder = ChunkPool.builder().chunkSize(4096).slabSize(1 << 16);
         try (ChunkPool pool = (ownDirectory ? builder : builder.directory(dir)).build()) {
             Thread.currentThread().interrupt();
-            Throwable interrupted = failureOf(() -> pool.segment(pool.acquire()).set(ValueLayout.JAVA_INT, 0, 1));
+            Throwable interrupted = Interrupts.failureOf(() -> pool.segment(pool.acquire()).set(INT, 0, 1));
             boolean flagKept = Thread.interrupted();
-            AtomicReference<Throwable> other = new AtomicReference<>();
-            Thread.ofPlatform().start(() -> other.set(failureOf(
-                    () -> pool.segment(pool.acquire()).set(ValueLayout.JAVA_INT, 0, 2)))).join();
-            assertEquals(null, other.get(), "another thread's acquire after the interrupted one");
+            Throwable other = Interrupts.onAnotherThread(() -> pool.segment(pool.acquire()).set(INT, 0, 2));
+            assertEquals(null, other, "another thread's acquire after the interrupted one");
             assertEquals(null, interrupted, "the interrupted thread's acquire");
             assertTrue(flagKept, "the caller's interrupt is kept for it to see");
         }
@@ -45,38 +45,19 @@ class PoolInterruptTest {
         int regions = 6;
         int count = (int) (ChunkPool.REGION_SIZE >> 30) * regions;
         AtomicInteger acquired = new AtomicInteger();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         try (ChunkPool pool = ChunkPool.builder().directory(dir).chunkSize(1L << 30).slabSize(1L << 30).build()) {
-            Thread grower = Thread.ofPlatform().start(() -> {
-                try {
-                    for (int i = 0; i < count; i++) {
-                        pool.segment(pool.acquire()).set(ValueLayout.JAVA_INT, 0, i);
-                        acquired.incrementAndGet();
-                    }
-                } catch (Throwable t) {
-                    failure.set(t);
+            Throwable failure = Interrupts.interruptedThroughout(() -> {
+                for (int i = 0; i < count; i++) {
+                    pool.segment(pool.acquire()).set(INT, 0, i);
+                    acquired.incrementAndGet();
                 }
             });
-            while (grower.isAlive()) {
-                grower.interrupt();
-                Thread.sleep(0, 200_000);
-            }
-            grower.join();
-            assertEquals(null, failure.get(), "an interrupt is no reason for an acquire to fail");
+            assertEquals(null, failure, "an interrupt is no reason for an acquire to fail");
             assertEquals(count, acquired.get());
             for (int i = 0; i < (int) (ChunkPool.REGION_SIZE >> 30); i++) { // one more region, from another thread
-                pool.segment(pool.acquire()).set(ValueLayout.JAVA_INT, 0, -1);
+                pool.segment(pool.acquire()).set(INT, 0, -1);
             }
             assertEquals(regions + 1, pool.stats().slabs() / (ChunkPool.REGION_SIZE >> 30));
-        }
-    }
-
-    private static Throwable failureOf(Runnable r) {
-        try {
-            r.run();
-            return null;
-        } catch (RuntimeException e) {
-            return e;
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.colossal.swap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.Interrupts;
 import dev.colossal.array.LongArray;
 import dev.colossal.codec.Codec;
 import dev.colossal.codec.Codecs;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,16 +38,15 @@ class SwapInterruptTest extends TinySpaces {
             arrays.forEach(Swappable::swapOut);
             text.swapOut();
             Thread.currentThread().interrupt();
-            Throwable interrupted = failureOf(() -> check(arrays.get(0), 0));
+            Throwable interrupted = Interrupts.failureOf(() -> check(arrays.get(0), 0));
             boolean flagKept = Thread.interrupted();
-            AtomicReference<Throwable> other = new AtomicReference<>();
-            Thread.ofPlatform().start(() -> other.set(failureOf(() -> {
+            Throwable other = Interrupts.onAnotherThread(() -> {
                 for (int k = 1; k < arrays.size(); k++) {
                     check(arrays.get(k), k);
                 }
                 assertEquals("swapped out", text.get());
-            }))).join();
-            assertEquals(null, other.get(), "another thread's swap-ins after the interrupted one");
+            });
+            assertEquals(null, other, "another thread's swap-ins after the interrupted one");
             assertEquals(null, interrupted, "the interrupted thread's swap-in");
             assertTrue(flagKept, "the caller's interrupt is kept for it to see");
         }
@@ -58,25 +57,15 @@ class SwapInterruptTest extends TinySpaces {
         try (SwapSpace space = tiny(3 * LENGTH * Long.BYTES).build()) { // three of eight arrays fit
             List<SwappableArray<LongArray>> arrays = filled(space, 8);
             AtomicInteger steps = new AtomicInteger();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            Thread user = Thread.ofPlatform().start(() -> {
+            Throwable failure = Interrupts.interruptedThroughout(() -> {
                 SplittableRandom random = new SplittableRandom(3);
-                try {
-                    for (int step = 0; step < 3000; step++) {
-                        int k = random.nextInt(arrays.size());
-                        check(arrays.get(k), k);
-                        steps.incrementAndGet();
-                    }
-                } catch (Throwable t) {
-                    failure.set(t);
+                for (int step = 0; step < 3000; step++) {
+                    int k = random.nextInt(arrays.size());
+                    check(arrays.get(k), k);
+                    steps.incrementAndGet();
                 }
             });
-            while (user.isAlive()) {
-                user.interrupt();
-                Thread.sleep(0, 200_000);
-            }
-            user.join();
-            assertEquals(null, failure.get(), "an interrupt is no reason for a swap-in to fail");
+            assertEquals(null, failure, "an interrupt is no reason for a swap-in to fail");
             assertEquals(3000, steps.get());
             for (int k = 0; k < arrays.size(); k++) {
                 check(arrays.get(k), k);
@@ -124,15 +113,6 @@ class SwapInterruptTest extends TinySpaces {
                     throw new AssertionError("array " + k + " element " + i + " is " + a.get(i));
                 }
             }
-        }
-    }
-
-    private static Throwable failureOf(Runnable r) {
-        try {
-            r.run();
-            return null;
-        } catch (RuntimeException e) {
-            return e;
         }
     }
 }
