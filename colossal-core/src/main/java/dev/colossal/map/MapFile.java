@@ -3,6 +3,7 @@ package dev.colossal.map;
 import static dev.colossal.map.FileHeaderLayout.ALLOC_END_OFFSET;
 import static dev.colossal.map.FileHeaderLayout.FILE_LOCK_OFFSET;
 
+import dev.colossal.memory.internal.ReopeningChannel;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -72,11 +73,8 @@ final class MapFile implements AutoCloseable {
     final long maxBlocksPerSegment;
     /** The size of a segment's first table: one that holds the expected entries without growing. */
     final long initialSlots;
-    /**
-     * Replaced when a thread's interrupt closed it (see {@link #onChannel}); guarded by this
-     * object's monitor for replacing, read without it.
-     */
-    private volatile FileChannel channel;
+    /** Reopened when a thread's interrupt closed it, which would otherwise break every later growth. */
+    private final ReopeningChannel channel;
     /** Pin counts, one per stripe of segments, each on its own cache line. */
     private final AtomicIntegerArray pins;
     private final int stripes;
@@ -94,7 +92,7 @@ final class MapFile implements AutoCloseable {
     /** The clock expiry is measured against; tests replace it. */
     volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
 
-    private MapFile(Path path, FileChannel channel, ByteBuffer header, boolean verifyReads) throws IOException {
+    private MapFile(Path path, ReopeningChannel channel, ByteBuffer header, boolean verifyReads) throws IOException {
         this.path = path;
         this.channel = channel;
         this.segmentCount = header.getInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET);
@@ -114,8 +112,9 @@ final class MapFile implements AutoCloseable {
         this.initialSlots = SlotLayout.slotsFor(Math.min(expected, 1L << 30));
         this.stripes = Math.min(segmentCount, MAX_STRIPES);
         this.pins = new AtomicIntegerArray(stripes * PIN_STRIDE);
-        this.arena = Arena.ofShared();
-        this.mem = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+        Arena first = Arena.ofShared();
+        this.arena = first;
+        this.mem = channel.call(ch -> ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), first));
     }
 
     /**
@@ -225,7 +224,7 @@ final class MapFile implements AutoCloseable {
         if (options != null && !Files.exists(path)) {
             create(path, options);
         }
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        ReopeningChannel channel = ReopeningChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             MapFile file = new MapFile(path, channel, validate(path, channel), options == null || options.verifyReads());
             file.checkExtentsBelowAllocEnd();
@@ -294,14 +293,14 @@ final class MapFile implements AutoCloseable {
         }
     }
 
-    private static ByteBuffer validate(Path path, FileChannel channel) throws IOException {
-        long size = channel.size();
+    private static ByteBuffer validate(Path path, ReopeningChannel channel) throws IOException {
+        long size = channel.call(FileChannel::size);
         if (size < FileHeaderLayout.HEADER_BYTES) {
             throw new MapFormatException(path, "has " + size + " bytes, less than a map header ("
                     + FileHeaderLayout.HEADER_BYTES + "): not a Colossal map, or truncated", "restore it or delete it");
         }
         ByteBuffer h = ByteBuffer.allocate((int) FileHeaderLayout.LAYOUT.byteSize()).order(ByteOrder.LITTLE_ENDIAN);
-        channel.read(h, 0);
+        channel.call(ch -> ch.read(h.clear(), 0));
         long magic = h.getLong((int) FileHeaderLayout.MAGIC_OFFSET);
         if (magic != FileHeaderLayout.MAGIC) {
             throw new MapFormatException(path, "is not a Colossal map (magic=0x"
@@ -420,49 +419,6 @@ final class MapFile implements AutoCloseable {
         return null;
     }
 
-    /** One operation on the file's channel. */
-    @FunctionalInterface
-    private interface ChannelOp<T> {
-        T run(FileChannel channel) throws IOException;
-    }
-
-    /**
-     * Runs {@code op} on the channel so that an interrupt of the calling thread cannot break the
-     * map: the JDK closes a channel for every thread when one thread is interrupted in its I/O (a
-     * pool's shutdownNow, a cancelled future), and every later growth of the map would fail. The
-     * flag is cleared for the operation and set again after it; a channel an interrupt closed
-     * meanwhile (this thread's or another's) is reopened and the operation run again. Growth
-     * writes zeros and mapping reads the size, so running one again is harmless.
-     */
-    private <T> T onChannel(ChannelOp<T> op) throws IOException {
-        boolean interrupted = Thread.interrupted();
-        try {
-            while (true) {
-                FileChannel ch = channel;
-                try {
-                    return op.run(ch);
-                } catch (java.nio.channels.ClosedChannelException closed) {
-                    interrupted |= Thread.interrupted();
-                    reopen(ch, closed);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** Replaces {@code closed} with a fresh channel unless the map itself was closed. */
-    private synchronized void reopen(FileChannel closed, java.nio.channels.ClosedChannelException why) throws IOException {
-        if (mem == null) {
-            throw why;
-        }
-        if (channel == closed) {
-            channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        }
-    }
-
     /** The newest mapping. */
     MemorySegment mem() {
         MemorySegment m = mem;
@@ -484,12 +440,12 @@ final class MapFile implements AutoCloseable {
             return m;
         }
         try {
-            long size = onChannel(FileChannel::size);
+            long size = channel.call(FileChannel::size);
             if (end > size) {
                 throw corrupt(end, "position beyond the end of the file (size=" + size + ")");
             }
             Arena fresh = Arena.ofShared();
-            m = onChannel(ch -> ch.map(FileChannel.MapMode.READ_WRITE, 0, size, fresh));
+            m = channel.call(ch -> ch.map(FileChannel.MapMode.READ_WRITE, 0, size, fresh));
             Arena old = arena;
             arena = fresh;
             mem = m;
@@ -539,11 +495,11 @@ final class MapFile implements AutoCloseable {
                             + " bytes, the most its blockSize=" + (1 << blockShift) + " can address; copy the map "
                             + "into a file created with a larger blockSize");
                 }
-                long fileSize = onChannel(FileChannel::size);
+                long fileSize = channel.call(FileChannel::size);
                 if (end > fileSize) {
                     long from = fileSize;
                     long grown = roundUp(end, GROWTH_ALIGN);
-                    onChannel(ch -> writeZeros(ch, from, grown));
+                    channel.call(ch -> writeZeros(ch, from, grown));
                     fileSize = grown;
                 }
                 writeAhead(fileSize, end, size);
@@ -573,7 +529,7 @@ final class MapFile implements AutoCloseable {
         }
         try {
             long to = Math.min(target, roundUp(fileSize + Math.max(allocated, MIN_GROWTH), GROWTH_ALIGN));
-            onChannel(ch -> writeZeros(ch, fileSize, to));
+            channel.call(ch -> writeZeros(ch, fileSize, to));
         } catch (IOException full) {
             // The space is not needed yet; the allocation that needs it will report the full disk.
         }
@@ -596,7 +552,7 @@ final class MapFile implements AutoCloseable {
     }
 
     long size() throws IOException {
-        return onChannel(FileChannel::size);
+        return channel.call(FileChannel::size);
     }
 
     MapCorruptedException corrupt(long offset, String what) {

@@ -1,5 +1,6 @@
 package dev.colossal.memory;
 
+import dev.colossal.memory.internal.ReopeningChannel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -38,28 +39,33 @@ final class ArenaIndex implements AutoCloseable {
     static final int SIZE_OFFSET = 8;
     static final int ALIGNMENT_OFFSET = 16;
 
-    private final FileChannel channel;
+    /** Reopened when an allocating thread's interrupt closed it, which would fail every later allocation. */
+    private final ReopeningChannel channel;
     private long end;
 
-    private ArenaIndex(FileChannel channel, long end) {
+    private ArenaIndex(ReopeningChannel channel, long end) {
         this.channel = channel;
         this.end = end;
     }
 
     static ArenaIndex create(Path dir) throws IOException {
         Path path = dir.resolve(FILE);
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        ByteBuffer header = buffer(HEADER_LENGTH).putLong(MAGIC).putInt(VERSION).putInt(0).flip();
-        ch.write(header, 0);
-        return new ArenaIndex(ch, HEADER_LENGTH);
+        ArenaIndex index = new ArenaIndex(ReopeningChannel.open(path, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE), 0);
+        try {
+            index.write(buffer(HEADER_LENGTH).putLong(MAGIC).putInt(VERSION).putInt(0).flip());
+            return index;
+        } catch (IOException | RuntimeException e) {
+            index.close();
+            throw e;
+        }
     }
 
     static ArenaIndex open(Path dir) throws IOException {
         Path path = dir.resolve(FILE);
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        ReopeningChannel ch = ReopeningChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         ByteBuffer header = buffer(HEADER_LENGTH);
-        ch.read(header, 0);
+        ch.call(c -> c.read(header.clear(), 0));
         header.flip();
         if (header.remaining() < HEADER_LENGTH || header.getLong() != MAGIC) {
             ch.close();
@@ -71,7 +77,7 @@ final class ArenaIndex implements AutoCloseable {
             throw new IOException(path + " has index version=" + version + "; this library reads version="
                     + VERSION + ": use the Colossal release that wrote it");
         }
-        long records = (ch.size() - HEADER_LENGTH) / RECORD_LENGTH;
+        long records = (ch.call(FileChannel::size) - HEADER_LENGTH) / RECORD_LENGTH;
         return new ArenaIndex(ch, HEADER_LENGTH + records * RECORD_LENGTH);
     }
 
@@ -79,7 +85,7 @@ final class ArenaIndex implements AutoCloseable {
     List<long[]> records() throws IOException {
         int count = Math.toIntExact((end - HEADER_LENGTH) / RECORD_LENGTH);
         ByteBuffer all = buffer(Math.multiplyExact(count, RECORD_LENGTH));
-        while (all.hasRemaining() && channel.read(all, HEADER_LENGTH + all.position()) > 0) {
+        while (all.hasRemaining() && channel.call(c -> c.read(all, HEADER_LENGTH + all.position())) > 0) {
             // read until full: a regular file returns what it has
         }
         all.flip();
@@ -93,11 +99,16 @@ final class ArenaIndex implements AutoCloseable {
     }
 
     void append(long offset, long size, long alignment) throws IOException {
-        ByteBuffer record = buffer(RECORD_LENGTH).putLong(offset).putLong(size).putLong(alignment).flip();
-        while (record.hasRemaining()) {
-            channel.write(record, end + record.position());
+        write(buffer(RECORD_LENGTH).putLong(offset).putLong(size).putLong(alignment).flip());
+    }
+
+    /** Appends {@code bytes} at the end; each write goes where the buffer's position says, so may run again. */
+    private void write(ByteBuffer bytes) throws IOException {
+        int length = bytes.remaining();
+        while (bytes.hasRemaining()) {
+            channel.call(c -> c.write(bytes, end + bytes.position()));
         }
-        end += RECORD_LENGTH;
+        end += length;
     }
 
     /** Little-endian, fixed, so that kept arenas move between machines. */

@@ -1,5 +1,6 @@
 package dev.colossal.memory;
 
+import dev.colossal.memory.internal.Uninterruptible;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -37,6 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * native memory; each slab is zeroed and committed when it is created, so prefer smaller slabs).
  * Chunks are not zeroed when they are reused. Closing the pool unmaps every slab; memory of chunks
  * still held then throws {@link IllegalStateException} on access.
+ *
+ * <p>An interrupted thread acquires like any other, and its interrupt is still set afterwards: the
+ * JDK would otherwise close the pool's file for every thread.
  */
 public final class ChunkPool implements AutoCloseable {
 
@@ -351,7 +355,7 @@ public final class ChunkPool implements AutoCloseable {
             if (region == null || regionUsed + slabSize > region.byteSize()) {
                 region = backing == Backing.NATIVE
                         ? arena.allocate(slabSize, Math.min(slabSize, 1L << 21))
-                        : file.map(FileChannel.MapMode.READ_WRITE, regionFileOffset, regionSize, arena);
+                        : mapRegion();
                 regionFileOffset += region.byteSize();
                 regionUsed = 0;
             }
@@ -367,6 +371,16 @@ public final class ChunkPool implements AutoCloseable {
             throw new UncheckedIOException(new IOException("cannot reserve a slab of " + slabSize
                     + " bytes of native memory; use a smaller slabSize or the MAPPED_FILE backing", e));
         }
+    }
+
+    /**
+     * Maps the next region of the file, on a thread no one can interrupt: an interrupt in the mapping
+     * would close the channel for good (the file was deleted when it was opened, so it cannot be
+     * opened again), and no thread could grow the pool any more.
+     */
+    private MemorySegment mapRegion() throws IOException {
+        long at = regionFileOffset;
+        return Uninterruptible.call(() -> file.map(FileChannel.MapMode.READ_WRITE, at, regionSize, arena));
     }
 
     /** @return the size of every chunk in bytes, a power of two */

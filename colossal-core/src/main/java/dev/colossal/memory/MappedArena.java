@@ -1,5 +1,6 @@
 package dev.colossal.memory;
 
+import dev.colossal.memory.internal.ReopeningChannel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -38,6 +39,9 @@ import java.util.List;
  * chooses where the file is mapped. Two processes must not open one arena directory at the same time
  * (use the {@code map} or {@code ipc} packages for shared data).
  *
+ * <p>An interrupted thread allocates like any other, and its interrupt is still set afterwards: the
+ * JDK would otherwise close the arena's files for every thread.
+ *
  * @see ArenaIndex the layout of the index file
  */
 public final class MappedArena implements Arena {
@@ -54,7 +58,11 @@ public final class MappedArena implements Arena {
     private final boolean checkFreeSpace;
     private final long extentSize;
     private final Arena mappings = Arena.ofShared();
-    private final FileChannel data;
+    /**
+     * Reopened when an allocating thread's interrupt closed it (a pool's shutdownNow, a cancelled
+     * future), which would fail every later allocation in every thread.
+     */
+    private final ReopeningChannel data;
     private final ArenaIndex index;
     private final List<MemorySegment> segments = new ArrayList<>();
 
@@ -71,29 +79,41 @@ public final class MappedArena implements Arena {
         this.checkFreeSpace = b.checkFreeSpace;
         this.extentSize = b.extentSize;
         Path dataPath = directory.resolve(DATA_FILE);
-        if (reopen) {
-            this.data = FileChannel.open(dataPath, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            this.index = ArenaIndex.open(directory);
-            this.fileEnd = data.size();
-            List<long[]> records = index.records();
-            if (!records.isEmpty()) {
-                // One mapping for everything that was allocated before: offsets in the file are
-                // page-aligned per extent, so alignments up to a page survive the remap.
-                MemorySegment whole = data.map(FileChannel.MapMode.READ_WRITE, 0, fileEnd, mappings);
-                for (long[] r : records) {
-                    if (r[0] < 0 || r[1] < 0 || r[0] + r[1] > fileEnd) {
-                        throw new IOException("arena index " + directory.resolve(ArenaIndex.FILE)
-                                + " records offset=" + r[0] + " size=" + r[1] + " beyond the data file (size="
-                                + fileEnd + "); the files are damaged or were not written by this arena");
-                    }
-                    segments.add(whole.asSlice(r[0], r[1]));
-                }
+        this.data = reopen
+                ? ReopeningChannel.open(dataPath, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                : ReopeningChannel.open(dataPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.SPARSE,
+                        StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            this.index = reopen ? ArenaIndex.open(directory) : ArenaIndex.create(directory);
+            if (reopen) {
+                this.fileEnd = data.call(FileChannel::size);
+                segments.addAll(kept(index.records()));
             }
-        } else {
-            this.data = FileChannel.open(dataPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.SPARSE,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE);
-            this.index = ArenaIndex.create(directory);
+        } catch (IOException | RuntimeException e) {
+            data.close();
+            throw e;
         }
+    }
+
+    /** The segments of an arena reopened, from its index records. */
+    private List<MemorySegment> kept(List<long[]> records) throws IOException {
+        if (records.isEmpty()) {
+            return List.of();
+        }
+        // One mapping for everything that was allocated before: offsets in the file are
+        // page-aligned per extent, so alignments up to a page survive the remap.
+        long size = fileEnd;
+        MemorySegment whole = data.call(ch -> ch.map(FileChannel.MapMode.READ_WRITE, 0, size, mappings));
+        List<MemorySegment> kept = new ArrayList<>(records.size());
+        for (long[] r : records) {
+            if (r[0] < 0 || r[1] < 0 || r[0] + r[1] > size) {
+                throw new IOException("arena index " + directory.resolve(ArenaIndex.FILE)
+                        + " records offset=" + r[0] + " size=" + r[1] + " beyond the data file (size="
+                        + size + "); the files are damaged or were not written by this arena");
+            }
+            kept.add(whole.asSlice(r[0], r[1]));
+        }
+        return kept;
     }
 
     /** @return a builder for an arena in a fresh temporary directory, files deleted on close */
@@ -163,8 +183,11 @@ public final class MappedArena implements Arena {
             } else {
                 start = alignedStart(extent, extentUsed, byteAlignment);
                 if (start + byteSize > extent.byteSize()) {
-                    extentFileOffset = fileEnd;
+                    // Moved only once the new extent is mapped: a failed mapping (a full disk) must
+                    // not leave the old extent's next allocations recorded at the new one's offset.
+                    long at = fileEnd;
                     extent = mapExtent(extentSize);
+                    extentFileOffset = at;
                     start = alignedStart(extent, 0, byteAlignment);
                 }
                 target = extent;
@@ -190,7 +213,8 @@ public final class MappedArena implements Arena {
         if (checkFreeSpace) {
             Directories.checkFreeSpace(directory, size, "a mapped arena extent of " + size + " bytes");
         }
-        MemorySegment mapped = data.map(FileChannel.MapMode.READ_WRITE, fileEnd, size, mappings);
+        long at = fileEnd;
+        MemorySegment mapped = data.call(ch -> ch.map(FileChannel.MapMode.READ_WRITE, at, size, mappings));
         fileEnd += size;
         return mapped;
     }

@@ -14,7 +14,8 @@ import java.util.Set;
 /**
  * One swap file: its extents, its blocks and, when persistent, its catalog. Thread-safe: the
  * allocator is guarded here, and block I/O is positional, so reads and writes of different
- * blocks proceed in parallel.
+ * blocks proceed in parallel. Only threads of the {@link SwapSpace}'s own may call it: an
+ * interrupt in an operation would close the channel for good (see SwapSpace's Interrupts).
  */
 final class SwapFile implements AutoCloseable {
 

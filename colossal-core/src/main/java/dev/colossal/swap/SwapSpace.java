@@ -3,6 +3,7 @@ package dev.colossal.swap;
 import dev.colossal.array.BigArray;
 import dev.colossal.codec.Codec;
 import dev.colossal.memory.ChunkPool;
+import dev.colossal.memory.internal.Uninterruptible;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -50,7 +51,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * making room evicts the least recently used objects that are not pinned. Swap-out is write-behind
  * on a background thread; a thread that needs room waits for those writes (back-pressure), and
  * gets a {@link SwapException} if they fail (the objects stay in memory) or if everything resident
- * is pinned. Swap-in happens on demand on the accessing thread, or ahead of time with
+ * is pinned. Swap-in happens on demand, the accessing thread waiting for it, or ahead of time with
  * {@link Swappable#prefetch()} on a background thread.
  *
  * <p><b>Swap file.</b> Every object is one block, {@code [magic][length][id][crc32c] payload [id]},
@@ -60,6 +61,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * file is deleted on close, unless the space is {@link Builder#persistent(Path) persistent}: then
  * every object is written out on close with a catalog, and {@link #ids()}, {@link #array} and
  * {@link #object} find them again after reopening.
+ *
+ * <p><b>Interrupts.</b> An interrupted thread swaps in and closes like any other, and its interrupt
+ * is still set afterwards. The JDK closes a file channel for every thread when one thread is
+ * interrupted in an operation on it, and a temporary swap file, deleted as soon as it is open,
+ * could not be opened again: so the swap file is only ever read and written by threads of the
+ * space's own, which no one else can interrupt.
  */
 public final class SwapSpace implements AutoCloseable {
 
@@ -334,7 +341,7 @@ public final class SwapSpace implements AutoCloseable {
         }
     }
 
-    /** The accessor's path: resident returns at once (pinning arrays), swapped reads on this thread. */
+    /** The accessor's path: resident returns at once (pinning arrays), swapped waits for its read. */
     Object access(Swappable h, Pin pin) {
         lock.lock();
         try {
@@ -391,7 +398,7 @@ public final class SwapSpace implements AutoCloseable {
         RuntimeException failure = null;
         lock.unlock();
         try {
-            value = h.load(file, blockOffset);
+            value = Uninterruptible.call(() -> h.load(file, blockOffset)); // see Interrupts, above
         } catch (SwapException e) {
             failure = e;
         } catch (IOException e) {
@@ -697,17 +704,7 @@ public final class SwapSpace implements AutoCloseable {
         IOException failure = null;
         try {
             if (file.persistent()) {
-                List<CatalogLayout.Entry> entries = new ArrayList<>();
-                for (Swappable h : all) {
-                    if (h.state == Swappable.State.RESIDENT && h.offset < 0) { // clean ones are there already
-                        try (Arena arena = Arena.ofShared()) {
-                            h.offset = file.write(h.id, h.payload(h.value, arena), h.byteSize);
-                        }
-                    }
-                    entries.add(new CatalogLayout.Entry(h.id, h.offset, h.byteSize, h.kind.tag));
-                }
-                entries.sort(Comparator.comparingLong(CatalogLayout.Entry::offset));
-                file.closeWithCatalog(nextId.get(), entries);
+                Uninterruptible.call(() -> save(all)); // see Interrupts, above
             } else {
                 file.close();
             }
@@ -736,6 +733,22 @@ public final class SwapSpace implements AutoCloseable {
             throw new UncheckedIOException("cannot save swap space to file=" + file.path() + ": " + failure.getMessage(),
                     failure);
         }
+    }
+
+    /** Writes out every resident object not in the file yet, then the catalog, and closes the file. */
+    private Void save(List<Swappable> all) throws IOException {
+        List<CatalogLayout.Entry> entries = new ArrayList<>();
+        for (Swappable h : all) {
+            if (h.state == Swappable.State.RESIDENT && h.offset < 0) { // clean ones are there already
+                try (Arena arena = Arena.ofShared()) {
+                    h.offset = file.write(h.id, h.payload(h.value, arena), h.byteSize);
+                }
+            }
+            entries.add(new CatalogLayout.Entry(h.id, h.offset, h.byteSize, h.kind.tag));
+        }
+        entries.sort(Comparator.comparingLong(CatalogLayout.Entry::offset));
+        file.closeWithCatalog(nextId.get(), entries);
+        return null;
     }
 
     @Override

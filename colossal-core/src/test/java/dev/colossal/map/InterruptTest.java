@@ -3,9 +3,9 @@ package dev.colossal.map;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.colossal.Interrupts;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,24 +23,13 @@ class InterruptTest {
     void interruptingAWriterWhileTheFileGrowsLeavesTheMapUsable() throws Exception {
         try (BytesMap map = BytesMap.open(dir.resolve("interrupted.map"))) {
             AtomicInteger written = new AtomicInteger();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            Thread writer = new Thread(() -> {
-                try {
-                    for (int i = 0; i < 200_000; i++) {
-                        map.put(("w" + i).getBytes(), new byte[200]);
-                        written.incrementAndGet();
-                    }
-                } catch (Throwable t) {
-                    failure.set(t);
+            Throwable failure = Interrupts.interruptedThroughout(() -> {
+                for (int i = 0; i < 200_000; i++) {
+                    map.put(("w" + i).getBytes(), new byte[200]);
+                    written.incrementAndGet();
                 }
             });
-            writer.start();
-            while (writer.isAlive()) {
-                writer.interrupt();
-                Thread.sleep(0, 200_000);
-            }
-            writer.join();
-            assertEquals(null, failure.get(), "an interrupt is no reason for a put to fail");
+            assertEquals(null, failure, "an interrupt is no reason for a put to fail");
             assertEquals(200_000, written.get());
             for (int i = 0; i < 100_000; i++) { // grows the file further, from another thread
                 map.put(("m" + i).getBytes(), new byte[200]);
