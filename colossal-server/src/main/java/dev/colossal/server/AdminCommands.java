@@ -364,10 +364,12 @@ final class AdminCommands {
     }
 
     private void time(Client c, byte[][] a, Reply r) {
-        long micros = java.time.Instant.now().toEpochMilli() * 1000 + (System.nanoTime() / 1000) % 1000;
+        // One clock for both parts: the wall clock's microseconds (a monotonic clock's digits
+        // glued under its milliseconds would make TIME go back within a millisecond)
+        java.time.Instant now = java.time.Instant.now();
         r.array(2);
-        r.bulk(Long.toString(micros / 1_000_000));
-        r.bulk(Long.toString(micros % 1_000_000));
+        r.bulk(Long.toString(now.getEpochSecond()));
+        r.bulk(Long.toString(now.getNano() / 1000));
     }
 
     /** INFO's text: Redis section names and field names, our values. */

@@ -49,8 +49,9 @@ final class EventLoop implements Runnable {
     @Override
     public void run() {
         Consumer<SelectionKey> onReady = this::ready;
-        long lastSweep = System.nanoTime();
-        long pollUntil = lastSweep;
+        long now = System.nanoTime();
+        long lastSweep = now;
+        long pollUntil = now;
         try {
             while (running) {
                 for (Connection c; (c = incoming.poll()) != null; ) {
@@ -68,7 +69,8 @@ final class EventLoop implements Runnable {
                 // hypervisor) is paid by the client's thread: with redis-benchmark -P 16 our loop
                 // slept 2-5x as often per request as redis-server's, and the client spent more CPU
                 // per request on us. Polling a little longer under load keeps the loop awake.
-                int ready = System.nanoTime() - pollUntil < 0
+                // now: the end of the last round, microseconds ago at most while polling
+                int ready = now - pollUntil < 0
                         ? selector.selectNow(onReady)
                         : selector.select(onReady, 1000);
                 // Replies go out once every ready client has run its requests, as redis-server does
@@ -80,7 +82,7 @@ final class EventLoop implements Runnable {
                     }
                 }
                 toFlush.clear();
-                long now = System.nanoTime();
+                now = System.nanoTime();
                 if (ready > 0) {
                     pollUntil = now + busyPollNanos;
                 }

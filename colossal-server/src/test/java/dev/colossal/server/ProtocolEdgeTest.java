@@ -121,6 +121,24 @@ class ProtocolEdgeTest {
 
     /** MGET reads each value as GET does, and counts a hit or a miss per key, as Redis does. */
     @Test
+    void timeIsTheWallClockInMicrosecondsAndNeverGoesBack() throws Exception {
+        try (Wire w = new Wire(server.port())) {
+            long last = 0;
+            for (int i = 0; i < 2000; i++) {
+                long before = System.currentTimeMillis();
+                String[] parts = w.call("TIME").split("\r\n");   // *2, $n, seconds, $n, micros
+                long after = System.currentTimeMillis();
+                long micros = Long.parseLong(parts[2]) * 1_000_000 + Long.parseLong(parts[4]);
+                assertTrue(Long.parseLong(parts[4]) < 1_000_000, parts[4]);
+                assertTrue(micros / 1000 >= before - 1 && micros / 1000 <= after + 1,
+                        micros + " us is not between " + before + " and " + after + " ms");
+                assertTrue(micros >= last, "TIME went back from " + last + " to " + micros);
+                last = micros;
+            }
+        }
+    }
+
+    @Test
     void mgetRepliesEveryValueAndCountsHitsAndMissesPerKey() throws Exception {
         try (Wire w = new Wire(server.port())) {
             assertEquals("+OK\r\n", w.call("MSET", "mg1", "one", "mg2", "", "mg3", "x".repeat(5000)));
