@@ -1,6 +1,6 @@
 package dev.colossal.memory;
 
-import dev.colossal.memory.internal.Uninterruptible;
+import dev.colossal.memory.internal.ReopeningChannel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -98,7 +98,7 @@ public final class ChunkPool implements AutoCloseable {
     private final Backing backing;
     private final Path directory;
     private final boolean ownsDirectory;
-    private final FileChannel file;
+    private final ReopeningChannel file;
     /** Where free space is checked: the directory, or its parent once the owned directory is gone. */
     private final Path spaceDirectory;
     private final Arena arena = Arena.ofShared();
@@ -143,7 +143,7 @@ public final class ChunkPool implements AutoCloseable {
                             "colossal-pool-")
                     : Directories.ensureWritable(b.directory, "a chunk pool");
             try {
-                this.file = FileChannel.open(directory.resolve("pool-" + ProcessHandle.current().pid() + "-"
+                this.file = ReopeningChannel.open(directory.resolve("pool-" + ProcessHandle.current().pid() + "-"
                                 + System.identityHashCode(this) + ".data"),
                         StandardOpenOption.CREATE_NEW, StandardOpenOption.SPARSE, StandardOpenOption.READ,
                         StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
@@ -373,14 +373,10 @@ public final class ChunkPool implements AutoCloseable {
         }
     }
 
-    /**
-     * Maps the next region of the file, on a thread no one can interrupt: an interrupt in the mapping
-     * would close the channel for good (the file was deleted when it was opened, so it cannot be
-     * opened again), and no thread could grow the pool any more.
-     */
+    /** Maps the next region of the file (an interrupted thread's too: see {@link ReopeningChannel}). */
     private MemorySegment mapRegion() throws IOException {
         long at = regionFileOffset;
-        return Uninterruptible.call(() -> file.map(FileChannel.MapMode.READ_WRITE, at, regionSize, arena));
+        return file.call(ch -> ch.map(FileChannel.MapMode.READ_WRITE, at, regionSize, arena));
     }
 
     /** @return the size of every chunk in bytes, a power of two */

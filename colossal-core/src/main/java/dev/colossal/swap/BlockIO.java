@@ -1,11 +1,11 @@
 package dev.colossal.swap;
 
+import dev.colossal.memory.internal.ReopeningChannel;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
@@ -23,12 +23,12 @@ final class BlockIO {
 
     private static final ValueLayout.OfLong ID = ValueLayout.JAVA_LONG_UNALIGNED;
 
-    private final FileChannel channel;
+    private final ReopeningChannel channel;
     private final Path file;
     private final long alignment;
     private final long ioSize;
 
-    BlockIO(FileChannel channel, Path file, long alignment, long ioSize) {
+    BlockIO(ReopeningChannel channel, Path file, long alignment, long ioSize) {
         this.channel = channel;
         this.file = file;
         this.alignment = alignment;
@@ -112,13 +112,17 @@ final class BlockIO {
 
     private void writeFully(ByteBuffer b, long position) throws IOException {
         while (b.hasRemaining()) {
-            position += channel.write(b, position);
+            long at = position;
+            int from = b.position();   // a write run again (see ReopeningChannel) starts where this one did
+            position += channel.call(ch -> ch.write(b.position(from), at));
         }
     }
 
     private void readFully(ByteBuffer b, long position, long id, long blockOffset, long blockEnd) throws IOException {
         while (b.hasRemaining()) {
-            int n = channel.read(b, position);
+            long at = position;
+            int from = b.position();
+            int n = channel.call(ch -> ch.read(b.position(from), at));
             if (n < 0) {
                 throw new SwapCorruptedException(id, file, blockOffset, "the file ends at " + position
                         + " but the block ends at " + blockEnd + ": the swap file was truncated");

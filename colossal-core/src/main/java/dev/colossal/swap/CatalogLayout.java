@@ -1,5 +1,6 @@
 package dev.colossal.swap;
 
+import dev.colossal.memory.internal.ReopeningChannel;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
@@ -8,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,7 +90,7 @@ final class CatalogLayout {
         Path temp = target.resolveSibling(target.getFileName() + ".tmp");
         List<Entry> entries = catalog.entries();
         try (Arena arena = Arena.ofConfined();
-             FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+             ReopeningChannel ch = ReopeningChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                      StandardOpenOption.TRUNCATE_EXISTING)) {
             MemorySegment bytes = arena.allocate(HEADER.byteSize() + ENTRY.byteSize() * entries.size(), 8);
             MemorySegment body = bytes.asSlice(HEADER.byteSize());
@@ -106,11 +108,15 @@ final class CatalogLayout {
             H_NEXT_ID.set(bytes, 0L, catalog.nextId());
             H_ALIGNMENT.set(bytes, 0L, catalog.alignment());
             H_CRC.set(bytes, 0L, crcOf(body));
-            var b = bytes.asByteBuffer();
-            while (b.hasRemaining()) {
-                ch.write(b);
-            }
-            ch.force(true);
+            // whole, from a fresh buffer, so that a write an interrupt cut short runs again as it was
+            ch.call(c -> {
+                ByteBuffer b = bytes.asByteBuffer();
+                while (b.hasRemaining()) {
+                    c.write(b, b.position());
+                }
+                c.force(true);
+                return null;
+            });
         }
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }

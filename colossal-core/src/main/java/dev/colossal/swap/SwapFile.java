@@ -1,5 +1,6 @@
 package dev.colossal.swap;
 
+import dev.colossal.memory.internal.ReopeningChannel;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
@@ -14,15 +15,15 @@ import java.util.Set;
 /**
  * One swap file: its extents, its blocks and, when persistent, its catalog. Thread-safe: the
  * allocator is guarded here, and block I/O is positional, so reads and writes of different
- * blocks proceed in parallel. Only threads of the {@link SwapSpace}'s own may call it: an
- * interrupt in an operation would close the channel for good (see SwapSpace's Interrupts).
+ * blocks proceed in parallel. Its channel survives interrupts (see {@link ReopeningChannel}), so
+ * any thread may swap in.
  */
 final class SwapFile implements AutoCloseable {
 
     private final Path path;
     private final boolean persistent;
     private final long alignment;
-    private final FileChannel channel;
+    private final ReopeningChannel channel;
     private final ExtentAllocator allocator;
     private final BlockIO io;
     private final CatalogLayout.Catalog loaded;
@@ -52,11 +53,11 @@ final class SwapFile implements AutoCloseable {
             options.add(StandardOpenOption.CREATE);
         }
         this.alignment = alignment;
-        this.channel = FileChannel.open(path, options);
+        this.channel = ReopeningChannel.open(path, options.toArray(OpenOption[]::new));
         try {
             this.allocator = new ExtentAllocator(alignment, limit);
             if (catalog != null) {
-                long size = channel.size();
+                long size = channel.call(FileChannel::size);
                 if (size < catalog.fileEnd()) {
                     throw new SwapCorruptedException(-1, path, size, "the file is " + size + " bytes but its catalog"
                             + " says " + catalog.fileEnd() + ": the swap file was truncated");
@@ -129,7 +130,8 @@ final class SwapFile implements AutoCloseable {
         synchronized (allocator) {
             if (allocator.free(offset, BlockLayout.blockSize(length, alignment)) && shrink) {
                 try {
-                    channel.truncate(allocator.end());
+                    long end = allocator.end();
+                    channel.call(ch -> ch.truncate(end));
                 } catch (IOException ignored) {
                     // The space stays allocated on disk until the file is reused or deleted: no data at risk.
                 }
@@ -159,12 +161,16 @@ final class SwapFile implements AutoCloseable {
     /** Closes a persistent file after saving its catalog. */
     void closeWithCatalog(long nextId, List<CatalogLayout.Entry> entries) throws IOException {
         try {
-            channel.force(true);
+            channel.call(ch -> {
+                ch.force(true);
+                return null;
+            });
             long end;
             synchronized (allocator) {
                 end = allocator.end();
             }
-            channel.truncate(end);
+            long last = end;
+            channel.call(ch -> ch.truncate(last));
             CatalogLayout.write(path, new CatalogLayout.Catalog(end, nextId, alignment, entries));
         } finally {
             channel.close();

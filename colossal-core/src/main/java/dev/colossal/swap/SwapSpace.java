@@ -3,7 +3,6 @@ package dev.colossal.swap;
 import dev.colossal.array.BigArray;
 import dev.colossal.codec.Codec;
 import dev.colossal.memory.ChunkPool;
-import dev.colossal.memory.internal.Uninterruptible;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -51,7 +50,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * making room evicts the least recently used objects that are not pinned. Swap-out is write-behind
  * on a background thread; a thread that needs room waits for those writes (back-pressure), and
  * gets a {@link SwapException} if they fail (the objects stay in memory) or if everything resident
- * is pinned. Swap-in happens on demand, the accessing thread waiting for it, or ahead of time with
+ * is pinned. Swap-in happens on demand on the accessing thread, or ahead of time with
  * {@link Swappable#prefetch()} on a background thread.
  *
  * <p><b>Swap file.</b> Every object is one block, {@code [magic][length][id][crc32c] payload [id]},
@@ -64,9 +63,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Interrupts.</b> An interrupted thread swaps in and closes like any other, and its interrupt
  * is still set afterwards. The JDK closes a file channel for every thread when one thread is
- * interrupted in an operation on it, and a temporary swap file, deleted as soon as it is open,
- * could not be opened again: so the swap file is only ever read and written by threads of the
- * space's own, which no one else can interrupt.
+ * interrupted in an operation on it; the swap file's channel is then opened again (a temporary
+ * file, unlinked as soon as it is open, through a second descriptor kept for that), and the
+ * operation runs again.
  */
 public final class SwapSpace implements AutoCloseable {
 
@@ -341,7 +340,7 @@ public final class SwapSpace implements AutoCloseable {
         }
     }
 
-    /** The accessor's path: resident returns at once (pinning arrays), swapped waits for its read. */
+    /** The accessor's path: resident returns at once (pinning arrays), swapped reads on this thread. */
     Object access(Swappable h, Pin pin) {
         lock.lock();
         try {
@@ -398,12 +397,12 @@ public final class SwapSpace implements AutoCloseable {
         RuntimeException failure = null;
         lock.unlock();
         try {
-            value = Uninterruptible.call(() -> h.load(file, blockOffset)); // see Interrupts, above
+            value = h.load(file, blockOffset);
         } catch (SwapException e) {
             failure = e;
         } catch (IOException e) {
             failure = new SwapException("cannot read " + h + " from swap file=" + file.path() + " at offset="
-                    + blockOffset + ": " + e.getMessage(), e);
+                    + blockOffset + ": " + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
         } catch (RuntimeException e) {
             failure = e;
         } finally {
@@ -704,7 +703,7 @@ public final class SwapSpace implements AutoCloseable {
         IOException failure = null;
         try {
             if (file.persistent()) {
-                Uninterruptible.call(() -> save(all)); // see Interrupts, above
+                save(all);
             } else {
                 file.close();
             }
@@ -736,7 +735,7 @@ public final class SwapSpace implements AutoCloseable {
     }
 
     /** Writes out every resident object not in the file yet, then the catalog, and closes the file. */
-    private Void save(List<Swappable> all) throws IOException {
+    private void save(List<Swappable> all) throws IOException {
         List<CatalogLayout.Entry> entries = new ArrayList<>();
         for (Swappable h : all) {
             if (h.state == Swappable.State.RESIDENT && h.offset < 0) { // clean ones are there already
@@ -748,7 +747,6 @@ public final class SwapSpace implements AutoCloseable {
         }
         entries.sort(Comparator.comparingLong(CatalogLayout.Entry::offset));
         file.closeWithCatalog(nextId.get(), entries);
-        return null;
     }
 
     @Override

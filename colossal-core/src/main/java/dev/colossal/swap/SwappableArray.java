@@ -39,11 +39,11 @@ public final class SwappableArray<A extends BigArray> extends Swappable {
     }
 
     /**
-     * Pins the array in memory for writing and returns it, swapping it in first (this thread
-     * waiting for it) if it is on disk. Close the array (or {@link BigArray#release()} it) to unpin
-     * it. Writes through the array cannot be seen by the space, so this access counts as one: the
-     * copy in the swap file, if any, is dropped and the next eviction writes the array out. To only
-     * read, use {@link #acquireReadOnly()}, which keeps that copy.
+     * Pins the array in memory for writing and returns it, swapping it in first (on this thread) if it
+     * is on disk. Close the array (or {@link BigArray#release()} it) to unpin it. Writes through the
+     * array cannot be seen by the space, so this access counts as one: the copy in the swap file, if
+     * any, is dropped and the next eviction writes the array out. To only read, use
+     * {@link #acquireReadOnly()}, which keeps that copy.
      *
      * @return the array, with one more reference that the caller owns
      * @throws IllegalStateException  if the handle or its space is closed

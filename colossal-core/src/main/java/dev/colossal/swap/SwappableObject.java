@@ -23,8 +23,7 @@ public final class SwappableObject<T> extends Swappable {
     }
 
     /**
-     * @return the value, read back from the swap file (this thread waiting for it) if it was
-     *     swapped out
+     * @return the value, read back from the swap file (on this thread) if it was swapped out
      * @throws IllegalStateException  if the handle or its space is closed
      * @throws SwapCorruptedException if the swapped copy is damaged
      * @throws SwapException          if the swap file cannot be read or the budget cannot make room

@@ -3,6 +3,7 @@ package dev.colossal.memory.internal;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -19,12 +20,14 @@ import java.util.Set;
  * during an operation on it (a pool's {@code shutdownNow}, {@code Future.cancel(true)}), and every
  * later operation fails. Here each operation runs with the caller's interrupt flag cleared, and the
  * flag is set again when it returns, so that the caller still sees it; a channel that an interrupt
- * closed meanwhile (this thread's or another's) is reopened by path with the same options and the
+ * closed meanwhile (this thread's or another's) is reopened with the same options and the
  * operation runs again. So an operation must be positional (no channel position, which a reopened
  * channel does not keep) and harmless to run twice, as writing the same bytes at the same place is.
  *
- * <p>Not for a file deleted while open ({@link StandardOpenOption#DELETE_ON_CLOSE}): it cannot be
- * reopened: see {@link Uninterruptible}. Not for {@link java.nio.channels.FileLock}s either:
+ * <p>A file opened with {@link StandardOpenOption#DELETE_ON_CLOSE} is unlinked at once, as the JDK
+ * does on Linux, but a second, idle channel keeps it open: no interrupt reaches that one, and a
+ * reopen goes through its descriptor in {@code /proc/self/fd}. Where there is no such directory the
+ * file stays linked until {@link #close()} deletes it. Not for {@link java.nio.channels.FileLock}s:
  * closing a channel releases the locks held through it, so a reopened channel would have silently
  * lost them.
  */
@@ -41,19 +44,28 @@ public final class ReopeningChannel implements AutoCloseable {
         T run(FileChannel channel) throws IOException;
     }
 
+    private static final Path OPEN_FILES = Path.of("/proc/self/fd");
+
     private final Path path;
     private final Set<OpenOption> reopenOptions;
-    /** Identifies the file, so that a reopen never writes to another file moved to its path; may be null. */
+    /** Identifies the file, so that a reopen never writes to another file moved to its path. */
     private final Object fileKey;
+    /** Keeps an unlinked file open for reopening; never used for I/O, so no interrupt closes it. Else null. */
+    private final FileChannel keeper;
+    /** Whether {@link #close()} deletes the file (asked to, where it could not be unlinked at once). */
+    private final boolean deleteOnClose;
     /** Replaced when an interrupt closed it; guarded by this object's monitor for replacing. */
     private volatile FileChannel channel;
     private boolean closed;
 
-    private ReopeningChannel(Path path, Set<OpenOption> reopenOptions, FileChannel channel) throws IOException {
+    private ReopeningChannel(Path path, Set<OpenOption> reopenOptions, FileChannel channel, FileChannel keeper,
+                             boolean deleteOnClose, Object fileKey) {
         this.path = path;
         this.reopenOptions = reopenOptions;
         this.channel = channel;
-        this.fileKey = fileKey(path);
+        this.keeper = keeper;
+        this.deleteOnClose = deleteOnClose;
+        this.fileKey = fileKey;
     }
 
     /**
@@ -61,23 +73,34 @@ public final class ReopeningChannel implements AutoCloseable {
      * options that create or truncate the file.
      *
      * @param path    the file
-     * @param options how to open it; not {@link StandardOpenOption#DELETE_ON_CLOSE} nor APPEND
+     * @param options how to open it; not {@link StandardOpenOption#APPEND}
      * @return the open channel
      * @throws IOException if the file cannot be opened
      */
     public static ReopeningChannel open(Path path, OpenOption... options) throws IOException {
-        Set<OpenOption> reopen = new HashSet<>(Set.of(options));
-        if (reopen.contains(StandardOpenOption.DELETE_ON_CLOSE) || reopen.contains(StandardOpenOption.APPEND)) {
-            throw new IllegalArgumentException("a channel opened with DELETE_ON_CLOSE or APPEND cannot be reopened"
-                    + " as it was: " + reopen);
+        Set<OpenOption> given = new HashSet<>(Set.of(options));
+        if (given.contains(StandardOpenOption.APPEND)) {
+            throw new IllegalArgumentException("a channel opened with APPEND cannot be reopened as it was: " + given);
         }
-        FileChannel channel = FileChannel.open(path, options);
-        reopen.removeAll(Set.of(StandardOpenOption.CREATE, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.TRUNCATE_EXISTING));
+        boolean delete = given.remove(StandardOpenOption.DELETE_ON_CLOSE);
+        FileChannel channel = FileChannel.open(path, given);
+        FileChannel keeper = null;
         try {
-            return new ReopeningChannel(path, Set.copyOf(reopen), channel);
+            Object key = fileKey(path);
+            boolean unlink = delete && key != null && Files.isDirectory(OPEN_FILES);
+            if (unlink) {
+                keeper = FileChannel.open(path, StandardOpenOption.READ);
+                Files.delete(path);
+            }
+            Set<OpenOption> reopen = new HashSet<>(given);
+            reopen.removeAll(Set.of(StandardOpenOption.CREATE, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.TRUNCATE_EXISTING));
+            return new ReopeningChannel(path, Set.copyOf(reopen), channel, keeper, delete && !unlink, key);
         } catch (IOException | RuntimeException e) {
             channel.close();
+            if (keeper != null) {
+                keeper.close();
+            }
             throw e;
         }
     }
@@ -120,13 +143,31 @@ public final class ReopeningChannel implements AutoCloseable {
         if (channel != seen) {
             return;
         }
-        FileChannel fresh = FileChannel.open(path, reopenOptions);
-        if (!Objects.equals(fileKey, fileKey(path))) {
+        Path at = keeper != null ? keepersDescriptor(why) : path;
+        FileChannel fresh = FileChannel.open(at, reopenOptions);
+        if (!Objects.equals(fileKey, fileKey(at))) {
             fresh.close();
             throw new IOException("cannot reopen file=" + path + " after an interrupt closed its channel: another"
                     + " file took its place", why);
         }
         channel = fresh;
+    }
+
+    /** The unlinked file's entry in {@code /proc/self/fd}: the keeper's, the one descriptor left. */
+    private Path keepersDescriptor(ClosedChannelException why) throws IOException {
+        try (DirectoryStream<Path> open = Files.newDirectoryStream(OPEN_FILES)) {
+            for (Path fd : open) {
+                try {
+                    if (fileKey.equals(fileKey(fd))) {
+                        return fd;
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // descriptors come and go while we look: not ours
+                }
+            }
+        }
+        throw new IOException("cannot reopen unlinked file=" + path + " after an interrupt closed its channel:"
+                + " no descriptor of it in " + OPEN_FILES, why);
     }
 
     private static Object fileKey(Path path) throws IOException {
@@ -139,13 +180,27 @@ public final class ReopeningChannel implements AutoCloseable {
     }
 
     /**
-     * Closes the channel; later operations throw {@link ClosedChannelException}. Idempotent.
+     * Closes the channel, and deletes the file if it was opened with
+     * {@link StandardOpenOption#DELETE_ON_CLOSE}; later operations throw
+     * {@link ClosedChannelException}. Idempotent.
      *
      * @throws IOException if closing fails
      */
     @Override
     public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
         closed = true;
-        channel.close();
+        try {
+            channel.close();
+        } finally {
+            if (keeper != null) {
+                keeper.close();
+            }
+        }
+        if (deleteOnClose) {
+            Files.deleteIfExists(path);
+        }
     }
 }

@@ -82,9 +82,35 @@ class ReopeningChannelTest {
     }
 
     @Test
-    void aFileDeletedWhileOpenIsRefused() {
-        assertThrows(IllegalArgumentException.class, () -> ReopeningChannel.open(dir.resolve("gone"),
-                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE));
+    void aFileUnlinkedWhileOpenIsReopenedThroughTheDescriptorKeptForIt() throws IOException {
+        Path file = dir.resolve("unlinked");
+        try (ReopeningChannel channel = ReopeningChannel.open(file, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE)) {
+            assertFalse(Files.exists(file), "unlinked as soon as it is open");
+            channel.call(ch -> ch.write(ByteBuffer.wrap(new byte[] {7, 8}), 0));
+            for (int i = 0; i < 3; i++) {
+                int at = 2 + i;
+                AtomicInteger runs = new AtomicInteger();
+                channel.call(ch -> {
+                    if (runs.getAndIncrement() == 0) {
+                        Thread.currentThread().interrupt(); // the JDK closes ch
+                    }
+                    return ch.write(ByteBuffer.wrap(new byte[] {(byte) at}), at);
+                });
+                assertEquals(2, runs.get());
+                assertTrue(Thread.interrupted());
+            }
+            ByteBuffer back = ByteBuffer.allocate(5);
+            channel.call(ch -> ch.read(back.clear(), 0));
+            assertEquals(ByteBuffer.wrap(new byte[] {7, 8, 2, 3, 4}), back.flip(), "the same file, reopened three times");
+        }
+        assertFalse(Files.exists(file));
+    }
+
+    @Test
+    void appendIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> ReopeningChannel.open(dir.resolve("log"),
+                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.APPEND));
     }
 
     private ReopeningChannel open() throws IOException {
