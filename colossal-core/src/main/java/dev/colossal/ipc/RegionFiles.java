@@ -5,6 +5,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
@@ -17,14 +18,30 @@ final class RegionFiles {
 
     private RegionFiles() {}
 
-    /** Creates the file (failing if it exists), reserves its blocks, maps it and writes the header. */
+    /**
+     * Creates the file (failing if it exists), reserves its blocks, maps it and writes the header.
+     * The caller's interrupt flag is set aside meanwhile (an interrupted thread creates like any
+     * other, and keeps its flag); a creation that fails, an interrupt that came during it included,
+     * deletes its file, which would otherwise keep every opener waiting for a header that never comes.
+     */
     static MemorySegment create(Path path, RegionKind kind, long size, Arena arena) throws IOException {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            reserve(channel, size);
-            MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
-            RegionHeader.write(file, kind, size);
-            return file;
+        boolean interrupted = Thread.interrupted();
+        try {
+            FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+            try (channel) {
+                reserve(channel, size);
+                MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+                RegionHeader.write(file, kind, size);
+                return file;
+            } catch (IOException | RuntimeException e) {
+                Files.deleteIfExists(path);
+                throw e;
+            }
+        } finally {
+            if (interrupted || Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.Interrupts;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -32,6 +33,37 @@ class SharedRegionTest {
             assertEquals(7, a.getIntVolatile(4));
             assertEquals(4096, b.payloadSize());
         }
+    }
+
+    @Test
+    void anInterruptedThreadCreatesARegionAndKeepsItsFlag() {
+        Thread.currentThread().interrupt();
+        try (SharedRegion region = SharedRegion.create(dir.resolve("interrupted"), RegionKind.RAW, 1 << 20)) {
+            assertTrue(Thread.interrupted(), "the flag is set again");
+            region.setLong(0, 1);
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
+    void aCreationAnInterruptCutShortLeavesNoFileBehind() throws Exception {
+        int cut = 0;
+        for (int attempt = 0; attempt < 20 && cut < 3; attempt++) {
+            Path path = dir.resolve("cut-" + attempt);
+            Throwable failure = Interrupts.interruptedThroughout(
+                    () -> SharedRegion.create(path, RegionKind.RAW, 64 << 20).close());
+            if (failure == null) {
+                try (SharedRegion whole = SharedRegion.open(path, RegionKind.RAW)) {
+                    assertEquals(64 << 20, whole.payloadSize());
+                }
+            } else {
+                assertTrue(failure instanceof IpcException, failure.toString());
+                assertFalse(Files.exists(path), "a failed creation deletes its file: " + failure.getMessage());
+                cut++;
+            }
+        }
+        assertTrue(cut > 0, "no creation was cut short by an interrupt: the test shows nothing");
     }
 
     @Test
