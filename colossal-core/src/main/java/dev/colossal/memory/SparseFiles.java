@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,6 +83,19 @@ public final class SparseFiles implements AutoCloseable {
             throw new IllegalArgumentException("maxFileBytes=" + maxFileBytes + " must be a power of two");
         }
         Directories.ensureWritable(directory, "sparse files");
+        // An interrupted thread maps like any other and keeps its flag (a channel operation would
+        // otherwise fail at once with ClosedByInterruptException)
+        boolean interrupted = Thread.interrupted();
+        try {
+            return mapFiles(directory, totalBytes, maxFileBytes, keepFiles);
+        } finally {
+            if (interrupted || Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static SparseFiles mapFiles(Path directory, long totalBytes, long maxFileBytes, boolean keepFiles) {
         long count = (totalBytes + maxFileBytes - 1) / maxFileBytes;
         Arena arena = Arena.ofShared();
         List<Path> files = new ArrayList<>();
@@ -94,6 +108,9 @@ public final class SparseFiles implements AutoCloseable {
                 try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.SPARSE,
                         StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                     segments.add(ch.map(FileChannel.MapMode.READ_WRITE, 0, size, arena));
+                } catch (ClosedByInterruptException e) {
+                    throw new UncheckedIOException(new IOException("interrupted while mapping " + file
+                            + " (another thread interrupted this one); nothing was kept: map again", e));
                 } catch (IOException e) {
                     throw new UncheckedIOException(new IOException("cannot map " + size + " bytes of " + file
                             + ": " + e.getMessage() + "; check free address space (ulimit -v), vm.max_map_count"

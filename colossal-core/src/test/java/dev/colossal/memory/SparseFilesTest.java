@@ -1,6 +1,7 @@
 package dev.colossal.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.foreign.MemorySegment;
@@ -26,6 +27,17 @@ class SparseFilesTest {
         }
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count(), "files deleted on close");
+        }
+    }
+
+    @Test
+    void anInterruptedThreadMapsAndKeepsItsFlag(@TempDir Path dir) {
+        Thread.currentThread().interrupt();
+        try (SparseFiles span = SparseFiles.map(dir, 10_000, 4096, false)) {
+            assertTrue(Thread.interrupted(), "the flag is set again");
+            assertEquals(3, span.segments().size());
+        } finally {
+            Thread.interrupted();
         }
     }
 
