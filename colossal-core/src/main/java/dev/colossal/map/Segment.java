@@ -43,6 +43,10 @@ final class Segment {
     /** Where the first entry of any segment may lie: the end of the header and the directory. */
     private final long firstEntry;
     private final SegmentHeap heap;
+    /** The heap's size at this process's last {@link #defragmentBeforeGrowth}; under the lock. */
+    private long heapBlocksAtDefragment;
+    /** Below this much free space a merge is not worth a scan of the segment. */
+    private static final long DEFRAGMENT_MIN_FREE_BLOCKS = 1 << 12;
     private volatile Thread holder;
 
     Segment(MapFile file, int index) {
@@ -51,7 +55,7 @@ final class Segment {
         this.shift = file.blockShift;
         this.blockBytes = 1L << shift;
         this.base = FileHeaderLayout.segmentOffset(index);
-        this.heap = new SegmentHeap(file, index, base);
+        this.heap = new SegmentHeap(file, index, base, this::defragmentBeforeGrowth);
         this.firstEntry = FileHeaderLayout.directoryEnd(file.segmentCount);
     }
 
@@ -886,6 +890,25 @@ final class Segment {
     }
 
     // ------------------------------------------------------------------ repair
+
+    /**
+     * Called when the heap has no room for an entry: if free runs are most of it, merges them
+     * ({@link #rebuild}) so that the heap need not grow, and says whether it did. Free runs join
+     * their right neighbour when freed, but not their left one, so entries of many sizes overwritten
+     * at random leave holes side by side that no list knows to be one; without this the file grew
+     * by ~50 bytes per such overwrite for ever. At most once per growth of the heap in this process:
+     * a scan of the segment per new chunk, whose size grows with the segment.
+     */
+    private boolean defragmentBeforeGrowth() {
+        long heapBlocks = heap.heapBlocks();
+        long used = Mem.getLong(file.mem(), base + USED_BLOCKS);
+        if (heapBlocks <= heapBlocksAtDefragment || heapBlocks - used < used + DEFRAGMENT_MIN_FREE_BLOCKS) {
+            return false;
+        }
+        heapBlocksAtDefragment = heapBlocks;
+        rebuild();
+        return true;
+    }
 
     /**
      * Recomputes counters, free lists and the bump region from the table and the chunk list, and

@@ -12,6 +12,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.util.function.BooleanSupplier;
 
 /**
  * One segment's heap of blocks (see {@link HeapLayout}): takes runs of blocks for entries and
@@ -21,6 +22,15 @@ import java.lang.foreign.MemorySegment;
  */
 final class SegmentHeap {
 
+    /**
+     * Runs of a size class looked at for a fit (the exact-size classes need one): enough to find an
+     * exact fit or a close one among entries of mixed sizes (with 8, values of random sizes still
+     * grew the file by ~3 bytes an overwrite), few enough to keep a put's misses bounded.
+     */
+    private static final int FIT_TRIES = 32;
+    /** Links followed to find the free run after a freed one; runs freed lately sit near the head. */
+    private static final int JOIN_TRIES = 16;
+
     private final MapFile file;
     private final int index;
     private final long base;
@@ -28,7 +38,11 @@ final class SegmentHeap {
     private final long blockBytes;
     private final long chunkHeader;
 
-    SegmentHeap(MapFile file, int index, long base) {
+    /** What the segment runs before the heap grows: true if it rebuilt the free lists (see {@link #allocate}). */
+    private final BooleanSupplier defragment;
+
+    SegmentHeap(MapFile file, int index, long base, BooleanSupplier defragment) {
+        this.defragment = defragment;
         this.file = file;
         this.index = index;
         this.base = base;
@@ -56,12 +70,31 @@ final class SegmentHeap {
 
     /**
      * Takes {@code blocks} contiguous blocks: an exact fit from the free lists, else the bump
-     * region of the newest chunk, else a split of a larger free run, else a new chunk.
+     * region of the newest chunk, else a split of a larger free run, else (after the segment had a
+     * chance to merge its free runs, when they are most of its heap) a new chunk.
      */
     long allocate(long blocks) throws IOException {
+        long run = takeFree(blocks, FIT_TRIES);
+        if (run == 0 && defragment.getAsBoolean()) {
+            run = takeFree(blocks, Integer.MAX_VALUE);   // once per growth: the whole list
+        }
+        if (run != 0) {
+            return run;
+        }
+        newChunk(blocks << shift);
+        long bump = Mem.getLong(file.mem(), base + BUMP_POS);
+        Mem.setLong(file.mem(), base + BUMP_POS, bump + (blocks << shift));
+        return bump;
+    }
+
+    /**
+     * Takes {@code blocks} from the free lists or the bump region, looking at up to {@code tries}
+     * runs of their class; 0 if none of that offers room for them.
+     */
+    private long takeFree(long blocks, int tries) {
         MemorySegment m = file.mem();
         int exact = SegmentLayout.freeClassOf(blocks);
-        long run = takeFit(exact, blocks, SegmentLayout.isExactClass(exact) ? 1 : 8);
+        long run = takeFit(exact, blocks, SegmentLayout.isExactClass(exact) ? 1 : tries);
         if (run != 0) {
             return run;
         }
@@ -78,34 +111,58 @@ final class SegmentHeap {
                 return run;
             }
         }
-        newChunk(bytes);
-        bump = Mem.getLong(file.mem(), base + BUMP_POS);
-        Mem.setLong(file.mem(), base + BUMP_POS, bump + bytes);
-        return bump;
+        return 0;
     }
 
-    /** Takes a run of at least {@code blocks} from class {@code c}, looking at most {@code tries} runs. */
+    /** Blocks of all the segment's chunks, less their headers: what used and free blocks add up to. */
+    long heapBlocks() {
+        MemorySegment m = file.mem();
+        long blocks = 0;
+        for (long chunk = Mem.getLong(m, base + CHUNKS); chunk != 0; chunk = m.get(JAVA_LONG, chunk + HeapLayout.NEXT_CHUNK)) {
+            m = file.mem(chunk + HeapLayout.CHUNK.byteSize());
+            blocks += (m.get(JAVA_LONG, chunk + HeapLayout.CHUNK_BYTES) - chunkHeader) >>> shift;
+        }
+        return blocks;
+    }
+
+    /**
+     * Takes a run of at least {@code blocks} from class {@code c}, looking at most {@code tries} runs:
+     * the first of exactly that size, else the smallest that fits. Splitting a bigger run when an
+     * exact one lay a few links further leaves a remainder that only smaller entries can use: with
+     * values of two sizes in one class, half the file became such remainders.
+     */
     private long takeFit(int c, long blocks, int tries) {
         MemorySegment m = file.mem();
         long link = base + SegmentLayout.freeHead(c);
+        long bestLink = 0;
+        long best = 0;
+        long bestBlocks = Long.MAX_VALUE;
         for (int t = 0; t < tries; t++) {
             long run = Mem.getLong(m, link);
             if (run == 0) {
-                return 0;
+                break;
             }
             m = checkRun(run);
             long runBlocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
-            if (runBlocks >= blocks && HeapLayout.leavesRun(runBlocks << shift, blocks << shift)) {
-                Mem.setLong(m, link, m.get(JAVA_LONG, run + HeapLayout.RUN_NEXT));
-                CrashPoints.reach(CrashPoints.RUN_UNLINKED);
-                if (runBlocks > blocks) {
-                    free(run + (blocks << shift), runBlocks - blocks);
+            if (runBlocks >= blocks && runBlocks < bestBlocks && HeapLayout.leavesRun(runBlocks << shift, blocks << shift)) {
+                bestLink = link;
+                best = run;
+                bestBlocks = runBlocks;
+                if (runBlocks == blocks) {
+                    break;
                 }
-                return run;
             }
             link = run + HeapLayout.RUN_NEXT;
         }
-        return 0;
+        if (best == 0) {
+            return 0;
+        }
+        Mem.setLong(m, bestLink, m.get(JAVA_LONG, best + HeapLayout.RUN_NEXT));
+        CrashPoints.reach(CrashPoints.RUN_UNLINKED);
+        if (bestBlocks > blocks) {
+            free(best + (blocks << shift), bestBlocks - blocks);
+        }
+        return best;
     }
 
     private MemorySegment checkRun(long run) {
@@ -122,11 +179,26 @@ final class SegmentHeap {
         return m;
     }
 
+    /**
+     * Gives {@code blocks} at {@code pos} back: to the bump region if they end where it starts, else
+     * to a free list, joined with the free run that follows them if there is one (a split's
+     * remainder, usually, which together with its entry makes the bigger run whole again). A crash
+     * half way leaves lists that the repair rebuilds from the table.
+     */
     void free(long pos, long blocks) {
         if (blocks << shift < HeapLayout.MIN_BYTES) {
             // No allocation leaves such a hole; if one appears anyway, leaking it is safe, while a
             // run header written into it would overwrite the entry after it.
             return;
+        }
+        long end = pos + (blocks << shift);
+        MemorySegment header = file.mem();
+        if (end == Mem.getLong(header, base + BUMP_POS)) {
+            Mem.setLong(header, base + BUMP_POS, pos);
+            return;
+        }
+        if (blocks < HeapLayout.MAX_RUN_BLOCKS / 2) {
+            blocks += unlinkRunAt(end);
         }
         while (blocks > 0) {
             // Pieces of a huge hole leave no single block behind either.
@@ -141,6 +213,37 @@ final class SegmentHeap {
             pos += n << shift;
             blocks -= n;
         }
+    }
+
+    /**
+     * Unlinks the free run at {@code pos} if there is one, found within a few links of its list's
+     * head (where a run freed lately is), and returns its blocks; else 0. Bytes that only look like
+     * a run (an entry's checksum equal to the magic, a chunk header) are never in a list, so they
+     * are never taken.
+     */
+    private long unlinkRunAt(long pos) {
+        if (pos + HeapLayout.RUN.byteSize() > file.allocEnd()) {
+            return 0;
+        }
+        MemorySegment m = file.mem(pos + HeapLayout.RUN.byteSize());
+        int blocks = m.get(JAVA_INT, pos + HeapLayout.RUN_BLOCKS);
+        if (m.get(JAVA_INT, pos + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC || blocks <= 0) {
+            return 0;
+        }
+        long link = base + SegmentLayout.freeHead(SegmentLayout.freeClassOf(blocks));
+        for (int t = 0; t < JOIN_TRIES; t++) {
+            long run = Mem.getLong(m, link);
+            if (run == 0) {
+                return 0;
+            }
+            if (run == pos) {
+                Mem.setLong(m, link, m.get(JAVA_LONG, pos + HeapLayout.RUN_NEXT));
+                return blocks;
+            }
+            m = checkRun(run);
+            link = run + HeapLayout.RUN_NEXT;
+        }
+        return 0;
     }
 
     private void newChunk(long bytesNeeded) throws IOException {
