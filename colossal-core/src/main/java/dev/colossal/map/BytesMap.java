@@ -136,10 +136,22 @@ public final class BytesMap implements AutoCloseable {
      * @param key the key bytes
      * @param dst where the value goes, from offset 0; it is untouched if the value is longer
      * @return the value's length (compare with {@code dst.byteSize()}), or -1 if the key is absent
+     * @throws IllegalArgumentException if {@code dst} is read-only
      */
     public long get(MemorySegment key, MemorySegment dst) {
         long h = hash(key);
-        return segmentFor(h).get(key, h, Objects.requireNonNull(dst, "dst"));
+        return segmentFor(h).get(key, h, writable(dst));
+    }
+
+    /**
+     * A read-only {@code dst} is the caller's mistake, to be told as one: found only when the copy
+     * failed, it would read as a damaged map (and send the user to restore a sound file).
+     */
+    private static MemorySegment writable(MemorySegment dst) {
+        if (Objects.requireNonNull(dst, "dst").isReadOnly()) {
+            throw new IllegalArgumentException("dst is read-only: values are copied into it; pass a writable segment");
+        }
+        return dst;
     }
 
     /**
@@ -152,9 +164,10 @@ public final class BytesMap implements AutoCloseable {
      *                  is longer than {@code dst.byteSize() - dstOffset}
      * @return the value's length (compare with the room), or -1 if the key is absent
      * @throws IndexOutOfBoundsException if {@code dstOffset} is not within {@code [0, dst.byteSize()]}
+     * @throws IllegalArgumentException  if {@code dst} is read-only
      */
     public long get(MemorySegment key, MemorySegment dst, long dstOffset) {
-        if (dstOffset < 0 || dstOffset > Objects.requireNonNull(dst, "dst").byteSize()) {
+        if (dstOffset < 0 || dstOffset > writable(dst).byteSize()) {
             throw new IndexOutOfBoundsException("dstOffset=" + dstOffset + " is outside dst of byteSize=" + dst.byteSize());
         }
         long h = hash(key);
@@ -190,7 +203,7 @@ public final class BytesMap implements AutoCloseable {
             throw new IndexOutOfBoundsException("from=" + from + " with keys.length=" + keys.length
                     + " and lengths.length=" + lengths.length + ": from must be in 0..keys.length and lengths as long as keys");
         }
-        if (dstOffset < 0 || dstOffset > dst.byteSize()) {
+        if (dstOffset < 0 || dstOffset > writable(dst).byteSize()) {
             throw new IndexOutOfBoundsException("dstOffset=" + dstOffset + " is outside dst of byteSize=" + dst.byteSize());
         }
         Scratch scratch = Scratch.acquire();

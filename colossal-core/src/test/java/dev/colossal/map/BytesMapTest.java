@@ -16,6 +16,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
@@ -53,6 +54,24 @@ class BytesMapTest {
             assertArrayEquals(b("3"), map.get(b("a")));
             assertNull(map.get(b("b")));
             assertEquals(1, map.size());
+        }
+    }
+
+    @Test
+    void aReadOnlyDestinationIsTheCallersMistakeNotADamagedMap() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("ro.map"));
+             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            map.put(b("k"), b("value"));
+            java.lang.foreign.MemorySegment key = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, b("k"));
+            java.lang.foreign.MemorySegment readOnly = arena.allocate(200).asReadOnly();
+            for (var call : List.<org.junit.jupiter.api.function.Executable>of(
+                    () -> map.get(key, readOnly),
+                    () -> map.get(key, readOnly, 0),
+                    () -> map.getAll(new java.lang.foreign.MemorySegment[] {key}, 0, new long[1], readOnly, 0))) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+                assertTrue(e.getMessage().contains("dst is read-only"), e.getMessage());
+            }
+            assertArrayEquals(b("value"), map.get(b("k")));
         }
     }
 
