@@ -443,12 +443,17 @@ public final class BytesMap implements AutoCloseable {
     }
 
     long expiry(Duration ttl) {
-        if (ttl.isNegative() || ttl.isZero()) {
+        if (Objects.requireNonNull(ttl, "ttl is null: use put without a ttl for an entry that never expires").isNegative()
+                || ttl.isZero()) {
             throw new IllegalArgumentException("ttl=" + ttl + " must be positive; use remove to drop an entry");
         }
         long now = file.nowMillis();
-        return Math.max(1, now + Math.min(ttl.toMillis(), Long.MAX_VALUE - now));
+        // a ttl past what milliseconds hold (Duration.ofSeconds(Long.MAX_VALUE)) is the end of time
+        long millis = ttl.compareTo(MAX_TTL) >= 0 ? Long.MAX_VALUE : ttl.toMillis();
+        return Math.max(1, now + Math.min(millis, Long.MAX_VALUE - now));
     }
+
+    private static final Duration MAX_TTL = Duration.ofMillis(Long.MAX_VALUE);
 
     /**
      * Tells when {@code key} expires.

@@ -76,6 +76,20 @@ class BytesMapTest {
     }
 
     @Test
+    void aTtlTooLongForMillisecondsNeverExpiresAndANullTtlIsNamed() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("ttl.map"))) {
+            java.lang.foreign.MemorySegment key = java.lang.foreign.MemorySegment.ofArray(b("k"));
+            map.put(key, java.lang.foreign.MemorySegment.ofArray(b("v")), java.time.Duration.ofSeconds(Long.MAX_VALUE));
+            assertEquals(Long.MAX_VALUE, map.expiresAt(key));
+            assertArrayEquals(b("v"), map.get(b("k")));
+            NullPointerException e = assertThrows(NullPointerException.class,
+                    () -> map.put(key, java.lang.foreign.MemorySegment.ofArray(b("w")), null));
+            assertTrue(e.getMessage().contains("ttl is null"), e.getMessage());
+            assertArrayEquals(b("v"), map.get(b("k")), "nothing changed");
+        }
+    }
+
+    @Test
     void shouldCreateTheFileReadableByItsOwnerOnly() throws IOException {
         Path file = dir.resolve("private.map");
         try (BytesMap map = BytesMap.open(file)) {
