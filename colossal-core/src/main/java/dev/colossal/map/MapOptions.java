@@ -141,7 +141,9 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
      * to whole blocks, then up to a multiple of the segments, so each segment holds at most
      * {@code ceil(floor(bytes / blockSize) / segments)} blocks. With the defaults (64 segments of
      * 8-byte blocks) {@code withMaxBytes(1000)} keeps up to 1024 bytes of entries. A segment evicts
-     * once it is full, so eviction may start before the whole map occupies that much.
+     * once it is full, so eviction may start before the whole map occupies that much. An entry
+     * larger than a segment's bound is refused with an {@link IllegalArgumentException} (it would
+     * evict the whole segment and still not fit).
      *
      * <p>Like {@link #withMaxEntries}, the bound is fixed when the file is created; opening it with
      * another throws {@link IllegalArgumentException}.

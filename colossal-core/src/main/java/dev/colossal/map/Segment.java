@@ -527,6 +527,13 @@ final class Segment {
         EntryLayout.checkLength("value", valueLength);
         int meta = expiresAt != 0 ? EntryLayout.META_HAS_EXPIRY : 0;
         long blocks = EntryLayout.blocks(klen, valueLength, expiresAt != 0 ? EntryLayout.EXPIRY_BYTES : 0, shift);
+        if (file.maxBlocksPerSegment != 0 && blocks > file.maxBlocksPerSegment) {
+            // Stored anyway, it would evict the whole segment and still leave it over its bound
+            throw new IllegalArgumentException("an entry of " + (blocks << shift) + " bytes (key " + klen + ", value "
+                    + valueLength + ") is larger than the map's byte bound per segment, "
+                    + (file.maxBlocksPerSegment << shift) + " bytes (withMaxBytes over " + file.segmentCount
+                    + " segments): raise the bound or use fewer segments");
+        }
         if (file.bounded()) {
             // New entries start referenced: they survive the hand's next pass (CLOCK's second chance).
             meta |= EntryLayout.META_REFERENCED;

@@ -3,6 +3,7 @@ package dev.colossal.map;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -67,6 +68,22 @@ class EvictionTest {
             map.forEach((k, v) -> used[0] += EntryLayout.blocks(k.length, v.length, 0, shift) << shift);
             assertTrue(used[0] <= 64 << 10, "entry bytes " + used[0]);
             assertTrue(used[0] > 40 << 10, "and the cache is used: " + used[0]);
+            MapChecks.assertSound(map);
+        }
+    }
+
+    @Test
+    void anEntryLargerThanASegmentsByteBoundIsRefusedAndEvictsNothing() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("big.map"), MapOptions.DEFAULTS.withSegments(2).withMaxBytes(64 << 10))) {
+            for (int i = 0; i < 100; i++) {
+                map.put(b("k" + i), new byte[100]);
+            }
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> map.put(b("huge"), new byte[40 << 10]));
+            assertTrue(e.getMessage().contains("larger than the map's byte bound per segment, 32768 bytes"), e.getMessage());
+            assertEquals(100, map.size(), "nothing was evicted for it");
+            assertNull(map.get(b("huge")));
+            map.put(b("fits"), new byte[30 << 10]);
+            assertEquals(30 << 10, map.get(b("fits")).length);
             MapChecks.assertSound(map);
         }
     }
