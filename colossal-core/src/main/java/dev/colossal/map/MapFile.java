@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -368,9 +369,17 @@ final class MapFile implements AutoCloseable {
                 .supportsFileAttributeView("posix")) {
             attrs.add(PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         }
+        FileChannel created;
         try {
-            try (FileChannel ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE), attrs.toArray(FileAttribute[]::new))) {
+            created = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE), attrs.toArray(FileAttribute[]::new));
+        } catch (AccessDeniedException denied) {
+            // named after the map, not the temporary file the user never asked for
+            throw new AccessDeniedException(absolute.toString(), null,
+                    "cannot create the map: no permission to write in " + absolute.getParent());
+        }
+        try {
+            try (FileChannel ch = created) {
                 long dirEnd = FileHeaderLayout.directoryEnd(options.segments());
                 writeZeros(ch, 0, roundUp(dirEnd + MIN_GROWTH, GROWTH_ALIGN));
                 ByteBuffer h = ByteBuffer.allocate((int) FileHeaderLayout.LAYOUT.byteSize())
