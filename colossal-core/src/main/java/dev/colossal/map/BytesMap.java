@@ -106,6 +106,21 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Opens an existing map for tools that only read it: writable if this user may write the file
+     * (so a dead writer's segment is repaired before it is read), else read-only, so that a backup
+     * or another user's map can still be inspected and verified.
+     */
+    static BytesMap openForTools(Path path) throws IOException {
+        return java.nio.file.Files.isWritable(Objects.requireNonNull(path, "path")) || !java.nio.file.Files.isReadable(path)
+                ? openExisting(path) : openReadOnly(path);
+    }
+
+    /** Opens an existing map read-only (see {@link MapFile#readOnly}): every write fails. */
+    static BytesMap openReadOnly(Path path) throws IOException {
+        return new BytesMap(MapFile.openReadOnly(Objects.requireNonNull(path, "path")));
+    }
+
+    /**
      * Returns the map file.
      *
      * @return the path the map was opened with

@@ -65,6 +65,11 @@ final class MapFile implements AutoCloseable {
     final boolean checksums;
     /** Whether lookups in this process check the checksums of the entries they meet. */
     final boolean verifyReads;
+    /**
+     * Opened for reading only (the tools, on a file this user may not write): mapped read-only, so
+     * a store anywhere fails at once, and no lock is ever taken (see {@link Segment#readConsistently}).
+     */
+    final boolean readOnly;
     private final int formatVersion;
     private final long createdMillis;
     /** The bounds as the file's creator gave them, before rounding per segment. */
@@ -93,9 +98,11 @@ final class MapFile implements AutoCloseable {
     /** The clock expiry is measured against; tests replace it. */
     volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
 
-    private MapFile(Path path, ReopeningChannel channel, ByteBuffer header, boolean verifyReads) throws IOException {
+    private MapFile(Path path, ReopeningChannel channel, ByteBuffer header, boolean verifyReads, boolean readOnly)
+            throws IOException {
         this.path = path;
         this.channel = channel;
+        this.readOnly = readOnly;
         this.segmentCount = header.getInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET);
         this.blockShift = Integer.numberOfTrailingZeros(
                 header.getInt((int) FileHeaderLayout.BLOCK_SIZE_OFFSET));
@@ -115,7 +122,7 @@ final class MapFile implements AutoCloseable {
         this.pins = new AtomicIntegerArray(stripes * PIN_STRIDE);
         Arena first = Arena.ofShared();
         this.arena = first;
-        this.mem = channel.call(ch -> ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), first));
+        this.mem = channel.call(ch -> ch.map(mapMode(), 0, ch.size(), first));
     }
 
     /**
@@ -217,6 +224,23 @@ final class MapFile implements AutoCloseable {
         return maxEntriesPerSegment != 0 || maxBlocksPerSegment != 0;
     }
 
+    private FileChannel.MapMode mapMode() {
+        return readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE;
+    }
+
+    /** Opens an existing map file for reading only: what the tools do when this user may not write it. */
+    static MapFile openReadOnly(Path path) throws IOException {
+        ReopeningChannel channel = ReopeningChannel.open(path, StandardOpenOption.READ);
+        try {
+            MapFile file = new MapFile(path, channel, validate(path, channel), true, true);
+            file.checkExtentsBelowAllocEnd();
+            return file;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
     /** Opens the map file, creating it with {@code options} if it does not exist (unless options is null). */
     static MapFile open(Path path, MapOptions options) throws IOException {
         if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
@@ -227,7 +251,7 @@ final class MapFile implements AutoCloseable {
         }
         ReopeningChannel channel = ReopeningChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            MapFile file = new MapFile(path, channel, validate(path, channel), options == null || options.verifyReads());
+            MapFile file = new MapFile(path, channel, validate(path, channel), options == null || options.verifyReads(), false);
             file.checkExtentsBelowAllocEnd();
             if (options != null) {
                 file.checkBound("maxEntries", options.maxEntries(), file.maxEntries, "withMaxEntries");
@@ -454,7 +478,7 @@ final class MapFile implements AutoCloseable {
                 throw corrupt(end, "position beyond the end of the file (size=" + size + ")");
             }
             Arena fresh = Arena.ofShared();
-            m = channel.call(ch -> ch.map(FileChannel.MapMode.READ_WRITE, 0, size, fresh));
+            m = channel.call(ch -> ch.map(mapMode(), 0, size, fresh));
             Arena old = arena;
             arena = fresh;
             mem = m;

@@ -172,7 +172,7 @@ public final class MapInspector {
      */
     public static Summary inspect(Path file) throws IOException {
         Objects.requireNonNull(file, "file");
-        try (BytesMap map = BytesMap.openExisting(file)) {
+        try (BytesMap map = BytesMap.openForTools(file)) {
             long entries = 0;
             long tombstones = 0;
             long slots = 0;
@@ -188,26 +188,27 @@ public final class MapInspector {
             int shift = map.file.blockShift;
             for (int i = 0; i < map.segmentCount(); i++) {
                 Segment s = map.segment(i);
-                s.lockForRead();
-                try {
-                    SegmentScan scan = SegmentScan.of(map.file, i);
-                    entries += scan.liveEntries();
-                    tombstones += scan.tombstones();
-                    slots += scan.tableSlots();
-                    heap += scan.heapBlocks() << shift;
-                    used += scan.usedBlocks() << shift;
-                    free += scan.freeBlocks() << shift;
-                    keys += scan.keyBytes();
-                    values += scan.valueBytes();
-                    entryBytes += scan.entryBytes();
-                    chunkHeaders += scan.heapBytes() - (scan.heapBlocks() << shift);
-                    repairs += s.repairs();
-                    long[] h = scan.valueSizeHistogram();
-                    for (int b = 0; b < sizes.length; b++) {
-                        sizes[b] += h[b];
-                    }
-                } finally {
-                    s.unlockForRead();
+                int segment = i;
+                long[] freeBlocks = new long[1];
+                SegmentScan scan = s.readConsistently(() -> {
+                    SegmentScan read = SegmentScan.of(map.file, segment);
+                    freeBlocks[0] = read.freeBlocks();   // its lists, read while the segment holds still
+                    return read;
+                });
+                entries += scan.liveEntries();
+                tombstones += scan.tombstones();
+                slots += scan.tableSlots();
+                heap += scan.heapBlocks() << shift;
+                used += scan.usedBlocks() << shift;
+                free += freeBlocks[0] << shift;
+                keys += scan.keyBytes();
+                values += scan.valueBytes();
+                entryBytes += scan.entryBytes();
+                chunkHeaders += scan.heapBytes() - (scan.heapBlocks() << shift);
+                repairs += s.repairs();
+                long[] h = scan.valueSizeHistogram();
+                for (int b = 0; b < sizes.length; b++) {
+                    sizes[b] += h[b];
                 }
             }
             return new Summary(file, map.file.formatVersion(), Instant.ofEpochMilli(map.file.createdMillis()),

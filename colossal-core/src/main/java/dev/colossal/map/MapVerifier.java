@@ -97,45 +97,27 @@ public final class MapVerifier {
         long entries = 0;
         int repairable = 0;
         boolean allScanned = true;
-        try (BytesMap map = BytesMap.openExisting(file)) {
+        try (BytesMap map = BytesMap.openForTools(file)) {
             int n = map.segmentCount();
             for (int i = 0; i < n; i++) {
                 Segment s = map.segment(i);
-                s.lockForRead();
+                int segment = i;
                 try {
-                    SegmentScan scan = SegmentScan.deep(map.file, i);
-                    long free = scan.freeBlocks();
-                    problems.addAll(scan.problems());
-                    repairable += scan.repairableProblems();
-                    entries += scan.liveEntries();
-                    long leaked = scan.heapBlocks() - scan.usedBlocks() - free;
-                    if (leaked != 0) {
-                        notes.add("segment=" + i + ": " + leaked + " blocks not on any free list (left by a crash; "
-                                + "'colossal compact " + file + "' takes them back)");
-                    }
-                    if (scan.liveEntries() < s.liveEntries()) {
-                        // The lock was taken (a dead writer's segment repaired first), so the count is
-                        // exact: slots are gone, zeroed or overwritten, and their keys read as absent.
-                        problems.add("segment=" + i + ": its entry counter says " + s.liveEntries() + " but its table holds "
-                                + scan.liveEntries() + ": the slots of " + (s.liveEntries() - scan.liveEntries())
-                                + " entries are lost (a damaged table), their keys read as absent");
-                    } else if (scan.liveEntries() > s.liveEntries()) {
-                        notes.add("segment=" + i + ": entry counter says " + s.liveEntries() + ", table holds "
-                                + scan.liveEntries() + " ('colossal compact " + file + "' recounts)");
-                    }
-                    long[] ex = scan.extents();
-                    for (int e = 0; e < ex.length; e += 2) {
-                        if (ex[e + 1] > 0 && ex[e] != 0) {
-                            extents.add(new long[] {ex[e], ex[e + 1], i});
-                        }
-                    }
+                    Findings f = s.readConsistently(() -> examine(map, s, segment, file));
+                    problems.addAll(f.problems);
+                    notes.addAll(f.notes);
+                    extents.addAll(f.extents);
+                    repairable += f.repairable;
+                    entries += f.entries;
                 } catch (MapCorruptedException damaged) {
                     // Not the exception's message: that sends the reader to verify, which is running.
                     problems.add("offset=" + damaged.offset() + ": " + damaged.what() + "; the rest of segment=" + i
                             + " cannot be checked");
                     allScanned = false;
-                } finally {
-                    s.unlockForRead();
+                } catch (IllegalStateException unreadable) {
+                    // read-only: a dead writer's segment, or one writers never left alone
+                    problems.add(unreadable.getMessage());
+                    allScanned = false;
                 }
                 if (progress != null) {
                     progress.accept((int) ((i + 1) * 100L / n));
@@ -162,5 +144,39 @@ public final class MapVerifier {
             }
         }
         return new Result(file, entries, problems, notes, repairable);
+    }
+
+    /** What one segment's scan found; made anew by each attempt of a read-only scan. */
+    private record Findings(List<String> problems, List<String> notes, List<long[]> extents, int repairable, long entries) {}
+
+    private static Findings examine(BytesMap map, Segment s, int i, Path file) {
+        SegmentScan scan = SegmentScan.deep(map.file, i);
+        long free = scan.freeBlocks();   // walking the free lists adds their problems
+        List<String> problems = new ArrayList<>(scan.problems());
+        List<String> notes = new ArrayList<>();
+        List<long[]> extents = new ArrayList<>();
+        long leaked = scan.heapBlocks() - scan.usedBlocks() - free;
+        if (leaked != 0) {
+            notes.add("segment=" + i + ": " + leaked + " blocks not on any free list (left by a crash; "
+                    + "'colossal compact " + file + "' takes them back)");
+        }
+        if (scan.liveEntries() < s.liveEntries()) {
+            // The segment was read consistently (a dead writer's segment repaired first, when
+            // writable), so the count is exact: slots are gone, zeroed or overwritten, and their
+            // keys read as absent.
+            problems.add("segment=" + i + ": its entry counter says " + s.liveEntries() + " but its table holds "
+                    + scan.liveEntries() + ": the slots of " + (s.liveEntries() - scan.liveEntries())
+                    + " entries are lost (a damaged table), their keys read as absent");
+        } else if (scan.liveEntries() > s.liveEntries()) {
+            notes.add("segment=" + i + ": entry counter says " + s.liveEntries() + ", table holds "
+                    + scan.liveEntries() + " ('colossal compact " + file + "' recounts)");
+        }
+        long[] ex = scan.extents();
+        for (int e = 0; e < ex.length; e += 2) {
+            if (ex[e + 1] > 0 && ex[e] != 0) {
+                extents.add(new long[] {ex[e], ex[e + 1], i});
+            }
+        }
+        return new Findings(problems, notes, extents, scan.repairableProblems(), scan.liveEntries());
     }
 }

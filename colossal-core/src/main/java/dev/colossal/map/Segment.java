@@ -17,6 +17,7 @@ import static dev.colossal.map.SegmentLayout.VERSION;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.util.function.Supplier;
 
 /**
  * One segment of the map: its lock, its hash table and its heap. Writers hold the segment's
@@ -33,6 +34,8 @@ import java.lang.invoke.VarHandle;
 final class Segment {
 
     private static final int OPTIMISTIC_ATTEMPTS = 96;
+    /** Scans of a read-only map's segment tried before giving up on writers that keep changing it. */
+    private static final int READ_ONLY_ATTEMPTS = 1000;
     static final long KEY_SEED = 0x436F6C6F7373616CL;
 
     private final MapFile file;
@@ -82,6 +85,56 @@ final class Segment {
         MemorySegment m = file.mem();
         Mem.setLongRelease(m, base + VERSION, Mem.getLong(m, base + VERSION) + 1);
         release();
+    }
+
+    /**
+     * Runs {@code read} (a scan of this segment) on a consistent segment: under the lock, or, in a
+     * map opened read-only (which cannot take a lock), between two equal even versions, again while
+     * writers keep changing it. A segment a dead writer left half written cannot be repaired
+     * without writing: that throws, saying what repairs it.
+     *
+     * @throws IllegalStateException if the segment is a dead writer's, or kept changing
+     */
+    <T> T readConsistently(Supplier<T> read) {
+        if (!file.readOnly) {
+            lockForRead();
+            try {
+                return read.get();
+            } finally {
+                unlockForRead();
+            }
+        }
+        for (int attempt = 0; ; attempt++) {
+            long v = Mem.getLongAcquire(file.mem(), base + VERSION);
+            if ((v & 1) == 0) {
+                T result = null;
+                RuntimeException failure = null;
+                try {
+                    result = read.get();
+                } catch (RuntimeException e) {
+                    failure = e;   // bytes a writer was changing, or damage: the version tells which
+                }
+                VarHandle.loadLoadFence();
+                if (Mem.getLong(file.mem(), base + VERSION) == v) {
+                    if (failure != null) {
+                        throw failure;
+                    }
+                    return result;
+                }
+            } else {
+                long owner = Mem.getLong(file.mem(), base + LOCK_OWNER);
+                if (owner != 0 && OwnerLock.isDead(owner)) {
+                    throw new IllegalStateException("segment=" + index + " of file=" + file.path + " was being written by"
+                            + " process " + OwnerLock.pid(owner) + ", which died; opening the map writable repairs it"
+                            + " ('colossal compact " + file.path + "' as a user who may write the file)");
+                }
+            }
+            if (attempt == READ_ONLY_ATTEMPTS) {
+                throw new IllegalStateException("segment=" + index + " of file=" + file.path + " changed under each of "
+                        + READ_ONLY_ATTEMPTS + " reads: writers are busy with it; try again");
+            }
+            OwnerLock.backoff(attempt);
+        }
     }
 
     /** Takes the lock to keep writers out while reading; optimistic readers go on. */

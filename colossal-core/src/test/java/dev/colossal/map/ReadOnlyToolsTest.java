@@ -1,0 +1,129 @@
+package dev.colossal.map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tools read a map this user may not write (a backup, another user's file): inspect and verify
+ * open it read-only and change not a byte; a read-only scan of a segment that writers keep
+ * changing still sees it whole.
+ */
+class ReadOnlyToolsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void inspectAndVerifyReadAMapThisUserMayNotWriteAndChangeNothing() throws Exception {
+        Path file = dir.resolve("backup.map");
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(4))) {
+            for (int i = 0; i < 5_000; i++) {
+                map.put(("k" + i).getBytes(), new byte[i % 300]);
+            }
+        }
+        byte[] before = sha256(file);
+        boolean immutable = makeUnwritable(file);
+        try {
+            assumeFalse(Files.isWritable(file), "this user writes any file (root without chattr): nothing to show");
+            MapInspector.Summary summary = MapInspector.inspect(file);
+            assertEquals(5_000, summary.entries());
+            MapVerifier.Result verified = MapVerifier.verify(file, null);
+            assertTrue(verified.isSound(), verified.problems().toString());
+            assertEquals(5_000, verified.entries());
+        } finally {
+            if (immutable) {
+                chattr("-i", file);
+            }
+        }
+        assertArrayEquals(before, sha256(file), "not a byte changed");
+    }
+
+    @Test
+    void aReadOnlyScanSeesASegmentWholeWhileAWriterKeepsChangingIt() throws Exception {
+        Path file = dir.resolve("busy.map");
+        try (BytesMap writable = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(1));
+             BytesMap readOnly = BytesMap.openReadOnly(file);
+             Arena arena = Arena.ofShared()) {
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread writer = Thread.ofPlatform().start(() -> {
+                MemorySegment key = arena.allocate(4);
+                MemorySegment value = arena.allocate(64);
+                try {
+                    for (int i = 0; !stop.get(); i++) {
+                        key.set(ValueLayout.JAVA_INT_UNALIGNED, 0, i % 20_000);
+                        if (i % 7 == 0) {
+                            writable.remove(key);
+                        } else {
+                            writable.put(key, value.asSlice(0, 8 + i % 50));
+                        }
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            try {
+                Segment s = readOnly.segment(0);
+                while (writable.size() < 10_000) {
+                    Thread.onSpinWait();
+                }
+                long end = System.nanoTime() + 1_500_000_000L;
+                while (System.nanoTime() < end) {
+                    // the counter and the table agree only in a whole view of the segment
+                    long[] seen = s.readConsistently(() -> {
+                        SegmentScan scan = SegmentScan.of(readOnly.file, 0);
+                        return new long[] {scan.liveEntries(), s.liveEntries(), scan.problems().size()};
+                    });
+                    assertEquals(seen[1], seen[0], "the table holds " + seen[0] + " entries, the counter says " + seen[1]);
+                    assertEquals(0, seen[2]);
+                }
+                MemorySegment key = arena.allocate(4);
+                assertThrows(RuntimeException.class, () -> readOnly.put(key, key), "a read-only map refuses writes");
+            } finally {
+                stop.set(true);
+                writer.join();
+            }
+            assertNull(failure.get());
+        }
+    }
+
+    /** chmod 0444, and for root, whom no mode stops, the immutable flag; returns whether it set that. */
+    private static boolean makeUnwritable(Path file) throws Exception {
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
+        if (Files.isWritable(file) && chattr("+i", file)) {
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean chattr(String flag, Path file) throws Exception {
+        try {
+            Process p = new ProcessBuilder("chattr", flag, file.toString()).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor() == 0;
+        } catch (IOException noChattr) {
+            return false;
+        }
+    }
+
+    private static byte[] sha256(Path file) throws Exception {
+        return MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
+    }
+}
