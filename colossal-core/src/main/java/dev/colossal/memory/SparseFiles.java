@@ -37,9 +37,14 @@ import java.util.List;
  * lock, released on close and by the OS when the process dies) refuses a second live mapping of the
  * directory, from this process or another, since two would read and write the same bytes.
  *
- * <p>Nothing checks free disk space here, on purpose: the point is to map more than the disk holds.
- * Writing into holes when the disk is full raises SIGBUS, which the JVM reports as
- * {@link InternalError}; callers that fill such space must watch free space themselves.
+ * <p><b>Disk space.</b> Nothing checks or reserves free disk space here, on purpose: the point is to
+ * map more than the disk holds, and a page takes disk only when first written. Writing into a hole
+ * when the file system has no free block left (a full disk, a quota, a full tmpfs) is a SIGBUS,
+ * which the JVM survives and reports as {@link InternalError} ("a fault occurred in an unsafe memory
+ * access operation") from the write that touched the page; the big arrays' bulk writes turn it into
+ * {@link #writeFault(InternalError)}'s {@link UncheckedIOException}. Keep as much disk free as will
+ * be written, or, when every byte will be written anyway, use memory that checks for room when it
+ * is allocated ({@link MappedArena}, a file-backed {@link ChunkPool}).
  */
 public final class SparseFiles implements AutoCloseable {
 
@@ -207,6 +212,32 @@ public final class SparseFiles implements AutoCloseable {
      */
     public Path directory() {
         return directory;
+    }
+
+    /**
+     * What a write into these files that faulted most likely means, as an exception to throw instead of
+     * the JVM's {@link InternalError}: the file system had no free block for a hole the write filled.
+     *
+     * @param fault the error the write raised
+     * @return an exception naming the directory, its free space now, and what to do
+     */
+    public UncheckedIOException writeFault(InternalError fault) {
+        String usable;
+        try {
+            usable = Files.getFileStore(directory).getUsableSpace() + " bytes";
+        } catch (IOException | RuntimeException e) {
+            usable = "unknown";
+        }
+        return new UncheckedIOException(new IOException("a write into the sparse files in " + directory
+                + " faulted (" + fault.getMessage() + "): disk full? Sparse files take disk only as pages are first"
+                + " written, and none was left (usable now: " + usable + ", logical size: " + logicalBytes()
+                + " bytes). Free disk space or write less; when every byte will be written, use memory that checks"
+                + " for room when allocated (a MappedArena, a file-backed ChunkPool). Elements up to the fault hold"
+                + " what was written, those after it may not", fault));
+    }
+
+    private long logicalBytes() {
+        return segments.stream().mapToLong(MemorySegment::byteSize).sum();
     }
 
     /**
