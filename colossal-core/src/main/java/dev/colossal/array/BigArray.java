@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>An array starts with one reference. {@link #retain()} adds one, {@link #release()} (or
  * {@link #close()}) drops one; the last release returns the memory. Any use after that throws
- * {@link IllegalStateException}, never a crash. Concurrent reads and writes of distinct elements
+ * {@link IllegalStateException}, never a crash; so does a release too many, but closing an array
+ * that is released already does nothing. Concurrent reads and writes of distinct elements
  * are fine; as with Java arrays, racing writes to one element need outside synchronisation.
  *
  * <p>A sparse array reserves no disk: a write into a part never written before needs a free block,
@@ -152,25 +153,39 @@ public abstract sealed class BigArray implements AutoCloseable
      * @throws IllegalStateException if the array was already released
      */
     public final boolean release() {
+        int before = drop();
+        if (before == 0) {
+            throw released();
+        }
+        return before == 1;
+    }
+
+    /**
+     * Same as {@link #release()}, for {@code try (var a = ...) { }}, which drops the creator's
+     * reference, except that closing an array whose last reference is gone does nothing, as closing
+     * any resource twice should. Closing is releasing: the array cannot tell which holder closes, so
+     * a holder that closes twice while others still hold references drops one of theirs, as
+     * releasing twice would.
+     */
+    @Override
+    public final void close() {
+        drop();
+    }
+
+    /** Drops a reference, the last one returning the memory; returns the references before, 0 if none was left. */
+    private int drop() {
         int n;
         do {
             n = references.get();
             if (n <= 0) {
-                throw released();
+                return 0;
             }
         } while (!references.compareAndSet(n, n - 1));
         if (n == 1) {
             limit = 0;
             onRelease.run();
-            return true;
         }
-        return false;
-    }
-
-    /** Same as {@link #release()}: {@code try (var a = ...) { }} drops the creator's reference. */
-    @Override
-    public final void close() {
-        release();
+        return n;
     }
 
     /** @return whether the last reference was released */
