@@ -1,5 +1,6 @@
 package dev.colossal.array;
 
+import dev.colossal.memory.SparseFiles;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
@@ -15,8 +16,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>An array starts with one reference. {@link #retain()} adds one, {@link #release()} (or
  * {@link #close()}) drops one; the last release returns the memory. Any use after that throws
- * {@link IllegalStateException}, never a crash. Concurrent reads and writes of distinct elements
+ * {@link IllegalStateException}, never a crash; so does a release too many, but closing an array
+ * that is released already does nothing. Concurrent reads and writes of distinct elements
  * are fine; as with Java arrays, racing writes to one element need outside synchronisation.
+ *
+ * <p>A sparse array reserves no disk: a write into a part never written before needs a free block,
+ * and on a full file system it faults (see {@link SparseFiles}). {@code fill}, {@code copyFrom} and
+ * {@link #copy} into it then throw {@link java.io.UncheckedIOException} naming the directory ("disk
+ * full?"); {@code set} and writes through {@link #chunk(int) chunk} segments throw the JVM's
+ * {@link InternalError} for it.
  */
 public abstract sealed class BigArray implements AutoCloseable
         permits ByteArray, DoubleArray, FloatArray, IntArray, LongArray {
@@ -49,6 +57,8 @@ public abstract sealed class BigArray implements AutoCloseable
     private final AtomicInteger references = new AtomicInteger(1);
     private final Runnable onRelease;
     private final boolean readOnly;
+    /** The sparse files behind the chunks, else null. */
+    private final SparseFiles sparse;
 
     BigArray(Storage storage, long length, int elementShift) {
         this.chunks = storage.chunks();
@@ -63,6 +73,7 @@ public abstract sealed class BigArray implements AutoCloseable
         this.region = storage.region();
         this.chunkOffsets = storage.chunkOffsets();
         this.readOnly = chunks.length > 0 && chunks[0].isReadOnly();
+        this.sparse = storage.sparse();
     }
 
     /**
@@ -85,7 +96,7 @@ public abstract sealed class BigArray implements AutoCloseable
             views[i] = chunks[i].asReadOnly();
         }
         return new Storage(views, shift + elementShift, region == null ? null : region.asReadOnly(), chunkOffsets,
-                this::release);
+                this::release, sparse);
     }
 
     /** @return whether writes throw: a {@link #readOnly()} view, or an array over read-only memory */
@@ -142,25 +153,39 @@ public abstract sealed class BigArray implements AutoCloseable
      * @throws IllegalStateException if the array was already released
      */
     public final boolean release() {
+        int before = drop();
+        if (before == 0) {
+            throw released();
+        }
+        return before == 1;
+    }
+
+    /**
+     * Same as {@link #release()}, for {@code try (var a = ...) { }}, which drops the creator's
+     * reference, except that closing an array whose last reference is gone does nothing, as closing
+     * any resource twice should. Closing is releasing: the array cannot tell which holder closes, so
+     * a holder that closes twice while others still hold references drops one of theirs, as
+     * releasing twice would.
+     */
+    @Override
+    public final void close() {
+        drop();
+    }
+
+    /** Drops a reference, the last one returning the memory; returns the references before, 0 if none was left. */
+    private int drop() {
         int n;
         do {
             n = references.get();
             if (n <= 0) {
-                throw released();
+                return 0;
             }
         } while (!references.compareAndSet(n, n - 1));
         if (n == 1) {
             limit = 0;
             onRelease.run();
-            return true;
         }
-        return false;
-    }
-
-    /** Same as {@link #release()}: {@code try (var a = ...) { }} drops the creator's reference. */
-    @Override
-    public final void close() {
-        release();
+        return n;
     }
 
     /** @return whether the last reference was released */
@@ -227,6 +252,19 @@ public abstract sealed class BigArray implements AutoCloseable
         return new IndexOutOfBoundsException("index=" + index + " out of bounds for length=" + length);
     }
 
+    /**
+     * What a bulk write that faulted throws: over sparse files, a write into a hole on a full file
+     * system faults (SIGBUS, reported by the JVM as this InternalError), so it says so and where;
+     * any other error as it is.
+     */
+    final RuntimeException writeFault(InternalError fault) {
+        String message = fault.getMessage();
+        if (sparse == null || message == null || !message.contains("unsafe memory access")) {
+            throw fault;
+        }
+        return sparse.writeFault(fault);
+    }
+
     final void checkRange(long from, long count) {
         if (count < 0 || from < 0 || from > limit - count) {
             if (isReleased()) {
@@ -263,12 +301,16 @@ public abstract sealed class BigArray implements AutoCloseable
     final void copyFromArray(Object array, int arrayOffset, long index, int count, ValueLayout layout) {
         checkRange(index, count);
         Objects.checkFromIndexSize(arrayOffset, count, java.lang.reflect.Array.getLength(array));
-        while (count > 0) {
-            int n = (int) Math.min(count, (mask + 1) - (index & mask));
-            MemorySegment.copy(array, arrayOffset, chunkOf(index), layout, offset(index), n);
-            index += n;
-            arrayOffset += n;
-            count -= n;
+        try {
+            while (count > 0) {
+                int n = (int) Math.min(count, (mask + 1) - (index & mask));
+                MemorySegment.copy(array, arrayOffset, chunkOf(index), layout, offset(index), n);
+                index += n;
+                arrayOffset += n;
+                count -= n;
+            }
+        } catch (InternalError e) {
+            throw writeFault(e);
         }
     }
 
@@ -304,15 +346,20 @@ public abstract sealed class BigArray implements AutoCloseable
      * @param count         elements
      * @throws IndexOutOfBoundsException if a range is out of bounds
      * @throws IllegalStateException     if the array was released
+     * @throws java.io.UncheckedIOException if the array is sparse and the disk filled up (see {@link SparseFiles})
      */
     public final void copyFrom(MemorySegment source, long segmentOffset, long index, long count) {
         checkRange(index, count);
-        while (count > 0) {
-            long n = Math.min(count, (mask + 1) - (index & mask));
-            MemorySegment.copy(source, segmentOffset, chunkOf(index), offset(index), n << elementShift);
-            index += n;
-            segmentOffset += n << elementShift;
-            count -= n;
+        try {
+            while (count > 0) {
+                long n = Math.min(count, (mask + 1) - (index & mask));
+                MemorySegment.copy(source, segmentOffset, chunkOf(index), offset(index), n << elementShift);
+                index += n;
+                segmentOffset += n << elementShift;
+                count -= n;
+            }
+        } catch (InternalError e) {
+            throw writeFault(e);
         }
     }
 
@@ -328,6 +375,7 @@ public abstract sealed class BigArray implements AutoCloseable
      * @throws IllegalArgumentException  if the element types differ
      * @throws IndexOutOfBoundsException if a range is out of bounds
      * @throws IllegalStateException     if either array was released
+     * @throws java.io.UncheckedIOException if the target is sparse and the disk filled up (see {@link SparseFiles})
      */
     public static void copy(BigArray source, long sourceIndex, BigArray target, long targetIndex, long count) {
         if (source.getClass() != target.getClass()) {
@@ -336,6 +384,14 @@ public abstract sealed class BigArray implements AutoCloseable
         }
         source.checkRange(sourceIndex, count);
         target.checkRange(targetIndex, count);
+        try {
+            copyChunks(source, sourceIndex, target, targetIndex, count);
+        } catch (InternalError e) {
+            throw target.writeFault(e);
+        }
+    }
+
+    private static void copyChunks(BigArray source, long sourceIndex, BigArray target, long targetIndex, long count) {
         int es = source.elementShift;
         if (source == target && targetIndex > sourceIndex && targetIndex < sourceIndex + count) {
             // Overlap with the target ahead: walk backwards so no element is overwritten before it is read.

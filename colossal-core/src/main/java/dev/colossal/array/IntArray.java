@@ -82,9 +82,13 @@ public final class IntArray extends BigArray {
 
     /**
      * An array larger than one file may be, over sparse files of at most {@code maxFileBytes} in
-     * {@code directory}, deleted on the last release. Untouched elements cost no disk.
+     * a new directory of their own below {@code directory}, deleted on the last release (so arrays may
+     * share a directory, and files already there are left alone). Untouched elements cost no disk, and
+     * none is reserved: writing more than the disk holds faults, which bulk writes ({@code fill},
+     * {@code copyFrom}, {@link #copy}) report as an {@link java.io.UncheckedIOException} ("disk full?")
+     * and {@code set} as the JVM's {@link InternalError}; see {@link dev.colossal.memory.SparseFiles}.
      *
-     * @param directory    where the files go
+     * @param directory    where the files' directory goes
      * @param length       the number of elements
      * @param maxFileBytes the largest file, a power of two (ext4 allows up to 16 TiB)
      * @return the array
@@ -166,19 +170,24 @@ public final class IntArray extends BigArray {
      * @param value the value
      * @throws IndexOutOfBoundsException if the range is out of bounds
      * @throws IllegalStateException     if the array was released
+     * @throws java.io.UncheckedIOException if the array is {@link #sparse sparse} and the disk filled up
      */
     public void fill(long from, long count, int value) {
         checkRange(from, count);
-        while (count > 0) {
-            MemorySegment chunk = chunkOf(from);
-            long start = offset(from);
-            long n = Math.min(count, (mask + 1) - (from & mask));
-            long stop = start + (n << ELEMENT_SHIFT);
-            for (long off = start; off < stop; off += 1L << ELEMENT_SHIFT) {
-                chunk.set(LAYOUT, off, value);
+        try {
+            while (count > 0) {
+                MemorySegment chunk = chunkOf(from);
+                long start = offset(from);
+                long n = Math.min(count, (mask + 1) - (from & mask));
+                long stop = start + (n << ELEMENT_SHIFT);
+                for (long off = start; off < stop; off += 1L << ELEMENT_SHIFT) {
+                    chunk.set(LAYOUT, off, value);
+                }
+                from += n;
+                count -= n;
             }
-            from += n;
-            count -= n;
+        } catch (InternalError e) {
+            throw writeFault(e);
         }
     }
 

@@ -16,9 +16,14 @@ import java.nio.file.Path;
  * @param region       one segment holding every chunk, or null if they are spread over several
  * @param chunkOffsets with a region: where each chunk starts in it
  * @param onRelease    returns the memory (to the pool, or by closing a private mapping)
+ * @param sparse       the sparse files the chunks map, else null: they explain a write that faulted
  */
 record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, long[] chunkOffsets,
-               Runnable onRelease) {
+               Runnable onRelease, SparseFiles sparse) {
+
+    Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, long[] chunkOffsets, Runnable onRelease) {
+        this(chunks, chunkShift, region, chunkOffsets, onRelease, null);
+    }
 
     Storage(MemorySegment[] chunks, int chunkShift, Runnable onRelease) {
         this(chunks, chunkShift, null, null, onRelease);
@@ -119,7 +124,7 @@ record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, lon
         }
         SparseFiles span = SparseFiles.map(directory, Math.max(bytes, 1), maxFileBytes, false);
         return new Storage(span.segments().toArray(MemorySegment[]::new), Long.numberOfTrailingZeros(maxFileBytes),
-                span::close);
+                null, null, span::close, span);
     }
 
     /** The caller's segment as it is; releasing the array leaves the segment alone. */

@@ -1,5 +1,6 @@
 package dev.colossal.memory;
 
+import dev.colossal.memory.internal.LockFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -25,14 +26,33 @@ import java.util.List;
  * }</pre>
  *
  * <p>Every file but possibly the last has the same power-of-two size, so a position {@code p} lives
- * in file {@code p >>> log2(fileBytes)}. Nothing checks free disk space here, on purpose: the point is
- * to map more than the disk holds. Writing into holes when the disk is full raises SIGBUS, which the
- * JVM reports as {@link InternalError}; callers that fill such space must watch free space themselves.
+ * in file {@code p >>> log2(fileBytes)}.
+ *
+ * <p><b>Whose files.</b> A span's files are its own. Without {@code keepFiles} they go to a new
+ * directory of their own below the one given ({@code sparse-<random>}), created with the files and
+ * deleted with them on close: any number of spans share a directory, and nothing already there is
+ * read, written or deleted. With {@code keepFiles} the files ({@code span-NNNN.data}) lie in the
+ * directory itself and stay on close, so that mapping that directory again with {@code keepFiles}
+ * and the same sizes gives the same bytes back; a lock file there ({@code span.lock}, an OS file
+ * lock, released on close and by the OS when the process dies) refuses a second live mapping of the
+ * directory, from this process or another, since two would read and write the same bytes.
+ *
+ * <p><b>Disk space.</b> Nothing checks or reserves free disk space here, on purpose: the point is to
+ * map more than the disk holds, and a page takes disk only when first written. Writing into a hole
+ * when the file system has no free block left (a full disk, a quota, a full tmpfs) is a SIGBUS,
+ * which the JVM survives and reports as {@link InternalError} ("a fault occurred in an unsafe memory
+ * access operation") from the write that touched the page; the big arrays' bulk writes turn it into
+ * {@link #writeFault(InternalError)}'s {@link UncheckedIOException}. Keep as much disk free as will
+ * be written, or, when every byte will be written anyway, use memory that checks for room when it
+ * is allocated ({@link MappedArena}, a file-backed {@link ChunkPool}).
  */
 public final class SparseFiles implements AutoCloseable {
 
     /** Default size of each file: 8 TiB, half of ext4's limit. */
     public static final long DEFAULT_FILE_BYTES = 8L << 40;
+
+    /** The lock file of a directory of kept files. */
+    static final String LOCK_FILE = "span.lock";
 
     private final Path directory;
     private final boolean keepFiles;
@@ -40,22 +60,25 @@ public final class SparseFiles implements AutoCloseable {
     private final List<Path> files;
     private final List<MemorySegment> segments;
     private final Arena arena;
+    /** With keepFiles: the hold on the directory's lock file; else null. */
+    private final LockFile lock;
 
     private SparseFiles(Path directory, boolean keepFiles, long fileBytes, List<Path> files,
-                        List<MemorySegment> segments, Arena arena) {
+                        List<MemorySegment> segments, Arena arena, LockFile lock) {
         this.directory = directory;
         this.keepFiles = keepFiles;
         this.fileBytes = fileBytes;
         this.files = files;
         this.segments = segments;
         this.arena = arena;
+        this.lock = lock;
     }
 
     /**
-     * Maps {@code totalBytes} over files of {@link #DEFAULT_FILE_BYTES} in {@code directory}, deleted on
-     * close.
+     * Maps {@code totalBytes} over files of {@link #DEFAULT_FILE_BYTES} in a new directory of their
+     * own below {@code directory}, deleted on close.
      *
-     * @param directory  where the files go (created if missing)
+     * @param directory  where the files' directory goes (created if missing)
      * @param totalBytes the logical size
      * @return the mapped span
      */
@@ -66,14 +89,21 @@ public final class SparseFiles implements AutoCloseable {
     /**
      * Maps {@code totalBytes} over sparse files of at most {@code maxFileBytes} each.
      *
-     * @param directory    where the files go (created if missing); files named {@code span-NNNN.data}
+     * @param directory    where the files go (created if missing): without {@code keepFiles} into a new
+     *                     directory of their own below it, deleted on close; with {@code keepFiles} into
+     *                     it, as {@code span-NNNN.data} beside a lock file {@code span.lock}
      * @param totalBytes   the logical size, {@code > 0}
      * @param maxFileBytes the largest file, a power of two
-     * @param keepFiles    keep the files on close; mapping the same directory again reuses them
+     * @param keepFiles    keep the files on close; mapping the same directory again with {@code keepFiles}
+     *                     and the same sizes reuses them. Without it, files already in the directory are
+     *                     never read, written nor deleted
      * @return the mapped span
-     * @throws IllegalArgumentException if a size is not positive or {@code maxFileBytes} not a power of two
+     * @throws IllegalArgumentException if a size is not positive or {@code maxFileBytes} not a power of two,
+     *                                  or a kept file there has another size than this mapping gives it
      * @throws UncheckedIOException     if a file cannot be created or mapped (the message says which and
-     *                                  why: address space, {@code vm.max_map_count}, the file system)
+     *                                  why: address space, {@code vm.max_map_count}, the file system), or,
+     *                                  with {@code keepFiles}, the directory is mapped already (in this
+     *                                  process or another) and not closed yet
      */
     public static SparseFiles map(Path directory, long totalBytes, long maxFileBytes, boolean keepFiles) {
         if (totalBytes <= 0) {
@@ -87,7 +117,8 @@ public final class SparseFiles implements AutoCloseable {
         // otherwise fail at once with ClosedByInterruptException)
         boolean interrupted = Thread.interrupted();
         try {
-            return mapFiles(directory, totalBytes, maxFileBytes, keepFiles);
+            return keepFiles ? mapKept(directory, totalBytes, maxFileBytes)
+                    : mapFiles(Directories.createTemp(directory, "sparse-"), totalBytes, maxFileBytes, null);
         } finally {
             if (interrupted || Thread.interrupted()) {
                 Thread.currentThread().interrupt();
@@ -95,18 +126,42 @@ public final class SparseFiles implements AutoCloseable {
         }
     }
 
-    private static SparseFiles mapFiles(Path directory, long totalBytes, long maxFileBytes, boolean keepFiles) {
+    private static SparseFiles mapKept(Path directory, long totalBytes, long maxFileBytes) {
+        LockFile lock;
+        try {
+            lock = LockFile.tryAcquire(directory.resolve(LOCK_FILE));
+        } catch (IOException e) {
+            throw new UncheckedIOException(new IOException("cannot lock " + directory.resolve(LOCK_FILE) + ": "
+                    + e.getMessage() + "; kept sparse files need a file system with file locks", e));
+        }
+        if (lock == null) {
+            throw new UncheckedIOException(new IOException("the kept sparse files in " + directory + " are mapped"
+                    + " already, by this process or another (" + LOCK_FILE + " is locked): two live mappings would"
+                    + " overwrite each other's bytes; close the other one first, or map another directory"));
+        }
+        return mapFiles(directory, totalBytes, maxFileBytes, lock);
+    }
+
+    /** Maps the files; {@code lock} is null for a private directory, else the hold on a kept one. */
+    private static SparseFiles mapFiles(Path directory, long totalBytes, long maxFileBytes, LockFile lock) {
+        boolean keepFiles = lock != null;
         long count = (totalBytes + maxFileBytes - 1) / maxFileBytes;
         Arena arena = Arena.ofShared();
         List<Path> files = new ArrayList<>();
+        List<Path> created = new ArrayList<>();
         List<MemorySegment> segments = new ArrayList<>();
         try {
             for (long i = 0; i < count; i++) {
                 long size = Math.min(maxFileBytes, totalBytes - i * maxFileBytes);
                 Path file = directory.resolve(String.format("span-%04d.data", i));
                 files.add(file);
-                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.SPARSE,
-                        StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                try (FileChannel ch = open(file, keepFiles, created)) {
+                    long existing = ch.size();
+                    if (existing != 0 && existing != size) {
+                        throw new IllegalArgumentException("kept file=" + file + " is " + existing
+                                + " bytes, but totalBytes=" + totalBytes + " over maxFileBytes=" + maxFileBytes
+                                + " make it " + size + ": map it with the sizes it was made with");
+                    }
                     segments.add(ch.map(FileChannel.MapMode.READ_WRITE, 0, size, arena));
                 } catch (ClosedByInterruptException e) {
                     throw new UncheckedIOException(new IOException("interrupted while mapping " + file
@@ -119,12 +174,26 @@ public final class SparseFiles implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             arena.close();
-            if (!keepFiles) {
-                files.forEach(SparseFiles::deleteQuietly);
+            created.forEach(SparseFiles::deleteQuietly);
+            if (keepFiles) {
+                lock.close();
+            } else {
+                deleteQuietly(directory);
             }
             throw e;
         }
-        return new SparseFiles(directory, keepFiles, maxFileBytes, files, List.copyOf(segments), arena);
+        return new SparseFiles(directory, keepFiles, maxFileBytes, files, List.copyOf(segments), arena, lock);
+    }
+
+    /** Opens a file, a new one (recorded in {@code created}) unless kept files may be reopened. */
+    private static FileChannel open(Path file, boolean reopen, List<Path> created) throws IOException {
+        if (reopen && Files.exists(file)) {
+            return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        }
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.SPARSE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE);
+        created.add(file);
+        return ch;
     }
 
     /** @return one segment per file, in order; all but the last are {@link #fileBytes()} long */
@@ -137,20 +206,55 @@ public final class SparseFiles implements AutoCloseable {
         return fileBytes;
     }
 
-    /** @return the directory holding the files */
+    /**
+     * @return the directory holding the files: the span's own below the one given, or with
+     *         {@code keepFiles} the one given
+     */
     public Path directory() {
         return directory;
     }
 
-    /** Unmaps every file and, unless kept, deletes them. Idempotent. */
+    /**
+     * What a write into these files that faulted most likely means, as an exception to throw instead of
+     * the JVM's {@link InternalError}: the file system had no free block for a hole the write filled.
+     *
+     * @param fault the error the write raised
+     * @return an exception naming the directory, its free space now, and what to do
+     */
+    public UncheckedIOException writeFault(InternalError fault) {
+        String usable;
+        try {
+            usable = Files.getFileStore(directory).getUsableSpace() + " bytes";
+        } catch (IOException | RuntimeException e) {
+            usable = "unknown";
+        }
+        return new UncheckedIOException(new IOException("a write into the sparse files in " + directory
+                + " faulted (" + fault.getMessage() + "): disk full? Sparse files take disk only as pages are first"
+                + " written, and none was left (usable now: " + usable + ", logical size: " + logicalBytes()
+                + " bytes). Free disk space or write less; when every byte will be written, use memory that checks"
+                + " for room when allocated (a MappedArena, a file-backed ChunkPool). Elements up to the fault hold"
+                + " what was written, those after it may not", fault));
+    }
+
+    private long logicalBytes() {
+        return segments.stream().mapToLong(MemorySegment::byteSize).sum();
+    }
+
+    /**
+     * Unmaps every file and, unless kept, deletes them and their directory; a kept directory's lock
+     * is released. Idempotent.
+     */
     @Override
     public synchronized void close() {
         if (!arena.scope().isAlive()) {
             return;
         }
         arena.close();
-        if (!keepFiles) {
+        if (keepFiles) {
+            lock.close();
+        } else {
             files.forEach(SparseFiles::deleteQuietly);
+            deleteQuietly(directory);
         }
     }
 

@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Fixed-length string fields: UTF-8 bytes, zero-padded to the field's length. Writing ASCII
- * allocates nothing; reading makes a {@code String}, and so allocates.
+ * allocates nothing; reading makes a {@code String}, and so allocates. A field ends at its first
+ * zero byte, so a value holding U+0000 (whose UTF-8 is a zero byte) would read back cut short:
+ * it is refused on write, as a value too long is.
  */
 final class StructStrings {
 
@@ -55,7 +57,8 @@ final class StructStrings {
             case 1: low |= value.charAt(0);
             default:
         }
-        if (chars > length || ((low | high) & 0xFF80_FF80_FF80_FF80L) != 0) {
+        if (chars > length || ((low | high) & 0xFF80_FF80_FF80_FF80L) != 0
+                || Long.bitCount(nonZero(low) | nonZero(high) >>> 1) != chars) { // not ASCII, or a NUL among it
             setUtf8(s, off, length, value, field);
             return;
         }
@@ -65,6 +68,15 @@ final class StructStrings {
         } else {
             tail(s, off, length, word);
         }
+    }
+
+    /**
+     * Bit 15 of each 16-bit lane whose char is not zero, for lanes that hold ASCII (up to 0x7F: adding
+     * 0x7FFF then carries into no neighbour). The lanes past the value are zero, so the bits count
+     * the value's chars exactly when none of them is NUL.
+     */
+    private static long nonZero(long lanes) {
+        return (lanes + 0x7FFF_7FFF_7FFF_7FFFL) & 0x8000_8000_8000_8000L;
     }
 
     /** Four 16-bit lanes holding bytes to four bytes, lowest lane first. */
@@ -81,7 +93,8 @@ final class StructStrings {
         int chars = value.length();
         int any = chars > length ? 0x80 : 0;
         for (int k = 0; k < chars && any < 0x80; k++) {
-            any |= value.charAt(k);
+            char c = value.charAt(k);
+            any |= c == 0 ? 0x80 : c; // a NUL goes the slow way too, which refuses it
         }
         if (any >= 0x80) {
             setUtf8(s, off, length, value, field);
@@ -108,6 +121,12 @@ final class StructStrings {
     }
 
     private static void setUtf8(MemorySegment s, long off, int length, String value, String field) {
+        int nul = value.indexOf('\u0000');
+        if (nul >= 0) {
+            throw new IllegalArgumentException("field=" + field + " cannot hold value=\"" + value.replace("\u0000", "\\0")
+                    + "\": it has a NUL (U+0000) at index " + nul + ", and a string field ends at its first zero byte,"
+                    + " so what follows would be lost on read; remove it, or keep such data in a @Length byte[] field");
+        }
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
         if (bytes.length > length) {
             throw new IllegalArgumentException("field=" + field + " holds " + length + " bytes but value=\""

@@ -36,8 +36,9 @@ import java.util.zip.CRC32C;
  *
  * <p>{@code length} is the payload's size in bytes; {@code kind} says what to rebuild on swap-in
  * (an array type, or a codec-encoded object). The catalog is replaced atomically (written beside,
- * then renamed), and deleted when the space is opened: a space that was not closed cleanly has no
- * catalog and is refused rather than trusted.
+ * forced, renamed, the directory forced) when a persistent space is closed, and left in place while
+ * it is open: the blocks it lists are not overwritten before the next one replaces it, so a session
+ * that dies falls back on the catalog of the last clean close (see {@link SwapFile}).
  */
 final class CatalogLayout {
 
@@ -119,6 +120,22 @@ final class CatalogLayout {
             });
         }
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        forceDirectory(target.toAbsolutePath().getParent());
+    }
+
+    /**
+     * Makes the rename durable before the caller frees what the old catalog listed. Best effort: where a
+     * directory cannot be opened for that, the rename stays as durable as the file system makes it.
+     */
+    private static void forceDirectory(Path dir) {
+        try (ReopeningChannel ch = ReopeningChannel.open(dir, StandardOpenOption.READ)) {
+            ch.call(c -> {
+                c.force(true);
+                return null;
+            });
+        } catch (IOException ignored) {
+            // not possible on every platform; the catalog is in place either way
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.colossal.swap;
 
+import dev.colossal.memory.internal.LockFile;
 import dev.colossal.memory.internal.ReopeningChannel;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -8,8 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -17,6 +20,16 @@ import java.util.Set;
  * allocator is guarded here, and block I/O is positional, so reads and writes of different
  * blocks proceed in parallel. Its channel survives interrupts (see {@link ReopeningChannel}), so
  * any thread may swap in.
+ *
+ * <p>A persistent file has one user at a time: an OS file lock on {@code <file>.lock} (see
+ * {@link LockFile}) refuses a second open, from this process or another, until the first is closed
+ * or its process dies. Its catalog stays in place while it is open, and the blocks it lists are
+ * never overwritten: a block of the catalog that this session frees (the object was closed, or
+ * acquired for writing) stays allocated until {@link #closeWithCatalog} has put a new catalog in
+ * place, and new blocks go to space the catalog leaves free. So a session that dies, {@code kill -9}
+ * or power cut included, loses what it changed and nothing else: the next open finds the catalog of
+ * the last clean close and every block it lists as that close left it. A new file gets an empty
+ * catalog at once, so a first session that dies leaves an empty space, not a refusal.
  */
 final class SwapFile implements AutoCloseable {
 
@@ -27,11 +40,18 @@ final class SwapFile implements AutoCloseable {
     private final ExtentAllocator allocator;
     private final BlockIO io;
     private final CatalogLayout.Catalog loaded;
+    /** A persistent file's hold on its lock file, else null. */
+    private final LockFile lock;
+    /** The extents the catalog on disk lists, by offset: their length in bytes. Guarded by {@link #allocator}. */
+    private final Map<Long, Long> catalogued = new HashMap<>();
+    /** Extents of {@link #catalogued} freed in this session, free once a new catalog replaces the old. Same guard. */
+    private final Map<Long, Long> freedAfterCatalog = new HashMap<>();
 
     private SwapFile(Path path, boolean persistent, long alignment, long limit, long ioSize,
-                     Set<OpenOption> extra) throws IOException {
+                     Set<OpenOption> extra, LockFile lock) throws IOException {
         this.path = path;
         this.persistent = persistent;
+        this.lock = lock;
         Set<OpenOption> options = new HashSet<>(extra);
         options.add(StandardOpenOption.READ);
         options.add(StandardOpenOption.WRITE);
@@ -47,8 +67,9 @@ final class SwapFile implements AutoCloseable {
                         + catalog.alignment() + ", not alignment=" + alignment + "; open it with the same alignment");
             }
         } else if (Files.exists(path) && Files.size(path) > 0) {
-            throw new SwapException("swap file=" + path + " has no catalog " + catalogPath + ": it was not closed"
-                    + " cleanly, so where its objects lie is unknown; delete it to start afresh");
+            throw new SwapException("swap file=" + path + " has no catalog " + catalogPath + ", so where its objects"
+                    + " lie is unknown (the catalog was deleted, or a crash left the file under an earlier build,"
+                    + " which deleted the catalog on open); no space has the file open, so delete it to start afresh");
         } else {
             options.add(StandardOpenOption.CREATE);
         }
@@ -63,10 +84,13 @@ final class SwapFile implements AutoCloseable {
                             + " says " + catalog.fileEnd() + ": the swap file was truncated");
                 }
                 for (CatalogLayout.Entry e : catalog.entries()) {
-                    allocator.reserve(e.offset(), BlockLayout.blockSize(e.length(), alignment));
+                    long block = BlockLayout.blockSize(e.length(), alignment);
+                    allocator.reserve(e.offset(), block);
+                    catalogued.put(e.offset(), block); // the catalog stays: never overwritten before the next
                 }
-                // From here on blocks may be overwritten: a crash must not leave a stale catalog behind.
-                Files.delete(catalogPath);
+            } else if (persistent) {
+                // From the start a session that dies finds a catalog to fall back on: an empty one.
+                CatalogLayout.write(path, new CatalogLayout.Catalog(0, 1, alignment, List.of()));
             }
         } catch (IOException | RuntimeException e) {
             channel.close();
@@ -76,10 +100,29 @@ final class SwapFile implements AutoCloseable {
         this.io = new BlockIO(channel, path, alignment, ioSize);
     }
 
+    /** Takes the lock of a persistent file, or says who has it. */
+    private static LockFile lock(Path path) throws IOException {
+        Path lockPath = path.resolveSibling(path.getFileName() + ".lock");
+        LockFile lock = LockFile.tryAcquire(lockPath);
+        if (lock == null) {
+            throw new SwapException("swap file=" + path + " is open already, in this process or another ("
+                    + lockPath + " is locked): close that space first; a persistent swap file has one user at a time");
+        }
+        return lock;
+    }
+
     static SwapFile open(Path path, boolean persistent, long alignment, long limit, long ioSize,
                          Set<OpenOption> extra) throws IOException {
         BlockLayout.checkAlignment(alignment);
-        return new SwapFile(path, persistent, alignment, limit, ioSize, extra);
+        LockFile lock = persistent ? lock(path) : null;
+        try {
+            return new SwapFile(path, persistent, alignment, limit, ioSize, extra, lock);
+        } catch (IOException | RuntimeException e) {
+            if (lock != null) {
+                lock.close();
+            }
+            throw e;
+        }
     }
 
     /** @return the catalog this file was reopened with, or null for a new file */
@@ -128,6 +171,11 @@ final class SwapFile implements AutoCloseable {
 
     private void release(long offset, long length, boolean shrink) {
         synchronized (allocator) {
+            Long block = catalogued.remove(offset);
+            if (block != null) {
+                freedAfterCatalog.put(offset, block); // the catalog on disk still lists it
+                return;
+            }
             if (allocator.free(offset, BlockLayout.blockSize(length, alignment)) && shrink) {
                 try {
                     long end = allocator.end();
@@ -158,7 +206,11 @@ final class SwapFile implements AutoCloseable {
         }
     }
 
-    /** Closes a persistent file after saving its catalog. */
+    /**
+     * Closes a persistent file after saving its catalog: the blocks are forced to disk, then the new
+     * catalog replaces the old one, and only then are the blocks the old one listed and this session
+     * freed given back (the file is cut to its new end).
+     */
     void closeWithCatalog(long nextId, List<CatalogLayout.Entry> entries) throws IOException {
         try {
             channel.call(ch -> {
@@ -167,18 +219,31 @@ final class SwapFile implements AutoCloseable {
             });
             long end;
             synchronized (allocator) {
+                // In memory only: nothing is written after this but the catalog, which lists none of them
+                freedAfterCatalog.forEach(allocator::free);
+                freedAfterCatalog.clear();
                 end = allocator.end();
             }
-            long last = end;
-            channel.call(ch -> ch.truncate(last));
             CatalogLayout.write(path, new CatalogLayout.Catalog(end, nextId, alignment, entries));
+            try {
+                channel.call(ch -> ch.truncate(end));
+            } catch (IOException ignored) {
+                // The new catalog is in place; a file longer than it says is sound, only larger.
+            }
         } finally {
-            channel.close();
+            close();
         }
     }
 
+    /** Closes the file; a persistent one keeps the catalog it was opened with. Idempotent. */
     @Override
     public void close() throws IOException {
-        channel.close();
+        try {
+            channel.close();
+        } finally {
+            if (lock != null) {
+                lock.close();
+            }
+        }
     }
 }

@@ -61,6 +61,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * every object is written out on close with a catalog, and {@link #ids()}, {@link #array} and
  * {@link #object} find them again after reopening.
  *
+ * <p><b>Sessions of a persistent space.</b> One space at a time has a persistent file open: a second
+ * open, from this process or another, is refused with a {@link SwapException} until the first is
+ * closed or its process dies (an OS file lock on {@code <file>.lock}). The catalog of the last
+ * clean close stays in place while the space is open, and no block it lists is overwritten before
+ * the next close replaces it, so a session that dies ({@code kill -9}, a power cut) loses what it
+ * changed and nothing else: the next open finds every object of the last clean close, as it was.
+ *
  * <p><b>Interrupts.</b> An interrupted thread swaps in and closes like any other, and its interrupt
  * is still set afterwards. The JDK closes a file channel for every thread when one thread is
  * interrupted in an operation on it; the swap file's channel is then opened again (a temporary
@@ -150,12 +157,24 @@ public final class SwapSpace implements AutoCloseable {
         CatalogLayout.Catalog catalog = file.loaded();
         this.nextId = new AtomicLong(catalog == null ? 1 : catalog.nextId());
         if (catalog != null) {
-            for (CatalogLayout.Entry e : catalog.entries()) {
-                Kind kind = Kind.ofTag(e.kind());
-                Swappable h = kind == Kind.OBJECT
-                        ? new SwappableObject<>(this, e.id(), null, e.length(), null, e.offset())
-                        : newArrayHandle(e.id(), kind.type, e.length(), null, e.offset());
-                handles.put(e.id(), h);
+            try {
+                for (CatalogLayout.Entry e : catalog.entries()) {
+                    Kind kind = Kind.ofTag(e.kind());
+                    Swappable h = kind == Kind.OBJECT
+                            ? new SwappableObject<>(this, e.id(), null, e.length(), null, e.offset())
+                            : newArrayHandle(e.id(), kind.type, e.length(), null, e.offset());
+                    handles.put(e.id(), h);
+                }
+            } catch (RuntimeException e) {
+                try {
+                    file.close(); // and with it the file's lock
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                if (ownsPool) {
+                    pool.close();
+                }
+                throw e;
             }
         }
         this.writer = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("colossal-swap-writer").factory());
@@ -677,8 +696,10 @@ public final class SwapSpace implements AutoCloseable {
 
     /**
      * Closes the space. A temporary swap file is deleted. A persistent one first receives every
-     * resident object, then its catalog, so that reopening it finds them all. Arrays still acquired
-     * stay usable until released.
+     * resident object, then its new catalog, so that reopening it finds them all; if that fails, the
+     * file keeps the catalog it was opened with, and reopening finds the objects of the last clean
+     * close. Either way the file is released for the next open. Arrays still acquired stay usable
+     * until released.
      *
      * @throws UncheckedIOException if a persistent space cannot be saved
      */
@@ -704,12 +725,17 @@ public final class SwapSpace implements AutoCloseable {
         try {
             if (file.persistent()) {
                 save(all);
-            } else {
-                file.close();
             }
         } catch (IOException e) {
             failure = e;
         } finally {
+            try {
+                file.close(); // after a save, closed already; after a failed one the old catalog stands, and the lock goes
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                }
+            }
             for (Swappable h : all) {
                 if (h.value != null) {
                     h.drop(h.value);
@@ -791,7 +817,9 @@ public final class SwapSpace implements AutoCloseable {
         /**
          * Makes the space persistent: the swap file at {@code swapFile} and its catalog beside it
          * ({@code swapFile + ".catalog"}) survive {@link SwapSpace#close()}, and a later build with
-         * the same path reopens them.
+         * the same path reopens them. A lock file beside them ({@code swapFile + ".lock"}, kept)
+         * lets one space at a time have them open; a space that was not closed (its process died)
+         * reopens as the last clean close left it.
          *
          * @param swapFile the swap file
          * @return this builder
@@ -865,7 +893,8 @@ public final class SwapSpace implements AutoCloseable {
          * @return the space
          * @throws UncheckedIOException   if the swap file cannot be created or opened
          * @throws SwapCorruptedException if a persistent swap file is truncated or its catalog damaged
-         * @throws SwapException          if a persistent swap file has no catalog
+         * @throws SwapException          if a persistent swap file is open already (in this process or
+         *                                another), or has no catalog
          */
         public SwapSpace build() {
             if (ioSize % alignment != 0) {

@@ -219,6 +219,25 @@ class BigArrayContractTest {
         assertThrows(IllegalStateException.class, () -> a.copyTo(0, new double[1], 0, 1));
         assertThrows(IllegalStateException.class, a::release);
         assertThrows(IllegalStateException.class, a::retain);
-        assertThrows(IllegalStateException.class, a::close);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("storages")
+    void closingAReleasedArrayDoesNothing(String name, LongFunction<DoubleArray> factory) {
+        DoubleArray a = factory.apply(100);
+        try (a) {
+            a.set(5, 1);
+        }
+        a.close(); // a second close, by the owner: no exception, and the memory is not returned twice
+        a.close();
+        assertTrue(a.isReleased());
+        assertEquals(0, a.references());
+        assertThrows(IllegalStateException.class, a::release, "a release too many still says so");
+        DoubleArray b = factory.apply(100);
+        b.retain();
+        b.close();
+        assertEquals(0.0, b.get(5), "another holder's reference keeps it alive");
+        b.close();
+        assertTrue(b.isReleased(), "closing is releasing: the array cannot tell holders apart");
     }
 }

@@ -42,8 +42,8 @@ class BigArrayTest {
     void shouldSpanSparseFilesAtSmallSizes(@TempDir Path dir) throws Exception {
         try (LongArray a = LongArray.sparse(dir, 100, 64)) {
             assertEquals(13, a.chunkCount(), "8 longs per 64-byte file");
-            try (var files = Files.list(dir)) {
-                assertEquals(13, files.count());
+            try (var files = Files.walk(dir)) {
+                assertEquals(13, files.filter(Files::isRegularFile).count());
             }
             for (long i = 0; i < 100; i++) {
                 a.set(i, i * i);
@@ -56,6 +56,33 @@ class BigArrayTest {
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count(), "released: files deleted");
         }
+    }
+
+    @Test
+    void twoSparseArraysInOneDirectoryKeepTheirOwnElements(@TempDir Path dir) throws Exception {
+        try (LongArray x = LongArray.sparse(dir, 1000, 4096);
+             LongArray y = LongArray.sparse(dir, 1000, 4096)) {
+            x.set(5, 111);
+            y.set(5, 222);
+            assertEquals(111, x.get(5), "x has files of its own");
+            assertEquals(222, y.get(5));
+        }
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count(), "both released: their files and directories deleted");
+        }
+    }
+
+    @Test
+    void aSparseArrayNeitherReadsNorDeletesAFileThatWasThere(@TempDir Path dir) throws Exception {
+        Path mine = dir.resolve("span-0000.data");
+        byte[] contents = new byte[4096];
+        java.util.Arrays.fill(contents, (byte) 0x42);
+        Files.write(mine, contents);
+        try (LongArray a = LongArray.sparse(dir, 1000, 4096)) {
+            assertEquals(0, a.get(0), "a new array is zeroed, not the user's file");
+            a.set(1, 7);
+        }
+        assertTrue(java.util.Arrays.equals(contents, Files.readAllBytes(mine)), "the user's file is untouched");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.colossal.ipc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.ChildJvm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -59,7 +60,7 @@ class BroadcastTest {
         int count = 200_000;
         try (BroadcastReceiver rx = BroadcastReceiver.open(path, 1024)) {
             List<Long> got = new ArrayList<>();
-            try (ChildJvm tx = ChildJvm.start("transmit", path, 1024, count)) {
+            try (ChildJvm tx = ChildJvm.start(IpcChild.class, "transmit", path, 1024, count)) {
                 long polls = 0;
                 boolean done = false;
                 while (!done) {

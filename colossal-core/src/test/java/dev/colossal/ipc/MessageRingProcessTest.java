@@ -3,6 +3,7 @@ package dev.colossal.ipc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.ChildJvm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ class MessageRingProcessTest {
     void oneToOneDeliversEveryMessageOnceInOrderAcrossManyWraps() throws Exception {
         int count = 200_000;
         try (MessageRing ring = MessageRing.oneToOne(path, CAPACITY);
-             ChildJvm producer = ChildJvm.start("produce", path, "spsc", CAPACITY, 0, count)) {
+             ChildJvm producer = ChildJvm.start(IpcChild.class, "produce", path, "spsc", CAPACITY, 0, count)) {
             consumeAll(ring, 1, count);
             assertEquals(0, producer.waitExit());
             assertTrue(ring.consumerPosition() > 1000L * CAPACITY, "wrapped " + ring.consumerPosition() / CAPACITY + " times");
@@ -67,7 +68,7 @@ class MessageRingProcessTest {
         try (MessageRing ring = MessageRing.manyToOne(path, CAPACITY)) {
             List<ChildJvm> children = new ArrayList<>();
             for (int p = 0; p < producers; p++) {
-                children.add(ChildJvm.start("produce", path, "mpsc", CAPACITY, p, count));
+                children.add(ChildJvm.start(IpcChild.class, "produce", path, "mpsc", CAPACITY, p, count));
             }
             try {
                 consumeAll(ring, producers, count);
@@ -86,7 +87,7 @@ class MessageRingProcessTest {
     void afterAProducerIsKilledMidWriteUnblockLetsTheConsumerGoOnLosingNothingPublished(String kind) throws Exception {
         int published = 5_000;
         try (MessageRing ring = IpcChild.ring(path, kind, CAPACITY);
-             ChildJvm dying = ChildJvm.start("produce-then-die", path, kind, CAPACITY, 0, published)) {
+             ChildJvm dying = ChildJvm.start(IpcChild.class, "produce-then-die", path, kind, CAPACITY, 0, published)) {
             long[] next = {0};
             MessageHandler check = (type, buffer, offset, length) -> {
                 long seq = Messages.check(buffer, offset, type - 1, length, ring.maxMessageLength());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.colossal.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class PingPongTest {
 
     @Test
     void javaOddInAnotherProcessAndJavaEvenHereCompleteEveryRound() throws Exception {
-        try (SharedRegion region = PingPong.openRegion(path); ChildJvm odd = ChildJvm.start("pingpong", path, "ODD", ROUNDS)) {
+        try (SharedRegion region = PingPong.openRegion(path); ChildJvm odd = ChildJvm.start(IpcChild.class, "pingpong", path, "ODD", ROUNDS)) {
             long timed = playWhileAlive(PingPong.Role.EVEN, ROUNDS, odd::isAlive, odd::stderr);
             odd.awaitLine("rounds " + ROUNDS);
             assertEquals(0, odd.waitExit());
@@ -45,7 +46,7 @@ class PingPongTest {
 
     @Test
     void aPeerThatExitsEarlyFailsTheSessionWithAMessageInsteadOfHanging() throws Exception {
-        try (ChildJvm odd = ChildJvm.start("pingpong", path, "ODD", ROUNDS / 10)) {
+        try (ChildJvm odd = ChildJvm.start(IpcChild.class, "pingpong", path, "ODD", ROUNDS / 10)) {
             AssertionError e = assertThrows(AssertionError.class,
                     () -> playWhileAlive(PingPong.Role.EVEN, ROUNDS, odd::isAlive, odd::stderr));
             assertTrue(e.getMessage().contains("the other process exited"), e.getMessage());

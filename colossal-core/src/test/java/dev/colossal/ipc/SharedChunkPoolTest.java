@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -91,7 +92,7 @@ class SharedChunkPoolTest {
         try (SharedChunkPool pool = SharedChunkPool.open(path, 64, 3)) {
             List<ChildJvm> children = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                children.add(ChildJvm.start("churn", path, 64, 3, 200_000));
+                children.add(ChildJvm.start(IpcChild.class, "churn", path, 64, 3, 200_000));
             }
             for (ChildJvm child : children) {
                 assertEquals(0, child.waitExit());
@@ -108,7 +109,7 @@ class SharedChunkPoolTest {
         Files.deleteIfExists(path);
         try (SharedChunkPool pool = SharedChunkPool.open(path, 4096, 10)) {
             long mine = pool.acquire();
-            try (ChildJvm holder = ChildJvm.start("hold", path, 4096, 10, 6)) {
+            try (ChildJvm holder = ChildJvm.start(IpcChild.class, "hold", path, 4096, 10, 6)) {
                 holder.awaitLine("HELD");
                 assertEquals(3, pool.freeCount());
                 assertEquals(0, pool.reclaim(), "the holder is alive");

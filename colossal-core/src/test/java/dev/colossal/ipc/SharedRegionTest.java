@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.ChildJvm;
 import dev.colossal.Interrupts;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -171,7 +172,7 @@ class SharedRegionTest {
         try (SharedRegion region = SharedRegion.create(path, RegionKind.RAW, 64)) {
             List<ChildJvm> children = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                children.add(ChildJvm.start("add", path, times));
+                children.add(ChildJvm.start(IpcChild.class, "add", path, times));
             }
             for (int i = 0; i < times; i++) {
                 region.getAndAddLong(0, 1);

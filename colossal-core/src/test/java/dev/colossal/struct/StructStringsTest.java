@@ -62,11 +62,38 @@ class StructStringsTest {
         }
     }
 
+    @Test
+    void aNulIsRefusedAtEveryPositionOfEveryFieldLength() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment s = arena.allocate(32);
+            for (int length = 1; length <= 19; length++) {
+                for (int chars = 1; chars <= length + 1; chars++) {
+                    for (int at = 0; at < chars; at++) {
+                        for (String other : new String[] {"q", "\u00e9"}) { // the ASCII path and the UTF-8 one
+                            char[] value = new char[chars];
+                            Arrays.fill(value, other.charAt(0));
+                            value[at] = '\u0000';
+                            check(s, length, new String(value));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     private static void check(MemorySegment s, int length, String value) {
         s.fill((byte) 0x55); // sentinels around the field, and stale bytes inside it
         s.asSlice(4, length).fill((byte) 'w');
         byte[] before = s.toArray(ValueLayout.JAVA_BYTE);
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        if (value.indexOf('\u0000') >= 0) { // it would read back cut short at its NUL
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> StructStrings.set(s, 4, length, value, "T.f"), value);
+            assertTrue(e.getMessage().contains("field=T.f cannot hold") && e.getMessage().contains("NUL"),
+                    e.getMessage());
+            assertArrayEquals(before, s.toArray(ValueLayout.JAVA_BYTE), "a refused write changes nothing: " + value);
+            return;
+        }
         if (utf8.length > length) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> StructStrings.set(s, 4, length, value, "T.f"), value);
@@ -79,8 +106,6 @@ class StructStringsTest {
         Arrays.fill(expected, 4, 4 + length, (byte) 0);
         System.arraycopy(utf8, 0, expected, 4, utf8.length);
         assertArrayEquals(expected, s.toArray(ValueLayout.JAVA_BYTE), "length=" + length + " value=" + value);
-        if (value.indexOf('\u0000') < 0) {
-            assertEquals(value, StructStrings.get(s, 4, length));
-        }
+        assertEquals(value, StructStrings.get(s, 4, length), "what is written reads back whole");
     }
 }

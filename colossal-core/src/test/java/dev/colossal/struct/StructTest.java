@@ -113,6 +113,8 @@ class StructTest {
             assertEquals(0L, a.get(0).value());
             assertThrows(IllegalArgumentException.class, () -> a.set(0, new StructSamples.Padded((byte) 1, 2L,
                     (short) 3, "abc", new StructSamples.Inner(4, new double[3]))));
+            assertThrows(IllegalArgumentException.class, () -> a.set(0, new StructSamples.Padded((byte) 1, 2L,
+                    (short) 3, "A\u0000B", new StructSamples.Inner(4, new double[2]))), "\"A\\0B\" would read back \"A\"");
             assertThrows(UnsupportedOperationException.class, a::flyweight);
         }
     }
@@ -192,6 +194,12 @@ class StructTest {
             assertTrue(e.getMessage().contains("field=Names.tag holds 5 bytes"), e.getMessage());
             assertThrows(IllegalArgumentException.class, () -> n.tag("ñandú")); // 5 chars, 7 bytes
             assertEquals("ñu", n.tag(), "a refused write leaves the field as it was");
+            n.code("A");
+            IllegalArgumentException nul = assertThrows(IllegalArgumentException.class, () -> n.code("A\u0000B"));
+            assertTrue(nul.getMessage().contains("field=Names.code") && nul.getMessage().contains("NUL"),
+                    nul.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> n.name("A\u0000")); // even a trailing one
+            assertEquals("A", n.code(), "a refused write leaves the field as it was");
             for (int i = 0; i < 19; i++) {
                 assertEquals(0, s.get(ValueLayout.JAVA_BYTE, StructType.of(Names.class).offsetOf("name") + i));
             }

@@ -1,4 +1,4 @@
-package dev.colossal.ipc;
+package dev.colossal;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A JVM spawned on this module's compiled classes running {@link IpcChild}. Surefire runs the
- * tests on the module path, so the class path is built from the build directories explicitly.
+ * A JVM spawned on this module's compiled classes running a test's child main class. Surefire runs
+ * the tests on the module path, so the class path is built from the build directories explicitly.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
 
     private static final String JAVA = ProcessHandle.current().info().command().orElse("java");
     private static final String CLASS_PATH = Path.of("target", "classes").toAbsolutePath() + java.io.File.pathSeparator
@@ -30,9 +30,14 @@ final class ChildJvm implements AutoCloseable {
         this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     }
 
-    static ChildJvm start(Object... args) {
+    /**
+     * Starts {@code main} with {@code args} (as strings) in a new JVM.
+     *
+     * @return the running child; its stdout is read by {@link #awaitLine}, its stderr kept in a file
+     */
+    public static ChildJvm start(Class<?> main, Object... args) {
         List<String> command = new ArrayList<>(List.of(JAVA, "-Xmx64m",
-                "-cp", CLASS_PATH, IpcChild.class.getName()));
+                "-cp", CLASS_PATH, main.getName()));
         for (Object arg : args) {
             command.add(String.valueOf(arg));
         }
@@ -46,7 +51,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Waits for the child to print {@code line}; fails if it exits first. */
-    void awaitLine(String line) throws IOException {
+    public void awaitLine(String line) throws IOException {
         String read;
         while ((read = out.readLine()) != null) {
             if (read.equals(line)) {
@@ -57,7 +62,7 @@ final class ChildJvm implements AutoCloseable {
                 + ":\n" + stderrOrNothing());
     }
 
-    int waitExit() {
+    public int waitExit() {
         try {
             if (!process.waitFor(120, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
@@ -75,13 +80,13 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Kills the child as {@code kill -9} does (SIGKILL): no shutdown hooks, no cleanup. */
-    void kill9() throws InterruptedException {
+    public void kill9() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
     /** {@return what the child wrote to stderr so far} */
-    String stderr() throws IOException {
+    public String stderr() throws IOException {
         return java.nio.file.Files.readString(stderr);
     }
 
@@ -93,11 +98,11 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
