@@ -12,4 +12,5 @@ module dev.colossal.core {
     exports dev.colossal.struct;
     exports dev.colossal.ipc;
     exports dev.colossal.map;
+    exports dev.colossal.swap;
 }

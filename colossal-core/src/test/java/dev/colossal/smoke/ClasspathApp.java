@@ -5,13 +5,16 @@ import dev.colossal.codec.Codecs;
 import dev.colossal.struct.Length;
 import dev.colossal.struct.StructArray;
 import dev.colossal.struct.StructType;
+import dev.colossal.swap.SwapSpace;
+import dev.colossal.swap.SwappableObject;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
  * A user's application on the class path, using Colossal from the module path: its records and
- * struct interface live in the unnamed module, which Colossal's named module does not read at start.
+ * struct interface live in the unnamed module, which Colossal's named module does not read at start;
+ * every exported package it uses must be exported (the swap package once was not).
  * Run by {@code dev.colossal.codec.ClasspathUseTest} in a fresh JVM; prints "ok".
  */
 public final class ClasspathApp {
@@ -60,6 +63,11 @@ public final class ClasspathApp {
             quotes.at(q, 3).time(42);
             q.symbol("EURUSD");
             check(quotes.at(quotes.flyweight(), 3).time() == 42 && q.symbol().equals("EURUSD"), "struct");
+        }
+        try (SwapSpace space = SwapSpace.builder().budget(1 << 20).build()) {
+            SwappableObject<Order> kept = space.store(order, codec);
+            kept.swapOut();
+            check(order.equals(kept.get()), "swap space from the module path");
         }
         System.out.println("ok");
     }
