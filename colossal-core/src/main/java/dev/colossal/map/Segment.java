@@ -588,9 +588,16 @@ final class Segment {
                     + " segments): raise the bound or use fewer segments");
         }
         if (file.bounded()) {
-            // New entries start referenced: they survive the hand's next pass (CLOCK's second chance).
-            meta |= EntryLayout.META_REFERENCED;
-            evictForRoom(found, found < 0 ? 1 : 0, blocks - (found < 0 ? 0 : entryBlocks(entryAt(found))));
+            long moreEntries = found < 0 ? 1 : 0;
+            long moreBlocks = blocks - (found < 0 ? 0 : entryBlocks(entryAt(found)));
+            // A write is a use: the entry survives the hand's next pass (CLOCK's second chance).
+            // Not an insert while the segment still has room: then the first sweep of a segment
+            // just filled would find every entry referenced, clear them all and evict the first it
+            // met, an entry read after every put as likely as one never read.
+            if (found >= 0 || overBound(moreEntries, moreBlocks)) {
+                meta |= EntryLayout.META_REFERENCED;
+            }
+            evictForRoom(found, moreEntries, moreBlocks);
         }
         if (found < 0) {
             ensureRoomForInsert();
@@ -680,16 +687,20 @@ final class Segment {
      * expired).
      */
     private void evictForRoom(long keep, long moreEntries, long moreBlocks) {
-        MemorySegment m = file.mem();
-        long maxEntries = file.maxEntriesPerSegment;
-        long maxBlocks = file.maxBlocksPerSegment;
-        while ((maxEntries != 0 && Mem.getLong(m, base + LIVE_ENTRIES) + moreEntries > maxEntries)
-                || (maxBlocks != 0 && Mem.getLong(m, base + USED_BLOCKS) + moreBlocks > maxBlocks)) {
+        while (overBound(moreEntries, moreBlocks)) {
             if (!evictOne(keep)) {
                 return;
             }
-            m = file.mem();
         }
+    }
+
+    /** Whether {@code moreEntries} and {@code moreBlocks} would take the segment past its bound. */
+    private boolean overBound(long moreEntries, long moreBlocks) {
+        MemorySegment m = file.mem();
+        long maxEntries = file.maxEntriesPerSegment;
+        long maxBlocks = file.maxBlocksPerSegment;
+        return (maxEntries != 0 && Mem.getLong(m, base + LIVE_ENTRIES) + moreEntries > maxEntries)
+                || (maxBlocks != 0 && Mem.getLong(m, base + USED_BLOCKS) + moreBlocks > maxBlocks);
     }
 
     private boolean evictOne(long keep) {
