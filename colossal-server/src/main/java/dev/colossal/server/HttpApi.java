@@ -23,7 +23,8 @@ import java.util.concurrent.locks.Lock;
  *  GET    /v1/keys/{key}                   the value, as application/octet-stream (404 if absent)
  *  PUT    /v1/keys/{key}[?ttl=seconds]     store the body; TTL also from header X-TTL-Seconds
  *  DELETE /v1/keys/{key}                   204, or 404 if absent
- *  GET    /v1/keys?prefix=p&amp;cursor=c&amp;count=n   {"cursor":"...","keys":[...]} (keys base64url if not UTF-8)
+ *  GET    /v1/keys?prefix=p&amp;cursor=c&amp;count=n   {"cursor":"...","keys":[...]} (keys base64url if not UTF-8;
+ *                                          count at least 1, default 100, cut to 10000)
  *  GET    /v1/stats                        JSON counters
  *  GET    /metrics                         Prometheus text
  *  GET    /health                          200 "ok"
@@ -32,7 +33,8 @@ import java.util.concurrent.locks.Lock;
  * HEAD is answered as GET without the body. Every error is JSON, {@code {"error":"..."}}, except
  * a request line the JDK's server cannot parse (a path with a malformed escape such as
  * {@code %ZZ}): it answers 400 in HTML itself, before any handler runs. Keys in paths are
- * percent-decoded bytes. A password set with {@code --requirepass} is required as
+ * percent-decoded bytes, a {@code +} in them a plus (in a query string it is a space, as in
+ * forms). A password set with {@code --requirepass} is required as
  * {@code Authorization: Bearer <password>} for everything but /health; a missing one is answered
  * with NOAUTH and a wrong one with WRONGPASS, as over RESP.
  */
@@ -96,8 +98,14 @@ final class HttpApi implements AutoCloseable {
             return;
         }
         if (path.startsWith("/v1/keys/") && path.length() > "/v1/keys/".length()) {
-            key(x, method, URLDecoder.decode(path.substring("/v1/keys/".length()), StandardCharsets.ISO_8859_1)
-                    .getBytes(StandardCharsets.ISO_8859_1));
+            byte[] key;
+            try {
+                key = pathBytes(path.substring("/v1/keys/".length()));
+            } catch (IllegalArgumentException e) { // the JDK's server refuses these first; in case it changes
+                error(x, 400, e.getMessage());
+                return;
+            }
+            key(x, method, key);
         } else if (path.equals("/v1/keys") && method.equals("GET")) {
             scan(x);
         } else if (path.equals("/v1/stats") && method.equals("GET")) {
@@ -181,6 +189,9 @@ final class HttpApi implements AutoCloseable {
         }
     }
 
+    /** Keys one listing page holds at most: a larger count is cut to it. */
+    private static final int MAX_PAGE = 10_000;
+
     /** Keys one listing request looks at, at most (about 0.1-0.3 s of scanning). */
     private static final long MAX_LOOKED = 1_000_000;
 
@@ -196,8 +207,12 @@ final class HttpApi implements AutoCloseable {
             error(x, 400, "cursor and count must be numbers");
             return;
         }
+        if (count < 1) {
+            error(x, 400, "count=" + count + " must be a positive number of keys");
+            return;
+        }
         KeyCommands commands = new KeyCommands(ctx, new StringCommands(ctx));
-        int want = Math.max(1, Math.min(count, 10_000));
+        int want = Math.min(count, MAX_PAGE);
         byte[] glob = globPrefix(prefix);
         // Unlike SCAN's COUNT (keys looked at), count here is keys returned: steps go on past the
         // keys the prefix skips, each twice as long as the last while they find too few, until the
@@ -246,6 +261,30 @@ final class HttpApi implements AutoCloseable {
             return quote(s);
         }
         return "{\"base64url\":\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(k) + "\"}";
+    }
+
+    /**
+     * Percent-decodes a path segment to bytes. Unlike {@link URLDecoder}, which decodes forms, a
+     * {@code +} stays a {@code +}: it means a space only in a query string.
+     */
+    static byte[] pathBytes(String raw) {
+        byte[] out = new byte[raw.length()];
+        int n = 0;
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c != '%') {
+                out[n++] = (byte) c; // the request line's characters are bytes (ISO-8859-1)
+                continue;
+            }
+            int hi = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
+            int lo = hi >= 0 ? Character.digit(raw.charAt(i + 2), 16) : -1;
+            if (lo < 0) {
+                throw new IllegalArgumentException("malformed escape at " + i + " in " + raw);
+            }
+            out[n++] = (byte) (hi << 4 | lo);
+            i += 2;
+        }
+        return java.util.Arrays.copyOf(out, n);
     }
 
     private static Map<String, String> query(HttpExchange x) {
