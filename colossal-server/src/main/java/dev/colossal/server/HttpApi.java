@@ -178,11 +178,11 @@ final class HttpApi implements AutoCloseable {
     }
 
     private byte[] readBody(HttpExchange x) throws IOException {
-        long max = ctx.config.maxBulkBytes();
+        long max = ctx.maxStringBytes;
         try (InputStream in = x.getRequestBody()) {
             byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, max + 1));
             if (body.length > max) {
-                error(x, 413, "value longer than proto-max-bulk-len=" + max);
+                error(x, 413, "value longer than " + max + " bytes, the longest string this server stores");
                 return null;
             }
             return body;

@@ -118,10 +118,11 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
-    public void set(byte[] key, byte[] value, long expireAtMillis) {
-        int n = StoredValue.headerLength(expireAtMillis) + value.length;
+    public void set(byte[] key, byte[] value, int from, int length, long expireAtMillis) {
+        StoredValue.checkLength(length);
+        int n = StoredValue.headerLength(expireAtMillis) + length;
         if (n > MAX_STAGING) {
-            map.put(key, StoredValue.encode(value, expireAtMillis));
+            map.put(key, StoredValue.encode(value, from, length, expireAtMillis));
             return;
         }
         // The map copies the value into its file, so the stored form is staged in a per-thread
@@ -131,14 +132,15 @@ final class MapStore implements KeyValueStore {
             staging = new byte[Math.max(n, staging.length * 2)];
             STAGING.set(staging);
         }
-        int len = StoredValue.encodeInto(staging, value, 0, value.length, expireAtMillis);
+        int len = StoredValue.encodeInto(staging, value, from, length, expireAtMillis);
         map.put(MemorySegment.ofArray(key), MemorySegment.ofArray(staging).asSlice(0, len));
     }
 
     @Override
-    public void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength) {
-        long at = StoredValue.plainHeaderBefore(buf, valueAt);
-        map.put(key, buf, at, valueLength + StoredValue.PLAIN_HEADER);
+    public void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis) {
+        StoredValue.checkLength(valueLength);
+        long at = StoredValue.headerBefore(buf, valueAt, expireAtMillis);
+        map.put(key, buf, at, valueAt + valueLength - at);
     }
 
     @Override

@@ -14,6 +14,11 @@ final class ServerContext {
 
     final KeyValueStore store;
     final ServerConfig config;
+    /**
+     * The longest string SETRANGE and APPEND may make: proto-max-bulk-len, as in Redis, or the
+     * longest value the map holds with a TTL ({@link StoredValue#MAX_PAYLOAD}) if that is shorter.
+     */
+    final long maxStringBytes;
     final Stats stats = new Stats();
     final LongSupplier clock;
     final long startMillis;
@@ -27,6 +32,7 @@ final class ServerContext {
     ServerContext(KeyValueStore store, ServerConfig config, LongSupplier clock) {
         this.store = store;
         this.config = config;
+        this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;
         this.startMillis = clock.getAsLong();
     }

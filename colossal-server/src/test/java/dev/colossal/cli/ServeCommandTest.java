@@ -43,6 +43,13 @@ class ServeCommandTest {
     }
 
     @Test
+    void shouldRefuseABulkLengthTheMapCannotHold() {
+        Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", dir.toString(), "--proto-max-bulk-len", "2G");
+        assertOneLine(r, "--proto-max-bulk-len=2147483648 must be 1 KiB..1 GiB (1024..1073741824 bytes): the map holds no"
+                + " longer value");
+    }
+
+    @Test
     void shouldSayADataPathIsAFile() throws Exception {
         Path file = Files.writeString(dir.resolve("notes.txt"), "not a directory");
         Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", file.toString());
