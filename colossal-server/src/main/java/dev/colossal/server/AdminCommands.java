@@ -414,7 +414,7 @@ final class AdminCommands {
                     .append("\r\nexpired_keys:").append(s.expiredKeys.sum())
                     .append("\r\nkeyspace_hits:").append(s.keyspaceHits.sum())
                     .append("\r\nkeyspace_misses:").append(s.keyspaceMisses.sum())
-                    .append("\r\ntotal_error_replies:").append(s.protocolErrors.sum())
+                    .append("\r\ntotal_error_replies:").append(s.errorReplies.sum())
                     .append("\r\n\r\n");
         }
         if (all || section.equals("replication")) {

@@ -325,6 +325,7 @@ final class HttpApi implements AutoCloseable {
         metric(sb, "colossal_keyspace_misses_total", "counter", "GETs that found nothing", s.keyspaceMisses.sum());
         metric(sb, "colossal_expired_keys_total", "counter", "Keys removed because their TTL passed", s.expiredKeys.sum());
         metric(sb, "colossal_protocol_errors_total", "counter", "Connections closed for malformed RESP", s.protocolErrors.sum());
+        metric(sb, "colossal_error_replies_total", "counter", "RESP error replies, protocol errors included", s.errorReplies.sum());
         metric(sb, "colossal_net_input_bytes_total", "counter", "RESP bytes read", s.bytesIn.sum());
         metric(sb, "colossal_net_output_bytes_total", "counter", "RESP bytes written", s.bytesOut.sum());
         metric(sb, "colossal_http_requests_total", "counter", "HTTP requests", s.httpRequests.sum());

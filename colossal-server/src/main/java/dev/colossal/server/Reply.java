@@ -35,6 +35,8 @@ final class Reply {
     int protocol = 2;
     /** The length of the last value header {@link #valueSlot} saw, its guess for the next one. */
     private int lastValueHeader = 4;
+    /** Error replies since the owner last counted them (INFO's total_error_replies). */
+    int errors;
 
     Reply(int initial) {
         allocate(initial);
@@ -187,6 +189,7 @@ final class Reply {
 
     /** @param text the whole error line, e.g. {@code ERR syntax error}; CR/LF become spaces */
     void error(String text) {
+        errors++;
         raw((byte) '-');
         raw(text.replace('\r', ' ').replace('\n', ' ').getBytes(StandardCharsets.UTF_8));
         raw(CRLF);
