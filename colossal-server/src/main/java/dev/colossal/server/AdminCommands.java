@@ -429,7 +429,10 @@ final class AdminCommands {
             sb.append("# Keyspace\r\n");
             long keys = ctx.store.size();
             if (keys > 0) {
-                sb.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0\r\n");
+                // As of the sweeper's last count; it counts again soon after any write of a TTL.
+                sb.append("db0:keys=").append(keys).append(",expires=")
+                        .append(Math.min(keys, ctx.sweeper.expiringKeys())).append(",avg_ttl=")
+                        .append(ctx.sweeper.averageTtlMillis(ctx.now())).append("\r\n");
             }
         }
         return sb.toString();

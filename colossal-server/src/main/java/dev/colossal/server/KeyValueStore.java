@@ -178,11 +178,30 @@ interface KeyValueStore extends AutoCloseable {
     Lock[] locks(byte[]... keys);
 
     /**
-     * Removes entries whose deadline passed.
+     * What a {@link #purgeExpired} sweep did and saw.
      *
-     * @return how many were removed
+     * @param removed      entries removed because their deadline passed
+     * @param expiring     live entries with a deadline
+     * @param meanDeadline their mean deadline (epoch ms), 0 if none
+     * @param nextDeadline the earliest of their deadlines, {@code Long.MAX_VALUE} if none
+     * @param complete     the sweep went through the whole store (else it was told to stop, and
+     *                     only {@code removed} is meaningful)
      */
-    long purgeExpired();
+    record Sweep(long removed, long expiring, double meanDeadline, long nextDeadline, boolean complete) {}
+
+    /**
+     * Removes entries whose deadline passed, a step at a time, and counts those with a deadline.
+     *
+     * @param keepGoing asked between steps; false stops the sweep there
+     * @return what it did and saw
+     */
+    Sweep purgeExpired(java.util.function.BooleanSupplier keepGoing);
+
+    /**
+     * Lets {@code sweeper} know of every write: the deadline of each TTL written, and that other
+     * writes happened. Called once, before the store is shared.
+     */
+    void watch(ExpirySweeper sweeper);
 
     /** Forces written data to the device. */
     void sync();

@@ -28,6 +28,8 @@ final class ServerContext {
     volatile int httpPort = -1;
     /** Completed with the first failure that a server thread could not go on after. */
     final CompletableFuture<Throwable> failure = new CompletableFuture<>();
+    /** Removes expired keys and counts those with a TTL; started by the server. */
+    final ExpirySweeper sweeper;
 
     ServerContext(KeyValueStore store, ServerConfig config, LongSupplier clock) {
         this.store = store;
@@ -35,6 +37,7 @@ final class ServerContext {
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;
         this.startMillis = clock.getAsLong();
+        this.sweeper = new ExpirySweeper(this);
     }
 
     long now() {
