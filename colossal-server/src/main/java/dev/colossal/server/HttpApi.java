@@ -4,6 +4,10 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -120,41 +124,8 @@ final class HttpApi implements AutoCloseable {
     private void key(HttpExchange x, String method, byte[] key) throws IOException {
         KeyValueStore store = ctx.store;
         switch (method) {
-            case "GET" -> {
-                KeyValueStore.Entry e = store.get(key);
-                if (e == null) {
-                    error(x, 404, "no such key");
-                } else {
-                    if (e.expireAtMillis() != StoredValue.NO_EXPIRY) {
-                        x.getResponseHeaders().set("X-TTL-Millis", Long.toString(Math.max(0, e.expireAtMillis() - ctx.now())));
-                    }
-                    send(x, 200, "application/octet-stream", e.value());
-                }
-            }
-            case "PUT" -> {
-                byte[] body = readBody(x);
-                if (body == null) {
-                    return;
-                }
-                String ttl = query(x).getOrDefault("ttl", x.getRequestHeaders().getFirst("X-TTL-Seconds"));
-                long at = StoredValue.NO_EXPIRY;
-                if (ttl != null) {
-                    long s = Args.toLong(Args.bytes(ttl)).orElse(0);
-                    if (s <= 0 || s > Long.MAX_VALUE / 1000 - ctx.now()) {
-                        error(x, 400, "ttl=" + ttl + " must be a positive number of seconds");
-                        return;
-                    }
-                    at = ctx.now() + s * 1000;
-                }
-                Lock l = store.lock(key);
-                l.lock();
-                try {
-                    store.set(key, body, at);
-                } finally {
-                    l.unlock();
-                }
-                send(x, 204, null, null);
-            }
+            case "GET" -> get(x, MemorySegment.ofArray(key));
+            case "PUT" -> put(x, key);
             case "DELETE" -> {
                 Lock l = store.lock(key);
                 l.lock();
@@ -177,15 +148,101 @@ final class HttpApi implements AutoCloseable {
         }
     }
 
-    private byte[] readBody(HttpExchange x) throws IOException {
-        long max = ctx.maxStringBytes;
-        try (InputStream in = x.getRequestBody()) {
-            byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, max + 1));
-            if (body.length > max) {
-                error(x, 413, "value longer than " + max + " bytes, the longest string this server stores");
-                return null;
+    /**
+     * GET of a key: its stored form goes from the map into native memory, freed when the request is
+     * done, and from there to the socket a piece at a time; no copy of a big value on the heap.
+     */
+    private void get(HttpExchange x, MemorySegment key) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(4096);
+            long n;
+            while ((n = ctx.store.copyStored(key, buf, 0)) > buf.byteSize()) {
+                buf = arena.allocate(n); // the value grew meanwhile? then again, larger
             }
-            return body;
+            if (n < 0) {
+                error(x, 404, "no such key");
+                return;
+            }
+            long at = StoredValue.expireAt(buf, 0, n);
+            if (at != StoredValue.NO_EXPIRY) {
+                x.getResponseHeaders().set("X-TTL-Millis", Long.toString(Math.max(0, at - ctx.now())));
+            }
+            int payload = StoredValue.payloadOffset(buf, 0);
+            sendBody(x, 200, "application/octet-stream", buf.asSlice(payload, n - payload));
+        }
+    }
+
+    /**
+     * PUT of a key: a body announced longer than the longest string is refused before a byte of it
+     * is read; the body goes from the socket into native memory, behind room for the stored form's
+     * header, and from there into the map, freed when the request is done.
+     */
+    private void put(HttpExchange x, byte[] key) throws IOException {
+        String ttl = query(x).getOrDefault("ttl", x.getRequestHeaders().getFirst("X-TTL-Seconds"));
+        long at = StoredValue.NO_EXPIRY;
+        if (ttl != null) {
+            long s = Args.toLong(Args.bytes(ttl)).orElse(0);
+            if (s <= 0 || s > Long.MAX_VALUE / 1000 - ctx.now()) {
+                error(x, 400, "ttl=" + ttl + " must be a positive number of seconds");
+                return;
+            }
+            at = ctx.now() + s * 1000;
+        }
+        long max = ctx.maxStringBytes;
+        String declared = x.getRequestHeaders().getFirst("Content-Length"); // the JDK checked it is a number >= 0
+        if (declared != null && Long.parseLong(declared) > max) {
+            error(x, 413, "value of " + declared + " bytes is longer than " + max + ", the longest string this server stores");
+            return;
+        }
+        int header = StoredValue.headerLength(at);
+        long length = declared != null ? Long.parseLong(declared) : -1;
+        try (InputStream in = x.getRequestBody(); NativeBuffer body = new NativeBuffer(header + (length >= 0 ? length : 64 * 1024))) {
+            body.length = header;
+            byte[] piece = new byte[(int) Math.min(64 * 1024, Math.max(length, 1))];
+            for (int r; (r = in.read(piece)) > 0; ) {
+                if (body.length - header + r > max) { // chunked: no length to refuse it by
+                    error(x, 413, "value longer than " + max + " bytes, the longest string this server stores");
+                    return;
+                }
+                body.append(piece, r);
+            }
+            Lock l = ctx.store.lock(key);
+            l.lock();
+            try {
+                ctx.store.setInPlace(MemorySegment.ofArray(key), body.segment, header, body.length - header, at);
+            } finally {
+                l.unlock();
+            }
+        }
+        send(x, 204, null, null);
+    }
+
+    /** Bytes in native memory, growing as appended to; freed by {@link #close}. Confined to one thread. */
+    private static final class NativeBuffer implements AutoCloseable {
+        private Arena arena = Arena.ofConfined();
+        MemorySegment segment;
+        long length;
+
+        NativeBuffer(long capacity) {
+            segment = arena.allocate(capacity);
+        }
+
+        void append(byte[] b, int n) {
+            if (length + n > segment.byteSize()) {
+                Arena grown = Arena.ofConfined();
+                MemorySegment bigger = grown.allocate(Math.max(segment.byteSize() * 2, length + n));
+                MemorySegment.copy(segment, 0, bigger, 0, length);
+                arena.close();
+                arena = grown;
+                segment = bigger;
+            }
+            MemorySegment.copy(b, 0, segment, ValueLayout.JAVA_BYTE, length, n);
+            length += n;
+        }
+
+        @Override
+        public void close() {
+            arena.close();
         }
     }
 
@@ -365,6 +422,11 @@ final class HttpApi implements AutoCloseable {
     }
 
     private static void send(HttpExchange x, int status, String type, byte[] body) throws IOException {
+        sendBody(x, status, type, body == null ? null : MemorySegment.ofArray(body));
+    }
+
+    /** Answers {@code body} (none if null), written to the socket a piece at a time. */
+    private static void sendBody(HttpExchange x, int status, String type, MemorySegment body) throws IOException {
         if (type != null) {
             x.getResponseHeaders().set("Content-Type", type);
         }
@@ -372,15 +434,23 @@ final class HttpApi implements AutoCloseable {
             x.sendResponseHeaders(status, -1);
             return;
         }
+        long n = body.byteSize();
         if (x.getRequestMethod().equals("HEAD")) {
             // The JDK sends a HEAD answer's length only as a header of ours; given to it, it logs a warning.
-            x.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
+            x.getResponseHeaders().set("Content-Length", Long.toString(n));
             x.sendResponseHeaders(status, -1);
             return;
         }
-        x.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        if (body.length > 0) {
-            x.getResponseBody().write(body);
+        x.sendResponseHeaders(status, n == 0 ? -1 : n);
+        byte[] piece = new byte[(int) Math.min(64 * 1024, n)];
+        // Closed here, the answer goes out now: closing the exchange would first read what is left
+        // of the request's body, which after a 413 the client may be holding back or still sending.
+        try (OutputStream out = x.getResponseBody()) {
+            for (long at = 0; at < n; at += piece.length) {
+                int len = (int) Math.min(piece.length, n - at);
+                MemorySegment.copy(body, ValueLayout.JAVA_BYTE, at, piece, 0, len);
+                out.write(piece, 0, len);
+            }
         }
     }
 
