@@ -2,6 +2,7 @@ package dev.colossal.cli;
 
 import dev.colossal.map.MapFormatException;
 import dev.colossal.server.ColossalServer;
+import dev.colossal.server.DataDirInUseException;
 import dev.colossal.server.ListenException;
 import dev.colossal.server.ServerConfig;
 import java.io.IOException;
@@ -92,6 +93,8 @@ public final class ServeCommand implements Callable<Integer> {
         ColossalServer server;
         try {
             server = ColossalServer.start(settings);
+        } catch (DataDirInUseException e) {
+            return Failures.report("serve", e.getMessage());
         } catch (MapFormatException e) {
             Path file = e.file() != null ? e.file() : data;
             return Failures.report("serve", file + " " + e.problem() + "; run 'colossal verify " + file

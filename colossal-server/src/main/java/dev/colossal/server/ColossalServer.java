@@ -2,6 +2,8 @@ package dev.colossal.server;
 
 import java.io.IOException;
 import java.net.BindException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -41,6 +43,7 @@ public final class ColossalServer implements AutoCloseable {
      * @param config where to listen, where the data is, limits
      * @return the running server
      * @throws ListenException if a port is in use or the bind address is not this machine's
+     * @throws DataDirInUseException if another server has the data directory
      * @throws IOException if the data cannot be opened
      */
     public static ColossalServer start(ServerConfig config) throws IOException {
@@ -49,6 +52,11 @@ public final class ColossalServer implements AutoCloseable {
 
     /** {@link #start(ServerConfig)} with commands of a test's own added to the table. */
     static ColossalServer start(ServerConfig config, Consumer<CommandTable> extraCommands) throws IOException {
+        try {
+            InetAddress.getByName(config.bind()); // else binding throws UnresolvedAddressException, unchecked
+        } catch (UnknownHostException e) {
+            throw new ListenException(config.bind(), e);
+        }
         MapStore store = MapStore.open(config.dataDir(), System::currentTimeMillis);
         ServerContext ctx = new ServerContext(store, config, System::currentTimeMillis);
         store.watch(ctx.sweeper);

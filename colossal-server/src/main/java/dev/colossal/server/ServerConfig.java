@@ -39,30 +39,36 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
     /**
      * Validates the settings.
      *
-     * @throws IllegalArgumentException naming the bad setting and its value
+     * @throws IllegalArgumentException naming the bad setting by its flag ({@code --port}; the config
+     *     file's name is the same without the dashes) and its value
      */
     public ServerConfig {
         if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port=" + port + " must be 0..65535");
+            throw new IllegalArgumentException("--port=" + port + " must be 0..65535");
         }
         if (httpPort < -1 || httpPort > 65535) {
-            throw new IllegalArgumentException("httpPort=" + httpPort + " must be -1 (off) or 0..65535");
+            throw new IllegalArgumentException("--http-port=" + httpPort + " must be -1 (off) or 0..65535");
+        }
+        if (port == httpPort && port != 0) {
+            throw new IllegalArgumentException("--port and --http-port are both " + port
+                    + ": give them different ports (--http-port -1 turns HTTP off)");
         }
         if (maxClients < 1) {
-            throw new IllegalArgumentException("maxClients=" + maxClients + " must be at least 1");
+            throw new IllegalArgumentException("--maxclients=" + maxClients + " must be at least 1");
         }
         if (maxBulkBytes < MIN_BULK || maxBulkBytes > MAX_BULK) {
             throw new IllegalArgumentException("--proto-max-bulk-len=" + maxBulkBytes + " must be 1 KiB..1 GiB (" + MIN_BULK
                     + ".." + MAX_BULK + " bytes): the map holds no longer value");
         }
         if (idleTimeoutSeconds < 0) {
-            throw new IllegalArgumentException("idleTimeoutSeconds=" + idleTimeoutSeconds + " must be >= 0");
+            throw new IllegalArgumentException("--timeout=" + idleTimeoutSeconds
+                    + " must be >= 0 (seconds; 0 never closes idle connections)");
         }
         if (busyPollMicros < 0 || busyPollMicros > 1_000_000) {
-            throw new IllegalArgumentException("busyPollMicros=" + busyPollMicros + " must be 0..1000000");
+            throw new IllegalArgumentException("--busy-poll=" + busyPollMicros + " must be 0..1000000 (microseconds)");
         }
         if (ioThreads < 1 || ioThreads > 256) {
-            throw new IllegalArgumentException("ioThreads=" + ioThreads + " must be 1..256");
+            throw new IllegalArgumentException("--io-threads=" + ioThreads + " must be 1..256");
         }
         if (requirePass != null && requirePass.isEmpty()) {
             requirePass = null;
