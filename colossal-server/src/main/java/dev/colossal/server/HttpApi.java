@@ -454,9 +454,16 @@ final class HttpApi implements AutoCloseable {
         }
     }
 
+    /** Stops listening and closes the connections; returns once requests under way have ended (5 s at most). */
     @Override
     public void close() {
         server.stop(0);
         executor.shutdownNow();
+        try {
+            // A PUT may be writing into the map, which the server closes next.
+            executor.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
