@@ -2,12 +2,14 @@ package dev.colossal.cli;
 
 import dev.colossal.map.MapFormatException;
 import dev.colossal.server.ColossalServer;
+import dev.colossal.server.DataDirInUseException;
 import dev.colossal.server.ListenException;
 import dev.colossal.server.ServerConfig;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -92,6 +94,8 @@ public final class ServeCommand implements Callable<Integer> {
         ColossalServer server;
         try {
             server = ColossalServer.start(settings);
+        } catch (DataDirInUseException e) {
+            return Failures.report("serve", e.getMessage());
         } catch (MapFormatException e) {
             Path file = e.file() != null ? e.file() : data;
             return Failures.report("serve", file + " " + e.problem() + "; run 'colossal verify " + file
@@ -108,18 +112,40 @@ public final class ServeCommand implements Callable<Integer> {
                     : e.getMessage() + "; pass --bind with an address of this machine, e.g. 127.0.0.1");
         }
         Thread hook = new Thread(() -> {
-            try {
-                server.close();
-                System.err.println("colossal: stopped; data synced to " + data.toAbsolutePath());
-            } catch (Exception e) {
-                System.err.println("colossal: error while stopping: " + e);
-            }
+            int status = stop(server, data);
+            System.err.flush();
+            System.out.flush();
+            Runtime.getRuntime().halt(status);
         }, "colossal-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         System.err.printf("colossal: serving %s on %s:%d (RESP2/3)%s; Ctrl-C or SIGTERM stops%n",
                 data.toAbsolutePath(), settings.bind(), server.port(),
                 server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "");
         // A failed server thread has already said what failed and stopped the server.
+        return server.awaitShutdown().isPresent() ? 1 : 0;
+    }
+
+    /**
+     * Stops the server, from the shutdown hook: on SIGTERM or SIGINT (Ctrl-C), or when the main
+     * thread exits after a failure stopped the server. The hook then halts the JVM with the status
+     * this returns: after SIGTERM the JVM would exit with 143 (128 + 15) however cleanly the server
+     * stopped, and systemd counts that a failure, where redis-server exits 0.
+     *
+     * @return 0 if the server closed cleanly (connections closed, map synced and closed) and no
+     *     failure had stopped it; 1 otherwise
+     */
+    static int stop(ColossalServer server, Path data) {
+        long t0 = System.nanoTime();
+        try {
+            server.close();
+        } catch (Exception | Error e) {
+            System.err.println("colossal: error while stopping: " + e);
+            e.printStackTrace();
+            return 1;
+        }
+        // Under writes most of the time is the map's sync: the page cache's unwritten changes to disk.
+        System.err.printf(Locale.ROOT, "colossal: stopped in %.2f s; data synced to %s%n", (System.nanoTime() - t0) / 1e9,
+                data.toAbsolutePath());
         return server.awaitShutdown().isPresent() ? 1 : 0;
     }
 }

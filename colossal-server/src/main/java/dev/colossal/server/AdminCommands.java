@@ -414,7 +414,7 @@ final class AdminCommands {
                     .append("\r\nexpired_keys:").append(s.expiredKeys.sum())
                     .append("\r\nkeyspace_hits:").append(s.keyspaceHits.sum())
                     .append("\r\nkeyspace_misses:").append(s.keyspaceMisses.sum())
-                    .append("\r\ntotal_error_replies:").append(s.protocolErrors.sum())
+                    .append("\r\ntotal_error_replies:").append(s.errorReplies.sum())
                     .append("\r\n\r\n");
         }
         if (all || section.equals("replication")) {
@@ -429,7 +429,10 @@ final class AdminCommands {
             sb.append("# Keyspace\r\n");
             long keys = ctx.store.size();
             if (keys > 0) {
-                sb.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0\r\n");
+                // As of the sweeper's last count; it counts again soon after any write of a TTL.
+                sb.append("db0:keys=").append(keys).append(",expires=")
+                        .append(Math.min(keys, ctx.sweeper.expiringKeys())).append(",avg_ttl=")
+                        .append(ctx.sweeper.averageTtlMillis(ctx.now())).append("\r\n");
             }
         }
         return sb.toString();

@@ -50,5 +50,9 @@ final class Client {
             stats.keyspaceMisses.add(misses);
             misses = 0;
         }
+        if (reply.errors != 0) {
+            stats.errorReplies.add(reply.errors);
+            reply.errors = 0;
+        }
     }
 }

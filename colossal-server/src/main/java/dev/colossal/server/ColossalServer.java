@@ -2,10 +2,9 @@ package dev.colossal.server;
 
 import java.io.IOException;
 import java.net.BindException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -24,15 +23,18 @@ public final class ColossalServer implements AutoCloseable {
     private final ServerContext ctx;
     private final RespServer resp;
     private final HttpApi http;
-    private final ScheduledExecutorService housekeeping;
     private final Object closeLock = new Object();
     private boolean closed;
 
-    private ColossalServer(ServerContext ctx, RespServer resp, HttpApi http, ScheduledExecutorService housekeeping) {
+    private ColossalServer(ServerContext ctx, RespServer resp, HttpApi http) {
         this.ctx = ctx;
         this.resp = resp;
         this.http = http;
-        this.housekeeping = housekeeping;
+    }
+
+    /** @return what the server's threads share (for tests) */
+    ServerContext context() {
+        return ctx;
     }
 
     /**
@@ -41,6 +43,7 @@ public final class ColossalServer implements AutoCloseable {
      * @param config where to listen, where the data is, limits
      * @return the running server
      * @throws ListenException if a port is in use or the bind address is not this machine's
+     * @throws DataDirInUseException if another server has the data directory
      * @throws IOException if the data cannot be opened
      */
     public static ColossalServer start(ServerConfig config) throws IOException {
@@ -49,8 +52,14 @@ public final class ColossalServer implements AutoCloseable {
 
     /** {@link #start(ServerConfig)} with commands of a test's own added to the table. */
     static ColossalServer start(ServerConfig config, Consumer<CommandTable> extraCommands) throws IOException {
+        try {
+            InetAddress.getByName(config.bind()); // else binding throws UnresolvedAddressException, unchecked
+        } catch (UnknownHostException e) {
+            throw new ListenException(config.bind(), e);
+        }
         MapStore store = MapStore.open(config.dataDir(), System::currentTimeMillis);
         ServerContext ctx = new ServerContext(store, config, System::currentTimeMillis);
+        store.watch(ctx.sweeper);
         RespServer resp = null;
         HttpApi http = null;
         try {
@@ -76,21 +85,8 @@ public final class ColossalServer implements AutoCloseable {
             store.close();
             throw e;
         }
-        ScheduledExecutorService hk = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "colossal-expiry");
-            t.setDaemon(true);
-            return t;
-        });
-        hk.scheduleWithFixedDelay(() -> {
-            try {
-                ctx.stats.expiredKeys.add(store.purgeExpired());
-            } catch (RuntimeException e) {
-                System.err.println("colossal: expiry sweep failed: " + e);
-            } catch (Error e) {
-                ctx.fail("colossal-expiry", e); // thrown out, it would end the sweeps silently
-            }
-        }, 10, 10, TimeUnit.SECONDS);
-        ColossalServer server = new ColossalServer(ctx, resp, http, hk);
+        ctx.sweeper.start();
+        ColossalServer server = new ColossalServer(ctx, resp, http);
         // Not on the failed thread: close() waits for the event loops to end.
         ctx.failure.thenRun(() -> new Thread(server::closeAfterFailure, "colossal-stop").start());
         return server;
@@ -149,11 +145,11 @@ public final class ColossalServer implements AutoCloseable {
                 return;
             }
             try {
-                housekeeping.shutdownNow();
                 if (http != null) {
                     http.close();
                 }
                 resp.close();
+                ctx.sweeper.close(); // before the map closes under it
                 ctx.store.sync();
                 ctx.store.close();
             } finally {

@@ -113,7 +113,7 @@ final class CommandTable {
                         strings.setFromBuffer(p, buf, keys, c.reply);
                     }
                 } catch (RuntimeException e) {
-                    c.reply.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+                    failed(c.reply, e);
                 }
                 c.commands++;
                 return;
@@ -158,9 +158,16 @@ final class CommandTable {
         try {
             spec.handler().run(c, args, r);
         } catch (RuntimeException e) {
-            // A storage failure (disk full, damaged file) fails this command, not the connection.
-            r.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            failed(r, e);
         }
         c.commands++;
+    }
+
+    /**
+     * Answers a command that threw: a storage failure (disk full, damaged file) fails the command,
+     * not the connection. A {@link ReplyException} is Redis's own error; others name their class.
+     */
+    private static void failed(Reply r, RuntimeException e) {
+        r.error(e instanceof ReplyException ? e.getMessage() : "ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
     }
 }

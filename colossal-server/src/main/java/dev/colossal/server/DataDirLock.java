@@ -36,7 +36,8 @@ final class DataDirLock implements AutoCloseable {
      *
      * @param dir an existing data directory
      * @return the claim, released by {@link #close}
-     * @throws IOException if another server (or this process) holds it, or the lock file cannot be written
+     * @throws DataDirInUseException if another server (or this process) holds it
+     * @throws IOException            if the lock file cannot be written
      */
     static DataDirLock acquire(Path dir) throws IOException {
         Path file = dir.resolve(FILE_NAME);
@@ -56,7 +57,7 @@ final class DataDirLock implements AutoCloseable {
                 ByteBuffer holder = ByteBuffer.allocate(32);
                 channel.read(holder, 0);
                 String pid = new String(holder.array(), 0, holder.position(), StandardCharsets.US_ASCII).trim();
-                throw new IOException("data directory " + dir.toAbsolutePath() + " is in use by another colossal serve"
+                throw new DataDirInUseException("data directory " + dir.toAbsolutePath() + " is in use by another colossal serve"
                         + (pid.isEmpty() ? "" : " (pid " + pid + ")") + ": stop it, or give this one another --data directory");
             }
             channel.truncate(0);

@@ -4,6 +4,10 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +27,8 @@ import java.util.concurrent.locks.Lock;
  *  GET    /v1/keys/{key}                   the value, as application/octet-stream (404 if absent)
  *  PUT    /v1/keys/{key}[?ttl=seconds]     store the body; TTL also from header X-TTL-Seconds
  *  DELETE /v1/keys/{key}                   204, or 404 if absent
- *  GET    /v1/keys?prefix=p&amp;cursor=c&amp;count=n   {"cursor":"...","keys":[...]} (keys base64url if not UTF-8)
+ *  GET    /v1/keys?prefix=p&amp;cursor=c&amp;count=n   {"cursor":"...","keys":[...]} (keys base64url if not UTF-8;
+ *                                          count at least 1, default 100, cut to 10000)
  *  GET    /v1/stats                        JSON counters
  *  GET    /metrics                         Prometheus text
  *  GET    /health                          200 "ok"
@@ -32,7 +37,8 @@ import java.util.concurrent.locks.Lock;
  * HEAD is answered as GET without the body. Every error is JSON, {@code {"error":"..."}}, except
  * a request line the JDK's server cannot parse (a path with a malformed escape such as
  * {@code %ZZ}): it answers 400 in HTML itself, before any handler runs. Keys in paths are
- * percent-decoded bytes. A password set with {@code --requirepass} is required as
+ * percent-decoded bytes, a {@code +} in them a plus (in a query string it is a space, as in
+ * forms). A password set with {@code --requirepass} is required as
  * {@code Authorization: Bearer <password>} for everything but /health; a missing one is answered
  * with NOAUTH and a wrong one with WRONGPASS, as over RESP.
  */
@@ -96,8 +102,14 @@ final class HttpApi implements AutoCloseable {
             return;
         }
         if (path.startsWith("/v1/keys/") && path.length() > "/v1/keys/".length()) {
-            key(x, method, URLDecoder.decode(path.substring("/v1/keys/".length()), StandardCharsets.ISO_8859_1)
-                    .getBytes(StandardCharsets.ISO_8859_1));
+            byte[] key;
+            try {
+                key = pathBytes(path.substring("/v1/keys/".length()));
+            } catch (IllegalArgumentException e) { // the JDK's server refuses these first; in case it changes
+                error(x, 400, e.getMessage());
+                return;
+            }
+            key(x, method, key);
         } else if (path.equals("/v1/keys") && method.equals("GET")) {
             scan(x);
         } else if (path.equals("/v1/stats") && method.equals("GET")) {
@@ -112,41 +124,8 @@ final class HttpApi implements AutoCloseable {
     private void key(HttpExchange x, String method, byte[] key) throws IOException {
         KeyValueStore store = ctx.store;
         switch (method) {
-            case "GET" -> {
-                KeyValueStore.Entry e = store.get(key);
-                if (e == null) {
-                    error(x, 404, "no such key");
-                } else {
-                    if (e.expireAtMillis() != StoredValue.NO_EXPIRY) {
-                        x.getResponseHeaders().set("X-TTL-Millis", Long.toString(Math.max(0, e.expireAtMillis() - ctx.now())));
-                    }
-                    send(x, 200, "application/octet-stream", e.value());
-                }
-            }
-            case "PUT" -> {
-                byte[] body = readBody(x);
-                if (body == null) {
-                    return;
-                }
-                String ttl = query(x).getOrDefault("ttl", x.getRequestHeaders().getFirst("X-TTL-Seconds"));
-                long at = StoredValue.NO_EXPIRY;
-                if (ttl != null) {
-                    long s = Args.toLong(Args.bytes(ttl)).orElse(0);
-                    if (s <= 0 || s > Long.MAX_VALUE / 1000 - ctx.now()) {
-                        error(x, 400, "ttl=" + ttl + " must be a positive number of seconds");
-                        return;
-                    }
-                    at = ctx.now() + s * 1000;
-                }
-                Lock l = store.lock(key);
-                l.lock();
-                try {
-                    store.set(key, body, at);
-                } finally {
-                    l.unlock();
-                }
-                send(x, 204, null, null);
-            }
+            case "GET" -> get(x, MemorySegment.ofArray(key));
+            case "PUT" -> put(x, key);
             case "DELETE" -> {
                 Lock l = store.lock(key);
                 l.lock();
@@ -169,17 +148,106 @@ final class HttpApi implements AutoCloseable {
         }
     }
 
-    private byte[] readBody(HttpExchange x) throws IOException {
-        long max = ctx.config.maxBulkBytes();
-        try (InputStream in = x.getRequestBody()) {
-            byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, max + 1));
-            if (body.length > max) {
-                error(x, 413, "value longer than proto-max-bulk-len=" + max);
-                return null;
+    /**
+     * GET of a key: its stored form goes from the map into native memory, freed when the request is
+     * done, and from there to the socket a piece at a time; no copy of a big value on the heap.
+     */
+    private void get(HttpExchange x, MemorySegment key) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(4096);
+            long n;
+            while ((n = ctx.store.copyStored(key, buf, 0)) > buf.byteSize()) {
+                buf = arena.allocate(n); // the value grew meanwhile? then again, larger
             }
-            return body;
+            if (n < 0) {
+                error(x, 404, "no such key");
+                return;
+            }
+            long at = StoredValue.expireAt(buf, 0, n);
+            if (at != StoredValue.NO_EXPIRY) {
+                x.getResponseHeaders().set("X-TTL-Millis", Long.toString(Math.max(0, at - ctx.now())));
+            }
+            int payload = StoredValue.payloadOffset(buf, 0);
+            sendBody(x, 200, "application/octet-stream", buf.asSlice(payload, n - payload));
         }
     }
+
+    /**
+     * PUT of a key: a body announced longer than the longest string is refused before a byte of it
+     * is read; the body goes from the socket into native memory, behind room for the stored form's
+     * header, and from there into the map, freed when the request is done.
+     */
+    private void put(HttpExchange x, byte[] key) throws IOException {
+        String ttl = query(x).getOrDefault("ttl", x.getRequestHeaders().getFirst("X-TTL-Seconds"));
+        long at = StoredValue.NO_EXPIRY;
+        if (ttl != null) {
+            long s = Args.toLong(Args.bytes(ttl)).orElse(0);
+            if (s <= 0 || s > Long.MAX_VALUE / 1000 - ctx.now()) {
+                error(x, 400, "ttl=" + ttl + " must be a positive number of seconds");
+                return;
+            }
+            at = ctx.now() + s * 1000;
+        }
+        long max = ctx.maxStringBytes;
+        String declared = x.getRequestHeaders().getFirst("Content-Length"); // the JDK checked it is a number >= 0
+        if (declared != null && Long.parseLong(declared) > max) {
+            error(x, 413, "value of " + declared + " bytes is longer than " + max + ", the longest string this server stores");
+            return;
+        }
+        int header = StoredValue.headerLength(at);
+        long length = declared != null ? Long.parseLong(declared) : -1;
+        try (InputStream in = x.getRequestBody(); NativeBuffer body = new NativeBuffer(header + (length >= 0 ? length : 64 * 1024))) {
+            body.length = header;
+            byte[] piece = new byte[(int) Math.min(64 * 1024, Math.max(length, 1))];
+            for (int r; (r = in.read(piece)) > 0; ) {
+                if (body.length - header + r > max) { // chunked: no length to refuse it by
+                    error(x, 413, "value longer than " + max + " bytes, the longest string this server stores");
+                    return;
+                }
+                body.append(piece, r);
+            }
+            Lock l = ctx.store.lock(key);
+            l.lock();
+            try {
+                ctx.store.setInPlace(MemorySegment.ofArray(key), body.segment, header, body.length - header, at);
+            } finally {
+                l.unlock();
+            }
+        }
+        send(x, 204, null, null);
+    }
+
+    /** Bytes in native memory, growing as appended to; freed by {@link #close}. Confined to one thread. */
+    private static final class NativeBuffer implements AutoCloseable {
+        private Arena arena = Arena.ofConfined();
+        MemorySegment segment;
+        long length;
+
+        NativeBuffer(long capacity) {
+            segment = arena.allocate(capacity);
+        }
+
+        void append(byte[] b, int n) {
+            if (length + n > segment.byteSize()) {
+                Arena grown = Arena.ofConfined();
+                MemorySegment bigger = grown.allocate(Math.max(segment.byteSize() * 2, length + n));
+                MemorySegment.copy(segment, 0, bigger, 0, length);
+                arena.close();
+                arena = grown;
+                segment = bigger;
+            }
+            MemorySegment.copy(b, 0, segment, ValueLayout.JAVA_BYTE, length, n);
+            length += n;
+        }
+
+        @Override
+        public void close() {
+            arena.close();
+        }
+    }
+
+    /** Keys one listing page holds at most: a larger count is cut to it. */
+    private static final int MAX_PAGE = 10_000;
 
     /** Keys one listing request looks at, at most (about 0.1-0.3 s of scanning). */
     private static final long MAX_LOOKED = 1_000_000;
@@ -196,8 +264,12 @@ final class HttpApi implements AutoCloseable {
             error(x, 400, "cursor and count must be numbers");
             return;
         }
+        if (count < 1) {
+            error(x, 400, "count=" + count + " must be a positive number of keys");
+            return;
+        }
         KeyCommands commands = new KeyCommands(ctx, new StringCommands(ctx));
-        int want = Math.max(1, Math.min(count, 10_000));
+        int want = Math.min(count, MAX_PAGE);
         byte[] glob = globPrefix(prefix);
         // Unlike SCAN's COUNT (keys looked at), count here is keys returned: steps go on past the
         // keys the prefix skips, each twice as long as the last while they find too few, until the
@@ -248,6 +320,30 @@ final class HttpApi implements AutoCloseable {
         return "{\"base64url\":\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(k) + "\"}";
     }
 
+    /**
+     * Percent-decodes a path segment to bytes. Unlike {@link URLDecoder}, which decodes forms, a
+     * {@code +} stays a {@code +}: it means a space only in a query string.
+     */
+    static byte[] pathBytes(String raw) {
+        byte[] out = new byte[raw.length()];
+        int n = 0;
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c != '%') {
+                out[n++] = (byte) c; // the request line's characters are bytes (ISO-8859-1)
+                continue;
+            }
+            int hi = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
+            int lo = hi >= 0 ? Character.digit(raw.charAt(i + 2), 16) : -1;
+            if (lo < 0) {
+                throw new IllegalArgumentException("malformed escape at " + i + " in " + raw);
+            }
+            out[n++] = (byte) (hi << 4 | lo);
+            i += 2;
+        }
+        return java.util.Arrays.copyOf(out, n);
+    }
+
     private static Map<String, String> query(HttpExchange x) {
         Map<String, String> m = new HashMap<>();
         String raw = x.getRequestURI().getRawQuery();
@@ -286,6 +382,7 @@ final class HttpApi implements AutoCloseable {
         metric(sb, "colossal_keyspace_misses_total", "counter", "GETs that found nothing", s.keyspaceMisses.sum());
         metric(sb, "colossal_expired_keys_total", "counter", "Keys removed because their TTL passed", s.expiredKeys.sum());
         metric(sb, "colossal_protocol_errors_total", "counter", "Connections closed for malformed RESP", s.protocolErrors.sum());
+        metric(sb, "colossal_error_replies_total", "counter", "RESP error replies, protocol errors included", s.errorReplies.sum());
         metric(sb, "colossal_net_input_bytes_total", "counter", "RESP bytes read", s.bytesIn.sum());
         metric(sb, "colossal_net_output_bytes_total", "counter", "RESP bytes written", s.bytesOut.sum());
         metric(sb, "colossal_http_requests_total", "counter", "HTTP requests", s.httpRequests.sum());
@@ -325,6 +422,11 @@ final class HttpApi implements AutoCloseable {
     }
 
     private static void send(HttpExchange x, int status, String type, byte[] body) throws IOException {
+        sendBody(x, status, type, body == null ? null : MemorySegment.ofArray(body));
+    }
+
+    /** Answers {@code body} (none if null), written to the socket a piece at a time. */
+    private static void sendBody(HttpExchange x, int status, String type, MemorySegment body) throws IOException {
         if (type != null) {
             x.getResponseHeaders().set("Content-Type", type);
         }
@@ -332,21 +434,36 @@ final class HttpApi implements AutoCloseable {
             x.sendResponseHeaders(status, -1);
             return;
         }
+        long n = body.byteSize();
         if (x.getRequestMethod().equals("HEAD")) {
             // The JDK sends a HEAD answer's length only as a header of ours; given to it, it logs a warning.
-            x.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
+            x.getResponseHeaders().set("Content-Length", Long.toString(n));
             x.sendResponseHeaders(status, -1);
             return;
         }
-        x.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        if (body.length > 0) {
-            x.getResponseBody().write(body);
+        x.sendResponseHeaders(status, n == 0 ? -1 : n);
+        byte[] piece = new byte[(int) Math.min(64 * 1024, n)];
+        // Closed here, the answer goes out now: closing the exchange would first read what is left
+        // of the request's body, which after a 413 the client may be holding back or still sending.
+        try (OutputStream out = x.getResponseBody()) {
+            for (long at = 0; at < n; at += piece.length) {
+                int len = (int) Math.min(piece.length, n - at);
+                MemorySegment.copy(body, ValueLayout.JAVA_BYTE, at, piece, 0, len);
+                out.write(piece, 0, len);
+            }
         }
     }
 
+    /** Stops listening and closes the connections; returns once requests under way have ended (5 s at most). */
     @Override
     public void close() {
         server.stop(0);
         executor.shutdownNow();
+        try {
+            // A PUT may be writing into the map, which the server closes next.
+            executor.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

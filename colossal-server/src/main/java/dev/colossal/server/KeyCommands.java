@@ -115,7 +115,7 @@ final class KeyCommands {
                 store.delete(a[1]);
                 ctx.stats.expiredKeys.increment();
             } else {
-                store.set(a[1], e.value(), at);
+                store.set(a[1], e.array(), e.offset(), e.length(), at);
             }
             r.integer(1);
         } finally {
@@ -145,7 +145,7 @@ final class KeyCommands {
             if (e == null || e.expireAtMillis() == StoredValue.NO_EXPIRY) {
                 r.integer(0);
             } else {
-                store.set(a[1], e.value(), StoredValue.NO_EXPIRY);
+                store.set(a[1], e.array(), e.offset(), e.length(), StoredValue.NO_EXPIRY);
                 r.integer(1);
             }
         } finally {
@@ -247,7 +247,7 @@ final class KeyCommands {
                 r.integer(0);
                 return;
             }
-            store.set(a[2], e.value(), e.expireAtMillis());
+            store.set(a[2], e.array(), e.offset(), e.length(), e.expireAtMillis());
             store.delete(a[1]);
             if (nx) {
                 r.integer(1);

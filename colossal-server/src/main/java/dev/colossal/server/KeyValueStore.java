@@ -90,23 +90,32 @@ interface KeyValueStore extends AutoCloseable {
      * @param key            the key
      * @param value          the value
      * @param expireAtMillis the deadline, or {@link StoredValue#NO_EXPIRY}
+     * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}
      */
-    void set(byte[] key, byte[] value, long expireAtMillis);
+    default void set(byte[] key, byte[] value, long expireAtMillis) {
+        set(key, value, 0, value.length, expireAtMillis);
+    }
 
     /**
-     * Stores {@code buf[valueAt, valueAt + valueLength)} with no deadline, replacing what was there,
-     * without copying the value first: the {@link StoredValue#PLAIN_HEADER} bytes before
+     * Stores {@code value[from, from + length)} with a deadline (or none), replacing what was there.
+     *
+     * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}
+     */
+    void set(byte[] key, byte[] value, int from, int length, long expireAtMillis);
+
+    /**
+     * Stores {@code buf[valueAt, valueAt + valueLength)} with a deadline (or none), replacing what
+     * was there, without copying the value first: the {@link StoredValue#headerLength} bytes before
      * {@code valueAt} are overwritten with the stored form's header.
      *
-     * @param key         the key
-     * @param buf         holds the value, and room before it
-     * @param valueAt     where the value starts, at least {@link StoredValue#PLAIN_HEADER}
-     * @param valueLength the value's length
+     * @param key            the key
+     * @param buf            holds the value, and room before it
+     * @param valueAt        where the value starts, at least {@link StoredValue#headerLength}
+     * @param valueLength    the value's length
+     * @param expireAtMillis the deadline, or {@link StoredValue#NO_EXPIRY}
+     * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}
      */
-    default void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength) {
-        set(key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
-                buf.asSlice(valueAt, valueLength).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), StoredValue.NO_EXPIRY);
-    }
+    void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis);
 
     /**
      * @param key the key
@@ -169,11 +178,30 @@ interface KeyValueStore extends AutoCloseable {
     Lock[] locks(byte[]... keys);
 
     /**
-     * Removes entries whose deadline passed.
+     * What a {@link #purgeExpired} sweep did and saw.
      *
-     * @return how many were removed
+     * @param removed      entries removed because their deadline passed
+     * @param expiring     live entries with a deadline
+     * @param meanDeadline their mean deadline (epoch ms), 0 if none
+     * @param nextDeadline the earliest of their deadlines, {@code Long.MAX_VALUE} if none
+     * @param complete     the sweep went through the whole store (else it was told to stop, and
+     *                     only {@code removed} is meaningful)
      */
-    long purgeExpired();
+    record Sweep(long removed, long expiring, double meanDeadline, long nextDeadline, boolean complete) {}
+
+    /**
+     * Removes entries whose deadline passed, a step at a time, and counts those with a deadline.
+     *
+     * @param keepGoing asked between steps; false stops the sweep there
+     * @return what it did and saw
+     */
+    Sweep purgeExpired(java.util.function.BooleanSupplier keepGoing);
+
+    /**
+     * Lets {@code sweeper} know of every write: the deadline of each TTL written, and that other
+     * writes happened. Called once, before the store is shared.
+     */
+    void watch(ExpirySweeper sweeper);
 
     /** Forces written data to the device. */
     void sync();

@@ -11,7 +11,7 @@ public final class ListenException extends BindException {
 
     private static final long serialVersionUID = 1L;
 
-    /** The setting that chose the port: {@code port} or {@code http-port}, the flags' and config file's names. */
+    /** The setting at fault: {@code port} or {@code http-port}, or {@code bind}; the flags' and config file's names. */
     private final String setting;
     private final String address;
     private final int port;
@@ -27,10 +27,21 @@ public final class ListenException extends BindException {
         this.inUse = String.valueOf(cause.getMessage()).contains("in use");
     }
 
+    /** The bind address names no host: {@code setting} is {@code bind}, {@link #port()} -1. */
+    ListenException(String address, java.net.UnknownHostException cause) {
+        super("cannot listen on " + address + ": no such host");
+        initCause(cause);
+        this.setting = "bind";
+        this.address = address;
+        this.port = -1;
+        this.inUse = false;
+    }
+
     /**
-     * Returns the setting that chose the port.
+     * Returns the setting at fault.
      *
-     * @return {@code port} (RESP) or {@code http-port}, as the flags and the config file name them
+     * @return {@code port} (RESP) or {@code http-port} for a port, {@code bind} for an address that
+     *     names no host, as the flags and the config file name them
      */
     public String setting() {
         return setting;
@@ -48,7 +59,7 @@ public final class ListenException extends BindException {
     /**
      * Returns the port the server tried to listen on.
      *
-     * @return the port
+     * @return the port, -1 if the address named no host
      */
     public int port() {
         return port;

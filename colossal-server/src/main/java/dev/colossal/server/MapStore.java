@@ -12,12 +12,14 @@ import java.util.List;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
  * {@link KeyValueStore} over one {@link BytesMap} file, values in {@link StoredValue} form. Expired
- * entries are dropped lazily when read and in bulk by {@link #purgeExpired}.
+ * entries are dropped lazily when read and in bulk by {@link #purgeExpired}, which the server's
+ * {@link ExpirySweeper} runs.
  */
 final class MapStore implements KeyValueStore {
 
@@ -33,6 +35,8 @@ final class MapStore implements KeyValueStore {
     private final DataDirLock dirLock;
     private final LongSupplier clock;
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
+    /** Told of every write once the server runs; null before (and in tests of the store alone). */
+    private ExpirySweeper sweeper;
 
     private MapStore(BytesMap map, DataDirLock dirLock, LongSupplier clock) {
         this.map = map;
@@ -64,6 +68,24 @@ final class MapStore implements KeyValueStore {
 
     Path path() {
         return map.path();
+    }
+
+    @Override
+    public void watch(ExpirySweeper s) {
+        sweeper = s;
+    }
+
+    /** Tells the sweeper of a write: the deadline it set, or that it set none. */
+    private void written(long expireAtMillis) {
+        ExpirySweeper s = sweeper;
+        if (s == null) {
+            return;
+        }
+        if (expireAtMillis != StoredValue.NO_EXPIRY) {
+            s.deadlineSet(expireAtMillis);
+        } else {
+            s.changed();
+        }
     }
 
     @Override
@@ -102,6 +124,7 @@ final class MapStore implements KeyValueStore {
             byte[] stored = map.get(key);
             if (stored != null && isExpired(StoredValue.expireAt(stored))) {
                 map.remove(key);
+                written(StoredValue.NO_EXPIRY);
             }
         } finally {
             l.unlock();
@@ -118,10 +141,12 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
-    public void set(byte[] key, byte[] value, long expireAtMillis) {
-        int n = StoredValue.headerLength(expireAtMillis) + value.length;
+    public void set(byte[] key, byte[] value, int from, int length, long expireAtMillis) {
+        StoredValue.checkLength(length);
+        int n = StoredValue.headerLength(expireAtMillis) + length;
         if (n > MAX_STAGING) {
-            map.put(key, StoredValue.encode(value, expireAtMillis));
+            map.put(key, StoredValue.encode(value, from, length, expireAtMillis));
+            written(expireAtMillis);
             return;
         }
         // The map copies the value into its file, so the stored form is staged in a per-thread
@@ -131,14 +156,17 @@ final class MapStore implements KeyValueStore {
             staging = new byte[Math.max(n, staging.length * 2)];
             STAGING.set(staging);
         }
-        int len = StoredValue.encodeInto(staging, value, 0, value.length, expireAtMillis);
+        int len = StoredValue.encodeInto(staging, value, from, length, expireAtMillis);
         map.put(MemorySegment.ofArray(key), MemorySegment.ofArray(staging).asSlice(0, len));
+        written(expireAtMillis);
     }
 
     @Override
-    public void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength) {
-        long at = StoredValue.plainHeaderBefore(buf, valueAt);
-        map.put(key, buf, at, valueLength + StoredValue.PLAIN_HEADER);
+    public void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis) {
+        StoredValue.checkLength(valueLength);
+        long at = StoredValue.headerBefore(buf, valueAt, expireAtMillis);
+        map.put(key, buf, at, valueAt + valueLength - at);
+        written(expireAtMillis);
     }
 
     @Override
@@ -148,6 +176,7 @@ final class MapStore implements KeyValueStore {
             return false;
         }
         map.remove(key);
+        written(StoredValue.NO_EXPIRY);
         return !isExpired(StoredValue.expireAt(stored));
     }
 
@@ -159,6 +188,7 @@ final class MapStore implements KeyValueStore {
     @Override
     public void clear() {
         map.clear();
+        written(StoredValue.NO_EXPIRY);
     }
 
     @Override
@@ -236,19 +266,47 @@ final class MapStore implements KeyValueStore {
                 .mapToObj(i -> locks[i]).toArray(Lock[]::new);
     }
 
+    /** Entries a sweep step reads: a few milliseconds, after which it looks whether to stop. */
+    private static final int SWEEP_STEP = 16_384;
+
     @Override
-    public long purgeExpired() {
+    public Sweep purgeExpired(BooleanSupplier keepGoing) {
         long now = clock.getAsLong();
-        List<byte[]> expired = new ArrayList<>();
-        map.scan((k, v) -> {
-            long at = StoredValue.expireAtOrNone(v);
-            if (at != StoredValue.NO_EXPIRY && at <= now) {
-                expired.add(k.toArray(ValueLayout.JAVA_BYTE));
-            }
-            return false;
-        }, (k, v) -> { });
+        long[] expiring = {0};
+        long[] next = {Long.MAX_VALUE};
+        double[] sumLeft = {0};
         long removed = 0;
-        for (byte[] key : expired) {
+        long cursor = 0;
+        List<byte[]> expired = new ArrayList<>();
+        do {
+            if (!keepGoing.getAsBoolean()) {
+                return new Sweep(removed, 0, 0, Long.MAX_VALUE, false);
+            }
+            // A key present for the whole sweep is visited once (BytesMap.scan's cursor): counted once.
+            cursor = map.scan(cursor, SWEEP_STEP, (k, v) -> {
+                long at = StoredValue.expireAtOrNone(v);
+                if (at == StoredValue.NO_EXPIRY) {
+                    return false;
+                }
+                if (at <= now) {
+                    expired.add(k.toArray(ValueLayout.JAVA_BYTE));
+                } else {
+                    expiring[0]++;
+                    sumLeft[0] += at - now;
+                    next[0] = Math.min(next[0], at);
+                }
+                return false;
+            }, (k, v) -> { });
+            removed += removeExpired(expired);
+            expired.clear();
+        } while (cursor != 0);
+        return new Sweep(removed, expiring[0], expiring[0] == 0 ? 0 : now + sumLeft[0] / expiring[0], next[0], true);
+    }
+
+    /** Removes each of {@code keys} that is still expired (it may have been written since it was seen). */
+    private long removeExpired(List<byte[]> keys) {
+        long removed = 0;
+        for (byte[] key : keys) {
             Lock l = lock(key);
             l.lock();
             try {

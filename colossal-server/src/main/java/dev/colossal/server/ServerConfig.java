@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * @param dataDir            where the map file lives
  * @param requirePass        the password AUTH must give, or null for none
  * @param maxClients         connections beyond this are refused with Redis's error
- * @param maxBulkBytes       the longest bulk string in a request (proto-max-bulk-len)
+ * @param maxBulkBytes       the longest bulk string in a request (proto-max-bulk-len), 1 KiB..1 GiB
  * @param idleTimeoutSeconds close connections idle this long; 0 never
  * @param ioThreads          event-loop threads
  * @param busyPollMicros     how long an event loop that just served requests polls for more before it
@@ -28,33 +28,47 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
     public static final int DEFAULT_HTTP_PORT = 8380;
     /** The default {@link #busyPollMicros()}. */
     public static final int DEFAULT_BUSY_POLL_MICROS = 50;
+    /** The least {@link #maxBulkBytes()}: 1 KiB. */
+    public static final long MIN_BULK = 1024;
+    /**
+     * The most {@link #maxBulkBytes()}: 1 GiB, the longest value the map holds (a stored string is
+     * 9 bytes shorter still, room for its TTL).
+     */
+    public static final long MAX_BULK = 1L << 30;
 
     /**
      * Validates the settings.
      *
-     * @throws IllegalArgumentException naming the bad setting and its value
+     * @throws IllegalArgumentException naming the bad setting by its flag ({@code --port}; the config
+     *     file's name is the same without the dashes) and its value
      */
     public ServerConfig {
         if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port=" + port + " must be 0..65535");
+            throw new IllegalArgumentException("--port=" + port + " must be 0..65535");
         }
         if (httpPort < -1 || httpPort > 65535) {
-            throw new IllegalArgumentException("httpPort=" + httpPort + " must be -1 (off) or 0..65535");
+            throw new IllegalArgumentException("--http-port=" + httpPort + " must be -1 (off) or 0..65535");
+        }
+        if (port == httpPort && port != 0) {
+            throw new IllegalArgumentException("--port and --http-port are both " + port
+                    + ": give them different ports (--http-port -1 turns HTTP off)");
         }
         if (maxClients < 1) {
-            throw new IllegalArgumentException("maxClients=" + maxClients + " must be at least 1");
+            throw new IllegalArgumentException("--maxclients=" + maxClients + " must be at least 1");
         }
-        if (maxBulkBytes < 1024 || maxBulkBytes > Integer.MAX_VALUE - 64) {
-            throw new IllegalArgumentException("maxBulkBytes=" + maxBulkBytes + " must be 1 KiB..2 GiB");
+        if (maxBulkBytes < MIN_BULK || maxBulkBytes > MAX_BULK) {
+            throw new IllegalArgumentException("--proto-max-bulk-len=" + maxBulkBytes + " must be 1 KiB..1 GiB (" + MIN_BULK
+                    + ".." + MAX_BULK + " bytes): the map holds no longer value");
         }
         if (idleTimeoutSeconds < 0) {
-            throw new IllegalArgumentException("idleTimeoutSeconds=" + idleTimeoutSeconds + " must be >= 0");
+            throw new IllegalArgumentException("--timeout=" + idleTimeoutSeconds
+                    + " must be >= 0 (seconds; 0 never closes idle connections)");
         }
         if (busyPollMicros < 0 || busyPollMicros > 1_000_000) {
-            throw new IllegalArgumentException("busyPollMicros=" + busyPollMicros + " must be 0..1000000");
+            throw new IllegalArgumentException("--busy-poll=" + busyPollMicros + " must be 0..1000000 (microseconds)");
         }
         if (ioThreads < 1 || ioThreads > 256) {
-            throw new IllegalArgumentException("ioThreads=" + ioThreads + " must be 1..256");
+            throw new IllegalArgumentException("--io-threads=" + ioThreads + " must be 1..256");
         }
         if (requirePass != null && requirePass.isEmpty()) {
             requirePass = null;

@@ -14,6 +14,11 @@ final class ServerContext {
 
     final KeyValueStore store;
     final ServerConfig config;
+    /**
+     * The longest string SETRANGE and APPEND may make: proto-max-bulk-len, as in Redis, or the
+     * longest value the map holds with a TTL ({@link StoredValue#MAX_PAYLOAD}) if that is shorter.
+     */
+    final long maxStringBytes;
     final Stats stats = new Stats();
     final LongSupplier clock;
     final long startMillis;
@@ -23,12 +28,16 @@ final class ServerContext {
     volatile int httpPort = -1;
     /** Completed with the first failure that a server thread could not go on after. */
     final CompletableFuture<Throwable> failure = new CompletableFuture<>();
+    /** Removes expired keys and counts those with a TTL; started by the server. */
+    final ExpirySweeper sweeper;
 
     ServerContext(KeyValueStore store, ServerConfig config, LongSupplier clock) {
         this.store = store;
         this.config = config;
+        this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;
         this.startMillis = clock.getAsLong();
+        this.sweeper = new ExpirySweeper(this);
     }
 
     long now() {

@@ -11,6 +11,8 @@ final class Stats {
     final LongAdder keyspaceMisses = new LongAdder();
     final LongAdder expiredKeys = new LongAdder();
     final LongAdder protocolErrors = new LongAdder();
+    /** Every error reply over RESP, a protocol error's included (Redis's total_error_replies). */
+    final LongAdder errorReplies = new LongAdder();
     final LongAdder httpRequests = new LongAdder();
     final LongAdder connectedClients = new LongAdder();
     final LongAdder bytesIn = new LongAdder();

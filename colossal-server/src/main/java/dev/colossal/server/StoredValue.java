@@ -9,8 +9,8 @@ import java.util.Arrays;
 
 /**
  * Layout of a value as the server stores it in the map: a one-byte header, an optional expiry,
- * then the user's bytes. The map has no TTL of its own yet, so the expiry travels inside the value
- * and survives restarts with it.
+ * then the user's bytes. The expiry travels inside the value (the server's format predates the
+ * map's own TTLs) and survives restarts with it.
  *
  * <pre>
  *  0        1                          9
@@ -28,6 +28,13 @@ final class StoredValue {
     static final int PLAIN_HEADER = EXPIRY_OFFSET;
     static final int EXPIRING_HEADER = EXPIRY_OFFSET + Long.BYTES;
     static final byte HAS_EXPIRY = 1;
+    /** The longest entry value {@code BytesMap} stores: 1 GiB (its {@code EntryLayout.MAX_LENGTH}). */
+    static final long MAP_MAX_VALUE = 1L << 30;
+    /**
+     * The longest string the server stores: what fits the map with a deadline in front, so that
+     * any value can be given a TTL (EXPIRE on a longer one could not be stored).
+     */
+    static final long MAX_PAYLOAD = MAP_MAX_VALUE - EXPIRING_HEADER;
 
     /** No deadline. */
     static final long NO_EXPIRY = 0;
@@ -73,15 +80,30 @@ final class StoredValue {
     }
 
     /**
-     * Turns the {@link #PLAIN_HEADER} bytes before {@code payloadAt} into the header of a value with no
-     * deadline, so that {@code buf[result, payloadAt + length)} is its stored form with no copy.
+     * Turns the {@link #headerLength} bytes before {@code payloadAt} into the header of a value with
+     * that deadline, so that {@code buf[result, payloadAt + length)} is its stored form with no copy.
      *
      * @return where the stored form starts
      */
-    static long plainHeaderBefore(MemorySegment buf, long payloadAt) {
-        long at = payloadAt - PLAIN_HEADER;
-        buf.set(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET, (byte) 0);
+    static long headerBefore(MemorySegment buf, long payloadAt, long expireAtMillis) {
+        long at = payloadAt - headerLength(expireAtMillis);
+        if (expireAtMillis != NO_EXPIRY) {
+            buf.set(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET, HAS_EXPIRY);
+            buf.set(LONG_LE_UNALIGNED, at + EXPIRY_OFFSET, expireAtMillis);
+        } else {
+            buf.set(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET, (byte) 0);
+        }
         return at;
+    }
+
+    /**
+     * @param payloadLength a value's length
+     * @throws ReplyException Redis's {@code string exceeds maximum allowed size} if it is longer than {@link #MAX_PAYLOAD}
+     */
+    static void checkLength(long payloadLength) {
+        if (payloadLength > MAX_PAYLOAD) {
+            throw new ReplyException(Errors.TOO_BIG);
+        }
     }
 
     static int headerLength(long expireAtMillis) {

@@ -117,7 +117,7 @@ final class StringCommands {
         Lock l = store.lock(key);
         l.lock();
         try {
-            store.setInPlace(key, buf, p.starts[2], p.lengths[2]);
+            store.setInPlace(key, buf, p.starts[2], p.lengths[2], StoredValue.NO_EXPIRY);
         } finally {
             l.unlock();
         }
@@ -286,7 +286,7 @@ final class StringCommands {
             if (expiryArg > 0 && expired(at)) {
                 store.delete(a[1]);
             } else if (expiryArg > 0 || (persist && e.expireAtMillis() != StoredValue.NO_EXPIRY)) {
-                store.set(a[1], e.value(), at);
+                store.set(a[1], e.array(), e.offset(), e.length(), at);
             }
             r.bulk(e.value());
         } finally {
@@ -327,6 +327,7 @@ final class StringCommands {
             return;
         }
         byte[][] keys = keysOfPairs(a);
+        checkValueLengths(a);
         Lock[] ls = store.locks(keys);
         lockAll(ls);
         try {
@@ -351,6 +352,7 @@ final class StringCommands {
             r.error(Errors.arity("msetnx"));
             return;
         }
+        checkValueLengths(a);
         Lock[] ls = store.locks(keysOfPairs(a));
         lockAll(ls);
         try {
@@ -366,6 +368,13 @@ final class StringCommands {
             r.integer(1);
         } finally {
             unlockAll(ls);
+        }
+    }
+
+    /** MSET stores all of its values or none: one too long for the store fails it before the first. */
+    private static void checkValueLengths(byte[][] a) {
+        for (int i = 2; i < a.length; i += 2) {
+            StoredValue.checkLength(a[i].length);
         }
     }
 
@@ -475,7 +484,7 @@ final class StringCommands {
                 return;
             }
             long n = (long) e.length() + a[2].length;
-            if (n > ctx.config.maxBulkBytes()) {
+            if (n > ctx.maxStringBytes) {
                 r.error(Errors.TOO_BIG);
                 return;
             }
@@ -548,7 +557,7 @@ final class StringCommands {
                 r.integer(v.length);
                 return;
             }
-            if (offset + piece.length > ctx.config.maxBulkBytes()) {
+            if (offset > ctx.maxStringBytes - piece.length) { // as offset + length, which could overflow
                 r.error(Errors.TOO_BIG);
                 return;
             }

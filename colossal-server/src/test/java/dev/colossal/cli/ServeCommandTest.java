@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.server.ColossalServer;
+import dev.colossal.server.ServerConfig;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -39,6 +41,55 @@ class ServeCommandTest {
             Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "" + port, "--data", dir.toString());
             assertOneLine(r, "port " + port + " is in use (another server?): stop it or pass --http-port N"
                     + " (-1 turns HTTP off)");
+        }
+    }
+
+    @Test
+    void shouldRefuseABulkLengthTheMapCannotHold() {
+        Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", dir.toString(), "--proto-max-bulk-len", "2G");
+        assertOneLine(r, "--proto-max-bulk-len=2147483648 must be 1 KiB..1 GiB (1024..1073741824 bytes): the map holds no"
+                + " longer value");
+    }
+
+    @Test
+    void shouldSayADataDirectoryIsInUseInOneLine() throws Exception {
+        try (ColossalServer first = ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1))) {
+            assertTrue(first.port() > 0);
+            Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", dir.toString());
+            assertOneLine(r, "data directory " + dir.toAbsolutePath() + " is in use by another colossal serve (pid "
+                    + ProcessHandle.current().pid() + "): stop it, or give this one another --data directory");
+        }
+    }
+
+    @Test
+    void shouldSayABindAddressDoesNotResolveInOneLine() {
+        Cli.Run r = Cli.run("serve", "--bind", "nosuchhost.invalid", "--port", "0", "--http-port", "-1", "--data",
+                dir.resolve("data").toString());
+        assertOneLine(r, "cannot listen on nosuchhost.invalid: no such host; pass --bind with an address of this machine,"
+                + " e.g. 127.0.0.1");
+    }
+
+    @Test
+    void shouldSayThePortFlagsNameTheSamePort() {
+        Cli.Run r = Cli.run("serve", "--port", "6383", "--http-port", "6383", "--data", dir.toString());
+        assertOneLine(r, "--port and --http-port are both 6383: give them different ports (--http-port -1 turns HTTP off)");
+    }
+
+    @Test
+    void shouldNameBadSettingsByTheirFlags() {
+        String[][] cases = {
+            {"--timeout", "-1", "--timeout=-1 must be >= 0 (seconds; 0 never closes idle connections)"},
+            {"--io-threads", "0", "--io-threads=0 must be 1..256"},
+            {"--busy-poll", "-5", "--busy-poll=-5 must be 0..1000000 (microseconds)"},
+            {"--maxclients", "0", "--maxclients=0 must be at least 1"},
+            {"--port", "70000", "--port=70000 must be 0..65535"},
+            {"--http-port", "-2", "--http-port=-2 must be -1 (off) or 0..65535"},
+            {"--proto-max-bulk-len", "1", "--proto-max-bulk-len=1 must be 1 KiB..1 GiB (1024..1073741824 bytes): the map"
+                    + " holds no longer value"},
+        };
+        for (String[] c : cases) {
+            Cli.Run r = Cli.run("serve", "--data", dir.toString(), c[0], c[1]);
+            assertOneLine(r, c[2]);
         }
     }
 

@@ -55,7 +55,7 @@ class BusyPollTest {
         for (int bad : new int[] {-1, 1_000_001}) {
             IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                     () -> new ServerConfig(d.bind(), 0, -1, dir, null, d.maxClients(), d.maxBulkBytes(), 0, 1, bad));
-            assertTrue(e.getMessage().contains("busyPollMicros=" + bad), e.getMessage());
+            assertTrue(e.getMessage().contains("--busy-poll=" + bad), e.getMessage());
         }
     }
 

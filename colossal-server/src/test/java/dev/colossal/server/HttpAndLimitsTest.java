@@ -232,6 +232,39 @@ class HttpAndLimitsTest {
     }
 
     @Test
+    void aPlusInAKeyPathIsAPlusNotASpace() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir)); Wire w = new Wire(s.port())) {
+            HttpClient http = HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + s.httpPort() + "/v1/keys/";
+            assertEquals(204, http.send(HttpRequest.newBuilder(URI.create(base + "a+b")).PUT(HttpRequest.BodyPublishers.ofString("q"))
+                    .build(), HttpResponse.BodyHandlers.discarding()).statusCode());
+            assertEquals("$1\r\nq\r\n", w.call("GET", "a+b"));
+            assertEquals("$-1\r\n", w.call("GET", "a b"));
+            assertEquals("+OK\r\n", w.call("SET", "c+d", "v"));
+            assertEquals("+OK\r\n", w.call("SET", "e f", "w"));
+            assertEquals("v", http(s, "GET", "/v1/keys/c+d", null).body());
+            assertEquals("v", http(s, "GET", "/v1/keys/c%2Bd", null).body());
+            assertEquals("w", http(s, "GET", "/v1/keys/e%20f", null).body());
+            // In a query string + is a space, as forms encode it.
+            assertTrue(http(s, "GET", "/v1/keys?prefix=e+", null).body().contains("\"e f\""));
+        }
+    }
+
+    @Test
+    void aListingCountBelowOneIsRefusedAsOtherBadParametersAre() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir))) {
+            for (String count : new String[] {"0", "-1"}) {
+                HttpResponse<String> r = http(s, "GET", "/v1/keys?count=" + count, null);
+                assertEquals(400, r.statusCode(), count);
+                assertEquals("{\"error\":\"count=" + count + " must be a positive number of keys\"}", r.body());
+                assertEquals("application/json", r.headers().firstValue("Content-Type").orElseThrow());
+            }
+            assertEquals(400, http(s, "GET", "/v1/keys?count=x", null).statusCode());
+            assertEquals(200, http(s, "GET", "/v1/keys?count=1", null).statusCode());
+        }
+    }
+
+    @Test
     void errorsQuoteWhatTheyEcho() throws Exception {
         try (ColossalServer s = ColossalServer.start(config(dir))) {
             HttpResponse<String> r = http(s, "GET", "/v1/nope%22x", null);

@@ -36,18 +36,20 @@ final class TestServers {
     /**
      * Starts redis-server on a free port with persistence off.
      *
+     * @param settings more command-line settings, e.g. {@code "--proto-max-bulk-len", "1mb"}
      * @return the process and port, or null (with a loud message) if redis-server is not installed
      */
-    static Process redis(int port) throws IOException, InterruptedException {
+    static Process redis(int port, String... settings) throws IOException, InterruptedException {
         Path exe = onPath("redis-server");
         if (exe == null) {
             System.err.println("!!! redis-server is not installed: reference comparison SKIPPED. "
                     + "Install it with 'apt-get install redis-server redis-tools' (./colossal test does this).");
             return null;
         }
-        Process p = new ProcessBuilder(exe.toString(), "--port", Integer.toString(port), "--save", "",
-                "--appendonly", "no", "--bind", "127.0.0.1")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> cmd = new java.util.ArrayList<>(List.of(exe.toString(), "--port", Integer.toString(port), "--save", "",
+                "--appendonly", "no", "--bind", "127.0.0.1"));
+        cmd.addAll(List.of(settings));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {
             try (Wire w = new Wire(port)) {

@@ -48,6 +48,43 @@ final class Wire implements AutoCloseable {
         out.flush();
     }
 
+    /**
+     * Sends {@code args} followed by one more argument of {@code length} bytes {@code fill}, written
+     * a piece at a time: a huge value without a huge array in the test.
+     */
+    void sendWithLongLast(long length, byte fill, String... args) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        head.writeBytes(("*" + (args.length + 1) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        for (String a : args) {
+            byte[] b = a.getBytes(StandardCharsets.UTF_8);
+            head.writeBytes(("$" + b.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            head.writeBytes(b);
+            head.writeBytes(new byte[] {'\r', '\n'});
+        }
+        head.writeBytes(("$" + length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(head.toByteArray());
+        byte[] piece = new byte[1 << 16];
+        java.util.Arrays.fill(piece, fill);
+        for (long left = length; left > 0; left -= piece.length) {
+            out.write(piece, 0, (int) Math.min(piece.length, left));
+        }
+        out.write(new byte[] {'\r', '\n'});
+        out.flush();
+    }
+
+    /** Reads a bulk reply and throws its payload away. @return its length, -1 for a null */
+    long skipBulk() throws IOException {
+        String l = line(new ByteArrayOutputStream());
+        if (l.charAt(0) != '$') {
+            throw new IOException("not a bulk reply: " + l);
+        }
+        long n = Long.parseLong(l.substring(1));
+        if (n >= 0) {
+            in.skipNBytes(n + 2);
+        }
+        return n;
+    }
+
     String call(String... args) throws IOException {
         send(encode(args));
         return reply();
