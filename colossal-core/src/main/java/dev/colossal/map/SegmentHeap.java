@@ -28,6 +28,11 @@ final class SegmentHeap {
      * grew the file by ~3 bytes an overwrite), few enough to keep a put's misses bounded.
      */
     private static final int FIT_TRIES = 32;
+    /**
+     * Runs looked at right after a merge, once per growth: every run of a sane list, while a list
+     * that damage made a cycle still ends (under the segment's lock) in a few milliseconds.
+     */
+    private static final int DEFRAGMENTED_TRIES = 1 << 20;
     /** Links followed to find the free run after a freed one; runs freed lately sit near the head. */
     private static final int JOIN_TRIES = 16;
 
@@ -76,7 +81,7 @@ final class SegmentHeap {
     long allocate(long blocks) throws IOException {
         long run = takeFree(blocks, FIT_TRIES);
         if (run == 0 && defragment.getAsBoolean()) {
-            run = takeFree(blocks, Integer.MAX_VALUE);   // once per growth: the whole list
+            run = takeFree(blocks, DEFRAGMENTED_TRIES);   // once per growth: (almost) the whole list
         }
         if (run != 0) {
             return run;
