@@ -1,5 +1,6 @@
 package dev.colossal.ipc;
 
+import dev.colossal.memory.internal.InterruptFlag;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -25,8 +26,7 @@ final class RegionFiles {
      * deletes its file, which would otherwise keep every opener waiting for a header that never comes.
      */
     static MemorySegment create(Path path, RegionKind kind, long size, Arena arena) throws IOException {
-        boolean interrupted = Thread.interrupted();
-        try {
+        return InterruptFlag.setAside(() -> {
             FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
             try (channel) {
@@ -38,11 +38,7 @@ final class RegionFiles {
                 Files.deleteIfExists(path);
                 throw e;
             }
-        } finally {
-            if (interrupted || Thread.interrupted()) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        });
     }
 
     /** Maps an existing file once its header is complete, and checks the header. */

@@ -115,6 +115,9 @@ public final class MapVerifier {
                             + " cannot be checked");
                     allScanned = false;
                 } catch (IllegalStateException unreadable) {
+                    if (!map.file.readOnly) {
+                        throw unreadable;
+                    }
                     // read-only: a dead writer's segment, or one writers never left alone
                     problems.add(unreadable.getMessage());
                     allScanned = false;

@@ -1,5 +1,6 @@
 package dev.colossal.memory;
 
+import dev.colossal.memory.internal.InterruptFlag;
 import dev.colossal.memory.internal.LockFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -113,17 +114,9 @@ public final class SparseFiles implements AutoCloseable {
             throw new IllegalArgumentException("maxFileBytes=" + maxFileBytes + " must be a power of two");
         }
         Directories.ensureWritable(directory, "sparse files");
-        // An interrupted thread maps like any other and keeps its flag (a channel operation would
-        // otherwise fail at once with ClosedByInterruptException)
-        boolean interrupted = Thread.interrupted();
-        try {
-            return keepFiles ? mapKept(directory, totalBytes, maxFileBytes)
-                    : mapFiles(Directories.createTemp(directory, "sparse-"), totalBytes, maxFileBytes, null);
-        } finally {
-            if (interrupted || Thread.interrupted()) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        // an interrupted thread maps like any other and keeps its flag
+        return InterruptFlag.setAside(() -> keepFiles ? mapKept(directory, totalBytes, maxFileBytes)
+                : mapFiles(Directories.createTemp(directory, "sparse-"), totalBytes, maxFileBytes, null));
     }
 
     private static SparseFiles mapKept(Path directory, long totalBytes, long maxFileBytes) {

@@ -48,40 +48,37 @@ public final class LockFile implements AutoCloseable {
      * @throws IOException if the file cannot be created, opened or locked (a file system without locks)
      */
     public static LockFile tryAcquire(Path path) throws IOException {
-        // An interrupted thread locks like any other and keeps its flag: tryLock would otherwise close the channel.
-        boolean interrupted = Thread.interrupted();
-        try {
-            synchronized (HELD) {
-                try {
-                    Files.createFile(path);
-                } catch (FileAlreadyExistsException exists) {
-                    // an earlier owner's: lock files stay
-                }
-                Object key = keyOf(path);
-                if (HELD.contains(key)) {
-                    return null; // held here: opening and closing the file again would release that hold
-                }
-                FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE);
-                FileLock lock = null;
-                try {
-                    lock = channel.tryLock();
-                } catch (OverlappingFileLockException heldOutsideThisClass) {
-                    // a channel of this JVM holds it without going through here: not ours to take
-                } finally {
-                    if (lock == null) {
-                        channel.close(); // this JVM holds no lock through HELD on it, so none is dropped
-                    }
-                }
+        // an interrupted thread locks like any other and keeps its flag (tryLock would close the channel)
+        return InterruptFlag.setAside(() -> takeLock(path));
+    }
+
+    private static LockFile takeLock(Path path) throws IOException {
+        synchronized (HELD) {
+            try {
+                Files.createFile(path);
+            } catch (FileAlreadyExistsException exists) {
+                // an earlier owner's: lock files stay
+            }
+            Object key = keyOf(path);
+            if (HELD.contains(key)) {
+                return null; // held here: opening and closing the file again would release that hold
+            }
+            FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE);
+            FileLock lock = null;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException heldOutsideThisClass) {
+                // a channel of this JVM holds it without going through here: not ours to take
+            } finally {
                 if (lock == null) {
-                    return null;
+                    channel.close(); // this JVM holds no lock through HELD on it, so none is dropped
                 }
-                HELD.add(key);
-                return new LockFile(path, key, channel);
             }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            if (lock == null) {
+                return null;
             }
+            HELD.add(key);
+            return new LockFile(path, key, channel);
         }
     }
 
