@@ -830,6 +830,38 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Copies the live entries into the new map file {@code target}, packed, with this map's layout:
+     * a backup taken while the map is in use, and the way to give disk space back (a map file never
+     * shrinks in place; once the processes using it are stopped, the copy can replace it). See
+     * {@link MapCopier} for how consistent the copy is.
+     *
+     * @param target the new file; must not exist
+     * @return the number of entries copied
+     * @throws java.nio.file.FileAlreadyExistsException if {@code target} exists
+     * @throws MapCorruptedException if an entry is damaged (no target is left behind)
+     * @throws IOException           if the copy cannot be written (the disk is full)
+     */
+    public long copyTo(Path target) throws IOException {
+        return MapCopier.copy(this, target, null, null);
+    }
+
+    /**
+     * {@link #copyTo(Path)} into a map laid out by {@code options}: more segments, another block
+     * size, checksums on or off, another bound (a smaller one evicts as the copy fills).
+     *
+     * @param target  the new file; must not exist
+     * @param options the new file's layout
+     * @return the number of entries copied
+     * @throws java.nio.file.FileAlreadyExistsException if {@code target} exists
+     * @throws MapCorruptedException if an entry is damaged (no target is left behind)
+     * @throws IOException           if the copy cannot be written (the disk is full)
+     */
+    public long copyTo(Path target, MapOptions options) throws IOException {
+        Objects.requireNonNull(options, "options");
+        return MapCopier.copy(this, target, own -> options, null);
+    }
+
+    /**
      * Salvages a damaged map: removes every entry that fails its checks (what {@link MapVerifier}
      * and reads report as a bad checksum, a malformed header or an entry outside the file), one
      * segment at a time under its lock, and frees their space. Every entry that passes stays as it

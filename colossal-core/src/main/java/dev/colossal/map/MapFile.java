@@ -75,6 +75,7 @@ final class MapFile implements AutoCloseable {
     /** The bounds as the file's creator gave them, before rounding per segment. */
     private final long maxEntries;
     private final long maxBytes;
+    private final long expectedEntries;
     final long maxEntriesPerSegment;
     final long maxBlocksPerSegment;
     /** The size of a segment's first table: one that holds the expected entries without growing. */
@@ -116,7 +117,8 @@ final class MapFile implements AutoCloseable {
         this.maxBytes = header.getLong((int) FileHeaderLayout.MAX_BYTES_OFFSET);
         this.maxEntriesPerSegment = perSegment(maxEntries);
         this.maxBlocksPerSegment = perSegment(maxBytes >>> blockShift);
-        long expected = perSegment(Math.max(0, header.getLong((int) FileHeaderLayout.EXPECTED_ENTRIES_OFFSET)));
+        this.expectedEntries = Math.max(0, header.getLong((int) FileHeaderLayout.EXPECTED_ENTRIES_OFFSET));
+        long expected = perSegment(expectedEntries);
         this.initialSlots = SlotLayout.slotsFor(Math.min(expected, 1L << 30));
         this.stripes = Math.min(segmentCount, MAX_STRIPES);
         this.pins = new AtomicIntegerArray(stripes * PIN_STRIDE);
@@ -566,6 +568,11 @@ final class MapFile implements AutoCloseable {
         } catch (IOException full) {
             // The space is not needed yet; the allocation that needs it will report the full disk.
         }
+    }
+
+    /** The options this file was created with, as its header keeps them. */
+    MapOptions layout() {
+        return new MapOptions(segmentCount, 1 << blockShift, checksums, maxEntries, maxBytes, expectedEntries, verifyReads);
     }
 
     int formatVersion() {

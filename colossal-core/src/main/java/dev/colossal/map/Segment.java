@@ -498,6 +498,18 @@ final class Segment {
      * tag (over 2^26 slots) is walked whole, filtered by tag.
      */
     void forEachInTags(long fromTag, long toTag, java.util.function.BiConsumer<MemorySegment, MemorySegment> action) {
+        forEachInTags(fromTag, toTag, (k, v, expiresAt) -> action.accept(k, v));
+    }
+
+    /** What {@link #forEachInTags(long, long, EntryVisitor)} shows of an entry. */
+    @FunctionalInterface
+    interface EntryVisitor {
+        /** Read-only views of the key and value, valid under the lock; the expiry time, 0 if none. */
+        void visit(MemorySegment key, MemorySegment value, long expiresAt);
+    }
+
+    /** {@link #forEachInTags(long, long, java.util.function.BiConsumer)} that also tells each entry's expiry time. */
+    void forEachInTags(long fromTag, long toTag, EntryVisitor action) {
         long table = Mem.getLong(file.mem(), base + TABLE);
         if (table == 0 || fromTag >= toTag) {
             return;
@@ -533,9 +545,11 @@ final class Segment {
             long header = checkEntry(e);
             MemorySegment m = file.mem();
             verifyChecksum(m, e, header);
-            if (!isExpired(m, e, header)) {
-                action.accept(m.asSlice(EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header)).asReadOnly(),
-                        m.asSlice(EntryLayout.valueOffset(e, header), EntryLayout.valueLength(header)).asReadOnly());
+            long expiresAt = EntryLayout.expiresAt(m, e, header);
+            if (expiresAt == 0 || file.nowMillis() < expiresAt) {
+                action.visit(m.asSlice(EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header)).asReadOnly(),
+                        m.asSlice(EntryLayout.valueOffset(e, header), EntryLayout.valueLength(header)).asReadOnly(),
+                        expiresAt);
             }
         }
     }

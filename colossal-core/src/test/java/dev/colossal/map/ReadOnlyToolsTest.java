@@ -110,7 +110,7 @@ class ReadOnlyToolsTest {
     }
 
     /** chmod 0444, and for root, whom no mode stops, the immutable flag; returns whether it set that. */
-    private static boolean makeUnwritable(Path file) throws Exception {
+    static boolean makeUnwritable(Path file) throws Exception {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
         if (Files.isWritable(file) && chattr("+i", file)) {
             return true;
@@ -118,7 +118,7 @@ class ReadOnlyToolsTest {
         return false;
     }
 
-    private static boolean chattr(String flag, Path file) throws Exception {
+    static boolean chattr(String flag, Path file) throws Exception {
         try {
             Process p = new ProcessBuilder("chattr", flag, file.toString()).redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             InspectCommand.class,
             VerifyCommand.class,
             CompactCommand.class,
+            CopyCommand.class,
             RepairCommand.class,
             MapSoakCommand.class,
         })

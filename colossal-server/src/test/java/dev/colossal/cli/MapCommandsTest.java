@@ -79,6 +79,30 @@ class MapCommandsTest {
     }
 
     @Test
+    void copyShouldWriteAPackedMapAndRefuseToOverwrite() throws Exception {
+        Path file = map();
+        Path target = dir.resolve("copy.map");
+        Cli.Run done = Cli.run("copy", "--no-progress", "--segments", "8", file.toString(), target.toString());
+        assertEquals(0, done.exit(), done.err());
+        assertTrue(done.out().startsWith(file + " (") && done.out().contains(target + " (") && done.out().contains("): 500 entries"),
+                done.out());
+        try (BytesMap copy = BytesMap.open(target)) {
+            assertEquals("value 499", new String(copy.get("k499".getBytes(UTF_8)), UTF_8));
+            assertEquals(500, copy.size());
+        }
+        assertTrue(Cli.run("inspect", target.toString()).out().contains("layout      8 segments"), "the layout asked for");
+
+        Cli.Run exists = Cli.run("copy", "--no-progress", file.toString(), target.toString());
+        assertEquals(2, exists.exit());
+        assertEquals("colossal copy: " + target + " exists; name a new file (copy never overwrites one)", exists.err().strip());
+
+        Cli.Run badCount = Cli.run("copy", "--segments", "3", file.toString(), dir.resolve("other.map").toString());
+        assertEquals(2, badCount.exit());
+        assertTrue(badCount.err().startsWith("colossal copy: --segments=3: "), badCount.err());
+        assertEquals(2, Cli.run("copy", dir.resolve("missing.map").toString(), dir.resolve("x.map").toString()).exit());
+    }
+
+    @Test
     void repairShouldRemoveTheDamagedEntryAndKeepTheRest() throws Exception {
         Path file = map();
         byte[] content = Files.readAllBytes(file);

@@ -1,0 +1,162 @@
+package dev.colossal.map;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntConsumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * Copies a map's live entries into a new file, packed: what gives disk space back once entries
+ * were deleted or value sizes changed (a map file never shrinks in place, as other processes map
+ * it), what takes a backup of a map in use, and the way to give a map another layout (more
+ * segments, checksums on or off). {@code colossal copy} runs it.
+ *
+ * <p>The copy is written to a hidden file beside the target and linked into place only when it is
+ * complete and synced, so the target either does not exist or holds the whole copy. Each segment
+ * is copied at one moment, with its writers held off meanwhile (readers go on); different
+ * segments at different moments, as {@link BytesMap#forEach} sees them. Entries keep their expiry
+ * times; expired ones are left behind.
+ */
+public final class MapCopier {
+
+    private MapCopier() {
+    }
+
+    /**
+     * The outcome of a copy.
+     *
+     * @param source      the map copied
+     * @param target      the new map file
+     * @param entries     entries copied
+     * @param sourceBytes the source file's size when the copy ended
+     * @param targetBytes the new file's size
+     */
+    public record Result(Path source, Path target, long entries, long sourceBytes, long targetBytes) {
+    }
+
+    /**
+     * Copies the map in {@code source} to the new file {@code target}, with the source's layout.
+     * The source may be in use meanwhile; a file this user may not write is read without locks.
+     *
+     * @param source   an existing map file
+     * @param target   where the copy goes; must not exist
+     * @param layout   the copy's layout from the source's (which has a size hint of its entries),
+     *                 e.g. {@code o -> o.withSegments(256)}; null keeps the source's
+     * @param progress receives the percentage done after each segment (may be null)
+     * @return what was copied
+     * @throws FileAlreadyExistsException if {@code target} exists
+     * @throws MapFormatException         if the source's header is damaged, foreign or newer
+     * @throws MapCorruptedException      if an entry of the source is damaged (no target is left
+     *                                    behind; {@code colossal repair} the source first)
+     * @throws IOException                if a file cannot be read or written (the disk is full)
+     */
+    public static Result copy(Path source, Path target, UnaryOperator<MapOptions> layout, IntConsumer progress)
+            throws IOException {
+        Objects.requireNonNull(source, "source");
+        try (BytesMap map = BytesMap.openForTools(source)) {
+            long entries = copy(map, target, layout, progress);
+            return new Result(source, target, entries, map.file.size(), Files.size(target));
+        }
+    }
+
+    /** Copies {@code map} to {@code target} (see {@link #copy(Path, Path, UnaryOperator, IntConsumer)}); returns the entries copied. */
+    static long copy(BytesMap map, Path target, UnaryOperator<MapOptions> layout, IntConsumer progress) throws IOException {
+        Path absolute = Objects.requireNonNull(target, "target").toAbsolutePath();
+        refuseExisting(absolute);
+        MapOptions own = map.file.layout();
+        own = own.withExpectedEntries(Math.max(own.expectedEntries(), map.size()));
+        MapOptions options = layout == null ? own : Objects.requireNonNull(layout.apply(own), "layout returned null");
+        Path tmp = absolute.resolveSibling("." + absolute.getFileName() + ".copying-"
+                + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        try {
+            long entries;
+            try (BytesMap copy = BytesMap.open(tmp, options)) {
+                entries = copySegments(map, copy, progress);
+                copy.sync();
+            }
+            try {
+                Files.createLink(absolute, tmp);
+            } catch (FileAlreadyExistsException raced) {
+                refuseExisting(absolute);
+                throw raced;
+            }
+            syncDirectory(absolute.getParent());
+            return entries;
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private static void refuseExisting(Path target) throws FileAlreadyExistsException {
+        if (Files.exists(target)) {
+            throw new FileAlreadyExistsException(target.toString(), null,
+                    "the copy's target exists; name a new file (a copy never overwrites one)");
+        }
+    }
+
+    private static long copySegments(BytesMap from, BytesMap to, IntConsumer progress) {
+        long entries = 0;
+        int n = from.segmentCount();
+        for (int i = 0; i < n; i++) {
+            Segment s = from.segment(i);
+            entries += from.file.readOnly ? copyUnlocked(s, to) : copyLocked(s, to);
+            if (progress != null) {
+                progress.accept((int) ((i + 1) * 100L / n));
+            }
+        }
+        return entries;
+    }
+
+    /** Streams the segment's entries into the copy, with the segment's writers held off. */
+    private static long copyLocked(Segment s, BytesMap to) {
+        long[] entries = {0};
+        s.lockForRead();
+        try {
+            s.forEachInTags(0, 1L << SlotLayout.TAG_BITS, (k, v, expiresAt) -> {
+                to.write(k, v, expiresAt, false);
+                entries[0]++;
+            });
+        } finally {
+            s.unlockForRead();
+        }
+        return entries[0];
+    }
+
+    /**
+     * Copies a segment of a map this process may not lock: its entries are read into memory
+     * between two equal versions (a read beside a writer may see a torn entry, which must not
+     * reach the copy), then written.
+     */
+    private static long copyUnlocked(Segment s, BytesMap to) {
+        List<Copied> read = s.readConsistently(() -> {
+            List<Copied> entries = new ArrayList<>();
+            s.forEachInTags(0, 1L << SlotLayout.TAG_BITS, (k, v, expiresAt) -> entries.add(
+                    new Copied(k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE), expiresAt)));
+            return entries;
+        });
+        for (Copied e : read) {
+            to.write(MemorySegment.ofArray(e.key), MemorySegment.ofArray(e.value), e.expiresAt, false);
+        }
+        return read.size();
+    }
+
+    /** An entry read from a segment that could not be locked. */
+    private record Copied(byte[] key, byte[] value, long expiresAt) {
+    }
+
+    /** Makes the new name durable: a link is an entry in the directory, which has its own blocks. */
+    private static void syncDirectory(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.colossal.cli;
+
+import dev.colossal.map.MapCopier;
+import dev.colossal.map.MapCorruptedException;
+import dev.colossal.map.MapOptions;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code colossal copy FILE TARGET}: a packed copy of a map, which gives back the space of deleted
+ * entries and holes, is a backup of a map in use, or changes a map's layout. Exit code 0 when done,
+ * 1 if damage stopped it, 2 if the source is not readable as a map or the target exists.
+ */
+@Command(name = "copy", mixinStandardHelpOptions = true,
+        description = {"Copy a map's live entries into a new, packed map file.",
+            "Gives back the disk space of deleted entries and holes (replace the file by its copy once the"
+                    + " processes using it are stopped), takes a backup of a map in use, or changes its layout."
+                    + " Each segment is copied at one moment; the source may be in use meanwhile."})
+public final class CopyCommand implements Callable<Integer> {
+
+    @Mixin
+    private MapFileArgs args;
+
+    @Parameters(index = "1", paramLabel = "TARGET", description = "the new map file; must not exist")
+    private Path target;
+
+    @Option(names = "--segments", paramLabel = "N",
+            description = "segments of the copy, a power of two from 1 to 65536 (default: the source's)")
+    private Integer segments;
+
+    @Option(names = "--checksums", negatable = true,
+            description = "whether the copy's entries carry checksums (default: as the source's)")
+    private Boolean checksums;
+
+    /** Creates the command; picocli calls this. */
+    public CopyCommand() {}
+
+    @Override
+    public Integer call() {
+        try {
+            if (segments != null) {
+                MapOptions.DEFAULTS.withSegments(segments);   // refuse a bad count before reading anything
+            }
+            MapCopier.Result r = args.walk("copy", (file, progress) -> MapCopier.copy(file, target, this::layout, progress));
+            System.out.println(r.source() + " (" + ByteSize.format(r.sourceBytes()) + ") -> " + r.target() + " ("
+                    + ByteSize.format(r.targetBytes()) + "): " + r.entries() + " entries");
+            return 0;
+        } catch (IllegalArgumentException e) {
+            return Failures.report("copy", "--segments=" + segments + ": " + e.getMessage());
+        } catch (FileAlreadyExistsException e) {
+            return Failures.report("copy", target + " exists; name a new file (copy never overwrites one)");
+        } catch (MapCorruptedException e) {
+            System.err.println("colossal copy: stopped at damage, no copy written: " + e.getMessage()
+                    + "; 'colossal repair " + args.file + "' drops damaged entries, then copy again");
+            return 1;
+        } catch (Exception e) {
+            return Failures.unreadable("copy", args.file, e);
+        }
+    }
+
+    private MapOptions layout(MapOptions source) {
+        MapOptions o = segments != null ? source.withSegments(segments) : source;
+        return checksums != null ? o.withChecksums(checksums) : o;
+    }
+}
