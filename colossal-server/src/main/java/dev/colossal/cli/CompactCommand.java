@@ -15,8 +15,11 @@ import picocli.CommandLine.Mixin;
 @Command(name = "compact", mixinStandardHelpOptions = true,
         description = {"Rebuild a map file's free space from its live entries.",
             "Merges free runs, takes back space leaked by crashes and repairs damaged free lists and counters."
-                    + " Entries do not move, and the map may be in use meanwhile."})
+                    + " Entries do not move, and the map may be in use meanwhile; 'copy' packs them into a new file."})
 public final class CompactCommand implements Callable<Integer> {
+
+    /** Below this much free heap a copy is not worth stopping a map's users for (a new map's chunks are free too). */
+    private static final long WORTH_A_COPY = 8L << 20;
 
     @Mixin
     private MapFileArgs args;
@@ -31,6 +34,12 @@ public final class CompactCommand implements Callable<Integer> {
             MapCompactor.Result r = args.walk("compact", MapCompactor::compact);
             System.out.println(file + ": " + r.entries() + " entries; " + ByteSize.format(r.freeBytes())
                     + " of free heap, " + ByteSize.format(r.takenBack()) + " of it taken back");
+            long fileBytes = java.nio.file.Files.size(file);
+            if (r.freeBytes() > Math.max(fileBytes / 4, WORTH_A_COPY)) {
+                // Free heap stays in the file for the map's next entries; only a copy gives it to the disk.
+                System.out.println("to give the free space back to the disk: 'colossal copy " + file + " NEW_FILE',"
+                        + " then move NEW_FILE over " + file + " while no process uses the map");
+            }
             return 0;
         } catch (MapCorruptedException e) {
             // The segments before the damaged one are compacted; it and the rest are as they were.

@@ -14,7 +14,7 @@ import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code colossal inspect}, {@code verify}, {@code compact} and {@code repair}: output and exit codes. */
+/** {@code colossal inspect}, {@code verify}, {@code compact}, {@code copy} and {@code repair}: output and exit codes. */
 class MapCommandsTest {
 
     @TempDir
@@ -69,6 +69,19 @@ class MapCommandsTest {
         Cli.Run done = Cli.run("compact", "--no-progress", file.toString());
         assertEquals(0, done.exit(), done.err());
         assertTrue(done.out().startsWith(file + ": 500 entries; ") && done.out().contains(" of it taken back"), done.out());
+        assertFalse(done.out().contains("colossal copy"), "a full map needs no copy: " + done.out());
+
+        try (BytesMap map = BytesMap.open(file)) {
+            for (int i = 0; i < 60_000; i++) {
+                map.put(("big" + i).getBytes(UTF_8), new byte[200]);
+            }
+            for (int i = 0; i < 60_000; i++) {
+                map.remove(("big" + i).getBytes(UTF_8));
+            }
+        }
+        Cli.Run emptied = Cli.run("compact", "--no-progress", file.toString());
+        assertTrue(emptied.out().contains("to give the free space back to the disk: 'colossal copy " + file + " NEW_FILE'"),
+                emptied.out());
 
         Path foreign = Files.writeString(dir.resolve("notes.txt"), "x".repeat(5000));
         Cli.Run unreadable = Cli.run("compact", "--no-progress", foreign.toString());
