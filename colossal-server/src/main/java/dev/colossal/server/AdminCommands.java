@@ -355,6 +355,8 @@ final class AdminCommands {
                 r.bulk(v);
             });
         } else if (Args.is(sub, "RESETSTAT") && a.length == 2) {
+            c.publish(ctx.stats);   // this batch's counts before the reset go with it
+            ctx.stats.reset();
             r.ok();
         } else if (Args.is(sub, "SET")) {
             r.error("ERR CONFIG SET is not supported by this server; restart it with the flag instead");

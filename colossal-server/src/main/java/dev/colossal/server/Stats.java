@@ -17,4 +17,12 @@ final class Stats {
     final LongAdder connectedClients = new LongAdder();
     final LongAdder bytesIn = new LongAdder();
     final LongAdder bytesOut = new LongAdder();
+
+    /** CONFIG RESETSTAT: every counter back to zero but the clients connected now, as in Redis. */
+    void reset() {
+        for (LongAdder a : new LongAdder[] {commands, connectionsReceived, rejectedConnections, keyspaceHits, keyspaceMisses,
+                expiredKeys, protocolErrors, errorReplies, httpRequests, bytesIn, bytesOut}) {
+            a.reset();
+        }
+    }
 }

@@ -119,7 +119,27 @@ class ProtocolEdgeTest {
         }
     }
 
-    /** MGET reads each value as GET does, and counts a hit or a miss per key, as Redis does. */
+    @Test
+    void configResetstatZeroesTheCountersButNotTheClients() throws Exception {
+        try (Wire w = new Wire(server.port()); Wire other = new Wire(server.port())) {
+            w.call("SET", "reset-me", "1");
+            w.call("GET", "reset-me");
+            w.call("GET", "reset-absent");
+            w.call("NOSUCHCOMMAND");
+            assertTrue(stat(w, "keyspace_hits") > 0 && stat(w, "total_error_replies") > 0);
+            assertEquals("+OK\r\n", w.call("CONFIG", "RESETSTAT"));
+            String info = w.call("INFO");
+            assertTrue(info.contains("\r\nkeyspace_hits:0\r\n"), info);
+            assertTrue(info.contains("\r\nkeyspace_misses:0\r\n"), info);
+            assertTrue(info.contains("\r\ntotal_error_replies:0\r\n"), info);
+            assertTrue(info.contains("\r\ntotal_connections_received:0\r\n"), info);
+            assertEquals("+PONG\r\n", other.call("PING"));
+            assertTrue(stat(w, "connected_clients") >= 2, info);
+            w.call("GET", "reset-me");
+            assertEquals(1, stat(w, "keyspace_hits"), "counting goes on after the reset");
+        }
+    }
+
     @Test
     void timeIsTheWallClockInMicrosecondsAndNeverGoesBack() throws Exception {
         try (Wire w = new Wire(server.port())) {
@@ -138,6 +158,7 @@ class ProtocolEdgeTest {
         }
     }
 
+    /** MGET reads each value as GET does, and counts a hit or a miss per key, as Redis does. */
     @Test
     void mgetRepliesEveryValueAndCountsHitsAndMissesPerKey() throws Exception {
         try (Wire w = new Wire(server.port())) {
@@ -180,8 +201,10 @@ class ProtocolEdgeTest {
     }
 
     private static long stat(Wire w, String name) throws Exception {
-        String info = w.call("INFO", "stats");
-        int at = info.indexOf("\r\n" + name + ":") + name.length() + 3;
+        String info = w.call("INFO");
+        int line = info.indexOf("\r\n" + name + ":");
+        assertTrue(line >= 0, name + " is not in " + info);
+        int at = line + name.length() + 3;
         return Long.parseLong(info.substring(at, info.indexOf("\r\n", at)));
     }
 
