@@ -442,7 +442,6 @@ class ReadOnlyMapTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!Files.readString(out).contains("locked")) {
                 if (!holder.isAlive() || System.nanoTime() > deadline) {
-                    holder.destroyForcibly();
                     fail("the child never held the lock: " + MultiProcessTest.readQuietly(stderr));
                 }
                 Thread.sleep(5);
@@ -478,6 +477,8 @@ class ReadOnlyMapTest {
             assertThrows(IllegalStateException.class, () -> new HashMap<>(map), "iteration reaches the segment");
             assertEquals(expected.get(elsewhere), map.get(elsewhere), "other segments read as ever");
             assertEquals(expected.size(), map.size());
+        } finally {
+            holder.destroyForcibly();   // when an assertion failed before the kill: the child would hold on for ever
         }
         try (ColossalMap<String, String> map = ColossalMap.open(file, S, S)) {
             assertEquals(expected.get(inHeld), map.get(inHeld), "a writable open takes the lock over and repairs");
