@@ -28,7 +28,8 @@ import java.util.function.BiPredicate;
  * <p>Methods taking {@link MemorySegment}s read them only during the call. A full disk makes the
  * write that needed space throw {@link UncheckedIOException} (its cause the {@link IOException});
  * the map is unchanged by that write. Damaged bytes make an operation throw
- * {@link MapCorruptedException} naming the file and offset.
+ * {@link MapCorruptedException} naming the file and offset. {@link #openReadOnly} opens a map for
+ * reading only, with read permission on the file alone.
  *
  * <pre>{@code
  * try (BytesMap map = BytesMap.open(Path.of("users.map"))) {
@@ -115,8 +116,29 @@ public final class BytesMap implements AutoCloseable {
                 ? openExisting(path) : openReadOnly(path);
     }
 
-    /** Opens an existing map read-only (see {@link MapFile#readOnly}): every write fails. */
-    static BytesMap openReadOnly(Path path) throws IOException {
+    /**
+     * Opens an existing map for reading only: a map another process (or user) writes, a backup, a
+     * file this user may only read. It needs read permission on the file and nothing else, maps it
+     * read-only and never writes a byte of it: reads take no lock (each runs between two equal
+     * versions of its segment, again while a writer changes it), mark nothing for eviction, and
+     * read an expired entry as absent without removing it. They see what writers of this or other
+     * processes store meanwhile, however far the file or its tables grow.
+     *
+     * <p>Every write ({@code put}, {@code remove}, {@code clear}, {@code compact}, ...) throws
+     * {@link UnsupportedOperationException} naming the file, before it locks or changes anything;
+     * {@link #sync} does nothing. A read waits while a live writer holds its segment's lock, as in
+     * a writable open; but a segment whose writer died holding the lock can only be repaired by a
+     * writer: a read that needs it throws {@link IllegalStateException} naming the segment and
+     * saying so, until the map is opened writable once. A read that writers spoilt a thousand
+     * times over throws {@link IllegalStateException} too (try again).
+     *
+     * @param path the map file
+     * @return the map, open for reading
+     * @throws java.nio.file.NoSuchFileException if there is no such file (none is created)
+     * @throws MapFormatException                if the file is not a map, or has a newer format, or is truncated
+     * @throws IOException                       if the file cannot be opened for reading
+     */
+    public static BytesMap openReadOnly(Path path) throws IOException {
         return new BytesMap(MapFile.openReadOnly(Objects.requireNonNull(path, "path")));
     }
 
@@ -477,7 +499,8 @@ public final class BytesMap implements AutoCloseable {
      * @return the expiry time in epoch milliseconds, 0 if the entry never expires, -1 if absent
      */
     public long expiresAt(MemorySegment key) {
-        return update(key, (s, idx, h) -> idx < 0 ? -1L : s.expiresAt(idx));
+        long h = hash(key);
+        return segmentFor(h).expiresAt(key, h);
     }
 
     /**
@@ -492,6 +515,7 @@ public final class BytesMap implements AutoCloseable {
 
     /** Runs {@code op} on every segment under its lock, one at a time; sums the results. */
     private long eachSegmentLocked(java.util.function.ToLongFunction<Segment> op) {
+        file.checkWritable();
         long n = 0;
         for (Segment s : segments) {
             s.lock();
@@ -533,6 +557,7 @@ public final class BytesMap implements AutoCloseable {
      * @return how many keys were present (counted for removes only)
      */
     private int writeAll(MemorySegment[] keys, MemorySegment[] values) {
+        file.checkWritable();
         for (int i = 0; i < keys.length; i++) {
             if (keys[i] == null || values != null && values[i] == null) {
                 throw new NullPointerException((keys[i] == null ? "keys[" : "values[") + i + "] is null");
@@ -590,6 +615,7 @@ public final class BytesMap implements AutoCloseable {
 
     private boolean write(MemorySegment key, long h, MemorySegment value, long valueOffset, long valueLength, long expiresAt,
                           boolean onlyIfAbsent) {
+        file.checkWritable();
         Segment s = segmentFor(h);
         s.lock();
         try {
@@ -618,6 +644,7 @@ public final class BytesMap implements AutoCloseable {
 
     /** A remove of a key whose hash {@code h} is known (a batch's: {@link #touch} computed it). */
     boolean remove(MemorySegment key, long h) {
+        file.checkWritable();
         Segment s = segmentFor(h);
         s.lock();
         try {
@@ -654,26 +681,6 @@ public final class BytesMap implements AutoCloseable {
         return remove(MemorySegment.ofArray(key));
     }
 
-    /** An operation run under a segment's lock on the slot of one key. */
-    @FunctionalInterface
-    interface LockedOp<R> {
-        R apply(Segment segment, long slot, long hash) throws IOException;
-    }
-
-    /** Runs {@code op} under the lock of the key's segment with the key's slot (or -1). */
-    <R> R update(MemorySegment key, LockedOp<R> op) {
-        long h = hash(key);
-        Segment s = segmentFor(h);
-        s.lock();
-        try {
-            return op.apply(s, s.liveSlot(key, h), h);
-        } catch (IOException e) {
-            throw cannotGrow(e);
-        } finally {
-            s.unlock();
-        }
-    }
-
     UncheckedIOException cannotGrow(IOException e) {
         return new UncheckedIOException("map file=" + file.path + " could not grow: " + e.getMessage()
                 + "; free disk space and retry (the map is unchanged)", e);
@@ -706,7 +713,9 @@ public final class BytesMap implements AutoCloseable {
     /**
      * Calls {@code action} with a copy of every entry whose raw bytes pass {@code filter}; the
      * filter sees read-only views of the mapped bytes, valid only during the call, and runs with
-     * the segment's writers held off (readers go on). Weakly consistent, like {@link #forEach}.
+     * the segment's writers held off (readers go on); in a map opened read-only, which holds no
+     * writer off, it sees copies read between two equal versions of the segment. Weakly
+     * consistent, like {@link #forEach}.
      *
      * @param filter tests key and value bytes without copying them
      * @param action receives a copy of each entry that passed
@@ -796,14 +805,26 @@ public final class BytesMap implements AutoCloseable {
     private <T> List<T> snapshot(int i, long fromTag, long toTag, BiFunction<MemorySegment, MemorySegment, T> mapper) {
         Segment s = segments[i];
         List<T> out = new ArrayList<>();
+        BiConsumer<MemorySegment, MemorySegment> keep = (k, v) -> {
+            T t = mapper.apply(k, v);
+            if (t != null) {
+                out.add(t);
+            }
+        };
+        if (file.readOnly) {
+            // Copied between two equal versions, then mapped: the mapper (a caller's filter, a
+            // codec) sees each entry once, never bytes that a writer was changing meanwhile.
+            List<MemorySegment[]> copies = s.readConsistently(() -> {
+                List<MemorySegment[]> read = new ArrayList<>();
+                s.forEachInTags(fromTag, toTag, (k, v) -> read.add(new MemorySegment[] {copy(k), copy(v)}));
+                return read;
+            });
+            copies.forEach(kv -> keep.accept(kv[0], kv[1]));
+            return out;
+        }
         s.lockForRead();
         try {
-            s.forEachInTags(fromTag, toTag, (k, v) -> {
-                T t = mapper.apply(k, v);
-                if (t != null) {
-                    out.add(t);
-                }
-            });
+            s.forEachInTags(fromTag, toTag, keep);
         } finally {
             s.unlockForRead();
         }
@@ -879,6 +900,7 @@ public final class BytesMap implements AutoCloseable {
 
     /** {@link #dropDamaged()}, telling {@code progress} the percentage done after each segment (may be null). */
     long[] dropDamaged(java.util.function.IntConsumer progress) {
+        file.checkWritable();
         java.util.stream.LongStream.Builder all = java.util.stream.LongStream.builder();
         for (int i = 0; i < segments.length; i++) {
             Segment s = segments[i];
@@ -897,7 +919,14 @@ public final class BytesMap implements AutoCloseable {
         return all.build().toArray();
     }
 
-    /** Forces every change to the storage device (for power loss; kill -9 needs no sync). */
+    private static MemorySegment copy(MemorySegment bytes) {
+        return MemorySegment.ofArray(bytes.toArray(ValueLayout.JAVA_BYTE)).asReadOnly();
+    }
+
+    /**
+     * Forces every change to the storage device (for power loss; kill -9 needs no sync). Does
+     * nothing on a map opened read-only: it changed nothing, and its writers sync what they wrote.
+     */
     public void sync() {
         file.sync();
     }

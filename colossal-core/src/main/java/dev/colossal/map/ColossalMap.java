@@ -40,7 +40,8 @@ import java.util.function.Function;
  * entries read as absent everywhere (though {@link #size} counts them until they are removed).
  * Writes through the {@code Map} methods store entries without expiry (like Redis {@code SET}). A
  * map created with {@link MapOptions#withMaxEntries} or {@link MapOptions#withMaxBytes} is a
- * bounded cache that evicts approximately least-recently-used entries.
+ * bounded cache that evicts approximately least-recently-used entries. {@link #openReadOnly} opens
+ * a map for reading only, needing read permission on the file alone.
  *
  * <p>Writes that need the file to grow throw {@link UncheckedIOException} when the disk is full,
  * leaving the map unchanged; damaged bytes throw {@link MapCorruptedException} naming file and
@@ -103,6 +104,30 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(values, "values");
         return new ColossalMap<>(BytesMap.open(path, options), keys, values);
+    }
+
+    /**
+     * Opens an existing map for reading only, needing only read permission on the file (see
+     * {@link BytesMap#openReadOnly} for what that means). Every read works, iteration and
+     * parallel streams included, and writes nothing to the file; every write (the {@code Map}
+     * methods, {@code set}, {@code purgeExpired}, {@code Entry.setValue}, an iterator's
+     * {@code remove}) throws {@link UnsupportedOperationException} naming the file before it locks
+     * or changes anything; {@link #sync} does nothing.
+     *
+     * @param <K>    the key type
+     * @param <V>    the value type
+     * @param path   the map file
+     * @param keys   the key codec
+     * @param values the value codec
+     * @return the map, open for reading
+     * @throws java.nio.file.NoSuchFileException if there is no such file (none is created)
+     * @throws MapFormatException                if the file is not a map, or has a newer format, or is truncated
+     * @throws IOException                       if the file cannot be opened for reading
+     */
+    public static <K, V> ColossalMap<K, V> openReadOnly(Path path, Codec<K> keys, Codec<V> values) throws IOException {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(values, "values");
+        return new ColossalMap<>(BytesMap.openReadOnly(path), keys, values);
     }
 
     /**
@@ -196,6 +221,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * this thread gets its own.
      */
     private <A, B, R> R locked(Object key, R ifNotKey, A a, B b, KeyOp<K, V, A, B, R> op) {
+        raw.file.checkWritable();
         Scratch scratch = Scratch.acquire();
         try {
             MemorySegment k = encodeKey(scratch, key);
@@ -316,6 +342,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      */
     @Override
     public void putAll(Map<? extends K, ? extends V> m) {
+        raw.file.checkWritable();
         try (KeyBatch batch = new KeyBatch()) {
             for (Map.Entry<? extends K, ? extends V> e : m.entrySet()) {
                 if (e.getValue() == null) {
@@ -457,7 +484,13 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @return the expiry time in epoch milliseconds, 0 if the entry never expires, -1 if absent
      */
     public long expiresAt(K key) {
-        return locked(key, -1L, null, null, (m, s, slot, h, k, sc, a, b) -> slot < 0 ? -1L : s.expiresAt(slot));
+        Scratch scratch = Scratch.acquire();
+        try {
+            MemorySegment k = encodeKey(scratch, key);
+            return k == null ? -1L : raw.expiresAt(k);
+        } finally {
+            scratch.release();
+        }
     }
 
     /**
@@ -503,6 +536,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @throws NullPointerException if a key is null: the batches before it are removed
      */
     public int removeAll(Iterable<? extends K> keys) {
+        raw.file.checkWritable();
         int removed = 0;
         try (KeyBatch batch = new KeyBatch()) {
             for (K key : keys) {
@@ -529,6 +563,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
 
     @Override
     public boolean remove(Object key, Object value) {
+        raw.file.checkWritable();
         if (value == null) {
             return false;
         }
@@ -618,7 +653,17 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         raw.clear();
     }
 
-    /** Forces every change to the storage device (for power loss; kill -9 needs no sync). */
+    /** As {@link ConcurrentMap#replaceAll}; refused at once by a read-only map, even an empty one. */
+    @Override
+    public void replaceAll(BiFunction<? super K, ? super V, ? extends V> function) {
+        raw.file.checkWritable();
+        ConcurrentMap.super.replaceAll(function);
+    }
+
+    /**
+     * Forces every change to the storage device (for power loss; kill -9 needs no sync). Does
+     * nothing on a map opened read-only.
+     */
     public void sync() {
         raw.sync();
     }

@@ -66,8 +66,9 @@ final class MapFile implements AutoCloseable {
     /** Whether lookups in this process check the checksums of the entries they meet. */
     final boolean verifyReads;
     /**
-     * Opened for reading only (the tools, on a file this user may not write): mapped read-only, so
-     * a store anywhere fails at once, and no lock is ever taken (see {@link Segment#readConsistently}).
+     * Opened for reading only ({@link BytesMap#openReadOnly}, and the tools on a file this user may
+     * not write): mapped read-only, so a store anywhere fails at once, no lock is ever taken (see
+     * {@link Segment#readConsistently}), and every write is refused first ({@link #checkWritable}).
      */
     final boolean readOnly;
     private final int formatVersion;
@@ -230,8 +231,9 @@ final class MapFile implements AutoCloseable {
         return readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE;
     }
 
-    /** Opens an existing map file for reading only: what the tools do when this user may not write it. */
+    /** Opens an existing map file for reading only: needs read permission on it, nothing more. */
     static MapFile openReadOnly(Path path) throws IOException {
+        checkByteOrder();
         ReopeningChannel channel = ReopeningChannel.open(path, StandardOpenOption.READ);
         try {
             MapFile file = new MapFile(path, channel, validate(path, channel), true, true);
@@ -245,9 +247,7 @@ final class MapFile implements AutoCloseable {
 
     /** Opens the map file, creating it with {@code options} if it does not exist (unless options is null). */
     static MapFile open(Path path, MapOptions options) throws IOException {
-        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-            throw new MapFormatException("map files are little-endian; this platform is big-endian");
-        }
+        checkByteOrder();
         if (options != null && !Files.exists(path)) {
             create(path, options);
         }
@@ -263,6 +263,26 @@ final class MapFile implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
+        }
+    }
+
+    private static void checkByteOrder() throws MapFormatException {
+        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+            throw new MapFormatException("map files are little-endian; this platform is big-endian");
+        }
+    }
+
+    /**
+     * Refuses a write through a read-only open before it takes a lock or changes anything: the
+     * JDK would refuse the first store too, but partway into the write and with a message that
+     * names neither the file nor the reason.
+     *
+     * @throws UnsupportedOperationException if the file was opened read-only
+     */
+    void checkWritable() {
+        if (readOnly) {
+            throw new UnsupportedOperationException("map file=" + path + " was opened read-only: it cannot be written"
+                    + " through this map; open it with open(...) to write (as a user who may write the file)");
         }
     }
 
@@ -599,8 +619,11 @@ final class MapFile implements AutoCloseable {
         return new MapCorruptedException(path, offset, what);
     }
 
-    /** Forces every change to the storage device. */
+    /** Forces every change to the storage device; nothing to do for a read-only open, which made none. */
     void sync() {
+        if (readOnly) {
+            return;
+        }
         pin(0);
         try {
             mem().force();

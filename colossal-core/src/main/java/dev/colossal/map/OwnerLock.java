@@ -22,7 +22,8 @@ final class OwnerLock {
     /** This process's token. */
     static final long SELF = token(ProcessHandle.current());
 
-    private static final long LIVENESS_CHECK_NANOS = 20_000_000L;
+    /** How long a waiter goes between two looks at the owner's liveness. */
+    static final long LIVENESS_CHECK_NANOS = 20_000_000L;
     /** How far two views of one process's start time may differ (clock steps, rounding). */
     static final long START_TOLERANCE_SECONDS = 30;
 

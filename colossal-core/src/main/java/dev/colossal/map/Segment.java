@@ -34,7 +34,7 @@ import java.util.function.Supplier;
 final class Segment {
 
     private static final int OPTIMISTIC_ATTEMPTS = 96;
-    /** Scans of a read-only map's segment tried before giving up on writers that keep changing it. */
+    /** Reads of a read-only map's segment that writers spoilt before it gives up on them. */
     private static final int READ_ONLY_ATTEMPTS = 1000;
     static final long KEY_SEED = 0x436F6C6F7373616CL;
 
@@ -51,6 +51,8 @@ final class Segment {
     /** Below this much free space a merge is not worth a scan of the segment. */
     private static final long DEFRAGMENT_MIN_FREE_BLOCKS = 1 << 12;
     private volatile Thread holder;
+    /** Whether reads mark their entry for the eviction hand: in a bounded map, unless it is read-only. */
+    private final boolean marksReads;
 
     Segment(MapFile file, int index) {
         this.file = file;
@@ -60,6 +62,7 @@ final class Segment {
         this.base = FileHeaderLayout.segmentOffset(index);
         this.heap = new SegmentHeap(file, index, base, this::defragmentBeforeGrowth);
         this.firstEntry = FileHeaderLayout.directoryEnd(file.segmentCount);
+        this.marksReads = file.bounded() && !file.readOnly;
     }
 
     static long hashKey(MemorySegment key, long offset, long length) {
@@ -90,10 +93,12 @@ final class Segment {
     /**
      * Runs {@code read} (a scan of this segment) on a consistent segment: under the lock, or, in a
      * map opened read-only (which cannot take a lock), between two equal even versions, again while
-     * writers keep changing it. A segment a dead writer left half written cannot be repaired
-     * without writing: that throws, saying what repairs it.
+     * writers keep changing it or a remap closed the mapping it read through. While a live writer
+     * holds the lock it waits, however long, as a locked read would. A segment a dead writer left
+     * half written cannot be repaired without writing: that throws, saying what repairs it.
      *
-     * @throws IllegalStateException if the segment is a dead writer's, or kept changing
+     * @throws IllegalStateException if the segment is a dead writer's, or writers changed it under
+     *                               {@value #READ_ONLY_ATTEMPTS} reads
      */
     <T> T readConsistently(Supplier<T> read) {
         if (!file.readOnly) {
@@ -104,32 +109,49 @@ final class Segment {
                 unlockForRead();
             }
         }
+        int spoilt = 0;
+        long checkedOwner = 0;
+        long nextCheck = 0;
         for (int attempt = 0; ; attempt++) {
-            long v = Mem.getLongAcquire(file.mem(), base + VERSION);
+            MemorySegment seen = file.mem();
+            long v = file.readVolatile(base + VERSION);
             if ((v & 1) == 0) {
                 T result = null;
                 RuntimeException failure = null;
                 try {
                     result = read.get();
                 } catch (RuntimeException e) {
-                    failure = e;   // bytes a writer was changing, or damage: the version tells which
+                    failure = e;   // bytes a writer was changing, damage, or a retired mapping: told apart below
                 }
                 VarHandle.loadLoadFence();
-                if (Mem.getLong(file.mem(), base + VERSION) == v) {
+                boolean retired = failure instanceof IllegalStateException && file.replaced(seen);
+                if (!retired && file.readVolatile(base + VERSION) == v) {
                     if (failure != null) {
                         throw failure;
                     }
                     return result;
                 }
+                spoilt++;
             } else {
-                long owner = Mem.getLong(file.mem(), base + LOCK_OWNER);
-                if (owner != 0 && OwnerLock.isDead(owner)) {
-                    throw new IllegalStateException("segment=" + index + " of file=" + file.path + " was being written by"
-                            + " process " + OwnerLock.pid(owner) + ", which died; opening the map writable repairs it"
-                            + " ('colossal compact " + file.path + "' as a user who may write the file)");
+                long owner = file.readVolatile(base + LOCK_OWNER);
+                long now = System.nanoTime();
+                // Liveness costs a look into /proc: once per owner seen, then as often as a locker checks.
+                if (owner != checkedOwner || now - nextCheck >= 0) {
+                    checkedOwner = owner;
+                    nextCheck = now + OwnerLock.LIVENESS_CHECK_NANOS;
+                    if (owner != 0 && OwnerLock.isDead(owner)) {
+                        throw new IllegalStateException("segment=" + index + " of file=" + file.path + " was being written"
+                                + " by process " + OwnerLock.pid(owner) + ", which died holding its lock; a read-only open"
+                                + " cannot repair it: open the map writable once (any use of the segment then takes the"
+                                + " lock over and repairs it), or run 'colossal compact " + file.path + "' as a user who"
+                                + " may write the file");
+                    }
+                }
+                if (owner == 0) {
+                    spoilt++;   // the writer let go between the two reads (or damage): counts as a try
                 }
             }
-            if (attempt == READ_ONLY_ATTEMPTS) {
+            if (spoilt == READ_ONLY_ATTEMPTS) {
                 throw new IllegalStateException("segment=" + index + " of file=" + file.path + " changed under each of "
                         + READ_ONLY_ATTEMPTS + " reads: writers are busy with it; try again");
             }
@@ -147,6 +169,7 @@ final class Segment {
     }
 
     private void acquire() {
+        file.checkWritable();
         if (holder == Thread.currentThread()) {
             throw new IllegalStateException("segment=" + index + " of file=" + file.path
                     + " is already locked by this thread: a compute function must not use the map");
@@ -239,13 +262,21 @@ final class Segment {
             if (failure != null) {
                 throw corruption(failure);
             }
-            if (result >= 0 && file.bounded()) {
+            if (result >= 0 && marksReads) {
                 markReferenced(key, hash);
             }
             return result;
         }
         // Writers kept us out (or one died holding the lock): read under the lock, which waits,
-        // or takes a dead owner's lock over and repairs.
+        // or takes a dead owner's lock over and repairs. A read-only map can take no lock: it
+        // goes on reading between equal versions, and tells of a dead owner.
+        if (file.readOnly) {
+            try {
+                return readConsistently(() -> getUnlocked(file.mem(), key, hash, dst, dstOffset));
+            } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+                throw corruption(e);
+            }
+        }
         lockForRead();
         try {
             return getUnlocked(file.mem(), key, hash, dst, dstOffset);
@@ -808,6 +839,17 @@ final class Segment {
         long e = entryAt(idx);
         long header = checkEntry(e);
         return isExpired(file.mem(), e, header);
+    }
+
+    /**
+     * When {@code key} expires (epoch ms), 0 if never, -1 if absent or expired. Only reads, so a
+     * read-only map can ask too; an expired entry stays for a writer to remove.
+     */
+    long expiresAt(MemorySegment key, long hash) {
+        return readConsistently(() -> {
+            long slot = find(key, hash);
+            return slot < 0 || isExpiredAt(slot) ? -1L : expiresAt(slot);
+        });
     }
 
     /** When the entry in slot {@code idx} expires (epoch ms), or 0 if never; under the lock. */

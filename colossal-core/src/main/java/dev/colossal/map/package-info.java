@@ -5,6 +5,7 @@
  * keys and values go through {@link dev.colossal.codec.Codec}s; {@link dev.colossal.map.BytesMap}
  * is the same map on raw bytes, with zero-copy reads. Both open a file that any number of threads
  * and processes may use at once, that grows by itself, and that survives a kill -9 of any of them.
+ * Their {@code openReadOnly} reads a map with read permission on the file alone, writing nothing.
  *
  * <h2>Memory order</h2>
  * Shared fields of the file are naturally aligned longs reached through accessors named by their

@@ -13,6 +13,10 @@ import java.nio.file.Path;
  *                         then re-reads all N entries and prints "ok", or the first one missing
  * grow    FILE PREFIX N   on a one-segment map sized for 2N entries: N ops as writer does, then grows the
  *                         table past 2^24 slots ({@link TableGrowthTest#PAST_OLD_LIMIT}); prints "end"
+ * rounds  FILE PREFIX N R R rounds: round r puts {@link ConcurrencyStressTest#valueFor}(key(i), r) for each
+ *                         i below N; prints r after each round
+ * hold    FILE PREFIX     prints "locked" from inside a compute of key PREFIX, holding its segment's lock
+ *                         until killed
  * </pre>
  */
 public final class MapChild {
@@ -66,6 +70,28 @@ public final class MapChild {
                     map.bytes().segmentFor(0).growTable(TableGrowthTest.PAST_OLD_LIMIT);
                     out.println("end");
                 }
+                case "rounds" -> {
+                    int keys = Integer.parseInt(args[3]);
+                    int rounds = Integer.parseInt(args[4]);
+                    for (int r = 0; r < rounds; r++) {
+                        for (int i = 0; i < keys; i++) {
+                            map.put(key(prefix, i), ConcurrencyStressTest.valueFor(key(prefix, i), r));
+                        }
+                        out.println(r);
+                        out.flush();
+                    }
+                }
+                case "hold" -> map.compute(prefix, (k, v) -> {
+                    out.println("locked");
+                    out.flush();
+                    while (true) {
+                        try {
+                            Thread.sleep(60_000);
+                        } catch (InterruptedException ignored) {
+                            // only a kill ends this
+                        }
+                    }
+                });
                 case "fill" -> {
                     int n = 0;
                     try {

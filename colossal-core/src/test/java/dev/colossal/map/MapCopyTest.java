@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -169,14 +169,9 @@ class MapCopyTest {
                 map.put(key(i), ("v" + i).getBytes(UTF_8));
             }
         }
-        boolean immutable = ReadOnlyToolsTest.makeUnwritable(file);
-        try {
-            assumeFalse(Files.isWritable(file), "this user writes any file (root without chattr): nothing to show");
+        try (Unwritable frozen = Unwritable.make(file)) {
+            assumeTrue(frozen.stopsThisUser(), "this user writes any file (root without chattr): nothing to show");
             assertEquals(3000, MapCopier.copy(file, dir.resolve("thawed.map"), null, null).entries());
-        } finally {
-            if (immutable) {
-                ReadOnlyToolsTest.chattr("-i", file);
-            }
         }
         try (BytesMap copy = BytesMap.open(dir.resolve("thawed.map"))) {
             assertEquals("v2999", new String(copy.get(key(2999)), UTF_8));

@@ -5,16 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -38,21 +34,16 @@ class ReadOnlyToolsTest {
                 map.put(("k" + i).getBytes(), new byte[i % 300]);
             }
         }
-        byte[] before = sha256(file);
-        boolean immutable = makeUnwritable(file);
-        try {
-            assumeFalse(Files.isWritable(file), "this user writes any file (root without chattr): nothing to show");
+        byte[] before = Unwritable.sha256(file);
+        try (Unwritable unwritable = Unwritable.make(file)) {
+            assumeTrue(unwritable.stopsThisUser(), "this user writes any file (root without chattr): nothing to show");
             MapInspector.Summary summary = MapInspector.inspect(file);
             assertEquals(5_000, summary.entries());
             MapVerifier.Result verified = MapVerifier.verify(file, null);
             assertTrue(verified.isSound(), verified.problems().toString());
             assertEquals(5_000, verified.entries());
-        } finally {
-            if (immutable) {
-                chattr("-i", file);
-            }
         }
-        assertArrayEquals(before, sha256(file), "not a byte changed");
+        assertArrayEquals(before, Unwritable.sha256(file), "not a byte changed");
     }
 
     @Test
@@ -107,28 +98,5 @@ class ReadOnlyToolsTest {
             }
             assertNull(failure.get());
         }
-    }
-
-    /** chmod 0444, and for root, whom no mode stops, the immutable flag; returns whether it set that. */
-    static boolean makeUnwritable(Path file) throws Exception {
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
-        if (Files.isWritable(file) && chattr("+i", file)) {
-            return true;
-        }
-        return false;
-    }
-
-    static boolean chattr(String flag, Path file) throws Exception {
-        try {
-            Process p = new ProcessBuilder("chattr", flag, file.toString()).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor() == 0;
-        } catch (IOException noChattr) {
-            return false;
-        }
-    }
-
-    private static byte[] sha256(Path file) throws Exception {
-        return MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
     }
 }
