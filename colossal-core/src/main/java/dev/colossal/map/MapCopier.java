@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -21,7 +24,8 @@ import java.util.function.UnaryOperator;
  * segments, checksums on or off). {@code colossal copy} runs it.
  *
  * <p>The copy is written to a hidden file beside the target and linked into place only when it is
- * complete and synced, so the target either does not exist or holds the whole copy. Each segment
+ * complete and synced, so the target either does not exist or holds the whole copy; the hidden
+ * file of a copy that was killed is removed by the next copy to that target. Each segment
  * is copied at one moment, with its writers held off meanwhile (readers go on); different
  * segments at different moments, as {@link BytesMap#forEach} sees them. Entries keep their expiry
  * times; expired ones are left behind.
@@ -75,11 +79,16 @@ public final class MapCopier {
         MapOptions own = map.file.layout();
         own = own.withExpectedEntries(Math.max(own.expectedEntries(), map.size()));
         MapOptions options = layout == null ? own : Objects.requireNonNull(layout.apply(own), "layout returned null");
-        Path tmp = absolute.resolveSibling("." + absolute.getFileName() + ".copying-"
-                + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        Path dir = absolute.getParent();
+        if (!Files.isDirectory(dir)) {
+            throw new NoSuchFileException(dir.toString(), null, "the copy's directory does not exist; create it first");
+        }
+        String prefix = "." + absolute.getFileName() + ".copying-";
+        StaleTemporaries.removeDead(dir, prefix);
+        Path tmp = StaleTemporaries.name(dir, prefix);
         try {
             long entries;
-            try (BytesMap copy = BytesMap.open(tmp, options)) {
+            try (BytesMap copy = openCopy(tmp, absolute, options)) {
                 entries = copySegments(map, copy, progress);
                 copy.sync();
             }
@@ -93,6 +102,20 @@ public final class MapCopier {
             return entries;
         } finally {
             Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Creates the hidden copy; a failure names the target the user gave, not the hidden file. */
+    private static BytesMap openCopy(Path tmp, Path target, MapOptions options) throws IOException {
+        try {
+            return BytesMap.open(tmp, options);
+        } catch (FileSystemException e) {
+            String reason = e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
+            FileSystemException named = e instanceof AccessDeniedException
+                    ? new AccessDeniedException(target.toString(), null, "cannot write the copy: " + reason)
+                    : new FileSystemException(target.toString(), null, "cannot write the copy: " + reason);
+            named.initCause(e);
+            throw named;
         }
     }
 

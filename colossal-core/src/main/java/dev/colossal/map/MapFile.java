@@ -408,8 +408,9 @@ final class MapFile implements AutoCloseable {
 
     private static void create(Path path, MapOptions options) throws IOException {
         Path absolute = path.toAbsolutePath();
-        Path tmp = absolute.resolveSibling("." + absolute.getFileName() + ".creating-"
-                + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        String prefix = "." + absolute.getFileName() + ".creating-";
+        StaleTemporaries.removeDead(absolute.getParent(), prefix);
+        Path tmp = StaleTemporaries.name(absolute.getParent(), prefix);
         List<FileAttribute<?>> attrs = new ArrayList<>();
         if (absolute.getParent() != null && Files.getFileStore(absolute.getParent())
                 .supportsFileAttributeView("posix")) {

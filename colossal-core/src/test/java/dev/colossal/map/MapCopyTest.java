@@ -141,6 +141,26 @@ class MapCopyTest {
     }
 
     @Test
+    void shouldRemoveWhatAKilledCopyLeftAndNameTheTargetWhenItCannotBeWritten() throws Exception {
+        Path target = dir.resolve("t.map");
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path dead = Files.write(dir.resolve(".t.map.copying-" + gone.pid() + "-1"), new byte[1 << 20]);
+        Path live = Files.write(dir.resolve(".t.map.copying-" + ProcessHandle.current().pid() + "-1"), new byte[10]);
+        Path foreign = Files.write(dir.resolve(".t.map.copying-notes"), new byte[10]);
+        try (BytesMap map = BytesMap.open(dir.resolve("s.map"))) {
+            map.put(key(1), key(1));
+            map.copyTo(target);
+            assertFalse(Files.exists(dead), "a dead process's partial copy is removed");
+            assertTrue(Files.exists(live) && Files.exists(foreign), "a live process's copy and other files stay");
+
+            java.nio.file.NoSuchFileException e = assertThrows(java.nio.file.NoSuchFileException.class,
+                    () -> map.copyTo(dir.resolve("none/x.map")));
+            assertEquals(dir.resolve("none").toString(), e.getFile());
+        }
+    }
+
+    @Test
     void shouldStopAtDamageAndLeaveNoTarget() throws IOException {
         Path file = dir.resolve("damaged.map");
         try (BytesMap map = BytesMap.open(file)) {

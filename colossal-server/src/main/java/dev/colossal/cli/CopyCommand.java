@@ -4,6 +4,7 @@ import dev.colossal.map.MapCopier;
 import dev.colossal.map.MapCorruptedException;
 import dev.colossal.map.MapOptions;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -58,6 +59,11 @@ public final class CopyCommand implements Callable<Integer> {
             System.err.println("colossal copy: stopped at damage, no copy written: " + e.getMessage()
                     + "; 'colossal repair " + args.file + "' drops damaged entries, then copy again");
             return 1;
+        } catch (FileSystemException e) {
+            if (e.getFile() != null && !Path.of(e.getFile()).toAbsolutePath().equals(args.file.toAbsolutePath())) {
+                return Failures.report("copy", e.getFile() + ": " + e.getReason());   // the target's side
+            }
+            return Failures.unreadable("copy", args.file, e);
         } catch (Exception e) {
             return Failures.unreadable("copy", args.file, e);
         }

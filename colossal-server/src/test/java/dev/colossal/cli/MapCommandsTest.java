@@ -113,6 +113,10 @@ class MapCommandsTest {
         assertEquals(2, badCount.exit());
         assertTrue(badCount.err().startsWith("colossal copy: --segments=3: "), badCount.err());
         assertEquals(2, Cli.run("copy", dir.resolve("missing.map").toString(), dir.resolve("x.map").toString()).exit());
+        Cli.Run noDir = Cli.run("copy", file.toString(), dir.resolve("no/such/dir/x.map").toString());
+        assertEquals(2, noDir.exit());
+        assertEquals("colossal copy: " + dir.resolve("no/such/dir") + ": the copy's directory does not exist; create it first",
+                noDir.err().strip());
     }
 
     @Test
