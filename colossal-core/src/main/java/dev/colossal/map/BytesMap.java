@@ -700,9 +700,11 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
-     * Calls {@code action} with a copy of every entry. Weakly consistent: each segment is copied at
-     * one moment, different segments at different moments; it never throws because of concurrent
-     * changes.
+     * Calls {@code action} with a copy of every entry. Weakly consistent: entries are copied a step
+     * of a few hundred at a time (with their segment's writers held off for that step only), and an
+     * entry present throughout is met exactly once, however the map changes meanwhile; one added or
+     * removed meanwhile may or may not be. It never throws because of concurrent changes, and holds
+     * one step's copies at a time, whatever the map's size.
      *
      * @param action receives key and value
      */
@@ -723,15 +725,41 @@ public final class BytesMap implements AutoCloseable {
      */
     public long scan(BiPredicate<MemorySegment, MemorySegment> filter, BiConsumer<byte[], byte[]> action) {
         long hits = 0;
-        for (int i = 0; i < segments.length; i++) {
-            List<byte[][]> copies = snapshot(i, (k, v) -> filter.test(k, v)
-                    ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null);
+        List<byte[][]> copies = new ArrayList<>();
+        for (long cursor = 0; cursor < scanCursorLimit(); ) {
+            copies.clear();
+            cursor = walkStep(cursor, scanCursorLimit(), (k, v) -> filter.test(k, v)
+                    ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null, copies);
             for (byte[][] kv : copies) {
                 action.accept(kv[0], kv[1]);
             }
             hits += copies.size();
         }
         return hits;
+    }
+
+    /**
+     * The most entries a step of a full walk visits: a segment up to this size is walked in one
+     * step, its entries in file order (a walk of 1M entries in steps of 256 took 2.5x as long, each
+     * step's entries lying scattered over the heap); a larger one in steps that hold its writers off
+     * for milliseconds, not for the whole segment.
+     */
+    private static final int WALK_ENTRIES = 1 << 16;
+    /** The most bytes (about) a step of a full walk copies: what an iterator holds at once. */
+    private static final long WALK_BYTES = 4 << 20;
+
+    /**
+     * One step of a full walk ({@link #forEach}, the typed map's views): as {@link #step}, with as
+     * many entries as {@link #WALK_ENTRIES} and {@link #WALK_BYTES} allow, never past the end of
+     * the cursor's segment.
+     */
+    <T> long walkStep(long cursor, long end, BiFunction<MemorySegment, MemorySegment, T> mapper, List<T> out) {
+        int seg = (int) (cursor >>> SlotLayout.TAG_BITS);
+        Segment s = segments[seg];
+        long live = s.liveEntries();
+        long meanBytes = live <= 0 ? 1 : Math.max(1, s.usedBytes() / live);
+        int count = Math.clamp(WALK_BYTES / meanBytes, 1, WALK_ENTRIES);
+        return step(cursor, Math.min(end, ((long) seg + 1) << SlotLayout.TAG_BITS), count, mapper, out);
     }
 
     /**
@@ -752,38 +780,46 @@ public final class BytesMap implements AutoCloseable {
      * @throws IllegalArgumentException if {@code cursor} is not one this map returns, or {@code count < 1}
      */
     public long scan(long cursor, int count, BiPredicate<MemorySegment, MemorySegment> filter, BiConsumer<byte[], byte[]> action) {
-        long tags = 1L << SlotLayout.TAG_BITS;
-        int seg = (int) (cursor >>> SlotLayout.TAG_BITS);
-        if (cursor < 0 || seg >= segments.length || count < 1) {
+        if (cursor < 0 || cursor >= scanCursorLimit() || count < 1) {
             throw new IllegalArgumentException("cursor=" + cursor + " count=" + count + ": the cursor must be 0 or one a scan of "
                     + "this map returned (below " + scanCursorLimit() + "), the count at least 1");
         }
-        long tag = cursor & (tags - 1);
+        List<byte[][]> copies = new ArrayList<>();
+        long next = step(cursor, scanCursorLimit(), count, (k, v) -> filter.test(k, v)
+                ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null, copies);
+        for (byte[][] kv : copies) {
+            action.accept(kv[0], kv[1]);
+        }
+        return next == scanCursorLimit() ? 0 : next;
+    }
+
+    /**
+     * One step of a walk over the cursors {@code [cursor, end)} (as {@link #scan(long, int,
+     * BiPredicate, BiConsumer)}'s): visits about {@code count} entries, adds what {@code mapper}
+     * makes of each to {@code out} (null is dropped) and returns where to go on, {@code end} when
+     * done. The mapper runs with the entries' segment held still; what it keeps must be a copy.
+     */
+    <T> long step(long cursor, long end, int count, BiFunction<MemorySegment, MemorySegment, T> mapper, List<T> out) {
+        long tags = 1L << SlotLayout.TAG_BITS;
         long visited = 0;
-        while (visited < count) {
+        while (visited < count && cursor < end) {
+            int seg = (int) (cursor >>> SlotLayout.TAG_BITS);
+            long tag = cursor & (tags - 1);
             Segment s = segments[seg];
             // Tags spread evenly over a segment's entries: a span holding about what is left to visit.
             long live = s.liveEntries();
             long span = live == 0 ? tags : Math.max(1, (count - visited) * tags / live);
-            long end = Math.min(tags, tag + span);
+            long segmentEnd = Math.min(end, ((long) seg + 1) << SlotLayout.TAG_BITS);
+            long to = Math.min(segmentEnd - ((long) seg << SlotLayout.TAG_BITS), tag + span);
             long[] seen = {0};
-            List<byte[][]> copies = snapshot(seg, tag, end, (k, v) -> {
+            out.addAll(snapshot(seg, tag, to, (k, v) -> {
                 seen[0]++;
-                return filter.test(k, v) ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null;
-            });
-            for (byte[][] kv : copies) {
-                action.accept(kv[0], kv[1]);
-            }
+                return mapper.apply(k, v);
+            }));
             visited += seen[0];
-            tag = end;
-            if (tag == tags) {
-                if (++seg == segments.length) {
-                    return 0;
-                }
-                tag = 0;
-            }
+            cursor = ((long) seg << SlotLayout.TAG_BITS) + to;
         }
-        return (long) seg << SlotLayout.TAG_BITS | tag;
+        return cursor;
     }
 
     /**
@@ -796,12 +832,7 @@ public final class BytesMap implements AutoCloseable {
         return (long) segments.length << SlotLayout.TAG_BITS;
     }
 
-    /** Maps every entry of segment {@code i} under its lock; null results are dropped. */
-    <T> List<T> snapshot(int i, BiFunction<MemorySegment, MemorySegment, T> mapper) {
-        return snapshot(i, 0, 1L << SlotLayout.TAG_BITS, mapper);
-    }
-
-    /** {@link #snapshot(int, BiFunction)} of the entries whose tags lie in {@code [fromTag, toTag)}. */
+    /** Maps the entries of segment {@code i} whose tags lie in {@code [fromTag, toTag)}, the segment held still; null results are dropped. */
     private <T> List<T> snapshot(int i, long fromTag, long toTag, BiFunction<MemorySegment, MemorySegment, T> mapper) {
         Segment s = segments[i];
         List<T> out = new ArrayList<>();

@@ -1,15 +1,17 @@
 package dev.colossal.map;
 
 import dev.colossal.codec.Codec;
+import dev.colossal.codec.CodecException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.AbstractCollection;
 import java.util.AbstractMap;
-import java.util.AbstractSet;
+import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,6 +64,8 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     private final Codec<K> keys;
     private final Codec<V> values;
     private final EntrySet entrySet = new EntrySet();
+    private final KeySet keySet = new KeySet();
+    private final Values valueView = new Values();
 
     private ColossalMap(BytesMap raw, Codec<K> keys, Codec<V> values) {
         this.raw = raw;
@@ -201,7 +205,17 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     }
 
     private V oldValue(Segment s, long slot) {
-        return slot < 0 ? null : values.decode(s.value(s.entryAt(slot)));
+        if (slot < 0) {
+            return null;
+        }
+        try {
+            return values.decode(s.value(s.entryAt(slot)));
+        } catch (CodecException e) {
+            throw new CodecException("the value stored under this key cannot be decoded with this map's value codec (was it"
+                    + " written with another codec, or an older version of the type?), and this call returns it; nothing"
+                    + " was changed. set(key, value) replaces it and removeAll(List.of(key)) or keySet().remove(key) drops it"
+                    + " without reading it: " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -432,11 +446,6 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      */
     public long longSize() {
         return raw.size();
-    }
-
-    @Override
-    public boolean isEmpty() {
-        return raw.size() == 0;
     }
 
     // ------------------------------------------------------------------ writes
@@ -685,8 +694,77 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         return entrySet;
     }
 
-    private List<Map.Entry<K, V>> segmentEntries(int i) {
-        return raw.snapshot(i, (k, v) -> new Entry(keys.decode(k), values.decode(v)));
+    @Override
+    public Set<K> keySet() {
+        return keySet;
+    }
+
+    @Override
+    public Collection<V> values() {
+        return valueView;
+    }
+
+    /**
+     * Whether the map holds no entry that iteration would show: unlike {@link #size()}, not
+     * counting entries that expired but were not yet removed.
+     */
+    @Override
+    public boolean isEmpty() {
+        return raw.size() == 0 || !keySet.iterator().hasNext();
+    }
+
+    /**
+     * Compares the entries that iteration shows with {@code o}'s, as {@link Map#equals} says;
+     * entries that expired but were not yet removed take no part. They do count in {@link #size()},
+     * which other maps' {@code equals} compare first: {@link #purgeExpired()} makes both sides agree.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof Map<?, ?> other)) {
+            return false;
+        }
+        long seen = 0;
+        for (Map.Entry<K, V> e : entrySet) {
+            if (!e.getValue().equals(other.get(e.getKey()))) {
+                return false;
+            }
+            seen++;
+        }
+        return seen == other.size();
+    }
+
+    @Override
+    public int hashCode() {
+        return super.hashCode();
+    }
+
+    private static byte[] bytes(MemorySegment m) {
+        return m.toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Copies an entry's key and value out of the map (under its segment's lock). */
+    private static byte[][] copyEntry(MemorySegment k, MemorySegment v) {
+        return new byte[][] {bytes(k), bytes(v)};
+    }
+
+    /** Copies only a key: what the key set shows, and all a removal needs. */
+    private static byte[][] copyKey(MemorySegment k, MemorySegment v) {
+        return new byte[][] {bytes(k), null};
+    }
+
+    private Map.Entry<K, V> decodeEntry(byte[][] kv) {
+        return new Entry(keys.decode(MemorySegment.ofArray(kv[0])), values.decode(MemorySegment.ofArray(kv[1])));
+    }
+
+    private K decodeKey(byte[][] kv) {
+        return keys.decode(MemorySegment.ofArray(kv[0]));
+    }
+
+    private V decodeValue(byte[][] kv) {
+        return values.decode(MemorySegment.ofArray(kv[1]));
     }
 
     private final class Entry extends AbstractMap.SimpleEntry<K, V> {
@@ -703,15 +781,32 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         }
     }
 
-    private final class EntrySet extends AbstractSet<Map.Entry<K, V>> {
-        @Override
-        public Iterator<Map.Entry<K, V>> iterator() {
-            return new EntryIterator();
+    /**
+     * What a view walks: copied out of the map a step at a time (see {@link BytesMap#walkStep}: a segment, or a few
+     * MiB of one) (the
+     * resumable scan's steps, so an entry present throughout is met exactly once, however the
+     * map changes), decoded outside the lock, and only as far as the view needs: a key set never
+     * decodes a value.
+     */
+    private record Shape<T>(BiFunction<MemorySegment, MemorySegment, byte[][]> copy, Function<byte[][], T> decode,
+                            boolean distinct) {
+    }
+
+    private abstract class View<T> extends AbstractCollection<T> {
+        final Shape<T> shape;
+
+        View(Shape<T> shape) {
+            this.shape = shape;
         }
 
         @Override
-        public Spliterator<Map.Entry<K, V>> spliterator() {
-            return new SegmentSpliterator(0, raw.segmentCount());
+        public Iterator<T> iterator() {
+            return new Walk<>(shape, 0, raw.scanCursorLimit());
+        }
+
+        @Override
+        public Spliterator<T> spliterator() {
+            return new WalkSpliterator<>(shape, 0, raw.scanCursorLimit());
         }
 
         @Override
@@ -720,90 +815,193 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         }
 
         @Override
+        public boolean isEmpty() {
+            return ColossalMap.this.isEmpty();
+        }
+
+        @Override
         public void clear() {
             ColossalMap.this.clear();
         }
     }
 
-    private final class EntryIterator implements Iterator<Map.Entry<K, V>> {
-        private int nextSegment;
-        private Iterator<Map.Entry<K, V>> current = Collections.emptyIterator();
-        private Map.Entry<K, V> last;
-
-        @Override
-        public boolean hasNext() {
-            while (!current.hasNext() && nextSegment < raw.segmentCount()) {
-                current = segmentEntries(nextSegment++).iterator();
-            }
-            return current.hasNext();
+    private final class EntrySet extends View<Map.Entry<K, V>> implements Set<Map.Entry<K, V>> {
+        EntrySet() {
+            super(new Shape<>(ColossalMap::copyEntry, ColossalMap.this::decodeEntry, true));
         }
 
         @Override
-        public Map.Entry<K, V> next() {
+        public boolean contains(Object o) {
+            return o instanceof Map.Entry<?, ?> e && e.getValue() != null && e.getValue().equals(get(e.getKey()));
+        }
+
+        @Override
+        public boolean remove(Object o) {
+            return o instanceof Map.Entry<?, ?> e && ColossalMap.this.remove(e.getKey(), e.getValue());
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || o instanceof Set<?> other && other.size() == size() && containsAll(other);
+        }
+
+        @Override
+        public int hashCode() {
+            return ColossalMap.this.hashCode();
+        }
+    }
+
+    private final class KeySet extends View<K> implements Set<K> {
+        KeySet() {
+            super(new Shape<>(ColossalMap::copyKey, ColossalMap.this::decodeKey, true));
+        }
+
+        @Override
+        public boolean contains(Object o) {
+            return containsKey(o);
+        }
+
+        /** Removes the key's entry without reading its value. */
+        @Override
+        public boolean remove(Object o) {
+            raw.file.checkWritable();
+            Scratch scratch = Scratch.acquire();
+            try {
+                MemorySegment k = encodeKey(scratch, o);
+                return k != null && raw.remove(k);
+            } finally {
+                scratch.release();
+            }
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || o instanceof Set<?> other && other.size() == size() && containsAll(other);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            for (K k : this) {
+                h += k.hashCode();
+            }
+            return h;
+        }
+    }
+
+    private final class Values extends View<V> {
+        Values() {
+            super(new Shape<>(ColossalMap::copyEntry, ColossalMap.this::decodeValue, false));
+        }
+    }
+
+    /** An iterator over the cursors {@code [from, end)}; its remove drops the entry by its key's bytes. */
+    private final class Walk<T> implements Iterator<T> {
+        private final Shape<T> shape;
+        private final long end;
+        private long cursor;
+        private final List<byte[][]> step = new ArrayList<>();
+        private int next;
+        private byte[] lastKey;
+
+        Walk(Shape<T> shape, long from, long end) {
+            this.shape = shape;
+            this.cursor = from;
+            this.end = end;
+        }
+
+        /** Whether entries of an earlier step wait to be handed out: a split must not lose them. */
+        boolean buffered() {
+            return next < step.size();
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (next == step.size() && cursor < end) {
+                step.clear();
+                next = 0;
+                cursor = raw.walkStep(cursor, end, shape.copy(), step);
+            }
+            return next < step.size();
+        }
+
+        @Override
+        public T next() {
             if (!hasNext()) {
                 throw new NoSuchElementException();
             }
-            last = current.next();
-            return last;
+            byte[][] kv = step.get(next);
+            step.set(next++, null);   // a step of big values is let go as it is handed out
+            lastKey = kv[0];
+            return shape.decode().apply(kv);
         }
 
         @Override
         public void remove() {
-            if (last == null) {
+            if (lastKey == null) {
                 throw new IllegalStateException("next() has not been called since the last remove()");
             }
-            ColossalMap.this.remove(last.getKey());
-            last = null;
+            raw.remove(MemorySegment.ofArray(lastKey));
+            lastKey = null;
         }
     }
 
-    /** Splits by segment range; each segment is read at one moment. */
-    private final class SegmentSpliterator implements Spliterator<Map.Entry<K, V>> {
-        private int next;
-        private final int end;
-        private Iterator<Map.Entry<K, V>> current = Collections.emptyIterator();
+    /** Splits the cursors in halves, so that even a map of one segment streams in parallel. */
+    private final class WalkSpliterator<T> implements Spliterator<T> {
+        private final Shape<T> shape;
+        private long from;
+        private final long end;
+        private Walk<T> walk;
 
-        SegmentSpliterator(int from, int end) {
-            this.next = from;
+        WalkSpliterator(Shape<T> shape, long from, long end) {
+            this.shape = shape;
+            this.from = from;
             this.end = end;
         }
 
         @Override
-        public boolean tryAdvance(Consumer<? super Map.Entry<K, V>> action) {
-            while (!current.hasNext()) {
-                if (next >= end) {
-                    return false;
-                }
-                current = segmentEntries(next++).iterator();
+        public boolean tryAdvance(Consumer<? super T> action) {
+            if (walk == null) {
+                walk = new Walk<>(shape, from, end);
             }
-            action.accept(current.next());
+            if (!walk.hasNext()) {
+                return false;
+            }
+            action.accept(walk.next());
             return true;
         }
 
         @Override
-        public Spliterator<Map.Entry<K, V>> trySplit() {
-            int remaining = end - next;
-            if (remaining < 2 || current.hasNext()) {
+        public Spliterator<T> trySplit() {
+            if (walk != null) {
+                return null;   // started: its cursor has moved on, and a step may be buffered
+            }
+            long mid = from + (end - from) / 2;
+            if (mid == from) {
                 return null;
             }
-            int mid = next + remaining / 2;
-            SegmentSpliterator prefix = new SegmentSpliterator(next, mid);
-            next = mid;
+            WalkSpliterator<T> prefix = new WalkSpliterator<>(shape, from, mid);
+            from = mid;
             return prefix;
         }
 
+        /** The live entries of the cursors left, assuming each segment's spread evenly over its tags. */
         @Override
         public long estimateSize() {
-            long n = 0;
-            for (int i = next; i < end; i++) {
-                n += raw.segment(i).liveEntries();
+            long tags = 1L << SlotLayout.TAG_BITS;
+            double n = 0;
+            for (long c = from; c < end; ) {
+                int seg = (int) (c >>> SlotLayout.TAG_BITS);
+                long segmentEnd = Math.min(end, ((long) seg + 1) << SlotLayout.TAG_BITS);
+                n += raw.segment(seg).liveEntries() * (double) (segmentEnd - c) / tags;
+                c = segmentEnd;
             }
-            return n;
+            return (long) Math.ceil(n);
         }
 
         @Override
         public int characteristics() {
-            return Spliterator.CONCURRENT | Spliterator.NONNULL | Spliterator.DISTINCT;
+            return Spliterator.CONCURRENT | Spliterator.NONNULL | (shape.distinct() ? Spliterator.DISTINCT : 0);
         }
     }
 }

@@ -213,6 +213,11 @@ final class Segment {
         return file.readVolatile(base + LIVE_ENTRIES);
     }
 
+    /** The bytes the entries take, counted in whole blocks; read without the lock, so a hint. */
+    long usedBytes() {
+        return file.readVolatile(base + USED_BLOCKS) << shift;
+    }
+
     // ------------------------------------------------------------------ reads
 
     /**
@@ -571,6 +576,9 @@ final class Segment {
             }
         }
         java.util.Arrays.sort(entries, 0, n);
+        if (toTag - fromTag < 1L << SlotLayout.TAG_BITS) {
+            touchAhead(entries, n);   // a part of the segment: its entries lie scattered
+        }
         for (int i = 0; i < n; i++) {
             long e = entries[i];
             long header = checkEntry(e);
@@ -584,6 +592,32 @@ final class Segment {
             }
         }
     }
+
+    /**
+     * Reads the first two cache lines of each entry in a loop that does nothing else, so that the
+     * CPU keeps many of their misses in flight at once: a tag range's entries lie scattered over
+     * the heap, and read one by one, each waited for its own miss (a walk of 1M entries in steps
+     * of 256 took 3x as long as one in heap order; touched ahead, 2.3x). A whole segment's lie
+     * in file order, which the CPU reads ahead by itself.
+     */
+    private void touchAhead(long[] entries, int n) {
+        MemorySegment m = file.mem();
+        long size = m.byteSize();
+        long sum = 0;
+        for (int i = 0; i < n; i++) {
+            long e = entries[i];
+            if (e >= 0 && e + TOUCH_SPAN < size) {
+                sum += m.get(java.lang.foreign.ValueLayout.JAVA_BYTE, e) + m.get(java.lang.foreign.ValueLayout.JAVA_BYTE, e + TOUCH_SPAN);
+            }
+        }
+        touched = sum;
+    }
+
+    /** The second line {@link #touchAhead} reads: the next cache line. */
+    private static final long TOUCH_SPAN = 64;
+    /** Keeps {@link #touchAhead}'s loads from being dropped as unused. */
+    @SuppressWarnings("unused")
+    private long touched;
 
     /** A step over one slot of the current table. */
     @FunctionalInterface
