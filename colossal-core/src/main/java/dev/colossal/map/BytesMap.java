@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiConsumer;
-import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
 
 /**
@@ -728,7 +727,7 @@ public final class BytesMap implements AutoCloseable {
         List<byte[][]> copies = new ArrayList<>();
         for (long cursor = 0; cursor < scanCursorLimit(); ) {
             copies.clear();
-            cursor = walkStep(cursor, scanCursorLimit(), (k, v) -> filter.test(k, v)
+            cursor = walkStep(cursor, scanCursorLimit(), (k, v, expiresAt) -> filter.test(k, v)
                     ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null, copies);
             for (byte[][] kv : copies) {
                 action.accept(kv[0], kv[1]);
@@ -753,7 +752,7 @@ public final class BytesMap implements AutoCloseable {
      * many entries as {@link #WALK_ENTRIES} and {@link #WALK_BYTES} allow, never past the end of
      * the cursor's segment.
      */
-    <T> long walkStep(long cursor, long end, BiFunction<MemorySegment, MemorySegment, T> mapper, List<T> out) {
+    <T> long walkStep(long cursor, long end, EntryMapper<T> mapper, List<T> out) {
         int seg = (int) (cursor >>> SlotLayout.TAG_BITS);
         Segment s = segments[seg];
         long live = s.liveEntries();
@@ -785,7 +784,7 @@ public final class BytesMap implements AutoCloseable {
                     + "this map returned (below " + scanCursorLimit() + "), the count at least 1");
         }
         List<byte[][]> copies = new ArrayList<>();
-        long next = step(cursor, scanCursorLimit(), count, (k, v) -> filter.test(k, v)
+        long next = step(cursor, scanCursorLimit(), count, (k, v, expiresAt) -> filter.test(k, v)
                 ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null, copies);
         for (byte[][] kv : copies) {
             action.accept(kv[0], kv[1]);
@@ -799,7 +798,7 @@ public final class BytesMap implements AutoCloseable {
      * makes of each to {@code out} (null is dropped) and returns where to go on, {@code end} when
      * done. The mapper runs with the entries' segment held still; what it keeps must be a copy.
      */
-    <T> long step(long cursor, long end, int count, BiFunction<MemorySegment, MemorySegment, T> mapper, List<T> out) {
+    <T> long step(long cursor, long end, int count, EntryMapper<T> mapper, List<T> out) {
         long tags = 1L << SlotLayout.TAG_BITS;
         long visited = 0;
         while (visited < count && cursor < end) {
@@ -812,9 +811,9 @@ public final class BytesMap implements AutoCloseable {
             long segmentEnd = Math.min(end, ((long) seg + 1) << SlotLayout.TAG_BITS);
             long to = Math.min(segmentEnd - ((long) seg << SlotLayout.TAG_BITS), tag + span);
             long[] seen = {0};
-            out.addAll(snapshot(seg, tag, to, (k, v) -> {
+            out.addAll(snapshot(seg, tag, to, (k, v, expiresAt) -> {
                 seen[0]++;
-                return mapper.apply(k, v);
+                return mapper.map(k, v, expiresAt);
             }));
             visited += seen[0];
             cursor = ((long) seg << SlotLayout.TAG_BITS) + to;
@@ -832,12 +831,21 @@ public final class BytesMap implements AutoCloseable {
         return (long) segments.length << SlotLayout.TAG_BITS;
     }
 
+    /**
+     * What a walk makes of an entry, with the entry's segment held still: read-only views of its
+     * key and value, valid during the call only, and its expiry time (0 if none); null to drop it.
+     */
+    @FunctionalInterface
+    interface EntryMapper<T> {
+        T map(MemorySegment key, MemorySegment value, long expiresAt);
+    }
+
     /** Maps the entries of segment {@code i} whose tags lie in {@code [fromTag, toTag)}, the segment held still; null results are dropped. */
-    private <T> List<T> snapshot(int i, long fromTag, long toTag, BiFunction<MemorySegment, MemorySegment, T> mapper) {
+    private <T> List<T> snapshot(int i, long fromTag, long toTag, EntryMapper<T> mapper) {
         Segment s = segments[i];
         List<T> out = new ArrayList<>();
-        BiConsumer<MemorySegment, MemorySegment> keep = (k, v) -> {
-            T t = mapper.apply(k, v);
+        Segment.EntryVisitor keep = (k, v, expiresAt) -> {
+            T t = mapper.map(k, v, expiresAt);
             if (t != null) {
                 out.add(t);
             }
@@ -845,12 +853,12 @@ public final class BytesMap implements AutoCloseable {
         if (file.readOnly) {
             // Copied between two equal versions, then mapped: the mapper (a caller's filter, a
             // codec) sees each entry once, never bytes that a writer was changing meanwhile.
-            List<MemorySegment[]> copies = s.readConsistently(() -> {
-                List<MemorySegment[]> read = new ArrayList<>();
-                s.forEachInTags(fromTag, toTag, (k, v) -> read.add(new MemorySegment[] {copy(k), copy(v)}));
+            List<Copied> copies = s.readConsistently(() -> {
+                List<Copied> read = new ArrayList<>();
+                s.forEachInTags(fromTag, toTag, (k, v, expiresAt) -> read.add(new Copied(copy(k), copy(v), expiresAt)));
                 return read;
             });
-            copies.forEach(kv -> keep.accept(kv[0], kv[1]));
+            copies.forEach(e -> keep.visit(e.key(), e.value(), e.expiresAt()));
             return out;
         }
         s.lockForRead();
@@ -860,6 +868,10 @@ public final class BytesMap implements AutoCloseable {
             s.unlockForRead();
         }
         return out;
+    }
+
+    /** An entry read from a segment that could not be locked. */
+    private record Copied(MemorySegment key, MemorySegment value, long expiresAt) {
     }
 
     /** Removes every entry, one segment at a time. */

@@ -747,12 +747,12 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     }
 
     /** Copies an entry's key and value out of the map (under its segment's lock). */
-    private static byte[][] copyEntry(MemorySegment k, MemorySegment v) {
+    private static byte[][] copyEntry(MemorySegment k, MemorySegment v, long expiresAt) {
         return new byte[][] {bytes(k), bytes(v)};
     }
 
     /** Copies only a key: what the key set shows, and all a removal needs. */
-    private static byte[][] copyKey(MemorySegment k, MemorySegment v) {
+    private static byte[][] copyKey(MemorySegment k, MemorySegment v, long expiresAt) {
         return new byte[][] {bytes(k), null};
     }
 
@@ -789,7 +789,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * map changes), decoded outside the lock, and only as far as the view needs: a key set never
      * decodes a value.
      */
-    private record Shape<T>(BiFunction<MemorySegment, MemorySegment, byte[][]> copy, Function<byte[][], T> decode,
+    private record Shape<T>(BytesMap.EntryMapper<byte[][]> copy, Function<byte[][], T> decode,
                             boolean distinct) {
     }
 

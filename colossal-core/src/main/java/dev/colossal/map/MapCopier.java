@@ -1,8 +1,6 @@
 package dev.colossal.map;
 
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -25,10 +23,10 @@ import java.util.function.UnaryOperator;
  *
  * <p>The copy is written to a hidden file beside the target and linked into place only when it is
  * complete and synced, so the target either does not exist or holds the whole copy; the hidden
- * file of a copy that was killed is removed by the next copy to that target. Each segment
- * is copied at one moment, with its writers held off meanwhile (readers go on); different
- * segments at different moments, as {@link BytesMap#forEach} sees them. Entries keep their expiry
- * times; expired ones are left behind.
+ * file of a copy that was killed is removed by the next copy to that target. The map is walked as
+ * {@link BytesMap#forEach} walks it, a step at a time with that step's writers held off (readers
+ * go on): an entry present throughout is copied, one added or removed meanwhile may or may not be.
+ * Entries keep their expiry times; expired ones are left behind.
  */
 public final class MapCopier {
 
@@ -129,51 +127,23 @@ public final class MapCopier {
     private static long copySegments(BytesMap from, BytesMap to, IntConsumer progress) {
         long entries = 0;
         int n = from.segmentCount();
+        List<Boolean> copied = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Segment s = from.segment(i);
-            entries += from.file.readOnly ? copyUnlocked(s, to) : copyLocked(s, to);
+            long end = (long) (i + 1) << SlotLayout.TAG_BITS;
+            for (long cursor = (long) i << SlotLayout.TAG_BITS; cursor < end; ) {
+                copied.clear();
+                // Written into the copy as the walk meets them: only the copy's own pages fill up.
+                cursor = from.walkStep(cursor, end, (k, v, expiresAt) -> {
+                    to.write(k, v, expiresAt, false);
+                    return Boolean.TRUE;
+                }, copied);
+                entries += copied.size();
+            }
             if (progress != null) {
                 progress.accept((int) ((i + 1) * 100L / n));
             }
         }
         return entries;
-    }
-
-    /** Streams the segment's entries into the copy, with the segment's writers held off. */
-    private static long copyLocked(Segment s, BytesMap to) {
-        long[] entries = {0};
-        s.lockForRead();
-        try {
-            s.forEachInTags(0, 1L << SlotLayout.TAG_BITS, (k, v, expiresAt) -> {
-                to.write(k, v, expiresAt, false);
-                entries[0]++;
-            });
-        } finally {
-            s.unlockForRead();
-        }
-        return entries[0];
-    }
-
-    /**
-     * Copies a segment of a map this process may not lock: its entries are read into memory
-     * between two equal versions (a read beside a writer may see a torn entry, which must not
-     * reach the copy), then written.
-     */
-    private static long copyUnlocked(Segment s, BytesMap to) {
-        List<Copied> read = s.readConsistently(() -> {
-            List<Copied> entries = new ArrayList<>();
-            s.forEachInTags(0, 1L << SlotLayout.TAG_BITS, (k, v, expiresAt) -> entries.add(
-                    new Copied(k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE), expiresAt)));
-            return entries;
-        });
-        for (Copied e : read) {
-            to.write(MemorySegment.ofArray(e.key), MemorySegment.ofArray(e.value), e.expiresAt, false);
-        }
-        return read.size();
-    }
-
-    /** An entry read from a segment that could not be locked. */
-    private record Copied(byte[] key, byte[] value, long expiresAt) {
     }
 
     /** Makes the new name durable: a link is an entry in the directory, which has its own blocks. */
