@@ -671,6 +671,41 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     }
 
     /**
+     * Rebuilds every segment's free space from its live entries, as {@link BytesMap#compact} does.
+     */
+    public void compact() {
+        raw.compact();
+    }
+
+    /**
+     * Copies the live entries into the new map file {@code target}, packed: a backup of a map in
+     * use, or the way to give disk space back; see {@link BytesMap#copyTo(Path)}.
+     *
+     * @param target the new file; must not exist
+     * @return the number of entries copied
+     * @throws java.nio.file.FileAlreadyExistsException if {@code target} exists
+     * @throws MapCorruptedException if an entry is damaged (no target is left behind)
+     * @throws IOException           if the copy cannot be written (the disk is full)
+     */
+    public long copyTo(Path target) throws IOException {
+        return raw.copyTo(target);
+    }
+
+    /**
+     * {@link #copyTo(Path)} into a map laid out by {@code options}; see {@link BytesMap#copyTo(Path, MapOptions)}.
+     *
+     * @param target  the new file; must not exist
+     * @param options the new file's layout
+     * @return the number of entries copied
+     * @throws java.nio.file.FileAlreadyExistsException if {@code target} exists
+     * @throws MapCorruptedException if an entry is damaged (no target is left behind)
+     * @throws IOException           if the copy cannot be written (the disk is full)
+     */
+    public long copyTo(Path target, MapOptions options) throws IOException {
+        return raw.copyTo(target, options);
+    }
+
+    /**
      * Forces every change to the storage device (for power loss; kill -9 needs no sync). Does
      * nothing on a map opened read-only.
      */

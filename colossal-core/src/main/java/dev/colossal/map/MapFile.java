@@ -427,13 +427,14 @@ final class MapFile implements AutoCloseable {
         }
         try {
             try (FileChannel ch = created) {
-                long dirEnd = FileHeaderLayout.directoryEnd(options.segments());
+                int segments = segmentsFor(options);
+                long dirEnd = FileHeaderLayout.directoryEnd(segments);
                 writeZeros(ch, 0, roundUp(dirEnd + MIN_GROWTH, GROWTH_ALIGN));
                 ByteBuffer h = ByteBuffer.allocate((int) FileHeaderLayout.LAYOUT.byteSize())
                         .order(ByteOrder.LITTLE_ENDIAN);
                 h.putInt((int) FileHeaderLayout.FORMAT_VERSION_OFFSET, FileHeaderLayout.FORMAT_VERSION);
                 h.putInt((int) FileHeaderLayout.HEADER_BYTES_OFFSET, FileHeaderLayout.HEADER_BYTES);
-                h.putInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET, options.segments());
+                h.putInt((int) FileHeaderLayout.SEGMENT_COUNT_OFFSET, segments);
                 h.putInt((int) FileHeaderLayout.BLOCK_SIZE_OFFSET, options.blockSize());
                 h.putInt((int) FileHeaderLayout.FLAGS_OFFSET, options.checksums() ? FileHeaderLayout.FLAG_CHECKSUMS : 0);
                 h.putInt((int) FileHeaderLayout.SEGMENT_BYTES_OFFSET, (int) SegmentLayout.BYTES);
@@ -460,6 +461,26 @@ final class MapFile implements AutoCloseable {
         } finally {
             Files.deleteIfExists(tmp);
         }
+    }
+
+    /** Fewest entries and bytes of a bound a segment gets: below them, the map gets fewer segments. */
+    static final long MIN_BOUND_ENTRIES = 64;
+    static final long MIN_BOUND_BYTES = 64 << 10;
+
+    /**
+     * The segments a new file gets: as asked, but fewer for a small bound, which is kept per
+     * segment: with 64 segments a bound of 10 entries kept 64 (one per segment), and a segment of a
+     * few entries evicts its one recent entry while others sit idle.
+     */
+    static int segmentsFor(MapOptions options) {
+        long most = options.segments();
+        if (options.maxEntries() > 0) {
+            most = Math.min(most, options.maxEntries() / MIN_BOUND_ENTRIES);
+        }
+        if (options.maxBytes() > 0) {
+            most = Math.min(most, options.maxBytes() / MIN_BOUND_BYTES);
+        }
+        return (int) Math.max(1, Long.highestOneBit(most));
     }
 
     private static long roundUp(long n, long align) {

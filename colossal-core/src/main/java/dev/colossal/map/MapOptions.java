@@ -117,10 +117,12 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
      *
      * <p>The bound is kept per segment, rounded up: each segment holds at most
      * {@code ceil(n / segments)} entries, so the map holds at most
-     * {@code segments * ceil(n / segments)}. With the default 64 segments, {@code withMaxEntries(10)}
-     * keeps up to 64 entries and {@code withMaxEntries(1000)} up to 1024; fewer segments
-     * ({@link #withSegments}) round less. A segment evicts once it is full, so with keys spread
-     * unevenly eviction may start before the whole map holds that many.
+     * {@code segments * ceil(n / segments)}. A new file gets fewer segments than asked when the
+     * bound is small, so that each holds at least 64 entries: {@code withMaxEntries(10)} makes a map
+     * of one segment that keeps exactly 10, {@code withMaxEntries(1000)} one of 8 segments that
+     * keeps 1000, and from 4096 entries on the default 64 segments keep at most 63 more than the
+     * bound. A segment evicts once it is full, so with keys spread unevenly eviction may start
+     * before the whole map holds that many.
      *
      * <p>The bound is written into the file when it is created. Opening an existing file with
      * another bound throws {@link IllegalArgumentException} naming both; options without a bound
@@ -139,8 +141,9 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
      * <p>Entries occupy whole blocks (their headers, keys, values and expiry times rounded up to
      * {@code blockSize}), and the bound is kept per segment in blocks: {@code bytes} is rounded down
      * to whole blocks, then up to a multiple of the segments, so each segment holds at most
-     * {@code ceil(floor(bytes / blockSize) / segments)} blocks. With the defaults (64 segments of
-     * 8-byte blocks) {@code withMaxBytes(1000)} keeps up to 1024 bytes of entries. A segment evicts
+     * {@code ceil(floor(bytes / blockSize) / segments)} blocks. A new file gets fewer segments than
+     * asked when the bound is small, so that each holds at least 64 KiB (one segment below 128 KiB,
+     * the default 64 from 4 MiB on). A segment evicts
      * once it is full, so eviction may start before the whole map occupies that much. An entry
      * larger than a segment's bound is refused with an {@link IllegalArgumentException} (it would
      * evict the whole segment and still not fit).

@@ -75,16 +75,16 @@ class EvictionTest {
 
     @Test
     void anEntryLargerThanASegmentsByteBoundIsRefusedAndEvictsNothing() throws IOException {
-        try (BytesMap map = BytesMap.open(dir.resolve("big.map"), MapOptions.DEFAULTS.withSegments(2).withMaxBytes(64 << 10))) {
+        try (BytesMap map = BytesMap.open(dir.resolve("big.map"), MapOptions.DEFAULTS.withSegments(2).withMaxBytes(128 << 10))) {
             for (int i = 0; i < 100; i++) {
                 map.put(b("k" + i), new byte[100]);
             }
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> map.put(b("huge"), new byte[40 << 10]));
-            assertTrue(e.getMessage().contains("larger than the map's byte bound per segment, 32768 bytes"), e.getMessage());
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> map.put(b("huge"), new byte[70 << 10]));
+            assertTrue(e.getMessage().contains("larger than the map's byte bound per segment, 65536 bytes"), e.getMessage());
             assertEquals(100, map.size(), "nothing was evicted for it");
             assertNull(map.get(b("huge")));
-            map.put(b("fits"), new byte[30 << 10]);
-            assertEquals(30 << 10, map.get(b("fits")).length);
+            map.put(b("fits"), new byte[60 << 10]);
+            assertEquals(60 << 10, map.get(b("fits")).length);
             MapChecks.assertSound(map);
         }
     }
@@ -117,16 +117,24 @@ class EvictionTest {
 
     @Test
     void shouldKeepTheDocumentedRoundedBound() throws IOException {
-        // 64 segments of ceil(10 / 64) = 1 entry, and of ceil(1000 / 64) = 16.
-        for (long[] asked : new long[][] {{10, 64}, {1000, 1024}}) {
+        // {asked, segments the file gets, most kept}: a small bound gets fewer segments (at least
+        // 64 entries each), so 10 keeps 10, where 64 segments of ceil(10 / 64) = 1 kept 64.
+        for (long[] asked : new long[][] {{10, 1, 10}, {1000, 8, 1000}, {5000, 64, 64 * 79}}) {
             Path file = dir.resolve("rounded" + asked[0] + ".map");
             try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withMaxEntries(asked[0]))) {
+                assertEquals(asked[1], map.segmentCount());
                 for (int i = 0; i < 20_000; i++) {
                     map.put(b("k" + i), new byte[8]);
                 }
-                assertTrue(map.size() <= asked[1], "withMaxEntries(" + asked[0] + ") kept " + map.size());
-                assertTrue(map.size() > asked[0], "rounded up per segment: " + map.size());
+                assertTrue(map.size() <= asked[2], "withMaxEntries(" + asked[0] + ") kept " + map.size());
+                assertTrue(map.size() >= asked[0] * 9 / 10, "and the cache is used: " + map.size());
             }
+        }
+        try (BytesMap map = BytesMap.open(dir.resolve("small-bytes.map"), MapOptions.DEFAULTS.withMaxBytes(100 << 10))) {
+            assertEquals(1, map.segmentCount(), "at least 64 KiB a segment");
+        }
+        try (BytesMap map = BytesMap.open(dir.resolve("unbounded.map"), MapOptions.DEFAULTS.withSegments(16))) {
+            assertEquals(16, map.segmentCount(), "no bound, no change");
         }
     }
 

@@ -77,6 +77,21 @@ class MapCopyTest {
     }
 
     @Test
+    void shouldCopyATypedMap() throws IOException {
+        try (ColossalMap<String, Long> map = ColossalMap.open(dir.resolve("typed.map"), dev.colossal.codec.Codecs.string(),
+                dev.colossal.codec.Codecs.int64())) {
+            map.put("a", 1L);
+            map.put("b", 2L);
+            assertEquals(2, map.copyTo(dir.resolve("typed-copy.map")));
+            map.compact();
+        }
+        try (ColossalMap<String, Long> copy = ColossalMap.open(dir.resolve("typed-copy.map"), dev.colossal.codec.Codecs.string(),
+                dev.colossal.codec.Codecs.int64())) {
+            assertEquals(Map.of("a", 1L, "b", 2L), new HashMap<>(copy));
+        }
+    }
+
+    @Test
     void shouldLeaveExpiredEntriesBehind() throws IOException {
         try (BytesMap map = BytesMap.open(dir.resolve("ttl.map"))) {
             long[] now = {1_000_000};
