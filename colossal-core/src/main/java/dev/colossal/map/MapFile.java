@@ -342,6 +342,12 @@ final class MapFile implements AutoCloseable {
 
     private static ByteBuffer validate(Path path, ReopeningChannel channel) throws IOException {
         long size = channel.call(FileChannel::size);
+        if (size == 0) {
+            // Never a map of ours, which appears complete or not at all: a file made for a new map
+            // (Files.createTempFile), which open would create itself.
+            throw new MapFormatException(path, "is empty, not a map", "to create a map there, delete the file"
+                    + " first (open creates it, mode 0600; for a temporary map take a fresh name in a temporary directory)");
+        }
         if (size < FileHeaderLayout.HEADER_BYTES) {
             throw new MapFormatException(path, "has " + size + " bytes, less than a map header ("
                     + FileHeaderLayout.HEADER_BYTES + "): not a Colossal map, or truncated", "restore it or delete it");

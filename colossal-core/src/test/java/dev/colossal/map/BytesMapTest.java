@@ -239,6 +239,11 @@ class BytesMapTest {
         assertArrayEquals(content, Files.readAllBytes(file));
         Files.write(file, new byte[10]);
         assertTrue(assertThrows(MapFormatException.class, () -> BytesMap.open(file)).getMessage().contains("10 bytes"));
+        Files.write(file, new byte[0]);
+        assertEquals("file=" + file + " is empty, not a map; to create a map there, delete the file first (open creates it,"
+                + " mode 0600; for a temporary map take a fresh name in a temporary directory)",
+                assertThrows(MapFormatException.class, () -> BytesMap.open(file)).getMessage());
+        assertEquals(0, Files.size(file));
     }
 
     @Test
