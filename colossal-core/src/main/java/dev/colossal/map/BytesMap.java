@@ -681,8 +681,11 @@ public final class BytesMap implements AutoCloseable {
     }
 
     UncheckedIOException cannotGrow(IOException e) {
+        // Space that deletes freed stays with its segment, so deleting keys on a full disk makes
+        // room only for keys of the same segments: say what does give it back.
         return new UncheckedIOException("map file=" + file.path + " could not grow: " + e.getMessage()
-                + "; free disk space and retry (the map is unchanged)", e);
+                + "; free disk space and retry (the map is unchanged). Space freed by removing entries is reused"
+                + " only within their segment; 'colossal copy' packs the map into a smaller new file", e);
     }
 
     /**
