@@ -747,6 +747,12 @@ public final class BytesMap implements AutoCloseable {
      * for milliseconds, not for the whole segment.
      */
     private static final int WALK_ENTRIES = 1 << 16;
+    /**
+     * Entries per step in a segment larger than {@link #WALK_ENTRIES}: its steps read scattered
+     * entries whatever their size, so small ones cost little more and hold writers off for
+     * milliseconds (steps of 64k held them ~60 ms in a segment of 3M).
+     */
+    private static final int PART_ENTRIES = 1 << 13;
     /** The most bytes (about) a step of a full walk copies: what an iterator holds at once. */
     private static final long WALK_BYTES = 4 << 20;
 
@@ -760,7 +766,7 @@ public final class BytesMap implements AutoCloseable {
         Segment s = segments[seg];
         long live = s.liveEntries();
         long meanBytes = live <= 0 ? 1 : Math.max(1, s.usedBytes() / live);
-        int count = Math.clamp(WALK_BYTES / meanBytes, 1, WALK_ENTRIES);
+        int count = Math.clamp(WALK_BYTES / meanBytes, 1, live <= WALK_ENTRIES ? WALK_ENTRIES : PART_ENTRIES);
         return step(cursor, Math.min(end, ((long) seg + 1) << SlotLayout.TAG_BITS), count, mapper, out);
     }
 
