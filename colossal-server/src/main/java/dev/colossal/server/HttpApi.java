@@ -71,7 +71,9 @@ final class HttpApi implements AutoCloseable {
         try {
             route(x);
         } catch (RuntimeException e) {
-            error(x, 500, String.valueOf(e.getMessage()));
+            // The text RESP answers (no Java class names); a map file that cannot grow is 507
+            // Insufficient Storage, HTTP's own status for a write refused for lack of room.
+            error(x, e instanceof java.io.UncheckedIOException ? 507 : 500, Errors.of(e));
         } catch (Error e) {
             if (EventLoop.poisonsJvm(e)) {
                 ctx.fail("HTTP " + x.getRequestMethod() + " " + x.getRequestURI(), e);
