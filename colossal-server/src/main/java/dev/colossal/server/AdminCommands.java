@@ -1,5 +1,8 @@
 package dev.colossal.server;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -374,6 +377,18 @@ final class AdminCommands {
         r.bulk(Long.toString(now.getNano() / 1000));
     }
 
+    /**
+     * The map file's size, or the space its file system has free for it: what a write refused
+     * with OOM (the file could not grow) is about. -1 if the file system will not tell.
+     */
+    private static long sizeOrMinusOne(Path file, boolean free) {
+        try {
+            return free ? Files.getFileStore(file).getUsableSpace() : Files.size(file);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
     /** INFO's text: Redis section names and field names, our values. */
     String info(byte[][] a) {
         String section = a.length > 1 ? Args.lower(a[1]) : "default";
@@ -403,8 +418,11 @@ final class AdminCommands {
                     .append("\r\nmaxmemory:0\r\nmaxmemory_policy:noeviction\r\n\r\n");
         }
         if (all || section.equals("persistence")) {
+            Path file = ctx.config.dataDir().resolve(MapStore.FILE_NAME);
             sb.append("# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0")
-                    .append("\r\ncolossal_map_file:").append(ctx.config.dataDir().resolve(MapStore.FILE_NAME))
+                    .append("\r\ncolossal_map_file:").append(file)
+                    .append("\r\ncolossal_map_file_bytes:").append(sizeOrMinusOne(file, false))
+                    .append("\r\ncolossal_disk_free_bytes:").append(sizeOrMinusOne(file, true))
                     .append("\r\n\r\n");
         }
         if (all || section.equals("stats")) {

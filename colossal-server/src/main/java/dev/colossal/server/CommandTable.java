@@ -165,9 +165,9 @@ final class CommandTable {
 
     /**
      * Answers a command that threw: a storage failure (disk full, damaged file) fails the command,
-     * not the connection. A {@link ReplyException} is Redis's own error; others name their class.
+     * not the connection. The reply is {@link Errors#of}'s.
      */
     private static void failed(Reply r, RuntimeException e) {
-        r.error(e instanceof ReplyException ? e.getMessage() : "ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        r.error(Errors.of(e));
     }
 }

@@ -1,5 +1,7 @@
 package dev.colossal.server;
 
+import dev.colossal.map.MapCorruptedException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /** Redis 7's error texts, word for word, so clients that match on them behave the same. */
@@ -46,6 +48,39 @@ final class Errors {
 
     static String unknownSubcommand(byte[] sub, String container) {
         return "ERR unknown subcommand '" + text(sub) + "'. Try " + container + " HELP.";
+    }
+
+    /**
+     * The error reply for a command that threw: clients branch on its first word, so it names a
+     * Redis error class, never a Java one, and says what to do.
+     *
+     * <ul>
+     *   <li>The map file could not grow (the disk is full, a quota, {@code ulimit -f}) or be mapped
+     *       further: {@code OOM}, Redis's reply to a write refused at {@code maxmemory}. It means
+     *       the same to a client (this write was refused for lack of room, reads go on, retrying
+     *       at once will not help), and redis-py raises its {@code OutOfMemoryError} for it, where
+     *       {@code MISCONF} (a failed RDB save) is a generic error there and speaks of snapshots.
+     *       The map's message names the file and says what to free.
+     *   <li>Damaged bytes in the map: {@code ERR corrupt ...} with the file, the offset and the
+     *       repair command (the map's own message only sends the reader to {@code colossal verify}).
+     *   <li>A {@link ReplyException} is a Redis error already; anything else (a bug) keeps its
+     *       message under {@code ERR}.
+     * </ul>
+     */
+    static String of(RuntimeException e) {
+        return switch (e) {
+            case ReplyException reply -> reply.getMessage();
+            case UncheckedIOException full -> "OOM " + full.getMessage();
+            case MapCorruptedException damage -> corrupt(damage);
+            default -> "ERR " + (e.getMessage() != null ? e.getMessage() : "internal error (" + e.getClass().getSimpleName() + ")");
+        };
+    }
+
+    /** {@link #of} for damage: what is wrong where, and how to go on. */
+    private static String corrupt(MapCorruptedException e) {
+        return "ERR corrupt map file=" + e.file() + " offset=" + e.offset() + ": " + e.what()
+                + "; stop the server and run 'colossal repair " + e.file() + "' (it drops the damaged entries and keeps "
+                + "the rest), or restore the file from a copy";
     }
 
     static String text(byte[] b) {

@@ -48,6 +48,8 @@ final class ExpirySweeper implements AutoCloseable {
     /** The mean deadline of the keys with a TTL at the last sweep (epoch ms), for avg_ttl. */
     private volatile double meanDeadline;
     private volatile long sweeps;
+    /** The reply text of the last sweep's failure, null if it went through: each failure is logged once. */
+    private String lastFailure;
 
     ExpirySweeper(ServerContext ctx) {
         this.ctx = ctx;
@@ -131,6 +133,7 @@ final class ExpirySweeper implements AutoCloseable {
             long cost = -cpuNanos();
             try {
                 KeyValueStore.Sweep s = store.purgeExpired(() -> running);
+                lastFailure = null;
                 ctx.stats.expiredKeys.add(s.removed());
                 if (s.complete()) {
                     expiring = s.expiring();
@@ -139,7 +142,13 @@ final class ExpirySweeper implements AutoCloseable {
                 due(s.nextDeadline());
                 dirty = dirty || !s.complete();
             } catch (RuntimeException e) {
-                System.err.println("colossal: expiry sweep failed: " + e + "; trying again in 10 s");
+                // Said once, not every 10 s for as long as the cause lasts; again if it changes.
+                String why = Errors.of(e);
+                if (!why.equals(lastFailure)) {
+                    System.err.println("colossal: expiry sweep failed: " + why.substring(why.indexOf(' ') + 1)
+                            + "; trying again every 10 s (said once)");
+                    lastFailure = why;
+                }
                 due(ctx.now() + 10_000);
             } catch (Error e) {
                 ctx.fail("colossal-expiry", e); // thrown out, it would end the sweeps silently

@@ -28,7 +28,8 @@ import java.util.concurrent.locks.Lock;
  *  PUT    /v1/keys/{key}[?ttl=seconds]     store the body; TTL also from header X-TTL-Seconds
  *  DELETE /v1/keys/{key}                   204, or 404 if absent
  *  GET    /v1/keys?prefix=p&amp;cursor=c&amp;count=n   {"cursor":"...","keys":[...]} (keys base64url if not UTF-8;
- *                                          count at least 1, default 100, cut to 10000)
+ *                                          at most n keys a page; n at least 1, default 100, cut to
+ *                                          10000; the cursor is opaque, "0" at the end)
  *  GET    /v1/stats                        JSON counters
  *  GET    /metrics                         Prometheus text
  *  GET    /health                          200 "ok"
@@ -71,7 +72,9 @@ final class HttpApi implements AutoCloseable {
         try {
             route(x);
         } catch (RuntimeException e) {
-            error(x, 500, String.valueOf(e.getMessage()));
+            // The text RESP answers (no Java class names); a map file that cannot grow is 507
+            // Insufficient Storage, HTTP's own status for a write refused for lack of room.
+            error(x, e instanceof java.io.UncheckedIOException ? 507 : 500, Errors.of(e));
         } catch (Error e) {
             if (EventLoop.poisonsJvm(e)) {
                 ctx.fail("HTTP " + x.getRequestMethod() + " " + x.getRequestURI(), e);
@@ -255,13 +258,17 @@ final class HttpApi implements AutoCloseable {
     private void scan(HttpExchange x) throws IOException {
         Map<String, String> q = query(x);
         byte[] prefix = q.getOrDefault("prefix", "").getBytes(StandardCharsets.ISO_8859_1);
+        String rawCursor = q.getOrDefault("cursor", "0");
+        int dot = rawCursor.indexOf('.');
         long cursor;
+        byte[] after;
         int count;
         try {
-            cursor = Long.parseUnsignedLong(q.getOrDefault("cursor", "0"));
+            cursor = Long.parseUnsignedLong(dot < 0 ? rawCursor : rawCursor.substring(0, dot));
+            after = dot < 0 ? null : Base64.getUrlDecoder().decode(rawCursor.substring(dot + 1));
             count = Integer.parseInt(q.getOrDefault("count", "100"));
-        } catch (NumberFormatException e) {
-            error(x, 400, "cursor and count must be numbers");
+        } catch (IllegalArgumentException e) { // NumberFormatException too
+            error(x, 400, "cursor must be 0 or one a listing returned, and count a number");
             return;
         }
         if (count < 1) {
@@ -271,28 +278,54 @@ final class HttpApi implements AutoCloseable {
         KeyCommands commands = new KeyCommands(ctx, new StringCommands(ctx));
         int want = Math.min(count, MAX_PAGE);
         byte[] glob = globPrefix(prefix);
-        // Unlike SCAN's COUNT (keys looked at), count here is keys returned: steps go on past the
-        // keys the prefix skips, each twice as long as the last while they find too few, until the
+        // Unlike SCAN's COUNT (keys looked at), count here is keys returned, at most. Steps go on
+        // past the keys the prefix skips, sized by how many keys the last one found, until the
         // page is full or MAX_LOOKED keys were looked at, so that a rare prefix over a huge map
-        // still answers soon (with fewer keys and a cursor to go on from).
+        // still answers soon (with fewer keys and a cursor to go on from). A step's keys come
+        // whole (the map's cursor moves a step at a time): one that finds more than the page has
+        // room for is taken again smaller, down to a single entry's step, and the keys of such a
+        // step that still do not fit are handed out in byte order, the cursor naming the step
+        // and the last key given ("STEP.BASE64URL"); the next page takes that step again.
         List<byte[]> keys = new ArrayList<>();
         long next = cursor;
+        String resume = null;
         long looked = 0;
-        int stepKeys = want;
+        long stepKeys = after != null ? 1 : want;
         while (keys.size() < want && looked < MAX_LOOKED) {
-            int missing = want - keys.size();
+            int room = want - keys.size();
             KeyCommands.ScanPage page = commands.page(next, stepKeys, glob);
             looked += stepKeys;
-            keys.addAll(page.keys());
+            List<byte[]> found = page.keys();
+            if (after != null || (found.size() > room && stepKeys == 1)) {
+                found = new ArrayList<>(found);
+                found.sort(java.util.Arrays::compareUnsigned);
+                if (after != null) {
+                    byte[] last = after;
+                    found.removeIf(k -> java.util.Arrays.compareUnsigned(k, last) <= 0);
+                    after = null;
+                }
+            }
+            if (found.size() > room) {
+                if (stepKeys > 1) {
+                    stepKeys = Math.max(1, stepKeys * room / (2L * found.size()));
+                    continue;
+                }
+                keys.addAll(found.subList(0, room));
+                resume = Long.toUnsignedString(next) + "."
+                        + Base64.getUrlEncoder().withoutPadding().encodeToString(found.get(room - 1));
+                break;
+            }
+            keys.addAll(found);
             next = page.next();
             if (next == 0) {
                 break;
             }
-            if (page.keys().size() < missing) {
-                stepKeys = (int) Math.min(2L * stepKeys, MAX_LOOKED);
-            }
+            // The next step sized for what is left of the page at the density this one found.
+            long left = want - keys.size();
+            stepKeys = found.isEmpty() ? 2 * stepKeys : Math.max(1, stepKeys * left * 3 / (4L * found.size()));
+            stepKeys = Math.min(stepKeys, MAX_LOOKED);
         }
-        StringBuilder sb = new StringBuilder("{\"cursor\":\"").append(Long.toUnsignedString(next))
+        StringBuilder sb = new StringBuilder("{\"cursor\":\"").append(resume != null ? resume : Long.toUnsignedString(next))
                 .append("\",\"keys\":[");
         for (int i = 0; i < keys.size(); i++) {
             sb.append(i == 0 ? "" : ",").append(keyJson(keys.get(i)));

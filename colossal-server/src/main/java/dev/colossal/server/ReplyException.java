@@ -2,7 +2,7 @@ package dev.colossal.server;
 
 /**
  * A command cannot go on and Redis has an error reply for why: the reply is the message, as it is
- * (where any other exception's reply names its class). Thrown from under a command, e.g. by the
+ * (other exceptions get theirs from {@link Errors#of}). Thrown from under a command, e.g. by the
  * store refusing a value longer than the map holds.
  */
 final class ReplyException extends RuntimeException {

@@ -113,7 +113,7 @@ final class StoredValue {
     /**
      * @param stored a stored value
      * @return its deadline, or {@link #NO_EXPIRY}
-     * @throws IllegalStateException if the bytes are not a stored value
+     * @throws ReplyException WRONGTYPE if the bytes are not a stored value
      */
     static long expireAt(byte[] stored) {
         check(stored);
@@ -134,7 +134,7 @@ final class StoredValue {
      * @param at     where it starts
      * @param length its length
      * @return its deadline, or {@link #NO_EXPIRY}
-     * @throws IllegalStateException if the bytes are not a stored value
+     * @throws ReplyException WRONGTYPE if the bytes are not a stored value
      */
     static long expireAt(MemorySegment stored, long at, long length) {
         byte flags = length > 0 ? stored.get(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET) : -1;
@@ -157,9 +157,14 @@ final class StoredValue {
         return (stored.get(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET) & HAS_EXPIRY) != 0 ? EXPIRING_HEADER : PLAIN_HEADER;
     }
 
-    private static IllegalStateException notStored(long length, byte flags) {
-        return new IllegalStateException("stored value length=" + length + " flags=" + flags
-                + " is not in the server's format; was the map written by another program?");
+    /**
+     * Bytes that are not a value this server wrote (a program put them into the map file itself):
+     * Redis's reply for a key holding a kind of value the command does not handle, with why.
+     */
+    private static ReplyException notStored(long length, byte flags) {
+        return new ReplyException("WRONGTYPE Operation against a key holding the wrong kind of value: its stored bytes "
+                + "(length=" + length + " flags=" + flags + ") are not in this server's format; was the map written by "
+                + "another program?");
     }
 
     private static void check(byte[] stored) {

@@ -45,7 +45,7 @@ class AcceptBackOffTest {
         Process server = new ProcessBuilder("bash", "-c", cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         List<Socket> flood = new ArrayList<>();
         try {
-            awaitPong(port, server, log);
+            TestServers.awaitPong(port, server, log);
             for (int i = 0; i < 60; i++) {
                 flood.add(new Socket("127.0.0.1", port)); // completes in the kernel's backlog
             }
@@ -67,7 +67,7 @@ class AcceptBackOffTest {
                 s.close();
             }
             flood.clear();
-            awaitPong(port, server, log);
+            TestServers.awaitPong(port, server, log);
             assertTrue(Files.readString(log).contains("accepting connections again after"), Files.readString(log));
         } finally {
             for (Socket s : flood) {
@@ -76,21 +76,6 @@ class AcceptBackOffTest {
             server.destroy();
             assertTrue(server.waitFor(20, TimeUnit.SECONDS), "SIGTERM stops the server");
         }
-    }
-
-    private static void awaitPong(int port, Process server, Path log) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline && server.isAlive()) {
-            try (Wire w = new Wire(port)) {
-                w.socket.setSoTimeout(2000);
-                if (w.call("PING").equals("+PONG\r\n")) {
-                    return;
-                }
-            } catch (IOException e) {
-                Thread.sleep(200);
-            }
-        }
-        throw new AssertionError("no PONG from port " + port + "; server log:\n" + Files.readString(log));
     }
 
     private static long acceptorTid(long pid) throws IOException {

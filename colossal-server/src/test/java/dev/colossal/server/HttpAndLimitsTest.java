@@ -94,9 +94,57 @@ class HttpAndLimitsTest {
                 cursor = body.substring(body.indexOf("\"cursor\":\"") + 10, body.indexOf("\",\"keys\""));
                 pages++;
                 assertTrue(onPage >= 10 || cursor.equals("0"), "a page short of count before the end: " + body);
+                assertTrue(onPage <= 10, "a page longer than count: " + body);
             } while (!cursor.equals("0"));
             assertEquals(50, seen.size());
             assertTrue(pages <= 6, "pages=" + pages);
+        }
+    }
+
+    /** The trial: count=3 gave 5 keys, count=100 221, count=20000 10010 (a step's keys came whole). */
+    @Test
+    void httpListingPagesHoldCountKeysAndListEachKeyOnce() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir)); Wire w = new Wire(s.port())) {
+            for (int batch = 0; batch < 21; batch++) {
+                List<String> mset = new ArrayList<>(List.of("MSET"));
+                for (int i = batch * 500; i < (batch + 1) * 500; i++) {
+                    mset.add("ack:" + i);
+                    mset.add("v");
+                }
+                assertEquals("+OK\r\n", w.call(mset.toArray(String[]::new)));
+            }
+            HttpClient http = HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + s.httpPort() + "/v1/keys?";
+            // ack:1 holds 1611 keys of the 10,500, ack:2 1111.
+            Object[][] cases = {{"ack:1", 1}, {"ack:2", 3}, {"ack:2", 7}, {"", 100}, {"", 20_000}};
+            for (Object[] c : cases) {
+                String prefix = (String) c[0];
+                int count = (int) c[1];
+                int want = Math.min(count, 10_000);
+                Set<String> seen = new HashSet<>();
+                String cursor = "0";
+                do {
+                    String body = http.send(HttpRequest.newBuilder(URI.create(base + "prefix=" + prefix + "&count=" + count
+                            + "&cursor=" + cursor)).build(), HttpResponse.BodyHandlers.ofString()).body();
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"(ack:[0-9]+)\"").matcher(body);
+                    int onPage = 0;
+                    while (m.find()) {
+                        assertTrue(m.group(1).startsWith(prefix), body);
+                        assertTrue(seen.add(m.group(1)), "listed twice: " + m.group(1) + " (count=" + count + ")");
+                        onPage++;
+                    }
+                    cursor = body.substring(body.indexOf("\"cursor\":\"") + 10, body.indexOf("\",\"keys\""));
+                    assertTrue(onPage <= want, onPage + " keys on a page of count=" + count);
+                    assertTrue(onPage == want || cursor.equals("0"), "a page short of count=" + count + " before the end: " + body);
+                } while (!cursor.equals("0"));
+                long expected = java.util.stream.IntStream.range(0, 10_500).filter(i -> ("ack:" + i).startsWith(prefix)).count();
+                assertEquals(expected, seen.size(), "prefix=" + prefix + " count=" + count);
+            }
+            for (String bad : new String[] {"abc", "12.%21%21", "-1"}) {
+                var r = http.send(HttpRequest.newBuilder(URI.create(base + "cursor=" + bad)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(400, r.statusCode(), bad + ": " + r.body());
+            }
         }
     }
 

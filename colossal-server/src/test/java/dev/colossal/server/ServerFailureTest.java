@@ -5,20 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.ConnectException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,24 +28,8 @@ class ServerFailureTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-    private PrintStream realErr;
-
-    @BeforeEach
-    void captureStderr() {
-        realErr = System.err;
-        System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restoreStderr() {
-        System.setErr(realErr);
-        realErr.print(logged());
-    }
-
-    private String logged() {
-        return stderr.toString(StandardCharsets.UTF_8);
-    }
+    @RegisterExtension
+    final CapturedStderr stderr = new CapturedStderr();
 
     /** Two event loops, so that the failing request and the bystanders share no thread by chance. */
     private ColossalServer start(Supplier<Error> thrownByBoom) throws IOException {
@@ -79,7 +59,7 @@ class ServerFailureTest {
                     assertEquals("+PONG\r\n", fresh.call("PING"), "both loops still serve new connections");
                 }
             }
-            String log = logged();
+            String log = stderr.text();
             assertTrue(log.contains("addr=127.0.0.1:" + victim.socket.getLocalPort()), log);
             assertTrue(log.contains("addr=127.0.0.1:" + victim2.socket.getLocalPort()), log);
             assertTrue(log.contains("java.lang.NoSuchMethodError: injected by the test"), log);
@@ -104,8 +84,8 @@ class ServerFailureTest {
                 assertTrue(other.closedByServer(), "clients of the other loop too: the server stopped");
             }
             assertThrows(ConnectException.class, () -> new Wire(port).close(), "nothing accepts connections nobody serves");
-            assertTrue(logged().contains("colossal-io-"), logged());
-            assertTrue(logged().contains("failed, stopping the server: java.lang.InternalError: injected fault"), logged());
+            assertTrue(stderr.text().contains("colossal-io-"), stderr.text());
+            assertTrue(stderr.text().contains("failed, stopping the server: java.lang.InternalError: injected fault"), stderr.text());
         }
         try (ColossalServer again = TestServers.colossal(dir); Wire w = new Wire(again.port())) {
             assertEquals("$1\r\nv\r\n", w.call("GET", "k"), "the stopped server synced and closed its map");

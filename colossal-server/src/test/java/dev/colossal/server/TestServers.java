@@ -16,6 +16,22 @@ final class TestServers {
         return ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1));
     }
 
+    /** Waits up to 30 s for a server started as a child process to answer PING; fails with its log. */
+    static void awaitPong(int port, Process server, Path log) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline && server.isAlive()) {
+            try (Wire w = new Wire(port)) {
+                w.socket.setSoTimeout(2000);
+                if (w.call("PING").equals("+PONG\r\n")) {
+                    return;
+                }
+            } catch (IOException e) {
+                Thread.sleep(200);
+            }
+        }
+        throw new AssertionError("no PONG from port " + port + "; server log:\n" + Files.readString(log));
+    }
+
     static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
