@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
+import java.util.function.Consumer;
 
 /**
  * A persistent hash map from bytes to bytes in a memory-mapped file, shared safely by threads
@@ -788,13 +789,35 @@ public final class BytesMap implements AutoCloseable {
      * @throws IllegalArgumentException if {@code cursor} is not one this map returns, or {@code count < 1}
      */
     public long scan(long cursor, int count, BiPredicate<MemorySegment, MemorySegment> filter, BiConsumer<byte[], byte[]> action) {
+        return scan(cursor, count, filter, action, null);
+    }
+
+    /**
+     * {@link #scan(long, int, BiPredicate, BiConsumer)} that goes on past damaged entries: an entry
+     * that fails its checks (a bad checksum, a malformed header, a position outside the file) is
+     * handed to {@code damaged} and stepped over, where the plain scan throws and every step over
+     * that part of the map keeps throwing. What a server's KEYS or an expiry sweep needs on a map
+     * that took some damage, until {@code colossal repair} drops it. Damage to a table or a chunk
+     * list still throws.
+     *
+     * @param cursor  0, or what the previous step returned
+     * @param count   about how many entries to visit
+     * @param filter  tests key and value bytes without copying them (read-only views, valid during the call)
+     * @param action  receives a copy of each entry that passed
+     * @param damaged receives each damaged entry met, as the exception a read of it throws (names
+     *                the file and offset); null to throw it instead
+     * @return the cursor of the next step, or 0 when done
+     * @throws IllegalArgumentException if {@code cursor} is not one this map returns, or {@code count < 1}
+     */
+    public long scan(long cursor, int count, BiPredicate<MemorySegment, MemorySegment> filter, BiConsumer<byte[], byte[]> action,
+                     Consumer<MapCorruptedException> damaged) {
         if (cursor < 0 || cursor >= scanCursorLimit() || count < 1) {
             throw new IllegalArgumentException("cursor=" + cursor + " count=" + count + ": the cursor must be 0 or one a scan of "
                     + "this map returned (below " + scanCursorLimit() + "), the count at least 1");
         }
         List<byte[][]> copies = new ArrayList<>();
         long next = step(cursor, scanCursorLimit(), count, (k, v, expiresAt) -> filter.test(k, v)
-                ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null, copies);
+                ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null, copies, damaged);
         for (byte[][] kv : copies) {
             action.accept(kv[0], kv[1]);
         }
@@ -808,6 +831,12 @@ public final class BytesMap implements AutoCloseable {
      * done. The mapper runs with the entries' segment held still; what it keeps must be a copy.
      */
     <T> long step(long cursor, long end, int count, EntryMapper<T> mapper, List<T> out) {
+        return step(cursor, end, count, mapper, out, null);
+    }
+
+    /** {@link #step(long, long, int, EntryMapper, List)} that hands damaged entries to {@code damaged} and goes on, if not null. */
+    private <T> long step(long cursor, long end, int count, EntryMapper<T> mapper, List<T> out,
+                          Consumer<MapCorruptedException> damaged) {
         long tags = 1L << SlotLayout.TAG_BITS;
         long visited = 0;
         while (visited < count && cursor < end) {
@@ -823,7 +852,7 @@ public final class BytesMap implements AutoCloseable {
             out.addAll(snapshot(seg, tag, to, (k, v, expiresAt) -> {
                 seen[0]++;
                 return mapper.map(k, v, expiresAt);
-            }));
+            }, damaged));
             visited += seen[0];
             cursor = ((long) seg << SlotLayout.TAG_BITS) + to;
         }
@@ -850,7 +879,7 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /** Maps the entries of segment {@code i} whose tags lie in {@code [fromTag, toTag)}, the segment held still; null results are dropped. */
-    private <T> List<T> snapshot(int i, long fromTag, long toTag, EntryMapper<T> mapper) {
+    private <T> List<T> snapshot(int i, long fromTag, long toTag, EntryMapper<T> mapper, Consumer<MapCorruptedException> damaged) {
         Segment s = segments[i];
         List<T> out = new ArrayList<>();
         Segment.EntryVisitor keep = (k, v, expiresAt) -> {
@@ -862,17 +891,22 @@ public final class BytesMap implements AutoCloseable {
         if (file.readOnly) {
             // Copied between two equal versions, then mapped: the mapper (a caller's filter, a
             // codec) sees each entry once, never bytes that a writer was changing meanwhile.
+            // Damage is told only once the versions agree: else it may be a writer's bytes in passing.
+            List<MapCorruptedException> bad = new ArrayList<>();
             List<Copied> copies = s.readConsistently(() -> {
                 List<Copied> read = new ArrayList<>();
-                s.forEachInTags(fromTag, toTag, (k, v, expiresAt) -> read.add(new Copied(copy(k), copy(v), expiresAt)));
+                bad.clear();
+                s.forEachInTags(fromTag, toTag, (k, v, expiresAt) -> read.add(new Copied(copy(k), copy(v), expiresAt)),
+                        damaged == null ? null : bad::add);
                 return read;
             });
+            bad.forEach(damaged == null ? e -> { } : damaged);
             copies.forEach(e -> keep.visit(e.key(), e.value(), e.expiresAt()));
             return out;
         }
         s.lockForRead();
         try {
-            s.forEachInTags(fromTag, toTag, keep);
+            s.forEachInTags(fromTag, toTag, keep, damaged);
         } finally {
             s.unlockForRead();
         }

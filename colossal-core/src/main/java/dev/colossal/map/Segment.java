@@ -534,7 +534,7 @@ final class Segment {
      * tag (over 2^26 slots) is walked whole, filtered by tag.
      */
     void forEachInTags(long fromTag, long toTag, java.util.function.BiConsumer<MemorySegment, MemorySegment> action) {
-        forEachInTags(fromTag, toTag, (k, v, expiresAt) -> action.accept(k, v));
+        forEachInTags(fromTag, toTag, (k, v, expiresAt) -> action.accept(k, v), null);
     }
 
     /** What {@link #forEachInTags(long, long, EntryVisitor)} shows of an entry. */
@@ -544,8 +544,12 @@ final class Segment {
         void visit(MemorySegment key, MemorySegment value, long expiresAt);
     }
 
-    /** {@link #forEachInTags(long, long, java.util.function.BiConsumer)} that also tells each entry's expiry time. */
-    void forEachInTags(long fromTag, long toTag, EntryVisitor action) {
+    /**
+     * {@link #forEachInTags(long, long, java.util.function.BiConsumer)} that also tells each entry's
+     * expiry time, and hands an entry that fails its checks to {@code damaged} and goes on, if that
+     * is not null (else throws). A damaged table still throws.
+     */
+    void forEachInTags(long fromTag, long toTag, EntryVisitor action, java.util.function.Consumer<MapCorruptedException> damaged) {
         long table = Mem.getLong(file.mem(), base + TABLE);
         if (table == 0 || fromTag >= toTag) {
             return;
@@ -581,9 +585,19 @@ final class Segment {
         }
         for (int i = 0; i < n; i++) {
             long e = entries[i];
-            long header = checkEntry(e);
-            MemorySegment m = file.mem();
-            verifyChecksum(m, e, header);
+            long header;
+            MemorySegment m;
+            try {
+                header = checkEntry(e);
+                m = file.mem();
+                verifyChecksum(m, e, header);
+            } catch (MapCorruptedException bad) {
+                if (damaged == null) {
+                    throw bad;
+                }
+                damaged.accept(bad);
+                continue;
+            }
             long expiresAt = EntryLayout.expiresAt(m, e, header);
             if (expiresAt == 0 || file.nowMillis() < expiresAt) {
                 action.visit(m.asSlice(EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header)).asReadOnly(),

@@ -2,6 +2,7 @@ package dev.colossal.map;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -14,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -159,6 +162,33 @@ class CorruptionTest {
             assertEquals(value(99), map.get("after-99"));
         }
         assertTrue(MapVerifier.verify(file, null).isSound());
+    }
+
+    @Test
+    void aScanThatIsToldOfDamageStepsOverTheDamagedEntriesAlone() throws IOException {
+        Path file = pristine();
+        long value = entryOf(file, key(5));
+        long keyByte = entryOf(file, key(6));
+        flip(file, EntryLayout.valueOffset(value, headerOf(file, value)) + 3);
+        flip(file, EntryLayout.keyOffset(keyByte, headerOf(file, keyByte)) + 1);
+        try (BytesMap map = BytesMap.open(file)) {
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            List<Long> damaged = new ArrayList<>();
+            long cursor = 0;
+            do {
+                cursor = map.scan(cursor, 10, (k, v) -> true, (k, v) -> seen.add(new String(k, UTF_8)),
+                        e -> damaged.add(e.offset()));
+            } while (cursor != 0);
+            java.util.Collections.sort(damaged);
+            assertEquals(java.util.stream.Stream.of(value, keyByte).sorted().toList(), damaged);
+            assertEquals(map.size() - 2, seen.size(), "every other entry");
+            assertFalse(seen.contains(key(5)));
+            assertThrows(MapCorruptedException.class, () -> {
+                for (long c = map.scan(0, 10, (k, v) -> true, (k, v) -> { }); c != 0; ) {
+                    c = map.scan(c, 10, (k, v) -> true, (k, v) -> { });
+                }
+            }, "without the callback a scan still stops at damage");
+        }
     }
 
     @Test

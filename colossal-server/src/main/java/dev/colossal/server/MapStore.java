@@ -203,33 +203,17 @@ final class MapStore implements KeyValueStore {
         List<byte[]> keys = new ArrayList<>();
         List<Long> deadlines = new ArrayList<>();
         // The filter sees the mapped bytes: copy only keys, never values, and act outside the lock.
-        long next = scanStep(cursor, count, new Collector() {
-            private int mark;
-
-            @Override
-            public boolean test(MemorySegment k, MemorySegment v) {
-                long at = StoredValue.expireAtOrNone(v);
-                if (at == StoredValue.NO_EXPIRY || at > now) {
-                    byte[] key = k.toArray(ValueLayout.JAVA_BYTE);
-                    if (filter.test(key)) {
-                        keys.add(key);
-                        deadlines.add(at);
-                    }
+        long next = map.scan(cursor, (int) Math.min(count, Integer.MAX_VALUE), (k, v) -> {
+            long at = StoredValue.expireAtOrNone(v);
+            if (at == StoredValue.NO_EXPIRY || at > now) {
+                byte[] key = k.toArray(ValueLayout.JAVA_BYTE);
+                if (filter.test(key)) {
+                    keys.add(key);
+                    deadlines.add(at);
                 }
-                return false;
             }
-
-            @Override
-            void mark() {
-                mark = keys.size();
-            }
-
-            @Override
-            void undo() {
-                keys.subList(mark, keys.size()).clear();
-                deadlines.subList(mark, deadlines.size()).clear();
-            }
-        });
+            return false;
+        }, NOTHING, this::damaged);
         for (int i = 0; i < keys.size(); i++) {
             action.accept(keys.get(i), deadlines.get(i));
         }
@@ -244,104 +228,7 @@ final class MapStore implements KeyValueStore {
         } while (cursor != 0);
     }
 
-    /**
-     * What the entries of a scan step are made into, kept only if the step goes through: a step
-     * that meets a damaged entry throws, and {@link #scanStep} takes it again in smaller pieces.
-     * {@link #test} collects and answers false, so the map copies nothing.
-     */
-    private abstract static class Collector implements BiPredicate<MemorySegment, MemorySegment> {
-        /** A step starts. */
-        abstract void mark();
-
-        /** The step met damage: forget what it collected since {@link #mark}. */
-        abstract void undo();
-    }
-
     private static final BiConsumer<byte[], byte[]> NOTHING = (k, v) -> { };
-
-    /**
-     * {@code BytesMap.scan(cursor, count, ...)} that goes past damaged entries rather than failing
-     * every step that meets one: KEYS, SCAN, the HTTP listing and expiry sweeps go on over the
-     * rest of a map whose file took some damage (said once on stderr, with the repair command).
-     * The map's step fails whole, so a failed step is taken again in halves down to single
-     * entries, and a single-entry step that still fails is stepped over by {@link #pastDamage}.
-     * Without damage this is one {@code scan} call, as before.
-     *
-     * @return the cursor of the next step, 0 at the end
-     */
-    private long scanStep(long cursor, long count, Collector visit) {
-        long want = Math.min(count, Integer.MAX_VALUE);
-        long[] seen = {0};
-        BiPredicate<MemorySegment, MemorySegment> counted = (k, v) -> {
-            seen[0]++;
-            return visit.test(k, v);
-        };
-        long next = cursor;
-        long step = want;
-        while (true) {
-            visit.mark();
-            long before = seen[0];
-            try {
-                next = map.scan(next, (int) step, counted, NOTHING);
-            } catch (MapCorruptedException e) {
-                visit.undo();
-                seen[0] = before;
-                damaged(e);
-                if (step > 1) {
-                    step /= 2;
-                    continue;
-                }
-                next = pastDamage(next);
-            }
-            if (next == 0 || seen[0] >= want) {
-                return next;
-            }
-            step = Math.min(2 * step, want - seen[0]);
-        }
-    }
-
-    /**
-     * A cursor past the damage that a single-entry step from {@code from} meets: one from which
-     * such a step goes through, right after one from which it fails, found by doubling the
-     * distance and then halving it (one-entry steps, at most twice the cursor's 32-odd bits).
-     * {@code BytesMap.scan}'s cursor is a position in hash order, and a step visits the entries
-     * between its cursor and the one it returns; but even a single-entry step covers a stretch
-     * of hash order, so a good entry in the damaged one's stretch may be stepped over with it
-     * (about half a key per damaged entry). Only a scan in the map that skips entry by entry
-     * could tell them apart; {@code colossal repair} ends it all.
-     *
-     * @return that cursor, or 0 if every step from there to the end meets damage
-     */
-    private long pastDamage(long from) {
-        long limit = map.scanCursorLimit();
-        long bad = from;
-        long good = limit;
-        for (long d = 1; from + d < limit; d *= 2) {
-            if (!meetsDamage(from + d)) {
-                good = from + d;
-                break;
-            }
-            bad = from + d;
-        }
-        while (good - bad > 1) {
-            long mid = bad + (good - bad) / 2;
-            if (meetsDamage(mid)) {
-                bad = mid;
-            } else {
-                good = mid;
-            }
-        }
-        return good == limit ? 0 : good;
-    }
-
-    private boolean meetsDamage(long cursor) {
-        try {
-            map.scan(cursor, 1, (k, v) -> false, NOTHING);
-            return false;
-        } catch (MapCorruptedException e) {
-            return true;
-        }
-    }
 
     private final AtomicBoolean damageReported = new AtomicBoolean();
 
@@ -349,8 +236,7 @@ final class MapStore implements KeyValueStore {
     private void damaged(MapCorruptedException e) {
         if (damageReported.compareAndSet(false, true)) {
             System.err.println("colossal: map file " + e.file() + " is damaged (offset=" + e.offset() + ": " + e.what()
-                    + "); KEYS, SCAN, the HTTP key listing and expiry sweeps skip damaged entries (and may miss a key "
-                    + "next to one), and commands on a damaged key answer an error; stop the server and run "
+                    + "); KEYS, SCAN, the HTTP key listing and expiry sweeps skip damaged entries, and commands on a damaged key answer an error; stop the server and run "
                     + "'colossal repair " + e.file() + "' (it drops the damaged entries and keeps the rest)");
         }
     }
@@ -410,7 +296,7 @@ final class MapStore implements KeyValueStore {
                 return new Sweep(removed, 0, 0, Long.MAX_VALUE, false);
             }
             // A key present for the whole sweep is visited once (BytesMap.scan's cursor): counted once.
-            cursor = scanStep(cursor, SWEEP_STEP, counts);
+            cursor = map.scan(cursor, SWEEP_STEP, counts, NOTHING, this::damaged);
             removed += removeExpired(counts.expired);
             counts.expired.clear();
         } while (cursor != 0);
@@ -419,21 +305,18 @@ final class MapStore implements KeyValueStore {
     }
 
     /** What a sweep sees: the expired keys of a step, and the deadlines still ahead. */
-    private static final class SweepCounts extends Collector {
+    private static final class SweepCounts implements BiPredicate<MemorySegment, MemorySegment> {
         private final long now;
         final List<byte[]> expired = new ArrayList<>();
         long expiring;
         double sumLeft;
         long next = Long.MAX_VALUE;
-        private int markExpired;
-        private long markExpiring;
-        private double markSumLeft;
-        private long markNext;
 
         SweepCounts(long now) {
             this.now = now;
         }
 
+        /** Counts a deadline still ahead, or keeps an expired key; copies nothing else. */
         @Override
         public boolean test(MemorySegment k, MemorySegment v) {
             long at = StoredValue.expireAtOrNone(v);
@@ -448,22 +331,6 @@ final class MapStore implements KeyValueStore {
                 next = Math.min(next, at);
             }
             return false;
-        }
-
-        @Override
-        void mark() {
-            markExpired = expired.size();
-            markExpiring = expiring;
-            markSumLeft = sumLeft;
-            markNext = next;
-        }
-
-        @Override
-        void undo() {
-            expired.subList(markExpired, expired.size()).clear();
-            expiring = markExpiring;
-            sumLeft = markSumLeft;
-            next = markNext;
         }
     }
 
