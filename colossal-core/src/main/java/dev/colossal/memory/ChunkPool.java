@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -98,6 +99,8 @@ public final class ChunkPool implements AutoCloseable {
     private final Backing backing;
     private final Path directory;
     private final boolean ownsDirectory;
+    /** Directories the builder's directory needed that did not exist: removed again on close. */
+    private final List<Path> createdDirectories;
     private final ReopeningChannel file;
     /** Where free space is checked: the directory, or its parent once the owned directory is gone. */
     private final Path spaceDirectory;
@@ -134,22 +137,32 @@ public final class ChunkPool implements AutoCloseable {
         if (backing == Backing.NATIVE) {
             this.directory = null;
             this.ownsDirectory = false;
+            this.createdDirectories = List.of();
             this.file = null;
             this.spaceDirectory = null;
         } else {
             this.ownsDirectory = b.directory == null;
-            this.directory = ownsDirectory
-                    ? Directories.createTemp(backing == Backing.TMPFS ? Directories.SHM : Directories.tempRoot(),
-                            "colossal-pool-")
-                    : Directories.ensureWritable(b.directory, "a chunk pool");
+            if (ownsDirectory) {
+                this.directory = Directories.createTemp(
+                        backing == Backing.TMPFS ? Directories.SHM : Directories.tempRoot(), "colossal-pool-");
+                this.createdDirectories = List.of();
+            } else {
+                this.directory = b.directory;
+                this.createdDirectories = Directories.ensureWritable(b.directory, "a chunk pool");
+            }
             try {
                 this.file = ReopeningChannel.open(directory.resolve("pool-" + ProcessHandle.current().pid() + "-"
                                 + System.identityHashCode(this) + ".data"),
                         StandardOpenOption.CREATE_NEW, StandardOpenOption.SPARSE, StandardOpenOption.READ,
                         StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
             } catch (IOException e) {
+                if (ownsDirectory) {
+                    Directories.deleteTree(directory);
+                } else {
+                    Directories.deleteCreated(createdDirectories);
+                }
                 throw new UncheckedIOException(new IOException("cannot create the chunk pool's file in "
-                        + directory + ": " + e.getMessage(), e));
+                        + directory + ": " + e.getMessage() + "; choose a writable directory with free space", e));
             }
             this.spaceDirectory = ownsDirectory ? directory.getParent() : directory;
             if (ownsDirectory) {
@@ -432,6 +445,8 @@ public final class ChunkPool implements AutoCloseable {
                 }
                 if (ownsDirectory) {
                     Directories.deleteTree(directory);
+                } else {
+                    Directories.deleteCreated(createdDirectories);
                 }
             }
         }
@@ -501,7 +516,8 @@ public final class ChunkPool implements AutoCloseable {
 
         /**
          * @param dir directory of the backing file for {@link Backing#MAPPED_FILE} and {@link Backing#TMPFS}
-         *            (default: a fresh temporary directory, deleted on close)
+         *            (default: a fresh temporary directory, deleted on close); created if missing, and
+         *            then removed again on close if it is empty
          * @return this builder
          */
         public Builder directory(Path dir) {
