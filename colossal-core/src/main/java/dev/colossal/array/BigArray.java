@@ -25,6 +25,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #copy} into it then throw {@link java.io.UncheckedIOException} naming the directory ("disk
  * full?"); {@code set} and writes through {@link #chunk(int) chunk} segments throw the JVM's
  * {@link InternalError} for it.
+ *
+ * <p>The memory of an array belongs to a pool or an arena. If that is closed while the array is still
+ * held (a {@link dev.colossal.memory.ChunkPool} closed before its arrays, or the
+ * {@link dev.colossal.swap.SwapSpace} that owns the pool), {@link #chunk(int) chunk}, {@code fill},
+ * the copies and {@code stream} throw an {@link IllegalStateException} that says what was closed.
+ * {@code get}, {@code set} and segments obtained before throw the JDK's bare
+ * {@code IllegalStateException: Already closed}: checking for it on every element would slow every
+ * access down.
  */
 public abstract sealed class BigArray implements AutoCloseable
         permits ByteArray, DoubleArray, FloatArray, IntArray, LongArray {
@@ -59,6 +67,8 @@ public abstract sealed class BigArray implements AutoCloseable
     private final boolean readOnly;
     /** The sparse files behind the chunks, else null. */
     private final SparseFiles sparse;
+    /** What the memory belongs to, else null; see {@link Storage#owner()}. */
+    private final Object owner;
 
     BigArray(Storage storage, long length, int elementShift) {
         this.chunks = storage.chunks();
@@ -74,6 +84,7 @@ public abstract sealed class BigArray implements AutoCloseable
         this.chunkOffsets = storage.chunkOffsets();
         this.readOnly = chunks.length > 0 && chunks[0].isReadOnly();
         this.sparse = storage.sparse();
+        this.owner = storage.owner();
     }
 
     /**
@@ -96,7 +107,7 @@ public abstract sealed class BigArray implements AutoCloseable
             views[i] = chunks[i].asReadOnly();
         }
         return new Storage(views, shift + elementShift, region == null ? null : region.asReadOnly(), chunkOffsets,
-                this::release, sparse);
+                this::release, sparse, owner);
     }
 
     /** @return whether writes throw: a {@link #readOnly()} view, or an array over read-only memory */
@@ -214,10 +225,10 @@ public abstract sealed class BigArray implements AutoCloseable
      * @param chunk the chunk's number, {@code 0 <= chunk < chunkCount()}
      * @return a segment starting at element {@link #chunkFirstIndex(int) chunkFirstIndex(chunk)}
      * @throws IndexOutOfBoundsException if the chunk number is out of range
-     * @throws IllegalStateException     if the array was released
+     * @throws IllegalStateException     if the array was released, or its memory unmapped (its pool closed)
      */
     public final MemorySegment chunk(int chunk) {
-        checkAlive();
+        checkUsable();
         Objects.checkIndex(chunk, chunkCount());
         long first = (long) chunk << shift;
         long count = Math.min(length - first, 1L << Math.min(shift, 62));
@@ -237,6 +248,26 @@ public abstract sealed class BigArray implements AutoCloseable
         if (limit == 0 && isReleased()) {
             throw released();
         }
+    }
+
+    /** {@link #checkAlive()}, and that the memory was not unmapped under the array: once per call, not per element. */
+    final void checkUsable() {
+        checkAlive();
+        if (chunks.length > 0 && !chunks[0].scope().isAlive()) {
+            throw unmapped(null);
+        }
+    }
+
+    /**
+     * The slow path of an {@link IllegalStateException} from a bulk access: if the memory was unmapped
+     * under the array (its pool or arena closed), an exception that says so; else {@code cause} as it is.
+     */
+    final IllegalStateException unmapped(IllegalStateException cause) {
+        if (chunks.length > 0 && chunks[0].scope().isAlive()) {
+            return cause;
+        }
+        return new IllegalStateException(getClass().getSimpleName() + " of length=" + length + " cannot be used:"
+                + " its memory is unmapped, because " + Storage.closedOwner(owner), cause);
     }
 
     final IllegalStateException released() {
@@ -288,12 +319,16 @@ public abstract sealed class BigArray implements AutoCloseable
     final void copyToArray(long index, Object array, int arrayOffset, int count, ValueLayout layout) {
         checkRange(index, count);
         Objects.checkFromIndexSize(arrayOffset, count, java.lang.reflect.Array.getLength(array));
-        while (count > 0) {
-            int n = (int) Math.min(count, (mask + 1) - (index & mask));
-            MemorySegment.copy(chunkOf(index), layout, offset(index), array, arrayOffset, n);
-            index += n;
-            arrayOffset += n;
-            count -= n;
+        try {
+            while (count > 0) {
+                int n = (int) Math.min(count, (mask + 1) - (index & mask));
+                MemorySegment.copy(chunkOf(index), layout, offset(index), array, arrayOffset, n);
+                index += n;
+                arrayOffset += n;
+                count -= n;
+            }
+        } catch (IllegalStateException e) {
+            throw unmapped(e);
         }
     }
 
@@ -311,6 +346,8 @@ public abstract sealed class BigArray implements AutoCloseable
             }
         } catch (InternalError e) {
             throw writeFault(e);
+        } catch (IllegalStateException e) {
+            throw unmapped(e);
         }
     }
 
@@ -327,12 +364,16 @@ public abstract sealed class BigArray implements AutoCloseable
      */
     public final void copyTo(long index, MemorySegment target, long segmentOffset, long count) {
         checkRange(index, count);
-        while (count > 0) {
-            long n = Math.min(count, (mask + 1) - (index & mask));
-            MemorySegment.copy(chunkOf(index), offset(index), target, segmentOffset, n << elementShift);
-            index += n;
-            segmentOffset += n << elementShift;
-            count -= n;
+        try {
+            while (count > 0) {
+                long n = Math.min(count, (mask + 1) - (index & mask));
+                MemorySegment.copy(chunkOf(index), offset(index), target, segmentOffset, n << elementShift);
+                index += n;
+                segmentOffset += n << elementShift;
+                count -= n;
+            }
+        } catch (IllegalStateException e) {
+            throw unmapped(e);
         }
     }
 
@@ -360,6 +401,8 @@ public abstract sealed class BigArray implements AutoCloseable
             }
         } catch (InternalError e) {
             throw writeFault(e);
+        } catch (IllegalStateException e) {
+            throw unmapped(e);
         }
     }
 
@@ -388,6 +431,9 @@ public abstract sealed class BigArray implements AutoCloseable
             copyChunks(source, sourceIndex, target, targetIndex, count);
         } catch (InternalError e) {
             throw target.writeFault(e);
+        } catch (IllegalStateException e) {
+            IllegalStateException explained = source.unmapped(e);
+            throw explained != e ? explained : target.unmapped(e);
         }
     }
 

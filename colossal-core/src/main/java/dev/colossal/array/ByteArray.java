@@ -188,6 +188,8 @@ public final class ByteArray extends BigArray {
             }
         } catch (InternalError e) {
             throw writeFault(e);
+        } catch (IllegalStateException e) {
+            throw unmapped(e);
         }
     }
 
@@ -221,10 +223,10 @@ public final class ByteArray extends BigArray {
 
     /**
      * @return a sequential stream of the elements, widened to {@code int}; {@code .parallel()} splits it on chunk boundaries
-     * @throws IllegalStateException if the array was released
+     * @throws IllegalStateException if the array was released, or its memory unmapped (its pool closed)
      */
     public IntStream stream() {
-        checkAlive();
+        checkUsable();
         return StreamSupport.intStream(new Elements(this, 0, length()), false);
     }
 

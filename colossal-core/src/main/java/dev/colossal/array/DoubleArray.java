@@ -189,6 +189,8 @@ public final class DoubleArray extends BigArray {
             }
         } catch (InternalError e) {
             throw writeFault(e);
+        } catch (IllegalStateException e) {
+            throw unmapped(e);
         }
     }
 
@@ -222,10 +224,10 @@ public final class DoubleArray extends BigArray {
 
     /**
      * @return a sequential stream of the elements; {@code .parallel()} splits it on chunk boundaries
-     * @throws IllegalStateException if the array was released
+     * @throws IllegalStateException if the array was released, or its memory unmapped (its pool closed)
      */
     public DoubleStream stream() {
-        checkAlive();
+        checkUsable();
         return StreamSupport.doubleStream(new Elements(this, 0, length()), false);
     }
 

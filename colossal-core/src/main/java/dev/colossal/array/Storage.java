@@ -17,16 +17,14 @@ import java.nio.file.Path;
  * @param chunkOffsets with a region: where each chunk starts in it
  * @param onRelease    returns the memory (to the pool, or by closing a private mapping)
  * @param sparse       the sparse files the chunks map, else null: they explain a write that faulted
+ * @param owner        what the memory belongs to (a pool, an arena), else null: named when it was
+ *                     closed while the array still used the memory
  */
 record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, long[] chunkOffsets,
-               Runnable onRelease, SparseFiles sparse) {
+               Runnable onRelease, SparseFiles sparse, Object owner) {
 
-    Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, long[] chunkOffsets, Runnable onRelease) {
-        this(chunks, chunkShift, region, chunkOffsets, onRelease, null);
-    }
-
-    Storage(MemorySegment[] chunks, int chunkShift, Runnable onRelease) {
-        this(chunks, chunkShift, null, null, onRelease);
+    Storage(MemorySegment[] chunks, int chunkShift, Runnable onRelease, Object owner) {
+        this(chunks, chunkShift, null, null, onRelease, null, owner);
     }
 
     /** A single segment is one "chunk" so large that every valid index falls into it. */
@@ -76,7 +74,7 @@ record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, lon
             for (int id : ids) {
                 pool.release(id);
             }
-        });
+        }, null, pool);
     }
 
     /**
@@ -100,7 +98,7 @@ record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, lon
     static Storage contiguous(Arena arena, long length, int elementShift) {
         long bytes = checkLength(length, elementShift);
         return new Storage(new MemorySegment[] {arena.allocate(bytes, 1L << elementShift)}, SINGLE_CHUNK_SHIFT,
-                () -> { });
+                () -> { }, arena);
     }
 
     /** One segment in a private temporary {@link MappedArena}, unmapped and deleted on release. */
@@ -109,7 +107,7 @@ record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, lon
         MappedArena arena = MappedArena.ofTemp();
         try {
             return new Storage(new MemorySegment[] {arena.allocate(bytes, 1L << elementShift)}, SINGLE_CHUNK_SHIFT,
-                    arena::close);
+                    arena::close, arena);
         } catch (RuntimeException e) {
             arena.close();
             throw e;
@@ -124,7 +122,7 @@ record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, lon
         }
         SparseFiles span = SparseFiles.map(directory, Math.max(bytes, 1), maxFileBytes, false);
         return new Storage(span.segments().toArray(MemorySegment[]::new), Long.numberOfTrailingZeros(maxFileBytes),
-                null, null, span::close, span);
+                null, null, span::close, span, span);
     }
 
     /** The caller's segment as it is; releasing the array leaves the segment alone. */
@@ -133,6 +131,22 @@ record Storage(MemorySegment[] chunks, int chunkShift, MemorySegment region, lon
             throw new IllegalArgumentException("segment of byteSize=" + segment.byteSize()
                     + " is not a whole number of " + (1 << elementShift) + "-byte elements");
         }
-        return new Storage(new MemorySegment[] {segment}, SINGLE_CHUNK_SHIFT, () -> { });
+        return new Storage(new MemorySegment[] {segment}, SINGLE_CHUNK_SHIFT, () -> { }, null);
+    }
+
+    /**
+     * What an array says when its memory was unmapped under it: what closed it and what to do. For
+     * a message only, so it may take its time.
+     */
+    static String closedOwner(Object owner) {
+        return switch (owner) {
+            case ChunkPool pool -> "the chunk pool it came from (chunkSize=" + pool.chunkSize() + ", backing="
+                    + pool.backing() + ") was closed, directly or by closing the SwapSpace that owns it; release"
+                    + " arrays before closing their pool";
+            case MappedArena arena -> "its MappedArena in " + arena.directory() + " was closed; release arrays"
+                    + " before closing their arena";
+            case null, default -> "the arena that holds its memory was closed; release arrays before closing"
+                    + " their arena";
+        };
     }
 }

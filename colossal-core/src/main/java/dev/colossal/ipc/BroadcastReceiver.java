@@ -107,10 +107,12 @@ public final class BroadcastReceiver implements AutoCloseable {
         return lapped;
     }
 
-    /** Unmaps the region in this process and frees the copy buffer. */
+    /** Unmaps the region in this process and frees the copy buffer; closing twice does nothing. */
     @Override
-    public void close() {
-        arena.close();
+    public synchronized void close() {
+        if (arena.scope().isAlive()) {
+            arena.close();
+        }
         region.close();
     }
 }

@@ -96,7 +96,7 @@ public final class BroadcastTransmitter implements AutoCloseable {
         return capacity;
     }
 
-    /** Unmaps the region in this process. */
+    /** Unmaps the region in this process; closing twice does nothing. */
     @Override
     public void close() {
         region.close();

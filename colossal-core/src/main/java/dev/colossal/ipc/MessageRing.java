@@ -176,7 +176,13 @@ public interface MessageRing extends AutoCloseable {
     /** {@return bytes ever consumed} */
     long consumerPosition();
 
-    /** Unmaps the ring's region in this process. */
+    /**
+     * Unmaps the ring's region in this process; closing a closed ring does nothing. Afterwards the
+     * other methods throw {@link IllegalStateException}: the ones that move messages ({@code write},
+     * {@code tryClaim}, {@code commit}, {@code abort}, {@code read}), which must cost no more than the
+     * memory accesses they make, and segments from {@link #buffer()} throw the JDK's bare
+     * {@code Already closed}; the others name the ring's file.
+     */
     @Override
     void close();
 }

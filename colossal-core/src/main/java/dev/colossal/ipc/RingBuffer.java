@@ -202,6 +202,7 @@ abstract class RingBuffer implements MessageRing {
 
     @Override
     public final boolean unblock() {
+        ensureOpen("unblock it");
         long head = (long) LONG.getVolatile(ring, RingDescriptor.HEAD_OFFSET);
         long tail = (long) LONG.getVolatile(ring, RingDescriptor.TAIL_OFFSET);
         if (head == tail) {
@@ -218,16 +219,19 @@ abstract class RingBuffer implements MessageRing {
 
     @Override
     public final void consumerHeartbeat(long epochMillis) {
+        ensureOpen("store a heartbeat");
         LONG.setRelease(ring, RingDescriptor.HEARTBEAT_OFFSET, epochMillis);
     }
 
     @Override
     public final long consumerHeartbeat() {
+        ensureOpen("read the heartbeat");
         return (long) LONG.getAcquire(ring, RingDescriptor.HEARTBEAT_OFFSET);
     }
 
     @Override
     public final MemorySegment buffer() {
+        ensureOpen("hand out its buffer");
         return data;
     }
 
@@ -243,17 +247,29 @@ abstract class RingBuffer implements MessageRing {
 
     @Override
     public final long producerPosition() {
+        ensureOpen("read its producer position");
         return (long) LONG.getVolatile(ring, RingDescriptor.TAIL_OFFSET);
     }
 
     @Override
     public final long consumerPosition() {
+        ensureOpen("read its consumer position");
         return (long) LONG.getVolatile(ring, RingDescriptor.HEAD_OFFSET);
     }
 
     @Override
     public final void close() {
         region.close();
+    }
+
+    /**
+     * Off the paths that move messages, which a check per call would slow down: those throw the
+     * JDK's exception after close (see {@link MessageRing#close()}).
+     */
+    private void ensureOpen(String action) {
+        if (region.isClosed()) {
+            throw SharedRegion.closed("ring", region.path(), action, "MessageRing.oneToOne or manyToOne");
+        }
     }
 
     @Override

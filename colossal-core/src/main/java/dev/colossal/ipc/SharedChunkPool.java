@@ -75,6 +75,7 @@ public final class SharedChunkPool implements AutoCloseable {
      * @return the chunk's index, or -1 if every chunk is taken
      */
     public long acquire() {
+        ensureOpen("acquire a chunk");
         long me = ProcessIdentity.current();
         long start = region.getAndAddLong(ChunkPoolDescriptor.CURSOR_OFFSET, 1);
         for (long i = 0; i < chunkCount; i++) {
@@ -94,6 +95,7 @@ public final class SharedChunkPool implements AutoCloseable {
      * @throws IllegalArgumentException if this process does not hold the chunk
      */
     public void release(long chunk) {
+        ensureOpen("release a chunk");
         long owner = ChunkPoolDescriptor.ownerOffset(checkIndex(chunk));
         long me = ProcessIdentity.current();
         // A CAS, not a store: releasing a chunk one does not hold must not free someone else's.
@@ -109,6 +111,7 @@ public final class SharedChunkPool implements AutoCloseable {
      * @return how many chunks were reclaimed
      */
     public int reclaim() {
+        ensureOpen("reclaim chunks");
         int reclaimed = 0;
         for (long chunk = 0; chunk < chunkCount; chunk++) {
             long offset = ChunkPoolDescriptor.ownerOffset(chunk);
@@ -128,6 +131,7 @@ public final class SharedChunkPool implements AutoCloseable {
      * @throws IndexOutOfBoundsException if the index is not that of a chunk
      */
     public MemorySegment chunk(long chunk) {
+        ensureOpen("hand out a chunk");
         return chunks.asSlice(checkIndex(chunk) * chunkSize, chunkSize);
     }
 
@@ -139,12 +143,14 @@ public final class SharedChunkPool implements AutoCloseable {
      * @throws IndexOutOfBoundsException if the index is not that of a chunk
      */
     public long ownerPid(long chunk) {
+        ensureOpen("read the owner of a chunk");
         long owner = region.getLongVolatile(ChunkPoolDescriptor.ownerOffset(checkIndex(chunk)));
         return owner == 0 ? 0 : ProcessIdentity.pid(owner);
     }
 
     /** {@return the number of chunks free now (a snapshot)} */
     public int freeCount() {
+        ensureOpen("count free chunks");
         int free = 0;
         for (long chunk = 0; chunk < chunkCount; chunk++) {
             if (region.getLongOpaque(ChunkPoolDescriptor.ownerOffset(chunk)) == 0) {
@@ -171,9 +177,20 @@ public final class SharedChunkPool implements AutoCloseable {
         return chunk;
     }
 
-    /** Unmaps the pool in this process; chunks it holds stay held until released or reclaimed. */
+    /**
+     * Unmaps the pool in this process; chunks it holds stay held until released or reclaimed. Closing
+     * a closed pool does nothing. Afterwards every method that uses the pool throws an
+     * {@link IllegalStateException} naming its file; segments from {@link #chunk(long)} taken before
+     * throw the JDK's bare {@code Already closed}.
+     */
     @Override
     public void close() {
         region.close();
+    }
+
+    private void ensureOpen(String action) {
+        if (region.isClosed()) {
+            throw SharedRegion.closed("chunk pool", region.path(), action, "SharedChunkPool.open");
+        }
     }
 }

@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -27,7 +28,11 @@ import java.nio.file.Path;
  * }</pre>
  *
  * <p>A region is safe to use from many threads; after {@link #close()} every access throws
- * {@link IllegalStateException}. Closing unmaps this process's view only; the file stays.
+ * {@link IllegalStateException}. Closing unmaps this process's view only; the file stays. Closing
+ * twice does nothing. After close, {@link #payload()} and {@link #force()} say which region was
+ * closed; the accessors ({@code getLong}, {@code compareAndSetInt}, ...), which must cost no more
+ * than the memory access they make, throw the JDK's bare {@code IllegalStateException: Already
+ * closed}, and so do segments taken from {@link #payload()} before.
  */
 public final class SharedRegion implements AutoCloseable {
 
@@ -84,9 +89,25 @@ public final class SharedRegion implements AutoCloseable {
             throw new IpcException("region " + path + " already exists; open it, or delete it to start afresh", e);
         } catch (IOException | RuntimeException e) {
             arena.close();
-            throw new IpcException("cannot create region " + path + " of size=" + size
-                    + ": " + e.getMessage() + " (check free space and permissions of the directory)", e);
+            throw new IpcException(cannotCreate(path, size, e), e);
         }
+    }
+
+    /** Why a region file could not be created, and what to do, in the user's terms. */
+    private static String cannotCreate(Path path, long size, Exception e) {
+        Path dir = path.toAbsolutePath().getParent();
+        String prefix = "cannot create region " + path + " of size=" + size + ": ";
+        if (dir != null && !Files.isDirectory(dir)) {
+            return prefix + "directory " + dir + " does not exist; create it first, or choose a file in an"
+                    + " existing directory";
+        }
+        if (e instanceof FileSystemException fs) {
+            // The JDK's message repeats the path; its reason alone is the news (null: the OS said ENOENT
+            // of a directory that exists, as /proc does).
+            return prefix + (fs.getReason() != null ? fs.getReason() : "no new file may be created there")
+                    + "; choose a directory where you may create files";
+        }
+        return prefix + e.getMessage() + " (check free space and permissions of directory " + dir + ")";
     }
 
     /**
@@ -176,20 +197,57 @@ public final class SharedRegion implements AutoCloseable {
      * with a release).
      *
      * @return the payload, valid until {@link #close()}
+     * @throws IllegalStateException if the region is closed
      */
     public MemorySegment payload() {
+        ensureOpen("read its payload");
         return payload;
     }
 
-    /** Writes the region's dirty pages to its file (msync); a no-op in effect under /dev/shm. */
+    /**
+     * Writes the region's dirty pages to its file (msync); a no-op in effect under /dev/shm.
+     *
+     * @throws IllegalStateException if the region is closed
+     */
     public void force() {
+        ensureOpen("force it to its file");
         file.force();
     }
 
-    /** Unmaps this process's view. The file and the other processes' views are untouched. */
+    /**
+     * Unmaps this process's view. The file and the other processes' views are untouched. Closing a
+     * closed region does nothing.
+     */
     @Override
-    public void close() {
-        arena.close();
+    public synchronized void close() {
+        if (arena.scope().isAlive()) {
+            arena.close();
+        }
+    }
+
+    /** Whether {@link #close()} has unmapped this view; for the rings and pools built on regions. */
+    boolean isClosed() {
+        return !arena.scope().isAlive();
+    }
+
+    private void ensureOpen(String action) {
+        if (isClosed()) {
+            throw closed("region", path, action, "SharedRegion.open");
+        }
+    }
+
+    /**
+     * The exception for a use after close, for every object built on a region.
+     *
+     * @param what   what was closed, e.g. "ring"
+     * @param file   its file
+     * @param action what could not be done, e.g. "acquire a chunk"
+     * @param reopen the call that opens it again
+     */
+    static IllegalStateException closed(String what, Path file, String action, String reopen) {
+        return new IllegalStateException("cannot " + action + ": " + what + " " + file + " was closed in this"
+                + " process; open it again with " + reopen + " (closing unmapped only this process's view: the"
+                + " file and other processes are untouched)");
     }
 
     private long intAt(long offset) {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -57,6 +58,12 @@ final class ArenaIndex implements AutoCloseable {
             return index;
         } catch (IOException | RuntimeException e) {
             index.close();
+            // Created here, so ours to remove: an index without its header would block the next build.
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException left) {
+                e.addSuppressed(left);
+            }
             throw e;
         }
     }

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -36,8 +37,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Backings: {@link Backing#MAPPED_FILE} (default: a sparse file in a temporary directory, unlinked
  * as soon as it is open so that not even a crash leaves it behind), {@link Backing#TMPFS} (the same on {@code /dev/shm}) and {@link Backing#NATIVE} (plain
  * native memory; each slab is zeroed and committed when it is created, so prefer smaller slabs).
- * Chunks are not zeroed when they are reused. Closing the pool unmaps every slab; memory of chunks
- * still held then throws {@link IllegalStateException} on access.
+ * Chunks are not zeroed when they are reused. Closing the pool unmaps every slab, chunks still held
+ * included (see {@link #close()}).
  *
  * <p>An interrupted thread acquires like any other, and its interrupt is still set afterwards: the
  * JDK would otherwise close the pool's file for every thread.
@@ -98,6 +99,8 @@ public final class ChunkPool implements AutoCloseable {
     private final Backing backing;
     private final Path directory;
     private final boolean ownsDirectory;
+    /** Directories the builder's directory needed that did not exist: removed again on close. */
+    private final List<Path> createdDirectories;
     private final ReopeningChannel file;
     /** Where free space is checked: the directory, or its parent once the owned directory is gone. */
     private final Path spaceDirectory;
@@ -134,22 +137,32 @@ public final class ChunkPool implements AutoCloseable {
         if (backing == Backing.NATIVE) {
             this.directory = null;
             this.ownsDirectory = false;
+            this.createdDirectories = List.of();
             this.file = null;
             this.spaceDirectory = null;
         } else {
             this.ownsDirectory = b.directory == null;
-            this.directory = ownsDirectory
-                    ? Directories.createTemp(backing == Backing.TMPFS ? Directories.SHM : Directories.tempRoot(),
-                            "colossal-pool-")
-                    : Directories.ensureWritable(b.directory, "a chunk pool");
+            if (ownsDirectory) {
+                this.directory = Directories.createTemp(
+                        backing == Backing.TMPFS ? Directories.SHM : Directories.tempRoot(), "colossal-pool-");
+                this.createdDirectories = List.of();
+            } else {
+                this.directory = b.directory;
+                this.createdDirectories = Directories.ensureWritable(b.directory, "a chunk pool");
+            }
             try {
                 this.file = ReopeningChannel.open(directory.resolve("pool-" + ProcessHandle.current().pid() + "-"
                                 + System.identityHashCode(this) + ".data"),
                         StandardOpenOption.CREATE_NEW, StandardOpenOption.SPARSE, StandardOpenOption.READ,
                         StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
             } catch (IOException e) {
+                if (ownsDirectory) {
+                    Directories.deleteTree(directory);
+                } else {
+                    Directories.deleteCreated(createdDirectories);
+                }
                 throw new UncheckedIOException(new IOException("cannot create the chunk pool's file in "
-                        + directory + ": " + e.getMessage(), e));
+                        + directory + ": " + e.getMessage() + "; choose a writable directory with free space", e));
             }
             this.spaceDirectory = ownsDirectory ? directory.getParent() : directory;
             if (ownsDirectory) {
@@ -217,7 +230,7 @@ public final class ChunkPool implements AutoCloseable {
      */
     public int tryAcquire() {
         if (closed) {
-            throw new IllegalStateException("chunk pool is closed");
+            throw closedError();
         }
         for (;;) {
             long h = head.get();
@@ -256,7 +269,7 @@ public final class ChunkPool implements AutoCloseable {
         Slab slab = slabOf(id);
         int local = id & slabMask;
         if (!NEXT.compareAndSet(slab.next, local, IN_USE, END)) {
-            throw new IllegalStateException("chunk id=" + id + " is not in use: released twice, or never acquired");
+            throw notInUse(id, "cannot be released again");
         }
         slab.used[local] = 1;
         inUse.decrementAndGet();
@@ -271,14 +284,37 @@ public final class ChunkPool implements AutoCloseable {
     }
 
     /**
-     * The memory of a chunk, {@link #chunkSize()} bytes, aligned to the chunk size.
+     * The memory of a chunk, {@link #chunkSize()} bytes, aligned to the chunk size. Call it for a chunk
+     * this thread acquired, or whose id it received from the thread that did (through anything that
+     * orders the two, such as a queue).
      *
-     * @param id the chunk's id
+     * @param id the chunk's id, acquired and not released yet
      * @return a segment over the chunk (alive until the pool is closed)
      * @throws IllegalArgumentException if no chunk has this id
+     * @throws IllegalStateException    if the chunk is not in use (released, or never acquired), or the
+     *                                  pool is closed
      */
     public MemorySegment segment(int id) {
-        return slabOf(id).memory.asSlice((long) (id & slabMask) << chunkShift, chunkSize);
+        Slab slab = slabOf(id);
+        int local = id & slabMask;
+        // Arrays resolve their chunks' segments once, when they are created, so this check is not
+        // on any element access; it turns a use after release (memory another owner may have now)
+        // into an exception, as release() does for a second release.
+        if (slab.next[local] != IN_USE || closed) {
+            throw closed ? closedError() : notInUse(id, "its memory may belong to another owner by now");
+        }
+        return slab.memory.asSlice((long) local << chunkShift, chunkSize);
+    }
+
+    private static IllegalStateException notInUse(int id, String consequence) {
+        return new IllegalStateException("chunk id=" + id + " is not in use: it was released (or never acquired),"
+                + " and " + consequence + "; acquire() a chunk and use it until you release it");
+    }
+
+    private IllegalStateException closedError() {
+        return new IllegalStateException("chunk pool (chunkSize=" + chunkSize + ", backing=" + backing
+                + (directory != null ? " in directory=" + directory : "") + ") is closed: its memory is unmapped;"
+                + " build a new pool, and close a pool only once nothing uses its chunks");
     }
 
     /**
@@ -317,7 +353,7 @@ public final class ChunkPool implements AutoCloseable {
     private boolean grow() {
         synchronized (growLock) {
             if (closed) {
-                throw new IllegalStateException("chunk pool is closed");
+                throw closedError();
             }
             if ((head.get() & ID_MASK) != 0) {
                 return true; // another thread grew the pool, or chunks came back, while we waited
@@ -411,7 +447,15 @@ public final class ChunkPool implements AutoCloseable {
     }
 
     /**
-     * Unmaps every slab and deletes the backing file. Idempotent.
+     * Unmaps every slab and deletes the backing file, and the directory given to the builder if
+     * building created it (and its parents) and it is empty now. Idempotent.
+     *
+     * <p>Chunks still held are unmapped too, without complaint: close the arrays and release the
+     * chunks first. Afterwards {@link #acquire()}, {@link #segment(int)} and the big arrays' bulk
+     * methods ({@code chunk}, {@code fill}, copies, streams) of arrays over this pool throw an
+     * {@link IllegalStateException} that says the pool was closed; element access ({@code get},
+     * {@code set}) and segments obtained earlier throw the JDK's {@code IllegalStateException:
+     * Already closed}, since a check on every element would slow every access down.
      */
     @Override
     public void close() {
@@ -432,6 +476,8 @@ public final class ChunkPool implements AutoCloseable {
                 }
                 if (ownsDirectory) {
                     Directories.deleteTree(directory);
+                } else {
+                    Directories.deleteCreated(createdDirectories);
                 }
             }
         }
@@ -501,7 +547,8 @@ public final class ChunkPool implements AutoCloseable {
 
         /**
          * @param dir directory of the backing file for {@link Backing#MAPPED_FILE} and {@link Backing#TMPFS}
-         *            (default: a fresh temporary directory, deleted on close)
+         *            (default: a fresh temporary directory, deleted on close); created if missing, and
+         *            then removed again on close if it is empty
          * @return this builder
          */
         public Builder directory(Path dir) {

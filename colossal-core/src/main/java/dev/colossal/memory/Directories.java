@@ -2,8 +2,12 @@ package dev.colossal.memory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Checks and creates the directories that back mapped memory, with errors that say what to do. */
 final class Directories {
@@ -14,23 +18,60 @@ final class Directories {
     private Directories() {}
 
     /**
-     * Makes sure {@code dir} exists and is a writable directory.
+     * Makes sure {@code dir} exists and is a writable directory, creating it and any missing parent.
      *
-     * @throws UncheckedIOException naming the directory and the remedy
+     * @return the directories this call created, {@code dir} first and then up its parents (empty if
+     *     {@code dir} existed): what {@link #deleteCreated} removes again when nothing is kept, so that
+     *     a temporary use of {@code /a/b/c} leaves no empty {@code /a/b/c} behind
+     * @throws UncheckedIOException naming the directory and the remedy; nothing created is left behind
      */
-    static Path ensureWritable(Path dir, String what) {
+    static List<Path> ensureWritable(Path dir, String what) {
+        List<Path> created = new ArrayList<>();
         try {
             if (Files.exists(dir) && !Files.isDirectory(dir)) {
                 throw new IOException("directory=" + dir + " is a file, not a directory");
             }
+            for (Path p = dir; p != null && Files.notExists(p); p = p.getParent()) {
+                created.add(p);
+            }
             Files.createDirectories(dir);
             Path probe = Files.createTempFile(dir, ".colossal-probe", ".tmp");
             Files.delete(probe);
-            return dir;
+            return List.copyOf(created);
         } catch (IOException | SecurityException e) {
+            deleteCreated(created);
             throw new UncheckedIOException(new IOException(
-                    "cannot create files for " + what + " in directory=" + dir + " (" + e.getMessage()
+                    "cannot create files for " + what + " in directory=" + dir + " (" + reason(e)
                             + "); choose a writable directory on a local file system", e));
+        }
+    }
+
+    /**
+     * What the OS said, without the path the JDK puts first: here that is often the probe file, a
+     * name the caller never gave.
+     */
+    private static String reason(Exception e) {
+        if (e instanceof FileSystemException fs) {
+            if (fs.getReason() != null) {
+                return fs.getReason();
+            }
+            // No reason: EACCES, or ENOENT from a file system that refuses new entries (as /proc does).
+            return e instanceof AccessDeniedException ? "permission denied" : "no new file may be created there";
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
+    /**
+     * Removes directories {@link #ensureWritable} created, deepest first, as long as they are empty:
+     * one that now holds something (the caller's own files, kept files) stays, and so do its parents.
+     */
+    static void deleteCreated(List<Path> created) {
+        for (Path p : created) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException | SecurityException notEmptyOrNotOurs) {
+                return;
+            }
         }
     }
 

@@ -54,6 +54,8 @@ public final class MappedArena implements Arena {
 
     private final Path directory;
     private final boolean ownsDirectory;
+    /** Directories that did not exist before this arena was built: removed with the files on close. */
+    private final List<Path> createdDirectories;
     private final boolean keepFiles;
     private final boolean checkFreeSpace;
     private final long extentSize;
@@ -72,9 +74,11 @@ public final class MappedArena implements Arena {
     private long fileEnd;
     private boolean closed;
 
-    private MappedArena(Builder b, Path directory, boolean ownsDirectory, boolean reopen) throws IOException {
+    private MappedArena(Builder b, Path directory, boolean ownsDirectory, List<Path> createdDirectories,
+                        boolean reopen) throws IOException {
         this.directory = directory;
         this.ownsDirectory = ownsDirectory;
+        this.createdDirectories = createdDirectories;
         this.keepFiles = b.keepFiles;
         this.checkFreeSpace = b.checkFreeSpace;
         this.extentSize = b.extentSize;
@@ -91,6 +95,11 @@ public final class MappedArena implements Arena {
             }
         } catch (IOException | RuntimeException e) {
             data.close();
+            if (!reopen) {
+                // A build that failed (a full disk while writing the index header) must not leave
+                // files that make the next build say "already holds an arena" and open() "bad magic".
+                deleteQuietly(dataPath);
+            }
             throw e;
         }
     }
@@ -145,7 +154,13 @@ public final class MappedArena implements Arena {
                 throw new IOException("no arena in directory=" + directory + " (no " + DATA_FILE
                         + "); create one with MappedArena.builder().directory(dir).keepFiles(true)");
             }
-            return new MappedArena(new Builder().keepFiles(true), directory, false, true);
+            if (unfinished(directory)) {
+                throw new IOException("no arena in directory=" + directory + ": " + ArenaIndex.FILE
+                        + " has no header, so no arena was ever completed there (a build that failed, for"
+                        + " example on a full disk, left it). Nothing can be read from it: delete " + DATA_FILE
+                        + " and " + ArenaIndex.FILE + ", or build a new arena there with MappedArena.builder()");
+            }
+            return new MappedArena(new Builder().keepFiles(true), directory, false, List.of(), true);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -267,6 +282,7 @@ public final class MappedArena implements Arena {
                 } else {
                     deleteQuietly(directory.resolve(DATA_FILE));
                     deleteQuietly(directory.resolve(ArenaIndex.FILE));
+                    Directories.deleteCreated(createdDirectories);
                 }
             }
         }
@@ -278,6 +294,17 @@ public final class MappedArena implements Arena {
         } catch (IOException ignored) {
             // A leftover file is harmless and the caller can see it.
         }
+    }
+
+    /**
+     * Whether the files in {@code dir} are what a build that never completed leaves: an index without
+     * its header (it is written before anything else) and no data. Nothing was ever allocated there.
+     */
+    private static boolean unfinished(Path dir) throws IOException {
+        Path dataFile = dir.resolve(DATA_FILE);
+        Path indexFile = dir.resolve(ArenaIndex.FILE);
+        return (Files.notExists(dataFile) || Files.size(dataFile) == 0)
+                && (Files.notExists(indexFile) || Files.size(indexFile) < ArenaIndex.HEADER_LENGTH);
     }
 
     private void ensureOpen() {
@@ -302,8 +329,9 @@ public final class MappedArena implements Arena {
         private Builder() {}
 
         /**
-         * @param dir where {@code arena.data} and {@code arena.index} go (created if missing); default a
-         *            fresh temporary directory
+         * @param dir where {@code arena.data} and {@code arena.index} go (created if missing; without
+         *            {@link #keepFiles(boolean) keepFiles} the directories created are removed again on
+         *            close, if empty); default a fresh temporary directory
          * @return this builder
          */
         public Builder directory(Path dir) {
@@ -352,23 +380,59 @@ public final class MappedArena implements Arena {
         }
 
         /**
+         * Creates {@code arena.data} and {@code arena.index} (and the directory, if missing). A build
+         * that fails removes what it created, so it can simply be tried again. The leftovers of a build
+         * that did not complete in an earlier run (an index without its header, no data) are no arena:
+         * they are replaced.
+         *
          * @return the arena
-         * @throws UncheckedIOException if the directory is not writable or already holds an arena
+         * @throws UncheckedIOException if the directory is not writable, already holds an arena, or the
+         *                              files cannot be written (for example the disk is full); the
+         *                              message names the directory
          */
         public MappedArena build() {
             boolean owns = directory == null;
-            Path dir = owns
-                    ? Directories.createTemp(shm ? Directories.SHM : Directories.tempRoot(), "colossal-arena-")
-                    : Directories.ensureWritable(directory, "a mapped arena");
+            Path dir;
+            List<Path> created;
+            if (owns) {
+                dir = Directories.createTemp(shm ? Directories.SHM : Directories.tempRoot(), "colossal-arena-");
+                created = List.of();
+            } else {
+                dir = directory;
+                created = Directories.ensureWritable(directory, "a mapped arena");
+            }
             try {
-                if (Files.exists(dir.resolve(DATA_FILE))) {
-                    throw new IOException("directory=" + dir + " already holds an arena; reopen it with"
-                            + " MappedArena.open(dir) or choose an empty directory");
+                if (Files.exists(dir.resolve(DATA_FILE)) || Files.exists(dir.resolve(ArenaIndex.FILE))) {
+                    if (!unfinished(dir)) {
+                        throw new IOException("directory=" + dir + " already holds an arena; reopen it with"
+                                + " MappedArena.open(dir) or choose an empty directory");
+                    }
+                    Files.deleteIfExists(dir.resolve(DATA_FILE));
+                    Files.deleteIfExists(dir.resolve(ArenaIndex.FILE));
                 }
-                return new MappedArena(this, dir, owns, false);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            try {
+                return new MappedArena(this, dir, owns, created, false);
+            } catch (IOException | RuntimeException e) {
+                if (owns) {
+                    Directories.deleteTree(dir);
+                } else {
+                    Directories.deleteCreated(created);
+                }
+                if (e instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw new UncheckedIOException(new IOException("cannot create a mapped arena in directory=" + dir
+                        + ": " + describe(e) + "; free disk space or choose another directory (nothing was left"
+                        + " behind, so the same build can simply be tried again)", e));
+            }
+        }
+
+        /** The JDK's message, which for a full disk ("No space left on device") names no file. */
+        private static String describe(Exception e) {
+            return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
         }
     }
 }

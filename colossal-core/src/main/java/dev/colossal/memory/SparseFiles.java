@@ -63,10 +63,13 @@ public final class SparseFiles implements AutoCloseable {
     private final Arena arena;
     /** With keepFiles: the hold on the directory's lock file; else null. */
     private final LockFile lock;
+    /** Without keepFiles: the directories given that did not exist before, removed on close; else empty. */
+    private final List<Path> createdDirectories;
 
     private SparseFiles(Path directory, boolean keepFiles, long fileBytes, List<Path> files,
-                        List<MemorySegment> segments, Arena arena, LockFile lock) {
+                        List<MemorySegment> segments, Arena arena, LockFile lock, List<Path> createdDirectories) {
         this.directory = directory;
+        this.createdDirectories = createdDirectories;
         this.keepFiles = keepFiles;
         this.fileBytes = fileBytes;
         this.files = files;
@@ -79,7 +82,8 @@ public final class SparseFiles implements AutoCloseable {
      * Maps {@code totalBytes} over files of {@link #DEFAULT_FILE_BYTES} in a new directory of their
      * own below {@code directory}, deleted on close.
      *
-     * @param directory  where the files' directory goes (created if missing)
+     * @param directory  where the files' directory goes (created if missing, and then removed again on
+     *                   close if empty)
      * @param totalBytes the logical size
      * @return the mapped span
      */
@@ -91,8 +95,9 @@ public final class SparseFiles implements AutoCloseable {
      * Maps {@code totalBytes} over sparse files of at most {@code maxFileBytes} each.
      *
      * @param directory    where the files go (created if missing): without {@code keepFiles} into a new
-     *                     directory of their own below it, deleted on close; with {@code keepFiles} into
-     *                     it, as {@code span-NNNN.data} beside a lock file {@code span.lock}
+     *                     directory of their own below it, deleted on close, and so are the directories
+     *                     this call created if they are empty then; with {@code keepFiles} into it, as
+     *                     {@code span-NNNN.data} beside a lock file {@code span.lock}
      * @param totalBytes   the logical size, {@code > 0}
      * @param maxFileBytes the largest file, a power of two
      * @param keepFiles    keep the files on close; mapping the same directory again with {@code keepFiles}
@@ -113,10 +118,15 @@ public final class SparseFiles implements AutoCloseable {
         if (maxFileBytes <= 0 || Long.bitCount(maxFileBytes) != 1) {
             throw new IllegalArgumentException("maxFileBytes=" + maxFileBytes + " must be a power of two");
         }
-        Directories.ensureWritable(directory, "sparse files");
+        List<Path> created = Directories.ensureWritable(directory, "sparse files");
         // an interrupted thread maps like any other and keeps its flag
-        return InterruptFlag.setAside(() -> keepFiles ? mapKept(directory, totalBytes, maxFileBytes)
-                : mapFiles(Directories.createTemp(directory, "sparse-"), totalBytes, maxFileBytes, null));
+        try {
+            return InterruptFlag.setAside(() -> keepFiles ? mapKept(directory, totalBytes, maxFileBytes)
+                    : mapFiles(Directories.createTemp(directory, "sparse-"), totalBytes, maxFileBytes, null, created));
+        } catch (RuntimeException e) {
+            Directories.deleteCreated(created);
+            throw e;
+        }
     }
 
     private static SparseFiles mapKept(Path directory, long totalBytes, long maxFileBytes) {
@@ -132,23 +142,27 @@ public final class SparseFiles implements AutoCloseable {
                     + " already, by this process or another (" + LOCK_FILE + " is locked): two live mappings would"
                     + " overwrite each other's bytes; close the other one first, or map another directory"));
         }
-        return mapFiles(directory, totalBytes, maxFileBytes, lock);
+        return mapFiles(directory, totalBytes, maxFileBytes, lock, List.of());
     }
 
-    /** Maps the files; {@code lock} is null for a private directory, else the hold on a kept one. */
-    private static SparseFiles mapFiles(Path directory, long totalBytes, long maxFileBytes, LockFile lock) {
+    /**
+     * Maps the files; {@code lock} is null for a private directory, else the hold on a kept one;
+     * {@code created} are the directories above a private one to remove with it.
+     */
+    private static SparseFiles mapFiles(Path directory, long totalBytes, long maxFileBytes, LockFile lock,
+                                        List<Path> created) {
         boolean keepFiles = lock != null;
         long count = (totalBytes + maxFileBytes - 1) / maxFileBytes;
         Arena arena = Arena.ofShared();
         List<Path> files = new ArrayList<>();
-        List<Path> created = new ArrayList<>();
+        List<Path> createdFiles = new ArrayList<>();
         List<MemorySegment> segments = new ArrayList<>();
         try {
             for (long i = 0; i < count; i++) {
                 long size = Math.min(maxFileBytes, totalBytes - i * maxFileBytes);
                 Path file = directory.resolve(String.format("span-%04d.data", i));
                 files.add(file);
-                try (FileChannel ch = open(file, keepFiles, created)) {
+                try (FileChannel ch = open(file, keepFiles, createdFiles)) {
                     long existing = ch.size();
                     if (existing != 0 && existing != size) {
                         throw new IllegalArgumentException("kept file=" + file + " is " + existing
@@ -167,7 +181,7 @@ public final class SparseFiles implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             arena.close();
-            created.forEach(SparseFiles::deleteQuietly);
+            createdFiles.forEach(SparseFiles::deleteQuietly);
             if (keepFiles) {
                 lock.close();
             } else {
@@ -175,7 +189,7 @@ public final class SparseFiles implements AutoCloseable {
             }
             throw e;
         }
-        return new SparseFiles(directory, keepFiles, maxFileBytes, files, List.copyOf(segments), arena, lock);
+        return new SparseFiles(directory, keepFiles, maxFileBytes, files, List.copyOf(segments), arena, lock, created);
     }
 
     /** Opens a file, a new one (recorded in {@code created}) unless kept files may be reopened. */
@@ -234,8 +248,9 @@ public final class SparseFiles implements AutoCloseable {
     }
 
     /**
-     * Unmaps every file and, unless kept, deletes them and their directory; a kept directory's lock
-     * is released. Idempotent.
+     * Unmaps every file and, unless kept, deletes them and their directory, and the directory given
+     * to {@code map} (with its parents) if mapping created it and it is empty now; a kept directory's
+     * lock is released. Idempotent.
      */
     @Override
     public synchronized void close() {
@@ -248,6 +263,7 @@ public final class SparseFiles implements AutoCloseable {
         } else {
             files.forEach(SparseFiles::deleteQuietly);
             deleteQuietly(directory);
+            Directories.deleteCreated(createdDirectories);
         }
     }
 

@@ -5,14 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.colossal.memory.ChunkPool;
+import dev.colossal.memory.MappedArena;
 import dev.colossal.memory.PoolExhaustedException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Spliterator;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 class BigArrayTest {
@@ -185,6 +188,46 @@ class BigArrayTest {
                 assertThrows(IndexOutOfBoundsException.class, () -> empty.get(0));
             }
         }
+    }
+
+    /**
+     * Closing a pool under arrays that still hold chunks unmaps their memory. The per-chunk and bulk
+     * methods then say so; element access keeps the JDK's exception (a check per element would cost).
+     */
+    @Test
+    void anArrayWhosePoolWasClosedSaysSoOnEveryBulkMethod() {
+        ChunkPool pool = ChunkPool.builder().chunkSize(4096).slabSize(1 << 16).build();
+        LongArray a = LongArray.segmented(pool, 2000);
+        LongArray other = LongArray.segmented(pool, 2000);
+        a.fill(3);
+        pool.close();
+        List<Executable> bulk = List.of(() -> a.chunk(0), () -> a.fill(1), () -> a.copyTo(0, new long[4], 0, 4),
+                () -> a.copyFrom(new long[4], 0, 0, 4), () -> a.copyTo(0, MemorySegment.ofArray(new long[4]), 0, 4),
+                () -> a.copyFrom(MemorySegment.ofArray(new long[4]), 0, 0, 4), a::stream,
+                () -> BigArray.copy(a, 0, other, 0, 4));
+        for (Executable call : bulk) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call);
+            assertTrue(e.getMessage().contains("LongArray of length=2000")
+                    && e.getMessage().contains("the chunk pool it came from (chunkSize=4096")
+                    && e.getMessage().contains("was closed"), e.getMessage());
+        }
+        assertThrows(IllegalStateException.class, () -> a.get(0), "the JDK's Already closed");
+        a.close();
+        other.close();
+    }
+
+    @Test
+    void anArrayWhoseArenaWasClosedSaysSo() {
+        Arena arena = Arena.ofShared();
+        DoubleArray d = DoubleArray.contiguous(arena, 100);
+        arena.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> d.fill(2.0));
+        assertTrue(e.getMessage().contains("the arena that holds its memory was closed"), e.getMessage());
+        MappedArena mapped = MappedArena.ofTemp();
+        IntArray i = IntArray.contiguous(mapped, 10);
+        mapped.close();
+        IllegalStateException m = assertThrows(IllegalStateException.class, () -> i.chunk(0));
+        assertTrue(m.getMessage().contains("its MappedArena in " + mapped.directory()), m.getMessage());
     }
 
     @Test

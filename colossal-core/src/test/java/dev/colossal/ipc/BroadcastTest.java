@@ -19,6 +19,17 @@ class BroadcastTest {
     Path dir;
 
     @Test
+    void closingTwiceDoesNothing() {
+        Path path = dir.resolve("twice");
+        BroadcastTransmitter tx = BroadcastTransmitter.open(path, 1024);
+        BroadcastReceiver rx = BroadcastReceiver.open(path, 1024);
+        rx.close();
+        rx.close();
+        tx.close();
+        tx.close();
+    }
+
+    @Test
     void everyReceiverGetsEveryMessageInOrderWhenKeepingUp() {
         Path path = dir.resolve("b");
         try (BroadcastTransmitter tx = BroadcastTransmitter.open(path, 1024);

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -235,6 +236,22 @@ class MessageRingTest {
             assertTrue(producer.isConsumerAlive(2000L, 1000));
             assertFalse(producer.isConsumerAlive(3000L, 1000), "silent for longer than the timeout");
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spsc", "mpsc"})
+    void closeIsIdempotentAndUseAfterCloseNamesTheRing(String kind) {
+        MessageRing ring = ring(kind, 1024);
+        ring.close();
+        ring.close();
+        for (var call : List.<Executable>of(ring::producerPosition,
+                ring::consumerPosition, ring::unblock, ring::consumerHeartbeat, () -> ring.consumerHeartbeat(1),
+                ring::buffer)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call);
+            assertTrue(e.getMessage().contains("ring " + dir.resolve(kind) + " was closed"), e.getMessage());
+        }
+        // the paths that move messages keep the JDK's check, documented on close()
+        assertThrows(IllegalStateException.class, () -> drain(ring));
     }
 
     @ParameterizedTest

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 class SharedChunkPoolTest {
@@ -49,6 +50,20 @@ class SharedChunkPoolTest {
         var geometry = assertThrows(IpcException.class, () -> SharedChunkPool.open(dir.resolve("p"), 64, 8));
         assertTrue(geometry.getMessage().contains("chunkCount=4"), geometry.getMessage());
         assertThrows(IllegalArgumentException.class, () -> SharedChunkPool.open(dir.resolve("q"), 100, 4));
+    }
+
+    @Test
+    void closeIsIdempotentAndUseAfterCloseNamesThePool() {
+        Path path = dir.resolve("p");
+        SharedChunkPool pool = SharedChunkPool.open(path, 64, 4);
+        long chunk = pool.acquire();
+        pool.close();
+        pool.close();
+        for (var call : List.<Executable>of(pool::acquire, () -> pool.release(chunk),
+                pool::reclaim, () -> pool.chunk(chunk), () -> pool.ownerPid(chunk), pool::freeCount)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call);
+            assertTrue(e.getMessage().contains("chunk pool " + path + " was closed"), e.getMessage());
+        }
     }
 
     @Test

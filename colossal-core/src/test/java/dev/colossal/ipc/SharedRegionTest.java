@@ -16,6 +16,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 class SharedRegionTest {
@@ -159,9 +160,25 @@ class SharedRegionTest {
 
     @Test
     void useAfterCloseThrowsInsteadOfCrashing() {
-        SharedRegion region = SharedRegion.create(dir.resolve("c"), RegionKind.RAW, 64);
+        Path path = dir.resolve("c");
+        SharedRegion region = SharedRegion.create(path, RegionKind.RAW, 64);
         region.close();
+        region.close(); // a second close does nothing, as for any Closeable
         assertThrows(IllegalStateException.class, () -> region.getLongVolatile(0));
+        for (var call : List.<Executable>of(region::payload, region::force)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call);
+            assertTrue(e.getMessage().contains("region " + path + " was closed"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aRegionInAMissingDirectorySaysTheDirectoryIsMissing() {
+        Path path = dir.resolve("no").resolve("such").resolve("r");
+        IpcException e = assertThrows(IpcException.class, () -> SharedRegion.create(path, RegionKind.RAW, 64));
+        assertTrue(e.getMessage().contains("directory " + path.getParent() + " does not exist"), e.getMessage());
+        IpcException proc = assertThrows(IpcException.class,
+                () -> SharedRegion.create(Path.of("/proc/colossal-no-region"), RegionKind.RAW, 64));
+        assertTrue(proc.getMessage().contains("choose a directory where you may create files"), proc.getMessage());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.colossal.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -176,10 +177,46 @@ class ChunkPoolTest {
     @Test
     void shouldFailUseAfterClose() {
         ChunkPool pool = ChunkPool.builder().chunkSize(4096).slabSize(1 << 16).build();
-        MemorySegment chunk = pool.segment(pool.acquire());
+        int id = pool.acquire();
+        MemorySegment chunk = pool.segment(id);
         pool.close();
-        assertThrows(IllegalStateException.class, pool::acquire);
+        pool.close(); // idempotent
+        IllegalStateException acquire = assertThrows(IllegalStateException.class, pool::acquire);
+        assertTrue(acquire.getMessage().contains("chunk pool (chunkSize=4096") && acquire.getMessage().contains("closed"),
+                acquire.getMessage());
+        IllegalStateException segment = assertThrows(IllegalStateException.class, () -> pool.segment(id));
+        assertTrue(segment.getMessage().contains("is closed"), segment.getMessage());
+        // a segment taken before: the JDK's own exception, documented on close()
         assertThrows(IllegalStateException.class, () -> chunk.get(ValueLayout.JAVA_BYTE, 0));
+    }
+
+    @Test
+    void theSegmentOfAReleasedChunkIsRefused() {
+        try (ChunkPool pool = ChunkPool.builder().chunkSize(64).slabSize(1024).build()) {
+            int id = pool.acquire();
+            pool.segment(id).set(ValueLayout.JAVA_LONG, 0, 1);
+            pool.release(id);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> pool.segment(id));
+            assertTrue(e.getMessage().contains("chunk id=" + id + " is not in use"), e.getMessage());
+            int never = id == 0 ? 1 : 0;
+            assertThrows(IllegalStateException.class, () -> pool.segment(never), "never acquired");
+            assertEquals(id, pool.acquire(), "the released chunk is the next one out");
+            assertEquals(64, pool.segment(id).byteSize(), "acquired again, its segment is there again");
+        }
+    }
+
+    @Test
+    void closeRemovesTheDirectoriesTheBuilderCreated(@TempDir Path tmp) throws Exception {
+        Path missing = tmp.resolve("a").resolve("b");
+        try (ChunkPool pool = ChunkPool.builder().directory(missing).chunkSize(4096).slabSize(1 << 16).build()) {
+            pool.segment(pool.acquire()).set(ValueLayout.JAVA_INT, 0, 1);
+            assertTrue(Files.isDirectory(missing));
+        }
+        assertFalse(Files.exists(tmp.resolve("a")), "a/b did not exist before the pool: none of it stays");
+        try (ChunkPool pool = ChunkPool.builder().directory(tmp).chunkSize(4096).slabSize(1 << 16).build()) {
+            pool.acquire();
+        }
+        assertTrue(Files.isDirectory(tmp), "a directory that was there stays");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -149,6 +150,87 @@ class MappedArenaTest {
         }
         var e = assertThrows(UncheckedIOException.class, () -> MappedArena.builder().directory(dir).build());
         assertTrue(e.getMessage().contains("already holds an arena"));
+    }
+
+    /**
+     * A build that fails writing its files (here a child JVM under {@code ulimit -f 0}, where every
+     * write fails as on a full disk) names the directory, says what to do, and leaves nothing: the
+     * next build fails the same way rather than "already holds an arena", and once there is room a
+     * build succeeds. Directories it created go too; one that was there stays, empty.
+     */
+    @Test
+    void aBuildThatFailsOnAFullDiskLeavesNothingBehind(@TempDir Path base) throws Exception {
+        Path fresh = base.resolve("fresh").resolve("a").resolve("b");
+        Path existing = Files.createDirectories(base.resolve("existing").resolve("dir"));
+        String javaCommand = ProcessHandle.current().info().command().orElse("java");
+        String classPath = Path.of("target", "classes").toAbsolutePath() + File.pathSeparator
+                + Path.of("target", "test-classes").toAbsolutePath();
+        // No perf data file: the JVM could not write that either.
+        Process child = new ProcessBuilder("bash", "-c", "ulimit -f 0 && exec \"$0\" \"$@\"", javaCommand, "-Xmx64m",
+                "-XX:-UsePerfData", "-cp", classPath, ArenaChild.class.getName(), base.toString(), fresh.toString(),
+                existing.toString())
+                .redirectErrorStream(true).start();
+        List<String> lines = new String(child.getInputStream().readAllBytes()).lines().toList();
+        assertEquals(0, child.waitFor(), lines.toString());
+        assertEquals(8, lines.size(), lines.toString());
+        for (int i = 0; i < 8; i += 2) {
+            Path dir = i < 4 ? fresh : existing;
+            String failure = lines.get(i);
+            assertTrue(failure.startsWith("failed ") && failure.contains("directory=" + dir)
+                    && failure.contains("free disk space or choose another directory"), failure);
+            assertFalse(failure.contains("already holds"), failure);
+            assertEquals("left [, existing, existing/dir]", lines.get(i + 1),
+                    "what the build created is gone, and only that");
+        }
+        try (MappedArena arena = MappedArena.builder().directory(fresh).build()) {
+            arena.allocate(8);
+        }
+        try (MappedArena arena = MappedArena.builder().directory(existing).keepFiles(true).build()) {
+            arena.allocate(8);
+        }
+        try (MappedArena again = MappedArena.open(existing)) {
+            assertEquals(1, again.segments().size());
+        }
+    }
+
+    @Test
+    void theEmptyFilesOfABuildThatDidNotCompleteAreNoArena(@TempDir Path dir) throws Exception {
+        // What a build killed or failed between creating its files and writing the index header left.
+        Files.createFile(dir.resolve("arena.data"));
+        Files.createFile(dir.resolve("arena.index"));
+        var open = assertThrows(UncheckedIOException.class, () -> MappedArena.open(dir));
+        assertTrue(open.getMessage().contains("no arena in directory=" + dir)
+                && open.getMessage().contains("delete arena.data and arena.index"), open.getMessage());
+        try (MappedArena arena = MappedArena.builder().directory(dir).keepFiles(true).build()) {
+            arena.allocate(8).set(ValueLayout.JAVA_LONG, 0, 7);
+        }
+        try (MappedArena again = MappedArena.open(dir)) {
+            assertEquals(7, again.segments().get(0).get(ValueLayout.JAVA_LONG, 0));
+        }
+        // A kept arena with no allocation has its header: that is an arena, and is not replaced.
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        MappedArena.builder().directory(empty).keepFiles(true).build().close();
+        var e = assertThrows(UncheckedIOException.class, () -> MappedArena.builder().directory(empty).build());
+        assertTrue(e.getMessage().contains("already holds an arena"), e.getMessage());
+    }
+
+    @Test
+    void closeRemovesTheDirectoriesTheBuildCreatedUnlessFilesAreKept(@TempDir Path base) throws Exception {
+        try (MappedArena arena = MappedArena.builder().directory(base.resolve("x").resolve("y").resolve("z")).build()) {
+            arena.allocate(8);
+        }
+        assertFalse(Files.exists(base.resolve("x")), "x/y/z did not exist before: none of it stays");
+        try (MappedArena arena = MappedArena.builder().directory(base.resolve("k").resolve("l")).keepFiles(true).build()) {
+            arena.allocate(8);
+        }
+        assertTrue(Files.exists(base.resolve("k").resolve("l").resolve("arena.data")), "kept files keep their directory");
+        Path shared = base.resolve("shared").resolve("inner");
+        try (MappedArena arena = MappedArena.builder().directory(shared).build()) {
+            arena.allocate(8);
+            Files.writeString(base.resolve("shared").resolve("mine.txt"), "the caller's");
+        }
+        assertFalse(Files.exists(shared));
+        assertTrue(Files.exists(base.resolve("shared").resolve("mine.txt")), "a directory holding more is left alone");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.colossal.memory;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +34,25 @@ class SparseFilesTest {
         }
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count(), "files and their directory deleted on close");
+        }
+    }
+
+    @Test
+    void closeRemovesTheMissingDirectoriesMappingCreatedAndNoOthers(@TempDir Path dir) throws Exception {
+        try (SparseFiles span = SparseFiles.map(dir.resolve("nope").resolve("x"), 8192, 4096, false)) {
+            span.segments().get(0).set(ValueLayout.JAVA_INT, 0, 1);
+        }
+        assertFalse(Files.exists(dir.resolve("nope")), "nope/x did not exist before: none of it stays");
+        try (SparseFiles span = SparseFiles.map(dir.resolve("kept").resolve("x"), 8192, 4096, true)) {
+            span.segments().get(0).set(ValueLayout.JAVA_INT, 0, 1);
+        }
+        assertTrue(Files.exists(dir.resolve("kept").resolve("x").resolve("span-0000.data")));
+        // A mapping that fails after the directories were made (4 EiB in files of 1 PiB: more than a file
+        // system's largest file or the address space) removes them too.
+        Path big = dir.resolve("big").resolve("x");
+        assertThrows(UncheckedIOException.class, () -> SparseFiles.map(big, 1L << 62, 1L << 50, false));
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of(dir.resolve("kept")), left.toList());
         }
     }
 

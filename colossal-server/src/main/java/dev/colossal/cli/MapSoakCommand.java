@@ -3,6 +3,7 @@ package dev.colossal.cli;
 import dev.colossal.map.BytesMap;
 import dev.colossal.map.MapOptions;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -61,16 +62,27 @@ final class MapSoakCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (entries < 1 || sample < 0 || segments < 1 || segments > 1 << 16 || Integer.bitCount(segments) != 1) {
-            System.err.println("map-soak: --entries=" + entries + " --sample=" + sample + " --segments=" + segments
-                    + ": entries must be at least 1, the sample not negative, segments a power of two up to 65536");
-            return 2;
+            return Failures.report("map-soak", "--entries=" + entries + " --sample=" + sample + " --segments="
+                    + segments + ": entries must be at least 1, the sample not negative, segments a power of two up"
+                    + " to 65536");
         }
-        Path directory = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("colossal-soak-");
+        if (dir != null) {
+            String problem = IoMessages.unwritableDirectory(dir, "--dir " + dir);
+            if (problem != null) {
+                return Failures.report("map-soak", problem);
+            }
+        }
+        Path directory;
+        try {
+            directory = dir != null ? dir : Files.createTempDirectory("colossal-soak-");
+        } catch (IOException e) {
+            return Failures.report("map-soak", "cannot create a temporary directory: " + IoMessages.reason(e)
+                    + "; name one with --dir DIR");
+        }
         Path file = directory.resolve("soak.map");
         if (Files.exists(file) != resume) {
-            System.err.println(resume ? "map-soak: --resume needs the " + file + " of an earlier run; name its --dir"
-                    : "map-soak: " + file + " exists; remove it, name another --dir, or --resume it");
-            return 2;
+            return Failures.report("map-soak", resume ? "--resume needs the " + file + " of an earlier run; name its"
+                    + " --dir" : file + " exists; remove it, name another --dir, or --resume it");
         }
         boolean completed = false;
         try (Arena arena = Arena.ofConfined()) {
@@ -93,6 +105,9 @@ final class MapSoakCommand implements Callable<Integer> {
             }
             completed = true;
             return bad == 0 ? 0 : 1;
+        } catch (IOException | UncheckedIOException e) {
+            // The map's messages name soak.map and what to do; a trace would add nothing for a full disk.
+            return Failures.report("map-soak", IoMessages.message(e));
         } finally {
             if (!keep && (completed || !resume)) {
                 Files.deleteIfExists(file);

@@ -2,6 +2,7 @@ package dev.colossal.cli;
 
 import dev.colossal.array.DoubleArray;
 import dev.colossal.memory.ChunkPool;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -38,16 +39,41 @@ final class MixCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (samples <= 0 || rounds <= 0 || mixes <= 0 || warmup < 0) {
-            System.err.println("mix: --samples, --rounds and --mixes must be positive, --warmup not negative");
-            return 2;
+            return Failures.report("mix", "--samples, --rounds and --mixes must be positive, --warmup not negative");
         }
-        ChunkPool.Builder builder = ChunkPool.builder().chunkSize(chunkSize)
-                .backing(shm ? ChunkPool.Backing.TMPFS : ChunkPool.Backing.MAPPED_FILE);
+        ChunkPool.Builder builder;
+        try {
+            builder = ChunkPool.builder().chunkSize(chunkSize)
+                    .backing(shm ? ChunkPool.Backing.TMPFS : ChunkPool.Backing.MAPPED_FILE);
+        } catch (IllegalArgumentException e) {
+            return Failures.report("mix", "--chunk-size=" + chunkSize + " must be a power of two of at least 8,"
+                    + " e.g. 1048576");
+        }
+        if (samples > Long.MAX_VALUE / Double.BYTES || samples * Double.BYTES / chunkSize >= Integer.MAX_VALUE) {
+            return Failures.report("mix", "--samples=" + samples + " needs more than 2^31 chunks of --chunk-size="
+                    + chunkSize + "; raise --chunk-size or lower --samples");
+        }
         if (dir != null) {
             builder.directory(dir);
         }
-        try (ChunkPool pool = builder.build();
-             DoubleArray a = Mix.whiteNoise(pool, samples, 1);
+        ChunkPool pool;
+        try {
+            pool = builder.build();
+        } catch (UncheckedIOException e) {
+            // The pool's message names the directory and what to do.
+            return Failures.report("mix", IoMessages.message(e) + (dir != null ? " (--dir " + dir + ")" : ""));
+        }
+        try (pool) {
+            return run(pool);
+        } catch (UncheckedIOException e) {
+            // A slab that does not fit on the disk: the input (the size, the directory), not a bug.
+            return Failures.report("mix", IoMessages.message(e) + " (--samples " + samples + ", --chunk-size "
+                    + chunkSize + (dir != null ? ", --dir " + dir : shm ? ", --shm" : "") + ")");
+        }
+    }
+
+    private int run(ChunkPool pool) {
+        try (DoubleArray a = Mix.whiteNoise(pool, samples, 1);
              DoubleArray b = Mix.whiteNoise(pool, samples, 2)) {
             double expected = Mix.sum(a) + Mix.sum(b);
             System.out.printf(Locale.ROOT, "mix: %,d samples per signal (%.1f MB), %s-backed chunks of %,d bytes%n",

@@ -38,21 +38,28 @@ public final class PingPongCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (count < 1) {
-            System.err.println("colossal pingpong: --count=" + count + " must be at least 1");
-            return 2;
+            return Failures.report("pingpong", "--count=" + count + " must be at least 1");
         }
         // The first tenth (at most 100,000) is warm-up: the JIT and the other process starting.
         long skip = Math.min(count / 10, 100_000);
         Histogram histogram = new Histogram(3_600_000_000_000L, 3);
         long[] seen = {0};
-        try (SharedRegion shared = PingPong.openRegion(region)) {
+        SharedRegion opened;
+        try {
+            opened = PingPong.openRegion(region);
+        } catch (IpcException e) {
+            // The region's message names the file and what to do: a missing directory, another kind of region.
+            return Failures.report("pingpong", e.getMessage() + " (--region " + region + ")");
+        }
+        try (SharedRegion shared = opened) {
             System.err.println("pingpong: role " + role + " on " + region + ", waiting for the other role...");
             PingPong.play(shared, role == RoleOption.odd ? PingPong.Role.ODD : PingPong.Role.EVEN, count, rtt -> {
                 if (seen[0]++ >= skip) {
                     histogram.recordValue(rtt);
                 }
             });
-        } catch (IpcException | IllegalStateException e) {
+        } catch (IllegalStateException e) {
+            // A third process on the region: the session is spoilt, not the input.
             System.err.println("colossal pingpong: " + e.getMessage());
             return 1;
         }

@@ -2,6 +2,8 @@ package dev.colossal.cli;
 
 import dev.colossal.array.DoubleArray;
 import dev.colossal.memory.SparseFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -28,15 +30,57 @@ final class SparseCommand implements Callable<Integer> {
     Path dir;
 
     @Override
-    public Integer call() throws Exception {
-        if (Long.bitCount(fileSize) != 1) {
-            System.err.println("sparse: --file-size=" + fileSize + " must be a power of two, e.g. 8T");
-            return 2;
+    public Integer call() {
+        if (Long.bitCount(fileSize) != 1 || fileSize < Double.BYTES) {
+            return Failures.report("sparse", "--file-size=" + fileSize + " must be a power of two of at least 8"
+                    + " (one double), e.g. 8T");
         }
-        Path directory = dir != null ? dir : Files.createTempDirectory("colossal-sparse-");
+        if (size < Double.BYTES) {
+            return Failures.report("sparse", "--size=" + size + " holds no double (8 bytes each); give at least 8,"
+                    + " e.g. 64T");
+        }
+        Path directory;
+        try {
+            directory = dir != null ? dir : Files.createTempDirectory("colossal-sparse-");
+        } catch (IOException e) {
+            return Failures.report("sparse", "cannot create a temporary directory: " + IoMessages.reason(e)
+                    + "; name one with --dir DIR");
+        }
+        try {
+            return run(directory);
+        } finally {
+            if (dir == null) {
+                try {
+                    Files.deleteIfExists(directory);
+                } catch (IOException ignored) {
+                    // An empty temporary directory left behind is harmless.
+                }
+            }
+        }
+    }
+
+    /** Whether the JDK's "Map failed" came from the OS refusing the address space (ENOMEM). */
+    private static boolean outOfAddressSpace(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof OutOfMemoryError) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int run(Path directory) {
         long length = size / Double.BYTES;
         long t0 = System.nanoTime();
-        try (DoubleArray array = DoubleArray.sparse(directory, length, fileSize)) {
+        DoubleArray created;
+        try {
+            created = DoubleArray.sparse(directory, length, fileSize);
+        } catch (UncheckedIOException e) {
+            // The library's message names the directory or file and what stopped it.
+            return Failures.report("sparse", "--size " + ByteSize.format(size) + ": " + IoMessages.message(e)
+                    + (outOfAddressSpace(e) ? "; or give a smaller --size" : ""));
+        }
+        try (DoubleArray array = created) {
             long t1 = System.nanoTime();
             array.set(0, Math.PI);
             array.set(length - 1, Math.E);
@@ -48,10 +92,6 @@ final class SparseCommand implements Callable<Integer> {
                     (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t2 - t0) / 1e6);
             System.out.println("first=" + array.get(0) + " last=" + array.get(length - 1) + (ok ? " ok" : " MISMATCH"));
             return ok ? 0 : 1;
-        } finally {
-            if (dir == null) {
-                Files.deleteIfExists(directory);
-            }
         }
     }
 }

@@ -1,8 +1,10 @@
 package dev.colossal.cli;
 
 import dev.colossal.array.DoubleArray;
+import dev.colossal.swap.SwapException;
 import dev.colossal.swap.SwapSpace;
 import dev.colossal.swap.SwappableArray;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,12 +43,13 @@ final class SwapCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         long samples = signalSize / Double.BYTES;
-        int count = (int) Math.min(Integer.MAX_VALUE, signalBytes / signalSize);
+        // A signal-size below one sample would divide by zero here.
+        int count = samples <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, signalBytes / signalSize);
         if (samples <= 0 || count < 2 || budget < 4 * signalSize) {
-            System.err.println("swap: need --signals of at least two --signal-size, and --budget of at least four"
-                    + " signals (inputs and output are pinned while mixing, one more is prefetched): signals="
-                    + signalBytes + " signal-size=" + signalSize + " budget=" + budget);
-            return 2;
+            return Failures.report("swap", "need --signal-size of at least 8 (one sample), --signals of at least two"
+                    + " --signal-size, and --budget of at least four signals (inputs and output are pinned while"
+                    + " mixing, one more is prefetched): signals=" + signalBytes + " signal-size=" + signalSize
+                    + " budget=" + budget);
         }
         SwapSpace.Builder builder = SwapSpace.builder().budget(budget);
         if (dir != null) {
@@ -55,10 +58,29 @@ final class SwapCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "swap: %d signals of %s (%s in all, %s with their mixes) under a budget of %s%n",
                 count, ByteSize.format(signalSize), ByteSize.format((long) count * signalSize),
                 ByteSize.format(2L * count * signalSize), ByteSize.format(budget));
+        SwapSpace created;
+        try {
+            created = builder.build();
+        } catch (UncheckedIOException e) {
+            // The message names the swap file the space made up; the user named only its directory.
+            return Failures.report("swap", "cannot create the swap file in " + (dir != null ? "--dir " + dir
+                    : "a temporary directory") + ": " + IoMessages.reason(e) + "; choose a directory you can write"
+                    + (dir != null ? "" : " with --dir DIR"));
+        }
+        try {
+            return run(created, count, samples);
+        } catch (UncheckedIOException | SwapException e) {
+            // A swap file that could not grow (a full disk): the message names it and what to do.
+            return Failures.report("swap", IoMessages.message(e) + "; --signals needs about twice its size on disk"
+                    + " (signals and their mixes)");
+        }
+    }
+
+    private int run(SwapSpace created, int count, long samples) {
         long t0 = System.nanoTime();
         double sum = 0;
         SwapSpace.Stats stats;
-        try (SwapSpace space = builder.build()) {
+        try (SwapSpace space = created) {
             System.out.println("swap file: " + space.file());
             Progress progress = new Progress("swap", 3L * count);
             List<SwappableArray<DoubleArray>> signals = new ArrayList<>(count);

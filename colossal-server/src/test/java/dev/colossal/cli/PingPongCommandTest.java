@@ -38,7 +38,8 @@ class PingPongCommandTest {
     void aRegionOfAnotherKindIsAClearErrorNotAStackTrace() {
         Path other = dir.resolve("raw");
         SharedRegion.create(other, dev.colossal.ipc.RegionKind.RAW, 128).close();
-        assertEquals(1, run("odd", new String[] {"--region", other.toString(), "--count", "10"}));
+        assertEquals(2, run("odd", new String[] {"--region", other.toString(), "--count", "10"}),
+                "input the command cannot use: status 2, as every command has it");
     }
 
     private static int run(String role, String[] common) {
