@@ -698,8 +698,9 @@ public final class SwapSpace implements AutoCloseable {
      * Closes the space. A temporary swap file is deleted. A persistent one first receives every
      * resident object, then its new catalog, so that reopening it finds them all; if that fails, the
      * file keeps the catalog it was opened with, and reopening finds the objects of the last clean
-     * close. Either way the file is released for the next open. Arrays still acquired stay usable
-     * until released.
+     * close. Either way the file is released for the next open. Closing unmaps the space's memory:
+     * arrays still acquired must not be used afterwards (their bulk methods say the pool was
+     * closed; element access throws the JDK's {@link IllegalStateException}).
      *
      * @throws UncheckedIOException if a persistent space cannot be saved
      */
