@@ -900,7 +900,9 @@ public final class BytesMap implements AutoCloseable {
                         damaged == null ? null : bad::add);
                 return read;
             });
-            bad.forEach(damaged == null ? e -> { } : damaged);
+            if (damaged != null) {
+                bad.forEach(damaged);
+            }
             copies.forEach(e -> keep.visit(e.key(), e.value(), e.expiresAt()));
             return out;
         }
