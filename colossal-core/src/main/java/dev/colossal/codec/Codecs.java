@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * Where codecs come from: built-ins, composites of codecs, and generated codecs for records and
@@ -48,6 +49,9 @@ public final class Codecs {
             return resolvePublic(type);
         }
     };
+
+    /** A set or map anywhere in a schema text (names of types and fields never hold a '<'). */
+    private static final Pattern ITERATION_ORDERED = Pattern.compile("(?<![\\w$.])(set|map)<");
 
     private Codecs() {}
 
@@ -264,6 +268,32 @@ public final class Codecs {
                     + " is not a record or class; evolving codecs tag the fields of records and classes");
         }
         return new EvolvingCodec<>(type, new CodecResolver(lookup, false).composite(type, type.getSimpleName()));
+    }
+
+    /**
+     * Returns a codec that writes equal values as equal bytes, for keys that are compared by their
+     * bytes (as {@link dev.colossal.map.ColossalMap} compares them): sets and maps anywhere inside the
+     * value are written in the order of their elements' (entries') encoded bytes instead of in
+     * iteration order, so {@code Set.of("x", "y")} and {@code Set.of("y", "x")} give the same bytes.
+     * The byte shape and the schema are the codec's own, so each codec reads what the other wrote.
+     * Writing a set or map costs a sort of its encoded elements; every other value is written as
+     * before (NaN is always written as the canonical NaN and -0.0 as itself, as {@code Double.equals}
+     * sees them).
+     *
+     * @param codec a codec
+     * @param <T>   the value type
+     * @return a canonical codec; {@code codec} itself if nothing in its values depends on iteration
+     *     order, or if it was not made by this class (its bytes are its own business)
+     */
+    public static <T> Codec<T> canonical(Codec<T> codec) {
+        Objects.requireNonNull(codec, "codec");
+        if (!(codec instanceof WireCodec<T> ours) || ours instanceof CanonicalCodec<T>
+                || !ITERATION_ORDERED.matcher(ours.schema()).find()) {
+            return codec;
+        }
+        // a nullable codec keeps its own public methods, which accept null
+        return ours instanceof NullableCodec<T> n ? new NullableCodec<>(n.typeName(), new CanonicalCodec<>(n.value()))
+                : new CanonicalCodec<>(ours);
     }
 
     /**
