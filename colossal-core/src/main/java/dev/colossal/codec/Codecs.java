@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Type;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -84,6 +85,36 @@ public final class Codecs {
     public static <T> Codec<T> of(Class<T> type, MethodHandles.Lookup lookup) {
         Objects.requireNonNull(lookup, "lookup");
         return (Codec<T>) new CodecResolver(lookup, false).resolve(type, type.getSimpleName());
+    }
+
+    /**
+     * Returns the codec of a type that {@code lookup} can access, as {@link #of(Class, MethodHandles.Lookup)}
+     * does, with codecs of your own for some types: wherever one of them appears (as the type itself,
+     * a field, an element, a key or a value), its codec is used, before any built-in. This is the way
+     * to encode a record holding a type that has no built-in codec:
+     *
+     * <pre>{@code
+     * record Order(long id, Money total) {}
+     * Codec<Order> orders = Codecs.of(Order.class, MethodHandles.lookup(), Map.of(Money.class, moneyCodec));
+     * }</pre>
+     *
+     * <p>A codec not made by this class is nested with a varint length in front of its bytes, and its
+     * schema names its class, not its shape: changing the codec does not change the fingerprint.
+     *
+     * @param type   the type
+     * @param lookup a lookup that can access the type's constructor and fields or accessors
+     * @param codecs a codec for each type it maps; each must encode values of the class it is mapped
+     *               from (a {@code Map<Class<X>, Codec<X>>} in spirit)
+     * @param <T>    the type
+     * @return a new codec
+     * @throws IllegalArgumentException naming the field path if a type cannot be encoded or accessed
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> Codec<T> of(Class<T> type, MethodHandles.Lookup lookup, Map<Class<?>, ? extends Codec<?>> codecs) {
+        Objects.requireNonNull(lookup, "lookup");
+        Map<Class<?>, WireCodec<?>> custom = new HashMap<>();
+        codecs.forEach((c, codec) -> custom.put(Objects.requireNonNull(c, "type"), internal(codec)));
+        return (Codec<T>) new CodecResolver(lookup, false, custom).resolve(type, type.getSimpleName());
     }
 
     /**
