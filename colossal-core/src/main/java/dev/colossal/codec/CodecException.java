@@ -1,8 +1,9 @@
 package dev.colossal.codec;
 
 /**
- * Bytes that are not a valid encoding: truncated, corrupt, or written for another type or schema.
- * The message names the type and the offset where decoding failed.
+ * Bytes that are not a valid encoding: truncated, corrupt, or written for another type or schema;
+ * the message names the type and the offset where decoding failed. Also a value that no bytes can
+ * carry, such as a string with an unpaired surrogate, refused when it is sized.
  */
 public class CodecException extends RuntimeException {
 

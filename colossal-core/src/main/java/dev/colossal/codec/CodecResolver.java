@@ -13,19 +13,40 @@ import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.IntFunction;
 
 /**
  * Finds or builds the codec for a Java type, walking records and classes field by field. Every
@@ -43,22 +64,46 @@ final class CodecResolver {
             Map.entry(int.class, ScalarCodecs.INT), Map.entry(long.class, ScalarCodecs.LONG),
             Map.entry(float.class, ScalarCodecs.FLOAT), Map.entry(double.class, ScalarCodecs.DOUBLE),
             Map.entry(String.class, StringCodec.INSTANCE), Map.entry(UUID.class, ScalarCodecs.UUID_CODEC),
-            Map.entry(Instant.class, ScalarCodecs.INSTANT), Map.entry(byte[].class, ArrayCodecs.BYTES),
+            Map.entry(Instant.class, ScalarCodecs.INSTANT), Map.entry(Duration.class, ScalarCodecs.DURATION),
+            Map.entry(LocalDate.class, ScalarCodecs.LOCAL_DATE), Map.entry(LocalTime.class, ScalarCodecs.LOCAL_TIME),
+            Map.entry(LocalDateTime.class, ScalarCodecs.LOCAL_DATE_TIME),
+            Map.entry(BigInteger.class, BigNumberCodecs.BIG_INTEGER), Map.entry(BigDecimal.class, BigNumberCodecs.BIG_DECIMAL),
+            Map.entry(byte[].class, ArrayCodecs.BYTES),
             Map.entry(short[].class, ArrayCodecs.SHORTS), Map.entry(char[].class, ArrayCodecs.CHARS),
             Map.entry(int[].class, ArrayCodecs.INTS), Map.entry(long[].class, ArrayCodecs.LONGS),
             Map.entry(float[].class, ArrayCodecs.FLOATS), Map.entry(double[].class, ArrayCodecs.DOUBLES),
             Map.entry(boolean[].class, ArrayCodecs.BOOLEANS));
 
+    /** What a type with no codec is told is supported. */
+    private static final String SUPPORTED = "supported: primitives and their boxes, String, UUID, Instant, "
+            + "Duration, LocalDate, LocalTime, LocalDateTime, BigInteger, BigDecimal, enums, arrays, collections, "
+            + "maps, Optional, records and classes; give a codec of your own for any other type with "
+            + "Codecs.of(type, lookup, Map.of(ThatType.class, itsCodec))";
+
+    /** What an unsupported collection type is told to declare instead. */
+    private static final String COLLECTIONS = "declare it as List<E>, Set<E> or Map<K, V> (read back as "
+            + "ArrayList, LinkedHashSet and LinkedHashMap), or as one of Collection, ArrayList, LinkedList, "
+            + "ArrayDeque, Queue, Deque, HashSet, LinkedHashSet, SortedSet, NavigableSet, TreeSet, EnumSet, "
+            + "HashMap, LinkedHashMap, SortedMap, NavigableMap, TreeMap, EnumMap, ConcurrentMap, ConcurrentHashMap "
+            + "(a sorted collection reads back in natural order: a comparator is not kept)";
+
     private final MethodHandles.Lookup lookup;
     /** Whether generated code may name public user types directly instead of calling method handles. */
     private final boolean linkDirectly;
+    /** Codecs given for types wherever they appear, before any built-in. */
+    private final Map<Class<?>, WireCodec<?>> custom;
     /** Records and classes already built, or being built (mapped to null until done). */
     private final Map<Class<?>, WireCodec<?>> composites = new HashMap<>();
     private final Map<Class<?>, LateCodec<?>> late = new HashMap<>();
 
     CodecResolver(MethodHandles.Lookup lookup, boolean linkDirectly) {
+        this(lookup, linkDirectly, Map.of());
+    }
+
+    CodecResolver(MethodHandles.Lookup lookup, boolean linkDirectly, Map<Class<?>, WireCodec<?>> custom) {
         this.lookup = lookup;
         this.linkDirectly = linkDirectly;
+        this.custom = custom;
     }
 
     static WireCodec<?> builtIn(Class<?> type) {
@@ -74,24 +119,19 @@ final class CodecResolver {
             if (raw == Optional.class) {
                 return OptionalCodec.of(resolve(args[0], path + "<>"));
             }
-            if (raw == List.class || raw == Collection.class || raw == ArrayList.class) {
-                return collection("List", resolve(args[0], path + "[]"), ArrayList::new);
+            if (Collection.class.isAssignableFrom(raw)) {
+                return collection(p, raw, resolve(args[0], path + "[]"), path);
             }
-            if (raw == Set.class || raw == LinkedHashSet.class) {
-                return collection("Set", resolve(args[0], path + "[]"), n -> new LinkedHashSet<>(capacity(n)));
+            if (Map.class.isAssignableFrom(raw)) {
+                return map(p, raw, resolve(args[0], path + "{key}"), resolve(args[1], path + "{value}"), path);
             }
-            if (raw == HashSet.class) {
-                return collection("Set", resolve(args[0], path + "[]"), n -> new HashSet<>(capacity(n)));
+            if (raw.getName().startsWith("java.")) {
+                throw unsupported(path, type, "this JDK type has no built-in codec; " + SUPPORTED);
             }
-            if (raw == Map.class || raw == LinkedHashMap.class) {
-                return map(resolve(args[0], path + "{key}"), resolve(args[1], path + "{value}"),
-                        n -> new LinkedHashMap<>(capacity(n)));
-            }
-            if (raw == HashMap.class) {
-                return map(resolve(args[0], path + "{key}"), resolve(args[1], path + "{value}"),
-                        n -> new HashMap<>(capacity(n)));
-            }
-            throw unsupported(path, type, "only List, Set, Map and Optional may have type arguments");
+            throw unsupported(path, type, "a generic record or class cannot be encoded: its type parameters are "
+                    + "erased at run time, so the codec cannot know what a " + raw.getSimpleName() + " holds; declare "
+                    + "a record with concrete types instead (record " + raw.getSimpleName() + "OfString(String "
+                    + "value) rather than " + raw.getSimpleName() + "<String>)");
         }
         if (type instanceof GenericArrayType g) {
             throw unsupported(path, type, "arrays of generic types cannot be created safely; use a List");
@@ -101,6 +141,10 @@ final class CodecResolver {
     }
 
     private WireCodec<?> resolveClass(Class<?> c, String path) {
+        WireCodec<?> given = custom.get(c);
+        if (given != null) {
+            return given;
+        }
         WireCodec<?> builtIn = BUILT_INS.get(c);
         if (builtIn != null) {
             return builtIn;
@@ -120,8 +164,7 @@ final class CodecResolver {
                     + "declare a record or final class");
         }
         if (c.isPrimitive() || c.getName().startsWith("java.")) {
-            throw unsupported(path, c, "this JDK type has no built-in codec; supported: primitives and their "
-                    + "boxes, String, UUID, Instant, enums, arrays, List, Set, Map, Optional, records and classes");
+            throw unsupported(path, c, "this JDK type has no built-in codec; " + SUPPORTED);
         }
         if (composites.containsKey(c)) {
             WireCodec<?> done = composites.get(c);
@@ -164,19 +207,19 @@ final class CodecResolver {
             try {
                 getter = lookup.unreflect(rc.getAccessor());
             } catch (IllegalAccessException e) {
-                throw inaccessible(c, fieldPath, e);
+                throw inaccessible(c, rc.getAccessor(), fieldPath, e);
             }
             Method accessor = rc.getAccessor();
             boolean direct = Modifier.isPublic(accessor.getModifiers()) && linkable(c) && linkable(rc.getType());
             fields.add(field(rc.getName(), rc.getType(), rc.getGenericType(), getter, direct ? accessor : null, fieldPath));
         }
-        Constructor<?> canonical;
+        Constructor<?> canonical = null;
         MethodHandle constructor;
         try {
             canonical = c.getDeclaredConstructor(types);
             constructor = lookup.unreflectConstructor(canonical);
         } catch (IllegalAccessException | NoSuchMethodException e) {
-            throw inaccessible(c, path, e);
+            throw inaccessible(c, canonical, path, e);
         }
         return new Composite(schema("record", c, fields), fields, erase(constructor), directOrNull(canonical));
     }
@@ -209,12 +252,12 @@ final class CodecResolver {
                 // an encapsulated field: read it through its public accessor, name() or getName()
                 member = accessor(c, f);
                 if (member == null) {
-                    throw inaccessible(c, fieldPath, e);
+                    throw inaccessible(c, f, fieldPath, e);
                 }
                 try {
                     getter = lookup.unreflect((Method) member);
                 } catch (IllegalAccessException again) {
-                    throw inaccessible(c, fieldPath, again);
+                    throw inaccessible(c, member, fieldPath, again);
                 }
             }
             boolean direct = Modifier.isPublic(member.getModifiers()) && linkable(c) && linkable(f.getType());
@@ -234,7 +277,7 @@ final class CodecResolver {
         } catch (NoSuchMethodException e) {
             constructor = constructWithSetters(c, path, own);
         } catch (IllegalAccessException e) {
-            throw inaccessible(c, path, e);
+            throw inaccessible(c, matching, path, e);
         }
         return new Composite(schema("class", c, fields), fields, erase(constructor), directOrNull(matching));
     }
@@ -277,20 +320,22 @@ final class CodecResolver {
             Class<?>[] types = own.stream().map(Field::getType).toArray(Class<?>[]::new);
             return MethodHandles.permuteArguments(h, MethodType.methodType(c, types), reorder);
         } catch (IllegalAccessException e) {
-            throw inaccessible(c, path, e);
+            throw inaccessible(c, k, path, e);
         }
     }
 
     /** {@code (F1..Fn)C}: new C(), then each field set, as one method handle tree. */
     private MethodHandle constructWithSetters(Class<?> c, String path, List<Field> own) {
         MethodHandle create;
+        Constructor<?> noArguments = null;
         try {
-            create = lookup.unreflectConstructor(c.getDeclaredConstructor());
+            noArguments = c.getDeclaredConstructor();
+            create = lookup.unreflectConstructor(noArguments);
         } catch (NoSuchMethodException e) {
             throw unsupported(path, c, "a class needs a constructor taking its fields in declaration order, "
                     + "or a no-argument constructor");
         } catch (IllegalAccessException e) {
-            throw inaccessible(c, path, e);
+            throw inaccessible(c, noArguments, path, e);
         }
         Class<?>[] types = own.stream().map(Field::getType).toArray(Class<?>[]::new);
         // (C, F1..Fn)C returning the instance; each setter is folded in front of it
@@ -305,7 +350,7 @@ final class CodecResolver {
             try {
                 setter = lookup.unreflectSetter(f);
             } catch (IllegalAccessException e) {
-                throw inaccessible(c, path + "." + f.getName(), e);
+                throw inaccessible(c, f, path + "." + f.getName(), e);
             }
             MethodHandle spread = MethodHandles.dropArguments(setter, 1, Arrays.copyOfRange(types, 0, i));
             spread = MethodHandles.dropArguments(spread, i + 2, Arrays.copyOfRange(types, i + 1, types.length));
@@ -400,16 +445,70 @@ final class CodecResolver {
         return ObjectArrayCodec.of((WireCodec) element, n -> (Object[]) Array.newInstance(component, n));
     }
 
+    /**
+     * The codec of a collection type: the same bytes as a {@code List} or a {@code Set} (so the
+     * declared type can change between them), read back into the declared class, or into a class that
+     * implements the declared interface.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static WireCodec<?> collection(String kind, WireCodec<?> element,
-                                               java.util.function.IntFunction<? extends Collection<?>> factory) {
-        return CollectionCodec.of(kind, (WireCodec) element, (java.util.function.IntFunction) factory);
+    private static WireCodec<?> collection(ParameterizedType type, Class<?> raw, WireCodec<?> element, String path) {
+        IntFunction<? extends Collection<?>> factory;
+        String kind = "List";
+        if (raw == List.class || raw == Collection.class || raw == ArrayList.class) {
+            factory = ArrayList::new;
+        } else if (raw == LinkedList.class || raw == Queue.class || raw == Deque.class) {
+            factory = n -> new LinkedList<>(); // a LinkedList takes nulls, which an ArrayDeque refuses
+        } else if (raw == ArrayDeque.class) {
+            factory = ArrayDeque::new;
+        } else {
+            kind = "Set";
+            if (raw == Set.class || raw == LinkedHashSet.class) {
+                factory = n -> new LinkedHashSet<>(capacity(n));
+            } else if (raw == HashSet.class) {
+                factory = n -> new HashSet<>(capacity(n));
+            } else if (raw == SortedSet.class || raw == NavigableSet.class || raw == TreeSet.class) {
+                requireComparable(type, type.getActualTypeArguments()[0], path);
+                factory = n -> new TreeSet<>();
+            } else if (raw == EnumSet.class) {
+                Class enumType = (Class) type.getActualTypeArguments()[0];
+                factory = n -> EnumSet.noneOf(enumType);
+            } else {
+                throw unsupported(path, type, "this collection type is not supported; " + COLLECTIONS);
+            }
+        }
+        return CollectionCodec.of(kind, (WireCodec) element, (IntFunction) factory);
     }
 
+    /** The codec of a map type, as {@link #collection} for collections. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static WireCodec<?> map(WireCodec<?> keys, WireCodec<?> values,
-                                        java.util.function.IntFunction<? extends Map<?, ?>> factory) {
-        return MapCodec.of((WireCodec) keys, (WireCodec) values, (java.util.function.IntFunction) factory);
+    private static WireCodec<?> map(ParameterizedType type, Class<?> raw, WireCodec<?> keys, WireCodec<?> values,
+                                    String path) {
+        IntFunction<? extends Map<?, ?>> factory;
+        if (raw == Map.class || raw == LinkedHashMap.class) {
+            factory = n -> new LinkedHashMap<>(capacity(n));
+        } else if (raw == HashMap.class) {
+            factory = n -> new HashMap<>(capacity(n));
+        } else if (raw == SortedMap.class || raw == NavigableMap.class || raw == TreeMap.class) {
+            requireComparable(type, type.getActualTypeArguments()[0], path);
+            factory = n -> new TreeMap<>();
+        } else if (raw == ConcurrentMap.class || raw == ConcurrentHashMap.class) {
+            factory = n -> new ConcurrentHashMap<>(capacity(n));
+        } else if (raw == EnumMap.class) {
+            Class enumType = (Class) type.getActualTypeArguments()[0];
+            factory = n -> new EnumMap<>(enumType);
+        } else {
+            throw unsupported(path, type, "this map type is not supported; " + COLLECTIONS);
+        }
+        return MapCodec.of((WireCodec) keys, (WireCodec) values, (IntFunction) factory);
+    }
+
+    /** A sorted collection is read back in natural order, which its elements or keys must have. */
+    private static void requireComparable(ParameterizedType type, Type element, String path) {
+        if (!(element instanceof Class<?> c && Comparable.class.isAssignableFrom(c))) {
+            throw unsupported(path, type, "a sorted set or map is read back in natural order, and "
+                    + element.getTypeName() + " is not Comparable; declare it as a Set<E> or Map<K, V> (insertion "
+                    + "order) instead");
+        }
     }
 
     private static IllegalArgumentException unsupported(String path, Type type, String why) {
@@ -417,9 +516,37 @@ final class CodecResolver {
                 + " cannot be encoded: " + why);
     }
 
-    private static IllegalArgumentException inaccessible(Class<?> c, String path, Exception e) {
+    /**
+     * Says why {@code c} (or {@code member}, the constructor, field or method that failed, if known)
+     * cannot be reached and what to pass or declare instead. The JDK's own message is left to the
+     * cause: it can hold an array's identity string where the member's type should be.
+     */
+    private IllegalArgumentException inaccessible(Class<?> c, Member member, String path, Exception e) {
+        String pkg = c.getPackageName();
+        Module module = c.getModule();
+        boolean publicLookup = (lookup.lookupModes() & MethodHandles.Lookup.UNCONDITIONAL) != 0;
+        String why;
+        if (!Modifier.isPublic(c.getModifiers())) {
+            why = "the class is not public";
+        } else if (!module.isExported(pkg, CodecResolver.class.getModule())) {
+            why = "package " + pkg + " is not exported by " + module;
+        } else if (publicLookup && !module.isExported(pkg)) {
+            why = "package " + pkg + " is exported only to some modules, and Codecs.of(Class) reads types through "
+                    + "the public lookup, which sees only packages exported to everyone";
+        } else if (member != null && !Modifier.isPublic(member.getModifiers())) {
+            why = (member instanceof Constructor<?> ? "its constructor " : member instanceof Field ? "its field "
+                    : "its method ") + (member instanceof Constructor<?> ? "" : member.getName() + " ") + "is not public";
+        } else {
+            why = "the lookup of " + lookup.lookupClass().getName() + " cannot access it";
+        }
+        String advice = publicLookup
+                ? "pass a lookup that can see it, Codecs.of(" + c.getSimpleName() + ".class, MethodHandles.lookup()) "
+                        + "in a class of its module, or make it public in a package exported to everyone ('exports "
+                        + pkg + ";')"
+                : "pass a lookup with access to it: MethodHandles.lookup() in a class of package " + pkg
+                        + ", or MethodHandles.privateLookupIn(" + c.getSimpleName() + ".class, MethodHandles.lookup())"
+                        + " from a module that package is open to";
         return new IllegalArgumentException("field=" + path + ": type=" + c.getName() + " is not accessible to "
-                + "Colossal (" + e.getMessage() + "); make it public in an exported package, or pass your "
-                + "lookup: Codecs.of(" + c.getSimpleName() + ".class, MethodHandles.lookup())", e);
+                + "Colossal: " + why + "; " + advice, e);
     }
 }

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Type;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * Where codecs come from: built-ins, composites of codecs, and generated codecs for records and
@@ -49,6 +51,9 @@ public final class Codecs {
         }
     };
 
+    /** A set or map anywhere in a schema text (names of types and fields never hold a '<'). */
+    private static final Pattern ITERATION_ORDERED = Pattern.compile("(?<![\\w$.])(set|map)<");
+
     private Codecs() {}
 
     /**
@@ -80,6 +85,36 @@ public final class Codecs {
     public static <T> Codec<T> of(Class<T> type, MethodHandles.Lookup lookup) {
         Objects.requireNonNull(lookup, "lookup");
         return (Codec<T>) new CodecResolver(lookup, false).resolve(type, type.getSimpleName());
+    }
+
+    /**
+     * Returns the codec of a type that {@code lookup} can access, as {@link #of(Class, MethodHandles.Lookup)}
+     * does, with codecs of your own for some types: wherever one of them appears (as the type itself,
+     * a field, an element, a key or a value), its codec is used, before any built-in. This is the way
+     * to encode a record holding a type that has no built-in codec:
+     *
+     * <pre>{@code
+     * record Order(long id, Money total) {}
+     * Codec<Order> orders = Codecs.of(Order.class, MethodHandles.lookup(), Map.of(Money.class, moneyCodec));
+     * }</pre>
+     *
+     * <p>A codec not made by this class is nested with a varint length in front of its bytes, and its
+     * schema names its class, not its shape: changing the codec does not change the fingerprint.
+     *
+     * @param type   the type
+     * @param lookup a lookup that can access the type's constructor and fields or accessors
+     * @param codecs a codec for each type it maps; each must encode values of the class it is mapped
+     *               from (a {@code Map<Class<X>, Codec<X>>} in spirit)
+     * @param <T>    the type
+     * @return a new codec
+     * @throws IllegalArgumentException naming the field path if a type cannot be encoded or accessed
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> Codec<T> of(Class<T> type, MethodHandles.Lookup lookup, Map<Class<?>, ? extends Codec<?>> codecs) {
+        Objects.requireNonNull(lookup, "lookup");
+        Map<Class<?>, WireCodec<?>> custom = new HashMap<>();
+        codecs.forEach((c, codec) -> custom.put(Objects.requireNonNull(c, "type"), internal(codec)));
+        return (Codec<T>) new CodecResolver(lookup, false, custom).resolve(type, type.getSimpleName());
     }
 
     /**
@@ -264,6 +299,32 @@ public final class Codecs {
                     + " is not a record or class; evolving codecs tag the fields of records and classes");
         }
         return new EvolvingCodec<>(type, new CodecResolver(lookup, false).composite(type, type.getSimpleName()));
+    }
+
+    /**
+     * Returns a codec that writes equal values as equal bytes, for keys that are compared by their
+     * bytes (as {@link dev.colossal.map.ColossalMap} compares them): sets and maps anywhere inside the
+     * value are written in the order of their elements' (entries') encoded bytes instead of in
+     * iteration order, so {@code Set.of("x", "y")} and {@code Set.of("y", "x")} give the same bytes.
+     * The byte shape and the schema are the codec's own, so each codec reads what the other wrote.
+     * Writing a set or map costs a sort of its encoded elements; every other value is written as
+     * before (NaN is always written as the canonical NaN and -0.0 as itself, as {@code Double.equals}
+     * sees them).
+     *
+     * @param codec a codec
+     * @param <T>   the value type
+     * @return a canonical codec; {@code codec} itself if nothing in its values depends on iteration
+     *     order, or if it was not made by this class (its bytes are its own business)
+     */
+    public static <T> Codec<T> canonical(Codec<T> codec) {
+        Objects.requireNonNull(codec, "codec");
+        if (!(codec instanceof WireCodec<T> ours) || ours instanceof CanonicalCodec<T>
+                || !ITERATION_ORDERED.matcher(ours.schema()).find()) {
+            return codec;
+        }
+        // a nullable codec keeps its own public methods, which accept null
+        return ours instanceof NullableCodec<T> n ? new NullableCodec<>(n.typeName(), new CanonicalCodec<>(n.value()))
+                : new CanonicalCodec<>(ours);
     }
 
     /**

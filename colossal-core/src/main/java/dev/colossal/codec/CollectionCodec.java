@@ -34,9 +34,24 @@ record CollectionCodec<E, C extends Collection<E>>(String typeName, String kind,
     @Override
     public void write(C v, Output out) {
         out.writeVarint(v.size());
+        if (out.canonical && kind.equals("Set")) {
+            writeSorted(v, out);
+            return;
+        }
         for (E e : v) {
             WireCodec.writeNullable(element, e, out);
         }
+    }
+
+    /** A set as a key: the same bytes, with the elements in the order of their encodings. */
+    private void writeSorted(C v, Output out) {
+        long[] starts = new long[v.size()];
+        int n = 0;
+        for (E e : v) {
+            starts[n++] = out.position();
+            WireCodec.writeNullable(element, e, out);
+        }
+        out.sortRuns(starts, n);
     }
 
     @Override

@@ -31,10 +31,29 @@ record MapCodec<K, V, M extends Map<K, V>>(String typeName, WireCodec<K> keys, W
     @Override
     public void write(M v, Output out) {
         out.writeVarint(v.size());
+        if (out.canonical) {
+            writeSorted(v, out);
+            return;
+        }
         for (Map.Entry<K, V> e : v.entrySet()) {
             WireCodec.writeNullable(keys, e.getKey(), out);
             WireCodec.writeNullable(values, e.getValue(), out);
         }
+    }
+
+    /**
+     * A map as a key: the same bytes, with the entries in the order of their encodings, which is the
+     * order of the keys' encodings (a key's bytes are never a prefix of another key's).
+     */
+    private void writeSorted(M v, Output out) {
+        long[] starts = new long[v.size()];
+        int n = 0;
+        for (Map.Entry<K, V> e : v.entrySet()) {
+            starts[n++] = out.position();
+            WireCodec.writeNullable(keys, e.getKey(), out);
+            WireCodec.writeNullable(values, e.getValue(), out);
+        }
+        out.sortRuns(starts, n);
     }
 
     @Override

@@ -29,6 +29,11 @@ final class Output {
     private long base;
     /** The write position in the window. */
     private int pos;
+    /**
+     * Whether sets and maps are written in the order of their encoded elements (entries) rather than
+     * in iteration order, so that equal values have equal bytes: set by {@link CanonicalCodec}.
+     */
+    boolean canonical;
 
     private Output(Output[] lender) {
         this.lender = lender;
@@ -46,6 +51,7 @@ final class Output {
         out.target = target;
         out.base = offset;
         out.pos = 0;
+        out.canonical = false;
         return out;
     }
 
@@ -78,6 +84,46 @@ final class Output {
     /** Moves to a target offset after bytes written into the {@link #flushed} target directly. */
     void skipTo(long offset) {
         base = offset;
+    }
+
+    /**
+     * Puts the {@code n} runs of bytes written since {@code starts[0]} (run {@code i} from
+     * {@code starts[i]} to {@code starts[i + 1]}, the last one to the current position) in the
+     * order of their unsigned bytes. The runs are a set's elements or a map's entries: one codec's
+     * encodings, none a prefix of another, so the order is the order of the elements (keys).
+     */
+    void sortRuns(long[] starts, int n) {
+        if (n < 2) {
+            return;
+        }
+        flush();
+        long from = starts[0];
+        long total = base - from;
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("a set or map of " + total + " bytes is too big to write in "
+                    + "canonical order (as a key); the limit is 2 GiB");
+        }
+        byte[] runs = new byte[(int) total];
+        MemorySegment.copy(target, WireFormat.BYTE, from, runs, 0, runs.length);
+        int[] bounds = new int[n + 1];
+        for (int i = 0; i < n; i++) {
+            bounds[i] = (int) (starts[i] - from);
+        }
+        bounds[n] = runs.length;
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> java.util.Arrays.compareUnsigned(
+                runs, bounds[a], bounds[a + 1], runs, bounds[b], bounds[b + 1]));
+        byte[] sorted = new byte[runs.length];
+        int at = 0;
+        for (int i : order) {
+            int length = bounds[i + 1] - bounds[i];
+            System.arraycopy(runs, bounds[i], sorted, at, length);
+            at += length;
+        }
+        MemorySegment.copy(sorted, 0, target, WireFormat.BYTE, from, sorted.length);
     }
 
     private int flush() {
@@ -127,16 +173,17 @@ final class Output {
         pos = p + 8;
     }
 
+    // Every NaN is written as the canonical NaN (floatToIntBits, doubleToLongBits), as Float.equals
+    // and Double.equals see them: equal values then have equal bytes, which map keys rely on. -0.0
+    // keeps its own bits, as equals keeps it apart from 0.0. The cost is one compare of the value
+    // with itself.
+
     void writeFloat(float v) {
-        int p = room(4);
-        WireFormat.ARRAY_FLOAT.set(window, p, v);
-        pos = p + 4;
+        writeInt(Float.floatToIntBits(v));
     }
 
     void writeDouble(double v) {
-        int p = room(8);
-        WireFormat.ARRAY_DOUBLE.set(window, p, v);
-        pos = p + 8;
+        writeLong(Double.doubleToLongBits(v));
     }
 
     void writeVarint(int v) {

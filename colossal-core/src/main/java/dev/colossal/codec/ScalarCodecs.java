@@ -1,10 +1,14 @@
 package dev.colossal.codec;
 
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.UUID;
 
-/** Fixed-size built-ins: boxed primitives, {@link UUID} and {@link Instant}. */
+/** Fixed-size built-ins: boxed primitives, {@link UUID}, and the {@code java.time} values. */
 final class ScalarCodecs {
 
     private ScalarCodecs() {}
@@ -96,17 +100,95 @@ final class ScalarCodecs {
             long seconds = in.readLong();
             int nanos = in.readInt();
             if (nanos < 0 || nanos > 999_999_999) {
-                in.skip(start - in.position());
-                throw in.error("Instant", "nanos=" + nanos + " is outside 0..999999999");
+                throw invalid(in, start, "Instant", "nanos=" + nanos + " is outside 0..999999999");
             }
             try {
                 return Instant.ofEpochSecond(seconds, nanos);
             } catch (DateTimeException e) {
-                in.skip(start - in.position());
-                throw in.error("Instant", "seconds=" + seconds + " is outside Instant's range");
+                throw invalid(in, start, "Instant", "seconds=" + seconds + " is outside Instant's range");
             }
         }
 
         @Override public String schema() { return "instant"; }
     };
+
+    /** Seconds as a little-endian long, then nanoseconds 0..999,999,999 as an int, as {@link #INSTANT}. */
+    static final NamedCodec<Duration> DURATION = new NamedCodec<>("Duration") {
+        @Override public long size(Duration v) { return 12; }
+
+        @Override public void write(Duration v, Output out) {
+            out.writeLong(v.getSeconds());
+            out.writeInt(v.getNano());
+        }
+
+        @Override public Duration read(Input in) {
+            long start = in.position();
+            long seconds = in.readLong();
+            int nanos = in.readInt();
+            if (nanos < 0 || nanos > 999_999_999) {
+                throw invalid(in, start, "Duration", "nanos=" + nanos + " is outside 0..999999999");
+            }
+            return Duration.ofSeconds(seconds, nanos);
+        }
+
+        @Override public String schema() { return "duration"; }
+    };
+
+    /** The day count from 1970-01-01 ({@link LocalDate#toEpochDay}) as a little-endian long. */
+    static final NamedCodec<LocalDate> LOCAL_DATE = new NamedCodec<>("LocalDate") {
+        @Override public long size(LocalDate v) { return 8; }
+        @Override public void write(LocalDate v, Output out) { out.writeLong(v.toEpochDay()); }
+
+        @Override public LocalDate read(Input in) {
+            long start = in.position();
+            long day = in.readLong();
+            try {
+                return LocalDate.ofEpochDay(day);
+            } catch (DateTimeException e) {
+                throw invalid(in, start, "LocalDate", "epoch day=" + day + " is outside LocalDate's range");
+            }
+        }
+
+        @Override public String schema() { return "localdate"; }
+    };
+
+    /** The nanosecond of the day ({@link LocalTime#toNanoOfDay}) as a little-endian long. */
+    static final NamedCodec<LocalTime> LOCAL_TIME = new NamedCodec<>("LocalTime") {
+        @Override public long size(LocalTime v) { return 8; }
+        @Override public void write(LocalTime v, Output out) { out.writeLong(v.toNanoOfDay()); }
+
+        @Override public LocalTime read(Input in) {
+            long start = in.position();
+            long nanos = in.readLong();
+            try {
+                return LocalTime.ofNanoOfDay(nanos);
+            } catch (DateTimeException e) {
+                throw invalid(in, start, "LocalTime", "nano of day=" + nanos + " is outside 0..86399999999999");
+            }
+        }
+
+        @Override public String schema() { return "localtime"; }
+    };
+
+    /** The date as {@link #LOCAL_DATE}, then the time as {@link #LOCAL_TIME}. */
+    static final NamedCodec<LocalDateTime> LOCAL_DATE_TIME = new NamedCodec<>("LocalDateTime") {
+        @Override public long size(LocalDateTime v) { return 16; }
+
+        @Override public void write(LocalDateTime v, Output out) {
+            out.writeLong(v.toLocalDate().toEpochDay());
+            out.writeLong(v.toLocalTime().toNanoOfDay());
+        }
+
+        @Override public LocalDateTime read(Input in) {
+            return LocalDateTime.of(LOCAL_DATE.read(in), LOCAL_TIME.read(in));
+        }
+
+        @Override public String schema() { return "localdatetime"; }
+    };
+
+    /** Moves back to where a value began and says why it is not valid, so the offset is the value's. */
+    private static CodecException invalid(Input in, long start, String type, String what) {
+        in.skip(start - in.position());
+        return in.error(type, what);
+    }
 }

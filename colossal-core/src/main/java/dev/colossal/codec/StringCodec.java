@@ -3,9 +3,15 @@ package dev.colossal.codec;
 import java.nio.charset.StandardCharsets;
 
 /**
- * {@link String} as a varint byte length and UTF-8 bytes. Unpaired surrogates, which UTF-8 cannot
- * carry, are written as {@code '?'}, as {@link String#getBytes} does. Both directions go through the
- * JDK's own UTF-8 coder, whose ASCII paths are vectorised intrinsics, and bulk copies.
+ * {@link String} as a varint byte length and UTF-8 bytes. Both directions go through the JDK's own
+ * UTF-8 coder, whose ASCII paths are vectorised intrinsics, and bulk copies.
+ *
+ * <p>An unpaired surrogate, which UTF-8 cannot carry, is refused by {@link #size} with a
+ * {@link CodecException} naming its index: that pass looks at every char anyway, so the check is
+ * free, and every Colossal container sizes a value before it writes it. {@link #write} does not look
+ * again (any test costs every string a pass over its bytes: a third more time for a string-heavy
+ * record), so a value encoded without being sized first gets the {@code '?'} that
+ * {@link String#getBytes} writes in its place.
  */
 final class StringCodec extends NamedCodec<String> {
 
@@ -70,13 +76,25 @@ final class StringCodec extends NamedCodec<String> {
                     if (Character.isHighSurrogate(c) && i + 1 < chars && Character.isLowSurrogate(v.charAt(i + 1))) {
                         n += 2; // 4 bytes for the pair, whose 2 chars were counted once each
                         i++;
-                    } // an unpaired surrogate becomes '?', as String.getBytes writes it: one byte, counted
-
+                    } else {
+                        throw unpaired(v, i);
+                    }
                 } else {
                     n += 2;
                 }
             }
         }
         return n;
+    }
+
+    /**
+     * An unpaired surrogate would come back as '?' (what getBytes writes for it): a string cut inside
+     * a surrogate pair, typically, which would also collide with the string holding a '?' there.
+     */
+    private static CodecException unpaired(String v, int index) {
+        return new CodecException("cannot encode type=String: the value has an unpaired surrogate U+"
+                + Integer.toHexString(v.charAt(index)).toUpperCase(java.util.Locale.ROOT) + " at index=" + index
+                + " of " + v.length() + " chars, which UTF-8 cannot carry (a string cut inside a surrogate pair?); "
+                + "remove it or complete the pair");
     }
 }

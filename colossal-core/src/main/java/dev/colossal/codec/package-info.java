@@ -17,11 +17,16 @@
  *  boolean, Boolean      [0|1]                                   1 byte
  *  byte, short, char     [b] [lo hi] [lo hi]                     1, 2, 2 bytes
  *  int, float            [b0 b1 b2 b3]                           4 bytes, float as IEEE 754 bits
- *  long, double          [b0 .. b7]                              8 bytes
- *  String                [varint n][n bytes of UTF-8]            unpaired surrogates become '?'
+ *  long, double          [b0 .. b7]                              8 bytes; every NaN as the canonical NaN
+ *  String                [varint n][n bytes of UTF-8]            an unpaired surrogate is refused (*)
  *  byte[] / P[]          [varint count][count * size(P) bytes]   primitives in bulk, little-endian
  *  UUID                  [msb: 8][lsb: 8]
- *  Instant               [epoch seconds: 8][nanos: 4]            nanos in 0..999,999,999
+ *  Instant, Duration     [seconds: 8][nanos: 4]                  nanos in 0..999,999,999
+ *  LocalDate             [epoch day: 8]
+ *  LocalTime             [nano of day: 8]
+ *  LocalDateTime         [epoch day: 8][nano of day: 8]
+ *  BigInteger            [varint n][n bytes]                     two's complement, most significant first
+ *  BigDecimal            [scale: 4][unscaled value as BigInteger]
  *  enum                  [varint ordinal]
  *  nullable reference    [0]  or  [1][value]                     every field, element, key, value
  *  Optional              [0]  or  [1][value]
@@ -33,6 +38,18 @@
  *  evolving(type)        [varint field count] then per field:
  *                        [name id: 4][type id: 4][varint length][value: length bytes]
  * </pre>
+ *
+ * <p>(*) {@code encodedSize} refuses a string with an unpaired surrogate, which UTF-8 cannot carry,
+ * with a {@link dev.colossal.codec.CodecException} naming its index; every Colossal container sizes
+ * a value before it writes it. {@code encode} alone does not look for one (it would cost every
+ * string a pass over its bytes) and writes the {@code '?'} that {@code String.getBytes} writes.
+ *
+ * <p>A collection declared as another type of the JDK's ({@code LinkedList}, {@code ArrayDeque},
+ * {@code TreeSet}, {@code EnumSet}, {@code TreeMap}, {@code ConcurrentHashMap}, ...) has the bytes of
+ * a List, a Set or a Map and is read back as the declared type (a sorted one in natural order).
+ * Sets and maps are written in iteration order, except through {@link dev.colossal.codec.Codecs#canonical},
+ * which writes them in the order of their elements' (entries') bytes so that equal values have
+ * equal bytes: what map keys need.
  *
  * <p>Example: {@code record Point(int x, String label)} with {@code new Point(7, "hé")}:
  * <pre>

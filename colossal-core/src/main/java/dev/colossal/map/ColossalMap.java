@@ -2,6 +2,7 @@ package dev.colossal.map;
 
 import dev.colossal.codec.Codec;
 import dev.colossal.codec.CodecException;
+import dev.colossal.codec.Codecs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -39,6 +40,14 @@ import java.util.function.Function;
  * {@code ConcurrentModificationException} is ever thrown; spliterators split by cursor, for
  * parallel streams. Reads decode a copy of the stored bytes, and the key set decodes no value.
  *
+ * <p>Two keys are the same key when their encoded bytes are equal, not through {@code equals}: the
+ * key codec must write equal keys as equal bytes. Codecs made by {@link Codecs} do: the map writes
+ * sets and maps inside keys in a canonical order ({@link Codecs#canonical}) and every NaN as the same
+ * NaN; -0.0 and 0.0 are two keys, as {@code Double.equals} says; a string with an unpaired
+ * surrogate, which would be stored as '?', is refused. A key type whose {@code equals} ignores some
+ * of its fields, and a codec of your own that writes equal keys differently, give two entries for
+ * two equal keys.
+ *
  * <p>For caches, {@link #set(Object, Object, Duration)} stores an entry that expires; expired
  * entries read as absent everywhere (though {@link #size} counts them until they are removed).
  * Writes through the {@code Map} methods store entries without expiry (like Redis {@code SET}). A
@@ -70,7 +79,8 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
 
     private ColossalMap(BytesMap raw, Codec<K> keys, Codec<V> values) {
         this.raw = raw;
-        this.keys = keys;
+        // keys are compared by their bytes: sets and maps inside them must not be written in iteration order
+        this.keys = Codecs.canonical(keys);
         this.values = values;
     }
 

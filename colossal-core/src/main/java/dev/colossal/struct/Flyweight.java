@@ -8,7 +8,11 @@ import java.lang.foreign.MemorySegment;
  * A flyweight is not thread-safe: give each thread its own (they are cheap).
  *
  * <p>A fresh flyweight points at {@link MemorySegment#NULL}, so any access before the first
- * {@link #moveTo} fails with an {@link IndexOutOfBoundsException}.
+ * {@link #moveTo} (or {@code StructArray.at}) fails with an {@link IndexOutOfBoundsException} on
+ * that segment ({@code address: 0x0, byteSize: 0}); its {@link #toString} says that it points
+ * nowhere. (A handler in each accessor that said so in the exception made C2 compile some struct
+ * writes to four times the instructions, so the accessors stay as they are.) Once positioned,
+ * {@link #toString} shows the struct's type and the values of its fields.
  */
 public abstract class Flyweight {
 
@@ -18,6 +22,8 @@ public abstract class Flyweight {
     MemorySegment segment = MemorySegment.NULL;
     long offset;
     final Flyweight[] children;
+    /** The struct type, set once when the flyweight is made; only {@link #toString} reads it. */
+    StructType<?> type;
 
     /**
      * Called by generated subclasses only. It is protected, not package-private, because a subclass
@@ -94,5 +100,17 @@ public abstract class Flyweight {
      */
     protected final void string(long fieldOffset, int length, String value, String field) {
         StructStrings.set(segment, offset + fieldOffset, length, value, field);
+    }
+
+    /**
+     * Returns the struct's type and the values of its fields where the flyweight points, e.g.
+     * {@code Tick[bid=[0, 0, 42, 0], price=101.25, time=1700000000123, symbol="EURUSD"]} (fields in
+     * layout order), or a note that it points nowhere or at memory it cannot read.
+     *
+     * @return the text
+     */
+    @Override
+    public String toString() {
+        return type == null ? super.toString() : type.text(segment, offset);
     }
 }

@@ -120,15 +120,27 @@ final class FlyweightGenerator {
                 }
             }
         });
+        MethodHandles.Lookup hidden;
         try {
-            MethodHandles.Lookup hidden = definer.defineHiddenClassWithClassData(bytes, data, true);
+            hidden = definer.defineHiddenClassWithClassData(bytes, data, true);
+        } catch (IllegalAccessError e) {
+            // the check in definer should have caught it; the JVM's own words say less about the fix
+            throw (IllegalArgumentException) notExported(iface).initCause(e);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("could not define the flyweight of " + iface.getName(), e);
+        }
+        try {
             MethodHandle init = hidden.findConstructor(hidden.lookupClass(),
                     MethodType.methodType(void.class, Flyweight[].class));
             MethodHandle[] childFactories = children.stream().map(c -> c.flyweightFactory()).toArray(MethodHandle[]::new);
             MethodHandle makeChildren = MethodHandles.insertArguments(
                     MethodHandles.lookup().findStatic(FlyweightGenerator.class, "children",
                             MethodType.methodType(Flyweight[].class, MethodHandle[].class)), 0, (Object) childFactories);
-            return MethodHandles.collectArguments(init, 0, makeChildren).asType(MethodType.methodType(Object.class));
+            MethodHandle typed = MethodHandles.insertArguments(MethodHandles.lookup().findStatic(FlyweightGenerator.class,
+                    "typed", MethodType.methodType(Flyweight.class, Flyweight.class, StructType.class)), 1, type);
+            MethodHandle make = MethodHandles.collectArguments(init, 0, makeChildren)
+                    .asType(MethodType.methodType(Flyweight.class));
+            return MethodHandles.filterReturnValue(make, typed).asType(MethodType.methodType(Object.class));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("could not define the flyweight of " + iface.getName(), e);
         }
@@ -145,6 +157,9 @@ final class FlyweightGenerator {
         // either the hidden class is in our module and names the interface, or privateLookupIn needs it
         colossal.addReads(iface.getModule());
         if (finds(FlyweightGenerator.class.getClassLoader(), iface)) {
+            if (!iface.getModule().isExported(iface.getPackageName(), colossal)) {
+                throw notExported(iface);
+            }
             return MethodHandles.lookup();
         }
         if (!finds(iface.getClassLoader(), Flyweight.class)) {
@@ -210,6 +225,21 @@ final class FlyweightGenerator {
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
         }
+    }
+
+    /** Tells a new flyweight its type, for its {@code toString}. */
+    private static Flyweight typed(Flyweight flyweight, StructType<?> type) {
+        flyweight.type = type;
+        return flyweight;
+    }
+
+    private static IllegalArgumentException notExported(Class<?> iface) {
+        Module colossal = FlyweightGenerator.class.getModule();
+        String pkg = iface.getPackageName();
+        String to = colossal.isNamed() ? " to " + colossal.getName() : "";
+        return new IllegalArgumentException("struct interface " + iface.getName() + " is in package " + pkg
+                + ", which " + iface.getModule() + " does not export" + to + ", so no flyweight class can implement "
+                + "it: add 'exports " + pkg + to + ";' (or 'exports " + pkg + ";') to its module-info");
     }
 
     private static Flyweight[] children(MethodHandle[] factories) throws Throwable {

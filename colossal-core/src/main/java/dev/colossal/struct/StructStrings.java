@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
  * Fixed-length string fields: UTF-8 bytes, zero-padded to the field's length. Writing ASCII
  * allocates nothing; reading makes a {@code String}, and so allocates. A field ends at its first
  * zero byte, so a value holding U+0000 (whose UTF-8 is a zero byte) would read back cut short:
- * it is refused on write, as a value too long is.
+ * it is refused on write, as a value too long is, and as an unpaired surrogate is, which UTF-8
+ * cannot carry.
  */
 final class StructStrings {
 
@@ -127,6 +128,14 @@ final class StructStrings {
                     + "\": it has a NUL (U+0000) at index " + nul + ", and a string field ends at its first zero byte,"
                     + " so what follows would be lost on read; remove it, or keep such data in a @Length byte[] field");
         }
+        int unpaired = unpairedSurrogate(value);
+        if (unpaired >= 0) {
+            // getBytes would write '?' in its place, and the field would read back changed
+            throw new IllegalArgumentException("field=" + field + " cannot hold value=\"" + value + "\": it has an "
+                    + "unpaired surrogate (U+" + Integer.toHexString(value.charAt(unpaired)).toUpperCase(java.util.Locale.ROOT)
+                    + ") at index " + unpaired + ", which UTF-8 cannot carry (a string cut inside a surrogate pair?); "
+                    + "remove it or complete the pair");
+        }
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
         if (bytes.length > length) {
             throw new IllegalArgumentException("field=" + field + " holds " + length + " bytes but value=\""
@@ -134,6 +143,19 @@ final class StructStrings {
         }
         MemorySegment.copy(bytes, 0, s, ValueLayout.JAVA_BYTE, off, bytes.length);
         zero(s, off + bytes.length, length - bytes.length);
+    }
+
+    /** The index of the first surrogate that is not half of a pair, or -1 if there is none. */
+    private static int unpairedSurrogate(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** A loop rather than {@code asSlice().fill()}, which would allocate a slice on every write. */

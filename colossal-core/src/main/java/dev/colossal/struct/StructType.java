@@ -8,6 +8,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
@@ -234,6 +235,42 @@ public final class StructType<T> {
         return ((ValueLayout) f.layout()).withByteAlignment(1).varHandle();
     }
 
+    /**
+     * The struct at {@code base} as {@code Name[field=value, ...]} in layout order, nested structs
+     * the same way, for a flyweight's {@code toString}; a note instead if it cannot be read.
+     */
+    String text(MemorySegment s, long base) {
+        String name = javaType.getSimpleName();
+        if (s == MemorySegment.NULL) {
+            return name + "[points nowhere: position it with StructArray.at(flyweight, i) or moveTo(segment, offset)]";
+        }
+        StringBuilder b = new StringBuilder(name).append('[');
+        try {
+            for (int i = 0; i < fields.size(); i++) {
+                StructField f = fields.get(i);
+                long at = base + offsets[i];
+                b.append(i == 0 ? "" : ", ").append(f.name()).append('=');
+                switch (f.kind()) {
+                    case VALUE -> b.append((Object) varHandle(i).get(s, at));
+                    case ARRAY -> {
+                        Object array = Array.newInstance(f.type(), f.length());
+                        MemorySegment.copy(s, valueLayout(f.type()), at, array, 0, f.length());
+                        b.append('[');
+                        for (int k = 0; k < f.length(); k++) {
+                            b.append(k == 0 ? "" : ", ").append(Array.get(array, k));
+                        }
+                        b.append(']');
+                    }
+                    case STRING -> b.append('"').append(StructStrings.get(s, at, f.length())).append('"');
+                    case STRUCT -> b.append(f.nested().text(s, at));
+                }
+            }
+        } catch (RuntimeException e) { // a closed arena, or an offset past the end: say so rather than fail
+            return name + "[cannot be read at offset=" + base + ": " + e.getMessage() + "]";
+        }
+        return b.append(']').toString();
+    }
+
     /** {@code ()Object}: a new flyweight of this interface type. */
     MethodHandle flyweightFactory() {
         return flyweightConstructor;
@@ -291,7 +328,9 @@ public final class StructType<T> {
                 getter = lookup.unreflect(rc.getAccessor());
             } catch (IllegalAccessException e) {
                 throw new IllegalArgumentException("field=" + fieldPath + ": record " + type.getName()
-                        + " must be public in an exported package to be a struct", e);
+                        + " must be public, in a package its module exports to everyone ('exports "
+                        + type.getPackageName() + ";': records are read through the public lookup, for which an "
+                        + "export to dev.colossal.core alone is not enough)", e);
             }
             Length length = rc.getAnnotation(Length.class);
             fields.add(field(rc.getName(), rc.getType(), length, fieldPath, getter, null, null));
@@ -371,7 +410,11 @@ public final class StructType<T> {
             return new StructField(name, StructField.Kind.STRING, t, n, null,
                     MemoryLayout.sequenceLayout(n, ValueLayout.JAVA_BYTE).withName(name), getter, accessor, setter);
         }
-        if (t.isRecord() || (t.isInterface() && accessor != null)) {
+        // a record nests in a record, an interface in an interface; a JDK interface (List, Map, ...)
+        // is no struct: it would be taken apart as one, down to its own methods
+        boolean inInterface = accessor != null;
+        boolean jdk = t.getName().startsWith("java.") || t.getName().startsWith("javax.");
+        if (inInterface ? t.isInterface() && !jdk : t.isRecord()) {
             if (setter != null) {
                 throw new IllegalArgumentException("field=" + fieldPath + ": a nested struct has no setter; "
                         + "write through the flyweight its getter returns");
@@ -380,8 +423,17 @@ public final class StructType<T> {
             return new StructField(name, StructField.Kind.STRUCT, t, 0, nested, nested.layout().withName(name),
                     getter, accessor, setter);
         }
-        throw new IllegalArgumentException("field=" + fieldPath + " type=" + t.getName() + " cannot live in a "
-                + "fixed-size struct: use primitives, @Length strings and primitive arrays, or nested structs");
+        if (inInterface && t.isRecord()) {
+            // a flyweight reads in place, and a record getter would have to copy the record out on each call
+            throw new IllegalArgumentException("field=" + fieldPath + " type=" + t.getName() + ": a record cannot be "
+                    + "a field of a struct interface; declare " + t.getSimpleName() + " as a struct interface too "
+                    + "(getters and setters of its fields), whose flyweight " + name + "() returns, or make "
+                    + accessor.getDeclaringClass().getSimpleName() + " a record to copy whole values in and out");
+        }
+        throw new IllegalArgumentException("field=" + fieldPath + " type=" + t.getName() + " is not a struct field "
+                + "type: a struct holds primitives, @Length(n) strings, @Length(n) primitive arrays and nested "
+                + (inInterface ? "struct interfaces" : "records") + ", all of fixed size; keep variable-size data "
+                + "such as collections elsewhere (in a map value through a Codec, for example)");
     }
 
     private static int checkedLength(Length length, String fieldPath) {

@@ -44,6 +44,27 @@ class StructStringsTest {
     }
 
     @Test
+    void anUnpairedSurrogateIsRefusedNamingItsIndexInsteadOfBecomingAQuestionMark() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment s = arena.allocate(32);
+            for (int length : new int[] {4, 8, 19}) {
+                StructStrings.set(s, 0, length, "ok", "T.f");
+                String[] bad = {"\uD800", "a\uDC00", "🙂\uD83D", "\uDE00🙂"};
+                int[] index = {0, 1, 2, 0};
+                for (int i = 0; i < bad.length; i++) {
+                    String value = bad[i];
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                            () -> StructStrings.set(s, 0, length, value, "T.f"));
+                    int at = index[i];
+                    assertTrue(e.getMessage().contains("field=T.f") && e.getMessage().contains("unpaired surrogate")
+                            && e.getMessage().contains("at index " + at), e.getMessage());
+                    assertEquals("ok", StructStrings.get(s, 0, length), "a refused write leaves the field as it was");
+                }
+            }
+        }
+    }
+
+    @Test
     void aNonAsciiCharIsSeenAtEveryPositionOfEveryFieldLength() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment s = arena.allocate(32);

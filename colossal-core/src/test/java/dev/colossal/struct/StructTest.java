@@ -219,7 +219,66 @@ class StructTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> StructType.of(Bad.class)).getMessage()
                 .contains("field=Bad.name needs a positive @Length(n)"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> StructType.of(BadRecord.class)).getMessage()
-                .contains("field=BadRecord.list type=java.util.List cannot live in a fixed-size struct"));
+                .contains("field=BadRecord.list type=java.util.List is not a struct field type"));
         assertFalse(assertThrows(IllegalArgumentException.class, () -> StructType.of(String.class)).getMessage().isEmpty());
+    }
+
+    /** A record as a field of a struct interface, which a flyweight cannot read in place. */
+    public interface HoldsARecord {
+        StructSamples.Inner inner();
+
+        long id();
+
+        void id(long v);
+    }
+
+    /** A JDK interface as a field, with a setter and without. */
+    public interface HoldsAList {
+        java.util.List<String> names();
+
+        void names(java.util.List<String> v);
+    }
+
+    /** The same, read only. */
+    public interface ReadsAList {
+        java.util.List<String> names();
+    }
+
+    @Test
+    void aRecordInAStructInterfaceIsRefusedSayingWhatToDeclare() {
+        // it used to be accepted, and the flyweight then failed with an internal NullPointerException
+        String m = assertThrows(IllegalArgumentException.class, () -> StructType.of(HoldsARecord.class)).getMessage();
+        assertTrue(m.contains("field=HoldsARecord.inner") && m.contains("a record cannot be a field of a struct interface")
+                && m.contains("declare Inner as a struct interface"), m);
+    }
+
+    @Test
+    void aListInAStructInterfaceIsNotTakenForANestedStruct() {
+        for (Class<?> type : new Class<?>[] {HoldsAList.class, ReadsAList.class}) {
+            String m = assertThrows(IllegalArgumentException.class, () -> StructType.of(type)).getMessage();
+            assertTrue(m.contains("type=java.util.List is not a struct field type") && m.contains("nested struct interfaces")
+                    && !m.contains("nested struct has no setter") && !m.contains("remove"), m);
+        }
+    }
+
+    @Test
+    void aFlyweightShowsItsTypeAndFieldValues() {
+        StructSamples.PriceUpdate p = StructType.of(StructSamples.PriceUpdate.class).flyweight();
+        assertEquals("PriceUpdate[points nowhere: position it with StructArray.at(flyweight, i) or moveTo(segment, "
+                + "offset)]", p.toString(), "a flyweight never positioned says so");
+        assertThrows(IndexOutOfBoundsException.class, p::time, "and an access fails as FFM fails it");
+        try (Arena arena = Arena.ofConfined()) {
+            StructArray<StructSamples.PriceUpdate> a = StructArray.allocate(StructType.of(StructSamples.PriceUpdate.class), 2, arena);
+            a.at(p, 1);
+            p.time(1_700_000_000_123L);
+            p.price(101.25);
+            p.bid(2, 42L);
+            p.buy(true);
+            p.instrument().symbol("EURUSD");
+            p.instrument().market((byte) 3);
+            assertEquals("PriceUpdate[bid=[0, 0, 42, 0], instrument=Instrument[id=0, market=3, symbol=\"EURUSD\"], "
+                    + "price=101.25, time=1700000000123, quantity=0, buy=true]", p.toString());
+        }
+        assertTrue(p.toString().startsWith("PriceUpdate[cannot be read at offset=80"), p.toString());
     }
 }
