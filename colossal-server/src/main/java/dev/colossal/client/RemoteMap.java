@@ -1,6 +1,7 @@
 package dev.colossal.client;
 
 import dev.colossal.codec.Codec;
+import dev.colossal.codec.Codecs;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -74,7 +75,7 @@ public final class RemoteMap<K, V> implements AutoCloseable {
     private final Function<Object, V> toValue;
 
     private RemoteMap(Codec<K> keys, Codec<V> values, ConnectionPool pool) {
-        this.keys = keys;
+        this.keys = Codecs.canonical(keys);   // equal keys, equal bytes: the server compares bytes
         this.values = values;
         this.pool = pool;
         this.toValue = this::decodeValue;

@@ -81,6 +81,15 @@ class RemoteMapTest {
     }
 
     @Test
+    void equalSetKeysAreOneKey() {
+        try (RemoteMap<java.util.Set<String>, String> m = RemoteMap.connect("127.0.0.1", server.port(),
+                Codecs.set(Codecs.string()), Codecs.string())) {
+            m.put(new java.util.LinkedHashSet<>(List.of("x", "y")), "first");
+            assertEquals("first", m.get(new java.util.LinkedHashSet<>(List.of("y", "x"))), "another order, the same set");
+        }
+    }
+
+    @Test
     void valuesExpire() throws Exception {
         try (RemoteMap<String, User> m = users()) {
             User u = new User("Tmp", 1, List.of());
