@@ -702,6 +702,16 @@ public final class BytesMap implements AutoCloseable {
         return n;
     }
 
+    /** Whether some entry may carry an expiry time (so {@link #size} may count expired ones). */
+    boolean mayExpire() {
+        for (Segment s : segments) {
+            if (s.mayExpire()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Calls {@code action} with a copy of every entry. Weakly consistent: entries are copied a step
      * of a few hundred at a time (with their segment's writers held off for that step only), and an

@@ -756,7 +756,8 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      */
     @Override
     public boolean isEmpty() {
-        return raw.size() == 0 || !keySet.iterator().hasNext();
+        // Only a map holding expiring entries needs the walk, which copies a step of keys.
+        return raw.size() == 0 || raw.mayExpire() && !keySet.iterator().hasNext();
     }
 
     /**

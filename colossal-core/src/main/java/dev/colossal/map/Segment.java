@@ -213,6 +213,11 @@ final class Segment {
         return file.readVolatile(base + LIVE_ENTRIES);
     }
 
+    /** Whether an entry of this segment may carry an expiry time; read without the lock, so a hint. */
+    boolean mayExpire() {
+        return file.readVolatile(base + MAY_EXPIRE) != 0;
+    }
+
     /** The bytes the entries take, counted in whole blocks; read without the lock, so a hint. */
     long usedBytes() {
         return file.readVolatile(base + USED_BLOCKS) << shift;
