@@ -81,6 +81,12 @@ final class ExpirySweeper implements AutoCloseable {
         }
     }
 
+    /** A read found a key expired and removed it: counted in INFO's expired_keys, as a sweep's are. */
+    void removedOnRead() {
+        ctx.stats.expiredKeys.increment();
+        changed();
+    }
+
     /** A write without a TTL: it may have replaced or removed a key that had one. */
     void changed() {
         if (expiring != 0) {

@@ -125,9 +125,11 @@ final class MapStore implements KeyValueStore {
         }
         try {
             byte[] stored = map.get(key);
-            if (stored != null && isExpired(StoredValue.expireAt(stored))) {
-                map.remove(key);
-                written(StoredValue.NO_EXPIRY);
+            if (stored != null && isExpired(StoredValue.expireAt(stored)) && map.remove(key)) {
+                ExpirySweeper s = sweeper;
+                if (s != null) {
+                    s.removedOnRead();
+                }
             }
         } finally {
             l.unlock();
