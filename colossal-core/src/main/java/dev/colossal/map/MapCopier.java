@@ -125,25 +125,24 @@ public final class MapCopier {
     }
 
     private static long copySegments(BytesMap from, BytesMap to, IntConsumer progress) {
-        long entries = 0;
+        long[] entries = {0};
         int n = from.segmentCount();
-        List<Boolean> copied = new ArrayList<>();
+        List<Void> none = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long end = (long) (i + 1) << SlotLayout.TAG_BITS;
             for (long cursor = (long) i << SlotLayout.TAG_BITS; cursor < end; ) {
-                copied.clear();
-                // Written into the copy as the walk meets them: only the copy's own pages fill up.
+                // Written into the copy as the walk meets them: nothing is kept on the heap.
                 cursor = from.walkStep(cursor, end, (k, v, expiresAt) -> {
                     to.write(k, v, expiresAt, false);
-                    return Boolean.TRUE;
-                }, copied);
-                entries += copied.size();
+                    entries[0]++;
+                    return null;
+                }, none);
             }
             if (progress != null) {
                 progress.accept((int) ((i + 1) * 100L / n));
             }
         }
-        return entries;
+        return entries[0];
     }
 
     /** Makes the new name durable: a link is an entry in the directory, which has its own blocks. */

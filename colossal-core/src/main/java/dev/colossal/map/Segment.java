@@ -531,28 +531,14 @@ final class Segment {
     }
 
     /**
-     * Calls {@code action} with read-only views of the key and value of every live entry whose
+     * Calls {@code action} with read-only views of the key and value (and the expiry time) of every live entry whose
      * tag lies in {@code [fromTag, toTag)}, in file order; under the lock. A tag range is a run of
      * home slots (home slots grow with the tag), and an entry lies at or after its home slot
      * before the next empty slot, so the walk covers the homes of the range and then the rest of
      * the last cluster: its cost follows the range, not the table. A table too large to place by
-     * tag (over 2^26 slots) is walked whole, filtered by tag.
-     */
-    void forEachInTags(long fromTag, long toTag, java.util.function.BiConsumer<MemorySegment, MemorySegment> action) {
-        forEachInTags(fromTag, toTag, (k, v, expiresAt) -> action.accept(k, v), null);
-    }
-
-    /** What {@link #forEachInTags(long, long, EntryVisitor)} shows of an entry. */
-    @FunctionalInterface
-    interface EntryVisitor {
-        /** Read-only views of the key and value, valid under the lock; the expiry time, 0 if none. */
-        void visit(MemorySegment key, MemorySegment value, long expiresAt);
-    }
-
-    /**
-     * {@link #forEachInTags(long, long, java.util.function.BiConsumer)} that also tells each entry's
-     * expiry time, and hands an entry that fails its checks to {@code damaged} and goes on, if that
-     * is not null (else throws). A damaged table still throws.
+     * tag (over 2^26 slots) is walked whole, filtered by tag. An entry that fails its checks goes
+     * to {@code damaged}, and the walk goes on, if that is not null (else it throws); a damaged
+     * table still throws.
      */
     void forEachInTags(long fromTag, long toTag, EntryVisitor action, java.util.function.Consumer<MapCorruptedException> damaged) {
         long table = Mem.getLong(file.mem(), base + TABLE);
@@ -610,6 +596,13 @@ final class Segment {
                         expiresAt);
             }
         }
+    }
+
+    /** What {@link #forEachInTags} shows of an entry. */
+    @FunctionalInterface
+    interface EntryVisitor {
+        /** Read-only views of the key and value, valid under the lock; the expiry time, 0 if none. */
+        void visit(MemorySegment key, MemorySegment value, long expiresAt);
     }
 
     /**

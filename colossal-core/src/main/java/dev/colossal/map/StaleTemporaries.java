@@ -23,7 +23,7 @@ final class StaleTemporaries {
 
     /** Deletes the temporaries in {@code dir} with {@code prefix} whose process is gone; best effort. */
     static void removeDead(Path dir, String prefix) {
-        try (DirectoryStream<Path> found = Files.newDirectoryStream(dir, glob(prefix) + "*")) {
+        try (DirectoryStream<Path> found = Files.newDirectoryStream(dir, p -> p.getFileName().toString().startsWith(prefix))) {
             for (Path p : found) {
                 String rest = p.getFileName().toString().substring(prefix.length());
                 int dash = rest.indexOf('-');
@@ -43,10 +43,5 @@ final class StaleTemporaries {
         } catch (NumberFormatException notOurs) {
             return -1;
         }
-    }
-
-    /** {@code prefix} with the glob's special characters escaped. */
-    private static String glob(String prefix) {
-        return prefix.replaceAll("([\\\\*?\\[\\]{}])", "\\\\$1");
     }
 }
