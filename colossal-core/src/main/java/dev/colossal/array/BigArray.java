@@ -270,6 +270,11 @@ public abstract sealed class BigArray implements AutoCloseable
                 + " its memory is unmapped, because " + Storage.closedOwner(owner), cause);
     }
 
+    /** What a bulk write throws for a fault: {@link #writeFault} or {@link #unmapped}, by its kind. */
+    final RuntimeException bulkWriteFault(Throwable fault) {
+        return fault instanceof InternalError e ? writeFault(e) : unmapped((IllegalStateException) fault);
+    }
+
     final IllegalStateException released() {
         return new IllegalStateException(getClass().getSimpleName() + " of length=" + length
                 + " was released; retain() it for as long as you use it");
@@ -344,10 +349,8 @@ public abstract sealed class BigArray implements AutoCloseable
                 arrayOffset += n;
                 count -= n;
             }
-        } catch (InternalError e) {
-            throw writeFault(e);
-        } catch (IllegalStateException e) {
-            throw unmapped(e);
+        } catch (InternalError | IllegalStateException e) {
+            throw bulkWriteFault(e);
         }
     }
 
@@ -399,10 +402,8 @@ public abstract sealed class BigArray implements AutoCloseable
                 segmentOffset += n << elementShift;
                 count -= n;
             }
-        } catch (InternalError e) {
-            throw writeFault(e);
-        } catch (IllegalStateException e) {
-            throw unmapped(e);
+        } catch (InternalError | IllegalStateException e) {
+            throw bulkWriteFault(e);
         }
     }
 

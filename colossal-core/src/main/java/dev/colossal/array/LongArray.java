@@ -186,10 +186,8 @@ public final class LongArray extends BigArray {
                 from += n;
                 count -= n;
             }
-        } catch (InternalError e) {
-            throw writeFault(e);
-        } catch (IllegalStateException e) {
-            throw unmapped(e);
+        } catch (InternalError | IllegalStateException e) {
+            throw bulkWriteFault(e);
         }
     }
 
