@@ -682,11 +682,13 @@ public final class BytesMap implements AutoCloseable {
     }
 
     UncheckedIOException cannotGrow(IOException e) {
-        // Space that deletes freed stays with its segment, so deleting keys on a full disk makes
-        // room only for keys of the same segments: say what does give it back.
+        // Space that removals free stays with its segment (but for chunks left empty, which a
+        // compact gives to every segment), so removing keys on a full disk may not make room for
+        // others: say what does.
         return new UncheckedIOException("map file=" + file.path + " could not grow: " + e.getMessage()
-                + "; free disk space and retry (the map is unchanged). Space freed by removing entries is reused"
-                + " only within their segment; 'colossal copy' packs the map into a smaller new file", e);
+                + "; free disk space and retry (the map is unchanged). Space freed by removing entries serves"
+                + " keys of the same segment; chunks left empty serve every segment after 'colossal compact'"
+                + " (clear() gives them at once); 'colossal copy' packs the map into a smaller new file", e);
     }
 
     /**
@@ -939,13 +941,32 @@ public final class BytesMap implements AutoCloseable {
 
     /**
      * Rebuilds every segment's free space from its live entries, one segment at a time: merges
-     * neighbouring free runs and reclaims space leaked by crashes. Entries do not move.
+     * neighbouring free runs, gives chunks left empty to the file's spare extents (which any
+     * segment takes from before the file grows) and reclaims space leaked by crashes, in a segment
+     * or in the file. Entries do not move.
+     *
+     * @throws MapCorruptedException if a segment's table or chunks are damaged
      */
     public void compact() {
         eachSegmentLocked(s -> {
             s.rebuild();
             return 0;
         });
+        rebuildSpares();
+    }
+
+    /**
+     * Rebuilds the file's spare extents from what the segments own (see {@link SpareExtents#rebuild})
+     * and returns their bytes; segments are not stopped.
+     */
+    long rebuildSpares() {
+        file.checkWritable();
+        file.pin(0);
+        try {
+            return file.spares.rebuild();
+        } finally {
+            file.unpin(0);
+        }
     }
 
     /**

@@ -19,7 +19,9 @@ final class CrashPoints {
     static final int RUN_WRITTEN = 10;
     static final int EXTENT_TAKEN = 11;
     static final int LOCKED = 12;
-    static final int SITES = 12;
+    static final int SPARE_TAKEN = 13;
+    static final int CHUNK_GIVEN = 14;
+    static final int SITES = 14;
 
     private static final int SITE = Integer.getInteger("colossal.map.crashSite", 0);
     private static final long AT = Long.getLong("colossal.map.crashAt", 0);

@@ -35,11 +35,19 @@ import java.lang.foreign.StructLayout;
  *  | fileLock      | allocEnd      | createdMillis | maxEntries    | maxBytes      | expected      |
  *  | owner token   | extent bump   |               | 0 = unbounded | 0 = unbounded | Entries (hint)|
  *  +---------------+---------------+---------------+---------------+---------------+---------------+
+ *  80              88
+ *  +---------------+
+ *  | spareExtents  |
+ *  | list head,    |
+ *  | 0 = none      |
+ *  +---------------+
  * </pre>
  *
  * <p>{@code magic} is written last when a file is created (in a private temporary file that is
  * then linked into place), so a header is either complete or absent. {@code fileLock} is an
- * {@link OwnerLock} word guarding {@code allocEnd} and file growth.
+ * {@link OwnerLock} word guarding {@code allocEnd}, file growth and the
+ * {@link SpareExtents spare extents}. Files written before the spare list existed hold 0 there
+ * (the header page is written as zeros), which reads as an empty list.
  */
 final class FileHeaderLayout {
 
@@ -56,7 +64,8 @@ final class FileHeaderLayout {
             JAVA_LONG.withName("createdMillis"),
             JAVA_LONG.withName("maxEntries"),
             JAVA_LONG.withName("maxBytes"),
-            JAVA_LONG.withName("expectedEntries"));
+            JAVA_LONG.withName("expectedEntries"),
+            JAVA_LONG.withName("spareExtents"));
 
     /** "COLOSMAP" read as a little-endian long. */
     static final long MAGIC = 0x50414D534F4C4F43L;
@@ -93,6 +102,7 @@ final class FileHeaderLayout {
     static final long MAX_ENTRIES_OFFSET = offset("maxEntries");
     static final long MAX_BYTES_OFFSET = offset("maxBytes");
     static final long EXPECTED_ENTRIES_OFFSET = offset("expectedEntries");
+    static final long SPARE_EXTENTS_OFFSET = offset("spareExtents");
 
     private FileHeaderLayout() {
     }

@@ -20,9 +20,11 @@ public final class MapCompactor {
      *
      * @param file       the map file
      * @param entries    live entries
-     * @param freeBytes  heap bytes free afterwards: on free lists or in bump regions
-     * @param takenBack  of those, the bytes no free list offered before: leaked by crashes, or lost
-     *                   to damaged free lists
+     * @param freeBytes  bytes free afterwards: on segments' free lists, in their bump regions, and
+     *                   in the spare extents any segment takes from
+     * @param takenBack  how much more that is than before: space leaked by crashes (in a segment, or
+     *                   taken from the file by a writer that died before recording it), or lost to
+     *                   damaged free lists
      */
     public record Result(Path file, long entries, long freeBytes, long takenBack) {
     }
@@ -41,21 +43,21 @@ public final class MapCompactor {
     public static Result compact(Path file, IntConsumer progress) throws IOException {
         Objects.requireNonNull(file, "file");
         long entries = 0;
-        long freeBlocks = 0;
-        long takenBack = 0;
+        long freeBefore = 0;
+        long freeAfter = 0;
         try (BytesMap map = BytesMap.openExisting(file)) {
+            int shift = map.file.blockShift;
+            long spareBefore = spareBytes(map);
             int n = map.segmentCount();
             for (int i = 0; i < n; i++) {
                 Segment s = map.segment(i);
                 s.lock();
                 try {
-                    long before = SegmentScan.of(map.file, i).freeBlocks();
+                    freeBefore += SegmentScan.of(map.file, i).freeBlocks() << shift;
                     s.rebuild();
                     SegmentScan after = SegmentScan.of(map.file, i);
-                    long free = after.freeBlocks();
                     entries += after.liveEntries();
-                    freeBlocks += free;
-                    takenBack += Math.max(0, free - before);
+                    freeAfter += after.freeBlocks() << shift;
                 } finally {
                     s.unlock();
                 }
@@ -63,8 +65,17 @@ public final class MapCompactor {
                     progress.accept((int) ((i + 1) * 100L / n));
                 }
             }
-            int shift = map.file.blockShift;
-            return new Result(file, entries, freeBlocks << shift, takenBack << shift);
+            long spareAfter = map.rebuildSpares();
+            return new Result(file, entries, freeAfter + spareAfter, Math.max(0, freeAfter + spareAfter - freeBefore - spareBefore));
+        }
+    }
+
+    /** The spare list's bytes; a damaged list counts as none (the compaction rebuilds it). */
+    private static long spareBytes(BytesMap map) {
+        try {
+            return map.file.spares.bytes();
+        } catch (MapCorruptedException damaged) {
+            return 0;
         }
     }
 }

@@ -99,6 +99,8 @@ final class MapFile implements AutoCloseable {
     private volatile MemorySegment mem;
     /** The clock expiry is measured against; tests replace it. */
     volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
+    /** Extents given back by segments, for any segment to take before the file grows. */
+    final SpareExtents spares = new SpareExtents(this);
 
     private MapFile(Path path, ReopeningChannel channel, ByteBuffer header, boolean verifyReads, boolean readOnly)
             throws IOException {
@@ -559,41 +561,68 @@ final class MapFile implements AutoCloseable {
     }
 
     /**
-     * Takes {@code bytes} (rounded up to the extent alignment) from the end of the allocated area,
-     * growing the file first if needed. The extent is zero and backed by real blocks.
+     * Takes an extent of at least {@code bytes} for the segment whose header is at {@code
+     * segmentBase}, and records it as that segment's pending extent before the file lock is let go
+     * (see {@link SpareExtents}): a spare extent if one is large enough, else {@code bytes}
+     * (rounded up to the extent alignment) from the end of the allocated area, growing the file
+     * first if needed. The extent is zero and backed by real blocks; its size is then the
+     * segment's {@code pendingBytes}. Under the segment's lock.
      *
+     * @param minBytes the least the caller can use; {@code bytes} is what it would like
      * @throws IOException if the file cannot grow (disk full, file size limit)
      */
-    long allocateExtent(long bytes) throws IOException {
+    long allocateExtent(long minBytes, long bytes, long segmentBase) throws IOException {
         long size = FileHeaderLayout.alignExtent(bytes);
-        long start;
-        synchronized (this) {
-            MemorySegment m = mem();
-            OwnerLock.acquire(m, FILE_LOCK_OFFSET);
-            try {
-                start = Mem.getLongAcquire(m, ALLOC_END_OFFSET);
-                long end = start + size;
-                if (end > SlotLayout.maxFileBytes(blockShift)) {
-                    throw new IOException("map file=" + path + " would exceed " + SlotLayout.maxFileBytes(blockShift)
-                            + " bytes, the most its blockSize=" + (1 << blockShift) + " can address; copy the map "
-                            + "into a file created with a larger blockSize");
-                }
-                long fileSize = channel.call(FileChannel::size);
-                if (end > fileSize) {
-                    long from = fileSize;
-                    long grown = roundUp(end, GROWTH_ALIGN);
-                    channel.call(ch -> writeZeros(ch, from, grown));
-                    fileSize = grown;
-                }
-                writeAhead(fileSize, end, size);
-                Mem.setLongRelease(m, ALLOC_END_OFFSET, end);
-                CrashPoints.reach(CrashPoints.EXTENT_TAKEN);
-            } finally {
-                OwnerLock.release(m, FILE_LOCK_OFFSET);
-            }
+        long spare = spares.take(minBytes, size, segmentBase);
+        if (spare != 0) {
+            return spare;
         }
+        long start = underFileLock(m -> {
+            long from = Mem.getLongAcquire(m, ALLOC_END_OFFSET);
+            long end = from + size;
+            if (end > SlotLayout.maxFileBytes(blockShift)) {
+                throw new IOException("map file=" + path + " would exceed " + SlotLayout.maxFileBytes(blockShift)
+                        + " bytes, the most its blockSize=" + (1 << blockShift) + " can address; copy the map "
+                        + "into a file created with a larger blockSize");
+            }
+            long fileSize = channel.call(FileChannel::size);
+            if (end > fileSize) {
+                long grown = roundUp(end, GROWTH_ALIGN);
+                long have = fileSize;
+                channel.call(ch -> writeZeros(ch, have, grown));
+                fileSize = grown;
+            }
+            writeAhead(fileSize, end, size);
+            Mem.setLongRelease(m, ALLOC_END_OFFSET, end);
+            CrashPoints.reach(CrashPoints.EXTENT_TAKEN);
+            Mem.setLong(m, segmentBase + SegmentLayout.PENDING_BYTES, size);
+            Mem.setLongRelease(m, segmentBase + SegmentLayout.PENDING_EXTENT, from);
+            return from;
+        });
         mem(start + size);
         return start;
+    }
+
+    /** What runs under the file lock; may fail as file growth does. */
+    interface FileLocked<T, X extends Exception> {
+        /** Runs with {@code m}, a mapping that covers the file up to {@code allocEnd}. */
+        T run(MemorySegment m) throws X;
+    }
+
+    /**
+     * Runs {@code action} holding the file lock, which guards {@code allocEnd}, file growth and
+     * the spare extents against this process's other threads and other processes alike.
+     */
+    <T, X extends Exception> T underFileLock(FileLocked<T, X> action) throws X {
+        synchronized (this) {
+            MemorySegment header = mem();
+            OwnerLock.acquire(header, FILE_LOCK_OFFSET);
+            try {
+                return action.run(mem(Mem.getLongAcquire(header, ALLOC_END_OFFSET)));
+            } finally {
+                OwnerLock.release(header, FILE_LOCK_OFFSET);
+            }
+        }
     }
 
     /**

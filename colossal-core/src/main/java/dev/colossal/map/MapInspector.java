@@ -32,6 +32,8 @@ public final class MapInspector {
      * @param heapBytes      bytes of all heap chunks, less their headers
      * @param usedBytes      heap bytes used by entries
      * @param freeBytes      heap bytes on free lists or in bump regions
+     * @param spareBytes     bytes of the spare extents: chunks segments gave back whole, for any
+     *                       segment to take before the file grows
      * @param keyBytes       sum of key lengths
      * @param valueBytes     sum of value lengths
      * @param entryBytes     bytes of the live entries without padding: keys, values, headers, expiry times
@@ -44,7 +46,7 @@ public final class MapInspector {
     public record Summary(Path file, int formatVersion, Instant created, int segments, int blockSize,
             boolean checksums, long maxEntries, long maxBytes, long fileBytes, long allocatedBytes,
             long entries, long tombstones, long tableSlots, long heapBytes, long usedBytes, long freeBytes,
-            long keyBytes, long valueBytes, long entryBytes, long chunkHeaderBytes, long repairs, long[] valueSizes) {
+            long spareBytes, long keyBytes, long valueBytes, long entryBytes, long chunkHeaderBytes, long repairs, long[] valueSizes) {
 
         /**
          * Copies the histogram.
@@ -65,6 +67,7 @@ public final class MapInspector {
          * @param heapBytes      bytes of all heap chunks, less their headers
          * @param usedBytes      heap bytes used by entries
          * @param freeBytes      heap bytes free
+         * @param spareBytes     bytes of the spare extents
          * @param keyBytes       sum of key lengths
          * @param valueBytes     sum of value lengths
          * @param entryBytes     bytes of the live entries without padding
@@ -116,6 +119,7 @@ public final class MapInspector {
             sb.append("file        ").append(mib(fileBytes)).append(" (allocated ").append(mib(allocatedBytes)).append(")\n");
             sb.append("heap        ").append(mib(heapBytes)).append(": used ").append(mib(usedBytes)).append(", free ")
                     .append(mib(freeBytes)).append('\n');
+            sb.append("spare       ").append(mib(spareBytes)).append(" (whole chunks given back, for any segment)\n");
             sb.append("payload     keys ").append(mib(keyBytes)).append(", values ").append(mib(valueBytes))
                     .append(String.format(", file/payload %.2f%n", overhead()));
             sb.append("repairs     ").append(repairs).append('\n');
@@ -136,13 +140,14 @@ public final class MapInspector {
             long payload = keyBytes + valueBytes;
             long tables = SlotLayout.tableBytes(tableSlots);
             long directory = FileHeaderLayout.directoryEnd(segments);
-            long other = allocatedBytes - directory - tables - heapBytes - chunkHeaderBytes;
+            long other = allocatedBytes - directory - tables - heapBytes - chunkHeaderBytes - spareBytes;
             sb.append("bytes                        MiB   per entry\n");
             breakdownLine(sb, "keys and values", payload, "");
             breakdownLine(sb, "entry headers", entryBytes - payload, "checksum, meta, lengths, expiry times");
             breakdownLine(sb, "padding to blocks", usedBytes - entryBytes, "");
             breakdownLine(sb, "table slots", tables, "8 bytes each");
             breakdownLine(sb, "free heap", freeBytes, "free runs and chunk tails, reused by puts");
+            breakdownLine(sb, "spare extents", spareBytes, "chunks given back whole, taken by any segment before the file grows");
             breakdownLine(sb, "chunk headers", chunkHeaderBytes, "");
             breakdownLine(sb, "header, directory", directory, "");
             breakdownLine(sb, "other allocated", other, "leaked by crashes or outgrown tables not yet heap");
@@ -214,7 +219,7 @@ public final class MapInspector {
             return new Summary(file, map.file.formatVersion(), Instant.ofEpochMilli(map.file.createdMillis()),
                     map.segmentCount(), 1 << shift, map.file.checksums, map.file.maxEntriesPerSegment,
                     map.file.maxBlocksPerSegment << shift, Files.size(file), map.file.allocEnd(), entries,
-                    tombstones, slots, heap, used, free, keys, values, entryBytes, chunkHeaders, repairs, sizes);
+                    tombstones, slots, heap, used, free, map.file.spares.bytes(), keys, values, entryBytes, chunkHeaders, repairs, sizes);
         }
     }
 }

@@ -126,6 +126,15 @@ public final class MapVerifier {
                     progress.accept((int) ((i + 1) * 100L / n));
                 }
             }
+            try {
+                long[] spares = map.file.spares.list();
+                for (int e = 0; e < spares.length; e += 2) {
+                    extents.add(new long[] {spares[e], spares[e + 1], SPARE});
+                }
+            } catch (MapCorruptedException damaged) {
+                problems.add("offset=" + damaged.offset() + ": " + damaged.what());
+                repairable++;
+            }
             extents.sort(Comparator.comparingLong(e -> e[0]));
             long owned = 0;
             for (long[] e : extents) {
@@ -134,19 +143,29 @@ public final class MapVerifier {
             long unowned = map.file.allocEnd() - FileHeaderLayout.directoryEnd(n) - owned;
             // A segment that could not be scanned owns extents nobody counted: no note about those.
             if (unowned != 0 && allScanned) {
-                notes.add(unowned + " bytes of the file belong to no segment (taken by a writer that died before "
-                        + "it could record them)");
+                notes.add(unowned + " bytes of the file belong to no segment and are not spare (taken by a writer "
+                        + "that died before it could record them; 'colossal compact " + file + "' takes them back)");
             }
             for (int i = 1; i < extents.size(); i++) {
                 long[] a = extents.get(i - 1);
                 long[] b = extents.get(i);
                 if (a[0] + a[1] > b[0]) {
-                    problems.add("offset=" + b[0] + ": segment=" + b[2] + " has an extent that overlaps segment="
-                            + a[2] + "'s extent at offset=" + a[0] + " (" + a[1] + " bytes)");
+                    problems.add("offset=" + b[0] + ": " + owner(b) + " has an extent that overlaps " + owner(a)
+                            + "'s extent at offset=" + a[0] + " (" + a[1] + " bytes)");
+                    if (a[2] == SPARE || b[2] == SPARE) {
+                        repairable++;   // compact rebuilds the spare list from what the segments own
+                    }
                 }
             }
         }
         return new Result(file, entries, problems, notes, repairable);
+    }
+
+    /** The owner of the spare extents in the list of extents, where segments have their index. */
+    private static final long SPARE = -1;
+
+    private static String owner(long[] extent) {
+        return extent[2] == SPARE ? "the spare list" : "segment=" + extent[2];
     }
 
     /** What one segment's scan found; made anew by each attempt of a read-only scan. */

@@ -17,6 +17,7 @@ import static dev.colossal.map.SegmentLayout.VERSION;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.function.Supplier;
 
 /**
@@ -934,10 +935,10 @@ final class Segment {
         return removed;
     }
 
-    /** Removes every entry. */
+    /** Removes every entry, and gives every chunk to the file's spare extents. */
     void clear() {
         forEachSlot((m, offset) -> Mem.setLongRelease(m, offset, SlotLayout.EMPTY));
-        rebuild();
+        rebuild(true);
     }
 
     private void addCounter(long field, long delta) {
@@ -1013,10 +1014,8 @@ final class Segment {
     /** Builds a table of {@code slots} slots from the live slots and publishes it; the old one becomes heap. */
     private void rehash(long slots) throws IOException {
         long bytes = SlotLayout.tableBytes(slots);
-        long np = file.allocateExtent(bytes);
+        long np = file.allocateExtent(bytes, bytes, base);
         MemorySegment m = file.mem();
-        Mem.setLong(m, base + PENDING_BYTES, FileHeaderLayout.alignExtent(bytes));
-        Mem.setLongRelease(m, base + PENDING_EXTENT, np);
         long oldTable = Mem.getLong(m, base + TABLE);
         if (oldTable != 0) {
             long opos = SlotLayout.tablePosition(oldTable);
@@ -1084,13 +1083,19 @@ final class Segment {
     }
 
     /**
-     * Recomputes counters, free lists and the bump region from the table and the chunk list, and
-     * links a pending extent. Run under the lock after a takeover, and by {@code compact} (it
-     * merges neighbouring free runs).
+     * Recomputes counters, free lists and the bump region from the table and the chunk list, links
+     * a pending extent, and gives chunks that hold nothing (but the newest, the bump region) to the
+     * file's spare extents. Run under the lock after a takeover, and by {@code compact} (it merges
+     * neighbouring free runs).
      *
      * @throws MapCorruptedException if the table or the chunks are damaged
      */
     void rebuild() {
+        rebuild(false);
+    }
+
+    /** As {@link #rebuild()}; {@code giveAll} gives the newest chunk back too if it holds nothing. */
+    private void rebuild(boolean giveAll) {
         SegmentScan scan = SegmentScan.of(file, index);
         MemorySegment m = file.mem(file.allocEnd());
         if (scan.pendingToAdopt() != 0 || scan.retiredToAdopt() != 0) {
@@ -1111,13 +1116,18 @@ final class Segment {
         Mem.setLong(m, base + BUMP_END, 0);
         long newest = Mem.getLong(m, base + CHUNKS);
         long[] gaps = scan.gaps();
+        long[] empty = new long[gaps.length / 3];
+        int emptyChunks = 0;
         for (int i = 0; i < gaps.length; i += 3) {
             long chunk = gaps[i];
             long pos = gaps[i + 1];
             long end = gaps[i + 2];
-            if (chunk == newest && end == chunk + scan.chunkBytes(chunk)) {
+            boolean toEnd = end == chunk + scan.chunkBytes(chunk);
+            if (chunk == newest && toEnd && !(giveAll && pos == chunk + HeapLayout.chunkHeaderBytes(shift))) {
                 Mem.setLong(m, base + BUMP_POS, pos);
                 Mem.setLong(m, base + BUMP_END, end);
+            } else if (toEnd && pos == chunk + HeapLayout.chunkHeaderBytes(shift)) {
+                empty[emptyChunks++] = chunk;
             } else {
                 heap.free(pos, (end - pos) >>> shift);
             }
@@ -1126,6 +1136,8 @@ final class Segment {
         Mem.setLong(m, base + TOMBSTONES, scan.tombstones());
         Mem.setLong(m, base + USED_BLOCKS, scan.usedBlocks());
         Mem.setLong(m, base + MAY_EXPIRE, scan.expiringEntries() > 0 ? 1 : 0);
+        // Last: a death while chunks are given back leaves a segment sound without them.
+        heap.giveBack(Arrays.copyOf(empty, emptyChunks));
     }
 
     /**

@@ -12,6 +12,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -251,6 +252,22 @@ final class SegmentHeap {
         return 0;
     }
 
+    /**
+     * Gives the chunks at {@code chunks} (ascending, holding nothing live; the newest only if the
+     * bump region was reset) to the file's spare extents, for any segment to take: what a {@code
+     * clear} or {@code compact} frees then serves every segment, not only this one.
+     */
+    void giveBack(long[] chunks) {
+        long link = base + CHUNKS;
+        for (long c = Mem.getLong(file.mem(), link); c != 0 && chunks.length > 0; c = Mem.getLong(file.mem(), link)) {
+            if (Arrays.binarySearch(chunks, c) >= 0) {
+                file.spares.give(base, link, c);
+            } else {
+                link = c + HeapLayout.NEXT_CHUNK;
+            }
+        }
+    }
+
     private void newChunk(long bytesNeeded) throws IOException {
         MemorySegment m = file.mem();
         long next = SegmentLayout.nextChunkBytes(Mem.getLong(m, base + USED_BLOCKS) << shift);
@@ -258,10 +275,9 @@ final class SegmentHeap {
         if (!HeapLayout.leavesRun(size - chunkHeader, bytesNeeded)) {
             size += FileHeaderLayout.EXTENT_ALIGN;
         }
-        long pos = file.allocateExtent(size);
+        long pos = file.allocateExtent(FileHeaderLayout.alignExtent(bytesNeeded + chunkHeader + HeapLayout.MIN_BYTES), size, base);
         m = file.mem();
-        Mem.setLong(m, base + PENDING_BYTES, size);
-        Mem.setLongRelease(m, base + PENDING_EXTENT, pos);
+        size = Mem.getLong(m, base + PENDING_BYTES);   // a spare extent may be larger
         linkChunk(pos, size);
         m = file.mem();
         CrashPoints.reach(CrashPoints.NEW_CHUNK_LINKED);

@@ -67,6 +67,47 @@ final class SegmentScan {
         return s;
     }
 
+    /**
+     * Every extent segment {@code index} owns or is about to own, as pairs (start, bytes), read
+     * without its lock for {@link SpareExtents#rebuild}, which holds the file lock so that no
+     * extent is taken or given back meanwhile. An extent still moves from one word to another
+     * (pending to table or chunk list, table to retired to chunk list), so the words are read in
+     * that order, each an acquire: one that moves while they are read is seen at least once. An
+     * extent counted twice (a pending one already linked) is harmless here; one missed is not.
+     *
+     * @throws MapCorruptedException if the table word or the chunk list is damaged
+     */
+    static long[] extentsOf(MapFile file, int index) {
+        SegmentScan s = new SegmentScan(file, index);
+        long pending = Mem.getLongAcquire(s.m, s.base + SegmentLayout.PENDING_EXTENT);
+        long pendingBytes = Mem.getLong(s.m, s.base + SegmentLayout.PENDING_BYTES);
+        long table = Mem.getLongAcquire(s.m, s.base + SegmentLayout.TABLE);
+        long retired = Mem.getLongAcquire(s.m, s.base + SegmentLayout.RETIRED_TABLE);
+        s.readChunks();
+        long[] out = new long[2 * s.chunkStarts.length + 6];
+        int n = 0;
+        for (int i = 0; i < s.chunkStarts.length; i++) {
+            out[n++] = s.chunkStarts[i];
+            out[n++] = s.chunkSizes[i];
+        }
+        for (long word : new long[] {table, retired}) {
+            if (word != 0) {
+                long p = SlotLayout.tablePosition(word);
+                if (SlotLayout.slots(word) < 0 || p < s.directoryEnd || p + Segment.tableBytes(word) > s.allocEnd) {
+                    throw file.corrupt(s.base + (word == table ? SegmentLayout.TABLE : SegmentLayout.RETIRED_TABLE),
+                            "segment=" + index + " has a bad table word 0x" + Long.toHexString(word));
+                }
+                out[n++] = p;
+                out[n++] = Segment.tableBytes(word);
+            }
+        }
+        if (pending != 0 && pending >= s.directoryEnd && pendingBytes > 0 && pending + pendingBytes <= s.allocEnd) {
+            out[n++] = pending;
+            out[n++] = pendingBytes;
+        }
+        return Arrays.copyOf(out, n);
+    }
+
     private void scan(boolean deep) {
         readChunks();
         long table = Mem.getLong(m, base + SegmentLayout.TABLE);

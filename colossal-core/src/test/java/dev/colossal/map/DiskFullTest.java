@@ -14,7 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A file that cannot grow (here: a child JVM under {@code ulimit -f}, which fails writes past the
  * limit exactly as a full disk fails them) makes the put that needed space throw, and loses nothing
- * stored before: no SIGBUS, no InternalError, because the file only grows by checked writes.
+ * stored before: no SIGBUS, no InternalError, because the file only grows by checked writes. After
+ * a clear, as many other keys fit again: the segments they fall into take the chunks the others
+ * gave back.
  */
 class DiskFullTest {
 
@@ -36,6 +38,10 @@ class DiskFullTest {
         assertTrue(lines.get(0).startsWith("full ") && lines.get(0).contains("IOException"), lines.toString());
         assertTrue(Integer.parseInt(lines.get(0).split(" ")[1]) > 1000, lines.get(0));
         assertEquals("ok", lines.get(1), "every entry stored before the failure is intact");
+        // After a clear, other keys fit in the space freed, whichever segments they fall into.
+        int filled = Integer.parseInt(lines.get(0).split(" ")[1]);
+        int refilled = Integer.parseInt(lines.get(2).split(" ")[1]);
+        assertTrue(refilled >= filled * 9 / 10, lines.toString());
         assertTrue(Files.size(file) <= 4096 * 1024, "file stayed within the limit: " + Files.size(file));
         assertEquals("", MultiProcessTest.readQuietly(err));
         System.out.println(lines);

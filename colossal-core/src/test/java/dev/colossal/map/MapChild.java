@@ -110,6 +110,34 @@ public final class MapChild {
                     map.remove(key(prefix, 0));
                     map.put(key(prefix, 0), "small again");
                     out.println("ok");
+                    // What a FLUSHALL on a full disk is followed by: other keys in the space freed.
+                    map.clear();
+                    int again = 0;
+                    try {
+                        for (; ; again++) {
+                            map.put(key("again", again), value(prefix, again) + "f".repeat(1024));
+                        }
+                    } catch (java.io.UncheckedIOException full) {
+                        out.println("refilled " + again);
+                    }
+                }
+                case "churn" -> {
+                    // Rounds of puts, each ended by a clear: chunks go to the spare list and come back.
+                    int keys = Integer.parseInt(args[3]);
+                    for (int r = 0; r < Integer.parseInt(args[4]); r++) {
+                        for (int i = 0; i < keys; i++) {
+                            map.put(key(prefix + r, i), value(prefix, i) + "c".repeat(i % 300));
+                        }
+                        map.clear();
+                        out.println(r);
+                        out.flush();
+                    }
+                }
+                case "compactor" -> {
+                    for (int r = 0; r < Integer.parseInt(args[3]); r++) {
+                        map.bytes().compact();
+                    }
+                    out.println("compacted");
                 }
                 default -> throw new IllegalArgumentException("mode=" + args[0]);
             }
