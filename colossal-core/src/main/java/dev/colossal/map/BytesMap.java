@@ -50,6 +50,9 @@ public final class BytesMap implements AutoCloseable {
         for (int i = 0; i < segments.length; i++) {
             segments[i] = new Segment(file, i);
         }
+        for (Segment s : segments) {
+            s.siblings(segments);
+        }
         this.segmentMask = file.segmentCount - 1;
     }
 
@@ -940,18 +943,18 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
-     * Rebuilds every segment's free space from its live entries, one segment at a time: merges
-     * neighbouring free runs, gives chunks left empty to the file's spare extents (which any
-     * segment takes from before the file grows) and reclaims space leaked by crashes, in a segment
-     * or in the file. Entries do not move.
+     * Compacts the map online, one segment at a time under its lock: rebuilds each segment's free
+     * space from its live entries (merging neighbouring free runs, taking back space crashes
+     * leaked), moves the entries out of its chunks that are mostly free, and gives the chunks so
+     * emptied to the file's spare extents, which every segment takes from before the file grows.
+     * Then rebuilds the spare extents, taking back what writers that died took from the file. The
+     * file does not shrink ({@link #copyTo} makes a packed copy); its free space serves every
+     * segment. Readers of a segment wait while it is compacted.
      *
      * @throws MapCorruptedException if a segment's table or chunks are damaged
      */
     public void compact() {
-        eachSegmentLocked(s -> {
-            s.rebuild();
-            return 0;
-        });
+        eachSegmentLocked(Segment::evacuate);
         rebuildSpares();
     }
 

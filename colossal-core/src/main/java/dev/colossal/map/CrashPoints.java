@@ -21,7 +21,8 @@ final class CrashPoints {
     static final int LOCKED = 12;
     static final int SPARE_TAKEN = 13;
     static final int CHUNK_GIVEN = 14;
-    static final int SITES = 14;
+    static final int ENTRY_MOVED = 15;
+    static final int SITES = 15;
 
     private static final int SITE = Integer.getInteger("colossal.map.crashSite", 0);
     private static final long AT = Long.getLong("colossal.map.crashAt", 0);

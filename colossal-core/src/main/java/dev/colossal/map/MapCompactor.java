@@ -54,7 +54,7 @@ public final class MapCompactor {
                 s.lock();
                 try {
                     freeBefore += SegmentScan.of(map.file, i).freeBlocks() << shift;
-                    s.rebuild();
+                    s.evacuate();
                     SegmentScan after = SegmentScan.of(map.file, i);
                     entries += after.liveEntries();
                     freeAfter += after.freeBlocks() << shift;

@@ -49,6 +49,15 @@ final class Segment {
     private final SegmentHeap heap;
     /** The heap's size at this process's last {@link #defragmentBeforeGrowth}; under the lock. */
     private long heapBlocksAtDefragment;
+    /** Set while {@link #evacuate} moves entries; under the lock. */
+    private boolean evacuating;
+    /** The map's segments, this one among them: where {@link #reclaimElsewhere} looks. */
+    private Segment[] siblings = {this};
+    /** Entries this process removed from the segment, under the lock (see {@link #reclaimElsewhere}). */
+    private long removals;
+    /** Sum of the siblings' removals at this segment's last {@link #reclaimElsewhere}. */
+    private long removalsAtReclaim = -1;
+    private long reclaimNanos;
     /** Below this much free space a merge is not worth a scan of the segment. */
     private static final long DEFRAGMENT_MIN_FREE_BLOCKS = 1 << 12;
     private volatile Thread holder;
@@ -61,7 +70,7 @@ final class Segment {
         this.shift = file.blockShift;
         this.blockBytes = 1L << shift;
         this.base = FileHeaderLayout.segmentOffset(index);
-        this.heap = new SegmentHeap(file, index, base, this::defragmentBeforeGrowth);
+        this.heap = new SegmentHeap(file, index, base, this::defragmentBeforeGrowth, this::takeExtent);
         this.firstEntry = FileHeaderLayout.directoryEnd(file.segmentCount);
         this.marksReads = file.bounded() && !file.readOnly;
     }
@@ -75,6 +84,30 @@ final class Segment {
     /** Takes the segment's lock (taking it over from a dead owner, then repairing) and starts a write. */
     void lock() {
         acquire();
+        beginWrite();
+    }
+
+    /**
+     * Takes the lock if it is free right now, as {@link #lock} does; never waits and never takes
+     * a dead owner's lock over (that needs the repair {@code lock} runs).
+     *
+     * @return true if this thread now holds the lock
+     */
+    private boolean tryLock() {
+        if (file.readOnly || holder == Thread.currentThread()) {
+            return false;
+        }
+        file.pin(index);
+        if (!OwnerLock.tryAcquire(file.mem(), base + LOCK_OWNER)) {
+            file.unpin(index);
+            return false;
+        }
+        holder = Thread.currentThread();
+        beginWrite();
+        return true;
+    }
+
+    private void beginWrite() {
         MemorySegment m = file.mem();
         long v = Mem.getLong(m, base + VERSION);
         // A dead writer may have left the version odd; moving to another odd value still tells
@@ -742,6 +775,7 @@ final class Segment {
 
     /** Removes the entry in slot {@code idx}. */
     void delete(long idx) {
+        removals++;
         MemorySegment m = file.mem();
         long table = Mem.getLong(m, base + TABLE);
         long tpos = SlotLayout.tablePosition(table);
@@ -938,7 +972,7 @@ final class Segment {
     /** Removes every entry, and gives every chunk to the file's spare extents. */
     void clear() {
         forEachSlot((m, offset) -> Mem.setLongRelease(m, offset, SlotLayout.EMPTY));
-        rebuild(true);
+        rebuild(true, NO_CHUNKS);
     }
 
     private void addCounter(long field, long delta) {
@@ -1014,7 +1048,7 @@ final class Segment {
     /** Builds a table of {@code slots} slots from the live slots and publishes it; the old one becomes heap. */
     private void rehash(long slots) throws IOException {
         long bytes = SlotLayout.tableBytes(slots);
-        long np = file.allocateExtent(bytes, bytes, base);
+        long np = takeExtent(bytes, bytes);
         MemorySegment m = file.mem();
         long oldTable = Mem.getLong(m, base + TABLE);
         if (oldTable != 0) {
@@ -1072,6 +1106,9 @@ final class Segment {
      * a scan of the segment per new chunk, whose size grows with the segment.
      */
     private boolean defragmentBeforeGrowth() {
+        if (evacuating) {
+            return false;   // a rebuild would put the chunks being emptied back on the free lists
+        }
         long heapBlocks = heap.heapBlocks();
         long used = Mem.getLong(file.mem(), base + USED_BLOCKS);
         if (heapBlocks <= heapBlocksAtDefragment || heapBlocks - used < used + DEFRAGMENT_MIN_FREE_BLOCKS) {
@@ -1091,11 +1128,18 @@ final class Segment {
      * @throws MapCorruptedException if the table or the chunks are damaged
      */
     void rebuild() {
-        rebuild(false);
+        rebuild(false, NO_CHUNKS);
     }
 
-    /** As {@link #rebuild()}; {@code giveAll} gives the newest chunk back too if it holds nothing. */
-    private void rebuild(boolean giveAll) {
+    private static final long[] NO_CHUNKS = new long[0];
+
+    /**
+     * As {@link #rebuild()}; {@code giveAll} gives the newest chunk back too if it holds nothing,
+     * and the free space of the chunks at {@code withheld} (ascending) stays off the free lists.
+     *
+     * @return the scan it rebuilt from; chunks it gave back are in it still, with no entry
+     */
+    private SegmentScan rebuild(boolean giveAll, long[] withheld) {
         SegmentScan scan = SegmentScan.of(file, index);
         MemorySegment m = file.mem(file.allocEnd());
         if (scan.pendingToAdopt() != 0 || scan.retiredToAdopt() != 0) {
@@ -1123,6 +1167,9 @@ final class Segment {
             long pos = gaps[i + 1];
             long end = gaps[i + 2];
             boolean toEnd = end == chunk + scan.chunkBytes(chunk);
+            if (Arrays.binarySearch(withheld, chunk) >= 0) {
+                continue;
+            }
             if (chunk == newest && toEnd && !(giveAll && pos == chunk + HeapLayout.chunkHeaderBytes(shift))) {
                 Mem.setLong(m, base + BUMP_POS, pos);
                 Mem.setLong(m, base + BUMP_END, end);
@@ -1138,6 +1185,164 @@ final class Segment {
         Mem.setLong(m, base + MAY_EXPIRE, scan.expiringEntries() > 0 ? 1 : 0);
         // Last: a death while chunks are given back leaves a segment sound without them.
         heap.giveBack(Arrays.copyOf(empty, emptyChunks));
+        return scan;
+    }
+
+    void siblings(Segment[] all) {
+        this.siblings = all;
+    }
+
+    /**
+     * Takes an extent for a table or a chunk (see {@link MapFile#allocateExtent}), recorded as
+     * this segment's pending extent; on a full disk, after asking the other segments for space
+     * they freed ({@link #reclaimElsewhere}). Under the lock.
+     */
+    private long takeExtent(long minBytes, long wantBytes) throws IOException {
+        try {
+            return file.allocateExtent(minBytes, wantBytes, base);
+        } catch (IOException full) {
+            if (!reclaimElsewhere()) {
+                throw full;
+            }
+            return file.allocateExtent(minBytes, wantBytes, base);   // from a spare extent now, or the same failure
+        }
+    }
+
+    /**
+     * Called when the file cannot grow (a full disk) for an extent this segment needs: asks the
+     * other segments whose locks are free right now to give back every chunk they hold nothing in
+     * (removals, expiry and eviction leave them; a segment's newest chunk too), so that space
+     * freed anywhere serves this segment. Holding this segment's lock it only tries the others',
+     * so two segments doing this at once never wait for each other. A scan of every segment, so
+     * not again until this process removed something more, or a second passed (another process
+     * may have). What compact's moving of entries does beyond this is left to compact.
+     *
+     * @return true if it asked (the allocation is worth trying again)
+     */
+    private boolean reclaimElsewhere() {
+        long removed = 0;
+        for (Segment s : siblings) {
+            removed += s.removals;   // racy reads of others' counters: only a hint
+        }
+        long now = System.nanoTime();
+        if (removed == removalsAtReclaim && now - reclaimNanos < 1_000_000_000L) {
+            return false;
+        }
+        removalsAtReclaim = removed;
+        reclaimNanos = now;
+        for (Segment s : siblings) {
+            if (s != this && s.tryLock()) {
+                try {
+                    s.rebuild(true, NO_CHUNKS);
+                } finally {
+                    s.unlock();
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Moves the live entries out of the chunks that hold least, so that those chunks empty and go
+     * to the file's spare extents: space that removals scattered over a segment then serves every
+     * segment, and holes too small for any entry are packed away. A chunk is emptied only if it is
+     * at least half free and the rest of the heap has twice the room its entries need, so the
+     * moves find places without growing the file (if they cannot, the entries not yet moved stay).
+     * Each entry is copied whole and its slot republished by one release store, as an update is: a
+     * death half way leaves every entry in its old place or its new one, and leaks at most the copy
+     * in progress, which the repair takes back. Under the lock, so readers of the segment wait
+     * meanwhile; what {@code compact} runs.
+     *
+     * @return the entries moved
+     * @throws MapCorruptedException if the table or the chunks are damaged
+     */
+    long evacuate() {
+        long[] victims = chunksToEmpty(rebuild(false, NO_CHUNKS).chunkUse());
+        if (victims.length == 0) {
+            return 0;
+        }
+        long[] victimEnds = new long[victims.length];
+        for (int v = 0; v < victims.length; v++) {
+            victimEnds[v] = victims[v] + Mem.getLong(file.mem(victims[v] + HeapLayout.CHUNK.byteSize()), victims[v] + HeapLayout.CHUNK_BYTES);
+        }
+        rebuild(false, victims);
+        evacuating = true;
+        long moved = 0;
+        try {
+            long table = Mem.getLong(file.mem(), base + TABLE);
+            long tpos = SlotLayout.tablePosition(table);
+            long slots = checkTable(table);
+            for (long i = 0; i < slots; i++) {
+                long at = SlotLayout.slotOffset(tpos, i);
+                long s = Mem.getLong(file.mem(at + Long.BYTES), at);
+                if (!SlotLayout.isEntry(s)) {
+                    continue;
+                }
+                long e = SlotLayout.position(s, shift);
+                int v = Arrays.binarySearch(victims, e);
+                v = v >= 0 ? v : -v - 2;
+                if (v < 0 || e >= victimEnds[v]) {
+                    continue;
+                }
+                long blocks = entryBlocks(e);
+                long to = heap.allocate(blocks);
+                MemorySegment m = file.mem(Math.max(e, to) + (blocks << shift));
+                MemorySegment.copy(m, e, m, to, blocks << shift);
+                CrashPoints.reach(CrashPoints.ENTRY_MOVED);
+                Mem.setLongRelease(m, at, s & ~SlotLayout.POSITION_MASK | to >>> shift);
+                moved++;
+            }
+        } catch (IOException full) {
+            // No room outside the chunks being emptied and the file cannot grow: the entries not
+            // moved yet stay where they are.
+        } finally {
+            evacuating = false;
+            rebuild();   // the emptied chunks go to the spare extents
+        }
+        return moved;
+    }
+
+    /**
+     * The chunks (ascending starts) whose entries {@link #evacuate} moves: the least used first,
+     * none but the newest, each at least half free, while the rest of the heap keeps twice the room
+     * the moved entries need.
+     */
+    private long[] chunksToEmpty(long[] use) {
+        int chunks = use.length / 3;
+        long headerBlocks = HeapLayout.chunkHeaderBytes(shift) >>> shift;
+        long newest = Mem.getLong(file.mem(), base + CHUNKS);
+        long free = 0;
+        long[] byUse = new long[chunks];
+        for (int c = 0; c < chunks; c++) {
+            long blocks = (use[3 * c + 1] >>> shift) - headerBlocks;
+            free += use[3 * c + 2] == 0 && use[3 * c] != newest ? 0 : blocks - use[3 * c + 2];
+            byUse[c] = use[3 * c + 2] << 20 | c;   // chunk indexes below 2^20 sort with their use
+        }
+        if (chunks >= 1 << 20) {
+            return NO_CHUNKS;
+        }
+        Arrays.sort(byUse);
+        long[] victims = new long[chunks];
+        int n = 0;
+        long moving = 0;
+        long emptied = 0;
+        for (long key : byUse) {
+            int c = (int) (key & ((1 << 20) - 1));
+            long blocks = (use[3 * c + 1] >>> shift) - headerBlocks;
+            long used = use[3 * c + 2];
+            if (use[3 * c] == newest || used == 0) {
+                continue;   // the bump region, or a chunk the rebuild gave back
+            }
+            if (used * 2 > blocks || (moving + used) * 2 > free - emptied - (blocks - used)) {
+                break;
+            }
+            victims[n++] = use[3 * c];
+            moving += used;
+            emptied += blocks - used;
+        }
+        long[] out = Arrays.copyOf(victims, n);
+        Arrays.sort(out);
+        return out;
     }
 
     /**

@@ -46,9 +46,17 @@ final class SegmentHeap {
 
     /** What the segment runs before the heap grows: true if it rebuilt the free lists (see {@link #allocate}). */
     private final BooleanSupplier defragment;
+    /** Where new chunks come from: the segment's {@link Segment#takeExtent}. */
+    private final ExtentSource extents;
 
-    SegmentHeap(MapFile file, int index, long base, BooleanSupplier defragment) {
+    /** Takes an extent of at least {@code minBytes} ({@code wantBytes} if it can) for the segment. */
+    interface ExtentSource {
+        long take(long minBytes, long wantBytes) throws IOException;
+    }
+
+    SegmentHeap(MapFile file, int index, long base, BooleanSupplier defragment, ExtentSource extents) {
         this.defragment = defragment;
+        this.extents = extents;
         this.file = file;
         this.index = index;
         this.base = base;
@@ -253,6 +261,15 @@ final class SegmentHeap {
     }
 
     /**
+     * Bytes of a chunk of at least {@code bytes} that holds an entry of {@code bytesNeeded}
+     * and leaves no hole behind it too small for a free run.
+     */
+    private long chunkFor(long bytesNeeded, long bytes) {
+        long size = FileHeaderLayout.alignExtent(Math.max(bytes, bytesNeeded + chunkHeader));
+        return HeapLayout.leavesRun(size - chunkHeader, bytesNeeded) ? size : size + FileHeaderLayout.EXTENT_ALIGN;
+    }
+
+    /**
      * Gives the chunks at {@code chunks} (ascending, holding nothing live; the newest only if the
      * bump region was reset) to the file's spare extents, for any segment to take: what a {@code
      * clear} or {@code compact} frees then serves every segment, not only this one.
@@ -271,13 +288,12 @@ final class SegmentHeap {
     private void newChunk(long bytesNeeded) throws IOException {
         MemorySegment m = file.mem();
         long next = SegmentLayout.nextChunkBytes(Mem.getLong(m, base + USED_BLOCKS) << shift);
-        long size = FileHeaderLayout.alignExtent(Math.max(next, bytesNeeded + chunkHeader));
-        if (!HeapLayout.leavesRun(size - chunkHeader, bytesNeeded)) {
-            size += FileHeaderLayout.EXTENT_ALIGN;
-        }
-        long pos = file.allocateExtent(FileHeaderLayout.alignExtent(bytesNeeded + chunkHeader + HeapLayout.MIN_BYTES), size, base);
+        // The least chunk that holds the entry, which is what a removed entry had to itself: on a
+        // full disk, a spare extent of that size is what there may be.
+        long least = chunkFor(bytesNeeded, 0);
+        long pos = extents.take(least, chunkFor(bytesNeeded, next));
         m = file.mem();
-        size = Mem.getLong(m, base + PENDING_BYTES);   // a spare extent may be larger
+        long size = Mem.getLong(m, base + PENDING_BYTES);   // a spare extent may be larger
         linkChunk(pos, size);
         m = file.mem();
         CrashPoints.reach(CrashPoints.NEW_CHUNK_LINKED);

@@ -278,6 +278,19 @@ final class SegmentScan {
         return EntryLayout.blocks(EntryLayout.header(m, e), shift);
     }
 
+    /** The chunks as triples (start, bytes, blocks used by live entries), in file order. */
+    long[] chunkUse() {
+        long[] out = new long[3 * chunkStarts.length];
+        for (int c = 0; c < chunkStarts.length; c++) {
+            out[3 * c] = chunkStarts[c];
+            out[3 * c + 1] = chunkSizes[c];
+        }
+        for (long e : entries) {
+            out[3 * chunkOf(e) + 2] += entryBlocks(e);
+        }
+        return out;
+    }
+
     /** Free gaps as triples (chunk, from, to), in file order. */
     long[] gaps() {
         long[] out = new long[16];

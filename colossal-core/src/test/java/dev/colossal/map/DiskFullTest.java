@@ -14,9 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A file that cannot grow (here: a child JVM under {@code ulimit -f}, which fails writes past the
  * limit exactly as a full disk fails them) makes the put that needed space throw, and loses nothing
- * stored before: no SIGBUS, no InternalError, because the file only grows by checked writes. After
- * a clear, as many other keys fit again: the segments they fall into take the chunks the others
- * gave back.
+ * stored before: no SIGBUS, no InternalError, because the file only grows by checked writes. Space
+ * freed on the full disk serves keys of every segment: after a clear (the chunks go to the spare
+ * extents), after removals and a compact, and after single removals of big values (a segment that
+ * cannot grow asks the others for chunks they hold nothing in).
  */
 class DiskFullTest {
 
@@ -42,6 +43,11 @@ class DiskFullTest {
         int filled = Integer.parseInt(lines.get(0).split(" ")[1]);
         int refilled = Integer.parseInt(lines.get(2).split(" ")[1]);
         assertTrue(refilled >= filled * 9 / 10, lines.toString());
+        // Removing three keys in four on the full disk makes room for as many others.
+        int removed = refilled - (refilled + 3) / 4;
+        assertTrue(Integer.parseInt(lines.get(3).split(" ")[2]) >= removed * 9 / 10, lines.toString());
+        // 100 KB values on the full disk: each removal makes room for a value under another key.
+        assertEquals("replaced 5", lines.get(4).substring(lines.get(4).indexOf("replaced")), lines.toString());
         assertTrue(Files.size(file) <= 4096 * 1024, "file stayed within the limit: " + Files.size(file));
         assertEquals("", MultiProcessTest.readQuietly(err));
         System.out.println(lines);

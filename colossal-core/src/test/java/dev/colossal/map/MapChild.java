@@ -120,14 +120,59 @@ public final class MapChild {
                     } catch (java.io.UncheckedIOException full) {
                         out.println("refilled " + again);
                     }
+                    // Removals scattered over every segment, then a compaction: the space they
+                    // freed serves keys of any segment.
+                    for (int i = 0; i < again; i++) {
+                        if (i % 4 != 0) {
+                            map.remove(key("again", i));
+                        }
+                    }
+                    map.bytes().compact();
+                    int third = 0;
+                    try {
+                        for (; ; third++) {
+                            map.put(key("third", third), value(prefix, third) + "f".repeat(1024));
+                        }
+                    } catch (java.io.UncheckedIOException full) {
+                        out.println("after compact " + third);
+                    }
+                    // Big values, one key removed at a time on the full disk: each removal makes
+                    // room for one more, whichever segment its key falls into.
+                    map.clear();
+                    String big = "b".repeat(100_000);
+                    int bigs = 0;
+                    try {
+                        for (; ; bigs++) {
+                            map.put(key("big", bigs), big);
+                        }
+                    } catch (java.io.UncheckedIOException full) {
+                        int stored = 0;
+                        for (int i = 0; i < 5; i++) {
+                            map.remove(key("big", i * 3));
+                            try {
+                                map.put(key("other", i), big);
+                                stored++;
+                            } catch (java.io.UncheckedIOException stillFull) {
+                                // counted below
+                            }
+                        }
+                        out.println("big " + bigs + " replaced " + stored);
+                    }
                 }
                 case "churn" -> {
-                    // Rounds of puts, each ended by a clear: chunks go to the spare list and come back.
+                    // Rounds of puts, removals, a compaction and a clear: entries move, chunks go to
+                    // the spare list and come back.
                     int keys = Integer.parseInt(args[3]);
                     for (int r = 0; r < Integer.parseInt(args[4]); r++) {
                         for (int i = 0; i < keys; i++) {
                             map.put(key(prefix + r, i), value(prefix, i) + "c".repeat(i % 300));
                         }
+                        for (int i = 0; i < keys; i++) {
+                            if (i % 4 != 0) {
+                                map.remove(key(prefix + r, i));
+                            }
+                        }
+                        map.bytes().compact();   // moves the rest out of chunks mostly free
                         map.clear();
                         out.println(r);
                         out.flush();

@@ -8,14 +8,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code colossal compact FILE}: rebuilds a map file's free space from its live entries, what
+ * {@code colossal compact FILE}: rebuilds a map file's free space from its live entries and empties
+ * mostly-free chunks into spare extents (see {@code BytesMap#compact}), what
  * {@code verify} recommends for leaked space and damaged free lists. Exit code 0 when done, 1 if a
  * damaged segment stopped it, 2 if the file is not readable as a map.
  */
 @Command(name = "compact", mixinStandardHelpOptions = true,
         description = {"Rebuild a map file's free space from its live entries.",
-            "Merges free runs, takes back space leaked by crashes and repairs damaged free lists and counters."
-                    + " Entries do not move, and the map may be in use meanwhile; 'copy' packs them into a new file."})
+            "Merges free runs, takes back space leaked by crashes and repairs damaged free lists and counters;"
+                    + " moves entries out of mostly-free chunks, which then serve every segment. The map may be in"
+                    + " use meanwhile (readers of a segment wait while it is compacted); the file does not shrink:"
+                    + " 'copy' packs the entries into a new file."})
 public final class CompactCommand implements Callable<Integer> {
 
     /** Below this much free heap a copy is not worth stopping a map's users for (a new map's chunks are free too). */
