@@ -1009,8 +1009,9 @@ public final class BytesMap implements AutoCloseable {
      * and reads report as a bad checksum, a malformed header or an entry outside the file), one
      * segment at a time under its lock, and frees their space. Every entry that passes stays as it
      * is, so after damage to some entries the rest of the map is usable again; what was dropped is
-     * lost (restore those keys from elsewhere). A damaged table or chunk list is beyond this: only
-     * a copy of the file helps then.
+     * lost (restore those keys from elsewhere). Each segment's free space and counters are then
+     * rebuilt as {@link #compact} does, which repairs damaged free lists and bump regions too. A
+     * damaged table or chunk list is beyond this: only a copy of the file helps then.
      *
      * @return the file offsets of the entries removed, segment by segment; empty if none was damaged
      * @throws MapCorruptedException if a segment's table or chunk list is damaged (the segments

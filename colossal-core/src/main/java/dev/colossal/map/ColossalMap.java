@@ -188,6 +188,19 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         }
     }
 
+    /**
+     * Encodes a key being looked up, or returns null if it is not a K or its codec refuses it (a
+     * string with an unpaired surrogate): no such key can be stored, so it is absent, as a lookup
+     * of user input in a cache should find it.
+     */
+    private MemorySegment lookupKey(Scratch scratch, Object key) {
+        try {
+            return encodeKey(scratch, key);
+        } catch (CodecException unstorable) {
+            return null;
+        }
+    }
+
     private static void checkWritten(String what, long end, long size) {
         if (end != size) {
             throw new IllegalStateException("the " + what + " codec wrote " + end
@@ -246,10 +259,15 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * this thread gets its own.
      */
     private <A, B, R> R locked(Object key, R ifNotKey, A a, B b, KeyOp<K, V, A, B, R> op) {
+        return locked(key, false, ifNotKey, a, b, op);
+    }
+
+    /** As {@link #locked(Object, Object, Object, Object, KeyOp)}; a removal passes {@code lookup}, see {@link #lookupKey}. */
+    private <A, B, R> R locked(Object key, boolean lookup, R ifNotKey, A a, B b, KeyOp<K, V, A, B, R> op) {
         raw.file.checkWritable();
         Scratch scratch = Scratch.acquire();
         try {
-            MemorySegment k = encodeKey(scratch, key);
+            MemorySegment k = lookup ? lookupKey(scratch, key) : encodeKey(scratch, key);
             if (k == null) {
                 return ifNotKey;
             }
@@ -274,7 +292,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     public V get(Object key) {
         Scratch scratch = Scratch.acquire();
         try {
-            MemorySegment k = encodeKey(scratch, key);
+            MemorySegment k = lookupKey(scratch, key);
             if (k == null) {
                 return null;
             }
@@ -434,7 +452,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     public boolean containsKey(Object key) {
         Scratch scratch = Scratch.acquire();
         try {
-            MemorySegment k = encodeKey(scratch, key);
+            MemorySegment k = lookupKey(scratch, key);
             if (k == null) {
                 return false;
             }
@@ -506,7 +524,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     public long expiresAt(K key) {
         Scratch scratch = Scratch.acquire();
         try {
-            MemorySegment k = encodeKey(scratch, key);
+            MemorySegment k = lookupKey(scratch, key);
             return k == null ? -1L : raw.expiresAt(k);
         } finally {
             scratch.release();
@@ -536,7 +554,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
 
     @Override
     public V remove(Object key) {
-        return locked(key, null, null, null, (m, s, slot, h, k, sc, a, b) -> {
+        return locked(key, true, null, null, null, (m, s, slot, h, k, sc, a, b) -> {
             V old = m.oldValue(s, slot);
             if (slot >= 0) {
                 s.delete(slot);
@@ -587,8 +605,8 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         if (value == null) {
             return false;
         }
-        return locked(key, Boolean.FALSE, value, null, (m, s, slot, h, k, sc, expected, unused) -> {
-            if (slot >= 0 && expected.equals(m.oldValue(s, slot))) {
+        return locked(key, true, Boolean.FALSE, value, null, (m, s, slot, h, k, sc, expected, unused) -> {
+            if (m.holds(s, slot, expected, sc)) {
                 s.delete(slot);
                 return Boolean.TRUE;
             }
@@ -596,12 +614,35 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         });
     }
 
+    /**
+     * Whether the entry in {@code slot} holds {@code expected}: the same bytes as its encoding, or
+     * a decoded value {@code equals} to it. Bytes first, so that values whose {@code equals} is
+     * identity (arrays, classes without one) match what {@link #get} returned, as a
+     * ConcurrentHashMap's do; without it {@code replaceAll} retried such a value for ever.
+     */
+    @SuppressWarnings("unchecked")
+    private boolean holds(Segment s, long slot, Object expected, Scratch sc) {
+        if (slot < 0) {
+            return false;
+        }
+        MemorySegment stored = s.value(s.entryAt(slot));
+        try {
+            MemorySegment encoded = encodeValue(sc, (V) expected);
+            if (encoded.byteSize() == stored.byteSize() && encoded.mismatch(stored) == -1) {
+                return true;
+            }
+        } catch (ClassCastException | IllegalArgumentException | CodecException notAV) {
+            return false;   // nothing of another type or that cannot be encoded is stored
+        }
+        return expected.equals(oldValue(s, slot));
+    }
+
     @Override
     public boolean replace(K key, V oldValue, V newValue) {
         Objects.requireNonNull(oldValue, "oldValue");
         Objects.requireNonNull(newValue, "newValue");
         return locked(key, Boolean.FALSE, oldValue, newValue, (m, s, slot, h, k, sc, expected, v) -> {
-            if (slot >= 0 && expected.equals(m.oldValue(s, slot))) {
+            if (m.holds(s, slot, expected, sc)) {
                 s.store(slot, k, h, m.encodeValue(sc, v), 0);
                 return Boolean.TRUE;
             }
@@ -673,11 +714,31 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         raw.clear();
     }
 
-    /** As {@link ConcurrentMap#replaceAll}; refused at once by a read-only map, even an empty one. */
+    /**
+     * Replaces each entry's value with {@code function}'s result, each entry on its own under its
+     * segment's lock (as {@link #computeIfPresent}: the function must not use this map); entries
+     * added meanwhile may or may not be seen. Refused at once by a read-only map, even an empty one.
+     *
+     * @throws NullPointerException if {@code function} returns null (the entries before stay replaced)
+     */
     @Override
     public void replaceAll(BiFunction<? super K, ? super V, ? extends V> function) {
         raw.file.checkWritable();
-        ConcurrentMap.super.replaceAll(function);
+        Objects.requireNonNull(function, "function");
+        for (K key : keySet) {
+            computeIfPresent(key, (k, v) -> Objects.requireNonNull(function.apply(k, v),
+                    () -> "replaceAll's function returned null for key=" + k));
+        }
+    }
+
+    /**
+     * As {@link Map#containsValue}: reads every value.
+     *
+     * @throws NullPointerException if {@code value} is null, as a ConcurrentHashMap does
+     */
+    @Override
+    public boolean containsValue(Object value) {
+        return super.containsValue(Objects.requireNonNull(value, "value"));
     }
 
     /**
@@ -761,16 +822,17 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     }
 
     /**
-     * Compares the entries that iteration shows with {@code o}'s, as {@link Map#equals} says;
-     * entries that expired but were not yet removed take no part. They do count in {@link #size()},
-     * which other maps' {@code equals} compare first: {@link #purgeExpired()} makes both sides agree.
+     * Compares with {@code o} as {@link Map#equals} says. An entry that expired but was not yet
+     * removed counts in {@link #size()}, which other maps' {@code equals} compare first, so here
+     * too it makes the maps differ: equality stays symmetric. {@link #purgeExpired()} removes such
+     * entries.
      */
     @Override
     public boolean equals(Object o) {
         if (o == this) {
             return true;
         }
-        if (!(o instanceof Map<?, ?> other)) {
+        if (!(o instanceof Map<?, ?> other) || other.size() != raw.size()) {
             return false;
         }
         long seen = 0;
@@ -914,7 +976,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
             raw.file.checkWritable();
             Scratch scratch = Scratch.acquire();
             try {
-                MemorySegment k = encodeKey(scratch, o);
+                MemorySegment k = lookupKey(scratch, o);
                 return k != null && raw.remove(k);
             } finally {
                 scratch.release();

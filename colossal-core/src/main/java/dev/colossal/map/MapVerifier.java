@@ -178,7 +178,13 @@ public final class MapVerifier {
         List<String> notes = new ArrayList<>();
         List<long[]> extents = new ArrayList<>();
         long leaked = scan.heapBlocks() - scan.usedBlocks() - free;
-        if (leaked != 0) {
+        int repairable = scan.repairableProblems();
+        if (leaked < 0 && problems.isEmpty()) {
+            repairable++;
+            // More free than the heap has room for: free space counted twice, never a crash's leak.
+            problems.add("segment=" + i + ": its free lists and bump region hold " + (-leaked) + " blocks more than"
+                    + " its heap has free: a damaged free run or header word (compact rebuilds them)");
+        } else if (leaked > 0) {
             notes.add("segment=" + i + ": " + leaked + " blocks not on any free list (left by a crash; "
                     + "'colossal compact " + file + "' takes them back)");
         }
@@ -199,6 +205,6 @@ public final class MapVerifier {
                 extents.add(new long[] {ex[e], ex[e + 1], i});
             }
         }
-        return new Findings(problems, notes, extents, scan.repairableProblems(), scan.liveEntries());
+        return new Findings(problems, notes, extents, repairable, scan.liveEntries());
     }
 }

@@ -1361,7 +1361,6 @@ final class Segment {
         long tpos = SlotLayout.tablePosition(table);
         long slots = checkTable(table);
         java.util.stream.LongStream.Builder dropped = java.util.stream.LongStream.builder();
-        boolean any = false;
         for (long i = 0; i < slots; i++) {
             long at = SlotLayout.slotOffset(tpos, i);
             long slot = Mem.getLong(file.mem(at + Long.BYTES), at);
@@ -1376,12 +1375,10 @@ final class Segment {
                 // A tombstone, not an empty slot: other keys' probe paths may run through it.
                 Mem.setLongRelease(file.mem(), at, SlotLayout.TOMBSTONE);
                 dropped.add(e);
-                any = true;
             }
         }
-        if (any) {
-            rebuild();
-        }
+        // Always: free lists, counters or the bump region may be what was damaged.
+        rebuild();
         return dropped.build().toArray();
     }
 

@@ -43,6 +43,10 @@ final class SegmentHeap {
     private final int shift;
     private final long blockBytes;
     private final long chunkHeader;
+    /** The bump region end this process last found to be a chunk's end (see {@link #checkBumpRegion}). */
+    private long checkedBumpEnd = -1;
+    /** Links of a chunk list followed before it is taken for a cycle. */
+    private static final long MAX_CHUNK_LINKS = 1 << 20;
 
     /** What the segment runs before the heap grows: true if it rebuilt the free lists (see {@link #allocate}). */
     private final BooleanSupplier defragment;
@@ -114,8 +118,9 @@ final class SegmentHeap {
         }
         long bytes = blocks << shift;
         long bump = Mem.getLong(m, base + BUMP_POS);
-        if (bump != 0 && Mem.getLong(m, base + BUMP_END) - bump >= bytes
-                && HeapLayout.leavesRun(Mem.getLong(m, base + BUMP_END) - bump, bytes)) {
+        long bumpEnd = Mem.getLong(m, base + BUMP_END);
+        if (bump != 0 && bumpEnd - bump >= bytes && HeapLayout.leavesRun(bumpEnd - bump, bytes)) {
+            checkBumpRegion(m, bump, bumpEnd);
             Mem.setLong(m, base + BUMP_POS, bump + bytes);
             return bump;
         }
@@ -126,6 +131,30 @@ final class SegmentHeap {
             }
         }
         return 0;
+    }
+
+    /**
+     * Refuses a bump region that is not the tail of one of the segment's chunks (a damaged word in
+     * the segment header): taking blocks from it would write over other entries, or other
+     * segments'. The region's end moves only when a chunk is added or the segment rebuilt, so the
+     * chunk list is walked once per end seen in this process; a wrong position inside the chunk is
+     * beyond this check (verify finds it).
+     */
+    private void checkBumpRegion(MemorySegment m, long bump, long bumpEnd) {
+        if (bumpEnd == checkedBumpEnd) {
+            return;
+        }
+        long allocEnd = file.allocEnd();
+        for (long c = Mem.getLong(m, base + CHUNKS), links = 0; c > 0 && c < allocEnd && links < MAX_CHUNK_LINKS; links++) {
+            MemorySegment h = file.mem(c + HeapLayout.CHUNK.byteSize());
+            if (c + h.get(JAVA_LONG, c + HeapLayout.CHUNK_BYTES) == bumpEnd && bump >= c + chunkHeader) {
+                checkedBumpEnd = bumpEnd;
+                return;
+            }
+            c = h.get(JAVA_LONG, c + HeapLayout.NEXT_CHUNK);
+        }
+        throw file.corrupt(base + BUMP_END, "segment=" + index + " has a damaged bump region (bumpPos=" + bump
+                + ", bumpEnd=" + bumpEnd + "); 'colossal compact " + file.path + "' rebuilds it");
     }
 
     /** Blocks of all the segment's chunks, less their headers: what used and free blocks add up to. */

@@ -377,7 +377,10 @@ final class SegmentScan {
             long run = Mem.getLong(m, linkAt);
             while (run != 0) {
                 int ci = chunkOf(run);
-                int blocks = run + HeapLayout.RUN.byteSize() <= allocEnd ? m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS) : -1;
+                // A link off the block grid or outside the heap is damage: not read through.
+                boolean plausible = (run & ((1L << shift) - 1)) == 0 && run >= directoryEnd
+                        && run + HeapLayout.RUN.byteSize() <= allocEnd;
+                int blocks = plausible ? m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS) : -1;
                 if (ci < 0 || run < chunkStarts[ci] + HeapLayout.chunkHeaderBytes(shift) || blocks <= 0
                         || run + ((long) blocks << shift) > chunkStarts[ci] + chunkSizes[ci]
                         || m.get(JAVA_INT, run + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC
@@ -406,10 +409,31 @@ final class SegmentScan {
         }
         long bump = Mem.getLong(m, base + SegmentLayout.BUMP_POS);
         long bumpEnd = Mem.getLong(m, base + SegmentLayout.BUMP_END);
-        if (bump != 0 && bumpEnd > bump) {
-            total += (bumpEnd - bump) >>> shift;
+        if (bump == 0 && bumpEnd == 0) {
+            return total;
         }
-        return total;
+        if (!bumpRegionSound(bump, bumpEnd)) {
+            repairable("offset=" + (base + SegmentLayout.BUMP_POS) + ": segment=" + index + " has a damaged bump region"
+                    + " (bumpPos=" + bump + ", bumpEnd=" + bumpEnd + "): puts would write over other data"
+                    + " (compact rebuilds it)");
+            return total;
+        }
+        return total + ((bumpEnd - bump) >>> shift);
+    }
+
+    /**
+     * Whether the bump region is the tail of one of the segment's chunks, on the block grid, with
+     * no live entry in it: where a rebuild or a new chunk puts it.
+     */
+    private boolean bumpRegionSound(long bump, long bumpEnd) {
+        int c = chunkOf(bumpEnd - 1);
+        if (c < 0 || bumpEnd != chunkStarts[c] + chunkSizes[c] || bump < chunkStarts[c] + HeapLayout.chunkHeaderBytes(shift)
+                || bump > bumpEnd || (bump & ((1L << shift) - 1)) != 0) {
+            return false;
+        }
+        int after = Arrays.binarySearch(entries, bump);
+        after = after >= 0 ? after : -after - 1;
+        return after == entries.length || entries[after] >= bumpEnd;
     }
 
     /** Blocks of all chunks, less their header blocks. */

@@ -102,6 +102,84 @@ class CorruptionTest {
     }
 
     @Test
+    void aDamagedFreeListHeadIsReportedAndRepairedNotCrashedOn() throws IOException {
+        Path file = pristine();
+        long head = nonZeroWord(file, SegmentLayout.freeHead(0), SegmentLayout.freeHead(SegmentLayout.FREE_CLASSES));
+        flip(file, head, 0x03);   // off the block grid: read as an int there, FFM refused the access
+        MapVerifier.Result damaged = MapVerifier.verify(file, null);
+        assertTrue(damaged.isRepairable(), damaged.problems().toString());
+        assertTrue(damaged.problems().get(0).contains("free-list link"), damaged.problems().toString());
+        assertEquals(ENTRIES - (ENTRIES + 6) / 7, MapInspector.inspect(file).entries());
+        Path copy = Files.copy(file, dir.resolve("repaired.map"));
+        assertEquals(0, MapRepairer.repair(copy, null).dropped().length);
+        assertTrue(MapVerifier.verify(copy, null).isSound(), "repair rebuilds the free lists too");
+        MapCompactor.compact(file, null);
+        assertTrue(MapVerifier.verify(file, null).isSound());
+        assertAllEntriesRead(file);
+    }
+
+    @Test
+    void aDamagedBumpRegionIsReportedAndRefusedBeforeAPutWritesOverEntries() throws IOException {
+        Path file = pristine();
+        long bumpEnd = nonZeroWord(file, SegmentLayout.BUMP_END, SegmentLayout.BUMP_END + 8);
+        addTo(file, bumpEnd, 4096);   // past its chunk, over whatever lies there
+        MapVerifier.Result damaged = MapVerifier.verify(file, null);
+        assertTrue(damaged.isRepairable(), damaged.problems().toString());
+        assertTrue(damaged.problems().get(0).contains("bump region"), damaged.problems().toString());
+        int refused = 0;
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
+            for (int i = 0; i < 3000; i++) {
+                try {
+                    map.put("new-" + i, value(i));
+                } catch (MapCorruptedException e) {
+                    assertTrue(e.getMessage().contains("colossal compact"), e.getMessage());
+                    refused++;
+                }
+            }
+        }
+        assertTrue(refused > 0);
+        assertAllEntriesRead(file);
+        MapCompactor.compact(file, null);
+        assertTrue(MapVerifier.verify(file, null).isSound());
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
+            for (int i = 0; i < 3000; i++) {
+                map.put("new-" + i, value(i));
+            }
+        }
+        assertAllEntriesRead(file);
+    }
+
+    private static void addTo(Path file, long offset, long delta) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ch.read(b, offset);
+            ch.write(b.putLong(0, b.getLong(0) + delta).rewind(), offset);
+        }
+    }
+
+    /** The file offset of the first non-zero word among each segment's words in {@code [from, to)}. */
+    private static long nonZeroWord(Path file, long from, long to) throws IOException {
+        try (BytesMap map = BytesMap.open(file)) {
+            for (int i = 0; i < map.segmentCount(); i++) {
+                for (long at = FileHeaderLayout.segmentOffset(i) + from; at < FileHeaderLayout.segmentOffset(i) + to; at += 8) {
+                    if (map.file.mem().get(java.lang.foreign.ValueLayout.JAVA_LONG, at) != 0) {
+                        return at;
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no segment has a non-zero word there");
+    }
+
+    private static void assertAllEntriesRead(Path file) throws IOException {
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
+            for (int i = 0; i < ENTRIES; i++) {
+                assertEquals(i % 7 == 0 ? null : value(i), map.get(key(i)), "key " + i);
+            }
+        }
+    }
+
+    @Test
     void verifyShouldReportSlotsThatWereZeroedAsLostEntries() throws IOException {
         Path file = pristine();
         long e = entryOf(file, key(11));
