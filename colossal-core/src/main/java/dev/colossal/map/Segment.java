@@ -1303,38 +1303,35 @@ final class Segment {
     }
 
     /**
-     * The chunks (ascending starts) whose entries {@link #evacuate} moves: the least used first,
-     * none but the newest, each at least half free, while the rest of the heap keeps twice the room
-     * the moved entries need.
+     * The chunks (ascending starts) whose entries {@link #evacuate} moves: the emptiest first (by
+     * the share of their blocks in use), none but the newest, each at least half free, while the
+     * rest of the heap keeps twice the room the moved entries need.
      */
     private long[] chunksToEmpty(long[] use) {
         int chunks = use.length / 3;
         long headerBlocks = HeapLayout.chunkHeaderBytes(shift) >>> shift;
         long newest = Mem.getLong(file.mem(), base + CHUNKS);
         long free = 0;
-        long[] byUse = new long[chunks];
+        Integer[] order = new Integer[chunks];
         for (int c = 0; c < chunks; c++) {
-            long blocks = (use[3 * c + 1] >>> shift) - headerBlocks;
-            free += use[3 * c + 2] == 0 && use[3 * c] != newest ? 0 : blocks - use[3 * c + 2];
-            byUse[c] = use[3 * c + 2] << 20 | c;   // chunk indexes below 2^20 sort with their use
+            free += use[3 * c + 2] == 0 && use[3 * c] != newest ? 0 : blocksOf(use, c, headerBlocks) - use[3 * c + 2];
+            order[c] = c;
         }
-        if (chunks >= 1 << 20) {
-            return NO_CHUNKS;
-        }
-        Arrays.sort(byUse);
+        Arrays.sort(order, java.util.Comparator.comparingDouble(c -> (double) use[3 * c + 2] / blocksOf(use, c, headerBlocks)));
         long[] victims = new long[chunks];
         int n = 0;
         long moving = 0;
         long emptied = 0;
-        for (long key : byUse) {
-            int c = (int) (key & ((1 << 20) - 1));
-            long blocks = (use[3 * c + 1] >>> shift) - headerBlocks;
+        for (int c : order) {
+            long blocks = blocksOf(use, c, headerBlocks);
             long used = use[3 * c + 2];
-            if (use[3 * c] == newest || used == 0) {
-                continue;   // the bump region, or a chunk the rebuild gave back
+            if (used * 2 > blocks) {
+                break;   // the rest are fuller still
             }
-            if (used * 2 > blocks || (moving + used) * 2 > free - emptied - (blocks - used)) {
-                break;
+            // Not the bump region, nor a chunk the rebuild gave back; nor one whose entries the
+            // rest of the heap could not take with room to spare (a smaller one may still fit).
+            if (use[3 * c] == newest || used == 0 || (moving + used) * 2 > free - emptied - (blocks - used)) {
+                continue;
             }
             victims[n++] = use[3 * c];
             moving += used;
@@ -1343,6 +1340,10 @@ final class Segment {
         long[] out = Arrays.copyOf(victims, n);
         Arrays.sort(out);
         return out;
+    }
+
+    private long blocksOf(long[] use, int c, long headerBlocks) {
+        return (use[3 * c + 1] >>> shift) - headerBlocks;
     }
 
     /**
