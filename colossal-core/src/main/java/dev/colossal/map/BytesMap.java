@@ -154,6 +154,17 @@ public final class BytesMap implements AutoCloseable {
         return file.path;
     }
 
+    /**
+     * Returns the options the map's file was created with, as its header keeps them: what an
+     * existing file goes by, whatever the options it was opened with said (only a different bound
+     * is refused at open). {@link MapOptions#verifyReads()} is this open's.
+     *
+     * @return the file's layout and bounds
+     */
+    public MapOptions options() {
+        return file.layout();
+    }
+
     static long hash(MemorySegment key) {
         return Segment.hashKey(key, 0, key.byteSize());
     }

@@ -37,6 +37,19 @@ class BytesMapTest {
     }
 
     @Test
+    void anExistingFileKeepsItsLayoutAndSaysWhichItIs() throws IOException {
+        Path file = dir.resolve("layout.map");
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(16).withChecksums(false))) {
+            map.put(b("a"), b("1"));
+        }
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(4))) {
+            assertEquals(16, map.options().segments());
+            assertFalse(map.options().checksums());
+            assertArrayEquals(b("1"), map.get(b("a")));
+        }
+    }
+
+    @Test
     void shouldPutGetRemoveAndReopen() throws IOException {
         Path file = dir.resolve("m.map");
         try (BytesMap map = BytesMap.open(file)) {
