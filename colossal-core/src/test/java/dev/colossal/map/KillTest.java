@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills writer JVMs with SIGKILL at random points of their stream, 50 times, two writers on the
- * file at any moment. Every operation a writer acknowledged must be in the file afterwards, the
+ * file at any moment, while a third process compacts it in a loop (and is killed now and then). Every operation a writer acknowledged must be in the file afterwards, the
  * one it was doing may or may not be, nothing else may appear, and no lock stays stuck: the
  * surviving writer keeps going, and the final check reads and writes every segment.
  */
@@ -59,7 +59,21 @@ class KillTest {
         Map<String, Long> acked = new LinkedHashMap<>();
         int generation = 0;
         int kills = 0;
+        // A third process compacts the file in a loop, moving entries and handing chunks to the
+        // spare extents while the writers take them, and is killed now and then too.
+        Process compactor = null;
+        int compactorKills = 0;
         while (kills < KILLS) {
+            if (compactor == null || !compactor.isAlive()) {
+                compactor = Children.start(stderr, dir.resolve("compactor.out"), "compactor", file.toString(), "c",
+                        "1000000", "5");
+            }
+            if (rnd.nextInt(4) == 0) {
+                Thread.sleep(rnd.nextInt(100));
+                compactor.destroyForcibly();
+                compactor.waitFor();
+                compactorKills++;
+            }
             while (running.size() < 2) {
                 String prefix = "g" + generation++;
                 Path acks = dir.resolve(prefix + ".acks");
@@ -84,6 +98,8 @@ class KillTest {
             acked.put(victim.prefix, victim.lastAck());
             kills++;
         }
+        compactor.destroyForcibly();
+        compactor.waitFor();
         for (Writer w : running) {
             w.process.destroyForcibly();
             w.process.waitFor();
@@ -101,7 +117,8 @@ class KillTest {
             for (int i = 0; i < map.bytes().segmentCount(); i++) {
                 repairs += map.bytes().segment(i).repairs();
             }
-            System.out.println("kills=" + KILLS + " acknowledged ops checked=" + checked + " segments repaired=" + repairs);
+            System.out.println("kills=" + KILLS + " compactor kills=" + compactorKills + " acknowledged ops checked="
+                    + checked + " segments repaired=" + repairs);
             assertTrue(repairs > 0, "some kills hit a writer holding a segment lock, and it was taken over");
             Thread writer = Thread.ofPlatform().start(() -> {
                 for (int i = 0; i < 500; i++) {

@@ -179,8 +179,10 @@ public final class MapChild {
                     }
                 }
                 case "compactor" -> {
+                    long pauseMillis = args.length > 4 ? Long.parseLong(args[4]) : 0;
                     for (int r = 0; r < Integer.parseInt(args[3]); r++) {
                         map.bytes().compact();
+                        Thread.sleep(pauseMillis);
                     }
                     out.println("compacted");
                 }
