@@ -2,6 +2,7 @@ package dev.colossal.server;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.colossal.map.MapCorruptedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -75,6 +76,9 @@ final class HttpApi implements AutoCloseable {
         try {
             route(x);
         } catch (RuntimeException e) {
+            if (e instanceof MapCorruptedException damage) {
+                ctx.store.damaged(damage); // said on stderr once, as over RESP
+            }
             // The text RESP answers (no Java class names); a map file that cannot grow is 507
             // Insufficient Storage, HTTP's own status for a write refused for lack of room.
             error(x, e instanceof java.io.UncheckedIOException ? 507 : 500, Errors.of(e));
