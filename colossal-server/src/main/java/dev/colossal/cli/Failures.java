@@ -1,6 +1,7 @@
 package dev.colossal.cli;
 
 import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -27,12 +28,18 @@ final class Failures {
     }
 
     /**
-     * Reports a map file that could not be opened: missing, not readable, or not a sound map (the
-     * library's message names the file and what to do).
+     * Reports a map file that could not be opened: missing, a directory, not readable, or not a
+     * sound map (the library's message names the file and what to do).
      *
      * @return {@link #UNUSABLE}
      */
     static int unreadable(String command, Path file, Exception e) {
+        if (Files.isDirectory(file)) {
+            // The JDK's "FILE: Is a directory" says neither what was wanted nor where to find it.
+            Path served = file.resolve("db0.map"); // where 'colossal serve --data DIR' keeps its map
+            return report(command, file + " is a directory, not a map file; name a map file"
+                    + (Files.isRegularFile(served) ? ", e.g. " + served + " (the server's)" : ""));
+        }
         return report(command, switch (e) {
             case NoSuchFileException missing -> "no such file: " + file;
             case AccessDeniedException denied -> "no permission to open " + file + "; run as its owner or fix its mode";

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -58,6 +59,12 @@ final class MapSoakCommand implements Callable<Integer> {
 
     /** Entries the file held when this run began filling (0 unless resuming). */
     private long resumedAt;
+    /** Entries in the file so far, for {@link #stopped}; set with release, a plain store on x86, once a put. */
+    private final AtomicLong stored = new AtomicLong();
+    /** Whether the fill is over and the sample is being checked, for {@link #stopped}. */
+    private volatile boolean checking;
+    /** Says how far the run got if SIGINT or SIGTERM stops it; registered once the map is open. */
+    private Thread onSignal;
 
     @Override
     public Integer call() throws IOException {
@@ -97,6 +104,7 @@ final class MapSoakCommand implements Callable<Integer> {
                     (filled - resumedAt) / ((t1 - t0) / 1e9), segments);
             System.out.printf(Locale.ROOT, "file %s: %s, %.1f bytes per entry (16 raw)%n", file,
                     ByteSize.format(fileBytes), fileBytes / (double) filled);
+            checking = true;
             long bad = verify(file, filled, key, value);
             if (filled < entries) {
                 System.out.printf(Locale.ROOT, "STOPPED EARLY at %,d of %,d entries: less than %s free on the disk%n",
@@ -109,6 +117,13 @@ final class MapSoakCommand implements Callable<Integer> {
             // The map's messages name soak.map and what to do; a trace would add nothing for a full disk.
             return Failures.report("map-soak", IoMessages.message(e));
         } finally {
+            if (onSignal != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(onSignal);
+                } catch (IllegalStateException stopping) {
+                    // A signal came as the run ended: the hook says how far it got.
+                }
+            }
             if (!keep && (completed || !resume)) {
                 Files.deleteIfExists(file);
                 if (dir == null) {
@@ -125,6 +140,9 @@ final class MapSoakCommand implements Callable<Integer> {
         long lastLog = start;
         try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(segments))) {
             resumedAt = resume ? map.size() : 0;
+            stored.set(resumedAt);
+            onSignal = new Thread(() -> stopped(file), "map-soak-stopped");
+            Runtime.getRuntime().addShutdownHook(onSignal);
             if (resume) {
                 System.err.printf(Locale.ROOT, "map-soak: resuming at %,d entries, file %s%n", resumedAt,
                         ByteSize.format(Files.size(file)));
@@ -146,10 +164,25 @@ final class MapSoakCommand implements Callable<Integer> {
                     }
                 }
                 put(map, i, key, value);
+                stored.lazySet(i + 1);
             }
             progress.done();
             return entries;
         }
+    }
+
+    /**
+     * From the shutdown hook, on SIGINT (Ctrl-C) or SIGTERM: how far the run got and the command
+     * that goes on from there. The JVM then exits 130 or 143 as usual for those signals; the file
+     * stays, as after a kill, since the cleanup that deletes it never runs.
+     */
+    private void stopped(Path file) {
+        String resumeIt = "'colossal map-soak --entries " + entries + " --dir " + file.getParent() + " --resume'";
+        System.err.println((System.console() != null ? "\n" : "") + (checking
+                ? String.format(Locale.ROOT, "map-soak: stopped while checking the sample; %s holds its %,d entries: %s"
+                        + " checks them again", file, stored.get(), resumeIt)
+                : String.format(Locale.ROOT, "map-soak: stopped at %,d of %,d entries; %s keeps them: %s goes on from"
+                        + " there", stored.get(), entries, file, resumeIt)));
     }
 
     private static void put(BytesMap map, long i, MemorySegment key, MemorySegment value) {

@@ -48,6 +48,38 @@ final class Args {
         return v != Long.MIN_VALUE || Arrays.equals(a, MIN_VALUE_TEXT) ? OptionalLong.of(v) : OptionalLong.empty();
     }
 
+    /**
+     * Reads a SCAN cursor as Redis does, with C's strtoul: an unsigned 64-bit number with an
+     * optional '+' or '-' (which negates it modulo 2^64, so -1 is 2^64-1), leading zeros allowed,
+     * no spaces, and the text ends at the first NUL byte (a C string): "" and "\0..." are cursor 0.
+     *
+     * @return the cursor, or empty if Redis answers "invalid cursor"
+     */
+    static OptionalLong toCursor(byte[] a) {
+        int end = 0;
+        while (end < a.length && a[end] != 0) {
+            end++;
+        }
+        if (end == 0) {
+            return OptionalLong.of(0);
+        }
+        boolean negative = a[0] == '-';
+        int i = negative || a[0] == '+' ? 1 : 0;
+        if (i == end) {
+            return OptionalLong.empty(); // a sign alone: strtoul reads no number and stops at the sign
+        }
+        long v = 0;
+        for (; i < end; i++) {
+            int d = a[i] - '0';
+            // Past 2^64-1 strtoul answers ERANGE, which Redis refuses; -1L - d is 2^64-1-d unsigned.
+            if (d < 0 || d > 9 || Long.compareUnsigned(v, Long.divideUnsigned(-1L - d, 10)) > 0) {
+                return OptionalLong.empty();
+            }
+            v = v * 10 + d;
+        }
+        return OptionalLong.of(negative ? -v : v);
+    }
+
     private static final byte[] MIN_VALUE_TEXT = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
 
     static byte[] bytes(String s) {

@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import dev.colossal.map.MapCorruptedException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Collection;
@@ -165,9 +166,13 @@ final class CommandTable {
 
     /**
      * Answers a command that threw: a storage failure (disk full, damaged file) fails the command,
-     * not the connection. The reply is {@link Errors#of}'s.
+     * not the connection. The reply is {@link Errors#of}'s; damage is said on stderr too, once, as
+     * the operator, not only the client, has to act on it.
      */
-    private static void failed(Reply r, RuntimeException e) {
+    private void failed(Reply r, RuntimeException e) {
+        if (e instanceof MapCorruptedException damage) {
+            ctx.store.damaged(damage);
+        }
         r.error(Errors.of(e));
     }
 }

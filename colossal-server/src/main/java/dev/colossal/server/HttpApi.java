@@ -2,6 +2,7 @@ package dev.colossal.server;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.colossal.map.MapCorruptedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,17 +26,20 @@ import java.util.concurrent.locks.Lock;
  *
  * <pre>
  *  GET    /v1/keys/{key}                   the value, as application/octet-stream (404 if absent)
- *  PUT    /v1/keys/{key}[?ttl=seconds]     store the body; TTL also from header X-TTL-Seconds
+ *  PUT    /v1/keys/{key}[?ttl=seconds]     store the body; or the TTL in header X-TTL-Seconds or
+ *                                          X-TTL-Millis (one of the three; other X-TTL-* headers: 400)
  *  DELETE /v1/keys/{key}                   204, or 404 if absent
  *  GET    /v1/keys?prefix=p&amp;cursor=c&amp;count=n   {"cursor":"...","keys":[...]} (keys base64url if not UTF-8;
  *                                          at most n keys a page; n at least 1, default 100, cut to
- *                                          10000; the cursor is opaque, "0" at the end)
+ *                                          10000, said by header X-Count-Limit; the cursor is opaque,
+ *                                          "0" at the end)
  *  GET    /v1/stats                        JSON counters
  *  GET    /metrics                         Prometheus text
  *  GET    /health                          200 "ok"
  * </pre>
  *
- * HEAD is answered as GET without the body. Every error is JSON, {@code {"error":"..."}}, except
+ * HEAD is answered as GET without the body; a method a path does not take, 405 with an
+ * {@code Allow} header. Every error is JSON, {@code {"error":"..."}}, except
  * a request line the JDK's server cannot parse (a path with a malformed escape such as
  * {@code %ZZ}): it answers 400 in HTML itself, before any handler runs. Keys in paths are
  * percent-decoded bytes, a {@code +} in them a plus (in a query string it is a space, as in
@@ -72,6 +76,9 @@ final class HttpApi implements AutoCloseable {
         try {
             route(x);
         } catch (RuntimeException e) {
+            if (e instanceof MapCorruptedException damage) {
+                ctx.store.damaged(damage); // said on stderr once, as over RESP
+            }
             // The text RESP answers (no Java class names); a map file that cannot grow is 507
             // Insufficient Storage, HTTP's own status for a write refused for lack of room.
             error(x, e instanceof java.io.UncheckedIOException ? 507 : 500, Errors.of(e));
@@ -94,7 +101,11 @@ final class HttpApi implements AutoCloseable {
         // HEAD is answered as GET; send() leaves the body out.
         String method = x.getRequestMethod().equals("HEAD") ? "GET" : x.getRequestMethod();
         if (path.equals("/health")) {
-            send(x, 200, "text/plain", Args.bytes("ok\n"));
+            if (method.equals("GET")) {
+                send(x, 200, "text/plain", Args.bytes("ok\n"));
+            } else {
+                notAllowed(x, "GET", "HEAD");
+            }
             return;
         }
         String pass = ctx.config.requirePass();
@@ -113,15 +124,27 @@ final class HttpApi implements AutoCloseable {
                 return;
             }
             key(x, method, key);
-        } else if (path.equals("/v1/keys") && method.equals("GET")) {
-            scan(x);
-        } else if (path.equals("/v1/stats") && method.equals("GET")) {
-            send(x, 200, "application/json", json(stats()));
-        } else if (path.equals("/metrics") && method.equals("GET")) {
-            send(x, 200, "text/plain; version=0.0.4", Args.bytes(metrics()));
-        } else {
+        } else if (!path.equals("/v1/keys") && !path.equals("/v1/stats") && !path.equals("/metrics")) {
             error(x, 404, "no such endpoint: " + x.getRequestMethod() + " " + path);
+        } else if (!method.equals("GET")) {
+            notAllowed(x, "GET", "HEAD");
+        } else if (path.equals("/v1/keys")) {
+            scan(x);
+        } else if (path.equals("/v1/stats")) {
+            send(x, 200, "application/json", json(stats()));
+        } else {
+            send(x, 200, "text/plain; version=0.0.4", Args.bytes(metrics()));
         }
+    }
+
+    /** 405 for a method the path does not take, with the {@code Allow} header HTTP asks for. */
+    private static void notAllowed(HttpExchange x, String... allowed) throws IOException {
+        x.getResponseHeaders().set("Allow", String.join(", ", allowed));
+        String last = allowed[allowed.length - 1];
+        String choices = allowed.length == 1 ? last
+                : String.join(", ", java.util.Arrays.copyOf(allowed, allowed.length - 1)) + " or " + last;
+        error(x, 405, "method " + x.getRequestMethod() + " not allowed on " + x.getRequestURI().getRawPath()
+                + "; use " + choices);
     }
 
     private void key(HttpExchange x, String method, byte[] key) throws IOException {
@@ -144,10 +167,7 @@ final class HttpApi implements AutoCloseable {
                     error(x, 404, "no such key");
                 }
             }
-            default -> {
-                x.getResponseHeaders().set("Allow", "GET, HEAD, PUT, DELETE");
-                error(x, 405, "method " + method + " not allowed; use GET, HEAD, PUT or DELETE");
-            }
+            default -> notAllowed(x, "GET", "HEAD", "PUT", "DELETE");
         }
     }
 
@@ -181,15 +201,9 @@ final class HttpApi implements AutoCloseable {
      * header, and from there into the map, freed when the request is done.
      */
     private void put(HttpExchange x, byte[] key) throws IOException {
-        String ttl = query(x).getOrDefault("ttl", x.getRequestHeaders().getFirst("X-TTL-Seconds"));
-        long at = StoredValue.NO_EXPIRY;
-        if (ttl != null) {
-            long s = Args.toLong(Args.bytes(ttl)).orElse(0);
-            if (s <= 0 || s > Long.MAX_VALUE / 1000 - ctx.now()) {
-                error(x, 400, "ttl=" + ttl + " must be a positive number of seconds");
-                return;
-            }
-            at = ctx.now() + s * 1000;
+        long at = deadline(x);
+        if (at == REFUSED) {
+            return;
         }
         long max = ctx.maxStringBytes;
         String declared = x.getRequestHeaders().getFirst("Content-Length"); // the JDK checked it is a number >= 0
@@ -218,6 +232,56 @@ final class HttpApi implements AutoCloseable {
             }
         }
         send(x, 204, null, null);
+    }
+
+    /** What {@link #deadline} returns after answering 400. */
+    private static final long REFUSED = Long.MIN_VALUE;
+
+    /**
+     * The deadline a PUT asks for: {@code ?ttl=} or {@code X-TTL-Seconds} in seconds, or
+     * {@code X-TTL-Millis}, the header a GET answers with, in milliseconds; at most one of them.
+     * Another {@code X-TTL-} header is refused rather than ignored: a client that sent it meant a
+     * TTL, and a key stored without one would outlive what it asked for.
+     *
+     * @return the deadline, {@link StoredValue#NO_EXPIRY} for none, or {@link #REFUSED} once a 400 is sent
+     */
+    private long deadline(HttpExchange x) throws IOException {
+        List<String> given = new ArrayList<>();
+        String ttl = null;
+        long unit = 1000;
+        String query = query(x).get("ttl");
+        if (query != null) {
+            given.add("?ttl=");
+            ttl = query;
+        }
+        for (Map.Entry<String, List<String>> h : x.getRequestHeaders().entrySet()) {
+            String name = h.getKey(); // as the JDK normalizes it: "X-ttl-millis"
+            boolean millis = name.equalsIgnoreCase("X-TTL-Millis");
+            if (millis || name.equalsIgnoreCase("X-TTL-Seconds")) {
+                given.add(millis ? "X-TTL-Millis" : "X-TTL-Seconds");
+                ttl = h.getValue().getFirst();
+                unit = millis ? 1 : 1000;
+            } else if (name.regionMatches(true, 0, "X-TTL-", 0, 6)) {
+                error(x, 400, "header X-TTL-" + name.substring(6) + " is not one this API reads; give a TTL as"
+                        + " X-TTL-Seconds, X-TTL-Millis or ?ttl=SECONDS");
+                return REFUSED;
+            }
+        }
+        if (given.isEmpty()) {
+            return StoredValue.NO_EXPIRY;
+        }
+        if (given.size() > 1) {
+            error(x, 400, "a TTL is given as " + String.join(" and ", given) + "; give it once");
+            return REFUSED;
+        }
+        long n = Args.toLong(Args.bytes(ttl)).orElse(0);
+        long now = ctx.now();
+        if (n <= 0 || n > (Long.MAX_VALUE - now) / unit) {
+            error(x, 400, (query != null ? "ttl=" : given.getFirst() + ": ") + ttl + " must be a positive number of "
+                    + (unit == 1 ? "milliseconds" : "seconds"));
+            return REFUSED;
+        }
+        return now + n * unit;
     }
 
     /** Bytes in native memory, growing as appended to; freed by {@link #close}. Confined to one thread. */
@@ -262,11 +326,11 @@ final class HttpApi implements AutoCloseable {
         int dot = rawCursor.indexOf('.');
         long cursor;
         byte[] after;
-        int count;
+        long count;
         try {
             cursor = Long.parseUnsignedLong(dot < 0 ? rawCursor : rawCursor.substring(0, dot));
             after = dot < 0 ? null : Base64.getUrlDecoder().decode(rawCursor.substring(dot + 1));
-            count = Integer.parseInt(q.getOrDefault("count", "100"));
+            count = Long.parseLong(q.getOrDefault("count", "100"));
         } catch (IllegalArgumentException e) { // NumberFormatException too
             error(x, 400, "cursor must be 0 or one a listing returned, and count a number");
             return;
@@ -276,7 +340,11 @@ final class HttpApi implements AutoCloseable {
             return;
         }
         KeyCommands commands = new KeyCommands(ctx, new StringCommands(ctx));
-        int want = Math.min(count, MAX_PAGE);
+        int want = (int) Math.min(count, MAX_PAGE);
+        if (count > MAX_PAGE) {
+            // Cut rather than refused, so that "all you can" is one request; the header says it was.
+            x.getResponseHeaders().set("X-Count-Limit", Integer.toString(MAX_PAGE));
+        }
         byte[] glob = globPrefix(prefix);
         // Unlike SCAN's COUNT (keys looked at), count here is keys returned, at most. Steps go on
         // past the keys the prefix skips, sized by how many keys the last one found, until the

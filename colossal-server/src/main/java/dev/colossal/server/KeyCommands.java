@@ -172,13 +172,12 @@ final class KeyCommands {
      * steps, and a key present for the whole iteration is returned exactly once.
      */
     private void scan(Client c, byte[][] a, Reply r) {
-        long cursor;
-        try {
-            cursor = Long.parseUnsignedLong(Errors.text(a[1]));
-        } catch (NumberFormatException e) {
+        OptionalLong parsedCursor = Args.toCursor(a[1]);
+        if (parsedCursor.isEmpty()) {
             r.error(Errors.INVALID_CURSOR);
             return;
         }
+        long cursor = parsedCursor.getAsLong();
         byte[] pattern = null;
         long count = 10;
         boolean wrongType = false;

@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import dev.colossal.map.MapCorruptedException;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.Lock;
@@ -202,6 +203,13 @@ interface KeyValueStore extends AutoCloseable {
      * writes happened. Called once, before the store is shared.
      */
     void watch(ExpirySweeper sweeper);
+
+    /**
+     * Says on stderr, once per run, that the map file is damaged, where, and what to do: for damage
+     * a command (read or write) met, which fails that command, as for damage a scan or sweep
+     * went past.
+     */
+    void damaged(MapCorruptedException e);
 
     /** Forces written data to the device. */
     void sync();

@@ -234,8 +234,8 @@ final class MapStore implements KeyValueStore {
 
     private final AtomicBoolean damageReported = new AtomicBoolean();
 
-    /** Says once per run that the file is damaged, where, and what to do. */
-    private void damaged(MapCorruptedException e) {
+    @Override
+    public void damaged(MapCorruptedException e) {
         if (damageReported.compareAndSet(false, true)) {
             System.err.println("colossal: map file " + e.file() + " is damaged (offset=" + e.offset() + ": " + e.what()
                     + "); KEYS, SCAN, the HTTP key listing and expiry sweeps skip damaged entries, and commands on a damaged key answer an error; stop the server and run "

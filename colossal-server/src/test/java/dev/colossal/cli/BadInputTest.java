@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The commands that are not about map files (sparse, map-soak, pingpong, mix, swap) answer input they
- * cannot use with one line naming the flag or path and what to do, and exit status 2: never a stack
- * trace, which is kept for bugs. {@code /proc} stands for a directory where no file may be created,
+ * The commands that are not about map files (sparse, map-soak, pingpong, mix, swap), and the map
+ * tools given a directory, answer input they cannot use with one line naming the flag or path and
+ * what to do, and exit status 2: never a stack trace, which is kept for bugs. {@code /proc} stands for a directory where no file may be created,
  * even by root.
  */
 class BadInputTest {
@@ -60,6 +60,29 @@ class BadInputTest {
         Cli.Run run = Cli.run("sparse", "--size", "1M", "--file-size", "64K", "--dir", missing.toString());
         assertEquals(0, run.exit(), run.out() + run.err());
         assertFalse(Files.exists(dir.resolve("new")), "the directories sparse created are gone with its files");
+    }
+
+    /** The trial: {@code colossal verify /tmp/x} printed the JDK's "/tmp/x: Is a directory". */
+    @Test
+    void mapToolsGivenADirectory() throws Exception {
+        String[][] commands = {{"verify", "--no-progress"}, {"inspect"}, {"compact", "--no-progress"},
+            {"repair", "--no-progress"}, {"copy", "--no-progress"}};
+        for (String[] command : commands) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(command));
+            args.add(dir.toString());
+            if (command[0].equals("copy")) {
+                args.add(dir.resolve("copy.map").toString());
+            }
+            String line = refused(args.toArray(String[]::new));
+            assertEquals("colossal " + command[0] + ": " + dir + " is a directory, not a map file; name a map file", line);
+        }
+        // A server's data directory: the map file in it is named.
+        Path served = dir.resolve("data");
+        try (var map = dev.colossal.map.BytesMap.open(Files.createDirectories(served).resolve("db0.map"))) {
+            map.put(new byte[] {1}, new byte[] {2});
+        }
+        assertEquals("colossal verify: " + served + " is a directory, not a map file; name a map file, e.g. "
+                + served.resolve("db0.map") + " (the server's)", refused("verify", "--no-progress", served.toString()));
     }
 
     @Test

@@ -14,6 +14,12 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -64,6 +70,74 @@ class MapSoakCommandTest {
         assertFalse(Files.exists(dir.resolve("soak.map")), "a completed resumed run deletes the file without --keep");
         ByteArrayOutputStream none = new ByteArrayOutputStream();
         assertEquals(2, run(none, "map-soak", "--entries", "10", "--dir", dir.toString(), "--resume"));
+    }
+
+    /** A map-soak in a process of its own, its stderr going to {@code log}. */
+    private Process soak(Path log, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(), "-cp",
+                System.getProperty("java.class.path"), "dev.colossal.cli.Main", "map-soak"));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(log.toFile()).start();
+    }
+
+    private static void await(String what, BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!done.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "waited a minute for " + what);
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * The trial: Ctrl-C or SIGTERM ended a fill with 130 or 143 and not a word. Stopped by either, it
+     * says how far it got and the command that goes on from there, and exits as the signal says.
+     */
+    @Test
+    void aSignalSaysHowFarTheFillGotAndHowToResume() throws Exception {
+        Path map = dir.resolve("soak.map");
+        String resumeIt = "'colossal map-soak --entries 500000000 --dir " + dir + " --resume'";
+        Pattern said = Pattern.compile("map-soak: stopped at ([0-9,]+) of 500,000,000 entries; " + Pattern.quote(map
+                + " keeps them: " + resumeIt + " goes on from there"));
+        long reached = 0;
+        for (String signal : new String[] {"TERM", "INT"}) {
+            boolean resuming = signal.equals("INT");
+            Path log = dir.resolve(signal + ".log");
+            Process p = resuming
+                    ? soak(log, "--entries", "500000000", "--reserve", "0", "--dir", dir.toString(), "--resume")
+                    : soak(log, "--entries", "500000000", "--reserve", "0", "--dir", dir.toString());
+            try {
+                if (resuming) {
+                    await("the resumed run", () -> read(log).contains("resuming at"));
+                } else {
+                    await("soak.map", () -> Files.exists(map));
+                }
+                Thread.sleep(1000); // putting
+                assertEquals(0, new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor());
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "SIG" + signal + " stops map-soak");
+            } finally {
+                p.destroyForcibly();
+            }
+            String err = read(log);
+            assertEquals(signal.equals("INT") ? 130 : 143, p.exitValue(), err);
+            String last = err.strip().lines().reduce((a, b) -> b).orElse("");
+            Matcher m = said.matcher(last);
+            assertTrue(m.matches(), err);
+            long at = Long.parseLong(m.group(1).replace(",", ""));
+            assertTrue(at > reached, at + " after " + reached + ": " + err);
+            reached = at;
+            try (BytesMap kept = BytesMap.open(map)) {
+                assertTrue(kept.size() >= at, kept.size() + " entries kept, " + at + " said");
+                reached = kept.size();
+            }
+        }
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.readString(log);
+        } catch (java.io.IOException e) {
+            return "";
+        }
     }
 
     @Test

@@ -127,6 +127,62 @@ class DamagedMapTest {
         assertFalse(log.contains("expiry sweep failed"), log);
     }
 
+    /**
+     * The trial: a write that met damage answered {@code -ERR corrupt ...} and stderr said nothing,
+     * where the README promises the first damage met is said there once. Here the damage comes
+     * after the start's sweep (a map without TTLs is not swept again), so only the command meets it:
+     * a RESP write, a RESP read, an HTTP write, each the first in a server of its own.
+     */
+    @Test
+    void aCommandThatMeetsDamageSaysSoOnStderrOnce() throws Exception {
+        String[] firsts = {"SET", "GET", "PUT"};
+        for (int run = 0; run < firsts.length; run++) {
+            Path data = Files.createDirectories(dir.resolve(firsts[run]));
+            ServerConfig config = ServerConfig.defaults().withDataDir(data).withPorts(0, 0);
+            try (ColossalServer s = ColossalServer.start(config); Wire w = new Wire(s.port())) {
+                for (int i = 0; i < 100; i++) {
+                    assertEquals("+OK\r\n", w.call("SET", "k" + i, "v" + i));
+                }
+                assertEquals("+OK\r\n", w.call("SET", "target", "the-damaged-value"));
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (s.context().sweeper.sweeps() < 1 && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                assertEquals(1, s.context().sweeper.sweeps(), "the start's sweep, before the damage");
+                Path file = data.resolve(MapStore.FILE_NAME);
+                flipAByteOf("the-damaged-value", file); // under the running server, through the page cache
+                String before = stderr.text();
+
+                HttpClient http = HttpClient.newHttpClient();
+                URI target = URI.create("http://127.0.0.1:" + s.httpPort() + "/v1/keys/target");
+                for (int again = 0; again < 2; again++) {
+                    String reply = switch (firsts[run]) {
+                        case "SET" -> w.call("SET", "target", "new");
+                        case "GET" -> w.call("GET", "target");
+                        default -> http.send(HttpRequest.newBuilder(target).PUT(HttpRequest.BodyPublishers.ofString("new"))
+                                .build(), HttpResponse.BodyHandlers.ofString()).body();
+                    };
+                    assertTrue(reply.contains("corrupt map file=" + file), firsts[run] + ": " + reply);
+                }
+                assertTrue(w.call("GET", "target").startsWith("-ERR corrupt"));
+                assertEquals("$2\r\nv7\r\n", w.call("GET", "k7"));
+                String said = stderr.text().substring(before.length());
+                assertEquals(1, said.split("is damaged", -1).length - 1, firsts[run] + " first, said once: " + said);
+                assertTrue(said.contains("colossal: map file " + file + " is damaged (offset=") && said.contains(
+                        "run 'colossal repair " + file + "'"), said);
+            }
+        }
+    }
+
+    private static void flipAByteOf(String value, Path file) throws Exception {
+        byte[] content = Files.readAllBytes(file);
+        int at = new String(content, StandardCharsets.ISO_8859_1).indexOf(value);
+        assertTrue(at > 0);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {(byte) ~content[at + 3]}), at + 3);
+        }
+    }
+
     /** Every key but the damaged one: the map's scan steps over the damaged entry alone. */
     private static void assertListed(Set<String> expected, Set<String> got, String what) {
         assertFalse(got.contains("target"), what + " listed the damaged key");

@@ -321,6 +321,93 @@ class HttpAndLimitsTest {
             HttpResponse<String> patch = http(s, "PATCH", "/v1/keys/k", null);
             assertEquals(405, patch.statusCode());
             assertEquals("GET, HEAD, PUT, DELETE", patch.headers().firstValue("Allow").orElseThrow());
+            assertEquals("{\"error\":\"method PATCH not allowed on /v1/keys/k; use GET, HEAD, PUT or DELETE\"}", patch.body());
+        }
+    }
+
+    /** The trial: {@code DELETE /v1/keys?prefix=} and {@code PUT /v1/stats} answered 404, as for a path that is not there. */
+    @Test
+    void aMethodAKnownPathDoesNotTakeIs405WithAllow() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir))) {
+            String[][] cases = {{"DELETE", "/v1/keys?prefix=user:"}, {"PUT", "/v1/stats"}, {"POST", "/metrics"},
+                {"DELETE", "/health"}, {"POST", "/v1/keys"}};
+            for (String[] c : cases) {
+                HttpResponse<String> r = http(s, c[0], c[1], null);
+                String path = c[1].replaceAll("\\?.*", "");
+                assertEquals(405, r.statusCode(), c[0] + " " + c[1]);
+                assertEquals("GET, HEAD", r.headers().firstValue("Allow").orElseThrow(), c[0] + " " + c[1]);
+                assertEquals("{\"error\":\"method " + c[0] + " not allowed on " + path + "; use GET or HEAD\"}", r.body());
+                assertEquals("application/json", r.headers().firstValue("Content-Type").orElseThrow());
+            }
+            assertEquals(200, http(s, "GET", "/v1/stats", null).statusCode());
+            assertEquals(200, http(s, "HEAD", "/metrics", null).statusCode());
+            assertEquals(404, http(s, "PUT", "/v1/nothing", null).statusCode());
+        }
+    }
+
+    /** The trial: count=20000 gave 10,000 keys and no sign that the count was cut. */
+    @Test
+    void aListingCountAboveTheMaximumIsCutAndTheAnswerSaysSo() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir)); Wire w = new Wire(s.port())) {
+            List<String> mset = new ArrayList<>(List.of("MSET"));
+            for (int i = 0; i < 10_050; i++) {
+                mset.add("c" + i);
+                mset.add("v");
+            }
+            assertEquals("+OK\r\n", w.call(mset.toArray(String[]::new)));
+            for (String count : new String[] {"10001", "20000", "3000000000"}) {
+                HttpResponse<String> r = http(s, "GET", "/v1/keys?count=" + count, null);
+                assertEquals(200, r.statusCode(), count);
+                assertEquals("10000", r.headers().firstValue("X-Count-Limit").orElseThrow(), count);
+                assertEquals(10_000, r.body().split("\"c[0-9]+\"", -1).length - 1, count);
+            }
+            assertTrue(http(s, "GET", "/v1/keys?count=10000", null).headers().firstValue("X-Count-Limit").isEmpty());
+        }
+    }
+
+    /**
+     * The trial: {@code X-TTL-Millis}, the header a GET answers with, was ignored on PUT, and the key
+     * stored without a TTL. It is a TTL in milliseconds; other X-TTL- headers and two TTLs are refused.
+     */
+    @Test
+    void aPutTakesItsTtlInMillisecondsTooAndRefusesTtlHeadersItDoesNotRead() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir)); Wire w = new Wire(s.port())) {
+            HttpClient http = HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + s.httpPort() + "/v1/keys/";
+            java.util.function.BiFunction<String, String[], HttpResponse<String>> put = (key, headers) -> {
+                HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + key)).PUT(HttpRequest.BodyPublishers.ofString("v"));
+                for (int i = 0; i < headers.length; i += 2) {
+                    b.header(headers[i], headers[i + 1]);
+                }
+                try {
+                    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            };
+            assertEquals(204, put.apply("ms", new String[] {"X-TTL-Millis", "90000"}).statusCode());
+            long pttl = Long.parseLong(w.call("PTTL", "ms").substring(1).strip());
+            assertTrue(pttl > 80_000 && pttl <= 90_000, "PTTL " + pttl);
+            assertEquals(204, put.apply("lower", new String[] {"x-ttl-millis", "90000"}).statusCode());
+            assertTrue(w.call("PTTL", "lower").startsWith(":8"), "header names are case-insensitive");
+            assertEquals(204, put.apply("s", new String[] {"X-TTL-Seconds", "90"}).statusCode());
+            assertEquals(":90\r\n", w.call("TTL", "s"));
+
+            Object[][] refused = {
+                {"m1", new String[] {"X-TTL-Minutes", "5"},
+                    "header X-TTL-minutes is not one this API reads; give a TTL as X-TTL-Seconds, X-TTL-Millis or ?ttl=SECONDS"},
+                {"m2?ttl=5", new String[] {"X-TTL-Millis", "5000"}, "a TTL is given as ?ttl= and X-TTL-Millis; give it once"},
+                {"m3", new String[] {"X-TTL-Millis", "0"}, "X-TTL-Millis: 0 must be a positive number of milliseconds"},
+                {"m4", new String[] {"X-TTL-Millis", "9223372036854775807"},
+                    "X-TTL-Millis: 9223372036854775807 must be a positive number of milliseconds"},
+                {"m5?ttl=x", new String[0], "ttl=x must be a positive number of seconds"},
+            };
+            for (Object[] c : refused) {
+                HttpResponse<String> r = put.apply((String) c[0], (String[]) c[1]);
+                assertEquals(400, r.statusCode(), r.body());
+                assertEquals("{\"error\":\"" + c[2] + "\"}", r.body());
+            }
+            assertEquals(":0\r\n", w.call("EXISTS", "m1", "m2", "m3", "m4", "m5"), "nothing stored");
         }
     }
 }

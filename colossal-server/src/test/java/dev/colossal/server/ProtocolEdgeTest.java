@@ -281,6 +281,37 @@ class ProtocolEdgeTest {
         }
     }
 
+    /**
+     * The trial: {@code SCAN -1} answered "invalid cursor" where redis-server reads the cursor with
+     * C's strtoul, so -1 is 2^64-1, a cursor no step returns, which ends the scan. The same texts
+     * are compared with redis-server itself in redis-compat.txt, on an empty database.
+     */
+    @Test
+    void scanCursorsAreReadAsRedisReadsThem() throws Exception {
+        try (Wire w = new Wire(server.port())) {
+            for (int i = 0; i < 50; i++) {
+                w.call("SET", "k" + i, "v");
+            }
+            String fromZero = w.call("SCAN", "0");
+            String next = fromZero.split("\r\n")[2];
+            String fromNext = w.call("SCAN", next);
+            assertTrue(!next.equals("0") && !fromNext.equals(fromZero), fromZero + fromNext);
+            String end = "*2\r\n$1\r\n0\r\n*0\r\n";
+            String[][] same = {{"-1", end}, {"18446744073709551615", end}, {"-9223372036854775808", end},
+                {"", fromZero}, {"-0", fromZero}, {"+0", fromZero}, {"\0" + "7", fromZero},
+                {"+" + next, fromNext}, {"0000000000000000000000" + next, fromNext}, {next + "\0" + "x", fromNext},
+                {"-" + Long.toUnsignedString(-Long.parseLong(next)), fromNext}};
+            for (String[] c : same) {
+                assertEquals(c[1], new String(w.call("SCAN".getBytes(), c[0].getBytes(StandardCharsets.ISO_8859_1)),
+                        StandardCharsets.ISO_8859_1), "SCAN '" + c[0] + "'");
+            }
+            for (String bad : new String[] {"18446744073709551616", "-18446744073709551616", " 1", "1 ", "+", "-", "--1",
+                "+-1", "0x10", "1.0", "abc"}) {
+                assertEquals("-ERR invalid cursor\r\n", w.call("SCAN", bad), "SCAN '" + bad + "'");
+            }
+        }
+    }
+
     @Test
     void binaryKeysWithCrLfAndNulAreDistinctKeys() throws Exception {
         byte[][] keys = {{'a', '\r', '\n', 'b'}, {'a', 0, 'b'}, {0}, {'\r', '\n'}, {(byte) 0xff, (byte) 0xfe}};
