@@ -389,7 +389,8 @@ class HttpAndLimitsTest {
             long pttl = Long.parseLong(w.call("PTTL", "ms").substring(1).strip());
             assertTrue(pttl > 80_000 && pttl <= 90_000, "PTTL " + pttl);
             assertEquals(204, put.apply("lower", new String[] {"x-ttl-millis", "90000"}).statusCode());
-            assertTrue(w.call("PTTL", "lower").startsWith(":8"), "header names are case-insensitive");
+            long lower = Long.parseLong(w.call("PTTL", "lower").substring(1).strip());
+            assertTrue(lower > 80_000 && lower <= 90_000, "header names are case-insensitive: PTTL " + lower);
             assertEquals(204, put.apply("s", new String[] {"X-TTL-Seconds", "90"}).statusCode());
             assertEquals(":90\r\n", w.call("TTL", "s"));
 
