@@ -50,7 +50,10 @@ import java.util.function.Function;
  *
  * <p>For caches, {@link #set(Object, Object, Duration)} stores an entry that expires; expired
  * entries read as absent everywhere (though {@link #size} counts them until they are removed).
- * Writes through the {@code Map} methods store entries without expiry (like Redis {@code SET}). A
+ * {@code put}, {@code putIfAbsent} and {@link #set(Object, Object)} store entries without expiry
+ * (like Redis {@code SET}); the updates of an entry ({@code replace}, {@code compute},
+ * {@code computeIfPresent}, {@code merge}, {@code Entry.setValue}) keep its expiry time (like
+ * Redis {@code INCR} or {@code APPEND}). A
  * map created with {@link MapOptions#withMaxEntries} or {@link MapOptions#withMaxBytes} is a
  * bounded cache that evicts approximately least-recently-used entries. {@link #openReadOnly} opens
  * a map for reading only, needing read permission on the file alone.
@@ -502,8 +505,9 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
 
     /**
      * Maps {@code key} to {@code value} until {@code ttl} has passed (see
-     * {@link BytesMap#put(MemorySegment, MemorySegment, Duration)}). Every other write of the key
-     * stores it without expiry.
+     * {@link BytesMap#put(MemorySegment, MemorySegment, Duration)}). A later {@code put} or {@code
+     * set} without a TTL stores the key without expiry; the updates ({@code replace},
+     * {@code compute*}, {@code merge}) keep this expiry time.
      *
      * @param key   the key
      * @param value the value
@@ -643,7 +647,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         Objects.requireNonNull(newValue, "newValue");
         return locked(key, Boolean.FALSE, oldValue, newValue, (m, s, slot, h, k, sc, expected, v) -> {
             if (m.holds(s, slot, expected, sc)) {
-                s.store(slot, k, h, m.encodeValue(sc, v), 0);
+                s.store(slot, k, h, m.encodeValue(sc, v), s.expiryToKeep(slot));
                 return Boolean.TRUE;
             }
             return Boolean.FALSE;
@@ -658,7 +662,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
                 return null;
             }
             V old = m.oldValue(s, slot);
-            s.store(slot, k, h, m.encodeValue(sc, v), 0);
+            s.store(slot, k, h, m.encodeValue(sc, v), s.expiryToKeep(slot));
             return old;
         });
     }
@@ -704,7 +708,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
                 s.delete(slot);
             }
         } else {
-            s.store(slot, k, h, encodeValue(sc, v), 0);
+            s.store(slot, k, h, encodeValue(sc, v), s.expiryToKeep(slot));
         }
         return v;
     }
@@ -885,7 +889,11 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
 
         @Override
         public V setValue(V value) {
-            put(getKey(), value);
+            // An update of this entry, as replace: it keeps the entry's expiry time; an entry
+            // removed meanwhile is written again, as a ConcurrentHashMap's entry does.
+            if (replace(getKey(), value) == null) {
+                put(getKey(), value);
+            }
             return super.setValue(value);
         }
     }

@@ -933,6 +933,15 @@ final class Segment {
         });
     }
 
+    /**
+     * The expiry time an update of the entry in slot {@code idx} keeps: the entry's own, or 0 if
+     * it has none or there is no entry ({@code idx < 0}). Reads no entry in a segment that never
+     * held one with an expiry time. Under the lock.
+     */
+    long expiryToKeep(long idx) {
+        return idx < 0 || Mem.getLong(file.mem(), base + MAY_EXPIRE) == 0 ? 0 : expiresAt(idx);
+    }
+
     /** When the entry in slot {@code idx} expires (epoch ms), or 0 if never; under the lock. */
     long expiresAt(long idx) {
         long e = entryAt(idx);

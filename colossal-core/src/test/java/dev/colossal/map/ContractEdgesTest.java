@@ -82,6 +82,27 @@ class ContractEdgesTest {
     }
 
     @Test
+    void updatesKeepAnEntrysExpiryTimeAndPutDropsIt() throws IOException {
+        try (ColossalMap<String, Long> map = ColossalMap.inMemory(Codecs.string(), TestCodecs.LONG, MapOptions.DEFAULTS)) {
+            map.set("k", 1L, Duration.ofMinutes(30));
+            long at = map.expiresAt("k");
+            assertTrue(at > 0);
+            map.merge("k", 1L, Long::sum);
+            map.compute("k", (k, v) -> v + 1);
+            map.computeIfPresent("k", (k, v) -> v + 1);
+            map.replace("k", 10L);
+            map.replace("k", 10L, 11L);
+            map.entrySet().iterator().next().setValue(12L);
+            assertEquals(12L, map.get("k"));
+            assertEquals(at, map.expiresAt("k"), "every update kept the expiry time");
+            map.merge("fresh", 1L, Long::sum);
+            assertEquals(0, map.expiresAt("fresh"), "a new entry has none");
+            map.put("k", 13L);
+            assertEquals(0, map.expiresAt("k"), "put stores without expiry, as Redis SET");
+        }
+    }
+
+    @Test
     void aKeyTheCodecCannotStoreIsAbsentToLookupsAndRefusedByWrites() throws IOException {
         try (ColossalMap<String, String> map = ColossalMap.inMemory(Codecs.string(), Codecs.string(), MapOptions.DEFAULTS)) {
             String lone = "user-\uD800";

@@ -46,7 +46,6 @@ class ModelBasedTest {
                 String k = "k" + rnd.nextInt(keySpace);
                 String v = value(rnd);
                 String where = "seed=" + seed + " step=" + step + " key=" + k;
-                boolean present = model.containsKey(k);
                 int op = rnd.nextInt(16);
                 boolean succeeded = false;
                 long ttl = 0;
@@ -95,17 +94,12 @@ class ModelBasedTest {
                         assertEquals(model.containsKey(k) ? expiry.getOrDefault(k, 0L) : -1L, at, where);
                     }
                 }
-                // A write of a present key stores it anew, without expiry (like Redis SET); a TTL put sets it.
-                boolean wrote = switch (op) {
-                    case 0, 1, 2, 4, 9, 12 -> true;
-                    case 6, 11 -> present;
-                    case 7, 8 -> succeeded;
-                    default -> false;
-                };
+                // A put stores the key anew, without expiry (like Redis SET), a TTL put sets one, and
+                // the updates (replace, compute*, merge) keep it (like Redis INCR).
                 if (op == 13) {
                     expiry.put(k, now[0] + ttl);
                     assertEquals(now[0] + ttl, map.expiresAt(k), where);
-                } else if (wrote) {
+                } else if (op <= 2 || !model.containsKey(k)) {
                     expiry.remove(k);
                 }
                 if (step % 5_000 == 4_999) {
