@@ -13,7 +13,7 @@ final class CrashPoints {
     static final int DELETE_UNLINKED = 4;
     static final int REHASH_HALF_COPIED = 5;
     static final int REHASH_PUBLISHED = 6;
-    static final int CHUNK_LINKED = 7;
+    static final int TABLE_RETIRED = 7;
     static final int NEW_CHUNK_LINKED = 8;
     static final int RUN_UNLINKED = 9;
     static final int RUN_WRITTEN = 10;

@@ -1028,9 +1028,10 @@ final class Segment {
             }
         }
         // Up when live entries fill the table, the same size when tombstones do. The outgrown
-        // table becomes free heap, so the step is large enough that the entries inserted until
-        // the next growth fill it: one size (14-25%) for ~80-byte entries, more for small ones
-        // (growing 16-byte entries one size at a time left ever more free heap: +25% file).
+        // table becomes spare space that the next chunks are cut from, so the step is large
+        // enough that the entries inserted until the next growth fill it: one size (14-25%) for
+        // ~80-byte entries, more for small ones (growing 16-byte entries one size at a time left
+        // ever more free space: +25% file).
         long entryBytes = Math.max(1, (Mem.getLong(m, base + USED_BLOCKS) << shift) / Math.max(1, live));
         long grown = SlotLayout.slotsFor(live + 1 + live * SlotLayout.SLOTS_FREED_PER_ENTRY / entryBytes);
         if (grown < 0) {
@@ -1054,7 +1055,13 @@ final class Segment {
         }
     }
 
-    /** Builds a table of {@code slots} slots from the live slots and publishes it; the old one becomes heap. */
+    /**
+     * Builds a table of {@code slots} slots from the live slots and publishes it; the old one goes
+     * to the file's spare extents. A segment whose keys come and go without growing (a sliding
+     * window, a TTL cache) rebuilds its table at the same size whenever tombstones fill it: the
+     * next rebuild then takes the table this one gave back, where making the old one heap grew the
+     * file by a table each time (a 40k-key window: 23 MiB per 1M keys, without end).
+     */
     private void rehash(long slots) throws IOException {
         long bytes = SlotLayout.tableBytes(slots);
         long np = takeExtent(bytes, bytes);
@@ -1088,9 +1095,10 @@ final class Segment {
         Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
         CrashPoints.reach(CrashPoints.REHASH_PUBLISHED);
         if (oldTable != 0) {
-            heap.adoptChunk(SlotLayout.tablePosition(oldTable), tableBytes(oldTable));
+            file.spares.giveRetired(base, SlotLayout.tablePosition(oldTable), tableBytes(oldTable));
+        } else {
+            Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, 0);
         }
-        Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, 0);
     }
 
     /** Hashes the key of the entry in {@code slot} again: only for tables too large to place by tag. */

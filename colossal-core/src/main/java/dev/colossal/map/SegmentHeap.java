@@ -77,15 +77,6 @@ final class SegmentHeap {
         Mem.setLongRelease(m, base + CHUNKS, pos);
     }
 
-    /** Links the extent at {@code pos} into the chunk list and frees all of it but its header. */
-    void adoptChunk(long pos, long bytes) {
-        linkChunk(pos, bytes);
-        CrashPoints.reach(CrashPoints.CHUNK_LINKED);
-        if (bytes > chunkHeader) {
-            free(pos + chunkHeader, (bytes - chunkHeader) >>> shift);
-        }
-    }
-
     /**
      * Takes {@code blocks} contiguous blocks: an exact fit from the free lists, else the bump
      * region of the newest chunk, else a split of a larger free run, else (after the segment had a

@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * The file's spare extents: heap chunks that segments gave back whole (a {@code clear}, a
- * {@code compact} or a repair found nothing live in them) and space that belongs to nobody,
- * kept for any segment to take before the file grows. A segment's free runs serve only that
+ * {@code compact} or a repair found nothing live in them), tables they replaced, and space that
+ * belongs to nobody, kept for any segment to take before the file grows. A segment's free runs serve only that
  * segment; without this list, on a full disk, after a FLUSHALL only the keys of the segments
  * that had held entries fitted again.
  *
@@ -104,6 +104,21 @@ final class SpareExtents {
             Mem.setLongRelease(m, linkAt, Mem.getLong(m, chunk + HeapLayout.NEXT_CHUNK));
             CrashPoints.reach(CrashPoints.CHUNK_GIVEN);
             insert(m, chunk, FileHeaderLayout.alignExtent(bytes));
+            return null;
+        });
+    }
+
+    /**
+     * Gives the table segment {@code segmentBase} has just replaced, named by its {@code
+     * retiredTable} word, to the spare list: for that segment's next rebuild of its table, or any
+     * segment's chunk. The word is cleared first, under the lock: a death between the two leaks
+     * the table, and never leaves it both retired (which the repair adopts) and spare.
+     */
+    void giveRetired(long segmentBase, long table, long bytes) {
+        file.underFileLock(m -> {
+            Mem.setLongRelease(m, segmentBase + SegmentLayout.RETIRED_TABLE, 0);
+            CrashPoints.reach(CrashPoints.TABLE_RETIRED);
+            insert(m, table, bytes);
             return null;
         });
     }
