@@ -113,7 +113,10 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @param values  the value codec
      * @param options the layout of a new file (see {@link BytesMap#open(Path, MapOptions)})
      * @return the open map
-     * @throws IllegalArgumentException if {@code options} set a bound other than the existing file's
+     * @throws IllegalArgumentException if {@code options} set a bound other than the existing file's,
+     *                                  or the file was written with codecs of another schema (the
+     *                                  file records the fingerprints of the first typed map's codecs;
+     *                                  {@link Codecs#evolving} and codecs of your own are not checked)
      * @throws MapFormatException if the file is not a map, or has a newer format, or is truncated
      * @throws IOException        if the file cannot be opened or created
      */
@@ -121,7 +124,28 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
             throws IOException {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(values, "values");
-        return new ColossalMap<>(BytesMap.open(path, options), keys, values);
+        return checked(BytesMap.open(path, options), keys, values);
+    }
+
+    /**
+     * The typed map on {@code raw}, once its codecs match the file's (see {@link MapFile#checkCodecs}):
+     * {@code Codecs.of} decodes by position, so a type that changed shape read the old bytes as
+     * other values without a word (an enum that gained a constant in the middle read RED as BLUE).
+     */
+    private static <K, V> ColossalMap<K, V> checked(BytesMap raw, Codec<K> keys, Codec<V> values) throws IOException {
+        try {
+            raw.file.checkCodecs(fingerprint(keys), fingerprint(values));
+        } catch (RuntimeException e) {
+            raw.close();
+            throw e;
+        }
+        return new ColossalMap<>(raw, keys, values);
+    }
+
+    /** The codec's schema fingerprint, or 0 for one whose bytes carry their own schema or whose shape is its own. */
+    private static long fingerprint(Codec<?> codec) {
+        String schema = Codecs.schema(codec);
+        return schema.startsWith("foreign<") || schema.contains("evolving ") ? 0 : Codecs.fingerprint(codec);
     }
 
     /**
@@ -140,12 +164,14 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @return the map, open for reading
      * @throws java.nio.file.NoSuchFileException if there is no such file (none is created)
      * @throws MapFormatException                if the file is not a map, or has a newer format, or is truncated
+     * @throws IllegalArgumentException          if the file was written with codecs of another schema
+     *                                           (see {@link #open(Path, Codec, Codec, MapOptions)})
      * @throws IOException                       if the file cannot be opened for reading
      */
     public static <K, V> ColossalMap<K, V> openReadOnly(Path path, Codec<K> keys, Codec<V> values) throws IOException {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(values, "values");
-        return new ColossalMap<>(BytesMap.openReadOnly(path), keys, values);
+        return checked(BytesMap.openReadOnly(path), keys, values);
     }
 
     /**

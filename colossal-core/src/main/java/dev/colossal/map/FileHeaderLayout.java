@@ -35,19 +35,21 @@ import java.lang.foreign.StructLayout;
  *  | fileLock      | allocEnd      | createdMillis | maxEntries    | maxBytes      | expected      |
  *  | owner token   | extent bump   |               | 0 = unbounded | 0 = unbounded | Entries (hint)|
  *  +---------------+---------------+---------------+---------------+---------------+---------------+
- *  80              88
- *  +---------------+
- *  | spareExtents  |
- *  | list head,    |
- *  | 0 = none      |
- *  +---------------+
+ *  80              88              96              104
+ *  +---------------+---------------+---------------+
+ *  | spareExtents  | keyCodec      | valueCodec    |
+ *  | list head,    | fingerprint,  | fingerprint,  |
+ *  | 0 = none      | 0 = none      | 0 = none      |
+ *  +---------------+---------------+---------------+
  * </pre>
  *
  * <p>{@code magic} is written last when a file is created (in a private temporary file that is
  * then linked into place), so a header is either complete or absent. {@code fileLock} is an
  * {@link OwnerLock} word guarding {@code allocEnd}, file growth and the
- * {@link SpareExtents spare extents}. Files written before the spare list existed hold 0 there
- * (the header page is written as zeros), which reads as an empty list.
+ * {@link SpareExtents spare extents}. {@code keyCodec} and {@code valueCodec} are the schema
+ * fingerprints of the codecs a typed map first opened the file with (see {@link
+ * MapFile#checkCodecs}). Files written before these fields existed hold 0 there (the header page
+ * is written as zeros): an empty list, no fingerprint yet.
  */
 final class FileHeaderLayout {
 
@@ -65,7 +67,9 @@ final class FileHeaderLayout {
             JAVA_LONG.withName("maxEntries"),
             JAVA_LONG.withName("maxBytes"),
             JAVA_LONG.withName("expectedEntries"),
-            JAVA_LONG.withName("spareExtents"));
+            JAVA_LONG.withName("spareExtents"),
+            JAVA_LONG.withName("keyCodec"),
+            JAVA_LONG.withName("valueCodec"));
 
     /** "COLOSMAP" read as a little-endian long. */
     static final long MAGIC = 0x50414D534F4C4F43L;
@@ -103,6 +107,8 @@ final class FileHeaderLayout {
     static final long MAX_BYTES_OFFSET = offset("maxBytes");
     static final long EXPECTED_ENTRIES_OFFSET = offset("expectedEntries");
     static final long SPARE_EXTENTS_OFFSET = offset("spareExtents");
+    static final long KEY_CODEC_OFFSET = offset("keyCodec");
+    static final long VALUE_CODEC_OFFSET = offset("valueCodec");
 
     private FileHeaderLayout() {
     }

@@ -87,6 +87,7 @@ public final class MapCopier {
         try {
             long entries;
             try (BytesMap copy = openCopy(tmp, absolute, options)) {
+                map.file.copyCodecsTo(copy.file);
                 entries = copySegments(map, copy, progress);
                 copy.sync();
             }

@@ -603,6 +603,43 @@ final class MapFile implements AutoCloseable {
         return start;
     }
 
+    /**
+     * Checks the schema fingerprints of a typed map's codecs against those the file recorded, and
+     * records them if it has none yet (a new file, or one only raw maps used). A fingerprint of 0
+     * is not checked: a codec whose bytes carry their own schema ({@code Codecs.evolving}) or a
+     * codec of the user's own, whose shape no fingerprint knows.
+     *
+     * @throws IllegalArgumentException if the file was written with codecs of another schema
+     */
+    void checkCodecs(long keyFingerprint, long valueFingerprint) {
+        checkCodec(FileHeaderLayout.KEY_CODEC_OFFSET, keyFingerprint, "key");
+        checkCodec(FileHeaderLayout.VALUE_CODEC_OFFSET, valueFingerprint, "value");
+    }
+
+    private void checkCodec(long offset, long fingerprint, String what) {
+        if (fingerprint == 0) {
+            return;
+        }
+        long recorded = readVolatile(offset);
+        if (recorded == 0 && !readOnly && Mem.compareAndSetLong(mem(), offset, 0, fingerprint)) {
+            return;
+        }
+        recorded = readVolatile(offset);
+        if (recorded != 0 && recorded != fingerprint) {
+            throw new IllegalArgumentException("map file=" + path + " holds " + what + "s written with another " + what
+                    + " type: its codec's schema fingerprint is 0x" + Long.toHexString(fingerprint) + " here and 0x"
+                    + Long.toHexString(recorded) + " in the file (a field added, removed, reordered or retyped, or an"
+                    + " enum's constants changed, since the file was written). Open it with the type it was written"
+                    + " with, or convert it: read it with the old type and put into a new map. Values of"
+                    + " Codecs.evolving(...) codecs survive such changes");
+        }
+    }
+
+    /** Gives {@code target} (a new copy of this file) the codec fingerprints this file recorded. */
+    void copyCodecsTo(MapFile target) {
+        target.checkCodecs(readVolatile(FileHeaderLayout.KEY_CODEC_OFFSET), readVolatile(FileHeaderLayout.VALUE_CODEC_OFFSET));
+    }
+
     /** What runs under the file lock; may fail as file growth does. */
     interface FileLocked<T, X extends Exception> {
         /** Runs with {@code m}, a mapping that covers the file up to {@code allocEnd}. */
