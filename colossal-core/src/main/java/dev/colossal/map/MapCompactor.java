@@ -18,15 +18,19 @@ public final class MapCompactor {
     /**
      * The outcome of a compaction.
      *
-     * @param file       the map file
-     * @param entries    live entries
-     * @param freeBytes  bytes free afterwards: on segments' free lists, in their bump regions, and
-     *                   in the spare extents any segment takes from
-     * @param takenBack  how much more that is than before: space leaked by crashes (in a segment, or
-     *                   taken from the file by a writer that died before recording it), or lost to
-     *                   damaged free lists
+     * @param file        the map file
+     * @param entries     live entries
+     * @param freeBytes   bytes free afterwards: on segments' free lists, in their bump regions, and
+     *                    in the spare extents any segment takes from
+     * @param takenBack   how much more that is than before: the {@code leakedBytes}, and on a map
+     *                    that never crashed the headers of chunks emptied into spare extents (which
+     *                    count whole there) and tables given back
+     * @param leakedBytes how much of {@code takenBack} no free list, segment or spare extent held
+     *                    before: space leaked by writers that died (in a segment, or taken from the
+     *                    file and not yet recorded), or lost to damaged free lists. 0 unless a
+     *                    process died writing or the file was damaged.
      */
-    public record Result(Path file, long entries, long freeBytes, long takenBack) {
+    public record Result(Path file, long entries, long freeBytes, long takenBack, long leakedBytes) {
     }
 
     /**
@@ -48,12 +52,18 @@ public final class MapCompactor {
         try (BytesMap map = BytesMap.openExisting(file)) {
             int shift = map.file.blockShift;
             long spareBefore = spareBytes(map);
+            long leaked = leakedFromFile(map);
             int n = map.segmentCount();
             for (int i = 0; i < n; i++) {
                 Segment s = map.segment(i);
                 s.lock();
                 try {
-                    freeBefore += SegmentScan.of(map.file, i).freeBlocks() << shift;
+                    SegmentScan before = SegmentScan.of(map.file, i);
+                    long free = before.freeBlocks();
+                    freeBefore += free << shift;
+                    // What a segment that never lost a writer always adds up to (see MapVerifier).
+                    leaked += (Math.max(0, before.heapBlocks() - before.usedBlocks() - free) << shift)
+                            + before.adoptableBytes();
                     s.evacuate();
                     SegmentScan after = SegmentScan.of(map.file, i);
                     entries += after.liveEntries();
@@ -66,7 +76,20 @@ public final class MapCompactor {
                 }
             }
             long spareAfter = map.rebuildSpares();
-            return new Result(file, entries, freeAfter + spareAfter, Math.max(0, freeAfter + spareAfter - freeBefore - spareBefore));
+            long takenBack = Math.max(0, freeAfter + spareAfter - freeBefore - spareBefore);
+            return new Result(file, entries, freeAfter + spareAfter, takenBack, Math.min(leaked, takenBack));
+        }
+    }
+
+    /** Bytes of the file that no segment owns nor the spare list holds; 0 if that cannot be told. */
+    private static long leakedFromFile(BytesMap map) {
+        map.file.pin(0);
+        try {
+            return map.file.spares.leaked();
+        } catch (MapCorruptedException damaged) {
+            return 0; // a damaged segment: the compaction stops at it and says so
+        } finally {
+            map.file.unpin(0);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.colossal.map;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -90,6 +91,8 @@ public final class MapCopier {
                 map.file.copyCodecsTo(copy.file);
                 entries = copySegments(map, copy, progress);
                 copy.sync();
+            } catch (UncheckedIOException e) {
+                throw cannotWrite(absolute, e.getCause()); // the copy could not grow: the disk is full
             }
             try {
                 Files.createLink(absolute, tmp);
@@ -104,18 +107,30 @@ public final class MapCopier {
         }
     }
 
-    /** Creates the hidden copy; a failure names the target the user gave, not the hidden file. */
+    /** Creates the hidden copy. */
     private static BytesMap openCopy(Path tmp, Path target, MapOptions options) throws IOException {
         try {
             return BytesMap.open(tmp, options);
-        } catch (FileSystemException e) {
-            String reason = e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
-            FileSystemException named = e instanceof AccessDeniedException
-                    ? new AccessDeniedException(target.toString(), null, "cannot write the copy: " + reason)
-                    : new FileSystemException(target.toString(), null, "cannot write the copy: " + reason);
-            named.initCause(e);
-            throw named;
+        } catch (IOException e) {
+            throw cannotWrite(target, e);
         }
+    }
+
+    /**
+     * A failure to write the copy, named for the target the user gave: the hidden file it happened
+     * in is deleted by the time anyone reads the message (the trial saw a bare "No space left on
+     * device", or the hidden file's name).
+     */
+    private static FileSystemException cannotWrite(Path target, IOException e) {
+        // A FileSystemException's message is the hidden file's name when it has no reason.
+        String reason = e instanceof FileSystemException fs
+                ? fs.getReason() != null ? fs.getReason() : e instanceof AccessDeniedException ? "permission denied" : "refused"
+                : e.getMessage() != null ? e.getMessage() : "input/output error";
+        FileSystemException named = e instanceof AccessDeniedException
+                ? new AccessDeniedException(target.toString(), null, "cannot write the copy: " + reason)
+                : new FileSystemException(target.toString(), null, "cannot write the copy: " + reason);
+        named.initCause(e);
+        return named;
     }
 
     private static void refuseExisting(Path target) throws FileAlreadyExistsException {

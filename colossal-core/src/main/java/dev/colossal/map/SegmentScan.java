@@ -34,6 +34,8 @@ final class SegmentScan {
     private long tableSlots;
     private long pendingToAdopt;
     private long retiredToAdopt;
+    /** Bytes of the extents at {@link #pendingToAdopt} and {@link #retiredToAdopt}. */
+    private long adoptableBytes;
     private final List<String> problems = new ArrayList<>();
     private int repairableProblems;
     private final long[] valueSizeHistogram = new long[33];
@@ -170,6 +172,7 @@ final class SegmentScan {
         if (p >= directoryEnd && p % FileHeaderLayout.EXTENT_ALIGN == 0 && bytes > HeapLayout.chunkHeaderBytes(shift)
                 && bytes % FileHeaderLayout.EXTENT_ALIGN == 0 && p + bytes <= allocEnd) {
             pendingToAdopt = p;
+            adoptableBytes += bytes;
         }
     }
 
@@ -183,6 +186,7 @@ final class SegmentScan {
         }
         if (p >= directoryEnd && p + Segment.tableBytes(word) <= allocEnd) {
             retiredToAdopt = p;
+            adoptableBytes += Segment.tableBytes(word);
         }
     }
 
@@ -329,6 +333,14 @@ final class SegmentScan {
 
     long retiredToAdopt() {
         return retiredToAdopt;
+    }
+
+    /**
+     * Bytes a dead writer took for this segment but never linked into its heap (a new chunk, or a
+     * table it replaced), which a rebuild adopts as heap.
+     */
+    long adoptableBytes() {
+        return adoptableBytes;
     }
 
     long liveEntries() {

@@ -164,22 +164,7 @@ final class SpareExtents {
      */
     long rebuild() {
         return file.underFileLock(m -> {
-            List<long[]> owned = new ArrayList<>();
-            for (int i = 0; i < file.segmentCount; i++) {
-                long[] ex = SegmentScan.extentsOf(file, i);
-                for (int e = 0; e < ex.length; e += 2) {
-                    owned.add(new long[] {ex[e], ex[e + 1]});
-                }
-            }
-            owned.sort((a, b) -> Long.compare(a[0], b[0]));
-            List<long[]> gaps = new ArrayList<>();
-            long cursor = FileHeaderLayout.directoryEnd(file.segmentCount);
-            long allocEnd = Mem.getLongAcquire(m, FileHeaderLayout.ALLOC_END_OFFSET);
-            for (long[] o : owned) {
-                addGap(gaps, cursor, o[0]);
-                cursor = Math.max(cursor, o[0] + o[1]);
-            }
-            addGap(gaps, cursor, allocEnd);
+            List<long[]> gaps = unowned(m);
             // Emptied first, so that a death while the new list is written leaks it all instead of
             // leaving old links into extents the new headers changed.
             Mem.setLongRelease(m, HEAD, 0);
@@ -194,6 +179,50 @@ final class SpareExtents {
             }
             Mem.setLongRelease(m, HEAD, head);
             return total;
+        });
+    }
+
+    /** Every extent below {@code allocEnd} that no segment owns, ascending. Under the file lock. */
+    private List<long[]> unowned(MemorySegment m) {
+        List<long[]> owned = new ArrayList<>();
+        for (int i = 0; i < file.segmentCount; i++) {
+            long[] ex = SegmentScan.extentsOf(file, i);
+            for (int e = 0; e < ex.length; e += 2) {
+                owned.add(new long[] {ex[e], ex[e + 1]});
+            }
+        }
+        owned.sort((a, b) -> Long.compare(a[0], b[0]));
+        List<long[]> gaps = new ArrayList<>();
+        long cursor = FileHeaderLayout.directoryEnd(file.segmentCount);
+        long allocEnd = Mem.getLongAcquire(m, FileHeaderLayout.ALLOC_END_OFFSET);
+        for (long[] o : owned) {
+            addGap(gaps, cursor, o[0]);
+            cursor = Math.max(cursor, o[0] + o[1]);
+        }
+        addGap(gaps, cursor, allocEnd);
+        return gaps;
+    }
+
+    /**
+     * The bytes that no segment owns and the list does not hold either: what writers that died
+     * between taking an extent and recording it leaked, and what {@link #rebuild} would take back.
+     * A damaged list counts as empty.
+     *
+     * @throws MapCorruptedException if a segment's table word or chunk list is damaged
+     */
+    long leaked() {
+        return file.underFileLock(m -> {
+            long unowned = 0;
+            for (long[] gap : unowned(m)) {
+                unowned += gap[1];
+            }
+            long listed;
+            try {
+                listed = bytes();
+            } catch (MapCorruptedException damaged) {
+                listed = 0;
+            }
+            return Math.max(0, unowned - listed);
         });
     }
 

@@ -30,13 +30,28 @@ public final class CompactCommand implements Callable<Integer> {
     /** Creates the command; picocli calls this. */
     public CompactCommand() {}
 
+    /**
+     * What the free space gained, in words that do not cry crash when none happened: on a sound
+     * map it is only the headers of chunks emptied into spare extents, which count whole there.
+     */
+    private static String gained(MapCompactor.Result r) {
+        if (r.leakedBytes() > 0) {
+            return " (" + ByteSize.format(r.takenBack()) + " more than before, " + ByteSize.format(r.leakedBytes())
+                    + " of it leaked by a process that died while writing, or lost to damaged free lists)";
+        }
+        String more = r.takenBack() > 0
+                ? " (" + ByteSize.format(r.takenBack()) + " more than before: the headers of chunks emptied into spare extents)"
+                : "";
+        return more + "; no leaked space found";
+    }
+
     @Override
     public Integer call() {
         Path file = args.file;
         try {
             MapCompactor.Result r = args.walk("compact", MapCompactor::compact);
-            System.out.println(file + ": " + r.entries() + " entries; " + ByteSize.format(r.freeBytes())
-                    + " of free heap, " + ByteSize.format(r.takenBack()) + " of it taken back");
+            System.out.println(file + ": " + r.entries() + " entries; " + ByteSize.format(r.freeBytes()) + " free"
+                    + gained(r));
             long fileBytes = java.nio.file.Files.size(file);
             if (r.freeBytes() > Math.max(fileBytes / 4, WORTH_A_COPY)) {
                 // Free heap stays in the file for the map's next entries; only a copy gives it to the disk.

@@ -3,8 +3,12 @@ package dev.colossal.cli;
 import dev.colossal.map.MapCopier;
 import dev.colossal.map.MapCorruptedException;
 import dev.colossal.map.MapOptions;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -61,12 +65,30 @@ public final class CopyCommand implements Callable<Integer> {
             return 1;
         } catch (FileSystemException e) {
             if (e.getFile() != null && !Path.of(e.getFile()).toAbsolutePath().equals(args.file.toAbsolutePath())) {
-                return Failures.report("copy", e.getFile() + ": " + e.getReason());   // the target's side
+                return Failures.report("copy", e.getFile() + ": " + e.getReason() + targetAdvice(e));
             }
             return Failures.unreadable("copy", args.file, e);
         } catch (Exception e) {
             return Failures.unreadable("copy", args.file, e);
         }
+    }
+
+    /** What to do about a failure on the target's side, which the library has cleaned up after. */
+    private String targetAdvice(FileSystemException e) {
+        if (e instanceof NoSuchFileException) {
+            return ""; // the library's reason says to create the directory
+        }
+        if (e instanceof AccessDeniedException) {
+            return "; choose a directory you can write";
+        }
+        // Out of space, or past a quota or file size limit: nothing of the copy is left to remove.
+        String source;
+        try {
+            source = "the source is " + ByteSize.format(Files.size(args.file)) + "; ";
+        } catch (IOException sizeUnknown) {
+            source = "";
+        }
+        return "; free space there or copy to another disk (" + source + "nothing was left behind)";
     }
 
     private MapOptions layout(MapOptions source) {

@@ -389,6 +389,17 @@ final class AdminCommands {
         }
     }
 
+    /** Appends {@code name:value} unless the value could not be measured (-1). */
+    private static void field(StringBuilder sb, String name, long value) {
+        if (value >= 0) {
+            sb.append("\r\n").append(name).append(':').append(value);
+        }
+    }
+
+    private static String seconds(double s) {
+        return String.format(java.util.Locale.ROOT, "%.6f", s);
+    }
+
     /** INFO's text: Redis section names and field names, our values. */
     String info(byte[][] a) {
         String section = a.length > 1 ? Args.lower(a[1]) : "default";
@@ -413,8 +424,10 @@ final class AdminCommands {
         }
         if (all || section.equals("memory")) {
             Runtime rt = Runtime.getRuntime();
-            sb.append("# Memory\r\nused_memory:").append(rt.totalMemory() - rt.freeMemory())
-                    .append("\r\nused_memory_heap_max:").append(rt.maxMemory())
+            sb.append("# Memory\r\nused_memory:").append(rt.totalMemory() - rt.freeMemory());
+            field(sb, "used_memory_rss", ProcessStats.statusBytes("VmRSS"));
+            field(sb, "colossal_rss_anon_bytes", ProcessStats.statusBytes("RssAnon"));
+            sb.append("\r\nused_memory_heap_max:").append(rt.maxMemory())
                     .append("\r\nmaxmemory:0\r\nmaxmemory_policy:noeviction\r\n\r\n");
         }
         if (all || section.equals("persistence")) {
@@ -441,9 +454,15 @@ final class AdminCommands {
             sb.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n\r\n");
         }
         if (all || section.equals("cpu")) {
-            double cpu = ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
-            sb.append("# CPU\r\nused_cpu_total:")
-                    .append(String.format(java.util.Locale.ROOT, "%.6f", cpu)).append("\r\n\r\n");
+            double[] cpu = ProcessStats.cpuSeconds();
+            double total = ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
+            sb.append("# CPU");
+            if (cpu[0] >= 0) {
+                sb.append("\r\nused_cpu_sys:").append(seconds(cpu[1])).append("\r\nused_cpu_user:").append(seconds(cpu[0]))
+                        // No child processes: the map file is the snapshot, nothing forks to write one.
+                        .append("\r\nused_cpu_sys_children:0.000000\r\nused_cpu_user_children:0.000000");
+            }
+            sb.append("\r\nused_cpu_total:").append(seconds(total)).append("\r\n\r\n");
         }
         if (all || section.equals("keyspace")) {
             sb.append("# Keyspace\r\n");

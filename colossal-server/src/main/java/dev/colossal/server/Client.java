@@ -6,7 +6,8 @@ final class Client {
     final long id;
     final String address;
     final long createdMillis;
-    final Reply reply = new Reply(16 * 1024);
+    /** Opened and closed by the connection, on its loop's thread. */
+    final Reply reply = new Reply();
     String name;
     String libName;
     String libVersion;

@@ -18,6 +18,7 @@ import java.nio.channels.SocketChannel;
 final class Connection {
 
     private static final int INITIAL_INPUT = 16 * 1024;
+    private static final int INITIAL_OUTPUT = 16 * 1024;
     private static final int KEEP_OUTPUT = 64 * 1024;
     /** Stop running requests once this much output waits, and write first. */
     private static final int OUTPUT_HIGH_WATER = 4 * 1024 * 1024;
@@ -62,6 +63,7 @@ final class Connection {
         keys = loopKeys;
         readAhead = loopReadAhead;
         input(INITIAL_INPUT);
+        client.reply.open(INITIAL_OUTPUT);
     }
 
     /** Moves the unparsed input to the start of a new buffer of {@code size} bytes, freeing the old one. */
@@ -226,7 +228,7 @@ final class Connection {
             inArena = null;
         }
         in = MemorySegment.NULL;
-        client.reply.reset(0);
+        client.reply.close();
     }
 
     @Override

@@ -76,6 +76,20 @@ final class Errors {
         };
     }
 
+    /**
+     * OOM for an EXPIRE, PERSIST or GETEX that found no room: a key's entry is written anew to
+     * change its deadline (a crash then leaves the old one or the new one), and with a deadline
+     * where it had none, 8 bytes longer. Redis accepts EXPIRE at maxmemory; here it needs disk.
+     *
+     * @param longer whether the key had no deadline and is given one
+     */
+    static String noRoomForExpiry(java.nio.file.Path file, UncheckedIOException full, boolean longer) {
+        String why = full.getCause() != null && full.getCause().getMessage() != null ? full.getCause().getMessage() : "no room";
+        return "OOM no room to " + (longer ? "add the expiry: the key is written anew with it, 8 bytes longer,"
+                : "change the expiry: the key is written anew with it,") + " and map file=" + file + " could not grow ("
+                + why + "); DEL or FLUSHALL free space at once (so does an EXPIRE in the past), or free disk space";
+    }
+
     /** {@link #of} for damage: what is wrong where, and how to go on. */
     private static String corrupt(MapCorruptedException e) {
         return "ERR corrupt map file=" + e.file() + " offset=" + e.offset() + ": " + e.what()

@@ -115,7 +115,7 @@ final class KeyCommands {
                 store.delete(a[1]);
                 ctx.stats.expiredKeys.increment();
             } else {
-                store.set(a[1], e.array(), e.offset(), e.length(), at);
+                strings.setExpiry(a[1], e, at);
             }
             r.integer(1);
         } finally {
@@ -145,7 +145,7 @@ final class KeyCommands {
             if (e == null || e.expireAtMillis() == StoredValue.NO_EXPIRY) {
                 r.integer(0);
             } else {
-                store.set(a[1], e.array(), e.offset(), e.length(), StoredValue.NO_EXPIRY);
+                strings.setExpiry(a[1], e, StoredValue.NO_EXPIRY);
                 r.integer(1);
             }
         } finally {

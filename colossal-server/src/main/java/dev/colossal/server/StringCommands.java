@@ -252,6 +252,20 @@ final class StringCommands {
         }
     }
 
+    /**
+     * Stores {@code e}'s value again with deadline {@code at}: what EXPIRE, PERSIST and GETEX write.
+     * The entry is written anew, so on a full disk this may find no room, and for a key that had no
+     * TTL the new entry is 8 bytes longer; the error says so, as Redis takes an EXPIRE at maxmemory.
+     */
+    void setExpiry(byte[] key, KeyValueStore.Entry e, long at) {
+        try {
+            store.set(key, e.array(), e.offset(), e.length(), at);
+        } catch (java.io.UncheckedIOException full) {
+            boolean longer = e.expireAtMillis() == StoredValue.NO_EXPIRY && at != StoredValue.NO_EXPIRY;
+            throw new ReplyException(Errors.noRoomForExpiry(ctx.config.dataDir().resolve(MapStore.FILE_NAME), full, longer));
+        }
+    }
+
     private void getex(Client c, byte[][] a, Reply r) {
         int expiryArg = -1;
         boolean persist = false;
@@ -286,7 +300,7 @@ final class StringCommands {
             if (expiryArg > 0 && expired(at)) {
                 store.delete(a[1]);
             } else if (expiryArg > 0 || (persist && e.expireAtMillis() != StoredValue.NO_EXPIRY)) {
-                store.set(a[1], e.array(), e.offset(), e.length(), at);
+                setExpiry(a[1], e, at);
             }
             r.bulk(e.value());
         } finally {

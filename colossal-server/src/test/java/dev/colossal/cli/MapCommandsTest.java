@@ -11,6 +11,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,7 +70,8 @@ class MapCommandsTest {
         Path file = map();
         Cli.Run done = Cli.run("compact", "--no-progress", file.toString());
         assertEquals(0, done.exit(), done.err());
-        assertTrue(done.out().startsWith(file + ": 500 entries; ") && done.out().contains(" of it taken back"), done.out());
+        assertTrue(done.out().startsWith(file + ": 500 entries; ") && done.out().strip().endsWith(" free; no leaked space found"),
+                done.out());
         assertFalse(done.out().contains("colossal copy"), "a full map needs no copy: " + done.out());
 
         try (BytesMap map = BytesMap.open(file)) {
@@ -80,6 +83,9 @@ class MapCommandsTest {
             }
         }
         Cli.Run emptied = Cli.run("compact", "--no-progress", file.toString());
+        // The free bytes grew by the chunk headers, which a map no process died writing did not leak.
+        assertTrue(emptied.out().contains(" more than before: the headers of chunks emptied into spare extents);"
+                + " no leaked space found"), emptied.out());
         assertTrue(emptied.out().contains("to give the free space back to the disk: 'colossal copy " + file + " NEW_FILE'"),
                 emptied.out());
 
@@ -117,6 +123,38 @@ class MapCommandsTest {
         assertEquals(2, noDir.exit());
         assertEquals("colossal copy: " + dir.resolve("no/such/dir") + ": the copy's directory does not exist; create it first",
                 noDir.err().strip());
+    }
+
+    /**
+     * A copy onto a full disk (here: a child JVM under {@code ulimit -f}, whose writes past the limit
+     * fail as a full disk's do) names the target and says what to do, whether the new file could not
+     * be created or could not grow; nothing is left behind. The trial saw only "No space left on device".
+     */
+    @Test
+    void copyOntoAFullDiskNamesTheTargetAndLeavesNothing() throws Exception {
+        Path file = dir.resolve("big.map");
+        try (BytesMap map = BytesMap.open(file)) {
+            for (int i = 0; i < 5000; i++) {
+                map.put(("k" + i).getBytes(UTF_8), new byte[1000]);
+            }
+        }
+        Path out = Files.createDirectory(dir.resolve("full"));
+        for (int limitKiB : new int[] {64, 2048}) {   // fails creating the file, then growing it
+            Path target = out.resolve("copy.map");
+            String java = ProcessHandle.current().info().command().orElseThrow();
+            Process p = new ProcessBuilder("bash", "-c", "ulimit -f " + limitKiB + " && exec \"$0\" \"$@\"", java, "-cp",
+                    System.getProperty("java.class.path"), "dev.colossal.cli.Main", "copy", "--no-progress",
+                    file.toString(), target.toString()).redirectErrorStream(true).start();
+            String printed = new String(p.getInputStream().readAllBytes(), UTF_8).strip();
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(2, p.exitValue(), printed);
+            assertEquals("colossal copy: " + target + ": cannot write the copy: File too large; free space there or copy to"
+                    + " another disk (the source is " + ByteSize.format(Files.size(file)) + "; nothing was left behind)",
+                    printed, "limit " + limitKiB + " KiB");
+            try (var left = Files.list(out)) {
+                assertEquals(List.of(), left.toList());
+            }
+        }
     }
 
     @Test

@@ -78,6 +78,54 @@ class StorageErrorsTest {
         }
     }
 
+    /**
+     * EXPIRE on a full disk: the key's entry is written anew, 8 bytes longer, so some keys find no
+     * room. Redis accepts EXPIRE at maxmemory; here the refusal says why and what frees space, and
+     * the key is left as it was (the trial: a bare "could not grow" for about a third of the keys).
+     */
+    @Test
+    void anExpiryOnAFullDiskSaysWhyItNeedsRoom() throws Exception {
+        int port = TestServers.freePort();
+        Path data = dir.resolve("data");
+        Path log = dir.resolve("server.log");
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String cmd = "ulimit -f 4096 && exec '" + java + "' -cp '" + System.getProperty("java.class.path")
+                + "' dev.colossal.cli.Main serve --port " + port + " --http-port -1 --data '" + data + "'";
+        Process server = new ProcessBuilder("bash", "-c", cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            TestServers.awaitPong(port, server, log);
+            try (Wire w = new Wire(port)) {
+                String value = "x".repeat(3000);
+                int stored = 0;
+                while (w.call("SET", "k" + stored, value).equals("+OK\r\n")) {
+                    stored++;
+                }
+                Path file = data.resolve(MapStore.FILE_NAME);
+                String refusal = null;
+                int refused = 0;
+                for (int i = 0; i < stored; i++) {
+                    String reply = w.call("EXPIRE", "k" + i, "1000");
+                    if (!reply.equals(":1\r\n")) {
+                        refused++;
+                        refusal = reply;
+                        assertEquals(":-1\r\n", w.call("TTL", "k" + i), "a refused key keeps no TTL");
+                        assertEquals("$3000\r\n", w.call("GET", "k" + i).substring(0, 7), "and its value");
+                    }
+                }
+                assertTrue(refused > 0, "a full disk refuses some of " + stored + " expiries");
+                assertEquals("-OOM no room to add the expiry: the key is written anew with it, 8 bytes longer, and map file="
+                        + file + " could not grow (File too large); DEL or FLUSHALL free space at once (so does an EXPIRE"
+                        + " in the past), or free disk space\r\n", refusal);
+                System.out.println("expiry on a full disk: " + refused + " of " + stored + " refused: " + refusal.strip());
+                assertEquals(":1\r\n", w.call("EXPIRE", "k0", "-1"), "an EXPIRE in the past deletes, full disk or not");
+                assertEquals(":0\r\n", w.call("EXISTS", "k0"));
+            }
+        } finally {
+            server.destroy();
+            assertTrue(server.waitFor(20, TimeUnit.SECONDS), "SIGTERM stops the server");
+        }
+    }
+
     /** A value a program put into the server's map file itself, in no format of the server's. */
     @Test
     void aValueNotInTheServersFormatIsWrongType() throws Exception {
