@@ -95,15 +95,29 @@ final class CodecResolver {
     /** Records and classes already built, or being built (mapped to null until done). */
     private final Map<Class<?>, WireCodec<?>> composites = new HashMap<>();
     private final Map<Class<?>, LateCodec<?>> late = new HashMap<>();
+    /** Whether enums are written by name ({@link EnumNameCodec}) rather than by ordinal. */
+    private final boolean enumsByName;
+    /** The enums met so far, in the order met. */
+    private final Set<Class<?>> enums = new LinkedHashSet<>();
 
     CodecResolver(MethodHandles.Lookup lookup, boolean linkDirectly) {
-        this(lookup, linkDirectly, Map.of());
+        this(lookup, linkDirectly, Map.of(), false);
     }
 
     CodecResolver(MethodHandles.Lookup lookup, boolean linkDirectly, Map<Class<?>, WireCodec<?>> custom) {
+        this(lookup, linkDirectly, custom, false);
+    }
+
+    CodecResolver(MethodHandles.Lookup lookup, boolean linkDirectly, Map<Class<?>, WireCodec<?>> custom,
+                  boolean enumsByName) {
         this.lookup = lookup;
         this.linkDirectly = linkDirectly;
         this.custom = custom;
+        this.enumsByName = enumsByName;
+    }
+
+    Set<Class<?>> enums() {
+        return enums;
     }
 
     static WireCodec<?> builtIn(Class<?> type) {
@@ -150,7 +164,9 @@ final class CodecResolver {
             return builtIn;
         }
         if (c.isEnum() || (c.getSuperclass() != null && c.getSuperclass().isEnum())) {
-            return enumCodec(c.isEnum() ? c : c.getSuperclass());
+            Class<?> e = c.isEnum() ? c : c.getSuperclass();
+            enums.add(e);
+            return enumCodec(e, enumsByName);
         }
         if (c.isArray()) {
             Class<?> component = c.getComponentType();
@@ -436,8 +452,8 @@ final class CodecResolver {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static WireCodec<?> enumCodec(Class<?> c) {
-        return new EnumCodec(c);
+    private static WireCodec<?> enumCodec(Class<?> c, boolean byName) {
+        return byName ? new EnumNameCodec(c) : new EnumCodec(c);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

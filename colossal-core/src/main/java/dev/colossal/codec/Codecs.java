@@ -283,8 +283,13 @@ public final class Codecs {
      * Returns a codec for a record or class whose bytes survive changes to the type: each field is
      * tagged with its name and type and prefixed with its length, so data written by an older or newer
      * version decodes with added fields at their defaults (0, false, null, empty Optional) and removed
-     * fields skipped; a field whose type changed is refused with a {@link CodecException}. It costs
-     * about 9 bytes per field over {@link #of(Class)}: use it for data that outlives a release.
+     * fields skipped; a field whose type changed is refused with a {@link CodecException}. A renamed
+     * field reads its old values if it names its former names with {@link Renamed}, else it reads as
+     * its default. Enums, anywhere in a field's type, are written by name, so an enum may gain, lose or
+     * reorder constants: a value holding a constant the reading enum lacks is refused with a
+     * {@link CodecException} naming the field and the constant. Nested records and classes must keep
+     * their fields. It costs about 9 bytes per field over {@link #of(Class)}, and an enum's name in
+     * place of its ordinal: use it for data that outlives a release.
      *
      * @param type   a record or class
      * @param lookup a lookup that can access it, e.g. {@code MethodHandles.publicLookup()} for public types
@@ -298,7 +303,7 @@ public final class Codecs {
             throw new IllegalArgumentException("type=" + type.getName()
                     + " is not a record or class; evolving codecs tag the fields of records and classes");
         }
-        return new EvolvingCodec<>(type, new CodecResolver(lookup, false).composite(type, type.getSimpleName()));
+        return new EvolvingCodec<>(type, lookup);
     }
 
     /**
@@ -329,7 +334,8 @@ public final class Codecs {
 
     /**
      * Returns a 64-bit hash of the codec's schema: the field names, their order and their types, all
-     * the way down. Two codecs with the same fingerprint read each other's bytes.
+     * the way down, including each enum's constants in order. Two codecs with the same fingerprint
+     * read each other's bytes.
      *
      * @param codec a codec made by this class
      * @return the fingerprint

@@ -1,8 +1,8 @@
 package dev.colossal.codec;
 
 /**
- * An enum constant as its ordinal in a varint. The constants' names are part of the schema, so a
- * reordered or renamed enum changes the fingerprint.
+ * An enum constant as its ordinal in a varint. The constants' names are part of the schema, so an
+ * enum whose constants were added, removed, reordered or renamed changes the fingerprint.
  */
 final class EnumCodec<E extends Enum<E>> extends NamedCodec<E> {
 
@@ -12,11 +12,17 @@ final class EnumCodec<E extends Enum<E>> extends NamedCodec<E> {
     EnumCodec(Class<E> type) {
         super(type.getName());
         this.constants = type.getEnumConstants();
+        this.schema = schema(type, constants.length);
+    }
+
+    /** The schema of this enum's codec had it had only its first {@code n} constants. */
+    static String schema(Class<?> type, int n) {
+        Object[] constants = type.getEnumConstants();
         StringBuilder b = new StringBuilder("enum ").append(type.getName()).append('{');
-        for (int i = 0; i < constants.length; i++) {
-            b.append(i == 0 ? "" : ",").append(constants[i].name());
+        for (int i = 0; i < n; i++) {
+            b.append(i == 0 ? "" : ",").append(((Enum<?>) constants[i]).name());
         }
-        this.schema = b.append('}').toString();
+        return b.append('}').toString();
     }
 
     @Override

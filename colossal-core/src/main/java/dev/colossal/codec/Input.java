@@ -168,6 +168,42 @@ final class Input {
     }
 
     /**
+     * Reads one of {@code tokens} if the window holds it at the position, and returns its index; else
+     * returns -1 and moves nothing. The tokens must be self-delimiting (length-prefixed), so that at
+     * most one can match; {@code heads[i]} holds the first 8 bytes of token i as a little-endian long
+     * (zeros past its end) and {@code masks[i]} has ones where token i has bytes. One load of 8 bytes
+     * tells most tokens apart; bytes the window holds past the input are masked out by the token's
+     * length, which must fit what is left.
+     */
+    int readToken(byte[][] tokens, long[] heads, long[] masks) {
+        int p = pos;
+        byte[] w = window;
+        if (w.length - p < 8) {
+            return -1;
+        }
+        long word = (long) WireFormat.ARRAY_LONG.get(w, p);
+        int left = end - p;
+        for (int i = 0; i < tokens.length; i++) {
+            if ((word & masks[i]) == heads[i]) {
+                byte[] t = tokens[i];
+                int n = t.length;
+                if (n > left) {
+                    return -1;
+                }
+                int k = 8;
+                while (k < n && w[p + k] == t[k]) {
+                    k++;
+                }
+                if (k >= n) {
+                    pos = p + n;
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /**
      * Reads a nullable string, {@code [0]} or {@code [1][varint n][n bytes of UTF-8]}: in one step
      * when the length takes one byte and the bytes are in the window, else through the checked path.
      */

@@ -37,6 +37,8 @@
  *  versioned(codec)      [fingerprint: 8][value]
  *  evolving(type)        [varint field count] then per field:
  *                        [name id: 4][type id: 4][varint length][value: length bytes]
+ *                        values as above, except enums anywhere in them:
+ *                        [varint n][n bytes of UTF-8: the constant's name]
  * </pre>
  *
  * <p>(*) {@code encodedSize} refuses a string with an unpaired surrogate, which UTF-8 cannot carry,
@@ -67,9 +69,15 @@
  * <p>Each codec has a schema text ({@link dev.colossal.codec.Codecs#schema}) naming every field and
  * type down the tree, and a 64-bit fingerprint of it ({@link dev.colossal.codec.Codecs#fingerprint}).
  * Containers store the fingerprint once and compare it on open; single values can carry it with
- * {@link dev.colossal.codec.Codecs#versioned}. Data that must outlive changes to its type uses
- * {@link dev.colossal.codec.Codecs#evolving}: fields are matched by name, added fields take their
- * defaults, removed fields are skipped, and a field whose type changed is refused with a message.
+ * {@link dev.colossal.codec.Codecs#versioned}. Every change to a type's shape changes them, down
+ * to the constants of an enum (added, removed, reordered or renamed) anywhere inside it: bytes are
+ * positional and enums are ordinals, so no such change can be read across. Data that must outlive
+ * changes to its type uses {@link dev.colossal.codec.Codecs#evolving}: fields are matched by name
+ * (or a former name given by {@link dev.colossal.codec.Renamed}), added fields take their defaults,
+ * removed fields are skipped, enums are written by name so that their constants may change (a
+ * constant the enum no longer has is refused, naming it), and a field whose type changed is refused
+ * with a message. Evolving codecs of earlier versions wrote enums by ordinal; those values are read
+ * while the enum keeps its constants of then, in their order, with new ones only appended.
  *
  * <h2>Errors</h2>
  *

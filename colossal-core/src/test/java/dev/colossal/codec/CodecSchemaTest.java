@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +21,29 @@ class CodecSchemaTest {
     record UserV3(long score, String name) {}
 
     record UserRetyped(String name, String age) {}
+
+    /** UserV1 with age renamed, and then name renamed too. */
+    record UserRenamed(@Renamed(from = {"login", "name"}) String handle, @Renamed(from = "age") int years) {}
+
+    /** A former name that is another field's name now: the codec could not tell their values apart. */
+    record UserClash(String name, @Renamed(from = "name") String title) {}
+
+    /** A renamed field whose type changed as well. */
+    record UserRenamedRetyped(String name, @Renamed(from = "age") String years) {}
+
+    /** A class's field, declared with its former name. */
+    public static final class Account {
+        @Renamed(from = "age")
+        private final int years;
+
+        public Account(int years) {
+            this.years = years;
+        }
+
+        public int years() {
+            return years;
+        }
+    }
 
     record Address(String city) {}
 
@@ -106,5 +130,24 @@ class CodecSchemaTest {
         e = assertThrows(CodecException.class, () -> v1.decode(Bytes.encode(v2,
                 new CustomerV2("bo", new AddressV2("Rome", "00100")))));
         assertContains(e.getMessage(), "type=" + AddressV2.class.getName().replace("V2", ""));
+    }
+
+    @Test
+    void evolvingCodecsReadARenamedFieldUnderTheNamesRenamedGives() {
+        MemorySegment old = Bytes.encode(Codecs.evolving(UserV1.class, LOOKUP), new UserV1("ann", 41));
+        Codec<UserRenamed> renamed = Codecs.evolving(UserRenamed.class, LOOKUP);
+        assertEquals(new UserRenamed("ann", 41), renamed.decode(old));
+        UserRenamed now = new UserRenamed("bo", 7);
+        assertEquals(now, Bytes.roundTrip(renamed, now), "written under the new names");
+        assertEquals(41, Codecs.evolving(Account.class, LOOKUP).decode(old).years());
+        assertEquals(new UserV1(null, 0), Codecs.evolving(UserV1.class, LOOKUP).decode(Bytes.encode(renamed, now)),
+                "an older reader knows only the old names: the values read as defaults");
+        CodecException e = assertThrows(CodecException.class,
+                () -> Codecs.evolving(UserRenamedRetyped.class, LOOKUP).decode(old));
+        assertContains(e.getMessage(), "field=years was written with another type");
+        IllegalArgumentException clash = assertThrows(IllegalArgumentException.class,
+                () -> Codecs.evolving(UserClash.class, LOOKUP));
+        assertContains(clash.getMessage(), "fields name and name (@Renamed from, of title) have the same 32-bit name id");
+        assertContains(clash.getMessage(), "drop the @Renamed name");
     }
 }
