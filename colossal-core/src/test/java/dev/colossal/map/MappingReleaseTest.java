@@ -38,12 +38,15 @@ class MappingReleaseTest {
         return b == null ? null : new String(b, StandardCharsets.UTF_8);
     }
 
-    /** One mapping, covering what is allocated and no more than the file (the file's write-ahead is not mapped yet). */
-    private static void assertMapsAboutTheFile(MapFile file) throws java.io.IOException {
+    /**
+     * One mapping, covering at least {@code from} and no more than the file (the file's write-ahead
+     * is not mapped yet).
+     */
+    private static void assertMapsAboutTheFile(MapFile file, long from) throws java.io.IOException {
         assertEquals(1, file.mappings());
         long mapped = file.mem().byteSize();
-        assertTrue(mapped >= file.allocEnd() && mapped <= file.size(), "mapped=" + mapped + " allocEnd="
-                + file.allocEnd() + " size=" + file.size());
+        assertTrue(mapped >= from && mapped <= file.size(), "mapped=" + mapped + " from=" + from
+                + " allocEnd=" + file.allocEnd() + " size=" + file.size());
     }
 
     @Test
@@ -56,7 +59,7 @@ class MappingReleaseTest {
             assertTrue(map.file.remaps >= 10, "the file grew through many remaps: " + map.file.remaps);
             assertFalse(first.scope().isAlive(), "the first mapping was closed");
             assertThrows(IllegalStateException.class, () -> first.get(ValueLayout.JAVA_LONG, 0));
-            assertMapsAboutTheFile(map.file);
+            assertMapsAboutTheFile(map.file, map.file.allocEnd());
             for (int i = 0; i < 50_000; i++) {
                 assertEquals(ConcurrencyStressTest.valueFor("k" + i, i), string(map.get(bytes("k" + i))));
             }
@@ -160,7 +163,9 @@ class MappingReleaseTest {
             }
             assertTrue(checked > 0, "read while the child wrote");
             assertFalse(first.scope().isAlive(), "the mapping from before the child's growth was closed");
-            assertMapsAboutTheFile(map.file);
+            // A reader maps as far as its reads go: what the child allocated last may be a table it
+            // gave back to the spare extents, which no read touches.
+            assertMapsAboutTheFile(map.file, first.byteSize() + 1);
         }
     }
 }
