@@ -345,6 +345,23 @@ public final class Codecs {
     }
 
     /**
+     * Returns what a container of many values of this codec records once and compares when it
+     * opens again (as {@link #versioned} advises): the {@linkplain #fingerprint fingerprint}, or 0
+     * when stored bytes do not depend on the schema staying the same, so that no check is due:
+     * values of an {@linkplain #evolving evolving} codec, anywhere inside, carry their field
+     * names and read across versions, and a codec not made by this class has a shape of its own,
+     * which no schema describes.
+     *
+     * @param codec a codec
+     * @return the fingerprint to record, or 0 for none
+     */
+    public static long storedFingerprint(Codec<?> codec) {
+        WireCodec<?> ours = internal(codec);
+        return ours instanceof ForeignCodec<?> || ours.schema().contains(EvolvingCodec.SCHEMA_PREFIX) ? 0
+                : WireFormat.fingerprint(ours.schema());
+    }
+
+    /**
      * Returns the canonical text of the codec's byte shape.
      *
      * @param codec a codec made by this class

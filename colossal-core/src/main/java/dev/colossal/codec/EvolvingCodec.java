@@ -37,6 +37,9 @@ import java.util.Set;
  */
 final class EvolvingCodec<T> extends NamedCodec<T> {
 
+    /** What an evolving codec's schema starts with, wherever it is nested. */
+    static final String SCHEMA_PREFIX = "evolving ";
+
     /** name id, type id and at least a one-byte length. */
     private static final int MIN_FIELD_BYTES = 9;
     /** The most old type ids a field holding enums by ordinal is read under (see {@link #ordinalTypeIds}). */
@@ -117,7 +120,7 @@ final class EvolvingCodec<T> extends NamedCodec<T> {
         }
         constructor = model.constructor().asSpreader(Object[].class, n)
                 .asType(MethodType.methodType(Object.class, Object[].class));
-        schema = "evolving " + model.schema();
+        schema = SCHEMA_PREFIX + model.schema();
     }
 
     private String label(List<String> readNames, int k) {

@@ -134,7 +134,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      */
     private static <K, V> ColossalMap<K, V> checked(BytesMap raw, Codec<K> keys, Codec<V> values) throws IOException {
         try {
-            raw.file.checkCodecs(fingerprint(keys), fingerprint(values));
+            raw.file.checkCodecs(Codecs.storedFingerprint(keys), Codecs.storedFingerprint(values));
         } catch (RuntimeException e) {
             raw.close();
             throw e;
@@ -142,11 +142,6 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         return new ColossalMap<>(raw, keys, values);
     }
 
-    /** The codec's schema fingerprint, or 0 for one whose bytes carry their own schema or whose shape is its own. */
-    private static long fingerprint(Codec<?> codec) {
-        String schema = Codecs.schema(codec);
-        return schema.startsWith("foreign<") || schema.contains("evolving ") ? 0 : Codecs.fingerprint(codec);
-    }
 
     /**
      * Opens an existing map for reading only, needing only read permission on the file (see

@@ -1153,10 +1153,8 @@ final class Segment {
     /**
      * As {@link #rebuild()}; {@code giveAll} gives the newest chunk back too if it holds nothing,
      * and the free space of the chunks at {@code withheld} (ascending) stays off the free lists.
-     *
-     * @return the scan it rebuilt from; chunks it gave back are in it still, with no entry
      */
-    private SegmentScan rebuild(boolean giveAll, long[] withheld) {
+    private void rebuild(boolean giveAll, long[] withheld) {
         SegmentScan scan = SegmentScan.of(file, index);
         MemorySegment m = file.mem(file.allocEnd());
         if (scan.pendingToAdopt() != 0 || scan.retiredToAdopt() != 0) {
@@ -1202,7 +1200,6 @@ final class Segment {
         Mem.setLong(m, base + MAY_EXPIRE, scan.expiringEntries() > 0 ? 1 : 0);
         // Last: a death while chunks are given back leaves a segment sound without them.
         heap.giveBack(Arrays.copyOf(empty, emptyChunks));
-        return scan;
     }
 
     void siblings(Segment[] all) {
@@ -1274,8 +1271,9 @@ final class Segment {
      * @throws MapCorruptedException if the table or the chunks are damaged
      */
     long evacuate() {
-        long[] victims = chunksToEmpty(rebuild(false, NO_CHUNKS).chunkUse());
+        long[] victims = chunksToEmpty(SegmentScan.of(file, index).chunkUse());
         if (victims.length == 0) {
+            rebuild();
             return 0;
         }
         long[] victimEnds = new long[victims.length];
@@ -1345,7 +1343,7 @@ final class Segment {
             if (used * 2 > blocks) {
                 break;   // the rest are fuller still
             }
-            // Not the bump region, nor a chunk the rebuild gave back; nor one whose entries the
+            // Not the bump region, nor an empty chunk (the rebuild gives it back); nor one whose entries the
             // rest of the heap could not take with room to spare (a smaller one may still fit).
             if (use[3 * c] == newest || used == 0 || (moving + used) * 2 > free - emptied - (blocks - used)) {
                 continue;
