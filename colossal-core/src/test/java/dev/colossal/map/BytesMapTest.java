@@ -103,6 +103,24 @@ class BytesMapTest {
     }
 
     @Test
+    void aPositiveTtlUnderAMillisecondStillStoresAnEntryThatCanBeRead() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("short.map"))) {
+            long[] now = {1_000_000};
+            map.file.clock = () -> now[0];
+            java.lang.foreign.MemorySegment key = java.lang.foreign.MemorySegment.ofArray(b("k"));
+            java.lang.foreign.MemorySegment value = java.lang.foreign.MemorySegment.ofArray(b("v"));
+            // Cut down to whole milliseconds it was 0: the entry expired as it was written.
+            map.put(key, value, java.time.Duration.ofNanos(999_999));
+            assertEquals(now[0] + 1, map.expiresAt(key));
+            assertArrayEquals(b("v"), map.get(b("k")));
+            map.put(key, value, java.time.Duration.ofNanos(1_500_000));
+            assertEquals(now[0] + 2, map.expiresAt(key), "rounded up, never down");
+            now[0] += 2;
+            assertNull(map.get(b("k")));
+        }
+    }
+
+    @Test
     void shouldCreateTheFileReadableByItsOwnerOnly() throws IOException {
         Path file = dir.resolve("private.map");
         try (BytesMap map = BytesMap.open(file)) {
