@@ -481,7 +481,8 @@ public final class BytesMap implements AutoCloseable {
     /**
      * Maps {@code key} to {@code value} until {@code ttl} has passed; after that the entry reads
      * as absent and is removed when its segment next needs room, or by {@link #purgeExpired}.
-     * Expiry has millisecond resolution against the system clock.
+     * Expiry has millisecond resolution against the system clock; a {@code ttl} that is not whole
+     * milliseconds is rounded up.
      *
      * @param key   the key bytes
      * @param value the value bytes
@@ -499,8 +500,9 @@ public final class BytesMap implements AutoCloseable {
             throw new IllegalArgumentException("ttl=" + ttl + " must be positive; use remove to drop an entry");
         }
         long now = file.nowMillis();
-        // a ttl past what milliseconds hold (Duration.ofSeconds(Long.MAX_VALUE)) is the end of time
-        long millis = ttl.compareTo(MAX_TTL) >= 0 ? Long.MAX_VALUE : ttl.toMillis();
+        // a ttl past what milliseconds hold (Duration.ofSeconds(Long.MAX_VALUE)) is the end of time;
+        // a part of a millisecond counts as one: cut off, a ttl under 1 ms expired as it was written
+        long millis = ttl.compareTo(MAX_TTL) >= 0 ? Long.MAX_VALUE : ttl.plusNanos(999_999).toMillis();
         return Math.max(1, now + Math.min(millis, Long.MAX_VALUE - now));
     }
 

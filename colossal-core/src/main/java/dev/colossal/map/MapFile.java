@@ -222,7 +222,8 @@ final class MapFile implements AutoCloseable {
     }
 
     private long perSegment(long total) {
-        return total == 0 ? 0 : Math.max(1, (total + segmentCount - 1) / segmentCount);
+        // ceilDiv: total + segmentCount - 1 overflowed for a bound near Long.MAX_VALUE, to one a segment
+        return total == 0 ? 0 : Math.max(1, Math.ceilDiv(total, segmentCount));
     }
 
     boolean bounded() {

@@ -2,8 +2,9 @@ package dev.colossal.map;
 
 /**
  * How a new map file is laid out. Every option has a default that suits maps from a few entries
- * to billions; none is a size limit. Options but {@code verifyReads} are only read when a file is
- * created: an existing file keeps the layout recorded in its header.
+ * to billions; no default limits the size (only {@code maxEntries} and {@code maxBytes} do, for a
+ * cache). Options but {@code verifyReads} shape only a new file: an existing file keeps the layout
+ * recorded in its header, and an open whose options set a bound other than the file's is refused.
  *
  * @param segments  number of segments, a power of two from 1 to 65536; more segments let more
  *                  writers work at once and keep each segment's table growth short

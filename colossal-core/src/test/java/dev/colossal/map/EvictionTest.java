@@ -109,6 +109,19 @@ class EvictionTest {
     }
 
     @Test
+    void aBoundTooLargeToReachKeepsEveryEntry() throws IOException {
+        // Rounded up per segment as (n + segments - 1) / segments, Long.MAX_VALUE overflowed to a
+        // bound of one entry a segment: 64 kept of 1000.
+        try (BytesMap map = BytesMap.open(dir.resolve("huge.map"), MapOptions.DEFAULTS.withMaxEntries(Long.MAX_VALUE))) {
+            for (int i = 0; i < 1000; i++) {
+                map.put(b("k" + i), b("v"));
+            }
+            assertEquals(1000, map.size());
+            assertEquals(Long.MAX_VALUE, map.options().maxEntries());
+        }
+    }
+
+    @Test
     void shouldRejectNegativeBounds() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MapOptions.DEFAULTS.withMaxEntries(-1));
         assertTrue(e.getMessage().contains("maxEntries=-1"), e.getMessage());
