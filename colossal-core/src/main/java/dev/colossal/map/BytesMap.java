@@ -494,6 +494,77 @@ public final class BytesMap implements AutoCloseable {
         write(key, value, expiry(ttl), false);
     }
 
+    /**
+     * Maps {@code key} to {@code value} until {@code ttl} has passed, unless the key is present: a
+     * lease or a lock with a timeout taken in one step (Redis {@code SET NX EX}). An expired entry
+     * counts as absent.
+     *
+     * @param key   the key bytes
+     * @param value the value bytes
+     * @param ttl   how long the entry lives, positive; rounded up to whole milliseconds
+     * @return true if the value was stored, false if the key was present
+     * @throws UncheckedIOException     if the file could not grow (disk full); nothing changed
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     */
+    public boolean putIfAbsent(MemorySegment key, MemorySegment value, Duration ttl) {
+        return write(key, value, expiry(ttl), true);
+    }
+
+    /**
+     * Makes {@code key}'s entry expire when {@code ttl} has passed from now, keeping its value:
+     * a session's lease renewed, or an expiry set on an entry stored without one (Redis {@code
+     * EXPIRE}). The entry is rewritten whole (a new copy published as a put is), so it is as crash
+     * safe as a put, and costs as much.
+     *
+     * @param key the key bytes
+     * @param ttl how long the entry lives from now, positive; rounded up to whole milliseconds
+     * @return true if the key was present, false if absent or expired (nothing is stored then)
+     * @throws UncheckedIOException     if the file could not grow (disk full); nothing changed
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     */
+    public boolean expire(MemorySegment key, Duration ttl) {
+        return rewriteExpiry(key, expiry(ttl));
+    }
+
+    /**
+     * Makes {@code key}'s entry live until it is removed, keeping its value (Redis {@code PERSIST}).
+     *
+     * @param key the key bytes
+     * @return true if the key was present, false if absent or expired
+     * @throws UncheckedIOException if the file could not grow (disk full); nothing changed
+     */
+    public boolean persist(MemorySegment key) {
+        return rewriteExpiry(key, 0);
+    }
+
+    private boolean rewriteExpiry(MemorySegment key, long expiresAt) {
+        file.checkWritable();
+        long h = hash(key);
+        Segment s = segmentFor(h);
+        Scratch scratch = Scratch.acquire();
+        s.lock();
+        try {
+            long slot = s.liveSlot(key, h);
+            if (slot < 0) {
+                return false;
+            }
+            if (s.expiryToKeep(slot) != expiresAt) {
+                // Copied out first: the store makes room (evicting, purging, merging free runs)
+                // before it copies the value, and none of that need know its source is an entry.
+                MemorySegment old = s.value(s.entryAt(slot));
+                MemorySegment copy = scratch.value(old.byteSize());
+                MemorySegment.copy(old, 0, copy, 0, old.byteSize());
+                s.store(slot, key, h, copy, 0, old.byteSize(), expiresAt);
+            }
+            return true;
+        } catch (IOException e) {
+            throw cannotGrow(e);
+        } finally {
+            s.unlock();
+            scratch.release();
+        }
+    }
+
     long expiry(Duration ttl) {
         if (Objects.requireNonNull(ttl, "ttl is null: use put without a ttl for an entry that never expires").isNegative()
                 || ttl.isZero()) {

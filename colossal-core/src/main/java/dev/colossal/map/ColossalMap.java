@@ -541,6 +541,68 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     }
 
     /**
+     * Maps {@code key} to {@code value} until {@code ttl} has passed, unless the key is present
+     * (see {@link BytesMap#putIfAbsent(MemorySegment, MemorySegment, Duration)}): a lease taken in
+     * one step.
+     *
+     * @param key   the key
+     * @param value the value
+     * @param ttl   how long the entry lives, positive
+     * @return the present value, or null if {@code value} was stored
+     * @throws UncheckedIOException     if the file could not grow (disk full); nothing changed
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     */
+    public V putIfAbsent(K key, V value, Duration ttl) {
+        Objects.requireNonNull(value, "value");
+        long expiresAt = raw.expiry(ttl);
+        return locked(key, null, value, null, (m, s, slot, h, k, sc, v, unused) -> {
+            if (slot >= 0) {
+                return m.oldValue(s, slot);
+            }
+            s.store(slot, k, h, m.encodeValue(sc, v), expiresAt);
+            return null;
+        });
+    }
+
+    /**
+     * Makes {@code key}'s entry expire when {@code ttl} has passed from now, keeping its value
+     * (see {@link BytesMap#expire}).
+     *
+     * @param key the key
+     * @param ttl how long the entry lives from now, positive
+     * @return true if the key was present, false if absent or expired
+     * @throws UncheckedIOException     if the file could not grow (disk full); nothing changed
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     */
+    public boolean expire(K key, Duration ttl) {
+        raw.expiry(ttl);    // a bad ttl is refused whether or not the key is present
+        Scratch scratch = Scratch.acquire();
+        try {
+            MemorySegment k = lookupKey(scratch, key);
+            return k != null && raw.expire(k, ttl);
+        } finally {
+            scratch.release();
+        }
+    }
+
+    /**
+     * Makes {@code key}'s entry live until it is removed, keeping its value (see {@link BytesMap#persist}).
+     *
+     * @param key the key
+     * @return true if the key was present, false if absent or expired
+     * @throws UncheckedIOException if the file could not grow (disk full); nothing changed
+     */
+    public boolean persist(K key) {
+        Scratch scratch = Scratch.acquire();
+        try {
+            MemorySegment k = lookupKey(scratch, key);
+            return k != null && raw.persist(k);
+        } finally {
+            scratch.release();
+        }
+    }
+
+    /**
      * Tells when {@code key} expires.
      *
      * @param key the key

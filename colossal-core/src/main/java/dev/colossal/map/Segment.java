@@ -63,7 +63,7 @@ final class Segment {
      * processes' entries may expire sooner; they purge for those. Under the lock.
      */
     private long earliestExpiry;
-    /** Entries evicted since this process's last {@link #purgeBeforeEvicting} purge, -1 before the first; under the lock. */
+    /** Entries evicted since this process's last {@link #purgeBeforeEvicting} that removed any, -1 before the first; under the lock. */
     private long evictionsSincePurge = -1;
     /** The map's segments, this one among them: where {@link #reclaimElsewhere} looks. */
     private Segment[] siblings = {this};
@@ -842,7 +842,9 @@ final class Segment {
             if (!evictOne(keep)) {
                 return;
             }
-            evictionsSincePurge++;
+            if (evictionsSincePurge >= 0) {
+                evictionsSincePurge++;
+            }
         }
     }
 
@@ -850,8 +852,10 @@ final class Segment {
      * Removes the expired entries before live ones are evicted for room: the hand takes an expired
      * entry it meets, but meets it only in its turn, so with half of a full cache expired, 5,000
      * inserts evicted 1,439 live entries and left 1,333 expired ones. The purge scans the segment,
-     * so it waits until something this process knows of may have expired, and for evictions
-     * amounting to an eighth of the bound since the last: a scan a slot costs amortised over those.
+     * so it waits until something this process knows of may have expired, and after one that
+     * removed entries, for evictions amounting to an eighth of the bound: entries expiring one at
+     * a time would otherwise cost a scan per insert. A purge that found nothing (the first, which
+     * learns the earliest expiry) does not hold the next one back.
      */
     private void purgeBeforeEvicting(long keep) {
         long live = Mem.getLong(file.mem(), base + LIVE_ENTRIES);
@@ -859,8 +863,9 @@ final class Segment {
                 || (evictionsSincePurge >= 0 && evictionsSincePurge < Math.max(16, live / 8))) {
             return;
         }
-        evictionsSincePurge = 0;
-        purgeExpired(keep);
+        if (purgeExpired(keep) > 0) {
+            evictionsSincePurge = 0;
+        }
     }
 
     /** Whether {@code moreEntries} and {@code moreBlocks} would take the segment past its bound. */

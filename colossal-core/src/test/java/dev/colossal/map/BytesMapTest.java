@@ -121,6 +121,46 @@ class BytesMapTest {
     }
 
     @Test
+    void expiryCanBeSetRenewedAndDroppedKeepingTheValue() throws IOException {
+        Path file = dir.resolve("lease.map");
+        java.lang.foreign.MemorySegment key = java.lang.foreign.MemorySegment.ofArray(b("lease"));
+        java.lang.foreign.MemorySegment other = java.lang.foreign.MemorySegment.ofArray(b("other"));
+        long[] now = {1_000_000};
+        try (BytesMap map = BytesMap.open(file)) {
+            map.file.clock = () -> now[0];
+            assertFalse(map.expire(key, java.time.Duration.ofSeconds(1)), "absent: nothing to expire");
+            assertFalse(map.persist(key));
+            assertEquals(-1, map.expiresAt(key), "and nothing was stored");
+            assertTrue(map.putIfAbsent(key, java.lang.foreign.MemorySegment.ofArray(b("holder-1")), java.time.Duration.ofMillis(30)));
+            assertFalse(map.putIfAbsent(key, java.lang.foreign.MemorySegment.ofArray(b("holder-2")), java.time.Duration.ofMillis(30)),
+                    "a live lease is not taken");
+            assertEquals(now[0] + 30, map.expiresAt(key));
+            now[0] += 20;
+            assertTrue(map.expire(key, java.time.Duration.ofMillis(30)), "renewed");
+            assertEquals(now[0] + 30, map.expiresAt(key));
+            assertArrayEquals(b("holder-1"), map.get(b("lease")));
+            map.put(other, java.lang.foreign.MemorySegment.ofArray(new byte[5000]));
+            assertTrue(map.expire(other, java.time.Duration.ofMillis(10)), "an entry stored without expiry gets one");
+            assertTrue(map.persist(key));
+            assertEquals(0, map.expiresAt(key));
+            now[0] += 60;
+            assertArrayEquals(b("holder-1"), map.get(b("lease")), "persisted: lives on");
+            assertNull(map.get(b("other")), "expired");
+            assertFalse(map.expire(other, java.time.Duration.ofSeconds(1)), "an expired entry is absent");
+            assertTrue(map.putIfAbsent(other, java.lang.foreign.MemorySegment.ofArray(b("x")), java.time.Duration.ofMillis(5)),
+                    "an expired entry does not hold its key");
+            assertThrows(IllegalArgumentException.class, () -> map.expire(key, java.time.Duration.ZERO));
+            assertEquals(0, map.expiresAt(key), "a refused ttl changes nothing");
+            MapChecks.assertSound(map);
+        }
+        try (BytesMap map = BytesMap.open(file)) {
+            map.file.clock = () -> now[0];
+            assertArrayEquals(b("holder-1"), map.get(b("lease")));
+            assertEquals(now[0] + 5, map.expiresAt(other), "kept across a reopen");
+        }
+    }
+
+    @Test
     void anEntryStoredWhileItsSegmentMergesFreeSpaceStillExpires() throws IOException {
         try (BytesMap map = BytesMap.open(dir.resolve("merge.map"), MapOptions.DEFAULTS.withSegments(1))) {
             long[] now = {1_000_000};

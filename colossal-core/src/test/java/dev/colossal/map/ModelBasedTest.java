@@ -46,7 +46,7 @@ class ModelBasedTest {
                 String k = "k" + rnd.nextInt(keySpace);
                 String v = value(rnd);
                 String where = "seed=" + seed + " step=" + step + " key=" + k;
-                int op = rnd.nextInt(16);
+                int op = rnd.nextInt(19);
                 boolean succeeded = false;
                 long ttl = 0;
                 switch (op) {
@@ -88,6 +88,20 @@ class ModelBasedTest {
                             return false;
                         });
                     }
+                    case 16 -> {
+                        ttl = 1 + rnd.nextInt(60);
+                        succeeded = !model.containsKey(k);
+                        assertEquals(model.putIfAbsent(k, v), map.putIfAbsent(k, v, java.time.Duration.ofMillis(ttl)), where);
+                    }
+                    case 17 -> {
+                        ttl = 1 + rnd.nextInt(60);
+                        succeeded = model.containsKey(k);
+                        assertEquals(succeeded, map.expire(k, java.time.Duration.ofMillis(ttl)), where);
+                    }
+                    case 18 -> {
+                        assertEquals(model.containsKey(k), map.persist(k), where);
+                        expiry.remove(k);
+                    }
                     default -> {
                         assertEquals(model.containsKey(k), map.containsKey(k), where);
                         long at = map.expiresAt(k);
@@ -96,7 +110,7 @@ class ModelBasedTest {
                 }
                 // A put stores the key anew, without expiry (like Redis SET), a TTL put sets one, and
                 // the updates (replace, compute*, merge) keep it (like Redis INCR).
-                if (op == 13) {
+                if (op == 13 || (op == 16 || op == 17) && succeeded) {
                     expiry.put(k, now[0] + ttl);
                     assertEquals(now[0] + ttl, map.expiresAt(k), where);
                 } else if (op <= 2 || !model.containsKey(k)) {
