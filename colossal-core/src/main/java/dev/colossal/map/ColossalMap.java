@@ -1115,7 +1115,9 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
                 return null;   // started: its cursor has moved on, and a step may be buffered
             }
             long mid = from + (end - from) / 2;
-            if (mid == from) {
+            // Cursors number segments << 26, not entries: split down to single cursors, a map of
+            // 3 entries in 4 segments made 2^28 pieces for a caller that splits until null.
+            if (mid == from || estimateSize() <= 1) {
                 return null;
             }
             WalkSpliterator<T> prefix = new WalkSpliterator<>(shape, from, mid);
