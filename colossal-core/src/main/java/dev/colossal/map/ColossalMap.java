@@ -1023,6 +1023,25 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         public void clear() {
             ColossalMap.this.clear();
         }
+
+        /**
+         * As {@link Set#equals}, for the sets among the views. A set holding null differs from
+         * this one, which cannot hold it: asked whether it contains null, it would throw.
+         */
+        boolean sameElements(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Set<?> other) || other.size() != size()) {
+                return false;
+            }
+            for (Object e : other) {
+                if (e == null || !contains(e)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     private final class EntrySet extends View<Map.Entry<K, V>> implements Set<Map.Entry<K, V>> {
@@ -1030,19 +1049,23 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
             super(new Shape<>(ColossalMap::copyEntry, ColossalMap.this::decodeEntry, true));
         }
 
+        // An entry with a null key is one this map cannot hold, so it is not in the set (as in a
+        // ConcurrentHashMap's), rather than the NullPointerException of get(null).
         @Override
         public boolean contains(Object o) {
-            return o instanceof Map.Entry<?, ?> e && e.getValue() != null && e.getValue().equals(get(e.getKey()));
+            return o instanceof Map.Entry<?, ?> e && e.getKey() != null && e.getValue() != null
+                    && e.getValue().equals(get(e.getKey()));
         }
 
         @Override
         public boolean remove(Object o) {
-            return o instanceof Map.Entry<?, ?> e && ColossalMap.this.remove(e.getKey(), e.getValue());
+            raw.file.checkWritable();   // a write, refused by a read-only map whatever o is, as keySet().remove
+            return o instanceof Map.Entry<?, ?> e && e.getKey() != null && ColossalMap.this.remove(e.getKey(), e.getValue());
         }
 
         @Override
         public boolean equals(Object o) {
-            return o == this || o instanceof Set<?> other && other.size() == size() && containsAll(other);
+            return sameElements(o);
         }
 
         @Override
@@ -1076,7 +1099,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
 
         @Override
         public boolean equals(Object o) {
-            return o == this || o instanceof Set<?> other && other.size() == size() && containsAll(other);
+            return sameElements(o);
         }
 
         @Override
@@ -1177,7 +1200,9 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
                 return null;   // started: its cursor has moved on, and a step may be buffered
             }
             long mid = from + (end - from) / 2;
-            if (mid == from) {
+            // Cursors number segments << 26, not entries: split down to single cursors, a map of
+            // 3 entries in 4 segments made 2^28 pieces for a caller that splits until null.
+            if (mid == from || estimateSize() <= 1) {
                 return null;
             }
             WalkSpliterator<T> prefix = new WalkSpliterator<>(shape, from, mid);

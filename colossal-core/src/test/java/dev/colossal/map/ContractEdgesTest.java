@@ -12,7 +12,11 @@ import dev.colossal.codec.CodecException;
 import dev.colossal.codec.Codecs;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.AbstractMap;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -114,6 +118,31 @@ class ContractEdgesTest {
             assertEquals(-1, map.expiresAt(lone));
             assertThrows(CodecException.class, () -> map.put(lone, "x"));
             assertTrue(map.isEmpty());
+        }
+    }
+    /** Guava testlib's SetEqualsTester: equals with a set holding null threw the NullPointerException of contains(null). */
+    @Test
+    void theSetViewsDifferFromASetHoldingNullInsteadOfThrowing() throws IOException {
+        try (ColossalMap<String, String> map = ColossalMap.inMemory(Codecs.string(), Codecs.string(), MapOptions.DEFAULTS)) {
+            map.put("a", "b");
+            map.put("c", "d");
+            assertFalse(map.keySet().equals(new HashSet<>(Arrays.asList("a", null))));
+            assertFalse(map.entrySet().equals(new HashSet<>(Arrays.asList(Map.entry("a", "b"), null))));
+            assertTrue(map.keySet().equals(Set.of("a", "c")));
+            assertTrue(map.entrySet().equals(Set.of(Map.entry("a", "b"), Map.entry("c", "d"))));
+        }
+    }
+
+    /** An entry with a null key is one the map cannot hold: not in its entry set, as in a ConcurrentHashMap's. */
+    @Test
+    void anEntryWithANullKeyIsNotInTheEntrySet() throws IOException {
+        try (ColossalMap<String, String> map = ColossalMap.inMemory(Codecs.string(), Codecs.string(), MapOptions.DEFAULTS)) {
+            map.put("a", "b");
+            Map.Entry<String, String> nullKey = new AbstractMap.SimpleEntry<>(null, "b");
+            assertFalse(map.entrySet().contains(nullKey));
+            assertFalse(map.entrySet().remove(nullKey));
+            assertFalse(map.entrySet().equals(Set.of(nullKey)));
+            assertEquals(Map.of("a", "b"), map);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.colossal.map;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -139,6 +141,29 @@ class MapViewsTest {
             assertEquals(expected, map.values().parallelStream().mapToLong(Long::longValue).sum());
             assertEquals(20_000, StreamSupport.stream(map.entrySet().spliterator(), true).map(Map.Entry::getKey).distinct().count());
             assertEquals(List.of(), map.keySet().parallelStream().filter(k -> !k.startsWith("k")).toList());
+        }
+    }
+    /**
+     * Guava testlib's spliterator check splits until trySplit returns null: cursors number
+     * segments << 26, and halving them down to single cursors made 2^28 pieces of a map of 3 entries.
+     */
+    @Test
+    void aSmallMapStopsSplittingWhereItsEntriesRunOut() throws IOException {
+        try (ColossalMap<String, Long> map = open("few.map", MapOptions.DEFAULTS.withSegments(4))) {
+            assertNull(map.keySet().spliterator().trySplit(), "an empty map does not split");
+            map.put("a", 1L);
+            map.put("b", 2L);
+            map.put("c", 3L);
+            List<Spliterator<String>> pieces = new ArrayList<>(List.of(map.keySet().spliterator()));
+            for (int i = 0; i < pieces.size(); i++) {
+                for (Spliterator<String> prefix; (prefix = pieces.get(i).trySplit()) != null; ) {
+                    pieces.add(prefix);
+                }
+                assertTrue(pieces.size() < 100, "pieces: " + pieces.size());
+            }
+            Set<String> seen = new HashSet<>();
+            pieces.forEach(p -> p.forEachRemaining(k -> assertTrue(seen.add(k), "met twice: " + k)));
+            assertEquals(Set.of("a", "b", "c"), seen);
         }
     }
 }
