@@ -791,6 +791,21 @@ public final class BytesMap implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Returns how many entries this process evicted to keep the map within its bound (see {@link
+     * MapOptions#withMaxEntries}) since it opened the map: a cache's miss rate explained. Other
+     * processes' evictions are theirs to count; expired entries removed are not evictions.
+     *
+     * @return the count, 0 for an unbounded map
+     */
+    public long evictions() {
+        long n = 0;
+        for (Segment s : segments) {
+            n += s.evictions();
+        }
+        return n;
+    }
+
     /** Whether some entry may carry an expiry time (so {@link #size} may count expired ones). */
     boolean mayExpire() {
         for (Segment s : segments) {

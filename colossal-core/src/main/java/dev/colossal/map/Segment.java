@@ -65,6 +65,8 @@ final class Segment {
     private long earliestExpiry;
     /** Entries evicted since this process's last {@link #purgeBeforeEvicting} that removed any, -1 before the first; under the lock. */
     private long evictionsSincePurge = -1;
+    /** Entries this process evicted for room: written under the lock, read by {@link BytesMap#evictions} without it. */
+    private volatile long evictions;
     /** The map's segments, this one among them: where {@link #reclaimElsewhere} looks. */
     private Segment[] siblings = {this};
     /** Entries this process removed from the segment, under the lock (see {@link #reclaimElsewhere}). */
@@ -255,6 +257,10 @@ final class Segment {
         } finally {
             file.unpin(index);
         }
+    }
+
+    long evictions() {
+        return evictions;
     }
 
     long liveEntries() {
@@ -895,12 +901,16 @@ final class Segment {
             long header = checkEntry(e);
             m = file.mem();
             int meta = EntryLayout.meta(m, e);
-            if ((meta & EntryLayout.META_REFERENCED) != 0 && !isExpired(m, e, header)) {
+            boolean expired = isExpired(m, e, header);
+            if ((meta & EntryLayout.META_REFERENCED) != 0 && !expired) {
                 EntryLayout.setMeta(m, e, meta & ~EntryLayout.META_REFERENCED);
                 continue;
             }
             Mem.setLong(m, base + SegmentLayout.CLOCK_HAND, SlotLayout.next(hand, slots));
             delete(hand);
+            if (!expired) {
+                evictions++;
+            }
             return true;
         }
         return false;

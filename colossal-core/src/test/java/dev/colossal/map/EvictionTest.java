@@ -50,6 +50,7 @@ class EvictionTest {
             double hotRate = hot / 500.0;
             double coldRate = coldLeft / (double) cold;
             assertTrue(map.size() > bound * 0.9, "the cache stays nearly full: " + map.size());
+            assertEquals(500 + cold - map.size(), map.evictions(), "every entry missing was evicted, and counted");
             assertTrue(hotRate > 0.8 && hotRate > 10 * coldRate,
                     "read entries survive: hot " + hotRate + " vs cold " + coldRate);
             MapChecks.assertSound(map);
@@ -120,16 +121,24 @@ class EvictionTest {
                 map.put(MemorySegment.ofArray(b("temp" + i)), MemorySegment.ofArray(new byte[20]), Duration.ofMillis(50));
             }
             Thread.sleep(120);
+            long evictedWhileFilling = map.evictions();
+            int liveBefore = present(map, "live");
             for (int i = 0; i < 5_000; i++) {
                 map.put(b("new" + i), new byte[20]);
             }
-            int live = 0;
-            for (int i = 0; i < 5_000; i++) {
-                live += map.get(b("live" + i)) != null ? 1 : 0;
-            }
+            int live = present(map, "live");
             assertTrue(live >= 4_950, "live entries evicted while expired ones took the room: " + (5_000 - live));
+            assertEquals(liveBefore - live + 5_000 - present(map, "new"), map.evictions() - evictedWhileFilling,
+                    "the live entries that went are the evictions: the expired ones removed are not");
             MapChecks.assertSound(map);
         }
+    }
+
+    /** The keys with {@code prefix} that are present, counted by a walk: a get would mark them read, and spare them. */
+    private static int present(BytesMap map, String prefix) {
+        int[] found = {0};
+        map.forEach((k, v) -> found[0] += new String(k, UTF_8).startsWith(prefix) ? 1 : 0);
+        return found[0];
     }
 
     @Test
