@@ -37,7 +37,7 @@ import java.util.Objects;
  * </ul>
  *
  * <pre>{@code
- * interface Tick { long time(); void time(long t); double price(); void price(double p); }
+ * public interface Tick { long time(); void time(long t); double price(); void price(double p); }
  * StructType<Tick> type = StructType.of(Tick.class);
  * type.describe();   // the layout as a table of offsets
  * }</pre>
@@ -343,6 +343,7 @@ public final class StructType<T> {
             throw new IllegalArgumentException("struct=" + path + ": interface " + type.getName()
                     + " must be public (in a package exported to dev.colossal.core) for its flyweight class");
         }
+        refuseBeanAccessors(type, path);
         Map<String, Method> getters = new LinkedHashMap<>();
         Map<String, Method> setters = new LinkedHashMap<>();
         for (Method m : type.getMethods()) {
@@ -391,6 +392,53 @@ public final class StructType<T> {
         // no declaration order is available for methods: decreasing alignment, then name
         fields.sort(Comparator.comparingLong((StructField f) -> -f.layout().byteAlignment()).thenComparing(StructField::name));
         return fields;
+    }
+
+    /**
+     * Refuses an interface whose accessors are named as JavaBeans and Chronicle Values name them
+     * ({@code long getX()} or {@code boolean isX()} with {@code void setX(v)}), saying how a struct
+     * names them. Such an interface was refused for whichever of its methods reflection listed
+     * first: "setters without getters: [setX]" though {@code getX()} was there, or "an indexed field
+     * needs @Length(n)" for Chronicle's {@code int addX(int)}, neither of which says what is wrong.
+     * A pair whose setter has a getter of its own name is a field named {@code setX}, and stays.
+     */
+    private static void refuseBeanAccessors(Class<?> type, String path) {
+        Map<String, Method> noArgs = new LinkedHashMap<>();
+        for (Method m : type.getMethods()) {
+            if (Modifier.isAbstract(m.getModifiers()) && m.getParameterCount() == 0) {
+                noArgs.put(m.getName(), m);
+            }
+        }
+        java.util.TreeSet<String> renames = new java.util.TreeSet<>();
+        java.util.TreeSet<String> others = new java.util.TreeSet<>();
+        for (Method m : type.getMethods()) {
+            String n = m.getName();
+            if (!Modifier.isAbstract(m.getModifiers())) {
+                continue;
+            }
+            if (n.matches("(add|addAtomic|compareAndSwap|getVolatile|setVolatile|setOrdered)[A-Z].*")) {
+                others.add(n);   // Chronicle Values' own kinds of accessor, reported if the interface is refused
+            }
+            if (n.length() < 4 || !n.startsWith("set") || !Character.isUpperCase(n.charAt(3))
+                    || m.getReturnType() != void.class || m.getParameterCount() != 1 || noArgs.containsKey(n)) {
+                continue;
+            }
+            String property = n.substring(3);
+            Method get = noArgs.getOrDefault("get" + property, noArgs.get("is" + property));
+            if (get == null) {
+                continue;
+            }
+            String field = Character.toLowerCase(property.charAt(0)) + property.substring(1);
+            String t = m.getParameterTypes()[0].getSimpleName();
+            renames.add(get.getName() + "()/" + n + "(" + t + ") as " + t + " " + field + "() and void " + field + "(" + t + ")");
+        }
+        if (!renames.isEmpty()) {
+            throw new IllegalArgumentException("struct=" + path + ": a struct interface names a field's getter and setter"
+                    + " alike, without get/is/set (not as JavaBeans or Chronicle Values do): declare "
+                    + String.join("; ", renames)
+                    + (others.isEmpty() ? "" : ". " + others + " have no counterpart: read the field, change it and write"
+                    + " it back (a flyweight over the map's bytes changes only your copy)"));
+        }
     }
 
     private static StructField field(String name, Class<?> t, Length length, String fieldPath, MethodHandle getter,

@@ -223,6 +223,50 @@ class StructTest {
         assertFalse(assertThrows(IllegalArgumentException.class, () -> StructType.of(String.class)).getMessage().isEmpty());
     }
 
+    /** A value interface as Chronicle Values (and JavaBeans) name accessors: get/set/is prefixes, an adder. */
+    public interface BeanBalance {
+        long getDollars();
+
+        void setDollars(long d);
+
+        long addDollars(long d);
+
+        int getCents();
+
+        void setCents(int c);
+
+        int addCents(int c);
+
+        boolean isOpen();
+
+        void setOpen(boolean open);
+    }
+
+    /** Odd but valid: fields named setLimit and getLimit, each with a getter and a setter of its own name. */
+    public interface PrefixedNames {
+        long setLimit();
+
+        void setLimit(long v);
+
+        long getLimit();
+
+        void getLimit(long v);
+    }
+
+    @Test
+    void beanStyleAccessorsAreRefusedSayingHowAStructNamesThem() {
+        // A Chronicle user's value interface was refused with "setters without getters: [setDollars, ...]"
+        // though getDollars() was right there, or "field=BeanBalance.addCents: an indexed field needs
+        // @Length(n)", depending on the order reflection listed the methods.
+        String m = assertThrows(IllegalArgumentException.class, () -> StructType.of(BeanBalance.class)).getMessage();
+        assertTrue(m.contains("struct=BeanBalance") && m.contains("getCents()") && m.contains("setCents(int)")
+                && m.contains("int cents()") && m.contains("void cents(int)"), m);
+        assertTrue(m.contains("addDollars") && m.contains("addCents"), "the adders are named too: " + m);
+        StructType<PrefixedNames> t = StructType.of(PrefixedNames.class);
+        assertEquals(16, t.byteSize(), "fields that only look like bean accessors stay accepted");
+        assertEquals(8, t.offsetOf("setLimit"));
+    }
+
     /** A record as a field of a struct interface, which a flyweight cannot read in place. */
     public interface HoldsARecord {
         StructSamples.Inner inner();
