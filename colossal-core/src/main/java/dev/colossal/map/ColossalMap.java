@@ -34,9 +34,10 @@ import java.util.function.Function;
  *
  * <p>Every single-key operation is atomic across threads and processes: {@code putIfAbsent},
  * {@code replace}, {@code remove(k, v)}, {@code compute*} and {@code merge} run under the key's
- * segment lock, and functions passed to them must not use this map. Null keys and values are not
- * allowed. Iterators and spliterators are weakly consistent: they walk the map a step at a time
- * (see {@link BytesMap#forEach}), an entry present throughout is met exactly once, and no
+ * segment lock, and functions passed to them must not use this map (through this open or another
+ * open of its file: a use that needs the segment throws {@link IllegalStateException}). Null keys
+ * and values are not allowed. Iterators and spliterators are weakly consistent: they walk the map a
+ * step at a time (see {@link BytesMap#forEach}), an entry present throughout is met exactly once, and no
  * {@code ConcurrentModificationException} is ever thrown; spliterators split by cursor, for
  * parallel streams. Reads decode a copy of the stored bytes, and the key set decodes no value.
  *

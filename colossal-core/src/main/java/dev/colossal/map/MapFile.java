@@ -101,6 +101,8 @@ final class MapFile implements AutoCloseable {
     volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
     /** Extents given back by segments, for any segment to take before the file grows. */
     final SpareExtents spares = new SpareExtents(this);
+    /** The thread of this process holding each segment's lock, shared with the process's other opens of the file. */
+    final LockHolders holders;
 
     private MapFile(Path path, ReopeningChannel channel, ByteBuffer header, boolean verifyReads, boolean readOnly)
             throws IOException {
@@ -128,6 +130,7 @@ final class MapFile implements AutoCloseable {
         Arena first = Arena.ofShared();
         this.arena = first;
         this.mem = channel.call(ch -> ch.map(mapMode(), 0, ch.size(), first));
+        this.holders = LockHolders.of(channel.fileKey(), segmentCount);
     }
 
     /**
@@ -743,6 +746,7 @@ final class MapFile implements AutoCloseable {
             nextBatch.clear();
             retiring = false;
             retireLock.unlock();
+            holders.release();
             channel.close();
         }
     }

@@ -76,7 +76,6 @@ final class Segment {
     private long reclaimNanos;
     /** Below this much free space a merge is not worth a scan of the segment. */
     private static final long DEFRAGMENT_MIN_FREE_BLOCKS = 1 << 12;
-    private volatile Thread holder;
     /** Whether reads mark their entry for the eviction hand: in a bounded map, unless it is read-only. */
     private final boolean marksReads;
 
@@ -110,7 +109,7 @@ final class Segment {
      * @return true if this thread now holds the lock
      */
     private boolean tryLock() {
-        if (file.readOnly || holder == Thread.currentThread()) {
+        if (file.readOnly || file.holders.get(index) == Thread.currentThread()) {
             return false;
         }
         file.pin(index);
@@ -118,7 +117,7 @@ final class Segment {
             file.unpin(index);
             return false;
         }
-        holder = Thread.currentThread();
+        file.holders.set(index, Thread.currentThread());
         beginWrite();
         return true;
     }
@@ -183,6 +182,11 @@ final class Segment {
                 }
                 spoilt++;
             } else {
+                if (file.holders.get(index) == Thread.currentThread()) {
+                    // through a writable open of the same file, which shares its holders with this one
+                    throw new IllegalStateException("segment=" + index + " of file=" + file.path
+                            + " is locked by this thread: a compute function must not use the map");
+                }
                 long owner = file.readVolatile(base + LOCK_OWNER);
                 long now = System.nanoTime();
                 // Liveness costs a look into /proc: once per owner seen, then as often as a locker checks.
@@ -220,7 +224,7 @@ final class Segment {
 
     private void acquire() {
         file.checkWritable();
-        if (holder == Thread.currentThread()) {
+        if (file.holders.get(index) == Thread.currentThread()) {
             throw new IllegalStateException("segment=" + index + " of file=" + file.path
                     + " is already locked by this thread: a compute function must not use the map");
         }
@@ -232,7 +236,7 @@ final class Segment {
             file.unpin(index);
             throw e;
         }
-        holder = Thread.currentThread();
+        file.holders.set(index, Thread.currentThread());
         if (dead != 0) {
             MemorySegment m = file.mem();
             long v = Mem.getLong(m, base + VERSION);
@@ -251,7 +255,7 @@ final class Segment {
     }
 
     private void release() {
-        holder = null;
+        file.holders.set(index, null);
         try {
             OwnerLock.release(file.mem(), base + LOCK_OWNER);
         } finally {
@@ -298,7 +302,7 @@ final class Segment {
             try {
                 long v = Mem.getLongAcquire(seen, base + VERSION);
                 if ((v & 1) != 0) {
-                    if (holder == Thread.currentThread()) {
+                    if (file.holders.get(index) == Thread.currentThread()) {
                         throw new IllegalStateException("segment=" + index + " of file=" + file.path
                                 + " is locked by this thread: a compute function must not use the map");
                     }
@@ -922,7 +926,7 @@ final class Segment {
      * it is replaced, so an unlocked mark could land in someone else's bytes).
      */
     private void markReferenced(MemorySegment key, long hash) {
-        if (holder == Thread.currentThread()) {
+        if (file.holders.get(index) == Thread.currentThread()) {
             return;
         }
         file.pin(index);

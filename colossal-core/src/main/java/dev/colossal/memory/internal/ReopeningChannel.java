@@ -174,6 +174,16 @@ public final class ReopeningChannel implements AutoCloseable {
         return Files.readAttributes(path, BasicFileAttributes.class).fileKey();
     }
 
+    /**
+     * Returns what identifies the file whatever its path ({@code (device, inode)} on Unix), or
+     * null where the file system has no such key.
+     *
+     * @return the file key, or null
+     */
+    public Object fileKey() {
+        return fileKey;
+    }
+
     /** @return the file */
     public Path path() {
         return path;
