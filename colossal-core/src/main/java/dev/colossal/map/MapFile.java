@@ -241,12 +241,18 @@ final class MapFile implements AutoCloseable {
     static MapFile openReadOnly(Path path) throws IOException {
         checkByteOrder();
         ReopeningChannel channel = ReopeningChannel.open(path, StandardOpenOption.READ);
+        MapFile file;
         try {
-            MapFile file = new MapFile(path, channel, validate(path, channel), true, true);
+            file = new MapFile(path, channel, validate(path, channel), true, true);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        try {
             file.checkExtentsBelowAllocEnd();
             return file;
         } catch (IOException | RuntimeException e) {
-            channel.close();
+            file.close();   // the mapping too: closing the channel alone left the file mapped for good
             throw e;
         }
     }
@@ -258,8 +264,14 @@ final class MapFile implements AutoCloseable {
             create(path, options);
         }
         ReopeningChannel channel = ReopeningChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        MapFile file;
         try {
-            MapFile file = new MapFile(path, channel, validate(path, channel), options == null || options.verifyReads(), false);
+            file = new MapFile(path, channel, validate(path, channel), options == null || options.verifyReads(), false);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        try {
             file.checkExtentsBelowAllocEnd();
             if (options != null) {
                 file.checkBound("maxEntries", options.maxEntries(), file.maxEntries, "withMaxEntries");
@@ -267,7 +279,9 @@ final class MapFile implements AutoCloseable {
             }
             return file;
         } catch (IOException | RuntimeException e) {
-            channel.close();
+            // the mapping too: closing the channel alone left the file mapped until the process
+            // ended, one mapping per open refused for its bound
+            file.close();
             throw e;
         }
     }

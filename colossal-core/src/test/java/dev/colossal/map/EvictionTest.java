@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Random;
@@ -195,6 +196,7 @@ class EvictionTest {
         assertEquals("file=" + file + " was created with maxEntries=1000 but the options ask for maxEntries=500; a bound"
                 + " cannot change once the file exists: open it with withMaxEntries(1000) or without a bound, or create a"
                 + " new file", e.getMessage());
+        assertEquals(0, mappingsOf(file), "the refused open left the file mapped (the channel alone was closed)");
         try (BytesMap same = BytesMap.open(file, MapOptions.DEFAULTS.withMaxEntries(1000))) {
             assertEquals(1, same.size(), "the same bound opens it");
         }
@@ -206,6 +208,16 @@ class EvictionTest {
         BytesMap.open(unbounded).close();
         e = assertThrows(IllegalArgumentException.class, () -> BytesMap.open(unbounded, MapOptions.DEFAULTS.withMaxBytes(1 << 20)));
         assertTrue(e.getMessage().contains("maxBytes=0 (no bound) but the options ask for maxBytes=1048576"), e.getMessage());
+    }
+
+    /** How many mappings of {@code file} this process holds (Linux: /proc/self/maps); 0 elsewhere. */
+    private static long mappingsOf(Path file) throws IOException {
+        Path maps = Path.of("/proc/self/maps");
+        if (!Files.isReadable(maps)) {
+            return 0;
+        }
+        String name = file.toRealPath().toString();
+        return Files.readAllLines(maps).stream().filter(l -> l.endsWith(name)).count();
     }
 
     @Test
