@@ -3,7 +3,9 @@
  *
  * <p>{@link dev.colossal.map.ColossalMap} is a {@link java.util.concurrent.ConcurrentMap} whose
  * keys and values go through {@link dev.colossal.codec.Codec}s; {@link dev.colossal.map.BytesMap}
- * is the same map on raw bytes, with zero-copy reads. Both open a file that any number of threads
+ * is the same map on raw bytes, whose reads copy a value into a buffer of the caller's and allocate
+ * nothing (a copy, not a view of the file: entries move when segments are rewritten, and the copy is
+ * what a read validates against concurrent writers). Both open a file that any number of threads
  * and processes may use at once, that grows by itself, and that survives a kill -9 of any of them.
  * Their {@code openReadOnly} reads a map with read permission on the file alone, writing nothing.
  *
