@@ -746,6 +746,61 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Replaces {@code key}'s value with {@code value} if it is {@code expected}, byte for byte: a
+     * compare-and-set on raw bytes, atomic across threads and processes, allocating nothing; a
+     * loop of {@link #get(MemorySegment, MemorySegment)} and this updates a value in place of a
+     * lock (a counter, a state machine). The entry keeps its expiry time, as an update does.
+     *
+     * @param key      the key bytes
+     * @param expected the bytes the value must hold
+     * @param value    the new value bytes
+     * @return true if the value was replaced, false if the key is absent or holds other bytes
+     * @throws UncheckedIOException     if the file could not grow (disk full); nothing changed
+     * @throws IllegalArgumentException if the value is longer than 1 GiB
+     */
+    public boolean replace(MemorySegment key, MemorySegment expected, MemorySegment value) {
+        Objects.requireNonNull(value, "value");
+        return ifHolds(key, expected, value);
+    }
+
+    /**
+     * Removes {@code key} if its value is {@code expected}, byte for byte; atomic across threads
+     * and processes.
+     *
+     * @param key      the key bytes
+     * @param expected the bytes the value must hold
+     * @return true if the entry was removed
+     */
+    public boolean remove(MemorySegment key, MemorySegment expected) {
+        return ifHolds(key, expected, null);
+    }
+
+    /** Under the key's lock: if its value is {@code expected}, replaces it with {@code value}, or removes it if null. */
+    private boolean ifHolds(MemorySegment key, MemorySegment expected, MemorySegment value) {
+        Objects.requireNonNull(expected, "expected");
+        file.checkWritable();
+        long h = hash(key);
+        Segment s = segmentFor(h);
+        s.lock();
+        try {
+            long slot = s.liveSlot(key, h);
+            if (slot < 0 || !s.valueIs(slot, expected)) {
+                return false;
+            }
+            if (value == null) {
+                s.delete(slot);
+            } else {
+                s.store(slot, key, h, value, s.expiryToKeep(slot));
+            }
+            return true;
+        } catch (IOException e) {
+            throw cannotGrow(e);
+        } finally {
+            s.unlock();
+        }
+    }
+
+    /**
      * Removes every key of {@code keys}: {@link #remove(MemorySegment)} for many keys, looked up in
      * batches whose cache and TLB misses overlap (as {@link #getAll} does). Each removal is atomic
      * on its own and in the order given; together they are not one step.

@@ -582,6 +582,15 @@ final class Segment {
         return SlotLayout.position(Mem.getLong(m, SlotLayout.slotOffset(tpos, idx)), shift);
     }
 
+    /** Whether the value in slot {@code idx} is {@code expected}, byte for byte; under the lock, allocating nothing. */
+    boolean valueIs(long idx, MemorySegment expected) {
+        long e = entryAt(idx);
+        long header = checkEntry(e);
+        long from = EntryLayout.valueOffset(e, header);
+        return MemorySegment.mismatch(file.mem(), from, from + EntryLayout.valueLength(header), expected, 0,
+                expected.byteSize()) == -1;
+    }
+
     /** A read-only view of the value of the entry at {@code e}; valid while the lock is held. */
     MemorySegment value(long e) {
         long header = checkEntry(e);

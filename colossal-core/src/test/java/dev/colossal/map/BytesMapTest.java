@@ -121,6 +121,47 @@ class BytesMapTest {
     }
 
     @Test
+    void compareAndSetOnRawBytesCountsEveryIncrementOfConcurrentThreads() throws Exception {
+        try (BytesMap map = BytesMap.open(dir.resolve("cas.map"))) {
+            java.lang.foreign.MemorySegment key = java.lang.foreign.MemorySegment.ofArray(b("counter"));
+            map.put(key, java.lang.foreign.MemorySegment.ofArray(new byte[8]));
+            int threads = 4;
+            int increments = 5_000;
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+            java.util.List<java.util.concurrent.Future<Integer>> retries = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                retries.add(pool.submit(() -> {
+                    java.lang.foreign.MemorySegment seen = java.lang.foreign.MemorySegment.ofArray(new byte[8]);
+                    java.lang.foreign.MemorySegment next = java.lang.foreign.MemorySegment.ofArray(new byte[8]);
+                    int failed = 0;
+                    for (int i = 0; i < increments; i++) {
+                        do {
+                            assertEquals(8, map.get(key, seen));
+                            next.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0,
+                                    seen.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0) + 1);
+                        } while (!map.replace(key, seen, next) && ++failed > 0);
+                    }
+                    return failed;
+                }));
+            }
+            int failed = 0;
+            for (java.util.concurrent.Future<Integer> f : retries) {
+                failed += f.get();
+            }
+            pool.shutdown();
+            byte[] count = map.get(b("counter"));
+            assertEquals((long) threads * increments, java.lang.foreign.MemorySegment.ofArray(count)
+                    .get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0), "every increment counted once (" + failed + " retries)");
+            assertFalse(map.remove(key, java.lang.foreign.MemorySegment.ofArray(new byte[8])), "other bytes: kept");
+            assertTrue(map.remove(key, java.lang.foreign.MemorySegment.ofArray(count)));
+            assertNull(map.get(b("counter")));
+            assertFalse(map.replace(key, java.lang.foreign.MemorySegment.ofArray(count), java.lang.foreign.MemorySegment.ofArray(count)),
+                    "absent: nothing replaced");
+            assertNull(map.get(b("counter")), "and nothing stored");
+        }
+    }
+
+    @Test
     void expiryCanBeSetRenewedAndDroppedKeepingTheValue() throws IOException {
         Path file = dir.resolve("lease.map");
         java.lang.foreign.MemorySegment key = java.lang.foreign.MemorySegment.ofArray(b("lease"));

@@ -105,6 +105,16 @@ class RawAllocationTest {
                 map.put(key, value); // an insert: takes a slot and blocks again
                 return removed ? 1 : 0;
             }), "bytes allocated by remove then put (insert)");
+            MemorySegment seen = dst.asSlice(0, value.byteSize());
+            MemorySegment other = arena.allocate(value.byteSize());
+            assertEquals(0, bytesPerPass(i -> {
+                key.set(JAVA_LONG_UNALIGNED, 0, i);
+                map.get(key, dst);
+                value.set(JAVA_LONG_UNALIGNED, 0, seen.get(JAVA_LONG_UNALIGNED, 0) + 1);
+                assertTrue(map.replace(key, seen, value));
+                assertTrue(!map.replace(key, other, value) && !map.remove(key, other), "other bytes: refused");
+                return 1;
+            }), "bytes allocated by replace(key, expected, value), done and refused");
             assertEquals(KEYS, map.size());
         }
     }
