@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
 
 /**
  * A fixed-size struct derived from a Java type: its FFM {@link StructLayout} (natural alignment,
@@ -409,8 +410,8 @@ public final class StructType<T> {
                 noArgs.put(m.getName(), m);
             }
         }
-        java.util.TreeSet<String> renames = new java.util.TreeSet<>();
-        java.util.TreeSet<String> others = new java.util.TreeSet<>();
+        TreeSet<String> renames = new TreeSet<>();
+        TreeSet<String> others = new TreeSet<>();
         for (Method m : type.getMethods()) {
             String n = m.getName();
             if (!Modifier.isAbstract(m.getModifiers())) {
