@@ -166,7 +166,7 @@ public final class BytesMap implements AutoCloseable {
     }
 
     static long hash(MemorySegment key) {
-        return Segment.hashKey(key, 0, key.byteSize());
+        return Segment.hashKey(key, 0, Objects.requireNonNull(key, "key").byteSize());
     }
 
     Segment segmentFor(long hash) {

@@ -99,6 +99,12 @@ class BytesMapTest {
                     () -> map.put(key, java.lang.foreign.MemorySegment.ofArray(b("w")), null));
             assertTrue(e.getMessage().contains("ttl is null"), e.getMessage());
             assertArrayEquals(b("v"), map.get(b("k")), "nothing changed");
+            java.lang.foreign.MemorySegment nullKey = null;
+            for (org.junit.jupiter.api.function.Executable call : List.<org.junit.jupiter.api.function.Executable>of(
+                    () -> map.put(nullKey, key), () -> map.get(nullKey, key.asSlice(0)), () -> map.remove(nullKey),
+                    () -> map.containsKey(nullKey), () -> map.expire(nullKey, java.time.Duration.ofSeconds(1)))) {
+                assertEquals("key", assertThrows(NullPointerException.class, call).getMessage(), "the argument is named");
+            }
         }
     }
 
