@@ -1,5 +1,6 @@
 package dev.colossal.cli;
 
+import dev.colossal.map.BytesMap;
 import dev.colossal.map.MapCopier;
 import dev.colossal.map.MapCorruptedException;
 import dev.colossal.map.MapOptions;
@@ -42,21 +43,43 @@ public final class CopyCommand implements Callable<Integer> {
             description = "whether the copy's entries carry checksums (default: as the source's)")
     private Boolean checksums;
 
+    @Option(names = "--max-bytes", paramLabel = "SIZE", converter = ByteSize.class,
+            description = "bound on the copy's entry bytes, e.g. 100mb (what serve --maxmemory sets), 0 for none; a"
+                    + " bound smaller than the entries need evicts as the copy fills (default: the source's)")
+    private Long maxBytes;
+
+    @Option(names = "--max-entries", paramLabel = "N",
+            description = "bound on the copy's entries, 0 for none (default: the source's)")
+    private Long maxEntries;
+
     /** Creates the command; picocli calls this. */
     public CopyCommand() {}
 
     @Override
     public Integer call() {
         try {
-            if (segments != null) {
-                MapOptions.DEFAULTS.withSegments(segments);   // refuse a bad count before reading anything
+            try {
+                layout(MapOptions.DEFAULTS);   // refuse a bad count or bound before reading anything
+            } catch (IllegalArgumentException e) {
+                String given = ((segments != null ? " --segments=" + segments : "")
+                        + (maxBytes != null ? " --max-bytes=" + maxBytes : "")
+                        + (maxEntries != null ? " --max-entries=" + maxEntries : "")).strip();
+                return Failures.report("copy", given + ": " + e.getMessage());
             }
             MapCopier.Result r = args.walk("copy", (file, progress) -> MapCopier.copy(file, target, this::layout, progress));
+            // A bound smaller than the entries need evicts as the copy fills: say what is left.
+            String kept = "";
+            if (maxBytes != null || maxEntries != null) {
+                try (BytesMap copy = BytesMap.openReadOnly(target)) {
+                    kept = copy.size() < r.entries() ? ", " + copy.size() + " kept within the bound" : "";
+                }
+            }
             System.out.println(r.source() + " (" + ByteSize.format(r.sourceBytes()) + ") -> " + r.target() + " ("
-                    + ByteSize.format(r.targetBytes()) + "): " + r.entries() + " entries");
+                    + ByteSize.format(r.targetBytes()) + "): " + r.entries() + " entries" + kept);
             return 0;
         } catch (IllegalArgumentException e) {
-            return Failures.report("copy", "--segments=" + segments + ": " + e.getMessage());
+            // An entry larger than a segment's share of a smaller --max-bytes: the map says which
+            return Failures.report("copy", "no copy written: " + e.getMessage());
         } catch (FileAlreadyExistsException e) {
             return Failures.report("copy", target + " exists; name a new file (copy never overwrites one)");
         } catch (MapCorruptedException e) {
@@ -93,6 +116,8 @@ public final class CopyCommand implements Callable<Integer> {
 
     private MapOptions layout(MapOptions source) {
         MapOptions o = segments != null ? source.withSegments(segments) : source;
+        o = maxBytes != null ? o.withMaxBytes(maxBytes) : o;
+        o = maxEntries != null ? o.withMaxEntries(maxEntries) : o;
         return checksums != null ? o.withChecksums(checksums) : o;
     }
 }

@@ -4,6 +4,7 @@ import dev.colossal.map.MapFormatException;
 import dev.colossal.server.ColossalServer;
 import dev.colossal.server.DataDirInUseException;
 import dev.colossal.server.ListenException;
+import dev.colossal.server.MaxMemoryMismatchException;
 import dev.colossal.server.ServerConfig;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
@@ -57,6 +58,17 @@ public final class ServeCommand implements Callable<Integer> {
                     + ServerConfig.DEFAULT_BUSY_POLL_MICROS + ")")
     Integer busyPoll;
 
+    @Option(names = "--maxmemory", paramLabel = "SIZE", converter = ByteSize.class,
+            description = "Bound the map's entries (keys, values, their headers) to SIZE bytes, e.g. 100mb or 1gb,"
+                    + " evicting the least recently used keys; needs --maxmemory-policy allkeys-lru. Kept in the map"
+                    + " file: a restart must give the same (default: 0, no bound)")
+    Long maxMemory;
+
+    @Option(names = "--maxmemory-policy", paramLabel = "POLICY",
+            description = "allkeys-lru: evict by approximate LRU to stay within --maxmemory; noeviction: no bound"
+                    + " (default: noeviction)")
+    String maxMemoryPolicy;
+
     /** Creates the command; picocli calls this. */
     public ServeCommand() {}
 
@@ -74,7 +86,9 @@ public final class ServeCommand implements Callable<Integer> {
                 maxBulk != null ? maxBulk : f.size("proto-max-bulk-len", d.maxBulkBytes()),
                 idleTimeout != null ? idleTimeout : f.integer("timeout", d.idleTimeoutSeconds()),
                 ioThreads != null ? ioThreads : f.integer("io-threads", d.ioThreads()),
-                busyPoll != null ? busyPoll : f.integer("busy-poll", d.busyPollMicros()));
+                busyPoll != null ? busyPoll : f.integer("busy-poll", d.busyPollMicros()),
+                maxMemory != null ? maxMemory : f.size("maxmemory", d.maxMemoryBytes()),
+                maxMemoryPolicy != null ? maxMemoryPolicy : f.string("maxmemory-policy", d.maxMemoryPolicy()));
     }
 
     @Override
@@ -94,7 +108,7 @@ public final class ServeCommand implements Callable<Integer> {
         ColossalServer server;
         try {
             server = ColossalServer.start(settings);
-        } catch (DataDirInUseException e) {
+        } catch (DataDirInUseException | MaxMemoryMismatchException e) {
             return Failures.report("serve", e.getMessage());
         } catch (MapFormatException e) {
             Path file = e.file() != null ? e.file() : data;
@@ -118,9 +132,11 @@ public final class ServeCommand implements Callable<Integer> {
             Runtime.getRuntime().halt(status);
         }, "colossal-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        System.err.printf("colossal: serving %s on %s:%d (RESP2/3)%s; Ctrl-C or SIGTERM stops%n",
+        System.err.printf("colossal: serving %s on %s:%d (RESP2/3)%s%s; Ctrl-C or SIGTERM stops%n",
                 data.toAbsolutePath(), settings.bind(), server.port(),
-                server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "");
+                server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "",
+                settings.maxMemoryBytes() > 0 ? ", entries bound to " + ByteSize.format(settings.maxMemoryBytes())
+                        + " (" + settings.maxMemoryPolicy() + ")" : "");
         // A failed server thread has already said what failed and stopped the server.
         return server.awaitShutdown().isPresent() ? 1 : 0;
     }

@@ -331,8 +331,8 @@ final class AdminCommands {
         m.put("proto-max-bulk-len", Long.toString(ctx.config.maxBulkBytes()));
         m.put("requirepass", ctx.config.requirePass() == null ? "" : ctx.config.requirePass());
         m.put("dir", ctx.config.dataDir().toAbsolutePath().toString());
-        m.put("maxmemory", "0");
-        m.put("maxmemory-policy", "noeviction");
+        m.put("maxmemory", Long.toString(ctx.config.maxMemoryBytes()));
+        m.put("maxmemory-policy", ctx.config.maxMemoryPolicy());
         m.put("protected-mode", "yes");
         return m;
     }
@@ -360,12 +360,74 @@ final class AdminCommands {
         } else if (Args.is(sub, "RESETSTAT") && a.length == 2) {
             c.publish(ctx.stats);   // this batch's counts before the reset go with it
             ctx.stats.reset();
+            ctx.evictionsAtReset = ctx.store.evictions();
             r.ok();
         } else if (Args.is(sub, "SET")) {
-            r.error("ERR CONFIG SET is not supported by this server; restart it with the flag instead");
+            configSet(a, r);
         } else {
             r.error(Errors.unknownSubcommand(sub, "CONFIG"));
         }
+    }
+
+    /**
+     * CONFIG SET: refused, as the server takes its settings at start only. Setting maxmemory or
+     * maxmemory-policy to what they are is an OK (a client may set its cache's policy on connect);
+     * another value is refused with why: the bound is kept in the map file.
+     */
+    private void configSet(byte[][] a, Reply r) {
+        boolean same = a.length >= 4 && a.length % 2 == 0;
+        for (int i = 2; i + 1 < a.length; i += 2) {
+            String name = Args.lower(a[i]);
+            String value = Errors.text(a[i + 1]);
+            if (name.equals("maxmemory") || name.equals("maxmemory-policy")) {
+                boolean unchanged = name.equals("maxmemory")
+                        ? redisMemory(value) == ctx.config.maxMemoryBytes()
+                        : value.equalsIgnoreCase(ctx.config.maxMemoryPolicy());
+                if (!unchanged) {
+                    r.error("ERR CONFIG SET " + name + " is not supported by this server: the bound is set at start"
+                            + " (--maxmemory " + ctx.config.maxMemoryBytes() + " --maxmemory-policy "
+                            + ctx.config.maxMemoryPolicy() + ") and kept in the map file; to change it, stop the server and"
+                            + " 'colossal copy' the map into a new data directory with --max-bytes");
+                    return;
+                }
+            } else {
+                same = false;
+            }
+        }
+        if (same) {
+            r.ok();
+        } else {
+            r.error("ERR CONFIG SET is not supported by this server; restart it with the flag instead");
+        }
+    }
+
+    /**
+     * A memory size as redis.conf writes it: bytes, or a number with k, kb, m, mb, g or gb (k =
+     * 1000, kb = 1024, either case).
+     *
+     * @return the bytes, or -1 if {@code v} is not a size
+     */
+    static long redisMemory(String v) {
+        String s = v.toLowerCase(java.util.Locale.ROOT);
+        int digits = 0;
+        while (digits < s.length() && Character.isDigit(s.charAt(digits))) {
+            digits++;
+        }
+        long unit = switch (s.substring(digits)) {
+            case "", "b" -> 1;
+            case "k" -> 1000;
+            case "kb" -> 1024;
+            case "m" -> 1000 * 1000;
+            case "mb" -> 1024 * 1024;
+            case "g" -> 1000L * 1000 * 1000;
+            case "gb" -> 1024L * 1024 * 1024;
+            default -> -1;
+        };
+        if (digits == 0 || digits > 18 || unit < 0) {
+            return -1;
+        }
+        long n = Long.parseLong(s.substring(0, digits));
+        return n > Long.MAX_VALUE / unit ? -1 : n * unit;
     }
 
     private void time(Client c, byte[][] a, Reply r) {
@@ -394,6 +456,21 @@ final class AdminCommands {
         if (value >= 0) {
             sb.append("\r\n").append(name).append(':').append(value);
         }
+    }
+
+    /** Bytes as Redis's {@code _human} fields give them: 1000B, 100.00K, 1.50M, 1.00G. */
+    private static String human(long bytes) {
+        String[] units = {"K", "M", "G", "T", "P"};
+        if (bytes < 1024) {
+            return bytes + "B";
+        }
+        double v = bytes;
+        int u = -1;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format(java.util.Locale.ROOT, "%.2f%s", v, units[u]);
     }
 
     private static String seconds(double s) {
@@ -428,7 +505,10 @@ final class AdminCommands {
             field(sb, "used_memory_rss", ProcessStats.statusBytes("VmRSS"));
             field(sb, "colossal_rss_anon_bytes", ProcessStats.statusBytes("RssAnon"));
             sb.append("\r\nused_memory_heap_max:").append(rt.maxMemory())
-                    .append("\r\nmaxmemory:0\r\nmaxmemory_policy:noeviction\r\n\r\n");
+                    // The bound is on the map's entry bytes, not on used_memory (this JVM's heap)
+                    .append("\r\nmaxmemory:").append(ctx.config.maxMemoryBytes())
+                    .append("\r\nmaxmemory_human:").append(human(ctx.config.maxMemoryBytes()))
+                    .append("\r\nmaxmemory_policy:").append(ctx.config.maxMemoryPolicy()).append("\r\n\r\n");
         }
         if (all || section.equals("persistence")) {
             Path file = ctx.config.dataDir().resolve(MapStore.FILE_NAME);
@@ -445,6 +525,7 @@ final class AdminCommands {
                     .append("\r\ntotal_net_output_bytes:").append(s.bytesOut.sum())
                     .append("\r\nrejected_connections:").append(s.rejectedConnections.sum())
                     .append("\r\nexpired_keys:").append(s.expiredKeys.sum())
+                    .append("\r\nevicted_keys:").append(ctx.evictedKeys())
                     .append("\r\nkeyspace_hits:").append(s.keyspaceHits.sum())
                     .append("\r\nkeyspace_misses:").append(s.keyspaceMisses.sum())
                     .append("\r\ntotal_error_replies:").append(s.errorReplies.sum())

@@ -44,6 +44,8 @@ public final class ColossalServer implements AutoCloseable {
      * @return the running server
      * @throws ListenException if a port is in use or the bind address is not this machine's
      * @throws DataDirInUseException if another server has the data directory
+     * @throws MaxMemoryMismatchException if the data directory's map was created with another
+     *     {@link ServerConfig#maxMemoryBytes()}
      * @throws IOException if the data cannot be opened
      */
     public static ColossalServer start(ServerConfig config) throws IOException {
@@ -57,7 +59,7 @@ public final class ColossalServer implements AutoCloseable {
         } catch (UnknownHostException e) {
             throw new ListenException(config.bind(), e);
         }
-        MapStore store = MapStore.open(config.dataDir(), System::currentTimeMillis);
+        MapStore store = MapStore.open(config.dataDir(), config.maxMemoryBytes(), System::currentTimeMillis);
         ServerContext ctx = new ServerContext(store, config, System::currentTimeMillis);
         store.watch(ctx.sweeper);
         RespServer resp = null;

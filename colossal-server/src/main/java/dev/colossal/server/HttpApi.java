@@ -206,9 +206,15 @@ final class HttpApi implements AutoCloseable {
             return;
         }
         long max = ctx.maxStringBytes;
+        // With --maxmemory, the longest value the bound takes under this key, if shorter.
+        long fits = ctx.store.largestValue(key.length, at);
         String declared = x.getRequestHeaders().getFirst("Content-Length"); // the JDK checked it is a number >= 0
         if (declared != null && Long.parseLong(declared) > max) {
             error(x, 413, "value of " + declared + " bytes is longer than " + max + ", the longest string this server stores");
+            return;
+        }
+        if (declared != null && Long.parseLong(declared) > fits) {
+            tooLargeForBound(x, Long.parseLong(declared), fits);
             return;
         }
         int header = StoredValue.headerLength(at);
@@ -219,6 +225,10 @@ final class HttpApi implements AutoCloseable {
             for (int r; (r = in.read(piece)) > 0; ) {
                 if (body.length - header + r > max) { // chunked: no length to refuse it by
                     error(x, 413, "value longer than " + max + " bytes, the longest string this server stores");
+                    return;
+                }
+                if (body.length - header + r > fits) {
+                    tooLargeForBound(x, -1, fits);
                     return;
                 }
                 body.append(piece, r);
@@ -232,6 +242,13 @@ final class HttpApi implements AutoCloseable {
             }
         }
         send(x, 204, null, null);
+    }
+
+    /** 413 for a value longer than {@code --maxmemory} takes under the key (RESP's {@code OOM}); length -1 if unknown. */
+    private void tooLargeForBound(HttpExchange x, long length, long fits) throws IOException {
+        error(x, 413, "value " + (length >= 0 ? "of " + length + " bytes is longer than " : "longer than ") + fits
+                + " bytes, the longest this key takes with --maxmemory " + ctx.config.maxMemoryBytes()
+                + " (the bound is kept per segment of the map, and a key and its value must fit in one)");
     }
 
     /** What {@link #deadline} returns after answering 400. */
@@ -465,7 +482,8 @@ final class HttpApi implements AutoCloseable {
                 + ",\"total_connections_received\":" + s.connectionsReceived.sum()
                 + ",\"total_commands_processed\":" + s.commands.sum()
                 + ",\"keyspace_hits\":" + s.keyspaceHits.sum() + ",\"keyspace_misses\":" + s.keyspaceMisses.sum()
-                + ",\"expired_keys\":" + s.expiredKeys.sum() + ",\"http_requests\":" + s.httpRequests.sum()
+                + ",\"expired_keys\":" + s.expiredKeys.sum() + ",\"evicted_keys\":" + ctx.evictedKeys()
+                + ",\"http_requests\":" + s.httpRequests.sum()
                 + ",\"uptime_seconds\":" + (ctx.now() - ctx.startMillis) / 1000
                 + ",\"redis_version\":\"" + ServerContext.REDIS_VERSION + "\",\"colossal_version\":\""
                 + ServerContext.COLOSSAL_VERSION + "\"}";
@@ -482,6 +500,7 @@ final class HttpApi implements AutoCloseable {
         metric(sb, "colossal_keyspace_hits_total", "counter", "GETs that found a key", s.keyspaceHits.sum());
         metric(sb, "colossal_keyspace_misses_total", "counter", "GETs that found nothing", s.keyspaceMisses.sum());
         metric(sb, "colossal_expired_keys_total", "counter", "Keys removed because their TTL passed", s.expiredKeys.sum());
+        metric(sb, "colossal_evicted_keys_total", "counter", "Keys evicted to stay within --maxmemory", ctx.evictedKeys());
         metric(sb, "colossal_protocol_errors_total", "counter", "Connections closed for malformed RESP", s.protocolErrors.sum());
         metric(sb, "colossal_error_replies_total", "counter", "RESP error replies, protocol errors included", s.errorReplies.sum());
         metric(sb, "colossal_net_input_bytes_total", "counter", "RESP bytes read", s.bytesIn.sum());

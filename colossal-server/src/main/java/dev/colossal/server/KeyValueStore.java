@@ -86,12 +86,42 @@ interface KeyValueStore extends AutoCloseable {
     int prefetch(MemorySegment[] keys, int from);
 
     /**
+     * The longest value the store takes under a key: {@link StoredValue#MAX_PAYLOAD}, or less in a
+     * store bounded by {@code --maxmemory}, whose map refuses an entry larger than a segment's
+     * share of the bound.
+     *
+     * @param keyLength      the key's length
+     * @param expireAtMillis the deadline the value is stored with, or {@link StoredValue#NO_EXPIRY}
+     * @return the most bytes of value, 0 if the key alone is too long
+     */
+    long largestValue(long keyLength, long expireAtMillis);
+
+    /**
+     * Refuses a value the store would not take, before anything is written: a command that
+     * writes several keys checks them all first, and stores all of them or none.
+     *
+     * @param keyLength      the key's length
+     * @param valueLength    the value's length
+     * @param expireAtMillis the deadline, or {@link StoredValue#NO_EXPIRY}
+     * @throws ReplyException Redis's {@code string exceeds maximum allowed size} past
+     *     {@link StoredValue#MAX_PAYLOAD}, or {@code OOM} naming the bound past {@link #largestValue}
+     */
+    void checkFits(long keyLength, long valueLength, long expireAtMillis);
+
+    /**
+     * @return the entries this process evicted to keep a bounded store within its bound (INFO's
+     *     {@code evicted_keys}); 0 without a bound
+     */
+    long evictions();
+
+    /**
      * Stores {@code value} with a deadline (or none), replacing what was there.
      *
      * @param key            the key
      * @param value          the value
      * @param expireAtMillis the deadline, or {@link StoredValue#NO_EXPIRY}
-     * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}
+     * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}, or than
+     *     {@link #largestValue} in a bounded store
      */
     default void set(byte[] key, byte[] value, long expireAtMillis) {
         set(key, value, 0, value.length, expireAtMillis);
@@ -100,7 +130,8 @@ interface KeyValueStore extends AutoCloseable {
     /**
      * Stores {@code value[from, from + length)} with a deadline (or none), replacing what was there.
      *
-     * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}
+     * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}, or than
+     *     {@link #largestValue} in a bounded store
      */
     void set(byte[] key, byte[] value, int from, int length, long expireAtMillis);
 
@@ -114,7 +145,8 @@ interface KeyValueStore extends AutoCloseable {
      * @param valueAt        where the value starts, at least {@link StoredValue#headerLength}
      * @param valueLength    the value's length
      * @param expireAtMillis the deadline, or {@link StoredValue#NO_EXPIRY}
-     * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}
+     * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}, or than
+     *     {@link #largestValue} in a bounded store
      */
     void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis);
 

@@ -33,10 +33,18 @@ final class MapStore implements KeyValueStore {
     /** Values up to this size are staged in {@link #STAGING}; larger ones get an array of their own. */
     private static final int MAX_STAGING = 64 * 1024;
     private static final ThreadLocal<byte[]> STAGING = ThreadLocal.withInitial(() -> new byte[4096]);
+    /**
+     * The most bytes the map's entry header takes besides key and value (checksum, meta, two
+     * lengths of up to 5 bytes each): a bounded map refuses an entry larger than a segment's
+     * share of the bound, and the server refuses it first, before a multi-key write stores any.
+     */
+    private static final long MAP_ENTRY_HEADER = 15;
 
     private final BytesMap map;
     private final DataDirLock dirLock;
     private final LongSupplier clock;
+    /** A segment's share of the byte bound, 0 for no bound: the largest entry the map takes. */
+    private final long segmentBytes;
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
     /** Told of every write once the server runs; null before (and in tests of the store alone). */
     private ExpirySweeper sweeper;
@@ -45,13 +53,17 @@ final class MapStore implements KeyValueStore {
         this.map = map;
         this.dirLock = dirLock;
         this.clock = clock;
+        MapOptions o = map.options();
+        // As MapOptions.withMaxBytes keeps it: whole blocks, spread over the segments rounding up.
+        this.segmentBytes = o.maxBytes() == 0 ? 0
+                : Math.ceilDiv(o.maxBytes() / o.blockSize(), o.segments()) * o.blockSize();
         for (int i = 0; i < STRIPES; i++) {
             locks[i] = new ReentrantLock();
         }
     }
 
     /**
-     * Opens (or creates) the store in {@code dir}.
+     * Opens (or creates) the store in {@code dir}, without a bound.
      *
      * @param dir   the data directory, created if absent
      * @param clock epoch milliseconds
@@ -59,10 +71,35 @@ final class MapStore implements KeyValueStore {
      * @throws IOException if the directory or map cannot be opened, or another server has the directory
      */
     static MapStore open(Path dir, LongSupplier clock) throws IOException {
+        return open(dir, 0, clock);
+    }
+
+    /**
+     * Opens (or creates) the store in {@code dir}: a new map evicts to keep its entries within
+     * {@code maxBytes}, and an existing one must have been created with that bound.
+     *
+     * @param dir      the data directory, created if absent
+     * @param maxBytes the bound on entry bytes, 0 for none
+     * @param clock    epoch milliseconds
+     * @return the store
+     * @throws MaxMemoryMismatchException if the map was created with another bound
+     * @throws IOException if the directory or map cannot be opened, or another server has the directory
+     */
+    static MapStore open(Path dir, long maxBytes, LongSupplier clock) throws IOException {
         Files.createDirectories(dir);
         DataDirLock lock = DataDirLock.acquire(dir);
         try {
-            return new MapStore(BytesMap.open(dir.resolve(FILE_NAME), MapOptions.DEFAULTS), lock, clock);
+            Path file = dir.resolve(FILE_NAME);
+            // An existing file opens with its own bound when asked for none: compared here, so that
+            // one opened without --maxmemory is refused too, and the error names the flags.
+            BytesMap map = BytesMap.open(file, Files.exists(file) || maxBytes == 0 ? MapOptions.DEFAULTS
+                    : MapOptions.DEFAULTS.withMaxBytes(maxBytes));
+            MapOptions kept = map.options();
+            if (kept.maxBytes() != maxBytes || kept.maxEntries() != 0) {
+                map.close();
+                throw new MaxMemoryMismatchException(dir, file, kept.maxBytes(), kept.maxEntries(), maxBytes);
+            }
+            return new MapStore(map, lock, clock);
         } catch (IOException | RuntimeException e) {
             lock.close();
             throw e;
@@ -146,8 +183,35 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
+    public long evictions() {
+        return map.evictions();
+    }
+
+    @Override
+    public long largestValue(long keyLength, long expireAtMillis) {
+        if (segmentBytes == 0) {
+            return StoredValue.MAX_PAYLOAD;
+        }
+        return Math.max(0, Math.min(StoredValue.MAX_PAYLOAD,
+                segmentBytes - MAP_ENTRY_HEADER - keyLength - StoredValue.headerLength(expireAtMillis)));
+    }
+
+    @Override
+    public void checkFits(long keyLength, long valueLength, long expireAtMillis) {
+        StoredValue.checkLength(valueLength);
+        long most = largestValue(keyLength, expireAtMillis);
+        if (valueLength > most) {
+            MapOptions o = map.options();
+            throw new ReplyException("OOM value of " + valueLength + " bytes is larger than maxmemory allows: at most "
+                    + most + " bytes with this key (the bound, " + o.maxBytes() + " bytes, is split over " + o.segments()
+                    + " segments of " + segmentBytes + " that evict on their own, and a key and its value must fit in"
+                    + " one); store smaller values, or serve a new data directory with a larger --maxmemory");
+        }
+    }
+
+    @Override
     public void set(byte[] key, byte[] value, int from, int length, long expireAtMillis) {
-        StoredValue.checkLength(length);
+        checkFits(key.length, length, expireAtMillis);
         int n = StoredValue.headerLength(expireAtMillis) + length;
         if (n > MAX_STAGING) {
             map.put(key, StoredValue.encode(value, from, length, expireAtMillis));
@@ -168,7 +232,7 @@ final class MapStore implements KeyValueStore {
 
     @Override
     public void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis) {
-        StoredValue.checkLength(valueLength);
+        checkFits(key.byteSize(), valueLength, expireAtMillis);
         long at = StoredValue.headerBefore(buf, valueAt, expireAtMillis);
         map.put(key, buf, at, valueAt + valueLength - at);
         written(expireAtMillis);

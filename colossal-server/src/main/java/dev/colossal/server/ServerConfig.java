@@ -1,6 +1,8 @@
 package dev.colossal.server;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * How a server runs. {@link #defaults()} is what {@code colossal serve} uses without flags: RESP on
@@ -17,10 +19,14 @@ import java.nio.file.Path;
  * @param ioThreads          event-loop threads
  * @param busyPollMicros     how long an event loop that just served requests polls for more before it
  *                           sleeps; 0 sleeps at once
+ * @param maxMemoryBytes     the bound on the bytes of the map's entries (keys, values, their
+ *                           headers), 0 for none; kept in the map file when it is created
+ * @param maxMemoryPolicy    {@link #NOEVICTION} (no bound) or {@link #ALLKEYS_LRU} (evict the least
+ *                           recently used keys, approximately, to stay within {@code maxMemoryBytes})
  */
 public record ServerConfig(String bind, int port, int httpPort, Path dataDir, String requirePass,
                            int maxClients, long maxBulkBytes, int idleTimeoutSeconds, int ioThreads,
-                           int busyPollMicros) {
+                           int busyPollMicros, long maxMemoryBytes, String maxMemoryPolicy) {
 
     /** The default RESP port. */
     public static final int DEFAULT_PORT = 6380;
@@ -35,6 +41,19 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * 9 bytes shorter still, room for its TTL).
      */
     public static final long MAX_BULK = 1L << 30;
+    /** Redis's default policy; here, no bound (a {@code --maxmemory} with it is refused). */
+    public static final String NOEVICTION = "noeviction";
+    /** The map's byte bound: CLOCK per segment, an approximate LRU over all keys. */
+    public static final String ALLKEYS_LRU = "allkeys-lru";
+    /**
+     * The least {@link #maxMemoryBytes()} but 0: 1 MiB, where redis-server warns. Smaller, the
+     * bound would hold a few thousand small keys, and values of a few KiB at most (the bound is
+     * kept per segment, and a key and its value must fit in one).
+     */
+    public static final long MIN_MAX_MEMORY = 1L << 20;
+    /** Redis's other policies, refused by name rather than as unknown words. */
+    private static final List<String> REDIS_POLICIES = List.of("volatile-lru", "volatile-lfu",
+            "volatile-random", "volatile-ttl", "allkeys-lfu", "allkeys-random");
 
     /**
      * Validates the settings.
@@ -73,6 +92,47 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
         if (requirePass != null && requirePass.isEmpty()) {
             requirePass = null;
         }
+        maxMemoryPolicy = maxMemoryPolicy == null ? NOEVICTION : maxMemoryPolicy.toLowerCase(Locale.ROOT);
+        if (REDIS_POLICIES.contains(maxMemoryPolicy)) {
+            throw new IllegalArgumentException("--maxmemory-policy=" + maxMemoryPolicy + " is not supported: this server"
+                    + " evicts by approximate LRU over all keys (allkeys-lru) or not at all (noeviction, the default)");
+        }
+        if (!maxMemoryPolicy.equals(NOEVICTION) && !maxMemoryPolicy.equals(ALLKEYS_LRU)) {
+            throw new IllegalArgumentException("--maxmemory-policy=" + maxMemoryPolicy + " is not a policy; the supported"
+                    + " ones are allkeys-lru and noeviction (the default)");
+        }
+        if (maxMemoryBytes < 0 || (maxMemoryBytes > 0 && maxMemoryBytes < MIN_MAX_MEMORY)) {
+            throw new IllegalArgumentException("--maxmemory=" + maxMemoryBytes + " must be 0 (no bound) or at least 1mb ("
+                    + MIN_MAX_MEMORY + " bytes)");
+        }
+        if (maxMemoryBytes > 0 && maxMemoryPolicy.equals(NOEVICTION)) {
+            // Redis refuses writes with -OOM past maxmemory under noeviction. The map keeps a bound
+            // only by evicting, and tells the server nothing to refuse by: better no start than a
+            // bound that silently is not one.
+            throw new IllegalArgumentException("--maxmemory=" + maxMemoryBytes + " with --maxmemory-policy noeviction (the"
+                    + " default) is not supported: this server cannot refuse writes past the bound as Redis does; pass"
+                    + " --maxmemory-policy allkeys-lru to evict the least recently used keys, or drop --maxmemory for no bound");
+        }
+    }
+
+    /**
+     * The settings of a server without a bound ({@link #NOEVICTION}).
+     *
+     * @param bind               the address to listen on
+     * @param port               the RESP port
+     * @param httpPort           the HTTP port, -1 for none
+     * @param dataDir            where the map file lives
+     * @param requirePass        the password, or null
+     * @param maxClients         most connections
+     * @param maxBulkBytes       the longest bulk string
+     * @param idleTimeoutSeconds idle timeout, 0 never
+     * @param ioThreads          event-loop threads
+     * @param busyPollMicros     busy-poll time
+     */
+    public ServerConfig(String bind, int port, int httpPort, Path dataDir, String requirePass, int maxClients,
+                        long maxBulkBytes, int idleTimeoutSeconds, int ioThreads, int busyPollMicros) {
+        this(bind, port, httpPort, dataDir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads,
+                busyPollMicros, 0, NOEVICTION);
     }
 
     /**
@@ -101,7 +161,8 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * @return a copy listening there
      */
     public ServerConfig withPorts(int p, int h) {
-        return new ServerConfig(bind, p, h, dataDir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros);
+        return new ServerConfig(bind, p, h, dataDir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros,
+                maxMemoryBytes, maxMemoryPolicy);
     }
 
     /**
@@ -109,7 +170,8 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * @return a copy with that directory
      */
     public ServerConfig withDataDir(Path dir) {
-        return new ServerConfig(bind, port, httpPort, dir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros);
+        return new ServerConfig(bind, port, httpPort, dir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros,
+                maxMemoryBytes, maxMemoryPolicy);
     }
 
     /**
@@ -117,7 +179,8 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * @return a copy requiring it
      */
     public ServerConfig withRequirePass(String pass) {
-        return new ServerConfig(bind, port, httpPort, dataDir, pass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros);
+        return new ServerConfig(bind, port, httpPort, dataDir, pass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros,
+                maxMemoryBytes, maxMemoryPolicy);
     }
 
     /**
@@ -127,6 +190,17 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * @return a copy with those limits
      */
     public ServerConfig withLimits(int clients, long bulk, int idleSeconds) {
-        return new ServerConfig(bind, port, httpPort, dataDir, requirePass, clients, bulk, idleSeconds, ioThreads, busyPollMicros);
+        return new ServerConfig(bind, port, httpPort, dataDir, requirePass, clients, bulk, idleSeconds, ioThreads, busyPollMicros,
+                maxMemoryBytes, maxMemoryPolicy);
+    }
+
+    /**
+     * @param bytes  the bound on entry bytes, 0 for none
+     * @param policy {@link #ALLKEYS_LRU}, or {@link #NOEVICTION} with no bound
+     * @return a copy with that bound
+     */
+    public ServerConfig withMaxMemory(long bytes, String policy) {
+        return new ServerConfig(bind, port, httpPort, dataDir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds,
+                ioThreads, busyPollMicros, bytes, policy);
     }
 }

@@ -40,6 +40,14 @@ final class ServerContext {
         this.sweeper = new ExpirySweeper(this);
     }
 
+    /** {@link KeyValueStore#evictions()} at the last CONFIG RESETSTAT, which zeroes evicted_keys as in Redis. */
+    volatile long evictionsAtReset;
+
+    /** @return the keys evicted since start or the last CONFIG RESETSTAT: INFO's {@code evicted_keys} */
+    long evictedKeys() {
+        return store.evictions() - evictionsAtReset;
+    }
+
     long now() {
         return clock.getAsLong();
     }

@@ -386,9 +386,9 @@ final class StringCommands {
     }
 
     /** MSET stores all of its values or none: one too long for the store fails it before the first. */
-    private static void checkValueLengths(byte[][] a) {
+    private void checkValueLengths(byte[][] a) {
         for (int i = 2; i < a.length; i += 2) {
-            StoredValue.checkLength(a[i].length);
+            store.checkFits(a[i - 1].length, a[i].length, StoredValue.NO_EXPIRY);
         }
     }
 

@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
 
 /** {@code colossal serve} refuses what it cannot serve with one line naming the cause, not a stack trace. */
 class ServeCommandTest {
@@ -119,5 +121,79 @@ class ServeCommandTest {
         assertTrue(r.err().endsWith("; run 'colossal verify " + file + "' for details, restore it from a copy, or move it"
                 + " away to start with an empty map" + System.lineSeparator()), r.err());
         assertEquals(1, r.err().lines().count(), r.err());
+    }
+
+    @Test
+    void shouldRefuseEvictionPoliciesItDoesNotHaveAndABoundItCannotKeep() {
+        String[][] cases = {
+            {"allkeys-lfu", "100mb", "--maxmemory-policy=allkeys-lfu is not supported: this server evicts by approximate"
+                    + " LRU over all keys (allkeys-lru) or not at all (noeviction, the default)"},
+            {"volatile-lru", "100mb", "--maxmemory-policy=volatile-lru is not supported: this server evicts by approximate"
+                    + " LRU over all keys (allkeys-lru) or not at all (noeviction, the default)"},
+            {"lru", "100mb", "--maxmemory-policy=lru is not a policy; the supported ones are allkeys-lru and noeviction"
+                    + " (the default)"},
+            {"noeviction", "100mb", "--maxmemory=104857600 with --maxmemory-policy noeviction (the default) is not"
+                    + " supported: this server cannot refuse writes past the bound as Redis does; pass --maxmemory-policy"
+                    + " allkeys-lru to evict the least recently used keys, or drop --maxmemory for no bound"},
+            {"allkeys-lru", "100kb", "--maxmemory=102400 must be 0 (no bound) or at least 1mb (1048576 bytes)"},
+        };
+        for (String[] c : cases) {
+            Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", dir.toString(),
+                    "--maxmemory-policy", c[0], "--maxmemory", c[1]);
+            assertOneLine(r, c[2]);
+        }
+        assertOneLine(Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", dir.toString(), "--maxmemory", "1gb"),
+                "--maxmemory=1073741824 with --maxmemory-policy noeviction (the default) is not supported: this server"
+                        + " cannot refuse writes past the bound as Redis does; pass --maxmemory-policy allkeys-lru to evict"
+                        + " the least recently used keys, or drop --maxmemory for no bound");
+    }
+
+    /** A data directory restarted with another bound or none: refused in one line, and the copy it advises serves. */
+    @Test
+    void shouldRefuseAnotherBoundThanTheMapsAndTheAdvisedCopyServes() throws Exception {
+        Path data = dir.resolve("data");
+        ServerConfig twoMb = ServerConfig.defaults().withDataDir(data).withPorts(0, -1)
+                .withMaxMemory(2L << 20, ServerConfig.ALLKEYS_LRU);
+        try (ColossalServer s = ColossalServer.start(twoMb); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            Pipeline p = j.pipelined();
+            for (int i = 0; i < 4000; i++) {
+                p.set("k" + i, "v".repeat(1000));
+            }
+            p.sync();
+        }
+        Path file = data.resolve("db0.map");
+        // On a port in use: a start the bound did not stop fails there (the data is opened first), not serves on.
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String port = Integer.toString(taken.getLocalPort());
+            Cli.Run r = Cli.run("serve", "--port", port, "--http-port", "-1", "--data", data.toString(), "--maxmemory",
+                    "1mb", "--maxmemory-policy", "allkeys-lru");
+            assertOneLine(r, "data directory " + data.toAbsolutePath() + " holds a map created with --maxmemory 2mb"
+                    + " --maxmemory-policy allkeys-lru (" + file + " keeps its bound), but this start asks for --maxmemory"
+                    + " 1mb --maxmemory-policy allkeys-lru; a map's bound cannot change: start with --maxmemory 2mb"
+                    + " --maxmemory-policy allkeys-lru, or copy the map into a new data directory with the bound you want"
+                    + " ('colossal copy " + file + " NEW_DIR/db0.map --max-bytes 1mb', which evicts what does not fit) and"
+                    + " serve that (--data NEW_DIR), or move the directory away to start empty");
+            assertOneLine(Cli.run("serve", "--port", port, "--http-port", "-1", "--data", data.toString()),
+                    "data directory " + data.toAbsolutePath() + " holds a map created with --maxmemory 2mb"
+                    + " --maxmemory-policy allkeys-lru (" + file + " keeps its bound), but this start asks for no bound;"
+                    + " a map's bound cannot change: start with --maxmemory 2mb --maxmemory-policy allkeys-lru, or copy"
+                    + " the map into a new data directory with the bound you want ('colossal copy " + file
+                    + " NEW_DIR/db0.map --max-bytes 0') and serve that (--data NEW_DIR), or move the directory away to"
+                    + " start empty");
+        }
+        Path smaller = Files.createDirectories(dir.resolve("smaller"));
+        Cli.Run copy = Cli.run("copy", "--no-progress", file.toString(), smaller.resolve("db0.map").toString(),
+                "--max-bytes", "1mb");
+        assertEquals(0, copy.exit(), copy.err());
+        assertTrue(copy.out().matches("(?s).*: \\d+ entries, \\d+ kept within the bound\\s*"), copy.out());
+        try (ColossalServer s = ColossalServer.start(twoMb.withDataDir(smaller).withMaxMemory(1L << 20,
+                ServerConfig.ALLKEYS_LRU)); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            long kept = Long.parseLong(copy.out().replaceAll("(?s).*, (\\d+) kept within the bound\\s*", "$1"));
+            assertEquals(kept, j.dbSize());
+            assertTrue(j.info("memory").contains("\r\nmaxmemory:1048576\r\n"));
+        }
+        try (ColossalServer s = ColossalServer.start(twoMb)) {
+            assertTrue(s.port() > 0, "the same flags serve the directory still");
+        }
     }
 }

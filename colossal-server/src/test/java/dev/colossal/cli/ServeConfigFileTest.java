@@ -53,15 +53,19 @@ class ServeConfigFileTest {
                 TIMEOUT 30
                 io-threads 3
                 busy-poll 0
+                maxmemory 100mb
+                maxmemory-policy allkeys-lru
                 """);
         ServerConfig c = resolve("--config", f.toString());
         assertEquals(new ServerConfig("0.0.0.0", 7001, -1, Path.of("/tmp/colossal-data"), "two words", 12,
-                64L << 20, 30, 3, 0), c);
+                64L << 20, 30, 3, 0, 100L << 20, "allkeys-lru"), c);
         ServerConfig over = resolve("--config", f.toString(), "--port", "7002", "--requirepass", "flag",
-                "--proto-max-bulk-len", "1M");
+                "--proto-max-bulk-len", "1M", "--maxmemory", "1gb");
         assertEquals(7002, over.port());
         assertEquals("flag", over.requirePass());
         assertEquals(1L << 20, over.maxBulkBytes());
+        assertEquals(1L << 30, over.maxMemoryBytes());
+        assertEquals("allkeys-lru", over.maxMemoryPolicy(), "the file's policy with the flag's bound");
         assertEquals(12, over.maxClients(), "unset flags keep the file's value");
         ServerConfig none = resolve();
         assertEquals(ServerConfig.defaults(), none);
@@ -83,6 +87,13 @@ class ServeConfigFileTest {
         file("proto-max-bulk-len lots\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> resolve("--config", f.toString()))
                 .getMessage().contains("proto-max-bulk-len=lots is not a size"));
+        file("maxmemory 100mb\nmaxmemory-policy allkeys-random\n");
+        assertEquals("--maxmemory-policy=allkeys-random is not supported: this server evicts by approximate LRU over all"
+                + " keys (allkeys-lru) or not at all (noeviction, the default)",
+                assertThrows(IllegalArgumentException.class, () -> resolve("--config", f.toString())).getMessage());
+        file("maxmemory lots\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> resolve("--config", f.toString()))
+                .getMessage().contains("maxmemory=lots is not a size"));
         file("timeout\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> resolve("--config", f.toString()))
                 .getMessage().contains("'timeout' has no value"));

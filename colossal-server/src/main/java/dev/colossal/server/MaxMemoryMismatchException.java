@@ -1,0 +1,50 @@
+package dev.colossal.server;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The data directory's map was created with another bound than this start asks for. The map
+ * keeps its bound in its file and cannot change it, and served with the old one it would go on
+ * evicting by it (or not at all) whatever {@code --maxmemory} says. The message names the bound
+ * the file holds, the one asked for, and what to do: start with the file's flags, or copy the map
+ * into a new directory with the new bound.
+ */
+public final class MaxMemoryMismatchException extends IOException {
+
+    private static final long serialVersionUID = 1L;
+
+    MaxMemoryMismatchException(Path dir, Path file, long keptBytes, long keptEntries, long askedBytes) {
+        super(message(dir, file, keptBytes, keptEntries, askedBytes));
+    }
+
+    private static String message(Path dir, Path file, long keptBytes, long keptEntries, long askedBytes) {
+        String kept = keptEntries != 0 ? "a bound of " + keptEntries + " entries (set by a program or 'colossal copy'; serve"
+                + " bounds bytes only)" : keptBytes != 0 ? flags(keptBytes) : "no bound (noeviction)";
+        String asked = askedBytes != 0 ? flags(askedBytes) : "no bound";
+        String same = keptEntries != 0 ? "" : "start with " + (keptBytes != 0 ? flags(keptBytes) : "no --maxmemory") + ", or ";
+        boolean evicts = askedBytes != 0 && (keptBytes == 0 || askedBytes < keptBytes);
+        return "data directory " + dir.toAbsolutePath() + " holds a map created with " + kept + " (" + file
+                + " keeps its bound), but this start asks for " + asked + "; a map's bound cannot change: " + same
+                + "copy the map into a new data directory with the bound you want ('colossal copy " + file
+                + " NEW_DIR/" + file.getFileName() + " --max-bytes " + size(askedBytes)
+                + (keptEntries != 0 ? " --max-entries 0" : "") + "'" + (evicts ? ", which evicts what does not fit" : "")
+                + ") and serve that (--data NEW_DIR), or move the directory away to start empty";
+    }
+
+    private static String flags(long bytes) {
+        return "--maxmemory " + size(bytes) + " --maxmemory-policy " + ServerConfig.ALLKEYS_LRU;
+    }
+
+    /** {@code bytes} as a flag's value, in the largest binary unit that divides it: 100mb, 1gb, 1536kb. */
+    static String size(long bytes) {
+        if (bytes != 0 && bytes % (1L << 30) == 0) {
+            return (bytes >> 30) + "gb";
+        } else if (bytes != 0 && bytes % (1L << 20) == 0) {
+            return (bytes >> 20) + "mb";
+        } else if (bytes != 0 && bytes % (1L << 10) == 0) {
+            return (bytes >> 10) + "kb";
+        }
+        return Long.toString(bytes);
+    }
+}
