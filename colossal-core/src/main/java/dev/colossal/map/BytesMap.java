@@ -861,6 +861,32 @@ public final class BytesMap implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Returns the longest value this map stores under a key of {@code keyLength} bytes, without an
+     * expiry time (one takes 8 bytes more): 1 GiB, or in a map bounded by bytes what one entry may
+     * take of a segment's share of the bound ({@link MapOptions#withMaxBytes}), past which a put is
+     * refused. A check before a write of many keys, so that none is stored when one would be
+     * refused.
+     *
+     * @param keyLength the key's length in bytes
+     * @return the length, or -1 if no value fits beside such a key
+     */
+    public long maxValueLength(long keyLength) {
+        if (file.maxBlocksPerSegment == 0) {
+            return keyLength <= EntryLayout.MAX_LENGTH ? EntryLayout.MAX_LENGTH : -1;
+        }
+        long room = file.maxBlocksPerSegment << file.blockShift;
+        long keyed = EntryLayout.bytes(keyLength, 0, 0) - 1;   // all but the value and its length's varint
+        long longest = -1;
+        for (int varint = 1; varint <= 5; varint++) {
+            long value = room - keyed - varint;
+            if (value >= 0 && EntryLayout.bytes(keyLength, value, 0) <= room) {
+                longest = Math.max(longest, value);
+            }
+        }
+        return Math.min(longest, EntryLayout.MAX_LENGTH);
+    }
+
     /** Whether some entry may carry an expiry time (so {@link #size} may count expired ones). */
     boolean mayExpire() {
         for (Segment s : segments) {

@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,7 +90,18 @@ class EvictionTest {
             assertNull(map.get(b("huge")));
             map.put(b("fits"), new byte[60 << 10]);
             assertEquals(60 << 10, map.get(b("fits")).length);
+            for (String key : List.of("", "k", "a key of some length", "x".repeat(300))) {
+                long longest = map.maxValueLength(key.length());
+                map.put(b(key), new byte[(int) longest]);
+                assertEquals(longest, map.get(b(key)).length, "the longest value it tells fits, key=" + key.length());
+                assertThrows(IllegalArgumentException.class, () -> map.put(b(key), new byte[(int) longest + 1]),
+                        "one byte more does not, key=" + key.length());
+            }
+            assertEquals(-1, map.maxValueLength(1 << 16), "no value fits beside a key of a segment's share");
             MapChecks.assertSound(map);
+        }
+        try (BytesMap unbounded = BytesMap.open(dir.resolve("free.map"))) {
+            assertEquals(1L << 30, unbounded.maxValueLength(10));
         }
     }
 

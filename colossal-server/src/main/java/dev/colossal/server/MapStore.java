@@ -33,18 +33,10 @@ final class MapStore implements KeyValueStore {
     /** Values up to this size are staged in {@link #STAGING}; larger ones get an array of their own. */
     private static final int MAX_STAGING = 64 * 1024;
     private static final ThreadLocal<byte[]> STAGING = ThreadLocal.withInitial(() -> new byte[4096]);
-    /**
-     * The most bytes the map's entry header takes besides key and value (checksum, meta, two
-     * lengths of up to 5 bytes each): a bounded map refuses an entry larger than a segment's
-     * share of the bound, and the server refuses it first, before a multi-key write stores any.
-     */
-    private static final long MAP_ENTRY_HEADER = 15;
 
     private final BytesMap map;
     private final DataDirLock dirLock;
     private final LongSupplier clock;
-    /** A segment's share of the byte bound, 0 for no bound: the largest entry the map takes. */
-    private final long segmentBytes;
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
     /** Told of every write once the server runs; null before (and in tests of the store alone). */
     private ExpirySweeper sweeper;
@@ -53,10 +45,6 @@ final class MapStore implements KeyValueStore {
         this.map = map;
         this.dirLock = dirLock;
         this.clock = clock;
-        MapOptions o = map.options();
-        // As MapOptions.withMaxBytes keeps it: whole blocks, spread over the segments rounding up.
-        this.segmentBytes = o.maxBytes() == 0 ? 0
-                : Math.ceilDiv(o.maxBytes() / o.blockSize(), o.segments()) * o.blockSize();
         for (int i = 0; i < STRIPES; i++) {
             locks[i] = new ReentrantLock();
         }
@@ -189,11 +177,10 @@ final class MapStore implements KeyValueStore {
 
     @Override
     public long largestValue(long keyLength, long expireAtMillis) {
-        if (segmentBytes == 0) {
-            return StoredValue.MAX_PAYLOAD;
-        }
+        // A bounded map refuses an entry larger than a segment's share of the bound; the server
+        // refuses it first, before a write of many keys stores any.
         return Math.max(0, Math.min(StoredValue.MAX_PAYLOAD,
-                segmentBytes - MAP_ENTRY_HEADER - keyLength - StoredValue.headerLength(expireAtMillis)));
+                map.maxValueLength(keyLength) - StoredValue.headerLength(expireAtMillis)));
     }
 
     @Override
@@ -204,8 +191,8 @@ final class MapStore implements KeyValueStore {
             MapOptions o = map.options();
             throw new ReplyException("OOM value of " + valueLength + " bytes is larger than maxmemory allows: at most "
                     + most + " bytes with this key (the bound, " + o.maxBytes() + " bytes, is split over " + o.segments()
-                    + " segments of " + segmentBytes + " that evict on their own, and a key and its value must fit in"
-                    + " one); store smaller values, or serve a new data directory with a larger --maxmemory");
+                    + " segments that evict on their own, and a key and its value must fit in one); store smaller"
+                    + " values, or serve a new data directory with a larger --maxmemory");
         }
     }
 

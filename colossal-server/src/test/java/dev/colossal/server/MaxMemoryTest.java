@@ -151,15 +151,15 @@ class MaxMemoryTest {
         try (ColossalServer s = ColossalServer.start(cache(dir.resolve("data"), BOUND)); Wire w = new Wire(s.port())) {
             // 4 MiB over 64 segments: 64 KiB each, less the headers and the key
             String large = "x".repeat(70_000);
-            String refused = "-OOM value of 70000 bytes is larger than maxmemory allows: at most 65517 bytes with this key"
-                    + " (the bound, 4194304 bytes, is split over 64 segments of 65536 that evict on their own, and a key and"
-                    + " its value must fit in one); store smaller values, or serve a new data directory with a larger"
+            String refused = "-OOM value of 70000 bytes is larger than maxmemory allows: at most 65523 bytes with this key"
+                    + " (the bound, 4194304 bytes, is split over 64 segments that evict on their own, and a key and its"
+                    + " value must fit in one); store smaller values, or serve a new data directory with a larger"
                     + " --maxmemory\r\n";
             assertEquals(refused, w.call("SET", "big", large));
             assertEquals("$-1\r\n", w.call("GET", "big"));
-            assertEquals("+OK\r\n", w.call("SET", "big", "x".repeat(65_517)), "the largest value fits");
-            assertEquals(refused.replace("70000", "65518"), w.call("APPEND", "big", "x"));
-            assertEquals(65_517, w.call("GET", "big").length() - "$65517\r\n\r\n".length(), "APPEND stored nothing");
+            assertEquals("+OK\r\n", w.call("SET", "big", "x".repeat(65_523)), "the largest value fits");
+            assertEquals(refused.replace("70000", "65524"), w.call("APPEND", "big", "x"));
+            assertEquals(65_523, w.call("GET", "big").length() - "$65523\r\n\r\n".length(), "APPEND stored nothing");
             // MSET stores all or nothing: the small value before the large one is not stored either
             assertTrue(w.call("MSET", "small", "s", "big2", large).startsWith("-OOM value of 70000 bytes"));
             assertEquals("*2\r\n$-1\r\n$-1\r\n", w.call("MGET", "small", "big2"));
@@ -169,7 +169,7 @@ class MaxMemoryTest {
             HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.httpPort()
                     + "/v1/keys/web")).PUT(HttpRequest.BodyPublishers.ofString(large)).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(413, put.statusCode());
-            assertEquals("{\"error\":\"value of 70000 bytes is longer than 65517 bytes, the longest this key takes with"
+            assertEquals("{\"error\":\"value of 70000 bytes is longer than 65523 bytes, the longest this key takes with"
                     + " --maxmemory 4194304 (the bound is kept per segment of the map, and a key and its value must fit in"
                     + " one)\"}", put.body());
             assertEquals("$-1\r\n", w.call("GET", "web"));
