@@ -526,6 +526,16 @@ public final class BytesMap implements AutoCloseable {
         return rewriteExpiry(key, expiry(ttl));
     }
 
+    /** As {@link #expire}, with the expiry time decided, and this thread's scratch taken. */
+    private boolean rewriteExpiry(MemorySegment key, long expiresAt) {
+        Scratch scratch = Scratch.acquire();
+        try {
+            return rewriteExpiry(key, expiresAt, scratch);
+        } finally {
+            scratch.release();
+        }
+    }
+
     /**
      * Makes {@code key}'s entry live until it is removed, keeping its value (Redis {@code PERSIST}).
      *
@@ -537,11 +547,14 @@ public final class BytesMap implements AutoCloseable {
         return rewriteExpiry(key, 0);
     }
 
-    private boolean rewriteExpiry(MemorySegment key, long expiresAt) {
+    /**
+     * Rewrites {@code key}'s entry to expire at {@code expiresAt} (0 for never), copying its value
+     * through {@code scratch}'s value buffer (a typed map's caller holds the scratch its key is in).
+     */
+    boolean rewriteExpiry(MemorySegment key, long expiresAt, Scratch scratch) {
         file.checkWritable();
         long h = hash(key);
         Segment s = segmentFor(h);
-        Scratch scratch = Scratch.acquire();
         s.lock();
         try {
             long slot = s.liveSlot(key, h);
@@ -561,7 +574,6 @@ public final class BytesMap implements AutoCloseable {
             throw cannotGrow(e);
         } finally {
             s.unlock();
-            scratch.release();
         }
     }
 

@@ -576,14 +576,8 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @throws IllegalArgumentException if {@code ttl} is not positive
      */
     public boolean expire(K key, Duration ttl) {
-        raw.expiry(ttl);    // a bad ttl is refused whether or not the key is present
-        Scratch scratch = Scratch.acquire();
-        try {
-            MemorySegment k = lookupKey(scratch, key);
-            return k != null && raw.expire(k, ttl);
-        } finally {
-            scratch.release();
-        }
+        long expiresAt = raw.expiry(ttl);   // a bad ttl is refused whether or not the key is present
+        return onKey(key, false, (k, scratch) -> raw.rewriteExpiry(k, expiresAt, scratch));
     }
 
     /**
@@ -594,13 +588,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @throws UncheckedIOException if the file could not grow (disk full); nothing changed
      */
     public boolean persist(K key) {
-        Scratch scratch = Scratch.acquire();
-        try {
-            MemorySegment k = lookupKey(scratch, key);
-            return k != null && raw.persist(k);
-        } finally {
-            scratch.release();
-        }
+        return onKey(key, false, (k, scratch) -> raw.rewriteExpiry(k, 0, scratch));
     }
 
     /**
@@ -610,10 +598,18 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @return the expiry time in epoch milliseconds, 0 if the entry never expires, -1 if absent
      */
     public long expiresAt(K key) {
+        return onKey(key, -1L, (k, scratch) -> raw.expiresAt(k));
+    }
+
+    /**
+     * Runs {@code op} on the encoded key and this thread's scratch it is in, or returns {@code
+     * absent} for a key no entry can have (see {@link #lookupKey}).
+     */
+    private <R> R onKey(K key, R absent, BiFunction<MemorySegment, Scratch, R> op) {
         Scratch scratch = Scratch.acquire();
         try {
             MemorySegment k = lookupKey(scratch, key);
-            return k == null ? -1L : raw.expiresAt(k);
+            return k == null ? absent : op.apply(k, scratch);
         } finally {
             scratch.release();
         }
