@@ -53,9 +53,9 @@ final class Segment {
     private boolean evacuating;
     /** The slot a {@link #store} replaces while it takes blocks, else -1: a purge then must leave it. */
     private long replacing = -1;
-    /** Blocks this process took for entries of the segment: paces {@link #purgeBeforeGrowth}; under the lock. */
+    /** Blocks this process took for entries of the segment: paces {@link #purgeIfDue}; under the lock. */
     private long allocatedBlocks;
-    /** {@link #allocatedBlocks} at this process's last {@link #purgeBeforeGrowth}, -1 before the first. */
+    /** {@link #allocatedBlocks} at this process's last {@link #purgeIfDue} that removed entries, -1 before the first. */
     private long allocatedAtPurge = -1;
     /**
      * The earliest expiry time of the entries this process's last purge left or its stores wrote
@@ -63,8 +63,6 @@ final class Segment {
      * processes' entries may expire sooner; they purge for those. Under the lock.
      */
     private long earliestExpiry;
-    /** Entries evicted since this process's last {@link #purgeBeforeEvicting} that removed any, -1 before the first; under the lock. */
-    private long evictionsSincePurge = -1;
     /** Entries this process evicted for room: written under the lock, read by {@link BytesMap#evictions} without it. */
     private volatile long evictions;
     /** The map's segments, this one among them: where {@link #reclaimElsewhere} looks. */
@@ -854,36 +852,15 @@ final class Segment {
      * expired).
      */
     private void evictForRoom(long keep, long moreEntries, long moreBlocks) {
+        // Expired entries go first: the hand takes one it meets, but only in its turn, so with half
+        // of a full cache expired, 5,000 inserts evicted 1,439 live entries and left 1,333 expired.
         if (overBound(moreEntries, moreBlocks)) {
-            purgeBeforeEvicting(keep);
+            purgeIfDue(keep);
         }
         while (overBound(moreEntries, moreBlocks)) {
             if (!evictOne(keep)) {
                 return;
             }
-            if (evictionsSincePurge >= 0) {
-                evictionsSincePurge++;
-            }
-        }
-    }
-
-    /**
-     * Removes the expired entries before live ones are evicted for room: the hand takes an expired
-     * entry it meets, but meets it only in its turn, so with half of a full cache expired, 5,000
-     * inserts evicted 1,439 live entries and left 1,333 expired ones. The purge scans the segment,
-     * so it waits until something this process knows of may have expired, and after one that
-     * removed entries, for evictions amounting to an eighth of the bound: entries expiring one at
-     * a time would otherwise cost a scan per insert. A purge that found nothing (the first, which
-     * learns the earliest expiry) does not hold the next one back.
-     */
-    private void purgeBeforeEvicting(long keep) {
-        long live = Mem.getLong(file.mem(), base + LIVE_ENTRIES);
-        if (Mem.getLong(file.mem(), base + MAY_EXPIRE) == 0 || file.nowMillis() < earliestExpiry
-                || (evictionsSincePurge >= 0 && evictionsSincePurge < Math.max(16, live / 8))) {
-            return;
-        }
-        if (purgeExpired(keep) > 0) {
-            evictionsSincePurge = 0;
         }
     }
 
@@ -1195,7 +1172,7 @@ final class Segment {
 
     /**
      * Called when the heap has no room for an entry: removes expired entries ({@link
-     * #purgeBeforeGrowth}), and if free runs are most of it, merges them ({@link #rebuild}) so that
+     * #purgeIfDue}), and if free runs are most of it, merges them ({@link #rebuild}) so that
      * the heap need not grow; says whether it did either. Free runs join
      * their right neighbour when freed, but not their left one, so entries of many sizes overwritten
      * at random leave holes side by side that no list knows to be one; without this the file grew
@@ -1206,7 +1183,7 @@ final class Segment {
         if (evacuating) {
             return false;   // a rebuild would put the chunks being emptied back on the free lists
         }
-        boolean purged = purgeBeforeGrowth();
+        boolean purged = purgeIfDue(replacing);
         long heapBlocks = heap.heapBlocks();
         long used = Mem.getLong(file.mem(), base + USED_BLOCKS);
         if (heapBlocks <= heapBlocksAtDefragment || heapBlocks - used < used + DEFRAGMENT_MIN_FREE_BLOCKS) {
@@ -1218,15 +1195,17 @@ final class Segment {
     }
 
     /**
-     * Removes the expired entries before the heap grows, and says whether there were any. The
-     * table's growth purges too, but a table sized for many keys, or values large beside their
-     * slots, let expired entries hold the file: 1 MB values living 20 ms, ten at a time, grew it
-     * past 600 MB. A scan of the segment, so not before something may have expired (a map filled
-     * with entries living an hour took 4x as long a put with a scan per chunk), and at most once
-     * per chunk's worth of blocks this process took since the last: a purge that finds little
-     * grows the heap by a chunk instead of scanning again at the next put.
+     * Removes the expired entries before a store makes room by growing the heap or by evicting,
+     * leaving the entry in slot {@code keep}, and says whether there were any. The table's growth
+     * purges too, but a table sized for many keys, or values large beside their slots, let expired
+     * entries hold the file: 1 MB values living 20 ms, ten at a time, grew it past 600 MB. A scan of
+     * the segment, so not before something this process knows of may have expired (a map filled
+     * with entries living an hour took 4x as long a put with a scan per chunk), and after a purge
+     * that removed entries, not before this process took a chunk's worth of blocks: entries
+     * expiring one at a time would otherwise cost a scan per store. A purge that found nothing (the
+     * first, which learns the earliest expiry) does not hold the next one back.
      */
-    private boolean purgeBeforeGrowth() {
+    private boolean purgeIfDue(long keep) {
         MemorySegment m = file.mem();
         if (Mem.getLong(m, base + MAY_EXPIRE) == 0 || file.nowMillis() < earliestExpiry) {
             return false;
@@ -1235,8 +1214,11 @@ final class Segment {
         if (allocatedAtPurge >= 0 && allocatedBlocks - allocatedAtPurge < chunkBlocks) {
             return false;
         }
+        if (purgeExpired(keep) == 0) {
+            return false;
+        }
         allocatedAtPurge = allocatedBlocks;
-        return purgeExpired(replacing) > 0;
+        return true;
     }
 
     /**
