@@ -554,15 +554,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
      * @throws IllegalArgumentException if {@code ttl} is not positive
      */
     public V putIfAbsent(K key, V value, Duration ttl) {
-        Objects.requireNonNull(value, "value");
-        long expiresAt = raw.expiry(ttl);
-        return locked(key, null, value, null, (m, s, slot, h, k, sc, v, unused) -> {
-            if (slot >= 0) {
-                return m.oldValue(s, slot);
-            }
-            s.store(slot, k, h, m.encodeValue(sc, v), expiresAt);
-            return null;
-        });
+        return putIfAbsent(key, value, Long.valueOf(raw.expiry(ttl)));
     }
 
     /**
@@ -626,12 +618,17 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
 
     @Override
     public V putIfAbsent(K key, V value) {
+        return putIfAbsent(key, value, (Long) null);
+    }
+
+    /** Stores {@code value} to expire at {@code expiresAt} (null for never) unless the key is present. */
+    private V putIfAbsent(K key, V value, Long expiresAt) {
         Objects.requireNonNull(value, "value");
-        return locked(key, null, value, null, (m, s, slot, h, k, sc, v, unused) -> {
+        return locked(key, null, value, expiresAt, (m, s, slot, h, k, sc, v, at) -> {
             if (slot >= 0) {
                 return m.oldValue(s, slot);
             }
-            s.store(slot, k, h, m.encodeValue(sc, v), 0);
+            s.store(slot, k, h, m.encodeValue(sc, v), at == null ? 0 : at);
             return null;
         });
     }
