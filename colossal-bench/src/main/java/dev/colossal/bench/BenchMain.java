@@ -13,7 +13,7 @@ import java.util.TreeMap;
 public final class BenchMain {
 
     /** Every suite, by name. A new suite adds one line here. */
-    private static final List<Suite> SUITES = List.of(
+    static final List<Suite> SUITES = List.of(
             new dev.colossal.bench.arrays.ArraysSuite(),
             new dev.colossal.bench.ipc.IpcSuite(),
             new dev.colossal.bench.server.ServerSuite(),
