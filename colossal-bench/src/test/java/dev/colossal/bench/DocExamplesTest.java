@@ -92,8 +92,8 @@ class DocExamplesTest {
 
     /**
      * Every {@code ./colossal COMMAND --flag} the current docs show names a command and flags that
-     * exist: the picocli commands' own options, the launcher's {@code test}, {@code build} and
-     * {@code help}, and {@code bench} with a suite this build has. (The figures' histories under
+     * exist: the picocli commands' own options, the launcher's {@code test}, {@code build},
+     * {@code install} and {@code help}, and {@code bench} with a suite this build has. (The figures' histories under
      * {@code docs/*-figures.md} keep the commands as they were run, so they are not checked.)
      */
     @Test
@@ -120,7 +120,7 @@ class DocExamplesTest {
                             wrong.add(where + "  (no suite '" + suite + "'; suites: " + suites + ")");
                         }
                         flags.stream().filter(f -> !f.equals("--quick")).forEach(f -> wrong.add(where + "  (bench takes --quick only, not " + f + ")"));
-                    } else if (!List.of("test", "build", "help").contains(name)) {
+                    } else if (!List.of("test", "build", "install", "help").contains(name)) {
                         CommandLine sub = cli.getSubcommands().get(name);
                         if (sub == null) {
                             wrong.add(where + "  (no command '" + name + "'; commands: " + cli.getSubcommands().keySet() + ")");
