@@ -1,0 +1,121 @@
+package dev.colossal.map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.colossal.codec.Codec;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A copy of a map file made while a writer held a segment's lock ({@code cp} of a file in use, a
+ * snapshot) carries that writer's lock word. Opened on the same machine while the writer lives on,
+ * the copy's segment is repaired as after a crash: the writer maps the original, never the copy.
+ * Before, every write to the segment waited for ever (an operator trial: a server on the copy hung
+ * on its first SET there, SIGTERM could not stop it, and {@code verify} of the copy never ended).
+ */
+class CopiedLockTest {
+
+    private static final Codec<String> S = TestCodecs.STRING;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCopyMadeWhileALiveWriterHeldALockIsRepairedWhileTheOriginalStaysLocked() throws Exception {
+        Path file = dir.resolve("live.map");
+        Path copy = dir.resolve("copy.map");
+        Path stderr = dir.resolve("holder.err");
+        Path out = dir.resolve("holder.out");
+        Map<String, String> expected = new HashMap<>();
+        try (ColossalMap<String, String> map = ColossalMap.open(file, S, S, MapOptions.DEFAULTS.withSegments(8))) {
+            for (int i = 0; i < 200; i++) {
+                map.set("k" + i, "v" + i);
+                expected.put("k" + i, "v" + i);
+            }
+        }
+        Process holder = Children.start(stderr, out, "hold", file.toString(), "held");
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(out) || !Files.readString(out).contains("locked")) {
+                if (!holder.isAlive() || System.nanoTime() > deadline) {
+                    fail("the child never held the lock: " + MultiProcessTest.readQuietly(stderr));
+                }
+                Thread.sleep(5);
+            }
+            Files.copy(file, copy);
+
+            String inHeld;
+            try (ColossalMap<String, String> map = ColossalMap.openReadOnly(copy, S, S)) {
+                BytesMap raw = map.bytes();
+                Segment held = raw.segmentFor(BytesMap.hash(seg("held")));
+                inHeld = expected.keySet().stream().filter(k -> raw.segmentFor(BytesMap.hash(seg(k))) == held)
+                        .findFirst().orElseThrow();
+                Throwable t = within(5, () -> map.get(inHeld));
+                IllegalStateException e = assertInstanceOf(IllegalStateException.class, t,
+                        "a read-only read of the copy's segment reports it instead of waiting for the live writer");
+                assertTrue(e.getMessage().contains("process " + holder.pid()) && e.getMessage().contains("does not map this file")
+                        && e.getMessage().contains("open the map writable once"), e.getMessage());
+            }
+
+            try (ColossalMap<String, String> map = ColossalMap.open(copy, S, S)) {
+                Segment held = map.bytes().segmentFor(BytesMap.hash(seg("held")));
+                assertNull(within(5, () -> map.put(inHeld, "again")), "a write to the copy's segment takes the lock over");
+                expected.put(inHeld, "again");
+                assertEquals(expected, new HashMap<>(map));
+                assertEquals(1, held.repairs(), "the segment was repaired, as after a crash");
+            }
+            try (ColossalMap<String, String> map = ColossalMap.open(file, S, S)) {
+                AtomicReference<Throwable> outcome = new AtomicReference<>();
+                Thread writer = Thread.ofPlatform().start(() -> {
+                    try {
+                        map.put(inHeld, "original");
+                    } catch (Throwable t) {
+                        outcome.set(t);
+                    }
+                });
+                writer.join(1_500);
+                assertTrue(writer.isAlive(), () -> "the original's lock is the live writer's, who maps it: " + outcome.get());
+                holder.destroyForcibly();
+                writer.join(10_000);
+                assertNull(outcome.get());
+                assertEquals("original", map.get(inHeld), "taken over once the writer died");
+            }
+        } finally {
+            holder.destroyForcibly();
+            holder.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Runs {@code action} on a daemon thread: what it threw, null if it returned, or a failure if it still ran after {@code seconds}. */
+    private static Throwable within(int seconds, Runnable action) throws InterruptedException {
+        AtomicReference<Throwable> outcome = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                action.run();
+            } catch (Throwable e) {
+                outcome.set(e);
+            }
+        });
+        t.join(TimeUnit.SECONDS.toMillis(seconds));
+        if (t.isAlive()) {
+            fail("still waiting after " + seconds + " s for a lock the copy's named owner cannot hold");
+        }
+        return outcome.get();
+    }
+
+    private static MemorySegment seg(String key) {
+        return MemorySegment.ofArray(key.getBytes(StandardCharsets.UTF_8));
+    }
+}
