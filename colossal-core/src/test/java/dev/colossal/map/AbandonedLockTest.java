@@ -19,13 +19,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A copy of a map file made while a writer held a segment's lock ({@code cp} of a file in use, a
+ * Locks left by writers that cannot hold them any more. {@link BytesMap#recoverLocks} repairs at once
+ * the segments a killed writer left locked, and {@link BytesMap#repairs} counts them, so that a server
+ * restarted after a crash can say what recovery took. And a copy of a map file made while a writer held a segment's lock ({@code cp} of a file in use, a
  * snapshot) carries that writer's lock word. Opened on the same machine while the writer lives on,
  * the copy's segment is repaired as after a crash: the writer maps the original, never the copy.
  * Before, every write to the segment waited for ever (an operator trial: a server on the copy hung
  * on its first SET there, SIGTERM could not stop it, and {@code verify} of the copy never ended).
  */
-class CopiedLockTest {
+class AbandonedLockTest {
 
     private static final Codec<String> S = TestCodecs.STRING;
 
@@ -47,13 +49,7 @@ class CopiedLockTest {
         }
         Process holder = Children.start(stderr, out, "hold", file.toString(), "held");
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!Files.exists(out) || !Files.readString(out).contains("locked")) {
-                if (!holder.isAlive() || System.nanoTime() > deadline) {
-                    fail("the child never held the lock: " + MultiProcessTest.readQuietly(stderr));
-                }
-                Thread.sleep(5);
-            }
+            awaitLocked(holder, out, stderr);
             Files.copy(file, copy);
 
             String inHeld;
@@ -95,6 +91,43 @@ class CopiedLockTest {
         } finally {
             holder.destroyForcibly();
             holder.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void recoverLocksRepairsNowWhatAKilledWriterLeftLockedAndRepairsCountsIt() throws Exception {
+        Path file = dir.resolve("killed.map");
+        try (ColossalMap<String, String> map = ColossalMap.open(file, S, S, MapOptions.DEFAULTS.withSegments(8))) {
+            map.set("k", "v");
+            assertEquals(0, map.bytes().recoverLocks(), "nothing to recover");
+        }
+        Path out = dir.resolve("holder.out");
+        Process holder = Children.start(dir.resolve("holder.err"), out, "hold", file.toString(), "held");
+        try {
+            awaitLocked(holder, out, dir.resolve("holder.err"));
+        } finally {
+            holder.destroyForcibly();   // SIGKILL inside compute: the lock stays held
+            assertTrue(holder.waitFor(10, TimeUnit.SECONDS));
+        }
+        try (ColossalMap<String, String> map = ColossalMap.open(file, S, S)) {
+            assertEquals(0, map.bytes().repairs(), "opening repairs nothing by itself");
+            assertEquals(1, map.bytes().recoverLocks(), "the killed writer's segment");
+            assertEquals(1, map.bytes().repairs());
+            assertEquals(0, map.bytes().recoverLocks(), "once");
+            assertEquals("v", map.get("k"));
+        }
+        try (BytesMap readOnly = BytesMap.openReadOnly(file)) {
+            assertEquals(1, readOnly.repairs(), "kept in the file");
+        }
+    }
+
+    private static void awaitLocked(Process holder, Path out, Path stderr) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(out) || !Files.readString(out).contains("locked")) {
+            if (!holder.isAlive() || System.nanoTime() > deadline) {
+                fail("the child never held the lock: " + MultiProcessTest.readQuietly(stderr));
+            }
+            Thread.sleep(5);
         }
     }
 
