@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
 
 /**
  * A persistent hash map from bytes to bytes in a memory-mapped file, shared safely by threads
@@ -613,7 +614,7 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /** Runs {@code op} on every segment under its lock, one at a time; sums the results. */
-    private long eachSegmentLocked(java.util.function.ToLongFunction<Segment> op) {
+    private long eachSegmentLocked(ToLongFunction<Segment> op) {
         file.checkWritable();
         long n = 0;
         for (Segment s : segments) {
@@ -851,11 +852,7 @@ public final class BytesMap implements AutoCloseable {
      * @return the sum of the segments' counts, each read once; expired entries count until removed
      */
     public long size() {
-        long n = 0;
-        for (Segment s : segments) {
-            n += s.liveEntries();
-        }
-        return n;
+        return sum(Segment::liveEntries);
     }
 
     /**
@@ -866,11 +863,7 @@ public final class BytesMap implements AutoCloseable {
      * @return the count, 0 for an unbounded map
      */
     public long evictions() {
-        long n = 0;
-        for (Segment s : segments) {
-            n += s.evictions();
-        }
-        return n;
+        return sum(Segment::evictions);
     }
 
     /**
@@ -882,9 +875,13 @@ public final class BytesMap implements AutoCloseable {
      * @return the sum of the segments' counts
      */
     public long repairs() {
+        return sum(Segment::repairs);
+    }
+
+    private long sum(ToLongFunction<Segment> count) {
         long n = 0;
         for (Segment s : segments) {
-            n += s.repairs();
+            n += count.applyAsLong(s);
         }
         return n;
     }

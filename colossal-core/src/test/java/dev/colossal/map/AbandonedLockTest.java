@@ -41,15 +41,14 @@ class AbandonedLockTest {
         Path stderr = dir.resolve("holder.err");
         Path out = dir.resolve("holder.out");
         Map<String, String> expected = new HashMap<>();
-        try (ColossalMap<String, String> map = ColossalMap.open(file, S, S, MapOptions.DEFAULTS.withSegments(8))) {
-            for (int i = 0; i < 200; i++) {
-                map.set("k" + i, "v" + i);
-                expected.put("k" + i, "v" + i);
-            }
+        for (int i = 0; i < 200; i++) {
+            expected.put("k" + i, "v" + i);
         }
-        Process holder = Children.start(stderr, out, "hold", file.toString(), "held");
+        try (ColossalMap<String, String> map = ColossalMap.open(file, S, S, MapOptions.DEFAULTS.withSegments(8))) {
+            map.putAll(expected);
+        }
+        Process holder = Children.hold(file, "held", stderr, out);
         try {
-            awaitLocked(holder, out, stderr);
             Files.copy(file, copy);
 
             String inHeld;
@@ -102,13 +101,9 @@ class AbandonedLockTest {
             assertEquals(0, map.bytes().recoverLocks(), "nothing to recover");
         }
         Path out = dir.resolve("holder.out");
-        Process holder = Children.start(dir.resolve("holder.err"), out, "hold", file.toString(), "held");
-        try {
-            awaitLocked(holder, out, dir.resolve("holder.err"));
-        } finally {
-            holder.destroyForcibly();   // SIGKILL inside compute: the lock stays held
-            assertTrue(holder.waitFor(10, TimeUnit.SECONDS));
-        }
+        Process holder = Children.hold(file, "held", dir.resolve("holder.err"), out);
+        holder.destroyForcibly();   // SIGKILL inside compute: the lock stays held
+        assertTrue(holder.waitFor(10, TimeUnit.SECONDS));
         try (ColossalMap<String, String> map = ColossalMap.open(file, S, S)) {
             assertEquals(0, map.bytes().repairs(), "opening repairs nothing by itself");
             assertEquals(1, map.bytes().recoverLocks(), "the killed writer's segment");
@@ -118,16 +113,6 @@ class AbandonedLockTest {
         }
         try (BytesMap readOnly = BytesMap.openReadOnly(file)) {
             assertEquals(1, readOnly.repairs(), "kept in the file");
-        }
-    }
-
-    private static void awaitLocked(Process holder, Path out, Path stderr) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.exists(out) || !Files.readString(out).contains("locked")) {
-            if (!holder.isAlive() || System.nanoTime() > deadline) {
-                fail("the child never held the lock: " + MultiProcessTest.readQuietly(stderr));
-            }
-            Thread.sleep(5);
         }
     }
 
