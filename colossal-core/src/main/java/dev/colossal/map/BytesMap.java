@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
 
 /**
  * A persistent hash map from bytes to bytes in a memory-mapped file, shared safely by threads
@@ -613,7 +614,7 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /** Runs {@code op} on every segment under its lock, one at a time; sums the results. */
-    private long eachSegmentLocked(java.util.function.ToLongFunction<Segment> op) {
+    private long eachSegmentLocked(ToLongFunction<Segment> op) {
         file.checkWritable();
         long n = 0;
         for (Segment s : segments) {
@@ -851,11 +852,7 @@ public final class BytesMap implements AutoCloseable {
      * @return the sum of the segments' counts, each read once; expired entries count until removed
      */
     public long size() {
-        long n = 0;
-        for (Segment s : segments) {
-            n += s.liveEntries();
-        }
-        return n;
+        return sum(Segment::liveEntries);
     }
 
     /**
@@ -866,11 +863,49 @@ public final class BytesMap implements AutoCloseable {
      * @return the count, 0 for an unbounded map
      */
     public long evictions() {
+        return sum(Segment::evictions);
+    }
+
+    /**
+     * Returns how many times, over the file's life, a segment was repaired after its writer died
+     * holding its lock (killed, crashed, or a copy of the file made while it wrote): each time, the
+     * segment's free space was rebuilt from its table and chunks. What {@code colossal inspect}
+     * calls repairs.
+     *
+     * @return the sum of the segments' counts
+     */
+    public long repairs() {
+        return sum(Segment::repairs);
+    }
+
+    private long sum(ToLongFunction<Segment> count) {
         long n = 0;
         for (Segment s : segments) {
-            n += s.evictions();
+            n += count.applyAsLong(s);
         }
         return n;
+    }
+
+    /**
+     * Repairs now every segment a gone writer left locked, instead of on the segment's first use: a
+     * server after a crash, so that it can say what recovery took. Takes each segment's lock in
+     * turn (waiting while a live writer holds it); a segment whose lock a dead process held is
+     * repaired as any use of it would.
+     *
+     * @return how many segments were repaired
+     * @throws UnsupportedOperationException if the map was opened read-only
+     */
+    public int recoverLocks() {
+        int repaired = 0;
+        for (Segment s : segments) {
+            long before = s.repairs();
+            s.lockForRead();
+            s.unlockForRead();
+            if (s.repairs() != before) {
+                repaired++;
+            }
+        }
+        return repaired;
     }
 
     /**

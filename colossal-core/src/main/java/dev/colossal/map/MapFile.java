@@ -103,6 +103,8 @@ final class MapFile implements AutoCloseable {
     final SpareExtents spares = new SpareExtents(this);
     /** The thread of this process holding each segment's lock, shared with the process's other opens of the file. */
     final LockHolders holders;
+    /** Tells a live lock owner from a word that came with a copy of the file (a live process that does not map it). */
+    final FileMappers mappers = new FileMappers(this::mem);
 
     private MapFile(Path path, ReopeningChannel channel, ByteBuffer header, boolean verifyReads, boolean readOnly)
             throws IOException {
@@ -671,7 +673,7 @@ final class MapFile implements AutoCloseable {
     <T, X extends Exception> T underFileLock(FileLocked<T, X> action) throws X {
         synchronized (this) {
             MemorySegment header = mem();
-            OwnerLock.acquire(header, FILE_LOCK_OFFSET);
+            OwnerLock.acquire(header, FILE_LOCK_OFFSET, mappers);
             try {
                 return action.run(mem(Mem.getLongAcquire(header, ALLOC_END_OFFSET)));
             } finally {

@@ -57,6 +57,14 @@ final class OwnerLock {
         return recorded != 0 && observed != 0 && Math.abs(observed - recorded) > START_TOLERANCE_SECONDS;
     }
 
+    /**
+     * True only if the owner certainly holds no lock in {@code file}: it is dead ({@link #isDead}),
+     * or it lives but does not map the file, whose lock word then came with a copy of it.
+     */
+    static boolean isGone(long token, FileMappers file) {
+        return isDead(token) || token != SELF && !file.mappedBy(token);
+    }
+
     static boolean tryAcquire(MemorySegment m, long offset) {
         return Mem.compareAndSetLong(m, offset, 0, SELF);
     }
@@ -64,10 +72,11 @@ final class OwnerLock {
     /**
      * Acquires the lock, waiting with backoff.
      *
-     * @return 0 if the lock was free, else the token of the dead owner it was taken from; the
-     *         caller must then check and repair what that owner guarded
+     * @param file the processes that map the lock's file, to tell a live owner from a copied word
+     * @return 0 if the lock was free, else the token of the gone owner it was taken from
+     *         ({@link #isGone}); the caller must then check and repair what that owner guarded
      */
-    static long acquire(MemorySegment m, long offset) {
+    static long acquire(MemorySegment m, long offset, FileMappers file) {
         if (tryAcquire(m, offset)) {
             return 0;
         }
@@ -85,7 +94,7 @@ final class OwnerLock {
                 long now = System.nanoTime();
                 if (now - nextCheck >= 0) {
                     nextCheck = now + LIVENESS_CHECK_NANOS;
-                    if (isDead(owner) && Mem.compareAndSetLong(m, offset, owner, SELF)) {
+                    if (isGone(owner, file) && Mem.compareAndSetLong(m, offset, owner, SELF)) {
                         return owner;
                     }
                 }

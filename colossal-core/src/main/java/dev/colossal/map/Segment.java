@@ -191,9 +191,13 @@ final class Segment {
                 if (owner != checkedOwner || now - nextCheck >= 0) {
                     checkedOwner = owner;
                     nextCheck = now + OwnerLock.LIVENESS_CHECK_NANOS;
-                    if (owner != 0 && OwnerLock.isDead(owner)) {
+                    if (owner != 0 && OwnerLock.isGone(owner, file.mappers)) {
                         throw new IllegalStateException("segment=" + index + " of file=" + file.path + " was being written"
-                                + " by process " + OwnerLock.pid(owner) + ", which died holding its lock; a read-only open"
+                                + " by process " + OwnerLock.pid(owner) + (OwnerLock.isDead(owner)
+                                        ? ", which died holding its lock"
+                                        : ", which lives but does not map this file: the file is a copy made while that"
+                                                + " process held the lock (cp of a map in use, a snapshot)")
+                                + "; a read-only open"
                                 + " cannot repair it: open the map writable once (any use of the segment then takes the"
                                 + " lock over and repairs it), or run 'colossal compact " + file.path + "' as a user who"
                                 + " may write the file");
@@ -229,7 +233,7 @@ final class Segment {
         file.pin(index);
         long dead;
         try {
-            dead = OwnerLock.acquire(file.mem(), base + LOCK_OWNER);
+            dead = OwnerLock.acquire(file.mem(), base + LOCK_OWNER, file.mappers);
         } catch (RuntimeException | Error e) {
             file.unpin(index);
             throw e;

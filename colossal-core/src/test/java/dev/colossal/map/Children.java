@@ -35,6 +35,23 @@ final class Children {
         return start(stderr, stdout, List.of(), args);
     }
 
+    /**
+     * Starts a child that takes the lock of {@code key}'s segment of {@code file} (inside a
+     * {@code compute}) and holds it until killed, and returns once it holds it.
+     */
+    static Process hold(Path file, String key, Path stderr, Path stdout) throws Exception {
+        Process holder = start(stderr, stdout, "hold", file.toString(), key);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!java.nio.file.Files.exists(stdout) || !java.nio.file.Files.readString(stdout).contains("locked")) {
+            if (!holder.isAlive() || System.nanoTime() > deadline) {
+                holder.destroyForcibly();
+                throw new AssertionError("the child never held the lock: " + MultiProcessTest.readQuietly(stderr));
+            }
+            Thread.sleep(5);
+        }
+        return holder;
+    }
+
     static Process start(Path stderr, Path stdout, List<String> jvmArgs, String... args) throws IOException {
         List<String> cmd = command(jvmArgs, args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.colossal.codec.Codec;
@@ -436,16 +435,9 @@ class ReadOnlyMapTest {
                 expected.put("k" + i, "v" + i);
             }
         }
-        Process holder = Children.start(stderr, out, "hold", file.toString(), "held");
+        Process holder = Children.hold(file, "held", stderr, out);
         String inHeld;
         try (ColossalMap<String, String> map = ColossalMap.openReadOnly(file, S, S)) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!Files.readString(out).contains("locked")) {
-                if (!holder.isAlive() || System.nanoTime() > deadline) {
-                    fail("the child never held the lock: " + MultiProcessTest.readQuietly(stderr));
-                }
-                Thread.sleep(5);
-            }
             BytesMap raw = map.bytes();
             Segment held = raw.segmentFor(BytesMap.hash(seg("held")));
             inHeld = expected.keySet().stream().filter(k -> raw.segmentFor(BytesMap.hash(seg(k))) == held).findFirst().orElseThrow();

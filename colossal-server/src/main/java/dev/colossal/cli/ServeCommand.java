@@ -137,6 +137,7 @@ public final class ServeCommand implements Callable<Integer> {
                 server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "",
                 settings.maxMemoryBytes() > 0 ? ", entries bound to " + ByteSize.format(settings.maxMemoryBytes())
                         + " (" + settings.maxMemoryPolicy() + ")" : "");
+        server.startupReport().forEach(System.err::println);
         // A failed server thread has already said what failed and stopped the server.
         return server.awaitShutdown().isPresent() ? 1 : 0;
     }

@@ -439,18 +439,6 @@ final class AdminCommands {
         r.bulk(Long.toString(now.getNano() / 1000));
     }
 
-    /**
-     * The map file's size, or the space its file system has free for it: what a write refused
-     * with OOM (the file could not grow) is about. -1 if the file system will not tell.
-     */
-    private static long sizeOrMinusOne(Path file, boolean free) {
-        try {
-            return free ? Files.getFileStore(file).getUsableSpace() : Files.size(file);
-        } catch (IOException e) {
-            return -1;
-        }
-    }
-
     /** Appends {@code name:value} unless the value could not be measured (-1). */
     private static void field(StringBuilder sb, String name, long value) {
         if (value >= 0) {
@@ -514,8 +502,10 @@ final class AdminCommands {
             Path file = ctx.config.dataDir().resolve(MapStore.FILE_NAME);
             sb.append("# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0")
                     .append("\r\ncolossal_map_file:").append(file)
-                    .append("\r\ncolossal_map_file_bytes:").append(sizeOrMinusOne(file, false))
-                    .append("\r\ncolossal_disk_free_bytes:").append(sizeOrMinusOne(file, true))
+                    .append("\r\ncolossal_map_file_bytes:").append(ctx.store.fileBytes())
+                    .append("\r\ncolossal_disk_free_bytes:").append(ctx.store.diskFreeBytes())
+                    .append("\r\ncolossal_writes_refused_no_room:").append(ctx.store.noRoomRefusals())
+                    .append("\r\ncolossal_map_repairs:").append(ctx.store.repairs())
                     .append("\r\n\r\n");
         }
         if (all || section.equals("stats")) {

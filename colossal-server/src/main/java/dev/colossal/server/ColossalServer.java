@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -25,11 +26,21 @@ public final class ColossalServer implements AutoCloseable {
     private final HttpApi http;
     private final Object closeLock = new Object();
     private boolean closed;
+    private final List<String> startupReport;
 
-    private ColossalServer(ServerContext ctx, RespServer resp, HttpApi http) {
+    private ColossalServer(ServerContext ctx, RespServer resp, HttpApi http, List<String> startupReport) {
         this.ctx = ctx;
         this.resp = resp;
         this.http = http;
+        this.startupReport = startupReport;
+    }
+
+    /**
+     * @return the lines to log at start about the data: the map file's path, keys, size and the
+     *     free disk space; and, after an unclean stop of the last server, what recovery found
+     */
+    public List<String> startupReport() {
+        return startupReport;
     }
 
     /** @return what the server's threads share (for tests) */
@@ -88,7 +99,7 @@ public final class ColossalServer implements AutoCloseable {
             throw e;
         }
         ctx.sweeper.start();
-        ColossalServer server = new ColossalServer(ctx, resp, http);
+        ColossalServer server = new ColossalServer(ctx, resp, http, store.startupReport());
         // Not on the failed thread: close() waits for the event loops to end.
         ctx.failure.thenRun(() -> new Thread(server::closeAfterFailure, "colossal-stop").start());
         return server;

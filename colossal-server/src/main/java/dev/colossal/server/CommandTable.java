@@ -166,12 +166,14 @@ final class CommandTable {
 
     /**
      * Answers a command that threw: a storage failure (disk full, damaged file) fails the command,
-     * not the connection. The reply is {@link Errors#of}'s; damage is said on stderr too, once, as
-     * the operator, not only the client, has to act on it.
+     * not the connection. The reply is {@link Errors#of}'s; damage and a full disk are said on
+     * stderr too, as the operator, not only the client, has to act on them.
      */
     private void failed(Reply r, RuntimeException e) {
         if (e instanceof MapCorruptedException damage) {
             ctx.store.damaged(damage);
+        } else if (e instanceof java.io.UncheckedIOException full) {
+            ctx.store.noRoom(full);
         }
         r.error(Errors.of(e));
     }

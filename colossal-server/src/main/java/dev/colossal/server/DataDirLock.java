@@ -25,10 +25,22 @@ final class DataDirLock implements AutoCloseable {
 
     private final FileChannel channel;
     private final FileLock lock;
+    private final String previousPid;
 
-    private DataDirLock(FileChannel channel, FileLock lock) {
+    private DataDirLock(FileChannel channel, FileLock lock, String previousPid) {
         this.channel = channel;
         this.lock = lock;
+        this.previousPid = previousPid;
+    }
+
+    /**
+     * The pid of the server before this one if it did not stop cleanly (killed, crashed, or the
+     * machine went down): it wrote its pid here at start, and a clean stop empties the file.
+     *
+     * @return that pid, or null if the last server stopped cleanly or none ran here
+     */
+    String previousPid() {
+        return previousPid;
     }
 
     /**
@@ -53,20 +65,29 @@ final class DataDirLock implements AutoCloseable {
             } catch (OverlappingFileLockException e) {
                 lock = null;
             }
+            String pid = holder(channel);
             if (lock == null) {
-                ByteBuffer holder = ByteBuffer.allocate(32);
-                channel.read(holder, 0);
-                String pid = new String(holder.array(), 0, holder.position(), StandardCharsets.US_ASCII).trim();
                 throw new DataDirInUseException("data directory " + dir.toAbsolutePath() + " is in use by another colossal serve"
                         + (pid.isEmpty() ? "" : " (pid " + pid + ")") + ": stop it, or give this one another --data directory");
             }
             channel.truncate(0);
             channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
-            return new DataDirLock(channel, lock);
+            return new DataDirLock(channel, lock, pid.isEmpty() ? null : pid);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
         }
+    }
+
+    private static String holder(FileChannel channel) throws IOException {
+        ByteBuffer holder = ByteBuffer.allocate(32);
+        channel.read(holder, 0);
+        return new String(holder.array(), 0, holder.position(), StandardCharsets.US_ASCII).trim();
+    }
+
+    /** Empties the file, telling the next server that this one stopped cleanly: call once the map is closed. */
+    void stoppedCleanly() throws IOException {
+        channel.truncate(0);
     }
 
     @Override

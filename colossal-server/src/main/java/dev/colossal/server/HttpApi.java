@@ -78,6 +78,8 @@ final class HttpApi implements AutoCloseable {
         } catch (RuntimeException e) {
             if (e instanceof MapCorruptedException damage) {
                 ctx.store.damaged(damage); // said on stderr once, as over RESP
+            } else if (e instanceof java.io.UncheckedIOException full) {
+                ctx.store.noRoom(full);
             }
             // The text RESP answers (no Java class names); a map file that cannot grow is 507
             // Insufficient Storage, HTTP's own status for a write refused for lack of room.
@@ -506,6 +508,13 @@ final class HttpApi implements AutoCloseable {
         metric(sb, "colossal_net_input_bytes_total", "counter", "RESP bytes read", s.bytesIn.sum());
         metric(sb, "colossal_net_output_bytes_total", "counter", "RESP bytes written", s.bytesOut.sum());
         metric(sb, "colossal_http_requests_total", "counter", "HTTP requests", s.httpRequests.sum());
+        metric(sb, "colossal_map_file_bytes", "gauge", "Size of the map file (-1: unreadable)", ctx.store.fileBytes());
+        metric(sb, "colossal_disk_free_bytes", "gauge", "Space the map file's file system has free for it to grow (-1: unknown)",
+                ctx.store.diskFreeBytes());
+        metric(sb, "colossal_writes_refused_no_room_total", "counter", "Writes refused because the map file could not grow",
+                ctx.store.noRoomRefusals());
+        metric(sb, "colossal_map_repairs_total", "counter",
+                "Segments repaired after a writer died holding their lock, over the file's life", ctx.store.repairs());
         return sb.toString();
     }
 

@@ -2,6 +2,7 @@ package dev.colossal.server;
 
 import dev.colossal.map.MapCorruptedException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.Lock;
 import java.util.function.BiConsumer;
@@ -242,6 +243,25 @@ interface KeyValueStore extends AutoCloseable {
      * went past.
      */
     void damaged(MapCorruptedException e);
+
+    /**
+     * Counts a write refused because the map file could not grow (a full disk, a quota), and says so
+     * on stderr: the first time, then at most once a minute while refusals go on, with how many
+     * there were, so that a log shows when the disk filled and for how long writes were refused.
+     */
+    void noRoom(UncheckedIOException e);
+
+    /** @return writes refused since start because the map file could not grow */
+    long noRoomRefusals();
+
+    /** @return the map file's size in bytes, -1 if it cannot be read */
+    long fileBytes();
+
+    /** @return the bytes its file system has free for the map file to grow into, -1 if it will not tell */
+    long diskFreeBytes();
+
+    /** @return segment repairs after writers died holding a lock, over the file's life ({@link dev.colossal.map.BytesMap#repairs}) */
+    long repairs();
 
     /** Forces written data to the device. */
     void sync();

@@ -4,13 +4,16 @@ import dev.colossal.map.BytesMap;
 import dev.colossal.map.MapCorruptedException;
 import dev.colossal.map.MapOptions;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
@@ -33,6 +36,7 @@ final class MapStore implements KeyValueStore {
     /** Values up to this size are staged in {@link #STAGING}; larger ones get an array of their own. */
     private static final int MAX_STAGING = 64 * 1024;
     private static final ThreadLocal<byte[]> STAGING = ThreadLocal.withInitial(() -> new byte[4096]);
+    private static final long NO_ROOM_LOG_NANOS = 60_000_000_000L;
 
     private final BytesMap map;
     private final DataDirLock dirLock;
@@ -40,6 +44,8 @@ final class MapStore implements KeyValueStore {
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
     /** Told of every write once the server runs; null before (and in tests of the store alone). */
     private ExpirySweeper sweeper;
+    /** What recovery after an unclean stop of the last server found, null if it stopped cleanly. */
+    private String recovery;
 
     private MapStore(BytesMap map, DataDirLock dirLock, LongSupplier clock) {
         this.map = map;
@@ -87,7 +93,16 @@ final class MapStore implements KeyValueStore {
                 map.close();
                 throw new MaxMemoryMismatchException(dir, file, kept.maxBytes(), kept.maxEntries(), maxBytes);
             }
-            return new MapStore(map, lock, clock);
+            long t0 = System.nanoTime();
+            int repaired = map.recoverLocks();
+            MapStore store = new MapStore(map, lock, clock);
+            store.recovery = lock.previousPid() == null ? null : String.format(Locale.ROOT,
+                    "colossal: the last serve of %s (pid %s) did not stop cleanly (killed, crashed, or the machine went down);"
+                            + " no recovery step is needed: %d segment(s) it left mid-write repaired in %d ms (%d over the file's"
+                            + " life). Every write it acknowledged is in the file, unless the machine lost power before the kernel"
+                            + " wrote it back: 'colossal verify %s' checks every entry",
+                    dir.toAbsolutePath(), lock.previousPid(), repaired, (System.nanoTime() - t0) / 1_000_000, map.repairs(), file);
+            return store;
         } catch (IOException | RuntimeException e) {
             lock.close();
             throw e;
@@ -96,6 +111,17 @@ final class MapStore implements KeyValueStore {
 
     Path path() {
         return map.path();
+    }
+
+    /** The lines {@code serve} says at start about its data: the map file, and recovery if there was one. */
+    List<String> startupReport() {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "colossal: map file %s: %d keys, %.1f MiB, %.1f MiB free on its file system",
+                map.path().toAbsolutePath(), map.size(), fileBytes() / 1048576.0, diskFreeBytes() / 1048576.0));
+        if (recovery != null) {
+            lines.add(recovery);
+        }
+        return lines;
     }
 
     @Override
@@ -294,6 +320,59 @@ final class MapStore implements KeyValueStore {
         }
     }
 
+    private final LongAdder noRoom = new LongAdder();
+    /** When refusals were last said on stderr (nanoTime), and how many there were by then; guarded by this. */
+    private long noRoomSaidAt;
+    private long noRoomSaid;
+
+    @Override
+    public void noRoom(UncheckedIOException e) {
+        noRoom.increment();
+        long now = System.nanoTime();
+        long since;
+        synchronized (this) {
+            if (noRoomSaid > 0 && now - noRoomSaidAt < NO_ROOM_LOG_NANOS) {
+                return;
+            }
+            since = noRoom.sum() - noRoomSaid;
+            noRoomSaid += since;
+            noRoomSaidAt = now;
+        }
+        String why = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
+        System.err.println("colossal: map file " + map.path() + " could not grow (" + why + "): " + since + " write(s) refused"
+                + " with -OOM (HTTP 507) since " + (since == noRoomSaid ? "start" : "the last such line") + ", reads go on;"
+                + " the file is " + fileBytes() + " bytes, its file system has " + diskFreeBytes() + " free. Free disk space"
+                + " (writes succeed again at once) or DEL/FLUSHALL keys; said at most once a minute while writes are refused");
+    }
+
+    @Override
+    public long noRoomRefusals() {
+        return noRoom.sum();
+    }
+
+    @Override
+    public long fileBytes() {
+        try {
+            return Files.size(map.path());
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public long diskFreeBytes() {
+        try {
+            return Files.getFileStore(map.path()).getUsableSpace();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public long repairs() {
+        return map.repairs();
+    }
+
     @Override
     public Lock lock(byte[] key) {
         return locks[stripe(MemorySegment.ofArray(key))];
@@ -415,6 +494,7 @@ final class MapStore implements KeyValueStore {
     public void close() throws IOException {
         try {
             map.close();
+            dirLock.stoppedCleanly();
         } finally {
             dirLock.close();
         }

@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -52,8 +53,13 @@ class RestartTest {
         p.destroyForcibly(); // SIGKILL
         assertTrue(p.waitFor(10, TimeUnit.SECONDS));
         Process again = serve(port);
+        String said = Files.readString(log);
+        assertTrue(said.contains("colossal: map file " + dir.resolve("db0.map").toAbsolutePath() + ": 2001 keys, ")
+                && said.contains("colossal: the last serve of " + dir.toAbsolutePath() + " (pid " + p.pid()
+                        + ") did not stop cleanly") && said.contains("no recovery step is needed"), said);
         try (Wire w = new Wire(port)) {
             assertEquals(":2001\r\n", w.call("DBSIZE"));
+            assertTrue(w.call("INFO", "persistence").contains("\r\ncolossal_map_repairs:"));
             for (int i = 0; i < 2000; i += 97) {
                 String v = "value-" + i;
                 assertEquals("$" + v.length() + "\r\n" + v + "\r\n", w.call("GET", "k" + i));
@@ -81,6 +87,7 @@ class RestartTest {
         assertTrue(p.waitFor(20, TimeUnit.SECONDS), "SIGINT stops the server");
         assertEquals(0, p.exitValue(), Files.readString(log));
         Process again = serve(port);
+        assertFalse(Files.readString(log).contains("did not stop cleanly"), "the last serve stopped cleanly: " + Files.readString(log));
         try (Wire w = new Wire(port)) {
             assertEquals("$1\r\nv\r\n", w.call("GET", "k"));
         } finally {

@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +72,22 @@ class StorageErrorsTest {
                                 .PUT(HttpRequest.BodyPublishers.ofString(value)).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(507, put.statusCode(), put.body());
                 assertTrue(put.body().startsWith("{\"error\":\"OOM map file=" + file + " could not grow: "), put.body());
+
+                // The operator reads the log, not the clients' replies: said once, then at most once a minute.
+                for (int i = 0; i < 5; i++) {
+                    assertTrue(w.call("SET", "more" + i, value).startsWith("-OOM "));
+                }
+                String said = Files.readString(log);
+                String line = "colossal: map file " + file + " could not grow (";
+                int at = said.indexOf(line);
+                assertTrue(at >= 0 && said.indexOf(line, at + line.length()) < 0, said);
+                assertTrue(said.contains("1 write(s) refused with -OOM (HTTP 507) since start"), said);
+                assertEquals(7, Long.parseLong(field(w.call("INFO", "persistence"), "colossal_writes_refused_no_room")));
+                HttpResponse<String> metrics = HttpClient.newHttpClient().send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertTrue(metrics.body().contains("\ncolossal_writes_refused_no_room_total 7\n")
+                        && metrics.body().contains("\ncolossal_map_file_bytes "), metrics.body());
             }
         } finally {
             server.destroy();
