@@ -1,11 +1,15 @@
 package dev.colossal.map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.codec.Codec;
 import dev.colossal.codec.CodecException;
 import dev.colossal.codec.Codecs;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,13 +17,15 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Keys that are equal by {@code equals} are one key in a {@link ColossalMap}, although the map
  * compares them by their encoded bytes: sets and maps in any iteration order, and every NaN; and a
- * string with an unpaired surrogate, which would be stored as '?', is refused.
+ * string with an unpaired surrogate, which would be stored as '?', is refused. A key of another
+ * class is absent, but a codec's own ClassCastException is not mistaken for one.
  */
 class CodecKeyTest {
 
@@ -84,6 +90,43 @@ class CodecKeyTest {
             assertTrue(e.getMessage().contains("unpaired surrogate U+D800 at index=0"), e.getMessage());
             assertThrows(CodecException.class, () -> m.put("k", "cut \uD83D"));
             assertEquals(Map.of("?", "question"), new HashMap<>(m), "nothing was overwritten");
+        }
+    }
+
+    /** A codec with a bug: every key it meets past the first is cast to a type it is not. */
+    static final class BrokenCodec implements Codec<String> {
+        private final AtomicInteger calls = new AtomicInteger();
+
+        @Override
+        public long encodedSize(String value) {
+            return calls.getAndIncrement() == 0 ? Codecs.string().encodedSize(value) : ((Integer) (Object) value).longValue();
+        }
+
+        @Override
+        public long encode(String value, MemorySegment target, long offset) {
+            return Codecs.string().encode(value, target, offset);
+        }
+
+        @Override
+        public String decode(MemorySegment source) {
+            return Codecs.string().decode(source);
+        }
+    }
+
+    @Test
+    void aKeyOfAnotherClassIsAbsentButAClassCastExceptionFromInsideTheCodecPropagates() throws Exception {
+        try (ColossalMap<String, String> m = ColossalMap.open(dir.resolve("broken.map"), new BrokenCodec(), Codecs.string());
+             ColossalMap<Long, String> longs = ColossalMap.open(dir.resolve("longs.map"), Codecs.int64(), Codecs.string())) {
+            m.put("stored", "v");
+            assertThrows(ClassCastException.class, () -> m.get("stored"), "not read as an absent key");
+            assertThrows(ClassCastException.class, () -> m.containsKey("stored"));
+            assertThrows(ClassCastException.class, () -> m.remove("stored"));
+            assertThrows(ClassCastException.class, () -> m.put("other", "v"), "not a put that stores nothing");
+            assertNull(m.get(42), "the map's own type check: an Integer is no String key");
+            assertFalse(m.containsKey(42));
+            assertNull(m.remove(42));
+            assertNull(longs.get("1"), "the built-in codecs name their type too");
+            assertFalse(longs.keySet().remove(1));
         }
     }
 }
