@@ -49,12 +49,11 @@ import java.util.function.Function;
  * of its fields, and a codec of your own that writes equal keys differently, give two entries for
  * two equal keys.
  *
- * <p>{@code get}, {@code containsKey} and the removals find no entry for a key of another class
- * when the key codec's class names its type (the built-in codecs of strings, numbers and other
- * scalars do, as does a codec of yours that {@code implements Codec<Point>}); a codec that leaves
- * it open (those {@link Codecs#of} generates for records, a {@code Codec<T>} of your own) is given
- * the key, and its {@code ClassCastException} reaches you, as {@link Map#get} allows. A
- * {@code ClassCastException} from inside a codec is never taken for an absent key.
+ * <p>{@code get}, {@code containsKey} and the removals take an {@code Object}: a key the key codec
+ * cannot take (its {@code ClassCastException}, as for an {@code Integer} given to a map of {@code
+ * Long}s) is absent, as in a {@code ConcurrentHashMap}. The writes take a {@code K}, so there a
+ * {@code ClassCastException} can only be the codec's own bug, and it reaches you: no write is
+ * dropped in silence.
  *
  * <p>For caches, {@link #set(Object, Object, Duration)} stores an entry that expires; expired
  * entries read as absent everywhere (though {@link #size} counts them until they are removed).
@@ -83,8 +82,6 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
 
     private final BytesMap raw;
     private final Codec<K> keys;
-    /** The class a key must be of, as far as the key codec's class declares it (see {@link CodecType}). */
-    private final Class<?> keyType;
     private final Codec<V> values;
     private final EntrySet entrySet = new EntrySet();
     private final KeySet keySet = new KeySet();
@@ -92,7 +89,6 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
 
     private ColossalMap(BytesMap raw, Codec<K> keys, Codec<V> values) {
         this.raw = raw;
-        this.keyType = CodecType.of(keys);
         // keys are compared by their bytes: sets and maps inside them must not be written in iteration order
         this.keys = Codecs.canonical(keys);
         this.values = values;
@@ -218,18 +214,16 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     }
 
     /**
-     * Encodes a key being looked up, or returns null if it is not a {@link #keyType} or its codec
-     * refuses it (a string with an unpaired surrogate): no such key can be stored, so it is absent,
-     * as a lookup of user input in a cache should find it.
+     * Encodes a key being looked up, or returns null if the codec cannot take it (not a K: the map
+     * knows no class of its keys, so the codec's ClassCastException tells) or refuses it (a string
+     * with an unpaired surrogate): no such key can be stored, so it is absent, as a lookup of user
+     * input in a cache should find it.
      */
     @SuppressWarnings("unchecked")
     private MemorySegment lookupKey(Scratch scratch, Object key) {
-        if (!keyType.isInstance(Objects.requireNonNull(key, "key"))) {
-            return null;
-        }
         try {
             return encodeKey(scratch, (K) key);
-        } catch (CodecException unstorable) {
+        } catch (ClassCastException | CodecException notAKey) {
             return null;
         }
     }
