@@ -320,6 +320,44 @@ public abstract sealed class BigArray implements AutoCloseable
         return chunks[(int) (index >>> shift)];
     }
 
+    /**
+     * Sets {@code count} elements from {@code from} to the low {@link #elementSize} bytes of
+     * {@code bits} (a float or double by its raw bits: the bytes its own layout would store), a
+     * chunk at a time: one store loop per element width, chosen once per chunk, serves every type.
+     */
+    final void fillBits(long from, long count, long bits) {
+        checkRange(from, count);
+        try {
+            while (count > 0) {
+                MemorySegment chunk = chunkOf(from);
+                long start = offset(from);
+                long n = Math.min(count, (mask + 1) - (from & mask));
+                long stop = start + (n << elementShift);
+                switch (elementShift) {
+                    case 0 -> {
+                        for (long off = start; off < stop; off++) {
+                            chunk.set(ByteArray.LAYOUT, off, (byte) bits);
+                        }
+                    }
+                    case 2 -> {
+                        for (long off = start; off < stop; off += Integer.BYTES) {
+                            chunk.set(IntArray.LAYOUT, off, (int) bits);
+                        }
+                    }
+                    default -> { // 3: long and double
+                        for (long off = start; off < stop; off += Long.BYTES) {
+                            chunk.set(LongArray.LAYOUT, off, bits);
+                        }
+                    }
+                }
+                from += n;
+                count -= n;
+            }
+        } catch (InternalError | IllegalStateException e) {
+            throw bulkWriteFault(e);
+        }
+    }
+
     /** Copies {@code count} elements to a Java array through {@code layout}, a chunk at a time. */
     final void copyToArray(long index, Object array, int arrayOffset, int count, ValueLayout layout) {
         checkRange(index, count);

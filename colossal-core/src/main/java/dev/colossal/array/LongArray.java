@@ -173,22 +173,7 @@ public final class LongArray extends BigArray {
      * @throws java.io.UncheckedIOException if the array is {@link #sparse sparse} and the disk filled up
      */
     public void fill(long from, long count, long value) {
-        checkRange(from, count);
-        try {
-            while (count > 0) {
-                MemorySegment chunk = chunkOf(from);
-                long start = offset(from);
-                long n = Math.min(count, (mask + 1) - (from & mask));
-                long stop = start + (n << ELEMENT_SHIFT);
-                for (long off = start; off < stop; off += 1L << ELEMENT_SHIFT) {
-                    chunk.set(LAYOUT, off, value);
-                }
-                from += n;
-                count -= n;
-            }
-        } catch (InternalError | IllegalStateException e) {
-            throw bulkWriteFault(e);
-        }
+        fillBits(from, count, value);
     }
 
     /**

@@ -49,6 +49,12 @@ import java.util.function.Function;
  * of its fields, and a codec of your own that writes equal keys differently, give two entries for
  * two equal keys.
  *
+ * <p>{@code get}, {@code containsKey} and the removals take an {@code Object}: a key the key codec
+ * cannot take (its {@code ClassCastException}, as for an {@code Integer} given to a map of {@code
+ * Long}s) is absent, as in a {@code ConcurrentHashMap}. The writes take a {@code K}, so there a
+ * {@code ClassCastException} can only be the codec's own bug, and it reaches you: no write is
+ * dropped in silence.
+ *
  * <p>For caches, {@link #set(Object, Object, Duration)} stores an entry that expires; expired
  * entries read as absent everywhere (though {@link #size} counts them until they are removed).
  * {@code put}, {@code putIfAbsent} and {@link #set(Object, Object)} store entries without expiry
@@ -198,30 +204,26 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
 
     // ------------------------------------------------------------------ codec plumbing
 
-    /** Encodes the key into the scratch buffer, or returns null if it is not a K. */
-    @SuppressWarnings("unchecked")
-    private MemorySegment encodeKey(Scratch scratch, Object key) {
+    /** Encodes the key into the scratch buffer; a ClassCastException from the codec is the codec's own. */
+    private MemorySegment encodeKey(Scratch scratch, K key) {
         Objects.requireNonNull(key, "key");
-        try {
-            K k = (K) key;
-            long size = keys.encodedSize(k);
-            MemorySegment target = scratch.key(size);
-            checkWritten("key", keys.encode(k, target, 0), size);
-            return target;
-        } catch (ClassCastException notAKey) {
-            return null;
-        }
+        long size = keys.encodedSize(key);
+        MemorySegment target = scratch.key(size);
+        checkWritten("key", keys.encode(key, target, 0), size);
+        return target;
     }
 
     /**
-     * Encodes a key being looked up, or returns null if it is not a K or its codec refuses it (a
-     * string with an unpaired surrogate): no such key can be stored, so it is absent, as a lookup
-     * of user input in a cache should find it.
+     * Encodes a key being looked up, or returns null if the codec cannot take it (not a K: the map
+     * knows no class of its keys, so the codec's ClassCastException tells) or refuses it (a string
+     * with an unpaired surrogate): no such key can be stored, so it is absent, as a lookup of user
+     * input in a cache should find it.
      */
+    @SuppressWarnings("unchecked")
     private MemorySegment lookupKey(Scratch scratch, Object key) {
         try {
-            return encodeKey(scratch, key);
-        } catch (CodecException unstorable) {
+            return encodeKey(scratch, (K) key);
+        } catch (ClassCastException | CodecException notAKey) {
             return null;
         }
     }
@@ -279,20 +281,23 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     }
 
     /**
-     * Runs {@code op} on the key's slot under its segment lock; returns {@code ifNotKey} for a
-     * non-K. The scratch buffer stays ours during the call: a function that uses another map on
-     * this thread gets its own.
+     * Runs {@code op} on the key's slot under its segment lock. The scratch buffer stays ours
+     * during the call: a function that uses another map on this thread gets its own.
      */
-    private <A, B, R> R locked(Object key, R ifNotKey, A a, B b, KeyOp<K, V, A, B, R> op) {
-        return locked(key, false, ifNotKey, a, b, op);
+    private <A, B, R> R locked(K key, A a, B b, KeyOp<K, V, A, B, R> op) {
+        return locked(key, false, null, a, b, op);
     }
 
-    /** As {@link #locked(Object, Object, Object, Object, KeyOp)}; a removal passes {@code lookup}, see {@link #lookupKey}. */
+    /**
+     * As {@link #locked(Object, Object, Object, KeyOp)}; a removal passes {@code lookup}, and gets
+     * {@code ifNotKey} for a key that cannot be stored (see {@link #lookupKey}).
+     */
+    @SuppressWarnings("unchecked")
     private <A, B, R> R locked(Object key, boolean lookup, R ifNotKey, A a, B b, KeyOp<K, V, A, B, R> op) {
         raw.file.checkWritable();
         Scratch scratch = Scratch.acquire();
         try {
-            MemorySegment k = lookup ? lookupKey(scratch, key) : encodeKey(scratch, key);
+            MemorySegment k = lookup ? lookupKey(scratch, key) : encodeKey(scratch, (K) key);
             if (k == null) {
                 return ifNotKey;
             }
@@ -507,7 +512,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V put(K key, V value) {
         Objects.requireNonNull(value, "value");
-        return locked(key, null, value, null, (m, s, slot, h, k, sc, v, unused) -> {
+        return locked(key, value, null, (m, s, slot, h, k, sc, v, unused) -> {
             V old = m.oldValue(s, slot);
             s.store(slot, k, h, m.encodeValue(sc, v), 0);
             return old;
@@ -624,7 +629,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     /** Stores {@code value} to expire at {@code expiresAt} (null for never) unless the key is present. */
     private V putIfAbsent(K key, V value, Long expiresAt) {
         Objects.requireNonNull(value, "value");
-        return locked(key, null, value, expiresAt, (m, s, slot, h, k, sc, v, at) -> {
+        return locked(key, value, expiresAt, (m, s, slot, h, k, sc, v, at) -> {
             if (slot >= 0) {
                 return m.oldValue(s, slot);
             }
@@ -722,7 +727,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     public boolean replace(K key, V oldValue, V newValue) {
         Objects.requireNonNull(oldValue, "oldValue");
         Objects.requireNonNull(newValue, "newValue");
-        return locked(key, Boolean.FALSE, oldValue, newValue, (m, s, slot, h, k, sc, expected, v) -> {
+        return locked(key, oldValue, newValue, (m, s, slot, h, k, sc, expected, v) -> {
             if (m.holds(s, slot, expected, sc)) {
                 s.store(slot, k, h, m.encodeValue(sc, v), s.expiryToKeep(slot));
                 return Boolean.TRUE;
@@ -734,7 +739,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V replace(K key, V value) {
         Objects.requireNonNull(value, "value");
-        return locked(key, null, value, null, (m, s, slot, h, k, sc, v, unused) -> {
+        return locked(key, value, null, (m, s, slot, h, k, sc, v, unused) -> {
             if (slot < 0) {
                 return null;
             }
@@ -747,14 +752,14 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V compute(K key, BiFunction<? super K, ? super V, ? extends V> remapping) {
         Objects.requireNonNull(remapping, "remapping");
-        return locked(key, null, key, remapping, (m, s, slot, h, k, sc, typed, fn) ->
+        return locked(key, key, remapping, (m, s, slot, h, k, sc, typed, fn) ->
                 m.apply(s, slot, k, h, sc, fn.apply(typed, m.oldValue(s, slot))));
     }
 
     @Override
     public V computeIfAbsent(K key, Function<? super K, ? extends V> mapping) {
         Objects.requireNonNull(mapping, "mapping");
-        return locked(key, null, key, mapping, (m, s, slot, h, k, sc, typed, fn) -> {
+        return locked(key, key, mapping, (m, s, slot, h, k, sc, typed, fn) -> {
             if (slot >= 0) {
                 return m.oldValue(s, slot);
             }
@@ -766,7 +771,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     @Override
     public V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> remapping) {
         Objects.requireNonNull(remapping, "remapping");
-        return locked(key, null, key, remapping, (m, s, slot, h, k, sc, typed, fn) -> slot < 0 ? null
+        return locked(key, key, remapping, (m, s, slot, h, k, sc, typed, fn) -> slot < 0 ? null
                 : m.apply(s, slot, k, h, sc, fn.apply(typed, m.oldValue(s, slot))));
     }
 
@@ -774,7 +779,7 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
     public V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> remapping) {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(remapping, "remapping");
-        return locked(key, null, value, remapping, (m, s, slot, h, k, sc, v, fn) -> m.apply(s, slot, k, h, sc,
+        return locked(key, value, remapping, (m, s, slot, h, k, sc, v, fn) -> m.apply(s, slot, k, h, sc,
                 slot < 0 ? v : fn.apply(m.oldValue(s, slot), v)));
     }
 

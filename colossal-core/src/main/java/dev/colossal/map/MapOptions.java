@@ -17,7 +17,8 @@ package dev.colossal.map;
  * @param maxEntries a bound on entries for a cache, 0 for none: inserting beyond it evicts the
  *                   least recently used entries, approximately (CLOCK, per segment). Kept per
  *                   segment and rounded up: see {@link #withMaxEntries}
- * @param maxBytes   a bound on the bytes entries occupy, 0 for none or at least {@code blockSize};
+ * @param maxBytes   a bound on the bytes entries occupy, 0 for none or at least the smallest entry,
+ *                   16 bytes or one block if larger;
  *                   evicts like {@code maxEntries}, and is rounded as {@link #withMaxBytes} says
  * @param expectedEntries a hint, 0 for none: tables start large enough for this many entries, so
  *                   filling the map rehashes less. Only speed depends on it; the map grows past it
@@ -60,10 +61,12 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
         if (!FileHeaderLayout.validBlockSize(blockSize)) {
             throw new IllegalArgumentException("blockSize=" + blockSize + " must be 8, 16, 32 or 64");
         }
-        if (maxBytes != 0 && maxBytes < blockSize) {
-            // Counted in whole blocks, a smaller bound would round down to none at all.
-            throw new IllegalArgumentException("maxBytes=" + maxBytes + " must be 0 (no bound) or at least blockSize="
-                    + blockSize);
+        long smallestEntry = EntryLayout.blocks(0, 0, 0, Integer.numberOfTrailingZeros(blockSize)) * blockSize;
+        if (maxBytes != 0 && maxBytes < smallestEntry) {
+            // A segment's share is at least this when the file is made (see MapFile.segmentsFor):
+            // a smaller bound would let no entry in, and every put would fail.
+            throw new IllegalArgumentException("maxBytes=" + maxBytes + " must be 0 (no bound) or at least "
+                    + smallestEntry + ", the smallest entry with blockSize=" + blockSize);
         }
     }
 
@@ -152,8 +155,10 @@ public record MapOptions(int segments, int blockSize, boolean checksums, long ma
      * <p>Like {@link #withMaxEntries}, the bound is fixed when the file is created; opening it with
      * another throws {@link IllegalArgumentException}.
      *
-     * @param bytes the most bytes, 0 for no bound, else at least {@code blockSize}
+     * @param bytes the most bytes, 0 for no bound, else at least the smallest entry: 16 bytes, or
+     *              one block if {@code blockSize} is larger
      * @return the new options
+     * @throws IllegalArgumentException if {@code bytes} is positive but below the smallest entry
      */
     public MapOptions withMaxBytes(long bytes) {
         return new MapOptions(segments, blockSize, checksums, maxEntries, bytes, expectedEntries, verifyReads);

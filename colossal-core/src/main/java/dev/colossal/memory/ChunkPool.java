@@ -1,5 +1,6 @@
 package dev.colossal.memory;
 
+import dev.colossal.memory.internal.Directories;
 import dev.colossal.memory.internal.ReopeningChannel;
 import java.io.IOException;
 import java.io.UncheckedIOException;

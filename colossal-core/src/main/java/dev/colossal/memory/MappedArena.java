@@ -1,5 +1,6 @@
 package dev.colossal.memory;
 
+import dev.colossal.memory.internal.Directories;
 import dev.colossal.memory.internal.ReopeningChannel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -261,7 +262,8 @@ public final class MappedArena implements Arena {
     /**
      * Unmaps every segment and, unless the arena keeps its files, deletes them.
      *
-     * @throws IllegalStateException if the arena is already closed
+     * @throws IllegalStateException if the arena is already closed, as {@link Arena#close} specifies
+     *                               for every arena (an arena is no {@link java.io.Closeable})
      */
     @Override
     public synchronized void close() {

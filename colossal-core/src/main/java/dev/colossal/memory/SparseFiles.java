@@ -1,5 +1,6 @@
 package dev.colossal.memory;
 
+import dev.colossal.memory.internal.Directories;
 import dev.colossal.memory.internal.InterruptFlag;
 import dev.colossal.memory.internal.LockFile;
 import java.io.IOException;

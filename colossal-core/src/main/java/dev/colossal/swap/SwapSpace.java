@@ -3,11 +3,11 @@ package dev.colossal.swap;
 import dev.colossal.array.BigArray;
 import dev.colossal.codec.Codec;
 import dev.colossal.memory.ChunkPool;
+import dev.colossal.memory.internal.Directories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -106,7 +106,8 @@ public final class SwapSpace implements AutoCloseable {
     private final SwapFile file;
     private final ChunkPool pool;
     private final boolean ownsPool;
-    private final Path ownedDirectory;
+    /** The directories the space made for its file (a temporary one, or missing ones of the builder's): removed on close if empty. */
+    private final List<Path> createdDirectories;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** Resident, not being written, least recently used first. Guarded by {@link #lock}. */
@@ -133,15 +134,14 @@ public final class SwapSpace implements AutoCloseable {
         if (path == null) {
             Path dir = b.directory;
             if (dir == null) {
-                dir = Files.createTempDirectory("colossal-swap-");
-                this.ownedDirectory = dir;
+                dir = Directories.createTemp(Directories.tempRoot(), "colossal-swap-");
+                this.createdDirectories = List.of(dir);
             } else {
-                Files.createDirectories(dir);
-                this.ownedDirectory = null;
+                this.createdDirectories = Directories.ensureWritable(dir, "a swap space");
             }
             path = dir.resolve("swap-" + ProcessHandle.current().pid() + "-" + System.identityHashCode(this) + ".swap");
         } else {
-            this.ownedDirectory = null;
+            this.createdDirectories = List.of();
         }
         this.ownsPool = b.pool == null;
         this.pool = ownsPool ? ChunkPool.builder().backing(ChunkPool.Backing.NATIVE).chunkSize(DEFAULT_IO)
@@ -152,6 +152,7 @@ public final class SwapSpace implements AutoCloseable {
             if (ownsPool) {
                 pool.close();
             }
+            Directories.deleteCreated(createdDirectories);
             throw e;
         }
         CatalogLayout.Catalog catalog = file.loaded();
@@ -695,7 +696,7 @@ public final class SwapSpace implements AutoCloseable {
     }
 
     /**
-     * Closes the space. A temporary swap file is deleted. A persistent one first receives every
+     * Closes the space. A temporary swap file is deleted, and the directories made for it. A persistent one first receives every
      * resident object, then its new catalog, so that reopening it finds them all; if that fails, the
      * file keeps the catalog it was opened with, and reopening finds the objects of the last clean
      * close. Either way the file is released for the next open. Closing unmaps the space's memory:
@@ -747,13 +748,7 @@ public final class SwapSpace implements AutoCloseable {
             if (ownsPool) {
                 pool.close();
             }
-            if (ownedDirectory != null) {
-                try {
-                    Files.deleteIfExists(ownedDirectory);
-                } catch (IOException ignored) {
-                    // An empty temporary directory left behind is harmless.
-                }
-            }
+            Directories.deleteCreated(createdDirectories);
         }
         if (failure != null) {
             throw new UncheckedIOException("cannot save swap space to file=" + file.path() + ": " + failure.getMessage(),
@@ -807,7 +802,8 @@ public final class SwapSpace implements AutoCloseable {
         }
 
         /**
-         * @param dir where the temporary swap file goes (default: a new temporary directory)
+         * @param dir where the temporary swap file goes (default: a new temporary directory); created
+         *            if missing, and what was created removed again on close
          * @return this builder
          */
         public Builder directory(Path dir) {

@@ -1,11 +1,15 @@
 package dev.colossal.map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.codec.Codec;
 import dev.colossal.codec.CodecException;
 import dev.colossal.codec.Codecs;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,13 +17,15 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Keys that are equal by {@code equals} are one key in a {@link ColossalMap}, although the map
  * compares them by their encoded bytes: sets and maps in any iteration order, and every NaN; and a
- * string with an unpaired surrogate, which would be stored as '?', is refused.
+ * string with an unpaired surrogate, which would be stored as '?', is refused. A lookup of a key of
+ * another class finds nothing, but a codec's ClassCastException on a write is no silent no-op.
  */
 class CodecKeyTest {
 
@@ -86,4 +92,47 @@ class CodecKeyTest {
             assertEquals(Map.of("?", "question"), new HashMap<>(m), "nothing was overwritten");
         }
     }
+
+    /** A codec with a bug: every key it meets past the first is cast to a type it is not. */
+    static final class BrokenCodec implements Codec<String> {
+        private final AtomicInteger calls = new AtomicInteger();
+
+        @Override
+        public long encodedSize(String value) {
+            return calls.getAndIncrement() == 0 ? Codecs.string().encodedSize(value) : ((Integer) (Object) value).longValue();
+        }
+
+        @Override
+        public long encode(String value, MemorySegment target, long offset) {
+            return Codecs.string().encode(value, target, offset);
+        }
+
+        @Override
+        public String decode(MemorySegment source) {
+            return Codecs.string().decode(source);
+        }
+    }
+
+    @Test
+    void aKeyOfAnotherClassIsAbsentButAWriteThroughABrokenCodecThrows() throws Exception {
+        try (ColossalMap<String, String> m = ColossalMap.open(dir.resolve("broken.map"), new BrokenCodec(), Codecs.string());
+             ColossalMap<Long, String> longs = ColossalMap.open(dir.resolve("longs.map"), Codecs.int64(), Codecs.string());
+             ColossalMap<Point, String> points = ColossalMap.open(dir.resolve("points.map"), Codecs.of(Point.class), Codecs.string())) {
+            m.put("stored", "v");
+            assertThrows(ClassCastException.class, () -> m.put("other", "v"), "not a put that stores nothing");
+            assertThrows(ClassCastException.class, () -> m.merge("other", "v", String::concat));
+            assertThrows(ClassCastException.class, () -> m.computeIfAbsent("other", k -> "v"));
+            assertEquals(1, m.size());
+            assertNull(longs.get("1"), "a String is no Long key");
+            assertFalse(longs.containsKey(1));
+            assertFalse(longs.keySet().remove(1));
+            points.put(new Point(1, 2), "p");
+            assertNull(points.get("(1, 2)"), "a generated record codec's cast, too, means another class");
+            assertNull(points.remove(7L));
+            assertEquals("p", points.get(new Point(1, 2)));
+        }
+    }
+
+    /** A record key, through the codec {@code Codecs.of} generates. */
+    public record Point(int x, int y) {}
 }

@@ -233,8 +233,18 @@ class EvictionTest {
     }
 
     @Test
-    void shouldRejectAByteBoundBelowOneBlock() {
+    void shouldRejectAByteBoundNoEntryFitsIn() throws Exception {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MapOptions.DEFAULTS.withMaxBytes(4));
-        assertEquals("maxBytes=4 must be 0 (no bound) or at least blockSize=8", e.getMessage());
+        assertEquals("maxBytes=4 must be 0 (no bound) or at least 16, the smallest entry with blockSize=8", e.getMessage());
+        // 8..15 bytes is a whole block, but the smallest entry takes two
+        e = assertThrows(IllegalArgumentException.class, () -> MapOptions.DEFAULTS.withMaxBytes(15));
+        assertEquals("maxBytes=15 must be 0 (no bound) or at least 16, the smallest entry with blockSize=8", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> MapOptions.DEFAULTS.withBlockSize(64).withMaxBytes(63));
+        assertTrue(e.getMessage().contains("at least 64,"), e.getMessage());
+        try (BytesMap map = BytesMap.open(dir.resolve("tiny.map"), MapOptions.DEFAULTS.withMaxBytes(16))) {
+            map.put(new byte[0], new byte[0]);
+            map.put(new byte[] {1}, new byte[] {2});
+            assertEquals(1, map.size(), "the least bound holds one entry");
+        }
     }
 }

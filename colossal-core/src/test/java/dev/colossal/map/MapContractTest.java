@@ -1,5 +1,7 @@
 package dev.colossal.map;
 
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
 import com.google.common.collect.testing.ConcurrentMapTestSuiteBuilder;
 import com.google.common.collect.testing.TestStringMapGenerator;
 import com.google.common.collect.testing.features.CollectionFeature;
@@ -37,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Nothing is suppressed: the map passes every check as it is. testlib's suites are JUnit 3
  * {@code TestSuite}s: each {@code TestCase} becomes a dynamic test that runs it with
- * {@code runBare()}, so that JUnit 5 alone runs them.
+ * {@code runBare()}, so that JUnit 5 alone runs them, and fails if it runs past {@link #TIMEOUT}.
  */
 class MapContractTest {
 
@@ -63,6 +65,9 @@ class MapContractTest {
             Files.deleteIfExists(dir);
         }
     }
+
+    /** How long one check may run; each takes milliseconds. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     /** Small maps: a test holds a handful of entries, and a few segments make a small file. */
     private static final MapOptions SMALL = MapOptions.DEFAULTS.withSegments(4);
@@ -174,7 +179,10 @@ class MapContractTest {
         TestCase testCase = (TestCase) test;
         return DynamicTest.dynamicTest(testCase.getName(), () -> {
             try {
-                testCase.runBare();
+                // JUnit's @Timeout does not reach dynamic tests: without this a hang (a spliterator
+                // that splits for ever) hung the build instead of failing one test
+                assertTimeoutPreemptively(TIMEOUT, testCase::runBare, () -> testCase.getName() + " ran longer than "
+                        + TIMEOUT + " (it takes milliseconds): a hang, such as an endless loop or a lock never released?");
             } finally {
                 closeAll();
             }

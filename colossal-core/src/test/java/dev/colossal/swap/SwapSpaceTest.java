@@ -10,10 +10,13 @@ import dev.colossal.array.DoubleArray;
 import dev.colossal.array.LongArray;
 import dev.colossal.codec.Codec;
 import dev.colossal.codec.Codecs;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SwapSpaceTest extends TinySpaces {
 
@@ -360,6 +363,24 @@ class SwapSpaceTest extends TinySpaces {
         try (SwapSpace space = tiny(8192).build()) {
             SwapException e = assertThrows(SwapException.class, () -> space.allocate(LongArray.class, 1025));
             assertTrue(e.getMessage().contains("8200 bytes cannot fit under budget=8192"), e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRemoveTheDirectoriesItCreatedOnClose(@TempDir Path dir) throws Exception {
+        Path nested = dir.resolve("a/b/c");
+        try (SwapSpace space = tiny(1 << 20).directory(nested).build()) {
+            space.allocate(LongArray.class, 10);
+            assertTrue(Files.isDirectory(nested));
+        }
+        assertFalse(Files.exists(dir.resolve("a")), "a, a/b and a/b/c were made for the swap file");
+        Path mine = Files.createDirectories(dir.resolve("mine"));
+        Files.writeString(mine.resolve("keep.txt"), "the caller's");
+        try (SwapSpace space = tiny(1 << 20).directory(mine).build()) {
+            space.allocate(LongArray.class, 10);
+        }
+        try (var left = Files.list(mine)) {
+            assertEquals(List.of(mine.resolve("keep.txt")), left.toList(), "a directory given is left as it was");
         }
     }
 

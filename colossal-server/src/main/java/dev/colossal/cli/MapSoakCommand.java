@@ -9,6 +9,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -46,7 +48,7 @@ final class MapSoakCommand implements Callable<Integer> {
             description = "stop filling when the disk has less than this free (default: 20G)")
     long reserve = 20L << 30;
 
-    @Option(names = "--keep", description = "keep soak.map afterwards (default: delete it)")
+    @Option(names = "--keep", description = "keep soak.map afterwards (default: delete it, and the directories made for it)")
     boolean keep;
 
     @Option(names = "--segments", description = "segments of the new map, a power of two (default: 64, the map's"
@@ -63,6 +65,8 @@ final class MapSoakCommand implements Callable<Integer> {
     private final AtomicLong stored = new AtomicLong();
     /** Whether the fill is over and the sample is being checked, for {@link #stopped}. */
     private volatile boolean checking;
+    /** The directories this run made for soak.map, deepest first: the temporary one, or {@code --dir}'s missing ones. */
+    private final List<Path> created = new ArrayList<>();
     /** Says how far the run got if SIGINT or SIGTERM stops it; registered once the map is open. */
     private Thread onSignal;
 
@@ -73,21 +77,32 @@ final class MapSoakCommand implements Callable<Integer> {
                     + segments + ": entries must be at least 1, the sample not negative, segments a power of two up"
                     + " to 65536");
         }
-        if (dir != null) {
-            String problem = IoMessages.unwritableDirectory(dir, "--dir " + dir);
-            if (problem != null) {
-                return Failures.report("map-soak", problem);
-            }
+        if (resume && dir == null) {
+            return Failures.report("map-soak", "--resume needs the --dir of the run to continue");
         }
         Path directory;
-        try {
-            directory = dir != null ? dir : Files.createTempDirectory("colossal-soak-");
-        } catch (IOException e) {
-            return Failures.report("map-soak", "cannot create a temporary directory: " + IoMessages.reason(e)
-                    + "; name one with --dir DIR");
+        if (dir != null) {
+            for (Path p = dir.toAbsolutePath(); p != null && Files.notExists(p); p = p.getParent()) {
+                created.add(p);
+            }
+            String problem = IoMessages.unwritableDirectory(dir, "--dir " + dir);
+            if (problem != null) {
+                deleteCreated();
+                return Failures.report("map-soak", problem);
+            }
+            directory = dir;
+        } else {
+            try {
+                directory = Files.createTempDirectory("colossal-soak-");
+            } catch (IOException e) {
+                return Failures.report("map-soak", "cannot create a temporary directory: " + IoMessages.reason(e)
+                        + "; name one with --dir DIR");
+            }
+            created.add(directory);
         }
         Path file = directory.resolve("soak.map");
         if (Files.exists(file) != resume) {
+            deleteCreated();
             return Failures.report("map-soak", resume ? "--resume needs the " + file + " of an earlier run; name its"
                     + " --dir" : file + " exists; remove it, name another --dir, or --resume it");
         }
@@ -126,9 +141,18 @@ final class MapSoakCommand implements Callable<Integer> {
             }
             if (!keep && (completed || !resume)) {
                 Files.deleteIfExists(file);
-                if (dir == null) {
-                    Files.deleteIfExists(directory);
-                }
+                deleteCreated();
+            }
+        }
+    }
+
+    /** Removes the directories this run made, deepest first, up to the first that holds something else. */
+    private void deleteCreated() {
+        for (Path p : created) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException notEmpty) {
+                return;
             }
         }
     }

@@ -172,6 +172,33 @@ class MapSoakCommandTest {
     }
 
     @Test
+    void shouldRemoveTheDirectoriesItMadeUnlessKept() throws Exception {
+        Path nested = dir.resolve("a/b");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(0, run(out, "map-soak", "--entries", "1000", "--sample", "10", "--reserve", "0", "--dir", nested.toString()),
+                out.toString(UTF_8));
+        assertFalse(Files.exists(dir.resolve("a")), "a and a/b were made for soak.map");
+        assertEquals(2, run(new ByteArrayOutputStream(), "map-soak", "--resume", "--dir", nested.toString()));
+        assertFalse(Files.exists(dir.resolve("a")), "nor left by a refused --resume");
+        assertEquals(0, run(new ByteArrayOutputStream(), "map-soak", "--entries", "1000", "--sample", "10", "--reserve", "0",
+                "--dir", nested.toString(), "--keep"));
+        assertTrue(Files.exists(nested.resolve("soak.map")), "--keep keeps the file and its directories");
+    }
+
+    @Test
+    void shouldRefuseAResumeWithoutItsDirBeforeMakingATemporaryOne() {
+        PrintStream old = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, UTF_8));
+        try {
+            assertEquals(2, run(new ByteArrayOutputStream(), "map-soak", "--resume"));
+        } finally {
+            System.setErr(old);
+        }
+        assertTrue(err.toString(UTF_8).contains("--resume needs the --dir of the run to continue"), err.toString(UTF_8));
+    }
+
+    @Test
     void shouldRefuseZeroEntriesBadSegmentsAndAnExistingFile() throws Exception {
         assertEquals(2, run(new ByteArrayOutputStream(), "map-soak", "--entries", "0", "--dir", dir.toString()));
         assertEquals(2, run(new ByteArrayOutputStream(), "map-soak", "--segments", "3", "--dir", dir.toString()));

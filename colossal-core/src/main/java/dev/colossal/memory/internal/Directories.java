@@ -1,4 +1,4 @@
-package dev.colossal.memory;
+package dev.colossal.memory.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,10 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Checks and creates the directories that back mapped memory, with errors that say what to do. */
-final class Directories {
+public final class Directories {
 
     /** Where {@code tmpfs} is mounted on Linux: memory that needs no persistence. */
-    static final Path SHM = Path.of("/dev/shm");
+    public static final Path SHM = Path.of("/dev/shm");
 
     private Directories() {}
 
@@ -25,7 +25,7 @@ final class Directories {
      *     a temporary use of {@code /a/b/c} leaves no empty {@code /a/b/c} behind
      * @throws UncheckedIOException naming the directory and the remedy; nothing created is left behind
      */
-    static List<Path> ensureWritable(Path dir, String what) {
+    public static List<Path> ensureWritable(Path dir, String what) {
         List<Path> created = new ArrayList<>();
         try {
             if (Files.exists(dir) && !Files.isDirectory(dir)) {
@@ -65,7 +65,7 @@ final class Directories {
      * Removes directories {@link #ensureWritable} created, deepest first, as long as they are empty:
      * one that now holds something (the caller's own files, kept files) stays, and so do its parents.
      */
-    static void deleteCreated(List<Path> created) {
+    public static void deleteCreated(List<Path> created) {
         for (Path p : created) {
             try {
                 Files.deleteIfExists(p);
@@ -76,7 +76,7 @@ final class Directories {
     }
 
     /** A fresh, uniquely named directory below {@code parent}. */
-    static Path createTemp(Path parent, String prefix) {
+    public static Path createTemp(Path parent, String prefix) {
         ensureWritable(parent, prefix);
         try {
             return Files.createTempDirectory(parent, prefix);
@@ -87,12 +87,12 @@ final class Directories {
     }
 
     /** The default parent of temporary backing files: {@code java.io.tmpdir}. */
-    static Path tempRoot() {
+    public static Path tempRoot() {
         return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /** Deletes a directory tree, best effort: used on close, where failing would hide the real work. */
-    static void deleteTree(Path dir) {
+    public static void deleteTree(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }
@@ -113,7 +113,7 @@ final class Directories {
      * Checks that the file system holding {@code dir} has {@code bytes} free, so that writing into
      * newly mapped sparse space cannot hit a full disk (which would be a SIGBUS, not an exception).
      */
-    static void checkFreeSpace(Path dir, long bytes, String what) throws IOException {
+    public static void checkFreeSpace(Path dir, long bytes, String what) throws IOException {
         long usable = Files.getFileStore(dir).getUsableSpace();
         if (usable < bytes) {
             throw new IOException("not enough disk space for " + what + ": needed=" + bytes
