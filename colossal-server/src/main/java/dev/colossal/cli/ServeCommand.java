@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -112,13 +113,17 @@ public final class ServeCommand implements Callable<Integer> {
             return Failures.report("serve", e.getMessage());
         } catch (MapFormatException e) {
             Path file = e.file() != null ? e.file() : data;
-            return Failures.report("serve", file + " " + e.problem() + "; run 'colossal verify " + file
-                    + "' for details, restore it from a copy, or move it away to start with an empty map");
+            // Not "run colossal verify": it opens the file the same way and says the same.
+            return Failures.report("serve", file + " " + e.problem() + "; restore it from a copy, move it away to start"
+                    + " with an empty map, or if a newer Colossal wrote it, serve it with that one");
         } catch (FileSystemException e) {
             String where = data.toString().equals(e.getFile()) ? "" : " (at " + e.getFile() + ")";
+            String owner = ownerOf(e.getFile());
             return Failures.report("serve", "cannot use data directory " + data + ": "
                     + (e.getReason() != null ? e.getReason() : "permission denied") + where
-                    + "; pass --data DIR with a directory you can write");
+                    + (owner == null ? "; pass --data DIR with a directory you can write"
+                            : "; it belongs to " + owner + ": serve as that user, give the files to this one (chown),"
+                                    + " or pass --data DIR with a directory you can write"));
         } catch (ListenException e) {
             return Failures.report("serve", e.inUse()
                     ? "port " + e.port() + " is in use (another server?): stop it or pass --" + e.setting() + " N"
@@ -164,5 +169,19 @@ public final class ServeCommand implements Callable<Integer> {
         System.err.printf(Locale.ROOT, "colossal: stopped in %.2f s; data synced to %s%n", (System.nanoTime() - t0) / 1e9,
                 data.toAbsolutePath());
         return server.awaitShutdown().isPresent() ? 1 : 0;
+    }
+
+    /** "user (mode rw-------)" of a file that exists and that another user owns, else null. */
+    private static String ownerOf(String file) {
+        try {
+            Path p = Path.of(file);
+            String owner = Files.getOwner(p).getName();
+            if (owner.equals(System.getProperty("user.name"))) {
+                return null;
+            }
+            return owner + " (mode " + PosixFilePermissions.toString(Files.getPosixFilePermissions(p)) + ")";
+        } catch (IOException | RuntimeException unknown) {
+            return null;
+        }
     }
 }

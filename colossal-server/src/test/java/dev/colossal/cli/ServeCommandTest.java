@@ -118,8 +118,8 @@ class ServeCommandTest {
         Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", file.getParent().toString());
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().startsWith("colossal serve: " + file + " is not a Colossal map (magic=0x7878787878787878"), r.err());
-        assertTrue(r.err().endsWith("; run 'colossal verify " + file + "' for details, restore it from a copy, or move it"
-                + " away to start with an empty map" + System.lineSeparator()), r.err());
+        assertTrue(r.err().endsWith("; restore it from a copy, move it away to start with an empty map, or if a newer"
+                + " Colossal wrote it, serve it with that one" + System.lineSeparator()), r.err());
         assertEquals(1, r.err().lines().count(), r.err());
     }
 
