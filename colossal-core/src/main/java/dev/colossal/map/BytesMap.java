@@ -1233,16 +1233,19 @@ public final class BytesMap implements AutoCloseable {
 
     /**
      * Salvages a damaged map: removes every entry that fails its checks (what {@link MapVerifier}
-     * and reads report as a bad checksum, a malformed header or an entry outside the file), one
-     * segment at a time under its lock, and frees their space. Every entry that passes stays as it
-     * is, so after damage to some entries the rest of the map is usable again; what was dropped is
-     * lost (restore those keys from elsewhere). Each segment's free space and counters are then
-     * rebuilt as {@link #compact} does, which repairs damaged free lists and bump regions too. A
-     * damaged table or chunk list is beyond this: only a copy of the file helps then.
+     * and reads report as a bad checksum, a malformed header or an entry outside the file), and
+     * every table slot that does not fit the entries (outside the heap or its segment's chunks,
+     * naming another key's entry, overlapping another entry, or shadowed by another slot of its
+     * key: what a copy of a file being written holds), one segment at a time under its lock, and
+     * frees their space. Every entry that passes stays as it is, so the rest of the map is usable
+     * again, each key once; what was dropped is lost (restore those keys from elsewhere). Each
+     * segment's free space and counters are then rebuilt as {@link #compact} does, which repairs
+     * damaged free lists and bump regions too. A damaged table word or chunk list is beyond this:
+     * only a copy of the file helps then.
      *
      * @return the file offsets of the entries removed, segment by segment; empty if none was damaged
-     * @throws MapCorruptedException if a segment's table or chunk list is damaged (the segments
-     *                               before it are salvaged)
+     * @throws MapCorruptedException if a segment's table word or chunk list is damaged (the
+     *                               segments before it are salvaged)
      */
     public long[] dropDamaged() {
         return dropDamaged(null);

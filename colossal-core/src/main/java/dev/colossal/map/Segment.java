@@ -1451,40 +1451,26 @@ final class Segment {
     }
 
     /**
-     * Removes every entry that fails its checks (lies outside the file, has a malformed header or,
-     * with checksums on, a wrong checksum), then rebuilds the free space, which frees the dropped
-     * entries' blocks with every other gap. Under the lock. A damaged table or chunk list cannot be
-     * salvaged this way and is reported as {@link MapCorruptedException}.
+     * Removes every entry that fails its checks (see {@link SegmentScan#slotsToDrop}: outside the
+     * heap or this segment's chunks, a malformed header, a wrong checksum, another tag or segment,
+     * overlapping another), then rebuilds the free space, which frees the dropped entries' blocks
+     * with every other gap. Under the lock. A damaged table word or chunk list cannot be salvaged
+     * this way and is reported as {@link MapCorruptedException}.
      *
      * @return the file offsets of the entries dropped
      */
     long[] dropDamaged() {
-        long table = Mem.getLong(file.mem(), base + TABLE);
-        if (table == 0) {
-            return new long[0];
-        }
-        long tpos = SlotLayout.tablePosition(table);
-        long slots = checkTable(table);
-        java.util.stream.LongStream.Builder dropped = java.util.stream.LongStream.builder();
-        for (long i = 0; i < slots; i++) {
-            long at = SlotLayout.slotOffset(tpos, i);
-            long slot = Mem.getLong(file.mem(at + Long.BYTES), at);
-            if (!SlotLayout.isEntry(slot)) {
-                continue;
-            }
-            long e = SlotLayout.position(slot, shift);
-            try {
-                long header = checkEntry(e);
-                verifyChecksum(file.mem(), e, header);
-            } catch (MapCorruptedException | IndexOutOfBoundsException | IllegalArgumentException damaged) {
-                // A tombstone, not an empty slot: other keys' probe paths may run through it.
-                Mem.setLongRelease(file.mem(), at, SlotLayout.TOMBSTONE);
-                dropped.add(e);
-            }
+        long[] slots = SegmentScan.slotsToDrop(file, index);
+        long[] dropped = new long[slots.length];
+        for (int i = 0; i < slots.length; i++) {
+            MemorySegment m = file.mem(slots[i] + Long.BYTES);
+            dropped[i] = SlotLayout.position(Mem.getLong(m, slots[i]), shift);
+            // A tombstone, not an empty slot: other keys' probe paths may run through it.
+            Mem.setLongRelease(m, slots[i], SlotLayout.TOMBSTONE);
         }
         // Always: free lists, counters or the bump region may be what was damaged.
         rebuild();
-        return dropped.build().toArray();
+        return dropped;
     }
 
     long repairs() {

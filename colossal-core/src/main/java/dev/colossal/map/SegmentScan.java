@@ -110,6 +110,129 @@ final class SegmentScan {
         return Arrays.copyOf(out, n);
     }
 
+    /**
+     * The offsets of the table slots whose entries a repair must drop, so that what stays passes
+     * {@link #of} and holds each key once: a slot that points outside the heap or outside this
+     * segment's chunks, at a malformed header, at an entry that fails its checksum or belongs to
+     * another tag or segment, at an entry a get of its key would not reach (an empty slot or
+     * another slot of the same key comes first on its probe path), or at an entry overlapping one
+     * at a lower offset. Slots and entries from different moments come from a copy of a file
+     * being written ({@code cp} of a map in use) or a stray write.
+     *
+     * @throws MapCorruptedException if the table word or the chunk list is damaged: no slot can
+     *                               be judged then
+     */
+    static long[] slotsToDrop(MapFile file, int index) {
+        SegmentScan s = new SegmentScan(file, index);
+        s.readChunks();
+        long table = Mem.getLong(s.m, s.base + SegmentLayout.TABLE);
+        if (table == 0) {
+            return new long[0];
+        }
+        long tpos = SlotLayout.tablePosition(table);
+        long slots = SlotLayout.slots(table);
+        if (slots < 0 || tpos < s.directoryEnd || tpos + SlotLayout.tableBytes(slots) > s.allocEnd) {
+            throw file.corrupt(s.base + SegmentLayout.TABLE, "segment=" + index + " has a bad table word 0x"
+                    + Long.toHexString(table));
+        }
+        long[] drop = new long[16];
+        int dropped = 0;
+        long[] kept = new long[(int) ((slots + 63) >>> 6)];
+        long[] positions = new long[16];
+        int n = 0;
+        for (long i = 0; i < slots; i++) {
+            long at = SlotLayout.slotOffset(tpos, i);
+            long slot = Mem.getLong(s.m, at);
+            if (!SlotLayout.isEntry(slot)) {
+                continue;
+            }
+            long e = SlotLayout.position(slot, s.shift);
+            if (s.soundEntryEnd(slot, e) < 0 || !s.reachedByItsKey(tpos, slots, i, e)) {
+                drop = add(drop, dropped++, at);
+            } else {
+                kept[(int) (i >>> 6)] |= 1L << i;
+                positions = add(positions, n++, e);
+            }
+        }
+        // Of two entries that overlap, the one at the lower offset stays.
+        Arrays.sort(positions, 0, n);
+        long[] overlapping = new long[16];
+        int o = 0;
+        long prevEnd = 0;
+        for (int j = 0; j < n; j++) {
+            if (positions[j] < prevEnd) {
+                overlapping = add(overlapping, o++, positions[j]);
+            } else {
+                prevEnd = positions[j] + (s.entryBlocks(positions[j]) << s.shift);
+            }
+        }
+        for (long i = 0; o > 0 && i < slots; i++) {
+            long at = SlotLayout.slotOffset(tpos, i);
+            if ((kept[(int) (i >>> 6)] & 1L << i) != 0
+                    && Arrays.binarySearch(overlapping, 0, o, SlotLayout.position(Mem.getLong(s.m, at), s.shift)) >= 0) {
+                drop = add(drop, dropped++, at);
+            }
+        }
+        return Arrays.copyOf(drop, dropped);
+    }
+
+    private static long[] add(long[] to, int at, long value) {
+        long[] out = at == to.length ? Arrays.copyOf(to, at * 2) : to;
+        out[at] = value;
+        return out;
+    }
+
+    /** Where the entry {@code slot} names ends if it is one that {@link #of} and a read accept, else -1. */
+    private long soundEntryEnd(long slot, long e) {
+        if (e < directoryEnd || e + EntryLayout.MAX_HEADER_BYTES > allocEnd) {
+            return -1;
+        }
+        long header = EntryLayout.header(m, e);
+        if (header < 0 || e + EntryLayout.bytes(header) > allocEnd) {
+            return -1;
+        }
+        long end = e + (EntryLayout.blocks(header, shift) << shift);
+        int c = chunkOf(e);
+        if (c < 0 || e < chunkStarts[c] + HeapLayout.chunkHeaderBytes(shift) || end > chunkStarts[c] + chunkSizes[c]) {
+            return -1;
+        }
+        if (file.checksums && EntryLayout.storedChecksum(m, e) != EntryLayout.checksum(m, e, header)) {
+            return -1;
+        }
+        long h = Segment.hashKey(m, EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header));
+        return SlotLayout.tagMatches(slot, h) && SlotLayout.segmentOf(h, file.segmentCount - 1) == index ? end : -1;
+    }
+
+    /**
+     * Whether a get of the key of sound entry {@code e}, in slot {@code i}, reaches that slot:
+     * no empty slot and no other sound slot of the same key lies before it on the key's probe path.
+     */
+    private boolean reachedByItsKey(long tpos, long slots, long i, long e) {
+        long header = EntryLayout.header(m, e);
+        long keyAt = EntryLayout.keyOffset(e, header);
+        long klen = EntryLayout.keyLength(header);
+        long h = Segment.hashKey(m, keyAt, klen);
+        long idx = SlotLayout.bucket(h, slots);
+        for (long probes = 0; probes < slots && idx != i; probes++, idx = SlotLayout.next(idx, slots)) {
+            long other = Mem.getLong(m, SlotLayout.slotOffset(tpos, idx));
+            if (other == SlotLayout.EMPTY) {
+                return false;
+            }
+            if (SlotLayout.isEntry(other) && SlotLayout.tagMatches(other, h)) {
+                long oe = SlotLayout.position(other, shift);
+                if (soundEntryEnd(other, oe) >= 0) {
+                    long oh = EntryLayout.header(m, oe);
+                    if (EntryLayout.keyLength(oh) == klen
+                            && MemorySegment.mismatch(m, EntryLayout.keyOffset(oe, oh), EntryLayout.keyOffset(oe, oh) + klen,
+                                    m, keyAt, keyAt + klen) == -1) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return idx == i;
+    }
+
     private void scan(boolean deep) {
         readChunks();
         long table = Mem.getLong(m, base + SegmentLayout.TABLE);

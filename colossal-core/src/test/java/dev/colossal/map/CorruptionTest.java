@@ -242,6 +242,68 @@ class CorruptionTest {
         assertTrue(MapVerifier.verify(file, null).isSound());
     }
 
+    /**
+     * A copy of a file being written ({@code cp} of a map in use) holds table slots from one moment
+     * and entries from another: slots past the heap's end, slots naming another key's entry. A
+     * repair stopped at the first such slot and kept nothing of the segment (an operator's torn
+     * copy: 0 of ~2.6M entries); it now drops those slots and keeps every other entry.
+     */
+    @Test
+    void repairDropsSlotsFromAnotherMomentAndKeepsTheRestOfTheirSegment() throws IOException {
+        Path file = pristine();
+        long past = slotOffsetOf(file, key(5));
+        addTo(file, past, 1L << 30);                                 // 8 GiB on: past the heap's end
+        long other = slotOffsetOf(file, key(6));
+        long seventh = slotOffsetOf(file, key(13));
+        setWord(file, other, wordAt(file, seventh));                 // names key-13's entry, not its own
+        assertFalse(MapVerifier.verify(file, null).isSound());
+        MapRepairer.Result r = MapRepairer.repair(file, null);
+        assertEquals(2, r.dropped().length, java.util.Arrays.toString(r.dropped()));
+        assertTrue(MapVerifier.verify(file, null).isSound(), "sound after the repair");
+        try (ColossalMap<String, String> map = ColossalMap.open(file, TestCodecs.STRING, TestCodecs.STRING)) {
+            int live = 0;
+            for (int i = 0; i < ENTRIES; i++) {
+                boolean gone = i % 7 == 0 || i == 5 || i == 6;
+                assertEquals(gone ? null : value(i), map.get(key(i)), key(i));
+                live += gone ? 0 : 1;
+            }
+            assertEquals(live, map.size(), "key-13 once, though two slots named it");
+            assertEquals(live, map.keySet().stream().distinct().count());
+        }
+    }
+
+    /** The file offset of the table slot that holds {@code key}. */
+    private static long slotOffsetOf(Path file, String key) throws IOException {
+        try (BytesMap map = BytesMap.open(file)) {
+            MemorySegment k = MemorySegment.ofArray(key.getBytes(UTF_8));
+            long h = BytesMap.hash(k);
+            int index = SlotLayout.segmentOf(h, map.segmentCount() - 1);
+            long table = map.file.mem().get(java.lang.foreign.ValueLayout.JAVA_LONG,
+                    FileHeaderLayout.segmentOffset(index) + SegmentLayout.TABLE);
+            Segment s = map.segmentFor(h);
+            s.lockForRead();
+            try {
+                return SlotLayout.slotOffset(SlotLayout.tablePosition(table), s.find(k, h));
+            } finally {
+                s.unlockForRead();
+            }
+        }
+    }
+
+    private static long wordAt(Path file, long offset) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ch.read(b, offset);
+            return b.getLong(0);
+        }
+    }
+
+    private static void setWord(Path file, long offset, long word) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, word), offset);
+        }
+    }
+
     @Test
     void aScanThatIsToldOfDamageStepsOverTheDamagedEntriesAlone() throws IOException {
         Path file = pristine();
