@@ -856,6 +856,17 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Returns the bytes the entries take, each rounded up to whole blocks: what a bound set with
+     * {@link MapOptions#withMaxBytes} counts, each segment keeping within its share of it. Expired
+     * entries count until removed.
+     *
+     * @return the sum of the segments' counts, each read once
+     */
+    public long usedBytes() {
+        return sum(Segment::usedBytes);
+    }
+
+    /**
      * Returns how many entries this process evicted to keep the map within its bound (see {@link
      * MapOptions#withMaxEntries}) since it opened the map: a cache's miss rate explained. Other
      * processes' evictions are theirs to count; expired entries removed are not evictions.

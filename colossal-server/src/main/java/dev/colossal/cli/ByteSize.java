@@ -1,39 +1,23 @@
 package dev.colossal.cli;
 
+import dev.colossal.server.MemorySize;
 import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Parses sizes such as {@code 64T}, {@code 1g}, {@code 4096} (binary units: K = 1024). */
+/**
+ * Reads every size flag as redis.conf reads a size ({@link MemorySize}: {@code 100m} is 100,000,000
+ * bytes, {@code 100mb} and {@code 100MiB} 104,857,600), so that one CLI has one meaning of a unit,
+ * and writes sizes in binary units with their {@code i} ({@code 95.4 MiB}), which no one misreads.
+ */
 final class ByteSize implements ITypeConverter<Long> {
 
     @Override
     public Long convert(String value) {
-        return parse(value);
-    }
-
-    static long parse(String value) {
-        String v = value.trim().toUpperCase(Locale.ROOT).replace("IB", "").replace("B", "");
-        if (v.isEmpty()) {
-            throw new TypeConversionException("empty size; write a number with an optional K, M, G, T or P");
-        }
-        int shift = switch (v.charAt(v.length() - 1)) {
-            case 'K' -> 10;
-            case 'M' -> 20;
-            case 'G' -> 30;
-            case 'T' -> 40;
-            case 'P' -> 50;
-            default -> 0;
-        };
-        String digits = shift == 0 ? v : v.substring(0, v.length() - 1);
         try {
-            long n = Long.parseLong(digits);
-            if (n < 0 || (shift > 0 && n > (Long.MAX_VALUE >> shift))) {
-                throw new TypeConversionException("size=" + value + " is negative or too large");
-            }
-            return n << shift;
-        } catch (NumberFormatException e) {
-            throw new TypeConversionException("size=" + value + " is not a size; write e.g. 4096, 64M, 1G or 64T");
+            return MemorySize.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException(e.getMessage());
         }
     }
 

@@ -8,7 +8,9 @@ import picocli.CommandLine.Command;
  * package, listed once in the annotation below.
  */
 @Command(name = "colossal", mixinStandardHelpOptions = true, version = "colossal 0.1.0",
-        description = "Huge, persistent, shareable data for Java on the FFM API of JDK 25.",
+        description = {"Huge, persistent, shareable data for Java on the FFM API of JDK 25.",
+            "Sizes are read as redis.conf reads them: 100m is 100,000,000 bytes, 100mb and 100MiB are 104,857,600"
+                    + " (k, m, g, t, p count in thousands; kb, KiB and the like in 1024s)."},
         subcommands = {
             CommandLine.HelpCommand.class,
             MixCommand.class,

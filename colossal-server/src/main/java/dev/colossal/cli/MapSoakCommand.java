@@ -45,7 +45,7 @@ final class MapSoakCommand implements Callable<Integer> {
     long sample = 1_000_000;
 
     @Option(names = "--reserve", converter = ByteSize.class,
-            description = "stop filling when the disk has less than this free (default: 20G)")
+            description = "stop filling when the disk has less than this free (default: 20GiB)")
     long reserve = 20L << 30;
 
     @Option(names = "--keep", description = "keep soak.map afterwards (default: delete it, and the directories made for it)")

@@ -43,8 +43,9 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--maxclients", description = "Most connections at once (default: 10000)")
     Integer maxClients;
 
-    @Option(names = "--proto-max-bulk-len", converter = ByteSize.class,
-            description = "Longest bulk string in a request, bytes or e.g. 64M (default: 512M)")
+    @Option(names = "--proto-max-bulk-len", paramLabel = "SIZE", converter = ByteSize.class,
+            description = "Longest bulk string in a request, e.g. 64mb (64m is 64,000,000 bytes, as in redis.conf;"
+                    + " default: 512mb)")
     Long maxBulk;
 
     @Option(names = "--timeout", description = "Close connections idle this many seconds, 0 never (default: 0)")
@@ -60,9 +61,10 @@ public final class ServeCommand implements Callable<Integer> {
     Integer busyPoll;
 
     @Option(names = "--maxmemory", paramLabel = "SIZE", converter = ByteSize.class,
-            description = "Bound the map's entries (keys, values, their headers) to SIZE bytes, e.g. 100mb or 1gb,"
-                    + " evicting the least recently used keys; needs --maxmemory-policy allkeys-lru. Kept in the map"
-                    + " file: a restart must give the same (default: 0, no bound)")
+            description = "Bound the map's entries (keys, values, their headers) to SIZE bytes, e.g. 100mb or 1gb"
+                    + " (100m is 100,000,000 bytes, as in redis.conf), evicting the least recently used keys; needs"
+                    + " --maxmemory-policy allkeys-lru. Kept in the map file: a restart must give the same (default: 0,"
+                    + " no bound)")
     Long maxMemory;
 
     @Option(names = "--maxmemory-policy", paramLabel = "POLICY",

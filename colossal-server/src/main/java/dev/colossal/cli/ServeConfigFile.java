@@ -1,5 +1,6 @@
 package dev.colossal.cli;
 
+import dev.colossal.server.MemorySize;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +14,9 @@ import java.util.TreeMap;
  * The settings file of {@code colossal serve --config FILE}, in the style of redis.conf: one
  * {@code key value} per line, {@code #} starts a comment line, a value may be in double quotes. The
  * keys are the names of the flags without their dashes; a flag given on the command line wins over
- * the file. Unknown keys, repeated keys and malformed values are errors naming the file and line.
+ * the file. Sizes are read as Redis reads them ({@link MemorySize}: {@code 100m} is 100,000,000
+ * bytes, {@code 100mb} 104,857,600). Unknown keys, repeated keys and malformed values are errors
+ * naming the file and line.
  */
 final class ServeConfigFile {
 
@@ -106,9 +109,9 @@ final class ServeConfigFile {
             return fallback;
         }
         try {
-            return ByteSize.parse(s.value);
-        } catch (RuntimeException e) {
-            throw bad(key, s, "a size such as 4096, 64M or 1G");
+            return MemorySize.parse(s.value);
+        } catch (IllegalArgumentException e) {
+            throw bad(key, s, "a size such as " + MemorySize.EXAMPLES);
         }
     }
 

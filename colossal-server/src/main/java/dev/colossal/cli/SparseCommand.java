@@ -19,11 +19,11 @@ import picocli.CommandLine.Option;
 final class SparseCommand implements Callable<Integer> {
 
     @Option(names = "--size", converter = ByteSize.class,
-            description = "logical size of the array (default: 64T)")
+            description = "logical size of the array (default: 64TiB)")
     long size = 64L << 40;
 
     @Option(names = "--file-size", converter = ByteSize.class,
-            description = "largest file, a power of two (default: 8T)")
+            description = "largest file, a power of two (default: 8TiB)")
     long fileSize = SparseFiles.DEFAULT_FILE_BYTES;
 
     @Option(names = "--dir", description = "where the files go (default: a new temporary directory)")
@@ -33,11 +33,11 @@ final class SparseCommand implements Callable<Integer> {
     public Integer call() {
         if (Long.bitCount(fileSize) != 1 || fileSize < Double.BYTES) {
             return Failures.report("sparse", "--file-size=" + fileSize + " must be a power of two of at least 8"
-                    + " (one double), e.g. 8T");
+                    + " (one double), e.g. 8TiB");
         }
         if (size < Double.BYTES) {
             return Failures.report("sparse", "--size=" + size + " holds no double (8 bytes each); give at least 8,"
-                    + " e.g. 64T");
+                    + " e.g. 64TiB");
         }
         Path directory;
         try {

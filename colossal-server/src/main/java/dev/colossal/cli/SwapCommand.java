@@ -26,15 +26,15 @@ import picocli.CommandLine.Option;
 final class SwapCommand implements Callable<Integer> {
 
     @Option(names = "--signals", converter = ByteSize.class,
-            description = "total size of the input signals, e.g. 8g (default: 256M)")
+            description = "total size of the input signals, e.g. 8GiB (default: 256MiB)")
     long signalBytes = 256L << 20;
 
     @Option(names = "--signal-size", converter = ByteSize.class,
-            description = "size of one signal (default: 16M)")
+            description = "size of one signal (default: 16MiB)")
     long signalSize = 16L << 20;
 
     @Option(names = "--budget", converter = ByteSize.class,
-            description = "memory budget of the swap space, e.g. 1g (default: 64M)")
+            description = "memory budget of the swap space, e.g. 1GiB (default: 64MiB)")
     long budget = 64L << 20;
 
     @Option(names = "--dir", description = "directory of the swap file (default: a temporary directory)")

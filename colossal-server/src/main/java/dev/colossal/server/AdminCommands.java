@@ -372,16 +372,22 @@ final class AdminCommands {
     /**
      * CONFIG SET: refused, as the server takes its settings at start only. Setting maxmemory or
      * maxmemory-policy to what they are is an OK (a client may set its cache's policy on connect);
-     * another value is refused with why: the bound is kept in the map file.
+     * another value is refused with why: the bound is kept in the map file. A maxmemory that is no
+     * size ({@link MemorySize}, Redis's units) gets Redis's error.
      */
     private void configSet(byte[][] a, Reply r) {
         boolean same = a.length >= 4 && a.length % 2 == 0;
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
             String value = Errors.text(a[i + 1]);
+            if (name.equals("maxmemory") && bytesOrMinusOne(value) < 0) {
+                r.error("ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a"
+                        + " memory value");
+                return;
+            }
             if (name.equals("maxmemory") || name.equals("maxmemory-policy")) {
                 boolean unchanged = name.equals("maxmemory")
-                        ? redisMemory(value) == ctx.config.maxMemoryBytes()
+                        ? bytesOrMinusOne(value) == ctx.config.maxMemoryBytes()
                         : value.equalsIgnoreCase(ctx.config.maxMemoryPolicy());
                 if (!unchanged) {
                     r.error("ERR CONFIG SET " + name + " is not supported by this server: the bound is set at start"
@@ -401,33 +407,12 @@ final class AdminCommands {
         }
     }
 
-    /**
-     * A memory size as redis.conf writes it: bytes, or a number with k, kb, m, mb, g or gb (k =
-     * 1000, kb = 1024, either case).
-     *
-     * @return the bytes, or -1 if {@code v} is not a size
-     */
-    static long redisMemory(String v) {
-        String s = v.toLowerCase(java.util.Locale.ROOT);
-        int digits = 0;
-        while (digits < s.length() && Character.isDigit(s.charAt(digits))) {
-            digits++;
-        }
-        long unit = switch (s.substring(digits)) {
-            case "", "b" -> 1;
-            case "k" -> 1000;
-            case "kb" -> 1024;
-            case "m" -> 1000 * 1000;
-            case "mb" -> 1024 * 1024;
-            case "g" -> 1000L * 1000 * 1000;
-            case "gb" -> 1024L * 1024 * 1024;
-            default -> -1;
-        };
-        if (digits == 0 || digits > 18 || unit < 0) {
+    private static long bytesOrMinusOne(String size) {
+        try {
+            return MemorySize.parse(size);
+        } catch (IllegalArgumentException e) {
             return -1;
         }
-        long n = Long.parseLong(s.substring(0, digits));
-        return n > Long.MAX_VALUE / unit ? -1 : n * unit;
     }
 
     private void time(Client c, byte[][] a, Reply r) {
@@ -488,12 +473,20 @@ final class AdminCommands {
                     .append("\r\nmaxclients:").append(ctx.config.maxClients()).append("\r\n\r\n");
         }
         if (all || section.equals("memory")) {
+            // used_memory is what maxmemory bounds, as in Redis, so that tools comparing the two
+            // (eviction alerts, redis_exporter's ratio) compare like with like: here the map's
+            // entry bytes. The JVM's heap is a field of its own.
+            long used = ctx.store.usedBytes();
             Runtime rt = Runtime.getRuntime();
-            sb.append("# Memory\r\nused_memory:").append(rt.totalMemory() - rt.freeMemory());
-            field(sb, "used_memory_rss", ProcessStats.statusBytes("VmRSS"));
+            sb.append("# Memory\r\nused_memory:").append(used).append("\r\nused_memory_human:").append(human(used));
+            long rss = ProcessStats.statusBytes("VmRSS");
+            field(sb, "used_memory_rss", rss);
+            if (rss >= 0) {
+                sb.append("\r\nused_memory_rss_human:").append(human(rss));
+            }
             field(sb, "colossal_rss_anon_bytes", ProcessStats.statusBytes("RssAnon"));
-            sb.append("\r\nused_memory_heap_max:").append(rt.maxMemory())
-                    // The bound is on the map's entry bytes, not on used_memory (this JVM's heap)
+            sb.append("\r\ncolossal_heap_used_bytes:").append(rt.totalMemory() - rt.freeMemory())
+                    .append("\r\ncolossal_heap_max_bytes:").append(rt.maxMemory())
                     .append("\r\nmaxmemory:").append(ctx.config.maxMemoryBytes())
                     .append("\r\nmaxmemory_human:").append(human(ctx.config.maxMemoryBytes()))
                     .append("\r\nmaxmemory_policy:").append(ctx.config.maxMemoryPolicy()).append("\r\n\r\n");

@@ -43,9 +43,9 @@ import java.util.concurrent.locks.Lock;
  * a request line the JDK's server cannot parse (a path with a malformed escape such as
  * {@code %ZZ}): it answers 400 in HTML itself, before any handler runs. Keys in paths are
  * percent-decoded bytes, a {@code +} in them a plus (in a query string it is a space, as in
- * forms). A password set with {@code --requirepass} is required as
- * {@code Authorization: Bearer <password>} for everything but /health; a missing one is answered
- * with NOAUTH and a wrong one with WRONGPASS, as over RESP.
+ * forms); {@code /v1/keys/} with nothing after the slash is the empty key. A password set with
+ * {@code --requirepass} is required as {@code Authorization: Bearer <password>} for everything but
+ * /health; a missing one is answered with NOAUTH and a wrong one with WRONGPASS, as over RESP.
  */
 final class HttpApi implements AutoCloseable {
 
@@ -117,7 +117,9 @@ final class HttpApi implements AutoCloseable {
             error(x, 401, given == null ? Errors.NOAUTH : Errors.WRONGPASS);
             return;
         }
-        if (path.startsWith("/v1/keys/") && path.length() > "/v1/keys/".length()) {
+        if (path.startsWith("/v1/keys/")) {
+            // The key is the rest of the path, percent-decoded: nothing after the slash is the
+            // empty key, as legal as any other in Redis (SET "" v), and the listing gives it as "".
             byte[] key;
             try {
                 key = pathBytes(path.substring("/v1/keys/".length()));
@@ -166,11 +168,17 @@ final class HttpApi implements AutoCloseable {
                 if (gone) {
                     send(x, 204, null, null);
                 } else {
-                    error(x, 404, "no such key");
+                    noSuchKey(x, key.length);
                 }
             }
             default -> notAllowed(x, "GET", "HEAD", "PUT", "DELETE");
         }
+    }
+
+    /** 404 for an absent key; for the empty key, where the listing is, for whoever meant that. */
+    private static void noSuchKey(HttpExchange x, long keyLength) throws IOException {
+        error(x, 404, keyLength > 0 ? "no such key"
+                : "no such key: /v1/keys/ is the empty key; the listing is /v1/keys");
     }
 
     /**
@@ -185,7 +193,7 @@ final class HttpApi implements AutoCloseable {
                 buf = arena.allocate(n); // the value grew meanwhile? then again, larger
             }
             if (n < 0) {
-                error(x, 404, "no such key");
+                noSuchKey(x, key.byteSize());
                 return;
             }
             long at = StoredValue.expireAt(buf, 0, n);

@@ -168,6 +168,12 @@ interface KeyValueStore extends AutoCloseable {
     /** @return the number of entries, including expired ones not yet purged (as Redis counts) */
     long size();
 
+    /**
+     * @return the bytes the entries take, what {@code --maxmemory} bounds (INFO's {@code used_memory}):
+     *     keys, values and their headers, rounded up to the map's blocks
+     */
+    long usedBytes();
+
     /** Removes everything. */
     void clear();
 

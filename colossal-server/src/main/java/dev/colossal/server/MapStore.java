@@ -268,6 +268,11 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
+    public long usedBytes() {
+        return map.usedBytes();
+    }
+
+    @Override
     public void clear() {
         map.clear();
         written(StoredValue.NO_EXPIRY);

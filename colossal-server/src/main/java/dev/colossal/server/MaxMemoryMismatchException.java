@@ -27,24 +27,12 @@ public final class MaxMemoryMismatchException extends IOException {
         return "data directory " + dir.toAbsolutePath() + " holds a map created with " + kept + " (" + file
                 + " keeps its bound), but this start asks for " + asked + "; a map's bound cannot change: " + same
                 + "copy the map into a new data directory with the bound you want ('colossal copy " + file
-                + " NEW_DIR/" + file.getFileName() + " --max-bytes " + size(askedBytes)
+                + " NEW_DIR/" + file.getFileName() + " --max-bytes " + MemorySize.format(askedBytes)
                 + (keptEntries != 0 ? " --max-entries 0" : "") + "'" + (evicts ? ", which evicts what does not fit" : "")
                 + ") and serve that (--data NEW_DIR), or move the directory away to start empty";
     }
 
     private static String flags(long bytes) {
-        return "--maxmemory " + size(bytes) + " --maxmemory-policy " + ServerConfig.ALLKEYS_LRU;
-    }
-
-    /** {@code bytes} as a flag's value, in the largest binary unit that divides it: 100mb, 1gb, 1536kb. */
-    static String size(long bytes) {
-        if (bytes != 0 && bytes % (1L << 30) == 0) {
-            return (bytes >> 30) + "gb";
-        } else if (bytes != 0 && bytes % (1L << 20) == 0) {
-            return (bytes >> 20) + "mb";
-        } else if (bytes != 0 && bytes % (1L << 10) == 0) {
-            return (bytes >> 10) + "kb";
-        }
-        return Long.toString(bytes);
+        return "--maxmemory " + MemorySize.format(bytes) + " --maxmemory-policy " + ServerConfig.ALLKEYS_LRU;
     }
 }

@@ -41,15 +41,15 @@ class BadInputTest {
     void sparse() throws Exception {
         assertContains(refused("sparse", "--size", "3", "--dir", dir.toString()), "--size=3", "at least 8");
         assertContains(refused("sparse", "--file-size", "3", "--dir", dir.toString()), "--file-size=3", "power of two");
-        assertContains(refused("sparse", "--size", "1T", "--dir", "/proc"), "--size 1 TiB", "directory=/proc",
+        assertContains(refused("sparse", "--size", "1TiB", "--dir", "/proc"), "--size 1 TiB", "directory=/proc",
                 "choose a writable directory");
         try (var left = Files.list(dir)) {
             assertEquals(0, left.count(), "nothing was created");
         }
         // More than the address space or the file system allows, on most machines: one line too.
-        Cli.Run huge = Cli.run("sparse", "--size", "4096P", "--file-size", "1P", "--dir", dir.toString());
+        Cli.Run huge = Cli.run("sparse", "--size", "4096PiB", "--file-size", "1PiB", "--dir", dir.toString());
         if (huge.exit() != 0) {
-            assertContains(refused("sparse", "--size", "4096P", "--file-size", "1P", "--dir", dir.toString()),
+            assertContains(refused("sparse", "--size", "4096PiB", "--file-size", "1PiB", "--dir", dir.toString()),
                     "--size 4096 PiB", dir.toString());
         }
     }
@@ -57,7 +57,7 @@ class BadInputTest {
     @Test
     void sparseRemovesTheDirectoryItCreated() {
         Path missing = dir.resolve("new").resolve("deeper");
-        Cli.Run run = Cli.run("sparse", "--size", "1M", "--file-size", "64K", "--dir", missing.toString());
+        Cli.Run run = Cli.run("sparse", "--size", "1MiB", "--file-size", "64KiB", "--dir", missing.toString());
         assertEquals(0, run.exit(), run.out() + run.err());
         assertFalse(Files.exists(dir.resolve("new")), "the directories sparse created are gone with its files");
     }

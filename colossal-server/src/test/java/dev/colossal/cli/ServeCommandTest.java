@@ -48,7 +48,7 @@ class ServeCommandTest {
 
     @Test
     void shouldRefuseABulkLengthTheMapCannotHold() {
-        Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", dir.toString(), "--proto-max-bulk-len", "2G");
+        Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", dir.toString(), "--proto-max-bulk-len", "2gb");
         assertOneLine(r, "--proto-max-bulk-len=2147483648 must be 1 KiB..1 GiB (1024..1073741824 bytes): the map holds no"
                 + " longer value");
     }

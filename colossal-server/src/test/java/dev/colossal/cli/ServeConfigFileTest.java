@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.server.ColossalServer;
 import dev.colossal.server.ServerConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,10 +17,16 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /** {@code colossal serve --config FILE}: the file's settings, flags over the file, clear errors. */
 class ServeConfigFileTest {
@@ -58,18 +65,64 @@ class ServeConfigFileTest {
                 """);
         ServerConfig c = resolve("--config", f.toString());
         assertEquals(new ServerConfig("0.0.0.0", 7001, -1, Path.of("/tmp/colossal-data"), "two words", 12,
-                64L << 20, 30, 3, 0, 100L << 20, "allkeys-lru"), c);
+                64_000_000, 30, 3, 0, 100L << 20, "allkeys-lru"), c);
         ServerConfig over = resolve("--config", f.toString(), "--port", "7002", "--requirepass", "flag",
                 "--proto-max-bulk-len", "1M", "--maxmemory", "1gb");
         assertEquals(7002, over.port());
         assertEquals("flag", over.requirePass());
-        assertEquals(1L << 20, over.maxBulkBytes());
+        assertEquals(1_000_000, over.maxBulkBytes());
         assertEquals(1L << 30, over.maxMemoryBytes());
         assertEquals("allkeys-lru", over.maxMemoryPolicy(), "the file's policy with the flag's bound");
         assertEquals(12, over.maxClients(), "unset flags keep the file's value");
         ServerConfig none = resolve();
         assertEquals(ServerConfig.defaults(), none);
         assertNull(none.requirePass());
+    }
+
+    /**
+     * The lines a user pastes from redis.conf bound what redis-server bounds: {@code 100m} is
+     * 100,000,000 bytes, not 100 MiB, in the file as on the command line.
+     */
+    @Test
+    void redisConfSizesMeanWhatRedisServerMakesOfThem() throws Exception {
+        Path redisServer = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+                .map(d -> Path.of(d, "redis-server")).filter(Files::isExecutable).findFirst().orElse(null);
+        Assumptions.assumeTrue(redisServer != null, "redis-server not installed");
+        Path f = file("maxmemory 100m\nmaxmemory-policy allkeys-lru\nproto-max-bulk-len 64M\n");
+        int redisPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            redisPort = s.getLocalPort();
+        }
+        Process redis = new ProcessBuilder(redisServer.toString(), f.toString(), "--port", Integer.toString(redisPort),
+                "--save", "", "--appendonly", "no", "--bind", "127.0.0.1").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        ServerConfig fromFile = resolve("--config", f.toString(), "--data", dir.resolve("data").toString());
+        ServerConfig fromFlags = resolve("--maxmemory", "100m", "--maxmemory-policy", "allkeys-lru",
+                "--proto-max-bulk-len", "64M");
+        assertEquals(fromFile.maxMemoryBytes(), fromFlags.maxMemoryBytes());
+        assertEquals(fromFile.maxBulkBytes(), fromFlags.maxBulkBytes());
+        try (ColossalServer ours = ColossalServer.start(fromFile.withPorts(0, -1));
+             Jedis o = new Jedis("127.0.0.1", ours.port()); Jedis r = new Jedis("127.0.0.1", redisPort)) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!redisAnswers(r) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            for (String key : List.of("maxmemory", "proto-max-bulk-len")) {
+                assertEquals(r.configGet(key), o.configGet(key));
+            }
+            assertEquals(Map.of("maxmemory", "100000000"), o.configGet("maxmemory"));
+        } finally {
+            redis.destroy();
+            redis.waitFor();
+        }
+    }
+
+    private static boolean redisAnswers(Jedis r) {
+        try {
+            return r.ping().equals("PONG");
+        } catch (JedisConnectionException e) {
+            return false;
+        }
     }
 
     @Test

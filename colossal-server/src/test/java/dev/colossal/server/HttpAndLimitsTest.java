@@ -298,6 +298,35 @@ class HttpAndLimitsTest {
         }
     }
 
+    /**
+     * The empty key, as legal as any in Redis ({@code SET "" v}), is {@code /v1/keys/} with nothing
+     * after the slash. The trial: the listing gave it as "", and every way to read, write or
+     * delete it answered "no such endpoint".
+     */
+    @Test
+    void theEmptyKeyIsTheKeysPathWithNothingAfterTheSlash() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir)); Wire w = new Wire(s.port())) {
+            assertEquals("+OK\r\n", w.call("SET", "", "over resp"));
+            assertEquals("over resp", http(s, "GET", "/v1/keys/", null).body());
+            assertEquals("9", http(s, "HEAD", "/v1/keys/", null).headers().firstValue("Content-Length").orElseThrow());
+            assertEquals("{\"cursor\":\"0\",\"keys\":[\"\"]}", http(s, "GET", "/v1/keys?prefix=", null).body());
+            HttpResponse<Void> put = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + s.httpPort() + "/v1/keys/")).PUT(HttpRequest.BodyPublishers.ofString("over http")).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            assertEquals(204, put.statusCode());
+            assertEquals("$9\r\nover http\r\n", w.call("GET", ""));
+            assertEquals(204, http(s, "DELETE", "/v1/keys/", null).statusCode());
+            assertEquals(":0\r\n", w.call("EXISTS", ""));
+            String absent = "{\"error\":\"no such key: /v1/keys/ is the empty key; the listing is /v1/keys\"}";
+            for (String method : List.of("GET", "DELETE")) {
+                HttpResponse<String> r = http(s, method, "/v1/keys/", null);
+                assertEquals(404, r.statusCode(), method);
+                assertEquals(absent, r.body(), method);
+            }
+            assertEquals("{\"cursor\":\"0\",\"keys\":[]}", http(s, "GET", "/v1/keys", null).body());
+        }
+    }
+
     @Test
     void aListingCountBelowOneIsRefusedAsOtherBadParametersAre() throws Exception {
         try (ColossalServer s = ColossalServer.start(config(dir))) {

@@ -64,9 +64,10 @@ class InfoCountersTest {
 
     /**
      * The memory and CPU fields a dashboard reads, as Redis names them, measured for the process:
-     * the trial found used_memory (the Java heap: 122 MB) where RSS was 600 MB, and one
-     * used_cpu_total where Redis splits system and user time. The server runs in this JVM, so its
-     * /proc figures are this test's.
+     * the trial found used_memory (then the Java heap: 122 MB) where RSS was 600 MB, and one
+     * used_cpu_total where Redis splits system and user time. used_memory is now the map's entry
+     * bytes, what maxmemory bounds (MaxMemoryTest); the heap is colossal_heap_used_bytes. The
+     * server runs in this JVM, so its /proc figures are this test's.
      */
     @Test
     void memoryAndCpuAreTheProcessesAsRedisNamesThem() throws Exception {
@@ -79,7 +80,8 @@ class InfoCountersTest {
             assertTrue(rss >= rssBefore / 2 && rss <= rssAfter * 2, rss + " against VmRSS " + rssBefore + ".." + rssAfter);
             long anon = number(memory, "colossal_rss_anon_bytes");
             assertTrue(anon > 0 && anon <= rss, memory);
-            assertTrue(number(memory, "used_memory") > 0, memory);
+            assertTrue(number(memory, "colossal_heap_used_bytes") > 0, memory);
+            assertEquals(0, number(memory, "used_memory"), "an empty map's entries take nothing: " + memory);
 
             String cpu = w.call("INFO", "cpu");
             double sys = decimal(cpu, "used_cpu_sys");

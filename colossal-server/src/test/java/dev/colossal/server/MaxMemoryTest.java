@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -102,6 +103,45 @@ class MaxMemoryTest {
             assertEquals(0, field(j.info("stats"), "evicted_keys"));
         }
         assertBounded(data);
+    }
+
+    /**
+     * INFO's used_memory is what maxmemory bounds, as in Redis, where dashboards and eviction alerts
+     * divide the one by the other: filled past the bound, both servers are at it. It was the Java
+     * heap, tens of MB against a 4 MiB bound, and nothing the bound moved.
+     */
+    @Test
+    void usedMemoryIsWhatMaxmemoryBoundsAsInRedis() throws Exception {
+        int redisPort = TestServers.freePort();
+        Process redis = TestServers.redis(redisPort, "--maxmemory", "4mb", "--maxmemory-policy", "allkeys-lru");
+        Assumptions.assumeTrue(redis != null, "redis-server not installed");
+        Path data = dir.resolve("data");
+        long used;
+        try (ColossalServer s = ColossalServer.start(cache(data, BOUND)); Jedis ours = new Jedis("127.0.0.1", s.port());
+             Jedis theirs = new Jedis("127.0.0.1", redisPort)) {
+            for (Jedis j : List.of(theirs, ours)) {
+                fill(j, "cold:", COLD_KEYS, 0);
+                String memory = j.info("memory");
+                double full = field(memory, "used_memory") / (double) field(memory, "maxmemory");
+                assertTrue(full > 0.75 && full <= 1.01, "used_memory / maxmemory = " + full + " in " + memory);
+                for (String name : List.of("used_memory_human", "used_memory_rss", "used_memory_rss_human")) {
+                    assertTrue(memory.contains("\r\n" + name + ":"), name + " missing from " + memory);
+                }
+            }
+            String memory = ours.info("memory");
+            used = field(memory, "used_memory");
+            assertTrue(memory.contains(String.format(Locale.ROOT, "\r\nused_memory_human:%.2fM\r\n", used / 1048576.0)), memory);
+            assertTrue(field(memory, "colossal_heap_used_bytes") > 0, "the heap has a field of its own: " + memory);
+        } finally {
+            redis.destroy();
+            redis.waitFor();
+        }
+        assertEquals(MapInspector.inspect(data.resolve(MapStore.FILE_NAME)).usedBytes(), used, "colossal inspect's count");
+        try (ColossalServer s = ColossalServer.start(cache(data, BOUND)); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            assertEquals(used, field(j.info("memory"), "used_memory"), "kept in the map file over a restart");
+            j.flushAll();
+            assertEquals(0, field(j.info("memory"), "used_memory"));
+        }
     }
 
     @Test
