@@ -46,6 +46,31 @@ final class AdminCommands {
             ctx.store.sync();
             r.simple("Background saving started");
         });
+        t.add("shutdown", -1, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, this::shutdown);
+    }
+
+    /**
+     * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE]: stops the server as SIGTERM does (connections closed,
+     * the map synced and closed; {@code serve} exits 0). Like redis-server it sends no reply: the
+     * connection closes. The map is synced with NOSAVE too: every acknowledged write is in the file
+     * either way, and a sync only hastens the kernel's write-back.
+     */
+    private void shutdown(Client c, byte[][] a, Reply r) {
+        for (int i = 1; i < a.length; i++) {
+            String option = new String(a[i], java.nio.charset.StandardCharsets.UTF_8).toLowerCase(java.util.Locale.ROOT);
+            switch (option) {
+                case "nosave", "save", "now", "force" -> { }
+                case "abort" -> {
+                    r.error("ERR No shutdown in progress.");
+                    return;
+                }
+                default -> {
+                    r.error("ERR syntax error");
+                    return;
+                }
+            }
+        }
+        ctx.shutdown.complete("client id=" + c.id + " addr=" + c.address);
     }
 
     private void ping(Client c, byte[][] a, Reply r) {

@@ -100,16 +100,21 @@ public final class ColossalServer implements AutoCloseable {
         }
         ctx.sweeper.start();
         ColossalServer server = new ColossalServer(ctx, resp, http, store.startupReport());
-        // Not on the failed thread: close() waits for the event loops to end.
-        ctx.failure.thenRun(() -> new Thread(server::closeAfterFailure, "colossal-stop").start());
+        // Not on the failed thread, nor on the event loop that read SHUTDOWN: close() waits for
+        // the event loops to end.
+        ctx.failure.thenRun(() -> new Thread(() -> server.closeAfter("a failure"), "colossal-stop").start());
+        ctx.shutdown.thenAccept(client -> new Thread(() -> {
+            System.err.println("colossal: SHUTDOWN from " + client + ": stopping");
+            server.closeAfter("SHUTDOWN");
+        }, "colossal-stop").start());
         return server;
     }
 
-    private void closeAfterFailure() {
+    private void closeAfter(String why) {
         try {
             close();
         } catch (IOException | RuntimeException e) {
-            System.err.println("colossal: error while stopping after a failure: " + e);
+            System.err.println("colossal: error while stopping after " + why + ": " + e);
         }
     }
 

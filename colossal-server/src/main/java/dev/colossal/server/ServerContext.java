@@ -28,6 +28,8 @@ final class ServerContext {
     volatile int httpPort = -1;
     /** Completed with the first failure that a server thread could not go on after. */
     final CompletableFuture<Throwable> failure = new CompletableFuture<>();
+    /** Completed by SHUTDOWN with the client that sent it: the server then stops as on SIGTERM. */
+    final CompletableFuture<String> shutdown = new CompletableFuture<>();
     /** Removes expired keys and counts those with a TTL; started by the server. */
     final ExpirySweeper sweeper;
 

@@ -77,6 +77,33 @@ class RestartTest {
     }
 
     @Test
+    void shutdownStopsAsSigtermDoesAndAnswersBadOptionsAsRedis() throws Exception {
+        int port = TestServers.freePort();
+        Process p = serve(port);
+        try (Wire w = new Wire(port)) {
+            assertEquals("+OK\r\n", w.call("SET", "k", "v"));
+            assertEquals("-ERR No shutdown in progress.\r\n", w.call("SHUTDOWN", "ABORT"));
+            assertEquals("-ERR syntax error\r\n", w.call("SHUTDOWN", "NOSAVE", "LATER"));
+            assertEquals("+PONG\r\n", w.call("PING"), "still serving");
+        }
+        try (redis.clients.jedis.Jedis jedis = new redis.clients.jedis.Jedis("127.0.0.1", port)) {
+            jedis.shutdown(); // a real client: it expects no reply, the connection to close
+        }
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "SHUTDOWN stops the server");
+        assertEquals(0, p.exitValue(), Files.readString(log));
+        String said = Files.readString(log);
+        assertTrue(said.contains("colossal: SHUTDOWN from client id=") && said.contains("colossal: stopped in "), said);
+        Process again = serve(port);
+        assertFalse(Files.readString(log).contains("did not stop cleanly"), Files.readString(log));
+        try (Wire w = new Wire(port)) {
+            assertEquals("$1\r\nv\r\n", w.call("GET", "k"));
+        } finally {
+            again.destroy();
+            again.waitFor(20, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void sigintStopsWithStatusZeroAfterSyncingWhatWasWritten() throws Exception {
         int port = TestServers.freePort();
         Process p = serve(port);
