@@ -89,18 +89,24 @@ class RestartTest {
         try (redis.clients.jedis.Jedis jedis = new redis.clients.jedis.Jedis("127.0.0.1", port)) {
             jedis.shutdown(); // a real client: it expects no reply, the connection to close
         }
-        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "SHUTDOWN stops the server");
+        String said = assertStoppedCleanlyAndKOnRestart(p, port, "SHUTDOWN");
+        assertTrue(said.contains("colossal: SHUTDOWN from client id=") && said.contains("colossal: stopped in "), said);
+    }
+
+    /** Waits for {@code p} to exit 0, restarts on its data and checks k=v and no unclean-stop report; returns p's log. */
+    private String assertStoppedCleanlyAndKOnRestart(Process p, int port, String how) throws Exception {
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS), how + " stops the server");
         assertEquals(0, p.exitValue(), Files.readString(log));
         String said = Files.readString(log);
-        assertTrue(said.contains("colossal: SHUTDOWN from client id=") && said.contains("colossal: stopped in "), said);
         Process again = serve(port);
-        assertFalse(Files.readString(log).contains("did not stop cleanly"), Files.readString(log));
+        assertFalse(Files.readString(log).contains("did not stop cleanly"), "the last serve stopped cleanly: " + Files.readString(log));
         try (Wire w = new Wire(port)) {
             assertEquals("$1\r\nv\r\n", w.call("GET", "k"));
         } finally {
             again.destroy();
             again.waitFor(20, TimeUnit.SECONDS);
         }
+        return said;
     }
 
     @Test
@@ -111,15 +117,6 @@ class RestartTest {
             assertEquals("+OK\r\n", w.call("SET", "k", "v"));
         }
         assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
-        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "SIGINT stops the server");
-        assertEquals(0, p.exitValue(), Files.readString(log));
-        Process again = serve(port);
-        assertFalse(Files.readString(log).contains("did not stop cleanly"), "the last serve stopped cleanly: " + Files.readString(log));
-        try (Wire w = new Wire(port)) {
-            assertEquals("$1\r\nv\r\n", w.call("GET", "k"));
-        } finally {
-            again.destroy();
-            again.waitFor(20, TimeUnit.SECONDS);
-        }
+        assertStoppedCleanlyAndKOnRestart(p, port, "SIGINT");
     }
 }
