@@ -16,12 +16,18 @@ public final class AllocatedBytes {
     // A method handle invoked exactly returns the primitive: Method.invoke would box the result,
     // and whether the JIT removes that box decides whether 16 bytes show up in a measurement.
     private static final MethodHandle ALLOCATED;
+    private static final MethodHandle ALLOCATED_BY_ALL;
 
     static {
         try {
             Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
+            Class<?> bean = Class.forName("com.sun.management.ThreadMXBean");
             ALLOCATED = MethodHandles.publicLookup()
-                    .unreflect(Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes"))
+                    .unreflect(bean.getMethod("getCurrentThreadAllocatedBytes"))
+                    .bindTo(threads)
+                    .asType(MethodType.methodType(long.class));
+            ALLOCATED_BY_ALL = MethodHandles.publicLookup()
+                    .unreflect(bean.getMethod("getTotalThreadAllocatedBytes"))
                     .bindTo(threads)
                     .asType(MethodType.methodType(long.class));
         } catch (ReflectiveOperationException e) {
@@ -35,6 +41,18 @@ public final class AllocatedBytes {
     public static long ofThisThread() {
         try {
             return (long) ALLOCATED.invokeExact();
+        } catch (Throwable e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * @return the bytes all threads, live and ended, have allocated so far: what virtual threads
+     *     allocate is counted on their carriers (the JVM counts no virtual thread on its own)
+     */
+    public static long ofAllThreads() {
+        try {
+            return (long) ALLOCATED_BY_ALL.invokeExact();
         } catch (Throwable e) {
             throw new AssertionError(e);
         }

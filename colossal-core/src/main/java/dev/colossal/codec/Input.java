@@ -1,5 +1,6 @@
 package dev.colossal.codec;
 
+import dev.colossal.memory.internal.SharedBuffers;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 
@@ -22,9 +23,15 @@ final class Input {
     static final int WINDOW = 8192;
     /** Each thread's window, lent to one input at a time (a nested decode gets a fresh one). */
     private static final ThreadLocal<byte[][]> WINDOWS = ThreadLocal.withInitial(() -> new byte[1][]);
+    /**
+     * The windows virtual threads borrow, {@link #WINDOW} bytes each, one input at a time: a thread
+     * per request would otherwise make a window per request (see {@link SharedBuffers}).
+     */
+    private static final SharedBuffers<byte[]> SHARED = new SharedBuffers<>();
 
     private final MemorySegment segment;
     private final long limit;
+    /** The thread's holder of its window, or null for a window borrowed from {@link #SHARED}. */
     private final byte[][] lender;
     private final byte[] window;
     /** The segment offset of {@code window[0]}. */
@@ -37,22 +44,30 @@ final class Input {
     Input(MemorySegment segment) {
         this.segment = segment;
         this.limit = segment.byteSize();
-        byte[][] l = WINDOWS.get();
-        byte[] w = l[0];
         int wanted = (int) Math.min(limit, WINDOW);
-        if (w == null || w.length < wanted) {
-            w = new byte[Math.max(wanted, 256)];
+        // A virtual thread borrows a window from the pool (WINDOW bytes, so never too short); a
+        // platform thread takes its own from its holder, null while a decode of its uses it.
+        byte[][] l = Thread.currentThread().isVirtual() ? null : WINDOWS.get();
+        byte[] w = l != null ? l[0] : SHARED.take();
+        if (w == null || w.length < wanted) {   // a pooled window is WINDOW bytes: never too short
+            w = new byte[l != null ? Math.max(wanted, 256) : WINDOW];
         }
-        l[0] = null;
+        if (l != null) {
+            l[0] = null;
+        }
         this.lender = l;
         this.window = w;
         this.end = wanted;
         MemorySegment.copy(segment, WireFormat.BYTE, 0, w, 0, wanted);
     }
 
-    /** Gives the window back to the thread for its next decode. */
+    /** Gives the window back to the thread, or the pool, for the next decode. */
     void close() {
-        lender[0] = window;
+        if (lender != null) {
+            lender[0] = window;
+        } else {
+            SHARED.give(window);
+        }
     }
 
     MemorySegment segment() {

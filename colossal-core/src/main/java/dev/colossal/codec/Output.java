@@ -1,11 +1,12 @@
 package dev.colossal.codec;
 
+import dev.colossal.memory.internal.SharedBuffers;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
  * A write position over a target segment, through a heap window: values are written into a
- * per-thread {@code byte[]} with plain array stores, and the window goes into the segment in one bulk
+ * per-thread (a virtual thread: pooled) {@code byte[]} with plain array stores, and the window goes into the segment in one bulk
  * copy when it is full and when the value is done. The mirror of {@link Input}: a segment store costs
  * C2 hundreds of nodes (layout, alignment, bounds, read-only and liveness checks), an array store a
  * few, so a whole record's writes stay inside the inlining budget. Byte runs longer than the room
@@ -20,9 +21,15 @@ final class Output {
     static final int WINDOW = 8192;
     /** Each thread's output, lent to one encode at a time (a nested encode makes a fresh one). */
     private static final ThreadLocal<Output[]> OUTPUTS = ThreadLocal.withInitial(() -> new Output[1]);
+    /**
+     * The outputs virtual threads borrow, one encode at a time: a thread per request would otherwise
+     * make an output, and its window, per request (see {@link SharedBuffers}).
+     */
+    private static final SharedBuffers<Output> SHARED = new SharedBuffers<>();
 
     private final byte[] window = new byte[WINDOW];
     private final MemorySegment windowSegment = MemorySegment.ofArray(window);
+    /** The thread's holder of this output, or null for one borrowed from {@link #SHARED}. */
     private final Output[] lender;
     private MemorySegment target;
     /** The target offset of {@code window[0]}. */
@@ -39,13 +46,13 @@ final class Output {
         this.lender = lender;
     }
 
-    /** Borrows this thread's output, positioned at {@code offset} of {@code target}. */
+    /** Borrows this thread's output (a virtual thread: a pooled one), positioned at {@code offset} of {@code target}. */
     static Output open(MemorySegment target, long offset) {
-        Output[] l = OUTPUTS.get();
-        Output out = l[0];
+        Output[] l = Thread.currentThread().isVirtual() ? null : OUTPUTS.get();
+        Output out = l != null ? l[0] : SHARED.take();
         if (out == null) {
             out = new Output(l);
-        } else {
+        } else if (l != null) {
             l[0] = null;
         }
         out.target = target;
@@ -61,10 +68,14 @@ final class Output {
         return base;
     }
 
-    /** Gives the output back to the thread for its next encode. */
+    /** Gives the output back to the thread, or the pool, for the next encode. */
     void close() {
         target = null;
-        lender[0] = this;
+        if (lender != null) {
+            lender[0] = this;
+        } else {
+            SHARED.give(this);
+        }
     }
 
     /** The target offset of the next byte. */

@@ -2,6 +2,7 @@ package dev.colossal.map;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
+import dev.colossal.memory.internal.SharedBuffers;
 import java.lang.foreign.MemorySegment;
 import java.util.zip.CRC32C;
 
@@ -21,6 +22,13 @@ final class Crc32c {
 
     static final int CHUNK = 4096;
     private static final ThreadLocal<Crc32c> LOCAL = ThreadLocal.withInitial(Crc32c::new);
+    /** The summers virtual threads borrow, one {@link #sum} at a time (see {@link SharedBuffers}). */
+    private static final SharedBuffers<Crc32c> SHARED = new SharedBuffers<>();
+    /**
+     * What {@link #local} gives a virtual thread: a summer without a copy of its own, which borrows
+     * one for each sum. A virtual thread per request would otherwise make a 4 KiB array per request.
+     */
+    private static final Crc32c BORROWING = new Crc32c();
 
     // The summer is kept with the array rather than made per call: a new CRC32C per call is left
     // to escape analysis, which gave way now and then in a compiled GET (16 bytes per request in
@@ -33,16 +41,19 @@ final class Crc32c {
 
     /** This thread's summer: a lookup costs a ThreadLocal's, so a get takes it once. */
     static Crc32c local() {
-        return LOCAL.get();
+        return Thread.currentThread().isVirtual() ? BORROWING : LOCAL.get();
     }
 
     /** The CRC32C of {@code length} bytes of {@code m} from {@code offset}. */
     static int of(MemorySegment m, long offset, long length) {
-        return LOCAL.get().sum(m, offset, length);
+        return local().sum(m, offset, length);
     }
 
     /** As {@link #of}, with this thread's summer. */
     int sum(MemorySegment m, long offset, long length) {
+        if (this == BORROWING) {
+            return borrowed(m, offset, length);
+        }
         byte[] copy = this.copy;
         CRC32C crc = this.crc;
         crc.reset();
@@ -56,6 +67,18 @@ final class Crc32c {
             return (int) crc.getValue();
         }
         return ofLarge(m, offset, length, copy, crc);
+    }
+
+    private static int borrowed(MemorySegment m, long offset, long length) {
+        Crc32c summer = SHARED.take();
+        if (summer == null) {
+            summer = new Crc32c();
+        }
+        try {
+            return summer.sum(m, offset, length);
+        } finally {
+            SHARED.give(summer);
+        }
     }
 
     private static int ofLarge(MemorySegment m, long offset, long length, byte[] copy, CRC32C crc) {

@@ -24,6 +24,8 @@ final class OwnerLock {
 
     /** How long a waiter goes between two looks at the owner's liveness. */
     static final long LIVENESS_CHECK_NANOS = 20_000_000L;
+    /** How many rounds of {@link #backoff} spin or yield before it parks. */
+    static final int SPINS_BEFORE_PARKING = 64;
     /** How far two views of one process's start time may differ (clock steps, rounding). */
     static final long START_TOLERANCE_SECONDS = 30;
 
@@ -103,17 +105,34 @@ final class OwnerLock {
         }
     }
 
+    /**
+     * Tries to take the lock while the wait stays short: spinning, then yielding, as
+     * {@link #backoff} does before it parks; never checks the owner's liveness.
+     *
+     * @return true if this process now holds the lock
+     */
+    static boolean acquireSpinning(MemorySegment m, long offset) {
+        for (int spins = 0; spins < SPINS_BEFORE_PARKING; spins++) {
+            if (Mem.getLongAcquire(m, offset) == 0 && tryAcquire(m, offset)) {
+                return true;
+            }
+            backoff(spins);
+        }
+        return false;
+    }
+
     static void release(MemorySegment m, long offset) {
         Mem.setLongRelease(m, offset, 0);
     }
 
+    /** Spins, then yields, then parks for longer and longer (10 us to 640 us). */
     static void backoff(int spins) {
         if (spins < 32) {
             Thread.onSpinWait();
-        } else if (spins < 64) {
+        } else if (spins < SPINS_BEFORE_PARKING) {
             Thread.yield();
         } else {
-            LockSupport.parkNanos(Math.min(1_000_000L, 10_000L << Math.min(6, (spins - 64) / 8)));
+            LockSupport.parkNanos(Math.min(1_000_000L, 10_000L << Math.min(6, (spins - SPINS_BEFORE_PARKING) / 8)));
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.colossal.map;
 
+import dev.colossal.memory.internal.SharedBuffers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -7,13 +8,18 @@ import java.util.Arrays;
 /**
  * Per-thread native buffers for encoded keys and values, so lookups and writes allocate nothing:
  * even the exact-size views handed to codecs are made once per size and kept. A thread that needs
- * a second one while its own is in use (a compute function calling into another map) gets a fresh
- * one.
+ * a second one while its own is in use (a compute function calling into another map) gets another
+ * one. That one, and a virtual thread's, is borrowed from a pool shared by all threads for the
+ * operation (see {@link SharedBuffers}): a virtual thread per request would otherwise make one per
+ * request, with an {@code Arena.ofAuto} and its Cleaner.
  */
 final class Scratch {
 
     private static final ThreadLocal<Scratch> LOCAL = ThreadLocal.withInitial(Scratch::new);
+    private static final SharedBuffers<Scratch> SHARED = new SharedBuffers<>();
     private static final int INITIAL = 256;
+    /** A scratch whose value buffer grew past this is not pooled: the pool keeps no big values alive. */
+    private static final long POOLED_VALUE_BYTES = 64 << 10;
 
     /** Values larger than this are read into their own heap array, so no thread keeps a huge buffer. */
     static final long LARGE = 1 << 20;
@@ -29,17 +35,30 @@ final class Scratch {
     long touched;
     private boolean busy;
 
+    /** This thread's scratch, or another one if it is in use; give it back with {@link #release}. */
     static Scratch acquire() {
+        if (Thread.currentThread().isVirtual()) {
+            return shared();
+        }
         Scratch s = LOCAL.get();
         if (s.busy) {
-            return new Scratch();
+            return shared();
         }
         s.busy = true;
         return s;
     }
 
+    private static Scratch shared() {
+        Scratch s = SHARED.take();
+        return s != null ? s : new Scratch();
+    }
+
     void release() {
-        busy = false;
+        if (busy) {
+            busy = false;   // a platform thread's own
+        } else if (value.whole.byteSize() <= POOLED_VALUE_BYTES) {
+            SHARED.give(this);   // a virtual thread's, or a nested call's: either serves the next virtual thread
+        }
     }
 
     /** A buffer of exactly {@code size} bytes for a key. */

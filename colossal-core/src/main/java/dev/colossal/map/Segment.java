@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -233,7 +234,7 @@ final class Segment {
         file.pin(index);
         long dead;
         try {
-            dead = OwnerLock.acquire(file.mem(), base + LOCK_OWNER, file.mappers);
+            dead = OwnerLock.acquireSpinning(file.mem(), base + LOCK_OWNER) ? 0 : waitInLine();
         } catch (RuntimeException | Error e) {
             file.unpin(index);
             throw e;
@@ -253,6 +254,17 @@ final class Segment {
                 throw e;
             }
             Mem.setLongRelease(m, base + VERSION, Mem.getLong(m, base + VERSION) + 1);
+        }
+    }
+
+    /** Waits for the lock word behind this process's other waiters (see {@link LockHolders#line}). */
+    private long waitInLine() {
+        ReentrantLock line = file.holders.line(index);
+        line.lock();
+        try {
+            return OwnerLock.acquire(file.mem(), base + LOCK_OWNER, file.mappers);
+        } finally {
+            line.unlock();
         }
     }
 
