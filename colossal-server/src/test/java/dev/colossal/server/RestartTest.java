@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +21,13 @@ class RestartTest {
     Path dir;
 
     private Path log;
+    /** Every server this test started: a failed assertion must not leave one running after the test. */
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void stopWhatIsLeft() {
+        started.forEach(Process::destroyForcibly);
+    }
 
     private Process serve(int port) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
@@ -26,6 +36,7 @@ class RestartTest {
                 "serve", "--port", Integer.toString(port), "--http-port", "-1", "--data", dir.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile())
                 .start();
+        started.add(p);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             try (Wire w = new Wire(port)) {
