@@ -84,25 +84,46 @@ final class OwnerLock {
         }
         long start = System.nanoTime();
         long nextCheck = start + LIVENESS_CHECK_NANOS;
-        for (int spins = 0; ; spins++) {
-            long owner = Mem.getLongAcquire(m, offset);
-            if (owner == 0) {
-                if (tryAcquire(m, offset)) {
-                    return 0;
+        boolean interrupted = false;
+        try {
+            for (int spins = 0; ; spins++) {
+                long owner = Mem.getLongAcquire(m, offset);
+                if (owner == 0) {
+                    if (tryAcquire(m, offset)) {
+                        return 0;
+                    }
+                    continue;
                 }
-                continue;
-            }
-            if (spins > 64) {
-                long now = System.nanoTime();
-                if (now - nextCheck >= 0) {
-                    nextCheck = now + LIVENESS_CHECK_NANOS;
-                    if (isGone(owner, file) && Mem.compareAndSetLong(m, offset, owner, SELF)) {
-                        return owner;
+                if (spins > 64) {
+                    long now = System.nanoTime();
+                    if (now - nextCheck >= 0) {
+                        nextCheck = now + LIVENESS_CHECK_NANOS;
+                        if (isGone(owner, file) && Mem.compareAndSetLong(m, offset, owner, SELF)) {
+                            return owner;
+                        }
                     }
                 }
+                interrupted |= backoffHoldingInterrupt(spins);
             }
-            backoff(spins);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
+    }
+
+    /**
+     * As {@link #backoff}, for a wait that may be long: a park returns at once for an interrupted
+     * thread (and setting the flag again gives a permit, so would the next), so the waiter would spin
+     * a core for the whole wait. The interrupt is taken off the thread before it parks and returned,
+     * for the caller to set again once, when it stops waiting.
+     *
+     * @return whether this call took an interrupt off the thread
+     */
+    static boolean backoffHoldingInterrupt(int spins) {
+        boolean interrupted = spins >= SPINS_BEFORE_PARKING && Thread.interrupted();
+        backoff(spins);
+        return interrupted;
     }
 
     /**

@@ -160,59 +160,66 @@ final class Segment {
         int spoilt = 0;
         long checkedOwner = 0;
         long nextCheck = 0;
-        for (int attempt = 0; ; attempt++) {
-            MemorySegment seen = file.mem();
-            long v = file.readVolatile(base + VERSION);
-            if ((v & 1) == 0) {
-                T result = null;
-                RuntimeException failure = null;
-                try {
-                    result = read.get();
-                } catch (RuntimeException e) {
-                    failure = e;   // bytes a writer was changing, damage, or a retired mapping: told apart below
-                }
-                VarHandle.loadLoadFence();
-                boolean retired = failure instanceof IllegalStateException && file.replaced(seen);
-                if (!retired && file.readVolatile(base + VERSION) == v) {
-                    if (failure != null) {
-                        throw failure;
+        boolean interrupted = false;
+        try {
+            for (int attempt = 0; ; attempt++) {
+                MemorySegment seen = file.mem();
+                long v = file.readVolatile(base + VERSION);
+                if ((v & 1) == 0) {
+                    T result = null;
+                    RuntimeException failure = null;
+                    try {
+                        result = read.get();
+                    } catch (RuntimeException e) {
+                        failure = e;   // bytes a writer was changing, damage, or a retired mapping: told apart below
                     }
-                    return result;
-                }
-                spoilt++;
-            } else {
-                if (file.holders.get(index) == Thread.currentThread()) {
-                    // through a writable open of the same file, which shares its holders with this one
-                    throw new IllegalStateException("segment=" + index + " of file=" + file.path
-                            + " is locked by this thread: a compute function must not use the map");
-                }
-                long owner = file.readVolatile(base + LOCK_OWNER);
-                long now = System.nanoTime();
-                // Liveness costs a look into /proc: once per owner seen, then as often as a locker checks.
-                if (owner != checkedOwner || now - nextCheck >= 0) {
-                    checkedOwner = owner;
-                    nextCheck = now + OwnerLock.LIVENESS_CHECK_NANOS;
-                    if (owner != 0 && OwnerLock.isGone(owner, file.mappers)) {
-                        throw new IllegalStateException("segment=" + index + " of file=" + file.path + " was being written"
-                                + " by process " + OwnerLock.pid(owner) + (OwnerLock.isDead(owner)
-                                        ? ", which died holding its lock"
-                                        : ", which lives but does not map this file: the file is a copy made while that"
-                                                + " process held the lock (cp of a map in use, a snapshot)")
-                                + "; a read-only open"
-                                + " cannot repair it: open the map writable once (any use of the segment then takes the"
-                                + " lock over and repairs it), or run 'colossal compact " + file.path + "' as a user who"
-                                + " may write the file");
+                    VarHandle.loadLoadFence();
+                    boolean retired = failure instanceof IllegalStateException && file.replaced(seen);
+                    if (!retired && file.readVolatile(base + VERSION) == v) {
+                        if (failure != null) {
+                            throw failure;
+                        }
+                        return result;
+                    }
+                    spoilt++;
+                } else {
+                    if (file.holders.get(index) == Thread.currentThread()) {
+                        // through a writable open of the same file, which shares its holders with this one
+                        throw new IllegalStateException("segment=" + index + " of file=" + file.path
+                                + " is locked by this thread: a compute function must not use the map");
+                    }
+                    long owner = file.readVolatile(base + LOCK_OWNER);
+                    long now = System.nanoTime();
+                    // Liveness costs a look into /proc: once per owner seen, then as often as a locker checks.
+                    if (owner != checkedOwner || now - nextCheck >= 0) {
+                        checkedOwner = owner;
+                        nextCheck = now + OwnerLock.LIVENESS_CHECK_NANOS;
+                        if (owner != 0 && OwnerLock.isGone(owner, file.mappers)) {
+                            throw new IllegalStateException("segment=" + index + " of file=" + file.path + " was being written"
+                                    + " by process " + OwnerLock.pid(owner) + (OwnerLock.isDead(owner)
+                                            ? ", which died holding its lock"
+                                            : ", which lives but does not map this file: the file is a copy made while that"
+                                                    + " process held the lock (cp of a map in use, a snapshot)")
+                                    + "; a read-only open"
+                                    + " cannot repair it: open the map writable once (any use of the segment then takes the"
+                                    + " lock over and repairs it), or run 'colossal compact " + file.path + "' as a user who"
+                                    + " may write the file");
+                        }
+                    }
+                    if (owner == 0) {
+                        spoilt++;   // the writer let go between the two reads (or damage): counts as a try
                     }
                 }
-                if (owner == 0) {
-                    spoilt++;   // the writer let go between the two reads (or damage): counts as a try
+                if (spoilt == READ_ONLY_ATTEMPTS) {
+                    throw new IllegalStateException("segment=" + index + " of file=" + file.path + " changed under each of "
+                            + READ_ONLY_ATTEMPTS + " reads: writers are busy with it; try again");
                 }
+                interrupted |= OwnerLock.backoffHoldingInterrupt(attempt);
             }
-            if (spoilt == READ_ONLY_ATTEMPTS) {
-                throw new IllegalStateException("segment=" + index + " of file=" + file.path + " changed under each of "
-                        + READ_ONLY_ATTEMPTS + " reads: writers are busy with it; try again");
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
-            OwnerLock.backoff(attempt);
         }
     }
 
