@@ -45,9 +45,9 @@ final class Input {
         this.segment = segment;
         this.limit = segment.byteSize();
         int wanted = (int) Math.min(limit, WINDOW);
-        // A virtual thread borrows a window from the pool (WINDOW bytes, so never too short); a
-        // platform thread takes its own from its holder, null while a decode of its uses it.
-        byte[][] l = Thread.currentThread().isVirtual() ? null : WINDOWS.get();
+        // A virtual thread's first calls borrow a window from the pool (WINDOW bytes, so never too
+        // short); other calls take the thread's own from its holder, null while a decode uses it.
+        byte[][] l = SHARED.borrowing() ? null : WINDOWS.get();
         byte[] w = l != null ? l[0] : SHARED.take();
         if (w == null || w.length < wanted) {   // a pooled window is WINDOW bytes: never too short
             w = new byte[l != null ? Math.max(wanted, 256) : WINDOW];

@@ -48,7 +48,7 @@ final class Output {
 
     /** Borrows this thread's output (a virtual thread: a pooled one), positioned at {@code offset} of {@code target}. */
     static Output open(MemorySegment target, long offset) {
-        Output[] l = Thread.currentThread().isVirtual() ? null : OUTPUTS.get();
+        Output[] l = SHARED.borrowing() ? null : OUTPUTS.get();
         Output out = l != null ? l[0] : SHARED.take();
         if (out == null) {
             out = new Output(l);

@@ -25,8 +25,9 @@ final class Crc32c {
     /** The summers virtual threads borrow, one {@link #sum} at a time (see {@link SharedBuffers}). */
     private static final SharedBuffers<Crc32c> SHARED = new SharedBuffers<>();
     /**
-     * What {@link #local} gives a virtual thread: a summer without a copy of its own, which borrows
-     * one for each sum. A virtual thread per request would otherwise make a 4 KiB array per request.
+     * What {@link #local} gives a virtual thread on its first calls ({@link SharedBuffers#borrowing}):
+     * a summer without a copy of its own, which borrows one for each sum. A virtual thread per
+     * request would otherwise make a 4 KiB array per request.
      */
     private static final Crc32c BORROWING = new Crc32c();
 
@@ -41,7 +42,7 @@ final class Crc32c {
 
     /** This thread's summer: a lookup costs a ThreadLocal's, so a get takes it once. */
     static Crc32c local() {
-        return Thread.currentThread().isVirtual() ? BORROWING : LOCAL.get();
+        return SHARED.borrowing() ? BORROWING : LOCAL.get();
     }
 
     /** The CRC32C of {@code length} bytes of {@code m} from {@code offset}. */

@@ -9,9 +9,9 @@ import java.util.Arrays;
  * Per-thread native buffers for encoded keys and values, so lookups and writes allocate nothing:
  * even the exact-size views handed to codecs are made once per size and kept. A thread that needs
  * a second one while its own is in use (a compute function calling into another map) gets another
- * one. That one, and a virtual thread's, is borrowed from a pool shared by all threads for the
- * operation (see {@link SharedBuffers}): a virtual thread per request would otherwise make one per
- * request, with an {@code Arena.ofAuto} and its Cleaner.
+ * one. That one, and a virtual thread's for its first calls, is borrowed from a pool shared by all
+ * threads for the operation (see {@link SharedBuffers#borrowing}): a virtual thread per request would
+ * otherwise make one per request, with an {@code Arena.ofAuto} and its Cleaner.
  */
 final class Scratch {
 
@@ -37,7 +37,7 @@ final class Scratch {
 
     /** This thread's scratch, or another one if it is in use; give it back with {@link #release}. */
     static Scratch acquire() {
-        if (Thread.currentThread().isVirtual()) {
+        if (SHARED.borrowing()) {
             return shared();
         }
         Scratch s = LOCAL.get();
