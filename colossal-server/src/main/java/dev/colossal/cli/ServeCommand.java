@@ -159,7 +159,6 @@ public final class ServeCommand implements Callable<Integer> {
      *     failure had stopped it; 1 otherwise
      */
     static int stop(ColossalServer server, Path data) {
-        long t0 = System.nanoTime();
         try {
             server.close();
         } catch (Exception | Error e) {
@@ -167,8 +166,9 @@ public final class ServeCommand implements Callable<Integer> {
             e.printStackTrace();
             return 1;
         }
-        // Under writes most of the time is the map's sync: the page cache's unwritten changes to disk.
-        System.err.printf(Locale.ROOT, "colossal: stopped in %.2f s; data synced to %s%n", (System.nanoTime() - t0) / 1e9,
+        // The first close's time, also when SHUTDOWN ran it before this hook: under writes most of
+        // it is the map's sync, the page cache's unwritten changes going to disk.
+        System.err.printf(Locale.ROOT, "colossal: stopped in %.2f s; data synced to %s%n", server.stopTime().toNanos() / 1e9,
                 data.toAbsolutePath());
         return server.awaitShutdown().isPresent() ? 1 : 0;
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -26,6 +27,8 @@ public final class ColossalServer implements AutoCloseable {
     private final HttpApi http;
     private final Object closeLock = new Object();
     private boolean closed;
+    /** How long the first {@link #close} took; guarded by {@code closeLock}. */
+    private long stopNanos;
     private final List<String> startupReport;
 
     private ColossalServer(ServerContext ctx, RespServer resp, HttpApi http, List<String> startupReport) {
@@ -162,6 +165,7 @@ public final class ColossalServer implements AutoCloseable {
             if (closed) {
                 return;
             }
+            long t0 = System.nanoTime();
             try {
                 if (http != null) {
                     http.close();
@@ -171,9 +175,22 @@ public final class ColossalServer implements AutoCloseable {
                 ctx.store.sync();
                 ctx.store.close();
             } finally {
+                stopNanos = System.nanoTime() - t0;
                 closed = true;
                 closeLock.notifyAll();
             }
+        }
+    }
+
+    /**
+     * How long stopping took: the first {@link #close}, whoever ran it (a shutdown hook, SHUTDOWN,
+     * a failure). Most of it under writes is the map's sync.
+     *
+     * @return the time, or {@link Duration#ZERO} if the server has not stopped
+     */
+    public Duration stopTime() {
+        synchronized (closeLock) {
+            return Duration.ofNanos(stopNanos);
         }
     }
 }
