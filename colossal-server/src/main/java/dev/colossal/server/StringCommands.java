@@ -261,7 +261,7 @@ final class StringCommands {
         try {
             store.set(key, e.array(), e.offset(), e.length(), at);
         } catch (java.io.UncheckedIOException full) {
-            ctx.store.noRoom(full);
+            store.noRoom(full);
             boolean longer = e.expireAtMillis() == StoredValue.NO_EXPIRY && at != StoredValue.NO_EXPIRY;
             throw new ReplyException(Errors.noRoomForExpiry(ctx.config.dataDir().resolve(MapStore.FILE_NAME), full, longer));
         }

@@ -90,9 +90,8 @@ class RestartTest {
     @Test
     void shutdownStopsAsSigtermDoesAndAnswersBadOptionsAsRedis() throws Exception {
         int port = TestServers.freePort();
-        Process p = serve(port);
+        Process p = serveWithK(port);
         try (Wire w = new Wire(port)) {
-            assertEquals("+OK\r\n", w.call("SET", "k", "v"));
             assertEquals("-ERR No shutdown in progress.\r\n", w.call("SHUTDOWN", "ABORT"));
             assertEquals("-ERR syntax error\r\n", w.call("SHUTDOWN", "NOSAVE", "LATER"));
             assertEquals("+PONG\r\n", w.call("PING"), "still serving");
@@ -102,6 +101,15 @@ class RestartTest {
         }
         String said = assertStoppedCleanlyAndKOnRestart(p, port, "SHUTDOWN");
         assertTrue(said.contains("colossal: SHUTDOWN from client id=") && said.contains("colossal: stopped in "), said);
+    }
+
+    /** A server on {@code port} that has stored k=v. */
+    private Process serveWithK(int port) throws Exception {
+        Process p = serve(port);
+        try (Wire w = new Wire(port)) {
+            assertEquals("+OK\r\n", w.call("SET", "k", "v"));
+        }
+        return p;
     }
 
     /** Waits for {@code p} to exit 0, restarts on its data and checks k=v and no unclean-stop report; returns p's log. */
@@ -123,10 +131,7 @@ class RestartTest {
     @Test
     void sigintStopsWithStatusZeroAfterSyncingWhatWasWritten() throws Exception {
         int port = TestServers.freePort();
-        Process p = serve(port);
-        try (Wire w = new Wire(port)) {
-            assertEquals("+OK\r\n", w.call("SET", "k", "v"));
-        }
+        Process p = serveWithK(port);
         assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
         assertStoppedCleanlyAndKOnRestart(p, port, "SIGINT");
     }
