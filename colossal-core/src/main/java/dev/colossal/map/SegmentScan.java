@@ -192,15 +192,7 @@ final class SegmentScan {
             return -1;
         }
         long end = e + (EntryLayout.blocks(header, shift) << shift);
-        int c = chunkOf(e);
-        if (c < 0 || e < chunkStarts[c] + HeapLayout.chunkHeaderBytes(shift) || end > chunkStarts[c] + chunkSizes[c]) {
-            return -1;
-        }
-        if (file.checksums && EntryLayout.storedChecksum(m, e) != EntryLayout.checksum(m, e, header)) {
-            return -1;
-        }
-        long h = Segment.hashKey(m, EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header));
-        return SlotLayout.tagMatches(slot, h) && SlotLayout.segmentOf(h, file.segmentCount - 1) == index ? end : -1;
+        return insideAChunk(e, end) && contentProblem(slot, e, header) == null ? end : -1;
     }
 
     /**
@@ -368,24 +360,35 @@ final class SegmentScan {
     }
 
     private void checkEntryContent(long slot, long e, long header) {
+        String problem = contentProblem(slot, e, header);
+        if (problem != null) {
+            problems.add("offset=" + e + ": " + problem + " (segment=" + index + ")");
+        }
+    }
+
+    /** What is wrong with the bytes of the entry {@code slot} names at {@code e}: its checksum, its slot's tag, its segment; null if nothing. */
+    private String contentProblem(long slot, long e, long header) {
         if (file.checksums && EntryLayout.storedChecksum(m, e) != EntryLayout.checksum(m, e, header)) {
-            problems.add("offset=" + e + ": entry checksum mismatch (segment=" + index + ")");
-            return;
+            return "entry checksum mismatch";
         }
         long h = Segment.hashKey(m, EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header));
         if (!SlotLayout.tagMatches(slot, h)) {
-            problems.add("offset=" + e + ": slot tag does not match the key's hash (segment=" + index + ")");
-        } else if (SlotLayout.segmentOf(h, file.segmentCount - 1) != index) {
-            problems.add("offset=" + e + ": key belongs to another segment (segment=" + index + ")");
+            return "slot tag does not match the key's hash";
         }
+        return SlotLayout.segmentOf(h, file.segmentCount - 1) != index ? "key belongs to another segment" : null;
+    }
+
+    /** Whether the entry from {@code e} to {@code end} lies in one of this segment's chunks, after its header. */
+    private boolean insideAChunk(long e, long end) {
+        int c = chunkOf(e);
+        return c >= 0 && e >= chunkStarts[c] + HeapLayout.chunkHeaderBytes(shift) && end <= chunkStarts[c] + chunkSizes[c];
     }
 
     private void checkEntriesInsideChunks() {
         long prevEnd = 0;
         for (long e : entries) {
             long end = e + (entryBlocks(e) << shift);
-            int c = chunkOf(e);
-            if (c < 0 || end > chunkStarts[c] + chunkSizes[c] || e < chunkStarts[c] + HeapLayout.chunkHeaderBytes(shift)) {
+            if (!insideAChunk(e, end)) {
                 throw file.corrupt(e, "segment=" + index + " has an entry outside its heap chunks");
             }
             if (e < prevEnd) {
