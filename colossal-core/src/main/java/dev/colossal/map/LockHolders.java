@@ -1,7 +1,9 @@
 package dev.colossal.map;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntToLongFunction;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -18,6 +20,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * Polling alone, each waiter woke every 640 us at most: 2000 virtual threads waiting for a compute
  * function that blocked (a request waiting on a remote call) kept a core busy. Short waits stay out
  * of the line: parking there and being woken costs more than the hold of a hot key's merge.
+ *
+ * <p>They also know which lock words named this process before it first opened the file: a copy
+ * ({@code Files.copy}, {@code cp}) made while one of its threads held a lock there carries this
+ * process's own token, which no liveness check can call gone, so the copy's segment waited for
+ * ever. No thread can hold a lock in a file its process has not opened, so such a word is taken
+ * over once, by the first thread that waits for it, and its segment repaired as after a crash.
  */
 final class LockHolders {
 
@@ -27,6 +35,11 @@ final class LockHolders {
     private final Object fileKey;
     private final AtomicReferenceArray<Thread> holders;
     private final ReentrantLock[] lines;
+    /**
+     * 1 for each lock (the segments', then the file lock) whose word named this process before its
+     * first open of the file, until a thread takes it over.
+     */
+    private final AtomicIntegerArray copiedOwnWords;
     /** Opens sharing these holders; changed only inside {@link #BY_FILE}'s compute for the key. */
     private int opens;
 
@@ -37,21 +50,53 @@ final class LockHolders {
         for (int i = 0; i < segments; i++) {
             lines[i] = new ReentrantLock();
         }
+        this.copiedOwnWords = new AtomicIntegerArray(segments + 1);
     }
 
     /**
      * The holders of the file's segments, shared with this process's other opens of it; each call
-     * needs a {@link #release}. A file system without file keys gives each open its own, as before.
+     * needs a {@link #release}. A file system without file keys gives each open its own, as before,
+     * and no word is taken for a copied one: another open of the file may hold it.
+     *
+     * @param lockWord reads lock {@code i}'s word ({@link #fileLock()} for the file lock), for the
+     *                 first open in this process to note the words it did not write
      */
-    static LockHolders of(Object fileKey, int segments) {
+    static LockHolders of(Object fileKey, int segments, IntToLongFunction lockWord) {
         if (fileKey == null) {
             return new LockHolders(null, segments);
         }
         return BY_FILE.compute(fileKey, (k, shared) -> {
-            LockHolders h = shared != null && shared.holders.length() == segments ? shared : new LockHolders(k, segments);
+            LockHolders h = shared;
+            if (h == null || h.holders.length() != segments) {
+                // Inside compute, so no other open of the file in this process can lock anything meanwhile.
+                h = new LockHolders(k, segments);
+                for (int i = 0; i <= segments; i++) {
+                    if (lockWord.applyAsLong(i) == OwnerLock.SELF) {
+                        h.copiedOwnWords.set(i, 1);
+                    }
+                }
+            }
             h.opens++;
             return h;
         });
+    }
+
+    /** The index of the file lock among the locks of {@link #takeOverCopiedWord}. */
+    int fileLock() {
+        return holders.length();
+    }
+
+    /**
+     * Whether lock {@code lock}'s word, which names this process, came with the file, not from a
+     * thread of this process; true for one caller only, who then holds the lock.
+     */
+    boolean takeOverCopiedWord(int lock) {
+        return copiedOwnWords.compareAndSet(lock, 1, 0);
+    }
+
+    /** Whether lock {@code lock}'s word came with the file and no thread has taken it over yet. */
+    boolean hasCopiedWord(int lock) {
+        return copiedOwnWords.get(lock) == 1;
     }
 
     /** Ends one open's share; the last one forgets the file. */

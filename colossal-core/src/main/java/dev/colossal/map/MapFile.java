@@ -132,7 +132,12 @@ final class MapFile implements AutoCloseable {
         Arena first = Arena.ofShared();
         this.arena = first;
         this.mem = channel.call(ch -> ch.map(mapMode(), 0, ch.size(), first));
-        this.holders = LockHolders.of(channel.fileKey(), segmentCount);
+        MemorySegment mapped = this.mem;
+        this.holders = LockHolders.of(channel.fileKey(), segmentCount, lock -> {
+            long word = lock == segmentCount ? FILE_LOCK_OFFSET : FileHeaderLayout.segmentOffset(lock) + SegmentLayout.LOCK_OWNER;
+            // A file too short for its segments is refused by the checks that follow.
+            return word + Long.BYTES <= mapped.byteSize() ? Mem.getLongAcquire(mapped, word) : 0;
+        });
     }
 
     /**
@@ -673,7 +678,7 @@ final class MapFile implements AutoCloseable {
     <T, X extends Exception> T underFileLock(FileLocked<T, X> action) throws X {
         synchronized (this) {
             MemorySegment header = mem();
-            OwnerLock.acquire(header, FILE_LOCK_OFFSET, mappers);
+            OwnerLock.acquire(header, FILE_LOCK_OFFSET, mappers, holders, holders.fileLock());
             try {
                 return action.run(mem(Mem.getLongAcquire(header, ALLOC_END_OFFSET)));
             } finally {

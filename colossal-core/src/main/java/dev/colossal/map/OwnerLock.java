@@ -75,10 +75,14 @@ final class OwnerLock {
      * Acquires the lock, waiting with backoff.
      *
      * @param file the processes that map the lock's file, to tell a live owner from a copied word
+     * @param holders this process's holders of the file's locks, which tell a word of its own
+     *                that came with a copy ({@link LockHolders#takeOverCopiedWord})
+     * @param lock the lock's index in {@code holders}
      * @return 0 if the lock was free, else the token of the gone owner it was taken from
-     *         ({@link #isGone}); the caller must then check and repair what that owner guarded
+     *         ({@link #isGone}, or this process's own word from a copy); the caller must then
+     *         check and repair what that owner guarded
      */
-    static long acquire(MemorySegment m, long offset, FileMappers file) {
+    static long acquire(MemorySegment m, long offset, FileMappers file, LockHolders holders, int lock) {
         if (tryAcquire(m, offset)) {
             return 0;
         }
@@ -98,7 +102,8 @@ final class OwnerLock {
                     long now = System.nanoTime();
                     if (now - nextCheck >= 0) {
                         nextCheck = now + LIVENESS_CHECK_NANOS;
-                        if (isGone(owner, file) && Mem.compareAndSetLong(m, offset, owner, SELF)) {
+                        if (owner == SELF ? holders.takeOverCopiedWord(lock)
+                                : isGone(owner, file) && Mem.compareAndSetLong(m, offset, owner, SELF)) {
                             return owner;
                         }
                     }

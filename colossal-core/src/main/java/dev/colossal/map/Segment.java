@@ -194,9 +194,14 @@ final class Segment {
                     if (owner != checkedOwner || now - nextCheck >= 0) {
                         checkedOwner = owner;
                         nextCheck = now + OwnerLock.LIVENESS_CHECK_NANOS;
-                        if (owner != 0 && OwnerLock.isGone(owner, file.mappers)) {
+                        boolean gone = owner == OwnerLock.SELF ? file.holders.hasCopiedWord(index)
+                                : owner != 0 && OwnerLock.isGone(owner, file.mappers);
+                        if (gone) {
                             throw new IllegalStateException("segment=" + index + " of file=" + file.path + " was being written"
-                                    + " by process " + OwnerLock.pid(owner) + (OwnerLock.isDead(owner)
+                                    + " by process " + OwnerLock.pid(owner) + (owner == OwnerLock.SELF
+                                            ? " (this one) before it opened the file: the file is a copy made while this"
+                                                    + " process held the lock (a copy of a map in use)"
+                                            : OwnerLock.isDead(owner)
                                             ? ", which died holding its lock"
                                             : ", which lives but does not map this file: the file is a copy made while that"
                                                     + " process held the lock (cp of a map in use, a snapshot)")
@@ -269,7 +274,7 @@ final class Segment {
         ReentrantLock line = file.holders.line(index);
         line.lock();
         try {
-            return OwnerLock.acquire(file.mem(), base + LOCK_OWNER, file.mappers);
+            return OwnerLock.acquire(file.mem(), base + LOCK_OWNER, file.mappers, file.holders, index);
         } finally {
             line.unlock();
         }

@@ -94,6 +94,69 @@ class AbandonedLockTest {
     }
 
     @Test
+    void aCopyThisProcessMadeWhileItHeldALockIsTakenOverWhenItOpensTheCopy() throws Exception {
+        Path file = dir.resolve("own.map");
+        Path copy = dir.resolve("own-copy.map");
+        Map<String, String> expected = new HashMap<>();
+        for (int i = 0; i < 200; i++) {
+            expected.put("k" + i, "v" + i);
+        }
+        String inHeld;
+        try (ColossalMap<String, String> map = ColossalMap.open(file, S, S, MapOptions.DEFAULTS.withSegments(8))) {
+            map.putAll(expected);
+            BytesMap raw = map.bytes();
+            Segment held = raw.segmentFor(BytesMap.hash(seg("held")));
+            inHeld = expected.keySet().stream().filter(k -> raw.segmentFor(BytesMap.hash(seg(k))) == held)
+                    .findFirst().orElseThrow();
+            // The segment's lock and the file lock, each held by this process while the file is copied.
+            map.compute("held", (k, v) -> {
+                copyTo(file, copy);
+                return null;
+            });
+            raw.file.underFileLock(m -> {
+                copyTo(file, dir.resolve("own-copy-2.map"));
+                return null;
+            });
+        }
+
+        try (ColossalMap<String, String> map = ColossalMap.openReadOnly(copy, S, S)) {
+            IllegalStateException e = assertInstanceOf(IllegalStateException.class, within(5, () -> map.get(inHeld)),
+                    "a read-only read of the copy's segment reports it instead of waiting for this process");
+            assertTrue(e.getMessage().contains("(this one) before it opened the file")
+                    && e.getMessage().contains("open the map writable once"), e.getMessage());
+        }
+        try (ColossalMap<String, String> map = ColossalMap.open(copy, S, S)) {
+            Segment held = map.bytes().segmentFor(BytesMap.hash(seg("held")));
+            assertNull(within(5, () -> map.put(inHeld, "again")), "a write to the copy's segment takes the lock over");
+            expected.put(inHeld, "again");
+            assertEquals(expected, new HashMap<>(map));
+            assertEquals(1, held.repairs(), "the segment was repaired, as after a crash");
+            assertNull(within(5, () -> map.put(inHeld, "and again")), "and the lock is an ordinary one after");
+        }
+        // Not closed if the wait fails: close waits for the file lock the stuck writer is after.
+        ColossalMap<String, String> grown = ColossalMap.open(dir.resolve("own-copy-2.map"), S, S);
+        assertEquals(OwnerLock.SELF, Mem.getLongAcquire(grown.bytes().file.mem(), FileHeaderLayout.FILE_LOCK_OFFSET),
+                "the copy's file lock names this process");
+        long before = grown.bytes().file.size();
+        assertNull(within(5, () -> {
+            for (int i = 0; i < 20_000; i++) {
+                grown.put("grow" + i, "x".repeat(100));   // the file grows under its file lock
+            }
+        }), "the copy's file lock is taken over");
+        assertEquals(200 + 20_000, grown.size());
+        assertTrue(grown.bytes().file.size() > before, "the file grew");
+        grown.close();
+    }
+
+    private static void copyTo(Path from, Path to) {
+        try {
+            Files.copy(from, to);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void recoverLocksRepairsNowWhatAKilledWriterLeftLockedAndRepairsCountsIt() throws Exception {
         Path file = dir.resolve("killed.map");
         try (ColossalMap<String, String> map = ColossalMap.open(file, S, S, MapOptions.DEFAULTS.withSegments(8))) {

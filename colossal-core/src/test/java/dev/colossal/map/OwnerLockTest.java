@@ -37,10 +37,10 @@ class OwnerLockTest {
             MemorySegment word = arena.allocate(8, 8);
             long deadOwner = PID << 32 | ((OwnerLock.SELF & 0xFFFF_FFFFL) - 7200);
             word.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, deadOwner);
-            assertEquals(deadOwner, OwnerLock.acquire(word, 0, new FileMappers(() -> word)), "acquire reports whom it took the lock from");
+            assertEquals(deadOwner, OwnerLock.acquire(word, 0, new FileMappers(() -> word), LockHolders.of(null, 1, i -> 0), 0), "acquire reports whom it took the lock from");
             assertEquals(OwnerLock.SELF, word.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0));
             OwnerLock.release(word, 0);
-            assertEquals(0, OwnerLock.acquire(word, 0, new FileMappers(() -> word)), "a free lock is simply taken");
+            assertEquals(0, OwnerLock.acquire(word, 0, new FileMappers(() -> word), LockHolders.of(null, 1, i -> 0), 0), "a free lock is simply taken");
         }
     }
 }
