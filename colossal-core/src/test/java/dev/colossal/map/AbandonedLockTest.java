@@ -64,13 +64,7 @@ class AbandonedLockTest {
                         && e.getMessage().contains("open the map writable once"), e.getMessage());
             }
 
-            try (ColossalMap<String, String> map = ColossalMap.open(copy, S, S)) {
-                Segment held = map.bytes().segmentFor(BytesMap.hash(seg("held")));
-                assertNull(within(5, () -> map.put(inHeld, "again")), "a write to the copy's segment takes the lock over");
-                expected.put(inHeld, "again");
-                assertEquals(expected, new HashMap<>(map));
-                assertEquals(1, held.repairs(), "the segment was repaired, as after a crash");
-            }
+            writeTakesOverAndRepairs(copy, inHeld, expected);
             try (ColossalMap<String, String> map = ColossalMap.open(file, S, S)) {
                 AtomicReference<Throwable> outcome = new AtomicReference<>();
                 Thread writer = Thread.ofPlatform().start(() -> {
@@ -125,14 +119,7 @@ class AbandonedLockTest {
             assertTrue(e.getMessage().contains("(this one) before it opened the file")
                     && e.getMessage().contains("open the map writable once"), e.getMessage());
         }
-        try (ColossalMap<String, String> map = ColossalMap.open(copy, S, S)) {
-            Segment held = map.bytes().segmentFor(BytesMap.hash(seg("held")));
-            assertNull(within(5, () -> map.put(inHeld, "again")), "a write to the copy's segment takes the lock over");
-            expected.put(inHeld, "again");
-            assertEquals(expected, new HashMap<>(map));
-            assertEquals(1, held.repairs(), "the segment was repaired, as after a crash");
-            assertNull(within(5, () -> map.put(inHeld, "and again")), "and the lock is an ordinary one after");
-        }
+        writeTakesOverAndRepairs(copy, inHeld, expected);
         // Not closed if the wait fails: close waits for the file lock the stuck writer is after.
         ColossalMap<String, String> grown = ColossalMap.open(dir.resolve("own-copy-2.map"), S, S);
         assertEquals(OwnerLock.SELF, Mem.getLongAcquire(grown.bytes().file.mem(), FileHeaderLayout.FILE_LOCK_OFFSET),
@@ -146,6 +133,18 @@ class AbandonedLockTest {
         assertEquals(200 + 20_000, grown.size());
         assertTrue(grown.bytes().file.size() > before, "the file grew");
         grown.close();
+    }
+
+    /** A write to the copy's locked segment takes the lock over, repairs the segment once and keeps every entry. */
+    private static void writeTakesOverAndRepairs(Path copy, String inHeld, Map<String, String> expected) throws Exception {
+        try (ColossalMap<String, String> map = ColossalMap.open(copy, S, S)) {
+            Segment held = map.bytes().segmentFor(BytesMap.hash(seg("held")));
+            assertNull(within(5, () -> map.put(inHeld, "again")), "a write to the copy's segment takes the lock over");
+            expected.put(inHeld, "again");
+            assertEquals(expected, new HashMap<>(map));
+            assertEquals(1, held.repairs(), "the segment was repaired, as after a crash");
+            assertNull(within(5, () -> map.put(inHeld, "and again")), "and the lock is an ordinary one after");
+        }
     }
 
     private static void copyTo(Path from, Path to) {
