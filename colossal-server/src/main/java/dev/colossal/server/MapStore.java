@@ -113,11 +113,16 @@ final class MapStore implements KeyValueStore {
         return map.path();
     }
 
+    /** A size for the log; "unknown" where the file system would not say (out of descriptors, say). */
+    private static String mib(long bytes) {
+        return bytes < 0 ? "unknown" : String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    }
+
     /** The lines {@code serve} says at start about its data: the map file, and recovery if there was one. */
     List<String> startupReport() {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "colossal: map file %s: %d keys, %.1f MiB, %.1f MiB free on its file system",
-                map.path().toAbsolutePath(), map.size(), fileBytes() / 1048576.0, diskFreeBytes() / 1048576.0));
+        lines.add(String.format(Locale.ROOT, "colossal: map file %s: %d keys, %s, %s free on its file system",
+                map.path().toAbsolutePath(), map.size(), mib(fileBytes()), mib(diskFreeBytes())));
         if (recovery != null) {
             lines.add(recovery);
         }
@@ -346,7 +351,7 @@ final class MapStore implements KeyValueStore {
         String why = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
         System.err.println("colossal: map file " + map.path() + " could not grow (" + why + "): " + since + " write(s) refused"
                 + " with -OOM (HTTP 507) since " + (since == noRoomSaid ? "start" : "the last such line") + ", reads go on;"
-                + " the file is " + fileBytes() + " bytes, its file system has " + diskFreeBytes() + " free. Free disk space"
+                + " the file is " + mib(fileBytes()) + ", its file system has " + mib(diskFreeBytes()) + " free. Free disk space"
                 + " (writes succeed again at once) or DEL/FLUSHALL keys; said at most once a minute while writes are refused");
     }
 

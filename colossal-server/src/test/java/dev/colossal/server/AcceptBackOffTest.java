@@ -3,6 +3,7 @@ package dev.colossal.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.spi.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -40,7 +42,7 @@ class AcceptBackOffTest {
         String java = ProcessHandle.current().info().command().orElseThrow();
         Path log = dir.resolve("server.log");
         // 40 descriptors: the idle server holds ~15, so a few dozen clients exhaust them.
-        String cmd = "ulimit -n 40 && exec '" + java + "' -cp '" + System.getProperty("java.class.path")
+        String cmd = "ulimit -n 40 && exec '" + java + "' -cp '" + serverClassPath()
                 + "' dev.colossal.cli.Main serve --port " + port + " --http-port -1 --data '" + dir.resolve("data") + "'";
         Process server = new ProcessBuilder("bash", "-c", cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         List<Socket> flood = new ArrayList<>();
@@ -76,6 +78,27 @@ class AcceptBackOffTest {
             server.destroy();
             assertTrue(server.waitFor(20, TimeUnit.SECONDS), "SIGTERM stops the server");
         }
+    }
+
+    /**
+     * The server's own class path, as the launcher runs it: jars only (a class loaded from a directory
+     * needs a descriptor of its own, so a server out of them threw NoClassDefFoundError, seen once
+     * under load, for the first class a path loaded late), and none of the tests' (each jar the class
+     * loader opens takes a descriptor of the 40).
+     */
+    private String serverClassPath() {
+        ToolProvider jar = ToolProvider.findFirst("jar").orElseThrow();
+        List<String> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (Files.isDirectory(Path.of(entry)) && !entry.endsWith("test-classes")) {
+                String packed = dir.resolve("classes-" + entries.size() + ".jar").toString();
+                assertEquals(0, jar.run(System.out, System.err, "--create", "--file", packed, "-C", entry, "."));
+                entries.add(packed);
+            } else if (entry.contains("picocli") || entry.contains("HdrHistogram")) {   // the server's dependencies
+                entries.add(entry);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     private static long acceptorTid(long pid) throws IOException {
