@@ -42,8 +42,8 @@ public final class LatencyMain {
             for (String op : new String[] {"get", "put"}) {
                 paced(s, op, entries, rate, Math.min(seconds, 2), value);    // warm-up, discarded
                 Histogram h = paced(s, op, entries, rate, seconds, value);
-                line.append(String.format(Locale.ROOT, "%s.p50=%d %s.p99=%d %s.p99.99=%d %s.max=%d %s.count=%d ",
-                        op, h.getValueAtPercentile(50), op, h.getValueAtPercentile(99),
+                line.append(String.format(Locale.ROOT, "%s.p50=%d %s.p99=%d %s.p99.9=%d %s.p99.99=%d %s.max=%d %s.count=%d ",
+                        op, h.getValueAtPercentile(50), op, h.getValueAtPercentile(99), op, h.getValueAtPercentile(99.9),
                         op, h.getValueAtPercentile(99.99), op, h.getMaxValue(), op, h.getTotalCount()));
             }
         } finally {
