@@ -212,8 +212,12 @@ public final class MappedArena implements Arena {
             throw new IllegalArgumentException("byteAlignment=" + byteAlignment + " is not a power of two");
         }
         ensureOpen();
+        long slack = byteAlignment > PAGE ? byteAlignment : 0;
+        if (byteSize > Long.MAX_VALUE - slack - PAGE) {
+            throw new IllegalArgumentException("byteSize=" + byteSize + " with byteAlignment=" + byteAlignment
+                    + " is larger than any file can be; ask for less");
+        }
         try {
-            long slack = byteAlignment > PAGE ? byteAlignment : 0;
             MemorySegment target;
             long start;
             long targetFileOffset;
