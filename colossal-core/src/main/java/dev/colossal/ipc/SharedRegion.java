@@ -60,10 +60,10 @@ public final class SharedRegion implements AutoCloseable {
      *
      * @param name a file name without {@code /}, e.g. {@code "orders-ring"}
      * @return {@code /dev/shm/NAME}: memory shared between processes, not persisted
-     * @throws IllegalArgumentException if the name is empty or contains {@code /}
+     * @throws IllegalArgumentException if the name is empty, {@code .} or {@code ..}, or contains {@code /}
      */
     public static Path shm(String name) {
-        if (name.isEmpty() || name.contains("/")) {
+        if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
             throw new IllegalArgumentException("name='" + name + "' must be a plain file name (no '/')");
         }
         return Path.of("/dev/shm", name);

@@ -157,6 +157,7 @@ class SharedRegionTest {
         IpcException missing = assertThrows(IpcException.class, () -> SharedRegion.open(dir.resolve("none"), RegionKind.RAW));
         assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
         assertThrows(IllegalArgumentException.class, () -> SharedRegion.shm("a/b"));
+        assertThrows(IllegalArgumentException.class, () -> SharedRegion.shm("..")); // /dev/shm/.. is /dev
     }
 
     @Test
