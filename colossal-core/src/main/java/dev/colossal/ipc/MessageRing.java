@@ -106,7 +106,10 @@ public interface MessageRing extends AutoCloseable {
     /**
      * Reads every message available now, up to the end of the data area (a batch). If the
      * handler throws, the messages handed over so far, the one it threw on included, count as
-     * read, and the exception propagates.
+     * read, and the exception propagates. A consumer process that dies inside {@code read} has
+     * released none of the batch: the next consumer is handed it again (at least once across
+     * consumer restarts). With many producers, one killed while clearing the batch it read leaves
+     * the ring's head on a cleared header, which {@link #unblock()} skips.
      *
      * @param handler called once per message, in order
      * @return the number of messages read, 0 if none was ready
