@@ -34,9 +34,6 @@ final class BroadcastDescriptor {
     private BroadcastDescriptor() {}
 
     static SharedRegion open(java.nio.file.Path path, int capacity) {
-        RingDescriptor.checkCapacity(capacity);
-        SharedRegion region = SharedRegion.openOrCreate(path, RegionKind.BROADCAST, DATA_OFFSET + capacity);
-        region.setLongRelease(CAPACITY_OFFSET, capacity);
-        return region;
+        return RingDescriptor.open(path, RegionKind.BROADCAST, capacity, DATA_OFFSET);
     }
 }

@@ -45,8 +45,8 @@ public interface MessageRing extends AutoCloseable {
      * @throws IpcException if the file is another kind of region or of another capacity
      */
     static MessageRing oneToOne(Path path, int capacity) {
-        RingDescriptor.checkCapacity(capacity);
-        return new OneToOneRing(open(path, RegionKind.ONE_TO_ONE_RING, capacity));
+        return new OneToOneRing(RingDescriptor.open(path, RegionKind.ONE_TO_ONE_RING, capacity,
+                RingDescriptor.DATA_OFFSET));
     }
 
     /**
@@ -58,15 +58,8 @@ public interface MessageRing extends AutoCloseable {
      * @throws IpcException if the file is another kind of region or of another capacity
      */
     static MessageRing manyToOne(Path path, int capacity) {
-        RingDescriptor.checkCapacity(capacity);
-        return new ManyToOneRing(open(path, RegionKind.MANY_TO_ONE_RING, capacity));
-    }
-
-    private static SharedRegion open(Path path, RegionKind kind, int capacity) {
-        SharedRegion region = SharedRegion.openOrCreate(path, kind, RingDescriptor.payloadSize(capacity));
-        // Every opener writes the same value, so the race between creators is harmless.
-        region.setLongRelease(RingDescriptor.CAPACITY_OFFSET, capacity);
-        return region;
+        return new ManyToOneRing(RingDescriptor.open(path, RegionKind.MANY_TO_ONE_RING, capacity,
+                RingDescriptor.DATA_OFFSET));
     }
 
     /**
@@ -113,7 +106,10 @@ public interface MessageRing extends AutoCloseable {
     /**
      * Reads every message available now, up to the end of the data area (a batch). If the
      * handler throws, the messages handed over so far, the one it threw on included, count as
-     * read, and the exception propagates.
+     * read, and the exception propagates. A consumer process that dies inside {@code read} has
+     * released none of the batch: the next consumer is handed it again (at least once across
+     * consumer restarts). With many producers, one killed while clearing the batch it read leaves
+     * the ring's head on a cleared header, which {@link #unblock()} skips.
      *
      * @param handler called once per message, in order
      * @return the number of messages read, 0 if none was ready

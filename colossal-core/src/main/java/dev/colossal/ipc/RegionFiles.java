@@ -1,5 +1,6 @@
 package dev.colossal.ipc;
 
+import dev.colossal.memory.internal.Directories;
 import dev.colossal.memory.internal.InterruptFlag;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -30,6 +31,11 @@ final class RegionFiles {
             FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
             try (channel) {
+                // After CREATE_NEW, so that a racing creator is told the file exists; before any byte:
+                // zeroing a region larger than a tmpfs (or than RAM, when the tmpfs is as large) fills
+                // it, and may get the process killed by the OOM killer with the file left behind.
+                Directories.checkFreeSpace(path.toAbsolutePath().getParent(), size, "a shared region of "
+                        + size + " bytes");
                 reserve(channel, size);
                 MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
                 RegionHeader.write(file, kind, size);

@@ -1,5 +1,8 @@
 package dev.colossal.ipc;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
  * Payload layout of a {@link MessageRing} region ({@link RegionKind#ONE_TO_ONE_RING} or
  * {@link RegionKind#MANY_TO_ONE_RING}). Each counter has a 128-byte line to itself so that the
@@ -40,8 +43,25 @@ final class RingDescriptor {
 
     private RingDescriptor() {}
 
-    static long payloadSize(int capacity) {
-        return DATA_OFFSET + capacity;
+    /**
+     * Opens or creates the region of a ring whose data start at {@code dataOffset}; an existing one of
+     * another capacity is refused in the caller's terms (capacity, not the region's payload size).
+     */
+    static SharedRegion open(Path path, RegionKind kind, int capacity, long dataOffset) {
+        checkCapacity(capacity);
+        SharedRegion region = Files.exists(path) ? SharedRegion.open(path, kind)
+                : SharedRegion.openOrCreate(path, kind, dataOffset + capacity);
+        if (region.payloadSize() != dataOffset + capacity) {
+            long found = region.payloadSize() - dataOffset;
+            region.close();
+            throw new IpcException((kind == RegionKind.BROADCAST ? "broadcast ring " : "ring ") + path
+                    + " has capacity=" + found + " but capacity=" + capacity + " was asked for; open it with"
+                    + " capacity=" + found + " everywhere, or delete the file to start afresh");
+        }
+        // Every opener writes the same value, so the race between creators is harmless (offset 0 in
+        // BroadcastDescriptor's layout too).
+        region.setLongRelease(CAPACITY_OFFSET, capacity);
+        return region;
     }
 
     static void checkCapacity(int capacity) {

@@ -60,10 +60,10 @@ public final class SharedRegion implements AutoCloseable {
      *
      * @param name a file name without {@code /}, e.g. {@code "orders-ring"}
      * @return {@code /dev/shm/NAME}: memory shared between processes, not persisted
-     * @throws IllegalArgumentException if the name is empty or contains {@code /}
+     * @throws IllegalArgumentException if the name is empty, {@code .} or {@code ..}, or contains {@code /}
      */
     public static Path shm(String name) {
-        if (name.isEmpty() || name.contains("/")) {
+        if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
             throw new IllegalArgumentException("name='" + name + "' must be a plain file name (no '/')");
         }
         return Path.of("/dev/shm", name);
@@ -75,8 +75,10 @@ public final class SharedRegion implements AutoCloseable {
      * @param path        the file
      * @param kind        what it will hold
      * @param payloadSize bytes after the header, at least 8
-     * @return the mapped region, zero-filled
-     * @throws IpcException if the file exists or cannot be created or mapped
+     * @return the mapped region, zero-filled (every block written now, so that a full file system is
+     *         this exception rather than a SIGBUS at the first touch of a page)
+     * @throws IpcException if the file exists or cannot be created or mapped, or its file system has
+     *                      less free space than the region needs (checked before a byte is written)
      */
     public static SharedRegion create(Path path, RegionKind kind, long payloadSize) {
         checkPayloadSize(payloadSize);
@@ -171,8 +173,9 @@ public final class SharedRegion implements AutoCloseable {
     }
 
     private static void checkPayloadSize(long payloadSize) {
-        if (payloadSize < 8) {
-            throw new IllegalArgumentException("payloadSize=" + payloadSize + " must be at least 8");
+        if (payloadSize < 8 || payloadSize > Long.MAX_VALUE - RegionHeader.LENGTH) {
+            throw new IllegalArgumentException("payloadSize=" + payloadSize + " must be at least 8 and at most "
+                    + (Long.MAX_VALUE - RegionHeader.LENGTH));
         }
     }
 

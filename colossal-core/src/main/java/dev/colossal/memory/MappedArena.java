@@ -1,6 +1,7 @@
 package dev.colossal.memory;
 
 import dev.colossal.memory.internal.Directories;
+import dev.colossal.memory.internal.LockFile;
 import dev.colossal.memory.internal.ReopeningChannel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,8 +38,11 @@ import java.util.List;
  * {@link #close()} unmaps every segment at once; any later access throws {@link IllegalStateException}.
  * By default the files are deleted on close. Alignment is honoured for every new allocation, up to
  * any power of two; reopened segments keep alignments up to the page size (4096), since the kernel
- * chooses where the file is mapped. Two processes must not open one arena directory at the same time
- * (use the {@code map} or {@code ipc} packages for shared data).
+ * chooses where the file is mapped. One arena at a time has a directory: a second {@link #open} or
+ * {@link Builder#build()} there, from this process or another, is refused while the first is open
+ * (an OS file lock on {@code arena.lock}, which the OS drops when the process dies), since both
+ * would allocate the same bytes of {@code arena.data}. For data shared between processes use the
+ * {@code map} or {@code ipc} packages.
  *
  * <p>An interrupted thread allocates like any other, and its interrupt is still set afterwards: the
  * JDK would otherwise close the arena's files for every thread.
@@ -52,6 +56,7 @@ public final class MappedArena implements Arena {
 
     private static final long PAGE = 4096;
     static final String DATA_FILE = "arena.data";
+    static final String LOCK_FILE = "arena.lock";
 
     private final Path directory;
     private final boolean ownsDirectory;
@@ -67,6 +72,8 @@ public final class MappedArena implements Arena {
      */
     private final ReopeningChannel data;
     private final ArenaIndex index;
+    /** The hold on the directory: released on close (and its file deleted with the others unless kept). */
+    private final LockFile lock;
     private final List<MemorySegment> segments = new ArrayList<>();
 
     private MemorySegment extent = MemorySegment.NULL;
@@ -76,8 +83,9 @@ public final class MappedArena implements Arena {
     private boolean closed;
 
     private MappedArena(Builder b, Path directory, boolean ownsDirectory, List<Path> createdDirectories,
-                        boolean reopen) throws IOException {
+                        LockFile lock, boolean reopen) throws IOException {
         this.directory = directory;
+        this.lock = lock;
         this.ownsDirectory = ownsDirectory;
         this.createdDirectories = createdDirectories;
         this.keepFiles = b.keepFiles;
@@ -161,10 +169,28 @@ public final class MappedArena implements Arena {
                         + " example on a full disk, left it). Nothing can be read from it: delete " + DATA_FILE
                         + " and " + ArenaIndex.FILE + ", or build a new arena there with MappedArena.builder()");
             }
-            return new MappedArena(new Builder().keepFiles(true), directory, false, List.of(), true);
+            LockFile lock = lock(directory);
+            try {
+                return new MappedArena(new Builder().keepFiles(true), directory, false, List.of(), lock, true);
+            } catch (IOException | RuntimeException e) {
+                lock.close();
+                throw e;
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Takes the directory's lock file, or says that another arena has the directory open. */
+    private static LockFile lock(Path directory) throws IOException {
+        LockFile lock = LockFile.tryAcquire(directory.resolve(LOCK_FILE));
+        if (lock == null) {
+            throw new IOException("the arena in directory=" + directory + " is open already, in this process or"
+                    + " another (" + LOCK_FILE + " is locked): two open arenas would allocate over each other's"
+                    + " bytes; close the other one first (a process that died releases it), or choose another"
+                    + " directory");
+        }
+        return lock;
     }
 
     /**
@@ -186,8 +212,12 @@ public final class MappedArena implements Arena {
             throw new IllegalArgumentException("byteAlignment=" + byteAlignment + " is not a power of two");
         }
         ensureOpen();
+        long slack = byteAlignment > PAGE ? byteAlignment : 0;
+        if (byteSize > Long.MAX_VALUE - slack - PAGE) {
+            throw new IllegalArgumentException("byteSize=" + byteSize + " with byteAlignment=" + byteAlignment
+                    + " is larger than any file can be; ask for less");
+        }
         try {
-            long slack = byteAlignment > PAGE ? byteAlignment : 0;
             MemorySegment target;
             long start;
             long targetFileOffset;
@@ -279,11 +309,16 @@ public final class MappedArena implements Arena {
                 // Closing a channel we only wrote through cannot lose data: the mappings are gone already.
             }
             if (!keepFiles) {
+                deleteQuietly(directory.resolve(DATA_FILE));
+                deleteQuietly(directory.resolve(ArenaIndex.FILE));
+            }
+            lock.close();
+            if (!keepFiles) {
+                // Only once the files are gone: an open() that took the lock meanwhile finds no arena.
+                deleteQuietly(directory.resolve(LOCK_FILE));
                 if (ownsDirectory) {
                     Directories.deleteTree(directory);
                 } else {
-                    deleteQuietly(directory.resolve(DATA_FILE));
-                    deleteQuietly(directory.resolve(ArenaIndex.FILE));
                     Directories.deleteCreated(createdDirectories);
                 }
             }
@@ -403,6 +438,13 @@ public final class MappedArena implements Arena {
                 dir = directory;
                 created = Directories.ensureWritable(directory, "a mapped arena");
             }
+            LockFile lock;
+            try {
+                lock = lock(dir);
+            } catch (IOException e) {
+                Directories.deleteCreated(created);
+                throw new UncheckedIOException(e);
+            }
             try {
                 if (Files.exists(dir.resolve(DATA_FILE)) || Files.exists(dir.resolve(ArenaIndex.FILE))) {
                     if (!unfinished(dir)) {
@@ -413,11 +455,14 @@ public final class MappedArena implements Arena {
                     Files.deleteIfExists(dir.resolve(ArenaIndex.FILE));
                 }
             } catch (IOException e) {
+                lock.close();
                 throw new UncheckedIOException(e);
             }
             try {
-                return new MappedArena(this, dir, owns, created, false);
+                return new MappedArena(this, dir, owns, created, lock, false);
             } catch (IOException | RuntimeException e) {
+                lock.close();
+                deleteQuietly(dir.resolve(LOCK_FILE)); // the build made nothing else that stays
                 if (owns) {
                     Directories.deleteTree(dir);
                 } else {

@@ -153,7 +153,7 @@ public final class SparseFiles implements AutoCloseable {
     private static SparseFiles mapFiles(Path directory, long totalBytes, long maxFileBytes, LockFile lock,
                                         List<Path> created) {
         boolean keepFiles = lock != null;
-        long count = (totalBytes + maxFileBytes - 1) / maxFileBytes;
+        long count = (totalBytes - 1) / maxFileBytes + 1; // rounding up without overflow near Long.MAX_VALUE
         Arena arena = Arena.ofShared();
         List<Path> files = new ArrayList<>();
         List<Path> createdFiles = new ArrayList<>();

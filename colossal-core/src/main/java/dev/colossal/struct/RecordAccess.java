@@ -70,11 +70,20 @@ final class RecordAccess {
         }
     }
 
-    @SuppressWarnings("unchecked")
+    /**
+     * Writes a record: every field is read and checked first (a string's UTF-8 made), and only then
+     * is anything stored, so a refused value (a string too long, a null) leaves the whole struct as
+     * it was, not the fields before it changed.
+     */
     void write(Object value, MemorySegment s, long base) {
-        for (int i = 0; i < getters.length; i++) {
+        put(values(value), s, base);
+    }
+
+    /** The fields' values, checked, with strings as their UTF-8 and nested records as their own values. */
+    private Object[] values(Object value) {
+        Object[] values = new Object[getters.length];
+        for (int i = 0; i < values.length; i++) {
             StructField f = fields.get(i);
-            long at = base + type.offset(i);
             Object v;
             try {
                 v = getters[i].invokeExact(value);
@@ -84,28 +93,42 @@ final class RecordAccess {
                 throw new IllegalStateException("accessor " + f.name() + " failed", e);
             }
             String field = type.javaType().getSimpleName() + "." + f.name();
-            switch (f.kind()) {
-                case VALUE -> handles[i].set(s, at, v);
+            values[i] = switch (f.kind()) {
+                case VALUE -> v;
                 case ARRAY -> {
                     if (v == null || Array.getLength(v) != f.length()) {
                         throw new IllegalArgumentException("field=" + field + " needs exactly " + f.length()
                                 + " elements (its @Length) but got " + (v == null ? "null" : Array.getLength(v)));
                     }
-                    MemorySegment.copy(v, 0, s, StructType.valueLayout(f.type()), at, f.length());
+                    yield v;
                 }
                 case STRING -> {
                     if (v == null) {
                         throw new IllegalArgumentException("field=" + field + " is null; a struct string "
                                 + "cannot be null (use \"\")");
                     }
-                    StructStrings.set(s, at, f.length(), (String) v, field);
+                    yield StructStrings.utf8(f.length(), (String) v, field);
                 }
                 case STRUCT -> {
                     if (v == null) {
                         throw new IllegalArgumentException("field=" + field + " is null; nested structs always exist");
                     }
-                    ((StructType<Object>) f.nested()).write(v, s, at);
+                    yield f.nested().records().values(v);
                 }
+            };
+        }
+        return values;
+    }
+
+    private void put(Object[] values, MemorySegment s, long base) {
+        for (int i = 0; i < values.length; i++) {
+            StructField f = fields.get(i);
+            long at = base + type.offset(i);
+            switch (f.kind()) {
+                case VALUE -> handles[i].set(s, at, values[i]);
+                case ARRAY -> MemorySegment.copy(values[i], 0, s, StructType.valueLayout(f.type()), at, f.length());
+                case STRING -> StructStrings.put(s, at, f.length(), (byte[]) values[i]);
+                case STRUCT -> f.nested().records().put((Object[]) values[i], s, at);
             }
         }
     }

@@ -147,6 +147,8 @@ public abstract sealed class StructArray<T> permits StructArray.Contiguous, Stru
      * @param value the record
      * @throws IndexOutOfBoundsException if the index is out of range
      * @throws UnsupportedOperationException if the struct type is an interface
+     * @throws IllegalArgumentException if a field does not fit ({@link StructType#write}); the element is
+     *                                  left as it was
      */
     public abstract void set(long index, T value);
 

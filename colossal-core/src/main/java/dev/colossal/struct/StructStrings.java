@@ -122,6 +122,15 @@ final class StructStrings {
     }
 
     private static void setUtf8(MemorySegment s, long off, int length, String value, String field) {
+        put(s, off, length, utf8(length, value, field));
+    }
+
+    /**
+     * The value's UTF-8, checked to fit a field of {@code length} bytes.
+     *
+     * @throws IllegalArgumentException if it holds a NUL or an unpaired surrogate, or is too long
+     */
+    static byte[] utf8(int length, String value, String field) {
         int nul = value.indexOf('\u0000');
         if (nul >= 0) {
             throw new IllegalArgumentException("field=" + field + " cannot hold value=\"" + value.replace("\u0000", "\\0")
@@ -141,6 +150,11 @@ final class StructStrings {
             throw new IllegalArgumentException("field=" + field + " holds " + length + " bytes but value=\""
                     + value + "\" takes " + bytes.length + " in UTF-8; shorten it or raise @Length");
         }
+        return bytes;
+    }
+
+    /** Stores checked UTF-8 ({@link #utf8}) into a field of {@code length} bytes, zero-padded. */
+    static void put(MemorySegment s, long off, int length, byte[] bytes) {
         MemorySegment.copy(bytes, 0, s, ValueLayout.JAVA_BYTE, off, bytes.length);
         zero(s, off + bytes.length, length - bytes.length);
     }

@@ -199,7 +199,8 @@ public final class StructType<T> {
      * @param segment the segment
      * @param offset  the struct's first byte, aligned to {@code layout().byteAlignment()}
      * @throws UnsupportedOperationException if this type is an interface (use a flyweight)
-     * @throws IllegalArgumentException if a string or array does not fit its {@link Length}
+     * @throws IllegalArgumentException if a string or array does not fit its {@link Length}, or a string
+     *                                  or nested record is null; nothing is written then
      */
     public void write(T value, MemorySegment segment, long offset) {
         records().write(Objects.requireNonNull(value, "value"), segment, offset);
@@ -277,7 +278,7 @@ public final class StructType<T> {
         return flyweightConstructor;
     }
 
-    private RecordAccess records() {
+    RecordAccess records() {
         if (recordAccess == null) {
             throw new UnsupportedOperationException("struct " + javaType.getName()
                     + " is an interface: use a flyweight (StructArray.at or StructType.flyweight)");

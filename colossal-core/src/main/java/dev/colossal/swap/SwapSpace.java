@@ -2,6 +2,7 @@ package dev.colossal.swap;
 
 import dev.colossal.array.BigArray;
 import dev.colossal.codec.Codec;
+import dev.colossal.codec.Codecs;
 import dev.colossal.memory.ChunkPool;
 import dev.colossal.memory.internal.Directories;
 import java.io.IOException;
@@ -238,14 +239,19 @@ public final class SwapSpace implements AutoCloseable {
      * must not release it; {@link SwappableArray#acquire()} gives it back pinned). Others are evicted
      * to make room for it.
      *
-     * @param array a big array, typically from {@link #pool()}
+     * @param array a big array, typically from {@link #pool()}, tracked once
      * @param <A>   the array type
      * @return the handle
+     * @throws IllegalArgumentException if the array was released already
      * @throws SwapException if room cannot be made
      */
     @SuppressWarnings("unchecked")
     public <A extends BigArray> SwappableArray<A> track(A array) {
         Objects.requireNonNull(array, "array");
+        if (array.isReleased()) {
+            throw new IllegalArgumentException(array + " was released: it has no memory left to track; track an"
+                    + " array before releasing it, and let the space release it");
+        }
         lock.lock();
         try {
             checkOpen();
@@ -321,10 +327,14 @@ public final class SwapSpace implements AutoCloseable {
      * Finds an object by id, typically after reopening a persistent space, and gives it its codec.
      *
      * @param id    the id from {@link Swappable#id()}
-     * @param codec the codec it was stored with
+     * @param codec the codec it was stored with: the catalog of a persistent space records no schema,
+     *              so after reopening this codec is taken as given (store {@link Codecs#versioned} values
+     *              to have it checked), while in the session that stored the object another schema is
+     *              refused
      * @param <T>   its type
      * @return its handle
-     * @throws IllegalArgumentException if there is no such object, or it is an array
+     * @throws IllegalArgumentException if there is no such object, it is an array, or it was stored in
+     *                                  this session with a codec of another schema
      */
     public <T> SwappableObject<T> object(long id, Codec<T> codec) {
         Swappable h = find(id);
@@ -594,6 +604,13 @@ public final class SwapSpace implements AutoCloseable {
         Exception error = null;
         try (Arena arena = Arena.ofShared()) { // an encoded payload is checksummed on another thread
             MemorySegment[] parts = h.payload(value, arena);
+            long length = length(parts);
+            if (length != h.byteSize) {
+                // A block of another length would not be read back (nor fit the budget's count): keep it here.
+                throw new IllegalStateException(h + " was changed after it was stored: it encodes to " + length
+                        + " bytes now, not " + h.byteSize + "; a stored value must not change (store a new one"
+                        + " and close this handle instead)");
+            }
             blockOffset = file.write(h.id, parts, h.byteSize);
         } catch (IOException | RuntimeException e) {
             error = e;
@@ -605,8 +622,8 @@ public final class SwapSpace implements AutoCloseable {
             if (error != null) {
                 failures++;
                 lastFailure = new SwapException("cannot swap out " + h + " to file=" + file.path() + ": "
-                        + error.getMessage() + "; it stays in memory. Free disk space, choose another directory,"
-                        + " or raise the budget", error);
+                        + error.getMessage() + "; it stays in memory" + (error instanceof IOException
+                        ? ". Free disk space, choose another directory, or raise the budget" : ""), error);
             }
             if (h.state == Swappable.State.CLOSED) {
                 resident -= h.byteSize;
@@ -740,7 +757,12 @@ public final class SwapSpace implements AutoCloseable {
             }
             for (Swappable h : all) {
                 if (h.value != null) {
-                    h.drop(h.value);
+                    try {
+                        h.drop(h.value);
+                    } catch (IllegalStateException releasedElsewhere) {
+                        // An array the caller released too (or tracked twice): nothing left to give back,
+                        // and the pool and the other objects must still be closed.
+                    }
                     h.value = null;
                 }
                 h.state = Swappable.State.CLOSED;
@@ -760,15 +782,27 @@ public final class SwapSpace implements AutoCloseable {
     private void save(List<Swappable> all) throws IOException {
         List<CatalogLayout.Entry> entries = new ArrayList<>();
         for (Swappable h : all) {
+            long length = h.byteSize;
             if (h.state == Swappable.State.RESIDENT && h.offset < 0) { // clean ones are there already
                 try (Arena arena = Arena.ofShared()) {
-                    h.offset = file.write(h.id, h.payload(h.value, arena), h.byteSize);
+                    // At the length it has now: an object changed since it was stored is saved as it is.
+                    MemorySegment[] parts = h.payload(h.value, arena);
+                    length = length(parts);
+                    h.offset = file.write(h.id, parts, length);
                 }
             }
-            entries.add(new CatalogLayout.Entry(h.id, h.offset, h.byteSize, h.kind.tag));
+            entries.add(new CatalogLayout.Entry(h.id, h.offset, length, h.kind.tag));
         }
         entries.sort(Comparator.comparingLong(CatalogLayout.Entry::offset));
         file.closeWithCatalog(nextId.get(), entries);
+    }
+
+    private static long length(MemorySegment[] parts) {
+        long length = 0;
+        for (MemorySegment part : parts) {
+            length += part.byteSize();
+        }
+        return length;
     }
 
     @Override

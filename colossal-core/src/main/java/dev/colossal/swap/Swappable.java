@@ -90,7 +90,11 @@ public abstract sealed class Swappable implements AutoCloseable permits Swappabl
     /** @return whether a user holds the value beyond the handle's own reference */
     abstract boolean pinned(Object resident);
 
-    /** @return the payload of a resident value, as segments in order; temporary memory comes from {@code arena} */
+    /**
+     * @return the payload of a resident value, as segments in order; temporary memory comes from
+     *     {@code arena}. An encoded object is encoded now, so its payload differs from
+     *     {@link #byteSize} if the value was changed since it was stored.
+     */
     abstract MemorySegment[] payload(Object resident, Arena arena);
 
     /** Reads the payload back and rebuilds the value. */

@@ -1,6 +1,7 @@
 package dev.colossal.swap;
 
 import dev.colossal.codec.Codec;
+import dev.colossal.codec.Codecs;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -36,8 +37,13 @@ public final class SwappableObject<T> extends Swappable {
     @SuppressWarnings("unchecked")
     <U> SwappableObject<U> bind(Codec<U> c) {
         Objects.requireNonNull(c, "codec");
-        if (codec == null) {
+        Codec<T> own = codec;
+        if (own == null) {
             codec = (Codec<T>) c;
+        } else if (c != own && !Codecs.schema(c).equals(Codecs.schema(own))) {
+            // Handed out as it is, the handle's get() would return another type than the caller's.
+            throw new IllegalArgumentException("object id=" + id + " was stored with a codec of "
+                    + Codecs.schema(own) + ", not " + Codecs.schema(c) + "; pass the codec it was stored with");
         }
         return (SwappableObject<U>) this;
     }
@@ -59,8 +65,10 @@ public final class SwappableObject<T> extends Swappable {
     @Override
     @SuppressWarnings("unchecked")
     MemorySegment[] payload(Object resident, Arena arena) {
-        MemorySegment bytes = arena.allocate(byteSize, 8);
-        codec().encode((T) resident, bytes, 0);
+        // Measured again: a value changed since it was stored may encode to another size (see SwapSpace.write).
+        Codec<T> c = codec();
+        MemorySegment bytes = arena.allocate(c.encodedSize((T) resident), 8);
+        c.encode((T) resident, bytes, 0);
         return new MemorySegment[] {bytes};
     }
 

@@ -260,4 +260,21 @@ class MessageRingTest {
         var e = assertThrows(IllegalArgumentException.class, () -> MessageRing.oneToOne(dir.resolve("x"), capacity));
         assertTrue(e.getMessage().contains("capacity=" + capacity));
     }
+
+    @Test
+    void anotherCapacityIsRefusedInTermsOfCapacity() {
+        Path path = dir.resolve("cap");
+        try (MessageRing ring = MessageRing.manyToOne(path, 4096);
+             BroadcastTransmitter tx = BroadcastTransmitter.open(dir.resolve("bcast"), 1024)) {
+            for (Executable call : List.<Executable>of(() -> MessageRing.manyToOne(path, 8192),
+                    () -> BroadcastReceiver.open(dir.resolve("bcast"), 2048))) {
+                IpcException e = assertThrows(IpcException.class, call);
+                assertTrue(e.getMessage().matches(".* has capacity=(4096|1024) but capacity=(8192|2048) was asked for.*"),
+                        e.getMessage());
+            }
+            assertEquals(1024, tx.capacity());
+            ring.write(1, MemorySegment.ofArray(new byte[8]), 0, 8);
+            assertEquals(1, ring.read((type, buffer, offset, length) -> { }), "the ring is untouched");
+        }
+    }
 }

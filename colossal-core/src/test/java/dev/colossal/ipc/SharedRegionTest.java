@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.colossal.ChildJvm;
 import dev.colossal.Interrupts;
@@ -156,6 +157,34 @@ class SharedRegionTest {
         IpcException missing = assertThrows(IpcException.class, () -> SharedRegion.open(dir.resolve("none"), RegionKind.RAW));
         assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
         assertThrows(IllegalArgumentException.class, () -> SharedRegion.shm("a/b"));
+        assertThrows(IllegalArgumentException.class, () -> SharedRegion.shm("..")); // /dev/shm/.. is /dev
+    }
+
+    @Test
+    void aRegionLargerThanTheFreeSpaceIsRefusedBeforeAnyByteIsWritten() throws Exception {
+        Path small = Files.createDirectories(dir.resolve("small"));
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.toString())
+                .redirectErrorStream(true).start();
+        assumeTrue(mount.waitFor() == 0, "cannot mount a 1 MiB tmpfs here (needs root)");
+        try {
+            // Zeroing it first would fill the tmpfs; one larger than RAM got the creator OOM-killed.
+            Path path = small.resolve("big");
+            IpcException e = assertThrows(IpcException.class, () -> SharedRegion.create(path, RegionKind.RAW, 64 << 20));
+            assertTrue(e.getMessage().contains("usable="), e.getMessage());
+            assertFalse(Files.exists(path), "nothing is left behind");
+            assertEquals(Files.getFileStore(small).getTotalSpace(), Files.getFileStore(small).getUsableSpace(),
+                    "the tmpfs is as empty as it was");
+        } finally {
+            new ProcessBuilder("umount", small.toString()).start().waitFor();
+        }
+    }
+
+    @Test
+    void aPayloadSizeTheHeaderWouldOverflowIsRefused() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> SharedRegion.create(dir.resolve("x"), RegionKind.RAW, Long.MAX_VALUE - 64));
+        assertTrue(e.getMessage().contains("at most"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("x")));
     }
 
     @Test

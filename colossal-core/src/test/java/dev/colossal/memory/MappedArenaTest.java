@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.ChildJvm;
 import java.io.File;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -239,5 +240,39 @@ class MappedArenaTest {
         Files.write(dir.resolve("arena.index"), "not an index at all".getBytes());
         var e = assertThrows(UncheckedIOException.class, () -> MappedArena.open(dir));
         assertTrue(e.getMessage().contains("bad magic"), e.getMessage());
+    }
+
+    /**
+     * Two arenas open on one directory would each allocate from the same end of arena.data and
+     * write over each other's segments: a second open, here or in another process, is refused
+     * while the first is open, and a process killed with the arena open releases it.
+     */
+    @Test
+    void aSecondOpenOfOneDirectoryIsRefusedUntilTheFirstIsClosedOrItsProcessDies(@TempDir Path dir) throws Exception {
+        try (MappedArena arena = MappedArena.builder().directory(dir).keepFiles(true).build()) {
+            arena.allocate(ValueLayout.JAVA_LONG).set(ValueLayout.JAVA_LONG, 0, 1234);
+            for (var second : List.<org.junit.jupiter.api.function.Executable>of(() -> MappedArena.open(dir).close(),
+                    () -> MappedArena.builder().directory(dir).build().close())) {
+                var e = assertThrows(UncheckedIOException.class, second);
+                assertTrue(e.getMessage().contains("is open already"), e.getMessage());
+            }
+            try (ChildJvm child = ChildJvm.start(ArenaChild.class, "hold", dir)) {
+                child.awaitLine("refused");
+            }
+            arena.allocate(ValueLayout.JAVA_LONG).set(ValueLayout.JAVA_LONG, 0, 5678);
+        }
+        try (ChildJvm child = ChildJvm.start(ArenaChild.class, "hold", dir)) {
+            child.awaitLine("open");
+            var e = assertThrows(UncheckedIOException.class, () -> MappedArena.open(dir));
+            assertTrue(e.getMessage().contains("in this process or another"), e.getMessage());
+            child.kill9();
+        }
+        try (MappedArena again = MappedArena.open(dir)) {
+            List<MemorySegment> segments = again.segments();
+            assertEquals(3, segments.size());
+            assertEquals(1234, segments.get(0).get(ValueLayout.JAVA_LONG, 0));
+            assertEquals(5678, segments.get(1).get(ValueLayout.JAVA_LONG, 0));
+            assertEquals(4321, segments.get(2).get(ValueLayout.JAVA_LONG, 0), "kill -9 released the lock");
+        }
     }
 }

@@ -178,5 +178,16 @@ class SparseFilesTest {
     void shouldRejectBadSizes(@TempDir Path dir) {
         assertThrows(IllegalArgumentException.class, () -> SparseFiles.map(dir, 0));
         assertThrows(IllegalArgumentException.class, () -> SparseFiles.map(dir, 100, 3000, false));
+        // Rounded up to whole files, Long.MAX_VALUE bytes used to overflow into no file at all, mapped
+        // "successfully"; now the first file that cannot be mapped says so.
+        var e = assertThrows(java.io.UncheckedIOException.class,
+                () -> dev.colossal.array.ByteArray.sparse(dir, Long.MAX_VALUE, 1L << 62).close());
+        assertTrue(e.getMessage().contains("cannot map"), e.getMessage());
+        var arena = assertThrows(IllegalArgumentException.class, () -> {
+            try (MappedArena a = MappedArena.ofTemp()) {
+                a.allocate(Long.MAX_VALUE - 8, 8);
+            }
+        });
+        assertTrue(arena.getMessage().contains("larger than any file can be"), arena.getMessage());
     }
 }

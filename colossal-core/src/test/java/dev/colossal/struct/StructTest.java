@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StructTest {
@@ -116,6 +117,29 @@ class StructTest {
             assertThrows(IllegalArgumentException.class, () -> a.set(0, new StructSamples.Padded((byte) 1, 2L,
                     (short) 3, "A\u0000B", new StructSamples.Inner(4, new double[2]))), "\"A\\0B\" would read back \"A\"");
             assertThrows(UnsupportedOperationException.class, a::flyweight);
+        }
+    }
+
+    @Test
+    void aRefusedRecordLeavesTheWholeStructAsItWas() {
+        try (Arena arena = Arena.ofConfined()) {
+            StructType<StructSamples.Padded> type = StructType.of(StructSamples.Padded.class);
+            MemorySegment memory = arena.allocate(type.layout(), 2);
+            StructArray<StructSamples.Padded> a = StructArray.wrap(type, memory);
+            StructSamples.Padded stored = new StructSamples.Padded((byte) 1, 2L, (short) 3, "abc",
+                    new StructSamples.Inner(4, new double[] {5, 6}));
+            a.set(1, stored);
+            MemorySegment before = memory.asSlice(type.byteSize(), type.byteSize());
+            byte[] bytes = before.toArray(ValueLayout.JAVA_BYTE);
+            // every field but the last one fine: the fields before it must not be written either
+            for (StructSamples.Padded refused : List.of(
+                    new StructSamples.Padded((byte) 9, 9L, (short) 9, "abcd", new StructSamples.Inner(9, new double[2])),
+                    new StructSamples.Padded((byte) 9, 9L, (short) 9, "\u00e9\u00e9", new StructSamples.Inner(9, new double[2])),
+                    new StructSamples.Padded((byte) 9, 9L, (short) 9, "xyz", null),
+                    new StructSamples.Padded((byte) 9, 9L, (short) 9, "xyz", new StructSamples.Inner(9, new double[3])))) {
+                assertThrows(IllegalArgumentException.class, () -> a.set(1, refused), refused.toString());
+                assertArrayEquals(bytes, before.toArray(ValueLayout.JAVA_BYTE), "struct changed by " + refused);
+            }
         }
     }
 

@@ -132,6 +132,38 @@ class SwapSpaceTest extends TinySpaces {
         }
     }
 
+    /**
+     * A stored value should not change, but a list stored and then added to (or cut) must not be
+     * lost for it: a swap-out of another length is refused, saying why, and the value stays in
+     * memory; a persistent space saves it on close as it is then.
+     */
+    @Test
+    void aStoredValueChangedAfterwardsIsKeptNotLost() {
+        Codec<List<String>> strings = Codecs.list(Codecs.string());
+        java.nio.file.Path file = dir.resolve("changed.swap");
+        long grownId;
+        try (SwapSpace space = tiny(1 << 20).persistent(file).build()) {
+            List<String> grown = new ArrayList<>(List.of("a"));
+            List<String> cut = new ArrayList<>(List.of("a", "a much longer second element"));
+            SwappableObject<List<String>> g = space.store(grown, strings);
+            SwappableObject<List<String>> c = space.store(cut, strings);
+            grown.add("b");
+            cut.remove(1);
+            for (SwappableObject<List<String>> changed : List.of(g, c)) {
+                SwapException e = assertThrows(SwapException.class, changed::swapOut);
+                assertTrue(e.getMessage().contains("was changed after it was stored")
+                        && !e.getMessage().contains("Free disk space"), e.getMessage());
+                assertTrue(changed.isResident());
+            }
+            assertEquals(List.of("a", "b"), g.get());
+            assertEquals(List.of("a"), c.get());
+            grownId = g.id();
+        }
+        try (SwapSpace space = tiny(1 << 20).persistent(file).build()) {
+            assertEquals(List.of("a", "b"), space.object(grownId, strings).get(), "saved as it was at close");
+        }
+    }
+
     @Test
     void shouldReopenAPersistentSpaceWithItsCatalog() {
         java.nio.file.Path file = dir.resolve("kept.swap");
@@ -168,6 +200,10 @@ class SwapSpaceTest extends TinySpaces {
             }
             assertEquals("kept across reopening", space.object(textId, strings).get());
             assertThrows(IllegalArgumentException.class, () -> space.array(textId, LongArray.class));
+            var other = assertThrows(IllegalArgumentException.class,
+                    () -> space.object(textId, Codecs.list(Codecs.string())));
+            assertTrue(other.getMessage().contains("stored with a codec of string"), other.getMessage());
+            assertEquals("kept across reopening", space.object(textId, Codecs.string()).get());
             long fresh = space.store("new", strings).id();
             assertTrue(fresh > textId, "ids continue after reopening");
         }
@@ -382,6 +418,22 @@ class SwapSpaceTest extends TinySpaces {
         try (var left = Files.list(mine)) {
             assertEquals(List.of(mine.resolve("keep.txt")), left.toList(), "a directory given is left as it was");
         }
+    }
+
+    @Test
+    void aReleasedArrayIsNotTrackedAndAnArrayReleasedUnderTheSpaceDoesNotStopItsClose() throws Exception {
+        Path swapDir = dir.resolve("own");
+        SwapSpace space = SwapSpace.builder().directory(swapDir).budget(1 << 20).build();
+        LongArray released = LongArray.contiguous(100);
+        released.close();
+        var e = assertThrows(IllegalArgumentException.class, () -> space.track(released));
+        assertTrue(e.getMessage().contains("was released"), e.getMessage());
+        LongArray twice = LongArray.contiguous(100);
+        space.track(twice);
+        space.track(twice); // the caller's one reference handed over twice
+        space.close();
+        assertFalse(Files.exists(swapDir), "closed through and through: its file and directory are gone");
+        assertThrows(IllegalStateException.class, space.pool()::acquire, "and its own pool closed");
     }
 
     @Test
