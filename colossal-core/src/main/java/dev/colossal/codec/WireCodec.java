@@ -64,7 +64,8 @@ interface WireCodec<T> extends Codec<T> {
 
     private IllegalArgumentException cyclic(StackOverflowError e) {
         return new IllegalArgumentException("value of type=" + typeName() + " nests deeper than the thread's stack: "
-                + "it probably refers to itself (codecs write trees, not graphs with cycles)", e);
+                + "either it refers to itself (codecs write trees, not graphs with cycles), or it is a chain of records"
+                + " too long to write by recursion (store such a chain as a list, or write it on a thread with a larger stack)", e);
     }
 
     @Override
