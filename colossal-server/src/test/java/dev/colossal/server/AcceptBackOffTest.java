@@ -84,7 +84,7 @@ class AcceptBackOffTest {
      * The server's own class path, as the launcher runs it: jars only (a class loaded from a directory
      * needs a descriptor of its own, so a server out of them threw NoClassDefFoundError, seen once
      * under load, for the first class a path loaded late), and none of the tests' (each jar the class
-     * loader opens takes a descriptor of the 40).
+     * loader opens takes a descriptor of the 40). Core is a directory or, in a whole build, its jar.
      */
     private String serverClassPath() {
         ToolProvider jar = ToolProvider.findFirst("jar").orElseThrow();
@@ -94,7 +94,7 @@ class AcceptBackOffTest {
                 String packed = dir.resolve("classes-" + entries.size() + ".jar").toString();
                 assertEquals(0, jar.run(System.out, System.err, "--create", "--file", packed, "-C", entry, "."));
                 entries.add(packed);
-            } else if (entry.contains("picocli") || entry.contains("HdrHistogram")) {   // the server's dependencies
+            } else if (Path.of(entry).getFileName().toString().matches("(colossal-core|picocli|HdrHistogram).*\\.jar")) {
                 entries.add(entry);
             }
         }
