@@ -260,6 +260,9 @@ interface KeyValueStore extends AutoCloseable {
     /** @return writes refused since start because the map file could not grow */
     long noRoomRefusals();
 
+    /** @return the map file this store keeps its keys in (for a database without one yet, the file it will have) */
+    java.nio.file.Path path();
+
     /** @return the map file's size in bytes, -1 if it cannot be read */
     long fileBytes();
 
