@@ -78,8 +78,8 @@ final class Databases implements AutoCloseable {
             if (!beyond.isEmpty()) {
                 throw new DatabasesMismatchException(dir, count, beyond.values(), beyond.lastKey());
             }
-            long t0 = System.nanoTime();
             int repaired = 0;
+            long repairNanos = 0;
             dbs.openFile(0);
             for (int db : files.keySet()) {
                 if (db != 0) {
@@ -88,6 +88,7 @@ final class Databases implements AutoCloseable {
             }
             for (MapStore m : dbs.open) {
                 repaired += m.repairedAtOpen();
+                repairNanos += m.repairNanos();
                 dbs.report.add(m.startupLine());
             }
             dbs.report.addAll(swaps);
@@ -98,7 +99,7 @@ final class Databases implements AutoCloseable {
                                 + " no recovery step is needed: %d segment(s) it left mid-write repaired in %d ms (%d over the"
                                 + " file's life). Every write it acknowledged is in the file, unless the machine lost power before"
                                 + " the kernel wrote it back: 'colossal verify %s' checks every entry",
-                        dir.toAbsolutePath(), lock.previousPid(), repaired, (System.nanoTime() - t0) / 1_000_000, life,
+                        dir.toAbsolutePath(), lock.previousPid(), repaired, repairNanos / 1_000_000, life,
                         String.join("' and 'colossal verify ", dbs.open.stream().map(m -> m.path().toString()).toList())));
             }
             if (dbs.budget != null) {
@@ -108,6 +109,7 @@ final class Databases implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             try {
                 dbs.closeMaps();
+                lock.unclaim();
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }

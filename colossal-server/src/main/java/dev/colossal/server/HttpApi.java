@@ -80,7 +80,8 @@ final class HttpApi implements AutoCloseable {
         try {
             route(x);
         } catch (RuntimeException e) {
-            KeyValueStore store = ctx.dbs.store(Math.max(0, dbNumber(query(x).get("db"))));
+            int db = dbNumber(query(x).get("db"));
+            KeyValueStore store = ctx.dbs.store(db >= 0 && db < ctx.dbs.count() ? db : 0);
             if (e instanceof MapCorruptedException damage) {
                 store.damaged(damage); // said on stderr once, as over RESP
             } else if (e instanceof java.io.UncheckedIOException full) {

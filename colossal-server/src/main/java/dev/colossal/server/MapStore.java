@@ -50,8 +50,9 @@ final class MapStore implements KeyValueStore {
     private volatile Sweep lastSweep;
     /** Writes since the last sweep began may have changed the keys with a TTL. */
     private volatile boolean sweepWanted = true;
-    /** Segments repaired at open, left mid-write by a server that did not stop cleanly. */
+    /** Segments repaired at open, left mid-write by a server that did not stop cleanly, and how long that took. */
     private int repairedAtOpen;
+    private long repairNanos;
 
     private MapStore(BytesMap map, KeyLocks locks, LongSupplier clock) {
         this.map = map;
@@ -122,7 +123,9 @@ final class MapStore implements KeyValueStore {
                 throw new MaxMemoryMismatchException(dir, file, kept.maxBytes(), kept.maxEntries(), maxBytes);
             }
             MapStore store = new MapStore(map, locks, clock);
+            long t0 = System.nanoTime();
             store.repairedAtOpen = map.recoverLocks();
+            store.repairNanos = System.nanoTime() - t0;
             return store;
         } catch (IOException | RuntimeException e) {
             map.close();
@@ -140,9 +143,14 @@ final class MapStore implements KeyValueStore {
         file = to;
     }
 
-    /** @return the segments repaired at open (see {@link #openFile}) and over the file's life */
+    /** @return the segments repaired at open (see {@link #openFile}) */
     int repairedAtOpen() {
         return repairedAtOpen;
+    }
+
+    /** @return how long the repairs at open took */
+    long repairNanos() {
+        return repairNanos;
     }
 
     /** The line {@code serve} says at start about this database: its file, keys, size and the free disk space. */

@@ -58,6 +58,8 @@ class DatabasesConfigTest {
         try (ColossalServer s = ColossalServer.start(config(dir).withDatabases(10)); Jedis nine = jedis(s, 9);
              Jedis w = new Jedis("127.0.0.1", s.port())) {
             assertEquals("nine", nine.get("k"));
+            assertTrue(s.startupReport().stream().noneMatch(l -> l.contains("did not stop cleanly")),
+                    "the refused start is no unclean stop: " + s.startupReport());
             assertEquals(List.of("databases", "10"), w.configGet("databases").entrySet().stream()
                     .flatMap(x -> java.util.stream.Stream.of(x.getKey(), x.getValue())).toList());
             JedisDataException out = assertThrows(JedisDataException.class, () -> w.select(10));
