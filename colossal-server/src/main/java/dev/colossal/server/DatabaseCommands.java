@@ -29,8 +29,8 @@ final class DatabaseCommands {
     }
 
     /**
-     * Reads a database number as Redis's {@code getIntFromObjectOrReply} does, and checks it is one
-     * of ours; or answers the error.
+     * Reads a database number as Redis's {@code getIntFromObjectOrReply} does (any int; whether it
+     * is one of ours is {@link #inRange}'s, after, as Redis's order of errors has it), or answers the error.
      *
      * @param notInt the error for a non-number or a number outside int, or null for Redis's own two
      * @return the number, or {@link #REFUSED} once the error is answered
