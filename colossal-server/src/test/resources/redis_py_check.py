@@ -67,4 +67,23 @@ if major >= 5:
     assert r3.ttl("nothing") == -2
 else:
     print("skip RESP3: redis-py %s has no protocol=3 (needs 5.0+)" % redis.__version__)
+# a database named in the URL, as Django's cache (db 1), Celery or Sidekiq (redis://host/2) give it:
+# every connection of the pool SELECTs it
+one = redis.Redis.from_url("redis://127.0.0.1:%d/1" % port)
+zero = redis.Redis.from_url("redis://127.0.0.1:%d/0" % port)
+assert one.set("py:db", "one") is True
+assert zero.set("py:db", "zero") is True
+assert one.get("py:db") == b"one" and zero.get("py:db") == b"zero"
+pipe = one.pipeline()
+pipe.incr("py:n").incr("py:n")
+assert pipe.execute() == [1, 2]
+assert one.dbsize() == 2 and zero.dbsize() == 1
+assert one.flushdb() is True and zero.get("py:db") == b"zero"
+try:
+    redis.Redis.from_url("redis://127.0.0.1:%d/16" % port).ping()
+    raise AssertionError("database 16 must be refused")
+except redis.ResponseError as e:
+    assert str(e) == "DB index is out of range", str(e)
+zero.flushall()
+print("ok redis://host:port/N: the URL's database, isolated from database 0")
 print("redis-py", redis.__version__, "passed")

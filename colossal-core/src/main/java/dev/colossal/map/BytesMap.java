@@ -867,6 +867,53 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Evicts entries as a bounded map does to make room for a write, until at least {@code bytes}
+     * of entry bytes (as {@link #usedBytes} counts them) are freed or the map is empty: for a caller
+     * that keeps several maps within one budget, such as a server whose databases share one bound.
+     * The segments give about equal shares, each chosen by its CLOCK hand: an expired entry goes
+     * at once, one read or written since the hand last passed is spared once. Evicted entries count
+     * in {@link #evictions}. In a map without a bound reads do not mark entries, so there the hand
+     * takes them in table order.
+     *
+     * @param bytes the bytes to free; 0 or less frees nothing
+     * @return the bytes freed: at least {@code bytes} unless the map became empty, and at most about
+     *     one entry per segment more
+     * @throws UnsupportedOperationException if the map was opened read-only
+     */
+    public long evict(long bytes) {
+        file.checkWritable();
+        long freed = 0;
+        int n = segments.length;
+        int from = evictFrom;
+        while (freed < bytes) {
+            long round = freed;
+            long share = Math.max(1, (bytes - freed + n - 1) / n);
+            for (int i = 0; i < n && freed < bytes; i++) {
+                Segment s = segments[(from + i) & (n - 1)];
+                if (s.liveEntries() == 0) {
+                    continue;
+                }
+                s.lock();
+                try {
+                    freed += s.evict(Math.min(share, bytes - freed));
+                } finally {
+                    s.unlock();
+                }
+            }
+            // The next call starts one segment on: small requests must not always drain the first.
+            from = (from + 1) & (n - 1);
+            if (freed == round) {
+                break; // nothing left to evict
+            }
+        }
+        evictFrom = from;
+        return freed;
+    }
+
+    /** Where the next {@link #evict} starts; a hint, so racing callers need not agree. */
+    private int evictFrom;
+
+    /**
      * Returns how many entries this process evicted to keep the map within its bound (see {@link
      * MapOptions#withMaxEntries}) since it opened the map: a cache's miss rate explained. Other
      * processes' evictions are theirs to count; expired entries removed are not evictions.

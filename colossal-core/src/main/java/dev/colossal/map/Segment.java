@@ -892,6 +892,22 @@ final class Segment {
         }
     }
 
+    /**
+     * Evicts entries by the CLOCK hand, as making room for a write does, until {@code bytes} are
+     * freed or nothing is left: {@link BytesMap#evict}'s share of this segment. Under the lock.
+     *
+     * @return the bytes the evicted entries took
+     */
+    long evict(long bytes) {
+        MemorySegment m = file.mem();
+        long before = Mem.getLong(m, base + USED_BLOCKS);
+        long want = (bytes + (1L << shift) - 1) >>> shift;
+        while (before - Mem.getLong(file.mem(), base + USED_BLOCKS) < want && evictOne(-1)) {
+            // evictOne moved the hand and freed an entry
+        }
+        return (before - Mem.getLong(file.mem(), base + USED_BLOCKS)) << shift;
+    }
+
     /** Whether {@code moreEntries} and {@code moreBlocks} would take the segment past its bound. */
     private boolean overBound(long moreEntries, long moreBlocks) {
         MemorySegment m = file.mem();

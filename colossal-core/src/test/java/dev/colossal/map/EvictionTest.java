@@ -63,6 +63,34 @@ class EvictionTest {
         }
     }
 
+    /** evict frees what it is asked from every segment, by the hand: read entries outlive the rest. */
+    @Test
+    void evictFreesTheBytesAskedForAndSparesEntriesThatAreRead() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("budget.map"), MapOptions.DEFAULTS.withSegments(8).withMaxBytes(1 << 20))) {
+            for (int i = 0; i < 2000; i++) {
+                map.put(b("k" + i), new byte[100]);
+            }
+            for (int i = 0; i < 2000; i += 10) {
+                map.get(b("k" + i)); // one in ten read: marked for the hand
+            }
+            long used = map.usedBytes();
+            long freed = map.evict(used / 2);
+            assertTrue(freed >= used / 2 && freed < used / 2 + 8 * 200, "freed " + freed + " of " + used);
+            assertEquals(used - freed, map.usedBytes());
+            assertEquals(2000 - map.size(), map.evictions(), "evicted entries are counted as evictions");
+            int read = 0;
+            for (int i = 0; i < 2000; i += 10) {
+                read += map.containsKey(MemorySegment.ofArray(b("k" + i))) ? 1 : 0;
+            }
+            assertTrue(read > 190, "entries read since the hand passed are spared: " + read + " of 200 left");
+            assertEquals(0, map.evict(0));
+            assertEquals(map.usedBytes(), map.evict(Long.MAX_VALUE), "asked for more than there is, it empties the map");
+            assertEquals(0, map.size());
+            assertEquals(0, map.evict(100), "an empty map frees nothing");
+            MapChecks.assertSound(map);
+        }
+    }
+
     @Test
     void shouldKeepTheByteBound() throws IOException {
         try (BytesMap map = BytesMap.open(dir.resolve("bytes.map"), MapOptions.DEFAULTS.withSegments(2).withMaxBytes(64 << 10))) {

@@ -3,6 +3,7 @@ package dev.colossal.cli;
 import dev.colossal.map.MapFormatException;
 import dev.colossal.server.ColossalServer;
 import dev.colossal.server.DataDirInUseException;
+import dev.colossal.server.DatabasesMismatchException;
 import dev.colossal.server.ListenException;
 import dev.colossal.server.MaxMemoryMismatchException;
 import dev.colossal.server.ServerConfig;
@@ -72,6 +73,11 @@ public final class ServeCommand implements Callable<Integer> {
                     + " (default: noeviction)")
     String maxMemoryPolicy;
 
+    @Option(names = "--databases", paramLabel = "N",
+            description = "Numbered databases SELECT chooses from, 0 to N-1; each one written to is a map file in the"
+                    + " data directory, dbN.map (default: " + ServerConfig.DEFAULT_DATABASES + ", as in Redis)")
+    Integer databases;
+
     /** Creates the command; picocli calls this. */
     public ServeCommand() {}
 
@@ -91,7 +97,8 @@ public final class ServeCommand implements Callable<Integer> {
                 ioThreads != null ? ioThreads : f.integer("io-threads", d.ioThreads()),
                 busyPoll != null ? busyPoll : f.integer("busy-poll", d.busyPollMicros()),
                 maxMemory != null ? maxMemory : f.size("maxmemory", d.maxMemoryBytes()),
-                maxMemoryPolicy != null ? maxMemoryPolicy : f.string("maxmemory-policy", d.maxMemoryPolicy()));
+                maxMemoryPolicy != null ? maxMemoryPolicy : f.string("maxmemory-policy", d.maxMemoryPolicy()),
+                databases != null ? databases : f.integer("databases", d.databases()));
     }
 
     @Override
@@ -111,7 +118,7 @@ public final class ServeCommand implements Callable<Integer> {
         ColossalServer server;
         try {
             server = ColossalServer.start(settings);
-        } catch (DataDirInUseException | MaxMemoryMismatchException e) {
+        } catch (DataDirInUseException | MaxMemoryMismatchException | DatabasesMismatchException e) {
             return Failures.report("serve", e.getMessage());
         } catch (MapFormatException e) {
             Path file = e.file() != null ? e.file() : data;

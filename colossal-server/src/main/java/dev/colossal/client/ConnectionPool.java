@@ -11,14 +11,18 @@ import java.util.function.Function;
 /**
  * A few pipelined connections, each shared by every thread. A request goes to the connection its
  * key hashes to, so requests on one key keep their order even when sent asynchronously. A broken
- * connection is replaced by the next call that needs it (after a server restart, say).
+ * connection is replaced by the next call that needs it (after a server restart, say). Each new
+ * connection authenticates and selects the pool's database before any request goes on it.
  */
 final class ConnectionPool implements AutoCloseable {
 
     private static final byte[] AUTH = RequestBuffer.ascii("AUTH");
+    private static final byte[] SELECT = RequestBuffer.ascii("SELECT");
 
     private final InetSocketAddress address;
     private final byte[] password;
+    /** The database SELECT chooses on each connection, or null for the server's default (0). */
+    private final byte[] database;
     private final int connectTimeoutMillis;
     private final long replyTimeoutMillis;
     private final int maxInFlight;
@@ -26,10 +30,11 @@ final class ConnectionPool implements AutoCloseable {
     private final Object[] slotLocks;
     private volatile boolean closed;
 
-    ConnectionPool(InetSocketAddress address, byte[] password, int size, int connectTimeoutMillis,
+    ConnectionPool(InetSocketAddress address, byte[] password, int database, int size, int connectTimeoutMillis,
                    long replyTimeoutMillis, int maxInFlight) {
         this.address = address;
         this.password = password;
+        this.database = database == 0 ? null : RequestBuffer.ascii(Integer.toString(database));
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.replyTimeoutMillis = replyTimeoutMillis;
         this.maxInFlight = maxInFlight;
@@ -84,7 +89,10 @@ final class ConnectionPool implements AutoCloseable {
             if (c == null || c.isBroken()) {
                 c = RespConnection.open(address, connectTimeoutMillis, maxInFlight);
                 if (password != null) {
-                    authenticate(c);
+                    handshake(c, "AUTH", AUTH, password);
+                }
+                if (database != null) {
+                    handshake(c, "SELECT", SELECT, database);
                 }
                 slots.set(slot, c);
             }
@@ -92,11 +100,12 @@ final class ConnectionPool implements AutoCloseable {
         }
     }
 
-    private void authenticate(RespConnection c) {
+    /** Sends a command a new connection needs before any request, and waits for its OK. */
+    private void handshake(RespConnection c, String name, byte[]... command) {
         try {
-            CompletableFuture<Object> f = c.send(reply -> reply, AUTH, password);
+            CompletableFuture<Object> f = c.send(reply -> reply, command);
             if (f == null) {
-                throw new RemoteMapException("connection to " + c.address() + " broke before AUTH", null);
+                throw new RemoteMapException("connection to " + c.address() + " broke before " + name, null);
             }
             await(new Sent<>(c, f));
         } catch (RuntimeException e) {

@@ -88,7 +88,7 @@ public final class RemoteMap<K, V> implements AutoCloseable {
      * @param values the value codec
      * @param <K>    the key type
      * @param <V>    the value type
-     * @return a builder for 127.0.0.1:6380, no password, two connections
+     * @return a builder for 127.0.0.1:6380, no password, database 0, two connections
      */
     public static <K, V> Builder<K, V> builder(Codec<K> keys, Codec<V> values) {
         return new Builder<>(Objects.requireNonNull(keys, "keys"), Objects.requireNonNull(values, "values"));
@@ -248,7 +248,7 @@ public final class RemoteMap<K, V> implements AutoCloseable {
     }
 
     /**
-     * @return the number of keys on the server (as Redis's DBSIZE counts them)
+     * @return the number of keys in the map's database on the server (as Redis's DBSIZE counts them)
      * @throws RemoteMapException on a server error, a broken connection or a timeout
      */
     public long size() {
@@ -256,7 +256,8 @@ public final class RemoteMap<K, V> implements AutoCloseable {
     }
 
     /**
-     * Removes every key on the server, not only those this map wrote.
+     * Removes every key of the map's database on the server ({@link Builder#database}), not only
+     * those this map wrote.
      *
      * @throws RemoteMapException on a server error, a broken connection or a timeout
      */
@@ -438,6 +439,7 @@ public final class RemoteMap<K, V> implements AutoCloseable {
         private String host = "127.0.0.1";
         private int port = 6380;
         private String password;
+        private int database;
         private int connections = 2;
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration replyTimeout = Duration.ofSeconds(30);
@@ -470,6 +472,24 @@ public final class RemoteMap<K, V> implements AutoCloseable {
          */
         public Builder<K, V> password(String password) {
             this.password = password;
+            return this;
+        }
+
+        /**
+         * Names the server's database the map is, as {@code redis://host:port/N} does for Redis
+         * clients: every connection sends {@code SELECT n} when it opens, so {@link RemoteMap#size()}
+         * and {@link RemoteMap#clear()} count and clear that database only.
+         *
+         * @param n the database number, 0 (the default) or more; the server refuses one beyond its
+         *          {@code --databases} when the map connects
+         * @return this builder
+         * @throws IllegalArgumentException if {@code n} is negative
+         */
+        public Builder<K, V> database(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("database=" + n + " must be 0 or more");
+            }
+            this.database = n;
             return this;
         }
 
@@ -524,15 +544,15 @@ public final class RemoteMap<K, V> implements AutoCloseable {
         }
 
         /**
-         * Opens the connections (and authenticates them).
+         * Opens the connections (and authenticates them, and selects the database).
          *
          * @return the connected map
          * @throws RemoteMapException    if the server cannot be reached
-         * @throws RemoteServerException if it refuses the password
+         * @throws RemoteServerException if it refuses the password or the database number
          */
         public RemoteMap<K, V> connect() {
             byte[] pass = password == null ? null : password.getBytes(StandardCharsets.UTF_8);
-            ConnectionPool pool = new ConnectionPool(new InetSocketAddress(host, port), pass, connections,
+            ConnectionPool pool = new ConnectionPool(new InetSocketAddress(host, port), pass, database, connections,
                     (int) connectTimeout.toMillis(), replyTimeout.toMillis(), maxInFlight);
             try {
                 pool.connectAll();

@@ -29,7 +29,7 @@ final class AdminCommands {
         });
         t.addNoAuth("hello", -1, List.of("fast", "no-auth"), this::hello);
         t.addNoAuth("auth", -2, List.of("fast", "no-auth"), this::auth);
-        t.add("select", 2, List.of("fast"), 0, 0, 0, this::select);
+        t.addNoAuth("reset", 1, List.of("fast", "no-auth"), this::reset);
         t.add("client", -2, List.of(), 0, 0, 0, this::client);
         t.add("command", -1, List.of(), 0, 0, 0, this::command);
         t.add("info", -1, List.of(), 0, 0, 0, (c, a, r) -> {
@@ -39,11 +39,11 @@ final class AdminCommands {
         t.add("config", -2, List.of(), 0, 0, 0, this::config);
         t.add("time", 1, List.of("fast"), 0, 0, 0, this::time);
         t.add("save", 1, List.of(), 0, 0, 0, (c, a, r) -> {
-            ctx.store.sync();
+            ctx.dbs.sync();
             r.ok();
         });
         t.add("bgsave", -1, List.of(), 0, 0, 0, (c, a, r) -> {
-            ctx.store.sync();
+            ctx.dbs.sync();
             r.simple("Background saving started");
         });
         t.add("shutdown", -1, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, this::shutdown);
@@ -190,18 +190,19 @@ final class AdminCommands {
         return true;
     }
 
-    private void select(Client c, byte[][] a, Reply r) {
-        OptionalLong parsed = Args.toLong(a[1]);
-        long db = parsed.orElse(0);
-        if (parsed.isEmpty()) {
-            r.error(Errors.NOT_INTEGER);
-        } else if (db > Integer.MAX_VALUE || db < Integer.MIN_VALUE) {
-            r.error("ERR value is out of range, value must between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE);
-        } else if (db != 0) {
-            r.error(Errors.DB_RANGE);
-        } else {
-            r.ok();
-        }
+    /**
+     * RESET: the connection as new, as redis-server does it: out of a transaction, nothing watched,
+     * database 0, RESP2, no name, and unauthenticated if a password is required.
+     */
+    private void reset(Client c, byte[][] a, Reply r) {
+        c.queued = null;
+        c.queueRefused = false;
+        Transactions.unwatch(c);
+        c.db = 0;
+        c.name = null;
+        c.authenticated = ctx.config.requirePass() == null;
+        r.protocol = 2;
+        r.simple("RESET");
     }
 
     private void client(Client c, byte[][] a, Reply r) {
@@ -262,7 +263,7 @@ final class AdminCommands {
     private String describe(Client x) {
         long age = (ctx.now() - x.createdMillis) / 1000;
         return "id=" + x.id + " addr=" + x.address + " laddr=" + ctx.config.bind() + ":" + ctx.respPort
-                + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags=N db=0 sub=0"
+                + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags=N db=" + x.db + " sub=0"
                 + " psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0"
                 + " omem=0 tot-mem=0 events=r cmd=" + x.lastCommand + " user=default redir=-1 resp="
                 + x.reply.protocol + (x.libName == null ? "" : " lib-name=" + x.libName)
@@ -350,7 +351,7 @@ final class AdminCommands {
         m.put("port", Integer.toString(ctx.respPort));
         m.put("save", "");
         m.put("appendonly", "no");
-        m.put("databases", "1");
+        m.put("databases", Integer.toString(ctx.dbs.count()));
         m.put("maxclients", Integer.toString(ctx.config.maxClients()));
         m.put("timeout", Integer.toString(ctx.config.idleTimeoutSeconds()));
         m.put("proto-max-bulk-len", Long.toString(ctx.config.maxBulkBytes()));
@@ -385,7 +386,7 @@ final class AdminCommands {
         } else if (Args.is(sub, "RESETSTAT") && a.length == 2) {
             c.publish(ctx.stats);   // this batch's counts before the reset go with it
             ctx.stats.reset();
-            ctx.evictionsAtReset = ctx.store.evictions();
+            ctx.evictionsAtReset = ctx.dbs.evictions();
             r.ok();
         } else if (Args.is(sub, "SET")) {
             configSet(a, r);
@@ -405,6 +406,11 @@ final class AdminCommands {
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
             String value = Errors.text(a[i + 1]);
+            if (name.equals("databases")) {
+                // Immutable in Redis too, which answers this whatever the value
+                r.error("ERR CONFIG SET failed (possibly related to argument 'databases') - can't set immutable config");
+                return;
+            }
             if (name.equals("maxmemory") && bytesOrMinusOne(value) < 0) {
                 r.error("ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a"
                         + " memory value");
@@ -501,7 +507,7 @@ final class AdminCommands {
             // used_memory is what maxmemory bounds, as in Redis, so that tools comparing the two
             // (eviction alerts, redis_exporter's ratio) compare like with like: here the map's
             // entry bytes. The JVM's heap is a field of its own.
-            long used = ctx.store.usedBytes();
+            long used = ctx.dbs.usedBytes();
             Runtime rt = Runtime.getRuntime();
             sb.append("# Memory\r\nused_memory:").append(used).append("\r\nused_memory_human:").append(human(used));
             long rss = ProcessStats.statusBytes("VmRSS");
@@ -517,13 +523,15 @@ final class AdminCommands {
                     .append("\r\nmaxmemory_policy:").append(ctx.config.maxMemoryPolicy()).append("\r\n\r\n");
         }
         if (all || section.equals("persistence")) {
+            // colossal_map_file is database 0's; the bytes and counts are of every database's file
             Path file = ctx.config.dataDir().resolve(MapStore.FILE_NAME);
             sb.append("# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0")
                     .append("\r\ncolossal_map_file:").append(file)
-                    .append("\r\ncolossal_map_file_bytes:").append(ctx.store.fileBytes())
-                    .append("\r\ncolossal_disk_free_bytes:").append(ctx.store.diskFreeBytes())
-                    .append("\r\ncolossal_writes_refused_no_room:").append(ctx.store.noRoomRefusals())
-                    .append("\r\ncolossal_map_repairs:").append(ctx.store.repairs())
+                    .append("\r\ncolossal_map_files:").append(ctx.dbs.openMaps().size())
+                    .append("\r\ncolossal_map_file_bytes:").append(ctx.dbs.fileBytes())
+                    .append("\r\ncolossal_disk_free_bytes:").append(ctx.dbs.anyOpen().diskFreeBytes())
+                    .append("\r\ncolossal_writes_refused_no_room:").append(ctx.dbs.noRoomRefusals())
+                    .append("\r\ncolossal_map_repairs:").append(ctx.dbs.repairs())
                     .append("\r\n\r\n");
         }
         if (all || section.equals("stats")) {
@@ -555,12 +563,18 @@ final class AdminCommands {
         }
         if (all || section.equals("keyspace")) {
             sb.append("# Keyspace\r\n");
-            long keys = ctx.store.size();
-            if (keys > 0) {
-                // As of the sweeper's last count; it counts again soon after any write of a TTL.
-                sb.append("db0:keys=").append(keys).append(",expires=")
-                        .append(Math.min(keys, ctx.sweeper.expiringKeys())).append(",avg_ttl=")
-                        .append(ctx.sweeper.averageTtlMillis(ctx.now())).append("\r\n");
+            long now = ctx.now();
+            for (int db = 0; db < ctx.dbs.count(); db++) {
+                MapStore m = ctx.dbs.opened(db);
+                long keys = m == null ? 0 : m.size();
+                if (keys > 0) {
+                    // As of the last sweep of the database; it counts again soon after any write of a TTL.
+                    KeyValueStore.Sweep last = m.lastSweep();
+                    long expiring = last == null ? 0 : last.expiring();
+                    long avgTtl = expiring == 0 ? 0 : Math.max(0, Math.round(last.meanDeadline() - now));
+                    sb.append("db").append(db).append(":keys=").append(keys).append(",expires=")
+                            .append(Math.min(keys, expiring)).append(",avg_ttl=").append(avgTtl).append("\r\n");
+                }
             }
         }
         return sb.toString();

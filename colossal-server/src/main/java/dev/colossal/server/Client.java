@@ -1,6 +1,6 @@
 package dev.colossal.server;
 
-/** The state of one connection as commands see it: identity, protocol, authentication. */
+/** The state of one connection as commands see it: identity, protocol, authentication, database. */
 final class Client {
 
     final long id;
@@ -12,6 +12,8 @@ final class Client {
     String libName;
     String libVersion;
     boolean authenticated;
+    /** The database SELECT chose, 0 on a new connection and after RESET. */
+    int db;
     /** Set by QUIT and protocol errors: close once the pending replies are written. */
     boolean closeAfterReply;
     String lastCommand = "NULL";
@@ -19,8 +21,9 @@ final class Client {
     java.util.List<byte[][]> queued;
     /** A command was refused while queueing (unknown, wrong arity): EXEC aborts. */
     boolean queueRefused;
-    /** WATCHed keys and their stored forms when watched (null: absent), pairwise. */
+    /** WATCHed keys, their databases, and their stored forms when watched (null: absent), by position. */
     final java.util.List<byte[]> watchedKeys = new java.util.ArrayList<>();
+    final java.util.List<Integer> watchedDbs = new java.util.ArrayList<>();
     final java.util.List<byte[]> watchedValues = new java.util.ArrayList<>();
     /**
      * Counted on the loop's thread and added to {@link Stats} once per batch ({@link #publish}):

@@ -11,8 +11,9 @@ import java.util.function.Consumer;
 
 /**
  * The Colossal server: a persistent map on the network, speaking RESP2/RESP3 (so Redis clients
- * work unmodified) and HTTP. Data lives in one map file under {@link ServerConfig#dataDir()}; every
- * acknowledged write is in that file, so a restart (even after kill -9) serves the same data.
+ * work unmodified) and HTTP. Data lives in map files under {@link ServerConfig#dataDir()}, one per
+ * database used ({@code db0.map}, {@code db1.map}, ...); every acknowledged write is in its file, so
+ * a restart (even after kill -9) serves the same data.
  *
  * <pre>{@code
  * try (ColossalServer server = ColossalServer.start(ServerConfig.defaults())) {
@@ -39,7 +40,7 @@ public final class ColossalServer implements AutoCloseable {
     }
 
     /**
-     * @return the lines to log at start about the data: the map file's path, keys, size and the
+     * @return the lines to log at start about the data: each map file's path, keys, size and the
      *     free disk space; and, after an unclean stop of the last server, what recovery found
      */
     public List<String> startupReport() {
@@ -58,8 +59,10 @@ public final class ColossalServer implements AutoCloseable {
      * @return the running server
      * @throws ListenException if a port is in use or the bind address is not this machine's
      * @throws DataDirInUseException if another server has the data directory
-     * @throws MaxMemoryMismatchException if the data directory's map was created with another
+     * @throws MaxMemoryMismatchException if a map of the data directory was created with another
      *     {@link ServerConfig#maxMemoryBytes()}
+     * @throws DatabasesMismatchException if the data directory holds map files of databases beyond
+     *     {@link ServerConfig#databases()}
      * @throws IOException if the data cannot be opened
      */
     public static ColossalServer start(ServerConfig config) throws IOException {
@@ -73,9 +76,9 @@ public final class ColossalServer implements AutoCloseable {
         } catch (UnknownHostException e) {
             throw new ListenException(config.bind(), e);
         }
-        MapStore store = MapStore.open(config.dataDir(), config.maxMemoryBytes(), System::currentTimeMillis);
-        ServerContext ctx = new ServerContext(store, config, System::currentTimeMillis);
-        store.watch(ctx.sweeper);
+        Databases dbs = Databases.open(config.dataDir(), config.databases(), config.maxMemoryBytes(), System::currentTimeMillis);
+        ServerContext ctx = new ServerContext(dbs, config, System::currentTimeMillis);
+        dbs.watch(ctx.sweeper);
         RespServer resp = null;
         HttpApi http = null;
         try {
@@ -98,11 +101,11 @@ public final class ColossalServer implements AutoCloseable {
             if (resp != null) {
                 resp.close();
             }
-            store.close();
+            dbs.close();
             throw e;
         }
         ctx.sweeper.start();
-        ColossalServer server = new ColossalServer(ctx, resp, http, store.startupReport());
+        ColossalServer server = new ColossalServer(ctx, resp, http, dbs.startupReport());
         // Not on the failed thread, nor on the event loop that read SHUTDOWN: close() waits for
         // the event loops to end.
         ctx.failure.thenRun(() -> new Thread(() -> server.closeAfter("a failure"), "colossal-stop").start());
@@ -153,9 +156,9 @@ public final class ColossalServer implements AutoCloseable {
     }
 
     /**
-     * Stops listening, closes every connection, syncs and closes the map. Idempotent.
+     * Stops listening, closes every connection, syncs and closes the maps. Idempotent.
      *
-     * @throws IOException if closing the map file fails
+     * @throws IOException if closing a map file fails
      */
     @Override
     public void close() throws IOException {
@@ -171,9 +174,9 @@ public final class ColossalServer implements AutoCloseable {
                     http.close();
                 }
                 resp.close();
-                ctx.sweeper.close(); // before the map closes under it
-                ctx.store.sync();
-                ctx.store.close();
+                ctx.sweeper.close(); // before the maps close under it
+                ctx.dbs.sync();
+                ctx.dbs.close();
             } finally {
                 stopNanos = System.nanoTime() - t0;
                 closed = true;

@@ -26,6 +26,7 @@ final class CommandTable {
         this.strings = new StringCommands(ctx);
         strings.register(this);
         new KeyCommands(ctx, strings).register(this);
+        new DatabaseCommands(ctx).register(this);
         new AdminCommands(ctx, this).register(this);
         new Transactions(ctx, this).register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
@@ -111,10 +112,10 @@ final class CommandTable {
                     if (fast == getSpec) {
                         strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
                     } else {
-                        strings.setFromBuffer(p, buf, keys, c.reply);
+                        strings.setFromBuffer(c, p, buf, keys);
                     }
                 } catch (RuntimeException e) {
-                    failed(c.reply, e);
+                    failed(c, e);
                 }
                 c.commands++;
                 return;
@@ -159,7 +160,7 @@ final class CommandTable {
         try {
             spec.handler().run(c, args, r);
         } catch (RuntimeException e) {
-            failed(r, e);
+            failed(c, e);
         }
         c.commands++;
     }
@@ -169,12 +170,13 @@ final class CommandTable {
      * not the connection. The reply is {@link Errors#of}'s; damage and a full disk are said on
      * stderr too, as the operator, not only the client, has to act on them.
      */
-    private void failed(Reply r, RuntimeException e) {
+    private void failed(Client c, RuntimeException e) {
+        // The client's database: the one a command works on, but for MOVE's and SWAPDB's other
         if (e instanceof MapCorruptedException damage) {
-            ctx.store.damaged(damage);
+            ctx.db(c).damaged(damage);
         } else if (e instanceof java.io.UncheckedIOException full) {
-            ctx.store.noRoom(full);
+            ctx.db(c).noRoom(full);
         }
-        r.error(Errors.of(e));
+        c.reply.error(Errors.of(e));
     }
 }

@@ -140,7 +140,7 @@ final class Connection {
         Reply out = client.reply;
         while (inStart < inEnd && !client.closeAfterReply && out.len < OUTPUT_HIGH_WATER) {
             if (inStart >= readAheadEnd) {
-                readAheadEnd = readAhead.run(in, inStart, inEnd);
+                readAheadEnd = readAhead.run(ctx.db(client), client.db, in, inStart, inEnd);
             }
             boolean whole;
             try {

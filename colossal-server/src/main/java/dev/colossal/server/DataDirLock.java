@@ -85,6 +85,18 @@ final class DataDirLock implements AutoCloseable {
         return new String(holder.array(), 0, holder.position(), StandardCharsets.US_ASCII).trim();
     }
 
+    /**
+     * Puts back what the file said before this claim: for a start refused before it served (a
+     * bound or a database count that does not fit the directory), so that the next start reports
+     * the unclean stop of the server before, if there was one, and not this one's.
+     */
+    void unclaim() throws IOException {
+        channel.truncate(0);
+        if (previousPid != null) {
+            channel.write(ByteBuffer.wrap((previousPid + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+        }
+    }
+
     /** Empties the file, telling the next server that this one stopped cleanly: call once the map is closed. */
     void stoppedCleanly() throws IOException {
         channel.truncate(0);

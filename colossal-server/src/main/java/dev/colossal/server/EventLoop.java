@@ -31,7 +31,7 @@ final class EventLoop implements Runnable {
 
     EventLoop(ServerContext ctx, String name) throws IOException {
         this.ctx = ctx;
-        this.readAhead = new ReadAhead(ctx.store, ctx.config.maxBulkBytes());
+        this.readAhead = new ReadAhead(ctx.dbs.count(), ctx.config.maxBulkBytes());
         this.selector = Selector.open();
         this.busyPollNanos = TimeUnit.MICROSECONDS.toNanos(ctx.config.busyPollMicros());
         this.thread = new Thread(this, name);

@@ -9,21 +9,21 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Removes expired keys soon after their deadline, as Redis's active expiry does, and counts the keys
  * with a TTL for INFO. The server's TTLs live inside the values ({@link StoredValue}), so there is
- * no index of them: a sweep reads the whole map ({@link KeyValueStore#purgeExpired}), and this
- * decides when one is worth it:
+ * no index of them: a sweep reads a whole map ({@link KeyValueStore#purgeExpired}), and this
+ * decides when one is worth it, database by database ({@link MapStore#sweepDue}):
  *
  * <ul>
  *   <li>once at start, to learn whether the map holds keys with a TTL;
  *   <li>when the earliest deadline the last sweep saw or a write set since passes;
  *   <li>after writes, to count again, but only writes of a TTL, or any write while the map holds
- *       keys with one: a map without TTLs is never swept again;
+ *       keys with one: a map without TTLs is never swept again, whatever the other databases hold;
  *   <li>never sooner than {@link #MIN_GAP_NANOS} after the last, nor than {@link #COST_FACTOR}
  *       times the CPU time it took: sweeps take at most 2% of a core on a map of any size (on a
  *       small map expired keys go within about 0.1-0.2 s of their deadline; a sweep of 1.3M keys
  *       took 0.19 s, so they are 9 s apart there).
  * </ul>
  *
- * The count of keys with a TTL ({@link #expiringKeys}) is as of the last sweep.
+ * The count of keys with a TTL ({@link MapStore#lastSweep}) is as of the database's last sweep.
  */
 final class ExpirySweeper implements AutoCloseable {
 
@@ -34,7 +34,6 @@ final class ExpirySweeper implements AutoCloseable {
     private static final long NONE = Long.MAX_VALUE;
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
-    private final KeyValueStore store;
     private final ServerContext ctx;
     private final Thread thread;
     private volatile boolean running = true;
@@ -44,16 +43,12 @@ final class ExpirySweeper implements AutoCloseable {
     private volatile boolean dirty = true;
     /** When the sweeper wakes next by itself (epoch ms), for writers deciding whether to wake it. */
     private volatile long sleepingUntil;
-    private volatile long expiring;
-    /** The mean deadline of the keys with a TTL at the last sweep (epoch ms), for avg_ttl. */
-    private volatile double meanDeadline;
     private volatile long sweeps;
     /** The reply text of the last sweep's failure, null if it went through: each failure is logged once. */
     private String lastFailure;
 
     ExpirySweeper(ServerContext ctx) {
         this.ctx = ctx;
-        this.store = ctx.store;
         this.thread = new Thread(this::run, "colossal-expiry");
         thread.setDaemon(true);
     }
@@ -87,11 +82,9 @@ final class ExpirySweeper implements AutoCloseable {
         changed();
     }
 
-    /** A write without a TTL: it may have replaced or removed a key that had one. */
+    /** A write without a TTL to a database with keys that have one: it may have replaced or removed one. */
     void changed() {
-        if (expiring != 0) {
-            markDirty();
-        }
+        markDirty();
     }
 
     private void markDirty() {
@@ -101,17 +94,7 @@ final class ExpirySweeper implements AutoCloseable {
         }
     }
 
-    /** @return how many keys had a TTL at the last sweep */
-    long expiringKeys() {
-        return expiring;
-    }
-
-    /** @return the mean milliseconds the keys with a TTL at the last sweep have left at {@code now} */
-    long averageTtlMillis(long now) {
-        return expiring == 0 ? 0 : Math.max(0, Math.round(meanDeadline - now));
-    }
-
-    /** @return how many sweeps ran (for tests) */
+    /** @return how many rounds of sweeps ran, each of the databases that wanted one (for tests) */
     long sweeps() {
         return sweeps;
     }
@@ -138,13 +121,34 @@ final class ExpirySweeper implements AutoCloseable {
             earliest.set(NONE);
             long cost = -cpuNanos();
             try {
-                KeyValueStore.Sweep s = store.purgeExpired(() -> running);
-                lastFailure = null;
+                sweepAll(now);
+            } catch (Error e) {
+                ctx.fail("colossal-expiry", e); // thrown out, it would end the sweeps silently
+                return;
+            }
+            cost += cpuNanos();
+            lastEnd = System.nanoTime();
+            gap = Math.max(MIN_GAP_NANOS, COST_FACTOR * cost);
+            sweeps++;
+        }
+    }
+
+    /** Sweeps each database that wants it; one that fails is tried again in 10 s, and the others go on. */
+    private void sweepAll(long now) {
+        boolean failed = false;
+        for (MapStore m : ctx.dbs.openMaps()) {
+            if (!running) {
+                dirty = true;
+                return;
+            }
+            if (!m.sweepDue(now)) {
+                KeyValueStore.Sweep last = m.lastSweep();
+                due(last == null ? now : last.nextDeadline());
+                continue;
+            }
+            try {
+                KeyValueStore.Sweep s = m.purgeExpired(() -> running);
                 ctx.stats.expiredKeys.add(s.removed());
-                if (s.complete()) {
-                    expiring = s.expiring();
-                    meanDeadline = s.meanDeadline();
-                }
                 due(s.nextDeadline());
                 dirty = dirty || !s.complete();
             } catch (RuntimeException e) {
@@ -155,15 +159,12 @@ final class ExpirySweeper implements AutoCloseable {
                             + "; trying again every 10 s (said once)");
                     lastFailure = why;
                 }
+                failed = true;
                 due(ctx.now() + 10_000);
-            } catch (Error e) {
-                ctx.fail("colossal-expiry", e); // thrown out, it would end the sweeps silently
-                return;
             }
-            cost += cpuNanos();
-            lastEnd = System.nanoTime();
-            gap = Math.max(MIN_GAP_NANOS, COST_FACTOR * cost);
-            sweeps++;
+        }
+        if (!failed) {
+            lastFailure = null;
         }
     }
 

@@ -38,7 +38,11 @@ import java.util.concurrent.locks.Lock;
  *  GET    /health                          200 "ok"
  * </pre>
  *
- * HEAD is answered as GET without the body; a method a path does not take, 405 with an
+ * Every {@code /v1/keys} request takes {@code ?db=N} (also {@code &db=N} after other parameters),
+ * the database SELECT N chooses over RESP, 0 if not given; a number that is not one of the
+ * server's databases is a 400 that names the range.
+ *
+ * <p>HEAD is answered as GET without the body; a method a path does not take, 405 with an
  * {@code Allow} header. Every error is JSON, {@code {"error":"..."}}, except
  * a request line the JDK's server cannot parse (a path with a malformed escape such as
  * {@code %ZZ}): it answers 400 in HTML itself, before any handler runs. Keys in paths are
@@ -76,10 +80,12 @@ final class HttpApi implements AutoCloseable {
         try {
             route(x);
         } catch (RuntimeException e) {
+            int db = dbNumber(query(x).get("db"));
+            KeyValueStore store = ctx.dbs.store(db >= 0 && db < ctx.dbs.count() ? db : 0);
             if (e instanceof MapCorruptedException damage) {
-                ctx.store.damaged(damage); // said on stderr once, as over RESP
+                store.damaged(damage); // said on stderr once, as over RESP
             } else if (e instanceof java.io.UncheckedIOException full) {
-                ctx.store.noRoom(full);
+                store.noRoom(full);
             }
             // The text RESP answers (no Java class names); a map file that cannot grow is 507
             // Insufficient Storage, HTTP's own status for a write refused for lack of room.
@@ -127,18 +133,50 @@ final class HttpApi implements AutoCloseable {
                 error(x, 400, e.getMessage());
                 return;
             }
-            key(x, method, key);
+            KeyValueStore store = database(x);
+            if (store != null) {
+                key(x, method, store, key);
+            }
         } else if (!path.equals("/v1/keys") && !path.equals("/v1/stats") && !path.equals("/metrics")) {
             error(x, 404, "no such endpoint: " + x.getRequestMethod() + " " + path);
         } else if (!method.equals("GET")) {
             notAllowed(x, "GET", "HEAD");
         } else if (path.equals("/v1/keys")) {
-            scan(x);
+            KeyValueStore store = database(x);
+            if (store != null) {
+                scan(x, store);
+            }
         } else if (path.equals("/v1/stats")) {
             send(x, 200, "application/json", json(stats()));
         } else {
             send(x, 200, "text/plain; version=0.0.4", Args.bytes(metrics()));
         }
+    }
+
+    /** What {@link #dbNumber} returns for no number. */
+    private static final int NOT_A_NUMBER = -1;
+
+    /** @return the database {@code db=} names, 0 if none: {@link #NOT_A_NUMBER} if it is not a plain number */
+    private static int dbNumber(String db) {
+        if (db == null) {
+            return 0;
+        }
+        if (db.isEmpty() || db.length() > 9 || !db.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
+            return NOT_A_NUMBER;
+        }
+        return Integer.parseInt(db);
+    }
+
+    /** @return the database the request's {@code ?db=} names (0 if none), or null once a 400 is sent */
+    private KeyValueStore database(HttpExchange x) throws IOException {
+        String given = query(x).get("db");
+        int db = dbNumber(given);
+        if (db == NOT_A_NUMBER || db >= ctx.dbs.count()) {
+            error(x, 400, "db=" + given + " is not a database of this server: give a number from 0 to "
+                    + (ctx.dbs.count() - 1) + " (--databases " + ctx.dbs.count() + "), or no db for 0");
+            return null;
+        }
+        return ctx.dbs.store(db);
     }
 
     /** 405 for a method the path does not take, with the {@code Allow} header HTTP asks for. */
@@ -151,11 +189,10 @@ final class HttpApi implements AutoCloseable {
                 + "; use " + choices);
     }
 
-    private void key(HttpExchange x, String method, byte[] key) throws IOException {
-        KeyValueStore store = ctx.store;
+    private void key(HttpExchange x, String method, KeyValueStore store, byte[] key) throws IOException {
         switch (method) {
-            case "GET" -> get(x, MemorySegment.ofArray(key));
-            case "PUT" -> put(x, key);
+            case "GET" -> get(x, store, MemorySegment.ofArray(key));
+            case "PUT" -> put(x, store, key);
             case "DELETE" -> {
                 Lock l = store.lock(key);
                 l.lock();
@@ -185,11 +222,11 @@ final class HttpApi implements AutoCloseable {
      * GET of a key: its stored form goes from the map into native memory, freed when the request is
      * done, and from there to the socket a piece at a time; no copy of a big value on the heap.
      */
-    private void get(HttpExchange x, MemorySegment key) throws IOException {
+    private void get(HttpExchange x, KeyValueStore store, MemorySegment key) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buf = arena.allocate(4096);
             long n;
-            while ((n = ctx.store.copyStored(key, buf, 0)) > buf.byteSize()) {
+            while ((n = store.copyStored(key, buf, 0)) > buf.byteSize()) {
                 buf = arena.allocate(n); // the value grew meanwhile? then again, larger
             }
             if (n < 0) {
@@ -210,14 +247,14 @@ final class HttpApi implements AutoCloseable {
      * is read; the body goes from the socket into native memory, behind room for the stored form's
      * header, and from there into the map, freed when the request is done.
      */
-    private void put(HttpExchange x, byte[] key) throws IOException {
+    private void put(HttpExchange x, KeyValueStore store, byte[] key) throws IOException {
         long at = deadline(x);
         if (at == REFUSED) {
             return;
         }
         long max = ctx.maxStringBytes;
         // With --maxmemory, the longest value the bound takes under this key, if shorter.
-        long fits = ctx.store.largestValue(key.length, at);
+        long fits = store.largestValue(key.length, at);
         String declared = x.getRequestHeaders().getFirst("Content-Length"); // the JDK checked it is a number >= 0
         if (declared != null && Long.parseLong(declared) > max) {
             error(x, 413, "value of " + declared + " bytes is longer than " + max + ", the longest string this server stores");
@@ -243,10 +280,10 @@ final class HttpApi implements AutoCloseable {
                 }
                 body.append(piece, r);
             }
-            Lock l = ctx.store.lock(key);
+            Lock l = store.lock(key);
             l.lock();
             try {
-                ctx.store.setInPlace(MemorySegment.ofArray(key), body.segment, header, body.length - header, at);
+                store.setInPlace(MemorySegment.ofArray(key), body.segment, header, body.length - header, at);
             } finally {
                 l.unlock();
             }
@@ -346,7 +383,7 @@ final class HttpApi implements AutoCloseable {
     /** Keys one listing request looks at, at most (about 0.1-0.3 s of scanning). */
     private static final long MAX_LOOKED = 1_000_000;
 
-    private void scan(HttpExchange x) throws IOException {
+    private void scan(HttpExchange x, KeyValueStore store) throws IOException {
         Map<String, String> q = query(x);
         byte[] prefix = q.getOrDefault("prefix", "").getBytes(StandardCharsets.ISO_8859_1);
         String rawCursor = q.getOrDefault("cursor", "0");
@@ -366,7 +403,6 @@ final class HttpApi implements AutoCloseable {
             error(x, 400, "count=" + count + " must be a positive number of keys");
             return;
         }
-        KeyCommands commands = new KeyCommands(ctx, new StringCommands(ctx));
         int want = (int) Math.min(count, MAX_PAGE);
         if (count > MAX_PAGE) {
             // Cut rather than refused, so that "all you can" is one request; the header says it was.
@@ -388,7 +424,7 @@ final class HttpApi implements AutoCloseable {
         long stepKeys = after != null ? 1 : want;
         while (keys.size() < want && looked < MAX_LOOKED) {
             int room = want - keys.size();
-            KeyCommands.ScanPage page = commands.page(next, stepKeys, glob);
+            KeyCommands.ScanPage page = KeyCommands.page(store, next, stepKeys, glob);
             looked += stepKeys;
             List<byte[]> found = page.keys();
             if (after != null || (found.size() > room && stepKeys == 1)) {
@@ -488,7 +524,7 @@ final class HttpApi implements AutoCloseable {
 
     private String stats() {
         Stats s = ctx.stats;
-        return "{\"keys\":" + ctx.store.size() + ",\"connected_clients\":" + s.connectedClients.sum()
+        return "{\"keys\":" + ctx.dbs.keys() + ",\"connected_clients\":" + s.connectedClients.sum()
                 + ",\"total_connections_received\":" + s.connectionsReceived.sum()
                 + ",\"total_commands_processed\":" + s.commands.sum()
                 + ",\"keyspace_hits\":" + s.keyspaceHits.sum() + ",\"keyspace_misses\":" + s.keyspaceMisses.sum()
@@ -502,7 +538,8 @@ final class HttpApi implements AutoCloseable {
     private String metrics() {
         Stats s = ctx.stats;
         StringBuilder sb = new StringBuilder();
-        metric(sb, "colossal_keys", "gauge", "Entries in the map, expired ones not yet purged included", ctx.store.size());
+        metric(sb, "colossal_keys", "gauge", "Entries in every database's map, expired ones not yet purged included",
+                ctx.dbs.keys());
         metric(sb, "colossal_connected_clients", "gauge", "Open RESP connections", s.connectedClients.sum());
         metric(sb, "colossal_connections_received_total", "counter", "RESP connections accepted", s.connectionsReceived.sum());
         metric(sb, "colossal_rejected_connections_total", "counter", "Connections refused at maxclients", s.rejectedConnections.sum());
@@ -516,13 +553,21 @@ final class HttpApi implements AutoCloseable {
         metric(sb, "colossal_net_input_bytes_total", "counter", "RESP bytes read", s.bytesIn.sum());
         metric(sb, "colossal_net_output_bytes_total", "counter", "RESP bytes written", s.bytesOut.sum());
         metric(sb, "colossal_http_requests_total", "counter", "HTTP requests", s.httpRequests.sum());
-        metric(sb, "colossal_map_file_bytes", "gauge", "Size of the map file (-1: unreadable)", ctx.store.fileBytes());
-        metric(sb, "colossal_disk_free_bytes", "gauge", "Space the map file's file system has free for it to grow (-1: unknown)",
-                ctx.store.diskFreeBytes());
-        metric(sb, "colossal_writes_refused_no_room_total", "counter", "Writes refused because the map file could not grow",
-                ctx.store.noRoomRefusals());
+        metric(sb, "colossal_map_file_bytes", "gauge", "Size of the databases' map files (-1: unreadable)", ctx.dbs.fileBytes());
+        metric(sb, "colossal_disk_free_bytes", "gauge", "Space the map files' file system has free for them to grow (-1: unknown)",
+                ctx.dbs.anyOpen().diskFreeBytes());
+        metric(sb, "colossal_writes_refused_no_room_total", "counter", "Writes refused because a map file could not grow",
+                ctx.dbs.noRoomRefusals());
         metric(sb, "colossal_map_repairs_total", "counter",
-                "Segments repaired after a writer died holding their lock, over the file's life", ctx.store.repairs());
+                "Segments repaired after a writer died holding their lock, over the files' life", ctx.dbs.repairs());
+        // One series per database with keys, as INFO keyspace lists them
+        sb.append("# HELP colossal_db_keys Entries in one database's map\n# TYPE colossal_db_keys gauge\n");
+        for (int db = 0; db < ctx.dbs.count(); db++) {
+            MapStore m = ctx.dbs.opened(db);
+            if (m != null && m.size() > 0) {
+                sb.append("colossal_db_keys{db=\"").append(db).append("\"} ").append(m.size()).append('\n');
+            }
+        }
         return sb.toString();
     }
 

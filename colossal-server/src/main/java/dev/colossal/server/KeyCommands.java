@@ -5,16 +5,17 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
 
-/** Keyspace commands: DEL, EXISTS, the EXPIRE family, TTL, TYPE, KEYS, SCAN, RENAME, DBSIZE, FLUSHDB. */
+/**
+ * Keyspace commands: DEL, EXISTS, the EXPIRE family, TTL, TYPE, KEYS, SCAN, RENAME, on the client's
+ * database. The commands across databases are {@link DatabaseCommands}.
+ */
 final class KeyCommands {
 
     private final ServerContext ctx;
-    private final KeyValueStore store;
     private final StringCommands strings;
 
     KeyCommands(ServerContext ctx, StringCommands strings) {
         this.ctx = ctx;
-        this.store = ctx.store;
         this.strings = strings;
     }
 
@@ -24,26 +25,24 @@ final class KeyCommands {
         t.add("del", -2, List.of("write"), 1, -1, 1, this::del);
         t.add("unlink", -2, wf, 1, -1, 1, this::del);
         t.add("exists", -2, rf, 1, -1, 1, this::exists);
-        t.add("expire", -3, wf, 1, 1, 1, (c, a, r) -> expire(a, r, true, true, "expire"));
-        t.add("pexpire", -3, wf, 1, 1, 1, (c, a, r) -> expire(a, r, false, true, "pexpire"));
-        t.add("expireat", -3, wf, 1, 1, 1, (c, a, r) -> expire(a, r, true, false, "expireat"));
-        t.add("pexpireat", -3, wf, 1, 1, 1, (c, a, r) -> expire(a, r, false, false, "pexpireat"));
-        t.add("ttl", 2, rf, 1, 1, 1, (c, a, r) -> ttl(a, r, true, false));
-        t.add("pttl", 2, rf, 1, 1, 1, (c, a, r) -> ttl(a, r, false, false));
-        t.add("expiretime", 2, rf, 1, 1, 1, (c, a, r) -> ttl(a, r, true, true));
-        t.add("pexpiretime", 2, rf, 1, 1, 1, (c, a, r) -> ttl(a, r, false, true));
+        t.add("expire", -3, wf, 1, 1, 1, (c, a, r) -> expire(ctx.db(c), a, r, true, true, "expire"));
+        t.add("pexpire", -3, wf, 1, 1, 1, (c, a, r) -> expire(ctx.db(c), a, r, false, true, "pexpire"));
+        t.add("expireat", -3, wf, 1, 1, 1, (c, a, r) -> expire(ctx.db(c), a, r, true, false, "expireat"));
+        t.add("pexpireat", -3, wf, 1, 1, 1, (c, a, r) -> expire(ctx.db(c), a, r, false, false, "pexpireat"));
+        t.add("ttl", 2, rf, 1, 1, 1, (c, a, r) -> ttl(ctx.db(c), a, r, true, false));
+        t.add("pttl", 2, rf, 1, 1, 1, (c, a, r) -> ttl(ctx.db(c), a, r, false, false));
+        t.add("expiretime", 2, rf, 1, 1, 1, (c, a, r) -> ttl(ctx.db(c), a, r, true, true));
+        t.add("pexpiretime", 2, rf, 1, 1, 1, (c, a, r) -> ttl(ctx.db(c), a, r, false, true));
         t.add("persist", 2, wf, 1, 1, 1, this::persist);
         t.add("type", 2, rf, 1, 1, 1, this::type);
         t.add("keys", 2, List.of("readonly"), 0, 0, 0, this::keys);
         t.add("scan", -2, List.of("readonly"), 0, 0, 0, this::scan);
-        t.add("rename", 3, List.of("write"), 1, 2, 1, (c, a, r) -> rename(a, r, false));
-        t.add("renamenx", 3, wf, 1, 2, 1, (c, a, r) -> rename(a, r, true));
-        t.add("dbsize", 1, rf, 0, 0, 0, (c, a, r) -> r.integer(store.size()));
-        t.add("flushdb", -1, List.of("write"), 0, 0, 0, this::flush);
-        t.add("flushall", -1, List.of("write"), 0, 0, 0, this::flush);
+        t.add("rename", 3, List.of("write"), 1, 2, 1, (c, a, r) -> rename(ctx.db(c), a, r, false));
+        t.add("renamenx", 3, wf, 1, 2, 1, (c, a, r) -> rename(ctx.db(c), a, r, true));
     }
 
     private void del(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         long n = 0;
         for (int i = 1; i < a.length; i++) {
             Lock l = store.lock(a[i]);
@@ -58,6 +57,7 @@ final class KeyCommands {
     }
 
     private void exists(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         long n = 0;
         for (int i = 1; i < a.length; i++) {
             n += store.exists(a[i]) ? 1 : 0;
@@ -65,7 +65,7 @@ final class KeyCommands {
         r.integer(n);
     }
 
-    private void expire(byte[][] a, Reply r, boolean seconds, boolean relative, String cmd) {
+    private void expire(KeyValueStore store, byte[][] a, Reply r, boolean seconds, boolean relative, String cmd) {
         boolean nx = false;
         boolean xx = false;
         boolean gt = false;
@@ -115,7 +115,7 @@ final class KeyCommands {
                 store.delete(a[1]);
                 ctx.stats.expiredKeys.increment();
             } else {
-                strings.setExpiry(a[1], e, at);
+                StringCommands.setExpiry(store, a[1], e, at);
             }
             r.integer(1);
         } finally {
@@ -123,7 +123,7 @@ final class KeyCommands {
         }
     }
 
-    private void ttl(byte[][] a, Reply r, boolean seconds, boolean absolute) {
+    private void ttl(KeyValueStore store, byte[][] a, Reply r, boolean seconds, boolean absolute) {
         KeyValueStore.Entry e = store.get(a[1]);
         if (e == null) {
             r.integer(-2);
@@ -138,6 +138,7 @@ final class KeyCommands {
     }
 
     private void persist(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         Lock l = store.lock(a[1]);
         l.lock();
         try {
@@ -145,7 +146,7 @@ final class KeyCommands {
             if (e == null || e.expireAtMillis() == StoredValue.NO_EXPIRY) {
                 r.integer(0);
             } else {
-                strings.setExpiry(a[1], e, StoredValue.NO_EXPIRY);
+                StringCommands.setExpiry(store, a[1], e, StoredValue.NO_EXPIRY);
                 r.integer(1);
             }
         } finally {
@@ -154,10 +155,12 @@ final class KeyCommands {
     }
 
     private void type(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         r.simple(store.exists(a[1]) ? "string" : "none");
     }
 
     private void keys(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         byte[] pattern = a[1];
         boolean all = pattern.length == 1 && pattern[0] == '*';
         List<byte[]> out = new ArrayList<>();
@@ -203,7 +206,7 @@ final class KeyCommands {
                 return;
             }
         }
-        ScanPage page = wrongType ? new ScanPage(0, List.of()) : page(cursor, count, pattern);
+        ScanPage page = wrongType ? new ScanPage(0, List.of()) : page(ctx.db(c), cursor, count, pattern);
         r.array(2);
         r.bulk(Long.toUnsignedString(page.next()));
         r.array(page.keys().size());
@@ -218,14 +221,14 @@ final class KeyCommands {
      */
     record ScanPage(long next, List<byte[]> keys) {}
 
-    /** One SCAN step: about {@code count} keys from {@code cursor} on, those matching {@code pattern} returned. */
-    ScanPage page(long cursor, long count, byte[] pattern) {
+    /** One SCAN step of {@code store}: about {@code count} keys from {@code cursor} on, those matching {@code pattern} returned. */
+    static ScanPage page(KeyValueStore store, long cursor, long count, byte[] pattern) {
         List<byte[]> keys = new ArrayList<>();
         long next = store.scanKeys(cursor, count, k -> pattern == null || Glob.matches(pattern, k), (k, at) -> keys.add(k));
         return new ScanPage(next, keys);
     }
 
-    private void rename(byte[][] a, Reply r, boolean nx) {
+    private void rename(KeyValueStore store, byte[][] a, Reply r, boolean nx) {
         Lock[] ls = store.locks(a[1], a[2]);
         StringCommands.lockAll(ls);
         try {
@@ -256,14 +259,5 @@ final class KeyCommands {
         } finally {
             StringCommands.unlockAll(ls);
         }
-    }
-
-    private void flush(Client c, byte[][] a, Reply r) {
-        if (a.length > 2 || (a.length == 2 && !Args.is(a[1], "ASYNC") && !Args.is(a[1], "SYNC"))) {
-            r.error(Errors.SYNTAX);
-            return;
-        }
-        store.clear();
-        r.ok();
     }
 }

@@ -12,7 +12,8 @@ import java.util.function.Predicate;
  * What the server needs from storage: string keys and values with an optional deadline. Expired
  * entries are invisible to every method. Single operations are atomic; a read-modify-write (INCR,
  * SET NX, APPEND) holds {@link #lock} of its key around its reads and writes, and so must every
- * writer, so that such sequences are atomic against each other.
+ * writer, so that such sequences are atomic against each other. One store is one database; a key's
+ * lock is the same in every database ({@link KeyLocks}).
  */
 interface KeyValueStore extends AutoCloseable {
 
@@ -259,6 +260,9 @@ interface KeyValueStore extends AutoCloseable {
 
     /** @return writes refused since start because the map file could not grow */
     long noRoomRefusals();
+
+    /** @return the map file this store keeps its keys in (for a database without one yet, the file it will have) */
+    java.nio.file.Path path();
 
     /** @return the map file's size in bytes, -1 if it cannot be read */
     long fileBytes();

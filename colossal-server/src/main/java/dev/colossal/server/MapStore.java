@@ -15,7 +15,6 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
 import java.util.function.BooleanSupplier;
@@ -23,41 +22,48 @@ import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
- * {@link KeyValueStore} over one {@link BytesMap} file, values in {@link StoredValue} form. Expired
- * entries are dropped lazily when read and in bulk by {@link #purgeExpired}, which the server's
- * {@link ExpirySweeper} runs.
+ * {@link KeyValueStore} over one {@link BytesMap} file, values in {@link StoredValue} form: one
+ * database of the server ({@link Databases}). Expired entries are dropped lazily when read and in
+ * bulk by {@link #purgeExpired}, which the server's {@link ExpirySweeper} runs.
  */
 final class MapStore implements KeyValueStore {
 
+    /** Database 0's file, the one a data directory always has. */
     static final String FILE_NAME = "db0.map";
-    private static final int STRIPE_BITS = 10;
-    private static final int STRIPES = 1 << STRIPE_BITS;
-    private static final long MIX = 0x9E3779B97F4A7C15L; // 2^64 / golden ratio, odd
     /** Values up to this size are staged in {@link #STAGING}; larger ones get an array of their own. */
     private static final int MAX_STAGING = 64 * 1024;
     private static final ThreadLocal<byte[]> STAGING = ThreadLocal.withInitial(() -> new byte[4096]);
     private static final long NO_ROOM_LOG_NANOS = 60_000_000_000L;
 
     private final BytesMap map;
-    private final DataDirLock dirLock;
+    private final KeyLocks locks;
     private final LongSupplier clock;
-    private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
+    /** The file's name now: SWAPDB renames files under open maps, whose own path stays the first. */
+    private volatile Path file;
+    /** The data directory's claim when this store is opened alone ({@link #open}); null in {@link Databases}. */
+    private DataDirLock dirLock;
     /** Told of every write once the server runs; null before (and in tests of the store alone). */
     private ExpirySweeper sweeper;
-    /** What recovery after an unclean stop of the last server found, null if it stopped cleanly. */
-    private String recovery;
+    /** Told of the bytes of every write when databases share a bound; null otherwise. */
+    private MemoryBudget budget;
+    /** The last complete sweep, null before the first. */
+    private volatile Sweep lastSweep;
+    /** Writes since the last sweep began may have changed the keys with a TTL. */
+    private volatile boolean sweepWanted = true;
+    /** Segments repaired at open, left mid-write by a server that did not stop cleanly, and how long that took. */
+    private int repairedAtOpen;
+    private long repairNanos;
 
-    private MapStore(BytesMap map, DataDirLock dirLock, LongSupplier clock) {
+    private MapStore(BytesMap map, KeyLocks locks, LongSupplier clock) {
         this.map = map;
-        this.dirLock = dirLock;
+        this.locks = locks;
         this.clock = clock;
-        for (int i = 0; i < STRIPES; i++) {
-            locks[i] = new ReentrantLock();
-        }
+        this.file = map.path();
     }
 
     /**
-     * Opens (or creates) the store in {@code dir}, without a bound.
+     * Opens (or creates) the store in {@code dir} alone, without a bound: database 0 with a claim
+     * on the directory of its own, for tests of the store.
      *
      * @param dir   the data directory, created if absent
      * @param clock epoch milliseconds
@@ -69,7 +75,7 @@ final class MapStore implements KeyValueStore {
     }
 
     /**
-     * Opens (or creates) the store in {@code dir}: a new map evicts to keep its entries within
+     * {@link #open(Path, LongSupplier)} with a bound: a new map evicts to keep its entries within
      * {@code maxBytes}, and an existing one must have been created with that bound.
      *
      * @param dir      the data directory, created if absent
@@ -83,25 +89,8 @@ final class MapStore implements KeyValueStore {
         Files.createDirectories(dir);
         DataDirLock lock = DataDirLock.acquire(dir);
         try {
-            Path file = dir.resolve(FILE_NAME);
-            // An existing file opens with its own bound when asked for none: compared here, so that
-            // one opened without --maxmemory is refused too, and the error names the flags.
-            BytesMap map = BytesMap.open(file, Files.exists(file) || maxBytes == 0 ? MapOptions.DEFAULTS
-                    : MapOptions.DEFAULTS.withMaxBytes(maxBytes));
-            MapOptions kept = map.options();
-            if (kept.maxBytes() != maxBytes || kept.maxEntries() != 0) {
-                map.close();
-                throw new MaxMemoryMismatchException(dir, file, kept.maxBytes(), kept.maxEntries(), maxBytes);
-            }
-            long t0 = System.nanoTime();
-            int repaired = map.recoverLocks();
-            MapStore store = new MapStore(map, lock, clock);
-            store.recovery = lock.previousPid() == null ? null : String.format(Locale.ROOT,
-                    "colossal: the last serve of %s (pid %s) did not stop cleanly (killed, crashed, or the machine went down);"
-                            + " no recovery step is needed: %d segment(s) it left mid-write repaired in %d ms (%d over the file's"
-                            + " life). Every write it acknowledged is in the file, unless the machine lost power before the kernel"
-                            + " wrote it back: 'colossal verify %s' checks every entry",
-                    dir.toAbsolutePath(), lock.previousPid(), repaired, (System.nanoTime() - t0) / 1_000_000, map.repairs(), file);
+            MapStore store = openFile(dir, dir.resolve(FILE_NAME), maxBytes, new KeyLocks(), clock);
+            store.dirLock = lock;
             return store;
         } catch (IOException | RuntimeException e) {
             lock.close();
@@ -109,8 +98,39 @@ final class MapStore implements KeyValueStore {
         }
     }
 
-    Path path() {
-        return map.path();
+    /**
+     * Opens (or creates) one database's map file in a directory the caller has claimed: a new map
+     * evicts to keep its entries within {@code maxBytes}, and an existing one must have been
+     * created with that bound. Segments a writer that died left mid-write are repaired now.
+     *
+     * @param dir      the data directory, for messages
+     * @param file     the map file
+     * @param maxBytes the bound on entry bytes, 0 for none
+     * @param locks    the key locks, shared by every database
+     * @param clock    epoch milliseconds
+     * @return the store
+     * @throws MaxMemoryMismatchException if the map was created with another bound
+     * @throws IOException if the map cannot be opened
+     */
+    static MapStore openFile(Path dir, Path file, long maxBytes, KeyLocks locks, LongSupplier clock) throws IOException {
+        // An existing file opens with its own bound when asked for none: compared here, so that
+        // one opened without --maxmemory is refused too, and the error names the flags.
+        BytesMap map = BytesMap.open(file, Files.exists(file) || maxBytes == 0 ? MapOptions.DEFAULTS
+                : MapOptions.DEFAULTS.withMaxBytes(maxBytes));
+        try {
+            MapOptions kept = map.options();
+            if (kept.maxBytes() != maxBytes || kept.maxEntries() != 0) {
+                throw new MaxMemoryMismatchException(dir, file, kept.maxBytes(), kept.maxEntries(), maxBytes);
+            }
+            MapStore store = new MapStore(map, locks, clock);
+            long t0 = System.nanoTime();
+            store.repairedAtOpen = map.recoverLocks();
+            store.repairNanos = System.nanoTime() - t0;
+            return store;
+        } catch (IOException | RuntimeException e) {
+            map.close();
+            throw e;
+        }
     }
 
     /** A size for the log; "unknown" where the file system would not say (out of descriptors, say). */
@@ -118,15 +138,30 @@ final class MapStore implements KeyValueStore {
         return bytes < 0 ? "unknown" : String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 
-    /** The lines {@code serve} says at start about its data: the map file, and recovery if there was one. */
-    List<String> startupReport() {
-        List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "colossal: map file %s: %d keys, %s, %s free on its file system",
-                map.path().toAbsolutePath(), map.size(), mib(fileBytes()), mib(diskFreeBytes())));
-        if (recovery != null) {
-            lines.add(recovery);
-        }
-        return lines;
+    @Override
+    public Path path() {
+        return file;
+    }
+
+    /** SWAPDB renamed the file: messages and file sizes name the new one. */
+    void renamed(Path to) {
+        file = to;
+    }
+
+    /** @return the segments repaired at open (see {@link #openFile}) */
+    int repairedAtOpen() {
+        return repairedAtOpen;
+    }
+
+    /** @return how long the repairs at open took */
+    long repairNanos() {
+        return repairNanos;
+    }
+
+    /** The line {@code serve} says at start about this database: its file, keys, size and the free disk space. */
+    String startupLine() {
+        return String.format(Locale.ROOT, "colossal: map file %s: %d keys, %s, %s free on its file system",
+                file.toAbsolutePath(), map.size(), mib(fileBytes()), mib(diskFreeBytes()));
     }
 
     @Override
@@ -134,17 +169,55 @@ final class MapStore implements KeyValueStore {
         sweeper = s;
     }
 
-    /** Tells the sweeper of a write: the deadline it set, or that it set none. */
-    private void written(long expireAtMillis) {
+    /** Shares the bound with other databases: told of every write's bytes from now on. */
+    void share(MemoryBudget b) {
+        budget = b;
+    }
+
+    /**
+     * Tells the sweeper of a write (the deadline it set, or that it set none), and the budget of
+     * its bytes: the key, the value, and room for the map's header, counted high rather than low.
+     */
+    private void written(long expireAtMillis, long keyLength, long valueLength) {
+        MemoryBudget b = budget;
+        if (b != null) {
+            b.wrote(keyLength + valueLength + 32);
+        }
         ExpirySweeper s = sweeper;
         if (s == null) {
             return;
         }
         if (expireAtMillis != StoredValue.NO_EXPIRY) {
+            sweepWanted = true;
             s.deadlineSet(expireAtMillis);
         } else {
-            s.changed();
+            Sweep last = lastSweep;
+            if (last == null || last.expiring() != 0) {
+                // it may have replaced or removed a key that had a TTL
+                sweepWanted = true;
+                s.changed();
+            }
         }
+    }
+
+    /** @return the last complete sweep of this database, null before the first: INFO keyspace's expires and avg_ttl */
+    Sweep lastSweep() {
+        return lastSweep;
+    }
+
+    /**
+     * @param now epoch milliseconds
+     * @return whether a sweep would find something new: writes since the last one may have changed
+     *     the keys with a TTL, or the earliest deadline it saw has passed
+     */
+    boolean sweepDue(long now) {
+        Sweep last = lastSweep;
+        return sweepWanted || last == null || last.nextDeadline() <= now;
+    }
+
+    /** Evicts by the map's CLOCK until {@code bytes} are freed ({@link BytesMap#evict}); @return the bytes freed */
+    long evict(long bytes) {
+        return map.evict(bytes);
     }
 
     @Override
@@ -233,7 +306,7 @@ final class MapStore implements KeyValueStore {
         int n = StoredValue.headerLength(expireAtMillis) + length;
         if (n > MAX_STAGING) {
             map.put(key, StoredValue.encode(value, from, length, expireAtMillis));
-            written(expireAtMillis);
+            written(expireAtMillis, key.length, n);
             return;
         }
         // The map copies the value into its file, so the stored form is staged in a per-thread
@@ -245,7 +318,7 @@ final class MapStore implements KeyValueStore {
         }
         int len = StoredValue.encodeInto(staging, value, from, length, expireAtMillis);
         map.put(MemorySegment.ofArray(key), MemorySegment.ofArray(staging).asSlice(0, len));
-        written(expireAtMillis);
+        written(expireAtMillis, key.length, len);
     }
 
     @Override
@@ -253,7 +326,7 @@ final class MapStore implements KeyValueStore {
         checkFits(key.byteSize(), valueLength, expireAtMillis);
         long at = StoredValue.headerBefore(buf, valueAt, expireAtMillis);
         map.put(key, buf, at, valueAt + valueLength - at);
-        written(expireAtMillis);
+        written(expireAtMillis, key.byteSize(), valueAt + valueLength - at);
     }
 
     @Override
@@ -263,7 +336,7 @@ final class MapStore implements KeyValueStore {
             return false;
         }
         map.remove(key);
-        written(StoredValue.NO_EXPIRY);
+        written(StoredValue.NO_EXPIRY, 0, 0);
         return !isExpired(StoredValue.expireAt(stored));
     }
 
@@ -280,7 +353,7 @@ final class MapStore implements KeyValueStore {
     @Override
     public void clear() {
         map.clear();
-        written(StoredValue.NO_EXPIRY);
+        written(StoredValue.NO_EXPIRY, 0, 0);
     }
 
     @Override
@@ -349,7 +422,7 @@ final class MapStore implements KeyValueStore {
             noRoomSaidAt = now;
         }
         String why = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
-        System.err.println("colossal: map file " + map.path() + " could not grow (" + why + "): " + since + " write(s) refused"
+        System.err.println("colossal: map file " + file + " could not grow (" + why + "): " + since + " write(s) refused"
                 + " with -OOM (HTTP 507) since " + (since == noRoomSaid ? "start" : "the last such line") + ", reads go on;"
                 + " the file is " + mib(fileBytes()) + ", its file system has " + mib(diskFreeBytes()) + " free. Free disk space"
                 + " (writes succeed again at once) or DEL/FLUSHALL keys; said at most once a minute while writes are refused");
@@ -363,7 +436,7 @@ final class MapStore implements KeyValueStore {
     @Override
     public long fileBytes() {
         try {
-            return Files.size(map.path());
+            return Files.size(file);
         } catch (IOException e) {
             return -1;
         }
@@ -372,7 +445,7 @@ final class MapStore implements KeyValueStore {
     @Override
     public long diskFreeBytes() {
         try {
-            return Files.getFileStore(map.path()).getUsableSpace();
+            return Files.getFileStore(file).getUsableSpace();
         } catch (IOException e) {
             return -1;
         }
@@ -385,43 +458,17 @@ final class MapStore implements KeyValueStore {
 
     @Override
     public Lock lock(byte[] key) {
-        return locks[stripe(MemorySegment.ofArray(key))];
+        return locks.lock(key);
     }
 
     @Override
     public Lock lock(MemorySegment key) {
-        return locks[stripe(key)];
-    }
-
-    /**
-     * The stripe of {@code key}, the same for its bytes in any segment. Eight bytes a step: a
-     * byte-wise hash cost 3-4% of pipelined SET, and a stripe needs spread, not a good hash.
-     */
-    static int stripe(MemorySegment key) {
-        long n = key.byteSize();
-        long h = n;
-        long i = 0;
-        for (; i + Long.BYTES <= n; i += Long.BYTES) {
-            h = (h ^ key.get(ValueLayout.JAVA_LONG_UNALIGNED, i)) * MIX;
-        }
-        if (i < n) { // the last 1-7 bytes: the last eight, overlapping, when the key is that long
-            long tail = 0;
-            if (n >= Long.BYTES) {
-                tail = key.get(ValueLayout.JAVA_LONG_UNALIGNED, n - Long.BYTES);
-            } else {
-                for (; i < n; i++) {
-                    tail = tail << 8 | (key.get(ValueLayout.JAVA_BYTE, i) & 0xFF);
-                }
-            }
-            h = (h ^ tail) * MIX;
-        }
-        return (int) (h >>> (Long.SIZE - STRIPE_BITS)); // a product's top bits mix all of its input
+        return locks.lock(key);
     }
 
     @Override
     public Lock[] locks(byte[]... keys) {
-        return java.util.Arrays.stream(keys).mapToInt(k -> stripe(MemorySegment.ofArray(k))).sorted().distinct()
-                .mapToObj(i -> locks[i]).toArray(Lock[]::new);
+        return locks.locks(keys);
     }
 
     /** Entries a sweep step reads: a few milliseconds, after which it looks whether to stop. */
@@ -429,6 +476,21 @@ final class MapStore implements KeyValueStore {
 
     @Override
     public Sweep purgeExpired(BooleanSupplier keepGoing) {
+        sweepWanted = false; // writes from now on want the next sweep
+        Sweep done = null;
+        try {
+            done = sweep(keepGoing);
+            return done;
+        } finally {
+            if (done == null || !done.complete()) {
+                sweepWanted = true; // stopped or failed: the next round sweeps again
+            } else {
+                lastSweep = done;
+            }
+        }
+    }
+
+    private Sweep sweep(BooleanSupplier keepGoing) {
         long now = clock.getAsLong();
         long removed = 0;
         long cursor = 0;
@@ -502,6 +564,10 @@ final class MapStore implements KeyValueStore {
 
     @Override
     public void close() throws IOException {
+        if (dirLock == null) {
+            map.close();
+            return;
+        }
         try {
             map.close();
             dirLock.stoppedCleanly();

@@ -12,9 +12,9 @@ import java.util.Arrays;
  * wasted read.
  *
  * <p>The first argument of a request is taken for its key (it is for GET, SET and most commands
- * that pipeline). Maps of fewer than {@link #MIN_KEYS} keys (looked at every {@value
- * #SIZE_CHECK_EVERY} calls) are skipped: they stay in the caches, and reading ahead would only parse
- * every request twice.
+ * that pipeline), in the database the connection has selected. Maps of fewer than {@link #MIN_KEYS}
+ * keys (each database's looked at every {@value #SIZE_CHECK_EVERY} calls for it) are skipped: they
+ * stay in the caches, and reading ahead would only parse every request twice.
  */
 final class ReadAhead {
 
@@ -27,36 +27,36 @@ final class ReadAhead {
     /** Longer keys are not read ahead. */
     private static final int MAX_KEY = 256;
 
-    private final KeyValueStore store;
     /** Its own: the connection's parser holds the request being run. */
     private final RequestParser parser;
     private final byte[] bytes = new byte[BATCH * MAX_KEY];
     private final MemorySegment buf = MemorySegment.ofArray(bytes);
     private final MemorySegment[] keys = new MemorySegment[BATCH];
-    /** Whether the map had {@link #MIN_KEYS} at the last look. */
-    private boolean large;
-    private int untilSizeCheck;
+    /** Whether each database's map had {@link #MIN_KEYS} at the last look. */
+    private final boolean[] large;
+    private final int[] untilSizeCheck;
 
-    ReadAhead(KeyValueStore store, long maxBulk) {
-        this.store = store;
+    ReadAhead(int databases, long maxBulk) {
         this.parser = new RequestParser(maxBulk);
+        this.large = new boolean[databases];
+        this.untilSizeCheck = new int[databases];
     }
 
     /**
      * Reads ahead the keys of the whole requests in {@code b[pos, limit)}, up to {@link #BATCH} of
-     * them.
+     * them, in {@code store}, database {@code db}.
      *
      * @return where the requests it read ahead end: the caller calls again once it has run them
      *     ({@code limit} if the map is too small to bother, {@code pos} if no whole request is there)
      */
-    int run(MemorySegment b, int pos, int limit) {
-        if (--untilSizeCheck < 0) {
+    int run(KeyValueStore store, int db, MemorySegment b, int pos, int limit) {
+        if (--untilSizeCheck[db] < 0) {
             // Counting keys reads every segment's header, lines other loops' writes keep taking
             // away: not for every batch.
-            large = store.size() >= MIN_KEYS;
-            untilSizeCheck = SIZE_CHECK_EVERY;
+            large[db] = store.size() >= MIN_KEYS;
+            untilSizeCheck[db] = SIZE_CHECK_EVERY;
         }
-        if (!large) {
+        if (!large[db]) {
             return limit;
         }
         int n = 0;

@@ -11,7 +11,7 @@ import java.util.Locale;
  * @param bind               the address to listen on (loopback unless told otherwise)
  * @param port               the RESP port, 0 for any free port
  * @param httpPort           the HTTP port, 0 for any free port, -1 for no HTTP
- * @param dataDir            where the map file lives
+ * @param dataDir            where the map files live
  * @param requirePass        the password AUTH must give, or null for none
  * @param maxClients         connections beyond this are refused with Redis's error
  * @param maxBulkBytes       the longest bulk string in a request (proto-max-bulk-len), 1 KiB..1 GiB
@@ -23,10 +23,12 @@ import java.util.Locale;
  *                           headers), 0 for none; kept in the map file when it is created
  * @param maxMemoryPolicy    {@link #NOEVICTION} (no bound) or {@link #ALLKEYS_LRU} (evict the least
  *                           recently used keys, approximately, to stay within {@code maxMemoryBytes})
+ * @param databases          how many numbered databases SELECT chooses from, 1..{@link #MAX_DATABASES}
+ *                           (Redis's {@code databases}); each one used is a map file in {@code dataDir}
  */
 public record ServerConfig(String bind, int port, int httpPort, Path dataDir, String requirePass,
                            int maxClients, long maxBulkBytes, int idleTimeoutSeconds, int ioThreads,
-                           int busyPollMicros, long maxMemoryBytes, String maxMemoryPolicy) {
+                           int busyPollMicros, long maxMemoryBytes, String maxMemoryPolicy, int databases) {
 
     /** The default RESP port. */
     public static final int DEFAULT_PORT = 6380;
@@ -51,6 +53,13 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * kept per segment, and a key and its value must fit in one).
      */
     public static final long MIN_MAX_MEMORY = 1L << 20;
+    /** The default {@link #databases()}, as in Redis. */
+    public static final int DEFAULT_DATABASES = 16;
+    /**
+     * The most {@link #databases()}: each database used is a map file and an open mapping, and each
+     * one there is, used or not, a few bytes of bookkeeping in every event loop.
+     */
+    public static final int MAX_DATABASES = 65_536;
     /** Redis's other policies, refused by name rather than as unknown words. */
     private static final List<String> REDIS_POLICIES = List.of("volatile-lru", "volatile-lfu",
             "volatile-random", "volatile-ttl", "allkeys-lfu", "allkeys-random");
@@ -88,6 +97,9 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
         }
         if (ioThreads < 1 || ioThreads > 256) {
             throw new IllegalArgumentException("--io-threads=" + ioThreads + " must be 1..256");
+        }
+        if (databases < 1 || databases > MAX_DATABASES) {
+            throw new IllegalArgumentException("--databases=" + databases + " must be 1.." + MAX_DATABASES);
         }
         if (requirePass != null && requirePass.isEmpty()) {
             requirePass = null;
@@ -136,6 +148,29 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
     }
 
     /**
+     * The settings of a server with {@link #DEFAULT_DATABASES} databases.
+     *
+     * @param bind               the address to listen on
+     * @param port               the RESP port
+     * @param httpPort           the HTTP port, -1 for none
+     * @param dataDir            where the map files live
+     * @param requirePass        the password, or null
+     * @param maxClients         most connections
+     * @param maxBulkBytes       the longest bulk string
+     * @param idleTimeoutSeconds idle timeout, 0 never
+     * @param ioThreads          event-loop threads
+     * @param busyPollMicros     busy-poll time
+     * @param maxMemoryBytes     the bound on entry bytes, 0 for none
+     * @param maxMemoryPolicy    {@link #NOEVICTION} or {@link #ALLKEYS_LRU}
+     */
+    public ServerConfig(String bind, int port, int httpPort, Path dataDir, String requirePass, int maxClients,
+                        long maxBulkBytes, int idleTimeoutSeconds, int ioThreads, int busyPollMicros,
+                        long maxMemoryBytes, String maxMemoryPolicy) {
+        this(bind, port, httpPort, dataDir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads,
+                busyPollMicros, maxMemoryBytes, maxMemoryPolicy, DEFAULT_DATABASES);
+    }
+
+    /**
      * @return the defaults: 127.0.0.1:6380, HTTP 8380, {@code ./data}, 10,000 clients, 512 MiB bulks,
      *     {@link #defaultIoThreads()} event loops
      */
@@ -162,7 +197,7 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      */
     public ServerConfig withPorts(int p, int h) {
         return new ServerConfig(bind, p, h, dataDir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros,
-                maxMemoryBytes, maxMemoryPolicy);
+                maxMemoryBytes, maxMemoryPolicy, databases);
     }
 
     /**
@@ -171,7 +206,7 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      */
     public ServerConfig withDataDir(Path dir) {
         return new ServerConfig(bind, port, httpPort, dir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros,
-                maxMemoryBytes, maxMemoryPolicy);
+                maxMemoryBytes, maxMemoryPolicy, databases);
     }
 
     /**
@@ -180,7 +215,7 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      */
     public ServerConfig withRequirePass(String pass) {
         return new ServerConfig(bind, port, httpPort, dataDir, pass, maxClients, maxBulkBytes, idleTimeoutSeconds, ioThreads, busyPollMicros,
-                maxMemoryBytes, maxMemoryPolicy);
+                maxMemoryBytes, maxMemoryPolicy, databases);
     }
 
     /**
@@ -191,7 +226,7 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      */
     public ServerConfig withLimits(int clients, long bulk, int idleSeconds) {
         return new ServerConfig(bind, port, httpPort, dataDir, requirePass, clients, bulk, idleSeconds, ioThreads, busyPollMicros,
-                maxMemoryBytes, maxMemoryPolicy);
+                maxMemoryBytes, maxMemoryPolicy, databases);
     }
 
     /**
@@ -201,6 +236,15 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      */
     public ServerConfig withMaxMemory(long bytes, String policy) {
         return new ServerConfig(bind, port, httpPort, dataDir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds,
-                ioThreads, busyPollMicros, bytes, policy);
+                ioThreads, busyPollMicros, bytes, policy, databases);
+    }
+
+    /**
+     * @param n how many databases, 1..{@link #MAX_DATABASES}
+     * @return a copy with that many
+     */
+    public ServerConfig withDatabases(int n) {
+        return new ServerConfig(bind, port, httpPort, dataDir, requirePass, maxClients, maxBulkBytes, idleTimeoutSeconds,
+                ioThreads, busyPollMicros, maxMemoryBytes, maxMemoryPolicy, n);
     }
 }

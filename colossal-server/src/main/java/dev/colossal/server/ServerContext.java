@@ -5,14 +5,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
-/** What every command and front end shares: the store, the settings, counters and clients. */
+/** What every command and front end shares: the databases, the settings, counters and clients. */
 final class ServerContext {
 
     /** The Redis version we answer as: the command set and replies follow Redis 7.0. */
     static final String REDIS_VERSION = "7.0.15";
     static final String COLOSSAL_VERSION = "0.1.0";
 
-    final KeyValueStore store;
+    final Databases dbs;
     final ServerConfig config;
     /**
      * The longest string SETRANGE and APPEND may make: proto-max-bulk-len, as in Redis, or the
@@ -33,8 +33,8 @@ final class ServerContext {
     /** Removes expired keys and counts those with a TTL; started by the server. */
     final ExpirySweeper sweeper;
 
-    ServerContext(KeyValueStore store, ServerConfig config, LongSupplier clock) {
-        this.store = store;
+    ServerContext(Databases dbs, ServerConfig config, LongSupplier clock) {
+        this.dbs = dbs;
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;
@@ -42,12 +42,17 @@ final class ServerContext {
         this.sweeper = new ExpirySweeper(this);
     }
 
-    /** {@link KeyValueStore#evictions()} at the last CONFIG RESETSTAT, which zeroes evicted_keys as in Redis. */
+    /** {@link Databases#evictions()} at the last CONFIG RESETSTAT, which zeroes evicted_keys as in Redis. */
     volatile long evictionsAtReset;
 
     /** @return the keys evicted since start or the last CONFIG RESETSTAT: INFO's {@code evicted_keys} */
     long evictedKeys() {
-        return store.evictions() - evictionsAtReset;
+        return dbs.evictions() - evictionsAtReset;
+    }
+
+    /** @return the database client {@code c} has selected: an array read, nothing more, on every command */
+    KeyValueStore db(Client c) {
+        return dbs.store(c.db);
     }
 
     long now() {

@@ -14,11 +14,9 @@ final class StringCommands {
     static final long FAILED = Long.MIN_VALUE;
 
     private final ServerContext ctx;
-    private final KeyValueStore store;
 
     StringCommands(ServerContext ctx) {
         this.ctx = ctx;
-        this.store = ctx.store;
     }
 
     void register(CommandTable t) {
@@ -27,8 +25,8 @@ final class StringCommands {
         t.add("get", 2, r, 1, 1, 1, this::get);
         t.add("set", -3, w, 1, 1, 1, this::set);
         t.add("setnx", 3, List.of("write", "denyoom", "fast"), 1, 1, 1, this::setnx);
-        t.add("setex", 4, w, 1, 1, 1, (c, a, rr) -> setex(a, rr, true, "setex"));
-        t.add("psetex", 4, w, 1, 1, 1, (c, a, rr) -> setex(a, rr, false, "psetex"));
+        t.add("setex", 4, w, 1, 1, 1, (c, a, rr) -> setex(c, a, rr, true, "setex"));
+        t.add("psetex", 4, w, 1, 1, 1, (c, a, rr) -> setex(c, a, rr, false, "psetex"));
         t.add("getdel", 2, List.of("write", "fast"), 1, 1, 1, this::getdel);
         t.add("getex", -2, List.of("write", "fast"), 1, 1, 1, this::getex);
         t.add("getset", 3, List.of("write", "denyoom", "fast"), 1, 1, 1, this::getset);
@@ -36,10 +34,10 @@ final class StringCommands {
         t.add("mset", -3, w, 1, -1, 2, this::mset);
         t.add("msetnx", -3, w, 1, -1, 2, this::msetnx);
         List<String> wf = List.of("write", "denyoom", "fast");
-        t.add("incr", 2, wf, 1, 1, 1, (c, a, rr) -> incrBy(a[1], 1, rr));
-        t.add("decr", 2, wf, 1, 1, 1, (c, a, rr) -> incrBy(a[1], -1, rr));
-        t.add("incrby", 3, wf, 1, 1, 1, (c, a, rr) -> incrByArg(a, rr, false));
-        t.add("decrby", 3, wf, 1, 1, 1, (c, a, rr) -> incrByArg(a, rr, true));
+        t.add("incr", 2, wf, 1, 1, 1, (c, a, rr) -> incrBy(ctx.db(c), a[1], 1, rr));
+        t.add("decr", 2, wf, 1, 1, 1, (c, a, rr) -> incrBy(ctx.db(c), a[1], -1, rr));
+        t.add("incrby", 3, wf, 1, 1, 1, (c, a, rr) -> incrByArg(ctx.db(c), a, rr, false));
+        t.add("decrby", 3, wf, 1, 1, 1, (c, a, rr) -> incrByArg(ctx.db(c), a, rr, true));
         t.add("incrbyfloat", 3, wf, 1, 1, 1, this::incrbyfloat);
         t.add("append", 3, wf, 1, 1, 1, this::append);
         t.add("strlen", 2, r, 1, 1, 1, this::strlen);
@@ -54,6 +52,10 @@ final class StringCommands {
 
     /** GET: the value goes from the map straight into the reply buffer, with no copy between. */
     void get(Client c, MemorySegment key) {
+        get(c, ctx.db(c), key);
+    }
+
+    private void get(Client c, KeyValueStore store, MemorySegment key) {
         Reply r = c.reply;
         long at = r.valueSlot(StoredValue.PLAIN_HEADER);
         long n;
@@ -112,7 +114,9 @@ final class StringCommands {
      * {@link CommandTable#execute(Client, RequestParser, MemorySegment, KeyViews)}); the key reaches the map
      * through {@code keys}.
      */
-    void setFromBuffer(RequestParser p, MemorySegment buf, KeyViews keys, Reply r) {
+    void setFromBuffer(Client c, RequestParser p, MemorySegment buf, KeyViews keys) {
+        KeyValueStore store = ctx.db(c);
+        Reply r = c.reply;
         MemorySegment key = keys.of(buf, p.starts[1], p.lengths[1]);
         Lock l = store.lock(key);
         l.lock();
@@ -125,6 +129,7 @@ final class StringCommands {
     }
 
     private void set(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         boolean nx = false;
         boolean xx = false;
         boolean get = false;
@@ -209,6 +214,7 @@ final class StringCommands {
     }
 
     private void setnx(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         Lock l = store.lock(a[1]);
         l.lock();
         try {
@@ -223,7 +229,8 @@ final class StringCommands {
         }
     }
 
-    private void setex(byte[][] a, Reply r, boolean seconds, String cmd) {
+    private void setex(Client c, byte[][] a, Reply r, boolean seconds, String cmd) {
+        KeyValueStore store = ctx.db(c);
         long at = deadline(a[2], seconds, true, true, cmd, r);
         if (at == FAILED) {
             return;
@@ -239,6 +246,7 @@ final class StringCommands {
     }
 
     private void getdel(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         Lock l = store.lock(a[1]);
         l.lock();
         try {
@@ -257,17 +265,18 @@ final class StringCommands {
      * The entry is written anew, so on a full disk this may find no room, and for a key that had no
      * TTL the new entry is 8 bytes longer; the error says so, as Redis takes an EXPIRE at maxmemory.
      */
-    void setExpiry(byte[] key, KeyValueStore.Entry e, long at) {
+    static void setExpiry(KeyValueStore store, byte[] key, KeyValueStore.Entry e, long at) {
         try {
             store.set(key, e.array(), e.offset(), e.length(), at);
         } catch (java.io.UncheckedIOException full) {
             store.noRoom(full);
             boolean longer = e.expireAtMillis() == StoredValue.NO_EXPIRY && at != StoredValue.NO_EXPIRY;
-            throw new ReplyException(Errors.noRoomForExpiry(ctx.config.dataDir().resolve(MapStore.FILE_NAME), full, longer));
+            throw new ReplyException(Errors.noRoomForExpiry(store.path(), full, longer));
         }
     }
 
     private void getex(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         int expiryArg = -1;
         boolean persist = false;
         int kind = 0;
@@ -301,7 +310,7 @@ final class StringCommands {
             if (expiryArg > 0 && expired(at)) {
                 store.delete(a[1]);
             } else if (expiryArg > 0 || (persist && e.expireAtMillis() != StoredValue.NO_EXPIRY)) {
-                setExpiry(a[1], e, at);
+                setExpiry(store, a[1], e, at);
             }
             r.bulk(e.value());
         } finally {
@@ -310,6 +319,7 @@ final class StringCommands {
     }
 
     private void getset(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         Lock l = store.lock(a[1]);
         l.lock();
         try {
@@ -322,6 +332,7 @@ final class StringCommands {
     }
 
     private void mget(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         r.array(a.length - 1);
         MemorySegment[] keys = new MemorySegment[a.length - 1];
         for (int i = 0; i < keys.length; i++) {
@@ -331,18 +342,19 @@ final class StringCommands {
         // few misses, and one after the other they would wait for each in turn.
         for (int i = 0; i < keys.length; ) {
             for (int end = store.prefetch(keys, i); i < end; i++) {
-                get(c, keys[i]);
+                get(c, store, keys[i]);
             }
         }
     }
 
     private void mset(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         if (a.length % 2 == 0) {
             r.error(Errors.arity("mset"));
             return;
         }
         byte[][] keys = keysOfPairs(a);
-        checkValueLengths(a);
+        checkValueLengths(store, a);
         Lock[] ls = store.locks(keys);
         lockAll(ls);
         try {
@@ -363,11 +375,12 @@ final class StringCommands {
     }
 
     private void msetnx(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         if (a.length % 2 == 0) {
             r.error(Errors.arity("msetnx"));
             return;
         }
-        checkValueLengths(a);
+        checkValueLengths(store, a);
         Lock[] ls = store.locks(keysOfPairs(a));
         lockAll(ls);
         try {
@@ -387,7 +400,7 @@ final class StringCommands {
     }
 
     /** MSET stores all of its values or none: one too long for the store fails it before the first. */
-    private void checkValueLengths(byte[][] a) {
+    private static void checkValueLengths(KeyValueStore store, byte[][] a) {
         for (int i = 2; i < a.length; i += 2) {
             store.checkFits(a[i - 1].length, a[i].length, StoredValue.NO_EXPIRY);
         }
@@ -413,7 +426,7 @@ final class StringCommands {
         }
     }
 
-    private void incrByArg(byte[][] a, Reply r, boolean negate) {
+    private void incrByArg(KeyValueStore store, byte[][] a, Reply r, boolean negate) {
         OptionalLong parsed = Args.toLong(a[2]);
         if (parsed.isEmpty()) {
             r.error(Errors.NOT_INTEGER);
@@ -427,10 +440,10 @@ final class StringCommands {
             }
             by = -by;
         }
-        incrBy(a[1], by, r);
+        incrBy(store, a[1], by, r);
     }
 
-    private void incrBy(byte[] key, long by, Reply r) {
+    private void incrBy(KeyValueStore store, byte[] key, long by, Reply r) {
         Lock l = store.lock(key);
         l.lock();
         try {
@@ -457,6 +470,7 @@ final class StringCommands {
     }
 
     private void incrbyfloat(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         BigDecimal by = LongDouble.parse(a[2]);
         if (by == null) {
             r.error(Errors.NOT_FLOAT);
@@ -489,6 +503,7 @@ final class StringCommands {
     }
 
     private void append(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         Lock l = store.lock(a[1]);
         l.lock();
         try {
@@ -513,11 +528,13 @@ final class StringCommands {
     }
 
     private void strlen(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         KeyValueStore.Entry e = store.get(a[1]);
         r.integer(e == null ? 0 : e.length());
     }
 
     private void getrange(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         OptionalLong from = Args.toLong(a[2]);
         OptionalLong to = Args.toLong(a[3]);
         if (from.isEmpty() || to.isEmpty()) {
@@ -552,6 +569,7 @@ final class StringCommands {
     }
 
     private void setrange(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
         OptionalLong parsed = Args.toLong(a[2]);
         if (parsed.isEmpty()) {
             r.error(Errors.NOT_INTEGER);

@@ -12,8 +12,11 @@ import java.util.concurrent.locks.Lock;
  * them, and a transaction's reads see its keys at one moment. Other clients' reads are not held
  * off: they may see a transaction's writes half done, where Redis would show all or none.
  *
- * <p>WATCH remembers each key's stored value (with its deadline); EXEC gives up (a null reply) if
- * any differs when it runs. A key written back with the same value and deadline therefore counts
+ * <p>WATCH remembers each key's stored value (with its deadline) in the client's database; EXEC
+ * gives up (a null reply) if any differs when it runs, there (after a SWAPDB, the value of whatever
+ * database now has that number). A SELECT queued in the transaction applies to the commands after
+ * it, and stays after EXEC, as in Redis; the key locks are the same in every database, so EXEC's
+ * locks hold whichever databases its commands go to. A key written back with the same value and deadline therefore counts
  * as unchanged, where Redis would give up.
  */
 final class Transactions {
@@ -40,7 +43,7 @@ final class Transactions {
     /** Whether a command runs at once inside MULTI instead of being queued (as in Redis). */
     static boolean runsInsideMulti(String name) {
         return switch (name) {
-            case "exec", "discard", "multi", "watch", "quit" -> true;
+            case "exec", "discard", "multi", "watch", "quit", "reset" -> true;
             default -> false;
         };
     }
@@ -72,7 +75,8 @@ final class Transactions {
         }
         for (int i = 1; i < a.length; i++) {
             c.watchedKeys.add(a[i]);
-            c.watchedValues.add(stored(a[i]));
+            c.watchedDbs.add(c.db);
+            c.watchedValues.add(stored(c.db, a[i]));
         }
         r.ok();
     }
@@ -89,11 +93,11 @@ final class Transactions {
             r.error("EXECABORT Transaction discarded because of previous errors.");
             return;
         }
-        Lock[] locks = ctx.store.locks(keysOf(queued, c.watchedKeys));
+        Lock[] locks = ctx.dbs.locks().locks(keysOf(queued, c.watchedKeys));
         StringCommands.lockAll(locks);
         try {
             for (int i = 0; i < c.watchedKeys.size(); i++) {
-                if (!Arrays.equals(c.watchedValues.get(i), stored(c.watchedKeys.get(i)))) {
+                if (!Arrays.equals(c.watchedValues.get(i), stored(c.watchedDbs.get(i), c.watchedKeys.get(i)))) {
                     unwatch(c);
                     r.nullArray();
                     return;
@@ -109,14 +113,15 @@ final class Transactions {
         }
     }
 
-    private static void unwatch(Client c) {
+    static void unwatch(Client c) {
         c.watchedKeys.clear();
+        c.watchedDbs.clear();
         c.watchedValues.clear();
     }
 
-    /** The stored form of a live key (value and deadline), or null if absent or expired. */
-    private byte[] stored(byte[] key) {
-        KeyValueStore.Entry e = ctx.store.get(key);
+    /** The stored form of a live key of database {@code db} (value and deadline), or null if absent or expired. */
+    private byte[] stored(int db, byte[] key) {
+        KeyValueStore.Entry e = ctx.dbs.store(db).get(key);
         return e == null ? null : e.array();
     }
 

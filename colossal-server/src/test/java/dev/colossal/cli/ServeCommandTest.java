@@ -148,6 +148,23 @@ class ServeCommandTest {
                         + " the least recently used keys, or drop --maxmemory for no bound");
     }
 
+    /** A data directory served with more databases than this start has: refused in one line naming the files. */
+    @Test
+    void shouldRefuseFewerDatabasesThanTheDirectoryHolds() throws Exception {
+        Path data = dir.resolve("data");
+        try (ColossalServer s = ColossalServer.start(ServerConfig.defaults().withDataDir(data).withPorts(0, -1));
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            j.select(6);
+            j.set("k", "v");
+        }
+        assertOneLine(Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", data.toString(), "--databases", "6"),
+                "data directory " + data.toAbsolutePath() + " holds " + data.resolve("db6.map") + ", of database beyond this"
+                + " start's --databases 6 (0 to 5): it was served with more; start with --databases 7 or more to serve it, or"
+                + " move that file out of the directory to drop its keys");
+        assertOneLine(Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", data.toString(), "--databases", "0"),
+                "--databases=0 must be 1..65536");
+    }
+
     /** A data directory restarted with another bound or none: refused in one line, and the copy it advises serves. */
     @Test
     void shouldRefuseAnotherBoundThanTheMapsAndTheAdvisedCopyServes() throws Exception {

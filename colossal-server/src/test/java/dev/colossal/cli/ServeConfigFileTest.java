@@ -62,10 +62,11 @@ class ServeConfigFileTest {
                 busy-poll 0
                 maxmemory 100mb
                 maxmemory-policy allkeys-lru
+                databases 4
                 """);
         ServerConfig c = resolve("--config", f.toString());
         assertEquals(new ServerConfig("0.0.0.0", 7001, -1, Path.of("/tmp/colossal-data"), "two words", 12,
-                64_000_000, 30, 3, 0, 100L << 20, "allkeys-lru"), c);
+                64_000_000, 30, 3, 0, 100L << 20, "allkeys-lru", 4), c);
         ServerConfig over = resolve("--config", f.toString(), "--port", "7002", "--requirepass", "flag",
                 "--proto-max-bulk-len", "1M", "--maxmemory", "1gb");
         assertEquals(7002, over.port());
@@ -74,6 +75,8 @@ class ServeConfigFileTest {
         assertEquals(1L << 30, over.maxMemoryBytes());
         assertEquals("allkeys-lru", over.maxMemoryPolicy(), "the file's policy with the flag's bound");
         assertEquals(12, over.maxClients(), "unset flags keep the file's value");
+        assertEquals(4, over.databases());
+        assertEquals(16, resolve("--config", f.toString(), "--databases", "16").databases(), "the flag wins");
         ServerConfig none = resolve();
         assertEquals(ServerConfig.defaults(), none);
         assertNull(none.requirePass());

@@ -211,6 +211,29 @@ class RemoteMapTest {
         }
     }
 
+    /** A map per database: the same key holds each its own value, and size and clear are the database's. */
+    @Test
+    void aMapNamesItsDatabase() throws Exception {
+        var b = RemoteMap.builder(RawCodecs.utf8(), RawCodecs.utf8()).address("127.0.0.1", server.port()).connections(3);
+        try (RemoteMap<String, String> zero = b.connect(); RemoteMap<String, String> four = b.database(4).connect();
+             Jedis j = new Jedis(java.net.URI.create("redis://127.0.0.1:" + server.port() + "/4"))) {
+            zero.set("k", "in 0");
+            zero.set("z", "in 0");
+            four.set("k", "in 4");
+            assertEquals("in 0", zero.get("k"));
+            assertEquals("in 4", four.get("k"));
+            assertEquals("in 4", j.get("k"), "what redis://host:port/4 reaches");
+            assertEquals(2, zero.size());
+            assertEquals(1, four.size());
+            four.clear();
+            assertEquals(0, four.size());
+            assertEquals(2, zero.size(), "clear() is FLUSHDB of the map's database only");
+        }
+        RemoteServerException out = assertThrows(RemoteServerException.class, () -> b.database(16).connect());
+        assertEquals("ERR DB index is out of range", out.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> b.database(-1));
+    }
+
     @Test
     void reportsFailuresClearly() throws Exception {
         int closedPort;

@@ -45,7 +45,7 @@ class MapStoreTest {
                 random.nextBytes(key);
                 int at = random.nextInt(64 - key.length + 1);
                 MemorySegment.copy(MemorySegment.ofArray(key), 0, nativeBuf, at, key.length);
-                assertEquals(MapStore.stripe(MemorySegment.ofArray(key)), MapStore.stripe(nativeBuf.asSlice(at, key.length)),
+                assertEquals(KeyLocks.stripe(MemorySegment.ofArray(key)), KeyLocks.stripe(nativeBuf.asSlice(at, key.length)),
                         "key length=" + key.length + " at=" + at);
             }
         }
@@ -57,7 +57,7 @@ class MapStoreTest {
         for (String format : new String[] {"key:%012d", "%d", "user:%d:profile:settings", "k%06d"}) {
             int[] perStripe = new int[1024];
             for (int i = 0; i < 16_384; i++) {
-                perStripe[MapStore.stripe(MemorySegment.ofArray(String.format(format, i).getBytes(StandardCharsets.US_ASCII)))]++;
+                perStripe[KeyLocks.stripe(MemorySegment.ofArray(String.format(format, i).getBytes(StandardCharsets.US_ASCII)))]++;
             }
             int used = (int) Arrays.stream(perStripe).filter(c -> c > 0).count();
             int max = Arrays.stream(perStripe).max().orElseThrow();

@@ -38,24 +38,24 @@ class ReadAheadTest {
             byte[] bytes = requests.toByteArray();
             MemorySegment b = arena.allocate(bytes.length);
             MemorySegment.copy(bytes, 0, b, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes.length);
-            ReadAhead ahead = new ReadAhead(store, 1 << 20);
+            ReadAhead ahead = new ReadAhead(1, 1 << 20);
 
-            assertEquals(bytes.length, ahead.run(b, 0, bytes.length), "a small map: nothing to read ahead until more input");
+            assertEquals(bytes.length, ahead.run(store, 0, b, 0, bytes.length), "a small map: nothing to read ahead until more input");
             for (int i = 0; i < ReadAhead.MIN_KEYS; i++) {
                 store.set(("k" + i).getBytes(StandardCharsets.US_ASCII), new byte[8], StoredValue.NO_EXPIRY);
             }
-            assertEquals(bytes.length, ahead.run(b, 0, bytes.length), "the map's size is looked at again only later");
-            ahead = new ReadAhead(store, 1 << 20);
-            assertEquals(ends.get(31), ahead.run(b, 0, bytes.length), "a batch of 32 requests, the inline one among them");
-            assertEquals(ends.get(39), ahead.run(b, ends.get(31), bytes.length), "the rest, up to the partial request");
-            assertEquals(ends.get(39), ahead.run(b, ends.get(39), bytes.length), "no whole request: where it started");
-            assertEquals(ends.get(3), ahead.run(b, ends.get(3), ends.get(3)), "no input");
+            assertEquals(bytes.length, ahead.run(store, 0, b, 0, bytes.length), "the map's size is looked at again only later");
+            ahead = new ReadAhead(1, 1 << 20);
+            assertEquals(ends.get(31), ahead.run(store, 0, b, 0, bytes.length), "a batch of 32 requests, the inline one among them");
+            assertEquals(ends.get(39), ahead.run(store, 0, b, ends.get(31), bytes.length), "the rest, up to the partial request");
+            assertEquals(ends.get(39), ahead.run(store, 0, b, ends.get(39), bytes.length), "no whole request: where it started");
+            assertEquals(ends.get(3), ahead.run(store, 0, b, ends.get(3), ends.get(3)), "no input");
 
             byte[] junk = "*2\r\n$3\r\nGET\r\nxx".getBytes(StandardCharsets.US_ASCII);
             MemorySegment bad = arena.allocate(bytes.length + junk.length);
             MemorySegment.copy(b, 0, bad, 0, ends.get(2));
             MemorySegment.copy(junk, 0, bad, java.lang.foreign.ValueLayout.JAVA_BYTE, ends.get(2), junk.length);
-            assertEquals(ends.get(2), ahead.run(bad, 0, ends.get(2) + junk.length), "stops before bytes that are not RESP");
+            assertEquals(ends.get(2), ahead.run(store, 0, bad, 0, ends.get(2) + junk.length), "stops before bytes that are not RESP");
             assertEquals(ReadAhead.MIN_KEYS, store.size(), "reading ahead changes nothing");
         }
     }

@@ -47,7 +47,7 @@ class RedisDifferentialTest {
              Wire o = new Wire(ours.port())) {
             for (long seed = 1; seed <= Long.getLong("colossal.redisSeeds", 4); seed++) {
                 r.call("FLUSHALL");
-                o.call("FLUSHDB");
+                o.call("FLUSHALL"); // every database: a seed may leave keys in the one it selected
                 String protocol = seed % 2 == 0 ? "3" : "2"; // RESP3 on even seeds: nulls, maps, doubles differ
                 r.call("HELLO", protocol);
                 o.call("HELLO", protocol);
@@ -107,12 +107,14 @@ class RedisDifferentialTest {
             case 25 -> new String[] {"TYPE", k};
             case 26 -> new String[] {r.nextBoolean() ? "RENAME" : "RENAMENX", k, k2};
             case 27 -> new String[] {"DBSIZE"};
-            case 28 -> switch (r.nextInt(5)) {
+            case 28 -> switch (r.nextInt(7)) {
                 case 0 -> new String[] {"GETSET", k, v};
                 case 1 -> r.nextBoolean() ? new String[] {"PING"} : new String[] {"PING", v};
                 case 2 -> new String[] {"ECHO", v};
-                // databases 1-15 exist in Redis and not here (README): only the others are compared
-                case 3 -> new String[] {"SELECT", pick(r, new String[] {"0", "-1", "16", "abc", "99999999999", ""})};
+                // 16 databases in both; the later commands go to whichever one was selected
+                case 3 -> new String[] {"SELECT", pick(r, new String[] {"0", "1", "15", "-1", "16", "abc", "99999999999", ""})};
+                case 4 -> new String[] {"MOVE", k, pick(r, new String[] {"0", "1", "2", "16", "-1", "abc"})};
+                case 5 -> new String[] {"SWAPDB", pick(r, new String[] {"0", "1", "2", "x"}), pick(r, new String[] {"0", "1", "16"})};
                 default -> new String[] {"STRLEN", k, k2};
             };
             // transactions: the commands drawn between MULTI and EXEC are queued, refused ones abort it

@@ -60,12 +60,15 @@ class RestartTest {
                 assertEquals("+OK\r\n", w.call("SET", "k" + i, "value-" + i));
             }
             assertEquals("+OK\r\n", w.call("SET", "ttl", "x", "EX", "1000"));
+            assertEquals("+OK\r\n", w.call("SELECT", "3"));
+            assertEquals("+OK\r\n", w.call("SET", "k0", "in db 3"));
         }
         p.destroyForcibly(); // SIGKILL
         assertTrue(p.waitFor(10, TimeUnit.SECONDS));
         Process again = serve(port);
         String said = Files.readString(log);
         assertTrue(said.contains("colossal: map file " + dir.resolve("db0.map").toAbsolutePath() + ": 2001 keys, ")
+                && said.contains("colossal: map file " + dir.resolve("db3.map").toAbsolutePath() + ": 1 keys, ")
                 && said.contains("colossal: the last serve of " + dir.toAbsolutePath() + " (pid " + p.pid()
                         + ") did not stop cleanly") && said.contains("no recovery step is needed"), said);
         try (Wire w = new Wire(port)) {
@@ -78,6 +81,9 @@ class RestartTest {
             String ttl = w.call("TTL", "ttl");
             long left = Long.parseLong(ttl.substring(1).trim());
             assertTrue(left > 900 && left <= 1000, "TTL survives restart: " + ttl);
+            assertEquals("+OK\r\n", w.call("SELECT", "3"));
+            assertEquals("$7\r\nin db 3\r\n", w.call("GET", "k0"), "database 3 survives SIGKILL in its own file");
+            assertEquals(":1\r\n", w.call("DBSIZE"));
         } finally {
             again.destroy(); // SIGTERM: graceful
             assertTrue(again.waitFor(20, TimeUnit.SECONDS), "SIGTERM stops the server");

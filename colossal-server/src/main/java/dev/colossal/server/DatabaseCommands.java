@@ -1,0 +1,136 @@
+package dev.colossal.server;
+
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * The commands about databases ({@link Databases}): SELECT, DBSIZE, FLUSHDB, FLUSHALL, SWAPDB and
+ * MOVE, with redis-server 7.0's replies and error texts.
+ */
+final class DatabaseCommands {
+
+    /** What {@link #index} returns once it has answered the error: no int. */
+    private static final long REFUSED = Long.MIN_VALUE;
+
+    private final ServerContext ctx;
+
+    DatabaseCommands(ServerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    void register(CommandTable t) {
+        t.add("select", 2, List.of("fast"), 0, 0, 0, this::select);
+        t.add("dbsize", 1, List.of("readonly", "fast"), 0, 0, 0, (c, a, r) -> r.integer(ctx.db(c).size()));
+        t.add("flushdb", -1, List.of("write"), 0, 0, 0, (c, a, r) -> flush(c, a, r, false));
+        t.add("flushall", -1, List.of("write"), 0, 0, 0, (c, a, r) -> flush(c, a, r, true));
+        t.add("swapdb", 3, List.of("write", "fast"), 0, 0, 0, this::swapdb);
+        t.add("move", 3, List.of("write", "fast"), 1, 1, 1, this::move);
+    }
+
+    /**
+     * Reads a database number as Redis's {@code getIntFromObjectOrReply} does (any int; whether it
+     * is one of ours is {@link #inRange}'s, after, as Redis's order of errors has it), or answers the error.
+     *
+     * @param notInt the error for a non-number or a number outside int, or null for Redis's own two
+     * @return the number, or {@link #REFUSED} once the error is answered
+     */
+    private static long index(byte[] arg, String notInt, Reply r) {
+        OptionalLong parsed = Args.toLong(arg);
+        if (parsed.isEmpty()) {
+            r.error(notInt != null ? notInt : Errors.NOT_INTEGER);
+            return REFUSED;
+        }
+        long db = parsed.getAsLong();
+        if (db > Integer.MAX_VALUE || db < Integer.MIN_VALUE) {
+            r.error(notInt != null ? notInt : "ERR value is out of range, value must between " + Integer.MIN_VALUE
+                    + " and " + Integer.MAX_VALUE);
+            return REFUSED;
+        }
+        return db;
+    }
+
+    /** Whether {@code db} is one of ours; false for {@link #REFUSED} too. */
+    private boolean inRange(long db) {
+        return db >= 0 && db < ctx.dbs.count();
+    }
+
+    private void select(Client c, byte[][] a, Reply r) {
+        long db = index(a[1], null, r);
+        if (db == REFUSED) {
+            return;
+        }
+        if (!inRange(db)) {
+            r.error(Errors.DB_RANGE);
+            return;
+        }
+        c.db = (int) db;
+        r.ok();
+    }
+
+    private void flush(Client c, byte[][] a, Reply r, boolean all) {
+        if (a.length > 2 || (a.length == 2 && !Args.is(a[1], "ASYNC") && !Args.is(a[1], "SYNC"))) {
+            r.error(Errors.SYNTAX);
+            return;
+        }
+        if (all) {
+            ctx.dbs.openMaps().forEach(KeyValueStore::clear);
+        } else {
+            ctx.db(c).clear();
+        }
+        r.ok();
+    }
+
+    private void swapdb(Client c, byte[][] a, Reply r) {
+        long first = index(a[1], "ERR invalid first DB index", r);
+        if (first == REFUSED) {
+            return;
+        }
+        long second = index(a[2], "ERR invalid second DB index", r);
+        if (second == REFUSED) {
+            return;
+        }
+        if (!inRange(first) || !inRange(second)) {
+            r.error(Errors.DB_RANGE);
+            return;
+        }
+        ctx.dbs.swap((int) first, (int) second);
+        r.ok();
+    }
+
+    /**
+     * MOVE key db: 1 if the key went to {@code db}, 0 if it is not in this database or already in
+     * that one (which keeps its own). The key's lock is the same in both ({@link KeyLocks}), so no
+     * write to it lands between the copy and the delete.
+     */
+    private void move(Client c, byte[][] a, Reply r) {
+        long to = index(a[2], null, r);
+        if (to == REFUSED) {
+            return;
+        }
+        if (!inRange(to)) {
+            r.error(Errors.DB_RANGE);
+            return;
+        }
+        if (to == c.db) {
+            r.error("ERR source and destination objects are the same");
+            return;
+        }
+        KeyValueStore src = ctx.db(c);
+        KeyValueStore dst = ctx.dbs.store((int) to);
+        Lock l = src.lock(a[1]);
+        l.lock();
+        try {
+            KeyValueStore.Entry e = src.get(a[1]);
+            if (e == null || dst.exists(a[1])) {
+                r.integer(0);
+                return;
+            }
+            dst.set(a[1], e.array(), e.offset(), e.length(), e.expireAtMillis());
+            src.delete(a[1]);
+            r.integer(1);
+        } finally {
+            l.unlock();
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package dev.colossal.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SortedMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongSupplier;
+
+/**
+ * The server's numbered databases, {@code 0} to {@code --databases - 1}, each its own map file in
+ * the data directory ({@link DatabaseFiles}: {@code db0.map}, as a data directory has always had,
+ * and {@code dbN.map}). Database 0's file is opened (or created) at start, with every other file
+ * the directory holds; a database without a file reads as empty ({@link UnopenedDatabase}) and its
+ * first write creates it, so an unused database costs nothing. A directory with files beyond
+ * {@code --databases} is refused ({@link DatabasesMismatchException}) rather than served with keys
+ * out of reach.
+ *
+ * <p>A command finds its database by number, {@link #store}: one array read. Every map shares one
+ * set of key locks ({@link KeyLocks}) and, with {@code --maxmemory}, one bound ({@link MemoryBudget}).
+ * The data directory's claim ({@link DataDirLock}) is held from {@link #open} to {@link #close}.
+ */
+final class Databases implements AutoCloseable {
+
+    private final Path dir;
+    private final long maxBytes;
+    private final LongSupplier clock;
+    private final DataDirLock dirLock;
+    private final KeyLocks locks = new KeyLocks();
+    /** What each number holds now: its map, or its {@link #unopened} stand-in; SWAPDB trades two. */
+    private final AtomicReferenceArray<KeyValueStore> slots;
+    private final UnopenedDatabase[] unopened;
+    /** Every map opened, in the order opened; copied on change. */
+    private volatile List<MapStore> open = List.of();
+    private final MemoryBudget budget;
+    private ExpirySweeper sweeper;
+    private final List<String> report = new ArrayList<>();
+
+    private Databases(Path dir, int count, long maxBytes, LongSupplier clock, DataDirLock dirLock) {
+        this.dir = dir;
+        this.maxBytes = maxBytes;
+        this.clock = clock;
+        this.dirLock = dirLock;
+        this.slots = new AtomicReferenceArray<>(count);
+        this.unopened = new UnopenedDatabase[count];
+        for (int i = 0; i < count; i++) {
+            unopened[i] = new UnopenedDatabase(this, i);
+            slots.set(i, unopened[i]);
+        }
+        this.budget = maxBytes > 0 ? new MemoryBudget(maxBytes) : null;
+    }
+
+    /**
+     * Claims the data directory and opens its databases: database 0 (created if absent) and every
+     * other map file there. A SWAPDB a crash cut short is finished or undone first.
+     *
+     * @param dir      the data directory, created if absent
+     * @param count    {@code --databases}
+     * @param maxBytes {@code --maxmemory}, 0 for none: every map is created with it, and must have it
+     * @param clock    epoch milliseconds
+     * @return the databases
+     * @throws DatabasesMismatchException if the directory holds files of databases beyond {@code count}
+     * @throws MaxMemoryMismatchException if a map was created with another bound
+     * @throws IOException if the directory or a map cannot be opened, or another server has the directory
+     */
+    static Databases open(Path dir, int count, long maxBytes, LongSupplier clock) throws IOException {
+        Files.createDirectories(dir);
+        DataDirLock lock = DataDirLock.acquire(dir);
+        Databases dbs = new Databases(dir, count, maxBytes, clock, lock);
+        try {
+            List<String> swaps = DatabaseFiles.recover(dir);
+            SortedMap<Integer, Path> files = DatabaseFiles.list(dir);
+            SortedMap<Integer, Path> beyond = files.tailMap(count);
+            if (!beyond.isEmpty()) {
+                throw new DatabasesMismatchException(dir, count, beyond.values(), beyond.lastKey());
+            }
+            int repaired = 0;
+            long repairNanos = 0;
+            dbs.openFile(0);
+            for (int db : files.keySet()) {
+                if (db != 0) {
+                    dbs.openFile(db);
+                }
+            }
+            for (MapStore m : dbs.open) {
+                repaired += m.repairedAtOpen();
+                repairNanos += m.repairNanos();
+                dbs.report.add(m.startupLine());
+            }
+            dbs.report.addAll(swaps);
+            if (lock.previousPid() != null) {
+                long life = dbs.open.stream().mapToLong(MapStore::repairs).sum();
+                dbs.report.add(String.format(Locale.ROOT,
+                        "colossal: the last serve of %s (pid %s) did not stop cleanly (killed, crashed, or the machine went down);"
+                                + " no recovery step is needed: %d segment(s) it left mid-write repaired in %d ms (%d over the"
+                                + " file's life). Every write it acknowledged is in the file, unless the machine lost power before"
+                                + " the kernel wrote it back: 'colossal verify %s' checks every entry",
+                        dir.toAbsolutePath(), lock.previousPid(), repaired, repairNanos / 1_000_000, life,
+                        String.join("' and 'colossal verify ", dbs.open.stream().map(m -> m.path().toString()).toList())));
+            }
+            if (dbs.budget != null) {
+                dbs.budget.trim(); // files served before, together over the bound
+            }
+            return dbs;
+        } catch (IOException | RuntimeException e) {
+            try {
+                dbs.closeMaps();
+                lock.unclaim();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            lock.close();
+            throw e;
+        }
+    }
+
+    /** Opens (or creates) database {@code db}'s map and puts it in its slot. Under this object's lock or at start. */
+    private MapStore openFile(int db) throws IOException {
+        MapStore m = MapStore.openFile(dir, file(db), maxBytes, locks, clock);
+        if (sweeper != null) {
+            m.watch(sweeper);
+        }
+        List<MapStore> more = new ArrayList<>(open);
+        more.add(m);
+        open = List.copyOf(more);
+        if (budget != null) {
+            budget.add(m);
+        }
+        slots.setRelease(db, m);
+        return m;
+    }
+
+    /**
+     * @param db a database number, {@code 0 <= db < count()}
+     * @return what holds its keys now: its map, or a stand-in that reads as empty and creates the
+     *     map on its first write
+     */
+    KeyValueStore store(int db) {
+        return slots.getAcquire(db);
+    }
+
+    /**
+     * @param db a database number
+     * @return its map, created now if it has none
+     * @throws UncheckedIOException if the file cannot be created (a full disk: the write's reply is OOM)
+     */
+    synchronized MapStore open(int db) {
+        if (slots.get(db) instanceof MapStore m) {
+            return m;
+        }
+        try {
+            return openFile(db);
+        } catch (IOException e) {
+            throw new UncheckedIOException("map file=" + file(db) + " could not be created: " + e.getMessage()
+                    + "; free disk space and retry", e);
+        }
+    }
+
+    /** @return database {@code db}'s map, or null if it has no file */
+    MapStore opened(int db) {
+        return store(db) instanceof MapStore m ? m : null;
+    }
+
+    /** @return every open map (database 0's is always among them) */
+    List<MapStore> openMaps() {
+        return open;
+    }
+
+    /** @return an open map: every map has the same options, so any answers what depends on them */
+    MapStore anyOpen() {
+        return open.getFirst();
+    }
+
+    /** @return how many databases there are, {@code --databases} */
+    int count() {
+        return slots.length();
+    }
+
+    /** @return database {@code db}'s map file, whether or not it exists */
+    Path file(int db) {
+        return dir.resolve(DatabaseFiles.name(db));
+    }
+
+    KeyLocks locks() {
+        return locks;
+    }
+
+    /**
+     * SWAPDB: databases {@code a} and {@code b} trade their keys, files included, so that a
+     * restart serves each under its new number. A command that read a slot just before the swap
+     * may still finish on the database it found there: it ran before the swap.
+     *
+     * @throws UncheckedIOException if a rename fails; a crash between them is undone or finished at the next start
+     */
+    synchronized void swap(int a, int b) {
+        if (a == b) {
+            return;
+        }
+        try {
+            DatabaseFiles.swap(dir, a, b);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not swap map files " + file(a) + " and " + file(b) + ": " + e.getMessage(), e);
+        }
+        KeyValueStore sa = slots.get(a);
+        KeyValueStore sb = slots.get(b);
+        slots.setRelease(a, sb instanceof MapStore m ? renamed(m, a) : unopened[a]);
+        slots.setRelease(b, sa instanceof MapStore m ? renamed(m, b) : unopened[b]);
+    }
+
+    private MapStore renamed(MapStore m, int db) {
+        m.renamed(file(db));
+        return m;
+    }
+
+    /** Tells every map, and those opened later, of every write. Called once, before the databases are shared. */
+    synchronized void watch(ExpirySweeper s) {
+        sweeper = s;
+        open.forEach(m -> m.watch(s));
+    }
+
+    /** @return what {@code serve} says at start: each map file, swaps recovered, and recovery if the last stop was unclean */
+    List<String> startupReport() {
+        return report;
+    }
+
+    /** @return the bytes of every database's entries: INFO's {@code used_memory}, what {@code --maxmemory} bounds */
+    long usedBytes() {
+        return open.stream().mapToLong(MapStore::usedBytes).sum();
+    }
+
+    /** @return the keys every database evicted (INFO's {@code evicted_keys} before CONFIG RESETSTAT) */
+    long evictions() {
+        return open.stream().mapToLong(MapStore::evictions).sum();
+    }
+
+    /** @return the keys of every database */
+    long keys() {
+        return open.stream().mapToLong(MapStore::size).sum();
+    }
+
+    /** @return the map files' bytes together, -1 if one cannot be read */
+    long fileBytes() {
+        long n = 0;
+        for (MapStore m : open) {
+            long b = m.fileBytes();
+            if (b < 0) {
+                return -1;
+            }
+            n += b;
+        }
+        return n;
+    }
+
+    long noRoomRefusals() {
+        return open.stream().mapToLong(MapStore::noRoomRefusals).sum();
+    }
+
+    long repairs() {
+        return open.stream().mapToLong(MapStore::repairs).sum();
+    }
+
+    /** Forces every map's written data to the device. */
+    void sync() {
+        open.forEach(MapStore::sync);
+    }
+
+    /** Closes every map, then tells the next server this one stopped cleanly and lets the directory go. */
+    @Override
+    public synchronized void close() throws IOException {
+        try {
+            closeMaps();
+            dirLock.stoppedCleanly();
+        } finally {
+            dirLock.close();
+        }
+    }
+
+    private void closeMaps() throws IOException {
+        IOException first = null;
+        for (MapStore m : open) {
+            try {
+                m.close();
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

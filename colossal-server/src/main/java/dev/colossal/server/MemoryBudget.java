@@ -1,0 +1,97 @@
+package dev.colossal.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * {@code --maxmemory} as Redis has it: one bound for the whole server, however many databases
+ * hold the keys.
+ *
+ * <p>Each database's map is created with the whole bound as its own (so one database alone, and
+ * every data directory served before there were several, evicts exactly as a lone map does: by
+ * its CLOCK, per segment, as it writes). A map's bound is fixed in its file when it is made, so
+ * a split decided then (a sixteenth each) would give a cache that uses one database a sixteenth of
+ * its memory. Instead, once two or more maps are open, this keeps their total within the bound:
+ * writes add up their bytes, and every {@link #slack} bytes written the total is summed, and if it
+ * is over {@code bound - slack} each map evicts its share of the excess, in proportion to what it
+ * holds, by its own CLOCK ({@code BytesMap.evict}). Between two looks at most {@code slack} more
+ * can be written, so the total stays within the bound, give or take an entry per writer racing
+ * the look. A server with one database open pays nothing for this.
+ */
+final class MemoryBudget {
+
+    private final long bound;
+    /** Bytes written between two looks at the total, and the room below the bound each look leaves. */
+    private final long slack;
+    private final AtomicLong written = new AtomicLong();
+    private final ReentrantLock trimming = new ReentrantLock();
+    /** The open maps, copied on change; at least two once this is shared. */
+    private volatile List<MapStore> maps = List.of();
+
+    /** @param bound the {@code --maxmemory} bytes, shared by every database */
+    MemoryBudget(long bound) {
+        this.bound = bound;
+        this.slack = Math.max(1, bound / 64);
+    }
+
+    /** A map was opened: from the second on, every open map tells this of its writes. */
+    synchronized void add(MapStore map) {
+        List<MapStore> more = new ArrayList<>(maps);
+        more.add(map);
+        maps = List.copyOf(more);
+        if (more.size() == 2) {
+            // The first map may be at the bound already: the first write from now on looks.
+            written.set(slack);
+            more.forEach(m -> m.share(this));
+        } else if (more.size() > 2) {
+            map.share(this);
+        }
+    }
+
+    /** A map wrote about {@code bytes} (counted high): looks at the total every {@link #slack} bytes. */
+    void wrote(long bytes) {
+        if (written.addAndGet(bytes) >= slack) {
+            trim();
+        }
+    }
+
+    /**
+     * Brings the total under the bound, less the slack, if it is over; a look already under way is
+     * enough. One map alone keeps the bound itself, to the last byte, as it always did: left alone.
+     */
+    void trim() {
+        if (maps.size() < 2 || !trimming.tryLock()) {
+            return;
+        }
+        try {
+            written.set(0);
+            List<MapStore> all = maps;
+            long[] used = new long[all.size()];
+            long total = 0;
+            for (int i = 0; i < used.length; i++) {
+                used[i] = all.get(i).usedBytes();
+                total += used[i];
+            }
+            long excess = total - (bound - slack);
+            if (excess <= 0) {
+                return;
+            }
+            for (int i = 0; i < used.length; i++) {
+                // ceiling of the share, so that the shares add up to the excess at least
+                long share = (long) Math.ceil((double) excess * used[i] / total);
+                if (share > 0) {
+                    all.get(i).evict(share);
+                }
+            }
+        } finally {
+            trimming.unlock();
+        }
+    }
+
+    /** @return the bytes written between two looks at the total (for tests) */
+    long slack() {
+        return slack;
+    }
+}
