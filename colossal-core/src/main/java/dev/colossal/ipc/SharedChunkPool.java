@@ -57,15 +57,22 @@ public final class SharedChunkPool implements AutoCloseable {
         // An existing pool is opened as it is, so a geometry mismatch is reported in its own terms.
         SharedRegion region = Files.exists(path) ? SharedRegion.open(path, RegionKind.CHUNK_POOL)
                 : SharedRegion.openOrCreate(path, RegionKind.CHUNK_POOL, payloadSize);
-        region.compareAndSetLong(ChunkPoolDescriptor.CHUNK_SIZE_OFFSET, 0, chunkSize);
-        region.compareAndSetLong(ChunkPoolDescriptor.CHUNK_COUNT_OFFSET, 0, chunkCount);
-        long size = region.getLongVolatile(ChunkPoolDescriptor.CHUNK_SIZE_OFFSET);
-        long count = region.getLongVolatile(ChunkPoolDescriptor.CHUNK_COUNT_OFFSET);
-        if (size != chunkSize || count != chunkCount || region.payloadSize() != payloadSize) {
+        // The geometry is claimed only in a region of this pool's size, and the count only by one whose
+        // chunk size won: an opener of another geometry racing the creator (which writes it after
+        // creating the file) left its own chunk size in the file, and both failed for good. A size and
+        // a payload that match fix the count, so the second claim cannot disagree.
+        if (region.payloadSize() != payloadSize
+                || !region.compareAndSetLong(ChunkPoolDescriptor.CHUNK_SIZE_OFFSET, 0, chunkSize)
+                        && region.getLongVolatile(ChunkPoolDescriptor.CHUNK_SIZE_OFFSET) != chunkSize) {
+            long size = region.getLongVolatile(ChunkPoolDescriptor.CHUNK_SIZE_OFFSET);
+            long count = region.getLongVolatile(ChunkPoolDescriptor.CHUNK_COUNT_OFFSET);
             region.close();
-            throw new IpcException("pool " + path + " has chunkSize=" + size + ", chunkCount=" + count
-                    + " but chunkSize=" + chunkSize + ", chunkCount=" + chunkCount + " was asked for");
+            throw new IpcException("pool " + path + (size == 0 ? " was made for another geometry (its creator has not"
+                    + " written it yet)" : " has chunkSize=" + size + ", chunkCount=" + count) + " but chunkSize="
+                    + chunkSize + ", chunkCount=" + chunkCount + " was asked for; open it with the geometry it was made"
+                    + " with, or delete the file to start afresh");
         }
+        region.compareAndSetLong(ChunkPoolDescriptor.CHUNK_COUNT_OFFSET, 0, chunkCount);
         return new SharedChunkPool(region, chunkSize, chunkCount);
     }
 

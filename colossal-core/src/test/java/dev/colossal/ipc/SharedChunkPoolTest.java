@@ -53,6 +53,21 @@ class SharedChunkPoolTest {
     }
 
     @Test
+    void anOpenerOfAnotherGeometryRacingTheCreatorLeavesThePoolToIt() {
+        Path path = dir.resolve("p");
+        // The creator's region, before it wrote its geometry: what an opener racing it finds.
+        SharedRegion.create(path, RegionKind.CHUNK_POOL, ChunkPoolDescriptor.payloadSize(64, 4)).close();
+        var other = assertThrows(IpcException.class, () -> SharedChunkPool.open(path, 128, 4));
+        assertTrue(other.getMessage().contains("was made for another geometry"), other.getMessage());
+        try (SharedChunkPool pool = SharedChunkPool.open(path, 64, 4)) {
+            assertEquals(64, pool.chunkSize(), "the creator still gets its pool");
+            assertEquals(4, pool.freeCount());
+        }
+        var later = assertThrows(IpcException.class, () -> SharedChunkPool.open(path, 128, 4));
+        assertTrue(later.getMessage().contains("has chunkSize=64, chunkCount=4"), later.getMessage());
+    }
+
+    @Test
     void closeIsIdempotentAndUseAfterCloseNamesThePool() {
         Path path = dir.resolve("p");
         SharedChunkPool pool = SharedChunkPool.open(path, 64, 4);
