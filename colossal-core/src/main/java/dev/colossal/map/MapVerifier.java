@@ -12,7 +12,8 @@ import java.util.function.IntConsumer;
  * Checks a whole map file: the header, every segment's table, chunks and free lists, every
  * entry's checksum and slot tag, and that no two extents overlap. What {@code colossal verify}
  * runs. Segments are checked one at a time under their lock, so the map may be in use meanwhile; a
- * lock left by a dead process is taken over and its segment repaired first, as any user would.
+ * lock left by a dead process is taken over and its segment repaired first, as any user would. Who
+ * owns each extent (the segments, the spare list) is read under the file lock, at one moment.
  */
 public final class MapVerifier {
 
@@ -93,7 +94,6 @@ public final class MapVerifier {
         Objects.requireNonNull(file, "file");
         List<String> problems = new ArrayList<>();
         List<String> notes = new ArrayList<>();
-        List<long[]> extents = new ArrayList<>();
         long entries = 0;
         int repairable = 0;
         boolean allScanned = true;
@@ -106,7 +106,6 @@ public final class MapVerifier {
                     Findings f = s.readConsistently(() -> examine(map, s, segment, file));
                     problems.addAll(f.problems);
                     notes.addAll(f.notes);
-                    extents.addAll(f.extents);
                     repairable += f.repairable;
                     entries += f.entries;
                 } catch (MapCorruptedException damaged) {
@@ -126,39 +125,97 @@ public final class MapVerifier {
                     progress.accept((int) ((i + 1) * 100L / n));
                 }
             }
-            try {
-                long[] spares = map.file.spares.list();
-                for (int e = 0; e < spares.length; e += 2) {
-                    extents.add(new long[] {spares[e], spares[e + 1], SPARE});
-                }
-            } catch (MapCorruptedException damaged) {
-                problems.add("offset=" + damaged.offset() + ": " + damaged.what());
-                repairable++;
-            }
-            extents.sort(Comparator.comparingLong(e -> e[0]));
-            long owned = 0;
-            for (long[] e : extents) {
-                owned += e[1];
-            }
-            long unowned = map.file.allocEnd() - FileHeaderLayout.directoryEnd(n) - owned;
+            Ownership o = map.file.readOnly ? ownershipSeenAlike(map, file) : map.file.underFileLock(m -> ownership(map, file));
+            problems.addAll(o.problems);
+            repairable += o.repairable;
             // A segment that could not be scanned owns extents nobody counted: no note about those.
-            if (unowned != 0 && allScanned) {
-                notes.add(unowned + " bytes of the file belong to no segment and are not spare (taken by a writer "
+            if (o.unowned != 0 && allScanned && o.complete) {
+                notes.add(o.unowned + " bytes of the file belong to no segment and are not spare (taken by a writer "
                         + "that died before it could record them; 'colossal compact " + file + "' takes them back)");
-            }
-            for (int i = 1; i < extents.size(); i++) {
-                long[] a = extents.get(i - 1);
-                long[] b = extents.get(i);
-                if (a[0] + a[1] > b[0]) {
-                    problems.add("offset=" + b[0] + ": " + owner(b) + " has an extent that overlaps " + owner(a)
-                            + "'s extent at offset=" + a[0] + " (" + a[1] + " bytes)");
-                    if (a[2] == SPARE || b[2] == SPARE) {
-                        repairable++;   // compact rebuilds the spare list from what the segments own
-                    }
-                }
             }
         }
         return new Result(file, entries, problems, notes, repairable);
+    }
+
+    /** What the owners of the file's extents (segments, the spare list) say together: overlaps and bytes no one owns. */
+    private record Ownership(List<String> problems, int repairable, long unowned, boolean complete) {}
+
+    /**
+     * {@link #ownership} for a read-only open, which cannot hold the file lock: extents may change
+     * hands between the reads of their owners, so a finding stands only if each of a few reads makes
+     * it (damage stays where it is; a live writer's moves do not).
+     */
+    private static Ownership ownershipSeenAlike(BytesMap map, Path file) {
+        Ownership o = null;
+        for (int read = 0; read < 5; read++) {
+            o = ownership(map, file);
+            if (o.problems.isEmpty() && o.unowned == 0) {
+                break;
+            }
+        }
+        return o;
+    }
+
+    /**
+     * Reads who owns each extent and checks that no two overlap and that every byte below the
+     * allocation end is owned. Under the file lock no extent changes hands (taking one from the file
+     * or the spare list and giving one back all hold it), so the owners are read at one moment; the
+     * segments' scans before it read each at its own, and a live writer's moves between them showed
+     * as overlaps and leaks that were not there.
+     */
+    private static Ownership ownership(BytesMap map, Path file) {
+        List<String> problems = new ArrayList<>();
+        List<long[]> extents = new ArrayList<>();
+        int repairable = 0;
+        boolean complete = true;
+        int n = map.segmentCount();
+        for (int i = 0; i < n; i++) {
+            long[] ex;
+            try {
+                ex = SegmentScan.extentsOf(map.file, i);
+            } catch (MapCorruptedException damaged) {
+                complete = false;   // the segment's scan reported it
+                continue;
+            }
+            // An extent moving between a segment's words (pending to chunk, table to retired) may be
+            // read in both: the same start, one extent.
+            java.util.Map<Long, Long> own = new java.util.TreeMap<>();
+            for (int e = 0; e < ex.length; e += 2) {
+                if (ex[e + 1] > 0 && ex[e] != 0) {
+                    own.merge(ex[e], ex[e + 1], Math::max);
+                }
+            }
+            int segment = i;
+            own.forEach((start, bytes) -> extents.add(new long[] {start, bytes, segment}));
+        }
+        try {
+            long[] spares = map.file.spares.list();
+            for (int e = 0; e < spares.length; e += 2) {
+                extents.add(new long[] {spares[e], spares[e + 1], SPARE});
+            }
+        } catch (MapCorruptedException damaged) {
+            problems.add("offset=" + damaged.offset() + ": " + damaged.what());
+            repairable++;
+            complete = false;
+        }
+        extents.sort(Comparator.comparingLong(e -> e[0]));
+        long owned = 0;
+        for (long[] e : extents) {
+            owned += e[1];
+        }
+        for (int i = 1; i < extents.size(); i++) {
+            long[] a = extents.get(i - 1);
+            long[] b = extents.get(i);
+            if (a[0] + a[1] > b[0]) {
+                problems.add("offset=" + b[0] + ": " + owner(b) + " has an extent that overlaps " + owner(a)
+                        + "'s extent at offset=" + a[0] + " (" + a[1] + " bytes)");
+                if (a[2] == SPARE || b[2] == SPARE) {
+                    repairable++;   // compact rebuilds the spare list from what the segments own
+                }
+            }
+        }
+        long unowned = map.file.allocEnd() - FileHeaderLayout.directoryEnd(n) - owned;
+        return new Ownership(problems, repairable, unowned, complete);
     }
 
     /** The owner of the spare extents in the list of extents, where segments have their index. */
@@ -169,14 +226,13 @@ public final class MapVerifier {
     }
 
     /** What one segment's scan found; made anew by each attempt of a read-only scan. */
-    private record Findings(List<String> problems, List<String> notes, List<long[]> extents, int repairable, long entries) {}
+    private record Findings(List<String> problems, List<String> notes, int repairable, long entries) {}
 
     private static Findings examine(BytesMap map, Segment s, int i, Path file) {
         SegmentScan scan = SegmentScan.deep(map.file, i);
         long free = scan.freeBlocks();   // walking the free lists adds their problems
         List<String> problems = new ArrayList<>(scan.problems());
         List<String> notes = new ArrayList<>();
-        List<long[]> extents = new ArrayList<>();
         long leaked = scan.heapBlocks() - scan.usedBlocks() - free;
         int repairable = scan.repairableProblems();
         if (leaked < 0 && problems.isEmpty()) {
@@ -199,12 +255,6 @@ public final class MapVerifier {
             notes.add("segment=" + i + ": entry counter says " + s.liveEntries() + ", table holds "
                     + scan.liveEntries() + " ('colossal compact " + file + "' recounts)");
         }
-        long[] ex = scan.extents();
-        for (int e = 0; e < ex.length; e += 2) {
-            if (ex[e + 1] > 0 && ex[e] != 0) {
-                extents.add(new long[] {ex[e], ex[e + 1], i});
-            }
-        }
-        return new Findings(problems, notes, extents, repairable, scan.liveEntries());
+        return new Findings(problems, notes, repairable, scan.liveEntries());
     }
 }

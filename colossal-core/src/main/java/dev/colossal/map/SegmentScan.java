@@ -43,7 +43,6 @@ final class SegmentScan {
     private long valueBytes;
     private long entryBytes;
     private long expiringEntries;
-    private long tablePosition;
 
     private SegmentScan(MapFile file, int index) {
         this.file = file;
@@ -308,7 +307,6 @@ final class SegmentScan {
     private void readTable(long table, boolean deep) {
         long tpos = SlotLayout.tablePosition(table);
         tableSlots = SlotLayout.slots(table);
-        tablePosition = tpos;
         if (tableSlots < 0 || tpos < directoryEnd || tpos + SlotLayout.tableBytes(tableSlots) > allocEnd) {
             throw file.corrupt(base + SegmentLayout.TABLE, "segment=" + index + " has a bad table word 0x"
                     + Long.toHexString(table));
@@ -610,17 +608,5 @@ final class SegmentScan {
     /** Bytes of the live entries from header to expiry time, without padding to whole blocks. */
     long entryBytes() {
         return entryBytes;
-    }
-
-    /** Every extent this segment owns, as pairs (start, bytes): its table and its chunks. */
-    long[] extents() {
-        long[] out = new long[2 * chunkStarts.length + 2];
-        for (int i = 0; i < chunkStarts.length; i++) {
-            out[2 * i] = chunkStarts[i];
-            out[2 * i + 1] = chunkSizes[i];
-        }
-        out[out.length - 2] = tablePosition;
-        out[out.length - 1] = FileHeaderLayout.alignExtent(tableSlots * Long.BYTES);
-        return out;
     }
 }
