@@ -4,6 +4,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * One-line messages for failures the user can fix: a missing, unreadable or foreign file, a port in
@@ -36,14 +37,28 @@ final class Failures {
     static int unreadable(String command, Path file, Exception e) {
         if (Files.isDirectory(file)) {
             // The JDK's "FILE: Is a directory" says neither what was wanted nor where to find it.
-            Path served = file.resolve("db0.map"); // where 'colossal serve --data DIR' keeps its map
-            return report(command, file + " is a directory, not a map file; name a map file"
-                    + (Files.isRegularFile(served) ? ", e.g. " + served + " (the server's)" : ""));
+            List<Path> served = servedMaps(file);
+            return report(command, file + " is a directory, not a map file; name a map file" + (served.isEmpty() ? ""
+                    : served.size() == 1 ? ", e.g. " + served.getFirst() + " (the server's)"
+                    : ": the server's databases are " + served.stream().map(Path::toString)
+                            .collect(java.util.stream.Collectors.joining(", ")) + ", one command each"));
         }
         return report(command, switch (e) {
             case NoSuchFileException missing -> "no such file: " + file;
             case AccessDeniedException denied -> "no permission to open " + file + "; run as its owner or fix its mode";
             default -> e.getMessage();
         });
+    }
+
+    /** The map files 'colossal serve --data DIR' keeps in {@code dir}: db0.map, db1.map, ... in number order. */
+    private static List<Path> servedMaps(Path dir) {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().matches("db\\d+\\.map") && Files.isRegularFile(p))
+                    .sorted(java.util.Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString()
+                            .replaceAll("\\D", ""))))
+                    .toList();
+        } catch (java.io.IOException | RuntimeException unlisted) {
+            return List.of();
+        }
     }
 }

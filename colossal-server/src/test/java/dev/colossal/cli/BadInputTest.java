@@ -83,6 +83,15 @@ class BadInputTest {
         }
         assertEquals("colossal verify: " + served + " is a directory, not a map file; name a map file, e.g. "
                 + served.resolve("db0.map") + " (the server's)", refused("verify", "--no-progress", served.toString()));
+        // With numbered databases: every file, in number order.
+        for (int db : new int[] {10, 2}) {
+            try (var map = dev.colossal.map.BytesMap.open(served.resolve("db" + db + ".map"))) {
+                map.put(new byte[] {1}, new byte[] {2});
+            }
+        }
+        assertEquals("colossal verify: " + served + " is a directory, not a map file; name a map file: the server's"
+                + " databases are " + served.resolve("db0.map") + ", " + served.resolve("db2.map") + ", "
+                + served.resolve("db10.map") + ", one command each", refused("verify", "--no-progress", served.toString()));
     }
 
     @Test
