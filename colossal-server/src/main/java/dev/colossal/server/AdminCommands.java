@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /** Handshake and administration: PING, HELLO, AUTH, CLIENT, COMMAND, INFO, CONFIG, TIME, ... */
 final class AdminCommands {
@@ -475,14 +477,22 @@ final class AdminCommands {
         return String.format(java.util.Locale.ROOT, "%.6f", s);
     }
 
-    /** INFO's text: Redis section names and field names, our values. */
+    /**
+     * INFO's text: Redis section names and field names, our values. As in Redis 7, every argument
+     * names a section (go-redis's {@code InfoMap(ctx, "server", "memory")} sends two), in any case,
+     * each given once and in Redis's order; a name it does not know adds nothing. A blank line
+     * separates sections and the last ends with its last field, as Redis writes them.
+     */
     String info(byte[][] a) {
-        String section = a.length > 1 ? Args.lower(a[1]) : "default";
-        boolean all = section.equals("all") || section.equals("everything") || section.equals("default");
+        Set<String> wanted = new HashSet<>();
+        for (int i = 1; i < a.length; i++) {
+            wanted.add(Args.lower(a[i]));
+        }
+        boolean all = a.length == 1 || wanted.contains("all") || wanted.contains("everything") || wanted.contains("default");
         Stats s = ctx.stats;
         long uptime = (ctx.now() - ctx.startMillis) / 1000;
         StringBuilder sb = new StringBuilder();
-        if (all || section.equals("server")) {
+        if (all || wanted.contains("server")) {
             sb.append("# Server\r\nredis_version:").append(ServerContext.REDIS_VERSION)
                     .append("\r\ncolossal_version:").append(ServerContext.COLOSSAL_VERSION)
                     .append("\r\nredis_mode:standalone\r\nos:").append(System.getProperty("os.name"))
@@ -491,13 +501,15 @@ final class AdminCommands {
                     .append("\r\ntcp_port:").append(ctx.respPort)
                     .append("\r\nuptime_in_seconds:").append(uptime)
                     .append("\r\nuptime_in_days:").append(uptime / 86400)
-                    .append("\r\nexecutable:java\r\nconfig_file:\r\n\r\n");
+                    .append("\r\nexecutable:java\r\nconfig_file:\r\n");
         }
-        if (all || section.equals("clients")) {
+        if (all || wanted.contains("clients")) {
+            separate(sb);
             sb.append("# Clients\r\nconnected_clients:").append(s.connectedClients.sum())
-                    .append("\r\nmaxclients:").append(ctx.config.maxClients()).append("\r\n\r\n");
+                    .append("\r\nmaxclients:").append(ctx.config.maxClients()).append("\r\n");
         }
-        if (all || section.equals("memory")) {
+        if (all || wanted.contains("memory")) {
+            separate(sb);
             // used_memory is what maxmemory bounds, as in Redis, so that tools comparing the two
             // (eviction alerts, redis_exporter's ratio) compare like with like: here the map's
             // entry bytes. The JVM's heap is a field of its own.
@@ -514,9 +526,10 @@ final class AdminCommands {
                     .append("\r\ncolossal_heap_max_bytes:").append(rt.maxMemory())
                     .append("\r\nmaxmemory:").append(ctx.config.maxMemoryBytes())
                     .append("\r\nmaxmemory_human:").append(human(ctx.config.maxMemoryBytes()))
-                    .append("\r\nmaxmemory_policy:").append(ctx.config.maxMemoryPolicy()).append("\r\n\r\n");
+                    .append("\r\nmaxmemory_policy:").append(ctx.config.maxMemoryPolicy()).append("\r\n");
         }
-        if (all || section.equals("persistence")) {
+        if (all || wanted.contains("persistence")) {
+            separate(sb);
             Path file = ctx.config.dataDir().resolve(MapStore.FILE_NAME);
             sb.append("# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0")
                     .append("\r\ncolossal_map_file:").append(file)
@@ -524,9 +537,10 @@ final class AdminCommands {
                     .append("\r\ncolossal_disk_free_bytes:").append(ctx.store.diskFreeBytes())
                     .append("\r\ncolossal_writes_refused_no_room:").append(ctx.store.noRoomRefusals())
                     .append("\r\ncolossal_map_repairs:").append(ctx.store.repairs())
-                    .append("\r\n\r\n");
+                    .append("\r\n");
         }
-        if (all || section.equals("stats")) {
+        if (all || wanted.contains("stats")) {
+            separate(sb);
             sb.append("# Stats\r\ntotal_connections_received:").append(s.connectionsReceived.sum())
                     .append("\r\ntotal_commands_processed:").append(s.commands.sum())
                     .append("\r\ntotal_net_input_bytes:").append(s.bytesIn.sum())
@@ -537,12 +551,14 @@ final class AdminCommands {
                     .append("\r\nkeyspace_hits:").append(s.keyspaceHits.sum())
                     .append("\r\nkeyspace_misses:").append(s.keyspaceMisses.sum())
                     .append("\r\ntotal_error_replies:").append(s.errorReplies.sum())
-                    .append("\r\n\r\n");
+                    .append("\r\n");
         }
-        if (all || section.equals("replication")) {
-            sb.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n\r\n");
+        if (all || wanted.contains("replication")) {
+            separate(sb);
+            sb.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n");
         }
-        if (all || section.equals("cpu")) {
+        if (all || wanted.contains("cpu")) {
+            separate(sb);
             double[] cpu = ProcessStats.cpuSeconds();
             double total = ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
             sb.append("# CPU");
@@ -551,9 +567,10 @@ final class AdminCommands {
                         // No child processes: the map file is the snapshot, nothing forks to write one.
                         .append("\r\nused_cpu_sys_children:0.000000\r\nused_cpu_user_children:0.000000");
             }
-            sb.append("\r\nused_cpu_total:").append(seconds(total)).append("\r\n\r\n");
+            sb.append("\r\nused_cpu_total:").append(seconds(total)).append("\r\n");
         }
-        if (all || section.equals("keyspace")) {
+        if (all || wanted.contains("keyspace")) {
+            separate(sb);
             sb.append("# Keyspace\r\n");
             long keys = ctx.store.size();
             if (keys > 0) {
@@ -564,5 +581,12 @@ final class AdminCommands {
             }
         }
         return sb.toString();
+    }
+
+    /** Redis puts a blank line before every INFO section but the first. */
+    private static void separate(StringBuilder sb) {
+        if (!sb.isEmpty()) {
+            sb.append("\r\n");
+        }
     }
 }
