@@ -226,13 +226,22 @@ final class AdminCommands {
             }
         } else if (Args.is(sub, "SETINFO") && a.length == 4) {
             String value = Errors.text(a[3]);
-            if (Args.is(a[2], "LIB-NAME")) {
-                c.libName = value;
-            } else if (Args.is(a[2], "LIB-VER")) {
-                c.libVersion = value;
-            } else {
+            boolean libName = Args.is(a[2], "LIB-NAME");
+            if (!libName && !Args.is(a[2], "LIB-VER")) {
                 r.error("ERR Unrecognized option '" + Errors.text(a[2]) + "'");
                 return;
+            }
+            // CLIENT LIST is one line of space-separated fields per client: a space or newline
+            // here would break every client's parse of it (go-redis, redis-py), so Redis 7.2
+            // refuses them with this text; 7.0 has no SETINFO.
+            if (!validName(value)) {
+                r.error("ERR " + Errors.text(a[2]) + " cannot contain spaces, newlines or special characters.");
+                return;
+            }
+            if (libName) {
+                c.libName = value;
+            } else {
+                c.libVersion = value;
             }
             r.ok();
         } else if (Args.is(sub, "LIST") && a.length == 2) {

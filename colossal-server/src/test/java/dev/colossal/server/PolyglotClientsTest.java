@@ -63,6 +63,35 @@ class PolyglotClientsTest {
     }
 
     /**
+     * What go-redis, node-redis, ioredis and redis-py send right after connecting. CLIENT LIST,
+     * which go-redis's {@code ClientList} and redis-py's {@code client_list()} split at spaces,
+     * shows the library; a value with a space or newline would break that parse for every
+     * client, so it is refused as Redis 7.2 refuses it (7.0, our reference, has no SETINFO).
+     */
+    @Test
+    void clientSetinfoKeepsClientListParseable() throws Exception {
+        try (Wire w = new Wire(server.port())) {
+            assertEquals("+OK\r\n", w.call("CLIENT", "SETINFO", "LIB-NAME", "go-redis(,go1.26.8)"));
+            assertEquals("+OK\r\n", w.call("CLIENT", "SETINFO", "LIB-VER", "9.23.0"));
+            assertEquals("-ERR LIB-NAME cannot contain spaces, newlines or special characters.\r\n",
+                    w.call("CLIENT", "SETINFO", "LIB-NAME", "my lib"));
+            assertEquals("-ERR lib-ver cannot contain spaces, newlines or special characters.\r\n",
+                    w.call("CLIENT", "SETINFO", "lib-ver", "1\n2"));
+            assertEquals("-ERR Unrecognized option 'LIB-FOO'\r\n", w.call("CLIENT", "SETINFO", "LIB-FOO", "a b"));
+            String line = w.call("CLIENT", "INFO");
+            line = line.substring(line.indexOf("\r\n") + 2, line.length() - 3);
+            java.util.Map<String, String> fields = new java.util.HashMap<>();
+            for (String kv : line.split(" ")) {
+                String[] p = kv.split("=", 2);
+                assertEquals(2, p.length, "key=value: " + kv + " in " + line);
+                fields.put(p[0], p[1]);
+            }
+            assertEquals("go-redis(,go1.26.8)", fields.get("lib-name"));
+            assertEquals("9.23.0", fields.get("lib-ver"));
+        }
+    }
+
+    /**
      * An INFO reply's section headers and blank lines, fields left out, joined by {@code |}:
      * {@code "# Clients||# Replication|"} is two sections with a blank line between them and none
      * after the last, as Redis writes them.
