@@ -155,8 +155,9 @@ final class AdminCommands {
             }
         }
         if (!authed) {
+            // Redis 7.0's text (7.2 added "<proto>"): the version INFO and HELLO announce.
             r.error("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
-                    + "<proto> AUTH <user> <pass> option can be used to authenticate the client and select "
+                    + "AUTH <user> <pass> option can be used to authenticate the client and select "
                     + "the RESP protocol version at the same time");
             return;
         }

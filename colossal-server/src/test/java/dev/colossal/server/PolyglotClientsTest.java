@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,6 +56,39 @@ class PolyglotClientsTest {
         try (Wire r = new Wire(redisPort); Wire o = new Wire(server.port())) {
             for (String[] ask : asks) {
                 assertEquals(outline(r.call(ask)), outline(o.call(ask)), "as redis-server: " + String.join(" ", ask));
+            }
+        } finally {
+            redis.destroy();
+            redis.waitFor();
+        }
+    }
+
+    /**
+     * The handshakes of clients given a password, or none, against a server that wants one:
+     * node-redis and redis-py with RESP3 send a bare {@code HELLO 3} when the URL has no password
+     * and show its error text to the user (redis-py in its {@code AuthenticationError}).
+     */
+    @Test
+    void passwordHandshakesAnswerAsRedis() throws Exception {
+        int redisPort = TestServers.freePort();
+        Process redis = TestServers.redis(redisPort, "--requirepass", "s3cret");
+        Assumptions.assumeTrue(redis != null, "redis-server not installed");
+        String[][] asks = {{"HELLO", "3"}, {"GET", "k"}, {"CLIENT", "SETINFO", "LIB-NAME", "redis-py"},
+            {"HELLO", "3", "AUTH", "default", "wrong"}, {"AUTH", "default", "wrong"}, {"AUTH", "wrong"},
+            {"HELLO", "2", "AUTH", "default", "s3cret", "SETNAME", "nr"}, {"CLIENT", "GETNAME"}};
+        try (ColossalServer ours = ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve("pw"))
+                        .withRequirePass("s3cret").withPorts(0, -1));
+             Wire r = new Wire(redisPort); Wire o = new Wire(ours.port())) {
+            for (String[] ask : asks) {
+                if (ask[0].equals("HELLO") && ask.length > 3 && ask[4].equals("s3cret")) {
+                    // The reply names each server's connection id: only its start is compared.
+                    assertEquals(r.call(ask).substring(0, 2), o.call(ask).substring(0, 2), String.join(" ", ask));
+                } else if (ask[1].equals("SETINFO")) {
+                    // Redis 7.0 has no SETINFO; what matters is that it is refused before AUTH.
+                    assertEquals("-NOAUTH Authentication required.\r\n", o.call(ask));
+                } else {
+                    assertEquals(r.call(ask), o.call(ask), String.join(" ", ask));
+                }
             }
         } finally {
             redis.destroy();
