@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /** Handshake and administration: PING, HELLO, AUTH, CLIENT, COMMAND, INFO, CONFIG, TIME, ... */
 final class AdminCommands {
@@ -153,8 +155,9 @@ final class AdminCommands {
             }
         }
         if (!authed) {
+            // Redis 7.0's text (7.2 added "<proto>"): the version INFO and HELLO announce.
             r.error("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
-                    + "<proto> AUTH <user> <pass> option can be used to authenticate the client and select "
+                    + "AUTH <user> <pass> option can be used to authenticate the client and select "
                     + "the RESP protocol version at the same time");
             return;
         }
@@ -225,13 +228,22 @@ final class AdminCommands {
             }
         } else if (Args.is(sub, "SETINFO") && a.length == 4) {
             String value = Errors.text(a[3]);
-            if (Args.is(a[2], "LIB-NAME")) {
-                c.libName = value;
-            } else if (Args.is(a[2], "LIB-VER")) {
-                c.libVersion = value;
-            } else {
+            boolean libName = Args.is(a[2], "LIB-NAME");
+            if (!libName && !Args.is(a[2], "LIB-VER")) {
                 r.error("ERR Unrecognized option '" + Errors.text(a[2]) + "'");
                 return;
+            }
+            // CLIENT LIST is one line of space-separated fields per client: a space or newline
+            // here would break every client's parse of it (go-redis, redis-py), so Redis 7.2
+            // refuses them with this text; 7.0 has no SETINFO.
+            if (!validName(value)) {
+                r.error("ERR " + Errors.text(a[2]) + " cannot contain spaces, newlines or special characters.");
+                return;
+            }
+            if (libName) {
+                c.libName = value;
+            } else {
+                c.libVersion = value;
             }
             r.ok();
         } else if (Args.is(sub, "LIST") && a.length == 2) {
@@ -481,14 +493,22 @@ final class AdminCommands {
         return String.format(java.util.Locale.ROOT, "%.6f", s);
     }
 
-    /** INFO's text: Redis section names and field names, our values. */
+    /**
+     * INFO's text: Redis section names and field names, our values. As in Redis 7, every argument
+     * names a section (go-redis's {@code InfoMap(ctx, "server", "memory")} sends two), in any case,
+     * each given once and in Redis's order; a name it does not know adds nothing. A blank line
+     * separates sections and the last ends with its last field, as Redis writes them.
+     */
     String info(byte[][] a) {
-        String section = a.length > 1 ? Args.lower(a[1]) : "default";
-        boolean all = section.equals("all") || section.equals("everything") || section.equals("default");
+        Set<String> wanted = new HashSet<>();
+        for (int i = 1; i < a.length; i++) {
+            wanted.add(Args.lower(a[i]));
+        }
+        boolean all = a.length == 1 || wanted.contains("all") || wanted.contains("everything") || wanted.contains("default");
         Stats s = ctx.stats;
         long uptime = (ctx.now() - ctx.startMillis) / 1000;
         StringBuilder sb = new StringBuilder();
-        if (all || section.equals("server")) {
+        if (all || wanted.contains("server")) {
             sb.append("# Server\r\nredis_version:").append(ServerContext.REDIS_VERSION)
                     .append("\r\ncolossal_version:").append(ServerContext.COLOSSAL_VERSION)
                     .append("\r\nredis_mode:standalone\r\nos:").append(System.getProperty("os.name"))
@@ -497,13 +517,15 @@ final class AdminCommands {
                     .append("\r\ntcp_port:").append(ctx.respPort)
                     .append("\r\nuptime_in_seconds:").append(uptime)
                     .append("\r\nuptime_in_days:").append(uptime / 86400)
-                    .append("\r\nexecutable:java\r\nconfig_file:\r\n\r\n");
+                    .append("\r\nexecutable:java\r\nconfig_file:\r\n");
         }
-        if (all || section.equals("clients")) {
+        if (all || wanted.contains("clients")) {
+            separate(sb);
             sb.append("# Clients\r\nconnected_clients:").append(s.connectedClients.sum())
-                    .append("\r\nmaxclients:").append(ctx.config.maxClients()).append("\r\n\r\n");
+                    .append("\r\nmaxclients:").append(ctx.config.maxClients()).append("\r\n");
         }
-        if (all || section.equals("memory")) {
+        if (all || wanted.contains("memory")) {
+            separate(sb);
             // used_memory is what maxmemory bounds, as in Redis, so that tools comparing the two
             // (eviction alerts, redis_exporter's ratio) compare like with like: here the map's
             // entry bytes. The JVM's heap is a field of its own.
@@ -520,9 +542,10 @@ final class AdminCommands {
                     .append("\r\ncolossal_heap_max_bytes:").append(rt.maxMemory())
                     .append("\r\nmaxmemory:").append(ctx.config.maxMemoryBytes())
                     .append("\r\nmaxmemory_human:").append(human(ctx.config.maxMemoryBytes()))
-                    .append("\r\nmaxmemory_policy:").append(ctx.config.maxMemoryPolicy()).append("\r\n\r\n");
+                    .append("\r\nmaxmemory_policy:").append(ctx.config.maxMemoryPolicy()).append("\r\n");
         }
-        if (all || section.equals("persistence")) {
+        if (all || wanted.contains("persistence")) {
+            separate(sb);
             // colossal_map_file is database 0's; the bytes and counts are of every database's file
             Path file = ctx.config.dataDir().resolve(MapStore.FILE_NAME);
             sb.append("# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0")
@@ -532,9 +555,10 @@ final class AdminCommands {
                     .append("\r\ncolossal_disk_free_bytes:").append(ctx.dbs.anyOpen().diskFreeBytes())
                     .append("\r\ncolossal_writes_refused_no_room:").append(ctx.dbs.noRoomRefusals())
                     .append("\r\ncolossal_map_repairs:").append(ctx.dbs.repairs())
-                    .append("\r\n\r\n");
+                    .append("\r\n");
         }
-        if (all || section.equals("stats")) {
+        if (all || wanted.contains("stats")) {
+            separate(sb);
             sb.append("# Stats\r\ntotal_connections_received:").append(s.connectionsReceived.sum())
                     .append("\r\ntotal_commands_processed:").append(s.commands.sum())
                     .append("\r\ntotal_net_input_bytes:").append(s.bytesIn.sum())
@@ -545,12 +569,14 @@ final class AdminCommands {
                     .append("\r\nkeyspace_hits:").append(s.keyspaceHits.sum())
                     .append("\r\nkeyspace_misses:").append(s.keyspaceMisses.sum())
                     .append("\r\ntotal_error_replies:").append(s.errorReplies.sum())
-                    .append("\r\n\r\n");
+                    .append("\r\n");
         }
-        if (all || section.equals("replication")) {
-            sb.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n\r\n");
+        if (all || wanted.contains("replication")) {
+            separate(sb);
+            sb.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n");
         }
-        if (all || section.equals("cpu")) {
+        if (all || wanted.contains("cpu")) {
+            separate(sb);
             double[] cpu = ProcessStats.cpuSeconds();
             double total = ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
             sb.append("# CPU");
@@ -559,9 +585,10 @@ final class AdminCommands {
                         // No child processes: the map file is the snapshot, nothing forks to write one.
                         .append("\r\nused_cpu_sys_children:0.000000\r\nused_cpu_user_children:0.000000");
             }
-            sb.append("\r\nused_cpu_total:").append(seconds(total)).append("\r\n\r\n");
+            sb.append("\r\nused_cpu_total:").append(seconds(total)).append("\r\n");
         }
-        if (all || section.equals("keyspace")) {
+        if (all || wanted.contains("keyspace")) {
+            separate(sb);
             sb.append("# Keyspace\r\n");
             long now = ctx.now();
             for (int db = 0; db < ctx.dbs.count(); db++) {
@@ -578,5 +605,12 @@ final class AdminCommands {
             }
         }
         return sb.toString();
+    }
+
+    /** Redis puts a blank line before every INFO section but the first. */
+    private static void separate(StringBuilder sb) {
+        if (!sb.isEmpty()) {
+            sb.append("\r\n");
+        }
     }
 }
