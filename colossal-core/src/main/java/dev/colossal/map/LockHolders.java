@@ -3,8 +3,8 @@ package dev.colossal.map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.IntToLongFunction;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntToLongFunction;
 
 /**
  * Which thread of this process holds each segment's lock, and the line its other threads wait in,
