@@ -37,17 +37,6 @@ class DatabasesTest {
         return new Jedis(URI.create("redis://127.0.0.1:" + s.port() + "/" + db));
     }
 
-    /** Polls {@code value} every 10 ms until it equals {@code want} or {@code millis} pass; returns the last value. */
-    private static <T> T await(T want, long millis, Callable<T> value) throws Exception {
-        long deadline = System.nanoTime() + millis * 1_000_000;
-        T v = value.call();
-        while (!want.equals(v) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-            v = value.call();
-        }
-        return v;
-    }
-
     @Test
     void theSameKeyInTwoDatabasesHoldsTwoValues() throws Exception {
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
@@ -220,7 +209,7 @@ class DatabasesTest {
                 Matcher m = lines.matcher(j.info("keyspace"));
                 return m.matches() ? m.group(1) : j.info("keyspace");
             };
-            assertEquals("1", await("1", 2000, expires), "the key with a TTL is counted by the sweep of its database");
+            assertEquals("1", TestServers.await("1", 2000, expires), "the key with a TTL is counted by the sweep of its database");
             Matcher m = lines.matcher(j.info("keyspace"));
             assertTrue(m.matches());
             long avg = Long.parseLong(m.group(2));
@@ -294,7 +283,7 @@ class DatabasesTest {
                 five.psetex("k" + i, 300, "v");
             }
             assertEquals(21, five.dbSize());
-            assertEquals(1L, await(1L, 2000, five::dbSize), "the sweeper removes them from database 5 too");
+            assertEquals(1L, TestServers.await(1L, 2000, five::dbSize), "the sweeper removes them from database 5 too");
             assertTrue(zero.info("stats").contains("\r\nexpired_keys:20\r\n"), zero.info("stats"));
             assertEquals(1, zero.dbSize());
         }

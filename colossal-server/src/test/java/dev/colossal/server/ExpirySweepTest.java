@@ -16,17 +16,6 @@ class ExpirySweepTest {
     @TempDir
     Path dir;
 
-    /** Polls {@code value} every 10 ms until it equals {@code want} or {@code millis} pass; returns the last value. */
-    private static <T> T await(T want, long millis, Callable<T> value) throws Exception {
-        long deadline = System.nanoTime() + millis * 1_000_000;
-        T v = value.call();
-        while (!want.equals(v) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-            v = value.call();
-        }
-        return v;
-    }
-
     @Test
     void expiredKeysLeaveDbsizeWithinAFractionOfASecond() throws Exception {
         try (ColossalServer s = TestServers.colossal(dir); Wire w = new Wire(s.port())) {
@@ -37,7 +26,7 @@ class ExpirySweepTest {
             long written = System.nanoTime();
             assertEquals(":51\r\n", w.call("DBSIZE"));
             // The trial: still 51 1.5 s after the deadline (a sweep every 10 s); redis-server: 1 within ~0.1 s.
-            assertEquals(":1\r\n", await(":1\r\n", 1500, () -> w.call("DBSIZE")));
+            assertEquals(":1\r\n", TestServers.await(":1\r\n", 1500, () -> w.call("DBSIZE")));
             long took = (System.nanoTime() - written) / 1_000_000;
             assertTrue(took < 1200, "DBSIZE fell to 1 " + took + " ms after the SETs, their deadline 500 ms");
             assertTrue(info(w, "stats").contains("\r\nexpired_keys:50\r\n"), info(w, "stats"));
@@ -58,7 +47,7 @@ class ExpirySweepTest {
                     any |= !w.call("GET", "r" + i).equals("$-1\r\n");
                 }
             }
-            assertEquals(":0\r\n", await(":0\r\n", 1500, () -> w.call("DBSIZE")));
+            assertEquals(":0\r\n", TestServers.await(":0\r\n", 1500, () -> w.call("DBSIZE")));
             assertTrue(info(w, "stats").contains("\r\nexpired_keys:200\r\n"), info(w, "stats"));
         }
     }
@@ -75,17 +64,17 @@ class ExpirySweepTest {
                 Matcher m = line.matcher(info(w, "keyspace"));
                 return m.find() ? m.group(1) + "/" + m.group(2) : info(w, "keyspace");
             };
-            assertEquals("4/3", await("4/3", 2000, counts));
+            assertEquals("4/3", TestServers.await("4/3", 2000, counts));
             Matcher m = line.matcher(info(w, "keyspace"));
             assertTrue(m.find());
             long avg = Long.parseLong(m.group(3));
             assertTrue(avg > 90_000 && avg <= 100_000, "avg_ttl=" + avg);
             w.call("PERSIST", "a");
-            assertEquals("4/2", await("4/2", 2000, counts));
+            assertEquals("4/2", TestServers.await("4/2", 2000, counts));
             w.call("SET", "b", "plain now"); // a SET without options drops the TTL, as in Redis
-            assertEquals("4/1", await("4/1", 2000, counts));
+            assertEquals("4/1", TestServers.await("4/1", 2000, counts));
             w.call("DEL", "c");
-            assertEquals("3/0", await("3/0", 2000, counts));
+            assertEquals("3/0", TestServers.await("3/0", 2000, counts));
         }
     }
 
@@ -93,7 +82,7 @@ class ExpirySweepTest {
     void aMapWithoutTtlsIsSweptOnceAtStartOnly() throws Exception {
         try (ColossalServer s = TestServers.colossal(dir); Wire w = new Wire(s.port())) {
             ExpirySweeper sweeper = s.context().sweeper;
-            assertEquals(1L, await(1L, 2000, sweeper::sweeps));
+            assertEquals(1L, TestServers.await(1L, 2000, sweeper::sweeps));
             for (int i = 0; i < 1000; i++) {
                 w.call("SET", "k" + i, "v");
             }
@@ -103,7 +92,7 @@ class ExpirySweepTest {
             Thread.sleep(500);
             assertEquals(1, sweeper.sweeps(), "writes without a TTL to a map without TTLs start no sweep");
             w.call("SET", "t", "v", "EX", "100");
-            assertEquals(2L, await(2L, 2000, sweeper::sweeps));
+            assertEquals(2L, TestServers.await(2L, 2000, sweeper::sweeps));
             for (int i = 0; i < 100; i++) {
                 w.call("SET", "k" + i, "v");
             }

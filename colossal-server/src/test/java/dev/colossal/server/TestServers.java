@@ -5,6 +5,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /** Starting servers for tests: ours in-process, and Debian's redis-server as the reference. */
@@ -88,5 +89,16 @@ final class TestServers {
             throw new IOException("timed out: " + cmd);
         }
         return p.exitValue();
+    }
+
+    /** Polls {@code value} every 10 ms until it equals {@code want} or {@code millis} pass; returns the last value. */
+    static <T> T await(T want, long millis, Callable<T> value) throws Exception {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        T v = value.call();
+        while (!want.equals(v) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            v = value.call();
+        }
+        return v;
     }
 }
