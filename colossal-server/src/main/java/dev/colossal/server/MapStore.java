@@ -160,8 +160,9 @@ final class MapStore implements KeyValueStore {
 
     /** The line {@code serve} says at start about this database: its file, keys, size and the free disk space. */
     String startupLine() {
-        return String.format(Locale.ROOT, "colossal: map file %s: %d keys, %s, %s free on its file system",
-                file.toAbsolutePath(), map.size(), mib(fileBytes()), mib(diskFreeBytes()));
+        long keys = map.size();
+        return String.format(Locale.ROOT, "colossal: map file %s: %d key%s, %s, %s free on its file system",
+                file.toAbsolutePath(), keys, keys == 1 ? "" : "s", mib(fileBytes()), mib(diskFreeBytes()));
     }
 
     @Override

@@ -68,7 +68,7 @@ class RestartTest {
         Process again = serve(port);
         String said = Files.readString(log);
         assertTrue(said.contains("colossal: map file " + dir.resolve("db0.map").toAbsolutePath() + ": 2001 keys, ")
-                && said.contains("colossal: map file " + dir.resolve("db3.map").toAbsolutePath() + ": 1 keys, ")
+                && said.contains("colossal: map file " + dir.resolve("db3.map").toAbsolutePath() + ": 1 key, ")
                 && said.contains("colossal: the last serve of " + dir.toAbsolutePath() + " (pid " + p.pid()
                         + ") did not stop cleanly") && said.contains("no recovery step is needed"), said);
         try (Wire w = new Wire(port)) {
