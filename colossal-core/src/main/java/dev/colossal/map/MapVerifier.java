@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.IntConsumer;
 
 /**
@@ -179,7 +181,7 @@ public final class MapVerifier {
             }
             // An extent moving between a segment's words (pending to chunk, table to retired) may be
             // read in both: the same start, one extent.
-            java.util.Map<Long, Long> own = new java.util.TreeMap<>();
+            Map<Long, Long> own = new TreeMap<>();
             for (int e = 0; e < ex.length; e += 2) {
                 if (ex[e + 1] > 0 && ex[e] != 0) {
                     own.merge(ex[e], ex[e + 1], Math::max);
