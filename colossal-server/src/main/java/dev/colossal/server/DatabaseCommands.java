@@ -5,8 +5,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
 
 /**
- * The commands about databases ({@link Databases}): SELECT, DBSIZE, FLUSHDB, FLUSHALL, SWAPDB and
- * MOVE, with redis-server 7.0's replies and error texts.
+ * The commands about databases ({@link Databases}): SELECT, DBSIZE, FLUSHDB, FLUSHALL, SWAPDB, MOVE
+ * and COPY, with redis-server 7.0's replies and error texts.
  */
 final class DatabaseCommands {
 
@@ -26,6 +26,7 @@ final class DatabaseCommands {
         t.add("flushall", -1, List.of("write"), 0, 0, 0, (c, a, r) -> flush(c, a, r, true));
         t.add("swapdb", 3, List.of("write", "fast"), 0, 0, 0, this::swapdb);
         t.add("move", 3, List.of("write", "fast"), 1, 1, 1, this::move);
+        t.add("copy", -3, List.of("write", "denyoom"), 1, 2, 1, this::copy);
     }
 
     /**
@@ -113,7 +114,7 @@ final class DatabaseCommands {
             return;
         }
         if (to == c.db) {
-            r.error("ERR source and destination objects are the same");
+            r.error(Errors.SAME_OBJECT);
             return;
         }
         KeyValueStore src = ctx.db(c);
@@ -131,6 +132,53 @@ final class DatabaseCommands {
             r.integer(1);
         } finally {
             l.unlock();
+        }
+    }
+
+    /**
+     * COPY source destination [DB db] [REPLACE]: options are read in order, each error as it is met,
+     * as Redis does, so that {@code COPY a b FOO DB 99} is a syntax error, not a range one. Both
+     * keys' locks are the same in every database ({@link KeyLocks}), so holding them covers the
+     * destination's database too.
+     */
+    private void copy(Client c, byte[][] a, Reply r) {
+        long to = c.db;
+        boolean replace = false;
+        for (int j = 3; j < a.length; j++) {
+            if (Args.is(a[j], "REPLACE")) {
+                replace = true;
+            } else if (Args.is(a[j], "DB") && j + 1 < a.length) {
+                to = index(a[++j], null, r);
+                if (to == REFUSED) {
+                    return;
+                }
+                if (!inRange(to)) {
+                    r.error(Errors.DB_RANGE);
+                    return;
+                }
+            } else {
+                r.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        if (to == c.db && java.util.Arrays.equals(a[1], a[2])) {
+            r.error(Errors.SAME_OBJECT);
+            return;
+        }
+        KeyValueStore src = ctx.db(c);
+        KeyValueStore dst = ctx.dbs.store((int) to);
+        Lock[] ls = src.locks(a[1], a[2]);
+        StringCommands.lockAll(ls);
+        try {
+            KeyValueStore.Entry e = src.get(a[1]);
+            if (e == null || (!replace && dst.exists(a[2]))) {
+                r.integer(0);
+                return;
+            }
+            dst.set(a[2], e.array(), e.offset(), e.length(), e.expireAtMillis());
+            r.integer(1);
+        } finally {
+            StringCommands.unlockAll(ls);
         }
     }
 }

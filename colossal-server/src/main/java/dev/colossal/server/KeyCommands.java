@@ -6,8 +6,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
 
 /**
- * Keyspace commands: DEL, EXISTS, the EXPIRE family, TTL, TYPE, KEYS, SCAN, RENAME, on the client's
- * database. The commands across databases are {@link DatabaseCommands}.
+ * Keyspace commands: DEL, EXISTS, TOUCH, the EXPIRE family, TTL, TYPE, KEYS, SCAN, RENAME, RANDOMKEY,
+ * MEMORY USAGE, OBJECT ENCODING/REFCOUNT, on the client's database. The commands across databases are {@link DatabaseCommands}.
  */
 final class KeyCommands {
 
@@ -25,6 +25,8 @@ final class KeyCommands {
         t.add("del", -2, List.of("write"), 1, -1, 1, this::del);
         t.add("unlink", -2, wf, 1, -1, 1, this::del);
         t.add("exists", -2, rf, 1, -1, 1, this::exists);
+        // No access times are kept (no LRU clock to bump), so TOUCH is EXISTS
+        t.add("touch", -2, rf, 1, -1, 1, this::exists);
         t.add("expire", -3, wf, 1, 1, 1, (c, a, r) -> expire(ctx.db(c), a, r, true, true, "expire"));
         t.add("pexpire", -3, wf, 1, 1, 1, (c, a, r) -> expire(ctx.db(c), a, r, false, true, "pexpire"));
         t.add("expireat", -3, wf, 1, 1, 1, (c, a, r) -> expire(ctx.db(c), a, r, true, false, "expireat"));
@@ -39,6 +41,9 @@ final class KeyCommands {
         t.add("scan", -2, List.of("readonly"), 0, 0, 0, this::scan);
         t.add("rename", 3, List.of("write"), 1, 2, 1, (c, a, r) -> rename(ctx.db(c), a, r, false));
         t.add("renamenx", 3, wf, 1, 2, 1, (c, a, r) -> rename(ctx.db(c), a, r, true));
+        t.add("randomkey", 1, List.of("readonly"), 0, 0, 0, this::randomkey);
+        t.add("memory", -2, List.of(), 0, 0, 0, this::memory);
+        t.add("object", -2, List.of(), 0, 0, 0, this::object);
     }
 
     private void del(Client c, byte[][] a, Reply r) {
@@ -259,5 +264,104 @@ final class KeyCommands {
         } finally {
             StringCommands.unlockAll(ls);
         }
+    }
+
+    private void randomkey(Client c, byte[][] a, Reply r) {
+        byte[] k = ctx.db(c).randomKey();
+        if (k == null) {
+            r.nullBulk();
+        } else {
+            r.bulk(k);
+        }
+    }
+
+    /** Per-entry bytes of the map besides key and stored value: its entry header, about. */
+    private static final long ENTRY_OVERHEAD = 16;
+    /** The entry's slot in its segment's table. */
+    private static final long SLOT = 8;
+
+    /**
+     * MEMORY USAGE key [SAMPLES n]: an estimate, not a count, of what the key takes in the map
+     * (its key, its stored value with the expiry header, the entry's own header, rounded to the
+     * map's 8-byte blocks, and its table slot), so that tools sizing keys see the same order of
+     * size as from Redis. SAMPLES is read and checked as Redis does, and means nothing for strings.
+     */
+    private void memory(Client c, byte[][] a, Reply r) {
+        if (!Args.is(a[1], "USAGE")) {
+            r.error(Errors.unknownSubcommand(a[1], "MEMORY"));
+            return;
+        }
+        if (a.length < 3) {
+            r.error(Errors.arity("memory|usage"));
+            return;
+        }
+        for (int j = 3; j < a.length; j++) {
+            if (Args.is(a[j], "SAMPLES") && j + 1 < a.length) {
+                OptionalLong samples = Args.toLong(a[++j]);
+                if (samples.isEmpty()) {
+                    r.error(Errors.NOT_INTEGER);
+                    return;
+                }
+                if (samples.getAsLong() < 0) {
+                    r.error(Errors.SYNTAX);
+                    return;
+                }
+            } else {
+                r.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        KeyValueStore.Entry e = ctx.db(c).get(a[2]);
+        if (e == null) {
+            r.nullBulk();
+            return;
+        }
+        long stored = e.offset() + e.length();
+        r.integer(((a[2].length + stored + ENTRY_OVERHEAD + 7) & ~7L) + SLOT);
+    }
+
+    /** Redis's OBJ_SHARED_INTEGERS: 0 to 9999 are one shared object each, unless an LRU bound needs them apart. */
+    private static final long SHARED_INTEGERS = 10_000;
+
+    /**
+     * OBJECT ENCODING and REFCOUNT answer what redis-server would hold for the value: strings are
+     * the only type here, so the encoding follows from the bytes as Redis's {@code tryObjectEncoding}
+     * decides it on SET (a value APPEND or SETRANGE made is "raw" there whatever its length; here
+     * it is judged by its bytes like any other).
+     */
+    private void object(Client c, byte[][] a, Reply r) {
+        boolean encoding = Args.is(a[1], "ENCODING");
+        if (!encoding && !Args.is(a[1], "REFCOUNT")) {
+            r.error(Errors.unknownSubcommand(a[1], "OBJECT"));
+            return;
+        }
+        if (a.length != 3) {
+            r.error(Errors.arity(encoding ? "object|encoding" : "object|refcount"));
+            return;
+        }
+        KeyValueStore.Entry e = ctx.db(c).get(a[2]);
+        if (e == null) {
+            r.nullBulk();
+            return;
+        }
+        OptionalLong n = canonicalLong(e);
+        if (encoding) {
+            r.bulk(n.isPresent() ? "int" : e.length() <= 44 ? "embstr" : "raw");
+        } else {
+            boolean shared = n.isPresent() && n.getAsLong() >= 0 && n.getAsLong() < SHARED_INTEGERS
+                    && ctx.config.maxMemoryBytes() == 0;
+            r.integer(shared ? Integer.MAX_VALUE : 1);
+        }
+    }
+
+    /** The value as Redis's {@code string2l} takes it (at most 20 bytes, and printed back the same), or empty. */
+    private static OptionalLong canonicalLong(KeyValueStore.Entry e) {
+        if (e.length() > 20 || e.length() == 0) {
+            return OptionalLong.empty();
+        }
+        byte[] v = e.value();
+        OptionalLong n = Args.toLong(v);
+        return n.isPresent() && java.util.Arrays.equals(Long.toString(n.getAsLong()).getBytes(java.nio.charset.StandardCharsets.US_ASCII), v)
+                ? n : OptionalLong.empty();
     }
 }

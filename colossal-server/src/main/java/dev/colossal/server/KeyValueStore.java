@@ -201,6 +201,15 @@ interface KeyValueStore extends AutoCloseable {
     long scanKeys(long cursor, long count, Predicate<byte[]> filter, BiConsumer<byte[], Long> action);
 
     /**
+     * RANDOMKEY's key: the first live key from a random point in the scan's order, wrapping
+     * around. Not uniform (a key after a long empty stretch is picked more often), which Redis's
+     * isn't quite either; what clients want of it is some key, cheaply.
+     *
+     * @return a live key, or null if there is none
+     */
+    byte[] randomKey();
+
+    /**
      * @param key the key
      * @return the lock that every writer of {@code key} holds
      */

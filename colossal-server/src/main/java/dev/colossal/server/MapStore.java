@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
@@ -389,6 +390,29 @@ final class MapStore implements KeyValueStore {
         do {
             cursor = scanKeys(cursor, Integer.MAX_VALUE, filter, action);
         } while (cursor != 0);
+    }
+
+    @Override
+    public byte[] randomKey() {
+        long start = ThreadLocalRandom.current().nextLong(map.scanCursorLimit());
+        byte[][] found = new byte[1][];
+        // From start to the end, then from 0 back to start: at most one pass over the map.
+        long cursor = start;
+        boolean wrapped = false;
+        while (found[0] == null && (!wrapped || cursor < start)) {
+            cursor = scanKeys(cursor, 16, k -> true, (k, at) -> {
+                if (found[0] == null) {
+                    found[0] = k;
+                }
+            });
+            if (cursor == 0) {
+                if (wrapped || start == 0) {
+                    break;
+                }
+                wrapped = true;
+            }
+        }
+        return found[0];
     }
 
     private static final BiConsumer<byte[], byte[]> NOTHING = (k, v) -> { };

@@ -120,6 +120,12 @@ final class UnopenedDatabase implements KeyValueStore {
     }
 
     @Override
+    public byte[] randomKey() {
+        KeyValueStore s = opened();
+        return s == null ? null : s.randomKey();
+    }
+
+    @Override
     public Lock lock(byte[] key) {
         return dbs.locks().lock(key);
     }
