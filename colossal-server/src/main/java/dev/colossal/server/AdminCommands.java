@@ -521,8 +521,11 @@ final class AdminCommands {
         }
         if (all || wanted.contains("clients")) {
             separate(sb);
+            // No command blocks and none tracks, but tools read the fields: redis-cli --stat printed
+            // -9223372036854775808 blocked clients for a missing one.
             sb.append("# Clients\r\nconnected_clients:").append(s.connectedClients.sum())
-                    .append("\r\nmaxclients:").append(ctx.config.maxClients()).append("\r\n");
+                    .append("\r\nmaxclients:").append(ctx.config.maxClients())
+                    .append("\r\nblocked_clients:0\r\ntracking_clients:0\r\n");
         }
         if (all || wanted.contains("memory")) {
             separate(sb);
@@ -548,7 +551,7 @@ final class AdminCommands {
             separate(sb);
             // colossal_map_file is database 0's; the bytes and counts are of every database's file
             Path file = ctx.config.dataDir().resolve(MapStore.FILE_NAME);
-            sb.append("# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0")
+            sb.append("# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0\r\naof_rewrite_in_progress:0")
                     .append("\r\ncolossal_map_file:").append(file)
                     .append("\r\ncolossal_map_files:").append(ctx.dbs.openMaps().size())
                     .append("\r\ncolossal_map_file_bytes:").append(ctx.dbs.fileBytes())

@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,6 +61,21 @@ class PolyglotClientsTest {
         } finally {
             redis.destroy();
             redis.waitFor();
+        }
+    }
+
+    /**
+     * The INFO fields {@code redis-cli --stat} reads every second: a missing one it prints as
+     * -9223372036854775808 (the "blocked" column did), or takes as a child process at work.
+     */
+    @Test
+    void infoHasTheFieldsRedisCliStatReads() throws Exception {
+        try (Wire w = new Wire(server.port())) {
+            String info = w.call("INFO");
+            for (String field : List.of("connected_clients", "blocked_clients", "used_memory", "total_commands_processed",
+                    "total_connections_received", "loading", "rdb_bgsave_in_progress", "aof_rewrite_in_progress")) {
+                assertTrue(info.matches("(?s).*\r\n" + field + ":\\d+\r\n.*"), field + " in\n" + info);
+            }
         }
     }
 
