@@ -41,14 +41,21 @@ final class AdminCommands {
         t.add("config", -2, List.of(), 0, 0, 0, this::config);
         t.add("time", 1, List.of("fast"), 0, 0, 0, this::time);
         t.add("save", 1, List.of(), 0, 0, 0, (c, a, r) -> {
-            ctx.dbs.sync();
+            save();
             r.ok();
         });
         t.add("bgsave", -1, List.of(), 0, 0, 0, (c, a, r) -> {
-            ctx.dbs.sync();
+            save();
             r.simple("Background saving started");
         });
+        t.add("lastsave", 1, List.of("fast"), 0, 0, 0, (c, a, r) -> r.integer(ctx.lastSaveSeconds));
         t.add("shutdown", -1, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, this::shutdown);
+    }
+
+    /** Every acknowledged write is in the map files already; a save forces them to the device. */
+    private void save() {
+        ctx.dbs.sync();
+        ctx.lastSaveSeconds = ctx.now() / 1000;
     }
 
     /**
@@ -551,7 +558,8 @@ final class AdminCommands {
             separate(sb);
             // colossal_map_file is database 0's; the bytes and counts are of every database's file
             Path file = ctx.config.dataDir().resolve(MapStore.FILE_NAME);
-            sb.append("# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0\r\naof_rewrite_in_progress:0")
+            sb.append("# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:0\r\nrdb_last_save_time:").append(ctx.lastSaveSeconds)
+                    .append("\r\naof_enabled:0\r\naof_rewrite_in_progress:0")
                     .append("\r\ncolossal_map_file:").append(file)
                     .append("\r\ncolossal_map_files:").append(ctx.dbs.openMaps().size())
                     .append("\r\ncolossal_map_file_bytes:").append(ctx.dbs.fileBytes())

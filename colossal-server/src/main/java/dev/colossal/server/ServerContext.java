@@ -39,8 +39,16 @@ final class ServerContext {
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;
         this.startMillis = clock.getAsLong();
+        this.lastSaveSeconds = startMillis / 1000;
         this.sweeper = new ExpirySweeper(this);
     }
+
+    /**
+     * When the maps were last forced to the device by SAVE or BGSAVE, in epoch seconds; the start
+     * until then, as redis-server counts its load. LASTSAVE answers it, which backup scripts poll
+     * after a BGSAVE.
+     */
+    volatile long lastSaveSeconds;
 
     /** {@link Databases#evictions()} at the last CONFIG RESETSTAT, which zeroes evicted_keys as in Redis. */
     volatile long evictionsAtReset;

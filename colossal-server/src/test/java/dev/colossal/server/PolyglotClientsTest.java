@@ -80,6 +80,25 @@ class PolyglotClientsTest {
     }
 
     /**
+     * A backup script's BGSAVE, then LASTSAVE polled until it moves (redis-py {@code lastsave()},
+     * go-redis {@code LastSave}): LASTSAVE was an unknown command, and the script failed or waited
+     * for ever. It starts at the server's start, as redis-server's does, and INFO has it too.
+     */
+    @Test
+    void lastsaveMovesWithABgsave() throws Exception {
+        try (Wire w = new Wire(server.port())) {
+            long started = Long.parseLong(w.call("LASTSAVE").trim().substring(1));
+            long now = System.currentTimeMillis() / 1000;
+            assertTrue(started <= now && started >= now - 60, started + " against " + now);
+            Thread.sleep(1100);
+            assertEquals("+Background saving started\r\n", w.call("BGSAVE"));
+            long saved = Long.parseLong(w.call("LASTSAVE").trim().substring(1));
+            assertTrue(saved > started, saved + " after " + started);
+            assertTrue(w.call("INFO", "persistence").contains("\r\nrdb_last_save_time:" + saved + "\r\n"));
+        }
+    }
+
+    /**
      * The handshakes of clients given a password, or none, against a server that wants one:
      * node-redis and redis-py with RESP3 send a bare {@code HELLO 3} when the URL has no password
      * and show its error text to the user (redis-py in its {@code AuthenticationError}).
