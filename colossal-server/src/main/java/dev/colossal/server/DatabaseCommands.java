@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
@@ -51,18 +52,29 @@ final class DatabaseCommands {
         return db;
     }
 
+    /**
+     * A database named by one argument (SELECT, MOVE, COPY ... DB): {@link #index} with Redis's own
+     * errors, then the range.
+     *
+     * @return the number, or {@link #REFUSED} once the error is answered
+     */
+    private long database(byte[] arg, Reply r) {
+        long db = index(arg, null, r);
+        if (db != REFUSED && !inRange(db)) {
+            r.error(Errors.DB_RANGE);
+            return REFUSED;
+        }
+        return db;
+    }
+
     /** Whether {@code db} is one of ours; false for {@link #REFUSED} too. */
     private boolean inRange(long db) {
         return db >= 0 && db < ctx.dbs.count();
     }
 
     private void select(Client c, byte[][] a, Reply r) {
-        long db = index(a[1], null, r);
+        long db = database(a[1], r);
         if (db == REFUSED) {
-            return;
-        }
-        if (!inRange(db)) {
-            r.error(Errors.DB_RANGE);
             return;
         }
         c.db = (int) db;
@@ -105,12 +117,8 @@ final class DatabaseCommands {
      * write to it lands between the copy and the delete.
      */
     private void move(Client c, byte[][] a, Reply r) {
-        long to = index(a[2], null, r);
+        long to = database(a[2], r);
         if (to == REFUSED) {
-            return;
-        }
-        if (!inRange(to)) {
-            r.error(Errors.DB_RANGE);
             return;
         }
         if (to == c.db) {
@@ -148,12 +156,8 @@ final class DatabaseCommands {
             if (Args.is(a[j], "REPLACE")) {
                 replace = true;
             } else if (Args.is(a[j], "DB") && j + 1 < a.length) {
-                to = index(a[++j], null, r);
+                to = database(a[++j], r);
                 if (to == REFUSED) {
-                    return;
-                }
-                if (!inRange(to)) {
-                    r.error(Errors.DB_RANGE);
                     return;
                 }
             } else {
@@ -161,7 +165,7 @@ final class DatabaseCommands {
                 return;
             }
         }
-        if (to == c.db && java.util.Arrays.equals(a[1], a[2])) {
+        if (to == c.db && Arrays.equals(a[1], a[2])) {
             r.error(Errors.SAME_OBJECT);
             return;
         }

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.SortedMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The server's numbered databases, {@code 0} to {@code --databases - 1}, each its own map file in
@@ -93,7 +94,7 @@ final class Databases implements AutoCloseable {
             }
             dbs.report.addAll(swaps);
             if (lock.previousPid() != null) {
-                long life = dbs.open.stream().mapToLong(MapStore::repairs).sum();
+                long life = dbs.repairs();
                 dbs.report.add(String.format(Locale.ROOT,
                         "colossal: the last serve of %s (pid %s) did not stop cleanly (killed, crashed, or the machine went down);"
                                 + " no recovery step is needed: %d segment(s) it left mid-write repaired in %d ms (%d over the"
@@ -229,17 +230,17 @@ final class Databases implements AutoCloseable {
 
     /** @return the bytes of every database's entries: INFO's {@code used_memory}, what {@code --maxmemory} bounds */
     long usedBytes() {
-        return open.stream().mapToLong(MapStore::usedBytes).sum();
+        return sum(MapStore::usedBytes);
     }
 
     /** @return the keys every database evicted (INFO's {@code evicted_keys} before CONFIG RESETSTAT) */
     long evictions() {
-        return open.stream().mapToLong(MapStore::evictions).sum();
+        return sum(MapStore::evictions);
     }
 
     /** @return the keys of every database */
     long keys() {
-        return open.stream().mapToLong(MapStore::size).sum();
+        return sum(MapStore::size);
     }
 
     /** @return the map files' bytes together, -1 if one cannot be read */
@@ -256,11 +257,19 @@ final class Databases implements AutoCloseable {
     }
 
     long noRoomRefusals() {
-        return open.stream().mapToLong(MapStore::noRoomRefusals).sum();
+        return sum(MapStore::noRoomRefusals);
     }
 
     long repairs() {
-        return open.stream().mapToLong(MapStore::repairs).sum();
+        return sum(MapStore::repairs);
+    }
+
+    private long sum(ToLongFunction<MapStore> of) {
+        long n = 0;
+        for (MapStore m : open) {
+            n += of.applyAsLong(m);
+        }
+        return n;
     }
 
     /** Forces every map's written data to the device. */
