@@ -1,5 +1,7 @@
 package dev.colossal.cli;
 
+import dev.colossal.server.ColossalServer;
+import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -37,7 +39,12 @@ final class Failures {
     static int unreadable(String command, Path file, Exception e) {
         if (Files.isDirectory(file)) {
             // The JDK's "FILE: Is a directory" says neither what was wanted nor where to find it.
-            List<Path> served = servedMaps(file);
+            List<Path> served;
+            try {
+                served = ColossalServer.mapFiles(file);
+            } catch (IOException unlisted) {
+                served = List.of();
+            }
             return report(command, file + " is a directory, not a map file; name a map file" + (served.isEmpty() ? ""
                     : served.size() == 1 ? ", e.g. " + served.getFirst() + " (the server's)"
                     : ": the server's databases are " + served.stream().map(Path::toString)
@@ -48,17 +55,5 @@ final class Failures {
             case AccessDeniedException denied -> "no permission to open " + file + "; run as its owner or fix its mode";
             default -> e.getMessage();
         });
-    }
-
-    /** The map files 'colossal serve --data DIR' keeps in {@code dir}: db0.map, db1.map, ... in number order. */
-    private static List<Path> servedMaps(Path dir) {
-        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().matches("db\\d+\\.map") && Files.isRegularFile(p))
-                    .sorted(java.util.Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString()
-                            .replaceAll("\\D", ""))))
-                    .toList();
-        } catch (java.io.IOException | RuntimeException unlisted) {
-            return List.of();
-        }
     }
 }

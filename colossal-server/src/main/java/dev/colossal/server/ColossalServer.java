@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -50,6 +51,18 @@ public final class ColossalServer implements AutoCloseable {
     /** @return what the server's threads share (for tests) */
     ServerContext context() {
         return ctx;
+    }
+
+    /**
+     * The map files {@code colossal serve --data DIR} keeps in a data directory, one per database
+     * with keys: {@code db0.map}, {@code db1.map}, ... by number.
+     *
+     * @param dataDir a data directory
+     * @return its map files in database order
+     * @throws IOException if the directory cannot be listed
+     */
+    public static List<Path> mapFiles(Path dataDir) throws IOException {
+        return List.copyOf(DatabaseFiles.list(dataDir).values());
     }
 
     /**
