@@ -38,6 +38,8 @@ public final class PingPong {
     static final long COUNTER_OFFSET = 0;
     /** Payload size of a ping-pong region: the counter on a 128-byte line of its own. */
     public static final long PAYLOAD_SIZE = 128;
+    /** Spins (~100 us) before a wait for the other side yields the core at each look (see {@link #awaitValue}). */
+    private static final int SPINS_BEFORE_YIELDING = 1 << 12;
 
     private PingPong() {}
 
@@ -120,6 +122,4 @@ public final class PingPong {
             }
         }
     }
-
-    private static final int SPINS_BEFORE_YIELDING = 1 << 12;
 }
