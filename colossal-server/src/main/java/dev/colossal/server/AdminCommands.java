@@ -341,10 +341,44 @@ final class AdminCommands {
         } else if (Args.is(sub, "LIST") && a.length == 2) {
             r.array(table.all().size());
             table.all().forEach(s -> r.bulk(s.name()));
-        } else if (Args.is(sub, "COUNT") || Args.is(sub, "LIST")) {
+        } else if (Args.is(sub, "GETKEYS") && a.length >= 4) {
+            getKeys(a, r);
+        } else if (Args.is(sub, "COUNT") || Args.is(sub, "LIST") || Args.is(sub, "GETKEYS")) {
             r.error(Errors.arity("command|" + Args.lower(sub)));
         } else {
             r.error(Errors.unknownSubcommand(sub, "COMMAND"));
+        }
+    }
+
+    /**
+     * COMMAND GETKEYS cmd arg...: the keys a command would touch, from its key positions, as
+     * tools that route or audit commands ask it. OBJECT's and MEMORY USAGE's key comes after their
+     * subcommand, where Redis's per-subcommand specs put it.
+     */
+    private void getKeys(byte[][] a, Reply r) {
+        CommandSpec spec = table.find(a[2]);
+        int argc = a.length - 2;
+        if (spec == null) {
+            r.error("ERR Invalid command specified");
+            return;
+        }
+        if (!spec.arityOk(argc)) {
+            r.error("ERR Invalid number of arguments specified for command");
+            return;
+        }
+        boolean subcommandKey = argc >= 3 && (spec.name().equals("object") || spec.name().equals("memory")
+                && Args.is(a[3], "USAGE"));
+        int first = subcommandKey ? 2 : spec.firstKey();
+        int last = subcommandKey ? 2 : spec.lastKey() < 0 ? argc + spec.lastKey() : spec.lastKey();
+        if (first == 0) {
+            r.error("ERR The command has no key arguments");
+            return;
+        }
+        int step = subcommandKey ? 1 : spec.step();
+        int n = (Math.min(last, argc - 1) - first) / step + 1;
+        r.array(n);
+        for (int i = 0; i < n; i++) {
+            r.bulk(a[2 + first + i * step]);
         }
     }
 
@@ -379,6 +413,9 @@ final class AdminCommands {
         m.put("maxmemory", Long.toString(ctx.config.maxMemoryBytes()));
         m.put("maxmemory-policy", ctx.config.maxMemoryPolicy());
         m.put("protected-mode", "yes");
+        m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
+        m.put("slowlog-max-len", Long.toString(ctx.slowLog.maxLen()));
+        m.put("latency-monitor-threshold", "0");
         return m;
     }
 
@@ -415,16 +452,45 @@ final class AdminCommands {
     }
 
     /**
-     * CONFIG SET: refused, as the server takes its settings at start only. Setting maxmemory or
-     * maxmemory-policy to what they are is an OK (a client may set its cache's policy on connect);
-     * another value is refused with why: the bound is kept in the map file. A maxmemory that is no
-     * size ({@link MemorySize}, Redis's units) gets Redis's error.
+     * CONFIG SET: the slow log's two bounds are set as in Redis (an operator lowers
+     * slowlog-log-slower-than to catch a slow command, then puts it back); the rest is refused, as
+     * the server takes its settings at start only. Setting maxmemory or maxmemory-policy to what
+     * they are is an OK (a client may set its cache's policy on connect), and so is
+     * latency-monitor-threshold 0 (monitoring stays off); another value is refused with why: the
+     * bound is kept in the map file. A maxmemory that is no size ({@link MemorySize}, Redis's
+     * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
         boolean same = a.length >= 4 && a.length % 2 == 0;
+        Map<String, Long> slowLogBounds = new LinkedHashMap<>();
+        Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
             String value = Errors.text(a[i + 1]);
+            if (!seen.add(name)) {
+                r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - duplicate parameter");
+                return;
+            }
+            if (name.equals("slowlog-log-slower-than") || name.equals("slowlog-max-len")) {
+                OptionalLong bound = Args.toLong(a[i + 1]);
+                long min = name.equals("slowlog-max-len") ? 0 : -1;
+                if (bound.isEmpty() || bound.getAsLong() < min) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (bound.isEmpty()
+                            ? "argument couldn't be parsed into an integer"
+                            : "argument must be between " + min + " and " + Long.MAX_VALUE + " inclusive"));
+                    return;
+                }
+                slowLogBounds.put(name, bound.getAsLong());
+                continue;
+            }
+            if (name.equals("latency-monitor-threshold")) {
+                if (!value.equals("0")) {
+                    r.error("ERR CONFIG SET latency-monitor-threshold is not supported by this server: it samples no"
+                            + " latency events (SLOWLOG logs slow commands)");
+                    return;
+                }
+                continue;
+            }
             if (name.equals("databases")) {
                 // Immutable in Redis too, which answers this whatever the value
                 r.error("ERR CONFIG SET failed (possibly related to argument 'databases') - can't set immutable config");
@@ -451,6 +517,13 @@ final class AdminCommands {
             }
         }
         if (same) {
+            slowLogBounds.forEach((name, bound) -> {
+                if (name.equals("slowlog-max-len")) {
+                    ctx.slowLog.maxLen(bound);
+                } else {
+                    ctx.slowLog.slowerThanMicros(bound);
+                }
+            });
             r.ok();
         } else {
             r.error("ERR CONFIG SET is not supported by this server; restart it with the flag instead");

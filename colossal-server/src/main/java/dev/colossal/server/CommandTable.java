@@ -20,6 +20,7 @@ final class CommandTable {
     private final StringCommands strings;
     private final CommandSpec setSpec;
     private final CommandSpec getSpec;
+    private final CommandSpec execSpec;
 
     CommandTable(ServerContext ctx) {
         this.ctx = ctx;
@@ -28,9 +29,11 @@ final class CommandTable {
         new KeyCommands(ctx, strings).register(this);
         new DatabaseCommands(ctx).register(this);
         new AdminCommands(ctx, this).register(this);
+        new MonitoringCommands(ctx).register(this);
         new Transactions(ctx, this).register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
+        this.execSpec = Objects.requireNonNull(byName.get("exec"));
     }
 
     void add(String name, int arity, List<String> flags, int first, int last, int step, CommandSpec.Handler h) {
@@ -108,6 +111,7 @@ final class CommandTable {
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
             if (fast != null) {
                 c.lastCommand = fast.name();
+                long start = System.nanoTime();
                 try {
                     if (fast == getSpec) {
                         strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
@@ -118,6 +122,11 @@ final class CommandTable {
                     failed(c, e);
                 }
                 c.commands++;
+                long took = System.nanoTime() - start;
+                if (ctx.slowLog.slow(took)) {
+                    // Copied out only now: a GET or SET leaves its request's bytes as they were
+                    ctx.slowLog.observe(c, p.args(buf), took, ctx.now());
+                }
                 return;
             }
         }
@@ -157,12 +166,18 @@ final class CommandTable {
             return;
         }
         c.lastCommand = spec.name();
+        long start = System.nanoTime();
         try {
             spec.handler().run(c, args, r);
         } catch (RuntimeException e) {
             failed(c, e);
         }
         c.commands++;
+        long took = System.nanoTime() - start;
+        // EXEC is not logged, as in Redis: each command it runs comes through here and is
+        if (spec != execSpec && ctx.slowLog.slow(took)) {
+            ctx.slowLog.observe(c, args, took, ctx.now());
+        }
     }
 
     /**

@@ -320,6 +320,22 @@ final class KeyCommands {
         r.integer(((a[2].length + stored + ENTRY_OVERHEAD + 7) & ~7L) + SLOT);
     }
 
+    /**
+     * OBJECT FREQ: Redis counts accesses only under an LFU policy, and neither policy here is one
+     * (noeviction, allkeys-lru), so an existing key gets Redis's refusal, a missing one nil.
+     * {@code redis-cli --hotkeys} stops on this error, as it does against redis-server.
+     */
+    private void freq(Client c, byte[][] a, Reply r) {
+        if (a.length != 3) {
+            r.error(Errors.arity("object|freq"));
+        } else if (ctx.db(c).get(a[2]) == null) {
+            r.nullBulk();
+        } else {
+            r.error("ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when"
+                    + " switching between policies at runtime LRU and LFU data will take some time to adjust.");
+        }
+    }
+
     /** Redis's OBJ_SHARED_INTEGERS: 0 to 9999 are one shared object each, unless an LRU bound needs them apart. */
     private static final long SHARED_INTEGERS = 10_000;
 
@@ -330,6 +346,10 @@ final class KeyCommands {
      * it is judged by its bytes like any other).
      */
     private void object(Client c, byte[][] a, Reply r) {
+        if (Args.is(a[1], "FREQ")) {
+            freq(c, a, r);
+            return;
+        }
         boolean encoding = Args.is(a[1], "ENCODING");
         if (!encoding && !Args.is(a[1], "REFCOUNT")) {
             r.error(Errors.unknownSubcommand(a[1], "OBJECT"));

@@ -20,6 +20,8 @@ final class ServerContext {
      */
     final long maxStringBytes;
     final Stats stats = new Stats();
+    /** Commands that took long, for SLOWLOG; CONFIG SET changes its bounds. */
+    final SlowLog slowLog = new SlowLog();
     final LongSupplier clock;
     final long startMillis;
     final AtomicLong clientIds = new AtomicLong();

@@ -1,0 +1,170 @@
+package dev.colossal.server;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * What monitoring tools and operators ask a Redis server besides INFO: SLOWLOG, LATENCY, ROLE,
+ * MODULE LIST and DEBUG, answered as redis-server 7.0 answers them with its default settings.
+ * redis_exporter sends SLOWLOG and LATENCY LATEST on every scrape and redis-commander MODULE LIST
+ * on connect; each logged an error per scrape or connection while these were unknown commands.
+ */
+final class MonitoringCommands {
+
+    /** Redis 7.0's reply with {@code enable-debug-command no}, its default: DEBUG is refused, not unknown. */
+    static final String DEBUG_NOT_ALLOWED = "ERR DEBUG command not allowed. If the enable-debug-command option is set"
+            + " to \"local\", you can run it from a local connection, otherwise you need to set this option in the"
+            + " configuration file, and then restart the server.";
+    /** The same for MODULE LOAD, LOADEX and UNLOAD ({@code enable-module-command no}): no module loads here. */
+    private static final String MODULE_NOT_ALLOWED = "ERR MODULE command not allowed. If the enable-module-command"
+            + " option is set to \"local\", you can run it from a local connection, otherwise you need to set this"
+            + " option in the configuration file, and then restart the server.";
+    /**
+     * LATENCY DOCTOR with latency monitoring off, Redis's default ({@code latency-monitor-threshold
+     * 0}) and the only mode here: no latency events are sampled, so every LATENCY reply is empty.
+     */
+    private static final String LATENCY_DISABLED = "I'm sorry, Dave, I can't do that. Latency monitoring is disabled"
+            + " in this Redis instance. You may use \"CONFIG SET latency-monitor-threshold <milliseconds>.\" in order"
+            + " to enable it. If we weren't in a deep space mission I'd suggest to take a look at"
+            + " https://redis.io/topics/latency-monitor.\n";
+    private static final List<String> SLOWLOG_HELP = List.of(
+            "SLOWLOG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "GET [<count>]",
+            "    Return top <count> entries from the slowlog (default: 10, -1 mean all).", "    Entries are made of:",
+            "    id, timestamp, time in microseconds, arguments array, client IP and port,", "    client name", "LEN",
+            "    Return the length of the slowlog.", "RESET", "    Reset the slowlog.", "HELP", "    Prints this help.");
+    /** Redis's text less HISTOGRAM, which would need a histogram per command kept on every call. */
+    private static final List<String> LATENCY_HELP = List.of(
+            "LATENCY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "DOCTOR",
+            "    Return a human readable latency analysis report.", "GRAPH <event>",
+            "    Return an ASCII latency graph for the <event> class.", "HISTORY <event>",
+            "    Return time-latency samples for the <event> class.", "LATEST",
+            "    Return the latest latency samples for all events.", "RESET [<event> ...]",
+            "    Reset latency data of one or more <event> classes.",
+            "    (default: reset all data for all event classes)", "HELP", "    Prints this help.");
+    private static final List<String> MODULE_HELP = List.of(
+            "MODULE <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "LIST",
+            "    Return a list of loaded modules.", "LOAD <path> [<arg> ...]",
+            "    Load a module library from <path>, passing to it any optional arguments.",
+            "LOADEX <path> [[CONFIG NAME VALUE] [CONFIG NAME VALUE]] [ARGS ...]",
+            "    Load a module library from <path>, while passing it module configurations and optional arguments.",
+            "UNLOAD <name>", "    Unload a module.", "HELP", "    Prints this help.");
+
+    private final SlowLog slowLog;
+
+    MonitoringCommands(ServerContext ctx) {
+        this.slowLog = ctx.slowLog;
+    }
+
+    void register(CommandTable t) {
+        t.add("slowlog", -2, List.of("admin", "loading", "stale"), 0, 0, 0, this::slowlog);
+        t.add("latency", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, this::latency);
+        t.add("role", 1, List.of("noscript", "loading", "stale", "fast"), 0, 0, 0, (c, a, r) -> {
+            r.array(3);
+            r.bulk("master");
+            r.integer(0); // no replication, so no offset
+            r.array(0);   // and no replicas
+        });
+        t.add("module", -2, List.of(), 0, 0, 0, this::module);
+        t.add("debug", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0,
+                (c, a, r) -> r.error(DEBUG_NOT_ALLOWED));
+    }
+
+    private void slowlog(Client c, byte[][] a, Reply r) {
+        byte[] sub = a[1];
+        if (Args.is(sub, "GET") && a.length <= 3) {
+            long count = 10;
+            if (a.length == 3) {
+                OptionalLong n = Args.toLong(a[2]);
+                if (n.isEmpty() || n.getAsLong() < -1) {
+                    r.error("ERR count should be greater than or equal to -1");
+                    return;
+                }
+                count = n.getAsLong();
+            }
+            List<SlowLog.Entry> entries = slowLog.newest(count);
+            r.array(entries.size());
+            for (SlowLog.Entry e : entries) {
+                r.array(6);
+                r.integer(e.id());
+                r.integer(e.unixSeconds());
+                r.integer(e.micros());
+                r.array(e.args().length);
+                for (byte[] arg : e.args()) {
+                    r.bulk(arg);
+                }
+                r.bulk(e.address());
+                r.bulk(e.name());
+            }
+        } else if (Args.is(sub, "GET")) {
+            r.error("ERR unknown subcommand or wrong number of arguments for '" + Errors.text(sub) + "'. Try SLOWLOG HELP.");
+        } else if (fixedArity(sub, a, r, "slowlog", "LEN", "RESET", "HELP")) {
+            if (Args.is(sub, "LEN")) {
+                r.integer(slowLog.size());
+            } else if (Args.is(sub, "RESET")) {
+                slowLog.reset();
+                r.ok();
+            } else {
+                help(SLOWLOG_HELP, r);
+            }
+        }
+    }
+
+    private void latency(Client c, byte[][] a, Reply r) {
+        byte[] sub = a[1];
+        if (Args.is(sub, "RESET")) {
+            r.integer(0); // event classes reset: there are none
+        } else if ((Args.is(sub, "GRAPH") || Args.is(sub, "HISTORY")) && a.length != 3) {
+            r.error(Errors.arity("latency|" + Args.lower(sub)));
+        } else if (Args.is(sub, "GRAPH")) {
+            r.error("ERR No samples available for event '" + Errors.text(a[2]) + "'");
+        } else if (Args.is(sub, "HISTORY")) {
+            r.array(0);
+        } else if (fixedArity(sub, a, r, "latency", "LATEST", "DOCTOR", "HELP")) {
+            if (Args.is(sub, "LATEST")) {
+                r.array(0);
+            } else if (Args.is(sub, "DOCTOR")) {
+                r.verbatim(LATENCY_DISABLED);
+            } else {
+                help(LATENCY_HELP, r);
+            }
+        }
+    }
+
+    private void module(Client c, byte[][] a, Reply r) {
+        byte[] sub = a[1];
+        if (Args.is(sub, "LOAD") || Args.is(sub, "LOADEX")) {
+            r.error(a.length < 3 ? Errors.arity("module|" + Args.lower(sub)) : MODULE_NOT_ALLOWED);
+        } else if (Args.is(sub, "UNLOAD")) {
+            r.error(a.length != 3 ? Errors.arity("module|unload") : MODULE_NOT_ALLOWED);
+        } else if (fixedArity(sub, a, r, "module", "LIST", "HELP")) {
+            if (Args.is(sub, "LIST")) {
+                r.array(0);
+            } else {
+                help(MODULE_HELP, r);
+            }
+        }
+    }
+
+    /**
+     * For subcommands that take no argument: whether {@code sub} is one of {@code names} given
+     * alone. If not, answers the arity error (one of them with arguments) or the unknown one.
+     */
+    private static boolean fixedArity(byte[] sub, byte[][] a, Reply r, String container, String... names) {
+        for (String name : names) {
+            if (Args.is(sub, name)) {
+                if (a.length == 2) {
+                    return true;
+                }
+                r.error(Errors.arity(container + "|" + Args.lower(sub)));
+                return false;
+            }
+        }
+        r.error(Errors.unknownSubcommand(sub, container.toUpperCase(java.util.Locale.ROOT)));
+        return false;
+    }
+
+    private static void help(List<String> lines, Reply r) {
+        r.array(lines.size());
+        lines.forEach(r::simple);
+    }
+}
