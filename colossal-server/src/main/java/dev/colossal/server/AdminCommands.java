@@ -16,10 +16,12 @@ final class AdminCommands {
 
     private final ServerContext ctx;
     private final CommandTable table;
+    private final ClientKill kill;
 
     AdminCommands(ServerContext ctx, CommandTable table) {
         this.ctx = ctx;
         this.table = table;
+        this.kill = new ClientKill(ctx);
     }
 
     void register(CommandTable t) {
@@ -259,6 +261,8 @@ final class AdminCommands {
             r.verbatim(sb.toString());
         } else if (Args.is(sub, "INFO") && a.length == 2) {
             r.verbatim(describe(c) + "\n");
+        } else if (Args.is(sub, "KILL") && a.length >= 3) {
+            kill.run(c, a, r);
         } else if ((Args.is(sub, "NO-EVICT") || Args.is(sub, "NO-TOUCH")) && a.length == 3) {
             r.ok();
         } else if (Args.is(sub, "HELP") && a.length == 2) {
@@ -267,12 +271,19 @@ final class AdminCommands {
                     "    Return the name of the current connection.", "SETNAME <name>",
                     "    Assign the name <name> to the current connection.", "SETINFO <option> <value>",
                     "    Set client meta attr. Options are LIB-NAME, LIB-VER.", "LIST", "    Return client list.",
-                    "INFO", "    Return information about the current client connection.");
+                    "INFO", "    Return information about the current client connection.", "KILL <ip:port>",
+                    "    Kill connection made from <ip:port>.", "KILL <option> <value> [<option> <value> [...]]",
+                    "    Kill connections. Options are:", "    * ADDR (<ip:port>|<unixsocket>:0)",
+                    "      Kill connections made from the specified address", "    * LADDR (<ip:port>|<unixsocket>:0)",
+                    "      Kill connections made to specified local address", "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+                    "      Kill connections by type.", "    * USER <username>",
+                    "      Kill connections authenticated by <username>.", "    * SKIPME (YES|NO)",
+                    "      Skip killing current connection (default: yes).");
             r.array(lines.size());
             lines.forEach(r::simple);
         } else if (Args.is(sub, "ID") || Args.is(sub, "SETNAME") || Args.is(sub, "GETNAME")
                 || Args.is(sub, "SETINFO") || Args.is(sub, "LIST") || Args.is(sub, "INFO")
-                || Args.is(sub, "NO-EVICT") || Args.is(sub, "NO-TOUCH") || Args.is(sub, "HELP")) {
+                || Args.is(sub, "NO-EVICT") || Args.is(sub, "NO-TOUCH") || Args.is(sub, "HELP") || Args.is(sub, "KILL")) {
             r.error(Errors.arity("client|" + Args.lower(sub)));
         } else {
             r.error(Errors.unknownSubcommand(sub, "CLIENT"));

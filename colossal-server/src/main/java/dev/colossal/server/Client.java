@@ -17,6 +17,11 @@ final class Client {
     /** Set by QUIT and protocol errors: close once the pending replies are written. */
     boolean closeAfterReply;
     String lastCommand = "NULL";
+    /**
+     * Closes this client's connection on its event loop, from any thread (CLIENT KILL); set when
+     * the server hands the connection to its loop.
+     */
+    volatile Runnable killer = () -> { };
     /** The commands queued since MULTI, or null outside a transaction (see {@link Transactions}). */
     java.util.List<byte[][]> queued;
     /** A command was refused while queueing (unknown, wrong arity): EXEC aborts. */

@@ -18,6 +18,8 @@ final class EventLoop implements Runnable {
 
     private final Selector selector;
     private final ConcurrentLinkedQueue<Connection> incoming = new ConcurrentLinkedQueue<>();
+    /** Connections CLIENT KILL closes: a connection is closed on its own loop's thread only. */
+    private final ConcurrentLinkedQueue<Connection> killed = new ConcurrentLinkedQueue<>();
     private final ServerContext ctx;
     private final List<Connection> connections = new ArrayList<>();
     private final KeyViews keys = new KeyViews();
@@ -46,6 +48,12 @@ final class EventLoop implements Runnable {
         selector.wakeup();
     }
 
+    /** Closes {@code c}, one of this loop's connections, on this loop's thread. */
+    void kill(Connection c) {
+        killed.add(c);
+        selector.wakeup();
+    }
+
     @Override
     public void run() {
         Consumer<SelectionKey> onReady = this::ready;
@@ -61,6 +69,9 @@ final class EventLoop implements Runnable {
                     } catch (IOException e) {
                         c.close();
                     }
+                }
+                for (Connection c; (c = killed.poll()) != null; ) {
+                    c.close();
                 }
                 // The action form skips the selected-key HashSet, whose add, iteration and clear
                 // (O(table size) per select) took a fifth of the loop's CPU under unpipelined load.

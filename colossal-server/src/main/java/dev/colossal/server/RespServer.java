@@ -101,7 +101,10 @@ final class RespServer implements AutoCloseable {
                         ctx.now(), ctx.config.requirePass() == null);
                 ctx.clients.put(id, client);
                 ctx.stats.connectedClients.increment();
-                loops[next].add(new Connection(ch, client, ctx, table));
+                Connection connection = new Connection(ch, client, ctx, table);
+                EventLoop loop = loops[next];
+                client.killer = () -> loop.kill(connection);
+                loop.add(connection);
                 next = (next + 1) % loops.length;
             } catch (IOException e) {
                 try {
