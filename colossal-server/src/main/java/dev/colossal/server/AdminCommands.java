@@ -682,6 +682,11 @@ final class AdminCommands {
             }
             sb.append("\r\nused_cpu_total:").append(seconds(total)).append("\r\n");
         }
+        if (all || wanted.contains("cluster")) {
+            separate(sb);
+            // Read by tools that decide whether to speak cluster (redis_exporter looks for cluster_enabled:1)
+            sb.append("# Cluster\r\ncluster_enabled:0\r\n");
+        }
         if (all || wanted.contains("keyspace")) {
             separate(sb);
             sb.append("# Keyspace\r\n");

@@ -5,7 +5,7 @@ import java.util.OptionalLong;
 
 /**
  * What monitoring tools and operators ask a Redis server besides INFO: SLOWLOG, LATENCY, ROLE,
- * MODULE LIST and DEBUG, answered as redis-server 7.0 answers them with its default settings.
+ * MODULE LIST, CLUSTER (there is no cluster mode) and DEBUG, answered as redis-server 7.0 answers them with its default settings.
  * redis_exporter sends SLOWLOG and LATENCY LATEST on every scrape and redis-commander MODULE LIST
  * on connect; each logged an error per scrape or connection while these were unknown commands.
  */
@@ -49,6 +49,12 @@ final class MonitoringCommands {
             "    Load a module library from <path>, while passing it module configurations and optional arguments.",
             "UNLOAD <name>", "    Unload a module.", "HELP", "    Prints this help.");
 
+    /** Redis 7.0's CLUSTER subcommands: without cluster mode each is refused with one text, any other is unknown. */
+    private static final java.util.Set<String> CLUSTER_SUBCOMMANDS = java.util.Set.of("addslots", "addslotsrange",
+            "bumpepoch", "count-failure-reports", "countkeysinslot", "delslots", "delslotsrange", "failover",
+            "flushslots", "forget", "getkeysinslot", "help", "info", "keyslot", "links", "meet", "myid", "nodes",
+            "replicas", "replicate", "reset", "saveconfig", "set-config-epoch", "setslot", "shards", "slaves", "slots");
+
     private final SlowLog slowLog;
 
     MonitoringCommands(ServerContext ctx) {
@@ -65,6 +71,9 @@ final class MonitoringCommands {
             r.array(0);   // and no replicas
         });
         t.add("module", -2, List.of(), 0, 0, 0, this::module);
+        // Clients and tools probe for cluster mode with CLUSTER INFO or NODES and match this text
+        t.add("cluster", -2, List.of(), 0, 0, 0, (c, a, r) -> r.error(CLUSTER_SUBCOMMANDS.contains(Args.lower(a[1]))
+                ? "ERR This instance has cluster support disabled" : Errors.unknownSubcommand(a[1], "CLUSTER")));
         t.add("debug", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0,
                 (c, a, r) -> r.error(DEBUG_NOT_ALLOWED));
     }
