@@ -18,6 +18,11 @@ final class Client {
     boolean closeAfterReply;
     String lastCommand = "NULL";
     /**
+     * The clock ({@link System#nanoTime}) when this client's last command ended, or when the
+     * connection read the requests it is running: the slow log times a GET or SET from it.
+     */
+    long clockNanos;
+    /**
      * Closes this client's connection on its event loop, from any thread (CLIENT KILL); set when
      * the server hands the connection to its loop.
      */

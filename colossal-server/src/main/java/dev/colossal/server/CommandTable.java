@@ -111,7 +111,6 @@ final class CommandTable {
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
             if (fast != null) {
                 c.lastCommand = fast.name();
-                long start = System.nanoTime();
                 try {
                     if (fast == getSpec) {
                         strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
@@ -122,9 +121,14 @@ final class CommandTable {
                     failed(c, e);
                 }
                 c.commands++;
-                long took = System.nanoTime() - start;
+                // One clock read, not two: GET and SET are timed from the end of the request before
+                // them in the same read (or the read itself), so their time includes parsing them.
+                // A clock read is ~24 ns here, 4% of a pipelined GET's CPU.
+                long end = System.nanoTime();
+                long took = end - c.clockNanos;
+                c.clockNanos = end;
                 if (ctx.slowLog.slow(took)) {
-                    // Copied out only now: a GET or SET leaves its request's bytes as they were
+                    // Copied out only now: a GET or SET leaves its request's bytes as they were.
                     ctx.slowLog.observe(c, p.args(buf), took, ctx.now());
                 }
                 return;
@@ -173,8 +177,10 @@ final class CommandTable {
             failed(c, e);
         }
         c.commands++;
-        long took = System.nanoTime() - start;
-        // EXEC is not logged, as in Redis: each command it runs comes through here and is
+        long end = System.nanoTime();
+        long took = end - start;
+        c.clockNanos = end;
+        // EXEC is not logged, as in Redis: each command it runs comes through here and is logged on its own.
         if (spec != execSpec && ctx.slowLog.slow(took)) {
             ctx.slowLog.observe(c, args, took, ctx.now());
         }

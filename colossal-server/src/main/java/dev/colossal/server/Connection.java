@@ -116,8 +116,7 @@ final class Connection {
                 }
             }
             ctx.stats.bytesIn.add(total);
-            lastActiveNanos = System.nanoTime();
-            runRequests();
+            runRequests(lastActiveNanos = System.nanoTime());
         } catch (IOException e) {
             close();
         }
@@ -136,7 +135,9 @@ final class Connection {
         }
     }
 
-    private void runRequests() {
+    /** Runs the whole requests read so far; {@code nowNanos} is the clock as they start (the slow log's). */
+    private void runRequests(long nowNanos) {
+        client.clockNanos = nowNanos;
         Reply out = client.reply;
         while (inStart < inEnd && !client.closeAfterReply && out.len < OUTPUT_HIGH_WATER) {
             if (inStart >= readAheadEnd) {
@@ -191,7 +192,8 @@ final class Connection {
             return;
         }
         if (inStart < inEnd && hasWholeRequest()) {
-            runRequests(); // stopped at the high-water mark: go on with what is already read
+            // stopped at the high-water mark: go on with what is already read
+            runRequests(lastActiveNanos = System.nanoTime());
             flush();
             return;
         }
