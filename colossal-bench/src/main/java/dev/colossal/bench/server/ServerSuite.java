@@ -37,12 +37,13 @@ public final class ServerSuite implements Suite {
     @Override
     public String description() {
         return "redis-benchmark SET/GET, -c 50, with and without -P 16, 16 B and 1 KiB, and MGET/MSET of 10 random keys"
-                + " over 2M: Colossal vs redis-server (requests/s and server CPU per request)";
+                + " over 2M: Colossal vs redis-server (requests/s and server CPU per request); 10M keys: memory, SAVE,"
+                + " bytes on disk and restart time against redis-server's RDB snapshot";
     }
 
     @Override
     public List<Row> run(boolean quick) throws Exception {
-        for (String tool : List.of("redis-benchmark", "redis-server")) {
+        for (String tool : List.of("redis-benchmark", "redis-server", "redis-cli")) {
             if (!onPath(tool)) {
                 throw new IOException(tool + " is not installed: apt-get install redis-server redis-tools "
                         + "(./colossal bench server does this when apt-get is available)");
@@ -51,15 +52,8 @@ public final class ServerSuite implements Suite {
         Path data = Files.createTempDirectory("colossal-bench-server");
         int redisPort = freePort();
         int ourPort = freePort();
-        Process redis = new ProcessBuilder("redis-server", "--port", Integer.toString(redisPort), "--save", "",
-                "--appendonly", "no", "--bind", "127.0.0.1")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        // Ours runs as `colossal serve` in a JVM of its own, as users run it and as redis-server runs:
-        // the CPU counted is the server's, not this harness's (its JIT, its process reaper).
-        Process ours = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "dev.colossal.cli.Main", "serve",
-                "--port", Integer.toString(ourPort), "--http-port", "-1", "--data", data.toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process redis = redisServer(redisPort, "--save", "", "--appendonly", "no").start();
+        Process ours = ourServer(ourPort, data).start();
         List<Row> rows = new ArrayList<>();
         try {
             awaitPort(redisPort, redis);
@@ -115,11 +109,47 @@ public final class ServerSuite implements Suite {
                 server.destroy();
                 server.waitFor(10, TimeUnit.SECONDS);
             }
-            try (Stream<Path> files = Files.walk(data)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
+            delete(data);
+        }
+        Path restarts = Files.createTempDirectory("colossal-bench-restart");
+        try {
+            rows.addAll(new RestartComparison(quick ? 1_000_000 : 10_000_000, quick ? 1 : 3, restarts).run());
+        } finally {
+            delete(restarts);
         }
         return rows;
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+
+    /** redis-server on 127.0.0.1:{@code port}, its log discarded, with {@code settings} as flags. */
+    static ProcessBuilder redisServer(int port, String... settings) {
+        List<String> cmd = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1"));
+        cmd.addAll(List.of(settings));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    }
+
+    /**
+     * {@code colossal serve} on {@code port} over {@code data}, HTTP off. It runs in a JVM of its own,
+     * as users run it and as redis-server runs: the CPU counted is the server's, not this harness's
+     * (its JIT, its process reaper).
+     */
+    static ProcessBuilder ourServer(int port, Path data) {
+        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "dev.colossal.cli.Main", "serve",
+                "--port", Integer.toString(port), "--http-port", "-1", "--data", data.toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.INHERIT);
+    }
+
+    /** Starts {@code server} and waits until it listens on {@code port}. */
+    static Process started(ProcessBuilder server, int port) throws Exception {
+        Process p = server.start();
+        awaitPort(port, p);
+        return p;
     }
 
     /** A server under test: its RESP port and the process whose CPU time it spends. */
@@ -313,7 +343,7 @@ public final class ServerSuite implements Suite {
         return false;
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
