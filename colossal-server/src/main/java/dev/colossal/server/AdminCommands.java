@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -654,10 +655,14 @@ final class AdminCommands {
         }
         if (all || wanted.contains("stats")) {
             separate(sb);
+            InstantRates.Rates rates = s.rates.rates(System.nanoTime());
             sb.append("# Stats\r\ntotal_connections_received:").append(s.connectionsReceived.sum())
                     .append("\r\ntotal_commands_processed:").append(s.commands.sum())
+                    .append("\r\ninstantaneous_ops_per_sec:").append(rates.opsPerSecond())
                     .append("\r\ntotal_net_input_bytes:").append(s.bytesIn.sum())
                     .append("\r\ntotal_net_output_bytes:").append(s.bytesOut.sum())
+                    .append(String.format(Locale.ROOT, "\r\ninstantaneous_input_kbps:%.2f\r\ninstantaneous_output_kbps:%.2f",
+                            rates.inputKbps(), rates.outputKbps()))
                     .append("\r\nrejected_connections:").append(s.rejectedConnections.sum())
                     .append("\r\nexpired_keys:").append(s.expiredKeys.sum())
                     .append("\r\nevicted_keys:").append(ctx.evictedKeys())

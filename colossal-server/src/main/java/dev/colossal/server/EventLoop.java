@@ -94,6 +94,7 @@ final class EventLoop implements Runnable {
                 }
                 toFlush.clear();
                 now = System.nanoTime();
+                ctx.stats.rates.maybeSample(now);
                 if (ready > 0) {
                     pollUntil = now + busyPollNanos;
                 }

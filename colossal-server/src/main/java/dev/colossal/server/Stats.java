@@ -17,6 +17,8 @@ final class Stats {
     final LongAdder connectedClients = new LongAdder();
     final LongAdder bytesIn = new LongAdder();
     final LongAdder bytesOut = new LongAdder();
+    /** INFO's instantaneous rates of the totals above. */
+    final InstantRates rates = new InstantRates(this);
 
     /** CONFIG RESETSTAT: every counter back to zero but the clients connected now, as in Redis. */
     void reset() {
@@ -24,5 +26,6 @@ final class Stats {
                 expiredKeys, protocolErrors, errorReplies, httpRequests, bytesIn, bytesOut}) {
             a.reset();
         }
+        rates.clear();
     }
 }
