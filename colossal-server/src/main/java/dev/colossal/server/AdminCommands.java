@@ -38,7 +38,7 @@ final class AdminCommands {
         t.add("client", -2, List.of(), 0, 0, 0, this::client);
         t.add("command", -1, List.of(), 0, 0, 0, this::command);
         t.add("info", -1, List.of(), 0, 0, 0, (c, a, r) -> {
-            c.publish(ctx.stats); // this batch's requests before INFO count too
+            table.publish(c); // this batch's requests before INFO count too
             r.verbatim(info(a));
         });
         t.add("config", -2, List.of(), 0, 0, 0, this::config);
@@ -452,8 +452,9 @@ final class AdminCommands {
                 r.bulk(v);
             });
         } else if (Args.is(sub, "RESETSTAT") && a.length == 2) {
-            c.publish(ctx.stats);   // this batch's counts before the reset go with it
+            table.publish(c);   // this batch's counts before the reset go with it
             ctx.stats.reset();
+            table.resetCommandStats();
             ctx.evictionsAtReset = ctx.dbs.evictions();
             r.ok();
         } else if (Args.is(sub, "SET")) {
@@ -597,6 +598,8 @@ final class AdminCommands {
             wanted.add(Args.lower(a[i]));
         }
         boolean all = a.length == 1 || wanted.contains("all") || wanted.contains("everything") || wanted.contains("default");
+        // Not in the default sections, as in Redis: only INFO all, everything or commandstats.
+        boolean commandStats = wanted.contains("all") || wanted.contains("everything") || wanted.contains("commandstats");
         Stats s = ctx.stats;
         long uptime = (ctx.now() - ctx.startMillis) / 1000;
         StringBuilder sb = new StringBuilder();
@@ -686,6 +689,10 @@ final class AdminCommands {
                         .append("\r\nused_cpu_sys_children:0.000000\r\nused_cpu_user_children:0.000000");
             }
             sb.append("\r\nused_cpu_total:").append(seconds(total)).append("\r\n");
+        }
+        if (commandStats) {
+            separate(sb);
+            sb.append("# Commandstats\r\n").append(table.commandStats());
         }
         if (all || wanted.contains("cluster")) {
             separate(sb);

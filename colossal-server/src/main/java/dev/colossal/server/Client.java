@@ -42,6 +42,13 @@ final class Client {
     int commands;
     int hits;
     int misses;
+    /** GET's and SET's calls and time for INFO commandstats, published with the rest ({@link CommandTable#publish}). */
+    int getCalls;
+    int setCalls;
+    long getNanos;
+    long setNanos;
+    /** The error replies commands have been charged with (INFO commandstats' failed calls; see {@link CommandTable}). */
+    long errorsAccounted;
 
     Client(long id, String address, long createdMillis, boolean authenticated) {
         this.id = id;

@@ -13,9 +13,10 @@ import java.util.List;
  * @param step     distance between keys
  * @param noAuth   runs before AUTH when a password is required
  * @param handler  the code
+ * @param stats    what INFO commandstats shows of it
  */
 record CommandSpec(String name, int arity, List<String> flags, int firstKey, int lastKey, int step,
-                   boolean noAuth, Handler handler) {
+                   boolean noAuth, Handler handler, CommandStats stats) {
 
     /** Runs a command whose name and arity were checked. */
     @FunctionalInterface

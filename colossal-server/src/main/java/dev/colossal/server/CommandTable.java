@@ -37,11 +37,11 @@ final class CommandTable {
     }
 
     void add(String name, int arity, List<String> flags, int first, int last, int step, CommandSpec.Handler h) {
-        put(new CommandSpec(name, arity, flags, first, last, step, false, h));
+        put(new CommandSpec(name, arity, flags, first, last, step, false, h, new CommandStats()));
     }
 
     void addNoAuth(String name, int arity, List<String> flags, CommandSpec.Handler h) {
-        put(new CommandSpec(name, arity, flags, 0, 0, 0, true, h));
+        put(new CommandSpec(name, arity, flags, 0, 0, 0, true, h, new CommandStats()));
     }
 
     private void put(CommandSpec spec) {
@@ -111,6 +111,7 @@ final class CommandTable {
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
             if (fast != null) {
                 c.lastCommand = fast.name();
+                long errors = c.reply.errorsEver;
                 try {
                     if (fast == getSpec) {
                         strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
@@ -127,6 +128,16 @@ final class CommandTable {
                 long end = System.nanoTime();
                 long took = end - c.clockNanos;
                 c.clockNanos = end;
+                if (fast == getSpec) {
+                    c.getCalls++;
+                    c.getNanos += took;
+                } else {
+                    c.setCalls++;
+                    c.setNanos += took;
+                }
+                if (c.reply.errorsEver != errors) {
+                    fast.stats().failed.increment();
+                }
                 if (ctx.slowLog.slow(took)) {
                     // Copied out only now: a GET or SET leaves its request's bytes as they were.
                     ctx.slowLog.observe(c, p.args(buf), took, ctx.now());
@@ -157,10 +168,12 @@ final class CommandTable {
         }
         if (!spec.arityOk(args.length)) {
             c.queueRefused |= c.queued != null;
+            spec.stats().rejected.increment();
             r.error(Errors.arity(spec.name()));
             return;
         }
         if (!c.authenticated && !spec.noAuth()) {
+            spec.stats().rejected.increment();
             r.error(Errors.NOAUTH);
             return;
         }
@@ -170,6 +183,8 @@ final class CommandTable {
             return;
         }
         c.lastCommand = spec.name();
+        long errors = r.errorsEver;
+        long accounted = c.errorsAccounted;
         long start = System.nanoTime();
         try {
             spec.handler().run(c, args, r);
@@ -180,10 +195,57 @@ final class CommandTable {
         long end = System.nanoTime();
         long took = end - start;
         c.clockNanos = end;
+        CommandStats stats = spec.stats();
+        stats.calls.increment();
+        stats.nanos.add(took);
+        // A command failed if it answered an error of its own: the errors of the commands EXEC
+        // ran (each accounted for by its own call of this method) are theirs, not EXEC's.
+        long all = r.errorsEver - errors;
+        if (all > c.errorsAccounted - accounted) {
+            stats.failed.increment();
+        }
+        c.errorsAccounted = accounted + all;
         // EXEC is not logged, as in Redis: each command it runs comes through here and is logged on its own.
         if (spec != execSpec && ctx.slowLog.slow(took)) {
             ctx.slowLog.observe(c, args, took, ctx.now());
         }
+    }
+
+    /**
+     * Adds what {@code c} counted since its last publish to the server's totals and to GET's and
+     * SET's commandstats: once per batch of requests, not once per request.
+     */
+    void publish(Client c) {
+        c.publish(ctx.stats);
+        if (c.getCalls != 0) {
+            getSpec.stats().calls.add(c.getCalls);
+            getSpec.stats().nanos.add(c.getNanos);
+            c.getCalls = 0;
+            c.getNanos = 0;
+        }
+        if (c.setCalls != 0) {
+            setSpec.stats().calls.add(c.setCalls);
+            setSpec.stats().nanos.add(c.setNanos);
+            c.setCalls = 0;
+            c.setNanos = 0;
+        }
+    }
+
+    /** INFO commandstats: a line for each command counted since start or CONFIG RESETSTAT. */
+    String commandStats() {
+        StringBuilder sb = new StringBuilder();
+        for (CommandSpec spec : byName.values()) {
+            String line = spec.stats().line(spec.name());
+            if (line != null) {
+                sb.append(line).append("\r\n");
+            }
+        }
+        return sb.toString();
+    }
+
+    /** CONFIG RESETSTAT of every command's counts. */
+    void resetCommandStats() {
+        byName.values().forEach(spec -> spec.stats().reset());
     }
 
     /**

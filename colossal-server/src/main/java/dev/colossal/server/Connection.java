@@ -161,7 +161,7 @@ final class Connection {
                 table.execute(client, parser, in, keys);
             }
         }
-        client.publish(ctx.stats);
+        table.publish(client);
         if (inStart == inEnd) {
             inStart = 0;
             inEnd = 0;

@@ -49,6 +49,8 @@ final class Reply {
     private int lastValueHeader = 4;
     /** Error replies since the owner last counted them (INFO's total_error_replies). */
     int errors;
+    /** Every error reply this connection was given, never reset: commandstats' failed calls are told by it. */
+    long errorsEver;
 
     /**
      * Allocates the first buffer, of {@code initial} bytes, confined to the calling thread (the
@@ -235,6 +237,7 @@ final class Reply {
     /** @param text the whole error line, e.g. {@code ERR syntax error}; CR/LF become spaces */
     void error(String text) {
         errors++;
+        errorsEver++;
         raw((byte) '-');
         raw(text.replace('\r', ' ').replace('\n', ' ').getBytes(StandardCharsets.UTF_8));
         raw(CRLF);

@@ -1,0 +1,40 @@
+package dev.colossal.server;
+
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One command's line of INFO commandstats, as Redis counts it: {@code calls} that ran (failed ones
+ * too), the time they took, {@code rejected_calls} refused before running (wrong arity, no AUTH)
+ * and {@code failed_calls} that ran and answered an error. Dashboards plot calls per command
+ * (redis_exporter's {@code redis_commands_total}). GET and SET, run in place in the input buffer,
+ * are counted per client and added here once per batch ({@link CommandTable#publish}).
+ */
+final class CommandStats {
+
+    final LongAdder calls = new LongAdder();
+    final LongAdder nanos = new LongAdder();
+    final LongAdder rejected = new LongAdder();
+    final LongAdder failed = new LongAdder();
+
+    /** @return the INFO line of command {@code name}, or null if nothing was counted */
+    String line(String name) {
+        long n = calls.sum();
+        long refused = rejected.sum();
+        long errors = failed.sum();
+        if (n == 0 && refused == 0 && errors == 0) {
+            return null;
+        }
+        long usec = nanos.sum() / 1000;
+        return String.format(Locale.ROOT, "cmdstat_%s:calls=%d,usec=%d,usec_per_call=%.2f,rejected_calls=%d,failed_calls=%d",
+                name, n, usec, n == 0 ? 0.0 : (double) usec / n, refused, errors);
+    }
+
+    /** CONFIG RESETSTAT. */
+    void reset() {
+        calls.reset();
+        nanos.reset();
+        rejected.reset();
+        failed.reset();
+    }
+}

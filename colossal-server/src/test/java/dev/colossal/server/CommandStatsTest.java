@@ -1,0 +1,73 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * INFO commandstats counts calls, rejected and failed calls as Redis does, across GET and SET
+ * (run in place, counted per client), MULTI/EXEC (a failure inside EXEC is the command's, EXEC's
+ * own error is EXEC's) and CONFIG RESETSTAT. Where redis-server is installed, its counts are the
+ * reference.
+ */
+class CommandStatsTest {
+
+    /** Each command sent on its own; a wrong arity is rejected, a WRONGTYPE-like failure failed. */
+    private static final List<List<String>> SCRIPT = List.of(List.of("SET", "a", "x"), List.of("MULTI"),
+            List.of("INCR", "a"), List.of("EXEC"), List.of("MULTI"), List.of("GETT"), List.of("EXEC"), List.of("EXEC"),
+            List.of("MULTI"), List.of("GET"), List.of("EXEC"), List.of("AUTH", "x"), List.of("GET", "a"),
+            List.of("GET", "b"), List.of("GET"), List.of("INCR", "n"));
+
+    @Test
+    void countsAsRedis(@TempDir Path dir) throws Exception {
+        Map<String, String> want = Map.of("set", "calls=1,rejected_calls=0,failed_calls=0",
+                "multi", "calls=3,rejected_calls=0,failed_calls=0", "exec", "calls=4,rejected_calls=0,failed_calls=3",
+                "get", "calls=2,rejected_calls=2,failed_calls=0", "auth", "calls=1,rejected_calls=0,failed_calls=1",
+                "incr", "calls=2,rejected_calls=0,failed_calls=1");
+        try (ColossalServer server = TestServers.colossal(dir.resolve("data"))) {
+            assertEquals(want, counts(server.port()));
+            try (Wire w = new Wire(server.port())) {
+                assertFalse(w.call("INFO").contains("cmdstat_"), "not among the default sections, as in Redis");
+                assertEquals("+OK\r\n", w.call("CONFIG", "RESETSTAT"));
+                String after = w.call("INFO", "commandstats");
+                assertFalse(after.contains("cmdstat_get"), after);
+                assertTrue(after.contains("cmdstat_config:calls=1,"), after);
+            }
+        }
+        int redisPort = TestServers.freePort();
+        Process redis = TestServers.redis(redisPort);
+        if (redis == null) {
+            return;
+        }
+        try {
+            assertEquals(want, counts(redisPort), "redis-server's");
+        } finally {
+            redis.destroy();
+            redis.waitFor();
+        }
+    }
+
+    /** Runs {@link #SCRIPT} on a new server; @return its commandstats, without the times, INFO and PING (the start-up check) */
+    private static Map<String, String> counts(int port) throws Exception {
+        try (Wire w = new Wire(port)) {
+            for (List<String> command : SCRIPT) {
+                w.call(command.toArray(String[]::new));
+            }
+            Map<String, String> counts = new TreeMap<>();
+            for (String line : w.call("INFO", "commandstats").split("\r\n")) {
+                if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:") && !line.startsWith("cmdstat_ping:")) {
+                    String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+                    counts.put(name, line.substring(line.indexOf(':') + 1).replaceAll("usec=\\d+,usec_per_call=[\\d.]+,", ""));
+                }
+            }
+            return counts;
+        }
+    }
+}
