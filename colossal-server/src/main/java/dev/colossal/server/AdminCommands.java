@@ -694,6 +694,12 @@ final class AdminCommands {
             separate(sb);
             sb.append("# Commandstats\r\n").append(table.commandStats());
         }
+        if (all || wanted.contains("errorstats")) {
+            separate(sb);
+            sb.append("# Errorstats\r\n");
+            new java.util.TreeMap<>(ctx.stats.errorKinds).forEach((kind, n) ->
+                    sb.append("errorstat_").append(kind).append(":count=").append(n.sum()).append("\r\n"));
+        }
         if (all || wanted.contains("cluster")) {
             separate(sb);
             // Read by tools that decide whether to speak cluster (redis_exporter looks for cluster_enabled:1)

@@ -73,6 +73,8 @@ final class Client {
         }
         if (reply.errors != 0) {
             stats.errorReplies.add(reply.errors);
+            stats.errorKinds(reply.errorKinds);
+            reply.errorKinds = null;
             reply.errors = 0;
         }
     }

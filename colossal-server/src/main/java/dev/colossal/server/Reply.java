@@ -6,6 +6,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * A connection's outgoing bytes: RESP replies appended in order, in RESP2 or RESP3 framing as the
@@ -51,6 +53,8 @@ final class Reply {
     int errors;
     /** Every error reply this connection was given, never reset: commandstats' failed calls are told by it. */
     long errorsEver;
+    /** {@link #errors} by kind, or null if none since the owner last counted them. */
+    Map<String, Integer> errorKinds;
 
     /**
      * Allocates the first buffer, of {@code initial} bytes, confined to the calling thread (the
@@ -238,6 +242,13 @@ final class Reply {
     void error(String text) {
         errors++;
         errorsEver++;
+        // The kind is the error's first word (ERR, WRONGTYPE, ...), as INFO errorstats counts them.
+        int space = text.indexOf(' ');
+        String kind = space < 0 ? text : text.substring(0, space);
+        if (errorKinds == null) {
+            errorKinds = new HashMap<>();
+        }
+        errorKinds.merge(kind, 1, Integer::sum);
         raw((byte) '-');
         raw(text.replace('\r', ' ').replace('\n', ' ').getBytes(StandardCharsets.UTF_8));
         raw(CRLF);

@@ -1,5 +1,7 @@
 package dev.colossal.server;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /** Server-wide counters for INFO, /v1/stats and /metrics. */
@@ -17,8 +19,26 @@ final class Stats {
     final LongAdder connectedClients = new LongAdder();
     final LongAdder bytesIn = new LongAdder();
     final LongAdder bytesOut = new LongAdder();
+    /** INFO errorstats: error replies by their first word, at most {@link #ERROR_KINDS} kinds, as in Redis. */
+    final ConcurrentHashMap<String, LongAdder> errorKinds = new ConcurrentHashMap<>();
+    static final int ERROR_KINDS = 128;
     /** INFO's instantaneous rates of the totals above. */
     final InstantRates rates = new InstantRates(this);
+
+    /** Adds a client's error replies by kind ({@code kinds} may be null: none). */
+    void errorKinds(Map<String, Integer> kinds) {
+        if (kinds != null) {
+            kinds.forEach((kind, n) -> {
+                LongAdder count = errorKinds.get(kind);
+                if (count == null && errorKinds.size() < ERROR_KINDS) {
+                    count = errorKinds.computeIfAbsent(kind, k -> new LongAdder());
+                }
+                if (count != null) {
+                    count.add(n);
+                }
+            });
+        }
+    }
 
     /** CONFIG RESETSTAT: every counter back to zero but the clients connected now, as in Redis. */
     void reset() {
@@ -27,5 +47,6 @@ final class Stats {
             a.reset();
         }
         rates.clear();
+        errorKinds.clear();
     }
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * INFO commandstats counts calls, rejected and failed calls as Redis does, across GET and SET
+ * INFO commandstats counts calls, rejected and failed calls as Redis does, and errorstats errors by kind, across GET and SET
  * (run in place, counted per client), MULTI/EXEC (a failure inside EXEC is the command's, EXEC's
  * own error is EXEC's) and CONFIG RESETSTAT. Where redis-server is installed, its counts are the
  * reference.
@@ -30,7 +30,7 @@ class CommandStatsTest {
         Map<String, String> want = Map.of("set", "calls=1,rejected_calls=0,failed_calls=0",
                 "multi", "calls=3,rejected_calls=0,failed_calls=0", "exec", "calls=4,rejected_calls=0,failed_calls=3",
                 "get", "calls=2,rejected_calls=2,failed_calls=0", "auth", "calls=1,rejected_calls=0,failed_calls=1",
-                "incr", "calls=2,rejected_calls=0,failed_calls=1");
+                "incr", "calls=2,rejected_calls=0,failed_calls=1", "errorstat_ERR", "count=6", "errorstat_EXECABORT", "count=2");
         try (ColossalServer server = TestServers.colossal(dir.resolve("data"))) {
             assertEquals(want, counts(server.port()));
             try (Wire w = new Wire(server.port())) {
@@ -54,15 +54,20 @@ class CommandStatsTest {
         }
     }
 
-    /** Runs {@link #SCRIPT} on a new server; @return its commandstats, without the times, INFO and PING (the start-up check) */
+    /**
+     * Runs {@link #SCRIPT} on a new server; @return its commandstats, without the times, INFO and PING
+     * (the start-up check), and its errorstats
+     */
     private static Map<String, String> counts(int port) throws Exception {
         try (Wire w = new Wire(port)) {
             for (List<String> command : SCRIPT) {
                 w.call(command.toArray(String[]::new));
             }
             Map<String, String> counts = new TreeMap<>();
-            for (String line : w.call("INFO", "commandstats").split("\r\n")) {
-                if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:") && !line.startsWith("cmdstat_ping:")) {
+            for (String line : w.call("INFO", "commandstats", "errorstats").split("\r\n")) {
+                if (line.startsWith("errorstat_")) {
+                    counts.put(line.substring(0, line.indexOf(':')), line.substring(line.indexOf(':') + 1));
+                } else if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:") && !line.startsWith("cmdstat_ping:")) {
                     String name = line.substring("cmdstat_".length(), line.indexOf(':'));
                     counts.put(name, line.substring(line.indexOf(':') + 1).replaceAll("usec=\\d+,usec_per_call=[\\d.]+,", ""));
                 }
