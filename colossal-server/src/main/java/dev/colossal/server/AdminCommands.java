@@ -295,8 +295,9 @@ final class AdminCommands {
         long age = (ctx.now() - x.createdMillis) / 1000;
         return "id=" + x.id + " addr=" + x.address + " laddr=" + ctx.config.bind() + ":" + ctx.respPort
                 + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags=N db=" + x.db + " sub=0"
-                + " psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0"
-                + " omem=0 tot-mem=0 events=r cmd=" + x.lastCommand + " user=default redir=-1 resp="
+                + " psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
+                + x.reply.capacity + " rbp=0 obl=0 oll=0 omem=0 tot-mem=" + (x.inputCapacity + x.reply.capacity)
+                + " events=r cmd=" + x.lastCommand + " user=default redir=-1 resp="
                 + x.reply.protocol + (x.libName == null ? "" : " lib-name=" + x.libName)
                 + (x.libVersion == null ? "" : " lib-ver=" + x.libVersion);
     }

@@ -47,6 +47,8 @@ final class Client {
     int setCalls;
     long getNanos;
     long setNanos;
+    /** The bytes of the connection's input buffer, for CLIENT LIST on other threads (its {@code qbuf-free}). */
+    volatile int inputCapacity;
     /** The error replies commands have been charged with (INFO commandstats' failed calls; see {@link CommandTable}). */
     long errorsAccounted;
 

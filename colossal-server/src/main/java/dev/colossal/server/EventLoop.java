@@ -173,6 +173,8 @@ final class EventLoop implements Runnable {
         connections.removeIf(c -> {
             if (!c.isClosed() && idle > 0 && now - c.lastActiveNanos > idle) {
                 c.close();
+            } else if (!c.isClosed() && now - c.lastActiveNanos > Connection.SHRINK_AFTER_NANOS) {
+                c.shrinkIfIdle();
             }
             return c.isClosed();
         });

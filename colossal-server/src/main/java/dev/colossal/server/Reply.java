@@ -43,6 +43,8 @@ final class Reply {
     /** Holds {@link #buf} once it outgrew {@link #base}: closed, and so freed, as soon as it is not needed. */
     private Arena arena;
     private MemorySegment buf = MemorySegment.NULL;
+    /** The bytes {@link #buf} holds, for CLIENT LIST on other threads (its {@code rbs}). */
+    volatile int capacity;
     private ByteBuffer view;
     int len;
     /** 2 or 3: the protocol the client chose. */
@@ -66,6 +68,7 @@ final class Reply {
         baseView = base.asByteBuffer();
         buf = base;
         view = baseView;
+        capacity = initial;
     }
 
     /** Frees every buffer; the Reply takes no more appends. */
@@ -81,6 +84,7 @@ final class Reply {
         }
         base = MemorySegment.NULL;
         buf = MemorySegment.NULL;
+        capacity = 0;
         baseView = null;
         view = null;
     }
@@ -98,6 +102,7 @@ final class Reply {
             arena = null;
             buf = base;
             view = baseView;
+            capacity = (int) base.byteSize();
         }
     }
 
@@ -125,6 +130,7 @@ final class Reply {
             arena = grown;
             buf = bigger;
             view = bigger.asByteBuffer();
+            capacity = (int) want;
         }
     }
 

@@ -1,0 +1,55 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A connection's buffers start small and give back what a burst grew once it is idle, as Redis's
+ * do: with 16 KiB each from the start and no shrinking, 5,000 idle connections held 164 MB where
+ * redis-server's held 32 MB. CLIENT LIST's {@code qbuf-free}, {@code rbs} and {@code tot-mem} show
+ * the sizes, as in Redis.
+ */
+class ConnectionBuffersTest {
+
+    @Test
+    void buffersABurstGrewShrinkOnceTheConnectionIsIdle(@TempDir Path dir) throws Exception {
+        try (ColossalServer server = TestServers.colossal(dir.resolve("data"));
+             Wire bursty = new Wire(server.port()); Wire watcher = new Wire(server.port())) {
+            bursty.call("CLIENT", "SETNAME", "bursty");
+            assertEquals(4096, field(watcher, "qbuf-free"));
+            assertEquals(4096, field(watcher, "rbs"));
+            String value = "v".repeat(40_000);
+            assertEquals("+OK\r\n", bursty.call("SET", "k", value));
+            // Twice: the first reply of a value this long outgrows what a connection keeps (its bulk
+            // header is longer than the one guessed), the second fits.
+            for (int i = 0; i < 2; i++) {
+                assertEquals("$40000\r\n" + value + "\r\n", bursty.call("GET", "k"));
+            }
+            assertTrue(field(watcher, "qbuf-free") >= 40_000, "the input grew for the SET");
+            assertTrue(field(watcher, "rbs") >= 40_000, "the reply grew for the GET");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (field(watcher, "tot-mem") != 8192 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertEquals(4096, field(watcher, "qbuf-free"));
+            assertEquals(4096, field(watcher, "rbs"));
+            // And it goes on serving: the buffers grow again.
+            assertEquals("$40000\r\n" + value + "\r\n", bursty.call("GET", "k"));
+        }
+    }
+
+    /** @return the number {@code name=} in the CLIENT LIST line of the client named bursty */
+    private static long field(Wire w, String name) throws Exception {
+        String list = w.call("CLIENT", "LIST");
+        Matcher m = Pattern.compile("name=bursty .*?\\b" + Pattern.quote(name) + "=(\\d+)").matcher(list);
+        assertTrue(m.find(), list);
+        return Long.parseLong(m.group(1));
+    }
+}
