@@ -40,10 +40,23 @@ public final class Directories {
             return List.copyOf(created);
         } catch (IOException | SecurityException e) {
             deleteCreated(created);
+            String reason = reason(e);
             throw new UncheckedIOException(new IOException(
-                    "cannot create files for " + what + " in directory=" + dir + " (" + reason(e)
-                            + "); choose a writable directory on a local file system", e));
+                    "cannot create files for " + what + " in directory=" + dir + " (" + reason + "); "
+                            + ifNotFull(reason, "choose a writable directory on a local file system"), e));
         }
+    }
+
+    /**
+     * The advice for a file that could not be created, given the OS's reason: to free space when the
+     * disk (or a quota) is full, else {@code otherwise}. A full disk is no wrong directory: the same
+     * one works once there is room, and advice to pick another kind of directory, right for a
+     * read-only or foreign file system, sends one looking for a problem that is not there.
+     */
+    public static String ifNotFull(String reason, String otherwise) {
+        return reason.equals("No space left on device") || reason.equals("Disk quota exceeded")
+                ? "free disk space or choose another directory"
+                : otherwise;
     }
 
     /**
