@@ -101,6 +101,8 @@ final class MapFile implements AutoCloseable {
     volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
     /** Extents given back by segments, for any segment to take before the file grows. */
     final SpareExtents spares = new SpareExtents(this);
+    /** When a segment that cannot grow may scan the others for space (a full disk). */
+    final ReclaimPacer reclaims = new ReclaimPacer();
     /** The thread of this process holding each segment's lock, shared with the process's other opens of the file. */
     final LockHolders holders;
     /** Tells a live lock owner from a word that came with a copy of the file (a live process that does not map it). */
