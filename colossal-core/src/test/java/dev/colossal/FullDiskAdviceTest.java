@@ -3,14 +3,12 @@ package dev.colossal;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.colossal.ipc.IpcException;
 import dev.colossal.ipc.SharedChunkPool;
 import dev.colossal.memory.ChunkPool;
 import dev.colossal.memory.MappedArena;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,37 +26,34 @@ class FullDiskAdviceTest {
 
     @TempDir
     Path dir;
-    private Path full;
+    private SmallTmpfs full;
 
     @BeforeEach
     void mountTmpfsWithoutInodes() throws Exception {
-        full = Files.createDirectories(dir.resolve("full"));
         // nr_inodes=1: the root directory takes the only inode, so mkdir and creat fail with ENOSPC.
-        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m,nr_inodes=1", "tmpfs",
-                full.toString()).redirectErrorStream(true).start();
-        assumeTrue(mount.waitFor() == 0, "cannot mount a tmpfs here (needs root)");
+        full = SmallTmpfs.mount(dir.resolve("full"), "size=1m,nr_inodes=1");
     }
 
     @AfterEach
     void unmount() throws Exception {
-        new ProcessBuilder("umount", full.toString()).start().waitFor();
+        full.close();
     }
 
     @Test
     void anArenaInADirectoryAFullDiskCannotHoldSaysToFreeSpace() {
         assertFullDisk(assertThrows(UncheckedIOException.class,
-                () -> MappedArena.builder().directory(full.resolve("arena")).build()));
+                () -> MappedArena.builder().directory(full.path().resolve("arena")).build()));
     }
 
     @Test
     void aChunkPoolInADirectoryAFullDiskCannotHoldSaysToFreeSpace() {
         assertFullDisk(assertThrows(UncheckedIOException.class,
-                () -> ChunkPool.builder().directory(full.resolve("pool")).build()));
+                () -> ChunkPool.builder().directory(full.path().resolve("pool")).build()));
     }
 
     @Test
     void aSharedPoolAFullDiskCannotHoldSaysToFreeSpace() {
-        IpcException e = assertThrows(IpcException.class, () -> SharedChunkPool.open(full.resolve("pool"), 4096, 4));
+        IpcException e = assertThrows(IpcException.class, () -> SharedChunkPool.open(full.path().resolve("pool"), 4096, 4));
         assertFullDisk(e.getMessage());
         assertFalse(e.getMessage().contains("where you may create files"), e.getMessage());
     }

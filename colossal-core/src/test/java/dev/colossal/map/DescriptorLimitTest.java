@@ -3,10 +3,9 @@ package dev.colossal.map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.ChildJvm;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,14 +23,7 @@ class DescriptorLimitTest {
 
     @Test
     void runningOutOfDescriptorsSaysSoAndNamesTheMap() throws Exception {
-        Path out = dir.resolve("many.out");
-        Path err = dir.resolve("many.err");
-        List<String> cmd = new ArrayList<>(List.of("bash", "-c", "ulimit -n 128 && exec \"$0\" \"$@\""));
-        cmd.addAll(Children.command(List.of(), "many", dir.resolve("m").toString(), "p"));
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        List<String> lines = java.nio.file.Files.readAllLines(out);
-        assertEquals(0, p.exitValue(), () -> lines + " " + MultiProcessTest.readQuietly(err));
+        List<String> lines = ChildJvm.runUnderLimit("-n 128", dir, MapChild.class, "many", dir.resolve("m").toString(), "p");
         assertEquals(4, lines.size(), lines.toString());
         for (int i = 0; i < 4; i += 2) {
             assertTrue(Integer.parseInt(lines.get(i).substring("opened ".length())) > 50, lines.toString());

@@ -2,15 +2,12 @@ package dev.colossal.map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.colossal.SmallTmpfs;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,24 +24,11 @@ class FullDiskScanTest {
 
     @TempDir
     Path dir;
-    private Path small;
-
-    @BeforeEach
-    void mountSmallTmpfs() throws Exception {
-        small = Files.createDirectories(dir.resolve("small"));
-        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", small.toString())
-                .redirectErrorStream(true).start();
-        assumeTrue(mount.waitFor() == 0, "cannot mount a 4 MiB tmpfs here (needs root)");
-    }
-
-    @AfterEach
-    void unmount() throws Exception {
-        new ProcessBuilder("umount", small.toString()).start().waitFor();
-    }
 
     @Test
     void putsOnAFullDiskScanTheMapOncePerQuietPeriod() throws Exception {
-        try (BytesMap map = BytesMap.open(small.resolve("full.map"))) {
+        try (SmallTmpfs small = SmallTmpfs.mount(dir.resolve("small"), "size=4m");
+             BytesMap map = BytesMap.open(small.path().resolve("full.map"))) {
             int stored = 0;
             try {
                 for (; ; stored++) {
