@@ -108,7 +108,7 @@ public final class SharedRegion implements AutoCloseable {
             // The JDK's message repeats the path; its reason alone is the news (null: the OS said ENOENT
             // of a directory that exists, as /proc does).
             String reason = fs.getReason() != null ? fs.getReason() : "no new file may be created there";
-            return prefix + reason + "; " + Directories.ifNotFull(reason, "choose a directory where you may create files");
+            return prefix + reason + "; " + Directories.remedy(reason, "choose a directory where you may create files");
         }
         return prefix + e.getMessage() + " (check free space and permissions of directory " + dir + ")";
     }
