@@ -50,6 +50,31 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code main} with {@code args} to its end in a new JVM under a shell's {@code ulimit}
+     * ({@code "-f 4096"}, {@code "-n 128"}: a JVM has no way to lower its own limits) and returns
+     * what it printed. Its output goes to {@code ARGS[0].out} and {@code ARGS[0].err} in {@code dir}.
+     *
+     * @throws AssertionError if it ran two minutes or failed, with what it printed on stderr
+     */
+    public static List<String> runUnderLimit(String ulimit, Path dir, Class<?> main, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", "-c", "ulimit " + ulimit + " && exec \"$0\" \"$@\"",
+                JAVA, "-Xmx64m", "-XX:-UsePerfData", "-cp", CLASS_PATH, main.getName()));   // no perf file: -f 0 forbids it
+        command.addAll(List.of(args));
+        Path out = dir.resolve(args[0] + ".out");
+        Path err = dir.resolve(args[0] + ".err");
+        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("the child ran past two minutes: " + java.nio.file.Files.readString(err));
+        }
+        List<String> lines = java.nio.file.Files.readAllLines(out);
+        if (p.exitValue() != 0) {
+            throw new AssertionError("the child failed: " + lines + " " + java.nio.file.Files.readString(err));
+        }
+        return lines;
+    }
+
     /** Waits for the child to print {@code line}; fails if it exits first. */
     public void awaitLine(String line) throws IOException {
         String read;

@@ -1,5 +1,6 @@
 package dev.colossal.ipc;
 
+import dev.colossal.memory.internal.Directories;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -106,8 +107,8 @@ public final class SharedRegion implements AutoCloseable {
         if (e instanceof FileSystemException fs) {
             // The JDK's message repeats the path; its reason alone is the news (null: the OS said ENOENT
             // of a directory that exists, as /proc does).
-            return prefix + (fs.getReason() != null ? fs.getReason() : "no new file may be created there")
-                    + "; choose a directory where you may create files";
+            String reason = fs.getReason() != null ? fs.getReason() : "no new file may be created there";
+            return prefix + reason + "; " + Directories.remedy(reason, "choose a directory where you may create files");
         }
         return prefix + e.getMessage() + " (check free space and permissions of directory " + dir + ")";
     }

@@ -12,6 +12,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -101,6 +102,8 @@ final class MapFile implements AutoCloseable {
     volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
     /** Extents given back by segments, for any segment to take before the file grows. */
     final SpareExtents spares = new SpareExtents(this);
+    /** When a segment that cannot grow may scan the others for space (a full disk). */
+    final ReclaimPacer reclaims = new ReclaimPacer();
     /** The thread of this process holding each segment's lock, shared with the process's other opens of the file. */
     final LockHolders holders;
     /** Tells a live lock owner from a word that came with a copy of the file (a live process that does not map it). */
@@ -246,6 +249,14 @@ final class MapFile implements AutoCloseable {
 
     /** Opens an existing map file for reading only: needs read permission on it, nothing more. */
     static MapFile openReadOnly(Path path) throws IOException {
+        try {
+            return openReadOnlyAs(path);
+        } catch (IOException e) {
+            throw outOfDescriptors(path, e);
+        }
+    }
+
+    private static MapFile openReadOnlyAs(Path path) throws IOException {
         checkByteOrder();
         ReopeningChannel channel = ReopeningChannel.open(path, StandardOpenOption.READ);
         MapFile file;
@@ -266,6 +277,32 @@ final class MapFile implements AutoCloseable {
 
     /** Opens the map file, creating it with {@code options} if it does not exist (unless options is null). */
     static MapFile open(Path path, MapOptions options) throws IOException {
+        try {
+            return openWritable(path, options);
+        } catch (IOException e) {
+            throw outOfDescriptors(path, e);
+        }
+    }
+
+    /**
+     * {@code e}, or if the process ran out of file descriptors (EMFILE) an exception that names the
+     * map and the remedy, with {@code e} as its cause: the JDK's names the temporary file a new map
+     * is written to, or the directory it lists, and says nothing of what to do. Each open map holds
+     * a descriptor, so a process opening many meets {@code ulimit -n} (1024 in many shells). Here,
+     * not in a class of its own: out of descriptors, a class not yet loaded may not load.
+     */
+    private static IOException outOfDescriptors(Path path, IOException e) {
+        if (!(e instanceof FileSystemException fs) || !"Too many open files".equals(fs.getReason())) {
+            return e;
+        }
+        FileSystemException named = new FileSystemException(path.toString(), null, "Too many open files: the"
+                + " process has as many files open as its limit allows (ulimit -n), and each open map holds one;"
+                + " close maps it no longer uses, or raise the limit");
+        named.initCause(e);
+        return named;
+    }
+
+    private static MapFile openWritable(Path path, MapOptions options) throws IOException {
         checkByteOrder();
         if (options != null && !Files.exists(path)) {
             create(path, options);
@@ -445,8 +482,10 @@ final class MapFile implements AutoCloseable {
         StaleTemporaries.removeDead(absolute.getParent(), prefix);
         Path tmp = StaleTemporaries.name(absolute.getParent(), prefix);
         List<FileAttribute<?>> attrs = new ArrayList<>();
-        if (absolute.getParent() != null && Files.getFileStore(absolute.getParent())
-                .supportsFileAttributeView("posix")) {
+        // The file system's views, not the file store's: finding the store reads the mount table, an
+        // open that fails when the process is out of descriptors with the JDK's bare "Mount point not
+        // found" (a user trial opening 505 maps under ulimit -n 512); every Linux store has posix.
+        if (absolute.getFileSystem().supportedFileAttributeViews().contains("posix")) {
             attrs.add(PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         }
         FileChannel created;

@@ -70,9 +70,6 @@ final class Segment {
     private Segment[] siblings = {this};
     /** Entries this process removed from the segment, under the lock (see {@link #reclaimElsewhere}). */
     private long removals;
-    /** Sum of the siblings' removals at this segment's last {@link #reclaimElsewhere}. */
-    private long removalsAtReclaim = -1;
-    private long reclaimNanos;
     /** Below this much free space a merge is not worth a scan of the segment. */
     private static final long DEFRAGMENT_MIN_FREE_BLOCKS = 1 << 12;
     /** Whether reads mark their entry for the eviction hand: in a bounded map, unless it is read-only. */
@@ -1357,8 +1354,9 @@ final class Segment {
      * (removals, expiry and eviction leave them; a segment's newest chunk too), so that space
      * freed anywhere serves this segment. Holding this segment's lock it only tries the others',
      * so two segments doing this at once never wait for each other. A scan of every segment, so
-     * not again until this process removed something more, or a second passed (another process
-     * may have). What compact's moving of entries does beyond this is left to compact.
+     * one for the whole map at a time, and not again until this process removed something more or
+     * a quiet period passed (another process may have): see {@link ReclaimPacer}. What compact's
+     * moving of entries does beyond this is left to compact.
      *
      * @return true if it asked (the allocation is worth trying again)
      */
@@ -1367,20 +1365,22 @@ final class Segment {
         for (Segment s : siblings) {
             removed += s.removals;   // racy reads of others' counters: only a hint
         }
-        long now = System.nanoTime();
-        if (removed == removalsAtReclaim && now - reclaimNanos < 1_000_000_000L) {
+        long start = System.nanoTime();
+        if (!file.reclaims.tryStart(removed, start)) {
             return false;
         }
-        removalsAtReclaim = removed;
-        reclaimNanos = now;
-        for (Segment s : siblings) {
-            if (s != this && s.tryLock()) {
-                try {
-                    s.rebuild(true, NO_CHUNKS);
-                } finally {
-                    s.unlock();
+        try {
+            for (Segment s : siblings) {
+                if (s != this && s.tryLock()) {
+                    try {
+                        s.rebuild(true, NO_CHUNKS);
+                    } finally {
+                        s.unlock();
+                    }
                 }
             }
+        } finally {
+            file.reclaims.finished(start, System.nanoTime());
         }
         return true;
     }

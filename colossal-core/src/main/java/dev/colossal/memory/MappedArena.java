@@ -471,9 +471,10 @@ public final class MappedArena implements Arena {
                 if (e instanceof RuntimeException r) {
                     throw r;
                 }
+                String reason = describe(e);
                 throw new UncheckedIOException(new IOException("cannot create a mapped arena in directory=" + dir
-                        + ": " + describe(e) + "; free disk space or choose another directory (nothing was left"
-                        + " behind, so the same build can simply be tried again)", e));
+                        + ": " + reason + "; " + Directories.remedy(reason, "free disk space or choose another directory")
+                        + " (nothing was left behind, so the same build can simply be tried again)", e));
             }
         }
 

@@ -3,12 +3,11 @@ package dev.colossal.array;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.colossal.SmallTmpfs;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -28,19 +27,18 @@ class SparseDiskFullTest {
 
     @TempDir
     Path dir;
+    private SmallTmpfs tmpfs;
     private Path small;
 
     @BeforeEach
     void mountSmallTmpfs() throws Exception {
-        small = Files.createDirectories(dir.resolve("small"));
-        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", small.toString())
-                .redirectErrorStream(true).start();
-        assumeTrue(mount.waitFor() == 0, "cannot mount a 256 KiB tmpfs here (needs root)");
+        tmpfs = SmallTmpfs.mount(dir.resolve("small"), "size=256k");
+        small = tmpfs.path();
     }
 
     @AfterEach
     void unmount() throws Exception {
-        new ProcessBuilder("umount", small.toString()).start().waitFor();
+        tmpfs.close();
     }
 
     @Test

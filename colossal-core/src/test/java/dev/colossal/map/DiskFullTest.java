@@ -3,11 +3,10 @@ package dev.colossal.map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,15 +26,8 @@ class DiskFullTest {
     @Test
     void shouldFailThePutThatNeedsSpaceAndKeepEverythingElse() throws Exception {
         Path file = dir.resolve("full.map");
-        Path out = dir.resolve("fill.out");
-        Path err = dir.resolve("fill.err");
-        List<String> cmd = new ArrayList<>(List.of("bash", "-c", "ulimit -f 4096 && exec \"$0\" \"$@\""));
         // 4 MiB in 1 KiB blocks; the JVM ignores SIGXFSZ, so the write fails with EFBIG.
-        cmd.addAll(Children.command(List.of(), "fill", file.toString(), "p"));
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        List<String> lines = Files.readAllLines(out);
-        assertEquals(0, p.exitValue(), () -> lines + " " + MultiProcessTest.readQuietly(err));
+        List<String> lines = ChildJvm.runUnderLimit("-f 4096", dir, MapChild.class, "fill", file.toString(), "p");
         assertTrue(lines.get(0).startsWith("full ") && lines.get(0).contains("IOException"), lines.toString());
         assertTrue(Integer.parseInt(lines.get(0).split(" ")[1]) > 1000, lines.get(0));
         assertEquals("ok", lines.get(1), "every entry stored before the failure is intact");
@@ -49,7 +41,7 @@ class DiskFullTest {
         // 100 KB values on the full disk: each removal makes room for a value under another key.
         assertEquals("replaced 5", lines.get(4).substring(lines.get(4).indexOf("replaced")), lines.toString());
         assertTrue(Files.size(file) <= 4096 * 1024, "file stayed within the limit: " + Files.size(file));
-        assertEquals("", MultiProcessTest.readQuietly(err));
+        assertEquals("", MultiProcessTest.readQuietly(dir.resolve("fill.err")));
         System.out.println(lines);
     }
 }

@@ -17,6 +17,8 @@ import java.nio.file.Path;
  *                         i below N; prints r after each round
  * hold    FILE PREFIX     prints "locked" from inside a compute of key PREFIX, holding its segment's lock
  *                         until killed
+ * many    FILE PREFIX     opens new maps FILE-0, FILE-1, ... until an open fails, then FILE-0 again and
+ *                         again; for each prints "opened N", "failed CLASS: MESSAGE", and closes them all
  * </pre>
  */
 public final class MapChild {
@@ -186,10 +188,30 @@ public final class MapChild {
                     }
                     out.println("compacted");
                 }
+                case "many" -> openMany(file, out);
                 default -> throw new IllegalArgumentException("mode=" + args[0]);
             }
         }
         out.flush();
+    }
+
+    /** Opens maps until the descriptors run out: new files, then (after closing them) an existing one. */
+    private static void openMany(Path file, PrintStream out) throws Exception {
+        java.util.List<BytesMap> open = new java.util.ArrayList<>();
+        for (boolean existing : new boolean[] {false, true}) {
+            try {
+                for (int i = 0; ; i++) {
+                    open.add(BytesMap.open(Path.of(file + "-" + (existing ? 0 : i))));   // each open holds a descriptor
+                }
+            } catch (java.io.IOException e) {
+                out.println("opened " + open.size());
+                out.println("failed " + e.getClass().getName() + ": " + e.getMessage());
+            }
+            for (BytesMap m : open) {
+                m.close();
+            }
+            open.clear();
+        }
     }
 
     /** Op i puts key(i) and, when i % 3 == 0, removes key(i - 5); prints i after each op. */

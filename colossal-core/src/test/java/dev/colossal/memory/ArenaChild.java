@@ -11,7 +11,9 @@ import java.util.stream.Stream;
  * {@code BASE DIR...} builds an arena in each DIR twice and prints, per attempt, the failure's
  * message on one line and then everything below BASE afterwards. {@code hold DIR} reopens the kept
  * arena in DIR, allocates a long holding 4321, prints "open" (or "refused" and exits) and
- * waits to be killed.
+ * waits to be killed. {@code descriptors DIR} builds arenas in DIR until a build fails, then chunk
+ * pools, and prints each failure's message on a line ("arena ..." and "pool ..."), for a child
+ * started with few file descriptors.
  */
 public final class ArenaChild {
 
@@ -32,6 +34,10 @@ public final class ArenaChild {
             Thread.sleep(120_000);
             return;
         }
+        if (args[0].equals("descriptors")) {
+            untilOutOfDescriptors(Path.of(args[1]));
+            return;
+        }
         Path base = Path.of(args[0]);
         for (String arg : java.util.Arrays.copyOfRange(args, 1, args.length)) {
             Path dir = Path.of(arg);
@@ -45,6 +51,30 @@ public final class ArenaChild {
                     System.out.println("left " + left.map(p -> base.relativize(p).toString()).sorted().toList());
                 }
             }
+        }
+    }
+
+    /** Builds arenas, then pools, each holding descriptors, until one cannot be built; prints why. */
+    private static void untilOutOfDescriptors(Path dir) throws IOException {
+        java.util.List<AutoCloseable> open = new java.util.ArrayList<>();
+        for (String what : new String[] {"arena", "pool"}) {
+            try {
+                for (int i = 0; ; i++) {
+                    Path in = dir.resolve(what + i);
+                    open.add(what.equals("arena") ? MappedArena.builder().directory(in).build()
+                            : ChunkPool.builder().directory(in).build());
+                }
+            } catch (UncheckedIOException e) {
+                System.out.println(what + " " + e.getMessage().replace('\n', ' '));
+            }
+            for (AutoCloseable c : open) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    throw new IOException(e);
+                }
+            }
+            open.clear();
         }
     }
 }

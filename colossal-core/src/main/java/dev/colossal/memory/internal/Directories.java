@@ -40,10 +40,30 @@ public final class Directories {
             return List.copyOf(created);
         } catch (IOException | SecurityException e) {
             deleteCreated(created);
+            String reason = reason(e);
             throw new UncheckedIOException(new IOException(
-                    "cannot create files for " + what + " in directory=" + dir + " (" + reason(e)
-                            + "); choose a writable directory on a local file system", e));
+                    "cannot create files for " + what + " in directory=" + dir + " (" + reason + "); "
+                            + remedy(reason, "choose a writable directory on a local file system"), e));
         }
+    }
+
+    /**
+     * The advice for a file that could not be created, given what the OS said ({@code reason}, or a
+     * message ending in it): to free space when the disk (or a quota) is full, to close files or
+     * raise {@code ulimit -n} when the process has as many open as it may, else {@code otherwise}.
+     * Neither is a wrong directory: the same one works once there is room, and advice to pick another
+     * kind of directory, right for a read-only or foreign file system, sends one looking for a
+     * problem that is not there (a user trial on full disks, and opening arenas under {@code ulimit -n}).
+     */
+    public static String remedy(String reason, String otherwise) {
+        if (reason.endsWith("No space left on device") || reason.endsWith("Disk quota exceeded")) {
+            return "free disk space or choose another directory";
+        }
+        if (reason.endsWith("Too many open files")) {
+            return "the process has as many files open as its limit allows (ulimit -n): close files it no longer"
+                    + " uses, or raise the limit";
+        }
+        return otherwise;
     }
 
     /**
