@@ -205,10 +205,18 @@ final class Reply {
         return buf.byteSize() - at;
     }
 
-    /** Grows the buffer so that {@code n} bytes and a CRLF fit at {@code at}, keeping what is written. */
+    /**
+     * Grows the buffer so that {@code n} bytes and a CRLF fit at {@code at}, keeping what is written,
+     * and a bulk header longer than the guessed one ({@link #bulkAt} moves the bytes behind it):
+     * without that room a value whose header outgrew the guess grew the buffer a second time, to
+     * twice its size (a first GET of 40 KB on a connection allocated and copied 40 and 80 KB).
+     */
     void ensureSlot(long at, long n) {
-        ensure(at + n + 2 - len);
+        ensure(at + n + 2 + MAX_BULK_HEADER - len);
     }
+
+    /** {@code $}, up to ten digits and CRLF. */
+    private static final int MAX_BULK_HEADER = 13;
 
     /** @return the buffer, valid until the next append */
     MemorySegment segment() {
