@@ -105,7 +105,7 @@ public final class ColossalServer implements AutoCloseable {
             }
             if (config.httpPort() >= 0) {
                 try {
-                    http = HttpApi.start(ctx);
+                    http = HttpApi.start(ctx, table);
                 } catch (BindException e) {
                     throw new ListenException("http-port", config.bind(), config.httpPort(), e);
                 }

@@ -17,14 +17,19 @@ final class CommandStats {
     final LongAdder rejected = new LongAdder();
     final LongAdder failed = new LongAdder();
 
+    /** @return whether anything was counted since start or CONFIG RESETSTAT */
+    boolean counted() {
+        return calls.sum() != 0 || rejected.sum() != 0 || failed.sum() != 0;
+    }
+
     /** @return the INFO line of command {@code name}, or null if nothing was counted */
     String line(String name) {
+        if (!counted()) {
+            return null;
+        }
         long n = calls.sum();
         long refused = rejected.sum();
         long errors = failed.sum();
-        if (n == 0 && refused == 0 && errors == 0) {
-            return null;
-        }
         long usec = nanos.sum() / 1000;
         return String.format(Locale.ROOT, "cmdstat_%s:calls=%d,usec=%d,usec_per_call=%.2f,rejected_calls=%d,failed_calls=%d",
                 name, n, usec, n == 0 ? 0.0 : (double) usec / n, refused, errors);

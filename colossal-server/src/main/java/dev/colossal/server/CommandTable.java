@@ -243,6 +243,15 @@ final class CommandTable {
         return sb.toString();
     }
 
+    /** The counts of every command counted since start or CONFIG RESETSTAT, by name, for /metrics. */
+    void forEachStats(java.util.function.BiConsumer<String, CommandStats> action) {
+        new java.util.TreeMap<>(byName).forEach((name, spec) -> {
+            if (spec.stats().counted()) {
+                action.accept(name, spec.stats());
+            }
+        });
+    }
+
     /** CONFIG RESETSTAT of every command's counts. */
     void resetCommandStats() {
         byName.values().forEach(spec -> spec.stats().reset());

@@ -56,18 +56,21 @@ final class HttpApi implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final ServerContext ctx;
+    /** The RESP commands, for their counts in /metrics. */
+    private final CommandTable table;
 
-    private HttpApi(ServerContext ctx, HttpServer server, ExecutorService executor) {
+    private HttpApi(ServerContext ctx, CommandTable table, HttpServer server, ExecutorService executor) {
         this.ctx = ctx;
+        this.table = table;
         this.server = server;
         this.executor = executor;
     }
 
-    static HttpApi start(ServerContext ctx) throws IOException {
+    static HttpApi start(ServerContext ctx, CommandTable table) throws IOException {
         HttpServer s = HttpServer.create(new InetSocketAddress(ctx.config.bind(), ctx.config.httpPort()), 128);
         ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor();
         s.setExecutor(ex);
-        HttpApi api = new HttpApi(ctx, s, ex);
+        HttpApi api = new HttpApi(ctx, table, s, ex);
         s.createContext("/", api::handle);
         s.start();
         ctx.httpPort = s.getAddress().getPort();
@@ -560,6 +563,7 @@ final class HttpApi implements AutoCloseable {
                 ctx.dbs.noRoomRefusals());
         metric(sb, "colossal_map_repairs_total", "counter",
                 "Segments repaired after a writer died holding their lock, over the files' life", ctx.dbs.repairs());
+        commandMetrics(sb);
         // One series per database with keys, as INFO keyspace lists them
         sb.append("# HELP colossal_db_keys Entries in one database's map\n# TYPE colossal_db_keys gauge\n");
         for (int db = 0; db < ctx.dbs.count(); db++) {
@@ -569,6 +573,42 @@ final class HttpApi implements AutoCloseable {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * INFO commandstats and errorstats as Prometheus series, for dashboards that scrape /metrics
+     * rather than run redis_exporter: calls, seconds, rejected and failed calls by command (table
+     * publishes GET's and SET's per batch, so those of a batch still running come with the next
+     * scrape), and error replies by kind.
+     */
+    private void commandMetrics(StringBuilder sb) {
+        StringBuilder calls = new StringBuilder();
+        StringBuilder seconds = new StringBuilder();
+        StringBuilder rejected = new StringBuilder();
+        StringBuilder failed = new StringBuilder();
+        table.forEachStats((name, stats) -> {
+            String label = "{command=\"" + name + "\"} ";
+            calls.append("colossal_command_calls_total").append(label).append(stats.calls.sum()).append('\n');
+            seconds.append("colossal_command_seconds_total").append(label).append(stats.nanos.sum() / 1e9).append('\n');
+            rejected.append("colossal_command_rejected_calls_total").append(label).append(stats.rejected.sum()).append('\n');
+            failed.append("colossal_command_failed_calls_total").append(label).append(stats.failed.sum()).append('\n');
+        });
+        family(sb, "colossal_command_calls_total", "RESP commands run, by command (INFO commandstats' calls)", calls);
+        family(sb, "colossal_command_seconds_total", "Time RESP commands took, by command", seconds);
+        family(sb, "colossal_command_rejected_calls_total", "RESP commands refused before running (arity, AUTH), by command",
+                rejected);
+        family(sb, "colossal_command_failed_calls_total", "RESP commands that answered an error of their own, by command",
+                failed);
+        StringBuilder kinds = new StringBuilder();
+        new java.util.TreeMap<>(ctx.stats.errorKinds).forEach((kind, n) ->
+                kinds.append("colossal_error_replies_by_kind_total{kind=\"").append(kind).append("\"} ").append(n.sum())
+                        .append('\n'));
+        family(sb, "colossal_error_replies_by_kind_total", "RESP error replies by their first word (INFO errorstats)", kinds);
+    }
+
+    private static void family(StringBuilder sb, String name, String help, CharSequence series) {
+        sb.append("# HELP ").append(name).append(' ').append(help).append("\n# TYPE ").append(name).append(" counter\n")
+                .append(series);
     }
 
     private static void metric(StringBuilder sb, String name, String type, String help, long value) {

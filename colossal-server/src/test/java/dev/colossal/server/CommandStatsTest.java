@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * INFO commandstats counts calls, rejected and failed calls as Redis does, and errorstats errors by kind, across GET and SET
  * (run in place, counted per client), MULTI/EXEC (a failure inside EXEC is the command's, EXEC's
- * own error is EXEC's) and CONFIG RESETSTAT. Where redis-server is installed, its counts are the
- * reference.
+ * own error is EXEC's) and CONFIG RESETSTAT, also as /metrics series. Where redis-server is
+ * installed, its counts are the reference.
  */
 class CommandStatsTest {
 
@@ -31,8 +31,20 @@ class CommandStatsTest {
                 "multi", "calls=3,rejected_calls=0,failed_calls=0", "exec", "calls=4,rejected_calls=0,failed_calls=3",
                 "get", "calls=2,rejected_calls=2,failed_calls=0", "auth", "calls=1,rejected_calls=0,failed_calls=1",
                 "incr", "calls=2,rejected_calls=0,failed_calls=1", "errorstat_ERR", "count=6", "errorstat_EXECABORT", "count=2");
-        try (ColossalServer server = TestServers.colossal(dir.resolve("data"))) {
+        try (ColossalServer server = ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve("data"))
+                .withPorts(0, 0))) {
             assertEquals(want, counts(server.port()));
+            String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + server.httpPort() + "/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            for (String series : List.of("colossal_command_calls_total{command=\"get\"} 2\n",
+                    "colossal_command_rejected_calls_total{command=\"get\"} 2\n",
+                    "colossal_command_failed_calls_total{command=\"exec\"} 3\n",
+                    "colossal_error_replies_by_kind_total{kind=\"EXECABORT\"} 2\n",
+                    "# TYPE colossal_command_seconds_total counter\n")) {
+                assertTrue(metrics.contains(series), series + " in\n" + metrics);
+            }
+            assertFalse(metrics.contains("{command=\"hello\"}"), "a command never sent has no series");
             try (Wire w = new Wire(server.port())) {
                 assertFalse(w.call("INFO").contains("cmdstat_"), "not among the default sections, as in Redis");
                 assertEquals("+OK\r\n", w.call("CONFIG", "RESETSTAT"));
