@@ -20,7 +20,8 @@ public final class BenchMain {
             new dev.colossal.bench.swap.SwapSuite(),
             new dev.colossal.bench.codecs.CodecsSuite(),
             new dev.colossal.bench.map.MapSuite(),
-            new dev.colossal.bench.map.MapBigSuite()
+            new dev.colossal.bench.map.MapBigSuite(),
+            new dev.colossal.bench.map.FilesSuite()
     );
 
     private BenchMain() {}
