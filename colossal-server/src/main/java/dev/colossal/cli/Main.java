@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
             VerifyCommand.class,
             CompactCommand.class,
             CopyCommand.class,
+            ImportRdbCommand.class,
             RepairCommand.class,
             MapSoakCommand.class,
         })

@@ -1,0 +1,105 @@
+package dev.colossal.cli;
+
+import dev.colossal.rdb.RdbReader;
+import dev.colossal.server.DataDirWriter;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One pass of {@code import-rdb} over a dump: tallies what the keys are (strings per database,
+ * other types, expired) and, given a writer, stores the strings. The check pass has no writer:
+ * its tally says which databases the load pass will write, before anything is written.
+ */
+final class RdbImporter implements RdbReader.Visitor {
+
+    private final long now;
+    private final DataDirWriter writer;
+    private final Progress bar;
+    private final long fileBytes;
+    private int shownPermille = -1;
+    /** Strings imported (or to import) per database. */
+    final TreeMap<Integer, Long> strings = new TreeMap<>();
+    /** Keys of other types passed over, by type. */
+    final Map<String, Long> others = new TreeMap<>();
+    long expired;
+    long functions;
+    long bytes;
+    String redisVersion;
+
+    /**
+     * @param now       the time keys are judged expired at: the same for both passes, so that they agree
+     * @param writer    where strings go, or null for the check pass
+     * @param bar       progress, in thousandths of the file
+     * @param fileBytes the dump's size
+     */
+    RdbImporter(long now, DataDirWriter writer, Progress bar, long fileBytes) {
+        this.now = now;
+        this.writer = writer;
+        this.bar = bar;
+        this.fileBytes = Math.max(1, fileBytes);
+    }
+
+    @Override
+    public void aux(String name, String value) {
+        if (name.equals("redis-ver")) {
+            redisVersion = value;
+        }
+    }
+
+    @Override
+    public void string(int db, byte[] key, byte[] value, long expireAtMillis, long offset) {
+        if (isExpired(expireAtMillis)) {
+            expired++;
+        } else {
+            if (writer != null) {
+                try {
+                    writer.set(db, key, value, expireAtMillis);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("key '" + RdbReader.printable(key) + "' of database " + db
+                            + " could not be stored: " + e.getMessage(), e);
+                }
+                bytes += key.length + value.length;
+            }
+            strings.merge(db, 1L, Long::sum);
+        }
+        progress(offset);
+    }
+
+    @Override
+    public void other(int db, byte[] key, String type, long expireAtMillis, long offset) {
+        if (isExpired(expireAtMillis)) {
+            expired++;
+        } else {
+            others.merge(type, 1L, Long::sum);
+        }
+        progress(offset);
+    }
+
+    @Override
+    public void function() {
+        functions++;
+    }
+
+    /** As Redis loads a dump: a deadline already past drops the key. */
+    private boolean isExpired(long expireAtMillis) {
+        return expireAtMillis != 0 && expireAtMillis <= now;
+    }
+
+    private void progress(long offset) {
+        int permille = (int) (offset * 1000 / fileBytes);
+        if (permille != shownPermille) {
+            shownPermille = permille;
+            bar.at(permille);
+        }
+    }
+
+    /** Clears the progress bar: the pass is over, however it ended. */
+    void done() {
+        bar.done();
+    }
+
+    /** @return the strings imported, every database together */
+    long imported() {
+        return strings.values().stream().mapToLong(Long::longValue).sum();
+    }
+}

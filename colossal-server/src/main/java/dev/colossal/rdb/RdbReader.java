@@ -1,0 +1,227 @@
+package dev.colossal.rdb;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads an RDB file, the snapshot {@code redis-cli SAVE} writes, from RDB version 1 to 11 (Redis
+ * 7.0 writes 10, 7.2 writes 11), and tells a {@link Visitor} of each key: string values whole,
+ * other types only by name ({@link RdbValues} finds where they end).
+ *
+ * <pre>
+ *  "REDIS" 4 ASCII digits (the version)
+ *  then records, each starting with a byte:
+ *    0xFA AUX            name string, value string (redis-ver, ctime, used-mem, ...)
+ *    0xFB RESIZEDB       keys length, keys with a TTL length (sizing hints)
+ *    0xFE SELECTDB       db length: the keys after it are that database's (database 0 before any)
+ *    0xFC EXPIRETIME_MS  8 bytes, little-endian Unix ms: the next key's deadline
+ *    0xFD EXPIRETIME     4 bytes, little-endian Unix seconds: the same (old versions)
+ *    0xF8 IDLE           length: the next key's LRU idle time (ignored)
+ *    0xF9 FREQ           1 byte: the next key's LFU counter (ignored)
+ *    0xF7 MODULE_AUX     module id, when-opcode, when (lengths), then module items
+ *    0xF5 FUNCTION       a string: a library of FUNCTION LOAD (7.0 GA on)
+ *    0xF6 FUNCTION       a function of 7.0's release candidates: refused
+ *    0..21               a value type: key string, then the value
+ *    0xFF EOF            then, from version 5, 8 bytes: CRC-64 ({@link Crc64}) of every byte before,
+ *                        little-endian; 0 when Redis ran with rdbchecksum no
+ * </pre>
+ * Strings and lengths are encoded as {@link RdbInput} draws.
+ */
+public final class RdbReader {
+
+    /** The newest RDB version read: Redis 7.2's. */
+    public static final int NEWEST_VERSION = 11;
+    private static final int FIRST_CHECKSUMMED_VERSION = 5;
+    private static final int MODULE_AUX = 0xF7;
+    private static final int IDLE = 0xF8;
+    private static final int FREQ = 0xF9;
+    private static final int AUX = 0xFA;
+    private static final int RESIZEDB = 0xFB;
+    private static final int EXPIRETIME_MS = 0xFC;
+    private static final int EXPIRETIME = 0xFD;
+    private static final int SELECTDB = 0xFE;
+    private static final int EOF = 0xFF;
+    private static final int FUNCTION = 0xF5;
+    private static final int FUNCTION_PRE_GA = 0xF6;
+    private static final byte[] MAGIC = "REDIS".getBytes(StandardCharsets.US_ASCII);
+    private static final long NO_EXPIRY = 0;
+
+    /** What the reader tells of the file, in file order. */
+    public interface Visitor {
+
+        /** An AUX field: {@code redis-ver}, {@code ctime} and the like. */
+        default void aux(String name, String value) {}
+
+        /**
+         * A key holding a string.
+         *
+         * @param db             its database
+         * @param key            the key
+         * @param value          the value, or null when reading {@link Mode#CHECK}
+         * @param expireAtMillis its deadline in Unix milliseconds, 0 for none
+         * @param offset         where its record ends, for progress
+         */
+        void string(int db, byte[] key, byte[] value, long expireAtMillis, long offset) throws RdbFormatException;
+
+        /**
+         * A key of another type, passed over.
+         *
+         * @param type           its Redis type: list, set, zset, hash, stream, module
+         * @param expireAtMillis its deadline in Unix milliseconds, 0 for none
+         * @param offset         where its record ends, for progress
+         */
+        void other(int db, byte[] key, String type, long expireAtMillis, long offset);
+
+        /** A library of functions (FUNCTION LOAD), passed over. */
+        default void function() {}
+    }
+
+    /** How much of the file a pass reads. */
+    public enum Mode {
+        /** Every record and the trailing CRC-64, passing over string values unread. */
+        CHECK,
+        /** Every record with its string values decompressed; the CRC-64 is left to a {@link #CHECK} before. */
+        LOAD
+    }
+
+    /** What the file was, once read to its end. */
+    public record Result(int version, ChecksumState checksum, long eofOffset) {}
+
+    /** Whether the file's CRC-64 was compared. */
+    public enum ChecksumState {
+        /** Compared and equal. */
+        VERIFIED,
+        /** Written as 0: Redis ran with {@code rdbchecksum no}. */
+        OFF,
+        /** Not compared: the version has none, or the pass was {@link Mode#LOAD}. */
+        NOT_CHECKED
+    }
+
+    private RdbReader() {}
+
+    /**
+     * Reads the whole file.
+     *
+     * @param file    the file's bytes
+     * @param mode    whether values are read, or the checksum
+     * @param visitor told of each key
+     * @return the version and checksum state
+     * @throws RdbFormatException if the file is damaged, cut short, not an RDB file, or holds what
+     *     cannot be passed over; no key after the offset it names was told
+     */
+    public static Result read(MemorySegment file, Mode mode, Visitor visitor) throws RdbFormatException {
+        RdbInput in = new RdbInput(file);
+        int version = header(in);
+        int db = 0;
+        long expireAt = NO_EXPIRY;
+        while (true) {
+            long at = in.offset();
+            int op = in.u8();
+            switch (op) {
+                case EXPIRETIME_MS -> expireAt = in.int64le();
+                case EXPIRETIME -> expireAt = (in.int32le() & 0xffffffffL) * 1000;
+                case IDLE -> in.length();
+                case FREQ -> in.u8();
+                case AUX -> visitor.aux(text(in.string()), text(in.string()));
+                case RESIZEDB -> {
+                    in.length();
+                    in.length();
+                }
+                case SELECTDB -> {
+                    long n = in.length();
+                    if (n > Integer.MAX_VALUE) {
+                        throw RdbInput.damaged(at, "database number " + n + " is larger than any Redis has");
+                    }
+                    db = (int) n;
+                }
+                case MODULE_AUX -> {
+                    in.length();
+                    in.length();
+                    in.length();
+                    RdbValues.skipModuleItems(in);
+                }
+                case FUNCTION -> {
+                    in.skipString();
+                    visitor.function();
+                }
+                case FUNCTION_PRE_GA -> throw new RdbFormatException(RdbFormatException.Kind.UNSUPPORTED, at, "a function at"
+                        + " offset " + at + " is in the format of Redis 7.0's release candidates: save the data with Redis"
+                        + " 7.0 or later and import that file");
+                case EOF -> {
+                    return new Result(version, trailer(in, at, version, mode), at);
+                }
+                default -> {
+                    byte[] key = in.string();
+                    if (op == RdbValues.STRING) {
+                        byte[] value = null;
+                        if (mode == Mode.LOAD) {
+                            value = in.string();
+                        } else {
+                            in.skipString();
+                        }
+                        visitor.string(db, key, value, expireAt, in.offset());
+                    } else {
+                        String type = RdbValues.name(op);
+                        RdbValues.skip(in, op, key, at);
+                        visitor.other(db, key, type, expireAt, in.offset());
+                    }
+                    expireAt = NO_EXPIRY;
+                }
+            }
+        }
+    }
+
+    private static int header(RdbInput in) throws RdbFormatException {
+        if (in.size() < MAGIC.length + 4 || in.bytes().asSlice(0, MAGIC.length).mismatch(MemorySegment.ofArray(MAGIC)) != -1) {
+            throw new RdbFormatException(RdbFormatException.Kind.UNSUPPORTED, 0, "not an RDB file: it does not start with"
+                    + " REDIS and a version (make one with 'redis-cli SAVE', which writes dump.rdb in Redis's 'dir')");
+        }
+        in.skip(MAGIC.length, "the header");
+        String digits = new String(in.raw(4, "the version"), StandardCharsets.US_ASCII);
+        int version;
+        try {
+            version = Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            throw RdbInput.damaged(MAGIC.length, "the version '" + digits + "' after REDIS is not a number");
+        }
+        if (version < 1 || version > NEWEST_VERSION) {
+            throw new RdbFormatException(RdbFormatException.Kind.UNSUPPORTED, MAGIC.length, "RDB version " + version
+                    + " is not one this importer reads (1 to " + NEWEST_VERSION + ": Redis up to 7.2); save the data with"
+                    + " Redis 7.2 or older (e.g. replicate it to one) and import that dump");
+        }
+        return version;
+    }
+
+    private static ChecksumState trailer(RdbInput in, long eofAt, int version, Mode mode) throws RdbFormatException {
+        if (version < FIRST_CHECKSUMMED_VERSION) {
+            return ChecksumState.NOT_CHECKED;
+        }
+        long stored = in.int64le();
+        if (stored == 0) {
+            return ChecksumState.OFF;
+        }
+        if (mode == Mode.LOAD) {
+            return ChecksumState.NOT_CHECKED;
+        }
+        long computed = Crc64.update(0, in.bytes(), 0, eofAt + 1);
+        if (computed != stored) {
+            throw RdbInput.damaged(eofAt + 1, String.format("the CRC-64 at the end of the file is %016x, but the bytes before"
+                    + " it give %016x: a byte changed after Redis wrote it", stored, computed));
+        }
+        return ChecksumState.VERIFIED;
+    }
+
+    private static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** @return a key for messages: printable ASCII as is, other bytes as {@code \xNN}, at most 100 bytes */
+    public static String printable(byte[] key) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < Math.min(key.length, 100); i++) {
+            int b = key[i] & 0xff;
+            s.append(b >= 0x20 && b < 0x7f && b != '\\' ? String.valueOf((char) b) : String.format("\\x%02x", b));
+        }
+        return key.length > 100 ? s + "..." : s.toString();
+    }
+}

@@ -1,0 +1,98 @@
+package dev.colossal.server;
+
+import dev.colossal.map.BytesMap;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SortedMap;
+
+/**
+ * A data directory filled by a program other than the server ({@code colossal import-rdb}), with
+ * the server's own files: the directory is claimed as a server claims it ({@code serve.lock}, so
+ * that neither starts while the other writes), and each database is the map file a server opens
+ * for it, values in {@link StoredValue} form, so that {@code colossal serve} serves what was put.
+ */
+public final class DataDirWriter implements AutoCloseable {
+
+    private final Databases dbs;
+
+    private DataDirWriter(Databases dbs) {
+        this.dbs = dbs;
+    }
+
+    /**
+     * Claims {@code dir} (created if absent) and opens its databases. New map files get the bound
+     * of the maps already there (a server must be started with that {@code --maxmemory}), none if
+     * there are none.
+     *
+     * @param dir the data directory
+     * @return the writer, which holds the directory until closed
+     * @throws DataDirInUseException if a server serves the directory
+     * @throws IOException if it cannot be created or a map opened
+     */
+    public static DataDirWriter open(Path dir) throws IOException {
+        long bound = 0;
+        if (Files.isDirectory(dir)) {
+            SortedMap<Integer, Path> files = DatabaseFiles.list(dir);
+            if (!files.isEmpty()) {
+                try (BytesMap first = BytesMap.openReadOnly(files.get(files.firstKey()))) {
+                    bound = first.options().maxBytes();
+                }
+            }
+        }
+        return new DataDirWriter(Databases.open(dir, ServerConfig.MAX_DATABASES, bound, System::currentTimeMillis));
+    }
+
+    /**
+     * @param db a database number
+     * @return its keys now, expired ones not yet purged included; 0 if it has no file
+     */
+    public long keys(int db) {
+        check(db);
+        MapStore m = dbs.opened(db);
+        return m == null ? 0 : m.size();
+    }
+
+    /**
+     * Stores a string as SET would, replacing what the key held; the database's file is created
+     * on its first key.
+     *
+     * @param db             the database, {@code 0 <= db <} {@link ServerConfig#MAX_DATABASES}
+     * @param key            the key
+     * @param value          the value
+     * @param expireAtMillis its deadline in Unix milliseconds, 0 for none
+     * @throws IllegalArgumentException if the value is larger than the server stores, or than the bound allows
+     */
+    public void set(int db, byte[] key, byte[] value, long expireAtMillis) {
+        check(db);
+        try {
+            dbs.open(db).set(key, value, expireAtMillis);
+        } catch (ReplyException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** @return keys evicted to keep within the directory's bound (see {@link #open}) */
+    public long evictions() {
+        return dbs.evictions();
+    }
+
+    /** @return database {@code db}'s map file, whether or not it exists */
+    public Path file(int db) {
+        return dbs.file(db);
+    }
+
+    private static void check(int db) {
+        if (db < 0 || db >= ServerConfig.MAX_DATABASES) {
+            throw new IllegalArgumentException("database " + db + " is beyond the " + ServerConfig.MAX_DATABASES
+                    + " a server can have");
+        }
+    }
+
+    /** Forces the maps' data to the device, closes them and lets the directory go: a server may start on it now. */
+    @Override
+    public void close() throws IOException {
+        dbs.sync();
+        dbs.close();
+    }
+}
