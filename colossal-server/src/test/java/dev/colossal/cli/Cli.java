@@ -7,14 +7,14 @@ import java.io.PrintStream;
 import picocli.CommandLine;
 
 /** Runs the command line in-process for tests, capturing what it prints. */
-final class Cli {
+public final class Cli {
 
     /** What a run printed and its exit code. */
-    record Run(int exit, String out, String err) {}
+    public record Run(int exit, String out, String err) {}
 
     private Cli() {}
 
-    static synchronized Run run(String... args) {
+    public static synchronized Run run(String... args) {
         PrintStream oldOut = System.out;
         PrintStream oldErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -1,0 +1,282 @@
+package dev.colossal.server;
+
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.colossal.cli.Cli;
+import dev.colossal.map.BytesMap;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code colossal import-rdb} on a dump redis-server wrote: strings of every encoding, TTLs,
+ * several databases and every other type, then served by Colossal and compared, key by key, with
+ * what redis-server answered; and the dumps and directories it must refuse.
+ */
+class ImportRdbTest {
+
+    /** A string under 21 bytes is saved as it is: the bytes a flip test changes. */
+    private static final String FLIP_TARGET = "flip-target-0123";
+    private static final byte[] V = "v".getBytes(UTF_8);
+    @TempDir
+    static Path redisDir;
+    @TempDir
+    Path tmp;
+    private static Path dump;
+    /** The string keys (as ISO-8859-1 text, so any byte is a char) per database, with the GET reply redis-server gave. */
+    private static final Map<Integer, Map<String, byte[]>> EXPECTED = new TreeMap<>();
+    /** Each key's deadline as redis-server answered it (now + PTTL), -1 for none. */
+    private static final Map<String, Long> DEADLINES = new LinkedHashMap<>();
+    private static long exactDeadline;
+    private static Process redis;
+    private static int selected;
+
+    @BeforeAll
+    static void dumpFromRedis() throws Exception {
+        int port = TestServers.freePort();
+        redis = TestServers.redis(port, "--dir", redisDir.toString(), "--rdbcompression", "yes");
+        if (redis == null) {
+            return;
+        }
+        Random random = new Random(7);
+        byte[] incompressible = new byte[200_000];
+        random.nextBytes(incompressible);
+        try (Wire w = new Wire(port)) {
+            // database 0: strings of every encoding
+            set(w, "small", "hi".getBytes(UTF_8));
+            set(w, "twenty", "abcdefghijklmnopqrst".getBytes(UTF_8));          // 20 bytes: saved as is
+            set(w, "long", ("colossal ".repeat(30) + "end").getBytes(UTF_8));   // LZF
+            set(w, "flip", FLIP_TARGET.getBytes(UTF_8));
+            for (String n : List.of("0", "12", "-100", "127", "-128", "3000", "-32768", "32767", "70000", "2147483647",
+                    "-2147483648", "2147483648", "9223372036854775807", "007", "+5", "1e3")) {
+                set(w, "int:" + n, n.getBytes(UTF_8));
+            }
+            set(w, "empty", new byte[0]);
+            set(w, "bin", new byte[] {'a', '\r', '\n', 'b', 0, 'c', (byte) 0xff});
+            set(w, new String(new byte[] {'k', '\r', '\n', 0, (byte) 0x80}, ISO_8859_1), "binary key".getBytes(UTF_8));
+            set(w, "big-random", incompressible);
+            set(w, "big-text", "0123456789abcdef".repeat(20_000).getBytes(UTF_8));
+            set(w, "ttl-px", V, "PX", "5000000");
+            set(w, "ttl-ex", V, "EX", "100000");
+            set(w, "ttl-at", V);
+            exactDeadline = System.currentTimeMillis() + 7_200_000 + 37;
+            w.call("PEXPIREAT", "ttl-at", Long.toString(exactDeadline));
+            w.call("SET", "soon", "gone", "PX", "1500");
+            // other types, compact and full encodings
+            w.call("RPUSH", "list-small", "a", "b", "c");
+            w.call(args("RPUSH", "list-big", 3000, i -> "item-" + i));
+            w.call("SADD", "set-ints", "1", "2", "3");
+            w.call("SADD", "set-small", "a", "b");
+            w.call(args("SADD", "set-big", 1000, i -> "member-" + i));
+            w.call("ZADD", "zset-small", "1", "a", "2.5", "b");
+            w.call("HSET", "hash-small", "f", "v");
+            w.call("RPUSH", "list-soon", "x");
+            w.call("PEXPIRE", "list-soon", "1500");
+            select(w, 3);
+            set(w, "three", "in db 3".getBytes(UTF_8));
+            set(w, "three-ttl", V, "PX", "9000000");
+            w.call(args("ZADD", "zset-big", 300, i -> i % 2 == 0 ? Integer.toString(i) : "m" + i));
+            w.call(args("HSET", "hash-big", 600, i -> "f" + (i / 2) + (i % 2 == 0 ? "" : "v" + "x".repeat(i % 90))));
+            w.call("XADD", "stream", "*", "f", "v");
+            w.call("XADD", "stream", "*", "f", "w");
+            w.call("XGROUP", "CREATE", "stream", "g", "0");
+            w.call("XREADGROUP", "GROUP", "g", "c1", "COUNT", "1", "STREAMS", "stream", ">");
+            select(w, 15);
+            set(w, "last", "db 15".getBytes(UTF_8));
+            assertEquals("+OK\r\n", w.call("SAVE"));
+            for (int db : List.of(0, 3, 15)) {
+                select(w, db);
+                for (var key : EXPECTED.get(db).entrySet()) {
+                    key.setValue(w.call("GET".getBytes(UTF_8), key.getKey().getBytes(ISO_8859_1)));
+                    DEADLINES.put(db + ":" + key.getKey(), deadline(w, key.getKey()));
+                }
+            }
+        }
+        dump = redisDir.resolve("dump.rdb");
+        Thread.sleep(1600); // "soon" and "list-soon" expire: the import drops them, as Redis does loading a dump
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        if (redis != null) {
+            redis.destroyForcibly();
+        }
+    }
+
+    /** SET, with the key kept as one redis-server's answers for it are compared on. */
+    private static void set(Wire w, String key, byte[] value, String... options) throws IOException {
+        byte[][] a = new byte[3 + options.length][];
+        a[0] = "SET".getBytes(UTF_8);
+        a[1] = key.getBytes(ISO_8859_1);
+        a[2] = value;
+        for (int i = 0; i < options.length; i++) {
+            a[3 + i] = options[i].getBytes(UTF_8);
+        }
+        w.call(a);
+        EXPECTED.computeIfAbsent(selected, d -> new TreeMap<>()).put(key, null);
+    }
+
+    private static void select(Wire w, int db) throws IOException {
+        w.call("SELECT", Integer.toString(db));
+        selected = db;
+    }
+
+    /** @return {@code command key} and {@code n} arguments made by {@code arg} */
+    private static byte[][] args(String command, String key, int n, java.util.function.IntFunction<String> arg) {
+        byte[][] a = new byte[n + 2][];
+        a[0] = command.getBytes(UTF_8);
+        a[1] = key.getBytes(UTF_8);
+        for (int i = 0; i < n; i++) {
+            a[i + 2] = arg.apply(i).getBytes(UTF_8);
+        }
+        return a;
+    }
+
+    private static long deadline(Wire w, String key) throws IOException {
+        long now = System.currentTimeMillis();
+        long pttl = Long.parseLong(new String(w.call("PTTL".getBytes(UTF_8), key.getBytes(ISO_8859_1)), UTF_8).substring(1).strip());
+        return pttl < 0 ? pttl : now + pttl;
+    }
+
+    private static void needRedis() {
+        Assumptions.assumeTrue(redis != null, "redis-server not installed: import-rdb tests SKIPPED");
+    }
+
+    private Cli.Run importInto(Path dir, String... more) {
+        List<String> a = new ArrayList<>(List.of("import-rdb", dump.toString(), "--data", dir.toString()));
+        a.addAll(List.of(more));
+        return Cli.run(a.toArray(String[]::new));
+    }
+
+    @Test
+    void servesEveryStringAndDeadlineRedisHad() throws Exception {
+        needRedis();
+        Path dir = tmp.resolve("data");
+        Cli.Run run = importInto(dir);
+        assertEquals(0, run.exit(), run.err());
+        int db0 = EXPECTED.get(0).size();
+        for (String said : List.of("db0: " + db0 + " keys imported", "db3: 2 keys imported", "db15: 1 key imported",
+                "2 lists", "3 sets", "2 zsets", "2 hashes", "1 stream", "2 already expired", "CRC-64 verified")) {
+            assertTrue(run.out().contains(said), said + " in:\n" + run.out());
+        }
+        try (ColossalServer server = TestServers.colossal(dir); Wire w = new Wire(server.port())) {
+            for (var db : EXPECTED.entrySet()) {
+                w.call("SELECT", Integer.toString(db.getKey()));
+                assertEquals(":" + db.getValue().size() + "\r\n", w.call("DBSIZE"), "db" + db.getKey());
+                for (var key : db.getValue().entrySet()) {
+                    assertArrayEquals(key.getValue(), w.call("GET".getBytes(UTF_8),
+                            key.getKey().getBytes(ISO_8859_1)), key.getKey());
+                }
+                for (var key : db.getValue().entrySet()) {
+                    long theirs = DEADLINES.get(db.getKey() + ":" + key.getKey());
+                    long ours = deadline(w, key.getKey());
+                    assertTrue(theirs < 0 ? ours == theirs : Math.abs(ours - theirs) < 1000,
+                            key.getKey() + ": " + ours + " vs redis-server's " + theirs);
+                }
+            }
+            w.call("SELECT", "0");
+            assertEquals(":0\r\n", w.call("EXISTS", "soon", "list-small", "set-ints", "hash-small", "zset-small"));
+        }
+        // the deadline to the millisecond, as PEXPIREAT set it
+        try (BytesMap map = BytesMap.openReadOnly(dir.resolve("db0.map"))) {
+            assertEquals(exactDeadline, StoredValue.expireAt(map.get("ttl-at".getBytes(UTF_8))));
+        }
+    }
+
+    @Test
+    void aCutDumpIsRefusedAtItsOffsetAndNothingIsWritten() throws Exception {
+        needRedis();
+        byte[] all = Files.readAllBytes(dump);
+        Path cut = tmp.resolve("cut.rdb");
+        Files.write(cut, Arrays.copyOf(all, all.length / 2));
+        Path dir = tmp.resolve("data");
+        Cli.Run run = Cli.run("import-rdb", cut.toString(), "--data", dir.toString());
+        assertEquals(1, run.exit(), run.err());
+        assertTrue(run.err().contains("cut short at offset") && run.err().contains("nothing was imported"), run.err());
+        assertFalse(Files.exists(dir), "the check pass refused it before the directory was made");
+    }
+
+    @Test
+    void aChangedByteIsACrcMismatch() throws Exception {
+        needRedis();
+        byte[] all = Files.readAllBytes(dump);
+        int at = indexOf(all, FLIP_TARGET.getBytes(UTF_8));
+        assertTrue(at > 0, "the value is saved as it is");
+        all[at] ^= 1;
+        Path flipped = tmp.resolve("flipped.rdb");
+        Files.write(flipped, all);
+        Cli.Run run = Cli.run("import-rdb", flipped.toString(), "--data", tmp.resolve("data").toString());
+        assertEquals(1, run.exit(), run.err());
+        assertTrue(run.err().contains("CRC-64") && run.err().contains("offset " + (all.length - 8)), run.err());
+    }
+
+    @Test
+    void aNewerVersionIsRefusedByNumber() throws Exception {
+        needRedis();
+        byte[] all = Files.readAllBytes(dump);
+        all[7] = '9';
+        Path newer = tmp.resolve("newer.rdb");
+        Files.write(newer, all);
+        Cli.Run run = Cli.run("import-rdb", newer.toString(), "--data", tmp.resolve("data").toString());
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("RDB version 90"), run.err());
+    }
+
+    @Test
+    void aServedDirectoryIsRefused() throws Exception {
+        needRedis();
+        Path dir = tmp.resolve("data");
+        try (ColossalServer server = TestServers.colossal(dir)) {
+            assertTrue(server.port() > 0);
+            Cli.Run run = importInto(dir);
+            assertEquals(2, run.exit(), run.err());
+            assertTrue(run.err().contains("in use by another colossal serve"), run.err());
+        }
+    }
+
+    @Test
+    void aDatabaseWithKeysNeedsReplaceWhichKeepsTheOthers() throws Exception {
+        needRedis();
+        Path dir = tmp.resolve("data");
+        assertEquals(0, importInto(dir).exit());
+        try (ColossalServer server = TestServers.colossal(dir); Wire w = new Wire(server.port())) {
+            w.call("SET", "mine", "kept");
+            w.call("SET", "small", "changed");
+        }
+        Cli.Run refused = importInto(dir);
+        assertEquals(2, refused.exit(), refused.err());
+        assertTrue(refused.err().contains("holds") && refused.err().contains("--replace"), refused.err());
+        Cli.Run replaced = importInto(dir, "--replace");
+        assertEquals(0, replaced.exit(), replaced.err());
+        try (ColossalServer server = TestServers.colossal(dir); Wire w = new Wire(server.port())) {
+            assertEquals("$2\r\nhi\r\n", w.call("GET", "small"));
+            assertEquals("$4\r\nkept\r\n", w.call("GET", "mine"));
+        }
+    }
+
+    private static int indexOf(byte[] in, byte[] part) {
+        for (int i = 0; i + part.length <= in.length; i++) {
+            if (Arrays.equals(in, i, i + part.length, part, 0, part.length)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
