@@ -31,8 +31,9 @@ import picocli.CommandLine.Parameters;
  * Exit code 0 when imported, 1 if the dump is damaged or the load stopped, 2 if it could not start.
  */
 @Command(name = "import-rdb", mixinStandardHelpOptions = true,
-        description = {"Import a Redis dump (redis-cli SAVE's dump.rdb) into a data directory that 'colossal serve' serves.",
-            "Each key holding a string is imported with its TTL into its database's map file; other types (lists, sets,"
+        description = {"Import a Redis dump's strings into a data directory.",
+            "The dump is what redis-cli SAVE writes (dump.rdb); 'colossal serve' then serves the directory. Each key"
+                    + " holding a string is imported with its TTL into its database's map file; other types (lists, sets,"
                     + " zsets, hashes, streams, modules) and keys already expired are counted and left out. The dump is"
                     + " checked whole (structure and CRC-64) before anything is written."})
 public final class ImportRdbCommand implements Callable<Integer> {
@@ -73,6 +74,7 @@ public final class ImportRdbCommand implements Callable<Integer> {
 
     private int run(MemorySegment bytes) {
         long now = System.currentTimeMillis();
+        long t0 = System.nanoTime();
         boolean showBar = progress != null ? progress : System.console() != null;
         RdbImporter check = new RdbImporter(now, null, new Progress("checking " + dump, 1000, showBar), bytes.byteSize());
         RdbReader.Result read;
@@ -81,11 +83,14 @@ public final class ImportRdbCommand implements Callable<Integer> {
         } catch (RdbFormatException e) {
             return refused(e, "nothing was imported");
         }
+        if (!check.strings.isEmpty() && check.strings.lastKey() >= ServerConfig.MAX_DATABASES) {
+            return Failures.report(NAME, dump + " has keys in database " + check.strings.lastKey() + ", beyond the "
+                    + ServerConfig.MAX_DATABASES + " a server can have; nothing was imported");
+        }
         String unwritable = IoMessages.unwritableDirectory(data, "--data " + data);
         if (unwritable != null) {
             return Failures.report(NAME, unwritable);
         }
-        long t0 = System.nanoTime();
         RdbImporter load;
         Map<Integer, Long> before;
         try (DataDirWriter writer = DataDirWriter.open(data)) {
@@ -97,8 +102,9 @@ public final class ImportRdbCommand implements Callable<Integer> {
                 }
             });
             if (!occupied.isEmpty() && !replace) {
-                return Failures.report(NAME, String.join(", ", occupied) + "; the dump has keys for " + (occupied.size() == 1 ? "it" : "them") + ": import into an empty"
-                        + " --data directory, or add --replace (a key in the dump replaces the one there, other keys stay)");
+                return Failures.report(NAME, String.join(", ", occupied) + "; the dump has keys for "
+                        + (occupied.size() == 1 ? "it" : "them") + ": import into an empty --data directory, or add"
+                        + " --replace (a key in the dump replaces the one there, other keys stay)");
             }
             load = new RdbImporter(now, writer, new Progress("importing " + dump, 1000, showBar), bytes.byteSize());
             try {
@@ -151,8 +157,8 @@ public final class ImportRdbCommand implements Callable<Integer> {
                     case OFF -> "off (saved with rdbchecksum no)";
                     case NOT_CHECKED -> "none in this version";
                 }, data, keys, ByteSize.format(load.bytes), seconds, keys / seconds));
-        load.strings.forEach((db, n) -> System.out.println("  db" + db + ": " + n + (n == 1 ? " key" : " keys") + " imported" + (before.get(db) > 0
-                ? ", " + before.get(db) + " there before" : "")));
+        load.strings.forEach((db, n) -> System.out.println("  db" + db + ": " + n + (n == 1 ? " key" : " keys")
+                + " imported" + (before.get(db) > 0 ? ", " + before.get(db) + " there before" : "")));
         List<String> left = new ArrayList<>();
         load.others.forEach((type, n) -> left.add(n + " " + type + (n == 1 ? "" : type.equals("hash") ? "es" : "s")));
         if (load.expired > 0) {

@@ -200,41 +200,43 @@ class ImportRdbTest {
         }
     }
 
+    /** Runs import-rdb on a copy of the dump that {@code change} made from its bytes. */
+    private Cli.Run importChanged(String name, java.util.function.UnaryOperator<byte[]> change) throws IOException {
+        Path file = tmp.resolve(name);
+        Files.write(file, change.apply(Files.readAllBytes(dump)));
+        return Cli.run("import-rdb", file.toString(), "--data", tmp.resolve("data").toString());
+    }
+
     @Test
     void aCutDumpIsRefusedAtItsOffsetAndNothingIsWritten() throws Exception {
         needRedis();
-        byte[] all = Files.readAllBytes(dump);
-        Path cut = tmp.resolve("cut.rdb");
-        Files.write(cut, Arrays.copyOf(all, all.length / 2));
-        Path dir = tmp.resolve("data");
-        Cli.Run run = Cli.run("import-rdb", cut.toString(), "--data", dir.toString());
+        Cli.Run run = importChanged("cut.rdb", all -> Arrays.copyOf(all, all.length / 2));
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.err().contains("cut short at offset") && run.err().contains("nothing was imported"), run.err());
-        assertFalse(Files.exists(dir), "the check pass refused it before the directory was made");
+        assertFalse(Files.exists(tmp.resolve("data")), "the check pass refused it before the directory was made");
     }
 
     @Test
     void aChangedByteIsACrcMismatch() throws Exception {
         needRedis();
-        byte[] all = Files.readAllBytes(dump);
-        int at = indexOf(all, FLIP_TARGET.getBytes(UTF_8));
-        assertTrue(at > 0, "the value is saved as it is");
-        all[at] ^= 1;
-        Path flipped = tmp.resolve("flipped.rdb");
-        Files.write(flipped, all);
-        Cli.Run run = Cli.run("import-rdb", flipped.toString(), "--data", tmp.resolve("data").toString());
+        long crcAt = Files.size(dump) - 8;
+        Cli.Run run = importChanged("flipped.rdb", all -> {
+            int at = indexOf(all, FLIP_TARGET.getBytes(UTF_8));
+            assertTrue(at > 0, "the value is saved as it is");
+            all[at] ^= 1;
+            return all;
+        });
         assertEquals(1, run.exit(), run.err());
-        assertTrue(run.err().contains("CRC-64") && run.err().contains("offset " + (all.length - 8)), run.err());
+        assertTrue(run.err().contains("CRC-64") && run.err().contains("offset " + crcAt), run.err());
     }
 
     @Test
     void aNewerVersionIsRefusedByNumber() throws Exception {
         needRedis();
-        byte[] all = Files.readAllBytes(dump);
-        all[7] = '9';
-        Path newer = tmp.resolve("newer.rdb");
-        Files.write(newer, all);
-        Cli.Run run = Cli.run("import-rdb", newer.toString(), "--data", tmp.resolve("data").toString());
+        Cli.Run run = importChanged("newer.rdb", all -> {
+            all[7] = '9';
+            return all;
+        });
         assertEquals(2, run.exit(), run.err());
         assertTrue(run.err().contains("RDB version 90"), run.err());
     }
