@@ -39,17 +39,7 @@ class ClientListCmdTest {
         try (ColossalServer server = TestServers.colossal(dir.resolve("data"))) {
             assertEquals(want, shown(server.port()));
         }
-        int redisPort = TestServers.freePort();
-        Process redis = TestServers.redis(redisPort);
-        if (redis == null) {
-            return;
-        }
-        try {
-            assertEquals(want, shown(redisPort), "redis-server");
-        } finally {
-            redis.destroy();
-            redis.waitFor();
-        }
+        TestServers.onRedis(port -> assertEquals(want, shown(port), "redis-server"));
     }
 
     /** Runs {@link #STEPS} on one connection, reading its cmd= from another's CLIENT LIST after each. */
