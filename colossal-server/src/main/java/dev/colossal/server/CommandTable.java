@@ -26,6 +26,7 @@ final class CommandTable {
         this.ctx = ctx;
         this.strings = new StringCommands(ctx);
         strings.register(this);
+        new BitCommands(ctx).register(this);
         new KeyCommands(ctx, strings).register(this);
         new DatabaseCommands(ctx).register(this);
         new AdminCommands(ctx, this).register(this);
