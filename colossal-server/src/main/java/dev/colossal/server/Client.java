@@ -16,7 +16,8 @@ final class Client {
     int db;
     /** Set by QUIT and protocol errors: close once the pending replies are written. */
     boolean closeAfterReply;
-    String lastCommand = "NULL";
+    /** CLIENT LIST's {@code cmd=}: see {@link LastCommand}. */
+    String lastCommand = LastCommand.NONE;
     /**
      * The clock ({@link System#nanoTime}) when this client's last command ended, or when the
      * connection read the requests it is running: the slow log times a GET or SET from it.

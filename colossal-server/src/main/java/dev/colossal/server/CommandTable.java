@@ -26,6 +26,7 @@ final class CommandTable {
         this.ctx = ctx;
         this.strings = new StringCommands(ctx);
         strings.register(this);
+        new BitCommands(ctx).register(this);
         new KeyCommands(ctx, strings).register(this);
         new DatabaseCommands(ctx).register(this);
         new AdminCommands(ctx, this).register(this);
@@ -161,6 +162,8 @@ final class CommandTable {
     void execute(Client c, byte[][] args) {
         Reply r = c.reply;
         CommandSpec spec = find(args[0]);
+        String name = LastCommand.of(spec, args);
+        c.lastCommand = name;
         if (spec == null) {
             c.queueRefused |= c.queued != null;
             r.error(Errors.unknownCommand(args));
@@ -182,7 +185,6 @@ final class CommandTable {
             r.simple("QUEUED");
             return;
         }
-        c.lastCommand = spec.name();
         long errors = r.errorsEver;
         long accounted = c.errorsAccounted;
         long start = System.nanoTime();
@@ -191,6 +193,8 @@ final class CommandTable {
         } catch (RuntimeException e) {
             failed(c, e);
         }
+        // EXEC ran its queued commands through here, each naming itself: Redis shows exec after
+        c.lastCommand = name;
         c.commands++;
         long end = System.nanoTime();
         long took = end - start;

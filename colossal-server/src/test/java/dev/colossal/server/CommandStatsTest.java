@@ -53,17 +53,7 @@ class CommandStatsTest {
                 assertTrue(after.contains("cmdstat_config:calls=1,"), after);
             }
         }
-        int redisPort = TestServers.freePort();
-        Process redis = TestServers.redis(redisPort);
-        if (redis == null) {
-            return;
-        }
-        try {
-            assertEquals(want, counts(redisPort), "redis-server's");
-        } finally {
-            redis.destroy();
-            redis.waitFor();
-        }
+        TestServers.onRedis(port -> assertEquals(want, counts(port), "redis-server's"));
     }
 
     /**

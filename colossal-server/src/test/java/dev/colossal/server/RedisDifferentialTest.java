@@ -107,7 +107,7 @@ class RedisDifferentialTest {
             case 25 -> new String[] {"TYPE", k};
             case 26 -> new String[] {r.nextBoolean() ? "RENAME" : "RENAMENX", k, k2};
             case 27 -> new String[] {"DBSIZE"};
-            case 28 -> switch (r.nextInt(7)) {
+            case 28 -> switch (r.nextInt(8)) {
                 case 0 -> new String[] {"GETSET", k, v};
                 case 1 -> r.nextBoolean() ? new String[] {"PING"} : new String[] {"PING", v};
                 case 2 -> new String[] {"ECHO", v};
@@ -115,6 +115,11 @@ class RedisDifferentialTest {
                 case 3 -> new String[] {"SELECT", pick(r, new String[] {"0", "1", "15", "-1", "16", "abc", "99999999999", ""})};
                 case 4 -> new String[] {"MOVE", k, pick(r, new String[] {"0", "1", "2", "16", "-1", "abc"})};
                 case 5 -> new String[] {"SWAPDB", pick(r, new String[] {"0", "1", "2", "x"}), pick(r, new String[] {"0", "1", "16"})};
+                case 6 -> switch (r.nextInt(3)) {
+                    case 0 -> new String[] {"GETBIT", k, pick(r, new String[] {"0", "7", "9", "40", "-1", "abc"})};
+                    case 1 -> new String[] {"SETBIT", k, pick(r, new String[] {"0", "7", "9", "40", "-1"}), pick(r, new String[] {"0", "1", "2"})};
+                    default -> with(r, new String[] {"BITCOUNT", k, n, pick(r, NUMBERS)}, "BYTE", "BIT", "BOGUS");
+                };
                 default -> new String[] {"STRLEN", k, k2};
             };
             // transactions: the commands drawn between MULTI and EXEC are queued, refused ones abort it

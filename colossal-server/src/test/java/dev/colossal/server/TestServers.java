@@ -50,6 +50,30 @@ final class TestServers {
         return null;
     }
 
+    /** A check run against a server on {@code port}. */
+    @FunctionalInterface
+    interface PortCheck {
+        void run(int port) throws Exception;
+    }
+
+    /**
+     * Runs {@code check} against a fresh redis-server, the reference, and stops it after; does
+     * nothing (with {@link #redis}'s loud message) where redis-server is not installed.
+     */
+    static void onRedis(PortCheck check) throws Exception {
+        int port = freePort();
+        Process redis = redis(port);
+        if (redis == null) {
+            return;
+        }
+        try {
+            check.run(port);
+        } finally {
+            redis.destroy();
+            redis.waitFor();
+        }
+    }
+
     /**
      * Starts redis-server on a free port with persistence off.
      *

@@ -1,0 +1,52 @@
+package dev.colossal.server;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The name CLIENT LIST and CLIENT INFO show as a connection's {@code cmd=}, as Redis 7.0 names it:
+ * a container command with its subcommand ({@code client|list}, {@code config|get}), and
+ * {@code NULL} for a command or subcommand Redis does not know. Redis sets it when it looks the
+ * command up, before checking arity, authentication or a MULTI queue, so a refused or queued
+ * command shows too.
+ */
+final class LastCommand {
+
+    /** Redis 7.0.15's subcommands of the containers this server has (from its COMMAND INFO), Redis knowing them whether we do or not. */
+    private static final Map<String, Set<String>> SUBCOMMANDS = Map.of(
+            "client", Set.of("caching", "getname", "getredir", "help", "id", "info", "kill", "list", "no-evict",
+                    "pause", "reply", "setname", "tracking", "trackinginfo", "unblock", "unpause"),
+            "config", Set.of("get", "help", "resetstat", "rewrite", "set"),
+            "command", Set.of("count", "docs", "getkeys", "getkeysandflags", "help", "info", "list"),
+            "memory", Set.of("doctor", "help", "malloc-stats", "purge", "stats", "usage"),
+            "object", Set.of("encoding", "freq", "help", "idletime", "refcount"),
+            "slowlog", Set.of("get", "help", "len", "reset"),
+            "latency", Set.of("doctor", "graph", "help", "histogram", "history", "latest", "reset"),
+            "module", Set.of("help", "list", "load", "loadex", "unload"),
+            "cluster", Set.of("addslots", "addslotsrange", "bumpepoch", "count-failure-reports",
+                    "countkeysinslot", "delslots", "delslotsrange", "failover", "flushslots", "forget",
+                    "getkeysinslot", "help", "info", "keyslot", "links", "meet", "myid", "nodes", "replicas",
+                    "replicate", "reset", "saveconfig", "set-config-epoch", "setslot", "shards", "slaves", "slots"));
+
+    static final String NONE = "NULL";
+
+    private LastCommand() {
+    }
+
+    /**
+     * @param spec the command found for {@code args[0]}, null if none
+     * @param args the request, name first
+     * @return what {@code cmd=} shows for it
+     */
+    static String of(CommandSpec spec, byte[][] args) {
+        if (spec == null) {
+            return NONE;
+        }
+        Set<String> subs = SUBCOMMANDS.get(spec.name());
+        if (subs == null || args.length < 2) {
+            return spec.name();
+        }
+        String sub = Args.lower(args[1]);
+        return subs.contains(sub) ? spec.name() + "|" + sub : NONE;
+    }
+}
