@@ -21,6 +21,9 @@ final class CommandTable {
     private final CommandSpec setSpec;
     private final CommandSpec getSpec;
     private final CommandSpec execSpec;
+    /** Counts of containers' subcommands ({@code config|get}), by that name. */
+    private final java.util.concurrent.ConcurrentHashMap<String, CommandStats> subcommandStats =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     CommandTable(ServerContext ctx) {
         this.ctx = ctx;
@@ -169,14 +172,15 @@ final class CommandTable {
             r.error(Errors.unknownCommand(args));
             return;
         }
+        CommandStats stats = stats(spec, name);
         if (!spec.arityOk(args.length)) {
             c.queueRefused |= c.queued != null;
-            spec.stats().rejected.increment();
+            stats.rejected.increment();
             r.error(Errors.arity(spec.name()));
             return;
         }
         if (!c.authenticated && !spec.noAuth()) {
-            spec.stats().rejected.increment();
+            stats.rejected.increment();
             r.error(Errors.NOAUTH);
             return;
         }
@@ -193,13 +197,12 @@ final class CommandTable {
         } catch (RuntimeException e) {
             failed(c, e);
         }
-        // EXEC ran its queued commands through here, each naming itself: Redis shows exec after
+        // EXEC ran its queued commands through here, each naming itself: Redis shows exec after.
         c.lastCommand = name;
         c.commands++;
         long end = System.nanoTime();
         long took = end - start;
         c.clockNanos = end;
-        CommandStats stats = spec.stats();
         stats.calls.increment();
         stats.nanos.add(took);
         // A command failed if it answered an error of its own: the errors of the commands EXEC
@@ -235,23 +238,31 @@ final class CommandTable {
         }
     }
 
+    /**
+     * The counts a call is added to: its command's, or for a container's subcommand Redis knows
+     * ({@link LastCommand}: {@code config|get}) that subcommand's, as Redis counts them. The names
+     * come from a fixed list, so clients cannot grow the map.
+     */
+    private CommandStats stats(CommandSpec spec, String name) {
+        // LastCommand gives the spec's own name back for a command without subcommands.
+        return name == spec.name() || name.equals(LastCommand.NONE) ? spec.stats()
+                : subcommandStats.computeIfAbsent(name, k -> new CommandStats());
+    }
+
     /** INFO commandstats: a line for each command counted since start or CONFIG RESETSTAT. */
     String commandStats() {
         StringBuilder sb = new StringBuilder();
-        for (CommandSpec spec : byName.values()) {
-            String line = spec.stats().line(spec.name());
-            if (line != null) {
-                sb.append(line).append("\r\n");
-            }
-        }
+        forEachStats((name, stats) -> sb.append(stats.line(name)).append("\r\n"));
         return sb.toString();
     }
 
-    /** The counts of every command counted since start or CONFIG RESETSTAT, by name, for /metrics. */
+    /** The counts of every command and subcommand counted since start or CONFIG RESETSTAT, by name. */
     void forEachStats(java.util.function.BiConsumer<String, CommandStats> action) {
-        new java.util.TreeMap<>(byName).forEach((name, spec) -> {
-            if (spec.stats().counted()) {
-                action.accept(name, spec.stats());
+        java.util.TreeMap<String, CommandStats> all = new java.util.TreeMap<>(subcommandStats);
+        byName.forEach((name, spec) -> all.put(name, spec.stats()));
+        all.forEach((name, stats) -> {
+            if (stats.counted()) {
+                action.accept(name, stats);
             }
         });
     }
@@ -259,6 +270,7 @@ final class CommandTable {
     /** CONFIG RESETSTAT of every command's counts. */
     void resetCommandStats() {
         byName.values().forEach(spec -> spec.stats().reset());
+        subcommandStats.values().forEach(CommandStats::reset);
     }
 
     /**

@@ -23,14 +23,16 @@ class CommandStatsTest {
     private static final List<List<String>> SCRIPT = List.of(List.of("SET", "a", "x"), List.of("MULTI"),
             List.of("INCR", "a"), List.of("EXEC"), List.of("MULTI"), List.of("GETT"), List.of("EXEC"), List.of("EXEC"),
             List.of("MULTI"), List.of("GET"), List.of("EXEC"), List.of("AUTH", "x"), List.of("GET", "a"),
-            List.of("GET", "b"), List.of("GET"), List.of("INCR", "n"));
+            List.of("GET", "b"), List.of("GET"), List.of("INCR", "n"), List.of("CONFIG", "GET", "maxmemory"),
+            List.of("CLIENT", "SETNAME", "x"), List.of("CLIENT", "SETNAME", "y"));
 
     @Test
     void countsAsRedis(@TempDir Path dir) throws Exception {
         Map<String, String> want = Map.of("set", "calls=1,rejected_calls=0,failed_calls=0",
                 "multi", "calls=3,rejected_calls=0,failed_calls=0", "exec", "calls=4,rejected_calls=0,failed_calls=3",
                 "get", "calls=2,rejected_calls=2,failed_calls=0", "auth", "calls=1,rejected_calls=0,failed_calls=1",
-                "incr", "calls=2,rejected_calls=0,failed_calls=1", "errorstat_ERR", "count=6", "errorstat_EXECABORT", "count=2");
+                "incr", "calls=2,rejected_calls=0,failed_calls=1", "config|get", "calls=1,rejected_calls=0,failed_calls=0",
+                "client|setname", "calls=2,rejected_calls=0,failed_calls=0", "errorstat_ERR", "count=6", "errorstat_EXECABORT", "count=2");
         try (ColossalServer server = ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve("data"))
                 .withPorts(0, 0))) {
             assertEquals(want, counts(server.port()));
@@ -50,7 +52,7 @@ class CommandStatsTest {
                 assertEquals("+OK\r\n", w.call("CONFIG", "RESETSTAT"));
                 String after = w.call("INFO", "commandstats");
                 assertFalse(after.contains("cmdstat_get"), after);
-                assertTrue(after.contains("cmdstat_config:calls=1,"), after);
+                assertTrue(after.contains("cmdstat_config|resetstat:calls=1,"), after);
             }
         }
         TestServers.onRedis(port -> assertEquals(want, counts(port), "redis-server's"));
