@@ -87,9 +87,9 @@ class ServerMemoryTest {
                         open[i] = new Wire(port);
                         assertEquals("+PONG\r\n", open[i].call("PING"));
                     }
-                    // Input and reply buffers, 16 KiB each: the measure sees them while they are open.
+                    // Input and reply buffers, 4 KiB each: the measure sees them while they are open.
                     long inUse = unsafeMalloced(server) - base;
-                    assertTrue(inUse >= n * 32L * 1024, "in use with " + n + " open: " + inUse);
+                    assertTrue(inUse >= n * 8L * 1024, "in use with " + n + " open: " + inUse);
                     for (Wire w : open) {
                         w.close();
                     }
