@@ -1,5 +1,6 @@
 package dev.colossal.bench.map;
 
+import dev.colossal.bench.Dirs;
 import dev.colossal.codec.Codec;
 import dev.colossal.codec.Codecs;
 import dev.colossal.map.BytesMap;
@@ -10,9 +11,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import net.openhft.chronicle.map.ChronicleMap;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
@@ -63,11 +62,9 @@ public final class FileSizeMain {
                 default -> throw new IllegalArgumentException("store=" + store);
             }
             System.out.printf("allocatedBytes=%d fileBytes=%d rawBytes=%d averageValue=%d%n", allocated(dir),
-                    apparent(dir), raw, average);
+                    Dirs.apparentBytes(dir), raw, average);
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
+            Dirs.deleteTree(dir);
         }
     }
 
@@ -140,15 +137,5 @@ public final class FileSizeMain {
             throw new IOException("du failed: " + out);
         }
         return Long.parseLong(out.split("\\s+")[0]);
-    }
-
-    private static long apparent(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            long sum = 0;
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                sum += Files.size(f);
-            }
-            return sum;
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.colossal.bench.server;
 
+import dev.colossal.bench.Dirs;
 import dev.colossal.bench.Jmh;
 import dev.colossal.bench.Row;
 import java.io.BufferedOutputStream;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
  * What a persistent server is for, side by side with redis-server keeping its data the way Redis
@@ -67,8 +67,8 @@ final class RestartComparison {
                     "redis-server 7", new Jmh.Result(redisSave, Double.NaN, "s"), false, null)
                     .withNote("every key on the device when SAVE answers: ours forces the map file's dirty pages"
                             + " (msync), redis-server writes its snapshot dump.rdb"));
-            rows.add(Row.versus(what + ": bytes on disk", "colossal serve", mib(bytes(ourDir)), "redis-server 7",
-                    mib(bytes(redisDir)), false, null)
+            rows.add(Row.versus(what + ": bytes on disk", "colossal serve", mib(Dirs.apparentBytes(ourDir)), "redis-server 7",
+                    mib(Dirs.apparentBytes(redisDir)), false, null)
                     .withNote("ours: the map file, which is the live table and entries (written in place, no"
                             + " snapshot); redis-server: dump.rdb, a compact snapshot (LZF) of a table that lives in"
                             + " memory"));
@@ -201,16 +201,6 @@ final class RestartComparison {
         return new Jmh.Result(bytes / MIB, Double.NaN, "MiB");
     }
 
-    /** @return the bytes the files under {@code d} take on disk (their sizes: ours writes real blocks, not holes) */
-    private static long bytes(Path d) throws IOException {
-        try (Stream<Path> files = Files.walk(d)) {
-            long sum = 0;
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                sum += Files.size(f);
-            }
-            return sum;
-        }
-    }
 
     private static Jmh.Result median(double[] seconds) {
         double[] v = seconds.clone();

@@ -1,5 +1,6 @@
 package dev.colossal.bench.server;
 
+import dev.colossal.bench.Dirs;
 import dev.colossal.bench.Jmh;
 import dev.colossal.bench.Row;
 import dev.colossal.bench.Suite;
@@ -10,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -109,21 +109,15 @@ public final class ServerSuite implements Suite {
                 server.destroy();
                 server.waitFor(10, TimeUnit.SECONDS);
             }
-            delete(data);
+            Dirs.deleteTree(data);
         }
         Path restarts = Files.createTempDirectory("colossal-bench-restart");
         try {
             rows.addAll(new RestartComparison(quick ? 1_000_000 : 10_000_000, quick ? 1 : 3, restarts).run());
         } finally {
-            delete(restarts);
+            Dirs.deleteTree(restarts);
         }
         return rows;
-    }
-
-    private static void delete(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        }
     }
 
     /** redis-server on 127.0.0.1:{@code port}, its log discarded, with {@code settings} as flags. */
