@@ -15,6 +15,17 @@ import java.util.Set;
 /** Handshake and administration: PING, HELLO, AUTH, CLIENT, COMMAND, INFO, CONFIG, TIME, ... */
 final class AdminCommands {
 
+    /** INFO's {@code os}, as {@code uname -s -r -m} gives it: Linux 6.1.0 x86_64. */
+    private static final String OS = System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+            + ("amd64".equals(System.getProperty("os.arch")) ? "x86_64" : System.getProperty("os.arch"));
+    /** INFO's {@code multiplexing_api}: what the JDK's selectors wait with here. */
+    private static final String MULTIPLEXING_API = multiplexingApi();
+
+    private static String multiplexingApi() {
+        String provider = java.nio.channels.spi.SelectorProvider.provider().getClass().getSimpleName().toLowerCase(Locale.ROOT);
+        return provider.contains("epoll") ? "epoll" : provider.contains("kqueue") ? "kqueue" : "poll";
+    }
+
     private final ServerContext ctx;
     private final CommandTable table;
     private final ClientKill kill;
@@ -605,15 +616,21 @@ final class AdminCommands {
         long uptime = (ctx.now() - ctx.startMillis) / 1000;
         StringBuilder sb = new StringBuilder();
         if (all || wanted.contains("server")) {
+            // Redis's fields in Redis's order, but its build's (git sha, build id, compiler, atomics),
+            // which describe no build of ours; hz is the expiry sweeper's least gap, 100 ms.
             sb.append("# Server\r\nredis_version:").append(ServerContext.REDIS_VERSION)
                     .append("\r\ncolossal_version:").append(ServerContext.COLOSSAL_VERSION)
-                    .append("\r\nredis_mode:standalone\r\nos:").append(System.getProperty("os.name"))
-                    .append(' ').append(System.getProperty("os.arch"))
-                    .append("\r\narch_bits:64\r\nprocess_id:").append(ProcessHandle.current().pid())
+                    .append("\r\nredis_mode:standalone\r\nos:").append(OS)
+                    .append("\r\narch_bits:64\r\nmonotonic_clock:POSIX clock_gettime\r\nmultiplexing_api:")
+                    .append(MULTIPLEXING_API)
+                    .append("\r\nprocess_id:").append(ProcessHandle.current().pid())
+                    .append("\r\nprocess_supervised:no\r\nrun_id:").append(ctx.runId)
                     .append("\r\ntcp_port:").append(ctx.respPort)
+                    .append("\r\nserver_time_usec:").append(ctx.now() * 1000)
                     .append("\r\nuptime_in_seconds:").append(uptime)
                     .append("\r\nuptime_in_days:").append(uptime / 86400)
-                    .append("\r\nexecutable:java\r\nconfig_file:\r\n");
+                    .append("\r\nhz:10\r\nconfigured_hz:10\r\nlru_clock:").append(ctx.now() / 1000 & ((1 << 24) - 1))
+                    .append("\r\nexecutable:java\r\nconfig_file:\r\nio_threads_active:0\r\n");
         }
         if (all || wanted.contains("clients")) {
             separate(sb);

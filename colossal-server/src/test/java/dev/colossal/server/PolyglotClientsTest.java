@@ -161,6 +161,58 @@ class PolyglotClientsTest {
     }
 
     /**
+     * INFO server has Redis's fields in Redis's order (but those of Redis's own build: git sha,
+     * build id, compiler, atomics), and a {@code run_id} new at every start, by which
+     * redis_exporter and other tools tell a restart.
+     */
+    @Test
+    void infoServerHasRedissFieldsAndARunIdPerStart() throws Exception {
+        String runId;
+        List<String> ours;
+        try (Wire w = new Wire(server.port())) {
+            String info = w.call("INFO", "server");
+            ours = fieldNames(info);
+            runId = field(info, "run_id");
+            assertTrue(runId.matches("[0-9a-f]{40}"), runId);
+        }
+        server.close();
+        server = TestServers.colossal(dir.resolve("data"));
+        try (Wire w = new Wire(server.port())) {
+            String again = field(w.call("INFO", "server"), "run_id");
+            assertTrue(again.matches("[0-9a-f]{40}") && !again.equals(runId), runId + " then " + again);
+        }
+        List<String> build = List.of("redis_git_sha1", "redis_git_dirty", "redis_build_id", "atomicvar_api", "gcc_version");
+        TestServers.onRedis(port -> {
+            try (Wire r = new Wire(port)) {
+                List<String> theirs = new ArrayList<>(fieldNames(r.call("INFO", "server")));
+                theirs.removeAll(build);
+                List<String> kept = new ArrayList<>(ours);
+                kept.remove("colossal_version");
+                assertEquals(theirs, kept);
+            }
+        });
+    }
+
+    private static List<String> fieldNames(String info) {
+        List<String> names = new ArrayList<>();
+        for (String line : info.split("\r\n")) {
+            if (line.indexOf(':') > 0 && !line.startsWith("$") && !line.startsWith("=")) {
+                names.add(line.substring(0, line.indexOf(':')));
+            }
+        }
+        return names;
+    }
+
+    private static String field(String info, String name) {
+        for (String line : info.split("\r\n")) {
+            if (line.startsWith(name + ":")) {
+                return line.substring(name.length() + 1);
+            }
+        }
+        throw new AssertionError(name + " not in " + info);
+    }
+
+    /**
      * An INFO reply's section headers and blank lines, fields left out, joined by {@code |}:
      * {@code "# Clients||# Replication|"} is two sections with a blank line between them and none
      * after the last, as Redis writes them.
