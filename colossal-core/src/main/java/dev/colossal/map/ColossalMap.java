@@ -907,6 +907,34 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         return raw.size() == 0 || raw.mayExpire() && !keySet.iterator().hasNext();
     }
 
+    /** How many entries {@link #toString()} shows at most. */
+    static final int TO_STRING_ENTRIES = 1000;
+
+    /**
+     * The entries as {@link AbstractMap#toString()} writes them ({@code {k1=v1, k2=v2}}), but at
+     * most the first {@value #TO_STRING_ENTRIES} in iteration order, then how many there are: a
+     * log line or a debugger that shows a map of a billion entries would otherwise decode every one
+     * of them into one string, and run out of heap.
+     */
+    @Override
+    public String toString() {
+        Iterator<Map.Entry<K, V>> entries = entrySet().iterator();
+        StringBuilder sb = new StringBuilder("{");
+        int shown = 0;
+        while (entries.hasNext()) {
+            if (shown == TO_STRING_ENTRIES) {
+                return sb.append(", ... (").append(TO_STRING_ENTRIES).append(" of ").append(size())
+                        .append(" entries shown)}").toString();
+            }
+            Map.Entry<K, V> e = entries.next();
+            if (shown++ > 0) {
+                sb.append(", ");
+            }
+            sb.append(e.getKey()).append('=').append(e.getValue());
+        }
+        return sb.append('}').toString();
+    }
+
     /**
      * Compares with {@code o} as {@link Map#equals} says. An entry that expired but was not yet
      * removed counts in {@link #size()}, which other maps' {@code equals} compare first, so here

@@ -166,4 +166,26 @@ class MapViewsTest {
             assertEquals(Set.of("a", "b", "c"), seen);
         }
     }
+
+    /**
+     * toString writes AbstractMap's form, but at most the first thousand entries: a log line or a
+     * debugger showing a map of a billion entries would decode all of them into one string.
+     */
+    @Test
+    void toStringShowsTheFirstThousandEntriesAndHowManyThereAre() throws IOException {
+        try (ColossalMap<String, Long> map = open("string.map", ONE_SEGMENT)) {
+            assertEquals("{}", map.toString());
+            map.put("a", 1L);
+            map.put("b", 2L);
+            StringBuilder inOrder = new StringBuilder();
+            map.forEach((k, v) -> inOrder.append(inOrder.isEmpty() ? "{" : ", ").append(k).append('=').append(v));
+            assertEquals(inOrder.append('}').toString(), map.toString());
+            for (long i = 0; i < 1_500; i++) {
+                map.put("k" + i, i);
+            }
+            String s = map.toString();
+            assertTrue(s.endsWith(", ... (1000 of 1502 entries shown)}"), s.substring(Math.max(0, s.length() - 80)));
+            assertEquals(1000, s.split(", ").length - 1, "entries before the ellipsis");
+        }
+    }
 }
