@@ -14,13 +14,13 @@ final class ArrayCodecs {
 
     private ArrayCodecs() {}
 
-    static final WireCodec<byte[]> BYTES = new Primitives<>("byte[]", "bytes", WireFormat.BYTE, byte[]::new);
-    static final WireCodec<short[]> SHORTS = new Primitives<>("short[]", "i16[]", WireFormat.SHORT, short[]::new);
-    static final WireCodec<char[]> CHARS = new Primitives<>("char[]", "char[]", WireFormat.CHAR, char[]::new);
-    static final WireCodec<int[]> INTS = new Primitives<>("int[]", "i32[]", WireFormat.INT, int[]::new);
-    static final WireCodec<long[]> LONGS = new Primitives<>("long[]", "i64[]", WireFormat.LONG, long[]::new);
-    static final WireCodec<float[]> FLOATS = new Primitives<>("float[]", "f32[]", WireFormat.FLOAT, float[]::new);
-    static final WireCodec<double[]> DOUBLES = new Primitives<>("double[]", "f64[]", WireFormat.DOUBLE, double[]::new);
+    static final WireCodec<byte[]> BYTES = new Primitives<>("byte[]", "bytes", WireFormat.BYTE, byte[]::new, byte[].class);
+    static final WireCodec<short[]> SHORTS = new Primitives<>("short[]", "i16[]", WireFormat.SHORT, short[]::new, short[].class);
+    static final WireCodec<char[]> CHARS = new Primitives<>("char[]", "char[]", WireFormat.CHAR, char[]::new, char[].class);
+    static final WireCodec<int[]> INTS = new Primitives<>("int[]", "i32[]", WireFormat.INT, int[]::new, int[].class);
+    static final WireCodec<long[]> LONGS = new Primitives<>("long[]", "i64[]", WireFormat.LONG, long[]::new, long[].class);
+    static final WireCodec<float[]> FLOATS = new Primitives<>("float[]", "f32[]", WireFormat.FLOAT, float[]::new, float[].class);
+    static final WireCodec<double[]> DOUBLES = new Primitives<>("double[]", "f64[]", WireFormat.DOUBLE, double[]::new, double[].class);
 
     static final NamedCodec<boolean[]> BOOLEANS = new NamedCodec<>("boolean[]") {
         @Override public long size(boolean[] v) { return WireFormat.varintSize(v.length) + (long) v.length; }
@@ -51,20 +51,34 @@ final class ArrayCodecs {
      * @param schema   the schema name, e.g. {@code i32[]}
      * @param element  the little-endian element layout
      * @param factory  makes an array of a length
+     * @param type     the array class
      * @param <A>      the array type
      */
-    record Primitives<A>(String typeName, String schema, ValueLayout element, IntFunction<A> factory)
+    record Primitives<A>(String typeName, String schema, ValueLayout element, IntFunction<A> factory, Class<A> type)
             implements WireCodec<A> {
 
         @Override
         public long size(A v) {
-            int n = Array.getLength(v);
+            int n = Array.getLength(checked(v));
             return WireFormat.varintSize(n) + n * element.byteSize();
+        }
+
+        /**
+         * {@code v}, if it is this codec's array type. Erased generics let a map's {@code get(Object)}
+         * hand over anything; the ClassCastException says this is not a key of the map, where
+         * {@code Array.getLength} said "Argument is not an array", and an {@code int[]} given to the
+         * {@code byte[]} codec would have been read as bytes.
+         */
+        private A checked(A v) {
+            if (!type.isInstance(v) && v != null) {   // null: Array.getLength's NullPointerException, as before
+                throw new ClassCastException("the " + typeName + " codec was given a " + v.getClass().getTypeName());
+            }
+            return v;
         }
 
         @Override
         public void write(A v, Output out) {
-            int n = Array.getLength(v);
+            int n = Array.getLength(checked(v));
             out.writeVarint(n);
             out.writeArray(v, element, n);
         }

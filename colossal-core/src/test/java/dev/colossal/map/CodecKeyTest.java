@@ -117,7 +117,8 @@ class CodecKeyTest {
     void aKeyOfAnotherClassIsAbsentButAWriteThroughABrokenCodecThrows() throws Exception {
         try (ColossalMap<String, String> m = ColossalMap.open(dir.resolve("broken.map"), new BrokenCodec(), Codecs.string());
              ColossalMap<Long, String> longs = ColossalMap.open(dir.resolve("longs.map"), Codecs.int64(), Codecs.string());
-             ColossalMap<Point, String> points = ColossalMap.open(dir.resolve("points.map"), Codecs.of(Point.class), Codecs.string())) {
+             ColossalMap<Point, String> points = ColossalMap.open(dir.resolve("points.map"), Codecs.of(Point.class), Codecs.string());
+             ColossalMap<byte[], String> arrays = ColossalMap.open(dir.resolve("arrays.map"), Codecs.bytes(), Codecs.string())) {
             m.put("stored", "v");
             assertThrows(ClassCastException.class, () -> m.put("other", "v"), "not a put that stores nothing");
             assertThrows(ClassCastException.class, () -> m.merge("other", "v", String::concat));
@@ -130,6 +131,18 @@ class CodecKeyTest {
             assertNull(points.get("(1, 2)"), "a generated record codec's cast, too, means another class");
             assertNull(points.remove(7L));
             assertEquals("p", points.get(new Point(1, 2)));
+            // The array codecs, too: a String was "IllegalArgumentException: Argument is not an
+            // array", and an int[] would have been read as that many bytes.
+            arrays.put(new byte[] {1, 2}, "a");
+            assertNull(arrays.get("x"));
+            assertNull(arrays.get(new int[] {1, 2}));
+            assertFalse(arrays.containsKey(7));
+            assertNull(arrays.remove("x"));
+            assertEquals("a", arrays.get(new byte[] {1, 2}));
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            Map<Object, String> raw = (Map) arrays;
+            ClassCastException put = assertThrows(ClassCastException.class, () -> raw.put(new int[] {1}, "no"));
+            assertEquals("the byte[] codec was given a int[]", put.getMessage());
         }
     }
 
