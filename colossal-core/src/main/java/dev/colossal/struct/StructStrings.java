@@ -40,6 +40,9 @@ final class StructStrings {
      */
     @SuppressWarnings("fallthrough") // straight code, one case per length: no loop to enter or leave
     static void set(MemorySegment s, long off, int length, String value, String field) {
+        if (value == null) {
+            throw nullValue(field);
+        }
         if (length > 8) {
             setLong(s, off, length, value, field);
             return;
@@ -69,6 +72,11 @@ final class StructStrings {
         } else {
             tail(s, off, length, word);
         }
+    }
+
+    /** A field reads back "" when empty, never null, so null is refused rather than stored as "". */
+    private static NullPointerException nullValue(String field) {
+        return new NullPointerException("string field '" + field + "' cannot hold null (an empty field reads back as \"\")");
     }
 
     /**

@@ -64,6 +64,21 @@ class StructStringsTest {
         }
     }
 
+    /** null was a bare NullPointerException from inside the setter; it names the field now. */
+    @Test
+    void nullIsRefusedNamingTheFieldAndLeavingItAsItWas() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment s = arena.allocate(32);
+            for (int length : new int[] {4, 8, 19}) {
+                StructStrings.set(s, 0, length, "ok", "T.f");
+                NullPointerException e = assertThrows(NullPointerException.class,
+                        () -> StructStrings.set(s, 0, length, null, "T.f"));
+                assertEquals("string field 'T.f' cannot hold null (an empty field reads back as \"\")", e.getMessage());
+                assertEquals("ok", StructStrings.get(s, 0, length));
+            }
+        }
+    }
+
     @Test
     void aNonAsciiCharIsSeenAtEveryPositionOfEveryFieldLength() {
         try (Arena arena = Arena.ofConfined()) {
