@@ -1,15 +1,13 @@
 package dev.colossal.bench.map;
 
+import dev.colossal.bench.Dirs;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 
 /**
  * lmdbjava's second workload, filled once: {@code entries} random int keys with {@code valueSize}-byte
@@ -73,11 +71,9 @@ public final class BigValuesMain {
                 throw new IllegalStateException(store + ": iteration saw " + sum + " value bytes");
             }
             System.out.printf(Locale.ROOT, "fillNs=%.1f getNs=%.1f putNs=%.1f deleteNs=%.1f iterateMs=%.1f "
-                    + "diskBytes=%d%s%n", fill, get, put, delete, iterate, diskBytes(dir), costs);
+                    + "diskBytes=%d%s%n", fill, get, put, delete, iterate, Dirs.allocatedBytes(dir), costs);
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            Dirs.deleteTree(dir);
         }
     }
 
@@ -135,12 +131,5 @@ public final class BigValuesMain {
         // Fields after the parenthesised command name: state is field 3, minflt 10, majflt 12.
         String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
         return new long[] {Long.parseLong(f[7]), Long.parseLong(f[9])};
-    }
-
-    /** Bytes the store's files take on disk ({@code du}: sparse files count what they use, not their length). */
-    private static long diskBytes(Path dir) throws IOException, InterruptedException {
-        Process du = new ProcessBuilder("du", "-s", "-B1", dir.toString()).start();
-        String out = new String(du.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-        return du.waitFor() == 0 ? Long.parseLong(out.split("\\s+")[0]) : -1;
     }
 }

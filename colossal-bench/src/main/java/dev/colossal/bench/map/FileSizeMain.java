@@ -8,10 +8,8 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import net.openhft.chronicle.map.ChronicleMap;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
@@ -61,7 +59,7 @@ public final class FileSizeMain {
                 case "lmdb" -> lmdb(dir, values, average);
                 default -> throw new IllegalArgumentException("store=" + store);
             }
-            System.out.printf("allocatedBytes=%d fileBytes=%d rawBytes=%d averageValue=%d%n", allocated(dir),
+            System.out.printf("allocatedBytes=%d fileBytes=%d rawBytes=%d averageValue=%d%n", Dirs.allocatedBytes(dir),
                     Dirs.apparentBytes(dir), raw, average);
         } finally {
             Dirs.deleteTree(dir);
@@ -127,15 +125,5 @@ public final class FileSizeMain {
             }
             env.sync(true);
         }
-    }
-
-    /** @return the bytes the files under {@code dir} take on disk, by {@code du} (allocated blocks) */
-    private static long allocated(Path dir) throws Exception {
-        Process du = new ProcessBuilder("du", "-s", "-B1", dir.toString()).start();
-        String out = new String(du.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-        if (!du.waitFor(1, TimeUnit.MINUTES) || du.exitValue() != 0) {
-            throw new IOException("du failed: " + out);
-        }
-        return Long.parseLong(out.split("\\s+")[0]);
     }
 }

@@ -1,11 +1,10 @@
 package dev.colossal.bench.map;
 
+import dev.colossal.bench.Dirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -47,9 +46,7 @@ public final class LatencyMain {
                         op, h.getValueAtPercentile(99.99), op, h.getMaxValue(), op, h.getTotalCount()));
             }
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            Dirs.deleteTree(dir);
         }
         System.out.println(line.toString().trim());
     }

@@ -1,12 +1,11 @@
 package dev.colossal.bench.map;
 
+import dev.colossal.bench.Dirs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -65,9 +64,7 @@ public class MapBench {
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
         s.close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        Dirs.deleteTree(dir);
     }
 
     private int nextKey() {
