@@ -12,7 +12,7 @@ import java.util.Set;
  */
 final class LastCommand {
 
-    /** Redis 7.0.15's subcommands of the containers this server has (from its COMMAND INFO), Redis knowing them whether we do or not. */
+    /** Redis 7.0.15's subcommands of the containers this server has (from its COMMAND INFO), Redis knowing them whether we do or not; CLUSTER refuses each of its own alike. */
     private static final Map<String, Set<String>> SUBCOMMANDS = Map.of(
             "client", Set.of("caching", "getname", "getredir", "help", "id", "info", "kill", "list", "no-evict",
                     "pause", "reply", "setname", "tracking", "trackinginfo", "unblock", "unpause"),
@@ -31,6 +31,12 @@ final class LastCommand {
     static final String NONE = "NULL";
 
     private LastCommand() {
+    }
+
+    /** @return whether {@code sub} is one of Redis 7.0's subcommands of {@code container} (any case) */
+    static boolean isSubcommand(String container, byte[] sub) {
+        Set<String> subs = SUBCOMMANDS.get(container);
+        return subs != null && subs.contains(Args.lower(sub));
     }
 
     /**
