@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 /** Creating and mapping region files; {@link SharedRegion} turns what fails here into IpcExceptions. */
 final class RegionFiles {
 
-    /** How long an opener waits for a concurrent creator to finish its header. */
+    /** How long an opener waits on a file without a header that nobody writes to. */
     private static final long CREATOR_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private RegionFiles() {}
@@ -47,23 +47,55 @@ final class RegionFiles {
         });
     }
 
-    /** Maps an existing file once its header is complete, and checks the header. */
+    /**
+     * Maps an existing file once its header is complete, and checks the header. A creator writes
+     * zeros to the whole file before the header, and no opener can tell how long that takes (a
+     * region of many GiB on a slow disk), so an opener waits while the file is being written and
+     * gives up once it has not been for {@link #CREATOR_WAIT_NANOS}: at once for a file nobody has
+     * written for that long, or one shorter than a header whose bytes are not the zeros a creator
+     * writes first.
+     */
     static MemorySegment open(Path path, RegionKind kind, Arena arena) throws IOException {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long deadline = System.nanoTime() + CREATOR_WAIT_NANOS;
-            while (channel.size() < RegionHeader.LENGTH || !headerPublished(channel)) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new IpcException("file " + path + " has no complete region header (size="
-                            + channel.size() + "): it is not a Colossal region, or its creator died"
-                            + " while creating it; delete it and retry");
+            long size = channel.size();
+            long modified = Files.getLastModifiedTime(path).toMillis();
+            long unchangedSince = System.nanoTime()
+                    - TimeUnit.MILLISECONDS.toNanos(Math.max(0, System.currentTimeMillis() - modified));
+            while (size < RegionHeader.LENGTH || !headerPublished(channel)) {
+                // Past the header's length a creator may be writing its fields, the magic last.
+                if (size < RegionHeader.LENGTH && !zeros(channel, size)
+                        || System.nanoTime() - unchangedSince > CREATOR_WAIT_NANOS) {
+                    throw new IpcException("file " + path + " has no complete region header (size=" + size
+                            + ", last written " + (System.currentTimeMillis() - modified) + " ms ago): it is not a"
+                            + " Colossal region, or its creator died while creating it; delete it and retry");
                 }
                 Thread.onSpinWait();
                 Thread.yield();
+                long nowSize = channel.size();
+                long nowModified = Files.getLastModifiedTime(path).toMillis();
+                if (nowSize != size || nowModified != modified) {
+                    size = nowSize;
+                    modified = nowModified;
+                    unchangedSince = System.nanoTime();
+                }
             }
             MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
             RegionHeader.validate(path, file, kind);
             return file;
         }
+    }
+
+    private static boolean zeros(FileChannel channel, long length) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate((int) length);
+        while (bytes.hasRemaining() && channel.read(bytes, bytes.position()) >= 0) {
+            // a short read of a file being written: read on until its end
+        }
+        for (int i = 0; i < bytes.position(); i++) {
+            if (bytes.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

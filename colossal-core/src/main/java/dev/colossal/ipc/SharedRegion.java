@@ -114,7 +114,8 @@ public final class SharedRegion implements AutoCloseable {
     }
 
     /**
-     * Opens an existing region, waiting up to 5 s for a concurrent creator to finish its header.
+     * Opens an existing region, waiting for a concurrent creator to finish it for as long as the file
+     * is being written, and up to 5 s after its last write.
      *
      * @param path the file
      * @param kind the kind it must hold

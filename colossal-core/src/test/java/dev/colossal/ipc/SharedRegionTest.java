@@ -147,6 +147,57 @@ class SharedRegionTest {
     }
 
     @Test
+    void aHeaderlessFileNobodyWritesIsRefusedAtOnce() throws IOException {
+        Path stale = dir.resolve("stale"); // what a creator that died before its header leaves
+        Files.write(stale, new byte[4096]);
+        Files.setLastModifiedTime(stale, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+        Path text = dir.resolve("text"); // shorter than a header, and not the zeros a creator writes
+        Files.writeString(text, "hello");
+        for (Path path : List.of(stale, text, Files.createFile(dir.resolve("empty-but-old")))) {
+            if (path.endsWith("empty-but-old")) {
+                Files.setLastModifiedTime(path, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+            }
+            long start = System.nanoTime();
+            IpcException e = assertThrows(IpcException.class, () -> SharedRegion.open(path, RegionKind.RAW));
+            assertTrue(e.getMessage().contains("no complete region header") && e.getMessage().contains("delete it"),
+                    e.getMessage());
+            assertTrue(System.nanoTime() - start < 2_000_000_000L, path + " took " + (System.nanoTime() - start) + " ns");
+        }
+    }
+
+    @Test
+    void anOpenerWaitsForACreatorThatIsStillWritingItsFile() throws Exception {
+        // A creator zeroing a big region on a slow disk: written for longer than the 5 s an opener
+        // waits after the last write, then its header.
+        Path path = dir.resolve("slow");
+        long size = RegionHeader.LENGTH + 64;
+        Thread creator = Thread.ofPlatform().start(() -> {
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                long deadline = System.nanoTime() + 6_500_000_000L;
+                for (long at = 0; System.nanoTime() < deadline; at = (at + 1) % size) {
+                    channel.write(ByteBuffer.allocate(1), at);
+                    Thread.sleep(200);
+                }
+                try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                    RegionHeader.write(channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena), RegionKind.RAW, size);
+                }
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        while (!Files.exists(path)) {
+            Thread.onSpinWait();
+        }
+        long start = System.nanoTime();
+        try (SharedRegion region = SharedRegion.open(path, RegionKind.RAW)) {
+            assertEquals(64, region.payloadSize());
+        }
+        assertTrue(System.nanoTime() - start > 6_000_000_000L, "it opened before the header was written");
+        creator.join();
+    }
+
+    @Test
     void sizeMismatchAndMissingFilesAreClearErrors() {
         Path path = dir.resolve("s");
         SharedRegion.create(path, RegionKind.RAW, 64).close();
