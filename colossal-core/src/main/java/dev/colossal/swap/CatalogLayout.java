@@ -28,24 +28,30 @@ import java.util.zip.CRC32C;
  *  +--------+--------+--------+--------+--------+------+------+
  *  | magic  | count  |fileEnd | nextId |  align | crc  | zero |   header; crc32c of the entries
  *  +--------+--------+--------+--------+--------+------+------+
- *  48 + 32 * i
- *  +--------+--------+--------+------+------+
- *  |   id   | offset | length | kind | zero |                    entry i, by increasing offset
- *  +--------+--------+--------+------+------+
+ *  48 + 40 * i
+ *  +--------+--------+--------+------+------+-------------+
+ *  |   id   | offset | length | kind | zero | fingerprint |      entry i, by increasing offset
+ *  +--------+--------+--------+------+------+-------------+
  * </pre>
  *
  * <p>{@code length} is the payload's size in bytes; {@code kind} says what to rebuild on swap-in
- * (an array type, or a codec-encoded object). The catalog is replaced atomically (written beside,
+ * (an array type, or a codec-encoded object); {@code fingerprint} is an object's codec's
+ * {@linkplain dev.colossal.codec.Codecs#storedFingerprint stored fingerprint}, which the codec
+ * given after reopening must match (0: no check, as for arrays). Catalogs of format version 1,
+ * whose 32-byte entries end before the fingerprint, are read with none. The catalog is replaced atomically (written beside,
  * forced, renamed, the directory forced) when a persistent space is closed, and left in place while
  * it is open: the blocks it lists are not overwritten before the next one replaces it, so a session
  * that dies falls back on the catalog of the last clean close (see {@link SwapFile}).
  */
 final class CatalogLayout {
 
-    /** "CLCATL" then the format version 1. */
-    static final long MAGIC = 0x0001_4c54_4143_4c43L;
+    /** "CLCATL" then the format version 2. */
+    static final long MAGIC = 0x0002_4c54_4143_4c43L;
+    /** Version 1's: entries without a fingerprint. */
+    private static final long MAGIC_V1 = 0x0001_4c54_4143_4c43L;
+    private static final long ENTRY_V1_SIZE = 32;
 
-    record Entry(long id, long offset, long length, int kind) {}
+    record Entry(long id, long offset, long length, int kind, long fingerprint) {}
 
     record Catalog(long fileEnd, long nextId, long alignment, List<Entry> entries) {}
 
@@ -62,7 +68,8 @@ final class CatalogLayout {
             ValueLayout.JAVA_LONG.withName("offset"),
             ValueLayout.JAVA_LONG.withName("length"),
             ValueLayout.JAVA_INT.withName("kind"),
-            ValueLayout.JAVA_INT.withName("zero"));
+            ValueLayout.JAVA_INT.withName("zero"),
+            ValueLayout.JAVA_LONG.withName("fingerprint"));
 
     private static final VarHandle H_MAGIC = handle(HEADER, "magic");
     private static final VarHandle H_COUNT = handle(HEADER, "count");
@@ -70,15 +77,21 @@ final class CatalogLayout {
     private static final VarHandle H_NEXT_ID = handle(HEADER, "nextId");
     private static final VarHandle H_ALIGNMENT = handle(HEADER, "alignment");
     private static final VarHandle H_CRC = handle(HEADER, "crc32c");
-    private static final VarHandle E_ID = handle(ENTRY, "id");
-    private static final VarHandle E_OFFSET = handle(ENTRY, "offset");
-    private static final VarHandle E_LENGTH = handle(ENTRY, "length");
-    private static final VarHandle E_KIND = handle(ENTRY, "kind");
+    // Offsets rather than handles: a handle of ENTRY checks for 40 bytes, and version 1's have 32.
+    private static final long E_ID = offset(ENTRY, "id");
+    private static final long E_OFFSET = offset(ENTRY, "offset");
+    private static final long E_LENGTH = offset(ENTRY, "length");
+    private static final long E_KIND = offset(ENTRY, "kind");
+    private static final long E_FINGERPRINT = offset(ENTRY, "fingerprint");
 
     private CatalogLayout() {}
 
     private static VarHandle handle(StructLayout layout, String name) {
         return layout.varHandle(PathElement.groupElement(name)).withInvokeExactBehavior();
+    }
+
+    private static long offset(StructLayout layout, String name) {
+        return layout.byteOffset(PathElement.groupElement(name));
     }
 
     static Path pathOf(Path swapFile) {
@@ -98,10 +111,11 @@ final class CatalogLayout {
             for (int i = 0; i < entries.size(); i++) {
                 Entry e = entries.get(i);
                 long at = ENTRY.byteSize() * i;
-                E_ID.set(body, at, e.id());
-                E_OFFSET.set(body, at, e.offset());
-                E_LENGTH.set(body, at, e.length());
-                E_KIND.set(body, at, e.kind());
+                body.set(ValueLayout.JAVA_LONG, at + E_ID, e.id());
+                body.set(ValueLayout.JAVA_LONG, at + E_OFFSET, e.offset());
+                body.set(ValueLayout.JAVA_LONG, at + E_LENGTH, e.length());
+                body.set(ValueLayout.JAVA_INT, at + E_KIND, e.kind());
+                body.set(ValueLayout.JAVA_LONG, at + E_FINGERPRINT, e.fingerprint());
             }
             H_MAGIC.set(bytes, 0L, MAGIC);
             H_COUNT.set(bytes, 0L, (long) entries.size());
@@ -156,11 +170,12 @@ final class CatalogLayout {
                 // read it all
             }
             long magic = (long) H_MAGIC.get(bytes, 0L);
-            if (magic != MAGIC) {
+            if (magic != MAGIC && magic != MAGIC_V1) {
                 throw damaged(path, 0, "magic=0x" + Long.toHexString(magic) + " is not a catalog's");
             }
+            long entrySize = magic == MAGIC ? ENTRY.byteSize() : ENTRY_V1_SIZE;
             long count = (long) H_COUNT.get(bytes, 0L);
-            if (count < 0 || HEADER.byteSize() + count * ENTRY.byteSize() != size) {
+            if (count < 0 || count > size / entrySize || HEADER.byteSize() + count * entrySize != size) {
                 throw damaged(path, 0, "count=" + count + " does not match the catalog's size=" + size);
             }
             MemorySegment body = bytes.asSlice(HEADER.byteSize());
@@ -170,9 +185,11 @@ final class CatalogLayout {
             }
             List<Entry> entries = new ArrayList<>((int) count);
             for (long i = 0; i < count; i++) {
-                long at = ENTRY.byteSize() * i;
-                entries.add(new Entry((long) E_ID.get(body, at), (long) E_OFFSET.get(body, at),
-                        (long) E_LENGTH.get(body, at), (int) E_KIND.get(body, at)));
+                long at = entrySize * i;
+                entries.add(new Entry(body.get(ValueLayout.JAVA_LONG, at + E_ID),
+                        body.get(ValueLayout.JAVA_LONG, at + E_OFFSET), body.get(ValueLayout.JAVA_LONG, at + E_LENGTH),
+                        body.get(ValueLayout.JAVA_INT, at + E_KIND),
+                        magic == MAGIC ? body.get(ValueLayout.JAVA_LONG, at + E_FINGERPRINT) : 0));
             }
             return new Catalog((long) H_FILE_END.get(bytes, 0L), (long) H_NEXT_ID.get(bytes, 0L),
                     (long) H_ALIGNMENT.get(bytes, 0L), entries);

@@ -163,7 +163,7 @@ public final class SwapSpace implements AutoCloseable {
                 for (CatalogLayout.Entry e : catalog.entries()) {
                     Kind kind = Kind.ofTag(e.kind());
                     Swappable h = kind == Kind.OBJECT
-                            ? new SwappableObject<>(this, e.id(), null, e.length(), null, e.offset())
+                            ? new SwappableObject<>(this, e.id(), null, e.fingerprint(), e.length(), null, e.offset())
                             : newArrayHandle(e.id(), kind.type, e.length(), null, e.offset());
                     handles.put(e.id(), h);
                 }
@@ -281,7 +281,8 @@ public final class SwapSpace implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        return register(new SwappableObject<>(this, nextId.getAndIncrement(), codec, bytes, value, -1));
+        return register(new SwappableObject<>(this, nextId.getAndIncrement(), codec, Codecs.storedFingerprint(codec),
+                bytes, value, -1));
     }
 
     private <H extends Swappable> H register(H h) {
@@ -327,14 +328,15 @@ public final class SwapSpace implements AutoCloseable {
      * Finds an object by id, typically after reopening a persistent space, and gives it its codec.
      *
      * @param id    the id from {@link Swappable#id()}
-     * @param codec the codec it was stored with: the catalog of a persistent space records no schema,
-     *              so after reopening this codec is taken as given (store {@link Codecs#versioned} values
-     *              to have it checked), while in the session that stored the object another schema is
-     *              refused
+     * @param codec the codec it was stored with, or one of the same schema: the catalog of a persistent
+     *              space records each object's {@linkplain Codecs#storedFingerprint codec fingerprint},
+     *              so another schema is refused after reopening as in the session that stored it
+     *              (objects stored with an {@linkplain Codecs#evolving evolving} codec, or one not made
+     *              by {@link Codecs}, have none to check)
      * @param <T>   its type
      * @return its handle
-     * @throws IllegalArgumentException if there is no such object, it is an array, or it was stored in
-     *                                  this session with a codec of another schema
+     * @throws IllegalArgumentException if there is no such object, it is an array, or it was stored
+     *                                  with a codec of another schema
      */
     public <T> SwappableObject<T> object(long id, Codec<T> codec) {
         Swappable h = find(id);
@@ -791,7 +793,8 @@ public final class SwapSpace implements AutoCloseable {
                     h.offset = file.write(h.id, parts, length);
                 }
             }
-            entries.add(new CatalogLayout.Entry(h.id, h.offset, length, h.kind.tag));
+            entries.add(new CatalogLayout.Entry(h.id, h.offset, length, h.kind.tag,
+                    h instanceof SwappableObject<?> o ? o.fingerprint : 0));
         }
         entries.sort(Comparator.comparingLong(CatalogLayout.Entry::offset));
         file.closeWithCatalog(nextId.get(), entries);

@@ -17,10 +17,13 @@ import java.util.Objects;
 public final class SwappableObject<T> extends Swappable {
 
     private volatile Codec<T> codec;
+    /** Its codec's {@link Codecs#storedFingerprint}, kept in the catalog: 0 when there is none to check. */
+    final long fingerprint;
 
-    SwappableObject(SwapSpace space, long id, Codec<T> codec, long byteSize, T value, long offset) {
+    SwappableObject(SwapSpace space, long id, Codec<T> codec, long fingerprint, long byteSize, T value, long offset) {
         super(space, id, Kind.OBJECT, byteSize, value, offset);
         this.codec = codec;
+        this.fingerprint = fingerprint;
     }
 
     /**
@@ -39,6 +42,13 @@ public final class SwappableObject<T> extends Swappable {
         Objects.requireNonNull(c, "codec");
         Codec<T> own = codec;
         if (own == null) {
+            long given = Codecs.storedFingerprint(c);
+            if (fingerprint != 0 && given != fingerprint) {
+                // Decoded by another schema, its bytes would come back as some other value, or as garbage.
+                throw new IllegalArgumentException("object id=" + id + " was stored with a codec of fingerprint 0x"
+                        + Long.toHexString(fingerprint) + ", not " + Codecs.schema(c) + " (fingerprint 0x"
+                        + Long.toHexString(given) + "); pass the codec it was stored with");
+            }
             codec = (Codec<T>) c;
         } else if (c != own && !Codecs.schema(c).equals(Codecs.schema(own))) {
             // Handed out as it is, the handle's get() would return another type than the caller's.

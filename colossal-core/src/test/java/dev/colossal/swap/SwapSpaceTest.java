@@ -209,6 +209,75 @@ class SwapSpaceTest extends TinySpaces {
         }
     }
 
+    public record Point(int x, int y) {}
+
+    public record Label(String text) {}
+
+    @Test
+    void aReopenedObjectRefusesACodecOfAnotherSchema() throws Exception {
+        java.nio.file.Path file = dir.resolve("schema.swap");
+        Codec<Point> points = Codecs.of(Point.class);
+        long pointId;
+        long foreignId;
+        try (SwapSpace space = tiny(1 << 20).persistent(file).build()) {
+            pointId = space.store(new Point(3, 4), points).id();
+            foreignId = space.store("mine", new Utf8()).id();
+        }
+        try (SwapSpace space = tiny(1 << 20).persistent(file).build()) {
+            var other = assertThrows(IllegalArgumentException.class, () -> space.object(pointId, Codecs.of(Label.class)));
+            assertTrue(other.getMessage().contains("object id=" + pointId) && other.getMessage().contains("Label"),
+                    other.getMessage());
+            assertEquals(new Point(3, 4), space.object(pointId, points).get(), "refused, then given the right one");
+            assertEquals("mine", space.object(foreignId, new Utf8()).get(), "a codec of one's own has no schema to check");
+        }
+        try (SwapSpace space = tiny(1 << 20).persistent(file).build()) {
+            space.object(pointId, points); // the fingerprint survives a session that never decoded the object
+        }
+        try (SwapSpace space = tiny(1 << 20).persistent(file).build()) {
+            assertThrows(IllegalArgumentException.class, () -> space.object(pointId, Codecs.of(Label.class)));
+        }
+
+        // A catalog of format version 1 (entries of 32 bytes, no fingerprint) opens, unchecked as it was.
+        java.nio.file.Path catalog = CatalogLayout.pathOf(file);
+        java.nio.ByteBuffer v2 = java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(catalog))
+                .order(java.nio.ByteOrder.nativeOrder());
+        int count = (int) v2.getLong(8);
+        java.nio.ByteBuffer v1 = java.nio.ByteBuffer.allocate(48 + 32 * count).order(java.nio.ByteOrder.nativeOrder());
+        v1.put(v2.array(), 0, 48);
+        for (int i = 0; i < count; i++) {
+            v1.put(v2.array(), 48 + 40 * i, 32);
+        }
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(v1.array(), 48, 32 * count);
+        v1.putLong(0, 0x0001_4c54_4143_4c43L).putInt(40, (int) crc.getValue());
+        java.nio.file.Files.write(catalog, v1.array());
+        try (SwapSpace space = tiny(1 << 20).persistent(file).build()) {
+            assertEquals(List.of(pointId, foreignId), space.ids());
+            assertEquals(new Point(3, 4), space.object(pointId, points).get());
+        }
+    }
+
+    /** A codec not made by {@link Codecs}: UTF-8 bytes, the length kept by the block. */
+    private static final class Utf8 implements Codec<String> {
+        @Override
+        public long encodedSize(String value) {
+            return value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        }
+
+        @Override
+        public long encode(String value, java.lang.foreign.MemorySegment target, long offset) {
+            long size = encodedSize(value);
+            java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(
+                    value.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0, target, offset, size);
+            return size;
+        }
+
+        @Override
+        public String decode(java.lang.foreign.MemorySegment source) {
+            return new String(source.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
     @Test
     void shouldRefuseATruncatedOrUncataloguedPersistentFile() throws Exception {
         java.nio.file.Path file = dir.resolve("cut.swap");
