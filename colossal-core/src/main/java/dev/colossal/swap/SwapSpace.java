@@ -242,7 +242,8 @@ public final class SwapSpace implements AutoCloseable {
      * @param array a big array, typically from {@link #pool()}, tracked once
      * @param <A>   the array type
      * @return the handle
-     * @throws IllegalArgumentException if the array was released already
+     * @throws IllegalArgumentException if the array was released already, or is tracked already (by
+     *                                  this space: one it handed out from {@code acquire()} included)
      * @throws SwapException if room cannot be made
      */
     @SuppressWarnings("unchecked")
@@ -255,6 +256,13 @@ public final class SwapSpace implements AutoCloseable {
         lock.lock();
         try {
             checkOpen();
+            for (Swappable h : handles.values()) {
+                // Two handles on one array: evicting either would release memory the other still hands out.
+                if (h.value == array) {
+                    throw new IllegalArgumentException(array + " is tracked already, as object id=" + h.id
+                            + "; use that handle");
+                }
+            }
             reserve(array.byteSize(), null);
         } finally {
             lock.unlock();

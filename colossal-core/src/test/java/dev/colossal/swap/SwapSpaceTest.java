@@ -498,8 +498,19 @@ class SwapSpaceTest extends TinySpaces {
         var e = assertThrows(IllegalArgumentException.class, () -> space.track(released));
         assertTrue(e.getMessage().contains("was released"), e.getMessage());
         LongArray twice = LongArray.contiguous(100);
-        space.track(twice);
-        space.track(twice); // the caller's one reference handed over twice
+        SwappableArray<LongArray> first = space.track(twice);
+        // Two handles on one array: evicting one would release what the other still hands out.
+        var again = assertThrows(IllegalArgumentException.class, () -> space.track(twice));
+        assertTrue(again.getMessage().contains("tracked already, as object id=" + first.id()), again.getMessage());
+        try (LongArray a = first.acquire()) {
+            a.set(99, 7);
+            assertThrows(IllegalArgumentException.class, () -> space.track(a), "nor one it handed out");
+        }
+        assertEquals(List.of(first.id()), space.ids(), "the refused tracks left nothing behind");
+        first.swapOut();
+        try (LongArray a = first.acquireReadOnly()) {
+            assertEquals(7, a.get(99), "the first handle works on");
+        }
         space.close();
         assertFalse(Files.exists(swapDir), "closed through and through: its file and directory are gone");
         assertThrows(IllegalStateException.class, space.pool()::acquire, "and its own pool closed");
