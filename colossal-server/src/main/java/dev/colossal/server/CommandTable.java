@@ -32,6 +32,7 @@ final class CommandTable {
         new BitCommands(ctx).register(this);
         new KeyCommands(ctx, strings).register(this);
         new DatabaseCommands(ctx).register(this);
+        new DumpCommands(ctx).register(this);
         new AdminCommands(ctx, this).register(this);
         new MonitoringCommands(ctx).register(this);
         new Transactions(ctx, this).register(this);

@@ -1,0 +1,172 @@
+package dev.colossal.rdb;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The bytes of Redis's DUMP and RESTORE for a string: one value as an RDB file holds it, then the
+ * RDB version that wrote it and a CRC-64 ({@link Crc64}) of everything before the checksum.
+ *
+ * <pre>
+ *  0      1                              n      n+2                n+10
+ *  +------+------------------------------+------+------------------+
+ *  | type | value (a string: RdbInput's  | RDB  | CRC-64 of bytes  |
+ *  | (0)  | length and encodings)        | ver. | 0..n+2, LE       |
+ *  +------+------------------------------+------+------------------+
+ *                                         2 bytes, little-endian
+ * </pre>
+ *
+ * <p>Written as Redis 7.0 writes them (version 10), a decimal that fits 32 bits as an integer, byte
+ * for byte, except that strings longer than 20 bytes are written plain where Redis may
+ * LZF-compress them: every Redis reads both. Read from any RDB version up to {@link
+ * RdbReader#NEWEST_VERSION}, in every string encoding; a value of another type is refused, as
+ * this server stores strings only.
+ */
+public final class DumpPayload {
+
+    /** The RDB version written: Redis 7.0's, the version the server reports. */
+    public static final int VERSION = 10;
+    private static final int STRING = 0;
+    private static final int FOOTER = Short.BYTES + Long.BYTES;
+    private static final ValueLayout.OfShort SHORT_LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT_BE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    /** Why a payload was refused; the server words each as Redis does, or says what it cannot hold. */
+    public enum Refusal {
+        /** Too short, of a newer RDB version, or its checksum does not match. */
+        VERSION_OR_CHECKSUM,
+        /** Sound, but its value cannot be read. */
+        BAD_FORMAT,
+        /** A list, set, hash, ...: sound, but not a string. */
+        NOT_A_STRING
+    }
+
+    /** A payload RESTORE cannot take, with {@link #refusal why}. */
+    public static final class RefusedException extends Exception {
+
+        private static final long serialVersionUID = 1L;
+        private final Refusal refusal;
+
+        RefusedException(Refusal refusal, String message) {
+            super(message);
+            this.refusal = refusal;
+        }
+
+        /** @return why */
+        public Refusal refusal() {
+            return refusal;
+        }
+    }
+
+    private DumpPayload() {}
+
+    /**
+     * @param value a string's bytes
+     * @return its DUMP payload
+     */
+    public static byte[] of(MemorySegment value) {
+        long n = value.byteSize();
+        Long number = n <= 11 ? smallInteger(value) : null;
+        int body;
+        if (number == null) {
+            body = lengthSize(n) + (int) n;
+        } else {
+            body = 1 + (number == (byte) (long) number ? 1 : number == (short) (long) number ? 2 : 4);
+        }
+        byte[] out = new byte[1 + body + FOOTER];
+        MemorySegment o = MemorySegment.ofArray(out);
+        int at = 1; // out[0] = STRING
+        if (number == null) {
+            at = writeLength(o, at, n);
+            MemorySegment.copy(value, 0, o, at, n);
+            at += (int) n;
+        } else if (body == 2) {
+            out[at++] = (byte) 0xC0;
+            out[at++] = (byte) (long) number;
+        } else if (body == 3) {
+            out[at++] = (byte) 0xC1;
+            o.set(SHORT_LE, at, (short) (long) number);
+            at += 2;
+        } else {
+            out[at++] = (byte) 0xC2;
+            o.set(INT_LE, at, (int) (long) number);
+            at += 4;
+        }
+        o.set(SHORT_LE, at, (short) VERSION);
+        at += 2;
+        o.set(LONG_LE, at, Crc64.update(0, o, 0, at));
+        return out;
+    }
+
+    /**
+     * @param payload what DUMP gave
+     * @return the string it holds
+     * @throws RefusedException if it is not a sound payload of a string
+     */
+    public static byte[] stringOf(byte[] payload) throws RefusedException {
+        MemorySegment p = MemorySegment.ofArray(payload);
+        long end = p.byteSize() - FOOTER;
+        if (end < 1) {
+            throw new RefusedException(Refusal.VERSION_OR_CHECKSUM, "a payload of " + payload.length + " bytes is too short");
+        }
+        int version = Short.toUnsignedInt(p.get(SHORT_LE, end));
+        if (version > RdbReader.NEWEST_VERSION) {
+            throw new RefusedException(Refusal.VERSION_OR_CHECKSUM, "RDB version " + version + " is newer than "
+                    + RdbReader.NEWEST_VERSION);
+        }
+        if (p.get(LONG_LE, end + 2) != Crc64.update(0, p, 0, end + 2)) {
+            throw new RefusedException(Refusal.VERSION_OR_CHECKSUM, "the checksum does not match");
+        }
+        int type = Byte.toUnsignedInt(payload[0]);
+        if (type != STRING) {
+            String name = RdbValues.name(type);
+            throw new RefusedException(name == null ? Refusal.BAD_FORMAT : Refusal.NOT_A_STRING,
+                    name == null ? "type " + type + " is no Redis type" : "it holds a " + name);
+        }
+        RdbInput in = new RdbInput(p.asSlice(1, end - 1));
+        try {
+            return in.string();
+        } catch (RdbFormatException e) {
+            throw new RefusedException(Refusal.BAD_FORMAT, e.getMessage());
+        }
+    }
+
+    /** Redis writes a string as an integer when it is the canonical decimal of one of at most 32 bits. */
+    private static Long smallInteger(MemorySegment value) {
+        String s = new String(value.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.ISO_8859_1);
+        try {
+            long v = Long.parseLong(s);
+            return v == (int) v && Long.toString(v).equals(s) ? v : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static int lengthSize(long n) {
+        return n < 1 << 6 ? 1 : n < 1 << 14 ? 2 : n <= 0xFFFF_FFFFL ? 5 : 9;
+    }
+
+    private static int writeLength(MemorySegment o, int at, long n) {
+        if (n < 1 << 6) {
+            o.set(ValueLayout.JAVA_BYTE, at, (byte) n);
+            return at + 1;
+        }
+        if (n < 1 << 14) {
+            o.set(ValueLayout.JAVA_BYTE, at, (byte) (0x40 | n >>> 8));
+            o.set(ValueLayout.JAVA_BYTE, at + 1, (byte) n);
+            return at + 2;
+        }
+        if (n <= 0xFFFF_FFFFL) {
+            o.set(ValueLayout.JAVA_BYTE, at, (byte) 0x80);
+            o.set(INT_BE, at + 1, (int) n);
+            return at + 5;
+        }
+        o.set(ValueLayout.JAVA_BYTE, at, (byte) 0x81);
+        o.set(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), at + 1, n);
+        return at + 9;
+    }
+}

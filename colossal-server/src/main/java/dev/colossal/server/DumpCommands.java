@@ -1,0 +1,128 @@
+package dev.colossal.server;
+
+import dev.colossal.rdb.DumpPayload;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * DUMP and RESTORE, by which tools move keys between servers (redis-shake, RIOT, MIGRATE-like
+ * scripts): the payload is {@link DumpPayload}'s, which every Redis reads, and RESTORE takes what
+ * any Redis up to 7.2 dumps of a string. RESTORE checks its arguments in Redis's order, so each
+ * bad request gets the error Redis gives it; IDLETIME and FREQ are taken and have no effect (no
+ * per-key access clock here, as OBJECT IDLETIME has none).
+ */
+final class DumpCommands {
+
+    private final ServerContext ctx;
+
+    DumpCommands(ServerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    void register(CommandTable t) {
+        t.add("dump", 2, List.of("readonly"), 1, 1, 1, this::dump);
+        t.add("restore", -4, List.of("write", "denyoom"), 1, 1, 1, this::restore);
+    }
+
+    private void dump(Client c, byte[][] a, Reply r) {
+        KeyValueStore.Entry e = ctx.db(c).get(a[1]);
+        if (e == null) {
+            r.nullBulk();
+            return;
+        }
+        r.bulk(DumpPayload.of(MemorySegment.ofArray(e.array()).asSlice(e.offset(), e.length())));
+    }
+
+    private void restore(Client c, byte[][] a, Reply r) {
+        boolean replace = false;
+        boolean absolute = false;
+        boolean idle = false;
+        boolean freq = false;
+        for (int j = 4; j < a.length; j++) {
+            boolean hasValue = j + 1 < a.length;
+            if (Args.is(a[j], "REPLACE")) {
+                replace = true;
+            } else if (Args.is(a[j], "ABSTTL")) {
+                absolute = true;
+            } else if (Args.is(a[j], "IDLETIME") && hasValue && !freq) {
+                if (!inRange(a[++j], Long.MAX_VALUE, "ERR Invalid IDLETIME value, must be >= 0", r)) {
+                    return;
+                }
+                idle = true;
+            } else if (Args.is(a[j], "FREQ") && hasValue && !idle) {
+                if (!inRange(a[++j], 255, "ERR Invalid FREQ value, must be >= 0 and <= 255", r)) {
+                    return;
+                }
+                freq = true;
+            } else {
+                r.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        KeyValueStore store = ctx.db(c);
+        Lock l = store.lock(a[1]);
+        l.lock();
+        try {
+            if (!replace && store.exists(a[1])) {
+                r.error("BUSYKEY Target key name already exists.");
+                return;
+            }
+            OptionalLong ttl = Args.toLong(a[2]);
+            if (ttl.isEmpty()) {
+                r.error(Errors.NOT_INTEGER);
+                return;
+            }
+            if (ttl.getAsLong() < 0) {
+                r.error("ERR Invalid TTL value, must be >= 0");
+                return;
+            }
+            byte[] value;
+            try {
+                value = DumpPayload.stringOf(a[3]);
+            } catch (DumpPayload.RefusedException e) {
+                r.error(switch (e.refusal()) {
+                    case VERSION_OR_CHECKSUM -> "ERR DUMP payload version or checksum are wrong";
+                    case BAD_FORMAT -> "ERR Bad data format";
+                    case NOT_A_STRING -> "ERR Bad data format: " + e.getMessage() + ", and this server stores strings only";
+                });
+                return;
+            }
+            long deadline = deadline(ttl.getAsLong(), absolute);
+            if (deadline != StoredValue.NO_EXPIRY && deadline <= ctx.now()) {
+                // Redis's too: a key restored already expired is not created, and REPLACE deletes the old one.
+                if (replace) {
+                    store.delete(a[1]);
+                }
+            } else {
+                store.set(a[1], value, deadline);
+            }
+            r.ok();
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private long deadline(long ttl, boolean absolute) {
+        if (ttl == 0 || absolute) {
+            return ttl;
+        }
+        long now = ctx.now();
+        return ttl > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + ttl;
+    }
+
+    /** Reads a number {@code 0..max} as Redis's option parsing does, or answers the error. */
+    private static boolean inRange(byte[] arg, long max, String outOfRange, Reply r) {
+        OptionalLong v = Args.toLong(arg);
+        if (v.isEmpty()) {
+            r.error(Errors.NOT_INTEGER);
+            return false;
+        }
+        if (v.getAsLong() < 0 || v.getAsLong() > max) {
+            r.error(outOfRange);
+            return false;
+        }
+        return true;
+    }
+}
