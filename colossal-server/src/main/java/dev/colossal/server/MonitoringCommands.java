@@ -64,6 +64,7 @@ final class MonitoringCommands {
             r.integer(0); // no replication, so no offset
             r.array(0);   // and no replicas
         });
+        t.add("wait", 3, List.of("noscript"), 0, 0, 0, MonitoringCommands::waitForReplicas);
         t.add("module", -2, List.of(), 0, 0, 0, this::module);
         // Clients and tools probe for cluster mode with CLUSTER INFO or NODES and match this text
         // (any of Redis 7.0's subcommands; another is unknown).
@@ -71,6 +72,26 @@ final class MonitoringCommands {
                 ? "ERR This instance has cluster support disabled" : Errors.unknownSubcommand(a[1], "CLUSTER")));
         t.add("debug", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0,
                 (c, a, r) -> r.error(DEBUG_NOT_ALLOWED));
+    }
+
+    /**
+     * WAIT numreplicas timeout: how many replicas have the writes before it, always 0 here, as
+     * Redis answers without replicas. Redis makes the caller wait out the timeout first when more
+     * than 0 are asked for (for ever, with timeout 0); no replica can come, so the answer comes at once.
+     */
+    private static void waitForReplicas(Client c, byte[][] a, Reply r) {
+        if (Args.toLong(a[1]).isEmpty()) {
+            r.error(Errors.NOT_INTEGER);
+            return;
+        }
+        java.util.OptionalLong timeout = Args.toLong(a[2]);
+        if (timeout.isEmpty()) {
+            r.error("ERR timeout is not an integer or out of range");
+        } else if (timeout.getAsLong() < 0) {
+            r.error("ERR timeout is negative");
+        } else {
+            r.integer(0);
+        }
     }
 
     private void slowlog(Client c, byte[][] a, Reply r) {
