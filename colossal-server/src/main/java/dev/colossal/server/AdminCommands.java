@@ -374,7 +374,8 @@ final class AdminCommands {
                 r.bulk("since");
                 r.bulk("1.0.0");
                 r.bulk("group");
-                r.bulk(s.firstKey() > 0 || s.name().equals("keys") || s.name().equals("scan") ? "generic" : "server");
+                r.bulk(s.flags().contains("pubsub") || s.name().equals("pubsub") ? "pubsub"
+                        : s.firstKey() > 0 || s.name().equals("keys") || s.name().equals("scan") ? "generic" : "server");
             }
         } else if (Args.is(sub, "LIST") && a.length == 2) {
             r.array(table.all().size());
@@ -454,6 +455,11 @@ final class AdminCommands {
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
         m.put("slowlog-max-len", Long.toString(ctx.slowLog.maxLen()));
         m.put("latency-monitor-threshold", "0");
+        // Redis's defaults; the pubsub class is enforced (OutputLimit), a normal client is not bounded
+        // but read from no more while its replies wait, and there are no replicas
+        m.put("client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub " + OutputLimit.HARD
+                + " " + OutputLimit.SOFT + " " + OutputLimit.SOFT_SECONDS);
+        m.put("notify-keyspace-events", ""); // none: keyspace notifications are not published
         return m;
     }
 

@@ -33,8 +33,11 @@ final class Client {
      * thread; set with {@link #killer}.
      */
     volatile Runnable mailer = () -> { };
-    /** Its pub/sub side, made at its first (P|S)SUBSCRIBE; used on its loop. */
-    Subscriber subscriber;
+    /**
+     * Its pub/sub side, made at its first (P|S)SUBSCRIBE on its loop; volatile for CLIENT LIST and
+     * CLIENT KILL TYPE on other loops, which read its counts.
+     */
+    volatile Subscriber subscriber;
     /**
      * Subscribed to something: Redis's pub/sub mode, in which a RESP2 client may run only a few
      * commands and the idle timeout spares it.
