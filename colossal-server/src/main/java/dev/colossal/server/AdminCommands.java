@@ -225,9 +225,7 @@ final class AdminCommands {
      */
     private void reset(Client c, byte[][] a, Reply r) {
         PubSubCommands.leaveAll(ctx, c);
-        if (c.subscriber != null) {
-            c.subscriber.mailbox.drainTo(r); // what was published while it listened, before +RESET
-        }
+        PubSubCommands.deliverWaiting(c, r); // what was published while it listened, before +RESET
         c.queued = null;
         c.queueRefused = false;
         Transactions.unwatch(c);

@@ -194,10 +194,8 @@ final class CommandTable {
             r.error(PubSubCommands.notAllowed(name));
             return;
         }
-        if (c.subscriber != null) {
-            // Messages published before this command go before its reply, as redis-server writes them
-            c.subscriber.mailbox.drainTo(r);
-        }
+        // Messages published before this command go before its reply, as redis-server writes them
+        PubSubCommands.deliverWaiting(c, r);
         if (c.queued != null && !Transactions.runsInsideMulti(spec.name())) {
             c.queued.add(args);
             r.simple("QUEUED");

@@ -82,10 +82,7 @@ final class PubSubCommands {
 
     private void publish(Client c, byte[][] a, Reply r, PubSub.Kind kind) {
         int receivers = ctx.pubsub.publish(kind, a[1], a[2]);
-        if (c.subscriber != null) {
-            // Its own messages come before the count, as redis-server writes them
-            c.subscriber.mailbox.drainTo(r);
-        }
+        deliverWaiting(c, r); // its own messages come before the count, as redis-server writes them
         r.integer(receivers);
     }
 
@@ -121,11 +118,23 @@ final class PubSubCommands {
             if (s != null && ctx.pubsub.unsubscribe(s, kind, n)) {
                 // Messages published while it listened go before the confirmation: once the
                 // registration is gone (under the registry's lock), no publisher can add more.
-                s.mailbox.drainTo(r);
+                deliverWaiting(c, r);
             }
             confirm(r, kind.unsubscribe, n.bytes(), s == null ? 0 : s.count(kind));
         }
         c.pubsub = s != null && s.subscribed();
+    }
+
+    /**
+     * Writes the messages waiting for subscriber {@code c} to {@code r}, on its loop, but not inside
+     * EXEC's reply, where a message would sit among the array's elements: they wait for the next
+     * command or the loop.
+     */
+    static void deliverWaiting(Client c, Reply r) {
+        Subscriber s = c.subscriber;
+        if (s != null && !c.inExec) {
+            s.mailbox.drainTo(r);
+        }
     }
 
     /** RESET and the connection's close: every subscription of {@code c} gone, so no more messages come. */
