@@ -311,7 +311,7 @@ final class AdminCommands {
 
     private String describe(Client x) {
         long age = (ctx.now() - x.createdMillis) / 1000;
-        Subscriber s = x.subscriber; // another loop's client: the counts are volatile, the flag is not
+        Subscriber s = x.subscriber; // perhaps another loop's client: its counts are volatile
         int sub = s == null ? 0 : s.channels;
         int psub = s == null ? 0 : s.patterns;
         int ssub = s == null ? 0 : s.shardChannels;

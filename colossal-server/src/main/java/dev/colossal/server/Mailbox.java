@@ -88,9 +88,4 @@ final class Mailbox {
     long queuedBytes() {
         return queuedBytes.get();
     }
-
-    /** @return whether a publisher found this mailbox over its bound and had the connection closed */
-    boolean overLimit() {
-        return overLimit;
-    }
 }

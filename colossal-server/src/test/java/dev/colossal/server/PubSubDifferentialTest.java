@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * first: what a connection received before its sentinel's answer is what the step made it receive.
  * A message published by the step reaches its subscribers before they answer their sentinel in both
  * servers (redis-server appends it to their output as it publishes; Colossal writes the waiting
- * messages before it runs a subscriber's command).
+ * messages before it runs a subscriber's command). At the end INFO commandstats' counts must agree.
  */
 class PubSubDifferentialTest {
 
@@ -84,6 +84,8 @@ class PubSubDifferentialTest {
                 theirs.add(new Wire(redisPort));
                 ours.add(new Wire(server.port()));
             }
+            // from zero in both: starting redis-server, the test's PING counted
+            assertEquals(theirs.get(0).call("CONFIG", "RESETSTAT"), ours.get(0).call("CONFIG", "RESETSTAT"));
             for (int i = 0; i < 3; i++) {
                 if (protocol == 3) {
                     // the same but for the connection's id
@@ -105,6 +107,8 @@ class PubSubDifferentialTest {
                     assertEquals(show(want), show(got), "connection " + conn + " after:\n  " + String.join("\n  ", done));
                 }
             }
+            // Calls, rejected calls (subscribed mode's refusals) and failed calls, as Redis counts them
+            assertEquals(commandStats(theirs.get(2)), commandStats(ours.get(2)));
         } finally {
             for (Wire w : theirs) {
                 w.close();
@@ -125,6 +129,18 @@ class PubSubDifferentialTest {
             before.append(frame);
         }
         return before.toString();
+    }
+
+    /** @return INFO commandstats' lines without their times: {@code cmdstat_publish:calls=5,rejected_calls=2,failed_calls=0} */
+    private static List<String> commandStats(Wire w) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (String line : w.call("INFO", "commandstats").split("\r\n")) {
+            if (line.startsWith("cmdstat_")) {
+                lines.add(line.replaceAll("usec=[^,]*,usec_per_call=[^,]*,", ""));
+            }
+        }
+        java.util.Collections.sort(lines);
+        return lines;
     }
 
     private static String withoutId(String hello) {
