@@ -249,6 +249,56 @@ class PubSubTest {
     }
 
     /**
+     * UNSUBSCRIBE races a publisher on another loop, 300 times: messages may come before its
+     * confirmation, never after it (until the next SUBSCRIBE's), and each arrives in publish order.
+     */
+    @Test
+    void noMessageFollowsTheUnsubscribeConfirmation() throws Exception {
+        try (ColossalServer server = server(2, 0);
+             Wire sub = new Wire(server.port());
+             Wire pub = new Wire(server.port())) {
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            Thread publisher = Thread.ofPlatform().start(() -> {
+                try {
+                    for (int seq = 0; !stop.get(); seq += 50) {
+                        java.io.ByteArrayOutputStream batch = new java.io.ByteArrayOutputStream();
+                        for (int k = seq; k < seq + 50; k++) {
+                            batch.writeBytes(Wire.encode("PUBLISH", "race", Integer.toString(k)));
+                        }
+                        pub.send(batch.toByteArray());
+                        for (int k = 0; k < 50; k++) {
+                            pub.reply();
+                        }
+                    }
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            });
+            int last = -1;
+            int messages = 0;
+            for (int round = 0; round < 300; round++) {
+                sub.send(Wire.encode("SUBSCRIBE", "race"));
+                assertEquals("*3\r\n$9\r\nsubscribe\r\n$4\r\nrace\r\n:1\r\n", sub.reply(),
+                        "round " + round + ": a message came between UNSUBSCRIBE's confirmation and SUBSCRIBE's");
+                sub.send(Wire.encode("UNSUBSCRIBE", "race"));
+                for (String frame = sub.reply(); !frame.startsWith("*3\r\n$11\r\nunsubscribe"); frame = sub.reply()) {
+                    String[] parts = frame.split("\r\n");
+                    assertEquals("message", parts[2], frame);
+                    int seq = Integer.parseInt(parts[parts.length - 1]);
+                    assertTrue(seq > last, "message " + seq + " after " + last);
+                    last = seq;
+                    messages++;
+                }
+            }
+            stop.set(true);
+            publisher.join(10_000);
+            assertEquals(List.of(), failures);
+            assertTrue(messages > 0, "the publisher raced no subscription");
+        }
+    }
+
+    /**
      * A subscriber that never reads, a publisher that floods: the subscriber is closed once its
      * unread output passes the 32 MiB hard limit, the server and the publisher go on, and a
      * subscriber that reads gets every message.
