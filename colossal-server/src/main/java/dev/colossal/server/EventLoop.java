@@ -12,7 +12,9 @@ import java.util.function.Consumer;
 
 /**
  * One I/O thread with its selector and its share of the connections. Requests run on this thread,
- * so a connection's requests run in order and the loop never hands work between threads.
+ * so a connection's requests run in order and the loop never hands a request to another thread. What
+ * other loops hand it is connections to close ({@link #kill}) and subscribers to write published
+ * messages to ({@link #mail}); their buffers are touched on this thread only.
  */
 final class EventLoop implements Runnable {
 
