@@ -3,6 +3,7 @@
 Exits 0 after printing one 'ok ...' line per check; any mismatch raises and exits non-zero.
 """
 import sys
+import time
 
 import redis
 
@@ -58,10 +59,78 @@ def check(r, label):
     print("ok %s: set/get/binary/ttl/counters/mget/pipeline(2000)/transactions/scan/errors" % label)
 
 
-check(redis.Redis(host="127.0.0.1", port=port), "RESP2")
+def eventually(condition, what):
+    deadline = time.time() + 10
+    while not condition():
+        if time.time() > deadline:
+            raise AssertionError("timed out waiting for " + what)
+        time.sleep(0.01)
+
+
+def pubsub_check(r, label):
+    """pubsub(): get_message, patterns, PING while subscribed, listen, run_in_thread, and cleanup on close."""
+    p = r.pubsub()
+    p.subscribe("py:news")
+    p.psubscribe("py:n*")
+    got = [p.get_message(timeout=5) for _ in range(2)]
+    assert [(m["type"], m["channel"], m["data"]) for m in got] == [
+        ("subscribe", b"py:news", 1), ("psubscribe", b"py:n*", 2)], got
+    assert r.publish("py:news", "hello") == 2  # by the channel and by the pattern
+    m = p.get_message(timeout=5)
+    assert (m["type"], m["channel"], m["data"]) == ("message", b"py:news", b"hello"), m
+    m = p.get_message(timeout=5)
+    assert (m["type"], m["pattern"], m["channel"], m["data"]) == ("pmessage", b"py:n*", b"py:news", b"hello"), m
+    assert r.pubsub_numsub("py:news", "py:none") == [(b"py:news", 1), (b"py:none", 0)]
+    assert r.pubsub_numpat() == 1
+    assert r.pubsub_channels("py:*") == [b"py:news"]
+    if label == "RESP2":
+        p.ping()  # what health_check_interval sends: a subscriber's PING is answered with a "pong" message
+        m = p.get_message(timeout=5)
+        assert m["type"] == "pong", m
+    p.unsubscribe("py:news")
+    p.punsubscribe()
+    got = [p.get_message(timeout=5) for _ in range(2)]
+    assert [(m["type"], m["data"]) for m in got] == [("unsubscribe", 1), ("punsubscribe", 0)], got
+    p.close()
+
+    listener = r.pubsub(ignore_subscribe_messages=True)
+    listener.subscribe("py:listen")
+    eventually(lambda: r.pubsub_numsub("py:listen")[0][1] == 1, "the listener's subscription")
+    for i in range(200):
+        r.publish("py:listen", str(i))
+    received = []
+    for m in listener.listen():
+        if m["type"] == "message":
+            received.append(m["data"])
+            if len(received) == 200:
+                break
+    assert received == [str(i).encode() for i in range(200)], received[:5]
+    listener.close()
+
+    handled = []
+    worker = r.pubsub(ignore_subscribe_messages=True)
+    worker.subscribe(**{"py:thread": lambda m: handled.append(m["data"])})
+    thread = worker.run_in_thread(sleep_time=0.01, daemon=True)
+    eventually(lambda: r.pubsub_numsub("py:thread")[0][1] == 1, "the thread's subscription")
+    for i in range(100):
+        r.publish("py:thread", str(i))
+    eventually(lambda: len(handled) == 100, "100 messages in run_in_thread")
+    assert handled == [str(i).encode() for i in range(100)], handled[:5]
+    thread.stop()
+    thread.join(5)
+    worker.close()
+    eventually(lambda: r.pubsub_numsub("py:thread", "py:listen") == [(b"py:thread", 0), (b"py:listen", 0)],
+               "closed subscribers to leave their channels")
+    print("ok %s pubsub: subscribe/psubscribe/get_message/ping/listen(200)/run_in_thread(100)/cleanup" % label)
+
+
+r2 = redis.Redis(host="127.0.0.1", port=port)
+check(r2, "RESP2")
+pubsub_check(r2, "RESP2")
 if major >= 5:
     r3 = redis.Redis(host="127.0.0.1", port=port, protocol=3)
     check(r3, "RESP3")
+    pubsub_check(r3, "RESP3")
     hello = r3.execute_command("HELLO", "3")
     assert hello[b"proto"] == 3 and hello[b"server"] == b"redis", hello
     assert r3.ttl("nothing") == -2

@@ -99,6 +99,11 @@ final class AdminCommands {
     private void ping(Client c, byte[][] a, Reply r) {
         if (a.length > 2) {
             r.error(Errors.arity("ping"));
+        } else if (c.pubsub && r.protocol == 2) {
+            // A RESP2 subscriber reads arrays only: Redis answers its PING with one
+            r.array(2);
+            r.bulk("pong");
+            r.bulk(a.length == 2 ? a[1] : new byte[0]);
         } else if (a.length == 2) {
             r.bulk(a[1]);
         } else {
@@ -216,9 +221,11 @@ final class AdminCommands {
 
     /**
      * RESET: the connection as new, as redis-server does it: out of a transaction, nothing watched,
-     * database 0, RESP2, no name, and unauthenticated if a password is required.
+     * database 0, RESP2, no name, no subscriptions, and unauthenticated if a password is required.
      */
     private void reset(Client c, byte[][] a, Reply r) {
+        PubSubCommands.leaveAll(ctx, c);
+        PubSubCommands.deliverWaiting(c, r); // what was published while it listened, before +RESET
         c.queued = null;
         c.queueRefused = false;
         Transactions.unwatch(c);
@@ -304,9 +311,14 @@ final class AdminCommands {
 
     private String describe(Client x) {
         long age = (ctx.now() - x.createdMillis) / 1000;
+        Subscriber s = x.subscriber; // perhaps another loop's client: its counts are volatile
+        int sub = s == null ? 0 : s.channels;
+        int psub = s == null ? 0 : s.patterns;
+        int ssub = s == null ? 0 : s.shardChannels;
         return "id=" + x.id + " addr=" + x.address + " laddr=" + ctx.config.bind() + ":" + ctx.respPort
-                + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags=N db=" + x.db + " sub=0"
-                + " psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
+                + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags="
+                + (sub + psub + ssub > 0 ? "P" : "N") + " db=" + x.db + " sub=" + sub + " psub=" + psub + " ssub=" + ssub
+                + " multi=-1 qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
                 + x.reply.capacity + " rbp=0 obl=0 oll=0 omem=0 tot-mem=" + (x.inputCapacity + x.reply.capacity)
                 + " events=r cmd=" + x.lastCommand + " user=default redir=-1 resp="
                 + x.reply.protocol + (x.libName == null ? "" : " lib-name=" + x.libName)
@@ -360,7 +372,8 @@ final class AdminCommands {
                 r.bulk("since");
                 r.bulk("1.0.0");
                 r.bulk("group");
-                r.bulk(s.firstKey() > 0 || s.name().equals("keys") || s.name().equals("scan") ? "generic" : "server");
+                r.bulk(s.flags().contains("pubsub") || s.name().equals("pubsub") ? "pubsub"
+                        : s.firstKey() > 0 || s.name().equals("keys") || s.name().equals("scan") ? "generic" : "server");
             }
         } else if (Args.is(sub, "LIST") && a.length == 2) {
             r.array(table.all().size());
@@ -440,6 +453,11 @@ final class AdminCommands {
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
         m.put("slowlog-max-len", Long.toString(ctx.slowLog.maxLen()));
         m.put("latency-monitor-threshold", "0");
+        // Redis's defaults; the pubsub class is enforced (OutputLimit), a normal client is not bounded
+        // but read from no more while its replies wait, and there are no replicas
+        m.put("client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub " + OutputLimit.HARD
+                + " " + OutputLimit.SOFT + " " + OutputLimit.SOFT_SECONDS);
+        m.put("notify-keyspace-events", ""); // none: keyspace notifications are not published
         return m;
     }
 
@@ -689,6 +707,9 @@ final class AdminCommands {
                     .append("\r\nevicted_keys:").append(ctx.evictedKeys())
                     .append("\r\nkeyspace_hits:").append(s.keyspaceHits.sum())
                     .append("\r\nkeyspace_misses:").append(s.keyspaceMisses.sum())
+                    .append("\r\npubsub_channels:").append(ctx.pubsub.channelCount())
+                    .append("\r\npubsub_patterns:").append(ctx.pubsub.patternCount())
+                    .append("\r\npubsubshard_channels:").append(ctx.pubsub.shardChannelCount())
                     .append("\r\ntotal_error_replies:").append(s.errorReplies.sum())
                     .append("\r\n");
         }

@@ -28,6 +28,23 @@ final class Client {
      * the server hands the connection to its loop.
      */
     volatile Runnable killer = () -> { };
+    /**
+     * Has this client's connection's loop write the messages waiting in its {@link Mailbox}, from any
+     * thread; set with {@link #killer}.
+     */
+    volatile Runnable mailer = () -> { };
+    /**
+     * Its pub/sub side, made at its first (P|S)SUBSCRIBE on its loop; volatile for CLIENT LIST and
+     * CLIENT KILL TYPE on other loops, which read its counts.
+     */
+    volatile Subscriber subscriber;
+    /**
+     * Subscribed to something: Redis's pub/sub mode, in which a RESP2 client may run only a few
+     * commands and the idle timeout spares it.
+     */
+    boolean pubsub;
+    /** EXEC is running its queue: Redis refuses SSUBSCRIBE there and lets a subscriber's queued commands run. */
+    boolean inExec;
     /** The commands queued since MULTI, or null outside a transaction (see {@link Transactions}). */
     java.util.List<byte[][]> queued;
     /** A command was refused while queueing (unknown, wrong arity): EXEC aborts. */

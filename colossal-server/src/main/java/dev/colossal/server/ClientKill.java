@@ -32,6 +32,7 @@ final class ClientKill {
         String addr = null;
         String laddr = null;
         boolean noType = false;
+        Boolean pubsub = null; // TYPE PUBSUB: true, TYPE NORMAL: false, no TYPE: null
         boolean skipMe = true;
         for (int i = 2; i < a.length; i += 2) {
             if (i + 1 >= a.length) {
@@ -47,11 +48,12 @@ final class ClientKill {
                 }
                 id = n.getAsLong();
             } else if (Args.is(a[i], "TYPE")) {
-                // Every client here is a normal one: no replication and no pub/sub
-                if (Args.is(value, "MASTER") || Args.is(value, "REPLICA") || Args.is(value, "SLAVE")
-                        || Args.is(value, "PUBSUB")) {
+                // No replication here: a client is a subscriber or a normal one
+                if (Args.is(value, "MASTER") || Args.is(value, "REPLICA") || Args.is(value, "SLAVE")) {
                     noType = true;
-                } else if (!Args.is(value, "NORMAL")) {
+                } else if (Args.is(value, "PUBSUB") || Args.is(value, "NORMAL")) {
+                    pubsub = Args.is(value, "PUBSUB");
+                } else {
                     r.error("ERR Unknown client type '" + Errors.text(value) + "'");
                     return;
                 }
@@ -79,9 +81,17 @@ final class ClientKill {
         long wantId = id;
         String wantAddr = addr;
         String wantLaddr = laddr;
+        Boolean wantPubsub = pubsub;
         String local = ctx.config.bind() + ":" + ctx.respPort;
         r.integer(kill(c, x -> (wantId < 0 || x.id == wantId) && (wantAddr == null || x.address.equals(wantAddr))
-                && (wantLaddr == null || local.equals(wantLaddr)), skipMe));
+                && (wantLaddr == null || local.equals(wantLaddr))
+                && (wantPubsub == null || wantPubsub == subscribed(x)), skipMe));
+    }
+
+    /** @return whether {@code x}, perhaps another loop's client, is a subscriber (its counts are volatile) */
+    private static boolean subscribed(Client x) {
+        Subscriber s = x.subscriber;
+        return s != null && s.subscribed();
     }
 
     /** Closes every client {@code match} takes (but {@code c} itself if {@code skipMe}); @return how many */

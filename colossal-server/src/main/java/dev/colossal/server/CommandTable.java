@@ -36,6 +36,7 @@ final class CommandTable {
         new AdminCommands(ctx, this).register(this);
         new MonitoringCommands(ctx).register(this);
         new Transactions(ctx, this).register(this);
+        new PubSubCommands(ctx).register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
         this.execSpec = Objects.requireNonNull(byName.get("exec"));
@@ -111,7 +112,8 @@ final class CommandTable {
      * {@link #execute(Client, byte[][])}. The request's bytes are consumed: a command may overwrite them.
      */
     void execute(Client c, RequestParser p, MemorySegment buf, KeyViews keys) {
-        if (p.inBuffer() && c.authenticated && p.lengths[0] == 3 && c.queued == null) {
+        // A subscriber (c.pubsub) goes the general way: in RESP2 it may not run GET or SET at all
+        if (p.inBuffer() && c.authenticated && p.lengths[0] == 3 && c.queued == null && !c.pubsub) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
             if (fast != null) {
@@ -185,6 +187,16 @@ final class CommandTable {
             r.error(Errors.NOAUTH);
             return;
         }
+        if (c.pubsub && r.protocol == 2 && !c.inExec && !PubSubCommands.allowedWhileSubscribed(spec.name())
+                && name != LastCommand.NONE) {
+            // An unknown subcommand (NONE) goes on to its container's error, as in Redis
+            c.queueRefused |= c.queued != null;
+            stats.rejected.increment();
+            r.error(PubSubCommands.notAllowed(name));
+            return;
+        }
+        // Messages published before this command go before its reply, as redis-server writes them
+        PubSubCommands.deliverWaiting(c, r);
         if (c.queued != null && !Transactions.runsInsideMulti(spec.name())) {
             c.queued.add(args);
             r.simple("QUEUED");

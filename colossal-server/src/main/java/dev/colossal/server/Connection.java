@@ -222,6 +222,35 @@ final class Connection {
         }
     }
 
+    /**
+     * Writes the messages publishers left in this subscriber's {@link Mailbox}, unless they take its
+     * unread output past the {@link OutputLimit}, which closes it instead.
+     */
+    void deliverMail() throws IOException {
+        Reply out = client.reply;
+        if (outPos > 0 && outPos >= out.len / 2) {
+            // a subscriber reading about as fast as it is sent to never empties the buffer
+            out.dropWritten(outPos);
+            outPos = 0;
+        }
+        client.subscriber.mailbox.drainTo(out);
+        if (!closedForOutputLimit(System.nanoTime())) {
+            flush();
+        }
+    }
+
+    /** Closes a subscriber past its {@link OutputLimit}. @return whether it did */
+    boolean closedForOutputLimit(long nowNanos) {
+        Subscriber s = client.subscriber;
+        long pending = client.reply.len - outPos + s.mailbox.queuedBytes();
+        if (s.limit.exceeded(pending, nowNanos)) {
+            OutputLimit.logClose(client, pending);
+            close();
+            return true;
+        }
+        return false;
+    }
+
     private boolean hasWholeRequest() {
         try {
             return parser.parse(in, inStart, inEnd);
@@ -235,6 +264,7 @@ final class Connection {
             return;
         }
         closed = true;
+        PubSubCommands.leaveAll(ctx, client);
         ctx.clients.remove(client.id);
         ctx.stats.connectedClients.decrement();
         if (key != null) {

@@ -12,7 +12,9 @@ import java.util.function.Consumer;
 
 /**
  * One I/O thread with its selector and its share of the connections. Requests run on this thread,
- * so a connection's requests run in order and the loop never hands work between threads.
+ * so a connection's requests run in order and the loop never hands a request to another thread. What
+ * other loops hand it is connections to close ({@link #kill}) and subscribers to write published
+ * messages to ({@link #mail}); their buffers are touched on this thread only.
  */
 final class EventLoop implements Runnable {
 
@@ -20,6 +22,8 @@ final class EventLoop implements Runnable {
     private final ConcurrentLinkedQueue<Connection> incoming = new ConcurrentLinkedQueue<>();
     /** Connections CLIENT KILL closes: a connection is closed on its own loop's thread only. */
     private final ConcurrentLinkedQueue<Connection> killed = new ConcurrentLinkedQueue<>();
+    /** Subscribers that publishers on any loop left messages for ({@link Mailbox}): written on this loop. */
+    private final ConcurrentLinkedQueue<Connection> mail = new ConcurrentLinkedQueue<>();
     private final ServerContext ctx;
     private final List<Connection> connections = new ArrayList<>();
     private final KeyViews keys = new KeyViews();
@@ -54,6 +58,17 @@ final class EventLoop implements Runnable {
         selector.wakeup();
     }
 
+    /**
+     * Has this loop write the messages waiting in {@code c}'s mailbox. A publisher on this loop's own
+     * thread need not wake it: the loop looks at {@link #mail} before it next sleeps.
+     */
+    void mail(Connection c) {
+        mail.add(c);
+        if (Thread.currentThread() != thread) {
+            selector.wakeup();
+        }
+    }
+
     @Override
     public void run() {
         Consumer<SelectionKey> onReady = this::ready;
@@ -73,6 +88,11 @@ final class EventLoop implements Runnable {
                 for (Connection c; (c = killed.poll()) != null; ) {
                     c.close();
                 }
+                for (Connection c; (c = mail.poll()) != null; ) {
+                    if (!c.isClosed()) {
+                        guarded(c, MAIL);
+                    }
+                }
                 // The action form skips the selected-key HashSet, whose add, iteration and clear
                 // (O(table size) per select) took a fifth of the loop's CPU under unpipelined load.
                 // A loop that sleeps whenever it is idle for a moment is woken by the client's next
@@ -89,7 +109,7 @@ final class EventLoop implements Runnable {
                 for (int i = 0; i < toFlush.size(); i++) {
                     Connection c = toFlush.get(i);
                     if (!c.isClosed()) {
-                        guarded(c, false);
+                        guarded(c, FLUSH);
                     }
                 }
                 toFlush.clear();
@@ -129,22 +149,26 @@ final class EventLoop implements Runnable {
             return;
         }
         if (k.isWritable()) {
-            guarded(c, false);
+            guarded(c, FLUSH);
         } else if (k.isReadable()) {
-            guarded(c, true);
+            guarded(c, READ);
             if (!c.isClosed()) {
                 toFlush.add(c);
             }
         }
     }
 
-    /** Reads and runs requests ({@code read}) or writes replies, closing {@code c} if that fails. */
-    private static void guarded(Connection c, boolean read) {
+    private static final int READ = 0;
+    private static final int FLUSH = 1;
+    private static final int MAIL = 2;
+
+    /** Reads and runs requests ({@link #READ}), writes replies, or writes messages, closing {@code c} if that fails. */
+    private static void guarded(Connection c, int what) {
         try {
-            if (read) {
-                c.onReadable();
-            } else {
-                c.flush();
+            switch (what) {
+                case READ -> c.onReadable();
+                case FLUSH -> c.flush();
+                default -> c.deliverMail();
             }
         } catch (IOException e) {
             c.close(); // the peer went away or reset: routine
@@ -171,10 +195,14 @@ final class EventLoop implements Runnable {
     private void sweep(long now) {
         long idle = TimeUnit.SECONDS.toNanos(ctx.config.idleTimeoutSeconds());
         connections.removeIf(c -> {
-            if (!c.isClosed() && idle > 0 && now - c.lastActiveNanos > idle) {
+            // Redis spares subscribers the idle timeout: they wait for messages, not to send commands
+            if (!c.isClosed() && idle > 0 && now - c.lastActiveNanos > idle && !c.client.pubsub) {
                 c.close();
             } else if (!c.isClosed() && now - c.lastActiveNanos > Connection.SHRINK_AFTER_NANOS) {
                 c.shrinkIfIdle();
+            }
+            if (!c.isClosed() && c.client.pubsub) {
+                c.closedForOutputLimit(now); // the soft limit's time can pass with no message arriving
             }
             return c.isClosed();
         });

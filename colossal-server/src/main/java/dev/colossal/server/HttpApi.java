@@ -544,6 +544,12 @@ final class HttpApi implements AutoCloseable {
         metric(sb, "colossal_keys", "gauge", "Entries in every database's map, expired ones not yet purged included",
                 ctx.dbs.keys());
         metric(sb, "colossal_connected_clients", "gauge", "Open RESP connections", s.connectedClients.sum());
+        metric(sb, "colossal_pubsub_channels", "gauge", "Channels with a subscriber (INFO's pubsub_channels)",
+                ctx.pubsub.channelCount());
+        metric(sb, "colossal_pubsub_patterns", "gauge", "Patterns with a subscriber (INFO's pubsub_patterns)",
+                ctx.pubsub.patternCount());
+        metric(sb, "colossal_pubsub_shard_channels", "gauge", "Shard channels with a subscriber (INFO's pubsubshard_channels)",
+                ctx.pubsub.shardChannelCount());
         metric(sb, "colossal_connections_received_total", "counter", "RESP connections accepted", s.connectionsReceived.sum());
         metric(sb, "colossal_rejected_connections_total", "counter", "Connections refused at maxclients", s.rejectedConnections.sum());
         metric(sb, "colossal_commands_processed_total", "counter", "RESP commands run", s.commands.sum());

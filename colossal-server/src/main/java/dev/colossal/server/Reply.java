@@ -329,6 +329,30 @@ final class Reply {
         }
     }
 
+    /**
+     * The header of a pub/sub message or (un)subscribe confirmation of {@code n} parts: RESP3's
+     * out-of-band push ({@code >}), which a client tells apart from the reply to its last command,
+     * or the plain array RESP2 clients read in subscribed mode.
+     */
+    void push(int n) {
+        header(protocol >= 3 ? (byte) '>' : (byte) '*', n);
+    }
+
+    /** Appends bytes that are already RESP (a pub/sub message's encoded parts). */
+    void append(byte[] resp) {
+        raw(resp);
+    }
+
+    /**
+     * Forgets the first {@code n} bytes, which the socket has taken, moving the rest to the front.
+     * A subscriber that reads about as fast as messages arrive never empties its buffer, so without
+     * this the bytes already written would pile up in front of the pending ones.
+     */
+    void dropWritten(int n) {
+        MemorySegment.copy(buf, n, buf, 0, len - n);
+        len -= n;
+    }
+
     /** A set: RESP3 {@code ~}, an array in RESP2. */
     void set(int n) {
         header(protocol >= 3 ? (byte) '~' : (byte) '*', n);

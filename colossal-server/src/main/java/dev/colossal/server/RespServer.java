@@ -104,6 +104,7 @@ final class RespServer implements AutoCloseable {
                 Connection connection = new Connection(ch, client, ctx, table);
                 EventLoop loop = loops[next];
                 client.killer = () -> loop.kill(connection);
+                client.mailer = () -> loop.mail(connection);
                 loop.add(connection);
                 next = (next + 1) % loops.length;
             } catch (IOException e) {

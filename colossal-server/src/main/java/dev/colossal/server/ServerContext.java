@@ -22,6 +22,8 @@ final class ServerContext {
     final Stats stats = new Stats();
     /** Commands that took long, for SLOWLOG; CONFIG SET changes its bounds. */
     final SlowLog slowLog = new SlowLog();
+    /** Who listens to which channel; PUBLISH's fan-out. */
+    final PubSub pubsub = new PubSub();
     final LongSupplier clock;
     final long startMillis;
     /**

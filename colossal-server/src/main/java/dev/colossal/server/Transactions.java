@@ -105,10 +105,12 @@ final class Transactions {
             }
             unwatch(c);
             r.array(queued.size());
+            c.inExec = true;
             for (byte[][] command : queued) {
                 table.execute(c, command);
             }
         } finally {
+            c.inExec = false;
             StringCommands.unlockAll(locks);
         }
     }

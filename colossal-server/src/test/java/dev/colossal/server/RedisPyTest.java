@@ -36,6 +36,7 @@ class RedisPyTest {
             String log = Files.readString(out);
             assertEquals(0, exit, log);
             assertTrue(log.contains("ok RESP2"), log);
+            assertTrue(log.contains("ok RESP2 pubsub"), log);
             assertTrue(log.contains("ok redis://host:port/N"), log);
             assertTrue(log.contains("passed"), log);
             System.err.print(log);

@@ -1,0 +1,48 @@
+package dev.colossal.server;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Redis's default {@code client-output-buffer-limit pubsub 32mb 8mb 60} for one subscribed
+ * connection: it is closed when the output it has not read passes {@link #HARD}, or has stayed above
+ * {@link #SOFT} for {@link #SOFT_SECONDS} seconds. A subscriber that stops reading would otherwise
+ * make the server hold every message published to it. Used on the connection's loop only.
+ */
+final class OutputLimit {
+
+    static final long HARD = 32L * 1024 * 1024;
+    static final long SOFT = 8L * 1024 * 1024;
+    static final long SOFT_SECONDS = 60;
+    private static final long SOFT_NANOS = TimeUnit.SECONDS.toNanos(SOFT_SECONDS);
+
+    /** Says on stderr why a subscriber is closed: the client is not the one that would see an error. */
+    static void logClose(Client c, long pendingBytes) {
+        System.err.println("colossal: closing client id=" + c.id + " addr=" + c.address + ": " + pendingBytes
+                + " bytes or more of pub/sub output wait for it to read (client-output-buffer-limit pubsub "
+                + HARD + " " + SOFT + " " + SOFT_SECONDS + ")");
+    }
+
+    /** When the output last went above {@link #SOFT} and stayed there; meaningful while {@link #aboveSoft}. */
+    private long aboveSoftSince;
+    private boolean aboveSoft;
+
+    /**
+     * @param pendingBytes output not yet taken by the socket, and messages not yet in the buffer
+     * @param nowNanos     {@link System#nanoTime}
+     * @return whether the connection must be closed
+     */
+    boolean exceeded(long pendingBytes, long nowNanos) {
+        if (pendingBytes > HARD) {
+            return true;
+        }
+        if (pendingBytes <= SOFT) {
+            aboveSoft = false;
+            return false;
+        }
+        if (!aboveSoft) {
+            aboveSoft = true;
+            aboveSoftSince = nowNanos;
+        }
+        return nowNanos - aboveSoftSince >= SOFT_NANOS;
+    }
+}
