@@ -654,6 +654,11 @@ final class AdminCommands {
                 sb.append("\r\nused_memory_rss_human:").append(human(rss));
             }
             field(sb, "colossal_rss_anon_bytes", ProcessStats.statusBytes("RssAnon"));
+            // The cached scripts' bodies: their compiled forms are on the heap, counted below.
+            ScriptCommands scripts = table.scripts();
+            sb.append("\r\nused_memory_scripts_eval:").append(scripts.cachedBytes())
+                    .append("\r\nnumber_of_cached_scripts:").append(scripts.cachedScripts())
+                    .append("\r\nused_memory_scripts:").append(scripts.cachedBytes());
             sb.append("\r\ncolossal_heap_used_bytes:").append(rt.totalMemory() - rt.freeMemory())
                     .append("\r\ncolossal_heap_max_bytes:").append(rt.maxMemory())
                     .append("\r\nmaxmemory:").append(ctx.config.maxMemoryBytes())

@@ -21,6 +21,7 @@ final class LastCommand {
             "memory", Set.of("doctor", "help", "malloc-stats", "purge", "stats", "usage"),
             "object", Set.of("encoding", "freq", "help", "idletime", "refcount"),
             "slowlog", Set.of("get", "help", "len", "reset"),
+            "script", Set.of("debug", "exists", "flush", "help", "kill", "load"),
             "latency", Set.of("doctor", "graph", "help", "histogram", "history", "latest", "reset"),
             "module", Set.of("help", "list", "load", "loadex", "unload"),
             "cluster", Set.of("addslots", "addslotsrange", "bumpepoch", "count-failure-reports",

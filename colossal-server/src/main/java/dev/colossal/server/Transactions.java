@@ -93,6 +93,12 @@ final class Transactions {
             r.error("EXECABORT Transaction discarded because of previous errors.");
             return;
         }
+        // A queued script locks stripes as it goes, so EXEC must hold the multi-stripe lock first
+        // (see KeyLocks), whatever the number of keys the other queued commands name.
+        Lock multi = queued.stream().anyMatch(q -> ScriptCommands.runsScript(q[0])) ? ctx.dbs.locks().multiStripe() : null;
+        if (multi != null) {
+            multi.lock();
+        }
         Lock[] locks = ctx.dbs.locks().locks(keysOf(queued, c.watchedKeys));
         StringCommands.lockAll(locks);
         try {
@@ -110,6 +116,9 @@ final class Transactions {
             }
         } finally {
             StringCommands.unlockAll(locks);
+            if (multi != null) {
+                multi.unlock();
+            }
         }
     }
 
