@@ -4,7 +4,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The striped key locks every writer holds (see {@link KeyValueStore#lock}). One set serves every
@@ -27,7 +29,7 @@ final class KeyLocks {
     private static final long MIX = 0x9E3779B97F4A7C15L; // 2^64 / golden ratio, odd
 
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
-    private final ReentrantLock multiStripe = new ReentrantLock();
+    private final MultiStripeLock multiStripe = new MultiStripeLock();
 
     KeyLocks() {
         for (int i = 0; i < STRIPES; i++) {
@@ -65,8 +67,44 @@ final class KeyLocks {
      * whole run, as it may lock stripes it did not declare. Reentrant, as {@link #locks} hands it
      * again to a command a script or EXEC runs.
      */
-    Lock multiStripe() {
+    MultiStripeLock multiStripe() {
         return multiStripe;
+    }
+
+    /**
+     * The multi-stripe lock: a command waiting for it while a script has held it past Redis's
+     * busy threshold is answered BUSY instead of waiting on (its event loop would serve no one
+     * until the script ended or was killed), as Redis answers every command then.
+     */
+    static final class MultiStripeLock extends ReentrantLock {
+
+        private static final long serialVersionUID = 1L;
+        private static final long POLL_MILLIS = 10;
+
+        private transient volatile BooleanSupplier busy = () -> false;
+
+        /** @param busy whether a script has run past the busy threshold (see {@link ScriptCommands}) */
+        void busyWhen(BooleanSupplier busy) {
+            this.busy = busy;
+        }
+
+        /** @throws ReplyException BUSY, see the class comment */
+        @Override
+        public void lock() {
+            if (tryLock()) {
+                return;
+            }
+            try {
+                while (!tryLock(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                    if (busy.getAsBoolean()) {
+                        throw new ReplyException(Errors.BUSY);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ReplyException("ERR interrupted while waiting for a script");
+            }
+        }
     }
 
     /**

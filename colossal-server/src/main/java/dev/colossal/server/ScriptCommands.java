@@ -19,8 +19,13 @@ import org.luaj.vm2.LuaValue;
  * a time in the whole server, as in Redis.
  *
  * <p>A runaway script is stopped by SCRIPT KILL from any connection, if it has not written; one
- * that wrote runs on, as in Redis. Unlike Redis, connections on other event loops are served
- * meanwhile (those that need a key it holds, or another script, wait), rather than answered BUSY.
+ * that wrote runs on, as in Redis. The script runs on its client's event loop, whose other
+ * connections wait for it (Redis answers them BUSY after {@link #BUSY_MILLIS}); new connections go
+ * to another loop meanwhile ({@link RespServer}), so a SCRIPT KILL can always get through.
+ * Connections on other loops are served as usual, where Redis answers BUSY: only a command that
+ * would wait for the script's multi-stripe lock (another script, MSET, EXEC) is answered BUSY
+ * once the script has run {@link #BUSY_MILLIS}; one that needs a key's stripe the script holds
+ * waits for it.
  */
 final class ScriptCommands {
 
@@ -35,6 +40,9 @@ final class ScriptCommands {
             "KILL", "    Kill the currently executing Lua script.", "LOAD <script>",
             "    Load a script into the scripts cache without executing it.", "HELP", "    Prints this help.");
 
+    /** Redis's busy-reply-threshold (lua-time-limit) default: see {@link KeyLocks.MultiStripeLock}. */
+    static final long BUSY_MILLIS = 5000;
+
     private final ServerContext ctx;
     private final ScriptCalls calls;
     private final ScriptCache cache = new ScriptCache();
@@ -44,6 +52,10 @@ final class ScriptCommands {
     ScriptCommands(ServerContext ctx, CommandTable table) {
         this.ctx = ctx;
         this.calls = new ScriptCalls(table);
+        ctx.dbs.locks().multiStripe().busyWhen(() -> {
+            ScriptRun run = running;
+            return run != null && run.runningMillis() >= BUSY_MILLIS;
+        });
     }
 
     void register(CommandTable t) {
@@ -61,6 +73,11 @@ final class ScriptCommands {
     static boolean runsScript(byte[] name) {
         return Args.is(name, "EVAL") || Args.is(name, "EVALSHA") || Args.is(name, "EVAL_RO")
                 || Args.is(name, "EVALSHA_RO");
+    }
+
+    /** @return the script running now, or null */
+    ScriptRun running() {
+        return running;
     }
 
     int cachedScripts() {

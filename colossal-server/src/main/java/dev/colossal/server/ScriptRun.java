@@ -24,6 +24,8 @@ final class ScriptRun {
     /** Runs its {@code redis.call}s. */
     final ScriptCalls calls;
     final long startNanos = System.nanoTime();
+    /** The event loop's thread the script runs on. */
+    final Thread thread = Thread.currentThread();
     /** RUNNING, then WROTE or KILLED, never both: compare-and-set, so a kill and a first write cannot cross. */
     private final AtomicInteger state = new AtomicInteger(RUNNING);
 
