@@ -89,6 +89,34 @@ final class LuaReplies {
      * with {@code ok} as a status, any other table as an array of its elements up to the first nil.
      */
     static void toReply(LuaValue v, Reply r) {
+        if (!nestedAtMost(v, MAX_NESTING)) {
+            // Checked before the first byte is written: a reply cannot be taken back half written.
+            r.error("ERR reached lua stack limit");
+            return;
+        }
+        write(v, r);
+    }
+
+    /** Tables in tables this deep at most are answered; Lua 5.1's C stack would have stopped Redis first. */
+    static final int MAX_NESTING = 1000;
+
+    /** @return whether {@code v}'s arrays nest {@code left} deep at most (a table that holds itself does not) */
+    private static boolean nestedAtMost(LuaValue v, int left) {
+        if (!(v instanceof LuaTable t) || t.rawget(ERR).isstring() || t.rawget(OK).isstring()) {
+            return true;
+        }
+        if (left == 0) {
+            return false;
+        }
+        for (int i = 1; !t.rawget(i).isnil(); i++) {
+            if (!nestedAtMost(t.rawget(i), left - 1)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void write(LuaValue v, Reply r) {
         switch (v.type()) {
             case LuaValue.TNUMBER -> r.integer(truncate(v.todouble()));
             case LuaValue.TSTRING -> {
@@ -124,7 +152,7 @@ final class LuaReplies {
         }
         r.array(n);
         for (int i = 1; i <= n; i++) {
-            toReply(t.rawget(i), r);
+            write(t.rawget(i), r);
         }
     }
 

@@ -84,12 +84,12 @@ final class ScriptHook extends DebugLib {
         if (r != null && r.killRequested()) {
             throw new Killed();
         }
-        if (depth > MAX_DEPTH) {
-            throw new LuaError(LuaValue.valueOf(where(1) + "stack overflow"));
-        }
         int[] info = frames[depth - 1].lineinfo;
         lastLine = info != null && pc < info.length ? info[pc] : 0;
         lines[depth - 1] = lastLine;
+        if (depth > MAX_DEPTH) {
+            throw new LuaError(LuaValue.valueOf(where(1) + "stack overflow"));
+        }
     }
 
     @Override
