@@ -63,6 +63,22 @@ final class KeyLocks {
     }
 
     /**
+     * Locks {@code key}'s stripe for a script that names a key it did not declare, unless this
+     * thread holds it already (a declared key's, or one named before): a script keeps each stripe
+     * it touched to its end, so no other client's write lands between its commands.
+     *
+     * @return the lock taken, for the caller to unlock, or null if it was held already
+     */
+    Lock lockUnlessHeld(byte[] key) {
+        ReentrantLock l = locks[stripe(MemorySegment.ofArray(key))];
+        if (l.isHeldByCurrentThread()) {
+            return null;
+        }
+        l.lock();
+        return l;
+    }
+
+    /**
      * The lock taken before a second stripe (see the class comment): a script holds it for its
      * whole run, as it may lock stripes it did not declare. Reentrant, as {@link #locks} hands it
      * again to a command a script or EXEC runs.

@@ -153,6 +153,9 @@ final class RespServer implements AutoCloseable {
         if (listener != null) {
             listener.close();
         }
+        // A script that wrote cannot be killed, but the loop running it must stop (Redis's
+        // SHUTDOWN NOSAVE ends such a script with the process): its writes so far stay.
+        table.scripts().abortRunning();
         try {
             if (acceptor != null) {
                 acceptor.join(5000);

@@ -16,9 +16,11 @@ final class ScriptCalls {
     private static final int KEEP_REPLY_BYTES = 64 * 1024;
 
     private final CommandTable table;
+    private final KeyLocks locks;
 
-    ScriptCalls(CommandTable table) {
+    ScriptCalls(CommandTable table, KeyLocks locks) {
         this.table = table;
+        this.locks = locks;
     }
 
     /**
@@ -69,6 +71,12 @@ final class ScriptCalls {
                 throw new ScriptHook.Killed();
             }
         }
+        spec.forEachKey(args, key -> {
+            java.util.concurrent.locks.Lock taken = locks.lockUnlessHeld(key);
+            if (taken != null) {
+                run.undeclared.add(taken);
+            }
+        });
         Reply r = run.inner.reply;
         table.execute(run.inner, args);
         LuaValue v = LuaReplies.toLua(r.segment(), r.len);

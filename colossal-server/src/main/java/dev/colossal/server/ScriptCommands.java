@@ -14,8 +14,8 @@ import org.luaj.vm2.LuaValue;
  * <p>Atomicity: a script holds the {@linkplain KeyLocks#multiStripe() multi-stripe lock} and the
  * stripes of its declared KEYS from its first instruction to its reply, so no other client's write
  * lands between its commands on those keys, nor on any key it touches undeclared (that key's
- * stripe is taken when its command runs, and kept out of deadlock by the multi-stripe lock; see
- * {@link KeyLocks}). As with EXEC, other clients' reads are not held off. Only one script runs at
+ * stripe is taken when a command first names it and kept to the end; taken out of the global
+ * order, it cannot deadlock, as the script holds the multi-stripe lock: see {@link KeyLocks}). As with EXEC, other clients' reads are not held off. Only one script runs at
  * a time in the whole server, as in Redis.
  *
  * <p>A runaway script is stopped by SCRIPT KILL from any connection, if it has not written; one
@@ -51,7 +51,7 @@ final class ScriptCommands {
 
     ScriptCommands(ServerContext ctx, CommandTable table) {
         this.ctx = ctx;
-        this.calls = new ScriptCalls(table);
+        this.calls = new ScriptCalls(table, ctx.dbs.locks());
         ctx.dbs.locks().multiStripe().busyWhen(() -> {
             ScriptRun run = running;
             return run != null && run.runningMillis() >= BUSY_MILLIS;
@@ -73,6 +73,14 @@ final class ScriptCommands {
     static boolean runsScript(byte[] name) {
         return Args.is(name, "EVAL") || Args.is(name, "EVALSHA") || Args.is(name, "EVAL_RO")
                 || Args.is(name, "EVALSHA_RO");
+    }
+
+    /** Stops the script running, if any, whether it wrote or not: the server is closing. */
+    void abortRunning() {
+        ScriptRun run = running;
+        if (run != null) {
+            run.abort();
+        }
     }
 
     /** @return the script running now, or null */
@@ -124,6 +132,7 @@ final class ScriptCommands {
             run(run, script, keys, argv, r);
         } finally {
             running = null;
+            StringCommands.unlockAll(run.undeclared.toArray(Lock[]::new));
             StringCommands.unlockAll(stripes);
             multi.unlock();
             run.inner.reply.errors = 0; // the script's own reply is the error counted, as in Redis

@@ -26,8 +26,14 @@ final class ScriptRun {
     final long startNanos = System.nanoTime();
     /** The event loop's thread the script runs on. */
     final Thread thread = Thread.currentThread();
-    /** RUNNING, then WROTE or KILLED, never both: compare-and-set, so a kill and a first write cannot cross. */
+    /**
+     * RUNNING, then WROTE or KILLED, never both (compare-and-set, so a kill and a first write
+     * cannot cross), but for {@link #abort}.
+     */
     private final AtomicInteger state = new AtomicInteger(RUNNING);
+
+    /** Stripes of undeclared keys the script locked as it named them, unlocked when it ends. */
+    final java.util.List<java.util.concurrent.locks.Lock> undeclared = new java.util.ArrayList<>();
 
     ScriptRun(Client caller, String sha, boolean readOnly, ScriptCalls calls) {
         this.caller = caller;
@@ -56,6 +62,11 @@ final class ScriptRun {
     /** SCRIPT KILL, from any thread. */
     Kill kill() {
         return state.compareAndSet(RUNNING, KILLED) || state.get() == KILLED ? Kill.KILLED : Kill.UNKILLABLE;
+    }
+
+    /** Stops the script at its next instruction even if it wrote (the server is closing). */
+    void abort() {
+        state.set(KILLED);
     }
 
     long runningMillis() {

@@ -139,12 +139,8 @@ final class Transactions {
         List<byte[]> keys = new ArrayList<>(watched);
         for (byte[][] command : queued) {
             CommandSpec spec = table.find(command[0]);
-            if (spec == null || spec.firstKey() <= 0) {
-                continue;
-            }
-            int last = spec.lastKey() < 0 ? command.length + spec.lastKey() : Math.min(spec.lastKey(), command.length - 1);
-            for (int i = spec.firstKey(); i <= last; i += Math.max(1, spec.step())) {
-                keys.add(command[i]);
+            if (spec != null) {
+                spec.forEachKey(command, keys::add);
             }
         }
         return keys.toArray(byte[][]::new);
