@@ -360,7 +360,7 @@ final class AdminCommands {
                 r.bulk("since");
                 r.bulk("1.0.0");
                 r.bulk("group");
-                r.bulk(s.firstKey() > 0 || s.name().equals("keys") || s.name().equals("scan") ? "generic" : "server");
+                r.bulk(group(s));
             }
         } else if (Args.is(sub, "LIST") && a.length == 2) {
             r.array(table.all().size());
@@ -372,6 +372,14 @@ final class AdminCommands {
         } else {
             r.error(Errors.unknownSubcommand(sub, "COMMAND"));
         }
+    }
+
+    /** COMMAND DOCS's group of a command, as Redis 7.0 files it. */
+    private static String group(CommandSpec s) {
+        if (s.name().startsWith("eval") || s.name().equals("script")) {
+            return "scripting";
+        }
+        return s.firstKey() > 0 || s.name().equals("keys") || s.name().equals("scan") ? "generic" : "server";
     }
 
     /**
@@ -390,6 +398,10 @@ final class AdminCommands {
             r.error("ERR Invalid number of arguments specified for command");
             return;
         }
+        if (ScriptCommands.runsScript(a[2])) {
+            scriptKeys(a, r);
+            return;
+        }
         boolean subcommandKey = argc >= 3 && (spec.name().equals("object") || spec.name().equals("memory")
                 && Args.is(a[3], "USAGE"));
         int first = subcommandKey ? 2 : spec.firstKey();
@@ -403,6 +415,19 @@ final class AdminCommands {
         r.array(n);
         for (int i = 0; i < n; i++) {
             r.bulk(a[2 + first + i * step]);
+        }
+    }
+
+    /** COMMAND GETKEYS of EVAL and its kind: the numkeys keys after the script (its keys move with numkeys). */
+    private static void scriptKeys(byte[][] a, Reply r) {
+        java.util.OptionalLong n = Args.toLong(a[4]);
+        if (n.isEmpty() || n.getAsLong() < 0 || n.getAsLong() > a.length - 5) {
+            r.array(0); // Redis finds no keys where EVAL would refuse its numkeys
+            return;
+        }
+        r.array((int) n.getAsLong());
+        for (int i = 0; i < n.getAsLong(); i++) {
+            r.bulk(a[5 + i]);
         }
     }
 
