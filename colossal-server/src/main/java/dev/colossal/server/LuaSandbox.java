@@ -27,8 +27,9 @@ import org.luaj.vm2.lib.VarArgFunction;
  * The Lua world scripts run in, one per thread (LuaJ's state is not thread-safe, and a script runs
  * start to end on the event loop that received it). What a script sees is what Redis 7.0 gives:
  * the base library without files or printing, {@code string}, {@code table}, {@code math},
- * {@code unpack} and {@code loadstring} as Lua 5.1 has them, {@code redis} ({@link RedisLib}) and
- * {@code KEYS}/{@code ARGV}; no {@code io}, {@code os}, {@code debug}, {@code package},
+ * {@code unpack} and {@code loadstring} as Lua 5.1 has them, {@code redis} ({@link RedisLib}),
+ * {@code cjson} ({@link LuaJson}), {@code bit} ({@link LuaBit}) and {@code KEYS}/{@code ARGV}; no
+ * {@code struct}, {@code cmsgpack}, {@code io}, {@code os}, {@code debug}, {@code package},
  * {@code require}, coroutines (LuaJ runs each on a thread of its own) or {@code luajava}.
  *
  * <p>Globals are read-only, as in Redis: scripts see them through an empty table whose metatable
@@ -88,7 +89,9 @@ final class LuaSandbox {
         globals.rawset("error", new ErrorFunction());
         globals.rawset("loadstring", new LoadString());
         globals.rawset("redis", new RedisLib(hook).table());
-        for (String lib : new String[] {"string", "table", "math", "redis"}) {
+        globals.rawset("cjson", LuaJson.table(hook::where));
+        globals.rawset("bit", LuaBit.table());
+        for (String lib : new String[] {"string", "table", "math", "redis", "cjson", "bit"}) {
             globals.rawset(lib, readOnly((LuaTable) globals.rawget(lib)));
         }
         readOnly.add(env);

@@ -108,6 +108,11 @@ final class ScriptHook extends DebugLib {
      */
     String where(int level) {
         int at = Math.min(depth, MAX_DEPTH + 1) - level;
-        return at < 0 || frames[at] == null ? "" : "user_script:" + lines[at] + ": ";
+        if (at < 0) {
+            // A tail call (return error('x')) left its caller's frame before the call:
+            // Lua still names the line it was made on, the last one run.
+            return depth == 0 && level == 1 ? "user_script:" + lastLine + ": " : "";
+        }
+        return frames[at] == null ? "" : "user_script:" + lines[at] + ": ";
     }
 }
