@@ -171,12 +171,17 @@ final class LuaJson {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             throw new IllegalArgumentException("Cannot serialise number: must not be NaN or Inf");
         }
+        return g(d, 14);
+    }
+
+    /** C's {@code %.<digits>g} of a finite {@code d}. */
+    static String g(double d, int digits) {
         if (d == 0) {
             return 1 / d < 0 ? "-0" : "0";
         }
-        BigDecimal v = new BigDecimal(d).round(new MathContext(14));
+        BigDecimal v = new BigDecimal(d).round(new MathContext(digits));
         int exponent = v.precision() - v.scale() - 1;
-        if (exponent < -4 || exponent >= 14) {
+        if (exponent < -4 || exponent >= digits) {
             BigDecimal mantissa = v.movePointLeft(exponent).stripTrailingZeros();
             return mantissa.toPlainString() + (exponent < 0 ? "e-" : "e+")
                     + (Math.abs(exponent) < 10 ? "0" : "") + Math.abs(exponent);

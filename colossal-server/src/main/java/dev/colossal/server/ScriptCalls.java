@@ -51,7 +51,7 @@ final class ScriptCalls {
             if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
                 return fail("ERR Lua redis lib command arguments must be strings or integers", raise);
             }
-            args[i] = RedisLib.bytes(v.strvalue());
+            args[i] = v.type() == LuaValue.TNUMBER ? numberText(v.todouble()) : RedisLib.bytes(v.strvalue());
         }
         CommandSpec spec = table.find(args[0]);
         if (spec == null) {
@@ -85,6 +85,16 @@ final class ScriptCalls {
             throw new CommandError(t.rawget(LuaReplies.ERR).tojstring());
         }
         return v;
+    }
+
+    /**
+     * A number argument as Redis 7.0 writes it ({@code %.17g}: {@code 1e+20}, {@code
+     * 0.10000000000000001}), where LuaJ writes {@code 1.0E20}. NaN is {@code -nan}, the NaN x86
+     * arithmetic makes, whose sign Java does not keep.
+     */
+    private static byte[] numberText(double d) {
+        String s = Double.isNaN(d) ? "-nan" : Double.isInfinite(d) ? (d > 0 ? "inf" : "-inf") : LuaJson.g(d, 17);
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     private static LuaValue fail(String text, boolean raise) {
