@@ -87,6 +87,8 @@ final class LuaSandbox {
             }
         });
         globals.rawset("error", new ErrorFunction());
+        globals.rawset("tostring", LuaFormat.tostring(globals.rawget("tostring")));
+        ((LuaTable) globals.rawget("string")).rawset("format", LuaFormat.format(hook::where));
         globals.rawset("loadstring", new LoadString());
         globals.rawset("redis", new RedisLib(hook).table());
         globals.rawset("cjson", LuaJson.table(hook::where));

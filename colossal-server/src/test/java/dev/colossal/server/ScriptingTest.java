@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -233,11 +234,53 @@ class ScriptingTest {
                     String r = killer.call("SCRIPT", "KILL");
                     return r.startsWith("-UNKILLABLE") ? "x" : r;
                 });
-                assertEquals("x", unkillable);
+                assertEquals("x", unkillable, () -> "the writing script's connection got: " + reply(runaway));
                 assertEquals(":1\r\n", killer.call("EXISTS", "w"));
             } finally {
                 runaway.socket.close(); // the server's close aborts the unkillable script
             }
+        }
+    }
+
+    /**
+     * LuaJ on a stock JVM, as the project promises for everything: the server, started with no
+     * JVM flag, runs scripts through every library scripts see and prints nothing but its own lines.
+     */
+    @Test
+    void aStockJvmPrintsNoWarningWhileTheServerRunsScripts() throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        int port = TestServers.freePort();
+        Path log = dir.resolve("server.log");
+        Process server = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.colossal.cli.Main",
+                "serve", "--port", Integer.toString(port), "--http-port", "-1", "--data", dir.resolve("data").toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            TestServers.awaitPong(port, server, log);
+            try (Wire w = new Wire(port)) {
+                String everyLibrary = "local t = {} for i = 1, 10 do t[i] = redis.call('incr', KEYS[1]) end "
+                        + "local ok, e = pcall(error, 'x') "
+                        + "return {t[10], string.format('%5.2f', 1.5), table.concat({1, 2}, ','), math.floor(2.5), "
+                        + "cjson.encode(cjson.decode('[1,2]')), bit.band(7, 3), loadstring('return 2')(), unpack({3}), e}";
+                assertEquals("*9\r\n:10\r\n$5\r\n 1.50\r\n$3\r\n1,2\r\n:2\r\n$5\r\n[1,2]\r\n:3\r\n:2\r\n:3\r\n"
+                        + "$1\r\nx\r\n", w.call("EVAL", everyLibrary, "1", "n"));
+                assertTrue(w.call("EVAL", "return y", "0").startsWith("-ERR user_script:1: Script attempted"));
+                w.send(Wire.encode("SHUTDOWN", "NOSAVE")); // no reply: the server closes the connection
+            }
+            assertTrue(server.waitFor(30, TimeUnit.SECONDS), "the server did not stop");
+            for (String line : Files.readAllLines(log)) {
+                assertTrue(line.startsWith("colossal: "), "the JVM or a library printed: " + line);
+            }
+        } finally {
+            server.destroyForcibly();
+        }
+    }
+
+    private static String reply(Wire w) {
+        try {
+            w.socket.setSoTimeout(500);
+            return w.reply();
+        } catch (IOException e) {
+            return e.toString();
         }
     }
 
