@@ -9,7 +9,6 @@ import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaUserdata;
 import org.luaj.vm2.LuaValue;
-import org.luaj.vm2.Varargs;
 import org.luaj.vm2.lib.OneArgFunction;
 
 /**
@@ -82,12 +81,8 @@ final class LuaJson {
         int max = 0;
         int count = 0;
         boolean array = true;
-        for (LuaValue k = LuaValue.NIL; ; ) {
-            Varargs next = t.next(k);
-            k = next.arg1();
-            if (k.isnil()) {
-                break;
-            }
+        LuaValue[] keys = t.keys();
+        for (LuaValue k : keys) {
             double d = k.type() == LuaValue.TNUMBER ? k.todouble() : 0;
             if (d >= 1 && d == Math.floor(d) && d <= Integer.MAX_VALUE) {
                 max = Math.max(max, (int) d);
@@ -112,12 +107,7 @@ final class LuaJson {
         }
         out.write('{');
         boolean first = true;
-        for (LuaValue k = LuaValue.NIL; ; ) {
-            Varargs next = t.next(k);
-            k = next.arg1();
-            if (k.isnil()) {
-                break;
-            }
+        for (LuaValue k : keys) {
             if (!first) {
                 out.write(',');
             }
@@ -130,7 +120,7 @@ final class LuaJson {
                 throw new IllegalArgumentException("Cannot serialise table: table key must be a number or string");
             }
             out.write(':');
-            encode(next.arg(2), out, depth);
+            encode(t.rawget(k), out, depth);
         }
         out.write('}');
     }
@@ -240,56 +230,56 @@ final class LuaJson {
         }
 
         private LuaValue object() {
-            nest();
-            at++;
             LuaTable t = new LuaTable();
-            space();
-            if (at < s.length && s[at] == '}') {
-                at++;
-                depth--;
-                return t;
+            if (opened('}')) {
+                do {
+                    space();
+                    if (at >= s.length || s[at] != '"') {
+                        throw fail("object key string");
+                    }
+                    LuaString key = LuaValue.valueOf(string());
+                    space();
+                    expect(':', "colon");
+                    t.rawset(key, value());
+                } while (more('}', "comma or object end"));
             }
-            while (true) {
-                space();
-                if (at >= s.length || s[at] != '"') {
-                    throw fail("object key string");
-                }
-                LuaString key = LuaValue.valueOf(string());
-                space();
-                expect(':', "colon");
-                t.rawset(key, value());
-                space();
-                if (at < s.length && s[at] == ',') {
-                    at++;
-                } else {
-                    expect('}', "comma or object end");
-                    depth--;
-                    return t;
-                }
-            }
+            return t;
         }
 
         private LuaValue array() {
+            LuaTable t = new LuaTable();
+            if (opened(']')) {
+                int i = 1;
+                do {
+                    t.rawset(i++, value());
+                } while (more(']', "comma or array end"));
+            }
+            return t;
+        }
+
+        /** Enters an object or array: @return false if it closes at once (empty) */
+        private boolean opened(char close) {
             nest();
             at++;
-            LuaTable t = new LuaTable();
             space();
-            if (at < s.length && s[at] == ']') {
+            if (at < s.length && s[at] == close) {
                 at++;
                 depth--;
-                return t;
+                return false;
             }
-            for (int i = 1; ; i++) {
-                t.rawset(i, value());
-                space();
-                if (at < s.length && s[at] == ',') {
-                    at++;
-                } else {
-                    expect(']', "comma or array end");
-                    depth--;
-                    return t;
-                }
+            return true;
+        }
+
+        /** After an element: @return true after a comma, false after the closing {@code close} */
+        private boolean more(char close, String expected) {
+            space();
+            if (at < s.length && s[at] == ',') {
+                at++;
+                return true;
             }
+            expect(close, expected);
+            depth--;
+            return false;
         }
 
         private void nest() {
