@@ -151,6 +151,9 @@ final class ScriptCommands {
             r.error("ERR Script killed by user with SCRIPT KILL..." + where + lua.lastLine() + ".");
         } catch (LuaError e) {
             r.error(errorText(e) + where + lua.lastLine() + ".");
+        } catch (OutOfMemoryError full) {
+            // The script's own garbage, unreachable once it stopped: the server goes on. Lua's words.
+            r.error("ERR user_script:" + lua.lastLine() + ": not enough memory" + where + lua.lastLine() + ".");
         } catch (StackOverflowError deep) {
             // Lua calls are bounded (ScriptHook.MAX_DEPTH), but Java recursion inside a library
             // (a deeply nested table given to a command, string.gsub calling back) is not.

@@ -272,6 +272,53 @@ class ScriptingTest {
     }
 
     /**
+     * Redis answers BUSY to everything once a script has run 5 s; here, a command that would wait
+     * for what the script holds across stripes (another script, MSET) is answered BUSY then, and
+     * one that needs nothing of it (GET) is served.
+     */
+    @Test
+    void commandsThatWouldWaitForARunawayScriptAreAnsweredBusy() throws Exception {
+        String busy = "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n";
+        assertTrue(KeyLocks.stripe(java.lang.foreign.MemorySegment.ofArray(Args.bytes("a")))
+                != KeyLocks.stripe(java.lang.foreign.MemorySegment.ofArray(Args.bytes("b"))), "MSET a b takes two stripes");
+        try (ColossalServer s = server(1)) {
+            long sent = System.nanoTime();
+            Wire runaway = new Wire(s.port());
+            runaway.send(Wire.encode("EVAL", "redis.call('set', 'started', '1') while true do end", "0"));
+            try (Wire other = servedWhileTheScriptRuns(s.port())) {
+                other.socket.setSoTimeout(15_000);
+                assertEquals(busy, other.call("EVAL", "return 1", "0"));
+                long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+                assertTrue(waited >= ScriptCommands.BUSY_MILLIS, "BUSY after " + waited + " ms");
+                assertEquals(busy, other.call("MSET", "a", "1", "b", "2"));
+                assertEquals("$1\r\n1\r\n", other.call("GET", "started"));
+                assertTrue(other.call("SCRIPT", "KILL").startsWith("-UNKILLABLE"));
+            } finally {
+                runaway.socket.close(); // the server's close aborts the script
+            }
+        }
+    }
+
+    /** A connection that sees the script's first write was served while it runs, so on a loop of its own. */
+    private static Wire servedWhileTheScriptRuns(int port) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            Wire w = new Wire(port);
+            w.socket.setSoTimeout(1000);
+            try {
+                if (w.call("EXISTS", "started").equals(":1\r\n")) {
+                    return w;
+                }
+            } catch (java.net.SocketTimeoutException behindTheScript) {
+                // made before the script started, on its loop: try again
+            }
+            w.close();
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no connection was served while the script ran, in 20 s");
+    }
+
+    /**
      * A connection made while the script runs is given a loop of its own, and kills the script.
      * One made before the script started shares its loop: it is answered NOTBUSY first, or never
      * (its SCRIPT KILL waits behind the script), and another is tried.
