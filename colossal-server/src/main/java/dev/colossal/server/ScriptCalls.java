@@ -104,8 +104,15 @@ final class ScriptCalls {
         return LuaReplies.errorTable(text);
     }
 
-    /** Commands Redis flags {@code noscript}: transactions, connection state, scripting itself, SHUTDOWN. */
+    /**
+     * Commands Redis 7.0 flags {@code noscript} whose specs here do not say so (COMMAND INFO shows
+     * their flags as they are), and SCRIPT, whose subcommands Redis flags one by one.
+     */
+    private static final java.util.Set<String> NOSCRIPT = java.util.Set.of("quit", "hello", "auth", "reset", "save",
+            "bgsave", "script");
+
+    /** Commands Redis refuses in scripts: transactions, connection state, scripting itself, SHUTDOWN. */
     private static boolean refused(CommandSpec spec) {
-        return spec.flags().contains("noscript") || spec.flags().contains("no-script") || spec.name().equals("script");
+        return spec.flags().contains("noscript") || spec.flags().contains("no-script") || NOSCRIPT.contains(spec.name());
     }
 }

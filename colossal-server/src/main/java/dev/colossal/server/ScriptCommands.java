@@ -15,8 +15,9 @@ import org.luaj.vm2.LuaValue;
  * stripes of its declared KEYS from its first instruction to its reply, so no other client's write
  * lands between its commands on those keys, nor on any key it touches undeclared (that key's
  * stripe is taken when a command first names it and kept to the end; taken out of the global
- * order, it cannot deadlock, as the script holds the multi-stripe lock: see {@link KeyLocks}). As with EXEC, other clients' reads are not held off. Only one script runs at
- * a time in the whole server, as in Redis.
+ * order, it cannot deadlock, as the script holds the multi-stripe lock: see {@link KeyLocks}). As
+ * with EXEC, other clients' reads are not held off. Only one script runs at a time in the whole
+ * server, as in Redis.
  *
  * <p>A runaway script is stopped by SCRIPT KILL from any connection, if it has not written; one
  * that wrote runs on, as in Redis. The script runs on its client's event loop, whose other
