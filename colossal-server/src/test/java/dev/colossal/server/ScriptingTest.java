@@ -71,6 +71,38 @@ class ScriptingTest {
         }
     }
 
+    /** Lettuce speaks RESP3 by default: a script's results reach it as they reach a RESP3 client of Redis. */
+    @Test
+    void lettuceEvalAndEvalsha() throws Exception {
+        try (ColossalServer s = server(2)) {
+            io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(
+                    io.lettuce.core.RedisURI.create("127.0.0.1", s.port()));
+            try (io.lettuce.core.api.StatefulRedisConnection<String, String> c = client.connect()) {
+                io.lettuce.core.api.sync.RedisCommands<String, String> l = c.sync();
+                Long allowed = l.eval(RATE_LIMIT, io.lettuce.core.ScriptOutputType.INTEGER, new String[] {"rl:l"},
+                        "60000", "1");
+                assertEquals(1L, allowed);
+                assertEquals(0L, (Long) l.eval(RATE_LIMIT, io.lettuce.core.ScriptOutputType.INTEGER,
+                        new String[] {"rl:l"}, "60000", "1"));
+                String sha = l.scriptLoad(COMPARE_AND_DELETE);
+                l.set("lock", "t1");
+                assertEquals(0L, (Long) l.evalsha(sha, io.lettuce.core.ScriptOutputType.INTEGER,
+                        new String[] {"lock"}, "t2"));
+                assertEquals(1L, (Long) l.evalsha(sha, io.lettuce.core.ScriptOutputType.INTEGER,
+                        new String[] {"lock"}, "t1"));
+                assertEquals(List.of("a", "b"), l.eval("return {ARGV[1], ARGV[2]}",
+                        io.lettuce.core.ScriptOutputType.MULTI, new String[0], "a", "b"));
+                assertEquals("PONG", l.eval("return redis.call('ping')", io.lettuce.core.ScriptOutputType.STATUS));
+                assertEquals(List.of(true), l.scriptExists(sha));
+                io.lettuce.core.RedisNoScriptException gone = assertThrows(io.lettuce.core.RedisNoScriptException.class,
+                        () -> l.evalsha("0".repeat(40), io.lettuce.core.ScriptOutputType.INTEGER));
+                assertTrue(gone.getMessage().startsWith("NOSCRIPT"), gone.getMessage());
+            } finally {
+                client.shutdown();
+            }
+        }
+    }
+
     @Test
     void rateLimiterAndCompareAndDeleteWorkAsInRedis() throws Exception {
         try (ColossalServer s = server(2); Jedis j = new Jedis("127.0.0.1", s.port())) {
