@@ -124,13 +124,45 @@ def pubsub_check(r, label):
     print("ok %s pubsub: subscribe/psubscribe/get_message/ping/listen(200)/run_in_thread(100)/cleanup" % label)
 
 
+def check_lock(r, label):
+    """redis-py's Lock: SET NX PX to acquire, Lua scripts (EVALSHA) to extend, reacquire and release."""
+    lock = r.lock("py:lock", timeout=10)
+    assert lock.acquire(blocking=False) is True
+    assert r.lock("py:lock", timeout=10).acquire(blocking=False) is False
+    assert lock.extend(5) is True
+    assert 10000 < r.pttl("py:lock") <= 15000, r.pttl("py:lock")
+    assert lock.reacquire() is True
+    assert 9000 < r.pttl("py:lock") <= 10000, r.pttl("py:lock")
+    assert lock.owned() is True
+    r.set("py:lock", "someone else's token")
+    try:
+        lock.release()
+        raise AssertionError("releasing a lock another client holds must fail")
+    except redis.exceptions.LockNotOwnedError:
+        pass
+    assert r.get("py:lock") == b"someone else's token"
+    r.delete("py:lock")
+    with r.lock("py:lock", timeout=5, blocking_timeout=1):
+        assert r.exists("py:lock") == 1
+    assert r.exists("py:lock") == 0
+    # after SCRIPT FLUSH, EVALSHA answers NOSCRIPT and redis-py loads the script again
+    assert r.script_flush() is True
+    again = r.lock("py:lock", timeout=5)
+    assert again.acquire(blocking=False) is True
+    again.release()
+    assert r.exists("py:lock") == 0
+    print("ok %s: Lock acquire/extend/reacquire/release (EVALSHA, NOSCRIPT then reload)" % label)
+
+
 r2 = redis.Redis(host="127.0.0.1", port=port)
 check(r2, "RESP2")
 pubsub_check(r2, "RESP2")
+check_lock(r2, "RESP2")
 if major >= 5:
     r3 = redis.Redis(host="127.0.0.1", port=port, protocol=3)
     check(r3, "RESP3")
     pubsub_check(r3, "RESP3")
+    check_lock(r3, "RESP3")
     hello = r3.execute_command("HELLO", "3")
     assert hello[b"proto"] == 3 and hello[b"server"] == b"redis", hello
     assert r3.ttl("nothing") == -2

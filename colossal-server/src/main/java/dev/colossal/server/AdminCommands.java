@@ -372,8 +372,7 @@ final class AdminCommands {
                 r.bulk("since");
                 r.bulk("1.0.0");
                 r.bulk("group");
-                r.bulk(s.flags().contains("pubsub") || s.name().equals("pubsub") ? "pubsub"
-                        : s.firstKey() > 0 || s.name().equals("keys") || s.name().equals("scan") ? "generic" : "server");
+                r.bulk(group(s));
             }
         } else if (Args.is(sub, "LIST") && a.length == 2) {
             r.array(table.all().size());
@@ -385,6 +384,17 @@ final class AdminCommands {
         } else {
             r.error(Errors.unknownSubcommand(sub, "COMMAND"));
         }
+    }
+
+    /** COMMAND DOCS's group of a command, as Redis 7.0 files it. */
+    private static String group(CommandSpec s) {
+        if (s.name().startsWith("eval") || s.name().equals("script")) {
+            return "scripting";
+        }
+        if (s.flags().contains("pubsub") || s.name().equals("pubsub")) {
+            return "pubsub";
+        }
+        return s.firstKey() > 0 || s.name().equals("keys") || s.name().equals("scan") ? "generic" : "server";
     }
 
     /**
@@ -403,6 +413,10 @@ final class AdminCommands {
             r.error("ERR Invalid number of arguments specified for command");
             return;
         }
+        if (ScriptCommands.runsScript(a[2])) {
+            scriptKeys(a, r);
+            return;
+        }
         boolean subcommandKey = argc >= 3 && (spec.name().equals("object") || spec.name().equals("memory")
                 && Args.is(a[3], "USAGE"));
         int first = subcommandKey ? 2 : spec.firstKey();
@@ -416,6 +430,19 @@ final class AdminCommands {
         r.array(n);
         for (int i = 0; i < n; i++) {
             r.bulk(a[2 + first + i * step]);
+        }
+    }
+
+    /** COMMAND GETKEYS of EVAL and its kind: the numkeys keys after the script (its keys move with numkeys). */
+    private static void scriptKeys(byte[][] a, Reply r) {
+        java.util.OptionalLong n = Args.toLong(a[4]);
+        if (n.isEmpty() || n.getAsLong() < 0 || n.getAsLong() > a.length - 5) {
+            r.array(0); // Redis finds no keys where EVAL would refuse its numkeys
+            return;
+        }
+        r.array((int) n.getAsLong());
+        for (int i = 0; i < n.getAsLong(); i++) {
+            r.bulk(a[5 + i]);
         }
     }
 
@@ -672,6 +699,11 @@ final class AdminCommands {
                 sb.append("\r\nused_memory_rss_human:").append(human(rss));
             }
             field(sb, "colossal_rss_anon_bytes", ProcessStats.statusBytes("RssAnon"));
+            // The cached scripts' bodies: their compiled forms are on the heap, counted below.
+            ScriptCommands scripts = table.scripts();
+            sb.append("\r\nused_memory_scripts_eval:").append(scripts.cachedBytes())
+                    .append("\r\nnumber_of_cached_scripts:").append(scripts.cachedScripts())
+                    .append("\r\nused_memory_scripts:").append(scripts.cachedBytes());
             sb.append("\r\ncolossal_heap_used_bytes:").append(rt.totalMemory() - rt.freeMemory())
                     .append("\r\ncolossal_heap_max_bytes:").append(rt.maxMemory())
                     .append("\r\nmaxmemory:").append(ctx.config.maxMemoryBytes())

@@ -24,6 +24,17 @@ record CommandSpec(String name, int arity, List<String> flags, int firstKey, int
         void run(Client c, byte[][] args, Reply r);
     }
 
+    /** Passes each key {@code command} names by this spec's key positions (none for a command that has none). */
+    void forEachKey(byte[][] command, java.util.function.Consumer<byte[]> action) {
+        if (firstKey <= 0) {
+            return;
+        }
+        int last = lastKey < 0 ? command.length + lastKey : Math.min(lastKey, command.length - 1);
+        for (int i = firstKey; i <= last; i += Math.max(1, step)) {
+            action.accept(command[i]);
+        }
+    }
+
     boolean arityOk(int argc) {
         return arity > 0 ? argc == arity : argc >= -arity;
     }

@@ -21,6 +21,7 @@ final class CommandTable {
     private final CommandSpec setSpec;
     private final CommandSpec getSpec;
     private final CommandSpec execSpec;
+    private final ScriptCommands scripts;
     /** Counts of containers' subcommands ({@code config|get}), by that name. */
     private final java.util.concurrent.ConcurrentHashMap<String, CommandStats> subcommandStats =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -37,6 +38,8 @@ final class CommandTable {
         new MonitoringCommands(ctx).register(this);
         new Transactions(ctx, this).register(this);
         new PubSubCommands(ctx).register(this);
+        this.scripts = new ScriptCommands(ctx, this);
+        scripts.register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
         this.execSpec = Objects.requireNonNull(byName.get("exec"));
@@ -94,6 +97,11 @@ final class CommandTable {
             }
         }
         return true;
+    }
+
+    /** The scripting commands' state, for INFO. */
+    ScriptCommands scripts() {
+        return scripts;
     }
 
     CommandSpec get(String name) {

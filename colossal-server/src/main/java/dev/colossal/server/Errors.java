@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 /** Redis 7's error texts, word for word, so clients that match on them behave the same. */
 final class Errors {
     static final String SYNTAX = "ERR syntax error";
+    static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
     static final String NOT_INTEGER = "ERR value is not an integer or out of range";
     static final String NOT_FLOAT = "ERR value is not a valid float";
     static final String OVERFLOW = "ERR increment or decrement would overflow";

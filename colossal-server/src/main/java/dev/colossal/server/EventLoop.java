@@ -47,6 +47,11 @@ final class EventLoop implements Runnable {
         thread.start();
     }
 
+    /** @return whether {@code t} is this loop's thread */
+    boolean runsOn(Thread t) {
+        return thread == t;
+    }
+
     void add(Connection c) {
         incoming.add(c);
         selector.wakeup();

@@ -13,21 +13,22 @@ import java.util.Set;
 final class LastCommand {
 
     /** Redis 7.0.15's subcommands of the containers this server has (from its COMMAND INFO), Redis knowing them whether we do or not; CLUSTER refuses each of its own alike. */
-    private static final Map<String, Set<String>> SUBCOMMANDS = Map.of(
-            "client", Set.of("caching", "getname", "getredir", "help", "id", "info", "kill", "list", "no-evict",
-                    "pause", "reply", "setname", "tracking", "trackinginfo", "unblock", "unpause"),
-            "config", Set.of("get", "help", "resetstat", "rewrite", "set"),
-            "command", Set.of("count", "docs", "getkeys", "getkeysandflags", "help", "info", "list"),
-            "memory", Set.of("doctor", "help", "malloc-stats", "purge", "stats", "usage"),
-            "object", Set.of("encoding", "freq", "help", "idletime", "refcount"),
-            "slowlog", Set.of("get", "help", "len", "reset"),
-            "pubsub", Set.of("channels", "help", "numpat", "numsub", "shardchannels", "shardnumsub"),
-            "latency", Set.of("doctor", "graph", "help", "histogram", "history", "latest", "reset"),
-            "module", Set.of("help", "list", "load", "loadex", "unload"),
-            "cluster", Set.of("addslots", "addslotsrange", "bumpepoch", "count-failure-reports",
+    private static final Map<String, Set<String>> SUBCOMMANDS = Map.ofEntries(
+            Map.entry("client", Set.of("caching", "getname", "getredir", "help", "id", "info", "kill", "list", "no-evict",
+                    "pause", "reply", "setname", "tracking", "trackinginfo", "unblock", "unpause")),
+            Map.entry("config", Set.of("get", "help", "resetstat", "rewrite", "set")),
+            Map.entry("command", Set.of("count", "docs", "getkeys", "getkeysandflags", "help", "info", "list")),
+            Map.entry("memory", Set.of("doctor", "help", "malloc-stats", "purge", "stats", "usage")),
+            Map.entry("object", Set.of("encoding", "freq", "help", "idletime", "refcount")),
+            Map.entry("slowlog", Set.of("get", "help", "len", "reset")),
+            Map.entry("pubsub", Set.of("channels", "help", "numpat", "numsub", "shardchannels", "shardnumsub")),
+            Map.entry("script", Set.of("debug", "exists", "flush", "help", "kill", "load")),
+            Map.entry("latency", Set.of("doctor", "graph", "help", "histogram", "history", "latest", "reset")),
+            Map.entry("module", Set.of("help", "list", "load", "loadex", "unload")),
+            Map.entry("cluster", Set.of("addslots", "addslotsrange", "bumpepoch", "count-failure-reports",
                     "countkeysinslot", "delslots", "delslotsrange", "failover", "flushslots", "forget",
                     "getkeysinslot", "help", "info", "keyslot", "links", "meet", "myid", "nodes", "replicas",
-                    "replicate", "reset", "saveconfig", "set-config-epoch", "setslot", "shards", "slaves", "slots"));
+                    "replicate", "reset", "saveconfig", "set-config-epoch", "setslot", "shards", "slaves", "slots")));
 
     static final String NONE = "NULL";
 

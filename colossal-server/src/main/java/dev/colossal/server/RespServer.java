@@ -20,6 +20,8 @@ final class RespServer implements AutoCloseable {
     private ServerSocketChannel listener;
     private Thread acceptor;
     private volatile boolean running;
+    /** See {@link #spare()}; touched by the acceptor thread only, until {@link #close}. */
+    private EventLoop spare;
 
     RespServer(ServerContext ctx, CommandTable table) throws IOException {
         this.ctx = ctx;
@@ -103,10 +105,15 @@ final class RespServer implements AutoCloseable {
                 ctx.stats.connectedClients.increment();
                 Connection connection = new Connection(ch, client, ctx, table);
                 EventLoop loop = loops[next];
-                client.killer = () -> loop.kill(connection);
-                client.mailer = () -> loop.mail(connection);
-                loop.add(connection);
                 next = (next + 1) % loops.length;
+                if (scriptRunsOn(loop)) {
+                    loop = loops.length > 1 ? loops[next] : spare();
+                    next = (next + 1) % loops.length;
+                }
+                EventLoop chosen = loop;
+                client.killer = () -> chosen.kill(connection);
+                client.mailer = () -> chosen.mail(connection);
+                loop.add(connection);
             } catch (IOException e) {
                 try {
                     ch.close();
@@ -115,6 +122,25 @@ final class RespServer implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Whether a script runs on {@code loop} now: a new connection given to it would wait for the
+     * script's end, and could not even SCRIPT KILL it. One script runs at a time in the server, so
+     * the next loop is free of scripts (if there is one loop, a spare one made for this).
+     */
+    private boolean scriptRunsOn(EventLoop loop) {
+        ScriptRun run = table.scripts().running();
+        return run != null && loop.runsOn(run.thread);
+    }
+
+    /** The loop for connections that come while a script runs on the only one, started on first use. */
+    private EventLoop spare() throws IOException {
+        if (spare == null) {
+            spare = new EventLoop(ctx, "colossal-io-spare");
+            spare.start();
+        }
+        return spare;
     }
 
     /** @return how long to wait after {@code failures} accept failures in a row: 1 ms doubling to 1 s */
@@ -128,12 +154,18 @@ final class RespServer implements AutoCloseable {
         if (listener != null) {
             listener.close();
         }
+        // A script that wrote cannot be killed, but the loop running it must stop (Redis's
+        // SHUTDOWN NOSAVE ends such a script with the process): its writes so far stay.
+        table.scripts().abortRunning();
         try {
             if (acceptor != null) {
                 acceptor.join(5000);
             }
             for (EventLoop l : loops) {
                 l.stop();
+            }
+            if (spare != null) {
+                spare.stop();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -93,6 +93,12 @@ final class Transactions {
             r.error("EXECABORT Transaction discarded because of previous errors.");
             return;
         }
+        // A queued script locks stripes as it goes, so EXEC must hold the multi-stripe lock first
+        // (see KeyLocks), whatever the number of keys the other queued commands name.
+        Lock multi = queued.stream().anyMatch(q -> ScriptCommands.runsScript(q[0])) ? ctx.dbs.locks().multiStripe() : null;
+        if (multi != null) {
+            multi.lock();
+        }
         Lock[] locks = ctx.dbs.locks().locks(keysOf(queued, c.watchedKeys));
         StringCommands.lockAll(locks);
         try {
@@ -112,6 +118,9 @@ final class Transactions {
         } finally {
             c.inExec = false;
             StringCommands.unlockAll(locks);
+            if (multi != null) {
+                multi.unlock();
+            }
         }
     }
 
@@ -132,12 +141,8 @@ final class Transactions {
         List<byte[]> keys = new ArrayList<>(watched);
         for (byte[][] command : queued) {
             CommandSpec spec = table.find(command[0]);
-            if (spec == null || spec.firstKey() <= 0) {
-                continue;
-            }
-            int last = spec.lastKey() < 0 ? command.length + spec.lastKey() : Math.min(spec.lastKey(), command.length - 1);
-            for (int i = spec.firstKey(); i <= last; i += Math.max(1, spec.step())) {
-                keys.add(command[i]);
+            if (spec != null) {
+                spec.forEachKey(command, keys::add);
             }
         }
         return keys.toArray(byte[][]::new);

@@ -94,7 +94,7 @@ class AcceptBackOffTest {
                 String packed = dir.resolve("classes-" + entries.size() + ".jar").toString();
                 assertEquals(0, jar.run(System.out, System.err, "--create", "--file", packed, "-C", entry, "."));
                 entries.add(packed);
-            } else if (Path.of(entry).getFileName().toString().matches("(colossal-core|picocli|HdrHistogram).*\\.jar")) {
+            } else if (Path.of(entry).getFileName().toString().matches("(colossal-core|picocli|HdrHistogram|luaj-jse).*\\.jar")) {
                 entries.add(entry);
             }
         }

@@ -19,7 +19,7 @@ class RedisPyTest {
     Path dir;
 
     @Test
-    void redisPyWorksOverResp2AndResp3() throws Exception {
+    void redisPyWorksOverResp2AndResp3IncludingItsLuaLock() throws Exception {
         Path python = TestServers.onPath("python3");
         if (python == null || !redisPyPresent(python) && !installRedisPy(python)) {
             System.err.println("!!! redis-py is not available and pip could not install it: redis-py test SKIPPED. "
@@ -37,6 +37,7 @@ class RedisPyTest {
             assertEquals(0, exit, log);
             assertTrue(log.contains("ok RESP2"), log);
             assertTrue(log.contains("ok RESP2 pubsub"), log);
+            assertTrue(log.contains("ok RESP2: Lock acquire/extend/reacquire/release"), log);
             assertTrue(log.contains("ok redis://host:port/N"), log);
             assertTrue(log.contains("passed"), log);
             System.err.print(log);

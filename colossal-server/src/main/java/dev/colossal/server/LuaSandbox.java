@@ -1,0 +1,232 @@
+package dev.colossal.server;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import org.luaj.vm2.Globals;
+import org.luaj.vm2.LoadState;
+import org.luaj.vm2.LuaClosure;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Prototype;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.compiler.LuaC;
+import org.luaj.vm2.lib.BaseLib;
+import org.luaj.vm2.lib.LibFunction;
+import org.luaj.vm2.lib.MathLib;
+import org.luaj.vm2.lib.OneArgFunction;
+import org.luaj.vm2.lib.PackageLib;
+import org.luaj.vm2.lib.StringLib;
+import org.luaj.vm2.lib.TableLib;
+import org.luaj.vm2.lib.ThreeArgFunction;
+import org.luaj.vm2.lib.TwoArgFunction;
+import org.luaj.vm2.lib.VarArgFunction;
+
+/**
+ * The Lua world scripts run in, one per thread (LuaJ's state is not thread-safe, and a script runs
+ * start to end on the event loop that received it). What a script sees is what Redis 7.0 gives:
+ * the base library without files or printing, {@code string}, {@code table}, {@code math},
+ * {@code unpack} and {@code loadstring} as Lua 5.1 has them, {@code redis} ({@link RedisLib}),
+ * {@code cjson} ({@link LuaJson}), {@code bit} ({@link LuaBit}) and {@code KEYS}/{@code ARGV}; no
+ * {@code struct}, {@code cmsgpack}, {@code io}, {@code os}, {@code debug}, {@code package},
+ * {@code require}, coroutines (LuaJ runs each on a thread of its own) or {@code luajava}.
+ *
+ * <p>Globals are read-only, as in Redis: scripts see them through an empty table whose metatable
+ * refuses writes and answers an unknown name with an error, so a script can leave nothing behind
+ * for the next. The library tables are read-only the same way.
+ */
+final class LuaSandbox {
+
+    private static final ThreadLocal<LuaSandbox> PER_THREAD = ThreadLocal.withInitial(LuaSandbox::new);
+    private static final LuaString KEYS = LuaValue.valueOf("KEYS");
+    private static final LuaString ARGV = LuaValue.valueOf("ARGV");
+    static final String READONLY = "Attempt to modify a readonly table";
+
+    private final Globals globals = new Globals();
+    private final ScriptHook hook = new ScriptHook();
+    /**
+     * What scripts see as their globals (see the class comment). A {@link Globals} itself, and
+     * sharing the hook and the running thread of the real one: LuaJ hooks only closures made
+     * with a {@code Globals} as their environment, and xpcall's handler is found through it.
+     */
+    private final Globals env = new Globals();
+    /** The tables scripts may not change, rawset included; by identity. */
+    private final java.util.Set<LuaValue> readOnly = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    static LuaSandbox ofThisThread() {
+        return PER_THREAD.get();
+    }
+
+    private LuaSandbox() {
+        globals.load(new BaseLib());
+        globals.load(new PackageLib()); // the other libraries register through it; removed below
+        globals.load(new TableLib());
+        globals.load(new StringLib());
+        globals.load(new MathLib());
+        LoadState.install(globals);
+        LuaC.install(globals);
+        globals.load(hook);
+        env.debuglib = hook;
+        env.running = globals.running;
+        env.baselib = globals.baselib;
+        env.compiler = globals.compiler;
+        env.loader = globals.loader;
+        env.STDOUT = null;
+        env.STDERR = null;
+        for (String gone : new String[] {"debug", "package", "require", "dofile", "loadfile", "load", "print",
+                "collectgarbage", "module"}) {
+            globals.rawset(gone, LuaValue.NIL);
+        }
+        LuaTable table = (LuaTable) globals.rawget("table");
+        globals.rawset("unpack", table.rawget("unpack"));
+        table.rawset("getn", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t) {
+                return LuaValue.valueOf(t.checktable().length());
+            }
+        });
+        globals.rawset("error", new ErrorFunction());
+        globals.rawset("tostring", LuaFormat.tostring(globals.rawget("tostring")));
+        ((LuaTable) globals.rawget("string")).rawset("format", LuaFormat.format(hook::where));
+        globals.rawset("loadstring", new LoadString());
+        globals.rawset("redis", new RedisLib(hook).table());
+        globals.rawset("cjson", LuaJson.table(hook::where));
+        globals.rawset("bit", LuaBit.table());
+        for (String lib : new String[] {"string", "table", "math", "redis", "cjson", "bit"}) {
+            globals.rawset(lib, readOnly((LuaTable) globals.rawget(lib)));
+        }
+        readOnly.add(env);
+        globals.rawset("_G", env);
+        globals.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
+        LuaValue rawset = globals.rawget("rawset");
+        globals.rawset("rawset", new ThreeArgFunction() {
+            @Override
+            public LuaValue call(LuaValue table, LuaValue key, LuaValue value) {
+                if (readOnly.contains(table)) {
+                    throw new LuaError(LuaValue.valueOf(READONLY));
+                }
+                return rawset.call(table, key, value);
+            }
+        });
+        LuaTable meta = new LuaTable();
+        meta.rawset(LuaValue.INDEX, new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue self, LuaValue name) {
+                LuaValue v = globals.rawget(name);
+                if (v.isnil()) {
+                    throw new LuaError(LuaValue.valueOf(hook.where(1)
+                            + "Script attempted to access nonexistent global variable '" + name.tojstring() + "'"));
+                }
+                return v;
+            }
+        });
+        meta.rawset(LuaValue.NEWINDEX, new Refuse());
+        meta.rawset(LuaValue.METATABLE, LuaValue.FALSE);
+        env.setmetatable(meta);
+    }
+
+    /** An empty table that reads through to {@code real} and refuses writes. */
+    private LuaTable readOnly(LuaTable real) {
+        LuaTable proxy = new LuaTable();
+        LuaTable meta = new LuaTable();
+        meta.rawset(LuaValue.INDEX, real);
+        meta.rawset(LuaValue.NEWINDEX, new Refuse());
+        meta.rawset(LuaValue.METATABLE, LuaValue.FALSE);
+        proxy.setmetatable(meta);
+        readOnly.add(proxy);
+        readOnly.add(real);
+        return proxy;
+    }
+
+    /**
+     * Compiles a script's body as Redis names it ({@code user_script}, so errors read
+     * {@code user_script:1: ...}).
+     *
+     * @throws LuaError with the compiler's message if it does not compile
+     */
+    static Prototype compile(byte[] body) {
+        try {
+            return LuaC.instance.compile(new ByteArrayInputStream(body), "@user_script");
+        } catch (IOException e) {
+            throw new LuaError(e.getMessage());
+        }
+    }
+
+    /**
+     * Runs {@code code} for {@code run} with its KEYS and ARGV, on this thread.
+     *
+     * @return what the script returned (its first value)
+     * @throws LuaError           the script failed
+     * @throws ScriptHook.Killed  SCRIPT KILL stopped it
+     * @throws StackOverflowError it recursed past what the thread's stack holds
+     */
+    LuaValue run(ScriptRun run, Prototype code, byte[][] keys, byte[][] argv) {
+        globals.rawset(KEYS, strings(keys));
+        globals.rawset(ARGV, strings(argv));
+        hook.start(run);
+        try {
+            return new LuaClosure(code, env).call();
+        } finally {
+            hook.stop();
+            globals.rawset(KEYS, LuaValue.NIL);
+            globals.rawset(ARGV, LuaValue.NIL);
+            // rawset bypasses the read-only metatable: whatever a script put there goes with it.
+            for (LuaValue k : env.keys()) {
+                env.rawset(k, LuaValue.NIL);
+            }
+        }
+    }
+
+    /** @return the line the last script was at when it stopped (Redis's {@code on @user_script:N}) */
+    int lastLine() {
+        return hook.lastLine();
+    }
+
+    private static LuaTable strings(byte[][] values) {
+        LuaTable t = new LuaTable(values.length, 0);
+        for (int i = 0; i < values.length; i++) {
+            t.rawset(i + 1, LuaValue.valueOf(values[i]));
+        }
+        return t;
+    }
+
+    /** The {@code __newindex} of read-only tables. */
+    private final class Refuse extends ThreeArgFunction {
+        @Override
+        public LuaValue call(LuaValue table, LuaValue key, LuaValue value) {
+            throw new LuaError(LuaValue.valueOf(hook.where(1) + READONLY));
+        }
+    }
+
+    /**
+     * Lua's {@code error}, giving a string the {@code user_script:N: } position prefix Lua 5.1 gives
+     * it (LuaJ writes positions its own way) and anything else as it is.
+     */
+    private final class ErrorFunction extends TwoArgFunction {
+        @Override
+        public LuaValue call(LuaValue message, LuaValue level) {
+            int l = level.optint(1);
+            if (message.isstring() && l > 0) {
+                throw new LuaError(LuaValue.valueOf(hook.where(l) + message.tojstring()));
+            }
+            throw new LuaError(message);
+        }
+    }
+
+    /** Lua 5.1's {@code loadstring}: the chunk runs with the scripts' read-only globals. */
+    private final class LoadString extends VarArgFunction {
+        @Override
+        public Varargs invoke(Varargs a) {
+            LuaString source = a.checkstring(1);
+            String name = a.optjstring(2, source.tojstring());
+            try {
+                Prototype p = LuaC.instance.compile(new ByteArrayInputStream(source.m_bytes, source.m_offset,
+                        source.m_length), name);
+                return new LuaClosure(p, env);
+            } catch (LuaError | IOException e) {
+                return LibFunction.varargsOf(LuaValue.NIL, LuaValue.valueOf(String.valueOf(e.getMessage())));
+            }
+        }
+    }
+}

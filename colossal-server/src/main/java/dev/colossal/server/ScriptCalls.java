@@ -1,0 +1,118 @@
+package dev.colossal.server;
+
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+
+/**
+ * {@code redis.call} and {@code redis.pcall}: a script's command goes through the same
+ * {@link CommandTable} dispatch as a client's (same checks, counts, errors), into a reply of the
+ * script's own whose bytes become a Lua value. Redis's script-only refusals come first, in its words.
+ */
+final class ScriptCalls {
+
+    /** A reply a command gave a script larger than this is freed after it, not kept for the next. */
+    private static final int KEEP_REPLY_BYTES = 64 * 1024;
+
+    private final CommandTable table;
+    private final KeyLocks locks;
+
+    ScriptCalls(CommandTable table, KeyLocks locks) {
+        this.table = table;
+        this.locks = locks;
+    }
+
+    /**
+     * An error reply {@code redis.call} raises: its message is the reply's text (a string, as
+     * Redis gives to a script's pcall), and it answers the client with that text as it is, where
+     * other errors get Redis's {@code ERR} before them.
+     */
+    static final class CommandError extends LuaError {
+        private static final long serialVersionUID = 1L;
+
+        CommandError(String text) {
+            super(LuaValue.valueOf(text));
+        }
+    }
+
+    /**
+     * @param raise {@code redis.call} (an error reply is raised) rather than {@code redis.pcall}
+     *              (it is returned as {@code {err=...}})
+     */
+    LuaValue call(ScriptRun run, Varargs a, boolean raise) {
+        int n = a.narg();
+        if (n == 0) {
+            return fail("ERR Please specify at least one argument for this redis lib call", raise);
+        }
+        byte[][] args = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            LuaValue v = a.arg(i + 1);
+            if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
+                return fail("ERR Lua redis lib command arguments must be strings or integers", raise);
+            }
+            args[i] = v.type() == LuaValue.TNUMBER ? numberText(v.todouble()) : RedisLib.bytes(v.strvalue());
+        }
+        CommandSpec spec = table.find(args[0]);
+        if (spec == null) {
+            return fail("ERR Unknown Redis command called from script", raise);
+        }
+        if (!spec.arityOk(n)) {
+            return fail("ERR Wrong number of args calling Redis command from script", raise);
+        }
+        if (refused(spec)) {
+            return fail("ERR This Redis command is not allowed from script", raise);
+        }
+        if (spec.flags().contains("write")) {
+            if (run.readOnly) {
+                return fail("ERR Write commands are not allowed from read-only scripts.", raise);
+            }
+            if (!run.writing()) {
+                throw new ScriptHook.Killed();
+            }
+        }
+        spec.forEachKey(args, key -> {
+            java.util.concurrent.locks.Lock taken = locks.lockUnlessHeld(key);
+            if (taken != null) {
+                run.undeclared.add(taken);
+            }
+        });
+        Reply r = run.inner.reply;
+        table.execute(run.inner, args);
+        LuaValue v = LuaReplies.toLua(r.segment(), r.len);
+        r.reset(KEEP_REPLY_BYTES);
+        if (raise && v instanceof LuaTable t && t.rawget(LuaReplies.ERR).isstring()) {
+            throw new CommandError(t.rawget(LuaReplies.ERR).tojstring());
+        }
+        return v;
+    }
+
+    /**
+     * A number argument as Redis 7.0 writes it ({@code %.17g}: {@code 1e+20}, {@code
+     * 0.10000000000000001}), where LuaJ writes {@code 1.0E20}. NaN is {@code -nan}, the NaN x86
+     * arithmetic makes, whose sign Java does not keep.
+     */
+    private static byte[] numberText(double d) {
+        String s = Double.isNaN(d) ? "-nan" : Double.isInfinite(d) ? (d > 0 ? "inf" : "-inf") : LuaJson.g(d, 17);
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private static LuaValue fail(String text, boolean raise) {
+        if (raise) {
+            throw new CommandError(text);
+        }
+        return LuaReplies.errorTable(text);
+    }
+
+    /**
+     * Commands Redis 7.0 flags {@code noscript} whose specs here do not say so (COMMAND INFO shows
+     * their flags as they are), and SCRIPT, whose subcommands Redis flags one by one.
+     */
+    private static final java.util.Set<String> NOSCRIPT = java.util.Set.of("quit", "hello", "auth", "reset", "save",
+            "bgsave", "script");
+
+    /** Commands Redis refuses in scripts: transactions, connection state, scripting itself, SHUTDOWN. */
+    private static boolean refused(CommandSpec spec) {
+        return spec.flags().contains("noscript") || spec.flags().contains("no-script") || NOSCRIPT.contains(spec.name());
+    }
+}

@@ -1,0 +1,242 @@
+package dev.colossal.server;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.locks.Lock;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+
+/**
+ * EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT, as Redis 7.0 answers them.
+ *
+ * <p>Atomicity: a script holds the {@linkplain KeyLocks#multiStripe() multi-stripe lock} and the
+ * stripes of its declared KEYS from its first instruction to its reply, so no other client's write
+ * lands between its commands on those keys, nor on any key it touches undeclared (that key's
+ * stripe is taken when a command first names it and kept to the end; taken out of the global
+ * order, it cannot deadlock, as the script holds the multi-stripe lock: see {@link KeyLocks}). As
+ * with EXEC, other clients' reads are not held off. Only one script runs at a time in the whole
+ * server, as in Redis.
+ *
+ * <p>A runaway script is stopped by SCRIPT KILL from any connection, if it has not written; one
+ * that wrote runs on, as in Redis. The script runs on its client's event loop, whose other
+ * connections wait for it (Redis answers them BUSY after {@link #BUSY_MILLIS}); new connections go
+ * to another loop meanwhile ({@link RespServer}), so a SCRIPT KILL can always get through.
+ * Connections on other loops are served as usual, where Redis answers BUSY: only a command that
+ * would wait for the script's multi-stripe lock (another script, MSET, EXEC) is answered BUSY
+ * once the script has run {@link #BUSY_MILLIS}; one that needs a key's stripe the script holds
+ * waits for it.
+ */
+final class ScriptCommands {
+
+    private static final List<String> SCRIPT_HELP = List.of(
+            "SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "DEBUG (YES|SYNC|NO)",
+            "    Set the debug mode for subsequent scripts executed.", "EXISTS <sha1> [<sha1> ...]",
+            "    Return information about the existence of the scripts in the script cache.", "FLUSH [ASYNC|SYNC]",
+            "    Flush the Lua scripts cache. Very dangerous on replicas.",
+            "    When called without the optional mode argument, the behavior is determined by the",
+            "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+            "    * ASYNC: Asynchronously flush the scripts cache.", "    * SYNC: Synchronously flush the scripts cache.",
+            "KILL", "    Kill the currently executing Lua script.", "LOAD <script>",
+            "    Load a script into the scripts cache without executing it.", "HELP", "    Prints this help.");
+
+    /** Redis's busy-reply-threshold (lua-time-limit) default: see {@link KeyLocks.MultiStripeLock}. */
+    static final long BUSY_MILLIS = 5000;
+
+    private final ServerContext ctx;
+    private final ScriptCalls calls;
+    private final ScriptCache cache = new ScriptCache();
+    /** The script running, for SCRIPT KILL on other threads; at most one, under the multi-stripe lock. */
+    private volatile ScriptRun running;
+
+    ScriptCommands(ServerContext ctx, CommandTable table) {
+        this.ctx = ctx;
+        this.calls = new ScriptCalls(table, ctx.dbs.locks());
+        ctx.dbs.locks().multiStripe().busyWhen(() -> {
+            ScriptRun run = running;
+            return run != null && run.runningMillis() >= BUSY_MILLIS;
+        });
+    }
+
+    void register(CommandTable t) {
+        List<String> flags = List.of("noscript", "stale", "skip_monitor", "no_mandatory_keys", "movablekeys");
+        List<String> readOnly = List.of("readonly", "noscript", "stale", "skip_monitor", "no_mandatory_keys",
+                "movablekeys");
+        t.add("eval", -3, flags, 0, 0, 0, (c, a, r) -> eval(c, a, r, false, false));
+        t.add("evalsha", -3, flags, 0, 0, 0, (c, a, r) -> eval(c, a, r, true, false));
+        t.add("eval_ro", -3, readOnly, 0, 0, 0, (c, a, r) -> eval(c, a, r, false, true));
+        t.add("evalsha_ro", -3, readOnly, 0, 0, 0, (c, a, r) -> eval(c, a, r, true, true));
+        t.add("script", -2, List.of(), 0, 0, 0, this::script);
+    }
+
+    /** Whether {@code name} is one of the commands that run a script (EXEC locks for them: see {@link Transactions}). */
+    static boolean runsScript(byte[] name) {
+        return Args.is(name, "EVAL") || Args.is(name, "EVALSHA") || Args.is(name, "EVAL_RO")
+                || Args.is(name, "EVALSHA_RO");
+    }
+
+    /** Stops the script running, if any, whether it wrote or not: the server is closing. */
+    void abortRunning() {
+        ScriptRun run = running;
+        if (run != null) {
+            run.abort();
+        }
+    }
+
+    /** @return the script running now, or null */
+    ScriptRun running() {
+        return running;
+    }
+
+    int cachedScripts() {
+        return cache.size();
+    }
+
+    long cachedBytes() {
+        return cache.bytes();
+    }
+
+    private void eval(Client c, byte[][] a, Reply r, boolean bySha, boolean readOnly) {
+        ScriptCache.Script script = bySha ? cache.get(a[1]) : null;
+        if (bySha && script == null) {
+            r.error("NOSCRIPT No matching script. Please use EVAL.");
+            return;
+        }
+        OptionalLong parsed = Args.toLong(a[2]);
+        if (parsed.isEmpty()) {
+            r.error(Errors.NOT_INTEGER);
+            return;
+        }
+        long numKeys = parsed.getAsLong();
+        if (numKeys < 0) {
+            r.error("ERR Number of keys can't be negative");
+            return;
+        }
+        if (numKeys > a.length - 3) {
+            r.error("ERR Number of keys can't be greater than number of args");
+            return;
+        }
+        if (script == null) {
+            script = cache.load(a[1]);
+        }
+        byte[][] keys = Arrays.copyOfRange(a, 3, 3 + (int) numKeys);
+        byte[][] argv = Arrays.copyOfRange(a, 3 + (int) numKeys, a.length);
+        Lock multi = ctx.dbs.locks().multiStripe();
+        multi.lock();
+        Lock[] stripes = ctx.dbs.locks().locks(keys);
+        StringCommands.lockAll(stripes);
+        ScriptRun run = new ScriptRun(c, script.sha(), readOnly, calls);
+        run.inner.reply.open(256);
+        running = run;
+        try {
+            run(run, script, keys, argv, r);
+        } finally {
+            running = null;
+            StringCommands.unlockAll(run.undeclared.toArray(Lock[]::new));
+            StringCommands.unlockAll(stripes);
+            multi.unlock();
+            run.inner.reply.errors = 0; // the script's own reply is the error counted, as in Redis
+            run.inner.reply.errorKinds = null;
+            run.inner.publish(ctx.stats);
+            run.inner.reply.close();
+        }
+    }
+
+    private void run(ScriptRun run, ScriptCache.Script script, byte[][] keys, byte[][] argv, Reply r) {
+        LuaSandbox lua = LuaSandbox.ofThisThread();
+        String where = " script: " + script.sha() + ", on @user_script:";
+        try {
+            LuaReplies.toReply(lua.run(run, script.code(), keys, argv), r);
+        } catch (ScriptHook.Killed killed) {
+            r.error("ERR Script killed by user with SCRIPT KILL..." + where + lua.lastLine() + ".");
+        } catch (LuaError e) {
+            r.error(errorText(e) + where + lua.lastLine() + ".");
+        } catch (OutOfMemoryError full) {
+            // The script's own garbage, unreachable once it stopped: the server goes on. Lua's words.
+            r.error("ERR user_script:" + lua.lastLine() + ": not enough memory" + where + lua.lastLine() + ".");
+        } catch (StackOverflowError deep) {
+            // Lua calls are bounded (ScriptHook.MAX_DEPTH), but Java recursion inside a library
+            // (a deeply nested table given to a command, string.gsub calling back) is not.
+            r.error("ERR user_script:" + lua.lastLine() + ": stack overflow" + where + lua.lastLine() + ".");
+        }
+    }
+
+    /**
+     * The error reply of a failed script before Redis's {@code script: ...} suffix: a command's
+     * error as it is, an {@code {err=...}} table's text as it is, anything else after {@code ERR}
+     * (LuaJ's own runtime errors reworded to Lua's {@code user_script:N: } position).
+     */
+    private static String errorText(LuaError e) {
+        if (e instanceof ScriptCalls.CommandError) {
+            return e.getMessageObject().tojstring();
+        }
+        LuaValue m = e.getMessageObject();
+        if (m instanceof LuaTable t && t.rawget(LuaReplies.ERR).isstring()) {
+            return t.rawget(LuaReplies.ERR).tojstring();
+        }
+        if (m == null || m.isnil()) {
+            return "ERR nil";
+        }
+        String s = m.tojstring();
+        if (s.startsWith("@user_script:")) { // LuaJ's "@user_script:3 attempt to ...\n"
+            int space = s.indexOf(' ');
+            s = s.substring(1, space) + ": " + s.substring(space + 1).strip();
+        }
+        return "ERR " + s;
+    }
+
+    private void script(Client c, byte[][] a, Reply r) {
+        byte[] sub = a[1];
+        if (Args.is(sub, "LOAD")) {
+            if (a.length != 3) {
+                r.error(Errors.arity("script|load"));
+                return;
+            }
+            r.bulk(cache.load(a[2]).sha());
+        } else if (Args.is(sub, "EXISTS")) {
+            if (a.length < 3) {
+                r.error(Errors.arity("script|exists"));
+                return;
+            }
+            r.array(a.length - 2);
+            for (int i = 2; i < a.length; i++) {
+                r.integer(cache.get(a[i]) != null ? 1 : 0);
+            }
+        } else if (Args.is(sub, "FLUSH")) {
+            if (a.length > 3 || a.length == 3 && !Args.is(a[2], "SYNC") && !Args.is(a[2], "ASYNC")) {
+                r.error("ERR SCRIPT FLUSH only support SYNC|ASYNC option");
+                return;
+            }
+            cache.flush();
+            r.ok();
+        } else if (Args.is(sub, "KILL")) {
+            if (a.length != 2) {
+                r.error(Errors.arity("script|kill"));
+                return;
+            }
+            kill(r);
+        } else if (Args.is(sub, "HELP")) {
+            if (a.length != 2) {
+                r.error(Errors.arity("script|help"));
+                return;
+            }
+            r.array(SCRIPT_HELP.size());
+            SCRIPT_HELP.forEach(r::simple);
+        } else {
+            r.error(Errors.unknownSubcommand(sub, "SCRIPT"));
+        }
+    }
+
+    private void kill(Reply r) {
+        ScriptRun run = running;
+        if (run == null) {
+            r.error("NOTBUSY No scripts in execution right now.");
+        } else if (run.kill() == ScriptRun.Kill.UNKILLABLE) {
+            r.error("UNKILLABLE Sorry the script already executed write commands against the dataset. You can either"
+                    + " wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.");
+        } else {
+            r.ok();
+        }
+    }
+}

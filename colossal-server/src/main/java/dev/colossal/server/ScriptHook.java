@@ -1,0 +1,118 @@
+package dev.colossal.server;
+
+import org.luaj.vm2.LuaClosure;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Prototype;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.lib.DebugLib;
+
+/**
+ * LuaJ's one way into its interpreter loop: it calls a {@link DebugLib}'s {@code onInstruction}
+ * before every instruction and {@code onCall}/{@code onReturn} around every Lua function. This
+ * subclass uses them to stop a script SCRIPT KILL asked to stop, to bound the depth of Lua calls
+ * (deep recursion is an error reply, not a {@link StackOverflowError} on an event loop), and to
+ * know the line a script is at, for error texts as Redis words them ({@code user_script:3: ...}).
+ * The debug library itself is never shown to scripts.
+ */
+final class ScriptHook extends DebugLib {
+
+    /** Lua calls deep, as Lua 5.1's C stack limit (LUAI_MAXCCALLS) bounds them. */
+    static final int MAX_DEPTH = 200;
+
+    private final Prototype[] frames = new Prototype[MAX_DEPTH + 2];
+    private final int[] lines = new int[MAX_DEPTH + 2];
+    private int depth;
+    private int lastLine;
+    private volatile ScriptRun run;
+
+    /** Thrown through the script when it is killed: an {@link Error}, so that Lua's pcall does not catch it. */
+    static final class Killed extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Killed() {
+            super("killed", null, false, false);
+        }
+    }
+
+    /** Starts watching {@code r}, a new script on this thread. */
+    void start(ScriptRun r) {
+        depth = 0;
+        lastLine = 0;
+        run = r;
+    }
+
+    /** @return the script running on this thread, or null */
+    ScriptRun run() {
+        return run;
+    }
+
+    void stop() {
+        run = null;
+        depth = 0;
+    }
+
+    @Override
+    public void onCall(LuaClosure c, Varargs varargs, LuaValue[] stack) {
+        // Counted past the bound and refused at the next instruction: an error thrown here would
+        // skip LuaJ's onReturn, and the depth would never come back down.
+        if (depth < frames.length) {
+            frames[depth] = c.p;
+        }
+        depth++;
+    }
+
+    @Override
+    public void onCall(LuaFunction f) {
+        // LuaJ calls this for the few library functions that call back into Lua (pcall), and
+        // onReturn after them: a frame with no prototype, which has no line.
+        if (depth < frames.length) {
+            frames[depth] = null;
+        }
+        depth++;
+    }
+
+    @Override
+    public void onReturn() {
+        depth--;
+    }
+
+    @Override
+    public void onInstruction(int pc, Varargs v, int top) {
+        ScriptRun r = run;
+        if (r != null && r.killRequested()) {
+            throw new Killed();
+        }
+        int[] info = frames[depth - 1].lineinfo;
+        lastLine = info != null && pc < info.length ? info[pc] : 0;
+        lines[depth - 1] = lastLine;
+        if (depth > MAX_DEPTH) {
+            throw new LuaError(LuaValue.valueOf(where(1) + "stack overflow"));
+        }
+    }
+
+    @Override
+    public String traceback(int level) {
+        return ""; // LuaJ appends this to runtime errors' texts; scripts' errors carry no traceback in Redis
+    }
+
+    /** @return the line the script was last at, in the innermost Lua function: Redis's {@code on @user_script:N} */
+    int lastLine() {
+        return lastLine;
+    }
+
+    /**
+     * @param level 1 for the Lua function running, 2 for its caller, as Lua's {@code error} counts
+     * @return {@code user_script:N: }, Lua's position prefix, or "" past the outermost function
+     */
+    String where(int level) {
+        int at = Math.min(depth, MAX_DEPTH + 1) - level;
+        if (at < 0) {
+            // A tail call (return error('x')) left its caller's frame before the call:
+            // Lua still names the line it was made on, the last one run.
+            return depth == 0 && level == 1 ? "user_script:" + lastLine + ": " : "";
+        }
+        return frames[at] == null ? "" : "user_script:" + lines[at] + ": ";
+    }
+}

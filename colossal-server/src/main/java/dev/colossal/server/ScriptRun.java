@@ -1,0 +1,75 @@
+package dev.colossal.server;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One script while it runs: whom it runs for, whether it may write, and the race between its
+ * first write and SCRIPT KILL, which Redis settles this way: a script that wrote cannot be killed
+ * (its writes would be left half done), one that did not can.
+ */
+final class ScriptRun {
+
+    private static final int RUNNING = 0;
+    private static final int WROTE = 1;
+    private static final int KILLED = 2;
+
+    /** What SCRIPT KILL found. */
+    enum Kill { KILLED, UNKILLABLE }
+
+    final Client caller;
+    /** Where the script's commands run and answer: the caller's database and rights, a reply of its own. */
+    final Client inner;
+    final String sha;
+    final boolean readOnly;
+    /** Runs its {@code redis.call}s. */
+    final ScriptCalls calls;
+    final long startNanos = System.nanoTime();
+    /** The event loop's thread the script runs on. */
+    final Thread thread = Thread.currentThread();
+    /**
+     * RUNNING, then WROTE or KILLED, never both (compare-and-set, so a kill and a first write
+     * cannot cross), but for {@link #abort}.
+     */
+    private final AtomicInteger state = new AtomicInteger(RUNNING);
+
+    /** Stripes of undeclared keys the script locked as it named them, unlocked when it ends. */
+    final java.util.List<java.util.concurrent.locks.Lock> undeclared = new java.util.ArrayList<>();
+
+    ScriptRun(Client caller, String sha, boolean readOnly, ScriptCalls calls) {
+        this.caller = caller;
+        this.calls = calls;
+        this.sha = sha;
+        this.readOnly = readOnly;
+        this.inner = new Client(caller.id, caller.address, caller.createdMillis, caller.authenticated);
+        inner.db = caller.db;
+        inner.name = caller.name;
+    }
+
+    /** @return whether SCRIPT KILL asked this script to stop */
+    boolean killRequested() {
+        return state.get() == KILLED;
+    }
+
+    /**
+     * Called before a write command runs.
+     *
+     * @return false if the script was killed first, and must not write
+     */
+    boolean writing() {
+        return state.compareAndSet(RUNNING, WROTE) || state.get() == WROTE;
+    }
+
+    /** SCRIPT KILL, from any thread. */
+    Kill kill() {
+        return state.compareAndSet(RUNNING, KILLED) || state.get() == KILLED ? Kill.KILLED : Kill.UNKILLABLE;
+    }
+
+    /** Stops the script at its next instruction even if it wrote (the server is closing). */
+    void abort() {
+        state.set(KILLED);
+    }
+
+    long runningMillis() {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+}
