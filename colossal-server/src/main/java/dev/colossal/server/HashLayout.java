@@ -26,8 +26,8 @@ final class HashLayout {
     static final int COUNT_OFFSET = ENCODING_OFFSET + Byte.BYTES;
     static final byte LISTPACK = 0;
     static final byte HASHTABLE = 1;
-    /** Redis's {@code hash-max-listpack-entries} default. */
-    static final int MAX_LISTPACK_ENTRIES = 128;
+    /** Redis 7.0's {@code hash-max-listpack-entries} default (128 is zset's). */
+    static final int MAX_LISTPACK_ENTRIES = 512;
     /** Redis's {@code hash-max-listpack-value} default. */
     static final int MAX_LISTPACK_VALUE = 64;
     /** The most bytes a varint of an int takes. */
