@@ -55,7 +55,7 @@ final class HashSampling {
             r.error(Errors.SYNTAX);
             return;
         }
-        if (withValues && count < -Long.MAX_VALUE / 2) {
+        if (withValues && Math.abs(count) > Long.MAX_VALUE / 2) {
             r.error("ERR value is out of range");
             return;
         }

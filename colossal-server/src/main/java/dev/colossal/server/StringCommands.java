@@ -501,14 +501,10 @@ final class StringCommands {
 
     private void incrbyfloat(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
-        BigDecimal by = LongDouble.parse(a[2]);
-        if (by == null) {
-            r.error(Errors.NOT_FLOAT);
-            return;
-        }
         Lock l = store.lock(a[1]);
         l.lock();
         try {
+            // Redis checks the key's type before it reads the increment (INCRBY reads it first)
             KeyValueStore.Entry e = string(store, a[1]);
             BigDecimal v = BigDecimal.ZERO;
             if (e != null) {
@@ -518,6 +514,11 @@ final class StringCommands {
                     return;
                 }
                 v = old;
+            }
+            BigDecimal by = LongDouble.parse(a[2]);
+            if (by == null) {
+                r.error(Errors.NOT_FLOAT);
+                return;
             }
             BigDecimal sum = LongDouble.add(v, by);
             if (sum == LongDouble.INFINITE) {
