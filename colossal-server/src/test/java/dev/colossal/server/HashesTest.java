@@ -90,12 +90,15 @@ class HashesTest {
                 all.put("f" + i, "v" + i);
             }
             j.hset("h", all);
+            Set<String> picked = new HashSet<>();
             for (int round = 0; round < 50; round++) {
                 List<String> some = j.hrandfield("h", 5);
                 assertEquals(5, some.size());
                 assertEquals(5, new HashSet<>(some).size(), "a positive count gives distinct fields: " + some);
                 assertTrue(all.keySet().containsAll(some));
+                picked.addAll(some);
             }
+            assertEquals(all.keySet(), picked, "positive counts pick at random too, not the first fields");
             assertEquals(all.keySet(), new HashSet<>(j.hrandfield("h", 100)), "a count past the size gives every field once");
             assertEquals(20, j.hrandfield("h", 100).size());
             Set<String> seen = new HashSet<>();
@@ -227,8 +230,20 @@ class HashesTest {
     @Test
     void hincrbyFromManyThreadsCountsExactly() throws Exception {
         int threads = 8;
-        int each = 1500;
-        try (ColossalServer s = TestServers.colossal(dir)) {
+        int each = 400;
+        // Four event loops, so that the connections' commands run at the same time even on two cores
+        ServerConfig d = ServerConfig.defaults().withDataDir(dir).withPorts(0, -1);
+        ServerConfig four = new ServerConfig(d.bind(), d.port(), d.httpPort(), d.dataDir(), d.requirePass(), d.maxClients(),
+                d.maxBulkBytes(), d.idleTimeoutSeconds(), 4, d.busyPollMicros());
+        try (ColossalServer s = ColossalServer.start(four)) {
+            try (Jedis j = new Jedis("127.0.0.1", s.port())) {
+                // A large hash makes each read-modify-write long: without the key's lock, updates get lost
+                Map<String, String> filler = new HashMap<>();
+                for (int i = 0; i < 3000; i++) {
+                    filler.put("filler" + i, "x");
+                }
+                j.hset("counters", filler);
+            }
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
                 List<Future<?>> done = new ArrayList<>();
@@ -254,7 +269,7 @@ class HashesTest {
             }
             try (Jedis j = new Jedis("127.0.0.1", s.port())) {
                 assertEquals(Integer.toString(threads * each), j.hget("counters", "hits"));
-                assertEquals(threads + 1, j.hlen("counters"));
+                assertEquals(3000 + threads + 1, j.hlen("counters"));
             }
         }
     }
