@@ -3,6 +3,7 @@ package dev.colossal.server;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -69,49 +70,59 @@ final class HashCommands {
                 StoredValue.HASH);
     }
 
-    private void hset(Client c, byte[][] a, Reply r, String name) {
-        if (a.length % 2 != 0) {
-            r.error(Errors.arity(name));
-            return;
-        }
+    /**
+     * What a write does to a hash: changes it (or not) and says what to answer once it is stored,
+     * so that a write the store refuses answers only the store's error.
+     */
+    @FunctionalInterface
+    private interface Change {
+        Consumer<Reply> apply(HashValue h);
+    }
+
+    /**
+     * A hash write: under the key's lock, decodes the hash (an empty one if absent), applies
+     * {@code change}, stores the result with the deadline the key had if it changed, then answers.
+     */
+    private void write(Client c, byte[] key, Reply r, Change change) {
         KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[1]);
+        Lock l = store.lock(key);
         l.lock();
         try {
-            KeyValueStore.Entry e = hash(store, a[1]);
+            KeyValueStore.Entry e = hash(store, key);
             HashValue h = e == null ? HashValue.empty() : HashValue.of(e);
-            int added = 0;
-            for (int i = 2; i < a.length; i += 2) {
-                added += h.put(a[i], a[i + 1]) ? 1 : 0;
+            Consumer<Reply> reply = change.apply(h);
+            if (h.changed()) {
+                save(store, key, h, e);
             }
-            save(store, a[1], h, e);
-            if (name.equals("hset")) {
-                r.integer(added);
-            } else {
-                r.ok();
-            }
+            reply.accept(r);
         } finally {
             l.unlock();
         }
     }
 
+    private void hset(Client c, byte[][] a, Reply r, String name) {
+        if (a.length % 2 != 0) {
+            r.error(Errors.arity(name));
+            return;
+        }
+        write(c, a[1], r, h -> {
+            int added = 0;
+            for (int i = 2; i < a.length; i += 2) {
+                added += h.put(a[i], a[i + 1]) ? 1 : 0;
+            }
+            long n = added;
+            return name.equals("hset") ? rr -> rr.integer(n) : Reply::ok;
+        });
+    }
+
     private void hsetnx(Client c, byte[][] a, Reply r) {
-        KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[1]);
-        l.lock();
-        try {
-            KeyValueStore.Entry e = hash(store, a[1]);
-            HashValue h = e == null ? HashValue.empty() : HashValue.of(e);
+        write(c, a[1], r, h -> {
             if (h.indexOf(a[2]) >= 0) {
-                r.integer(0);
-                return;
+                return rr -> rr.integer(0);
             }
             h.put(a[2], a[3]);
-            save(store, a[1], h, e);
-            r.integer(1);
-        } finally {
-            l.unlock();
-        }
+            return rr -> rr.integer(1);
+        });
     }
 
     private void hget(Client c, byte[][] a, Reply r) {
@@ -138,27 +149,14 @@ final class HashCommands {
     }
 
     private void hdel(Client c, byte[][] a, Reply r) {
-        KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[1]);
-        l.lock();
-        try {
-            KeyValueStore.Entry e = hash(store, a[1]);
-            if (e == null) {
-                r.integer(0);
-                return;
-            }
-            HashValue h = HashValue.of(e);
+        write(c, a[1], r, h -> {
             int removed = 0;
             for (int i = 2; i < a.length; i++) {
                 removed += h.remove(a[i]) ? 1 : 0;
             }
-            if (removed > 0) {
-                save(store, a[1], h, e);
-            }
-            r.integer(removed);
-        } finally {
-            l.unlock();
-        }
+            long n = removed;
+            return rr -> rr.integer(n);
+        });
     }
 
     private void hexists(Client c, byte[][] a, Reply r) {
@@ -204,33 +202,19 @@ final class HashCommands {
             return;
         }
         long by = parsed.getAsLong();
-        KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[1]);
-        l.lock();
-        try {
-            KeyValueStore.Entry e = hash(store, a[1]);
-            HashValue h = e == null ? HashValue.empty() : HashValue.of(e);
+        write(c, a[1], r, h -> {
             byte[] old = h.get(a[2]);
-            long v = 0;
-            if (old != null) {
-                OptionalLong stored = Args.toLong(old);
-                if (stored.isEmpty()) {
-                    r.error(NOT_INTEGER_VALUE);
-                    return;
-                }
-                v = stored.getAsLong();
+            OptionalLong v = old == null ? OptionalLong.of(0) : Args.toLong(old);
+            if (v.isEmpty()) {
+                return rr -> rr.error(NOT_INTEGER_VALUE);
             }
-            long sum = v + by;
-            if (((v ^ sum) & (by ^ sum)) < 0) {
-                r.error(Errors.OVERFLOW);
-                return;
+            long sum = v.getAsLong() + by;
+            if (((v.getAsLong() ^ sum) & (by ^ sum)) < 0) {
+                return rr -> rr.error(Errors.OVERFLOW);
             }
             h.put(a[2], Args.bytes(Long.toString(sum)));
-            save(store, a[1], h, e);
-            r.integer(sum);
-        } finally {
-            l.unlock();
-        }
+            return rr -> rr.integer(sum);
+        });
     }
 
     private void hincrbyfloat(Client c, byte[][] a, Reply r) {
@@ -243,32 +227,19 @@ final class HashCommands {
             r.error(NAN_OR_INFINITY);
             return;
         }
-        KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[1]);
-        l.lock();
-        try {
-            KeyValueStore.Entry e = hash(store, a[1]);
-            HashValue h = e == null ? HashValue.empty() : HashValue.of(e);
+        write(c, a[1], r, h -> {
             byte[] old = h.get(a[2]);
-            BigDecimal v = BigDecimal.ZERO;
-            if (old != null) {
-                v = LongDouble.parse(old);
-                if (v == null) {
-                    r.error(NOT_FLOAT_VALUE);
-                    return;
-                }
+            BigDecimal v = old == null ? BigDecimal.ZERO : LongDouble.parse(old);
+            if (v == null) {
+                return rr -> rr.error(NOT_FLOAT_VALUE);
             }
             BigDecimal sum = LongDouble.add(v, by);
             if (sum == LongDouble.INFINITE) {
-                r.error(Errors.NAN_OR_INF);
-                return;
+                return rr -> rr.error(Errors.NAN_OR_INF);
             }
             byte[] out = Args.bytes(LongDouble.format(sum));
             h.put(a[2], out);
-            save(store, a[1], h, e);
-            r.bulk(out);
-        } finally {
-            l.unlock();
-        }
+            return rr -> rr.bulk(out);
+        });
     }
 }

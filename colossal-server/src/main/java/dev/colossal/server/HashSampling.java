@@ -126,31 +126,14 @@ final class HashSampling {
             r.array(0);
             return;
         }
-        byte[] pattern = null;
-        long count = 10;
-        for (int j = 3; j < a.length; j++) {
-            boolean hasNext = j + 1 < a.length;
-            if (Args.is(a[j], "COUNT") && hasNext) {
-                OptionalLong parsed = Args.toLong(a[++j]);
-                if (parsed.isEmpty()) {
-                    r.error(Errors.NOT_INTEGER);
-                    return;
-                }
-                count = parsed.getAsLong();
-                if (count < 1) {
-                    r.error(Errors.SYNTAX);
-                    return;
-                }
-            } else if (Args.is(a[j], "MATCH") && hasNext) {
-                pattern = a[++j];
-            } else {
-                r.error(Errors.SYNTAX);
-                return;
-            }
+        ScanOptions o = ScanOptions.read(a, 3, false, r);
+        if (o == null) {
+            return;
         }
+        byte[] pattern = o.pattern();
         HashValue h = HashValue.of(e);
         List<Integer> found = new ArrayList<>();
-        long next = h.encoding() == HashLayout.LISTPACK ? all(h, found) : step(h, parsedCursor.getAsLong(), count, found);
+        long next = h.encoding() == HashLayout.LISTPACK ? all(h, found) : step(h, parsedCursor.getAsLong(), o.count(), found);
         List<Integer> matched = new ArrayList<>(found.size());
         for (int i : found) {
             if (pattern == null || Glob.matches(pattern, h.field(i))) {

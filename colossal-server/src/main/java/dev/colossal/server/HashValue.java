@@ -20,6 +20,8 @@ final class HashValue {
     /** Field to position, built at the first lookup in a larger hash; dropped when a removal shifts positions. */
     private HashMap<ByteBuffer, Integer> index;
     private byte encoding;
+    /** A pair was set or removed since decoding: the hash is to be stored again. */
+    private boolean changed;
 
     private HashValue(int capacity, byte encoding) {
         this.fields = new ArrayList<>(capacity);
@@ -41,6 +43,11 @@ final class HashValue {
             h.values.add(c.value());
         }
         return h;
+    }
+
+    /** @return whether a pair was set or removed since this hash was decoded */
+    boolean changed() {
+        return changed;
     }
 
     int size() {
@@ -93,6 +100,7 @@ final class HashValue {
      * @return true if the field is new
      */
     boolean put(byte[] field, byte[] value) {
+        changed = true;
         if (!HashLayout.fitsListpack(field.length) || !HashLayout.fitsListpack(value.length)) {
             encoding = HashLayout.HASHTABLE;
         }
@@ -121,6 +129,7 @@ final class HashValue {
         fields.remove(i);
         values.remove(i);
         index = null;
+        changed = true;
         return true;
     }
 

@@ -187,33 +187,15 @@ final class KeyCommands {
             return;
         }
         long cursor = parsedCursor.getAsLong();
-        byte[] pattern = null;
-        long count = 10;
-        // The type wanted: a string's or a hash's flags, or -1 for a type this server holds none of
-        int type = ANY_TYPE;
-        for (int j = 2; j < a.length; j++) {
-            boolean hasNext = j + 1 < a.length;
-            if (Args.is(a[j], "COUNT") && hasNext) {
-                OptionalLong parsed = Args.toLong(a[++j]);
-                if (parsed.isEmpty()) {
-                    r.error(Errors.NOT_INTEGER);
-                    return;
-                }
-                count = parsed.getAsLong();
-                if (count < 1) {
-                    r.error(Errors.SYNTAX);
-                    return;
-                }
-            } else if (Args.is(a[j], "MATCH") && hasNext) {
-                pattern = a[++j];
-            } else if (Args.is(a[j], "TYPE") && hasNext) {
-                byte[] t = a[++j];
-                type = Args.is(t, "STRING") ? StoredValue.STRING : Args.is(t, "HASH") ? StoredValue.HASH : NO_TYPE;
-            } else {
-                r.error(Errors.SYNTAX);
-                return;
-            }
+        ScanOptions o = ScanOptions.read(a, 2, true, r);
+        if (o == null) {
+            return;
         }
+        // The type wanted: a string's or a hash's flags, or one this server holds none of
+        int type = o.type() == null ? ANY_TYPE : Args.is(o.type(), "STRING") ? StoredValue.STRING
+                : Args.is(o.type(), "HASH") ? StoredValue.HASH : NO_TYPE;
+        long count = o.count();
+        byte[] pattern = o.pattern();
         KeyValueStore store = ctx.db(c);
         ScanPage page = type == NO_TYPE ? new ScanPage(0, List.of()) : page(store, cursor, count, pattern);
         List<byte[]> keys = page.keys();
