@@ -2,12 +2,13 @@ package dev.colossal.cli;
 
 import dev.colossal.rdb.RdbReader;
 import dev.colossal.server.DataDirWriter;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One pass of {@code import-rdb} over a dump: tallies what the keys are (strings per database,
- * other types, expired) and, given a writer, stores the strings. The check pass has no writer:
+ * One pass of {@code import-rdb} over a dump: tallies what the keys are (strings and hashes per
+ * database, other types, expired) and, given a writer, stores the strings and hashes. The check pass has no writer:
  * its tally says which databases the load pass will write, before anything is written.
  */
 final class RdbImporter implements RdbReader.Visitor {
@@ -17,8 +18,10 @@ final class RdbImporter implements RdbReader.Visitor {
     private final Progress bar;
     private final long fileBytes;
     private int shownPermille = -1;
-    /** Strings imported (or to import) per database. */
-    final TreeMap<Integer, Long> strings = new TreeMap<>();
+    /** Keys imported (or to import) per database: strings and hashes. */
+    final TreeMap<Integer, Long> keys = new TreeMap<>();
+    /** Of those, hashes, every database together. */
+    long hashes;
     /** Keys of other types passed over, by type. */
     final Map<String, Long> others = new TreeMap<>();
     long expired;
@@ -60,7 +63,30 @@ final class RdbImporter implements RdbReader.Visitor {
                 }
                 bytes += key.length + value.length;
             }
-            strings.merge(db, 1L, Long::sum);
+            keys.merge(db, 1L, Long::sum);
+        }
+        progress(offset);
+    }
+
+    @Override
+    public void hash(int db, byte[] key, List<byte[]> fieldsAndValues, long expireAtMillis, long offset) {
+        if (isExpired(expireAtMillis)) {
+            expired++;
+        } else {
+            if (writer != null) {
+                try {
+                    writer.setHash(db, key, fieldsAndValues, expireAtMillis);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("key '" + RdbReader.printable(key) + "' of database " + db
+                            + " could not be stored: " + e.getMessage(), e);
+                }
+                bytes += key.length;
+                for (byte[] b : fieldsAndValues) {
+                    bytes += b.length;
+                }
+            }
+            keys.merge(db, 1L, Long::sum);
+            hashes++;
         }
         progress(offset);
     }
@@ -98,8 +124,8 @@ final class RdbImporter implements RdbReader.Visitor {
         bar.done();
     }
 
-    /** @return the strings imported, every database together */
+    /** @return the keys imported, every database together */
     long imported() {
-        return strings.values().stream().mapToLong(Long::longValue).sum();
+        return keys.values().stream().mapToLong(Long::longValue).sum();
     }
 }

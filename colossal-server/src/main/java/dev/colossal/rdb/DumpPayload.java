@@ -34,8 +34,8 @@ public final class DumpPayload {
     /** The RDB version written: Redis 7.0's, the version the server reports. */
     public static final int VERSION = 10;
     private static final int STRING = 0;
-    private static final int HASH = 4;
-    private static final int HASH_LISTPACK = 16;
+    private static final int HASH = RdbValues.HASH;
+    private static final int HASH_LISTPACK = RdbValues.HASH_LISTPACK;
     private static final int FOOTER = Short.BYTES + Long.BYTES;
     private static final ValueLayout.OfShort SHORT_LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);

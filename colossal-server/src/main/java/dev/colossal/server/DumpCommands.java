@@ -109,22 +109,13 @@ final class DumpCommands {
             } else if (value.string() != null) {
                 store.set(a[1], value.string(), deadline);
             } else {
-                byte[] payload = hash(value.hash()).encode();
+                byte[] payload = HashValue.loaded(value.hash()).encode();
                 store.set(a[1], payload, 0, payload.length, deadline, StoredValue.HASH);
             }
             r.ok();
         } finally {
             l.unlock();
         }
-    }
-
-    /** A restored hash, with the encoding Redis gives one it loads: a listpack unless it is past the limits. */
-    private static HashValue hash(java.util.List<byte[]> pairs) {
-        HashValue h = HashValue.empty();
-        for (int i = 0; i < pairs.size(); i += 2) {
-            h.put(pairs.get(i), pairs.get(i + 1));
-        }
-        return h;
     }
 
     private long deadline(long ttl, boolean absolute) {

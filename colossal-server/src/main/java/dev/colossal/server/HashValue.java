@@ -50,6 +50,20 @@ final class HashValue {
         return changed;
     }
 
+    /**
+     * A hash read from an RDB payload (RESTORE, import-rdb), with the encoding Redis gives one it
+     * loads: a listpack unless it is past the limits.
+     *
+     * @param fieldsAndValues its fields and values, alternately, no field twice
+     */
+    static HashValue loaded(List<byte[]> fieldsAndValues) {
+        HashValue h = empty();
+        for (int i = 0; i < fieldsAndValues.size(); i += 2) {
+            h.put(fieldsAndValues.get(i), fieldsAndValues.get(i + 1));
+        }
+        return h;
+    }
+
     int size() {
         return fields.size();
     }
