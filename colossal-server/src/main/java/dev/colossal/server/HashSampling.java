@@ -10,7 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * checks and errors.
  *
  * <p>HSCAN of a hash Redis would hold as a listpack answers it whole with cursor 0, as Redis does.
- * A larger one is walked in the order of a 63-bit hash of each field, the cursor being the next
+ * A larger one is walked in the order of a 62-bit hash of each field, the cursor being the next
  * field's hash: a field present for the whole scan is returned exactly once whatever is added or
  * removed meanwhile, since no field's place depends on the others.
  */
@@ -180,7 +180,7 @@ final class HashSampling {
         return k < ahead.size() ? places[ahead.get(k)] : 0;
     }
 
-    /** A field's place in a scan's order: 1 to 2^63, never 0 (the cursor that starts and ends a scan). */
+    /** A field's place in a scan's order: 1 to 2^62, never 0 (the cursor that starts and ends a scan), and positive as a long. */
     static long place(byte[] field) {
         long x = 0xcbf29ce484222325L;
         for (byte b : field) {
@@ -190,6 +190,6 @@ final class HashSampling {
         x ^= x >>> 33;
         x *= 0xff51afd7ed558ccdL;
         x ^= x >>> 33;
-        return (x >>> 1) + 1;
+        return (x >>> 2) + 1;
     }
 }

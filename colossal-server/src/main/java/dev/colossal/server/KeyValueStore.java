@@ -9,7 +9,8 @@ import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
- * What the server needs from storage: string keys and values with an optional deadline. Expired
+ * What the server needs from storage: keys and values with an optional deadline and a type (a
+ * string, or a hash: {@link StoredValue}'s type bit). Expired
  * entries are invisible to every method. Single operations are atomic; a read-modify-write (INCR,
  * SET NX, APPEND) holds {@link #lock} of its key around its reads and writes, and so must every
  * writer, so that such sequences are atomic against each other. One store is one database; a key's

@@ -69,6 +69,10 @@ class HashesTest {
             assertEquals(50, j.hincrBy("user:1", "age", 7));
             assertEquals(1.5, j.hincrByFloat("user:1", "score", 1.5));
             assertEquals("hash", j.type("user:1"));
+            long small = j.memoryUsage("user:1");
+            j.hset("user:1", "bio", "x".repeat(1000));
+            assertTrue(j.memoryUsage("user:1") >= small + 1000, "MEMORY USAGE counts the hash's bytes");
+            j.hdel("user:1", "bio");
             assertEquals(2, j.hdel("user:1", "city", "score", "nosuch"));
             JedisDataException e = assertThrows(JedisDataException.class, () -> j.get("user:1"));
             assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value", e.getMessage());
