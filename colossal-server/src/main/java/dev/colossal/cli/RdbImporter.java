@@ -5,6 +5,7 @@ import dev.colossal.server.DataDirWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /**
  * One pass of {@code import-rdb} over a dump: tallies what the keys are (strings and hashes per
@@ -51,44 +52,45 @@ final class RdbImporter implements RdbReader.Visitor {
 
     @Override
     public void string(int db, byte[] key, byte[] value, long expireAtMillis, long offset) {
-        if (isExpired(expireAtMillis)) {
-            expired++;
-        } else {
-            if (writer != null) {
-                try {
-                    writer.set(db, key, value, expireAtMillis);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("key '" + RdbReader.printable(key) + "' of database " + db
-                            + " could not be stored: " + e.getMessage(), e);
-                }
-                bytes += key.length + value.length;
-            }
-            keys.merge(db, 1L, Long::sum);
-        }
-        progress(offset);
+        keep(db, key, expireAtMillis, offset, w -> {
+            w.set(db, key, value, expireAtMillis);
+            return value.length;
+        });
     }
 
     @Override
     public void hash(int db, byte[] key, List<byte[]> fieldsAndValues, long expireAtMillis, long offset) {
-        if (isExpired(expireAtMillis)) {
+        if (keep(db, key, expireAtMillis, offset, w -> {
+            w.setHash(db, key, fieldsAndValues, expireAtMillis);
+            return fieldsAndValues.stream().mapToLong(b -> b.length).sum();
+        })) {
+            hashes++;
+        }
+    }
+
+    /**
+     * Counts a key of a type that is imported, and stores it with {@code store} in the load pass.
+     *
+     * @param store writes the key and answers its value's bytes
+     * @return false if the key had expired, and was dropped
+     */
+    private boolean keep(int db, byte[] key, long expireAtMillis, long offset, ToLongFunction<DataDirWriter> store) {
+        boolean live = !isExpired(expireAtMillis);
+        if (!live) {
             expired++;
         } else {
             if (writer != null) {
                 try {
-                    writer.setHash(db, key, fieldsAndValues, expireAtMillis);
+                    bytes += key.length + store.applyAsLong(writer);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("key '" + RdbReader.printable(key) + "' of database " + db
                             + " could not be stored: " + e.getMessage(), e);
                 }
-                bytes += key.length;
-                for (byte[] b : fieldsAndValues) {
-                    bytes += b.length;
-                }
             }
             keys.merge(db, 1L, Long::sum);
-            hashes++;
         }
         progress(offset);
+        return live;
     }
 
     @Override
