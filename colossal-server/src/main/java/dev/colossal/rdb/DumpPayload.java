@@ -165,8 +165,11 @@ public final class DumpPayload {
         int type = Byte.toUnsignedInt(payload[0]);
         if (type != STRING && type != HASH && type != HASH_LISTPACK) {
             String name = RdbValues.name(type);
-            throw new RefusedException(name == null ? Refusal.BAD_FORMAT : Refusal.UNSUPPORTED_TYPE,
-                    name == null ? "type " + type + " is no Redis type" : "it holds a " + name + " (RDB type " + type + ")");
+            throw new RefusedException(name == null ? Refusal.BAD_FORMAT : Refusal.UNSUPPORTED_TYPE, name == null
+                    ? "type " + type + " is no Redis type"
+                    : name.equals("hash") ? "it holds a hash in an encoding of Redis before 7.0 (RDB type " + type + "),"
+                            + " which this server does not read: RESTORE it into a Redis 7 and DUMP it from there"
+                    : "it holds a " + name + " (RDB type " + type + "), and this server stores strings and hashes only");
         }
         RdbInput in = new RdbInput(p.asSlice(1, end - 1));
         try {

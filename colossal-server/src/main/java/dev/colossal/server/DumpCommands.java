@@ -95,8 +95,7 @@ final class DumpCommands {
                 r.error(switch (e.refusal()) {
                     case VERSION_OR_CHECKSUM -> "ERR DUMP payload version or checksum are wrong";
                     case BAD_FORMAT -> "ERR Bad data format";
-                    case UNSUPPORTED_TYPE -> "ERR Bad data format: " + e.getMessage()
-                            + ", and this server stores strings and hashes only";
+                    case UNSUPPORTED_TYPE -> "ERR Bad data format: " + e.getMessage();
                 });
                 return;
             }
