@@ -154,13 +154,43 @@ def check_lock(r, label):
     print("ok %s: Lock acquire/extend/reacquire/release (EVALSHA, NOSCRIPT then reload)" % label)
 
 
+def hash_check(r, label):
+    assert r.hset("py:h", mapping={"name": "ann", "age": 42}) == 2
+    assert r.hset("py:h", "age", 43) == 0
+    assert r.hget("py:h", "name") == b"ann"
+    assert r.hgetall("py:h") == {b"name": b"ann", b"age": b"43"}
+    assert r.hkeys("py:h") == [b"name", b"age"]
+    assert r.hmget("py:h", ["name", "nosuch"]) == [b"ann", None]
+    assert r.hincrby("py:h", "age", 2) == 45
+    assert r.hincrbyfloat("py:h", "score", 1.5) == 1.5
+    assert r.hexists("py:h", "score") and r.hlen("py:h") == 3 and r.hstrlen("py:h", "name") == 3
+    assert r.hsetnx("py:h", "name", "bob") == 0
+    assert r.hdel("py:h", "score", "nosuch") == 1
+    assert r.hrandfield("py:h") in (b"name", b"age")
+    assert len(r.hrandfield("py:h", -5)) == 5 and len(r.hrandfield("py:h", 5)) == 2
+    assert dict(r.hscan_iter("py:h")) == {b"name": b"ann", b"age": b"45"}
+    big = {"f%d" % i: i for i in range(1000)}
+    r.hset("py:big", mapping=big)
+    assert len(dict(r.hscan_iter("py:big", count=100))) == 1000
+    assert r.type("py:h") == b"hash" and r.object("encoding", "py:h") == b"listpack"
+    try:
+        r.get("py:h")
+        raise AssertionError("GET of a hash must fail")
+    except redis.ResponseError as e:
+        assert str(e).startswith("WRONGTYPE"), str(e)
+    assert r.delete("py:h", "py:big") == 2
+    print("ok %s hashes: hset/hget/hgetall/hmget/hincrby(float)/hrandfield/hscan_iter/WRONGTYPE" % label)
+
+
 r2 = redis.Redis(host="127.0.0.1", port=port)
 check(r2, "RESP2")
+hash_check(r2, "RESP2")
 pubsub_check(r2, "RESP2")
 check_lock(r2, "RESP2")
 if major >= 5:
     r3 = redis.Redis(host="127.0.0.1", port=port, protocol=3)
     check(r3, "RESP3")
+    hash_check(r3, "RESP3")
     pubsub_check(r3, "RESP3")
     check_lock(r3, "RESP3")
     hello = r3.execute_command("HELLO", "3")

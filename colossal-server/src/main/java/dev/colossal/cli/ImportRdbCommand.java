@@ -31,10 +31,11 @@ import picocli.CommandLine.Parameters;
  * Exit code 0 when imported, 1 if the dump is damaged or the load stopped, 2 if it could not start.
  */
 @Command(name = "import-rdb", mixinStandardHelpOptions = true,
-        description = {"Import a Redis dump's strings into a data directory.",
+        description = {"Import a Redis dump's strings and hashes into a data directory.",
             "The dump is what redis-cli SAVE writes (dump.rdb); 'colossal serve' then serves the directory. Each key"
-                    + " holding a string is imported with its TTL into its database's map file; other types (lists, sets,"
-                    + " zsets, hashes, streams, modules) and keys already expired are counted and left out. The dump is"
+                    + " holding a string or a hash is imported with its TTL into its database's map file; other types (lists,"
+                    + " sets, zsets, streams, modules, hashes in Redis 6's encodings) and keys already expired are counted and"
+                    + " left out. The dump is"
                     + " checked whole (structure and CRC-64) before anything is written."})
 public final class ImportRdbCommand implements Callable<Integer> {
 
@@ -83,8 +84,8 @@ public final class ImportRdbCommand implements Callable<Integer> {
         } catch (RdbFormatException e) {
             return refused(e, "nothing was imported");
         }
-        if (!check.strings.isEmpty() && check.strings.lastKey() >= ServerConfig.MAX_DATABASES) {
-            return Failures.report(NAME, dump + " has keys in database " + check.strings.lastKey() + ", beyond the "
+        if (!check.keys.isEmpty() && check.keys.lastKey() >= ServerConfig.MAX_DATABASES) {
+            return Failures.report(NAME, dump + " has keys in database " + check.keys.lastKey() + ", beyond the "
                     + ServerConfig.MAX_DATABASES + " a server can have; nothing was imported");
         }
         String unwritable = IoMessages.unwritableDirectory(data, "--data " + data);
@@ -94,7 +95,7 @@ public final class ImportRdbCommand implements Callable<Integer> {
         RdbImporter load;
         Map<Integer, Long> before;
         try (DataDirWriter writer = DataDirWriter.open(data)) {
-            before = check.strings.keySet().stream().collect(Collectors.toMap(db -> db, writer::keys));
+            before = check.keys.keySet().stream().collect(Collectors.toMap(db -> db, writer::keys));
             List<String> occupied = new ArrayList<>();
             before.forEach((db, keys) -> {
                 if (keys > 0) {
@@ -157,8 +158,11 @@ public final class ImportRdbCommand implements Callable<Integer> {
                     case OFF -> "off (saved with rdbchecksum no)";
                     case NOT_CHECKED -> "none in this version";
                 }, data, keys, ByteSize.format(load.bytes), seconds, keys / seconds));
-        load.strings.forEach((db, n) -> System.out.println("  db" + db + ": " + n + (n == 1 ? " key" : " keys")
+        load.keys.forEach((db, n) -> System.out.println("  db" + db + ": " + n + (n == 1 ? " key" : " keys")
                 + " imported" + (before.get(db) > 0 ? ", " + before.get(db) + " there before" : "")));
+        if (load.hashes > 0) {
+            System.out.println("  hashes among them: " + load.hashes);
+        }
         List<String> left = new ArrayList<>();
         load.others.forEach((type, n) -> left.add(n + " " + type + (n == 1 ? "" : type.equals("hash") ? "es" : "s")));
         if (load.expired > 0) {
@@ -168,8 +172,8 @@ public final class ImportRdbCommand implements Callable<Integer> {
             left.add(load.functions + " function librar" + (load.functions == 1 ? "y" : "ies"));
         }
         System.out.println("  not imported: " + (left.isEmpty() ? "none" : String.join(", ", left)
-                + (load.others.isEmpty() ? "" : " (Colossal serves strings only)")));
-        int highest = load.strings.isEmpty() ? 0 : load.strings.lastKey();
+                + (load.others.isEmpty() ? "" : " (Colossal serves strings and hashes only)")));
+        int highest = load.keys.isEmpty() ? 0 : load.keys.lastKey();
         System.out.println("  serve it: ./colossal serve --data " + data + (highest >= ServerConfig.DEFAULT_DATABASES
                 ? " --databases " + (highest + 1) : ""));
     }

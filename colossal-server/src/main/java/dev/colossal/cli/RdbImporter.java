@@ -2,12 +2,14 @@ package dev.colossal.cli;
 
 import dev.colossal.rdb.RdbReader;
 import dev.colossal.server.DataDirWriter;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /**
- * One pass of {@code import-rdb} over a dump: tallies what the keys are (strings per database,
- * other types, expired) and, given a writer, stores the strings. The check pass has no writer:
+ * One pass of {@code import-rdb} over a dump: tallies what the keys are (strings and hashes per
+ * database, other types, expired) and, given a writer, stores the strings and hashes. The check pass has no writer:
  * its tally says which databases the load pass will write, before anything is written.
  */
 final class RdbImporter implements RdbReader.Visitor {
@@ -17,8 +19,10 @@ final class RdbImporter implements RdbReader.Visitor {
     private final Progress bar;
     private final long fileBytes;
     private int shownPermille = -1;
-    /** Strings imported (or to import) per database. */
-    final TreeMap<Integer, Long> strings = new TreeMap<>();
+    /** Keys imported (or to import) per database: strings and hashes. */
+    final TreeMap<Integer, Long> keys = new TreeMap<>();
+    /** Of those, hashes, every database together. */
+    long hashes;
     /** Keys of other types passed over, by type. */
     final Map<String, Long> others = new TreeMap<>();
     long expired;
@@ -48,21 +52,45 @@ final class RdbImporter implements RdbReader.Visitor {
 
     @Override
     public void string(int db, byte[] key, byte[] value, long expireAtMillis, long offset) {
-        if (isExpired(expireAtMillis)) {
+        keep(db, key, expireAtMillis, offset, w -> {
+            w.set(db, key, value, expireAtMillis);
+            return value.length;
+        });
+    }
+
+    @Override
+    public void hash(int db, byte[] key, List<byte[]> fieldsAndValues, long expireAtMillis, long offset) {
+        if (keep(db, key, expireAtMillis, offset, w -> {
+            w.setHash(db, key, fieldsAndValues, expireAtMillis);
+            return fieldsAndValues.stream().mapToLong(b -> b.length).sum();
+        })) {
+            hashes++;
+        }
+    }
+
+    /**
+     * Counts a key of a type that is imported, and stores it with {@code store} in the load pass.
+     *
+     * @param store writes the key and answers its value's bytes
+     * @return false if the key had expired, and was dropped
+     */
+    private boolean keep(int db, byte[] key, long expireAtMillis, long offset, ToLongFunction<DataDirWriter> store) {
+        boolean live = !isExpired(expireAtMillis);
+        if (!live) {
             expired++;
         } else {
             if (writer != null) {
                 try {
-                    writer.set(db, key, value, expireAtMillis);
+                    bytes += key.length + store.applyAsLong(writer);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("key '" + RdbReader.printable(key) + "' of database " + db
                             + " could not be stored: " + e.getMessage(), e);
                 }
-                bytes += key.length + value.length;
             }
-            strings.merge(db, 1L, Long::sum);
+            keys.merge(db, 1L, Long::sum);
         }
         progress(offset);
+        return live;
     }
 
     @Override
@@ -98,8 +126,8 @@ final class RdbImporter implements RdbReader.Visitor {
         bar.done();
     }
 
-    /** @return the strings imported, every database together */
+    /** @return the keys imported, every database together */
     long imported() {
-        return strings.values().stream().mapToLong(Long::longValue).sum();
+        return keys.values().stream().mapToLong(Long::longValue).sum();
     }
 }

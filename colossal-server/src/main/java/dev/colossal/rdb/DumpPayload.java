@@ -4,31 +4,38 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
- * The bytes of Redis's DUMP and RESTORE for a string: one value as an RDB file holds it, then the
- * RDB version that wrote it and a CRC-64 ({@link Crc64}) of everything before the checksum.
+ * The bytes of Redis's DUMP and RESTORE for a string or a hash: one value as an RDB file holds it,
+ * then the RDB version that wrote it and a CRC-64 ({@link Crc64}) of everything before the checksum.
  *
  * <pre>
  *  0      1                              n      n+2                n+10
  *  +------+------------------------------+------+------------------+
- *  | type | value (a string: RdbInput's  | RDB  | CRC-64 of bytes  |
- *  | (0)  | length and encodings)        | ver. | 0..n+2, LE       |
+ *  | type | value                        | RDB  | CRC-64 of bytes  |
+ *  |      |                              | ver. | 0..n+2, LE       |
  *  +------+------------------------------+------+------------------+
  *                                         2 bytes, little-endian
+ *  type 0  string: one string (RdbInput's length and encodings)
+ *  type 4  hash: a length n, then n (field, value) string pairs
+ *  type 16 hash: one string holding a {@link Listpack} of field, value, field, value, ...
  * </pre>
  *
  * <p>Written as Redis 7.0 writes them (version 10), a decimal that fits 32 bits as an integer, byte
  * for byte, except that strings longer than 20 bytes are written plain where Redis may
- * LZF-compress them: every Redis reads both. Read from any RDB version up to {@link
+ * LZF-compress them, and a hash is always written as type 4 where Redis writes a small one as a
+ * listpack (16): every Redis reads both. Read from any RDB version up to {@link
  * RdbReader#NEWEST_VERSION}, in every string encoding; a value of another type is refused, as
- * this server stores strings only.
+ * this server stores strings and hashes only.
  */
 public final class DumpPayload {
 
     /** The RDB version written: Redis 7.0's, the version the server reports. */
     public static final int VERSION = 10;
     private static final int STRING = 0;
+    private static final int HASH = RdbValues.HASH;
+    private static final int HASH_LISTPACK = RdbValues.HASH_LISTPACK;
     private static final int FOOTER = Short.BYTES + Long.BYTES;
     private static final ValueLayout.OfShort SHORT_LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -41,9 +48,17 @@ public final class DumpPayload {
         VERSION_OR_CHECKSUM,
         /** Sound, but its value cannot be read. */
         BAD_FORMAT,
-        /** A list, set, hash, ...: sound, but not a string. */
-        NOT_A_STRING
+        /** A list, set, zset, ...: sound, but of a type this server does not store. */
+        UNSUPPORTED_TYPE
     }
+
+    /**
+     * A value a payload holds: a string, or a hash.
+     *
+     * @param string the string's bytes, or null for a hash
+     * @param hash   the hash's fields and values, alternately, in the payload's order; null for a string
+     */
+    public record Value(byte[] string, List<byte[]> hash) {}
 
     /** A payload RESTORE cannot take, with {@link #refusal why}. */
     public static final class RefusedException extends Exception {
@@ -96,18 +111,44 @@ public final class DumpPayload {
             o.set(INT_LE, at, (int) (long) number);
             at += 4;
         }
-        o.set(SHORT_LE, at, (short) VERSION);
-        at += 2;
-        o.set(LONG_LE, at, Crc64.update(0, o, 0, at));
+        footer(o, at);
         return out;
     }
 
     /**
-     * @param payload what DUMP gave
-     * @return the string it holds
-     * @throws RefusedException if it is not a sound payload of a string
+     * @param fieldsAndValues a hash's fields and values, alternately
+     * @return its DUMP payload, RDB type 4
      */
-    public static byte[] stringOf(byte[] payload) throws RefusedException {
+    public static byte[] ofHash(List<byte[]> fieldsAndValues) {
+        long body = lengthSize(fieldsAndValues.size() / 2);
+        for (byte[] b : fieldsAndValues) {
+            body += lengthSize(b.length) + b.length;
+        }
+        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        MemorySegment o = MemorySegment.ofArray(out);
+        out[0] = HASH;
+        int at = writeLength(o, 1, fieldsAndValues.size() / 2);
+        for (byte[] b : fieldsAndValues) {
+            at = writeLength(o, at, b.length);
+            System.arraycopy(b, 0, out, at, b.length);
+            at += b.length;
+        }
+        footer(o, at);
+        return out;
+    }
+
+    /** Writes the version and the checksum of the bytes before them at {@code at}. */
+    private static void footer(MemorySegment o, int at) {
+        o.set(SHORT_LE, at, (short) VERSION);
+        o.set(LONG_LE, at + 2, Crc64.update(0, o, 0, at + 2));
+    }
+
+    /**
+     * @param payload what DUMP gave
+     * @return the string or hash it holds
+     * @throws RefusedException if it is not a sound payload of a string or a hash
+     */
+    public static Value valueOf(byte[] payload) throws RefusedException {
         MemorySegment p = MemorySegment.ofArray(payload);
         long end = p.byteSize() - FOOTER;
         if (end < 1) {
@@ -122,14 +163,21 @@ public final class DumpPayload {
             throw new RefusedException(Refusal.VERSION_OR_CHECKSUM, "the checksum does not match");
         }
         int type = Byte.toUnsignedInt(payload[0]);
-        if (type != STRING) {
+        if (type != STRING && type != HASH && type != HASH_LISTPACK) {
             String name = RdbValues.name(type);
-            throw new RefusedException(name == null ? Refusal.BAD_FORMAT : Refusal.NOT_A_STRING,
-                    name == null ? "type " + type + " is no Redis type" : "it holds a " + name);
+            throw new RefusedException(name == null ? Refusal.BAD_FORMAT : Refusal.UNSUPPORTED_TYPE, name == null
+                    ? "type " + type + " is no Redis type"
+                    : name.equals("hash") ? "it holds a hash in an encoding of Redis before 7.0 (RDB type " + type + "),"
+                            + " which this server does not read: RESTORE it into a Redis 7 and DUMP it from there"
+                    : "it holds a " + name + " (RDB type " + type + "), and this server stores strings and hashes only");
         }
         RdbInput in = new RdbInput(p.asSlice(1, end - 1));
         try {
-            return in.string();
+            return switch (type) {
+                case STRING -> new Value(in.string(), null);
+                case HASH -> new Value(null, RdbHashes.pairs(in));
+                default -> new Value(null, RdbHashes.listpackPairs(in));
+            };
         } catch (RdbFormatException e) {
             throw new RefusedException(Refusal.BAD_FORMAT, e.getMessage());
         }

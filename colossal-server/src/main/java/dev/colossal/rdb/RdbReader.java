@@ -5,8 +5,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Reads an RDB file, the snapshot {@code redis-cli SAVE} writes, from RDB version 1 to 11 (Redis
- * 7.0 writes 10, 7.2 writes 11), and tells a {@link Visitor} of each key: string values whole,
- * other types only by name ({@link RdbValues} finds where they end).
+ * 7.0 writes 10, 7.2 writes 11), and tells a {@link Visitor} of each key: string values and
+ * hashes (types 4 and 16) whole, other types only by name ({@link RdbValues} finds where they end).
  *
  * <pre>
  *  "REDIS" 4 ASCII digits (the version)
@@ -71,6 +71,20 @@ public final class RdbReader {
          * @param offset         where its record ends, for progress
          */
         void other(int db, byte[] key, String type, long expireAtMillis, long offset);
+
+        /**
+         * A key holding a hash in Redis 7's encodings (RDB type 4, or a listpack, type 16), read
+         * whole in both modes so that a damaged one stops the {@link Mode#CHECK} pass; a visitor
+         * that does not take hashes passes it to {@link #other}.
+         *
+         * @param fieldsAndValues its fields and values, alternately, in the dump's order
+         * @param expireAtMillis  its deadline in Unix milliseconds, 0 for none
+         * @param offset          where its record ends, for progress
+         */
+        default void hash(int db, byte[] key, java.util.List<byte[]> fieldsAndValues, long expireAtMillis, long offset)
+                throws RdbFormatException {
+            other(db, key, "hash", expireAtMillis, offset);
+        }
 
         /** A library of functions (FUNCTION LOAD), passed over. */
         default void function() {}
@@ -160,6 +174,9 @@ public final class RdbReader {
                             in.skipString();
                         }
                         visitor.string(db, key, value, expireAt, in.offset());
+                    } else if (op == RdbValues.HASH || op == RdbValues.HASH_LISTPACK) {
+                        java.util.List<byte[]> pairs = op == RdbValues.HASH ? RdbHashes.pairs(in) : RdbHashes.listpackPairs(in);
+                        visitor.hash(db, key, pairs, expireAt, in.offset());
                     } else {
                         String type = RdbValues.name(op);
                         RdbValues.skip(in, op, key, at);

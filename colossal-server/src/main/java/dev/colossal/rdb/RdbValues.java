@@ -25,6 +25,8 @@ package dev.colossal.rdb;
 final class RdbValues {
 
     static final int STRING = 0;
+    static final int HASH = 4;
+    static final int HASH_LISTPACK = 16;
     private static final int ZSET_TEXT_SCORES = 3;
     private static final int ZSET_BINARY_SCORES = 5;
     private static final int MODULE_PRE_GA = 6;

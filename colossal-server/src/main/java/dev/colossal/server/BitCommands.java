@@ -47,7 +47,7 @@ final class BitCommands {
         if (offset < 0) {
             return;
         }
-        KeyValueStore.Entry e = ctx.db(c).get(a[1]);
+        KeyValueStore.Entry e = StringCommands.string(ctx.db(c), a[1]);
         r.integer(e == null ? 0 : bit(e.value(), offset));
     }
 
@@ -66,7 +66,7 @@ final class BitCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = store.get(a[1]);
+            KeyValueStore.Entry e = StringCommands.string(store, a[1]);
             byte[] v = e == null ? new byte[0] : e.value();
             int was = bit(v, offset);
             int index = (int) (offset >>> 3);
@@ -86,7 +86,7 @@ final class BitCommands {
      * negative and are clipped to the string.
      */
     private void bitcount(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = ctx.db(c).get(a[1]);
+        KeyValueStore.Entry e = StringCommands.string(ctx.db(c), a[1]);
         if (e == null) {
             r.integer(0);
             return;

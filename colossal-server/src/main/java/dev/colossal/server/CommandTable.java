@@ -31,6 +31,7 @@ final class CommandTable {
         this.strings = new StringCommands(ctx);
         strings.register(this);
         new BitCommands(ctx).register(this);
+        new HashCommands(ctx).register(this);
         new KeyCommands(ctx, strings).register(this);
         new DatabaseCommands(ctx).register(this);
         new DumpCommands(ctx).register(this);

@@ -72,6 +72,25 @@ public final class DataDirWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Stores a hash as RESTORE would, replacing what the key held.
+     *
+     * @param db              the database, {@code 0 <= db <} {@link ServerConfig#MAX_DATABASES}
+     * @param key             the key
+     * @param fieldsAndValues its fields and values, alternately, no field twice
+     * @param expireAtMillis  its deadline in Unix milliseconds, 0 for none
+     * @throws IllegalArgumentException if the hash is larger than the server stores, or than the bound allows
+     */
+    public void setHash(int db, byte[] key, java.util.List<byte[]> fieldsAndValues, long expireAtMillis) {
+        check(db);
+        try {
+            byte[] payload = HashValue.loaded(fieldsAndValues).encode();
+            dbs.open(db).set(key, payload, 0, payload.length, expireAtMillis, StoredValue.HASH);
+        } catch (ReplyException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
     /** @return keys evicted to keep within the directory's bound (see {@link #open}) */
     public long evictions() {
         return dbs.evictions();

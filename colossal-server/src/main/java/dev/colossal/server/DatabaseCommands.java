@@ -135,7 +135,7 @@ final class DatabaseCommands {
                 r.integer(0);
                 return;
             }
-            dst.set(a[1], e.array(), e.offset(), e.length(), e.expireAtMillis());
+            dst.set(a[1], e, e.expireAtMillis());
             src.delete(a[1]);
             r.integer(1);
         } finally {
@@ -179,7 +179,7 @@ final class DatabaseCommands {
                 r.integer(0);
                 return;
             }
-            dst.set(a[2], e.array(), e.offset(), e.length(), e.expireAtMillis());
+            dst.set(a[2], e, e.expireAtMillis());
             r.integer(1);
         } finally {
             StringCommands.unlockAll(ls);

@@ -9,7 +9,7 @@ import java.util.concurrent.locks.Lock;
 /**
  * DUMP and RESTORE, by which tools move keys between servers (redis-shake, RIOT, MIGRATE-like
  * scripts): the payload is {@link DumpPayload}'s, which every Redis reads, and RESTORE takes what
- * any Redis up to 7.2 dumps of a string. RESTORE checks its arguments in Redis's order, so each
+ * any Redis up to 7.2 dumps of a string or a hash. RESTORE checks its arguments in Redis's order, so each
  * bad request gets the error Redis gives it; IDLETIME and FREQ are taken and have no effect (no
  * per-key access clock here, as OBJECT IDLETIME has none).
  */
@@ -30,6 +30,16 @@ final class DumpCommands {
         KeyValueStore.Entry e = ctx.db(c).get(a[1]);
         if (e == null) {
             r.nullBulk();
+            return;
+        }
+        if (e.isHash()) {
+            java.util.List<byte[]> pairs = new java.util.ArrayList<>();
+            HashCursor h = new HashCursor(e);
+            while (h.next()) {
+                pairs.add(h.field());
+                pairs.add(h.value());
+            }
+            r.bulk(DumpPayload.ofHash(pairs));
             return;
         }
         r.bulk(DumpPayload.of(MemorySegment.ofArray(e.array()).asSlice(e.offset(), e.length())));
@@ -78,14 +88,14 @@ final class DumpCommands {
                 r.error("ERR Invalid TTL value, must be >= 0");
                 return;
             }
-            byte[] value;
+            DumpPayload.Value value;
             try {
-                value = DumpPayload.stringOf(a[3]);
+                value = DumpPayload.valueOf(a[3]);
             } catch (DumpPayload.RefusedException e) {
                 r.error(switch (e.refusal()) {
                     case VERSION_OR_CHECKSUM -> "ERR DUMP payload version or checksum are wrong";
                     case BAD_FORMAT -> "ERR Bad data format";
-                    case NOT_A_STRING -> "ERR Bad data format: " + e.getMessage() + ", and this server stores strings only";
+                    case UNSUPPORTED_TYPE -> "ERR Bad data format: " + e.getMessage();
                 });
                 return;
             }
@@ -95,8 +105,11 @@ final class DumpCommands {
                 if (replace) {
                     store.delete(a[1]);
                 }
+            } else if (value.string() != null) {
+                store.set(a[1], value.string(), deadline);
             } else {
-                store.set(a[1], value, deadline);
+                byte[] payload = HashValue.loaded(value.hash()).encode();
+                store.set(a[1], payload, 0, payload.length, deadline, StoredValue.HASH);
             }
             r.ok();
         } finally {

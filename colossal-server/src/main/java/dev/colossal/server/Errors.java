@@ -22,6 +22,7 @@ final class Errors {
     static final String DB_RANGE = "ERR DB index is out of range";
     static final String MAX_CLIENTS = "ERR max number of clients reached";
     static final String INVALID_CURSOR = "ERR invalid cursor";
+    static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
     static final String SAME_OBJECT = "ERR source and destination objects are the same";
 
     private Errors() {}

@@ -237,6 +237,11 @@ final class HttpApi implements AutoCloseable {
                 return;
             }
             long at = StoredValue.expireAt(buf, 0, n);
+            if ((StoredValue.flags(buf, 0) & StoredValue.HASH) != 0) {
+                // The body would be this server's encoding of the hash, which no client could read
+                error(x, 409, Errors.WRONGTYPE + ": the key holds a hash; read it with HGETALL over RESP");
+                return;
+            }
             if (at != StoredValue.NO_EXPIRY) {
                 x.getResponseHeaders().set("X-TTL-Millis", Long.toString(Math.max(0, at - ctx.now())));
             }

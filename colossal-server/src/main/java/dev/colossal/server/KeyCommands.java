@@ -161,7 +161,8 @@ final class KeyCommands {
 
     private void type(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
-        r.simple(store.exists(a[1]) ? "string" : "none");
+        KeyValueStore.Entry e = store.get(a[1]);
+        r.simple(e == null ? "none" : e.isHash() ? "hash" : "string");
     }
 
     private void keys(Client c, byte[][] a, Reply r) {
@@ -186,37 +187,38 @@ final class KeyCommands {
             return;
         }
         long cursor = parsedCursor.getAsLong();
-        byte[] pattern = null;
-        long count = 10;
-        boolean wrongType = false;
-        for (int j = 2; j < a.length; j++) {
-            boolean hasNext = j + 1 < a.length;
-            if (Args.is(a[j], "COUNT") && hasNext) {
-                OptionalLong parsed = Args.toLong(a[++j]);
-                if (parsed.isEmpty()) {
-                    r.error(Errors.NOT_INTEGER);
-                    return;
+        ScanOptions o = ScanOptions.read(a, 2, true, r);
+        if (o == null) {
+            return;
+        }
+        // The type wanted: a string's or a hash's flags, or one this server holds none of
+        int type = o.type() == null ? ANY_TYPE : Args.is(o.type(), "STRING") ? StoredValue.STRING
+                : Args.is(o.type(), "HASH") ? StoredValue.HASH : NO_TYPE;
+        long count = o.count();
+        byte[] pattern = o.pattern();
+        KeyValueStore store = ctx.db(c);
+        ScanPage page = type == NO_TYPE ? new ScanPage(0, List.of()) : page(store, cursor, count, pattern);
+        List<byte[]> keys = page.keys();
+        if (type != ANY_TYPE && !keys.isEmpty()) {
+            // The scan sees keys, not types: each key found is looked up once more, only when TYPE asks
+            keys = new ArrayList<>(keys.size());
+            for (byte[] k : page.keys()) {
+                KeyValueStore.Entry e = store.get(k);
+                if (e != null && e.type() == type) {
+                    keys.add(k);
                 }
-                count = parsed.getAsLong();
-                if (count < 1) {
-                    r.error(Errors.SYNTAX);
-                    return;
-                }
-            } else if (Args.is(a[j], "MATCH") && hasNext) {
-                pattern = a[++j];
-            } else if (Args.is(a[j], "TYPE") && hasNext) {
-                wrongType = !Args.is(a[++j], "STRING");
-            } else {
-                r.error(Errors.SYNTAX);
-                return;
             }
         }
-        ScanPage page = wrongType ? new ScanPage(0, List.of()) : page(ctx.db(c), cursor, count, pattern);
         r.array(2);
         r.bulk(Long.toUnsignedString(page.next()));
-        r.array(page.keys().size());
-        page.keys().forEach(r::bulk);
+        r.array(keys.size());
+        keys.forEach(r::bulk);
     }
+
+    /** SCAN without TYPE. */
+    private static final int ANY_TYPE = -2;
+    /** SCAN TYPE of a type no key here has (list, set, ...): Redis 7.0 answers nothing for an unknown name too. */
+    private static final int NO_TYPE = -1;
 
     /**
      * One SCAN step.
@@ -254,7 +256,7 @@ final class KeyCommands {
                 r.integer(0);
                 return;
             }
-            store.set(a[2], e.array(), e.offset(), e.length(), e.expireAtMillis());
+            store.set(a[2], e, e.expireAtMillis());
             store.delete(a[1]);
             if (nx) {
                 r.integer(1);
@@ -340,10 +342,9 @@ final class KeyCommands {
     private static final long SHARED_INTEGERS = 10_000;
 
     /**
-     * OBJECT ENCODING and REFCOUNT answer what redis-server would hold for the value: strings are
-     * the only type here, so the encoding follows from the bytes as Redis's {@code tryObjectEncoding}
+     * OBJECT ENCODING and REFCOUNT answer what redis-server would hold for the value: a string's encoding follows from the bytes as Redis's {@code tryObjectEncoding}
      * decides it on SET (a value APPEND or SETRANGE made is "raw" there whatever its length; here
-     * it is judged by its bytes like any other).
+     * it is judged by its bytes like any other), a hash's as its {@link HashLayout} encoding byte keeps it.
      */
     private void object(Client c, byte[][] a, Reply r) {
         if (Args.is(a[1], "FREQ")) {
@@ -362,6 +363,14 @@ final class KeyCommands {
         KeyValueStore.Entry e = ctx.db(c).get(a[2]);
         if (e == null) {
             r.nullBulk();
+            return;
+        }
+        if (e.isHash()) {
+            if (encoding) {
+                r.bulk(new HashCursor(e).encoding() == HashLayout.LISTPACK ? "listpack" : "hashtable");
+            } else {
+                r.integer(1);
+            }
             return;
         }
         OptionalLong n = canonicalLong(e);

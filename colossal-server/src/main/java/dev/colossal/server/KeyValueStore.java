@@ -9,7 +9,8 @@ import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
- * What the server needs from storage: string keys and values with an optional deadline. Expired
+ * What the server needs from storage: keys and values with an optional deadline and a type (a
+ * string, or a hash: {@link StoredValue}'s type bit). Expired
  * entries are invisible to every method. Single operations are atomic; a read-modify-write (INCR,
  * SET NX, APPEND) holds {@link #lock} of its key around its reads and writes, and so must every
  * writer, so that such sequences are atomic against each other. One store is one database; a key's
@@ -25,16 +26,29 @@ interface KeyValueStore extends AutoCloseable {
         private final byte[] bytes;
         private final int offset;
         private final long expireAtMillis;
+        private final byte type;
 
         /**
          * @param bytes          an array holding the value from {@code offset} to its end
          * @param offset         where the value starts
          * @param expireAtMillis the Unix-epoch millisecond deadline, or {@link StoredValue#NO_EXPIRY}
+         * @param type           {@link StoredValue#STRING} or {@link StoredValue#HASH}
          */
-        Entry(byte[] bytes, int offset, long expireAtMillis) {
+        Entry(byte[] bytes, int offset, long expireAtMillis, byte type) {
             this.bytes = bytes;
             this.offset = offset;
             this.expireAtMillis = expireAtMillis;
+            this.type = type;
+        }
+
+        /** @return {@link StoredValue#STRING} or {@link StoredValue#HASH} */
+        byte type() {
+            return type;
+        }
+
+        /** @return whether the value is a hash ({@link HashLayout}), not a string */
+        boolean isHash() {
+            return type == StoredValue.HASH;
         }
 
         /** @return a copy of the value */
@@ -126,16 +140,38 @@ interface KeyValueStore extends AutoCloseable {
      *     {@link #largestValue} in a bounded store
      */
     default void set(byte[] key, byte[] value, long expireAtMillis) {
-        set(key, value, 0, value.length, expireAtMillis);
+        set(key, value, 0, value.length, expireAtMillis, StoredValue.STRING);
     }
 
     /**
-     * Stores {@code value[from, from + length)} with a deadline (or none), replacing what was there.
+     * Stores the string {@code value[from, from + length)} with a deadline (or none), replacing what was there.
      *
      * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}, or than
      *     {@link #largestValue} in a bounded store
      */
-    void set(byte[] key, byte[] value, int from, int length, long expireAtMillis);
+    default void set(byte[] key, byte[] value, int from, int length, long expireAtMillis) {
+        set(key, value, from, length, expireAtMillis, StoredValue.STRING);
+    }
+
+    /**
+     * Stores {@code value[from, from + length)}, a value of {@code type}, with a deadline (or none),
+     * replacing what was there.
+     *
+     * @param type {@link StoredValue#STRING} or {@link StoredValue#HASH}
+     * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}, or than
+     *     {@link #largestValue} in a bounded store
+     */
+    void set(byte[] key, byte[] value, int from, int length, long expireAtMillis, byte type);
+
+    /**
+     * Stores {@code e}'s value, of its type, under {@code key} with deadline {@code expireAtMillis}:
+     * what RENAME, MOVE, COPY and the EXPIRE family write, so that a hash stays one.
+     *
+     * @throws ReplyException as {@link #set(byte[], byte[], int, int, long, byte)}
+     */
+    default void set(byte[] key, Entry e, long expireAtMillis) {
+        set(key, e.array(), e.offset(), e.length(), expireAtMillis, e.type());
+    }
 
     /**
      * Stores {@code buf[valueAt, valueAt + valueLength)} with a deadline (or none), replacing what

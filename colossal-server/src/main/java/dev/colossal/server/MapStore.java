@@ -233,7 +233,7 @@ final class MapStore implements KeyValueStore {
             dropIfExpired(key);
             return null;
         }
-        return new Entry(stored, StoredValue.payloadOffset(stored), at);
+        return new Entry(stored, StoredValue.payloadOffset(stored), at, StoredValue.type(stored));
     }
 
     @Override
@@ -303,11 +303,11 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
-    public void set(byte[] key, byte[] value, int from, int length, long expireAtMillis) {
+    public void set(byte[] key, byte[] value, int from, int length, long expireAtMillis, byte type) {
         checkFits(key.length, length, expireAtMillis);
         int n = StoredValue.headerLength(expireAtMillis) + length;
         if (n > MAX_STAGING) {
-            map.put(key, StoredValue.encode(value, from, length, expireAtMillis));
+            map.put(key, StoredValue.encode(value, from, length, expireAtMillis, type));
             written(expireAtMillis, key.length, n);
             return;
         }
@@ -318,7 +318,7 @@ final class MapStore implements KeyValueStore {
             staging = new byte[Math.max(n, staging.length * 2)];
             STAGING.set(staging);
         }
-        int len = StoredValue.encodeInto(staging, value, from, length, expireAtMillis);
+        int len = StoredValue.encodeInto(staging, value, from, length, expireAtMillis, type);
         map.put(MemorySegment.ofArray(key), MemorySegment.ofArray(staging).asSlice(0, len));
         written(expireAtMillis, key.length, len);
     }

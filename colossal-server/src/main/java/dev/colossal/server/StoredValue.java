@@ -18,8 +18,13 @@ import java.util.Arrays;
  *  | flags  | expireAtMillis (LE, opt) | payload (the user's bytes) |
  *  +--------+--------------------------+----------------------------+
  *  flags bit 0 = HAS_EXPIRY: the 8-byte Unix-epoch millisecond deadline is present.
- *  Without it the payload starts at offset 1. Other flag bits are reserved and must be 0.
+ *  Without it the payload starts at offset 1.
+ *  flags bit 1 = HASH: the payload is a hash ({@link HashLayout}), not a string's bytes.
+ *  Other flag bits are reserved and must be 0.
  * </pre>
+ *
+ * <p>A value's type is in the byte every read looks at for the deadline anyway, so telling a hash
+ * from a string costs GET no extra read; a string's flags are 0 or 1, as before there were types.
  */
 final class StoredValue {
 
@@ -28,6 +33,12 @@ final class StoredValue {
     static final int PLAIN_HEADER = EXPIRY_OFFSET;
     static final int EXPIRING_HEADER = EXPIRY_OFFSET + Long.BYTES;
     static final byte HAS_EXPIRY = 1;
+    /** A string: no type bit. */
+    static final byte STRING = 0;
+    /** The type bit of a hash. */
+    static final byte HASH = 2;
+    /** Every flag bit in use; the rest are reserved. */
+    private static final int KNOWN_FLAGS = HAS_EXPIRY | HASH;
     /** The longest entry value {@code BytesMap} stores: 1 GiB (its {@code EntryLayout.MAX_LENGTH}). */
     static final long MAP_MAX_VALUE = 1L << 30;
     /**
@@ -52,12 +63,12 @@ final class StoredValue {
      * @return the stored form
      */
     static byte[] encode(byte[] payload, long expireAtMillis) {
-        return encode(payload, 0, payload.length, expireAtMillis);
+        return encode(payload, 0, payload.length, expireAtMillis, STRING);
     }
 
-    static byte[] encode(byte[] payload, int from, int length, long expireAtMillis) {
+    static byte[] encode(byte[] payload, int from, int length, long expireAtMillis, byte type) {
         byte[] out = new byte[headerLength(expireAtMillis) + length];
-        encodeInto(out, payload, from, length, expireAtMillis);
+        encodeInto(out, payload, from, length, expireAtMillis, type);
         return out;
     }
 
@@ -65,15 +76,16 @@ final class StoredValue {
      * Writes the stored form at the start of {@code out}, which must hold
      * {@code headerLength(expireAtMillis) + length} bytes.
      *
+     * @param type {@link #STRING} or {@link #HASH}
      * @return the stored form's length
      */
-    static int encodeInto(byte[] out, byte[] payload, int from, int length, long expireAtMillis) {
+    static int encodeInto(byte[] out, byte[] payload, int from, int length, long expireAtMillis, byte type) {
         int header = headerLength(expireAtMillis);
         if (expireAtMillis != NO_EXPIRY) {
-            out[FLAGS_OFFSET] = HAS_EXPIRY;
+            out[FLAGS_OFFSET] = (byte) (HAS_EXPIRY | type);
             LONG_LE.set(out, EXPIRY_OFFSET, expireAtMillis);
         } else {
-            out[FLAGS_OFFSET] = 0;
+            out[FLAGS_OFFSET] = type;
         }
         System.arraycopy(payload, from, out, header, length);
         return header + length;
@@ -120,6 +132,21 @@ final class StoredValue {
         return (stored[FLAGS_OFFSET] & HAS_EXPIRY) != 0 ? (long) LONG_LE.get(stored, EXPIRY_OFFSET) : NO_EXPIRY;
     }
 
+    /** @return {@link #STRING} or {@link #HASH}: the type bits of a stored value checked by {@link #expireAt(byte[])} */
+    static byte type(byte[] stored) {
+        return (byte) (stored[FLAGS_OFFSET] & HASH);
+    }
+
+    /** @return the flags byte of the stored value at {@code at}, checked by {@link #expireAt(MemorySegment, long, long)} */
+    static byte flags(MemorySegment stored, long at) {
+        return stored.get(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET);
+    }
+
+    /** @return where the payload starts in a stored value with these {@link #flags} */
+    static int payloadOffset(byte flags) {
+        return (flags & HAS_EXPIRY) != 0 ? EXPIRING_HEADER : PLAIN_HEADER;
+    }
+
     static int payloadOffset(byte[] stored) {
         return (stored[FLAGS_OFFSET] & HAS_EXPIRY) != 0 ? EXPIRING_HEADER : PLAIN_HEADER;
     }
@@ -138,7 +165,7 @@ final class StoredValue {
      */
     static long expireAt(MemorySegment stored, long at, long length) {
         byte flags = length > 0 ? stored.get(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET) : -1;
-        if (length < PLAIN_HEADER || (flags & ~HAS_EXPIRY) != 0 || ((flags & HAS_EXPIRY) != 0 && length < EXPIRING_HEADER)) {
+        if (length < PLAIN_HEADER || (flags & ~KNOWN_FLAGS) != 0 || ((flags & HAS_EXPIRY) != 0 && length < EXPIRING_HEADER)) {
             throw notStored(length, flags);
         }
         return (flags & HAS_EXPIRY) != 0 ? stored.get(LONG_LE_UNALIGNED, at + EXPIRY_OFFSET) : NO_EXPIRY;
@@ -168,7 +195,7 @@ final class StoredValue {
     }
 
     private static void check(byte[] stored) {
-        if (stored.length < PLAIN_HEADER || (stored[FLAGS_OFFSET] & ~HAS_EXPIRY) != 0
+        if (stored.length < PLAIN_HEADER || (stored[FLAGS_OFFSET] & ~KNOWN_FLAGS) != 0
                 || ((stored[FLAGS_OFFSET] & HAS_EXPIRY) != 0 && stored.length < EXPIRING_HEADER)) {
             throw notStored(stored.length, stored.length > 0 ? stored[FLAGS_OFFSET] : -1);
         }

@@ -52,10 +52,16 @@ final class StringCommands {
 
     /** GET: the value goes from the map straight into the reply buffer, with no copy between. */
     void get(Client c, MemorySegment key) {
-        get(c, ctx.db(c), key);
+        get(c, ctx.db(c), key, false);
     }
 
-    private void get(Client c, KeyValueStore store, MemorySegment key) {
+    /**
+     * GET's and MGET's reply for one key. The type is told by the flags byte the payload's offset
+     * is read from anyway: a string costs one branch more, and only a hash is told apart.
+     *
+     * @param nilForOtherTypes MGET's rule: a key of another type is nil, where GET answers WRONGTYPE
+     */
+    private void get(Client c, KeyValueStore store, MemorySegment key, boolean nilForOtherTypes) {
         Reply r = c.reply;
         long at = r.valueSlot(StoredValue.PLAIN_HEADER);
         long n;
@@ -68,8 +74,31 @@ final class StringCommands {
             return;
         }
         c.hits++;
-        int payload = StoredValue.payloadOffset(r.segment(), at);
+        byte flags = StoredValue.flags(r.segment(), at);
+        if ((flags & StoredValue.HASH) != 0) {
+            if (nilForOtherTypes) {
+                r.nullBulk();
+            } else {
+                r.error(Errors.WRONGTYPE);
+            }
+            return;
+        }
+        int payload = StoredValue.payloadOffset(flags);
         r.bulkAt(at + payload, (int) (n - payload));
+    }
+
+    /**
+     * The live string under {@code key}, for the commands that read a string.
+     *
+     * @return the entry, or null if absent or expired
+     * @throws ReplyException WRONGTYPE if the key holds a hash
+     */
+    static KeyValueStore.Entry string(KeyValueStore store, byte[] key) {
+        KeyValueStore.Entry e = store.get(key);
+        if (e != null && e.isHash()) {
+            throw new ReplyException(Errors.WRONGTYPE);
+        }
+        return e;
     }
 
     /**
@@ -165,7 +194,8 @@ final class StringCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry old = nx || xx || get || keepTtl ? store.get(a[1]) : null;
+            // SET overwrites a key of any type, but SET ... GET reads the old value as GET does
+            KeyValueStore.Entry old = get ? string(store, a[1]) : nx || xx || keepTtl ? store.get(a[1]) : null;
             if ((nx && old != null) || (xx && old == null)) {
                 if (get) {
                     bulkOrNull(old, r);
@@ -250,7 +280,7 @@ final class StringCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = store.get(a[1]);
+            KeyValueStore.Entry e = string(store, a[1]);
             if (e != null) {
                 store.delete(a[1]);
             }
@@ -267,7 +297,7 @@ final class StringCommands {
      */
     static void setExpiry(KeyValueStore store, byte[] key, KeyValueStore.Entry e, long at) {
         try {
-            store.set(key, e.array(), e.offset(), e.length(), at);
+            store.set(key, e, at);
         } catch (java.io.UncheckedIOException full) {
             store.noRoom(full);
             boolean longer = e.expireAtMillis() == StoredValue.NO_EXPIRY && at != StoredValue.NO_EXPIRY;
@@ -295,7 +325,7 @@ final class StringCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = store.get(a[1]);
+            KeyValueStore.Entry e = string(store, a[1]);
             if (e == null) {
                 r.nullBulk(); // before the expiry is checked, as in Redis
                 return;
@@ -323,7 +353,7 @@ final class StringCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = store.get(a[1]);
+            KeyValueStore.Entry e = string(store, a[1]);
             store.set(a[1], a[2], StoredValue.NO_EXPIRY);
             bulkOrNull(e, r);
         } finally {
@@ -342,7 +372,7 @@ final class StringCommands {
         // few misses, and one after the other they would wait for each in turn.
         for (int i = 0; i < keys.length; ) {
             for (int end = store.prefetch(keys, i); i < end; i++) {
-                get(c, store, keys[i]);
+                get(c, store, keys[i], true);
             }
         }
     }
@@ -447,7 +477,7 @@ final class StringCommands {
         Lock l = store.lock(key);
         l.lock();
         try {
-            KeyValueStore.Entry e = store.get(key);
+            KeyValueStore.Entry e = string(store, key);
             long v = 0;
             if (e != null) {
                 OptionalLong stored = Args.toLong(e.value());
@@ -471,15 +501,11 @@ final class StringCommands {
 
     private void incrbyfloat(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
-        BigDecimal by = LongDouble.parse(a[2]);
-        if (by == null) {
-            r.error(Errors.NOT_FLOAT);
-            return;
-        }
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = store.get(a[1]);
+            // Redis checks the key's type before it reads the increment (INCRBY reads it first)
+            KeyValueStore.Entry e = string(store, a[1]);
             BigDecimal v = BigDecimal.ZERO;
             if (e != null) {
                 BigDecimal old = LongDouble.parse(e.value());
@@ -488,6 +514,11 @@ final class StringCommands {
                     return;
                 }
                 v = old;
+            }
+            BigDecimal by = LongDouble.parse(a[2]);
+            if (by == null) {
+                r.error(Errors.NOT_FLOAT);
+                return;
             }
             BigDecimal sum = LongDouble.add(v, by);
             if (sum == LongDouble.INFINITE) {
@@ -507,7 +538,7 @@ final class StringCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = store.get(a[1]);
+            KeyValueStore.Entry e = string(store, a[1]);
             if (e == null) {
                 store.set(a[1], a[2], StoredValue.NO_EXPIRY);
                 r.integer(a[2].length);
@@ -529,7 +560,7 @@ final class StringCommands {
 
     private void strlen(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
-        KeyValueStore.Entry e = store.get(a[1]);
+        KeyValueStore.Entry e = string(store, a[1]);
         r.integer(e == null ? 0 : e.length());
     }
 
@@ -543,7 +574,7 @@ final class StringCommands {
         }
         long start = from.getAsLong();
         long end = to.getAsLong();
-        KeyValueStore.Entry e = store.get(a[1]);
+        KeyValueStore.Entry e = string(store, a[1]);
         byte[] v = e == null ? new byte[0] : e.value();
         long n = v.length;
         if (start < 0 && end < 0 && start > end) {
@@ -584,7 +615,7 @@ final class StringCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = store.get(a[1]);
+            KeyValueStore.Entry e = string(store, a[1]);
             byte[] v = e == null ? new byte[0] : e.value();
             if (piece.length == 0) {
                 r.integer(v.length);

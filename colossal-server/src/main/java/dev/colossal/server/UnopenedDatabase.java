@@ -70,8 +70,8 @@ final class UnopenedDatabase implements KeyValueStore {
     }
 
     @Override
-    public void set(byte[] key, byte[] value, int from, int length, long expireAtMillis) {
-        forWrite().set(key, value, from, length, expireAtMillis);
+    public void set(byte[] key, byte[] value, int from, int length, long expireAtMillis, byte type) {
+        forWrite().set(key, value, from, length, expireAtMillis, type);
     }
 
     @Override

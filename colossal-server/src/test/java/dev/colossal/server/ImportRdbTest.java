@@ -172,14 +172,17 @@ class ImportRdbTest {
         Cli.Run run = importInto(dir);
         assertEquals(0, run.exit(), run.err());
         int db0 = EXPECTED.get(0).size();
-        for (String said : List.of("db0: " + db0 + " keys imported", "db3: 2 keys imported", "db15: 1 key imported",
-                "2 lists", "3 sets", "2 zsets", "2 hashes", "1 stream", "2 already expired", "CRC-64 verified")) {
+        // the two hashes (hash-small in db 0, a listpack; hash-big in db 3, type 4) are keys of their databases too
+        for (String said : List.of("db0: " + (db0 + 1) + " keys imported", "db3: 3 keys imported", "db15: 1 key imported",
+                "hashes among them: 2", "2 lists", "3 sets", "2 zsets", "1 stream", "2 already expired", "CRC-64 verified")) {
             assertTrue(run.out().contains(said), said + " in:\n" + run.out());
         }
+        assertFalse(run.out().contains("hashes,"), run.out());
         try (ColossalServer server = TestServers.colossal(dir); Wire w = new Wire(server.port())) {
             for (var db : EXPECTED.entrySet()) {
                 w.call("SELECT", Integer.toString(db.getKey()));
-                assertEquals(":" + db.getValue().size() + "\r\n", w.call("DBSIZE"), "db" + db.getKey());
+                int hashes = db.getKey() == 0 || db.getKey() == 3 ? 1 : 0;
+                assertEquals(":" + (db.getValue().size() + hashes) + "\r\n", w.call("DBSIZE"), "db" + db.getKey());
                 for (var key : db.getValue().entrySet()) {
                     assertArrayEquals(key.getValue(), w.call("GET".getBytes(UTF_8),
                             key.getKey().getBytes(ISO_8859_1)), key.getKey());
@@ -192,7 +195,16 @@ class ImportRdbTest {
                 }
             }
             w.call("SELECT", "0");
-            assertEquals(":0\r\n", w.call("EXISTS", "soon", "list-small", "set-ints", "hash-small", "zset-small"));
+            assertEquals(":0\r\n", w.call("EXISTS", "soon", "list-small", "set-ints", "zset-small"));
+            assertEquals("*2\r\n$1\r\nf\r\n$1\r\nv\r\n", w.call("HGETALL", "hash-small"));
+            assertEquals("$8\r\nlistpack\r\n", w.call("OBJECT", "ENCODING", "hash-small"));
+            w.call("SELECT", "3");
+            assertEquals(":300\r\n", w.call("HLEN", "hash-big"));
+            for (int k = 0; k < 300; k++) {
+                String v = "f" + k + "v" + "x".repeat((2 * k + 1) % 90);
+                assertEquals("$" + v.length() + "\r\n" + v + "\r\n", w.call("HGET", "hash-big", "f" + k), "field f" + k);
+            }
+            assertEquals("$9\r\nhashtable\r\n", w.call("OBJECT", "ENCODING", "hash-big"));
         }
         // the deadline to the millisecond, as PEXPIREAT set it
         try (BytesMap map = BytesMap.openReadOnly(dir.resolve("db0.map"))) {

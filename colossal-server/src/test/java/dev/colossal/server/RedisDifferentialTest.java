@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * combinations nobody wrote down: options in any order, wrong types and arities, numbers at
  * their limits, keys that expire, are renamed or hold counters. Seeded: a failure prints the
  * seed and the commands before the first difference. More seeds:
- * {@code -Dcolossal.redisSeeds=200}.
+ * {@code -Dcolossal.redisSeeds=200}. Hash commands go to the same keys as string commands, so
+ * that each kind meets the other's values and answers WRONGTYPE as Redis does.
  */
 class RedisDifferentialTest {
 
@@ -26,6 +27,14 @@ class RedisDifferentialTest {
         "\u00e9t\u00e9", "x".repeat(100)};
     private static final String[] NUMBERS = {"0", "1", "-1", "2", "100", "-100", "7.5", "abc", "",
         "9223372036854775807", "-9223372036854775808", "99999999999999999999", "1e2", "+5", "0x10"};
+    /** Hash fields, few so that they repeat. */
+    private static final String[] FIELDS = {"f", "g", "", "1", "x y"};
+    /**
+     * Hash values: {@link #VALUES} but the 100-byte one, which would make Redis hold the hash as a
+     * hashtable, whose order of HGETALL is its table's, not insertion order.
+     */
+    private static final String[] HASH_VALUES = java.util.Arrays.stream(VALUES).filter(v -> v.length() <= 64)
+            .toArray(String[]::new);
     /** Invalid or extreme TTLs; valid ones are drawn at random (see {@link #ttl}). */
     private static final String[] TTLS = {"0", "-1", "abc", "9223372036854775807", "-9223372036854775808"};
     /**
@@ -46,6 +55,9 @@ class RedisDifferentialTest {
              Wire r = new Wire(redisPort);
              Wire o = new Wire(ours.port())) {
             for (long seed = 1; seed <= Long.getLong("colossal.redisSeeds", 4); seed++) {
+                // A seed may end inside MULTI: its transaction must not take the next seed's setup
+                r.call("DISCARD");
+                o.call("DISCARD");
                 r.call("FLUSHALL");
                 o.call("FLUSHALL"); // every database: a seed may leave keys in the one it selected
                 String protocol = seed % 2 == 0 ? "3" : "2"; // RESP3 on even seeds: nulls, maps, doubles differ
@@ -79,7 +91,7 @@ class RedisDifferentialTest {
         String k2 = pick(r, KEYS);
         String v = pick(r, VALUES);
         String n = pick(r, NUMBERS);
-        return switch (r.nextInt(31)) {
+        return switch (r.nextInt(38)) {
             case 0, 1 -> with(r, new String[] {"SET", k, v}, "NX", "XX", "GET", "KEEPTTL", "EX " + ttl(r, 1),
                     "PX " + ttl(r, 1000), "EXAT " + pick(r, TIMES), "BOGUS");
             case 2, 3 -> new String[] {"GET", k};
@@ -122,6 +134,17 @@ class RedisDifferentialTest {
                 };
                 default -> new String[] {"STRLEN", k, k2};
             };
+            case 31, 32 -> hashWrite(r, k);
+            case 33, 34, 35 -> hashRead(r, k);
+            case 36 -> new String[] {pick(r, new String[] {"HINCRBY", "HINCRBYFLOAT"}), k, pick(r, FIELDS),
+                pick(r, r.nextBoolean() ? NUMBERS : HASH_VALUES)};
+            case 37 -> switch (r.nextInt(3)) {
+                case 0 -> with(r, new String[] {"HRANDFIELD", k, pick(r, new String[] {"0", "100", "abc", "-0", "9223372036854775807"})},
+                        "WITHVALUES", "BOGUS");
+                case 1 -> with(r, new String[] {"HSCAN", k, pick(r, new String[] {"0", "0", "7", "abc"})},
+                        "COUNT " + pick(r, new String[] {"1", "100", "0", "abc"}), "MATCH " + pick(r, new String[] {"*", "f*", "[gx]*", "?"}));
+                default -> new String[] {"HSETNX", k, pick(r, FIELDS), pick(r, HASH_VALUES)};
+            };
             // transactions: the commands drawn between MULTI and EXEC are queued, refused ones abort it
             case 29 -> new String[] {pick(r, new String[] {"MULTI", "MULTI", "EXEC", "EXEC", "DISCARD"})};
             default -> {
@@ -136,6 +159,37 @@ class RedisDifferentialTest {
                 System.arraycopy(args, 0, all, 1, args.length);
                 yield all;
             }
+        };
+    }
+
+    /** HSET, HMSET, HSETNX or HDEL of a few fields, sometimes with a pair short. */
+    private static String[] hashWrite(SplittableRandom r, String k) {
+        String name = pick(r, new String[] {"HSET", "HSET", "HMSET", "HSETNX", "HDEL", "HDEL"});
+        List<String> all = new ArrayList<>(List.of(name, k));
+        int n = name.equals("HDEL") ? 1 + r.nextInt(3) : name.equals("HSETNX") ? 1 : 1 + r.nextInt(3);
+        for (int i = 0; i < n; i++) {
+            all.add(pick(r, FIELDS));
+            if (!name.equals("HDEL")) {
+                all.add(pick(r, HASH_VALUES));
+            }
+        }
+        if (r.nextInt(20) == 0) {
+            all.removeLast(); // an odd number of arguments: the arity error
+        }
+        return all.toArray(String[]::new);
+    }
+
+    /** The hash reads: whole, by field, or counted. */
+    private static String[] hashRead(SplittableRandom r, String k) {
+        String f = pick(r, FIELDS);
+        return switch (r.nextInt(8)) {
+            case 0 -> new String[] {"HGETALL", k};
+            case 1 -> new String[] {pick(r, new String[] {"HKEYS", "HVALS", "HLEN"}), k};
+            case 2, 3 -> new String[] {"HGET", k, f};
+            case 4 -> new String[] {"HMGET", k, f, pick(r, FIELDS)};
+            case 5 -> new String[] {"HEXISTS", k, f};
+            case 6 -> new String[] {"HSTRLEN", k, f};
+            default -> new String[] {"HGET", k};
         };
     }
 

@@ -1,0 +1,245 @@
+package dev.colossal.server;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * The hash commands, with Redis 7.0's replies and errors. A hash is one value ({@link HashLayout});
+ * a write holds the key's lock, reads the value, changes it in memory ({@link HashValue}) and
+ * stores it whole again with the deadline it had. HRANDFIELD and HSCAN are {@link HashSampling}'s.
+ */
+final class HashCommands {
+
+    private static final String NOT_INTEGER_VALUE = "ERR hash value is not an integer";
+    private static final String NOT_FLOAT_VALUE = "ERR hash value is not a float";
+    private static final String NAN_OR_INFINITY = "ERR value is NaN or Infinity";
+
+    private final ServerContext ctx;
+
+    HashCommands(ServerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    void register(CommandTable t) {
+        List<String> wf = List.of("write", "denyoom", "fast");
+        List<String> rf = List.of("readonly", "fast");
+        t.add("hset", -4, wf, 1, 1, 1, (c, a, r) -> hset(c, a, r, "hset"));
+        t.add("hmset", -4, wf, 1, 1, 1, (c, a, r) -> hset(c, a, r, "hmset"));
+        t.add("hsetnx", 4, wf, 1, 1, 1, this::hsetnx);
+        t.add("hget", 3, rf, 1, 1, 1, this::hget);
+        t.add("hmget", -3, rf, 1, 1, 1, this::hmget);
+        t.add("hdel", -3, List.of("write", "fast"), 1, 1, 1, this::hdel);
+        t.add("hexists", 3, rf, 1, 1, 1, this::hexists);
+        t.add("hlen", 2, rf, 1, 1, 1, this::hlen);
+        t.add("hstrlen", 3, rf, 1, 1, 1, this::hstrlen);
+        t.add("hkeys", 2, List.of("readonly"), 1, 1, 1, (c, a, r) -> all(c, a, r, true, false));
+        t.add("hvals", 2, List.of("readonly"), 1, 1, 1, (c, a, r) -> all(c, a, r, false, true));
+        t.add("hgetall", 2, List.of("readonly"), 1, 1, 1, (c, a, r) -> all(c, a, r, true, true));
+        t.add("hincrby", 4, wf, 1, 1, 1, this::hincrby);
+        t.add("hincrbyfloat", 4, wf, 1, 1, 1, this::hincrbyfloat);
+        HashSampling sampling = new HashSampling(ctx);
+        t.add("hrandfield", -2, List.of("readonly"), 1, 1, 1, sampling::hrandfield);
+        t.add("hscan", -3, List.of("readonly"), 1, 1, 1, sampling::hscan);
+    }
+
+    /**
+     * The live hash under {@code key}, for the hash commands.
+     *
+     * @return the entry, or null if absent or expired
+     * @throws ReplyException WRONGTYPE if the key holds a string
+     */
+    static KeyValueStore.Entry hash(KeyValueStore store, byte[] key) {
+        KeyValueStore.Entry e = store.get(key);
+        if (e != null && !e.isHash()) {
+            throw new ReplyException(Errors.WRONGTYPE);
+        }
+        return e;
+    }
+
+    /** Stores {@code h} under {@code key} with the deadline {@code old} had; an empty hash deletes the key, as in Redis. */
+    private static void save(KeyValueStore store, byte[] key, HashValue h, KeyValueStore.Entry old) {
+        if (h.size() == 0) {
+            store.delete(key);
+            return;
+        }
+        byte[] payload = h.encode();
+        store.set(key, payload, 0, payload.length, old == null ? StoredValue.NO_EXPIRY : old.expireAtMillis(),
+                StoredValue.HASH);
+    }
+
+    /**
+     * What a write does to a hash: changes it (or not) and says what to answer once it is stored,
+     * so that a write the store refuses answers only the store's error.
+     */
+    @FunctionalInterface
+    private interface Change {
+        Consumer<Reply> apply(HashValue h);
+    }
+
+    /**
+     * A hash write: under the key's lock, decodes the hash (an empty one if absent), applies
+     * {@code change}, stores the result with the deadline the key had if it changed, then answers.
+     */
+    private void write(Client c, byte[] key, Reply r, Change change) {
+        KeyValueStore store = ctx.db(c);
+        Lock l = store.lock(key);
+        l.lock();
+        try {
+            KeyValueStore.Entry e = hash(store, key);
+            HashValue h = e == null ? HashValue.empty() : HashValue.of(e);
+            Consumer<Reply> reply = change.apply(h);
+            if (h.changed()) {
+                save(store, key, h, e);
+            }
+            reply.accept(r);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void hset(Client c, byte[][] a, Reply r, String name) {
+        if (a.length % 2 != 0) {
+            r.error(Errors.arity(name));
+            return;
+        }
+        write(c, a[1], r, h -> {
+            int added = 0;
+            for (int i = 2; i < a.length; i += 2) {
+                added += h.put(a[i], a[i + 1]) ? 1 : 0;
+            }
+            long n = added;
+            return name.equals("hset") ? rr -> rr.integer(n) : Reply::ok;
+        });
+    }
+
+    private void hsetnx(Client c, byte[][] a, Reply r) {
+        write(c, a[1], r, h -> {
+            if (h.indexOf(a[2]) >= 0) {
+                return rr -> rr.integer(0);
+            }
+            h.put(a[2], a[3]);
+            return rr -> rr.integer(1);
+        });
+    }
+
+    private void hget(Client c, byte[][] a, Reply r) {
+        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
+        HashCursor h = e == null ? null : new HashCursor(e);
+        if (h != null && h.find(a[2])) {
+            r.bulk(h.bytes(), h.valueAt(), h.valueLength());
+        } else {
+            r.nullBulk();
+        }
+    }
+
+    private void hmget(Client c, byte[][] a, Reply r) {
+        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
+        r.array(a.length - 2);
+        for (int i = 2; i < a.length; i++) {
+            HashCursor h = e == null ? null : new HashCursor(e);
+            if (h != null && h.find(a[i])) {
+                r.bulk(h.bytes(), h.valueAt(), h.valueLength());
+            } else {
+                r.nullBulk();
+            }
+        }
+    }
+
+    private void hdel(Client c, byte[][] a, Reply r) {
+        write(c, a[1], r, h -> {
+            int removed = 0;
+            for (int i = 2; i < a.length; i++) {
+                removed += h.remove(a[i]) ? 1 : 0;
+            }
+            long n = removed;
+            return rr -> rr.integer(n);
+        });
+    }
+
+    private void hexists(Client c, byte[][] a, Reply r) {
+        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
+        r.integer(e != null && new HashCursor(e).find(a[2]) ? 1 : 0);
+    }
+
+    private void hlen(Client c, byte[][] a, Reply r) {
+        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
+        r.integer(e == null ? 0 : new HashCursor(e).count());
+    }
+
+    private void hstrlen(Client c, byte[][] a, Reply r) {
+        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
+        HashCursor h = e == null ? null : new HashCursor(e);
+        r.integer(h != null && h.find(a[2]) ? h.valueLength() : 0);
+    }
+
+    /** HKEYS, HVALS and HGETALL (a map in RESP3), in the hash's order. */
+    private void all(Client c, byte[][] a, Reply r, boolean fields, boolean values) {
+        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
+        HashCursor h = e == null ? null : new HashCursor(e);
+        int n = h == null ? 0 : h.count();
+        if (fields && values) {
+            r.map(n);
+        } else {
+            r.array(n);
+        }
+        while (h != null && h.next()) {
+            if (fields) {
+                r.bulk(h.bytes(), h.fieldAt(), h.fieldLength());
+            }
+            if (values) {
+                r.bulk(h.bytes(), h.valueAt(), h.valueLength());
+            }
+        }
+    }
+
+    private void hincrby(Client c, byte[][] a, Reply r) {
+        OptionalLong parsed = Args.toLong(a[3]);
+        if (parsed.isEmpty()) {
+            r.error(Errors.NOT_INTEGER);
+            return;
+        }
+        long by = parsed.getAsLong();
+        write(c, a[1], r, h -> {
+            byte[] old = h.get(a[2]);
+            OptionalLong v = old == null ? OptionalLong.of(0) : Args.toLong(old);
+            if (v.isEmpty()) {
+                return rr -> rr.error(NOT_INTEGER_VALUE);
+            }
+            long sum = v.getAsLong() + by;
+            if (((v.getAsLong() ^ sum) & (by ^ sum)) < 0) {
+                return rr -> rr.error(Errors.OVERFLOW);
+            }
+            h.put(a[2], Args.bytes(Long.toString(sum)));
+            return rr -> rr.integer(sum);
+        });
+    }
+
+    private void hincrbyfloat(Client c, byte[][] a, Reply r) {
+        BigDecimal by = LongDouble.parse(a[3]);
+        if (by == null) {
+            r.error(Errors.NOT_FLOAT);
+            return;
+        }
+        if (by == LongDouble.INFINITE) {
+            r.error(NAN_OR_INFINITY);
+            return;
+        }
+        write(c, a[1], r, h -> {
+            byte[] old = h.get(a[2]);
+            BigDecimal v = old == null ? BigDecimal.ZERO : LongDouble.parse(old);
+            if (v == null) {
+                return rr -> rr.error(NOT_FLOAT_VALUE);
+            }
+            BigDecimal sum = LongDouble.add(v, by);
+            if (sum == LongDouble.INFINITE) {
+                return rr -> rr.error(Errors.NAN_OR_INF);
+            }
+            byte[] out = Args.bytes(LongDouble.format(sum));
+            h.put(a[2], out);
+            return rr -> rr.bulk(out);
+        });
+    }
+}

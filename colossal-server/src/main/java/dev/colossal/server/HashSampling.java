@@ -1,0 +1,195 @@
+package dev.colossal.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * HRANDFIELD and HSCAN: the hash commands that answer part of a hash, with Redis 7.0's order of
+ * checks and errors.
+ *
+ * <p>HSCAN of a hash Redis would hold as a listpack answers it whole with cursor 0, as Redis does.
+ * A larger one is walked in the order of a 62-bit hash of each field, the cursor being the next
+ * field's hash: a field present for the whole scan is returned exactly once whatever is added or
+ * removed meanwhile, since no field's place depends on the others.
+ */
+final class HashSampling {
+
+    /**
+     * The most fields a negative HRANDFIELD count may ask for: Redis builds whatever reply is asked
+     * for (and dies of it in the billions); this server refuses beyond about what fits one reply.
+     */
+    static final long MAX_REPEATS = 1L << 24;
+
+    private final ServerContext ctx;
+
+    HashSampling(ServerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    void hrandfield(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
+        if (a.length == 2) {
+            KeyValueStore.Entry e = HashCommands.hash(store, a[1]);
+            if (e == null) {
+                r.nullBulk();
+                return;
+            }
+            HashValue h = HashValue.of(e);
+            r.bulk(h.field(ThreadLocalRandom.current().nextInt(h.size())));
+            return;
+        }
+        OptionalLong parsed = Args.toLong(a[2]);
+        if (parsed.isEmpty()) {
+            r.error(Errors.NOT_INTEGER);
+            return;
+        }
+        long count = parsed.getAsLong();
+        if (count == Long.MIN_VALUE) {
+            r.error("ERR value is out of range, value must between " + -Long.MAX_VALUE + " and " + Long.MAX_VALUE);
+            return;
+        }
+        boolean withValues = a.length == 4 && Args.is(a[3], "WITHVALUES");
+        if (a.length > 3 && !withValues) {
+            r.error(Errors.SYNTAX);
+            return;
+        }
+        if (withValues && Math.abs(count) > Long.MAX_VALUE / 2) {
+            r.error("ERR value is out of range");
+            return;
+        }
+        KeyValueStore.Entry e = HashCommands.hash(store, a[1]);
+        if (e == null || count == 0) {
+            r.array(0);
+            return;
+        }
+        if (-count > MAX_REPEATS) {
+            r.error("ERR count " + count + " asks for more fields than one reply holds here (at most " + MAX_REPEATS
+                    + " with a negative count); ask in several calls");
+            return;
+        }
+        HashValue h = HashValue.of(e);
+        int n = h.size();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        int[] picks;
+        if (count < 0) {
+            picks = new int[(int) -count];
+            for (int i = 0; i < picks.length; i++) {
+                picks[i] = random.nextInt(n);
+            }
+        } else {
+            // Distinct fields: the first count places of a partial shuffle; all of them in order when count covers the hash
+            int[] order = new int[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            int k = (int) Math.min(count, n);
+            if (k < n) {
+                for (int i = 0; i < k; i++) {
+                    int j = i + random.nextInt(n - i);
+                    int t = order[i];
+                    order[i] = order[j];
+                    order[j] = t;
+                }
+            }
+            picks = java.util.Arrays.copyOf(order, k);
+        }
+        reply(h, picks, withValues, r);
+    }
+
+    /** The picked fields (with their values: flat in RESP2, as pairs in RESP3, as Redis answers). */
+    private static void reply(HashValue h, int[] picks, boolean withValues, Reply r) {
+        boolean pairs = withValues && r.protocol >= 3;
+        r.array(withValues && !pairs ? 2 * picks.length : picks.length);
+        for (int i : picks) {
+            if (pairs) {
+                r.array(2);
+            }
+            r.bulk(h.field(i));
+            if (withValues) {
+                r.bulk(h.value(i));
+            }
+        }
+    }
+
+    void hscan(Client c, byte[][] a, Reply r) {
+        OptionalLong parsedCursor = Args.toCursor(a[2]);
+        if (parsedCursor.isEmpty()) {
+            r.error(Errors.INVALID_CURSOR);
+            return;
+        }
+        KeyValueStore.Entry e = HashCommands.hash(ctx.db(c), a[1]);
+        if (e == null) {
+            r.array(2);
+            r.bulk("0");
+            r.array(0);
+            return;
+        }
+        ScanOptions o = ScanOptions.read(a, 3, false, r);
+        if (o == null) {
+            return;
+        }
+        byte[] pattern = o.pattern();
+        HashValue h = HashValue.of(e);
+        List<Integer> found = new ArrayList<>();
+        long next = h.encoding() == HashLayout.LISTPACK ? all(h, found) : step(h, parsedCursor.getAsLong(), o.count(), found);
+        List<Integer> matched = new ArrayList<>(found.size());
+        for (int i : found) {
+            if (pattern == null || Glob.matches(pattern, h.field(i))) {
+                matched.add(i);
+            }
+        }
+        r.array(2);
+        r.bulk(Long.toUnsignedString(next));
+        r.array(2 * matched.size());
+        for (int i : matched) {
+            r.bulk(h.field(i));
+            r.bulk(h.value(i));
+        }
+    }
+
+    private static long all(HashValue h, List<Integer> found) {
+        for (int i = 0; i < h.size(); i++) {
+            found.add(i);
+        }
+        return 0;
+    }
+
+    /**
+     * About {@code count} fields from {@code cursor} on in the order of {@link #place}, and all
+     * fields of the same place as the last, so that the next step starts past them.
+     *
+     * @return the next step's cursor, 0 when done
+     */
+    private static long step(HashValue h, long cursor, long count, List<Integer> found) {
+        int n = h.size();
+        long[] places = new long[n];
+        List<Integer> ahead = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            places[i] = place(h.field(i));
+            if (places[i] >= cursor) {
+                ahead.add(i);
+            }
+        }
+        ahead.sort((x, y) -> Long.compare(places[x], places[y]));
+        int k = 0;
+        while (k < ahead.size() && (k < count || places[ahead.get(k)] == places[ahead.get(k - 1)])) {
+            found.add(ahead.get(k++));
+        }
+        return k < ahead.size() ? places[ahead.get(k)] : 0;
+    }
+
+    /** A field's place in a scan's order: 1 to 2^62, never 0 (the cursor that starts and ends a scan), and positive as a long. */
+    static long place(byte[] field) {
+        long x = 0xcbf29ce484222325L;
+        for (byte b : field) {
+            x = (x ^ (b & 0xff)) * 0x100000001b3L;
+        }
+        // Spread the low bits' changes over the whole word, so that neighbouring fields scatter
+        x ^= x >>> 33;
+        x *= 0xff51afd7ed558ccdL;
+        x ^= x >>> 33;
+        return (x >>> 2) + 1;
+    }
+}
