@@ -527,7 +527,8 @@ final class AdminCommands {
      * the server takes its settings at start only. Setting maxmemory or maxmemory-policy to what
      * they are is an OK (a client may set its cache's policy on connect), and so is
      * latency-monitor-threshold 0 (monitoring stays off); another value is refused with why: the
-     * bound is kept in the map file. A maxmemory that is no size ({@link MemorySize}, Redis's
+     * bound is kept in the map file. notify-keyspace-events may be set to '' (no events, what it is);
+     * classes of events are refused, as none is published. A maxmemory that is no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
@@ -557,6 +558,21 @@ final class AdminCommands {
                 if (!value.equals("0")) {
                     r.error("ERR CONFIG SET latency-monitor-threshold is not supported by this server: it samples no"
                             + " latency events (SLOWLOG logs slow commands)");
+                    return;
+                }
+                continue;
+            }
+            if (name.equals("notify-keyspace-events")) {
+                // Clients that want events (Spring Session's indexed repository) set this on connect, and
+                // some libraries clear it: clearing is what it already is, so only turning events on is refused
+                if (!value.isEmpty() && !value.chars().allMatch(ch -> KEYSPACE_EVENT_CLASSES.indexOf(ch) >= 0)) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - Invalid"
+                            + " event class character. Use '" + KEYSPACE_EVENT_CLASSES + "'.");
+                    return;
+                }
+                if (!value.isEmpty()) {
+                    r.error("ERR CONFIG SET notify-keyspace-events is not supported by this server: it publishes no"
+                            + " keyspace notifications (only '' is accepted)");
                     return;
                 }
                 continue;
@@ -599,6 +615,9 @@ final class AdminCommands {
             r.error("ERR CONFIG SET is not supported by this server; restart it with the flag instead");
         }
     }
+
+    /** The event classes Redis 7.0 takes in notify-keyspace-events, in the order its error lists them. */
+    private static final String KEYSPACE_EVENT_CLASSES = "Ag$lshzxeKEtmdn";
 
     private static long bytesOrMinusOne(String size) {
         try {

@@ -470,6 +470,28 @@ class PubSubTest {
         }
     }
 
+    /**
+     * Turning keyspace events on is refused with why (Spring Session's indexed repository does it at
+     * start: a generic "restart it with the flag" sent its users looking for a flag there is none of);
+     * clearing them is an OK, as nothing is published anyway.
+     */
+    @Test
+    void keyspaceEventsCanBeClearedButNotTurnedOn() throws Exception {
+        try (ColossalServer server = server(1, 0); Wire w = new Wire(server.port())) {
+            assertEquals("+OK\r\n", w.call("CONFIG", "SET", "notify-keyspace-events", ""));
+            assertEquals("-ERR CONFIG SET notify-keyspace-events is not supported by this server: it publishes no"
+                    + " keyspace notifications (only '' is accepted)\r\n",
+                    w.call("CONFIG", "SET", "notify-keyspace-events", "Egx"));
+            assertEquals("-ERR CONFIG SET notify-keyspace-events is not supported by this server: it publishes no"
+                    + " keyspace notifications (only '' is accepted)\r\n",
+                    w.call("CONFIG", "SET", "slowlog-max-len", "7", "notify-keyspace-events", "KEA"));
+            assertEquals("*2\r\n$15\r\nslowlog-max-len\r\n$3\r\n128\r\n", w.call("CONFIG", "GET", "slowlog-max-len"),
+                    "nothing is set unless every parameter can be");
+            assertEquals("*2\r\n$22\r\nnotify-keyspace-events\r\n$0\r\n\r\n",
+                    w.call("CONFIG", "GET", "notify-keyspace-events"));
+        }
+    }
+
     @Test
     void redisCliSubscribes() throws Exception {
         Path cli = TestServers.onPath("redis-cli");
