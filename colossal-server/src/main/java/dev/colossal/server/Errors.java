@@ -1,7 +1,12 @@
 package dev.colossal.server;
 
 import dev.colossal.map.MapCorruptedException;
+import java.io.ByteArrayOutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
 
 /** Redis 7's error texts, word for word, so clients that match on them behave the same. */
@@ -25,6 +30,9 @@ final class Errors {
     static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
     static final String SAME_OBJECT = "ERR source and destination objects are the same";
 
+    /** The escape of a byte {@code b >= 0x80} in {@link #text} is {@code ESCAPE | b}: U+DC80 to U+DCFF. */
+    private static final char ESCAPE = 0xDC00;
+
     private Errors() {}
 
     static String arity(String name) {
@@ -40,17 +48,29 @@ final class Errors {
         StringBuilder rest = new StringBuilder();
         int bytes = 0;
         for (int i = 1; i < args.length && bytes < 128; i++) {
-            int n = Math.min(args[i].length, 128 - bytes);
-            rest.append('\'').append(new String(args[i], 0, n, StandardCharsets.UTF_8)).append("' ");
+            int n = cLength(args[i], 128 - bytes);
+            rest.append('\'').append(text(args[i], 0, n)).append("' ");
             bytes += n + 3;
         }
-        String name = text(args[0]);
-        return "ERR unknown command '" + name.substring(0, Math.min(128, name.length()))
-                + "', with args beginning with: " + rest;
+        return "ERR unknown command '" + text(args[0], 0, cLength(args[0], 128)) + "', with args beginning with: " + rest;
     }
 
     static String unknownSubcommand(byte[] sub, String container) {
-        return "ERR unknown subcommand '" + text(sub) + "'. Try " + container + " HELP.";
+        return "ERR unknown subcommand '" + text(sub, 0, cLength(sub, 128)) + "'. Try " + container + " HELP.";
+    }
+
+    /**
+     * How many of {@code b}'s bytes Redis's {@code %.*s} quotes in an error: up to the first NUL (it
+     * formats arguments as C strings), and {@code max} at most.
+     */
+    private static int cLength(byte[] b, int max) {
+        int n = Math.min(b.length, max);
+        for (int i = 0; i < n; i++) {
+            if (b[i] == 0) {
+                return i;
+            }
+        }
+        return n;
     }
 
     /**
@@ -100,7 +120,58 @@ final class Errors {
                 + "the rest), or restore the file from a copy";
     }
 
+    /**
+     * A client's bytes as text for an error line, which {@link #bytes} turns back into the same bytes:
+     * Redis echoes what it was sent byte for byte (a Java-serialized argument in an unknown command's
+     * error, say), where decoding to U+FFFD would change it. Valid UTF-8 is decoded; each byte of an
+     * invalid sequence becomes the lone surrogate {@code U+DC00 + byte} (the escape of Python's
+     * {@code surrogateescape}), which decoding UTF-8 never yields, so no decoded text is taken for one.
+     */
     static String text(byte[] b) {
-        return new String(b, StandardCharsets.UTF_8);
+        return text(b, 0, b.length);
+    }
+
+    /** {@link #text(byte[])} of {@code len} bytes from {@code off}; a sequence cut at the end is escaped. */
+    static String text(byte[] b, int off, int len) {
+        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder(); // reports malformed input by default
+        ByteBuffer in = ByteBuffer.wrap(b, off, len);
+        // A byte yields at most one char, and a 4-byte sequence two
+        CharBuffer out = CharBuffer.allocate(len);
+        for (CoderResult r = utf8.decode(in, out, true); !r.isUnderflow(); r = utf8.decode(in, out, true)) {
+            for (int i = r.length(); i > 0; i--) {
+                out.put((char) (ESCAPE | in.get() & 0xFF));
+            }
+        }
+        utf8.flush(out);
+        return out.flip().toString();
+    }
+
+    /** An error line's bytes: UTF-8, but for the bytes {@link #text} escaped, which are given back as they came. */
+    static byte[] bytes(String line) {
+        int i = 0;
+        while (i < line.length() && !escaped(line, i)) {
+            i++;
+        }
+        if (i == line.length()) {
+            return line.getBytes(StandardCharsets.UTF_8);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(line.length() + 16);
+        int run = 0;
+        for (; i <= line.length(); i++) {
+            if (i == line.length() || escaped(line, i)) {
+                out.writeBytes(line.substring(run, i).getBytes(StandardCharsets.UTF_8));
+                if (i < line.length()) {
+                    out.write(line.charAt(i) & 0xFF);
+                }
+                run = i + 1;
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** Whether the char at {@code i} escapes a byte: in U+DC80..U+DCFF and not the second half of a pair. */
+    private static boolean escaped(String s, int i) {
+        char c = s.charAt(i);
+        return c >= (ESCAPE | 0x80) && c <= (ESCAPE | 0xFF) && (i == 0 || !Character.isHighSurrogate(s.charAt(i - 1)));
     }
 }

@@ -252,7 +252,10 @@ final class Reply {
         raw(CRLF);
     }
 
-    /** @param text the whole error line, e.g. {@code ERR syntax error}; CR/LF become spaces */
+    /**
+     * @param text the whole error line, e.g. {@code ERR syntax error}; CR/LF become spaces, and a
+     *     client's bytes quoted through {@link Errors#text} go out as they came
+     */
     void error(String text) {
         errors++;
         errorsEver++;
@@ -264,7 +267,7 @@ final class Reply {
         }
         errorKinds.merge(kind, 1, Integer::sum);
         raw((byte) '-');
-        raw(text.replace('\r', ' ').replace('\n', ' ').getBytes(StandardCharsets.UTF_8));
+        raw(Errors.bytes(text.replace('\r', ' ').replace('\n', ' ')));
         raw(CRLF);
     }
 

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -42,9 +43,10 @@ class RedisCompatTest {
                 byte[] cmd = Wire.encode(RequestParser.splitArgs(l8, 0, l8.length));
                 r.send(cmd);
                 o.send(cmd);
-                String want = r.reply();
-                String got = o.reply();
-                if (!want.equals(got)) {
+                // Bytes, not text: decoding both as UTF-8 would let a U+FFFD stand for any invalid byte
+                byte[] want = r.readReply();
+                byte[] got = o.readReply();
+                if (!Arrays.equals(want, got)) {
                     diffs.add(l + "\n    redis:    " + show(want) + "\n    colossal: " + show(got));
                 }
             }
@@ -58,6 +60,23 @@ class RedisCompatTest {
 
     private static String show(String reply) {
         return reply.replace("\r\n", "\\r\\n");
+    }
+
+    /** A raw reply for a diff: printable ASCII as it is, CR LF as {@code \r\n}, any other byte as {@code \xNN}. */
+    private static String show(byte[] reply) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < reply.length; i++) {
+            int b = reply[i] & 0xFF;
+            if (b == '\r' && i + 1 < reply.length && reply[i + 1] == '\n') {
+                s.append("\\r\\n");
+                i++;
+            } else if (b >= 0x20 && b < 0x7F) {
+                s.append((char) b);
+            } else {
+                s.append(String.format("\\x%02x", b));
+            }
+        }
+        return s.toString();
     }
 
     @Test
