@@ -13,8 +13,8 @@ import org.luaj.vm2.Prototype;
  */
 final class ScriptCache {
 
-    /** A cached script: its body and its compiled form. */
-    record Script(String sha, byte[] body, Prototype code) {
+    /** A cached script: its body, what its shebang line declares, and its compiled form. */
+    record Script(String sha, byte[] body, ScriptShebang shebang, Prototype code) {
     }
 
     private final ConcurrentHashMap<String, Script> bySha = new ConcurrentHashMap<>();
@@ -22,7 +22,7 @@ final class ScriptCache {
 
     /**
      * @return the cached script of {@code body}, compiled and added if new
-     * @throws ReplyException Redis's compile error reply if it does not compile
+     * @throws ReplyException Redis's error reply if its shebang line is refused or it does not compile
      */
     Script load(byte[] body) {
         String sha = RedisLib.sha1hex(body);
@@ -30,13 +30,21 @@ final class ScriptCache {
         if (s != null) {
             return s;
         }
+        ScriptShebang shebang = ScriptShebang.parse(body);
+        if (!shebang.declared() && body.length > 0 && body[0] == '#') {
+            // LuaJ skips a first line that begins with '#' as a script file's; Redis's Lua 5.1
+            // compiles a script as a string, where only a shebang is taken out
+            throw new ReplyException(
+                    "ERR Error compiling script (new function): user_script:1: unexpected symbol near '#'");
+        }
         Prototype code;
         try {
+            // A shebang line stays in the text, where LuaJ skips it, so the lines keep Redis's numbers
             code = LuaSandbox.compile(body);
         } catch (LuaError e) {
             throw new ReplyException("ERR Error compiling script (new function): " + e.getMessage());
         }
-        Script added = new Script(sha, body, code);
+        Script added = new Script(sha, body, shebang, code);
         if (bySha.putIfAbsent(sha, added) == null) {
             bodyBytes.addAndGet(body.length);
             return added;

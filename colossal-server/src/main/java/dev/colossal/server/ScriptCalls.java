@@ -60,13 +60,14 @@ final class ScriptCalls {
         if (!spec.arityOk(n)) {
             return fail("ERR Wrong number of args calling Redis command from script", raise);
         }
-        if (refused(spec)) {
-            return fail("ERR This Redis command is not allowed from script", raise);
+        String refusal = refusal(spec, args);
+        if (refusal != null) {
+            return fail(refusal, raise);
+        }
+        if (run.readOnly && (spec.flags().contains("write") || MAY_REPLICATE.contains(spec.name()))) {
+            return fail("ERR Write commands are not allowed from read-only scripts.", raise);
         }
         if (spec.flags().contains("write")) {
-            if (run.readOnly) {
-                return fail("ERR Write commands are not allowed from read-only scripts.", raise);
-            }
             if (!run.writing()) {
                 throw new ScriptHook.Killed();
             }
@@ -111,8 +112,38 @@ final class ScriptCalls {
     private static final java.util.Set<String> NOSCRIPT = java.util.Set.of("quit", "hello", "auth", "reset", "save",
             "bgsave", "script");
 
-    /** Commands Redis refuses in scripts: transactions, connection state, scripting itself, SHUTDOWN. */
-    private static boolean refused(CommandSpec spec) {
-        return spec.flags().contains("noscript") || spec.flags().contains("no-script") || NOSCRIPT.contains(spec.name());
+    /**
+     * Commands that write nothing but Redis 7.0 marks as replicated (its internal {@code
+     * may-replicate}, which COMMAND does not show): a read-only script may not run them, as a
+     * replica would not.
+     */
+    private static final java.util.Set<String> MAY_REPLICATE = java.util.Set.of("publish", "spublish");
+
+    /**
+     * Containers whose subcommands Redis 7.0 flags {@code noscript}, each but HELP; a subcommand not
+     * listed is unknown to a script, as Redis looks subcommands up before it checks the flag.
+     */
+    private static final java.util.Map<String, java.util.Set<String>> NOSCRIPT_SUBCOMMANDS = java.util.Map.of(
+            "client", java.util.Set.of("caching", "getname", "getredir", "id", "info", "kill", "list", "no-evict",
+                    "pause", "reply", "setname", "tracking", "trackinginfo", "unblock", "unpause"),
+            "config", java.util.Set.of("get", "set", "resetstat", "rewrite"),
+            "latency", java.util.Set.of("doctor", "graph", "histogram", "history", "latest", "reset"));
+
+    /**
+     * Commands Redis refuses in scripts: transactions, connection state, scripting itself, SHUTDOWN,
+     * CLIENT, CONFIG and LATENCY.
+     *
+     * @return the refusal, or null if the command may run
+     */
+    private static String refusal(CommandSpec spec, byte[][] args) {
+        java.util.Set<String> subcommands = NOSCRIPT_SUBCOMMANDS.get(spec.name());
+        if (subcommands != null) {
+            String sub = Args.lower(args[1]);
+            return sub.equals("help") ? null
+                    : subcommands.contains(sub) ? "ERR This Redis command is not allowed from script"
+                    : "ERR Unknown Redis command called from script";
+        }
+        return spec.flags().contains("noscript") || spec.flags().contains("no-script") || NOSCRIPT.contains(spec.name())
+                ? "ERR This Redis command is not allowed from script" : null;
     }
 }

@@ -120,13 +120,17 @@ final class ScriptCommands {
         if (script == null) {
             script = cache.load(a[1]);
         }
+        if (readOnly && script.shebang().declared() && !script.shebang().noWrites()) {
+            r.error("ERR Can not execute a script with write flag using *_ro command.");
+            return;
+        }
         byte[][] keys = Arrays.copyOfRange(a, 3, 3 + (int) numKeys);
         byte[][] argv = Arrays.copyOfRange(a, 3 + (int) numKeys, a.length);
         Lock multi = ctx.dbs.locks().multiStripe();
         multi.lock();
         Lock[] stripes = ctx.dbs.locks().locks(keys);
         StringCommands.lockAll(stripes);
-        ScriptRun run = new ScriptRun(c, script.sha(), readOnly, calls);
+        ScriptRun run = new ScriptRun(c, script.sha(), readOnly || script.shebang().noWrites(), calls);
         run.inner.reply.open(256);
         running = run;
         try {
