@@ -9,15 +9,15 @@ import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
-import org.luaj.vm2.lib.OneArgFunction;
 import org.luaj.vm2.lib.VarArgFunction;
 import org.luaj.vm2.lib.ZeroArgFunction;
 
 /**
  * The {@code redis} table of Redis 7.0 scripts: {@code call} and {@code pcall} (see
  * {@link ScriptCalls}), {@code sha1hex}, {@code error_reply}, {@code status_reply}, and the rest as
- * harmless stand-ins: {@code log} writes nothing (this server keeps no log file), replication
- * controls do nothing (there are no replicas), {@code setresp} accepts 2 only.
+ * harmless stand-ins: {@code log} checks its level and writes nothing (this server keeps no log file), replication
+ * controls check their flags and do nothing (there are no replicas), {@code setresp} accepts 2 only,
+ * {@code acl_check_cmd} says yes to any command there is (the one user may run them all).
  */
 final class RedisLib {
 
@@ -31,24 +31,36 @@ final class RedisLib {
         LuaTable t = new LuaTable();
         t.rawset("call", new Call(true));
         t.rawset("pcall", new Call(false));
-        t.rawset("sha1hex", new OneArgFunction() {
+        t.rawset("sha1hex", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue s) {
-                return LuaValue.valueOf(sha1hex(bytes(s.checkstring())));
+            public Varargs invoke(Varargs a) {
+                if (a.narg() != 1) {
+                    throw new LuaError(LuaValue.valueOf("wrong number of arguments"));
+                }
+                return LuaValue.valueOf(sha1hex(bytes(a.checkstring(1))));
             }
         });
-        t.rawset("error_reply", new OneArgFunction() {
+        t.rawset("error_reply", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue s) {
-                return LuaReplies.errorTable(withoutDash(s.checkjstring()));
+            public Varargs invoke(Varargs a) {
+                return oneString(a) ? LuaReplies.errorTable(errorText(a.arg1().tojstring())) : wrongArguments();
             }
         });
-        t.rawset("status_reply", new OneArgFunction() {
+        t.rawset("status_reply", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue s) {
+            public Varargs invoke(Varargs a) {
+                if (!oneString(a)) {
+                    return wrongArguments();
+                }
                 LuaTable ok = new LuaTable();
-                ok.rawset(LuaReplies.OK, s.checkstring());
+                ok.rawset(LuaReplies.OK, a.arg1());
                 return ok;
+            }
+        });
+        t.rawset("acl_check_cmd", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                return hook.run().calls.aclCheck(a);
             }
         });
         t.rawset("log", new VarArgFunction() {
@@ -57,14 +69,23 @@ final class RedisLib {
                 if (a.narg() < 2) {
                     throw new LuaError(LuaValue.valueOf("redis.log() requires two arguments or more."));
                 }
-                a.checkint(1);
+                if (!a.arg1().isnumber()) {
+                    throw new LuaError(LuaValue.valueOf("First argument must be a number (log level)."));
+                }
+                double level = a.arg1().todouble();
+                if (level < 0 || level > LOG_LEVELS.length - 1) {
+                    throw new LuaError(LuaValue.valueOf("Invalid debug level."));
+                }
                 return LuaValue.NONE;
             }
         });
-        t.rawset("setresp", new OneArgFunction() {
+        t.rawset("setresp", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue v) {
-                if (v.checkint() != 2) {
+            public Varargs invoke(Varargs a) {
+                if (a.narg() != 1) {
+                    throw new LuaError(LuaValue.valueOf("redis.setresp() requires one argument."));
+                }
+                if (a.checkint(1) != 2) {
                     throw new LuaError(LuaValue.valueOf(hook.where(1) + "this server's scripts speak RESP2 only"));
                 }
                 return LuaValue.NONE;
@@ -76,7 +97,22 @@ final class RedisLib {
                 return LuaValue.NIL;
             }
         };
-        t.rawset("set_repl", nothing);
+        t.rawset("set_repl", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                // One argument, though Redis 7.0's message says two
+                if (a.narg() != 1) {
+                    throw new LuaError(LuaValue.valueOf("redis.set_repl() requires two arguments."));
+                }
+                LuaValue flags = a.arg1().tonumber(); // NIL for what is no number, which Lua reads as 0
+                double f = flags.isnil() ? 0 : flags.todouble();
+                if (f < 0 || f >= 4) { // REPL_AOF | REPL_REPLICA and what they make together
+                    throw new LuaError(LuaValue.valueOf(
+                            "Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE."));
+                }
+                return LuaValue.NONE;
+            }
+        });
         t.rawset("breakpoint", nothing);
         t.rawset("debug", nothing);
         t.rawset("replicate_commands", new ZeroArgFunction() {
@@ -85,9 +121,8 @@ final class RedisLib {
                 return LuaValue.TRUE;
             }
         });
-        String[] levels = {"LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING"};
-        for (int i = 0; i < levels.length; i++) {
-            t.rawset(levels[i], LuaValue.valueOf(i));
+        for (int i = 0; i < LOG_LEVELS.length; i++) {
+            t.rawset(LOG_LEVELS[i], LuaValue.valueOf(i));
         }
         String[] repl = {"REPL_NONE", "REPL_AOF", "REPL_SLAVE", "REPL_REPLICA", "REPL_ALL"};
         int[] replValues = {0, 1, 2, 2, 3};
@@ -114,9 +149,29 @@ final class RedisLib {
         }
     }
 
-    /** Redis drops one leading {@code -} from redis.error_reply's text: the reply adds its own. */
-    private static String withoutDash(String s) {
-        return s.startsWith("-") ? s.substring(1) : s;
+    /** redis.log's levels, their values in order. */
+    private static final String[] LOG_LEVELS = {"LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING"};
+
+    /**
+     * What error_reply and status_reply return for anything but one string (a number too): an
+     * error reply of its own, not a raised error, as in Redis. A new table each time, as a script
+     * may change it.
+     */
+    private static LuaTable wrongArguments() {
+        return LuaReplies.errorTable("ERR wrong number or type of arguments");
+    }
+
+    private static boolean oneString(Varargs a) {
+        return a.narg() == 1 && a.arg1().type() == LuaValue.TSTRING;
+    }
+
+    /**
+     * redis.error_reply's text as Redis 7.0 makes it: one leading {@code -} dropped (the reply adds
+     * its own), and {@code ERR } put in front of a text with no space, which has no error code.
+     */
+    private static String errorText(String s) {
+        String text = s.startsWith("-") ? s.substring(1) : s;
+        return text.indexOf(' ') < 0 ? "ERR " + text : text;
     }
 
     /** {@code 7.0.15} as Redis numbers it: 0x07000f. */

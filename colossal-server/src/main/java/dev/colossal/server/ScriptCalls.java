@@ -89,6 +89,31 @@ final class ScriptCalls {
     }
 
     /**
+     * {@code redis.acl_check_cmd}: whether the script's user may run that command. The one user
+     * here, {@code default}, may run any, so this checks the arguments and that the command (and
+     * subcommand) is one, in Redis's words.
+     */
+    LuaValue aclCheck(Varargs a) {
+        int n = a.narg();
+        if (n == 0) {
+            throw new LuaError(LuaValue.valueOf("Please specify at least one argument for this redis lib call"));
+        }
+        byte[][] args = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            LuaValue v = a.arg(i + 1);
+            if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
+                throw new LuaError(LuaValue.valueOf("Lua redis lib command arguments must be strings or integers"));
+            }
+            args[i] = v.type() == LuaValue.TNUMBER ? numberText(v.todouble()) : RedisLib.bytes(v.strvalue());
+        }
+        CommandSpec spec = table.find(args[0]);
+        if (spec == null || n > 1 && LastCommand.of(spec, args).equals(LastCommand.NONE)) {
+            throw new LuaError(LuaValue.valueOf("Invalid command passed to redis.acl_check_cmd()"));
+        }
+        return LuaValue.TRUE;
+    }
+
+    /**
      * A number argument as Redis 7.0 writes it ({@code %.17g}: {@code 1e+20}, {@code
      * 0.10000000000000001}), where LuaJ writes {@code 1.0E20}. NaN is {@code -nan}, the NaN x86
      * arithmetic makes, whose sign Java does not keep.
@@ -119,29 +144,20 @@ final class ScriptCalls {
      */
     private static final java.util.Set<String> MAY_REPLICATE = java.util.Set.of("publish", "spublish");
 
-    /**
-     * Containers whose subcommands Redis 7.0 flags {@code noscript}, each but HELP; a subcommand not
-     * listed is unknown to a script, as Redis looks subcommands up before it checks the flag.
-     */
-    private static final java.util.Map<String, java.util.Set<String>> NOSCRIPT_SUBCOMMANDS = java.util.Map.of(
-            "client", java.util.Set.of("caching", "getname", "getredir", "id", "info", "kill", "list", "no-evict",
-                    "pause", "reply", "setname", "tracking", "trackinginfo", "unblock", "unpause"),
-            "config", java.util.Set.of("get", "set", "resetstat", "rewrite"),
-            "latency", java.util.Set.of("doctor", "graph", "histogram", "history", "latest", "reset"));
+    /** Containers whose subcommands Redis 7.0 flags {@code noscript}, each but HELP. */
+    private static final java.util.Set<String> NOSCRIPT_CONTAINERS = java.util.Set.of("client", "config", "latency");
 
     /**
      * Commands Redis refuses in scripts: transactions, connection state, scripting itself, SHUTDOWN,
-     * CLIENT, CONFIG and LATENCY.
+     * CLIENT, CONFIG and LATENCY; a subcommand Redis does not know is unknown.
      *
      * @return the refusal, or null if the command may run
      */
     private static String refusal(CommandSpec spec, byte[][] args) {
-        java.util.Set<String> subcommands = NOSCRIPT_SUBCOMMANDS.get(spec.name());
-        if (subcommands != null) {
-            String sub = Args.lower(args[1]);
-            return sub.equals("help") ? null
-                    : subcommands.contains(sub) ? "ERR This Redis command is not allowed from script"
-                    : "ERR Unknown Redis command called from script";
+        if (NOSCRIPT_CONTAINERS.contains(spec.name())) {
+            // Redis looks the subcommand up before it checks the flag
+            return !LastCommand.isSubcommand(spec.name(), args[1]) ? "ERR Unknown Redis command called from script"
+                    : Args.is(args[1], "HELP") ? null : "ERR This Redis command is not allowed from script";
         }
         return spec.flags().contains("noscript") || spec.flags().contains("no-script") || NOSCRIPT.contains(spec.name())
                 ? "ERR This Redis command is not allowed from script" : null;
