@@ -132,10 +132,10 @@ final class ScriptCalls {
 
     /**
      * Commands Redis 7.0 flags {@code noscript} whose specs here do not say so (COMMAND INFO shows
-     * their flags as they are), and SCRIPT, whose subcommands Redis flags one by one.
+     * their flags as they are).
      */
     private static final java.util.Set<String> NOSCRIPT = java.util.Set.of("quit", "hello", "auth", "reset", "save",
-            "bgsave", "script");
+            "bgsave");
 
     /**
      * Commands that write nothing but Redis 7.0 marks as replicated (its internal {@code
@@ -145,19 +145,22 @@ final class ScriptCalls {
     private static final java.util.Set<String> MAY_REPLICATE = java.util.Set.of("publish", "spublish");
 
     /** Containers whose subcommands Redis 7.0 flags {@code noscript}, each but HELP. */
-    private static final java.util.Set<String> NOSCRIPT_CONTAINERS = java.util.Set.of("client", "config", "latency");
+    private static final java.util.Set<String> NOSCRIPT_CONTAINERS = java.util.Set.of("client", "config", "latency",
+            "script", "module");
 
     /**
      * Commands Redis refuses in scripts: transactions, connection state, scripting itself, SHUTDOWN,
-     * CLIENT, CONFIG and LATENCY; a subcommand Redis does not know is unknown.
+     * CLIENT, CONFIG, LATENCY, SCRIPT and MODULE but for their HELP. A container's subcommand Redis
+     * does not know is an unknown command there, as Redis looks subcommands up before anything else.
      *
      * @return the refusal, or null if the command may run
      */
     private static String refusal(CommandSpec spec, byte[][] args) {
+        if (LastCommand.of(spec, args).equals(LastCommand.NONE)) {
+            return "ERR Unknown Redis command called from script";
+        }
         if (NOSCRIPT_CONTAINERS.contains(spec.name())) {
-            // Redis looks the subcommand up before it checks the flag
-            return !LastCommand.isSubcommand(spec.name(), args[1]) ? "ERR Unknown Redis command called from script"
-                    : Args.is(args[1], "HELP") ? null : "ERR This Redis command is not allowed from script";
+            return Args.is(args[1], "HELP") ? null : "ERR This Redis command is not allowed from script";
         }
         return spec.flags().contains("noscript") || spec.flags().contains("no-script") || NOSCRIPT.contains(spec.name())
                 ? "ERR This Redis command is not allowed from script" : null;
