@@ -508,7 +508,9 @@ final class AdminCommands {
                 r.bulk(k);
                 r.bulk(v);
             });
-        } else if (Args.is(sub, "RESETSTAT") && a.length == 2) {
+        } else if (Args.is(sub, "RESETSTAT") && a.length != 2) {
+            r.error(Errors.arity("config|resetstat"));
+        } else if (Args.is(sub, "RESETSTAT")) {
             table.publish(c);   // this batch's counts before the reset go with it
             ctx.stats.reset();
             table.resetCommandStats();
@@ -532,7 +534,16 @@ final class AdminCommands {
      * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
-        boolean same = a.length >= 4 && a.length % 2 == 0;
+        // Redis checks the subcommand's arity, then that names and values pair up
+        if (a.length < 4) {
+            r.error(Errors.arity("config|set"));
+            return;
+        }
+        if (a.length % 2 != 0) {
+            r.error(Errors.SYNTAX);
+            return;
+        }
+        boolean same = true;
         Map<String, Long> slowLogBounds = new LinkedHashMap<>();
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
