@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code colossal import-rdb DUMP.rdb}: a Redis snapshot's string keys, with their TTLs, into a
+ * {@code colossal import-rdb DUMP.rdb}: a Redis snapshot's string and hash keys, with their TTLs, into a
  * data directory that {@code colossal serve} then serves. The dump is read twice: a check pass
  * (structure and CRC-64, and which databases it fills) before anything is written, then the load,
  * so that a damaged file, or a target that is in use or not empty, leaves the directory as it was.
