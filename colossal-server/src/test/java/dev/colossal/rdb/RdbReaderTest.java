@@ -53,6 +53,28 @@ class RdbReaderTest {
     }
 
     @Test
+    void crc64EightBytesAStepAgreesWithOneByteAStepAtEveryLengthAndSplit() {
+        byte[] bytes = new byte[100];
+        new java.util.SplittableRandom(3).nextBytes(bytes);
+        MemorySegment m = MemorySegment.ofArray(bytes);
+        for (int from = 0; from < 9; from++) {
+            for (int to = from; to <= bytes.length; to++) {
+                long byByte = 0;
+                for (int i = from; i < to; i++) { // the definition: one table lookup per byte
+                    long crc = (byByte ^ bytes[i]) & 0xff;
+                    for (int bit = 0; bit < 8; bit++) {
+                        crc = (crc & 1) != 0 ? (crc >>> 1) ^ 0x95ac9329ac4bc9b5L : crc >>> 1;
+                    }
+                    byByte = crc ^ (byByte >>> 8);
+                }
+                assertEquals(byByte, Crc64.update(0, m, from, to), "bytes " + from + ".." + to);
+                int split = (from + to) / 2;
+                assertEquals(byByte, Crc64.update(Crc64.update(0, m, from, split), m, split, to), "split at " + split);
+            }
+        }
+    }
+
+    @Test
     void crc64OfARealDumpIsItsTrailer() {
         long trailer = ByteBuffer.wrap(DUMP, DUMP.length - 8, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
         assertEquals(trailer, Crc64.update(0, MemorySegment.ofArray(DUMP), 0, DUMP.length - 8));
