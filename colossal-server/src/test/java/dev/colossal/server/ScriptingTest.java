@@ -333,21 +333,7 @@ class ScriptingTest {
 
     /** A connection that sees the script's first write was served while it runs, so on a loop of its own. */
     private static Wire servedWhileTheScriptRuns(int port) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline) {
-            Wire w = new Wire(port);
-            w.socket.setSoTimeout(1000);
-            try {
-                if (w.call("EXISTS", "started").equals(":1\r\n")) {
-                    return w;
-                }
-            } catch (java.net.SocketTimeoutException behindTheScript) {
-                // made before the script started, on its loop: try again
-            }
-            w.close();
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no connection was served while the script ran, in 20 s");
+        return answering(port, ":1\r\n", "EXISTS", "started");
     }
 
     /**
@@ -356,22 +342,31 @@ class ScriptingTest {
      * (its SCRIPT KILL waits behind the script), and another is tried.
      */
     private static Wire killsTheScript(int port) throws Exception {
+        return answering(port, "+OK\r\n", "SCRIPT", "KILL");
+    }
+
+    /**
+     * Opens connections until one answers {@code command} with {@code want} within a second (one
+     * made before the script started waits behind it, on its loop), and returns it, its reads
+     * allowed 10 s from then on.
+     */
+    private static Wire answering(int port, String want, String... command) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (System.nanoTime() < deadline) {
-            Wire killer = new Wire(port);
-            killer.socket.setSoTimeout(1000);
+            Wire w = new Wire(port);
+            w.socket.setSoTimeout(1000);
             try {
-                if (killer.call("SCRIPT", "KILL").equals("+OK\r\n")) {
-                    killer.socket.setSoTimeout(10_000);
-                    return killer;
+                if (w.call(command).equals(want)) {
+                    w.socket.setSoTimeout(10_000);
+                    return w;
                 }
             } catch (java.net.SocketTimeoutException behindTheScript) {
                 // made before the script started, on its loop: try again
             }
-            killer.close();
+            w.close();
             Thread.sleep(50);
         }
-        throw new AssertionError("no connection could kill the script in 20 s");
+        throw new AssertionError("no connection answered " + String.join(" ", command) + " with " + want + " in 20 s");
     }
 
     @Test
