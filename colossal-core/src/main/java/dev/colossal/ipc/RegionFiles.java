@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /** Creating and mapping region files; {@link SharedRegion} turns what fails here into IpcExceptions. */
 final class RegionFiles {
@@ -69,8 +70,9 @@ final class RegionFiles {
                             + ", last written " + (System.currentTimeMillis() - modified) + " ms ago): it is not a"
                             + " Colossal region, or its creator died while creating it; delete it and retry");
                 }
-                Thread.onSpinWait();
-                Thread.yield();
+                // A creator may zero a big file for minutes: each look maps the header and reads the
+                // file's size and time, so look every 0.1 ms rather than spin on system calls.
+                LockSupport.parkNanos(100_000);
                 long nowSize = channel.size();
                 long nowModified = Files.getLastModifiedTime(path).toMillis();
                 if (nowSize != size || nowModified != modified) {
