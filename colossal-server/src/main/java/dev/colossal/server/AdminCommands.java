@@ -39,13 +39,13 @@ final class AdminCommands {
     void register(CommandTable t) {
         t.add("ping", -1, List.of("fast"), 0, 0, 0, this::ping);
         t.add("echo", 2, List.of("fast"), 0, 0, 0, (c, a, r) -> r.bulk(a[1]));
-        t.addNoAuth("quit", -1, List.of("fast", "no-auth"), (c, a, r) -> {
+        t.addNoAuth("quit", -1, List.of("fast", "no-auth", "noscript"), (c, a, r) -> {
             r.ok();
             c.closeAfterReply = true;
         });
-        t.addNoAuth("hello", -1, List.of("fast", "no-auth"), this::hello);
-        t.addNoAuth("auth", -2, List.of("fast", "no-auth"), this::auth);
-        t.addNoAuth("reset", 1, List.of("fast", "no-auth"), this::reset);
+        t.addNoAuth("hello", -1, List.of("fast", "no-auth", "noscript"), this::hello);
+        t.addNoAuth("auth", -2, List.of("fast", "no-auth", "noscript"), this::auth);
+        t.addNoAuth("reset", 1, List.of("fast", "no-auth", "noscript"), this::reset);
         t.add("client", -2, List.of(), 0, 0, 0, this::client);
         t.add("command", -1, List.of(), 0, 0, 0, this::command);
         t.add("info", -1, List.of(), 0, 0, 0, (c, a, r) -> {
@@ -54,11 +54,11 @@ final class AdminCommands {
         });
         t.add("config", -2, List.of(), 0, 0, 0, this::config);
         t.add("time", 1, List.of("fast"), 0, 0, 0, this::time);
-        t.add("save", 1, List.of(), 0, 0, 0, (c, a, r) -> {
+        t.add("save", 1, List.of("admin", "noscript"), 0, 0, 0, (c, a, r) -> {
             save();
             r.ok();
         });
-        t.add("bgsave", -1, List.of(), 0, 0, 0, (c, a, r) -> {
+        t.add("bgsave", -1, List.of("admin", "noscript"), 0, 0, 0, (c, a, r) -> {
             save();
             r.simple("Background saving started");
         });

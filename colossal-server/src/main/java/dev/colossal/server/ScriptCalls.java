@@ -131,13 +131,6 @@ final class ScriptCalls {
     }
 
     /**
-     * Commands Redis 7.0 flags {@code noscript} whose specs here do not say so (COMMAND INFO shows
-     * their flags as they are).
-     */
-    private static final java.util.Set<String> NOSCRIPT = java.util.Set.of("quit", "hello", "auth", "reset", "save",
-            "bgsave");
-
-    /**
      * Commands that write nothing but Redis 7.0 marks as replicated (its internal {@code
      * may-replicate}, which COMMAND does not show): a read-only script may not run them, as a
      * replica would not.
@@ -162,7 +155,6 @@ final class ScriptCalls {
         if (NOSCRIPT_CONTAINERS.contains(spec.name())) {
             return Args.is(args[1], "HELP") ? null : "ERR This Redis command is not allowed from script";
         }
-        return spec.flags().contains("noscript") || spec.flags().contains("no-script") || NOSCRIPT.contains(spec.name())
-                ? "ERR This Redis command is not allowed from script" : null;
+        return spec.flags().contains("noscript") ? "ERR This Redis command is not allowed from script" : null;
     }
 }

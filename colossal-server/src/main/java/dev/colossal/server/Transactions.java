@@ -30,11 +30,11 @@ final class Transactions {
     }
 
     void register(CommandTable t) {
-        t.add("multi", 1, List.of("fast", "no-script"), 0, 0, 0, this::multi);
-        t.add("exec", 1, List.of("no-script", "slow"), 0, 0, 0, this::exec);
-        t.add("discard", 1, List.of("fast", "no-script"), 0, 0, 0, this::discard);
-        t.add("watch", -2, List.of("fast", "no-script"), 1, -1, 1, this::watch);
-        t.add("unwatch", 1, List.of("fast", "no-script"), 0, 0, 0, (c, a, r) -> {
+        t.add("multi", 1, List.of("fast", "noscript"), 0, 0, 0, this::multi);
+        t.add("exec", 1, List.of("noscript", "slow"), 0, 0, 0, this::exec);
+        t.add("discard", 1, List.of("fast", "noscript"), 0, 0, 0, this::discard);
+        t.add("watch", -2, List.of("fast", "noscript"), 1, -1, 1, this::watch);
+        t.add("unwatch", 1, List.of("fast", "noscript"), 0, 0, 0, (c, a, r) -> {
             unwatch(c);
             r.ok();
         });
