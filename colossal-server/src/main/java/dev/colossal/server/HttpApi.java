@@ -237,9 +237,11 @@ final class HttpApi implements AutoCloseable {
                 return;
             }
             long at = StoredValue.expireAt(buf, 0, n);
-            if ((StoredValue.flags(buf, 0) & StoredValue.HASH) != 0) {
-                // The body would be this server's encoding of the hash, which no client could read
-                error(x, 409, Errors.WRONGTYPE + ": the key holds a hash; read it with HGETALL over RESP");
+            byte flags = StoredValue.flags(buf, 0);
+            if (!StoredValue.isString(flags)) {
+                // The body would be this server's encoding of the value, which no client could read
+                String type = StoredValue.typeName(StoredValue.type(flags));
+                error(x, 409, Errors.WRONGTYPE + ": the key holds a " + type + "; read it over RESP");
                 return;
             }
             if (at != StoredValue.NO_EXPIRY) {

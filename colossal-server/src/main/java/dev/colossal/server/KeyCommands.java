@@ -162,7 +162,7 @@ final class KeyCommands {
     private void type(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
         KeyValueStore.Entry e = store.get(a[1]);
-        r.simple(e == null ? "none" : e.isHash() ? "hash" : "string");
+        r.simple(e == null ? "none" : StoredValue.typeName(e.type()));
     }
 
     private void keys(Client c, byte[][] a, Reply r) {
@@ -191,9 +191,8 @@ final class KeyCommands {
         if (o == null) {
             return;
         }
-        // The type wanted: a string's or a hash's flags, or one this server holds none of
-        int type = o.type() == null ? ANY_TYPE : Args.is(o.type(), "STRING") ? StoredValue.STRING
-                : Args.is(o.type(), "HASH") ? StoredValue.HASH : NO_TYPE;
+        // The type wanted: its type field, or NO_TYPE for a name of none
+        int type = o.type() == null ? ANY_TYPE : StoredValue.typeNamed(o.type());
         long count = o.count();
         byte[] pattern = o.pattern();
         KeyValueStore store = ctx.db(c);

@@ -32,7 +32,7 @@ interface KeyValueStore extends AutoCloseable {
          * @param bytes          an array holding the value from {@code offset} to its end
          * @param offset         where the value starts
          * @param expireAtMillis the Unix-epoch millisecond deadline, or {@link StoredValue#NO_EXPIRY}
-         * @param type           {@link StoredValue#STRING} or {@link StoredValue#HASH}
+         * @param type           the type field: {@link StoredValue#STRING}, {@link StoredValue#HASH}, ...
          */
         Entry(byte[] bytes, int offset, long expireAtMillis, byte type) {
             this.bytes = bytes;
@@ -41,9 +41,14 @@ interface KeyValueStore extends AutoCloseable {
             this.type = type;
         }
 
-        /** @return {@link StoredValue#STRING} or {@link StoredValue#HASH} */
+        /** @return the type field: {@link StoredValue#STRING}, {@link StoredValue#HASH}, ... */
         byte type() {
             return type;
+        }
+
+        /** @return whether the value is a string's bytes */
+        boolean isString() {
+            return type == StoredValue.STRING;
         }
 
         /** @return whether the value is a hash ({@link HashLayout}), not a string */
@@ -157,7 +162,7 @@ interface KeyValueStore extends AutoCloseable {
      * Stores {@code value[from, from + length)}, a value of {@code type}, with a deadline (or none),
      * replacing what was there.
      *
-     * @param type {@link StoredValue#STRING} or {@link StoredValue#HASH}
+     * @param type the type field: {@link StoredValue#STRING}, {@link StoredValue#HASH}, ...
      * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}, or than
      *     {@link #largestValue} in a bounded store
      */

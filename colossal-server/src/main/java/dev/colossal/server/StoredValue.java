@@ -19,12 +19,13 @@ import java.util.Arrays;
  *  +--------+--------------------------+----------------------------+
  *  flags bit 0 = HAS_EXPIRY: the 8-byte Unix-epoch millisecond deadline is present.
  *  Without it the payload starts at offset 1.
- *  flags bit 1 = HASH: the payload is a hash ({@link HashLayout}), not a string's bytes.
- *  Other flag bits are reserved and must be 0.
+ *  flags bits 1-3 = the type: 0 STRING (the user's bytes), 1 HASH ({@link HashLayout}), 2 LIST,
+ *  3 SET, 4 ZSET; 5-7 are reserved. Bits 4-7 are reserved and must be 0.
  * </pre>
  *
  * <p>A value's type is in the byte every read looks at for the deadline anyway, so telling a hash
- * from a string costs GET no extra read; a string's flags are 0 or 1, as before there were types.
+ * from a string costs GET no extra read; a string's flags are 0 or 1, as before there were types,
+ * and a hash's type field is the bit 1 it was when hashes were the only other type.
  */
 final class StoredValue {
 
@@ -33,12 +34,20 @@ final class StoredValue {
     static final int PLAIN_HEADER = EXPIRY_OFFSET;
     static final int EXPIRING_HEADER = EXPIRY_OFFSET + Long.BYTES;
     static final byte HAS_EXPIRY = 1;
-    /** A string: no type bit. */
+    /** The flag bits that hold the type. */
+    static final byte TYPE_MASK = 0x0E;
+    /** A string: type field 0. */
     static final byte STRING = 0;
-    /** The type bit of a hash. */
+    /** The type field of a hash. */
     static final byte HASH = 2;
-    /** Every flag bit in use; the rest are reserved. */
-    private static final int KNOWN_FLAGS = HAS_EXPIRY | HASH;
+    /** The type field of a list. */
+    static final byte LIST = 4;
+    /** The type field of a set. */
+    static final byte SET = 6;
+    /** The type field of a sorted set. */
+    static final byte ZSET = 8;
+    /** Redis's names of the types, by type field / 2: what TYPE answers and SCAN TYPE takes. */
+    private static final String[] TYPE_NAMES = {"string", "hash", "list", "set", "zset"};
     /** The longest entry value {@code BytesMap} stores: 1 GiB (its {@code EntryLayout.MAX_LENGTH}). */
     static final long MAP_MAX_VALUE = 1L << 30;
     /**
@@ -76,7 +85,7 @@ final class StoredValue {
      * Writes the stored form at the start of {@code out}, which must hold
      * {@code headerLength(expireAtMillis) + length} bytes.
      *
-     * @param type {@link #STRING} or {@link #HASH}
+     * @param type the type field: {@link #STRING}, {@link #HASH}, ...
      * @return the stored form's length
      */
     static int encodeInto(byte[] out, byte[] payload, int from, int length, long expireAtMillis, byte type) {
@@ -132,9 +141,39 @@ final class StoredValue {
         return (stored[FLAGS_OFFSET] & HAS_EXPIRY) != 0 ? (long) LONG_LE.get(stored, EXPIRY_OFFSET) : NO_EXPIRY;
     }
 
-    /** @return {@link #STRING} or {@link #HASH}: the type bits of a stored value checked by {@link #expireAt(byte[])} */
+    /** @return the type field ({@link #STRING}, {@link #HASH}, ...) of a stored value checked by {@link #expireAt(byte[])} */
     static byte type(byte[] stored) {
-        return (byte) (stored[FLAGS_OFFSET] & HASH);
+        return type(stored[FLAGS_OFFSET]);
+    }
+
+    /** @return the type field of a stored value with these flags */
+    static byte type(byte flags) {
+        return (byte) (flags & TYPE_MASK);
+    }
+
+    /** @return whether a stored value with these flags is a string */
+    static boolean isString(byte flags) {
+        return (flags & TYPE_MASK) == STRING;
+    }
+
+    /** @return Redis's name of a type field: {@code string}, {@code hash}, {@code list}, {@code set} or {@code zset} */
+    static String typeName(byte type) {
+        return TYPE_NAMES[type >> 1];
+    }
+
+    /** @return the type field Redis's name stands for (any case), or -1 for a name of no type this server holds */
+    static int typeNamed(byte[] name) {
+        for (int i = 0; i < TYPE_NAMES.length; i++) {
+            if (Args.is(name, TYPE_NAMES[i])) {
+                return i << 1;
+            }
+        }
+        return -1;
+    }
+
+    /** @return whether {@code flags} are a stored value's: no reserved bit, a type this server knows */
+    private static boolean known(byte flags) {
+        return (flags & ~(HAS_EXPIRY | TYPE_MASK)) == 0 && (flags & TYPE_MASK) <= ZSET;
     }
 
     /** @return the flags byte of the stored value at {@code at}, checked by {@link #expireAt(MemorySegment, long, long)} */
@@ -165,7 +204,7 @@ final class StoredValue {
      */
     static long expireAt(MemorySegment stored, long at, long length) {
         byte flags = length > 0 ? stored.get(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET) : -1;
-        if (length < PLAIN_HEADER || (flags & ~KNOWN_FLAGS) != 0 || ((flags & HAS_EXPIRY) != 0 && length < EXPIRING_HEADER)) {
+        if (length < PLAIN_HEADER || !known(flags) || ((flags & HAS_EXPIRY) != 0 && length < EXPIRING_HEADER)) {
             throw notStored(length, flags);
         }
         return (flags & HAS_EXPIRY) != 0 ? stored.get(LONG_LE_UNALIGNED, at + EXPIRY_OFFSET) : NO_EXPIRY;
@@ -195,7 +234,7 @@ final class StoredValue {
     }
 
     private static void check(byte[] stored) {
-        if (stored.length < PLAIN_HEADER || (stored[FLAGS_OFFSET] & ~KNOWN_FLAGS) != 0
+        if (stored.length < PLAIN_HEADER || !known(stored[FLAGS_OFFSET])
                 || ((stored[FLAGS_OFFSET] & HAS_EXPIRY) != 0 && stored.length < EXPIRING_HEADER)) {
             throw notStored(stored.length, stored.length > 0 ? stored[FLAGS_OFFSET] : -1);
         }

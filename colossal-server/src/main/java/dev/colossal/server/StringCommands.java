@@ -75,7 +75,7 @@ final class StringCommands {
         }
         c.hits++;
         byte flags = StoredValue.flags(r.segment(), at);
-        if ((flags & StoredValue.HASH) != 0) {
+        if (!StoredValue.isString(flags)) {
             if (nilForOtherTypes) {
                 r.nullBulk();
             } else {
@@ -91,11 +91,11 @@ final class StringCommands {
      * The live string under {@code key}, for the commands that read a string.
      *
      * @return the entry, or null if absent or expired
-     * @throws ReplyException WRONGTYPE if the key holds a hash
+     * @throws ReplyException WRONGTYPE if the key holds another type
      */
     static KeyValueStore.Entry string(KeyValueStore store, byte[] key) {
         KeyValueStore.Entry e = store.get(key);
-        if (e != null && e.isHash()) {
+        if (e != null && !e.isString()) {
             throw new ReplyException(Errors.WRONGTYPE);
         }
         return e;
