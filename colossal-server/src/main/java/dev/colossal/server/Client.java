@@ -43,6 +43,15 @@ final class Client {
      * commands and the idle timeout spares it.
      */
     boolean pubsub;
+    /**
+     * Hands a blocked client's reply to its connection's loop, which writes it and goes on with the
+     * client's input; from any thread ({@link KeyWaits}). Set with {@link #killer}.
+     */
+    volatile java.util.function.Consumer<byte[]> resumer = reply -> { };
+    /** What this client waits for while a blocking command (BLPOP, ...) holds it, else null. */
+    volatile KeyWaits.Waiter blockedBy;
+    /** Blocking commands answer at once, as on a timeout: a script's client (EXEC's is {@link #inExec}). */
+    boolean denyBlocking;
     /** EXEC is running its queue: Redis refuses SSUBSCRIBE there and lets a subscriber's queued commands run. */
     boolean inExec;
     /** The commands queued since MULTI, or null outside a transaction (see {@link Transactions}). */

@@ -118,6 +118,7 @@ public final class ColossalServer implements AutoCloseable {
             throw e;
         }
         ctx.sweeper.start();
+        ctx.collector.start();
         ColossalServer server = new ColossalServer(ctx, resp, http, dbs.startupReport());
         // Not on the failed thread, nor on the event loop that read SHUTDOWN: close() waits for
         // the event loops to end.
@@ -188,6 +189,8 @@ public final class ColossalServer implements AutoCloseable {
                 }
                 resp.close();
                 ctx.sweeper.close(); // before the maps close under it
+                ctx.collector.close();
+                ctx.waits.close();
                 ctx.dbs.sync();
                 ctx.dbs.close();
             } finally {

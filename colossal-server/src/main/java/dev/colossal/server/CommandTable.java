@@ -32,6 +32,8 @@ final class CommandTable {
         strings.register(this);
         new BitCommands(ctx).register(this);
         new HashCommands(ctx).register(this);
+        new ListCommands(ctx).register(this);
+        new BlockingListCommands(ctx).register(this);
         new KeyCommands(ctx, strings).register(this);
         new DatabaseCommands(ctx).register(this);
         new DumpCommands(ctx).register(this);
@@ -221,6 +223,10 @@ final class CommandTable {
         }
         // EXEC ran its queued commands through here, each naming itself: Redis shows exec after.
         c.lastCommand = name;
+        if (!c.inExec && !c.denyBlocking) {
+            // clients blocked on keys this command (or the transaction or script it ran) wrote
+            ctx.waits.serveReady();
+        }
         c.commands++;
         long end = System.nanoTime();
         long took = end - start;

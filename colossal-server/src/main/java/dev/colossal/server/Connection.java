@@ -159,7 +159,7 @@ final class Connection {
     private void runRequests(long nowNanos) {
         client.clockNanos = nowNanos;
         Reply out = client.reply;
-        while (inStart < inEnd && !client.closeAfterReply && out.len < OUTPUT_HIGH_WATER) {
+        while (inStart < inEnd && !client.closeAfterReply && out.len < OUTPUT_HIGH_WATER && client.blockedBy == null) {
             if (inStart >= readAheadEnd) {
                 readAheadEnd = readAhead.run(ctx.db(client), client.db, in, inStart, inEnd);
             }
@@ -211,7 +211,7 @@ final class Connection {
             close();
             return;
         }
-        if (inStart < inEnd && hasWholeRequest()) {
+        if (inStart < inEnd && client.blockedBy == null && hasWholeRequest()) {
             // stopped at the high-water mark: go on with what is already read
             runRequests(lastActiveNanos = System.nanoTime());
             flush();
@@ -251,6 +251,20 @@ final class Connection {
         return false;
     }
 
+    /**
+     * A blocking command this client ran is over ({@link KeyWaits}): writes its reply, then runs
+     * the requests that came in behind it.
+     */
+    void resume(byte[] reply) throws IOException {
+        client.blockedBy = null;
+        client.reply.append(reply);
+        lastActiveNanos = System.nanoTime();
+        if (inStart < inEnd) {
+            runRequests(lastActiveNanos);
+        }
+        flush();
+    }
+
     private boolean hasWholeRequest() {
         try {
             return parser.parse(in, inStart, inEnd);
@@ -264,6 +278,10 @@ final class Connection {
             return;
         }
         closed = true;
+        KeyWaits.Waiter w = client.blockedBy;
+        if (w != null) {
+            ctx.waits.finish(w, null);
+        }
         PubSubCommands.leaveAll(ctx, client);
         ctx.clients.remove(client.id);
         ctx.stats.connectedClients.decrement();

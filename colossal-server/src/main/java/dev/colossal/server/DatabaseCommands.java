@@ -135,8 +135,15 @@ final class DatabaseCommands {
                 r.integer(0);
                 return;
             }
-            dst.set(a[1], e, e.expireAtMillis());
-            src.delete(a[1]);
+            if (e.type() == StoredValue.LIST) {
+                StoredList list = StoredList.read(src, a[1]);
+                list.copyTo(dst, a[1], e.expireAtMillis());
+                list.delete();
+                ctx.waits.ready((int) to, a[1]);
+            } else {
+                dst.set(a[1], e, e.expireAtMillis());
+                src.delete(a[1]);
+            }
             r.integer(1);
         } finally {
             l.unlock();
@@ -179,7 +186,12 @@ final class DatabaseCommands {
                 r.integer(0);
                 return;
             }
-            dst.set(a[2], e, e.expireAtMillis());
+            if (e.type() == StoredValue.LIST) {
+                StoredList.read(src, a[1]).copyTo(dst, a[2], e.expireAtMillis());
+                ctx.waits.ready((int) to, a[2]);
+            } else {
+                dst.set(a[2], e, e.expireAtMillis());
+            }
             r.integer(1);
         } finally {
             StringCommands.unlockAll(ls);

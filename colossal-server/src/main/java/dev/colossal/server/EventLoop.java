@@ -22,6 +22,12 @@ final class EventLoop implements Runnable {
     private final ConcurrentLinkedQueue<Connection> incoming = new ConcurrentLinkedQueue<>();
     /** Connections CLIENT KILL closes: a connection is closed on its own loop's thread only. */
     private final ConcurrentLinkedQueue<Connection> killed = new ConcurrentLinkedQueue<>();
+    /** Blocked clients' replies from other threads ({@link KeyWaits}): written, and their input resumed, on this loop. */
+    private final ConcurrentLinkedQueue<Resumed> resumed = new ConcurrentLinkedQueue<>();
+
+    /** A blocked connection's reply. */
+    private record Resumed(Connection connection, byte[] reply) {}
+
     /** Subscribers that publishers on any loop left messages for ({@link Mailbox}): written on this loop. */
     private final ConcurrentLinkedQueue<Connection> mail = new ConcurrentLinkedQueue<>();
     private final ServerContext ctx;
@@ -74,6 +80,14 @@ final class EventLoop implements Runnable {
         }
     }
 
+    /** Has this loop write a blocked connection's reply and go on with its input, from any thread. */
+    void resume(Connection c, byte[] reply) {
+        resumed.add(new Resumed(c, reply));
+        if (Thread.currentThread() != thread) {
+            selector.wakeup();
+        }
+    }
+
     @Override
     public void run() {
         Consumer<SelectionKey> onReady = this::ready;
@@ -96,6 +110,15 @@ final class EventLoop implements Runnable {
                 for (Connection c; (c = mail.poll()) != null; ) {
                     if (!c.isClosed()) {
                         guarded(c, MAIL);
+                    }
+                }
+                for (Resumed x; (x = resumed.poll()) != null; ) {
+                    if (!x.connection().isClosed()) {
+                        try {
+                            x.connection().resume(x.reply());
+                        } catch (IOException e) {
+                            x.connection().close();
+                        }
                     }
                 }
                 // The action form skips the selected-key HashSet, whose add, iteration and clear
@@ -201,7 +224,7 @@ final class EventLoop implements Runnable {
         long idle = TimeUnit.SECONDS.toNanos(ctx.config.idleTimeoutSeconds());
         connections.removeIf(c -> {
             // Redis spares subscribers the idle timeout: they wait for messages, not to send commands
-            if (!c.isClosed() && idle > 0 && now - c.lastActiveNanos > idle && !c.client.pubsub) {
+            if (!c.isClosed() && idle > 0 && now - c.lastActiveNanos > idle && !c.client.pubsub && c.client.blockedBy == null) {
                 c.close();
             } else if (!c.isClosed() && now - c.lastActiveNanos > Connection.SHRINK_AFTER_NANOS) {
                 c.shrinkIfIdle();

@@ -39,8 +39,8 @@ final class KeyCommands {
         t.add("type", 2, rf, 1, 1, 1, this::type);
         t.add("keys", 2, List.of("readonly"), 0, 0, 0, this::keys);
         t.add("scan", -2, List.of("readonly"), 0, 0, 0, this::scan);
-        t.add("rename", 3, List.of("write"), 1, 2, 1, (c, a, r) -> rename(ctx.db(c), a, r, false));
-        t.add("renamenx", 3, wf, 1, 2, 1, (c, a, r) -> rename(ctx.db(c), a, r, true));
+        t.add("rename", 3, List.of("write"), 1, 2, 1, (c, a, r) -> rename(c, a, r, false));
+        t.add("renamenx", 3, wf, 1, 2, 1, (c, a, r) -> rename(c, a, r, true));
         t.add("randomkey", 1, List.of("readonly"), 0, 0, 0, this::randomkey);
         t.add("memory", -2, List.of(), 0, 0, 0, this::memory);
         t.add("object", -2, List.of(), 0, 0, 0, this::object);
@@ -234,7 +234,8 @@ final class KeyCommands {
         return new ScanPage(next, keys);
     }
 
-    private void rename(KeyValueStore store, byte[][] a, Reply r, boolean nx) {
+    private void rename(Client c, byte[][] a, Reply r, boolean nx) {
+        KeyValueStore store = ctx.db(c);
         Lock[] ls = store.locks(a[1], a[2]);
         StringCommands.lockAll(ls);
         try {
@@ -255,8 +256,13 @@ final class KeyCommands {
                 r.integer(0);
                 return;
             }
-            store.set(a[2], e, e.expireAtMillis());
-            store.delete(a[1]);
+            if (e.type() == StoredValue.LIST) {
+                StoredList.read(store, a[1]).renameTo(a[2]);
+                ctx.waits.ready(c.db, a[2]);
+            } else {
+                store.set(a[2], e, e.expireAtMillis());
+                store.delete(a[1]);
+            }
             if (nx) {
                 r.integer(1);
             } else {
@@ -362,6 +368,15 @@ final class KeyCommands {
         KeyValueStore.Entry e = ctx.db(c).get(a[2]);
         if (e == null) {
             r.nullBulk();
+            return;
+        }
+        if (e.type() == StoredValue.LIST) {
+            // Redis 7.0 holds every list as a quicklist (7.2 brought plain listpacks for small ones)
+            if (encoding) {
+                r.bulk("quicklist");
+            } else {
+                r.integer(1);
+            }
             return;
         }
         if (e.isHash()) {

@@ -323,6 +323,15 @@ interface KeyValueStore extends AutoCloseable {
     /** @return segment repairs after writers died holding a lock, over the file's life ({@link dev.colossal.map.BytesMap#repairs}) */
     long repairs();
 
+    /**
+     * The element map of this database's lists ({@link ListElements}).
+     *
+     * @param create whether to create it if the database has none yet (a list's first push)
+     * @return it, or null if the database has none and {@code create} is false
+     * @throws UncheckedIOException if it cannot be created
+     */
+    ListElements elements(boolean create);
+
     /** Forces written data to the device. */
     void sync();
 

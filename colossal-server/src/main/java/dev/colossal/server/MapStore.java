@@ -51,6 +51,8 @@ final class MapStore implements KeyValueStore {
     private volatile Sweep lastSweep;
     /** Writes since the last sweep began may have changed the keys with a TTL. */
     private volatile boolean sweepWanted = true;
+    /** The element map of this database's lists, opened with the first list or at open if it has a file; null before. */
+    private volatile ListElements elements;
     /** Segments repaired at open, left mid-write by a server that did not stop cleanly, and how long that took. */
     private int repairedAtOpen;
     private long repairNanos;
@@ -124,6 +126,10 @@ final class MapStore implements KeyValueStore {
                 throw new MaxMemoryMismatchException(dir, file, kept.maxBytes(), kept.maxEntries(), maxBytes);
             }
             MapStore store = new MapStore(map, locks, clock);
+            Path elementsFile = ListElements.fileFor(file);
+            if (Files.exists(elementsFile)) {
+                store.elements = ListElements.open(elementsFile);
+            }
             long t0 = System.nanoTime();
             store.repairedAtOpen = map.recoverLocks();
             store.repairNanos = System.nanoTime() - t0;
@@ -164,6 +170,25 @@ final class MapStore implements KeyValueStore {
         long keys = map.size();
         return String.format(Locale.ROOT, "colossal: map file %s: %d key%s, %s, %s free on its file system",
                 file.toAbsolutePath(), keys, keys == 1 ? "" : "s", mib(fileBytes()), mib(diskFreeBytes()));
+    }
+
+    @Override
+    public ListElements elements(boolean create) {
+        ListElements e = elements;
+        return e != null || !create ? e : openElements();
+    }
+
+    private synchronized ListElements openElements() {
+        if (elements == null) {
+            Path f = ListElements.fileFor(file);
+            try {
+                elements = ListElements.open(f);
+            } catch (IOException e) {
+                throw new UncheckedIOException("element map file=" + f + " could not be created: " + e.getMessage()
+                        + "; free disk space and retry", e);
+            }
+        }
+        return elements;
     }
 
     @Override
@@ -355,6 +380,11 @@ final class MapStore implements KeyValueStore {
     @Override
     public void clear() {
         map.clear();
+        // After the headers: a crash between the two leaves elements no header holds, which the collector frees.
+        ListElements e = elements;
+        if (e != null) {
+            e.clear();
+        }
         written(StoredValue.NO_EXPIRY, 0, 0);
     }
 
@@ -585,10 +615,18 @@ final class MapStore implements KeyValueStore {
     @Override
     public void sync() {
         map.sync();
+        ListElements e = elements;
+        if (e != null) {
+            e.sync();
+        }
     }
 
     @Override
     public void close() throws IOException {
+        ListElements e = elements;
+        if (e != null) {
+            e.close();
+        }
         if (dirLock == null) {
             map.close();
             return;

@@ -113,6 +113,7 @@ final class RespServer implements AutoCloseable {
                 EventLoop chosen = loop;
                 client.killer = () -> chosen.kill(connection);
                 client.mailer = () -> chosen.mail(connection);
+                client.resumer = reply -> chosen.resume(connection, reply);
                 loop.add(connection);
             } catch (IOException e) {
                 try {

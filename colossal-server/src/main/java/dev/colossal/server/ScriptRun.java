@@ -42,6 +42,7 @@ final class ScriptRun {
         this.readOnly = readOnly;
         this.inner = new Client(caller.id, caller.address, caller.createdMillis, caller.authenticated);
         inner.db = caller.db;
+        inner.denyBlocking = true;
         inner.name = caller.name;
     }
 

@@ -40,6 +40,10 @@ final class ServerContext {
     final CompletableFuture<Throwable> failure = new CompletableFuture<>();
     /** Completed by SHUTDOWN with the client that sent it: the server then stops as on SIGTERM. */
     final CompletableFuture<String> shutdown = new CompletableFuture<>();
+    /** Clients blocked on keys (BLPOP, ...), and their waking after writes. */
+    final KeyWaits waits = new KeyWaits();
+    /** Frees list elements no header holds; started by the server. */
+    final ListCollector collector;
     /** Removes expired keys and counts those with a TTL; started by the server. */
     final ExpirySweeper sweeper;
 
@@ -57,6 +61,7 @@ final class ServerContext {
         this.startMillis = clock.getAsLong();
         this.lastSaveSeconds = startMillis / 1000;
         this.sweeper = new ExpirySweeper(this);
+        this.collector = new ListCollector(dbs);
     }
 
     /**

@@ -193,6 +193,15 @@ final class UnopenedDatabase implements KeyValueStore {
     }
 
     @Override
+    public ListElements elements(boolean create) {
+        if (create) {
+            return dbs.open(db).elements(true);
+        }
+        KeyValueStore s = opened();
+        return s == null ? null : s.elements(false);
+    }
+
+    @Override
     public void sync() {
         // no file, nothing to sync
     }

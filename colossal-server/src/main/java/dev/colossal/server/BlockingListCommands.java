@@ -1,0 +1,206 @@
+package dev.colossal.server;
+
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * BLPOP, BRPOP, BLMOVE, BRPOPLPUSH and BLMPOP with Redis 7.0's semantics: what is there is taken
+ * at once; otherwise the client waits ({@link KeyWaits}) until a push to one of its keys, its
+ * timeout (seconds as a double, 0 for ever), or CLIENT UNBLOCK. Inside MULTI and scripts they do
+ * not wait, and answer as a timeout would.
+ */
+final class BlockingListCommands {
+
+    /** What {@link #timeout} returns once it has answered the error. */
+    static final long REFUSED = -1;
+
+    private final ServerContext ctx;
+
+    BlockingListCommands(ServerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    void register(CommandTable t) {
+        List<String> flags = List.of("write", "noscript", "blocking");
+        t.add("blpop", -3, flags, 1, -2, 1, (c, a, r) -> bpop(c, a, r, true));
+        t.add("brpop", -3, flags, 1, -2, 1, (c, a, r) -> bpop(c, a, r, false));
+        t.add("brpoplpush", 4, List.of("write", "denyoom", "noscript", "blocking"), 1, 2, 1,
+                (c, a, r) -> bmove(c, a, r, false, true, a[3]));
+        t.add("blmove", 6, List.of("write", "denyoom", "noscript", "blocking"), 1, 2, 1, this::blmove);
+        t.add("blmpop", -5, List.of("write", "blocking", "movablekeys"), 0, 0, 0, this::blmpop);
+    }
+
+    /**
+     * Reads a timeout in seconds as Redis's {@code getTimeoutFromObjectOrReply}: a long double,
+     * in whole milliseconds rounded up, not negative.
+     *
+     * @return milliseconds (0: for ever), or {@link #REFUSED} once the error is answered
+     */
+    static long timeout(byte[] a, Reply r) {
+        BigDecimal v = LongDouble.parse(a);
+        if (v == null) {
+            r.error("ERR timeout is not a float or out of range");
+            return REFUSED;
+        }
+        if (v == LongDouble.INFINITE) {
+            r.error(a.length > 0 && a[0] == '-' ? "ERR timeout is negative" : "ERR timeout is out of range");
+            return REFUSED;
+        }
+        BigDecimal ms = v.movePointRight(3).setScale(0, RoundingMode.CEILING);
+        if (ms.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            r.error("ERR timeout is out of range");
+            return REFUSED;
+        }
+        if (ms.signum() < 0) {
+            r.error("ERR timeout is negative");
+            return REFUSED;
+        }
+        return ms.longValueExact();
+    }
+
+    /** @return whether {@code c} may wait: not inside MULTI/EXEC or a script */
+    private static boolean mayBlock(Client c) {
+        return !c.inExec && !c.denyBlocking;
+    }
+
+    /** The reply a timed-out waiter gets: a null array, in its protocol. */
+    private static byte[] nullArray(Client c) {
+        return (c.reply.protocol >= 3 ? "_\r\n" : "*-1\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private void bpop(Client c, byte[][] a, Reply r, boolean left) {
+        long timeout = timeout(a[a.length - 1], r);
+        if (timeout == REFUSED) {
+            return;
+        }
+        KeyValueStore store = ctx.db(c);
+        byte[][] keys = java.util.Arrays.copyOfRange(a, 1, a.length - 1);
+        for (byte[] key : keys) {
+            byte[] v = popOne(store, key, left);
+            if (v != null) {
+                r.array(2);
+                r.bulk(key);
+                r.bulk(v);
+                return;
+            }
+        }
+        if (!mayBlock(c)) {
+            r.nullArray();
+            return;
+        }
+        int db = c.db;
+        ctx.waits.block(new KeyWaits.Waiter(c, db, keys, key -> {
+            byte[] v = popOne(ctx.dbs.store(db), key, left);
+            return v == null ? null : resp(key, List.of(v), false);
+        }, nullArray(c)), timeout);
+    }
+
+    /** @return the element popped from {@code key}, or null if it has none */
+    private static byte[] popOne(KeyValueStore store, byte[] key, boolean left) {
+        Lock l = store.lock(key);
+        l.lock();
+        try {
+            StoredList list = StoredList.read(store, key);
+            return list == null ? null : list.pop(left);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private void blmove(Client c, byte[][] a, Reply r) {
+        int from = ListCommands.side(a[3], r);
+        if (from < 0) {
+            return;
+        }
+        int to = ListCommands.side(a[4], r);
+        if (to < 0) {
+            return;
+        }
+        bmove(c, a, r, from == 1, to == 1, a[5]);
+    }
+
+    private void bmove(Client c, byte[][] a, Reply r, boolean fromLeft, boolean toLeft, byte[] timeoutArg) {
+        long timeout = timeout(timeoutArg, r);
+        if (timeout == REFUSED) {
+            return;
+        }
+        KeyValueStore store = ctx.db(c);
+        byte[] src = a[1];
+        byte[] dst = a[2];
+        byte[] v = ListCommands.moveOne(store, src, dst, fromLeft, toLeft);
+        if (v != null) {
+            ctx.waits.ready(c.db, dst);
+            r.bulk(v);
+            return;
+        }
+        if (!mayBlock(c)) {
+            r.nullBulk();
+            return;
+        }
+        int db = c.db;
+        ctx.waits.block(new KeyWaits.Waiter(c, db, new byte[][] {src}, key -> {
+            byte[] moved = ListCommands.moveOne(ctx.dbs.store(db), src, dst, fromLeft, toLeft);
+            if (moved == null) {
+                return null;
+            }
+            ctx.waits.ready(db, dst);
+            return bulk(moved);
+        }, nullArray(c)), timeout);
+    }
+
+    private void blmpop(Client c, byte[][] a, Reply r) {
+        long timeout = timeout(a[1], r);
+        if (timeout == REFUSED) {
+            return;
+        }
+        ListCommands.MultiPop m = ListCommands.MultiPop.parse(a, 2, r);
+        if (m == null) {
+            return;
+        }
+        if (m.popFirst(ctx.db(c), r)) {
+            return;
+        }
+        if (!mayBlock(c)) {
+            r.nullArray();
+            return;
+        }
+        int db = c.db;
+        ctx.waits.block(new KeyWaits.Waiter(c, db, m.keys(), key -> {
+            KeyValueStore store = ctx.dbs.store(db);
+            Lock l = store.lock(key);
+            l.lock();
+            try {
+                StoredList list = StoredList.read(store, key);
+                return list == null ? null : resp(key, list.pop(m.left(), m.count()), true);
+            } finally {
+                l.unlock();
+            }
+        }, nullArray(c)), timeout);
+    }
+
+    /** {@code [key, element]}, or {@code [key, [elements]]} when {@code nested}: the same in RESP2 and RESP3. */
+    private static byte[] resp(byte[] key, List<byte[]> values, boolean nested) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes("*2\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.writeBytes(bulk(key));
+        if (nested) {
+            out.writeBytes(("*" + values.size() + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        }
+        values.forEach(v -> out.writeBytes(bulk(v)));
+        return out.toByteArray();
+    }
+
+    private static byte[] bulk(byte[] v) {
+        byte[] head = ("$" + v.length + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] out = new byte[head.length + v.length + 2];
+        System.arraycopy(head, 0, out, 0, head.length);
+        System.arraycopy(v, 0, out, head.length, v.length);
+        out[out.length - 2] = '\r';
+        out[out.length - 1] = '\n';
+        return out;
+    }
+}

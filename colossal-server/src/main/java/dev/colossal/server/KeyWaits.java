@@ -1,0 +1,212 @@
+package dev.colossal.server;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Clients blocked on keys (BLPOP and the other blocking commands, of any type), and their waking.
+ * A blocked client is a {@link Waiter} queued on each of its keys, first blocked first served. A
+ * write that may have given a key something to take calls {@link #ready}; once the command that
+ * wrote is over (after EXEC or a script as a whole, as in Redis), {@link #serveReady} tries the
+ * key's waiters in order on the writer's thread, each under its own monitor so that a timeout,
+ * CLIENT UNBLOCK or a closing connection and a serving never both happen to one waiter. The reply
+ * goes to the waiter's event loop, which writes it and resumes the client's input.
+ *
+ * <p>A waiter registers before it looks at its keys once more, and a writer looks for waiters
+ * after its write: so either the waiter sees the write, or the writer sees the waiter.
+ */
+final class KeyWaits implements AutoCloseable {
+
+    /** What a waiter does when one of its keys is ready: take what it waits for and answer, or not yet. */
+    @FunctionalInterface
+    interface Attempt {
+        /**
+         * @param key the key that is ready, one of the waiter's
+         * @return the reply (RESP) once the waiter took what it waited for, or null to go on waiting
+         */
+        byte[] run(byte[] key);
+    }
+
+    /** A blocked client. */
+    static final class Waiter {
+        final Client client;
+        final int db;
+        final byte[][] keys;
+        private final Attempt attempt;
+        private final byte[] onTimeout;
+        private boolean done;
+        private ScheduledFuture<?> timer;
+
+        Waiter(Client client, int db, byte[][] keys, Attempt attempt, byte[] onTimeout) {
+            this.client = client;
+            this.db = db;
+            this.keys = keys;
+            this.attempt = attempt;
+            this.onTimeout = onTimeout;
+        }
+    }
+
+    /** A key in a database. */
+    private record DbKey(int db, byte[] key) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof DbKey k && k.db == db && Arrays.equals(k.key, key);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * db + Arrays.hashCode(key);
+        }
+    }
+
+    private final Map<DbKey, ArrayDeque<Waiter>> byKey = new HashMap<>();
+    /** Blocked clients now: {@link #ready} does nothing while it is 0, which it nearly always is. */
+    private volatile int blocked;
+    /** Keys written by the command running on this thread, served when it is over. */
+    private final ThreadLocal<List<DbKey>> pending = ThreadLocal.withInitial(ArrayList::new);
+    private final ScheduledThreadPoolExecutor timers;
+
+    KeyWaits() {
+        timers = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "colossal-block-timeouts");
+            t.setDaemon(true);
+            return t;
+        });
+        timers.setRemoveOnCancelPolicy(true);
+    }
+
+    /** @return the clients blocked now (INFO's {@code blocked_clients}) */
+    int blocked() {
+        return blocked;
+    }
+
+    /**
+     * Says a write may have given {@code key} something to take; its waiters are tried once the
+     * command running on this thread is over ({@link #serveReady}).
+     */
+    void ready(int db, byte[] key) {
+        if (blocked != 0) {
+            pending.get().add(new DbKey(db, key));
+        }
+    }
+
+    /** Serves the waiters of the keys the command just over on this thread wrote. */
+    void serveReady() {
+        if (blocked == 0) {
+            return;
+        }
+        List<DbKey> keys = pending.get();
+        // Serving may write (BLMOVE's push) and so add keys: the list grows while it is walked.
+        for (int i = 0; i < keys.size(); i++) {
+            serve(keys.get(i));
+        }
+        keys.clear();
+    }
+
+    /**
+     * Blocks {@code w} until an attempt succeeds, it times out, or it is cancelled. Tries its
+     * keys once more after registering, for a write between the caller's look and now.
+     *
+     * @param timeoutMillis 0 to wait forever
+     */
+    void block(Waiter w, long timeoutMillis) {
+        synchronized (this) {
+            for (byte[] k : w.keys) {
+                byKey.computeIfAbsent(new DbKey(w.db, k), x -> new ArrayDeque<>()).addLast(w);
+            }
+            blocked++;
+        }
+        w.client.blockedBy = w;
+        if (timeoutMillis > 0) {
+            synchronized (w) {
+                if (!w.done) {
+                    w.timer = timers.schedule(() -> finish(w, w.onTimeout), timeoutMillis, TimeUnit.MILLISECONDS);
+                }
+            }
+        }
+        for (byte[] k : w.keys) {
+            serve(new DbKey(w.db, k));
+        }
+    }
+
+    /**
+     * Ends {@code w}'s wait with {@code reply} (null: answers nothing, for a closed connection), if
+     * it still waits.
+     *
+     * @return whether it still waited
+     */
+    boolean finish(Waiter w, byte[] reply) {
+        synchronized (w) {
+            if (w.done) {
+                return false;
+            }
+            w.done = true;
+            leave(w, reply);
+        }
+        return true;
+    }
+
+    /** Tries the waiters of {@code k} in order until one takes nothing. */
+    private void serve(DbKey k) {
+        while (true) {
+            Waiter first;
+            synchronized (this) {
+                ArrayDeque<Waiter> q = byKey.get(k);
+                first = q == null ? null : q.peekFirst();
+            }
+            if (first == null) {
+                return;
+            }
+            synchronized (first) {
+                if (!first.done) {
+                    byte[] reply;
+                    try {
+                        reply = first.attempt.run(k.key);
+                    } catch (ReplyException e) {
+                        reply = Errors.bytes("-" + e.getMessage() + "\r\n");
+                    }
+                    if (reply == null) {
+                        return;
+                    }
+                    first.done = true;
+                    leave(first, reply);
+                }
+            }
+        }
+    }
+
+    /** Takes a finished waiter off its keys and hands its reply to its loop. Called holding its monitor. */
+    private void leave(Waiter w, byte[] reply) {
+        synchronized (this) {
+            for (byte[] key : w.keys) {
+                DbKey k = new DbKey(w.db, key);
+                ArrayDeque<Waiter> q = byKey.get(k);
+                if (q != null) {
+                    q.remove(w);
+                    if (q.isEmpty()) {
+                        byKey.remove(k);
+                    }
+                }
+            }
+            blocked--;
+        }
+        if (w.timer != null) {
+            w.timer.cancel(false);
+        }
+        if (reply != null) {
+            w.client.resumer.accept(reply);
+        }
+    }
+
+    @Override
+    public void close() {
+        timers.shutdownNow();
+    }
+}

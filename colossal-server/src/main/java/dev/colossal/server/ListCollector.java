@@ -1,0 +1,169 @@
+package dev.colossal.server;
+
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * Frees list elements no header holds any more: one thread that walks each database's element map
+ * ({@link ListElements}) and removes an element whose collection's owner key, under that key's
+ * lock, has no header with that id, or whose position is outside the header's
+ * {@code [first, first + count)}; an element without a root, and a root no header holds, go too.
+ * So DEL, UNLINK, SET over a list, expiry, eviction, FLUSHDB, RENAME over a list and what a crash
+ * left all free their elements without a read on SET's path or an O(n) step in the command.
+ *
+ * <p>A walk reads each entry once; a walk that found nothing makes the next one wait longer,
+ * from {@link #MIN_PAUSE_MILLIS} to {@link #MAX_PAUSE_MILLIS}, so a large live list costs one
+ * read of its entries every few seconds.
+ */
+final class ListCollector implements AutoCloseable {
+
+    static final long MIN_PAUSE_MILLIS = 500;
+    static final long MAX_PAUSE_MILLIS = 4000;
+    /** Entries a step reads before it checks what it found under the owners' locks. */
+    private static final int STEP = 4096;
+    private static final ValueLayout.OfLong LONG_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    private final Databases dbs;
+    private final Thread thread;
+    private volatile boolean running = true;
+    /** Elements and roots freed since start. */
+    private volatile long freed;
+
+    ListCollector(Databases dbs) {
+        this.dbs = dbs;
+        this.thread = new Thread(this::run, "colossal-list-collector");
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** @return elements and roots freed since start */
+    long freed() {
+        return freed;
+    }
+
+    private void run() {
+        long pause = MIN_PAUSE_MILLIS;
+        while (running) {
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long before = freed;
+            for (MapStore m : dbs.openMaps()) {
+                ListElements e = m.elements(false);
+                if (e != null && e.size() > 0 && running) {
+                    try {
+                        walk(m, e);
+                    } catch (RuntimeException ex) {
+                        if (!running) {
+                            return; // the maps closed under the walk at shutdown
+                        }
+                        System.err.println("colossal: list collector stopped a walk of " + ListElements.fileFor(m.path())
+                                + " after an error, and will walk it again: " + ex);
+                    }
+                }
+            }
+            pause = freed != before ? MIN_PAUSE_MILLIS : Math.min(MAX_PAUSE_MILLIS, pause * 2);
+        }
+    }
+
+    /** One walk over {@code e}, the element map of {@code m}. */
+    void walk(MapStore m, ListElements e) {
+        // What each id held when last looked at under its owner's lock: {first, end}, or null for
+        // garbage. Elements inside a live range need no second look; a range may since have
+        // shrunk, and what that left is found by the next walk.
+        Map<Long, long[]> live = new HashMap<>();
+        long cursor = 0;
+        do {
+            Map<Long, List<Long>> found = new LinkedHashMap<>();
+            cursor = e.scan(cursor, STEP, (k, v) -> {
+                if (k.byteSize() == ListLayout.ELEMENT_KEY_LENGTH) {
+                    long id = k.get(LONG_BE, ListLayout.ID_OFFSET);
+                    long pos = k.get(LONG_BE, ListLayout.POSITION_OFFSET);
+                    long[] range = live.get(id);
+                    if (range == null || pos < range[0] || pos >= range[1]) {
+                        found.computeIfAbsent(id, x -> new ArrayList<>()).add(pos);
+                    }
+                } else if (k.byteSize() == ListLayout.ROOT_KEY_LENGTH) {
+                    found.computeIfAbsent(k.get(LONG_BE, ListLayout.ID_OFFSET), x -> new ArrayList<>());
+                }
+                return false;
+            }, m::damaged);
+            for (Map.Entry<Long, List<Long>> f : found.entrySet()) {
+                check(m, e, f.getKey(), f.getValue(), live);
+            }
+        } while (cursor != 0 && running);
+    }
+
+    /** Removes those of {@code positions} of collection {@code id} its owner's header does not hold, and its root if no header holds it. */
+    private void check(MapStore m, ListElements e, long id, List<Long> positions, Map<Long, long[]> live) {
+        byte[][] owners = e.owners(id);
+        if (owners == null) {
+            // No root: an element is written after its root, so no one is writing this collection.
+            remove(e, id, positions);
+            return;
+        }
+        Lock[] ls = m.locks(owners);
+        StringCommands.lockAll(ls);
+        try {
+            byte[][] now = e.owners(id);
+            if (now == null || !java.util.Arrays.deepEquals(now, owners)) {
+                return; // RENAME moved it meanwhile: the next walk looks again
+            }
+            long[] range = null;
+            for (byte[] owner : owners) {
+                KeyValueStore.Entry h = m.get(owner);
+                if (h != null && h.type() == StoredValue.LIST && h.length() == ListLayout.HEADER_LENGTH
+                        && ListLayout.getLong(h.array(), h.offset() + ListLayout.ID_OFFSET) == id) {
+                    long first = ListLayout.getLong(h.array(), h.offset() + ListLayout.FIRST_OFFSET);
+                    range = new long[] {first, first + ListLayout.getLong(h.array(), h.offset() + ListLayout.COUNT_OFFSET)};
+                }
+            }
+            if (range == null) {
+                remove(e, id, positions);
+                e.removeRoot(id);
+                freed++;
+                live.put(id, new long[] {0, 0});
+                return;
+            }
+            live.put(id, range);
+            List<Long> outside = new ArrayList<>();
+            for (long p : positions) {
+                if (p < range[0] || p >= range[1]) {
+                    outside.add(p);
+                }
+            }
+            remove(e, id, outside);
+        } finally {
+            StringCommands.unlockAll(ls);
+        }
+    }
+
+    private void remove(ListElements e, long id, List<Long> positions) {
+        for (long p : positions) {
+            e.remove(id, p);
+        }
+        freed += positions.size();
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.colossal.server;
+
+import dev.colossal.map.BytesMap;
+import dev.colossal.map.MapOptions;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
+
+/**
+ * One database's element map, {@code dbN.elements.map} beside its {@code dbN.map}: the elements of
+ * its lists, one entry each, and each collection's root ({@link ListLayout}). It never evicts
+ * (an element the bound dropped would be a hole in a list); a header the database's map evicts
+ * leaves its elements to {@link ListCollector}. Callers hold the owning key's lock.
+ */
+final class ListElements implements AutoCloseable {
+
+    private static final String SUFFIX = ".map";
+    private static final String ELEMENTS_SUFFIX = ".elements.map";
+
+    private final BytesMap map;
+
+    private ListElements(BytesMap map) {
+        this.map = map;
+    }
+
+    /** @return the element map's file of the database whose map file is {@code dbFile}: {@code db3.map} has {@code db3.elements.map} */
+    static Path fileFor(Path dbFile) {
+        String name = dbFile.getFileName().toString();
+        String base = name.endsWith(SUFFIX) ? name.substring(0, name.length() - SUFFIX.length()) : name;
+        return dbFile.resolveSibling(base + ELEMENTS_SUFFIX);
+    }
+
+    /**
+     * Opens (or creates) an element map, repairing segments a writer that died left mid-write.
+     *
+     * @throws IOException if it cannot be opened or created
+     */
+    static ListElements open(Path file) throws IOException {
+        BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS);
+        try {
+            map.recoverLocks();
+            return new ListElements(map);
+        } catch (RuntimeException e) {
+            map.close();
+            throw e;
+        }
+    }
+
+    /** @return the element at {@code position} of collection {@code id}, or null */
+    byte[] get(long id, long position) {
+        return map.get(ListLayout.elementKey(id, position));
+    }
+
+    void put(long id, long position, byte[] element) {
+        map.put(ListLayout.elementKey(id, position), element);
+    }
+
+    void remove(long id, long position) {
+        map.remove(ListLayout.elementKey(id, position));
+    }
+
+    /**
+     * A new collection for {@code owner}: a random id no root has, whose root is written now,
+     * before any element, so that an element never lacks the root that tells whose it is.
+     *
+     * @return the id
+     */
+    long newId(byte[] owner) {
+        byte[] root = ListLayout.rootValue(owner);
+        while (true) {
+            long id = ThreadLocalRandom.current().nextLong();
+            if (map.putIfAbsent(MemorySegment.ofArray(ListLayout.rootKey(id)), MemorySegment.ofArray(root))) {
+                return id;
+            }
+        }
+    }
+
+    /** @return the owner keys of collection {@code id}, or null if it has no root */
+    byte[][] owners(long id) {
+        byte[] root = map.get(ListLayout.rootKey(id));
+        return root == null ? null : ListLayout.ownersOf(root);
+    }
+
+    /** Makes {@code owners} collection {@code id}'s owners. */
+    void setOwners(long id, byte[]... owners) {
+        map.put(ListLayout.rootKey(id), ListLayout.rootValue(owners));
+    }
+
+    /** Removes collection {@code id}'s elements at {@code [from, to)}, then its root. */
+    void drop(long id, long from, long to) {
+        for (long p = from; p < to; p++) {
+            remove(id, p);
+        }
+        map.remove(ListLayout.rootKey(id));
+    }
+
+    void removeRoot(long id) {
+        map.remove(ListLayout.rootKey(id));
+    }
+
+    /** One step of a walk over every entry, as {@link BytesMap#scan(long, int, BiPredicate, java.util.function.BiConsumer, Consumer)}. */
+    long scan(long cursor, int count, BiPredicate<MemorySegment, MemorySegment> filter,
+              Consumer<dev.colossal.map.MapCorruptedException> damaged) {
+        return map.scan(cursor, count, filter, (k, v) -> { }, damaged);
+    }
+
+    /** @return the entries: elements and roots */
+    long size() {
+        return map.size();
+    }
+
+    long usedBytes() {
+        return map.usedBytes();
+    }
+
+    long fileBytes() {
+        try {
+            return java.nio.file.Files.size(map.path());
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    void clear() {
+        map.clear();
+    }
+
+    void sync() {
+        map.sync();
+    }
+
+    @Override
+    public void close() throws IOException {
+        map.close();
+    }
+}

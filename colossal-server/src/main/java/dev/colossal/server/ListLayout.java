@@ -1,0 +1,117 @@
+package dev.colossal.server;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * Layout of a list: a small header under the user's key in the database's map, and one entry per
+ * element in the database's element map ({@link ListElements}), so that a push or a pop writes
+ * two small entries whatever the list's length.
+ *
+ * <pre>
+ *  Header: the payload of a stored value of type {@link StoredValue#LIST} (after its flags and expiry)
+ *  0                8                16               24
+ *  +----------------+----------------+----------------+
+ *  | id             | first          | count          |   big-endian longs
+ *  +----------------+----------------+----------------+
+ *  id    = the collection's id: its elements' and its root's keys start with it
+ *  first = the position of element 0; LPUSH decrements it, LPOP increments it (it may be negative)
+ *  count = the number of elements, at positions [first, first + count)
+ *
+ *  Element entry (element map):  key = id (8) | position (8), value = the element's bytes
+ *  Root entry (element map):     key = id (8),                value = its owners:
+ *  +-------------------+-----------+-------------------+-----------+
+ *  | length (4, BE)    | owner key | length (4, BE)    | owner key | ...
+ *  +-------------------+-----------+-------------------+-----------+
+ *  one owner normally; two while RENAME moves the header from one key to another
+ * </pre>
+ *
+ * <p>The header is the commit point: an element outside {@code [first, first + count)} of the
+ * header its root's owner holds now, or of an id no header holds, is garbage whatever a crash
+ * left, and {@link ListCollector} removes it.
+ */
+final class ListLayout {
+
+    static final int ID_OFFSET = 0;
+    static final int FIRST_OFFSET = ID_OFFSET + Long.BYTES;
+    static final int COUNT_OFFSET = FIRST_OFFSET + Long.BYTES;
+    static final int HEADER_LENGTH = COUNT_OFFSET + Long.BYTES;
+
+    static final int ROOT_KEY_LENGTH = Long.BYTES;
+    static final int POSITION_OFFSET = ROOT_KEY_LENGTH;
+    static final int ELEMENT_KEY_LENGTH = POSITION_OFFSET + Long.BYTES;
+    static final int OWNER_LENGTH_BYTES = Integer.BYTES;
+
+    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+
+    private ListLayout() {}
+
+    /** @return a header's payload */
+    static byte[] header(long id, long first, long count) {
+        byte[] h = new byte[HEADER_LENGTH];
+        LONG_BE.set(h, ID_OFFSET, id);
+        LONG_BE.set(h, FIRST_OFFSET, first);
+        LONG_BE.set(h, COUNT_OFFSET, count);
+        return h;
+    }
+
+    /** @return the long at {@code at} of {@code b} */
+    static long getLong(byte[] b, int at) {
+        return (long) LONG_BE.get(b, at);
+    }
+
+    /** @return the key of the element at {@code position} of collection {@code id} */
+    static byte[] elementKey(long id, long position) {
+        byte[] k = new byte[ELEMENT_KEY_LENGTH];
+        LONG_BE.set(k, ID_OFFSET, id);
+        LONG_BE.set(k, POSITION_OFFSET, position);
+        return k;
+    }
+
+    /** @return the key of collection {@code id}'s root */
+    static byte[] rootKey(long id) {
+        byte[] k = new byte[ROOT_KEY_LENGTH];
+        LONG_BE.set(k, ID_OFFSET, id);
+        return k;
+    }
+
+    /** @return a root's value: the owner keys */
+    static byte[] rootValue(byte[]... keys) {
+        int n = 0;
+        for (byte[] k : keys) {
+            n += OWNER_LENGTH_BYTES + k.length;
+        }
+        byte[] out = new byte[n];
+        int at = 0;
+        for (byte[] k : keys) {
+            INT_BE.set(out, at, k.length);
+            System.arraycopy(k, 0, out, at + OWNER_LENGTH_BYTES, k.length);
+            at += OWNER_LENGTH_BYTES + k.length;
+        }
+        return out;
+    }
+
+    /**
+     * @return the owner keys a root's value holds
+     * @throws IllegalStateException if it is not a root's value
+     */
+    static byte[][] ownersOf(byte[] root) {
+        java.util.List<byte[]> keys = new java.util.ArrayList<>(1);
+        int at = 0;
+        while (at < root.length) {
+            if (root.length - at < OWNER_LENGTH_BYTES) {
+                throw new IllegalStateException("list root of length=" + root.length + " is damaged at offset=" + at);
+            }
+            int n = (int) INT_BE.get(root, at);
+            at += OWNER_LENGTH_BYTES;
+            if (n < 0 || n > root.length - at) {
+                throw new IllegalStateException("list root of length=" + root.length + " is damaged at offset=" + at);
+            }
+            keys.add(java.util.Arrays.copyOfRange(root, at, at + n));
+            at += n;
+        }
+        return keys.toArray(new byte[0][]);
+    }
+}

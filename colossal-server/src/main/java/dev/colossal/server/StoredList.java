@@ -1,0 +1,248 @@
+package dev.colossal.server;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One list as a command sees it under its key's lock: its header ({@link ListLayout}) read once,
+ * changed in memory, and written back as the commit point of each change. The order of writes is
+ * what makes a kill at any moment leave a list that reads right: a push writes its elements, then
+ * the header; a pop or a trim writes the header, then removes the elements it dropped; a change in
+ * the middle writes the whole new list under a new id, then switches the header to it. What a
+ * crash leaves behind is garbage {@link ListCollector} frees, never a hole or a wrong element.
+ */
+final class StoredList {
+
+    private final KeyValueStore store;
+    private final byte[] key;
+    private ListElements elements;
+    private long id;
+    private long first;
+    private long count;
+    private long expireAt = StoredValue.NO_EXPIRY;
+    private boolean exists;
+
+    private StoredList(KeyValueStore store, byte[] key) {
+        this.store = store;
+        this.key = key;
+    }
+
+    /**
+     * @return the list under {@code key}, or null if there is none
+     * @throws ReplyException WRONGTYPE if the key holds another type
+     */
+    static StoredList read(KeyValueStore store, byte[] key) {
+        StoredList l = readOrEmpty(store, key);
+        return l.exists ? l : null;
+    }
+
+    /**
+     * @return the list under {@code key}, an empty one (created by its first push) if there is none
+     * @throws ReplyException WRONGTYPE if the key holds another type
+     */
+    static StoredList readOrEmpty(KeyValueStore store, byte[] key) {
+        StoredList l = new StoredList(store, key);
+        KeyValueStore.Entry e = store.get(key);
+        if (e == null) {
+            return l;
+        }
+        if (e.type() != StoredValue.LIST) {
+            throw new ReplyException(Errors.WRONGTYPE);
+        }
+        if (e.length() != ListLayout.HEADER_LENGTH) {
+            throw new IllegalStateException("list header of key length=" + key.length + " has length=" + e.length()
+                    + ", not " + ListLayout.HEADER_LENGTH + ": the map file is damaged; run 'colossal repair'");
+        }
+        byte[] b = e.array();
+        l.id = ListLayout.getLong(b, e.offset() + ListLayout.ID_OFFSET);
+        l.first = ListLayout.getLong(b, e.offset() + ListLayout.FIRST_OFFSET);
+        l.count = ListLayout.getLong(b, e.offset() + ListLayout.COUNT_OFFSET);
+        l.expireAt = e.expireAtMillis();
+        l.elements = store.elements(false);
+        if (l.elements == null) {
+            throw new IllegalStateException("list under a key of length=" + key.length + " has no element map file "
+                    + ListElements.fileFor(store.path()) + ": was it deleted? DEL the key");
+        }
+        l.exists = true;
+        return l;
+    }
+
+    long size() {
+        return count;
+    }
+
+    long id() {
+        return id;
+    }
+
+    long first() {
+        return first;
+    }
+
+    long expireAt() {
+        return expireAt;
+    }
+
+    /** @return element {@code index}, {@code 0 <= index < size()} */
+    byte[] get(long index) {
+        byte[] v = elements.get(id, first + index);
+        if (v == null) {
+            throw new IllegalStateException("list element index=" + index + " of id=" + Long.toHexString(id)
+                    + " is missing from " + ListElements.fileFor(store.path()) + ": the element map is damaged");
+        }
+        return v;
+    }
+
+    /** @return elements {@code [from, to)} */
+    List<byte[]> range(long from, long to) {
+        List<byte[]> out = new ArrayList<>((int) Math.min(to - from, 1 << 16));
+        for (long i = from; i < to; i++) {
+            out.add(get(i));
+        }
+        return out;
+    }
+
+    /** Pushes {@code values[from, to)} one after another, each to the head ({@code left}) or the tail. */
+    void push(boolean left, byte[][] values, int from, int to) {
+        if (!exists) {
+            elements = store.elements(true);
+            id = elements.newId(key);
+            first = 0;
+            count = 0;
+            expireAt = StoredValue.NO_EXPIRY;
+        }
+        long f = first;
+        long n = count;
+        for (int i = from; i < to; i++) {
+            if (left) {
+                elements.put(id, --f, values[i]);
+            } else {
+                elements.put(id, f + n, values[i]);
+            }
+            n++;
+        }
+        first = f;
+        count = n;
+        commit();
+        exists = true;
+    }
+
+    void push(boolean left, byte[] value) {
+        push(left, new byte[][] {value}, 0, 1);
+    }
+
+    /** Removes and returns up to {@code n} elements from the head ({@code left}) or the tail, in the order popped. */
+    List<byte[]> pop(boolean left, long n) {
+        long k = Math.min(n, count);
+        List<byte[]> out = new ArrayList<>((int) Math.min(k, 1 << 16));
+        for (long i = 0; i < k; i++) {
+            out.add(get(left ? i : count - 1 - i));
+        }
+        long oldFirst = first;
+        long oldCount = count;
+        if (left) {
+            first += k;
+        }
+        count -= k;
+        commit();
+        for (long i = 0; i < k; i++) {
+            elements.remove(id, left ? oldFirst + i : oldFirst + oldCount - 1 - i);
+        }
+        if (count == 0) {
+            elements.removeRoot(id);
+        }
+        return out;
+    }
+
+    byte[] pop(boolean left) {
+        return pop(left, 1).getFirst();
+    }
+
+    /** Overwrites element {@code index}: one entry, the header unchanged. */
+    void set(long index, byte[] value) {
+        elements.put(id, first + index, value);
+    }
+
+    /** Keeps elements {@code [from, to)} only (an empty range empties the list). */
+    void trim(long from, long to) {
+        long oldFirst = first;
+        long oldCount = count;
+        if (from >= to) {
+            first = oldFirst;
+            count = 0;
+        } else {
+            first = oldFirst + from;
+            count = to - from;
+        }
+        commit();
+        for (long p = oldFirst; p < oldFirst + oldCount; p++) {
+            if (count == 0 || p < first || p >= first + count) {
+                elements.remove(id, p);
+            }
+        }
+        if (count == 0) {
+            elements.removeRoot(id);
+        }
+    }
+
+    /** Makes {@code all} the list's elements: written under a new id, then the header switched to it, then the old ones freed. */
+    void replaceAll(List<byte[]> all) {
+        long oldId = id;
+        long oldFirst = first;
+        long oldCount = count;
+        if (all.isEmpty()) {
+            count = 0;
+            commit();
+        } else {
+            id = elements.newId(key);
+            first = 0;
+            count = 0;
+            for (byte[] v : all) {
+                elements.put(id, count++, v);
+            }
+            commit();
+        }
+        elements.drop(oldId, oldFirst, oldFirst + oldCount);
+    }
+
+    /**
+     * Copies this list to {@code toKey} in {@code to} (maybe another database) under a new id, with
+     * deadline {@code at}: COPY's and MOVE's O(n), as Redis's are. The caller holds both keys' locks.
+     */
+    void copyTo(KeyValueStore to, byte[] toKey, long at) {
+        ListElements dst = to.elements(true);
+        long newId = dst.newId(toKey);
+        for (long i = 0; i < count; i++) {
+            dst.put(newId, i, get(i));
+        }
+        to.set(toKey, ListLayout.header(newId, 0, count), 0, ListLayout.HEADER_LENGTH, at, StoredValue.LIST);
+    }
+
+    /**
+     * RENAME of this list to {@code toKey}: the root names both keys while the header moves, so
+     * that whatever a kill leaves, the collector finds the header that holds the elements.
+     */
+    void renameTo(byte[] toKey) {
+        elements.setOwners(id, key, toKey);
+        store.set(toKey, ListLayout.header(id, first, count), 0, ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST);
+        store.delete(key);
+        elements.setOwners(id, toKey);
+    }
+
+    /** Removes the list: its header, then its elements and root (DEL may free at once what the collector would later). */
+    void delete() {
+        store.delete(key);
+        elements.drop(id, first, first + count);
+        exists = false;
+    }
+
+    /** Writes the header: the commit point of every change, or the key's removal once the list is empty. */
+    private void commit() {
+        if (count == 0) {
+            store.delete(key);
+            exists = false;
+        } else {
+            store.set(key, ListLayout.header(id, first, count), 0, ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST);
+        }
+    }
+}
