@@ -417,6 +417,17 @@ final class AdminCommands {
             scriptKeys(a, r);
             return;
         }
+        if (spec.name().equals("lmpop") || spec.name().equals("blmpop")) {
+            // numkeys, then the keys: after the command name (LMPOP) or the timeout (BLMPOP)
+            int at = spec.name().equals("lmpop") ? 3 : 4;
+            java.util.OptionalLong n = Args.toLong(a[at]);
+            long keys = n.isPresent() && n.getAsLong() > 0 && n.getAsLong() <= a.length - at - 1 ? n.getAsLong() : 0;
+            r.array((int) keys);
+            for (int i = 0; i < keys; i++) {
+                r.bulk(a[at + 1 + i]);
+            }
+            return;
+        }
         boolean subcommandKey = argc >= 3 && (spec.name().equals("object") || spec.name().equals("memory")
                 && Args.is(a[3], "USAGE"));
         int first = subcommandKey ? 2 : spec.firstKey();

@@ -36,7 +36,7 @@ final class BlockingListCommands {
 
     /**
      * Reads a timeout in seconds as Redis's {@code getTimeoutFromObjectOrReply}: a long double,
-     * in whole milliseconds rounded up, not negative.
+     * in whole milliseconds rounded up, neither negative nor past a long.
      *
      * @return milliseconds (0: for ever), or {@link #REFUSED} once the error is answered
      */
@@ -46,16 +46,9 @@ final class BlockingListCommands {
             r.error("ERR timeout is not a float or out of range");
             return REFUSED;
         }
-        if (v == LongDouble.INFINITE) {
-            r.error(a.length > 0 && a[0] == '-' ? "ERR timeout is negative" : "ERR timeout is out of range");
-            return REFUSED;
-        }
-        BigDecimal ms = v.movePointRight(3).setScale(0, RoundingMode.CEILING);
-        if (ms.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-            r.error("ERR timeout is out of range");
-            return REFUSED;
-        }
-        if (ms.signum() < 0) {
+        // Redis 7.0.15 casts a value past long long's range to LLONG_MIN (x86's answer), so it is "negative"
+        BigDecimal ms = v == LongDouble.INFINITE ? null : v.movePointRight(3).setScale(0, RoundingMode.CEILING);
+        if (ms == null || ms.signum() < 0 || ms.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
             r.error("ERR timeout is negative");
             return REFUSED;
         }

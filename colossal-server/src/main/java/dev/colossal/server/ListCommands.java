@@ -356,10 +356,6 @@ final class ListCommands {
                     r.error(Errors.NOT_INTEGER);
                     return;
                 }
-                if (v.getAsLong() == Long.MIN_VALUE) {
-                    r.error("ERR value is out of range, must be between " + -Long.MAX_VALUE + " and " + Long.MAX_VALUE);
-                    return;
-                }
                 rank = v.getAsLong();
                 if (rank == 0) {
                     r.error("ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use"
@@ -399,6 +395,7 @@ final class ListCommands {
                 return;
             }
             boolean fromTail = rank < 0;
+            // Redis 7.0 negates a rank of LONG_MIN into itself, which every match count reaches: Math.abs does the same
             long want = Math.abs(rank);
             long n = list.size();
             List<Long> found = new ArrayList<>();
