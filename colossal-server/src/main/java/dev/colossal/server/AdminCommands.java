@@ -282,6 +282,8 @@ final class AdminCommands {
             r.verbatim(describe(c) + "\n");
         } else if (Args.is(sub, "KILL") && a.length >= 3) {
             kill.run(c, a, r);
+        } else if (Args.is(sub, "UNBLOCK") && (a.length == 3 || a.length == 4)) {
+            unblock(a, r);
         } else if ((Args.is(sub, "NO-EVICT") || Args.is(sub, "NO-TOUCH")) && a.length == 3) {
             r.ok();
         } else if (Args.is(sub, "HELP") && a.length == 2) {
@@ -297,16 +299,48 @@ final class AdminCommands {
                     "      Kill connections made to specified local address", "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
                     "      Kill connections by type.", "    * USER <username>",
                     "      Kill connections authenticated by <username>.", "    * SKIPME (YES|NO)",
-                    "      Skip killing current connection (default: yes).");
+                    "      Skip killing current connection (default: yes).", "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+                    "    Unblock the specified blocked client.");
             r.array(lines.size());
             lines.forEach(r::simple);
         } else if (Args.is(sub, "ID") || Args.is(sub, "SETNAME") || Args.is(sub, "GETNAME")
                 || Args.is(sub, "SETINFO") || Args.is(sub, "LIST") || Args.is(sub, "INFO")
-                || Args.is(sub, "NO-EVICT") || Args.is(sub, "NO-TOUCH") || Args.is(sub, "HELP") || Args.is(sub, "KILL")) {
+                || Args.is(sub, "NO-EVICT") || Args.is(sub, "NO-TOUCH") || Args.is(sub, "HELP") || Args.is(sub, "KILL")
+                || Args.is(sub, "UNBLOCK")) {
             r.error(Errors.arity("client|" + Args.lower(sub)));
         } else {
             r.error(Errors.unknownSubcommand(sub, "CLIENT"));
         }
+    }
+
+    /** CLIENT LIST's {@code flags=}: P for a subscriber, b for a blocked client, N for neither. */
+    private static String flags(Client x, boolean subscriber) {
+        String f = (subscriber ? "P" : "") + (x.blockedBy != null ? "b" : "");
+        return f.isEmpty() ? "N" : f;
+    }
+
+    /**
+     * CLIENT UNBLOCK id [TIMEOUT|ERROR]: ends a blocking command's wait as its timeout would, or
+     * with Redis's UNBLOCKED error; 1 if the client was blocked.
+     */
+    private void unblock(byte[][] a, Reply r) {
+        java.util.OptionalLong id = Args.toLong(a[2]);
+        if (id.isEmpty()) {
+            r.error(Errors.NOT_INTEGER);
+            return;
+        }
+        boolean error = false;
+        if (a.length == 4) {
+            if (Args.is(a[3], "ERROR")) {
+                error = true;
+            } else if (!Args.is(a[3], "TIMEOUT")) {
+                r.error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+                return;
+            }
+        }
+        Client x = ctx.clients.get(id.getAsLong());
+        KeyWaits.Waiter w = x == null ? null : x.blockedBy;
+        r.integer(w != null && ctx.waits.unblock(w, error) ? 1 : 0);
     }
 
     private String describe(Client x) {
@@ -317,7 +351,7 @@ final class AdminCommands {
         int ssub = s == null ? 0 : s.shardChannels;
         return "id=" + x.id + " addr=" + x.address + " laddr=" + ctx.config.bind() + ":" + ctx.respPort
                 + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags="
-                + (sub + psub + ssub > 0 ? "P" : "N") + " db=" + x.db + " sub=" + sub + " psub=" + psub + " ssub=" + ssub
+                + flags(x, sub + psub + ssub > 0) + " db=" + x.db + " sub=" + sub + " psub=" + psub + " ssub=" + ssub
                 + " multi=-1 qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
                 + x.reply.capacity + " rbp=0 obl=0 oll=0 omem=0 tot-mem=" + (x.inputCapacity + x.reply.capacity)
                 + " events=r cmd=" + x.lastCommand + " user=default redir=-1 resp="
@@ -724,7 +758,7 @@ final class AdminCommands {
             // -9223372036854775808 blocked clients for a missing one.
             sb.append("# Clients\r\nconnected_clients:").append(s.connectedClients.sum())
                     .append("\r\nmaxclients:").append(ctx.config.maxClients())
-                    .append("\r\nblocked_clients:0\r\ntracking_clients:0\r\n");
+                    .append("\r\nblocked_clients:").append(ctx.waits.blocked()).append("\r\ntracking_clients:0\r\n");
         }
         if (all || wanted.contains("memory")) {
             separate(sb);

@@ -21,11 +21,21 @@ import java.util.regex.Pattern;
  * B), so that a start after a crash in the middle finishes the swap or undoes it
  * ({@link #recover}) instead of serving one database's keys under the other's number, or losing
  * a file.
+ *
+ * <p>A database with lists has a second file, its element map ({@code dbN.elements.map},
+ * {@link ListElements}), which must move with its map. A swap of up to four files is: each moves
+ * to {@code swapdb-A-B.NAME.tmp} (its own name kept inside), then the empty file
+ * {@code swapdb-A-B.commit} is created, then each goes on to its new name, then the commit file
+ * goes. A start after a crash before the commit file puts every temporary back where it came
+ * from; after it, sends each on: never one database's map beside the other's elements.
  */
 final class DatabaseFiles {
 
     private static final Pattern DB = Pattern.compile("db(0|[1-9][0-9]{0,9})\\.map");
     private static final Pattern SWAPPING = Pattern.compile("swapdb-(0|[1-9][0-9]{0,9})-(0|[1-9][0-9]{0,9})\\.tmp");
+    /** A file of a swap with element maps: {@code swapdb-A-B.db3.map.tmp}, {@code swapdb-A-B.db3.elements.map.tmp}. */
+    private static final Pattern SWAPPING_FILE = Pattern.compile(
+            "swapdb-(0|[1-9][0-9]{0,9})-(0|[1-9][0-9]{0,9})\\.db(0|[1-9][0-9]{0,9})(\\.map|\\.elements\\.map)\\.tmp");
 
     private DatabaseFiles() {}
 
@@ -58,6 +68,10 @@ final class DatabaseFiles {
     static void swap(Path dir, int a, int b) throws IOException {
         Path fa = dir.resolve(name(a));
         Path fb = dir.resolve(name(b));
+        if (Files.exists(ListElements.fileFor(fa)) || Files.exists(ListElements.fileFor(fb))) {
+            swapWithElements(dir, a, b);
+            return;
+        }
         boolean hasA = Files.exists(fa);
         boolean hasB = Files.exists(fb);
         if (hasA && hasB) {
@@ -75,6 +89,76 @@ final class DatabaseFiles {
         forceDirectory(dir);
     }
 
+    /** {@link #swap} of databases of which one or both have an element map: through temporaries and a commit file. */
+    private static void swapWithElements(Path dir, int a, int b) throws IOException {
+        List<Path> moved = new ArrayList<>();
+        for (int db : new int[] {a, b}) {
+            for (Path f : List.of(dir.resolve(name(db)), ListElements.fileFor(dir.resolve(name(db))))) {
+                if (Files.exists(f)) {
+                    Path tmp = dir.resolve("swapdb-" + a + "-" + b + "." + f.getFileName() + ".tmp");
+                    Files.move(f, tmp, StandardCopyOption.ATOMIC_MOVE);
+                    moved.add(tmp);
+                }
+            }
+        }
+        forceDirectory(dir);
+        Path commit = dir.resolve("swapdb-" + a + "-" + b + ".commit");
+        Files.createFile(commit);
+        forceDirectory(dir);
+        for (Path tmp : moved) {
+            Files.move(tmp, destination(dir, tmp, true), StandardCopyOption.ATOMIC_MOVE);
+        }
+        forceDirectory(dir);
+        Files.delete(commit);
+        forceDirectory(dir);
+    }
+
+    /**
+     * @param tmp     a temporary of {@link #swapWithElements}
+     * @param forward the swap committed: to the other database's name, else back to its own
+     * @return where it goes
+     */
+    private static Path destination(Path dir, Path tmp, boolean forward) {
+        Matcher m = SWAPPING_FILE.matcher(tmp.getFileName().toString());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a swap's temporary: " + tmp);
+        }
+        String own = m.group(3);
+        String to = !forward ? own : own.equals(m.group(1)) ? m.group(2) : m.group(1);
+        return dir.resolve("db" + to + m.group(4));
+    }
+
+    /** Finishes (committed) or undoes the swaps with element maps a crash cut short. */
+    private static void recoverWithElements(Path dir, List<String> said) throws IOException {
+        List<Path> tmps = new ArrayList<>();
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, "swapdb-*.tmp")) {
+            for (Path tmp : all) {
+                if (SWAPPING_FILE.matcher(tmp.getFileName().toString()).matches()) {
+                    tmps.add(tmp);
+                }
+            }
+        }
+        for (Path tmp : tmps) {
+            Matcher m = SWAPPING_FILE.matcher(tmp.getFileName().toString());
+            m.matches();
+            boolean committed = Files.exists(dir.resolve("swapdb-" + m.group(1) + "-" + m.group(2) + ".commit"));
+            Path to = destination(dir, tmp, committed);
+            if (Files.exists(to)) {
+                throw new IOException("data directory " + dir.toAbsolutePath() + " holds " + tmp.getFileName() + " and "
+                        + to.getFileName() + ": a SWAPDB leaves the first only while the second is missing; move one away");
+            }
+            Files.move(tmp, to, StandardCopyOption.ATOMIC_MOVE);
+            said.add("colossal: a SWAPDB " + m.group(1) + " " + m.group(2) + " was cut short by the last stop: "
+                    + (committed ? "finished (" : "undone (") + tmp.getFileName() + " to " + to.getFileName() + ")");
+        }
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, "swapdb-*.commit")) {
+            for (Path commit : all) {
+                Files.delete(commit);
+                said.add("colossal: removed " + commit.getFileName() + ", the mark of a SWAPDB that had taken effect");
+            }
+        }
+    }
+
     /**
      * Finishes or undoes a swap a crash cut short: a {@code swapdb-A-B.tmp} holds database A's
      * file. If A's name is free the swap had only begun, and the file goes back to A; if B's name
@@ -86,6 +170,7 @@ final class DatabaseFiles {
      */
     static List<String> recover(Path dir) throws IOException {
         List<String> said = new ArrayList<>();
+        recoverWithElements(dir, said);
         try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, "swapdb-*.tmp")) {
             for (Path tmp : all) {
                 Matcher m = SWAPPING.matcher(tmp.getFileName().toString());

@@ -153,6 +153,15 @@ final class KeyWaits implements AutoCloseable {
         return true;
     }
 
+    /**
+     * CLIENT UNBLOCK: ends {@code w}'s wait as its timeout would, or with Redis's UNBLOCKED error.
+     *
+     * @return whether it still waited
+     */
+    boolean unblock(Waiter w, boolean error) {
+        return finish(w, error ? Errors.bytes("-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n") : w.onTimeout);
+    }
+
     /** Tries the waiters of {@code k} in order until one takes nothing. */
     private void serve(DbKey k) {
         while (true) {
