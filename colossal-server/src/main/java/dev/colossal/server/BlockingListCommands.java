@@ -146,12 +146,13 @@ final class BlockingListCommands {
     }
 
     private void blmpop(Client c, byte[][] a, Reply r) {
-        long timeout = timeout(a[1], r);
-        if (timeout == REFUSED) {
-            return;
-        }
+        // Redis reads the keys and options first, the timeout after
         ListCommands.MultiPop m = ListCommands.MultiPop.parse(a, 2, r);
         if (m == null) {
+            return;
+        }
+        long timeout = timeout(a[1], r);
+        if (timeout == REFUSED) {
             return;
         }
         if (m.popFirst(ctx.db(c), r)) {

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * combinations nobody wrote down: options in any order, wrong types and arities, numbers at
  * their limits, keys that expire, are renamed or hold counters. Seeded: a failure prints the
  * seed and the commands before the first difference. More seeds:
- * {@code -Dcolossal.redisSeeds=200}. Hash commands go to the same keys as string commands, so
- * that each kind meets the other's values and answers WRONGTYPE as Redis does.
+ * {@code -Dcolossal.redisSeeds=200}. Hash and list commands go to the same keys as string commands, so
+ * that each kind meets the others' values and answers WRONGTYPE as Redis does.
  */
 class RedisDifferentialTest {
 
@@ -91,7 +91,7 @@ class RedisDifferentialTest {
         String k2 = pick(r, KEYS);
         String v = pick(r, VALUES);
         String n = pick(r, NUMBERS);
-        return switch (r.nextInt(38)) {
+        return switch (r.nextInt(44)) {
             case 0, 1 -> with(r, new String[] {"SET", k, v}, "NX", "XX", "GET", "KEEPTTL", "EX " + ttl(r, 1),
                     "PX " + ttl(r, 1000), "EXAT " + pick(r, TIMES), "BOGUS");
             case 2, 3 -> new String[] {"GET", k};
@@ -145,6 +145,10 @@ class RedisDifferentialTest {
                         "COUNT " + pick(r, new String[] {"1", "100", "0", "abc"}), "MATCH " + pick(r, new String[] {"*", "f*", "[gx]*", "?"}));
                 default -> new String[] {"HSETNX", k, pick(r, FIELDS), pick(r, HASH_VALUES)};
             };
+            case 38, 39 -> listWrite(r, k, k2);
+            case 40, 41 -> listRead(r, k);
+            case 42 -> listMove(r, k, k2);
+            case 43 -> listBlocking(r, k, k2);
             // transactions: the commands drawn between MULTI and EXEC are queued, refused ones abort it
             case 29 -> new String[] {pick(r, new String[] {"MULTI", "MULTI", "EXEC", "EXEC", "DISCARD"})};
             default -> {
@@ -159,6 +163,58 @@ class RedisDifferentialTest {
                 System.arraycopy(args, 0, all, 1, args.length);
                 yield all;
             }
+        };
+    }
+
+    /** List indexes and counts: in range, out of it, negative, extreme, not numbers. */
+    private static final String[] INDEXES = {"0", "1", "2", "-1", "-2", "5", "-5", "100", "-100", "abc", "",
+        "9223372036854775807", "-9223372036854775808"};
+
+    /** The list writes, on the same keys as strings and hashes. */
+    private static String[] listWrite(SplittableRandom r, String k, String k2) {
+        String e = pick(r, FIELDS);
+        return switch (r.nextInt(10)) {
+            case 0, 1 -> new String[] {pick(r, new String[] {"LPUSH", "RPUSH"}), k, e, pick(r, FIELDS), pick(r, VALUES)};
+            case 2 -> new String[] {pick(r, new String[] {"LPUSHX", "RPUSHX"}), k, e};
+            case 3 -> r.nextBoolean() ? new String[] {pick(r, new String[] {"LPOP", "RPOP"}), k}
+                    : new String[] {pick(r, new String[] {"LPOP", "RPOP"}), k, pick(r, new String[] {"0", "1", "2", "10", "-1", "abc"})};
+            case 4 -> new String[] {"LSET", k, pick(r, INDEXES), e};
+            case 5 -> new String[] {"LTRIM", k, pick(r, INDEXES), pick(r, INDEXES)};
+            case 6 -> new String[] {"LINSERT", k, pick(r, new String[] {"BEFORE", "AFTER", "after", "MIDDLE"}), e, pick(r, FIELDS)};
+            case 7 -> new String[] {"LREM", k, pick(r, new String[] {"0", "1", "-1", "2", "-2", "abc"}), e};
+            case 8 -> with(r, new String[] {"LMPOP", pick(r, new String[] {"1", "2", "0", "x"}), k, k2},
+                    "LEFT", "RIGHT", "COUNT " + pick(r, new String[] {"1", "3", "0", "-1"}));
+            default -> new String[] {"RPUSH", k2, e};
+        };
+    }
+
+    /** The list reads. */
+    private static String[] listRead(SplittableRandom r, String k) {
+        return switch (r.nextInt(4)) {
+            case 0 -> new String[] {"LLEN", k};
+            case 1 -> new String[] {"LINDEX", k, pick(r, INDEXES)};
+            case 2 -> new String[] {"LRANGE", k, pick(r, INDEXES), pick(r, INDEXES)};
+            default -> with(r, new String[] {"LPOS", k, pick(r, FIELDS)}, "RANK " + pick(r, new String[] {"1", "-1", "2", "0", "x"}),
+                    "COUNT " + pick(r, new String[] {"0", "1", "2", "-1"}), "MAXLEN " + pick(r, new String[] {"0", "1", "3", "-1"}));
+        };
+    }
+
+    /** RPOPLPUSH and LMOVE, to another key or the same. */
+    private static String[] listMove(SplittableRandom r, String k, String k2) {
+        String[] sides = {"LEFT", "RIGHT", "left", "UP"};
+        return r.nextBoolean() ? new String[] {"RPOPLPUSH", k, k2}
+                : new String[] {"LMOVE", k, r.nextInt(4) == 0 ? k : k2, pick(r, sides), pick(r, sides)};
+    }
+
+    /** The blocking forms with a short timeout, or inside MULTI: what they answer at once or on timing out. */
+    private static String[] listBlocking(SplittableRandom r, String k, String k2) {
+        String t = pick(r, new String[] {"0.01", "0.01", "-1", "abc"});
+        return switch (r.nextInt(4)) {
+            case 0 -> new String[] {pick(r, new String[] {"BLPOP", "BRPOP"}), k, k2, t};
+            case 1 -> new String[] {"BLMOVE", k, k2, pick(r, new String[] {"LEFT", "RIGHT"}), pick(r, new String[] {"LEFT", "RIGHT"}), t};
+            case 2 -> new String[] {"BRPOPLPUSH", k, k2, t};
+            default -> with(r, new String[] {"BLMPOP", t, "2", k, k2, pick(r, new String[] {"LEFT", "RIGHT"})},
+                    "COUNT " + pick(r, new String[] {"1", "2", "0"}));
         };
     }
 
