@@ -23,6 +23,8 @@ final class RdbImporter implements RdbReader.Visitor {
     final TreeMap<Integer, Long> keys = new TreeMap<>();
     /** Of those, hashes, every database together. */
     long hashes;
+    /** Of those, lists, every database together. */
+    long lists;
     /** Keys of other types passed over, by type. */
     final Map<String, Long> others = new TreeMap<>();
     long expired;
@@ -65,6 +67,16 @@ final class RdbImporter implements RdbReader.Visitor {
             return fieldsAndValues.stream().mapToLong(b -> b.length).sum();
         })) {
             hashes++;
+        }
+    }
+
+    @Override
+    public void list(int db, byte[] key, List<byte[]> elements, long expireAtMillis, long offset) {
+        if (keep(db, key, expireAtMillis, offset, w -> {
+            w.setList(db, key, elements, expireAtMillis);
+            return elements.stream().mapToLong(b -> b.length).sum();
+        })) {
+            lists++;
         }
     }
 

@@ -53,12 +53,13 @@ public final class DumpPayload {
     }
 
     /**
-     * A value a payload holds: a string, or a hash.
+     * A value a payload holds: a string, a hash or a list; the other two are null.
      *
-     * @param string the string's bytes, or null for a hash
-     * @param hash   the hash's fields and values, alternately, in the payload's order; null for a string
+     * @param string the string's bytes
+     * @param hash   the hash's fields and values, alternately, in the payload's order
+     * @param list   the list's elements, head first
      */
-    public record Value(byte[] string, List<byte[]> hash) {}
+    public record Value(byte[] string, List<byte[]> hash, List<byte[]> list) {}
 
     /** A payload RESTORE cannot take, with {@link #refusal why}. */
     public static final class RefusedException extends Exception {
@@ -137,6 +138,30 @@ public final class DumpPayload {
         return out;
     }
 
+    /**
+     * @param elements a list's elements, head first
+     * @return its DUMP payload, RDB type 18: a quicklist of listpack nodes, as Redis 7.0 writes it
+     */
+    public static byte[] ofList(List<byte[]> elements) {
+        List<byte[]> nodes = RdbLists.nodes(elements);
+        long body = lengthSize(nodes.size());
+        for (byte[] lp : nodes) {
+            body += 1 + lengthSize(lp.length) + lp.length;
+        }
+        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        MemorySegment o = MemorySegment.ofArray(out);
+        out[0] = RdbLists.QUICKLIST_2;
+        int at = writeLength(o, 1, nodes.size());
+        for (byte[] lp : nodes) {
+            at = writeLength(o, at, 2); // a packed node: a listpack
+            at = writeLength(o, at, lp.length);
+            System.arraycopy(lp, 0, out, at, lp.length);
+            at += lp.length;
+        }
+        footer(o, at);
+        return out;
+    }
+
     /** Writes the version and the checksum of the bytes before them at {@code at}. */
     private static void footer(MemorySegment o, int at) {
         o.set(SHORT_LE, at, (short) VERSION);
@@ -163,20 +188,21 @@ public final class DumpPayload {
             throw new RefusedException(Refusal.VERSION_OR_CHECKSUM, "the checksum does not match");
         }
         int type = Byte.toUnsignedInt(payload[0]);
-        if (type != STRING && type != HASH && type != HASH_LISTPACK) {
+        if (type != STRING && type != HASH && type != HASH_LISTPACK && !RdbLists.isList(type)) {
             String name = RdbValues.name(type);
             throw new RefusedException(name == null ? Refusal.BAD_FORMAT : Refusal.UNSUPPORTED_TYPE, name == null
                     ? "type " + type + " is no Redis type"
                     : name.equals("hash") ? "it holds a hash in an encoding of Redis before 7.0 (RDB type " + type + "),"
                             + " which this server does not read: RESTORE it into a Redis 7 and DUMP it from there"
-                    : "it holds a " + name + " (RDB type " + type + "), and this server stores strings and hashes only");
+                    : "it holds a " + name + " (RDB type " + type + "), and this server stores strings, hashes and lists only");
         }
         RdbInput in = new RdbInput(p.asSlice(1, end - 1));
         try {
             return switch (type) {
-                case STRING -> new Value(in.string(), null);
-                case HASH -> new Value(null, RdbHashes.pairs(in));
-                default -> new Value(null, RdbHashes.listpackPairs(in));
+                case STRING -> new Value(in.string(), null, null);
+                case HASH -> new Value(null, RdbHashes.pairs(in), null);
+                case HASH_LISTPACK -> new Value(null, RdbHashes.listpackPairs(in), null);
+                default -> new Value(null, null, RdbLists.elements(in, type));
             };
         } catch (RdbFormatException e) {
             throw new RefusedException(Refusal.BAD_FORMAT, e.getMessage());

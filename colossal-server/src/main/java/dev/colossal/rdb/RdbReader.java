@@ -86,6 +86,19 @@ public final class RdbReader {
             other(db, key, "hash", expireAtMillis, offset);
         }
 
+        /**
+         * A key holding a list (RDB types 1, 10, 14 or 18), read whole in both modes; a visitor
+         * that does not take lists passes it to {@link #other}.
+         *
+         * @param elements       its elements, head first
+         * @param expireAtMillis its deadline in Unix milliseconds, 0 for none
+         * @param offset         where its record ends, for progress
+         */
+        default void list(int db, byte[] key, java.util.List<byte[]> elements, long expireAtMillis, long offset)
+                throws RdbFormatException {
+            other(db, key, "list", expireAtMillis, offset);
+        }
+
         /** A library of functions (FUNCTION LOAD), passed over. */
         default void function() {}
     }
@@ -177,6 +190,8 @@ public final class RdbReader {
                     } else if (op == RdbValues.HASH || op == RdbValues.HASH_LISTPACK) {
                         java.util.List<byte[]> pairs = op == RdbValues.HASH ? RdbHashes.pairs(in) : RdbHashes.listpackPairs(in);
                         visitor.hash(db, key, pairs, expireAt, in.offset());
+                    } else if (RdbLists.isList(op)) {
+                        visitor.list(db, key, RdbLists.elements(in, op), expireAt, in.offset());
                     } else {
                         String type = RdbValues.name(op);
                         RdbValues.skip(in, op, key, at);

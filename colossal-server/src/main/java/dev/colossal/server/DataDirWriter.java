@@ -91,6 +91,24 @@ public final class DataDirWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Stores a list as RESTORE would, replacing what the key held.
+     *
+     * @param db             the database, {@code 0 <= db <} {@link ServerConfig#MAX_DATABASES}
+     * @param key            the key
+     * @param elements       its elements, head first, at least one
+     * @param expireAtMillis its deadline in Unix milliseconds, 0 for none
+     * @throws IllegalArgumentException if the bound does not allow its header
+     */
+    public void setList(int db, byte[] key, java.util.List<byte[]> elements, long expireAtMillis) {
+        check(db);
+        try {
+            StoredList.load(dbs.open(db), key, elements, expireAtMillis);
+        } catch (ReplyException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
     /** @return keys evicted to keep within the directory's bound (see {@link #open}) */
     public long evictions() {
         return dbs.evictions();

@@ -32,6 +32,17 @@ final class DumpCommands {
             r.nullBulk();
             return;
         }
+        if (e.type() == StoredValue.LIST) {
+            java.util.concurrent.locks.Lock l = ctx.db(c).lock(a[1]);
+            l.lock();
+            try {
+                StoredList list = StoredList.read(ctx.db(c), a[1]);
+                r.bulk(list == null ? null : DumpPayload.ofList(list.range(0, list.size())));
+            } finally {
+                l.unlock();
+            }
+            return;
+        }
         if (e.isHash()) {
             java.util.List<byte[]> pairs = new java.util.ArrayList<>();
             HashCursor h = new HashCursor(e);
@@ -107,6 +118,9 @@ final class DumpCommands {
                 }
             } else if (value.string() != null) {
                 store.set(a[1], value.string(), deadline);
+            } else if (value.list() != null) {
+                StoredList.load(store, a[1], value.list(), deadline);
+                ctx.waits.ready(c.db, a[1]);
             } else {
                 byte[] payload = HashValue.loaded(value.hash()).encode();
                 store.set(a[1], payload, 0, payload.length, deadline, StoredValue.HASH);

@@ -236,6 +236,21 @@ final class StoredList {
         exists = false;
     }
 
+    /**
+     * Stores {@code all} as the list under {@code key} with deadline {@code at}, replacing what the
+     * key held (RESTORE, import-rdb): elements under a new id, then the header.
+     */
+    static void load(KeyValueStore store, byte[] key, List<byte[]> all, long at) {
+        StoredList l = new StoredList(store, key);
+        l.elements = store.elements(true);
+        l.id = l.elements.newId(key);
+        l.expireAt = at;
+        for (byte[] v : all) {
+            l.elements.put(l.id, l.count++, v);
+        }
+        l.commit();
+    }
+
     /** Writes the header: the commit point of every change, or the key's removal once the list is empty. */
     private void commit() {
         if (count == 0) {

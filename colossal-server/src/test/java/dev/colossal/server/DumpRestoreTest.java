@@ -70,19 +70,19 @@ class DumpRestoreTest {
             try (ColossalServer ours = TestServers.colossal(dir);
                  Jedis redis = new Jedis("127.0.0.1", port);
                  Jedis colossal = new Jedis("127.0.0.1", ours.port())) {
-                redis.rpush("list", "a", "b");
                 redis.sadd("set", "a");
-                for (String key : List.of("list", "set")) {
+                redis.zadd("zset", 1, "a");
+                for (String key : List.of("set", "zset")) {
                     byte[] payload = redis.dump(key);
                     JedisDataException e = assertThrows(JedisDataException.class, () -> colossal.restore(key, 0, payload));
-                    assertTrue(e.getMessage().contains("holds a " + key) && e.getMessage().contains("strings and hashes only"),
-                            e.getMessage());
+                    assertTrue(e.getMessage().contains("holds a " + key)
+                            && e.getMessage().contains("strings, hashes and lists only"), e.getMessage());
                     assertFalse(colossal.exists(key));
                 }
                 colossal.set("kept", "v");
-                byte[] list = redis.dump("list");
+                byte[] set = redis.dump("set");
                 assertThrows(JedisDataException.class,
-                        () -> colossal.restore("kept", 0, list, RestoreParams.restoreParams().replace()));
+                        () -> colossal.restore("kept", 0, set, RestoreParams.restoreParams().replace()));
                 assertEquals("v", colossal.get("kept"), "a refused REPLACE leaves the old value");
             }
         });

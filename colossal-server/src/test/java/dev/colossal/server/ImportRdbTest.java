@@ -172,17 +172,19 @@ class ImportRdbTest {
         Cli.Run run = importInto(dir);
         assertEquals(0, run.exit(), run.err());
         int db0 = EXPECTED.get(0).size();
-        // the two hashes (hash-small in db 0, a listpack; hash-big in db 3, type 4) are keys of their databases too
-        for (String said : List.of("db0: " + (db0 + 1) + " keys imported", "db3: 3 keys imported", "db15: 1 key imported",
-                "hashes among them: 2", "2 lists", "3 sets", "2 zsets", "1 stream", "2 already expired", "CRC-64 verified")) {
+        // the two hashes (hash-small in db 0, a listpack; hash-big in db 3, type 4) and the two lists (db 0,
+        // quicklists of one and of several listpack nodes) are keys of their databases too
+        for (String said : List.of("db0: " + (db0 + 3) + " keys imported", "db3: 3 keys imported", "db15: 1 key imported",
+                "hashes among them: 2", "lists among them: 2", "3 sets", "2 zsets", "1 stream", "2 already expired",
+                "CRC-64 verified")) {
             assertTrue(run.out().contains(said), said + " in:\n" + run.out());
         }
         assertFalse(run.out().contains("hashes,"), run.out());
         try (ColossalServer server = TestServers.colossal(dir); Wire w = new Wire(server.port())) {
             for (var db : EXPECTED.entrySet()) {
                 w.call("SELECT", Integer.toString(db.getKey()));
-                int hashes = db.getKey() == 0 || db.getKey() == 3 ? 1 : 0;
-                assertEquals(":" + (db.getValue().size() + hashes) + "\r\n", w.call("DBSIZE"), "db" + db.getKey());
+                int others = db.getKey() == 0 ? 3 : db.getKey() == 3 ? 1 : 0;
+                assertEquals(":" + (db.getValue().size() + others) + "\r\n", w.call("DBSIZE"), "db" + db.getKey());
                 for (var key : db.getValue().entrySet()) {
                     assertArrayEquals(key.getValue(), w.call("GET".getBytes(UTF_8),
                             key.getKey().getBytes(ISO_8859_1)), key.getKey());
@@ -195,7 +197,13 @@ class ImportRdbTest {
                 }
             }
             w.call("SELECT", "0");
-            assertEquals(":0\r\n", w.call("EXISTS", "soon", "list-small", "set-ints", "zset-small"));
+            assertEquals(":0\r\n", w.call("EXISTS", "soon", "list-soon", "set-ints", "zset-small"));
+            assertEquals("*3\r\n$1\r\na\r\n$1\r\nb\r\n$1\r\nc\r\n", w.call("LRANGE", "list-small", "0", "-1"));
+            assertEquals(":3000\r\n", w.call("LLEN", "list-big"));
+            for (int i : new int[] {0, 1, 1234, 2999}) {
+                String v = "item-" + i;
+                assertEquals("$" + v.length() + "\r\n" + v + "\r\n", w.call("LINDEX", "list-big", Integer.toString(i)));
+            }
             assertEquals("*2\r\n$1\r\nf\r\n$1\r\nv\r\n", w.call("HGETALL", "hash-small"));
             assertEquals("$8\r\nlistpack\r\n", w.call("OBJECT", "ENCODING", "hash-small"));
             w.call("SELECT", "3");

@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -294,6 +295,41 @@ class ListsTest {
             assertEquals(n, j.llen("backlog"));
             assertEquals(List.of("500000", "500001"), j.lrange("backlog", n / 2 - 1000, n / 2 - 999));
         }
+    }
+
+    @Test
+    void listsMoveBetweenRedisAndColossalBothWaysByDumpAndRestore() throws Exception {
+        TestServers.onRedis(port -> {
+            try (ColossalServer ours = TestServers.colossal(dir); Jedis redis = new Jedis("127.0.0.1", port);
+                 Jedis colossal = new Jedis("127.0.0.1", ours.port())) {
+                java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+                List<String> elements = new ArrayList<>();
+                for (int i = 0; i < 5000; i++) {
+                    int kind = random.nextInt(5);
+                    elements.add(switch (kind) {
+                        case 0 -> Long.toString(random.nextLong(-5_000_000_000L, 5_000_000_000L));
+                        case 1 -> Integer.toString(random.nextInt(-200, 200));
+                        case 2 -> "x".repeat(random.nextInt(0, 70));
+                        case 3 -> "y".repeat(random.nextInt(4000, 10_000));
+                        default -> "007 " + i;
+                    });
+                }
+                for (Jedis j : List.of(redis, colossal)) {
+                    for (int i = 0; i < elements.size(); i += 500) {
+                        j.rpush("l", elements.subList(i, i + 500).toArray(String[]::new));
+                    }
+                    j.rpush("small", "a", "1", "-5", "hello world", "");
+                }
+                assertArrayEquals(redis.dump("small"), colossal.dump("small"), "a small list's payload is Redis's, byte for byte");
+                redis.restore("from-colossal", 0, colossal.dump("l"));
+                colossal.restore("from-redis", 0, redis.dump("l"));
+                assertEquals(elements, redis.lrange("from-colossal", 0, -1));
+                assertEquals(elements, colossal.lrange("from-redis", 0, -1));
+                colossal.restore("ttl", 100_000, redis.dump("small"));
+                assertTrue(colossal.pttl("ttl") > 90_000);
+                assertEquals(List.of("a", "1", "-5", "hello world", ""), colossal.lrange("ttl", 0, -1));
+            }
+        });
     }
 
     /** RPUSHes 0 .. n-1 to {@code key}, a thousand a command, pipelined. */
