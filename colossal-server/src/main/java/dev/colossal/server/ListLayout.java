@@ -11,13 +11,14 @@ import java.nio.ByteOrder;
  *
  * <pre>
  *  Header: the payload of a stored value of type {@link StoredValue#LIST} (after its flags and expiry)
- *  0                8                16               24
- *  +----------------+----------------+----------------+
- *  | id             | first          | count          |   big-endian longs
- *  +----------------+----------------+----------------+
+ *  0                8                16               24               32
+ *  +----------------+----------------+----------------+----------------+
+ *  | id             | first          | count          | sets           |   big-endian longs
+ *  +----------------+----------------+----------------+----------------+
  *  id    = the collection's id: its elements' and its root's keys start with it
  *  first = the position of element 0; LPUSH decrements it, LPOP increments it (it may be negative)
  *  count = the number of elements, at positions [first, first + count)
+ *  sets  = LSETs so far: an LSET changes no other field, and WATCH sees a change by the header's bytes
  *
  *  Element entry (element map):  key = id (8) | position (8), value = the element's bytes
  *  Root entry (element map):     key = id (8),                value = its owners:
@@ -36,7 +37,8 @@ final class ListLayout {
     static final int ID_OFFSET = 0;
     static final int FIRST_OFFSET = ID_OFFSET + Long.BYTES;
     static final int COUNT_OFFSET = FIRST_OFFSET + Long.BYTES;
-    static final int HEADER_LENGTH = COUNT_OFFSET + Long.BYTES;
+    static final int SETS_OFFSET = COUNT_OFFSET + Long.BYTES;
+    static final int HEADER_LENGTH = SETS_OFFSET + Long.BYTES;
 
     static final int ROOT_KEY_LENGTH = Long.BYTES;
     static final int POSITION_OFFSET = ROOT_KEY_LENGTH;
@@ -49,11 +51,12 @@ final class ListLayout {
     private ListLayout() {}
 
     /** @return a header's payload */
-    static byte[] header(long id, long first, long count) {
+    static byte[] header(long id, long first, long count, long sets) {
         byte[] h = new byte[HEADER_LENGTH];
         LONG_BE.set(h, ID_OFFSET, id);
         LONG_BE.set(h, FIRST_OFFSET, first);
         LONG_BE.set(h, COUNT_OFFSET, count);
+        LONG_BE.set(h, SETS_OFFSET, sets);
         return h;
     }
 

@@ -19,6 +19,7 @@ final class StoredList {
     private long id;
     private long first;
     private long count;
+    private long sets;
     private long expireAt = StoredValue.NO_EXPIRY;
     private boolean exists;
 
@@ -57,6 +58,7 @@ final class StoredList {
         l.id = ListLayout.getLong(b, e.offset() + ListLayout.ID_OFFSET);
         l.first = ListLayout.getLong(b, e.offset() + ListLayout.FIRST_OFFSET);
         l.count = ListLayout.getLong(b, e.offset() + ListLayout.COUNT_OFFSET);
+        l.sets = ListLayout.getLong(b, e.offset() + ListLayout.SETS_OFFSET);
         l.expireAt = e.expireAtMillis();
         l.elements = store.elements(false);
         if (l.elements == null) {
@@ -158,9 +160,11 @@ final class StoredList {
         return pop(left, 1).getFirst();
     }
 
-    /** Overwrites element {@code index}: one entry, the header unchanged. */
+    /** Overwrites element {@code index}, then counts the LSET in the header, for WATCH to see. */
     void set(long index, byte[] value) {
         elements.put(id, first + index, value);
+        sets++;
+        commit();
     }
 
     /** Keeps elements {@code [from, to)} only (an empty range empties the list). */
@@ -215,7 +219,7 @@ final class StoredList {
         for (long i = 0; i < count; i++) {
             dst.put(newId, i, get(i));
         }
-        to.set(toKey, ListLayout.header(newId, 0, count), 0, ListLayout.HEADER_LENGTH, at, StoredValue.LIST);
+        to.set(toKey, ListLayout.header(newId, 0, count, 0), 0, ListLayout.HEADER_LENGTH, at, StoredValue.LIST);
     }
 
     /**
@@ -224,7 +228,7 @@ final class StoredList {
      */
     void renameTo(byte[] toKey) {
         elements.setOwners(id, key, toKey);
-        store.set(toKey, ListLayout.header(id, first, count), 0, ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST);
+        store.set(toKey, ListLayout.header(id, first, count, sets), 0, ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST);
         store.delete(key);
         elements.setOwners(id, toKey);
     }
@@ -257,7 +261,7 @@ final class StoredList {
             store.delete(key);
             exists = false;
         } else {
-            store.set(key, ListLayout.header(id, first, count), 0, ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST);
+            store.set(key, ListLayout.header(id, first, count, sets), 0, ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST);
         }
     }
 }
