@@ -182,15 +182,45 @@ def hash_check(r, label):
     print("ok %s hashes: hset/hget/hgetall/hmget/hincrby(float)/hrandfield/hscan_iter/WRONGTYPE" % label)
 
 
+def list_check(r, label):
+    assert r.rpush("py:q", "a", "b", "c") == 3 and r.lpush("py:q", "z") == 4
+    assert r.lrange("py:q", 0, -1) == [b"z", b"a", b"b", b"c"]
+    assert r.lpop("py:q") == b"z" and r.rpop("py:q", 2) == [b"c", b"b"] and r.llen("py:q") == 1
+    assert r.lpop("py:none") is None and r.lpop("py:none", 2) is None
+    assert r.linsert("py:q", "BEFORE", "a", "x") == 2 and r.lindex("py:q", 0) == b"x"
+    assert r.lset("py:q", 1, "y") is True and r.lrem("py:q", 0, "x") == 1 and r.lpos("py:q", "y") == 0
+    assert r.rpush("py:q", *range(10)) == 11 and r.ltrim("py:q", 1, 5) is True and r.llen("py:q") == 5
+    assert r.type("py:q") == b"list" and r.object("encoding", "py:q") == b"quicklist"
+    assert r.lmpop(2, "py:none", "py:q", direction="RIGHT", count=2) == [b"py:q", [b"4", b"3"]]
+    # RQ's and Celery's queue moves: a worker's BRPOP, BLMOVE to a processing list, LREM when done
+    r.delete("py:queue", "py:processing")
+    assert r.brpop(["py:queue"], timeout=0.05) is None
+    r.lpush("py:queue", "job-1", "job-2")
+    assert tuple(r.brpop(["py:none", "py:queue"], timeout=1)) == (b"py:queue", b"job-1")  # a list in RESP3
+    assert r.blmove("py:queue", "py:processing", 1, "RIGHT", "LEFT") == b"job-2"
+    assert r.lmove("py:processing", "py:processing", "LEFT", "RIGHT") == b"job-2"
+    assert r.lrem("py:processing", 1, "job-2") == 1 and r.exists("py:queue", "py:processing") == 0
+    assert r.blpop(["py:queue"], timeout=0.05) is None
+    try:
+        r.get("py:q")
+        raise AssertionError("GET of a list must fail")
+    except redis.ResponseError as e:
+        assert str(e).startswith("WRONGTYPE"), str(e)
+    assert r.delete("py:q") == 1
+    print("ok %s lists: push/pop/lrange/linsert/lset/lrem/lpos/ltrim/lmpop, BRPOP/BLMOVE/LMOVE/LREM queue moves" % label)
+
+
 r2 = redis.Redis(host="127.0.0.1", port=port)
 check(r2, "RESP2")
 hash_check(r2, "RESP2")
+list_check(r2, "RESP2")
 pubsub_check(r2, "RESP2")
 check_lock(r2, "RESP2")
 if major >= 5:
     r3 = redis.Redis(host="127.0.0.1", port=port, protocol=3)
     check(r3, "RESP3")
     hash_check(r3, "RESP3")
+    list_check(r3, "RESP3")
     pubsub_check(r3, "RESP3")
     check_lock(r3, "RESP3")
     hello = r3.execute_command("HELLO", "3")

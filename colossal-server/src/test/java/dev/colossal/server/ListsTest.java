@@ -3,6 +3,7 @@ package dev.colossal.server;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -330,6 +331,26 @@ class ListsTest {
                 assertEquals(List.of("a", "1", "-5", "hello world", ""), colossal.lrange("ttl", 0, -1));
             }
         });
+    }
+
+    @Test
+    void watchSeesEveryListWriteLsetIncluded() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port());
+             Jedis other = new Jedis("127.0.0.1", s.port())) {
+            j.rpush("w", "a", "b");
+            for (Runnable write : List.<Runnable>of(() -> other.lset("w", 0, "changed"), () -> other.rpush("w", "c"),
+                    () -> other.lrem("w", 1, "c"), () -> other.rpoplpush("w", "w"))) {
+                j.watch("w");
+                write.run();
+                redis.clients.jedis.Transaction t = j.multi();
+                t.llen("w");
+                assertNull(t.exec(), "EXEC after a write to a watched list aborts");
+            }
+            j.watch("w");
+            redis.clients.jedis.Transaction t = j.multi();
+            t.lindex("w", 0);
+            assertEquals(List.of("b"), t.exec(), "untouched: it runs");
+        }
     }
 
     /** RPUSHes 0 .. n-1 to {@code key}, a thousand a command, pipelined. */
