@@ -117,13 +117,13 @@ final class KeyWaits implements AutoCloseable {
      * @param timeoutMillis 0 to wait forever
      */
     void block(Waiter w, long timeoutMillis) {
+        w.client.blockedBy = w;
         synchronized (this) {
             for (byte[] k : w.keys) {
                 byKey.computeIfAbsent(new DbKey(w.db, k), x -> new ArrayDeque<>()).addLast(w);
             }
             blocked++;
         }
-        w.client.blockedBy = w;
         if (timeoutMillis > 0) {
             synchronized (w) {
                 if (!w.done) {
@@ -178,8 +178,9 @@ final class KeyWaits implements AutoCloseable {
                     byte[] reply;
                     try {
                         reply = first.attempt.run(k.key);
-                    } catch (ReplyException e) {
-                        reply = Errors.bytes("-" + e.getMessage() + "\r\n");
+                    } catch (RuntimeException e) {
+                        // WRONGTYPE at BLMOVE's destination, a damaged file: the waiter's error, not the pusher's
+                        reply = Errors.bytes("-" + Errors.of(e).replace('\r', ' ').replace('\n', ' ') + "\r\n");
                     }
                     if (reply == null) {
                         return;
