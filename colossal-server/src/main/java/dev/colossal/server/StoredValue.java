@@ -164,7 +164,7 @@ final class StoredValue {
     /** @return the type field Redis's name stands for (any case), or -1 for a name of no type this server holds */
     static int typeNamed(byte[] name) {
         for (int i = 0; i < TYPE_NAMES.length; i++) {
-            if (Args.is(name, TYPE_NAMES[i])) {
+            if (Args.is(name, TYPE_NAMES[i].toUpperCase(java.util.Locale.ROOT))) {
                 return i << 1;
             }
         }
