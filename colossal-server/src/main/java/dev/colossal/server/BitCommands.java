@@ -74,6 +74,9 @@ final class BitCommands {
             int mask = 1 << (7 - (int) (offset & 7));
             out[index] = (byte) (on.getAsLong() == 1 ? out[index] | mask : out[index] & ~mask);
             store.set(a[1], out, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+            if (e == null || out.length != v.length || was != on.getAsLong()) { // Redis's event: a change
+                ctx.events.fire(KeyspaceEvents.STRING, "setbit", store, a[1]);
+            }
             r.integer(was);
         } finally {
             l.unlock();

@@ -137,6 +137,8 @@ final class DatabaseCommands {
             }
             dst.set(a[1], e, e.expireAtMillis());
             src.delete(a[1]);
+            ctx.events.fire(KeyspaceEvents.GENERIC, "move_from", src, a[1]);
+            ctx.events.fire(KeyspaceEvents.GENERIC, "move_to", dst, a[1]);
             r.integer(1);
         } finally {
             l.unlock();
@@ -180,6 +182,7 @@ final class DatabaseCommands {
                 return;
             }
             dst.set(a[2], e, e.expireAtMillis());
+            ctx.events.fire(KeyspaceEvents.GENERIC, "copy_to", dst, a[2]);
             r.integer(1);
         } finally {
             StringCommands.unlockAll(ls);

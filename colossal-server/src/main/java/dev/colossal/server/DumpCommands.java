@@ -102,14 +102,17 @@ final class DumpCommands {
             long deadline = deadline(ttl.getAsLong(), absolute);
             if (deadline != StoredValue.NO_EXPIRY && deadline <= ctx.now()) {
                 // Redis's too: a key restored already expired is not created, and REPLACE deletes the old one.
-                if (replace) {
-                    store.delete(a[1]);
+                if (replace && store.delete(a[1])) {
+                    ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
                 }
-            } else if (value.string() != null) {
-                store.set(a[1], value.string(), deadline);
             } else {
-                byte[] payload = HashValue.loaded(value.hash()).encode();
-                store.set(a[1], payload, 0, payload.length, deadline, StoredValue.HASH);
+                if (value.string() != null) {
+                    store.set(a[1], value.string(), deadline);
+                } else {
+                    byte[] payload = HashValue.loaded(value.hash()).encode();
+                    store.set(a[1], payload, 0, payload.length, deadline, StoredValue.HASH);
+                }
+                ctx.events.fire(KeyspaceEvents.GENERIC, "restore", store, a[1]);
             }
             r.ok();
         } finally {

@@ -53,7 +53,10 @@ final class KeyCommands {
             Lock l = store.lock(a[i]);
             l.lock();
             try {
-                n += store.delete(a[i]) ? 1 : 0;
+                if (store.delete(a[i])) {
+                    n++;
+                    ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[i]);
+                }
             } finally {
                 l.unlock();
             }
@@ -119,8 +122,10 @@ final class KeyCommands {
             if (at <= ctx.now()) {
                 store.delete(a[1]);
                 ctx.stats.expiredKeys.increment();
+                ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
             } else {
                 StringCommands.setExpiry(store, a[1], e, at);
+                ctx.events.fire(KeyspaceEvents.GENERIC, "expire", store, a[1]);
             }
             r.integer(1);
         } finally {
@@ -152,6 +157,7 @@ final class KeyCommands {
                 r.integer(0);
             } else {
                 StringCommands.setExpiry(store, a[1], e, StoredValue.NO_EXPIRY);
+                ctx.events.fire(KeyspaceEvents.GENERIC, "persist", store, a[1]);
                 r.integer(1);
             }
         } finally {
@@ -257,6 +263,8 @@ final class KeyCommands {
             }
             store.set(a[2], e, e.expireAtMillis());
             store.delete(a[1]);
+            ctx.events.fire(KeyspaceEvents.GENERIC, "rename_from", store, a[1]);
+            ctx.events.fire(KeyspaceEvents.GENERIC, "rename_to", store, a[2]);
             if (nx) {
                 r.integer(1);
             } else {
