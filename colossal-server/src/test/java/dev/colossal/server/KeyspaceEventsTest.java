@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -106,6 +110,25 @@ class KeyspaceEventsTest {
         }
     }
 
+    @Test
+    void writesOverHttpPublishWhatSetAndDelPublish() throws Exception {
+        try (ColossalServer server = ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, 0));
+                Wire cmd = new Wire(server.port());
+                Wire sub = new Wire(server.port())) {
+            cmd.call("CONFIG", "SET", "notify-keyspace-events", "KA");
+            sub.call("PSUBSCRIBE", "__keyspace@0__:*");
+            HttpClient http = HttpClient.newHttpClient();
+            URI uri = URI.create("http://127.0.0.1:" + server.httpPort() + "/v1/keys/web?ttl=100");
+            assertEquals(204, http.send(HttpRequest.newBuilder(uri).PUT(HttpRequest.BodyPublishers.ofString("v")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode());
+            assertEquals(204, http.send(HttpRequest.newBuilder(uri).DELETE().build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode());
+            String channel = "__keyspace@0__:web";
+            assertEquals(pmessage("__keyspace@0__:*", channel, "set") + pmessage("__keyspace@0__:*", channel, "expire")
+                    + pmessage("__keyspace@0__:*", channel, "del"), events(sub, "http"));
+        }
+    }
+
     private static List<String> commands() throws IOException {
         try (InputStream in = KeyspaceEventsTest.class.getResourceAsStream("/keyspace-events.txt")) {
             List<String> out = new ArrayList<>();
@@ -133,6 +156,11 @@ class KeyspaceEventsTest {
     private static String message(String channel, String payload) {
         return "*3\r\n$7\r\nmessage\r\n$" + channel.length() + "\r\n" + channel + "\r\n$" + payload.length() + "\r\n"
                 + payload + "\r\n";
+    }
+
+    private static String pmessage(String pattern, String channel, String payload) {
+        return "*4\r\n$8\r\npmessage\r\n$" + pattern.length() + "\r\n" + pattern + "\r\n$" + channel.length() + "\r\n"
+                + channel + "\r\n$" + payload.length() + "\r\n" + payload + "\r\n";
     }
 
     private static String show(String resp) {
