@@ -32,6 +32,7 @@ final class CommandTable {
         strings.register(this);
         new BitCommands(ctx).register(this);
         new HashCommands(ctx).register(this);
+        new HyperLogLogCommands(ctx).register(this);
         new KeyCommands(ctx, strings).register(this);
         new DatabaseCommands(ctx).register(this);
         new DumpCommands(ctx).register(this);
