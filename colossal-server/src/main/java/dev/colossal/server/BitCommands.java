@@ -115,18 +115,18 @@ final class BitCommands {
             r.error(Errors.NOT_INTEGER);
             return;
         }
+        long start = from.getAsLong();
+        long end = to.getAsLong();
+        if (start < 0 && end < 0 && start > end) { // before the unit is read, as Redis 7.0 does
+            r.integer(0);
+            return;
+        }
         boolean bits = a.length == 5 && Args.is(a[4], "BIT");
         if (a.length == 5 && !bits && !Args.is(a[4], "BYTE")) {
             r.error(Errors.SYNTAX);
             return;
         }
         long total = bits ? v.length * 8L : v.length;
-        long start = from.getAsLong();
-        long end = to.getAsLong();
-        if (start < 0 && end < 0 && start > end) {
-            r.integer(0);
-            return;
-        }
         start = Math.max(0, start < 0 ? total + start : start);
         end = Math.max(0, end < 0 ? total + end : end);
         end = Math.min(end, total - 1);

@@ -171,14 +171,25 @@ final class BitField {
         return signed ? (bits == 64 ? Long.MAX_VALUE : (1L << (bits - 1)) - 1) : (1L << bits) - 1;
     }
 
-    /** @return 1 if {@code value + incr}, exactly, is above the field's range, -1 if below, else 0 */
+    /**
+     * @return 1 if {@code value + incr} is above the field's range, -1 if below, else 0; as Redis
+     *         decides it, from the room left to each limit ({@code max - value}, {@code min - value})
+     *         computed in 64 bits that wrap. Exact for INCRBY, whose value is in range; but a SET
+     *         of a value within {@code max} of Long.MIN_VALUE leaves "negative room" above, so it
+     *         counts as above (SAT stores the maximum), which redis-server 7.0 shows too.
+     */
     private static int signedOverflow(long value, long incr, int bits) {
-        long sum = value + incr;
-        if (((value ^ sum) & (incr ^ sum)) < 0) { // past 64 bits: the direction is the increment's
-            return incr > 0 ? 1 : -1;
-        }
         long max = max(true, bits);
-        return sum > max ? 1 : sum < -max - 1 ? -1 : 0;
+        long min = -max - 1;
+        long roomUp = max - value;
+        long roomDown = min - value;
+        if (value > max || (bits != 64 && incr > roomUp) || (value >= 0 && incr > 0 && incr > roomUp)) {
+            return 1;
+        }
+        if (value < min || (bits != 64 && incr < roomDown) || (value < 0 && incr < 0 && incr < roomDown)) {
+            return -1;
+        }
+        return 0;
     }
 
     /**
