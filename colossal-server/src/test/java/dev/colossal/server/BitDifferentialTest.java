@@ -32,6 +32,21 @@ class BitDifferentialTest {
         "-33", "-128", "-129", "65535", "65536", "-32768", "-32769", "2^31", "-2^31", "2^32", "2^32-1", "-2^31-1",
         "2^53", "2^63", "-2^63", "2^64", "1e15", "-1e15", "0.1", "1/3", "1e300", "-1e-300", "3.25", "1/0", "-1/0",
         "0/0", "'7'", "' 12 '"};
+    /**
+     * Lua: its arguments as text, a table as T and its count of entries (Lua's order is not
+     * LuaJ's), a NaN as NaN (Colossal prints every NaN as x86's 0/0, {@code -nan}; a decoded NaN
+     * may have its sign bit clear, which Redis prints {@code nan}).
+     */
+    private static final String SHOW = "local function show(...) local o = {} for i = 1, select('#', ...) do "
+            + "local v = select(i, ...) if type(v) == 'table' then local n = 0 for _ in pairs(v) do n = n + 1 end "
+            + "v = 'T' .. n elseif v ~= v then v = 'NaN' end o[i] = tostring(v) end return o end ";
+    /** Bytes that are msgpack types, and some that are not. */
+    private static final String[] MSGPACK = {"\u0091", "\u0092", "\u0081", "\u00a1", "\u00a2", "\u00c0", "\u00c2",
+        "\u00c3", "\u00cc", "\u00cd", "\u00d0", "\u00d3", "\u00d9", "\u0001", "\u007f", "\u00ff", "\u00e0",
+        "\u00ca", "\u00cb", "\u0000", "\u00c1", "\u00dc", "\u00de", "a", "\u00c4", "\u00cf"};
+    /** Lua values for cmsgpack.pack: strings, booleans, arrays, one-key maps, nested. */
+    private static final String[] VALUES = {"'a'", "''", "true", "false", "nil", "{}", "{1, 2}", "{'x', {true}}",
+        "{k = 1}", "{[3] = 'z'}", "{1, nil, 3}", "string.rep('s', 40)", "{{{}}}", "1.5", "-7", "300", "2^40"};
     private static final String HEX = "local function hex(s) local h = '' for i = 1, #s do "
             + "h = h .. string.format('%02x', s:byte(i)) end return h end ";
 
@@ -80,7 +95,7 @@ class BitDifferentialTest {
 
     private static String[] command(SplittableRandom r) {
         String k = pick(r, KEYS);
-        return switch (r.nextInt(16)) {
+        return switch (r.nextInt(20)) {
             case 0 -> new String[] {"SET", k, bytes(r)};
             case 1 -> new String[] {"SETBIT", k, String.valueOf(r.nextInt(80)), String.valueOf(r.nextInt(2))};
             case 2 -> new String[] {"GET", k};
@@ -92,8 +107,23 @@ class BitDifferentialTest {
             case 13 -> new String[] {"EVAL", HEX + "return hex(struct.pack('" + format(r) + "', " + numbers(r) + "))", "0"};
             case 14 -> new String[] {"EVAL", "local t = {struct.unpack(ARGV[1], ARGV[2])} for i = 1, #t do "
                     + "t[i] = tostring(t[i]) end return t", "0", format(r), bytes(r) + bytes(r) + bytes(r)};
-            default -> new String[] {"EVAL", "local t = {cmsgpack.unpack(cmsgpack.pack(" + numbers(r) + "))} "
+            case 15 -> new String[] {"EVAL", "local t = {cmsgpack.unpack(cmsgpack.pack(" + numbers(r) + "))} "
                     + "for i = 1, #t do t[i] = tostring(t[i]) end return t", "0"};
+            case 16 -> new String[] {"EVAL", SHOW + "return show(cmsgpack.unpack(ARGV[1]))", "0", msgpack(r)};
+            case 17 -> new String[] {"EVAL", SHOW + HEX + "local s = cmsgpack.pack(" + values(r) + ") "
+                    + "return {hex(s), show(cmsgpack." + pick(r, new String[] {"unpack_one(s, ", "unpack_limit(s, 2, ",
+                        "unpack_limit(s, 0, ", "unpack_one(s, ARGV[1] + "}) + r.nextInt(-1, 12) + "))}", "0",
+                String.valueOf(r.nextInt(3))};
+            case 18 -> {
+                List<String> c = new ArrayList<>(List.of("EVAL", HEX + "return hex(struct.pack(unpack(ARGV)))", "0",
+                        stringFormat(r)));
+                for (int i = r.nextInt(5); i > 0; i--) {
+                    c.add(r.nextBoolean() ? bytes(r) : pick(r, LIMITS));
+                }
+                yield c.toArray(String[]::new);
+            }
+            default -> new String[] {"EVAL", SHOW + "return show(struct.unpack(ARGV[1], ARGV[2], tonumber(ARGV[3])))",
+                "0", stringFormat(r), bytes(r) + "\u0000" + bytes(r) + bytes(r), pick(r, new String[] {"1", "2", "0", "x"})};
         };
     }
 
@@ -157,6 +187,31 @@ class BitDifferentialTest {
             }
         }
         return f.toString();
+    }
+
+    /** A struct format with strings in it too: fixed, counted ({@code Bc0}) and zero-terminated. */
+    private static String stringFormat(SplittableRandom r) {
+        StringBuilder f = new StringBuilder();
+        for (int n = 1 + r.nextInt(3); n > 0; n--) {
+            f.append(pick(r, new String[] {"c1", "c3", "c0", "Bc0", "s", "b", ">h", "<I3", "!4i", "x", "c", "d", "z", "!"}));
+        }
+        return f.toString();
+    }
+
+    private static String values(SplittableRandom r) {
+        List<String> v = new ArrayList<>();
+        for (int i = 1 + r.nextInt(3); i > 0; i--) {
+            v.add(r.nextBoolean() ? pick(r, VALUES) : pick(r, NUMBERS));
+        }
+        return String.join(", ", v);
+    }
+
+    private static String msgpack(SplittableRandom r) {
+        StringBuilder b = new StringBuilder();
+        for (int n = r.nextInt(9); n > 0; n--) {
+            b.append(pick(r, MSGPACK));
+        }
+        return b.toString();
     }
 
     private static String numbers(SplittableRandom r) {
