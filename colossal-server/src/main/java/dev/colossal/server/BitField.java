@@ -20,8 +20,10 @@ final class BitField {
             "ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not supported but i64 is.";
     private static final String BAD_OFFSET = "ERR bit offset is not an integer or out of range";
 
+    /** The operations on a field. */
     private enum Kind { GET, SET, INCRBY }
 
+    /** What SET and INCRBY do with a result outside the field: keep its low bits, clamp it, or not write. */
     private enum Overflow { WRAP, SAT, FAIL }
 
     /** One operation as read from the arguments; {@code value} is SET's value or INCRBY's increment. */

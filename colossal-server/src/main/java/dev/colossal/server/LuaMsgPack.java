@@ -31,6 +31,12 @@ import org.luaj.vm2.lib.VarArgFunction;
 final class LuaMsgPack {
 
     private static final int MAX_NESTING = 16;
+    /**
+     * Lua 5.1's bound on a C function's stack slots (LUAI_MAXCSTACK): the library checks for room
+     * before each value it pushes, so pack takes at most 4,000 arguments (it asks for as many slots
+     * again) and unpack returns at most 7,999 values.
+     */
+    private static final int STACK_SLOTS = 8000;
     private static final String MISSING = "Missing bytes in input.";
     private static final String BAD_FORMAT = "Bad data format in input.";
 
@@ -47,6 +53,9 @@ final class LuaMsgPack {
                 if (a.narg() == 0) {
                     throw packArgs.argError(0, "MessagePack pack needs input.");
                 }
+                if (a.narg() * 2 > STACK_SLOTS) {
+                    throw packArgs.argError(0, "Too many arguments for MessagePack pack.");
+                }
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 for (int i = 1; i <= a.narg(); i++) {
                     encode(a.arg(i), out, 0);
@@ -58,7 +67,7 @@ final class LuaMsgPack {
         t.rawset("unpack", new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs a) {
-                return unpack(unpackArgs, unpackArgs.string(a, 1), 0, 0);
+                return unpack(unpackArgs, unpackArgs.string(a, 1), 0, 0, a.narg());
             }
         });
         LuaArgs oneArgs = new LuaArgs(where, "unpack_one");
@@ -66,7 +75,7 @@ final class LuaMsgPack {
             @Override
             public Varargs invoke(Varargs a) {
                 long offset = oneArgs.optInteger(a, 2, 0);
-                return unpack(oneArgs, oneArgs.string(a, 1), 1, offset);
+                return unpack(oneArgs, oneArgs.string(a, 1), 1, offset, 1);
             }
         });
         LuaArgs limitArgs = new LuaArgs(where, "unpack_limit");
@@ -75,7 +84,7 @@ final class LuaMsgPack {
             public Varargs invoke(Varargs a) {
                 long limit = limitArgs.integer(a, 2);
                 long offset = limitArgs.optInteger(a, 3, 0);
-                return unpack(limitArgs, limitArgs.string(a, 1), limit, offset);
+                return unpack(limitArgs, limitArgs.string(a, 1), limit, offset, 1);
             }
         });
         t.rawset("_NAME", "cmsgpack");
@@ -201,8 +210,10 @@ final class LuaMsgPack {
     /**
      * Decodes from {@code offset} up to {@code limit} values (all of them when both are 0, and
      * then without the offset first).
+     *
+     * @param slots the stack slots the arguments left take (see {@link #STACK_SLOTS})
      */
-    private static Varargs unpack(LuaArgs args, byte[] s, long limit, long offset) {
+    private static Varargs unpack(LuaArgs args, byte[] s, long limit, long offset, int slots) {
         if (offset < 0 || limit < 0) { // Redis's message gives the input's length as the limit
             throw args.error("Invalid request to unpack with offset of " + (int) offset + " and limit of "
                     + s.length + ".");
@@ -217,9 +228,12 @@ final class LuaMsgPack {
             out.add(LuaValue.NIL);
         }
         for (long n = 0; d.at < s.length && (all || n < limit); n++) {
-            out.add(d.value());
+            out.add(d.value(slots + (int) n));
         }
         if (!all) {
+            if (slots + out.size() > STACK_SLOTS) { // the values, and now the offset
+                throw args.error("stack overflow (in function mp_unpack_full)");
+            }
             out.set(0, LuaValue.valueOf(d.at == s.length ? -1 : d.at));
         }
         return LuaValue.varargsOf(out.toArray(LuaValue[]::new));
@@ -249,7 +263,11 @@ final class LuaMsgPack {
             return v;
         }
 
-        LuaValue value() {
+        /** @param used the stack slots taken when Lua's library would push this value */
+        LuaValue value(int used) {
+            if (used + 1 > STACK_SLOTS) {
+                throw args.error("stack overflow (too many return values at once; use unpack_one or unpack_limit instead.)");
+            }
             int type = (int) bits(1);
             if (type <= 0x7f) {
                 return LuaValue.valueOf(type);
@@ -258,9 +276,9 @@ final class LuaMsgPack {
             } else if (type >= 0xa0 && type <= 0xbf) {
                 return string(type & 0x1f);
             } else if (type >= 0x90 && type <= 0x9f) {
-                return array(type & 0x0f);
+                return array(type & 0x0f, used);
             } else if (type >= 0x80 && type <= 0x8f) {
-                return map(type & 0x0f);
+                return map(type & 0x0f, used);
             }
             return switch (type) {
                 case 0xc0 -> LuaValue.NIL;
@@ -278,10 +296,10 @@ final class LuaMsgPack {
                 case 0xd9 -> string(bits(1));
                 case 0xda -> string(bits(2));
                 case 0xdb -> string(bits(4));
-                case 0xdc -> array(bits(2));
-                case 0xdd -> array(bits(4));
-                case 0xde -> map(bits(2));
-                case 0xdf -> map(bits(4));
+                case 0xdc -> array(bits(2), used);
+                case 0xdd -> array(bits(4), used);
+                case 0xde -> map(bits(2), used);
+                case 0xdf -> map(bits(4), used);
                 default -> throw args.error(BAD_FORMAT);
             };
         }
@@ -295,19 +313,21 @@ final class LuaMsgPack {
             return v;
         }
 
-        private LuaValue array(long n) {
+        /** Each element is decoded above the table and its index. */
+        private LuaValue array(long n, int used) {
             LuaTable t = new LuaTable();
             for (long i = 1; i <= n; i++) {
-                t.rawset((int) i, value());
+                t.rawset((int) i, value(used + 2));
             }
             return t;
         }
 
-        private LuaValue map(long n) {
+        /** Each key is decoded above the table, each value above the table and its key. */
+        private LuaValue map(long n, int used) {
             LuaTable t = new LuaTable();
             for (long i = 0; i < n; i++) {
-                LuaValue k = value();
-                LuaValue v = value();
+                LuaValue k = value(used + 1);
+                LuaValue v = value(used + 2);
                 if (k.isnil()) {
                     throw new LuaError(LuaValue.valueOf("table index is nil")); // Lua's own error, without a position
                 }

@@ -33,6 +33,8 @@ final class LuaStruct {
 
     private static final int MAX_INT_SIZE = 32;
     private static final int MAX_ALIGN = 8;
+    /** Lua 5.1's bound on a C function's stack (LUAI_MAXCSTACK), which unpack's results count against. */
+    private static final int MAX_STACK_SLOTS = 8000;
 
     private LuaStruct() {
     }
@@ -238,6 +240,9 @@ final class LuaStruct {
             pos += f.padding(pos, opt, size);
             if (Long.compareUnsigned(size, length) > 0 || Long.compareUnsigned(pos, length - size) > 0) {
                 throw args.argError(2, "data string too short");
+            }
+            if (a.narg() + out.size() + 2 > MAX_STACK_SLOTS) { // Lua 5.1's room check for two results more
+                throw args.error("stack overflow (too many results)");
             }
             switch (opt) {
                 case 'b', 'B', 'h', 'H', 'l', 'L', 'T', 'i', 'I' ->
