@@ -44,15 +44,55 @@ final class LuaArgs {
         return argError(n, expected + " expected, got " + (n > a.narg() ? "no value" : a.arg(n).typename()));
     }
 
-    /** {@code luaL_checknumber}: a number, or a string that reads as one. */
+    /** {@code luaL_checknumber}: a number, or a string that reads as one ({@link #toNumber}). */
     double number(Varargs a, int n) {
         LuaValue v = a.arg(n);
-        LuaValue d = v.type() == LuaValue.TNUMBER || v.type() == LuaValue.TSTRING ? v.tonumber() : LuaValue.NIL;
-        if (d.isnil()) {
+        if (v.type() == LuaValue.TNUMBER) {
+            return v.todouble();
+        }
+        Double d = v.type() == LuaValue.TSTRING ? toNumber(RedisLib.bytes((LuaString) v)) : null;
+        if (d == null) {
             throw typeError(a, n, "number");
         }
-        return d.todouble();
+        return d;
     }
+
+    /**
+     * A string read as a number the way Lua 5.1 reads one, with C's {@code strtod}: up to its first
+     * NUL, spaces around, decimal or hexadecimal (with an optional binary exponent), {@code inf},
+     * {@code infinity} and {@code nan} in any case. (LuaJ's own reading takes neither hex floats
+     * nor infinities, and fails with an exception on {@code "0x"}.)
+     *
+     * @return the number, or null if the string is not one
+     */
+    static Double toNumber(byte[] s) {
+        int end = 0;
+        while (end < s.length && s[end] != 0) {
+            end++;
+        }
+        java.util.regex.Matcher m = C_NUMBER.matcher(new String(s, 0, end, StandardCharsets.ISO_8859_1));
+        if (!m.matches()) {
+            return null;
+        }
+        String sign = m.group(1) == null ? "" : m.group(1);
+        String body = m.group(2);
+        if (body.regionMatches(true, 0, "inf", 0, 3)) {
+            return sign.equals("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        }
+        if (body.regionMatches(true, 0, "nan", 0, 3)) {
+            return Double.NaN;
+        }
+        boolean hex = body.length() > 1 && (body.charAt(1) == 'x' || body.charAt(1) == 'X');
+        boolean exponent = body.indexOf('p') >= 0 || body.indexOf('P') >= 0;
+        return Double.parseDouble(sign + body + (hex && !exponent ? "p0" : ""));
+    }
+
+    /** What strtod reads whole, between C's spaces: a sign, then a hex float, a decimal, inf or nan. */
+    private static final java.util.regex.Pattern C_NUMBER = java.util.regex.Pattern.compile(
+            "[ \\t\\n\\x0B\\f\\r]*([+-])?("
+            + "0[xX](?:[0-9a-fA-F]+(?:\\.[0-9a-fA-F]*)?|\\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
+            + "|(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+            + "|(?i:infinity|inf|nan(?:\\([0-9a-zA-Z_]*\\))?))[ \\t\\n\\x0B\\f\\r]*");
 
     /** {@code luaL_checkinteger}: {@link #number}, cut to a 64-bit integer as C casts it. */
     long integer(Varargs a, int n) {
