@@ -226,7 +226,7 @@ final class BitCommands {
     /**
      * BITOP AND|OR|XOR|NOT destkey key...: missing sources are empty strings, shorter ones are
      * padded with zeros, and an empty result deletes the destination. The destination is written
-     * as SET writes it: any type replaced, no TTL kept.
+     * as SET writes it: any type replaced, no TTL kept; the event is {@code set}, or {@code del}.
      */
     private void bitop(Client c, byte[][] a, Reply r) {
         byte[] op = a[1];
@@ -252,9 +252,12 @@ final class BitCommands {
             }
             byte[] out = combine(op, sources, n);
             if (n == 0) {
-                store.delete(a[2]);
+                if (store.delete(a[2])) {
+                    ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[2]);
+                }
             } else {
                 store.set(a[2], out, StoredValue.NO_EXPIRY);
+                ctx.events.fire(KeyspaceEvents.STRING, "set", store, a[2]);
             }
             r.integer(n);
         } finally {

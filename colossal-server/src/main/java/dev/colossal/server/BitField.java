@@ -67,6 +67,9 @@ final class BitField {
             if (wrote || e == null || v.length != old.length) {
                 store.set(a[1], v, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
             }
+            if (wrote) { // as Redis: a string only grown (every write failed) publishes nothing
+                ctx.events.fire(KeyspaceEvents.STRING, "setbit", store, a[1]);
+            }
         } finally {
             l.unlock();
         }
