@@ -351,7 +351,8 @@ final class KeyCommands {
     /**
      * OBJECT ENCODING and REFCOUNT answer what redis-server would hold for the value: a string's encoding follows from the bytes as Redis's {@code tryObjectEncoding}
      * decides it on SET (a value APPEND or SETRANGE made is "raw" there whatever its length; here
-     * it is judged by its bytes like any other), a hash's as its {@link HashLayout} encoding byte keeps it.
+     * it is judged by its bytes like any other), a hash's as its {@link HashLayout} encoding byte keeps it,
+     * a set's as its {@link SetLayout} one does.
      */
     private void object(Client c, byte[][] a, Reply r) {
         if (Args.is(a[1], "FREQ")) {
@@ -375,6 +376,14 @@ final class KeyCommands {
         if (e.isHash()) {
             if (encoding) {
                 r.bulk(new HashCursor(e).encoding() == HashLayout.LISTPACK ? "listpack" : "hashtable");
+            } else {
+                r.integer(1);
+            }
+            return;
+        }
+        if (e.type() == StoredValue.SET) {
+            if (encoding) {
+                r.bulk(new SetView(e).encoding() == SetLayout.INTSET ? "intset" : "hashtable");
             } else {
                 r.integer(1);
             }
