@@ -71,12 +71,12 @@ class DumpRestoreTest {
                  Jedis redis = new Jedis("127.0.0.1", port);
                  Jedis colossal = new Jedis("127.0.0.1", ours.port())) {
                 redis.rpush("list", "a", "b");
-                redis.sadd("set", "a");
-                for (String key : List.of("list", "set")) {
+                redis.zadd("zset", 1, "a");
+                for (String key : List.of("list", "zset")) {
                     byte[] payload = redis.dump(key);
                     JedisDataException e = assertThrows(JedisDataException.class, () -> colossal.restore(key, 0, payload));
-                    assertTrue(e.getMessage().contains("holds a " + key) && e.getMessage().contains("strings and hashes only"),
-                            e.getMessage());
+                    assertTrue(e.getMessage().contains("holds a " + key)
+                            && e.getMessage().contains("strings, hashes and sets only"), e.getMessage());
                     assertFalse(colossal.exists(key));
                 }
                 colossal.set("kept", "v");

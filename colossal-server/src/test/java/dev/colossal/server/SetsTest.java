@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -350,6 +351,70 @@ class SetsTest {
             } finally {
                 pool.shutdown();
             }
+        }
+    }
+
+    @Test
+    void setsMoveBetweenRedisAndColossalBothWaysByDumpAndRestore() throws Exception {
+        TestServers.onRedis(port -> {
+            try (ColossalServer ours = TestServers.colossal(dir);
+                 Jedis redis = new Jedis("127.0.0.1", port);
+                 Jedis colossal = new Jedis("127.0.0.1", ours.port())) {
+                java.util.Map<String, List<String>> sets = new java.util.LinkedHashMap<>();
+                sets.put("int16", List.of("1", "-5", "32767", "-32768"));
+                sets.put("int32", List.of("1", "70000", "-2147483648"));
+                sets.put("int64", List.of("1", "9223372036854775807", "-9223372036854775808"));
+                List<String> wide = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    wide.add(Integer.toString(i * 3)); // an intset Redis LZF-compresses
+                }
+                sets.put("wide", wide);
+                sets.put("text", List.of("a", "", "caf\u00e9", "x".repeat(100), "12", "-0", "007"));
+                List<String> many = new ArrayList<>();
+                for (int i = 0; i < 600; i++) {
+                    many.add(Integer.toString(i)); // integers past the intset's 512: a hashtable, type 2
+                }
+                sets.put("many", many);
+                for (java.util.Map.Entry<String, List<String>> e : sets.entrySet()) {
+                    String key = e.getKey();
+                    redis.sadd(key, e.getValue().toArray(String[]::new));
+                    byte[] payload = redis.dump(key);
+                    boolean intset = redis.objectEncoding(key).equals("intset");
+                    assertEquals(intset ? 11 : 2, payload[0], "Redis's RDB type for " + key);
+                    assertEquals("OK", colossal.restore(key, 0, payload));
+                    assertEquals(redis.smembers(key), colossal.smembers(key), "Redis to Colossal: " + key);
+                    assertEquals(redis.objectEncoding(key), colossal.objectEncoding(key), key);
+                    String back = key + ":back";
+                    assertEquals("OK", redis.restore(back, 0, colossal.dump(key)));
+                    assertEquals(redis.smembers(key), redis.smembers(back), "Colossal to Redis: " + key);
+                    assertEquals(redis.objectEncoding(key), redis.objectEncoding(back));
+                    if (intset && (payload[1] & 0xC0) != 0xC0) { // the intset's string is not LZF's (encoding 0xC3)
+                        assertArrayEquals(payload, colossal.dump(key), "an intset Redis does not compress: " + key);
+                    }
+                }
+            }
+        });
+    }
+
+    /** Redis 7.2 dumps a small set as a listpack (RDB type 20): RESTORE takes it. */
+    @Test
+    void restoreTakesRedis72sListpackSets() throws Exception {
+        // A listpack of "a" and 7: total bytes, entry count, then each entry and its back-length, then the end byte
+        byte[] listpack = {13, 0, 0, 0, 2, 0, (byte) 0x81, 'a', 2, 7, 1, (byte) 0xFF};
+        listpack[0] = (byte) listpack.length;
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        b.write(20);
+        b.write(listpack.length);
+        b.writeBytes(listpack);
+        b.writeBytes(new byte[] {11, 0}); // RDB version 11, Redis 7.2's
+        long crc = dev.colossal.rdb.Crc64.update(0, java.lang.foreign.MemorySegment.ofArray(b.toByteArray()), 0, b.size());
+        for (int i = 0; i < Long.BYTES; i++) {
+            b.write((int) (crc >>> (8 * i)));
+        }
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            assertEquals("OK", j.restore("lp", 0, b.toByteArray()));
+            assertEquals(Set.of("a", "7"), j.smembers("lp"));
+            assertEquals("hashtable", j.objectEncoding("lp"));
         }
     }
 
