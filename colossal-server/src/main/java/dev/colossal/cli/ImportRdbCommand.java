@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
  * Exit code 0 when imported, 1 if the dump is damaged or the load stopped, 2 if it could not start.
  */
 @Command(name = "import-rdb", mixinStandardHelpOptions = true,
-        description = {"Import a Redis dump's strings, hashes and sets into a data directory.",
+        description = {"Import a Redis dump's strings, hashes and sets into a directory.",
             "The dump is what redis-cli SAVE writes (dump.rdb); 'colossal serve' then serves the directory. Each key"
                     + " holding a string, a hash or a set is imported with its TTL into its database's map file; other types"
                     + " (lists, zsets, streams, modules, hashes in Redis 6's encodings) and keys already expired are counted and"
