@@ -18,9 +18,15 @@ import java.util.concurrent.locks.Lock;
  */
 final class SetAlgebra {
 
-    /** Which result of the sets. */
+    /** Which result of the sets, and the event its STORE publishes ({@link KeyspaceEvents}). */
     private enum Op {
-        INTER, UNION, DIFF
+        INTER("sinterstore"), UNION("sunionstore"), DIFF("sdiffstore");
+
+        final String storeEvent;
+
+        Op(String storeEvent) {
+            this.storeEvent = storeEvent;
+        }
     }
 
     private final ServerContext ctx;
@@ -55,7 +61,12 @@ final class SetAlgebra {
         StringCommands.lockAll(ls);
         try {
             SetValue result = SetValue.loaded(compute(op, views(store, a, 2, a.length), Long.MAX_VALUE));
-            SetCommands.save(store, a[1], result, StoredValue.NO_EXPIRY);
+            if (result.size() > 0) {
+                SetCommands.save(store, a[1], result, StoredValue.NO_EXPIRY);
+                ctx.events.fire(KeyspaceEvents.SET, op.storeEvent, store, a[1]);
+            } else if (store.delete(a[1])) {
+                ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
+            }
             r.integer(result.size());
         } finally {
             StringCommands.unlockAll(ls);

@@ -75,9 +75,10 @@ final class SetCommands {
 
     /**
      * A set write: under the key's lock, decodes the set (an empty one if absent), applies
-     * {@code change}, stores the result with the deadline the key had if it changed, then answers.
+     * {@code change}, stores the result with the deadline the key had if it changed, publishes
+     * {@code event} ({@link KeyspaceEvents}; and {@code del} if the set is gone), then answers.
      */
-    private void write(Client c, byte[] key, Reply r, Change change) {
+    private void write(Client c, byte[] key, Reply r, String event, Change change) {
         KeyValueStore store = ctx.db(c);
         Lock l = store.lock(key);
         l.lock();
@@ -87,6 +88,10 @@ final class SetCommands {
             Consumer<Reply> reply = change.apply(s);
             if (s.changed()) {
                 save(store, key, s, deadline(e));
+                ctx.events.fire(KeyspaceEvents.SET, event, store, key);
+                if (s.size() == 0) {
+                    ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, key);
+                }
             }
             reply.accept(r);
         } finally {
@@ -95,14 +100,14 @@ final class SetCommands {
     }
 
     private void sadd(Client c, byte[][] a, Reply r) {
-        write(c, a[1], r, s -> {
+        write(c, a[1], r, "sadd", s -> {
             long added = s.addAll(a, 2, a.length);
             return rr -> rr.integer(added);
         });
     }
 
     private void srem(Client c, byte[][] a, Reply r) {
-        write(c, a[1], r, s -> {
+        write(c, a[1], r, "srem", s -> {
             long removed = s.size() == 0 ? 0 : s.removeAll(a, 2, a.length);
             return rr -> rr.integer(removed);
         });
@@ -151,7 +156,7 @@ final class SetCommands {
             return;
         }
         if (a.length == 2) {
-            write(c, a[1], r, s -> {
+            write(c, a[1], r, "spop", s -> {
                 if (s.size() == 0) {
                     return Reply::nullBulk;
                 }
@@ -170,7 +175,7 @@ final class SetCommands {
             return;
         }
         long count = parsed.getAsLong();
-        write(c, a[1], r, s -> {
+        write(c, a[1], r, "spop", s -> {
             int n = s.size();
             if (n == 0 || count == 0) {
                 return rr -> rr.set(0);
@@ -219,10 +224,19 @@ final class SetCommands {
             }
             SetValue to = dst == null ? SetValue.empty() : SetValue.of(dst);
             // The growing write first: if the store refuses it, nothing has moved
-            if (to.add(a[3])) {
+            boolean added = to.add(a[3]);
+            if (added) {
                 save(store, a[2], to, deadline(dst));
             }
             save(store, a[1], from, deadline(src));
+            // Redis's order: the source's events, then the destination's
+            ctx.events.fire(KeyspaceEvents.SET, "srem", store, a[1]);
+            if (from.size() == 0) {
+                ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
+            }
+            if (added) {
+                ctx.events.fire(KeyspaceEvents.SET, "sadd", store, a[2]);
+            }
             r.integer(1);
         } finally {
             StringCommands.unlockAll(ls);
