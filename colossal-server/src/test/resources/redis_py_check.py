@@ -210,10 +210,46 @@ def list_check(r, label):
     print("ok %s lists: push/pop/lrange/linsert/lset/lrem/lpos/ltrim/lmpop, BRPOP/BLMOVE/LMOVE/LREM queue moves" % label)
 
 
+def set_check(r, label):
+    assert r.sadd("py:s", "a", "b", "c") == 3
+    assert r.sadd("py:s", "a", "d") == 1
+    assert r.smembers("py:s") == {b"a", b"b", b"c", b"d"}
+    assert r.sismember("py:s", "a") and not r.sismember("py:s", "z")
+    assert r.smismember("py:s", ["a", "z"]) in ([1, 0], [True, False])
+    assert r.scard("py:s") == 4
+    assert r.srem("py:s", "d", "z") == 1
+    assert r.srandmember("py:s") in (b"a", b"b", b"c")
+    assert len(r.srandmember("py:s", -5)) == 5 and set(r.srandmember("py:s", 5)) == {b"a", b"b", b"c"}
+    assert r.sadd("py:t", "b", "c", "e") == 3
+    assert r.sinter("py:s", "py:t") == {b"b", b"c"}
+    assert r.sunion("py:s", "py:t") == {b"a", b"b", b"c", b"e"}
+    assert r.sdiff("py:s", "py:t") == {b"a"}
+    assert r.sintercard(2, ["py:s", "py:t"], limit=1) == 1
+    assert r.sinterstore("py:u", "py:s", "py:t") == 2 and r.smembers("py:u") == {b"b", b"c"}
+    assert r.smove("py:t", "py:s", "e") is True and r.sismember("py:s", "e")
+    assert set(r.sscan_iter("py:s")) == {b"a", b"b", b"c", b"e"}
+    r.sadd("py:big", *range(1000))
+    assert len(set(r.sscan_iter("py:big", count=100))) == 1000
+    assert r.object("encoding", "py:big") == b"hashtable"
+    popped = r.spop("py:big", 10)
+    assert len(set(popped)) == 10 and r.scard("py:big") == 990
+    assert r.type("py:s") == b"set" and r.object("encoding", "py:u") == b"hashtable"
+    r.sadd("py:i", 3, 1, 2)
+    assert r.object("encoding", "py:i") == b"intset"
+    try:
+        r.get("py:s")
+        raise AssertionError("GET of a set must fail")
+    except redis.ResponseError as e:
+        assert str(e).startswith("WRONGTYPE"), str(e)
+    assert r.delete("py:s", "py:t", "py:u", "py:big", "py:i") == 5
+    print("ok %s sets: sadd/srem/smembers/smismember/srandmember/sinter(card,store)/sunion/sdiff/smove/spop/sscan_iter/WRONGTYPE" % label)
+
+
 r2 = redis.Redis(host="127.0.0.1", port=port)
 check(r2, "RESP2")
 hash_check(r2, "RESP2")
 list_check(r2, "RESP2")
+set_check(r2, "RESP2")
 pubsub_check(r2, "RESP2")
 check_lock(r2, "RESP2")
 if major >= 5:
@@ -221,6 +257,7 @@ if major >= 5:
     check(r3, "RESP3")
     hash_check(r3, "RESP3")
     list_check(r3, "RESP3")
+    set_check(r3, "RESP3")
     pubsub_check(r3, "RESP3")
     check_lock(r3, "RESP3")
     hello = r3.execute_command("HELLO", "3")

@@ -8,8 +8,8 @@ import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
 /**
- * One pass of {@code import-rdb} over a dump: tallies what the keys are (strings and hashes per
- * database, other types, expired) and, given a writer, stores the strings and hashes. The check pass has no writer:
+ * One pass of {@code import-rdb} over a dump: tallies what the keys are (strings, hashes and sets per
+ * database, other types, expired) and, given a writer, stores the strings, hashes and sets. The check pass has no writer:
  * its tally says which databases the load pass will write, before anything is written.
  */
 final class RdbImporter implements RdbReader.Visitor {
@@ -19,12 +19,14 @@ final class RdbImporter implements RdbReader.Visitor {
     private final Progress bar;
     private final long fileBytes;
     private int shownPermille = -1;
-    /** Keys imported (or to import) per database: strings and hashes. */
+    /** Keys imported (or to import) per database: strings, hashes and sets. */
     final TreeMap<Integer, Long> keys = new TreeMap<>();
     /** Of those, hashes, every database together. */
     long hashes;
     /** Of those, lists, every database together. */
     long lists;
+    /** Of those, sets, every database together. */
+    long sets;
     /** Keys of other types passed over, by type. */
     final Map<String, Long> others = new TreeMap<>();
     long expired;
@@ -67,6 +69,16 @@ final class RdbImporter implements RdbReader.Visitor {
             return fieldsAndValues.stream().mapToLong(b -> b.length).sum();
         })) {
             hashes++;
+        }
+    }
+
+    @Override
+    public void set(int db, byte[] key, List<byte[]> members, long expireAtMillis, long offset) {
+        if (keep(db, key, expireAtMillis, offset, w -> {
+            w.setSet(db, key, members, expireAtMillis);
+            return members.stream().mapToLong(b -> b.length).sum();
+        })) {
+            sets++;
         }
     }
 

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The bytes of Redis's DUMP and RESTORE for a string or a hash: one value as an RDB file holds it,
+ * The bytes of Redis's DUMP and RESTORE for a string, a hash or a set: one value as an RDB file holds it,
  * then the RDB version that wrote it and a CRC-64 ({@link Crc64}) of everything before the checksum.
  *
  * <pre>
@@ -20,14 +20,18 @@ import java.util.List;
  *  type 0  string: one string (RdbInput's length and encodings)
  *  type 4  hash: a length n, then n (field, value) string pairs
  *  type 16 hash: one string holding a {@link Listpack} of field, value, field, value, ...
+ *  type 2  set: a length n, then n member strings
+ *  type 11 set: one string holding an intset ({@link RdbSets})
+ *  type 20 set (Redis 7.2): one string holding a {@link Listpack} of the members
  * </pre>
  *
  * <p>Written as Redis 7.0 writes them (version 10), a decimal that fits 32 bits as an integer, byte
  * for byte, except that strings longer than 20 bytes are written plain where Redis may
  * LZF-compress them, and a hash is always written as type 4 where Redis writes a small one as a
- * listpack (16): every Redis reads both. Read from any RDB version up to {@link
+ * listpack (16): every Redis reads both. A set is written as Redis 7.0 writes it: an intset as
+ * type 11, a hashtable as type 2. Read from any RDB version up to {@link
  * RdbReader#NEWEST_VERSION}, in every string encoding; a value of another type is refused, as
- * this server stores strings and hashes only.
+ * this server stores strings, hashes and sets only.
  */
 public final class DumpPayload {
 
@@ -53,13 +57,14 @@ public final class DumpPayload {
     }
 
     /**
-     * A value a payload holds: a string, a hash or a list; the other two are null.
+     * A value a payload holds: a string, a hash, a set or a list; the others are null.
      *
      * @param string the string's bytes
      * @param hash   the hash's fields and values, alternately, in the payload's order
+     * @param set    the set's members, distinct, in the payload's order
      * @param list   the list's elements, head first
      */
-    public record Value(byte[] string, List<byte[]> hash, List<byte[]> list) {}
+    public record Value(byte[] string, List<byte[]> hash, List<byte[]> set, List<byte[]> list) {}
 
     /** A payload RESTORE cannot take, with {@link #refusal why}. */
     public static final class RefusedException extends Exception {
@@ -85,35 +90,44 @@ public final class DumpPayload {
      * @return its DUMP payload
      */
     public static byte[] of(MemorySegment value) {
+        byte[] out = new byte[1 + stringSize(value) + FOOTER];
+        MemorySegment o = MemorySegment.ofArray(out);
+        out[0] = STRING;
+        footer(o, writeString(o, 1, value));
+        return out;
+    }
+
+    /** @return how many bytes {@link #writeString} writes for {@code value} */
+    private static int stringSize(MemorySegment value) {
         long n = value.byteSize();
         Long number = n <= 11 ? smallInteger(value) : null;
-        int body;
         if (number == null) {
-            body = lengthSize(n) + (int) n;
-        } else {
-            body = 1 + (number == (byte) (long) number ? 1 : number == (short) (long) number ? 2 : 4);
+            return lengthSize(n) + (int) n;
         }
-        byte[] out = new byte[1 + body + FOOTER];
-        MemorySegment o = MemorySegment.ofArray(out);
-        int at = 1; // out[0] = STRING
+        return 1 + (number == (byte) (long) number ? 1 : number == (short) (long) number ? 2 : 4);
+    }
+
+    /** Writes {@code value} as an RDB string at {@code at}, as Redis does but uncompressed; @return the offset after it */
+    private static int writeString(MemorySegment o, int at, MemorySegment value) {
+        long n = value.byteSize();
+        Long number = n <= 11 ? smallInteger(value) : null;
         if (number == null) {
             at = writeLength(o, at, n);
             MemorySegment.copy(value, 0, o, at, n);
-            at += (int) n;
-        } else if (body == 2) {
-            out[at++] = (byte) 0xC0;
-            out[at++] = (byte) (long) number;
-        } else if (body == 3) {
-            out[at++] = (byte) 0xC1;
-            o.set(SHORT_LE, at, (short) (long) number);
-            at += 2;
-        } else {
-            out[at++] = (byte) 0xC2;
-            o.set(INT_LE, at, (int) (long) number);
-            at += 4;
+            return at + (int) n;
         }
-        footer(o, at);
-        return out;
+        int body = stringSize(value);
+        if (body == 2) {
+            o.set(ValueLayout.JAVA_BYTE, at, (byte) 0xC0);
+            o.set(ValueLayout.JAVA_BYTE, at + 1, (byte) (long) number);
+        } else if (body == 3) {
+            o.set(ValueLayout.JAVA_BYTE, at, (byte) 0xC1);
+            o.set(SHORT_LE, at + 1, (short) (long) number);
+        } else {
+            o.set(ValueLayout.JAVA_BYTE, at, (byte) 0xC2);
+            o.set(INT_LE, at + 1, (int) (long) number);
+        }
+        return at + body;
     }
 
     /**
@@ -146,7 +160,7 @@ public final class DumpPayload {
         List<byte[]> nodes = RdbLists.nodes(elements);
         long body = lengthSize(nodes.size());
         for (byte[] lp : nodes) {
-            body += 1 + lengthSize(lp.length) + lp.length;
+            body += 1 + stringSize(MemorySegment.ofArray(lp));
         }
         byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
         MemorySegment o = MemorySegment.ofArray(out);
@@ -154,11 +168,42 @@ public final class DumpPayload {
         int at = writeLength(o, 1, nodes.size());
         for (byte[] lp : nodes) {
             at = writeLength(o, at, 2); // a packed node: a listpack
-            at = writeLength(o, at, lp.length);
-            System.arraycopy(lp, 0, out, at, lp.length);
-            at += lp.length;
+            at = writeString(o, at, MemorySegment.ofArray(lp));
         }
         footer(o, at);
+        return out;
+    }
+
+    /**
+     * @param members a set's members, which Redis holds as a hashtable
+     * @return its DUMP payload, RDB type 2
+     */
+    public static byte[] ofSet(List<byte[]> members) {
+        long body = lengthSize(members.size());
+        for (byte[] m : members) {
+            body += stringSize(MemorySegment.ofArray(m));
+        }
+        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        MemorySegment o = MemorySegment.ofArray(out);
+        out[0] = RdbSets.SET;
+        int at = writeLength(o, 1, members.size());
+        for (byte[] m : members) {
+            at = writeString(o, at, MemorySegment.ofArray(m));
+        }
+        footer(o, at);
+        return out;
+    }
+
+    /**
+     * @param ascending the members of a set Redis holds as an intset, ascending
+     * @return its DUMP payload, RDB type 11
+     */
+    public static byte[] ofIntset(long[] ascending) {
+        MemorySegment intset = MemorySegment.ofArray(RdbSets.intset(ascending));
+        byte[] out = new byte[1 + stringSize(intset) + FOOTER];
+        MemorySegment o = MemorySegment.ofArray(out);
+        out[0] = RdbSets.SET_INTSET;
+        footer(o, writeString(o, 1, intset));
         return out;
     }
 
@@ -170,8 +215,8 @@ public final class DumpPayload {
 
     /**
      * @param payload what DUMP gave
-     * @return the string or hash it holds
-     * @throws RefusedException if it is not a sound payload of a string or a hash
+     * @return the string, hash or set it holds
+     * @throws RefusedException if it is not a sound payload of a string, a hash or a set
      */
     public static Value valueOf(byte[] payload) throws RefusedException {
         MemorySegment p = MemorySegment.ofArray(payload);
@@ -188,21 +233,25 @@ public final class DumpPayload {
             throw new RefusedException(Refusal.VERSION_OR_CHECKSUM, "the checksum does not match");
         }
         int type = Byte.toUnsignedInt(payload[0]);
-        if (type != STRING && type != HASH && type != HASH_LISTPACK && !RdbLists.isList(type)) {
+        if (type != STRING && type != HASH && type != HASH_LISTPACK && type != RdbSets.SET && type != RdbSets.SET_INTSET
+                && type != RdbSets.SET_LISTPACK && !RdbLists.isList(type)) {
             String name = RdbValues.name(type);
             throw new RefusedException(name == null ? Refusal.BAD_FORMAT : Refusal.UNSUPPORTED_TYPE, name == null
                     ? "type " + type + " is no Redis type"
                     : name.equals("hash") ? "it holds a hash in an encoding of Redis before 7.0 (RDB type " + type + "),"
                             + " which this server does not read: RESTORE it into a Redis 7 and DUMP it from there"
-                    : "it holds a " + name + " (RDB type " + type + "), and this server stores strings, hashes and lists only");
+                    : "it holds a " + name + " (RDB type " + type + "), and this server stores strings, hashes, sets and lists only");
         }
         RdbInput in = new RdbInput(p.asSlice(1, end - 1));
         try {
             return switch (type) {
-                case STRING -> new Value(in.string(), null, null);
-                case HASH -> new Value(null, RdbHashes.pairs(in), null);
-                case HASH_LISTPACK -> new Value(null, RdbHashes.listpackPairs(in), null);
-                default -> new Value(null, null, RdbLists.elements(in, type));
+                case STRING -> new Value(in.string(), null, null, null);
+                case HASH -> new Value(null, RdbHashes.pairs(in), null, null);
+                case HASH_LISTPACK -> new Value(null, RdbHashes.listpackPairs(in), null, null);
+                case RdbSets.SET -> new Value(null, null, RdbSets.members(in), null);
+                case RdbSets.SET_INTSET -> new Value(null, null, RdbSets.intsetMembers(in), null);
+                case RdbSets.SET_LISTPACK -> new Value(null, null, RdbSets.listpackMembers(in), null);
+                default -> new Value(null, null, null, RdbLists.elements(in, type));
             };
         } catch (RdbFormatException e) {
             throw new RefusedException(Refusal.BAD_FORMAT, e.getMessage());

@@ -6,7 +6,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Reads an RDB file, the snapshot {@code redis-cli SAVE} writes, from RDB version 1 to 11 (Redis
  * 7.0 writes 10, 7.2 writes 11), and tells a {@link Visitor} of each key: string values and
- * hashes (types 4 and 16) whole, other types only by name ({@link RdbValues} finds where they end).
+ * hashes (types 4 and 16) and sets (types 2, 11 and 20) whole, other types only by name ({@link
+ * RdbValues} finds where they end).
  *
  * <pre>
  *  "REDIS" 4 ASCII digits (the version)
@@ -84,6 +85,19 @@ public final class RdbReader {
         default void hash(int db, byte[] key, java.util.List<byte[]> fieldsAndValues, long expireAtMillis, long offset)
                 throws RdbFormatException {
             other(db, key, "hash", expireAtMillis, offset);
+        }
+
+        /**
+         * A key holding a set (RDB type 2, an intset, type 11, or Redis 7.2's listpack, type 20),
+         * read whole in both modes as a hash is; a visitor that does not take sets passes it to {@link #other}.
+         *
+         * @param members        its members, distinct, in the dump's order
+         * @param expireAtMillis its deadline in Unix milliseconds, 0 for none
+         * @param offset         where its record ends, for progress
+         */
+        default void set(int db, byte[] key, java.util.List<byte[]> members, long expireAtMillis, long offset)
+                throws RdbFormatException {
+            other(db, key, "set", expireAtMillis, offset);
         }
 
         /**
@@ -192,6 +206,10 @@ public final class RdbReader {
                         visitor.hash(db, key, pairs, expireAt, in.offset());
                     } else if (RdbLists.isList(op)) {
                         visitor.list(db, key, RdbLists.elements(in, op), expireAt, in.offset());
+                    } else if (op == RdbSets.SET || op == RdbSets.SET_INTSET || op == RdbSets.SET_LISTPACK) {
+                        java.util.List<byte[]> members = op == RdbSets.SET ? RdbSets.members(in)
+                                : op == RdbSets.SET_INTSET ? RdbSets.intsetMembers(in) : RdbSets.listpackMembers(in);
+                        visitor.set(db, key, members, expireAt, in.offset());
                     } else {
                         String type = RdbValues.name(op);
                         RdbValues.skip(in, op, key, at);

@@ -529,7 +529,7 @@ final class AdminCommands {
         // but read from no more while its replies wait, and there are no replicas
         m.put("client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub " + OutputLimit.HARD
                 + " " + OutputLimit.SOFT + " " + OutputLimit.SOFT_SECONDS);
-        m.put("notify-keyspace-events", ""); // none: keyspace notifications are not published
+        m.put("notify-keyspace-events", KeyspaceEvents.format(ctx.events.flags()));
         return m;
     }
 
@@ -574,8 +574,7 @@ final class AdminCommands {
      * the server takes its settings at start only. Setting maxmemory or maxmemory-policy to what
      * they are is an OK (a client may set its cache's policy on connect), and so is
      * latency-monitor-threshold 0 (monitoring stays off); another value is refused with why: the
-     * bound is kept in the map file. notify-keyspace-events may be set to '' (no events, what it is);
-     * classes of events are refused, as none is published. A maxmemory that is no size ({@link MemorySize}, Redis's
+     * bound is kept in the map file. notify-keyspace-events turns {@link KeyspaceEvents} on and off. A maxmemory that is no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
@@ -590,6 +589,7 @@ final class AdminCommands {
         }
         boolean same = true;
         Map<String, Long> slowLogBounds = new LinkedHashMap<>();
+        int keyspaceEvents = -1;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -619,18 +619,18 @@ final class AdminCommands {
                 continue;
             }
             if (name.equals("notify-keyspace-events")) {
-                // Clients that want events (Spring Session's indexed repository) set this on connect, and
-                // some libraries clear it: clearing is what it already is, so only turning events on is refused
-                if (!value.isEmpty() && !value.chars().allMatch(ch -> KEYSPACE_EVENT_CLASSES.indexOf(ch) >= 0)) {
+                int flags = KeyspaceEvents.parse(value);
+                if (flags < 0) {
                     r.error("ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - Invalid"
                             + " event class character. Use '" + KEYSPACE_EVENT_CLASSES + "'.");
                     return;
                 }
-                if (!value.isEmpty()) {
-                    r.error("ERR CONFIG SET notify-keyspace-events is not supported by this server: it publishes no"
-                            + " keyspace notifications (only '' is accepted)");
+                if ((flags & (KeyspaceEvents.KEY_MISS | KeyspaceEvents.NEW)) != 0) {
+                    r.error("ERR CONFIG SET notify-keyspace-events: this server does not publish key-miss (m) or"
+                            + " new-key (n) events, which would cost every read or SET a lookup; leave them out");
                     return;
                 }
+                keyspaceEvents = flags;
                 continue;
             }
             if (name.equals("databases")) {
@@ -666,6 +666,9 @@ final class AdminCommands {
                     ctx.slowLog.slowerThanMicros(bound);
                 }
             });
+            if (keyspaceEvents >= 0) {
+                ctx.events.setFlags(keyspaceEvents);
+            }
             r.ok();
         } else {
             r.error("ERR CONFIG SET is not supported by this server; restart it with the flag instead");

@@ -92,6 +92,25 @@ public final class DataDirWriter implements AutoCloseable {
     }
 
     /**
+     * Stores a set as RESTORE would, replacing what the key held.
+     *
+     * @param db             the database, {@code 0 <= db <} {@link ServerConfig#MAX_DATABASES}
+     * @param key            the key
+     * @param members        its members, distinct
+     * @param expireAtMillis its deadline in Unix milliseconds, 0 for none
+     * @throws IllegalArgumentException if the set is larger than the server stores, or than the bound allows
+     */
+    public void setSet(int db, byte[] key, java.util.List<byte[]> members, long expireAtMillis) {
+        check(db);
+        try {
+            byte[] payload = SetValue.loaded(members).encode();
+            dbs.open(db).set(key, payload, 0, payload.length, expireAtMillis, StoredValue.SET);
+        } catch (ReplyException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /**
      * Stores a list as RESTORE would, replacing what the key held.
      *
      * @param db             the database, {@code 0 <= db <} {@link ServerConfig#MAX_DATABASES}

@@ -144,6 +144,8 @@ final class DatabaseCommands {
                 dst.set(a[1], e, e.expireAtMillis());
                 src.delete(a[1]);
             }
+            ctx.events.fire(KeyspaceEvents.GENERIC, "move_from", src, a[1]);
+            ctx.events.fire(KeyspaceEvents.GENERIC, "move_to", dst, a[1]);
             r.integer(1);
         } finally {
             l.unlock();
@@ -192,6 +194,7 @@ final class DatabaseCommands {
             } else {
                 dst.set(a[2], e, e.expireAtMillis());
             }
+            ctx.events.fire(KeyspaceEvents.GENERIC, "copy_to", dst, a[2]);
             r.integer(1);
         } finally {
             StringCommands.unlockAll(ls);

@@ -145,6 +145,20 @@ final class Databases implements AutoCloseable {
     }
 
     /**
+     * @param store a store {@link #store} gave
+     * @return the number it is now, or -1 if none (a database about to be closed): SWAPDB may have
+     *     moved it since it was looked up, and then the number is the one its keys are under now
+     */
+    int indexOf(KeyValueStore store) {
+        for (int i = 0; i < slots.length(); i++) {
+            if (slots.getAcquire(i) == store || unopened[i] == store) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
      * @param db a database number
      * @return its map, created now if it has none
      * @throws UncheckedIOException if the file cannot be created (a full disk: the write's reply is OOM)

@@ -9,7 +9,7 @@ import java.util.concurrent.locks.Lock;
 /**
  * DUMP and RESTORE, by which tools move keys between servers (redis-shake, RIOT, MIGRATE-like
  * scripts): the payload is {@link DumpPayload}'s, which every Redis reads, and RESTORE takes what
- * any Redis up to 7.2 dumps of a string or a hash. RESTORE checks its arguments in Redis's order, so each
+ * any Redis up to 7.2 dumps of a string, a hash or a set. RESTORE checks its arguments in Redis's order, so each
  * bad request gets the error Redis gives it; IDLETIME and FREQ are taken and have no effect (no
  * per-key access clock here, as OBJECT IDLETIME has none).
  */
@@ -53,7 +53,28 @@ final class DumpCommands {
             r.bulk(DumpPayload.ofHash(pairs));
             return;
         }
+        if (e.type() == StoredValue.SET) {
+            r.bulk(dumpSet(new SetView(e)));
+            return;
+        }
         r.bulk(DumpPayload.of(MemorySegment.ofArray(e.array()).asSlice(e.offset(), e.length())));
+    }
+
+    /** A set as Redis 7.0 dumps it: an intset as RDB type 11 (its members ascending already), a hashtable as type 2. */
+    private static byte[] dumpSet(SetView v) {
+        int n = v.count();
+        if (v.encoding() == SetLayout.INTSET) {
+            long[] values = new long[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = SetOrder.integer(v.bytes(), v.start(i), v.length(i));
+            }
+            return DumpPayload.ofIntset(values);
+        }
+        List<byte[]> members = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            members.add(v.member(i));
+        }
+        return DumpPayload.ofSet(members);
     }
 
     private void restore(Client c, byte[][] a, Reply r) {
@@ -113,17 +134,24 @@ final class DumpCommands {
             long deadline = deadline(ttl.getAsLong(), absolute);
             if (deadline != StoredValue.NO_EXPIRY && deadline <= ctx.now()) {
                 // Redis's too: a key restored already expired is not created, and REPLACE deletes the old one.
-                if (replace) {
-                    store.delete(a[1]);
+                if (replace && store.delete(a[1])) {
+                    ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
                 }
-            } else if (value.string() != null) {
-                store.set(a[1], value.string(), deadline);
             } else if (value.list() != null) {
                 StoredList.load(store, a[1], value.list(), deadline);
                 ctx.waits.ready(c.db, a[1]);
+                ctx.events.fire(KeyspaceEvents.GENERIC, "restore", store, a[1]);
             } else {
-                byte[] payload = HashValue.loaded(value.hash()).encode();
-                store.set(a[1], payload, 0, payload.length, deadline, StoredValue.HASH);
+                if (value.string() != null) {
+                    store.set(a[1], value.string(), deadline);
+                } else if (value.set() != null) {
+                    byte[] payload = SetValue.loaded(value.set()).encode();
+                    store.set(a[1], payload, 0, payload.length, deadline, StoredValue.SET);
+                } else {
+                    byte[] payload = HashValue.loaded(value.hash()).encode();
+                    store.set(a[1], payload, 0, payload.length, deadline, StoredValue.HASH);
+                }
+                ctx.events.fire(KeyspaceEvents.GENERIC, "restore", store, a[1]);
             }
             r.ok();
         } finally {

@@ -77,9 +77,15 @@ final class ExpirySweeper implements AutoCloseable {
     }
 
     /** A read found a key expired and removed it: counted in INFO's expired_keys, as a sweep's are. */
-    void removedOnRead() {
+    void removedOnRead(KeyValueStore store, byte[] key) {
         ctx.stats.expiredKeys.increment();
+        expired(store, key);
         changed();
+    }
+
+    /** {@code key} was removed from {@code store} for its deadline: the {@code expired} event. */
+    void expired(KeyValueStore store, byte[] key) {
+        ctx.events.fire(KeyspaceEvents.EXPIRED, "expired", store, key);
     }
 
     /** A write without a TTL to a database with keys that have one: it may have replaced or removed one. */

@@ -81,9 +81,10 @@ final class HashCommands {
 
     /**
      * A hash write: under the key's lock, decodes the hash (an empty one if absent), applies
-     * {@code change}, stores the result with the deadline the key had if it changed, then answers.
+     * {@code change}, stores the result with the deadline the key had if it changed, publishes
+     * {@code event} ({@link KeyspaceEvents}; and {@code del} if the hash is gone), then answers.
      */
-    private void write(Client c, byte[] key, Reply r, Change change) {
+    private void write(Client c, byte[] key, Reply r, String event, Change change) {
         KeyValueStore store = ctx.db(c);
         Lock l = store.lock(key);
         l.lock();
@@ -93,6 +94,10 @@ final class HashCommands {
             Consumer<Reply> reply = change.apply(h);
             if (h.changed()) {
                 save(store, key, h, e);
+                ctx.events.fire(KeyspaceEvents.HASH, event, store, key);
+                if (h.size() == 0) {
+                    ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, key);
+                }
             }
             reply.accept(r);
         } finally {
@@ -105,7 +110,7 @@ final class HashCommands {
             r.error(Errors.arity(name));
             return;
         }
-        write(c, a[1], r, h -> {
+        write(c, a[1], r, "hset", h -> {
             int added = 0;
             for (int i = 2; i < a.length; i += 2) {
                 added += h.put(a[i], a[i + 1]) ? 1 : 0;
@@ -116,7 +121,7 @@ final class HashCommands {
     }
 
     private void hsetnx(Client c, byte[][] a, Reply r) {
-        write(c, a[1], r, h -> {
+        write(c, a[1], r, "hset", h -> {
             if (h.indexOf(a[2]) >= 0) {
                 return rr -> rr.integer(0);
             }
@@ -149,7 +154,7 @@ final class HashCommands {
     }
 
     private void hdel(Client c, byte[][] a, Reply r) {
-        write(c, a[1], r, h -> {
+        write(c, a[1], r, "hdel", h -> {
             int removed = 0;
             for (int i = 2; i < a.length; i++) {
                 removed += h.remove(a[i]) ? 1 : 0;
@@ -202,7 +207,7 @@ final class HashCommands {
             return;
         }
         long by = parsed.getAsLong();
-        write(c, a[1], r, h -> {
+        write(c, a[1], r, "hincrby", h -> {
             byte[] old = h.get(a[2]);
             OptionalLong v = old == null ? OptionalLong.of(0) : Args.toLong(old);
             if (v.isEmpty()) {
@@ -227,7 +232,7 @@ final class HashCommands {
             r.error(NAN_OR_INFINITY);
             return;
         }
-        write(c, a[1], r, h -> {
+        write(c, a[1], r, "hincrbyfloat", h -> {
             byte[] old = h.get(a[2]);
             BigDecimal v = old == null ? BigDecimal.ZERO : LongDouble.parse(old);
             if (v == null) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntFunction;
 
 /**
  * HRANDFIELD and HSCAN: the hash commands that answer part of a hash, with Redis 7.0's order of
@@ -133,7 +134,8 @@ final class HashSampling {
         byte[] pattern = o.pattern();
         HashValue h = HashValue.of(e);
         List<Integer> found = new ArrayList<>();
-        long next = h.encoding() == HashLayout.LISTPACK ? all(h, found) : step(h, parsedCursor.getAsLong(), o.count(), found);
+        long next = h.encoding() == HashLayout.LISTPACK ? all(h, found)
+                : step(h.size(), h::field, parsedCursor.getAsLong(), o.count(), found);
         List<Integer> matched = new ArrayList<>(found.size());
         for (int i : found) {
             if (pattern == null || Glob.matches(pattern, h.field(i))) {
@@ -157,17 +159,18 @@ final class HashSampling {
     }
 
     /**
-     * About {@code count} fields from {@code cursor} on in the order of {@link #place}, and all
-     * fields of the same place as the last, so that the next step starts past them.
+     * About {@code count} of the {@code n} fields (or set members) from {@code cursor} on in the
+     * order of {@link #place}, and all of the same place as the last, so that the next step starts
+     * past them: HSCAN's and SSCAN's step.
      *
+     * @param key the field (or member) at a position
      * @return the next step's cursor, 0 when done
      */
-    private static long step(HashValue h, long cursor, long count, List<Integer> found) {
-        int n = h.size();
+    static long step(int n, IntFunction<byte[]> key, long cursor, long count, List<Integer> found) {
         long[] places = new long[n];
         List<Integer> ahead = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            places[i] = place(h.field(i));
+            places[i] = place(key.apply(i));
             if (places[i] >= cursor) {
                 ahead.add(i);
             }

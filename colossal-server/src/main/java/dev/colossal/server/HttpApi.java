@@ -202,6 +202,9 @@ final class HttpApi implements AutoCloseable {
                 boolean gone;
                 try {
                     gone = store.delete(key);
+                    if (gone) {
+                        ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, key);
+                    }
                 } finally {
                     l.unlock();
                 }
@@ -294,6 +297,11 @@ final class HttpApi implements AutoCloseable {
             l.lock();
             try {
                 store.setInPlace(MemorySegment.ofArray(key), body.segment, header, body.length - header, at);
+                // What SET and SET EX publish: a PUT is one of them
+                ctx.events.fire(KeyspaceEvents.STRING, "set", store, key);
+                if (at != StoredValue.NO_EXPIRY) {
+                    ctx.events.fire(KeyspaceEvents.GENERIC, "expire", store, key);
+                }
             } finally {
                 l.unlock();
             }

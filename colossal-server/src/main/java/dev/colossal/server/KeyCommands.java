@@ -53,7 +53,10 @@ final class KeyCommands {
             Lock l = store.lock(a[i]);
             l.lock();
             try {
-                n += store.delete(a[i]) ? 1 : 0;
+                if (store.delete(a[i])) {
+                    n++;
+                    ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[i]);
+                }
             } finally {
                 l.unlock();
             }
@@ -119,8 +122,10 @@ final class KeyCommands {
             if (at <= ctx.now()) {
                 store.delete(a[1]);
                 ctx.stats.expiredKeys.increment();
+                ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
             } else {
                 StringCommands.setExpiry(store, a[1], e, at);
+                ctx.events.fire(KeyspaceEvents.GENERIC, "expire", store, a[1]);
             }
             r.integer(1);
         } finally {
@@ -152,6 +157,7 @@ final class KeyCommands {
                 r.integer(0);
             } else {
                 StringCommands.setExpiry(store, a[1], e, StoredValue.NO_EXPIRY);
+                ctx.events.fire(KeyspaceEvents.GENERIC, "persist", store, a[1]);
                 r.integer(1);
             }
         } finally {
@@ -263,6 +269,8 @@ final class KeyCommands {
                 store.set(a[2], e, e.expireAtMillis());
                 store.delete(a[1]);
             }
+            ctx.events.fire(KeyspaceEvents.GENERIC, "rename_from", store, a[1]);
+            ctx.events.fire(KeyspaceEvents.GENERIC, "rename_to", store, a[2]);
             if (nx) {
                 r.integer(1);
             } else {
@@ -349,7 +357,8 @@ final class KeyCommands {
     /**
      * OBJECT ENCODING and REFCOUNT answer what redis-server would hold for the value: a string's encoding follows from the bytes as Redis's {@code tryObjectEncoding}
      * decides it on SET (a value APPEND or SETRANGE made is "raw" there whatever its length; here
-     * it is judged by its bytes like any other), a hash's as its {@link HashLayout} encoding byte keeps it.
+     * it is judged by its bytes like any other), a hash's as its {@link HashLayout} encoding byte keeps it,
+     * a set's as its {@link SetLayout} one does.
      */
     private void object(Client c, byte[][] a, Reply r) {
         if (Args.is(a[1], "FREQ")) {
@@ -382,6 +391,14 @@ final class KeyCommands {
         if (e.isHash()) {
             if (encoding) {
                 r.bulk(new HashCursor(e).encoding() == HashLayout.LISTPACK ? "listpack" : "hashtable");
+            } else {
+                r.integer(1);
+            }
+            return;
+        }
+        if (e.type() == StoredValue.SET) {
+            if (encoding) {
+                r.bulk(new SetView(e).encoding() == SetLayout.INTSET ? "intset" : "hashtable");
             } else {
                 r.integer(1);
             }

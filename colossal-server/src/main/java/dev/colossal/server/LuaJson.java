@@ -169,7 +169,8 @@ final class LuaJson {
         if (d == 0) {
             return 1 / d < 0 ? "-0" : "0";
         }
-        BigDecimal v = new BigDecimal(d).round(new MathContext(digits));
+        // the double's exact value, a tie to the even digit: what C's printf does (186921531801345 is 1.8692153180134e+14)
+        BigDecimal v = new BigDecimal(d).round(new MathContext(digits, java.math.RoundingMode.HALF_EVEN));
         int exponent = v.precision() - v.scale() - 1;
         if (exponent < -4 || exponent >= digits) {
             BigDecimal mantissa = v.movePointLeft(exponent).stripTrailingZeros();

@@ -28,13 +28,15 @@ import org.luaj.vm2.lib.VarArgFunction;
  * start to end on the event loop that received it). What a script sees is what Redis 7.0 gives:
  * the base library without files or printing, {@code string}, {@code table}, {@code math},
  * {@code unpack} and {@code loadstring} as Lua 5.1 has them, {@code redis} ({@link RedisLib}),
- * {@code cjson} ({@link LuaJson}), {@code bit} ({@link LuaBit}) and {@code KEYS}/{@code ARGV}; no
- * {@code struct}, {@code cmsgpack}, {@code io}, {@code os}, {@code debug}, {@code package},
- * {@code require}, coroutines (LuaJ runs each on a thread of its own) or {@code luajava}.
+ * {@code cjson} ({@link LuaJson}), {@code bit} ({@link LuaBit}), {@code struct} ({@link LuaStruct}),
+ * {@code cmsgpack} ({@link LuaMsgPack}) and {@code KEYS}/{@code ARGV}; no {@code io}, {@code os},
+ * {@code debug}, {@code package}, {@code require}, coroutines (LuaJ runs each on a thread of its
+ * own) or {@code luajava}.
  *
  * <p>Globals are read-only, as in Redis: scripts see them through an empty table whose metatable
  * refuses writes and answers an unknown name with an error, so a script can leave nothing behind
- * for the next. The library tables are read-only the same way.
+ * for the next. The library tables are read-only the same way; {@code pairs} and {@code next} see
+ * through them to the library's fields, as Redis's read-only tables let a script list them.
  */
 final class LuaSandbox {
 
@@ -53,6 +55,8 @@ final class LuaSandbox {
     private final Globals env = new Globals();
     /** The tables scripts may not change, rawset included; by identity. */
     private final java.util.Set<LuaValue> readOnly = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** The library each read-only proxy stands for, for {@code pairs} and {@code next}; by identity. */
+    private final java.util.Map<LuaValue, LuaTable> libraries = new java.util.IdentityHashMap<>();
 
     static LuaSandbox ofThisThread() {
         return PER_THREAD.get();
@@ -93,10 +97,13 @@ final class LuaSandbox {
         globals.rawset("redis", new RedisLib(hook).table());
         globals.rawset("cjson", LuaJson.table(hook::where));
         globals.rawset("bit", LuaBit.table());
-        for (String lib : new String[] {"string", "table", "math", "redis", "cjson", "bit"}) {
+        globals.rawset("struct", LuaStruct.table(hook::where));
+        globals.rawset("cmsgpack", LuaMsgPack.table(hook::where));
+        for (String lib : new String[] {"string", "table", "math", "redis", "cjson", "bit", "struct", "cmsgpack"}) {
             globals.rawset(lib, readOnly((LuaTable) globals.rawget(lib)));
         }
         readOnly.add(env);
+        listLibraries();
         globals.rawset("_G", env);
         globals.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
         LuaValue rawset = globals.rawget("rawset");
@@ -126,6 +133,31 @@ final class LuaSandbox {
         env.setmetatable(meta);
     }
 
+    /**
+     * Replaces {@code next} and {@code pairs} with ones that iterate a library's own table when
+     * given its read-only proxy. The iterator is given the proxy, never the table, which has no
+     * metatable to refuse a write.
+     */
+    private void listLibraries() {
+        LuaValue next = globals.rawget("next");
+        LuaValue pairs = globals.rawget("pairs");
+        VarArgFunction seeThroughNext = new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                LuaTable real = libraries.get(a.arg1());
+                return real == null ? next.invoke(a) : real.next(a.arg(2));
+            }
+        };
+        globals.rawset("next", seeThroughNext);
+        globals.rawset("pairs", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                return libraries.containsKey(a.arg1())
+                        ? LuaValue.varargsOf(seeThroughNext, a.arg1(), LuaValue.NIL) : pairs.invoke(a);
+            }
+        });
+    }
+
     /** An empty table that reads through to {@code real} and refuses writes. */
     private LuaTable readOnly(LuaTable real) {
         LuaTable proxy = new LuaTable();
@@ -136,6 +168,7 @@ final class LuaSandbox {
         proxy.setmetatable(meta);
         readOnly.add(proxy);
         readOnly.add(real);
+        libraries.put(proxy, real);
         return proxy;
     }
 

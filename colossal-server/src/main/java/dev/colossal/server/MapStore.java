@@ -284,7 +284,7 @@ final class MapStore implements KeyValueStore {
             if (stored != null && isExpired(StoredValue.expireAt(stored)) && map.remove(key)) {
                 ExpirySweeper s = sweeper;
                 if (s != null) {
-                    s.removedOnRead();
+                    s.removedOnRead(this, key);
                 }
             }
         } finally {
@@ -604,6 +604,10 @@ final class MapStore implements KeyValueStore {
                 if (stored != null && isExpired(StoredValue.expireAt(stored))) {
                     map.remove(key);
                     removed++;
+                    ExpirySweeper s = sweeper;
+                    if (s != null) {
+                        s.expired(this, key); // under the key's lock: no later write's event goes before it
+                    }
                 }
             } finally {
                 l.unlock();

@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import org.luaj.vm2.Lua;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaFunction;
@@ -23,6 +24,14 @@ final class ScriptHook extends DebugLib {
 
     private final Prototype[] frames = new Prototype[MAX_DEPTH + 2];
     private final int[] lines = new int[MAX_DEPTH + 2];
+    /** Each frame's last instruction, to tell a return that is a tail call. */
+    private final int[] pcs = new int[MAX_DEPTH + 2];
+    /**
+     * The line of a tail call ({@code return f(x)}) whose frame has just returned, until the next
+     * call or instruction; else -1. LuaJ leaves the frame before it calls {@code f}, where Lua 5.1
+     * calls a C function from the frame: its errors name that line.
+     */
+    private int tailCallLine = -1;
     private int depth;
     private int lastLine;
     private volatile ScriptRun run;
@@ -61,6 +70,7 @@ final class ScriptHook extends DebugLib {
             frames[depth] = c.p;
         }
         depth++;
+        tailCallLine = -1;
     }
 
     @Override
@@ -71,10 +81,14 @@ final class ScriptHook extends DebugLib {
             frames[depth] = null;
         }
         depth++;
+        tailCallLine = -1;
     }
 
     @Override
     public void onReturn() {
+        int at = depth - 1;
+        Prototype p = at < frames.length ? frames[at] : null;
+        tailCallLine = p != null && Lua.GET_OPCODE(p.code[pcs[at]]) == Lua.OP_TAILCALL ? lines[at] : -1;
         depth--;
     }
 
@@ -87,6 +101,8 @@ final class ScriptHook extends DebugLib {
         int[] info = frames[depth - 1].lineinfo;
         lastLine = info != null && pc < info.length ? info[pc] : 0;
         lines[depth - 1] = lastLine;
+        pcs[depth - 1] = pc;
+        tailCallLine = -1;
         if (depth > MAX_DEPTH) {
             throw new LuaError(LuaValue.valueOf(where(1) + "stack overflow"));
         }
@@ -107,6 +123,12 @@ final class ScriptHook extends DebugLib {
      * @return {@code user_script:N: }, Lua's position prefix, or "" past the outermost function
      */
     String where(int level) {
+        if (tailCallLine >= 0) { // level 1 is the frame the tail call left, 2 the one below it
+            if (level == 1) {
+                return "user_script:" + tailCallLine + ": ";
+            }
+            level--;
+        }
         int at = Math.min(depth, MAX_DEPTH + 1) - level;
         if (at < 0) {
             // A tail call (return error('x')) left its caller's frame before the call:

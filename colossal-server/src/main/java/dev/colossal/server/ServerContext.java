@@ -24,6 +24,8 @@ final class ServerContext {
     final SlowLog slowLog = new SlowLog();
     /** Who listens to which channel; PUBLISH's fan-out. */
     final PubSub pubsub = new PubSub();
+    /** notify-keyspace-events: off until CONFIG SET turns classes on. */
+    final KeyspaceEvents events;
     final LongSupplier clock;
     final long startMillis;
     /**
@@ -55,6 +57,7 @@ final class ServerContext {
 
     ServerContext(Databases dbs, ServerConfig config, LongSupplier clock) {
         this.dbs = dbs;
+        this.events = new KeyspaceEvents(pubsub, dbs);
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;

@@ -151,6 +151,9 @@ final class StringCommands {
         l.lock();
         try {
             store.setInPlace(key, buf, p.starts[2], p.lengths[2], StoredValue.NO_EXPIRY);
+            if (ctx.events.on(KeyspaceEvents.STRING)) {
+                ctx.events.fire(KeyspaceEvents.STRING, "set", store, key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+            }
         } finally {
             l.unlock();
         }
@@ -212,6 +215,7 @@ final class StringCommands {
             } else {
                 store.set(a[1], a[2], at);
             }
+            setEvents(store, a[1], expiryArg > 0 ? at : StoredValue.NO_EXPIRY);
             if (get) {
                 bulkOrNull(old, r);
             } else {
@@ -219,6 +223,21 @@ final class StringCommands {
             }
         } finally {
             l.unlock();
+        }
+    }
+
+    /**
+     * The events of a SET: {@code set}, and {@code expire} if it gave a deadline; Redis 7.0 stores
+     * a value with a past deadline and expires it on its next lookup, this server removes it at
+     * once, so the {@code expired} Redis publishes then comes now.
+     */
+    private void setEvents(KeyValueStore store, byte[] key, long deadline) {
+        ctx.events.fire(KeyspaceEvents.STRING, "set", store, key);
+        if (deadline != StoredValue.NO_EXPIRY) {
+            ctx.events.fire(KeyspaceEvents.GENERIC, "expire", store, key);
+            if (expired(deadline)) {
+                ctx.events.fire(KeyspaceEvents.EXPIRED, "expired", store, key);
+            }
         }
     }
 
@@ -252,6 +271,7 @@ final class StringCommands {
                 r.integer(0);
             } else {
                 store.set(a[1], a[2], StoredValue.NO_EXPIRY);
+                ctx.events.fire(KeyspaceEvents.STRING, "set", store, a[1]);
                 r.integer(1);
             }
         } finally {
@@ -269,6 +289,7 @@ final class StringCommands {
         l.lock();
         try {
             store.set(a[1], a[3], at);
+            setEvents(store, a[1], at);
             r.ok();
         } finally {
             l.unlock();
@@ -283,6 +304,7 @@ final class StringCommands {
             KeyValueStore.Entry e = string(store, a[1]);
             if (e != null) {
                 store.delete(a[1]);
+                ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
             }
             bulkOrNull(e, r);
         } finally {
@@ -339,8 +361,10 @@ final class StringCommands {
             }
             if (expiryArg > 0 && expired(at)) {
                 store.delete(a[1]);
+                ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
             } else if (expiryArg > 0 || (persist && e.expireAtMillis() != StoredValue.NO_EXPIRY)) {
                 setExpiry(store, a[1], e, at);
+                ctx.events.fire(KeyspaceEvents.GENERIC, persist ? "persist" : "expire", store, a[1]);
             }
             r.bulk(e.value());
         } finally {
@@ -355,6 +379,7 @@ final class StringCommands {
         try {
             KeyValueStore.Entry e = string(store, a[1]);
             store.set(a[1], a[2], StoredValue.NO_EXPIRY);
+            ctx.events.fire(KeyspaceEvents.STRING, "set", store, a[1]);
             bulkOrNull(e, r);
         } finally {
             l.unlock();
@@ -398,6 +423,11 @@ final class StringCommands {
                     store.set(keys[i], a[2 * i + 2], StoredValue.NO_EXPIRY);
                 }
             }
+            if (ctx.events.on(KeyspaceEvents.STRING)) {
+                for (byte[] k : keys) {
+                    ctx.events.fire(KeyspaceEvents.STRING, "set", store, k);
+                }
+            }
             r.ok();
         } finally {
             unlockAll(ls);
@@ -422,6 +452,9 @@ final class StringCommands {
             }
             for (int i = 1; i < a.length; i += 2) {
                 store.set(a[i], a[i + 1], StoredValue.NO_EXPIRY);
+            }
+            for (int i = 1; i < a.length; i += 2) {
+                ctx.events.fire(KeyspaceEvents.STRING, "set", store, a[i]);
             }
             r.integer(1);
         } finally {
@@ -493,6 +526,7 @@ final class StringCommands {
                 return;
             }
             store.set(key, Args.bytes(Long.toString(sum)), e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+            ctx.events.fire(KeyspaceEvents.STRING, "incrby", store, key);
             r.integer(sum);
         } finally {
             l.unlock();
@@ -527,6 +561,7 @@ final class StringCommands {
             }
             byte[] out = Args.bytes(LongDouble.format(sum));
             store.set(a[1], out, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+            ctx.events.fire(KeyspaceEvents.STRING, "incrbyfloat", store, a[1]);
             r.bulk(out);
         } finally {
             l.unlock();
@@ -541,6 +576,7 @@ final class StringCommands {
             KeyValueStore.Entry e = string(store, a[1]);
             if (e == null) {
                 store.set(a[1], a[2], StoredValue.NO_EXPIRY);
+                ctx.events.fire(KeyspaceEvents.STRING, "append", store, a[1]);
                 r.integer(a[2].length);
                 return;
             }
@@ -552,6 +588,7 @@ final class StringCommands {
             byte[] v = Arrays.copyOfRange(e.array(), e.offset(), e.offset() + (int) n);
             System.arraycopy(a[2], 0, v, e.length(), a[2].length);
             store.set(a[1], v, e.expireAtMillis());
+            ctx.events.fire(KeyspaceEvents.STRING, "append", store, a[1]);
             r.integer(n);
         } finally {
             l.unlock();
@@ -629,6 +666,7 @@ final class StringCommands {
             byte[] out = Arrays.copyOf(v, n);
             System.arraycopy(piece, 0, out, (int) offset, piece.length);
             store.set(a[1], out, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+            ctx.events.fire(KeyspaceEvents.STRING, "setrange", store, a[1]);
             r.integer(n);
         } finally {
             l.unlock();

@@ -172,10 +172,11 @@ class ImportRdbTest {
         Cli.Run run = importInto(dir);
         assertEquals(0, run.exit(), run.err());
         int db0 = EXPECTED.get(0).size();
-        // the two hashes (hash-small in db 0, a listpack; hash-big in db 3, type 4) and the two lists (db 0,
-        // quicklists of one and of several listpack nodes) are keys of their databases too
-        for (String said : List.of("db0: " + (db0 + 3) + " keys imported", "db3: 3 keys imported", "db15: 1 key imported",
-                "hashes among them: 2", "lists among them: 2", "3 sets", "2 zsets", "1 stream", "2 already expired",
+        // the two hashes (hash-small in db 0, a listpack; hash-big in db 3, type 4), the three sets in db 0 (an
+        // intset, type 11; a small and a large hashtable, type 2) and the two lists in db 0 (quicklists of one and of
+        // several listpack nodes) are keys of their databases too
+        for (String said : List.of("db0: " + (db0 + 6) + " keys imported", "db3: 3 keys imported", "db15: 1 key imported",
+                "hashes among them: 2", "sets among them: 3", "lists among them: 2", "2 zsets", "1 stream", "2 already expired",
                 "CRC-64 verified")) {
             assertTrue(run.out().contains(said), said + " in:\n" + run.out());
         }
@@ -183,7 +184,7 @@ class ImportRdbTest {
         try (ColossalServer server = TestServers.colossal(dir); Wire w = new Wire(server.port())) {
             for (var db : EXPECTED.entrySet()) {
                 w.call("SELECT", Integer.toString(db.getKey()));
-                int others = db.getKey() == 0 ? 3 : db.getKey() == 3 ? 1 : 0;
+                int others = db.getKey() == 0 ? 6 : db.getKey() == 3 ? 1 : 0; // hashes, sets and lists
                 assertEquals(":" + (db.getValue().size() + others) + "\r\n", w.call("DBSIZE"), "db" + db.getKey());
                 for (var key : db.getValue().entrySet()) {
                     assertArrayEquals(key.getValue(), w.call("GET".getBytes(UTF_8),
@@ -197,7 +198,7 @@ class ImportRdbTest {
                 }
             }
             w.call("SELECT", "0");
-            assertEquals(":0\r\n", w.call("EXISTS", "soon", "list-soon", "set-ints", "zset-small"));
+            assertEquals(":0\r\n", w.call("EXISTS", "soon", "list-soon", "zset-small"));
             assertEquals("*3\r\n$1\r\na\r\n$1\r\nb\r\n$1\r\nc\r\n", w.call("LRANGE", "list-small", "0", "-1"));
             assertEquals(":3000\r\n", w.call("LLEN", "list-big"));
             for (int i : new int[] {0, 1, 1234, 2999}) {
@@ -205,6 +206,15 @@ class ImportRdbTest {
                 assertEquals("$" + v.length() + "\r\n" + v + "\r\n", w.call("LINDEX", "list-big", Integer.toString(i)));
             }
             assertEquals("*2\r\n$1\r\nf\r\n$1\r\nv\r\n", w.call("HGETALL", "hash-small"));
+            assertEquals("*3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n", w.call("SMEMBERS", "set-ints"));
+            assertEquals("$6\r\nintset\r\n", w.call("OBJECT", "ENCODING", "set-ints"));
+            assertEquals(":2\r\n", w.call("SCARD", "set-small"));
+            assertEquals("*2\r\n:1\r\n:1\r\n", w.call("SMISMEMBER", "set-small", "a", "b"));
+            assertEquals(":1000\r\n", w.call("SCARD", "set-big"));
+            for (int i = 0; i < 1000; i++) {
+                assertEquals(":1\r\n", w.call("SISMEMBER", "set-big", "member-" + i), "member-" + i);
+            }
+            assertEquals("$9\r\nhashtable\r\n", w.call("OBJECT", "ENCODING", "set-big"));
             assertEquals("$8\r\nlistpack\r\n", w.call("OBJECT", "ENCODING", "hash-small"));
             w.call("SELECT", "3");
             assertEquals(":300\r\n", w.call("HLEN", "hash-big"));

@@ -471,24 +471,24 @@ class PubSubTest {
     }
 
     /**
-     * Turning keyspace events on is refused with why (Spring Session's indexed repository does it at
-     * start: a generic "restart it with the flag" sent its users looking for a flag there is none of);
-     * clearing them is an OK, as nothing is published anyway.
+     * Spring Session's indexed repository turns keyspace events on at start ({@code Egx}); a CONFIG
+     * SET with the classes this server does not publish (key-miss, new-key) is refused with why and
+     * sets nothing, the other parameters in it neither.
      */
     @Test
-    void keyspaceEventsCanBeClearedButNotTurnedOn() throws Exception {
+    void keyspaceEventsAreSetAsAWholeWithTheOtherParameters() throws Exception {
         try (ColossalServer server = server(1, 0); Wire w = new Wire(server.port())) {
-            assertEquals("+OK\r\n", w.call("CONFIG", "SET", "notify-keyspace-events", ""));
-            assertEquals("-ERR CONFIG SET notify-keyspace-events is not supported by this server: it publishes no"
-                    + " keyspace notifications (only '' is accepted)\r\n",
-                    w.call("CONFIG", "SET", "notify-keyspace-events", "Egx"));
-            assertEquals("-ERR CONFIG SET notify-keyspace-events is not supported by this server: it publishes no"
-                    + " keyspace notifications (only '' is accepted)\r\n",
-                    w.call("CONFIG", "SET", "slowlog-max-len", "7", "notify-keyspace-events", "KEA"));
+            assertEquals("+OK\r\n", w.call("CONFIG", "SET", "notify-keyspace-events", "Egx"));
+            assertEquals("*2\r\n$22\r\nnotify-keyspace-events\r\n$3\r\ngxE\r\n",
+                    w.call("CONFIG", "GET", "notify-keyspace-events"));
+            assertEquals("-ERR CONFIG SET notify-keyspace-events: this server does not publish key-miss (m) or new-key"
+                    + " (n) events, which would cost every read or SET a lookup; leave them out\r\n",
+                    w.call("CONFIG", "SET", "slowlog-max-len", "7", "notify-keyspace-events", "KEAm"));
             assertEquals("*2\r\n$15\r\nslowlog-max-len\r\n$3\r\n128\r\n", w.call("CONFIG", "GET", "slowlog-max-len"),
                     "nothing is set unless every parameter can be");
-            assertEquals("*2\r\n$22\r\nnotify-keyspace-events\r\n$0\r\n\r\n",
+            assertEquals("*2\r\n$22\r\nnotify-keyspace-events\r\n$3\r\ngxE\r\n",
                     w.call("CONFIG", "GET", "notify-keyspace-events"));
+            assertEquals("+OK\r\n", w.call("CONFIG", "SET", "notify-keyspace-events", ""));
         }
     }
 

@@ -384,4 +384,81 @@ class ScriptingTest {
             assertEquals("+PONG\r\n", w.call("PING"));
         }
     }
+
+    /**
+     * A token bucket as Redisson's RRateLimiter keeps one: its state packed with struct into a
+     * string ({@code >dd}: tokens, last refill in ms), and each granted request recorded as
+     * {@code Bc0I} (the id's length, the id, the permits) in a hash.
+     */
+    private static final String TOKEN_BUCKET = """
+            local capacity, rate, now, wanted = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+            local tokens, last = capacity, now
+            local state = redis.call('get', KEYS[1])
+            if state then tokens, last = struct.unpack('>dd', state) end
+            tokens = math.min(capacity, tokens + (now - last) * rate / 1000)
+            local granted = tokens >= wanted
+            if granted then
+              tokens = tokens - wanted
+              redis.call('hset', KEYS[2], ARGV[5], struct.pack('Bc0I', string.len(ARGV[5]), ARGV[5], wanted))
+            end
+            redis.call('set', KEYS[1], struct.pack('>dd', tokens, now), 'px', 60000)
+            return {granted and 1 or 0, math.floor(tokens)}""";
+
+    @Test
+    void aTokenBucketInRedissonsStyleKeepsItsStateWithStruct() throws Exception {
+        try (ColossalServer s = server(2); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            List<String> keys = List.of("bucket", "bucket:permits");
+            for (int i = 0; i < 5; i++) {
+                assertEquals(List.of(1L, 4L - i), j.eval(TOKEN_BUCKET, keys, List.of("5", "1", "0", "1", "r" + i)));
+            }
+            assertEquals(List.of(0L, 0L), j.eval(TOKEN_BUCKET, keys, List.of("5", "1", "0", "1", "r5")), "empty");
+            assertEquals(List.of(1L, 0L), j.eval(TOKEN_BUCKET, keys, List.of("5", "1", "2000", "2", "r6")), "refilled");
+            assertEquals(List.of(0L, 0L), j.eval(TOKEN_BUCKET, keys, List.of("5", "1", "2000", "1", "r7")));
+
+            java.nio.ByteBuffer state = java.nio.ByteBuffer.wrap(j.get("bucket".getBytes()));
+            assertEquals(16, state.remaining(), "two big-endian doubles");
+            assertEquals(0.0, state.getDouble());
+            assertEquals(2000.0, state.getDouble());
+            byte[] permit = j.hget("bucket:permits".getBytes(), "r6".getBytes());
+            assertEquals("[2, 114, 54, 2, 0, 0, 0]", java.util.Arrays.toString(permit), "Bc0I: length, id, native int");
+            assertEquals(List.of("r6", 2L, 8L), j.eval(
+                    "return {struct.unpack('Bc0I', redis.call('hget', KEYS[1], ARGV[1]))}", List.of("bucket:permits"),
+                    List.of("r6")));
+            assertFalse(j.hexists("bucket:permits", "r5"), "a refused request records nothing");
+        }
+    }
+
+    /** BullMQ's way: job data and options travel as msgpack between the client and its scripts. */
+    @Test
+    void cmsgpackRoundTripsBetweenAClientAndAScript() throws Exception {
+        try (ColossalServer s = server(2); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            j.eval("redis.call('set', KEYS[1], cmsgpack.pack({'job', 42, 1.5, true, {'a', 'b'}}, -200, 'x'))",
+                    List.of("packed"), List.of());
+            byte[] want = {(byte) 0x95, (byte) 0xa3, 'j', 'o', 'b', 42, (byte) 0xca, 0x3f, (byte) 0xc0, 0, 0,
+                (byte) 0xc3, (byte) 0x92, (byte) 0xa1, 'a', (byte) 0xa1, 'b', (byte) 0xd1, (byte) 0xff, 0x38,
+                (byte) 0xa1, 'x'};
+            assertEquals(java.util.Arrays.toString(want), java.util.Arrays.toString(j.get("packed".getBytes())));
+
+            // a map the client packed: {attempts=3, delay=1000, name='job'}, then two values more
+            byte[] opts = {(byte) 0x83, (byte) 0xa8, 'a', 't', 't', 'e', 'm', 'p', 't', 's', 3, (byte) 0xa5, 'd', 'e',
+                'l', 'a', 'y', (byte) 0xcd, 0x03, (byte) 0xe8, (byte) 0xa4, 'n', 'a', 'm', 'e', (byte) 0xa3, 'j', 'o',
+                'b', (byte) 0xc2, (byte) 0xcb, 0x40, 0x09, 0x21, (byte) 0xf9, (byte) 0xf0, 0x1b, (byte) 0x86, 0x6e};
+            Object got = j.eval(("local at, opts = cmsgpack.unpack_one(ARGV[1]) "
+                    + "local after, flag = cmsgpack.unpack_one(ARGV[1], at) "
+                    + "local rest = {cmsgpack.unpack_limit(ARGV[1], 1, after)} "
+                    + "return {at, opts.attempts, opts.delay, opts.name, tostring(flag), rest[1], tostring(rest[2])}")
+                    .getBytes(), 0, opts);
+            assertEquals("[29, 3, 1000, job, false, -1, 3.14159]", readable(got));
+            assertEquals("[3, 3]", readable(j.eval("local t = {cmsgpack.unpack(ARGV[1])} return {#t, t[1].attempts}"
+                    .getBytes(), 0, opts)));
+        }
+    }
+
+    /** A reply of Jedis's binary eval, its byte strings as text. */
+    private static String readable(Object reply) {
+        if (reply instanceof List<?> l) {
+            return l.stream().map(ScriptingTest::readable).toList().toString();
+        }
+        return reply instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.ISO_8859_1) : String.valueOf(reply);
+    }
 }

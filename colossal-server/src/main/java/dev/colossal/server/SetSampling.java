@@ -1,0 +1,151 @@
+package dev.colossal.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * SRANDMEMBER and SSCAN: the set commands that answer part of a set, with Redis 7.0's order of
+ * checks and errors.
+ *
+ * <p>SSCAN of a set Redis would hold as an intset answers it whole with cursor 0, as Redis does. A
+ * larger one is walked in the order of {@link HashSampling#place}, a 62-bit hash of each member,
+ * the cursor being the next member's place: a member present for the whole scan is returned
+ * exactly once whatever is added or removed meanwhile, since no member's place depends on the others.
+ */
+final class SetSampling {
+
+    private final ServerContext ctx;
+
+    SetSampling(ServerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    void register(CommandTable t) {
+        t.add("srandmember", -2, List.of("readonly"), 1, 1, 1, this::srandmember);
+        t.add("sscan", -3, List.of("readonly"), 1, 1, 1, this::sscan);
+    }
+
+    /**
+     * @return {@code k} distinct places of {@code 0..n-1} in random order (the first k of a partial
+     *         shuffle), or all of them in order when {@code k == n}, as Redis answers a count that
+     *         covers the set
+     */
+    static int[] distinct(int n, int k) {
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        if (k < n) {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            for (int i = 0; i < k; i++) {
+                int j = i + random.nextInt(n - i);
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+        }
+        return java.util.Arrays.copyOf(order, k);
+    }
+
+    private void srandmember(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
+        if (a.length > 3) {
+            r.error(Errors.SYNTAX);
+            return;
+        }
+        if (a.length == 2) {
+            KeyValueStore.Entry e = SetCommands.set(store, a[1]);
+            if (e == null) {
+                r.nullBulk();
+                return;
+            }
+            SetView v = new SetView(e);
+            int i = ThreadLocalRandom.current().nextInt(v.count());
+            r.bulk(v.bytes(), v.start(i), v.length(i));
+            return;
+        }
+        OptionalLong parsed = Args.toLong(a[2]);
+        if (parsed.isEmpty()) {
+            r.error(Errors.NOT_INTEGER);
+            return;
+        }
+        long count = parsed.getAsLong();
+        if (count == Long.MIN_VALUE) {
+            r.error("ERR value is out of range, value must between " + -Long.MAX_VALUE + " and " + Long.MAX_VALUE);
+            return;
+        }
+        KeyValueStore.Entry e = SetCommands.set(store, a[1]);
+        if (e == null || count == 0) {
+            r.array(0);
+            return;
+        }
+        SetView v = new SetView(e);
+        int n = v.count();
+        int[] picks;
+        if (count < 0 || count == 1) {
+            if (-count > HashSampling.MAX_REPEATS) {
+                r.error("ERR count " + count + " asks for more members than one reply holds here (at most "
+                        + HashSampling.MAX_REPEATS + " with a negative count); ask in several calls");
+                return;
+            }
+            // Redis's case of a negative count: members drawn independently, repeats allowed
+            picks = new int[(int) Math.abs(count)];
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            for (int i = 0; i < picks.length; i++) {
+                picks[i] = random.nextInt(n);
+            }
+        } else {
+            picks = distinct(n, (int) Math.min(count, n));
+        }
+        r.array(picks.length);
+        for (int i : picks) {
+            r.bulk(v.bytes(), v.start(i), v.length(i));
+        }
+    }
+
+    private void sscan(Client c, byte[][] a, Reply r) {
+        OptionalLong parsedCursor = Args.toCursor(a[2]);
+        if (parsedCursor.isEmpty()) {
+            r.error(Errors.INVALID_CURSOR);
+            return;
+        }
+        KeyValueStore.Entry e = SetCommands.set(ctx.db(c), a[1]);
+        if (e == null) {
+            r.array(2);
+            r.bulk("0");
+            r.array(0);
+            return;
+        }
+        ScanOptions o = ScanOptions.read(a, 3, false, r);
+        if (o == null) {
+            return;
+        }
+        SetView v = new SetView(e);
+        List<Integer> found = new ArrayList<>();
+        long next = v.encoding() == SetLayout.INTSET ? all(v, found)
+                : HashSampling.step(v.count(), v::member, parsedCursor.getAsLong(), o.count(), found);
+        byte[] pattern = o.pattern();
+        List<byte[]> matched = new ArrayList<>(found.size());
+        for (int i : found) {
+            byte[] m = v.member(i);
+            if (pattern == null || Glob.matches(pattern, m)) {
+                matched.add(m);
+            }
+        }
+        r.array(2);
+        r.bulk(Long.toUnsignedString(next));
+        r.array(matched.size());
+        for (byte[] m : matched) {
+            r.bulk(m);
+        }
+    }
+
+    private static long all(SetView v, List<Integer> found) {
+        for (int i = 0; i < v.count(); i++) {
+            found.add(i);
+        }
+        return 0;
+    }
+}
