@@ -80,9 +80,9 @@ class DumpRestoreTest {
                     assertFalse(colossal.exists(key));
                 }
                 colossal.set("kept", "v");
-                byte[] set = redis.dump("set");
+                byte[] zset = redis.dump("zset");
                 assertThrows(JedisDataException.class,
-                        () -> colossal.restore("kept", 0, set, RestoreParams.restoreParams().replace()));
+                        () -> colossal.restore("kept", 0, zset, RestoreParams.restoreParams().replace()));
                 assertEquals("v", colossal.get("kept"), "a refused REPLACE leaves the old value");
             }
         });
