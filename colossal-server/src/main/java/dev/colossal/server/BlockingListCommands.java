@@ -70,10 +70,9 @@ final class BlockingListCommands {
         if (timeout == REFUSED) {
             return;
         }
-        KeyValueStore store = ctx.db(c);
         byte[][] keys = java.util.Arrays.copyOfRange(a, 1, a.length - 1);
         for (byte[] key : keys) {
-            byte[] v = popOne(store, key, left);
+            byte[] v = popOne(ctx, c.db, key, left);
             if (v != null) {
                 r.array(2);
                 r.bulk(key);
@@ -87,18 +86,24 @@ final class BlockingListCommands {
         }
         int db = c.db;
         ctx.waits.block(new KeyWaits.Waiter(c, db, keys, key -> {
-            byte[] v = popOne(ctx.dbs.store(db), key, left);
+            byte[] v = popOne(ctx, db, key, left);
             return v == null ? null : resp(key, List.of(v), false);
         }, nullArray(c)), timeout);
     }
 
     /** @return the element popped from {@code key}, or null if it has none */
-    private static byte[] popOne(KeyValueStore store, byte[] key, boolean left) {
+    private static byte[] popOne(ServerContext ctx, int db, byte[] key, boolean left) {
+        KeyValueStore store = ctx.dbs.store(db);
         Lock l = store.lock(key);
         l.lock();
         try {
             StoredList list = StoredList.read(store, key);
-            return list == null ? null : list.pop(left);
+            if (list == null) {
+                return null;
+            }
+            byte[] v = list.pop(left);
+            ListCommands.popped(ctx.events, db, key, left, list);
+            return v;
         } finally {
             l.unlock();
         }
@@ -124,7 +129,7 @@ final class BlockingListCommands {
         KeyValueStore store = ctx.db(c);
         byte[] src = a[1];
         byte[] dst = a[2];
-        byte[] v = ListCommands.moveOne(store, src, dst, fromLeft, toLeft);
+        byte[] v = ListCommands.moveOne(ctx, c.db, src, dst, fromLeft, toLeft);
         if (v != null) {
             ctx.waits.ready(c.db, dst);
             r.bulk(v);
@@ -136,7 +141,7 @@ final class BlockingListCommands {
         }
         int db = c.db;
         ctx.waits.block(new KeyWaits.Waiter(c, db, new byte[][] {src}, key -> {
-            byte[] moved = ListCommands.moveOne(ctx.dbs.store(db), src, dst, fromLeft, toLeft);
+            byte[] moved = ListCommands.moveOne(ctx, db, src, dst, fromLeft, toLeft);
             if (moved == null) {
                 return null;
             }
@@ -155,7 +160,7 @@ final class BlockingListCommands {
         if (timeout == REFUSED) {
             return;
         }
-        if (m.popFirst(ctx.db(c), r)) {
+        if (m.popFirst(ctx, c.db, r)) {
             return;
         }
         if (!mayBlock(c)) {
@@ -169,7 +174,12 @@ final class BlockingListCommands {
             l.lock();
             try {
                 StoredList list = StoredList.read(store, key);
-                return list == null ? null : resp(key, list.pop(m.left(), m.count()), true);
+                if (list == null) {
+                    return null;
+                }
+                byte[] reply = resp(key, list.pop(m.left(), m.count()), true);
+                ListCommands.popped(ctx.events, db, key, m.left(), list);
+                return reply;
             } finally {
                 l.unlock();
             }

@@ -82,6 +82,7 @@ final class ListCommands {
         } finally {
             l.unlock();
         }
+        ctx.events.fire(KeyspaceEvents.LIST, left ? "lpush" : "rpush", c.db, a[1]);
         ctx.waits.ready(c.db, a[1]);
         r.integer(n);
     }
@@ -115,13 +116,25 @@ final class ListCommands {
             }
             if (count < 0) {
                 r.bulk(list.pop(left));
-                return;
+            } else {
+                List<byte[]> out = count == 0 ? List.of() : list.pop(left, count);
+                r.array(out.size());
+                out.forEach(r::bulk);
+                if (count == 0) {
+                    return; // Redis's fast exit: nothing popped, nothing published
+                }
             }
-            List<byte[]> out = count == 0 ? List.of() : list.pop(left, count);
-            r.array(out.size());
-            out.forEach(r::bulk);
+            popped(ctx.events, c.db, a[1], left, list);
         } finally {
             l.unlock();
+        }
+    }
+
+    /** Publishes a pop's events: {@code lpop} or {@code rpop}, and {@code del} if it emptied the list, as Redis. */
+    static void popped(KeyspaceEvents events, int db, byte[] key, boolean left, StoredList list) {
+        events.fire(KeyspaceEvents.LIST, left ? "lpop" : "rpop", db, key);
+        if (list.size() == 0) {
+            events.fire(KeyspaceEvents.GENERIC, "del", db, key);
         }
     }
 
@@ -223,6 +236,7 @@ final class ListCommands {
                 return;
             }
             list.set(i, a[3]);
+            ctx.events.fire(KeyspaceEvents.LIST, "lset", c.db, a[1]);
             r.ok();
         } finally {
             l.unlock();
@@ -247,6 +261,10 @@ final class ListCommands {
                 long[] span = span(start, end, list.size());
                 if (span[0] != 0 || span[1] != list.size()) {
                     list.trim(span[0], span[1]);
+                }
+                ctx.events.fire(KeyspaceEvents.LIST, "ltrim", c.db, a[1]);
+                if (list.size() == 0) {
+                    ctx.events.fire(KeyspaceEvents.GENERIC, "del", c.db, a[1]);
                 }
             }
             r.ok();
@@ -278,6 +296,7 @@ final class ListCommands {
             for (long i = 0; i < n; i++) {
                 if (Arrays.equals(list.get(i), a[3])) {
                     insertAt(list, after ? i + 1 : i, a[4]);
+                    ctx.events.fire(KeyspaceEvents.LIST, "linsert", c.db, a[1]);
                     r.integer(list.size());
                     return;
                 }
@@ -337,6 +356,10 @@ final class ListCommands {
             }
             if (removed > 0) {
                 list.replaceAll(all);
+                ctx.events.fire(KeyspaceEvents.LIST, "lrem", c.db, a[1]);
+                if (all.isEmpty()) {
+                    ctx.events.fire(KeyspaceEvents.GENERIC, "del", c.db, a[1]);
+                }
             }
             r.integer(removed);
         } finally {
@@ -442,7 +465,7 @@ final class ListCommands {
      * source, so a kill between the two may leave it in both, never in neither.
      */
     private void move(Client c, byte[] src, byte[] dst, boolean fromLeft, boolean toLeft, Reply r) {
-        byte[] moved = moveOne(ctx.db(c), src, dst, fromLeft, toLeft);
+        byte[] moved = moveOne(ctx, c.db, src, dst, fromLeft, toLeft);
         if (moved == null) {
             r.nullBulk();
             return;
@@ -458,7 +481,8 @@ final class ListCommands {
      * @throws ReplyException WRONGTYPE if either key holds another type (the destination is
      *     looked at only when the source has an element, as in Redis)
      */
-    static byte[] moveOne(KeyValueStore store, byte[] src, byte[] dst, boolean fromLeft, boolean toLeft) {
+    static byte[] moveOne(ServerContext ctx, int db, byte[] src, byte[] dst, boolean fromLeft, boolean toLeft) {
+        KeyValueStore store = ctx.dbs.store(db);
         Lock[] ls = store.locks(src, dst);
         StringCommands.lockAll(ls);
         try {
@@ -472,16 +496,25 @@ final class ListCommands {
                 byte[] v = from.get(fromLeft ? 0 : from.size() - 1);
                 from.push(toLeft, v);
                 from.pop(fromLeft);
+                moved(ctx.events, db, src, dst, fromLeft, toLeft, from);
                 return v;
             }
             StoredList to = StoredList.readOrEmpty(store, dst);
             byte[] v = from.get(fromLeft ? 0 : from.size() - 1);
             to.push(toLeft, v);
             from.pop(fromLeft);
+            moved(ctx.events, db, src, dst, fromLeft, toLeft, from);
             return v;
         } finally {
             StringCommands.unlockAll(ls);
         }
+    }
+
+    /** LMOVE's events in Redis's order: the push to the destination, the pop from the source, its {@code del}. */
+    private static void moved(KeyspaceEvents events, int db, byte[] src, byte[] dst, boolean fromLeft, boolean toLeft,
+                              StoredList from) {
+        events.fire(KeyspaceEvents.LIST, toLeft ? "lpush" : "rpush", db, dst);
+        popped(events, db, src, fromLeft, from);
     }
 
     private void lmpop(Client c, byte[][] a, Reply r) {
@@ -489,7 +522,7 @@ final class ListCommands {
         if (m == null) {
             return;
         }
-        if (!m.popFirst(ctx.db(c), r)) {
+        if (!m.popFirst(ctx, c.db, r)) {
             r.nullArray();
         }
     }
@@ -542,7 +575,8 @@ final class ListCommands {
          * @return false if no key has any (nothing answered)
          * @throws ReplyException WRONGTYPE at the first key, in order, that holds another type
          */
-        boolean popFirst(KeyValueStore store, Reply r) {
+        boolean popFirst(ServerContext ctx, int db, Reply r) {
+            KeyValueStore store = ctx.dbs.store(db);
             for (byte[] key : keys) {
                 Lock l = store.lock(key);
                 l.lock();
@@ -556,6 +590,7 @@ final class ListCommands {
                     r.bulk(key);
                     r.array(out.size());
                     out.forEach(r::bulk);
+                    popped(ctx.events, db, key, left, list);
                     return true;
                 } finally {
                     l.unlock();
