@@ -172,18 +172,21 @@ class ImportRdbTest {
         Cli.Run run = importInto(dir);
         assertEquals(0, run.exit(), run.err());
         int db0 = EXPECTED.get(0).size();
-        // the two hashes (hash-small in db 0, a listpack; hash-big in db 3, type 4) and the three sets in
-        // db 0 (an intset, type 11; a small and a large hashtable, type 2) are keys of their databases too
-        for (String said : List.of("db0: " + (db0 + 4) + " keys imported", "db3: 3 keys imported", "db15: 1 key imported",
-                "hashes among them: 2", "sets among them: 3", "2 lists", "2 zsets", "1 stream", "2 already expired",
+        // the two hashes (hash-small in db 0, a listpack; hash-big in db 3, type 4), the three sets in db 0
+        // (an intset, type 11; a small and a large hashtable, type 2) and the two sorted sets (zset-small in
+        // db 0, a listpack; zset-big in db 3, type 5) are keys of their databases too
+        for (String said : List.of("db0: " + (db0 + 5) + " keys imported", "db3: 4 keys imported", "db15: 1 key imported",
+                "hashes among them: 2", "sets among them: 3", "sorted sets among them: 2", "2 lists", "1 stream",
+                "2 already expired",
                 "CRC-64 verified")) {
             assertTrue(run.out().contains(said), said + " in:\n" + run.out());
         }
         assertFalse(run.out().contains("hashes,"), run.out());
+        assertFalse(run.out().contains("zset"), run.out());
         try (ColossalServer server = TestServers.colossal(dir); Wire w = new Wire(server.port())) {
             for (var db : EXPECTED.entrySet()) {
                 w.call("SELECT", Integer.toString(db.getKey()));
-                int others = db.getKey() == 0 ? 4 : db.getKey() == 3 ? 1 : 0; // hashes and sets
+                int others = db.getKey() == 0 ? 5 : db.getKey() == 3 ? 2 : 0; // hashes, sets and sorted sets
                 assertEquals(":" + (db.getValue().size() + others) + "\r\n", w.call("DBSIZE"), "db" + db.getKey());
                 for (var key : db.getValue().entrySet()) {
                     assertArrayEquals(key.getValue(), w.call("GET".getBytes(UTF_8),
@@ -197,7 +200,10 @@ class ImportRdbTest {
                 }
             }
             w.call("SELECT", "0");
-            assertEquals(":0\r\n", w.call("EXISTS", "soon", "list-small", "zset-small"));
+            assertEquals(":0\r\n", w.call("EXISTS", "soon", "list-small"));
+            assertEquals("*4\r\n$1\r\na\r\n$1\r\n1\r\n$1\r\nb\r\n$3\r\n2.5\r\n",
+                    w.call("ZRANGE", "zset-small", "0", "-1", "WITHSCORES"));
+            assertEquals("$8\r\nlistpack\r\n", w.call("OBJECT", "ENCODING", "zset-small"));
             assertEquals("*2\r\n$1\r\nf\r\n$1\r\nv\r\n", w.call("HGETALL", "hash-small"));
             assertEquals("*3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n", w.call("SMEMBERS", "set-ints"));
             assertEquals("$6\r\nintset\r\n", w.call("OBJECT", "ENCODING", "set-ints"));
@@ -216,6 +222,9 @@ class ImportRdbTest {
                 assertEquals("$" + v.length() + "\r\n" + v + "\r\n", w.call("HGET", "hash-big", "f" + k), "field f" + k);
             }
             assertEquals("$9\r\nhashtable\r\n", w.call("OBJECT", "ENCODING", "hash-big"));
+            assertEquals(":150\r\n", w.call("ZCARD", "zset-big")); // ZADD's pairs: score 2k, member m(2k+1)
+            assertEquals("*2\r\n$4\r\nm299\r\n$3\r\n298\r\n", w.call("ZRANGE", "zset-big", "-1", "-1", "WITHSCORES"));
+            assertEquals("$8\r\nskiplist\r\n", w.call("OBJECT", "ENCODING", "zset-big"));
         }
         // the deadline to the millisecond, as PEXPIREAT set it
         try (BytesMap map = BytesMap.openReadOnly(dir.resolve("db0.map"))) {
