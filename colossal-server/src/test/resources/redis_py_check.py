@@ -245,11 +245,47 @@ def set_check(r, label):
     print("ok %s sets: sadd/srem/smembers/smismember/srandmember/sinter(card,store)/sunion/sdiff/smove/spop/sscan_iter/WRONGTYPE" % label)
 
 
+def zset_check(r, label):
+    def pairs(v):  # RESP3 gives each (member, score) as a list
+        return [tuple(x) for x in v]
+    assert r.zadd("py:z", {"ann": 10, "bob": 20.5, "cy": -3}) == 3
+    assert r.zadd("py:z", {"ann": 11}, gt=True, ch=True) == 1
+    assert r.zscore("py:z", "ann") == 11.0 and r.zscore("py:z", "nosuch") is None
+    assert r.zrange("py:z", 0, -1) == [b"cy", b"ann", b"bob"]
+    assert pairs(r.zrange("py:z", 0, -1, withscores=True)) == [(b"cy", -3.0), (b"ann", 11.0), (b"bob", 20.5)]
+    assert pairs(r.zrevrange("py:z", 0, 0, withscores=True)) == [(b"bob", 20.5)]
+    assert r.zrangebyscore("py:z", "(0", "+inf", start=0, num=1) == [b"ann"]
+    assert r.zrange("py:z", "+inf", "-inf", byscore=True, desc=True, offset=0, num=2) == [b"bob", b"ann"]
+    assert r.zincrby("py:z", 0.5, "ann") == 11.5
+    assert r.zrank("py:z", "ann") == 1 and r.zrevrank("py:z", "ann") == 1 and r.zcard("py:z") == 3
+    assert r.zcount("py:z", 0, 100) == 2 and r.zmscore("py:z", ["ann", "nosuch"]) == [11.5, None]
+    assert r.zunionstore("py:z2", ["py:z", "py:z"], aggregate="MAX") == 3
+    assert pairs(r.zinter(["py:z", "py:z2"], withscores=True))[0] == (b"cy", -6.0)
+    assert pairs(r.zpopmax("py:z2", 1)) == [(b"bob", 20.5)]
+    assert dict(r.zscan_iter("py:z")) == {b"cy": -3.0, b"ann": 11.5, b"bob": 20.5}
+    assert r.zrandmember("py:z") in (b"cy", b"ann", b"bob") and len(r.zrandmember("py:z", -5)) == 5
+    r.zadd("py:lex", {"a": 0, "b": 0, "c": 0})
+    assert r.zrangebylex("py:lex", "[b", "+") == [b"b", b"c"] and r.zlexcount("py:lex", "-", "(c") == 2
+    assert r.zrem("py:z", "cy", "nosuch") == 1 and r.zremrangebyscore("py:z", "-inf", 12) == 1
+    assert r.type("py:z") == b"zset" and r.object("encoding", "py:z") == b"listpack"
+    # a script sees scores as strings, as in Redis
+    assert r.eval("return redis.call('zscore', KEYS[1], 'bob')", 1, "py:z") == b"20.5"
+    try:
+        r.get("py:z")
+        raise AssertionError("GET of a sorted set must fail")
+    except redis.ResponseError as e:
+        assert str(e).startswith("WRONGTYPE"), str(e)
+    assert r.delete("py:z", "py:z2", "py:lex") == 3
+    print("ok %s sorted sets: zadd/zscore/zrange(withscores, byscore)/zincrby/zunionstore/zinter/zpop/zscan_iter/"
+          "zrandmember/bylex/WRONGTYPE" % label)
+
+
 r2 = redis.Redis(host="127.0.0.1", port=port)
 check(r2, "RESP2")
 hash_check(r2, "RESP2")
 list_check(r2, "RESP2")
 set_check(r2, "RESP2")
+zset_check(r2, "RESP2")
 pubsub_check(r2, "RESP2")
 check_lock(r2, "RESP2")
 if major >= 5:
@@ -258,6 +294,7 @@ if major >= 5:
     hash_check(r3, "RESP3")
     list_check(r3, "RESP3")
     set_check(r3, "RESP3")
+    zset_check(r3, "RESP3")
     pubsub_check(r3, "RESP3")
     check_lock(r3, "RESP3")
     hello = r3.execute_command("HELLO", "3")

@@ -24,17 +24,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code colossal import-rdb DUMP.rdb}: a Redis snapshot's string, hash and set keys, with their TTLs, into a
+ * {@code colossal import-rdb DUMP.rdb}: a Redis snapshot's string, hash, set and sorted set keys, with their TTLs, into a
  * data directory that {@code colossal serve} then serves. The dump is read twice: a check pass
  * (structure and CRC-64, and which databases it fills) before anything is written, then the load,
  * so that a damaged file, or a target that is in use or not empty, leaves the directory as it was.
  * Exit code 0 when imported, 1 if the dump is damaged or the load stopped, 2 if it could not start.
  */
 @Command(name = "import-rdb", mixinStandardHelpOptions = true,
-        description = {"Import a Redis dump's strings, hashes, sets and lists.",
+        description = {"Import a Redis dump's keys into a data directory.",
             "The dump is what redis-cli SAVE writes (dump.rdb); 'colossal serve' then serves the directory. Each key"
-                    + " holding a string, a hash, a set or a list is imported with its TTL into its database's map file; other types"
-                    + " (zsets, streams, modules, hashes in Redis 6's encodings) and keys already expired are counted and"
+                    + " holding a string, a hash, a set, a list or a sorted set is imported with its TTL into its database's"
+                    + " map file; other types (streams, modules, hashes in Redis 6's encodings) and keys already expired are counted and"
                     + " left out. The dump is"
                     + " checked whole (structure and CRC-64) before anything is written."})
 public final class ImportRdbCommand implements Callable<Integer> {
@@ -169,6 +169,9 @@ public final class ImportRdbCommand implements Callable<Integer> {
         if (load.lists > 0) {
             System.out.println("  lists among them: " + load.lists);
         }
+        if (load.zsets > 0) {
+            System.out.println("  sorted sets among them: " + load.zsets);
+        }
         List<String> left = new ArrayList<>();
         load.others.forEach((type, n) -> left.add(n + " " + type + (n == 1 ? "" : type.equals("hash") ? "es" : "s")));
         if (load.expired > 0) {
@@ -178,7 +181,7 @@ public final class ImportRdbCommand implements Callable<Integer> {
             left.add(load.functions + " function librar" + (load.functions == 1 ? "y" : "ies"));
         }
         System.out.println("  not imported: " + (left.isEmpty() ? "none" : String.join(", ", left)
-                + (load.others.isEmpty() ? "" : " (Colossal serves strings, hashes, sets and lists only)")));
+                + (load.others.isEmpty() ? "" : " (Colossal serves strings, hashes, sets, lists and sorted sets only)")));
         int highest = load.keys.isEmpty() ? 0 : load.keys.lastKey();
         System.out.println("  serve it: ./colossal serve --data " + data + (highest >= ServerConfig.DEFAULT_DATABASES
                 ? " --databases " + (highest + 1) : ""));

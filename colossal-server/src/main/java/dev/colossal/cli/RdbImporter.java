@@ -1,6 +1,7 @@
 package dev.colossal.cli;
 
 import dev.colossal.rdb.RdbReader;
+import dev.colossal.rdb.RdbZSets;
 import dev.colossal.server.DataDirWriter;
 import java.util.List;
 import java.util.Map;
@@ -8,8 +9,8 @@ import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
 /**
- * One pass of {@code import-rdb} over a dump: tallies what the keys are (strings, hashes and sets per
- * database, other types, expired) and, given a writer, stores the strings, hashes and sets. The check pass has no writer:
+ * One pass of {@code import-rdb} over a dump: tallies what the keys are (strings, hashes, sets and
+ * sorted sets per database, other types, expired) and, given a writer, stores them. The check pass has no writer:
  * its tally says which databases the load pass will write, before anything is written.
  */
 final class RdbImporter implements RdbReader.Visitor {
@@ -19,7 +20,7 @@ final class RdbImporter implements RdbReader.Visitor {
     private final Progress bar;
     private final long fileBytes;
     private int shownPermille = -1;
-    /** Keys imported (or to import) per database: strings, hashes and sets. */
+    /** Keys imported (or to import) per database: strings, hashes, sets and sorted sets. */
     final TreeMap<Integer, Long> keys = new TreeMap<>();
     /** Of those, hashes, every database together. */
     long hashes;
@@ -27,6 +28,8 @@ final class RdbImporter implements RdbReader.Visitor {
     long lists;
     /** Of those, sets, every database together. */
     long sets;
+    /** Of those, sorted sets, every database together. */
+    long zsets;
     /** Keys of other types passed over, by type. */
     final Map<String, Long> others = new TreeMap<>();
     long expired;
@@ -89,6 +92,16 @@ final class RdbImporter implements RdbReader.Visitor {
             return elements.stream().mapToLong(b -> b.length).sum();
         })) {
             lists++;
+        }
+    }
+
+    @Override
+    public void zset(int db, byte[] key, RdbZSets.ZSet zset, long expireAtMillis, long offset) {
+        if (keep(db, key, expireAtMillis, offset, w -> {
+            w.setZSet(db, key, zset, expireAtMillis);
+            return zset.members().stream().mapToLong(b -> b.length + Double.BYTES).sum();
+        })) {
+            zsets++;
         }
     }
 

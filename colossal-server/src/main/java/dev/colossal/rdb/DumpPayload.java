@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The bytes of Redis's DUMP and RESTORE for a string, a hash or a set: one value as an RDB file holds it,
+ * The bytes of Redis's DUMP and RESTORE for a string, a hash, a set or a sorted set: one value as an RDB file holds it,
  * then the RDB version that wrote it and a CRC-64 ({@link Crc64}) of everything before the checksum.
  *
  * <pre>
@@ -23,6 +23,9 @@ import java.util.List;
  *  type 2  set: a length n, then n member strings
  *  type 11 set: one string holding an intset ({@link RdbSets})
  *  type 20 set (Redis 7.2): one string holding a {@link Listpack} of the members
+ *  type 5  zset: a length n, then n (member string, score as 8 bytes LE), highest score first
+ *  type 17 zset: one string holding a {@link Listpack} of member, score text, member, ...
+ *  (types 3 and 12, sorted sets of Redis before 7.0, are read: see {@link RdbZSets})
  * </pre>
  *
  * <p>Written as Redis 7.0 writes them (version 10), a decimal that fits 32 bits as an integer, byte
@@ -31,7 +34,8 @@ import java.util.List;
  * listpack (16): every Redis reads both. A set is written as Redis 7.0 writes it: an intset as
  * type 11, a hashtable as type 2. Read from any RDB version up to {@link
  * RdbReader#NEWEST_VERSION}, in every string encoding; a value of another type is refused, as
- * this server stores strings, hashes and sets only.
+ * this server stores strings, hashes, sets and sorted sets only. A sorted set is written as Redis 7.0
+ * writes it: type 17 for one it holds as a listpack, 5 for a skiplist.
  */
 public final class DumpPayload {
 
@@ -57,14 +61,15 @@ public final class DumpPayload {
     }
 
     /**
-     * A value a payload holds: a string, a hash, a set or a list; the others are null.
+     * A value a payload holds: a string, a hash, a set, a list or a sorted set; the others are null.
      *
      * @param string the string's bytes
      * @param hash   the hash's fields and values, alternately, in the payload's order
      * @param set    the set's members, distinct, in the payload's order
      * @param list   the list's elements, head first
+     * @param zset   the sorted set
      */
-    public record Value(byte[] string, List<byte[]> hash, List<byte[]> set, List<byte[]> list) {}
+    public record Value(byte[] string, List<byte[]> hash, List<byte[]> set, List<byte[]> list, RdbZSets.ZSet zset) {}
 
     /** A payload RESTORE cannot take, with {@link #refusal why}. */
     public static final class RefusedException extends Exception {
@@ -195,6 +200,45 @@ public final class DumpPayload {
     }
 
     /**
+     * @param membersAndScores a sorted set's members and scores' texts (as Redis's listpack holds
+     *                         them), alternately, from the lowest
+     * @return its DUMP payload, RDB type 17, as Redis 7.0 dumps a sorted set it holds as a listpack
+     */
+    public static byte[] ofZSetListpack(List<byte[]> membersAndScores) {
+        byte[] lp = ListpackWriter.encode(membersAndScores);
+        byte[] out = new byte[1 + lengthSize(lp.length) + lp.length + FOOTER];
+        MemorySegment o = MemorySegment.ofArray(out);
+        out[0] = RdbZSets.ZSET_LISTPACK;
+        int at = writeLength(o, 1, lp.length);
+        System.arraycopy(lp, 0, out, at, lp.length);
+        footer(o, at + lp.length);
+        return out;
+    }
+
+    /**
+     * @param members a sorted set's members, from the lowest
+     * @param scores  their scores
+     * @return its DUMP payload, RDB type 5, highest first, as Redis 7.0 dumps a skiplist
+     */
+    public static byte[] ofZSet(List<byte[]> members, double[] scores) {
+        long body = lengthSize(members.size());
+        for (byte[] m : members) {
+            body += stringSize(MemorySegment.ofArray(m)) + Double.BYTES;
+        }
+        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        MemorySegment o = MemorySegment.ofArray(out);
+        out[0] = RdbZSets.ZSET_2;
+        int at = writeLength(o, 1, members.size());
+        for (int i = members.size() - 1; i >= 0; i--) {
+            at = writeString(o, at, MemorySegment.ofArray(members.get(i)));
+            o.set(LONG_LE, at, Double.doubleToRawLongBits(scores[i]));
+            at += Double.BYTES;
+        }
+        footer(o, at);
+        return out;
+    }
+
+    /**
      * @param ascending the members of a set Redis holds as an intset, ascending
      * @return its DUMP payload, RDB type 11
      */
@@ -215,8 +259,8 @@ public final class DumpPayload {
 
     /**
      * @param payload what DUMP gave
-     * @return the string, hash or set it holds
-     * @throws RefusedException if it is not a sound payload of a string, a hash or a set
+     * @return the string, hash, set or sorted set it holds
+     * @throws RefusedException if it is not a sound payload of one
      */
     public static Value valueOf(byte[] payload) throws RefusedException {
         MemorySegment p = MemorySegment.ofArray(payload);
@@ -234,24 +278,26 @@ public final class DumpPayload {
         }
         int type = Byte.toUnsignedInt(payload[0]);
         if (type != STRING && type != HASH && type != HASH_LISTPACK && type != RdbSets.SET && type != RdbSets.SET_INTSET
-                && type != RdbSets.SET_LISTPACK && !RdbLists.isList(type)) {
+                && type != RdbSets.SET_LISTPACK && !RdbLists.isList(type) && !RdbZSets.isZSet(type)) {
             String name = RdbValues.name(type);
             throw new RefusedException(name == null ? Refusal.BAD_FORMAT : Refusal.UNSUPPORTED_TYPE, name == null
                     ? "type " + type + " is no Redis type"
                     : name.equals("hash") ? "it holds a hash in an encoding of Redis before 7.0 (RDB type " + type + "),"
                             + " which this server does not read: RESTORE it into a Redis 7 and DUMP it from there"
-                    : "it holds a " + name + " (RDB type " + type + "), and this server stores strings, hashes, sets and lists only");
+                    : "it holds a " + name + " (RDB type " + type + "), and this server stores strings, hashes, sets,"
+                            + " lists and sorted sets only");
         }
         RdbInput in = new RdbInput(p.asSlice(1, end - 1));
         try {
             return switch (type) {
-                case STRING -> new Value(in.string(), null, null, null);
-                case HASH -> new Value(null, RdbHashes.pairs(in), null, null);
-                case HASH_LISTPACK -> new Value(null, RdbHashes.listpackPairs(in), null, null);
-                case RdbSets.SET -> new Value(null, null, RdbSets.members(in), null);
-                case RdbSets.SET_INTSET -> new Value(null, null, RdbSets.intsetMembers(in), null);
-                case RdbSets.SET_LISTPACK -> new Value(null, null, RdbSets.listpackMembers(in), null);
-                default -> new Value(null, null, null, RdbLists.elements(in, type));
+                case STRING -> new Value(in.string(), null, null, null, null);
+                case HASH -> new Value(null, RdbHashes.pairs(in), null, null, null);
+                case HASH_LISTPACK -> new Value(null, RdbHashes.listpackPairs(in), null, null, null);
+                case RdbSets.SET -> new Value(null, null, RdbSets.members(in), null, null);
+                case RdbSets.SET_INTSET -> new Value(null, null, RdbSets.intsetMembers(in), null, null);
+                case RdbSets.SET_LISTPACK -> new Value(null, null, RdbSets.listpackMembers(in), null, null);
+                default -> RdbLists.isList(type) ? new Value(null, null, null, RdbLists.elements(in, type), null)
+                        : new Value(null, null, null, null, RdbZSets.read(in, type));
             };
         } catch (RdbFormatException e) {
             throw new RefusedException(Refusal.BAD_FORMAT, e.getMessage());

@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Reads an RDB file, the snapshot {@code redis-cli SAVE} writes, from RDB version 1 to 11 (Redis
  * 7.0 writes 10, 7.2 writes 11), and tells a {@link Visitor} of each key: string values and
- * hashes (types 4 and 16) and sets (types 2, 11 and 20) whole, other types only by name ({@link
- * RdbValues} finds where they end).
+ * hashes (types 4 and 16), sets (types 2, 11 and 20) and sorted sets ({@link RdbZSets}) whole, other
+ * types only by name ({@link RdbValues} finds where they end).
  *
  * <pre>
  *  "REDIS" 4 ASCII digits (the version)
@@ -113,6 +113,19 @@ public final class RdbReader {
             other(db, key, "list", expireAtMillis, offset);
         }
 
+        /**
+         * A key holding a sorted set (RDB types 3, 5, 12 or 17), read whole in both modes; a
+         * visitor that does not take sorted sets passes it to {@link #other}.
+         *
+         * @param zset           its members and scores
+         * @param expireAtMillis its deadline in Unix milliseconds, 0 for none
+         * @param offset         where its record ends, for progress
+         */
+        default void zset(int db, byte[] key, RdbZSets.ZSet zset, long expireAtMillis, long offset)
+                throws RdbFormatException {
+            other(db, key, "zset", expireAtMillis, offset);
+        }
+
         /** A library of functions (FUNCTION LOAD), passed over. */
         default void function() {}
     }
@@ -210,6 +223,9 @@ public final class RdbReader {
                         java.util.List<byte[]> members = op == RdbSets.SET ? RdbSets.members(in)
                                 : op == RdbSets.SET_INTSET ? RdbSets.intsetMembers(in) : RdbSets.listpackMembers(in);
                         visitor.set(db, key, members, expireAt, in.offset());
+                    } else if (RdbZSets.isZSet(op)) {
+                        RdbZSets.ZSet zset = RdbZSets.read(in, op);
+                        visitor.zset(db, key, zset, expireAt, in.offset());
                     } else {
                         String type = RdbValues.name(op);
                         RdbValues.skip(in, op, key, at);

@@ -36,6 +36,7 @@ final class CommandTable {
         new BlockingListCommands(ctx).register(this);
         new HyperLogLogCommands(ctx).register(this);
         new SetCommands(ctx).register(this);
+        new SortedSetCommands(ctx).register(this);
         new KeyCommands(ctx, strings).register(this);
         new DatabaseCommands(ctx).register(this);
         new DumpCommands(ctx).register(this);

@@ -128,6 +128,25 @@ public final class DataDirWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Stores a sorted set as RESTORE would, replacing what the key held.
+     *
+     * @param db             the database, {@code 0 <= db <} {@link ServerConfig#MAX_DATABASES}
+     * @param key            the key
+     * @param zset           its members and scores, as the dump held them
+     * @param expireAtMillis its deadline in Unix milliseconds, 0 for none
+     * @throws IllegalArgumentException if the set is larger than the server stores, or than the bound allows
+     */
+    public void setZSet(int db, byte[] key, dev.colossal.rdb.RdbZSets.ZSet zset, long expireAtMillis) {
+        check(db);
+        try {
+            byte[] payload = ZSetValue.loaded(zset.members(), zset.scores(), zset.listpack()).encode();
+            dbs.open(db).set(key, payload, 0, payload.length, expireAtMillis, StoredValue.ZSET);
+        } catch (ReplyException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
     /** @return keys evicted to keep within the directory's bound (see {@link #open}) */
     public long evictions() {
         return dbs.evictions();

@@ -9,7 +9,7 @@ import java.util.concurrent.locks.Lock;
 /**
  * DUMP and RESTORE, by which tools move keys between servers (redis-shake, RIOT, MIGRATE-like
  * scripts): the payload is {@link DumpPayload}'s, which every Redis reads, and RESTORE takes what
- * any Redis up to 7.2 dumps of a string, a hash or a set. RESTORE checks its arguments in Redis's order, so each
+ * any Redis up to 7.2 dumps of a string, a hash, a set or a sorted set. RESTORE checks its arguments in Redis's order, so each
  * bad request gets the error Redis gives it; IDLETIME and FREQ are taken and have no effect (no
  * per-key access clock here, as OBJECT IDLETIME has none).
  */
@@ -41,6 +41,10 @@ final class DumpCommands {
             } finally {
                 l.unlock();
             }
+            return;
+        }
+        if (e.type() == StoredValue.ZSET) {
+            r.bulk(dumpZSet(e));
             return;
         }
         if (e.isHash()) {
@@ -75,6 +79,23 @@ final class DumpCommands {
             members.add(v.member(i));
         }
         return DumpPayload.ofSet(members);
+    }
+
+    /** A sorted set's payload as Redis 7.0 dumps it: a listpack (type 17) if it holds one, else type 5. */
+    private static byte[] dumpZSet(KeyValueStore.Entry e) {
+        ZSetCursor z = new ZSetCursor(e);
+        java.util.List<byte[]> members = new java.util.ArrayList<>(z.count());
+        double[] scores = new double[z.count()];
+        java.util.List<byte[]> listpack = new java.util.ArrayList<>(2 * z.count());
+        while (z.next()) {
+            scores[members.size()] = z.score();
+            members.add(z.member());
+            if (z.encoding() == ZSetLayout.LISTPACK) {
+                listpack.add(members.getLast());
+                listpack.add(Args.bytes(ZScore.listpackForm(z.score())));
+            }
+        }
+        return z.encoding() == ZSetLayout.LISTPACK ? DumpPayload.ofZSetListpack(listpack) : DumpPayload.ofZSet(members, scores);
     }
 
     private void restore(Client c, byte[][] a, Reply r) {
@@ -147,6 +168,10 @@ final class DumpCommands {
                 } else if (value.set() != null) {
                     byte[] payload = SetValue.loaded(value.set()).encode();
                     store.set(a[1], payload, 0, payload.length, deadline, StoredValue.SET);
+                } else if (value.zset() != null) {
+                    byte[] payload = ZSetValue.loaded(value.zset().members(), value.zset().scores(), value.zset().listpack())
+                            .encode();
+                    store.set(a[1], payload, 0, payload.length, deadline, StoredValue.ZSET);
                 } else {
                     byte[] payload = HashValue.loaded(value.hash()).encode();
                     store.set(a[1], payload, 0, payload.length, deadline, StoredValue.HASH);

@@ -358,7 +358,7 @@ final class KeyCommands {
      * OBJECT ENCODING and REFCOUNT answer what redis-server would hold for the value: a string's encoding follows from the bytes as Redis's {@code tryObjectEncoding}
      * decides it on SET (a value APPEND or SETRANGE made is "raw" there whatever its length; here
      * it is judged by its bytes like any other), a hash's as its {@link HashLayout} encoding byte keeps it,
-     * a set's as its {@link SetLayout} one does.
+     * a set's as its {@link SetLayout} one does, a sorted set's as its {@link ZSetLayout}'s.
      */
     private void object(Client c, byte[][] a, Reply r) {
         if (Args.is(a[1], "FREQ")) {
@@ -383,6 +383,14 @@ final class KeyCommands {
             // Redis 7.0 holds every list as a quicklist (7.2 brought plain listpacks for small ones)
             if (encoding) {
                 r.bulk("quicklist");
+            } else {
+                r.integer(1);
+            }
+            return;
+        }
+        if (e.type() == StoredValue.ZSET) {
+            if (encoding) {
+                r.bulk(new ZSetCursor(e).encoding() == ZSetLayout.LISTPACK ? "listpack" : "skiplist");
             } else {
                 r.integer(1);
             }

@@ -93,9 +93,11 @@ final class Transactions {
             r.error("EXECABORT Transaction discarded because of previous errors.");
             return;
         }
-        // A queued script locks stripes as it goes, so EXEC must hold the multi-stripe lock first
-        // (see KeyLocks), whatever the number of keys the other queued commands name.
-        Lock multi = queued.stream().anyMatch(q -> ScriptCommands.runsScript(q[0])) ? ctx.dbs.locks().multiStripe() : null;
+        // A queued script locks stripes as it goes, and so does a command whose keys move with its
+        // arguments (ZUNIONSTORE's sources: not in its key positions), so EXEC must hold the
+        // multi-stripe lock first (see KeyLocks), whatever the number of keys the others name.
+        Lock multi = queued.stream().anyMatch(q -> ScriptCommands.runsScript(q[0]) || movableKeys(q[0]))
+                ? ctx.dbs.locks().multiStripe() : null;
         if (multi != null) {
             multi.lock();
         }
@@ -122,6 +124,12 @@ final class Transactions {
                 multi.unlock();
             }
         }
+    }
+
+    /** @return whether {@code name} is a command whose keys its key positions do not all give (COMMAND's {@code movablekeys}) */
+    private boolean movableKeys(byte[] name) {
+        CommandSpec spec = table.find(name);
+        return spec != null && spec.flags().contains("movablekeys");
     }
 
     static void unwatch(Client c) {

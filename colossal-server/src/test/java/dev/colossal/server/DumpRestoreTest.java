@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.RestoreParams;
 
@@ -70,19 +71,18 @@ class DumpRestoreTest {
             try (ColossalServer ours = TestServers.colossal(dir);
                  Jedis redis = new Jedis("127.0.0.1", port);
                  Jedis colossal = new Jedis("127.0.0.1", ours.port())) {
-                redis.sadd("set", "a");
-                redis.zadd("zset", 1, "a");
-                for (String key : List.of("zset")) {
+                redis.xadd("stream", StreamEntryID.NEW_ENTRY, java.util.Map.of("f", "v"));
+                for (String key : List.of("stream")) {
                     byte[] payload = redis.dump(key);
                     JedisDataException e = assertThrows(JedisDataException.class, () -> colossal.restore(key, 0, payload));
                     assertTrue(e.getMessage().contains("holds a " + key)
-                            && e.getMessage().contains("strings, hashes, sets and lists only"), e.getMessage());
+                            && e.getMessage().contains("strings, hashes, sets, lists and sorted sets only"), e.getMessage());
                     assertFalse(colossal.exists(key));
                 }
                 colossal.set("kept", "v");
-                byte[] zset = redis.dump("zset");
+                byte[] stream = redis.dump("stream");
                 assertThrows(JedisDataException.class,
-                        () -> colossal.restore("kept", 0, zset, RestoreParams.restoreParams().replace()));
+                        () -> colossal.restore("kept", 0, stream, RestoreParams.restoreParams().replace()));
                 assertEquals("v", colossal.get("kept"), "a refused REPLACE leaves the old value");
             }
         });

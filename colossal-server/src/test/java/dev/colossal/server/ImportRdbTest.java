@@ -173,19 +173,21 @@ class ImportRdbTest {
         assertEquals(0, run.exit(), run.err());
         int db0 = EXPECTED.get(0).size();
         // the two hashes (hash-small in db 0, a listpack; hash-big in db 3, type 4), the three sets in db 0 (an
-        // intset, type 11; a small and a large hashtable, type 2) and the two lists in db 0 (quicklists of one and of
-        // several listpack nodes) are keys of their databases too
-        for (String said : List.of("db0: " + (db0 + 6) + " keys imported", "db3: 3 keys imported", "db15: 1 key imported",
-                "hashes among them: 2", "sets among them: 3", "lists among them: 2", "2 zsets", "1 stream", "2 already expired",
-                "CRC-64 verified")) {
+        // intset, type 11; a small and a large hashtable, type 2), the two lists in db 0 (quicklists of one and of
+        // several listpack nodes) and the two sorted sets (zset-small in db 0, a listpack; zset-big in db 3, type 5)
+        // are keys of their databases too
+        for (String said : List.of("db0: " + (db0 + 7) + " keys imported", "db3: 4 keys imported", "db15: 1 key imported",
+                "hashes among them: 2", "sets among them: 3", "lists among them: 2", "sorted sets among them: 2",
+                "1 stream", "2 already expired", "CRC-64 verified")) {
             assertTrue(run.out().contains(said), said + " in:\n" + run.out());
         }
         String notImported = run.out().lines().filter(l -> l.contains("not imported")).findFirst().orElseThrow();
-        assertFalse(notImported.replace("strings, hashes, sets and lists only", "").contains("hash"), run.out());
+        assertFalse(notImported.replace("strings, hashes, sets, lists and sorted sets only", "").contains("hash"), run.out());
+        assertFalse(run.out().contains("zset"), run.out());
         try (ColossalServer server = TestServers.colossal(dir); Wire w = new Wire(server.port())) {
             for (var db : EXPECTED.entrySet()) {
                 w.call("SELECT", Integer.toString(db.getKey()));
-                int others = db.getKey() == 0 ? 6 : db.getKey() == 3 ? 1 : 0; // hashes, sets and lists
+                int others = db.getKey() == 0 ? 7 : db.getKey() == 3 ? 2 : 0; // hashes, sets, lists and sorted sets
                 assertEquals(":" + (db.getValue().size() + others) + "\r\n", w.call("DBSIZE"), "db" + db.getKey());
                 for (var key : db.getValue().entrySet()) {
                     assertArrayEquals(key.getValue(), w.call("GET".getBytes(UTF_8),
@@ -199,13 +201,16 @@ class ImportRdbTest {
                 }
             }
             w.call("SELECT", "0");
-            assertEquals(":0\r\n", w.call("EXISTS", "soon", "list-soon", "zset-small"));
+            assertEquals(":0\r\n", w.call("EXISTS", "soon", "list-soon"));
             assertEquals("*3\r\n$1\r\na\r\n$1\r\nb\r\n$1\r\nc\r\n", w.call("LRANGE", "list-small", "0", "-1"));
             assertEquals(":3000\r\n", w.call("LLEN", "list-big"));
             for (int i : new int[] {0, 1, 1234, 2999}) {
                 String v = "item-" + i;
                 assertEquals("$" + v.length() + "\r\n" + v + "\r\n", w.call("LINDEX", "list-big", Integer.toString(i)));
             }
+            assertEquals("*4\r\n$1\r\na\r\n$1\r\n1\r\n$1\r\nb\r\n$3\r\n2.5\r\n",
+                    w.call("ZRANGE", "zset-small", "0", "-1", "WITHSCORES"));
+            assertEquals("$8\r\nlistpack\r\n", w.call("OBJECT", "ENCODING", "zset-small"));
             assertEquals("*2\r\n$1\r\nf\r\n$1\r\nv\r\n", w.call("HGETALL", "hash-small"));
             assertEquals("*3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n", w.call("SMEMBERS", "set-ints"));
             assertEquals("$6\r\nintset\r\n", w.call("OBJECT", "ENCODING", "set-ints"));
@@ -224,6 +229,9 @@ class ImportRdbTest {
                 assertEquals("$" + v.length() + "\r\n" + v + "\r\n", w.call("HGET", "hash-big", "f" + k), "field f" + k);
             }
             assertEquals("$9\r\nhashtable\r\n", w.call("OBJECT", "ENCODING", "hash-big"));
+            assertEquals(":150\r\n", w.call("ZCARD", "zset-big")); // ZADD's pairs: score 2k, member m(2k+1)
+            assertEquals("*2\r\n$4\r\nm299\r\n$3\r\n298\r\n", w.call("ZRANGE", "zset-big", "-1", "-1", "WITHSCORES"));
+            assertEquals("$8\r\nskiplist\r\n", w.call("OBJECT", "ENCODING", "zset-big"));
         }
         // the deadline to the millisecond, as PEXPIREAT set it
         try (BytesMap map = BytesMap.openReadOnly(dir.resolve("db0.map"))) {

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * combinations nobody wrote down: options in any order, wrong types and arities, numbers at
  * their limits, keys that expire, are renamed or hold counters. Seeded: a failure prints the
  * seed and the commands before the first difference. More seeds:
- * {@code -Dcolossal.redisSeeds=200}. Hash and list commands go to the same keys as string commands, so
- * that each kind meets the others' values and answers WRONGTYPE as Redis does.
+ * {@code -Dcolossal.redisSeeds=200}. Hash, list and sorted set commands go to the same keys as string
+ * commands, so that each kind meets the others' values and answers WRONGTYPE as Redis does.
  */
 class RedisDifferentialTest {
 
@@ -91,7 +91,7 @@ class RedisDifferentialTest {
         String k2 = pick(r, KEYS);
         String v = pick(r, VALUES);
         String n = pick(r, NUMBERS);
-        return switch (r.nextInt(44)) {
+        return switch (r.nextInt(49)) {
             case 0, 1 -> with(r, new String[] {"SET", k, v}, "NX", "XX", "GET", "KEEPTTL", "EX " + ttl(r, 1),
                     "PX " + ttl(r, 1000), "EXAT " + pick(r, TIMES), "BOGUS");
             case 2, 3 -> new String[] {"GET", k};
@@ -149,6 +149,8 @@ class RedisDifferentialTest {
             case 40, 41 -> listRead(r, k);
             case 42 -> listMove(r, k, k2);
             case 43 -> listBlocking(r, k, k2);
+            case 44, 45 -> zsetWrite(r, k, k2);
+            case 46, 47, 48 -> zsetRead(r, k, k2);
             // transactions: the commands drawn between MULTI and EXEC are queued, refused ones abort it
             case 29 -> new String[] {pick(r, new String[] {"MULTI", "MULTI", "EXEC", "EXEC", "DISCARD"})};
             default -> {
@@ -246,6 +248,81 @@ class RedisDifferentialTest {
             case 5 -> new String[] {"HEXISTS", k, f};
             case 6 -> new String[] {"HSTRLEN", k, f};
             default -> new String[] {"HGET", k};
+        };
+    }
+
+    /** Sorted set members, few and short so that a set stays a listpack (whose ZSCAN order is Redis's too). */
+    private static final String[] MEMBERS = {"a", "b", "c", "", "x y", "1"};
+    /** Scores and increments: valid, extreme and invalid ones. */
+    private static final String[] SCORES = {"0", "1", "-1", "2.5", "-0", "0.1", "1e3", "inf", "-inf", "abc", "nan", "",
+        " 1", "1e400", "0x10", "(1"};
+    private static final String[] SCORE_BOUNDS = {"-inf", "+inf", "(1", "0", "1", "2.5", "(2.5", "abc", "", "(-inf", "1e3"};
+    private static final String[] LEX_BOUNDS = {"-", "+", "[a", "(a", "[b", "(c", "[", "a", "[x y", "(1"};
+    private static final String[] RANKS = {"0", "1", "-1", "2", "-2", "100", "abc"};
+
+    /** ZADD with options, ZINCRBY, ZREM, ZREMRANGEBY*, pops and the STORE forms. */
+    private static String[] zsetWrite(SplittableRandom r, String k, String k2) {
+        return switch (r.nextInt(9)) {
+            case 0, 1, 2 -> {
+                List<String> all = new ArrayList<>(List.of("ZADD", k));
+                for (int i = r.nextInt(3); i > 0; i--) {
+                    all.add(pick(r, new String[] {"NX", "XX", "GT", "LT", "CH", "INCR"}));
+                }
+                for (int i = 1 + r.nextInt(3); i > 0; i--) {
+                    all.add(pick(r, SCORES));
+                    all.add(pick(r, MEMBERS));
+                }
+                if (r.nextInt(20) == 0) {
+                    all.removeLast();
+                }
+                yield all.toArray(String[]::new);
+            }
+            case 3 -> new String[] {"ZINCRBY", k, pick(r, SCORES), pick(r, MEMBERS)};
+            case 4 -> new String[] {"ZREM", k, pick(r, MEMBERS), pick(r, MEMBERS)};
+            case 5 -> switch (r.nextInt(3)) {
+                case 0 -> new String[] {"ZREMRANGEBYRANK", k, pick(r, RANKS), pick(r, RANKS)};
+                case 1 -> new String[] {"ZREMRANGEBYSCORE", k, pick(r, SCORE_BOUNDS), pick(r, SCORE_BOUNDS)};
+                default -> new String[] {"ZREMRANGEBYLEX", k, pick(r, LEX_BOUNDS), pick(r, LEX_BOUNDS)};
+            };
+            case 6 -> r.nextBoolean() ? new String[] {pick(r, new String[] {"ZPOPMIN", "ZPOPMAX"}), k}
+                    : new String[] {pick(r, new String[] {"ZPOPMIN", "ZPOPMAX"}), k, pick(r, RANKS)};
+            case 7 -> with(r, new String[] {"ZMPOP", pick(r, new String[] {"1", "2", "0"}), k, k2,
+                pick(r, new String[] {"MIN", "MAX", "BOGUS"})}, "COUNT " + pick(r, RANKS));
+            default -> switch (r.nextInt(3)) {
+                case 0 -> with(r, new String[] {"ZRANGESTORE", k2, k, pick(r, SCORE_BOUNDS), pick(r, SCORE_BOUNDS)},
+                        "BYSCORE", "REV", "LIMIT 0 1", "BYLEX");
+                case 1 -> with(r, new String[] {pick(r, new String[] {"ZUNIONSTORE", "ZINTERSTORE"}), k2, "2", k, k2},
+                        "WEIGHTS 2 " + pick(r, SCORES), "AGGREGATE " + pick(r, new String[] {"SUM", "MIN", "MAX", "X"}));
+                default -> new String[] {"ZDIFFSTORE", k2, pick(r, new String[] {"1", "2"}), k, k2};
+            };
+        };
+    }
+
+    /** The sorted set reads: by member, by range in every form, counts, the set operations, ZSCAN. */
+    private static String[] zsetRead(SplittableRandom r, String k, String k2) {
+        return switch (r.nextInt(10)) {
+            case 0 -> new String[] {pick(r, new String[] {"ZSCORE", "ZRANK", "ZREVRANK"}), k, pick(r, MEMBERS)};
+            case 1 -> new String[] {r.nextBoolean() ? "ZCARD" : "ZMSCORE", k, pick(r, MEMBERS)};
+            case 2, 3 -> {
+                boolean lex = r.nextInt(3) == 0;
+                boolean score = !lex && r.nextBoolean();
+                String[] bounds = lex ? LEX_BOUNDS : score ? SCORE_BOUNDS : RANKS;
+                yield with(r, new String[] {"ZRANGE", k, pick(r, bounds), pick(r, bounds)}, lex ? "BYLEX" : "BYSCORE",
+                        "REV", "WITHSCORES", "LIMIT 0 2", "LIMIT 1 -1", "LIMIT -1 1", "BOGUS");
+            }
+            case 4 -> with(r, new String[] {pick(r, new String[] {"ZRANGEBYSCORE", "ZREVRANGEBYSCORE"}), k,
+                pick(r, SCORE_BOUNDS), pick(r, SCORE_BOUNDS)}, "WITHSCORES", "LIMIT 1 2", "LIMIT 0 -1");
+            case 5 -> with(r, new String[] {pick(r, new String[] {"ZRANGEBYLEX", "ZREVRANGEBYLEX"}), k,
+                pick(r, LEX_BOUNDS), pick(r, LEX_BOUNDS)}, "LIMIT 1 2", "WITHSCORES");
+            case 6 -> r.nextBoolean() ? new String[] {"ZCOUNT", k, pick(r, SCORE_BOUNDS), pick(r, SCORE_BOUNDS)}
+                    : new String[] {"ZLEXCOUNT", k, pick(r, LEX_BOUNDS), pick(r, LEX_BOUNDS)};
+            case 7 -> with(r, new String[] {pick(r, new String[] {"ZUNION", "ZINTER", "ZDIFF"}),
+                pick(r, new String[] {"1", "2", "3", "0"}), k, k2}, "WITHSCORES", "WEIGHTS 1 -1", "AGGREGATE MAX");
+            case 8 -> with(r, new String[] {"ZINTERCARD", pick(r, new String[] {"1", "2"}), k, k2},
+                    "LIMIT " + pick(r, RANKS));
+            default -> r.nextBoolean()
+                    ? with(r, new String[] {"ZRANDMEMBER", k, pick(r, new String[] {"100", "0", "-0", "abc"})}, "WITHSCORES")
+                    : with(r, new String[] {"ZSCAN", k, pick(r, new String[] {"0", "abc"})}, "COUNT 1", "MATCH [ab]*");
         };
     }
 

@@ -41,6 +41,7 @@ class RedisPyTest {
             assertTrue(log.contains("ok RESP2 hashes"), log);
             assertTrue(log.contains("ok RESP2 lists"), log);
             assertTrue(log.contains("ok RESP2 sets"), log);
+            assertTrue(log.contains("ok RESP2 sorted sets"), log);
             assertTrue(log.contains("ok redis://host:port/N"), log);
             assertTrue(log.contains("passed"), log);
             System.err.print(log);

@@ -1,0 +1,143 @@
+package dev.colossal.server;
+
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * ZPOPMIN, ZPOPMAX and ZMPOP, as Redis's {@code genericZpopCommand}: the lowest or highest members
+ * of the first named key that holds a sorted set, taken under the locks of every key named, the set
+ * stored again (or deleted when emptied) with its deadline. The blocking forms are not here.
+ */
+final class SortedSetPops {
+
+    private static final String NOT_POSITIVE = "ERR value is out of range, must be positive";
+
+    private final ServerContext ctx;
+
+    SortedSetPops(ServerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    void register(CommandTable t) {
+        t.add("zpopmin", -2, List.of("write", "fast"), 1, 1, 1, (c, a, r) -> zpop(c, a, r, true));
+        t.add("zpopmax", -2, List.of("write", "fast"), 1, 1, 1, (c, a, r) -> zpop(c, a, r, false));
+        t.add("zmpop", -4, List.of("write", "movablekeys"), 0, 0, 0, this::zmpop);
+    }
+
+    private void zpop(Client c, byte[][] a, Reply r, boolean min) {
+        if (a.length > 3) {
+            r.error(Errors.SYNTAX);
+            return;
+        }
+        long count = -1;
+        if (a.length == 3) {
+            OptionalLong n = Args.toLong(a[2]);
+            if (n.isEmpty() || n.getAsLong() < 0) {
+                r.error(NOT_POSITIVE);
+                return;
+            }
+            count = n.getAsLong();
+        }
+        pop(c, new byte[][] {a[1]}, min, count, r.protocol > 2 && count != -1, false, r);
+    }
+
+    /**
+     * Redis's {@code genericZpopCommand}: pops from the first of {@code keys} that holds a sorted set.
+     *
+     * @param count   how many, -1 for one without a count given
+     * @param nested  each member and score as a pair (RESP3 with a count, ZMPOP)
+     * @param emitKey ZMPOP's reply: the key, then the pairs, and a null if no key holds a set
+     */
+    private void pop(Client c, byte[][] keys, boolean min, long count, boolean nested, boolean emitKey, Reply r) {
+        KeyValueStore store = ctx.db(c);
+        Lock[] ls = store.locks(keys);
+        StringCommands.lockAll(ls);
+        try {
+            byte[] key = null;
+            KeyValueStore.Entry e = null;
+            for (byte[] k : keys) {
+                e = SortedSetCommands.zset(store, k);
+                if (e != null) {
+                    key = k;
+                    break;
+                }
+            }
+            if (e == null) {
+                if (emitKey) {
+                    r.nullArray();
+                } else {
+                    r.array(0);
+                }
+                return;
+            }
+            if (count == 0) {
+                r.array(0);
+                return;
+            }
+            ZSetValue z = ZSetValue.of(e);
+            int n = (int) Math.min(count == -1 ? 1 : count, z.size());
+            int from = min ? 0 : z.size() - n;
+            double[] scores = new double[n];
+            byte[][] members = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                int at = min ? from + i : z.size() - 1 - i;
+                scores[i] = z.score(at);
+                members[i] = z.member(at);
+            }
+            z.removeRange(from, from + n);
+            SortedSetCommands.save(store, key, z, e.expireAtMillis());
+            SortedSetCommands.changed(ctx, store, key, min ? "zpopmin" : "zpopmax", z.size() == 0);
+            if (emitKey) {
+                r.array(2);
+                r.bulk(key);
+                r.array(n);
+            } else {
+                r.array(nested ? n : 2 * n);
+            }
+            for (int i = 0; i < n; i++) {
+                if (nested) {
+                    r.array(2);
+                }
+                r.bulk(members[i]);
+                ZScore.reply(r, scores[i]);
+            }
+        } finally {
+            StringCommands.unlockAll(ls);
+        }
+    }
+
+    private void zmpop(Client c, byte[][] a, Reply r) {
+        OptionalLong parsed = Args.toLong(a[1]);
+        if (parsed.isEmpty() || parsed.getAsLong() < 1) {
+            r.error("ERR numkeys should be greater than 0");
+            return;
+        }
+        long numKeys = parsed.getAsLong();
+        if (numKeys >= a.length - 2) {
+            r.error(Errors.SYNTAX);
+            return;
+        }
+        int where = (int) numKeys + 2;
+        boolean min = Args.is(a[where], "MIN");
+        if (!min && !Args.is(a[where], "MAX")) {
+            r.error(Errors.SYNTAX);
+            return;
+        }
+        long count = -1;
+        for (int j = where + 1; j < a.length; j++) {
+            if (count == -1 && Args.is(a[j], "COUNT") && j + 1 < a.length) {
+                OptionalLong n = Args.toLong(a[++j]);
+                if (n.isEmpty() || n.getAsLong() < 1) {
+                    r.error("ERR count should be greater than 0");
+                    return;
+                }
+                count = n.getAsLong();
+            } else {
+                r.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        pop(c, java.util.Arrays.copyOfRange(a, 2, where), min, count == -1 ? 1 : count, true, true, r);
+    }
+}
