@@ -57,6 +57,33 @@ final class SortedSetAlgebra {
         }
     }
 
+    /**
+     * @return the sorted set under {@code key}, null if absent; a plain set reads as one whose members
+     *     all score 1, as Redis reads it here
+     * @throws ReplyException WRONGTYPE for another type
+     */
+    private static ZSetValue operand(KeyValueStore db, byte[] key) {
+        KeyValueStore.Entry e = db.get(key);
+        if (e == null) {
+            return null;
+        }
+        if (e.type() == StoredValue.ZSET) {
+            return ZSetValue.of(e);
+        }
+        if (e.type() != StoredValue.SET) {
+            throw new ReplyException(Errors.WRONGTYPE);
+        }
+        SetValue set = SetValue.of(e);
+        byte[][] members = new byte[set.size()][];
+        for (int i = 0; i < members.length; i++) {
+            members[i] = set.member(i);
+        }
+        Arrays.sort(members, Arrays::compareUnsigned); // (score, member) order, every score being 1
+        double[] ones = new double[members.length];
+        Arrays.fill(ones, 1);
+        return ZSetValue.built(ones, members, members.length);
+    }
+
     private void run(Client c, byte[][] a, Reply r, int op, boolean store, boolean cardinality) {
         int numKeysAt = store ? 2 : 1;
         OptionalLong parsed = Args.toLong(a[numKeysAt]);
@@ -84,8 +111,7 @@ final class SortedSetAlgebra {
         try {
             Source[] src = new Source[n];
             for (int i = 0; i < n; i++) {
-                KeyValueStore.Entry e = SortedSetCommands.zset(db, a[numKeysAt + 1 + i]);
-                src[i] = new Source(e == null ? null : ZSetValue.of(e));
+                src[i] = new Source(operand(db, a[numKeysAt + 1 + i]));
             }
             int aggregate = SUM;
             boolean withScores = false;
