@@ -37,6 +37,7 @@ final class CommandTable {
         new HyperLogLogCommands(ctx).register(this);
         new SetCommands(ctx).register(this);
         new SortedSetCommands(ctx).register(this);
+        new BlockingSortedSetCommands(ctx).register(this);
         new KeyCommands(ctx, strings).register(this);
         new DatabaseCommands(ctx).register(this);
         new DumpCommands(ctx).register(this);

@@ -172,6 +172,7 @@ final class DumpCommands {
                     byte[] payload = ZSetValue.loaded(value.zset().members(), value.zset().scores(), value.zset().listpack())
                             .encode();
                     store.set(a[1], payload, 0, payload.length, deadline, StoredValue.ZSET);
+                    ctx.waits.ready(c.db, a[1]); // for BZPOPMIN's waiters
                 } else {
                     byte[] payload = HashValue.loaded(value.hash()).encode();
                     store.set(a[1], payload, 0, payload.length, deadline, StoredValue.HASH);

@@ -183,6 +183,7 @@ final class SortedSetAlgebra {
                 } else {
                     SortedSetCommands.save(db, a[1], ZSetValue.built(s, m, size), StoredValue.NO_EXPIRY);
                     ctx.events.fire(KeyspaceEvents.ZSET, Args.lower(a[0]), db, a[1]);
+                    SortedSetCommands.ready(ctx, db, a[1]);
                     r.integer(size);
                 }
                 return;

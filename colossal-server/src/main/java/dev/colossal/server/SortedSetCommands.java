@@ -78,6 +78,15 @@ final class SortedSetCommands {
         ctx.events.fire(KeyspaceEvents.ZSET, event, store, key);
         if (gone) {
             ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, key);
+        } else {
+            ready(ctx, store, key);
+        }
+    }
+
+    /** Tells clients blocked in BZPOPMIN/BZPOPMAX on {@code key} ({@link KeyWaits}) that it holds members. */
+    static void ready(ServerContext ctx, KeyValueStore store, byte[] key) {
+        if (ctx.waits.blocked() != 0) {
+            ctx.waits.ready(ctx.dbs.indexOf(store), key);
         }
     }
 

@@ -155,6 +155,7 @@ final class SortedSetRanges {
             }
             SortedSetCommands.save(store0, a[1], ZSetValue.built(scores, members, p.n()), StoredValue.NO_EXPIRY);
             ctx.events.fire(KeyspaceEvents.ZSET, "zrangestore", store0, a[1]);
+            SortedSetCommands.ready(ctx, store0, a[1]);
             r.integer(p.n());
         } finally {
             StringCommands.unlockAll(ls);

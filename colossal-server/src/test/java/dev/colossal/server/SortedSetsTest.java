@@ -45,6 +45,49 @@ class SortedSetsTest {
     @TempDir
     Path dir;
 
+    /**
+     * BZPOPMIN waits for a ZADD from another connection (and a ZUNIONSTORE, a ZINCRBY), first blocked
+     * first served; a RESP3 client gets the score as a double; the wait ends at its timeout with a null.
+     */
+    @Test
+    void bzpopminWaitsForAWriteFromAnotherConnection() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis writer = new Jedis("127.0.0.1", s.port())) {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                Future<List<Object>> first = pool.submit(() -> {
+                    try (Wire w = new Wire(s.port())) {
+                        w.send(Wire.encode("BZPOPMIN", "jobs", "other", "10"));
+                        return List.of(w.reply());
+                    }
+                });
+                Future<List<Object>> second = pool.submit(() -> {
+                    try (Wire w = new Wire(s.port())) {
+                        w.call("HELLO", "3");
+                        Thread.sleep(300); // blocked after the first
+                        w.send(Wire.encode("BZPOPMAX", "jobs", "10"));
+                        return List.of(w.reply());
+                    }
+                });
+                TestServers.await(2L, 5000, () -> Long.valueOf(writer.info("clients").lines()
+                        .filter(l -> l.startsWith("blocked_clients:")).findFirst().orElseThrow().substring(16).trim()));
+                writer.zadd("jobs", 7, "due");
+                assertEquals(List.of("*3\r\n$4\r\njobs\r\n$3\r\ndue\r\n$1\r\n7\r\n"), first.get());
+                writer.zincrby("other", 1.5, "x"); // not the second waiter's key
+                writer.zadd("src", 2.5, "late");
+                writer.zunionstore("jobs", "src");
+                assertEquals(List.of("*3\r\n$4\r\njobs\r\n$4\r\nlate\r\n,2.5\r\n"), second.get());
+                assertEquals(0, writer.exists("jobs") ? 1 : 0, "the last member taken, the key is gone");
+            } finally {
+                pool.shutdownNow();
+            }
+            long start = System.nanoTime();
+            try (Wire w = new Wire(s.port())) {
+                assertEquals("*-1\r\n", w.call("BZPOPMIN", "nothing", "0.2"));
+            }
+            assertTrue(System.nanoTime() - start >= 150_000_000L, "waited out its timeout");
+        }
+    }
+
     @Test
     void jedisSortedSetCallsReadBackWhatTheyWrote() throws Exception {
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
