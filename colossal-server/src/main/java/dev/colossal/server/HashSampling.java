@@ -17,12 +17,6 @@ import java.util.function.IntFunction;
  */
 final class HashSampling {
 
-    /**
-     * The most fields a negative HRANDFIELD count may ask for: Redis builds whatever reply is asked
-     * for (and dies of it in the billions); this server refuses beyond about what fits one reply.
-     */
-    static final long MAX_REPEATS = 1L << 24;
-
     private final ServerContext ctx;
 
     HashSampling(ServerContext ctx) {
@@ -65,37 +59,12 @@ final class HashSampling {
             r.array(0);
             return;
         }
-        if (-count > MAX_REPEATS) {
-            r.error("ERR count " + count + " asks for more fields than one reply holds here (at most " + MAX_REPEATS
-                    + " with a negative count); ask in several calls");
+        if (RandomPicks.refused(count, "fields", r)) {
             return;
         }
         HashValue h = HashValue.of(e);
         int n = h.size();
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        int[] picks;
-        if (count < 0) {
-            picks = new int[(int) -count];
-            for (int i = 0; i < picks.length; i++) {
-                picks[i] = random.nextInt(n);
-            }
-        } else {
-            // Distinct fields: the first count places of a partial shuffle; all of them in order when count covers the hash
-            int[] order = new int[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-            }
-            int k = (int) Math.min(count, n);
-            if (k < n) {
-                for (int i = 0; i < k; i++) {
-                    int j = i + random.nextInt(n - i);
-                    int t = order[i];
-                    order[i] = order[j];
-                    order[j] = t;
-                }
-            }
-            picks = java.util.Arrays.copyOf(order, k);
-        }
+        int[] picks = count < 0 ? RandomPicks.repeated(n, (int) -count) : RandomPicks.distinct(n, (int) Math.min(count, n));
         reply(h, picks, withValues, r);
     }
 

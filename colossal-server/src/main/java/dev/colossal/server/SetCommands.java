@@ -181,7 +181,7 @@ final class SetCommands {
                 return rr -> rr.set(0);
             }
             int k = (int) Math.min(count, n);
-            int[] picks = SetSampling.distinct(n, k);
+            int[] picks = RandomPicks.distinct(n, k);
             byte[][] popped = new byte[k][];
             boolean[] gone = new boolean[n];
             for (int j = 0; j < k; j++) {

@@ -27,28 +27,6 @@ final class SetSampling {
         t.add("sscan", -3, List.of("readonly"), 1, 1, 1, this::sscan);
     }
 
-    /**
-     * @return {@code k} distinct places of {@code 0..n-1} in random order (the first k of a partial
-     *         shuffle), or all of them in order when {@code k == n}, as Redis answers a count that
-     *         covers the set
-     */
-    static int[] distinct(int n, int k) {
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        if (k < n) {
-            ThreadLocalRandom random = ThreadLocalRandom.current();
-            for (int i = 0; i < k; i++) {
-                int j = i + random.nextInt(n - i);
-                int t = order[i];
-                order[i] = order[j];
-                order[j] = t;
-            }
-        }
-        return java.util.Arrays.copyOf(order, k);
-    }
-
     private void srandmember(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
         if (a.length > 3) {
@@ -85,19 +63,12 @@ final class SetSampling {
         int n = v.count();
         int[] picks;
         if (count < 0 || count == 1) {
-            if (-count > HashSampling.MAX_REPEATS) {
-                r.error("ERR count " + count + " asks for more members than one reply holds here (at most "
-                        + HashSampling.MAX_REPEATS + " with a negative count); ask in several calls");
+            if (RandomPicks.refused(count, "members", r)) {
                 return;
             }
-            // Redis's case of a negative count: members drawn independently, repeats allowed
-            picks = new int[(int) Math.abs(count)];
-            ThreadLocalRandom random = ThreadLocalRandom.current();
-            for (int i = 0; i < picks.length; i++) {
-                picks[i] = random.nextInt(n);
-            }
+            picks = RandomPicks.repeated(n, (int) Math.abs(count));
         } else {
-            picks = distinct(n, (int) Math.min(count, n));
+            picks = RandomPicks.distinct(n, (int) Math.min(count, n));
         }
         r.array(picks.length);
         for (int i : picks) {

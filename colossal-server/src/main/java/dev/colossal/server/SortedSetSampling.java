@@ -63,37 +63,21 @@ final class SortedSetSampling {
             r.array(0);
             return;
         }
-        if (-count > HashSampling.MAX_REPEATS) {
-            r.error("ERR count " + count + " asks for more members than one reply holds here (at most "
-                    + HashSampling.MAX_REPEATS + " with a negative count); ask in several calls");
+        if (RandomPicks.refused(count, "members", r)) {
             return;
         }
         ZSetValue z = ZSetValue.of(e);
         int n = z.size();
-        ThreadLocalRandom random = ThreadLocalRandom.current();
         int[] picks;
         if (count < 0) {
-            picks = new int[(int) -count];
-            for (int i = 0; i < picks.length; i++) {
-                picks[i] = random.nextInt(n);
-            }
+            picks = RandomPicks.repeated(n, (int) -count);
         } else if (count >= n) { // the whole set, from the highest, as Redis answers then
             picks = new int[n];
             for (int i = 0; i < n; i++) {
                 picks[i] = n - 1 - i;
             }
-        } else { // distinct members: the first count places of a partial shuffle
-            int[] order = new int[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-            }
-            for (int i = 0; i < count; i++) {
-                int j = i + random.nextInt(n - i);
-                int t = order[i];
-                order[i] = order[j];
-                order[j] = t;
-            }
-            picks = java.util.Arrays.copyOf(order, (int) count);
+        } else {
+            picks = RandomPicks.distinct(n, (int) count);
         }
         boolean pairs = withScores && r.protocol > 2;
         r.array(withScores && !pairs ? 2 * picks.length : picks.length);
