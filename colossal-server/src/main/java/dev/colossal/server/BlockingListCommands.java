@@ -56,12 +56,12 @@ final class BlockingListCommands {
     }
 
     /** @return whether {@code c} may wait: not inside MULTI/EXEC or a script */
-    private static boolean mayBlock(Client c) {
+    static boolean mayBlock(Client c) {
         return !c.inExec && !c.denyBlocking;
     }
 
     /** The reply a timed-out waiter gets: a null array, in its protocol. */
-    private static byte[] nullArray(Client c) {
+    static byte[] nullArray(Client c) {
         return (c.reply.protocol >= 3 ? "_\r\n" : "*-1\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
@@ -198,7 +198,8 @@ final class BlockingListCommands {
         return out.toByteArray();
     }
 
-    private static byte[] bulk(byte[] v) {
+    /** @return {@code v} as a RESP bulk string */
+    static byte[] bulk(byte[] v) {
         byte[] head = ("$" + v.length + "\r\n").getBytes(StandardCharsets.US_ASCII);
         byte[] out = new byte[head.length + v.length + 2];
         System.arraycopy(head, 0, out, 0, head.length);

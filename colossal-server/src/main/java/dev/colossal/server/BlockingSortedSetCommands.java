@@ -41,12 +41,12 @@ final class BlockingSortedSetCommands {
                 return;
             }
         }
-        if (c.inExec || c.denyBlocking) {
+        if (!BlockingListCommands.mayBlock(c)) {
             r.nullArray();
             return;
         }
         int db = c.db;
-        byte[] onTimeout = (protocol >= 3 ? "_\r\n" : "*-1\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] onTimeout = BlockingListCommands.nullArray(c);
         ctx.waits.block(new KeyWaits.Waiter(c, db, keys, key -> {
             try {
                 return popOne(db, key, min, protocol);
@@ -75,22 +75,13 @@ final class BlockingSortedSetCommands {
             SortedSetCommands.changed(ctx, store, key, min ? "zpopmin" : "zpopmax", z.size() == 0);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             out.writeBytes("*3\r\n".getBytes(StandardCharsets.US_ASCII));
-            bulk(out, key);
-            bulk(out, member);
-            if (protocol >= 3) {
-                out.writeBytes((',' + score + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            } else {
-                bulk(out, score.getBytes(StandardCharsets.US_ASCII));
-            }
+            out.writeBytes(BlockingListCommands.bulk(key));
+            out.writeBytes(BlockingListCommands.bulk(member));
+            out.writeBytes(protocol >= 3 ? (',' + score + "\r\n").getBytes(StandardCharsets.US_ASCII)
+                    : BlockingListCommands.bulk(score.getBytes(StandardCharsets.US_ASCII)));
             return out.toByteArray();
         } finally {
             l.unlock();
         }
-    }
-
-    private static void bulk(ByteArrayOutputStream out, byte[] v) {
-        out.writeBytes(("$" + v.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        out.writeBytes(v);
-        out.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
     }
 }
