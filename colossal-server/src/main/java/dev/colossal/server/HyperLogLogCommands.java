@@ -100,15 +100,16 @@ final class HyperLogLogCommands {
         try {
             byte[] max = new byte[HyperLogLog.REGISTERS];
             boolean dense = false;
-            for (byte[] key : keys) {
-                HyperLogLog h = read(StringCommands.string(store, key));
+            // The destination is the first source too: read once, its registers taken before it changes
+            KeyValueStore.Entry e = StringCommands.string(store, keys[0]);
+            HyperLogLog dest = e == null ? HyperLogLog.empty() : read(e);
+            for (int i = 0; i < keys.length; i++) {
+                HyperLogLog h = i == 0 ? (e == null ? null : dest) : read(StringCommands.string(store, keys[i]));
                 if (h != null) {
                     dense |= h.isDense();
                     h.maxInto(max);
                 }
             }
-            KeyValueStore.Entry e = store.get(a[1]);
-            HyperLogLog dest = e == null ? HyperLogLog.empty() : HyperLogLog.of(e.value());
             if (dense) {
                 dest.toDense();
             }
