@@ -35,25 +35,12 @@ final class HashSampling {
             r.bulk(h.field(ThreadLocalRandom.current().nextInt(h.size())));
             return;
         }
-        OptionalLong parsed = Args.toLong(a[2]);
-        if (parsed.isEmpty()) {
-            r.error(Errors.NOT_INTEGER);
+        Long parsed = RandomPicks.count(a, "WITHVALUES", r);
+        if (parsed == null) {
             return;
         }
-        long count = parsed.getAsLong();
-        if (count == Long.MIN_VALUE) {
-            r.error("ERR value is out of range, value must between " + -Long.MAX_VALUE + " and " + Long.MAX_VALUE);
-            return;
-        }
-        boolean withValues = a.length == 4 && Args.is(a[3], "WITHVALUES");
-        if (a.length > 3 && !withValues) {
-            r.error(Errors.SYNTAX);
-            return;
-        }
-        if (withValues && Math.abs(count) > Long.MAX_VALUE / 2) {
-            r.error("ERR value is out of range");
-            return;
-        }
+        long count = parsed;
+        boolean withValues = a.length == 4;
         KeyValueStore.Entry e = HashCommands.hash(store, a[1]);
         if (e == null || count == 0) {
             r.array(0);

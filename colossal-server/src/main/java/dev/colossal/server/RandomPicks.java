@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -15,6 +16,39 @@ final class RandomPicks {
     static final long MAX_REPEATS = 1L << 24;
 
     private RandomPicks() {}
+
+    /**
+     * Reads the count ({@code a[2]}) of HRANDFIELD, SRANDMEMBER or ZRANDMEMBER, and the flag that
+     * may follow it, with Redis's errors in Redis's order.
+     *
+     * @param flag {@code WITHVALUES} or {@code WITHSCORES}, null for a command that takes none
+     * @return the count (the flag is there if {@code a} has four parts), or null once the error is answered
+     */
+    static Long count(byte[][] a, String flag, Reply r) {
+        OptionalLong parsed = Args.toLong(a[2]);
+        if (parsed.isEmpty()) {
+            r.error(Errors.NOT_INTEGER);
+            return null;
+        }
+        long count = parsed.getAsLong();
+        if (count == Long.MIN_VALUE) {
+            r.error("ERR value is out of range, value must between " + -Long.MAX_VALUE + " and " + Long.MAX_VALUE);
+            return null;
+        }
+        if (flag == null) {
+            return count;
+        }
+        boolean with = a.length == 4 && Args.is(a[3], flag);
+        if (a.length > 3 && !with) {
+            r.error(Errors.SYNTAX);
+            return null;
+        }
+        if (with && Math.abs(count) > Long.MAX_VALUE / 2) {
+            r.error("ERR value is out of range");
+            return null;
+        }
+        return count;
+    }
 
     /**
      * Answers the error for a negative {@code count} past {@link #MAX_REPEATS}.

@@ -44,16 +44,11 @@ final class SetSampling {
             r.bulk(v.bytes(), v.start(i), v.length(i));
             return;
         }
-        OptionalLong parsed = Args.toLong(a[2]);
-        if (parsed.isEmpty()) {
-            r.error(Errors.NOT_INTEGER);
+        Long parsed = RandomPicks.count(a, null, r);
+        if (parsed == null) {
             return;
         }
-        long count = parsed.getAsLong();
-        if (count == Long.MIN_VALUE) {
-            r.error("ERR value is out of range, value must between " + -Long.MAX_VALUE + " and " + Long.MAX_VALUE);
-            return;
-        }
+        long count = parsed;
         KeyValueStore.Entry e = SetCommands.set(store, a[1]);
         if (e == null || count == 0) {
             r.array(0);

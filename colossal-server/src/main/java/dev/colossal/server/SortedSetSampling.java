@@ -39,25 +39,12 @@ final class SortedSetSampling {
             r.bulk(z.member(ThreadLocalRandom.current().nextInt(z.size())));
             return;
         }
-        OptionalLong parsed = Args.toLong(a[2]);
-        if (parsed.isEmpty()) {
-            r.error(Errors.NOT_INTEGER);
+        Long parsed = RandomPicks.count(a, "WITHSCORES", r);
+        if (parsed == null) {
             return;
         }
-        long count = parsed.getAsLong();
-        if (count == Long.MIN_VALUE) {
-            r.error("ERR value is out of range, value must between " + -Long.MAX_VALUE + " and " + Long.MAX_VALUE);
-            return;
-        }
-        boolean withScores = a.length == 4 && Args.is(a[3], "WITHSCORES");
-        if (a.length > 3 && !withScores) {
-            r.error(Errors.SYNTAX);
-            return;
-        }
-        if (withScores && Math.abs(count) > Long.MAX_VALUE / 2) {
-            r.error("ERR value is out of range");
-            return;
-        }
+        long count = parsed;
+        boolean withScores = a.length == 4;
         KeyValueStore.Entry e = SortedSetCommands.zset(store, a[1]);
         if (e == null || count == 0) {
             r.array(0);
