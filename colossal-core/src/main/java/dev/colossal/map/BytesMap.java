@@ -856,6 +856,17 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Returns a number that changes whenever an entry may have changed: for a caller that redoes
+     * work over the whole map (a walk, a summary) only when something was written since. Writes by
+     * other processes sharing the file count too; a map no one writes keeps the same number.
+     *
+     * @return the sum of the segments' write counters, each read once
+     */
+    public long changeStamp() {
+        return sum(Segment::version);
+    }
+
+    /**
      * Returns the bytes the entries take, each rounded up to whole blocks: what a bound set with
      * {@link MapOptions#withMaxBytes} counts, each segment keeping within its share of it. Expired
      * entries count until removed.

@@ -294,6 +294,11 @@ final class Segment {
         return file.readVolatile(base + LIVE_ENTRIES);
     }
 
+    /** The seqlock's version: every write moves it on, and it never goes back. */
+    long version() {
+        return file.readVolatile(base + VERSION);
+    }
+
     /** Whether an entry of this segment may carry an expiry time; read without the lock, so a hint. */
     boolean mayExpire() {
         return file.readVolatile(base + MAY_EXPIRE) != 0;

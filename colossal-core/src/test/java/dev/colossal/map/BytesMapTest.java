@@ -71,6 +71,29 @@ class BytesMapTest {
     }
 
     @Test
+    void theChangeStampMovesOnEveryWriteOfAnyOpenAndOnNoRead() throws IOException {
+        Path file = dir.resolve("stamp.map");
+        try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(4));
+             BytesMap other = BytesMap.open(file)) {
+            long s0 = map.changeStamp();
+            map.get(b("a"));
+            assertEquals(s0, map.changeStamp(), "a read is no change");
+            map.put(b("a"), b("1"));
+            long s1 = map.changeStamp();
+            assertTrue(s1 != s0, "a put");
+            map.get(b("a"));
+            map.remove(b("missing"));
+            long s2 = map.changeStamp();
+            other.remove(b("a"));
+            assertTrue(map.changeStamp() != s2, "a remove through another open of the file");
+            long s3 = map.changeStamp();
+            map.clear();
+            assertTrue(map.changeStamp() != s3, "a clear");
+            assertEquals(map.changeStamp(), other.changeStamp(), "both opens read the file's counters");
+        }
+    }
+
+    @Test
     void aReadOnlyDestinationIsTheCallersMistakeNotADamagedMap() throws IOException {
         try (BytesMap map = BytesMap.open(dir.resolve("ro.map"));
              java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {

@@ -17,14 +17,25 @@ import java.util.concurrent.locks.Lock;
  * So DEL, UNLINK, SET over a list, expiry, eviction, FLUSHDB, RENAME over a list and what a crash
  * left all free their elements without a read on SET's path or an O(n) step in the command.
  *
- * <p>A walk reads each entry once; a walk that found nothing makes the next one wait longer,
- * from {@link #MIN_PAUSE_MILLIS} to {@link #MAX_PAUSE_MILLIS}, so a large live list costs one
- * read of its entries every few seconds.
+ * <p>A walk reads each entry once, so its cost grows with the elements stored, and it runs only
+ * when garbage may have appeared: soon after a removal that dropped a list
+ * ({@link MapStore#elementsDropped}: DEL, expiry, FLUSHDB; at most one walk per
+ * {@link #DROPPED_COST_SHARE} times the last one's duration), and otherwise only if the database
+ * changed at all ({@link MapStore#changeStamp}: SET over a list, eviction), after a pause of
+ * {@link #QUIET_COST_SHARE} times the last walk's duration, between {@link #MIN_QUIET_MILLIS} and
+ * {@link #MAX_QUIET_MILLIS}. An idle server walks nothing, a busy one spends a small share of a core.
+ * The first look at each database walks it: what a crash left.
  */
 final class ListCollector implements AutoCloseable {
 
-    static final long MIN_PAUSE_MILLIS = 500;
-    static final long MAX_PAUSE_MILLIS = 4000;
+    /** How often the collector looks whether a walk is due. */
+    static final long TICK_MILLIS = 500;
+    /** After a walk of duration d, a removal that dropped a list waits d times this for the next one. */
+    static final long DROPPED_COST_SHARE = 10;
+    /** After a walk of duration d, other writes wait d times this (within the bounds below) for the next one. */
+    static final long QUIET_COST_SHARE = 50;
+    static final long MIN_QUIET_MILLIS = 4_000;
+    static final long MAX_QUIET_MILLIS = 60_000;
     /** Entries a step reads before it checks what it found under the owners' locks. */
     private static final int STEP = 4096;
     private static final ValueLayout.OfLong LONG_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -51,19 +62,18 @@ final class ListCollector implements AutoCloseable {
     }
 
     private void run() {
-        long pause = MIN_PAUSE_MILLIS;
+        Map<MapStore, Pace> paces = new java.util.IdentityHashMap<>();
         while (running) {
             try {
-                Thread.sleep(pause);
+                Thread.sleep(TICK_MILLIS);
             } catch (InterruptedException e) {
                 return;
             }
-            long before = freed;
             for (MapStore m : dbs.openMaps()) {
                 ListElements e = m.elements(false);
                 if (e != null && e.size() > 0 && running) {
                     try {
-                        walk(m, e);
+                        paces.computeIfAbsent(m, x -> new Pace()).walkIfDue(this, m, e);
                     } catch (RuntimeException ex) {
                         if (!running) {
                             return; // the maps closed under the walk at shutdown
@@ -73,7 +83,38 @@ final class ListCollector implements AutoCloseable {
                     }
                 }
             }
-            pause = freed != before ? MIN_PAUSE_MILLIS : Math.min(MAX_PAUSE_MILLIS, pause * 2);
+            paces.keySet().retainAll(dbs.openMaps()); // a database SWAPDB or a close replaced
+        }
+    }
+
+    /** When one database was last walked, what it cost, and whether anything was written since. */
+    private static final class Pace {
+        private static final long NEVER = Long.MIN_VALUE;
+        /** The change stamp at the start of the last walk that freed nothing. */
+        long cleanStamp = NEVER;
+        boolean walked;
+        long lastEnd;
+        long lastNanos;
+
+        void walkIfDue(ListCollector c, MapStore m, ListElements e) {
+            long now = System.nanoTime();
+            long since = now - lastEnd;
+            long stamp = m.changeStamp();
+            long quiet = Math.clamp(lastNanos * QUIET_COST_SHARE, MIN_QUIET_MILLIS * 1_000_000, MAX_QUIET_MILLIS * 1_000_000);
+            boolean due = !walked
+                    || m.elementsDropped() && since >= lastNanos * DROPPED_COST_SHARE
+                    || stamp != cleanStamp && since >= quiet;
+            if (!due) {
+                return;
+            }
+            m.clearElementsDropped(); // before the walk: a list dropped during it is looked for again
+            walked = true;
+            long before = c.freed;
+            c.walk(m, e);
+            lastEnd = System.nanoTime();
+            lastNanos = lastEnd - now;
+            // A walk that freed something changed the stamp itself; one more that frees nothing settles it.
+            cleanStamp = c.freed == before ? stamp : NEVER;
         }
     }
 

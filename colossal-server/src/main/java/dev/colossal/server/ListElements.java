@@ -112,6 +112,11 @@ final class ListElements implements AutoCloseable {
         return map.size();
     }
 
+    /** @return a number that changes whenever an entry may have changed ({@link BytesMap#changeStamp}) */
+    long changeStamp() {
+        return map.changeStamp();
+    }
+
     long usedBytes() {
         return map.usedBytes();
     }

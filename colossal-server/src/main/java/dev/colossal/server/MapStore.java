@@ -53,6 +53,8 @@ final class MapStore implements KeyValueStore {
     private volatile boolean sweepWanted = true;
     /** The element map of this database's lists, opened with the first list or at open if it has a file; null before. */
     private volatile ListElements elements;
+    /** Whether a removal since the collector last looked took a value whose elements it must free. */
+    private volatile boolean elementsDropped;
     /** Segments repaired at open, left mid-write by a server that did not stop cleanly, and how long that took. */
     private int repairedAtOpen;
     private long repairNanos;
@@ -172,6 +174,33 @@ final class MapStore implements KeyValueStore {
                 file.toAbsolutePath(), keys, keys == 1 ? "" : "s", mib(fileBytes()), mib(diskFreeBytes()));
     }
 
+    /** Notes that the removal of {@code stored} left elements for the collector to free. */
+    private void removed(byte[] stored) {
+        if (StoredValue.hasElements(StoredValue.type(stored))) {
+            elementsDropped = true;
+        }
+    }
+
+    /**
+     * Whether a removal since the collector last cleared this (DEL, expiry, FLUSHDB) dropped a value whose elements
+     * are now garbage; a value replaced by a write that did not read it (SET over a list) or
+     * evicted is not seen here, which is why the collector also walks when {@link #changeStamp}
+     * moved.
+     */
+    boolean elementsDropped() {
+        return elementsDropped;
+    }
+
+    void clearElementsDropped() {
+        elementsDropped = false;
+    }
+
+    /** @return a number that changes whenever this database's map or element map may have changed */
+    long changeStamp() {
+        ListElements e = elements;
+        return map.changeStamp() + (e == null ? 0 : e.changeStamp());
+    }
+
     @Override
     public ListElements elements(boolean create) {
         ListElements e = elements;
@@ -282,6 +311,7 @@ final class MapStore implements KeyValueStore {
         try {
             byte[] stored = map.get(key);
             if (stored != null && isExpired(StoredValue.expireAt(stored)) && map.remove(key)) {
+                removed(stored);
                 ExpirySweeper s = sweeper;
                 if (s != null) {
                     s.removedOnRead(this, key);
@@ -363,6 +393,7 @@ final class MapStore implements KeyValueStore {
             return false;
         }
         map.remove(key);
+        removed(stored);
         written(StoredValue.NO_EXPIRY, 0, 0);
         return !isExpired(StoredValue.expireAt(stored));
     }
@@ -384,6 +415,7 @@ final class MapStore implements KeyValueStore {
         ListElements e = elements;
         if (e != null) {
             e.clear();
+            elementsDropped = true; // a crash between the two clears left elements behind
         }
         written(StoredValue.NO_EXPIRY, 0, 0);
     }
@@ -603,6 +635,7 @@ final class MapStore implements KeyValueStore {
                 byte[] stored = map.get(key);
                 if (stored != null && isExpired(StoredValue.expireAt(stored))) {
                     map.remove(key);
+                    removed(stored);
                     removed++;
                     ExpirySweeper s = sweeper;
                     if (s != null) {

@@ -151,6 +151,11 @@ final class StoredValue {
         return (byte) (flags & TYPE_MASK);
     }
 
+    /** @return whether a value of this type keeps parts in the element map, which its removal leaves to {@link ListCollector} */
+    static boolean hasElements(byte type) {
+        return type == LIST;
+    }
+
     /** @return whether a stored value with these flags is a string */
     static boolean isString(byte flags) {
         return (flags & TYPE_MASK) == STRING;
