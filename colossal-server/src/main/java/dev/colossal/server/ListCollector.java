@@ -45,6 +45,8 @@ final class ListCollector implements AutoCloseable {
     private volatile boolean running = true;
     /** Elements and roots freed since start. */
     private volatile long freed;
+    /** Walks since start. */
+    private volatile long walks;
 
     ListCollector(Databases dbs) {
         this.dbs = dbs;
@@ -59,6 +61,11 @@ final class ListCollector implements AutoCloseable {
     /** @return elements and roots freed since start */
     long freed() {
         return freed;
+    }
+
+    /** @return walks of element maps since start */
+    long walks() {
+        return walks;
     }
 
     private void run() {
@@ -110,6 +117,7 @@ final class ListCollector implements AutoCloseable {
             m.clearElementsDropped(); // before the walk: a list dropped during it is looked for again
             walked = true;
             long before = c.freed;
+            c.walks++;
             c.walk(m, e);
             lastEnd = System.nanoTime();
             lastNanos = lastEnd - now;

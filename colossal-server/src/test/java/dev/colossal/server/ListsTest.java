@@ -274,6 +274,27 @@ class ListsTest {
     }
 
     @Test
+    void theCollectorWalksOnlyWhenGarbageMayHaveAppeared() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            ListCollector c = s.context().collector;
+            fill(j, "kept", 1000);
+            fill(j, "dropped", 1000);
+            long settled = ListCollector.MIN_QUIET_MILLIS + 2 * ListCollector.TICK_MILLIS;
+            Thread.sleep(settled); // the first look walks; one more once the pushes are past
+            long walks = c.walks();
+            j.lrange("kept", 0, -1); // reads are no change
+            Thread.sleep(settled);
+            assertEquals(walks, c.walks(), "nothing written since the last walk: no walk");
+            ListElements e = s.context().dbs.opened(0).elements(false);
+            long t0 = System.nanoTime();
+            j.del("dropped");
+            eventually(() -> e.size() == 1001, "DEL of a list to free its elements");
+            long took = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(took < ListCollector.MIN_QUIET_MILLIS, "freed " + took + " ms after DEL: at the next tick, not the next quiet walk");
+        }
+    }
+
+    @Test
     void aQueueOfAMillionPushesAndPopsByOneElementEntryEach() throws Exception {
         int n = 1_000_000;
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port(), 120_000)) {
