@@ -71,6 +71,25 @@ final class Reply {
         capacity = initial;
     }
 
+    /**
+     * Runs {@code write} on an empty reply of {@code protocol} and returns what it appended: a
+     * reply made away from its connection, such as a blocked client's, which another client's write
+     * serves on that client's thread.
+     *
+     * @return the bytes written
+     */
+    static byte[] capture(int protocol, java.util.function.Consumer<Reply> write) {
+        Reply r = new Reply();
+        r.open(256);
+        try {
+            r.protocol = protocol;
+            write.accept(r);
+            return r.buf.asSlice(0, r.len).toArray(JAVA_BYTE);
+        } finally {
+            r.close();
+        }
+    }
+
     /** Frees every buffer; the Reply takes no more appends. */
     void close() {
         len = 0;

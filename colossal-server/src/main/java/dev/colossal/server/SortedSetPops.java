@@ -5,9 +5,10 @@ import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
 
 /**
- * ZPOPMIN, ZPOPMAX and ZMPOP, as Redis's {@code genericZpopCommand}: the lowest or highest members
- * of the first named key that holds a sorted set, taken under the locks of every key named, the set
- * stored again (or deleted when emptied) with its deadline. The blocking forms are not here.
+ * ZPOPMIN, ZPOPMAX, ZMPOP and BZMPOP, as Redis's {@code genericZpopCommand}: the lowest or highest
+ * members of the first named key that holds a sorted set, taken under the locks of every key named,
+ * the set stored again (or deleted when emptied) with its deadline. BZMPOP with no such key waits
+ * ({@link KeyWaits}) as BZPOPMIN does ({@link BlockingSortedSetCommands}).
  */
 final class SortedSetPops {
 
@@ -22,7 +23,8 @@ final class SortedSetPops {
     void register(CommandTable t) {
         t.add("zpopmin", -2, List.of("write", "fast"), 1, 1, 1, (c, a, r) -> zpop(c, a, r, true));
         t.add("zpopmax", -2, List.of("write", "fast"), 1, 1, 1, (c, a, r) -> zpop(c, a, r, false));
-        t.add("zmpop", -4, List.of("write", "movablekeys"), 0, 0, 0, this::zmpop);
+        t.add("zmpop", -4, List.of("write", "movablekeys"), 0, 0, 0, (c, a, r) -> zmpop(c, a, r, false));
+        t.add("bzmpop", -5, List.of("write", "blocking", "movablekeys"), 0, 0, 0, (c, a, r) -> zmpop(c, a, r, true));
     }
 
     private void zpop(Client c, byte[][] a, Reply r, boolean min) {
@@ -50,7 +52,18 @@ final class SortedSetPops {
      * @param emitKey ZMPOP's reply: the key, then the pairs, and a null if no key holds a set
      */
     private void pop(Client c, byte[][] keys, boolean min, long count, boolean nested, boolean emitKey, Reply r) {
-        KeyValueStore store = ctx.db(c);
+        if (!popFirst(c.db, keys, min, count, nested, emitKey, r)) {
+            if (emitKey) {
+                r.nullArray();
+            } else {
+                r.array(0);
+            }
+        }
+    }
+
+    /** As {@link #pop}, but answers nothing and returns false if no key holds a sorted set. */
+    private boolean popFirst(int db, byte[][] keys, boolean min, long count, boolean nested, boolean emitKey, Reply r) {
+        KeyValueStore store = ctx.dbs.store(db);
         Lock[] ls = store.locks(keys);
         StringCommands.lockAll(ls);
         try {
@@ -64,16 +77,11 @@ final class SortedSetPops {
                 }
             }
             if (e == null) {
-                if (emitKey) {
-                    r.nullArray();
-                } else {
-                    r.array(0);
-                }
-                return;
+                return false;
             }
             if (count == 0) {
                 r.array(0);
-                return;
+                return true;
             }
             ZSetValue z = ZSetValue.of(e);
             int n = (int) Math.min(count == -1 ? 1 : count, z.size());
@@ -102,23 +110,26 @@ final class SortedSetPops {
                 r.bulk(members[i]);
                 ZScore.reply(r, scores[i]);
             }
+            return true;
         } finally {
             StringCommands.unlockAll(ls);
         }
     }
 
-    private void zmpop(Client c, byte[][] a, Reply r) {
-        OptionalLong parsed = Args.toLong(a[1]);
+    /** ZMPOP numkeys key... MIN|MAX [COUNT n], or BZMPOP timeout numkeys key... MIN|MAX [COUNT n]. */
+    private void zmpop(Client c, byte[][] a, Reply r, boolean blocking) {
+        int numKeysAt = blocking ? 2 : 1;
+        OptionalLong parsed = Args.toLong(a[numKeysAt]);
         if (parsed.isEmpty() || parsed.getAsLong() < 1) {
             r.error("ERR numkeys should be greater than 0");
             return;
         }
         long numKeys = parsed.getAsLong();
-        if (numKeys >= a.length - 2) {
+        if (numKeys >= a.length - numKeysAt - 1) {
             r.error(Errors.SYNTAX);
             return;
         }
-        int where = (int) numKeys + 2;
+        int where = (int) numKeys + numKeysAt + 1;
         boolean min = Args.is(a[where], "MIN");
         if (!min && !Args.is(a[where], "MAX")) {
             r.error(Errors.SYNTAX);
@@ -138,6 +149,31 @@ final class SortedSetPops {
                 return;
             }
         }
-        pop(c, java.util.Arrays.copyOfRange(a, 2, where), min, count == -1 ? 1 : count, true, true, r);
+        long n = count == -1 ? 1 : count;
+        byte[][] keys = java.util.Arrays.copyOfRange(a, numKeysAt + 1, where);
+        if (!blocking) {
+            pop(c, keys, min, n, true, true, r);
+            return;
+        }
+        // Redis reads the keys and options first, the timeout after
+        long timeout = BlockingListCommands.timeout(a[1], r);
+        if (timeout == BlockingListCommands.REFUSED || popFirst(c.db, keys, min, n, true, true, r)) {
+            return;
+        }
+        if (!BlockingListCommands.mayBlock(c)) {
+            r.nullArray();
+            return;
+        }
+        int db = c.db;
+        int protocol = r.protocol;
+        ctx.waits.block(new KeyWaits.Waiter(c, db, keys, key -> {
+            boolean[] popped = new boolean[1];
+            try {
+                byte[] reply = Reply.capture(protocol, rr -> popped[0] = popFirst(db, new byte[][] {key}, min, n, true, true, rr));
+                return popped[0] ? reply : null;
+            } catch (ReplyException otherType) {
+                return null; // a key that now holds another type serves no one; the wait goes on
+            }
+        }, BlockingListCommands.nullArray(c)), timeout);
     }
 }

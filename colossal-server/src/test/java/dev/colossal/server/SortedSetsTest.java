@@ -88,6 +88,47 @@ class SortedSetsTest {
         }
     }
 
+    /**
+     * BZMPOP waits as BZPOPMIN does and takes up to COUNT members of the first key a write fills; a
+     * RESP3 client gets pairs with double scores; a SET of another type to its key does not wake it.
+     */
+    @Test
+    void bzmpopWaitsAndTakesUpToItsCount() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis writer = new Jedis("127.0.0.1", s.port())) {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                Future<String> resp2 = pool.submit(() -> {
+                    try (Wire w = new Wire(s.port())) {
+                        w.send(Wire.encode("BZMPOP", "10", "2", "a", "b", "MIN", "COUNT", "2"));
+                        return w.reply();
+                    }
+                });
+                Future<String> resp3 = pool.submit(() -> {
+                    try (Wire w = new Wire(s.port())) {
+                        w.call("HELLO", "3");
+                        Thread.sleep(300); // blocked after the first
+                        w.send(Wire.encode("BZMPOP", "10", "1", "b", "MAX", "COUNT", "5"));
+                        return w.reply();
+                    }
+                });
+                TestServers.await(2L, 5000, () -> Long.valueOf(writer.info("clients").lines()
+                        .filter(l -> l.startsWith("blocked_clients:")).findFirst().orElseThrow().substring(16).trim()));
+                writer.set("a", "a string serves no one");
+                writer.del("a");
+                writer.zadd("b", Map.of("one", 1.0, "two", 2.0, "three", 3.0));
+                assertEquals("*2\r\n$1\r\nb\r\n*2\r\n*2\r\n$3\r\none\r\n$1\r\n1\r\n*2\r\n$3\r\ntwo\r\n$1\r\n2\r\n",
+                        resp2.get());
+                assertEquals("*2\r\n$1\r\nb\r\n*1\r\n*2\r\n$5\r\nthree\r\n,3\r\n", resp3.get());
+                assertEquals(0, writer.exists("b") ? 1 : 0, "every member taken, the key is gone");
+            } finally {
+                pool.shutdownNow();
+            }
+            try (Wire w = new Wire(s.port())) {
+                assertEquals("*-1\r\n", w.call("BZMPOP", "0.1", "1", "nothing", "MIN"));
+            }
+        }
+    }
+
     @Test
     void jedisSortedSetCallsReadBackWhatTheyWrote() throws Exception {
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
