@@ -47,6 +47,7 @@ final class AdminCommands {
         t.addNoAuth("auth", -2, List.of("fast", "no-auth", "noscript"), this::auth);
         t.addNoAuth("reset", 1, List.of("fast", "no-auth", "noscript"), this::reset);
         t.add("client", -2, List.of(), 0, 0, 0, this::client);
+        t.add("monitor", 1, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, this::monitor);
         t.add("command", -1, List.of(), 0, 0, 0, this::command);
         t.add("info", -1, List.of(), 0, 0, 0, (c, a, r) -> {
             table.publish(c); // this batch's requests before INFO count too
@@ -225,6 +226,7 @@ final class AdminCommands {
      */
     private void reset(Client c, byte[][] a, Reply r) {
         PubSubCommands.leaveAll(ctx, c);
+        ctx.monitors.remove(c);
         PubSubCommands.deliverWaiting(c, r); // what was published while it listened, before +RESET
         c.queued = null;
         c.queueRefused = false;
@@ -274,10 +276,8 @@ final class AdminCommands {
                 c.libVersion = value;
             }
             r.ok();
-        } else if (Args.is(sub, "LIST") && a.length == 2) {
-            StringBuilder sb = new StringBuilder();
-            ctx.clients.values().forEach(x -> sb.append(describe(x)).append('\n'));
-            r.verbatim(sb.toString());
+        } else if (Args.is(sub, "LIST")) {
+            clientList(a, r);
         } else if (Args.is(sub, "INFO") && a.length == 2) {
             r.verbatim(describe(c) + "\n");
         } else if (Args.is(sub, "KILL") && a.length >= 3) {
@@ -313,9 +313,70 @@ final class AdminCommands {
         }
     }
 
-    /** CLIENT LIST's {@code flags=}: P for a subscriber, b for a blocked client, N for neither. */
+    /** CLIENT LIST [TYPE NORMAL|PUBSUB|MASTER|REPLICA] or CLIENT LIST ID id [id ...], as Redis 7.0 reads them. */
+    private void clientList(byte[][] a, Reply r) {
+        java.util.function.Predicate<Client> shown = x -> true;
+        if (a.length == 4 && Args.is(a[2], "TYPE")) {
+            byte[] type = a[3];
+            if (Args.is(type, "MASTER") || Args.is(type, "REPLICA") || Args.is(type, "SLAVE")) {
+                shown = x -> false; // no replication here; a monitor is a normal client, as Redis shows it
+            } else if (Args.is(type, "PUBSUB") || Args.is(type, "NORMAL")) {
+                boolean pubsub = Args.is(type, "PUBSUB");
+                shown = x -> ClientKill.subscribed(x) == pubsub;
+            } else {
+                r.error("ERR Unknown client type '" + Errors.text(type) + "'");
+                return;
+            }
+        } else if (a.length > 3 && Args.is(a[2], "ID")) {
+            // in the order asked, a repeated id repeated, as Redis answers
+            StringBuilder sb = new StringBuilder();
+            for (int i = 3; i < a.length; i++) {
+                java.util.OptionalLong id = Args.toLong(a[i]);
+                if (id.isEmpty()) {
+                    r.error("ERR Invalid client ID");
+                    return;
+                }
+                Client x = ctx.clients.get(id.getAsLong());
+                if (x != null) {
+                    sb.append(describe(x)).append('\n');
+                }
+            }
+            r.verbatim(sb.toString());
+            return;
+        } else if (a.length != 2) {
+            r.error(Errors.SYNTAX);
+            return;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Client x : ctx.clients.values()) {
+            if (shown.test(x)) {
+                sb.append(describe(x)).append('\n');
+            }
+        }
+        r.verbatim(sb.toString());
+    }
+
+    /**
+     * MONITOR: from now on the connection is shown every command the server runs ({@link Monitors});
+     * a second MONITOR answers nothing, as in Redis.
+     */
+    private void monitor(Client c, byte[][] a, Reply r) {
+        if (c.inExec || c.denyBlocking) {
+            r.error("ERR MONITOR isn't allowed for DENY BLOCKING client");
+            return;
+        }
+        if (c.monitor) {
+            return;
+        }
+        PubSubCommands.subscriber(c);
+        c.monitor = true;
+        ctx.monitors.add(c);
+        r.ok();
+    }
+
+    /** CLIENT LIST's {@code flags=}: O for a monitor, P for a subscriber, b for a blocked client, N for none. */
     private static String flags(Client x, boolean subscriber) {
-        String f = (subscriber ? "P" : "") + (x.blockedBy != null ? "b" : "");
+        String f = (x.monitor ? "O" : "") + (subscriber ? "P" : "") + (x.blockedBy != null ? "b" : "");
         return f.isEmpty() ? "N" : f;
     }
 

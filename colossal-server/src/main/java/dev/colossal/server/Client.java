@@ -38,6 +38,8 @@ final class Client {
      * CLIENT KILL TYPE on other loops, which read its counts.
      */
     volatile Subscriber subscriber;
+    /** Ran MONITOR: sees every command ({@link Monitors}) and may not touch keys; volatile for CLIENT LIST. */
+    volatile boolean monitor;
     /**
      * Subscribed to something: Redis's pub/sub mode, in which a RESP2 client may run only a few
      * commands and the idle timeout spares it.

@@ -89,7 +89,7 @@ final class ClientKill {
     }
 
     /** @return whether {@code x}, perhaps another loop's client, is a subscriber (its counts are volatile) */
-    private static boolean subscribed(Client x) {
+    static boolean subscribed(Client x) {
         Subscriber s = x.subscriber;
         return s != null && s.subscribed();
     }

@@ -127,8 +127,8 @@ final class CommandTable {
      * {@link #execute(Client, byte[][])}. The request's bytes are consumed: a command may overwrite them.
      */
     void execute(Client c, RequestParser p, MemorySegment buf, KeyViews keys) {
-        // A subscriber (c.pubsub) goes the general way: in RESP2 it may not run GET or SET at all
-        if (p.inBuffer() && c.authenticated && p.lengths[0] == 3 && c.queued == null && !c.pubsub) {
+        // A subscriber (c.pubsub) goes the general way: in RESP2 it may not run GET or SET at all; nor may a monitor
+        if (p.inBuffer() && c.authenticated && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
             if (fast != null) {
@@ -163,6 +163,9 @@ final class CommandTable {
                 if (ctx.slowLog.slow(took)) {
                     // Copied out only now: a GET or SET leaves its request's bytes as they were.
                     ctx.slowLog.observe(c, p.args(buf), took, ctx.now());
+                }
+                if (ctx.monitors.active()) {
+                    ctx.monitors.feed(c, p.args(buf));
                 }
                 return;
             }
@@ -212,10 +215,20 @@ final class CommandTable {
         }
         // Messages published before this command go before its reply, as redis-server writes them
         PubSubCommands.deliverWaiting(c, r);
+        if (c.monitor && Monitors.refusal(spec, name) != null) {
+            c.queueRefused |= c.queued != null;
+            stats.rejected.increment();
+            r.error(Monitors.refusal(spec, name));
+            return;
+        }
         if (c.queued != null && !Transactions.runsInsideMulti(spec.name())) {
             c.queued.add(args);
             r.simple("QUEUED");
             return;
+        }
+        boolean monitored = ctx.monitors.active() && name != LastCommand.NONE;
+        if (monitored && Monitors.shownBefore(name)) {
+            ctx.monitors.feed(c, args);
         }
         long errors = r.errorsEver;
         long accounted = c.errorsAccounted;
@@ -224,6 +237,9 @@ final class CommandTable {
             spec.handler().run(c, args, r);
         } catch (RuntimeException e) {
             failed(c, e);
+        }
+        if (monitored && Monitors.shownAfter(name)) {
+            ctx.monitors.feed(c, args);
         }
         // EXEC ran its queued commands through here, each naming itself: Redis shows exec after.
         c.lastCommand = name;

@@ -283,6 +283,7 @@ final class Connection {
             ctx.waits.finish(w, null);
         }
         PubSubCommands.leaveAll(ctx, client);
+        ctx.monitors.remove(client);
         ctx.clients.remove(client.id);
         ctx.stats.connectedClients.decrement();
         if (key != null) {

@@ -223,13 +223,14 @@ final class EventLoop implements Runnable {
     private void sweep(long now) {
         long idle = TimeUnit.SECONDS.toNanos(ctx.config.idleTimeoutSeconds());
         connections.removeIf(c -> {
-            // Redis spares subscribers the idle timeout: they wait for messages, not to send commands
-            if (!c.isClosed() && idle > 0 && now - c.lastActiveNanos > idle && !c.client.pubsub && c.client.blockedBy == null) {
+            // Redis spares subscribers and monitors the idle timeout: they wait for messages, not to send commands
+            boolean listens = c.client.pubsub || c.client.monitor;
+            if (!c.isClosed() && idle > 0 && now - c.lastActiveNanos > idle && !listens && c.client.blockedBy == null) {
                 c.close();
             } else if (!c.isClosed() && now - c.lastActiveNanos > Connection.SHRINK_AFTER_NANOS) {
                 c.shrinkIfIdle();
             }
-            if (!c.isClosed() && c.client.pubsub) {
+            if (!c.isClosed() && listens) {
                 c.closedForOutputLimit(now); // the soft limit's time can pass with no message arriving
             }
             return c.isClosed();

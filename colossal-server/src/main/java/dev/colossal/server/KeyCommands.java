@@ -361,6 +361,24 @@ final class KeyCommands {
      * a set's as its {@link SetLayout} one does, a sorted set's as its {@link ZSetLayout}'s.
      */
     private void object(Client c, byte[][] a, Reply r) {
+        if (Args.is(a[1], "HELP")) {
+            if (a.length != 2) {
+                r.error(Errors.arity("object|help"));
+                return;
+            }
+            List<String> lines = List.of("OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+                    "ENCODING <key>", "    Return the kind of internal representation used in order to store the value",
+                    "    associated with a <key>.", "FREQ <key>",
+                    "    Return the access frequency index of the <key>. The returned integer is",
+                    "    proportional to the logarithm of the recent access frequency of the key.", "IDLETIME <key>",
+                    "    Return the idle time of the <key>, that is the approximated number of",
+                    "    seconds elapsed since the last access to the key.", "REFCOUNT <key>",
+                    "    Return the number of references of the value associated with the specified",
+                    "    <key>.", "HELP", "    Prints this help.");
+            r.array(lines.size());
+            lines.forEach(r::simple);
+            return;
+        }
         if (Args.is(a[1], "FREQ")) {
             freq(c, a, r);
             return;

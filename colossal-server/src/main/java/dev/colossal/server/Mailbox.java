@@ -26,7 +26,8 @@ final class Mailbox {
      * One message as RESP, less its header: {@code head} is the kind (and a pmessage's pattern),
      * {@code tail} the channel and payload, one array shared by every subscriber of the channel.
      *
-     * @param parts the push's number of elements: 3, or 4 for a pmessage
+     * @param parts the push's number of elements: 3, or 4 for a pmessage; 0 for a reply written
+     *              as it is ({@link Monitors}' line, {@code head} alone)
      * @param head  the kind, and a pattern's bulk string for a pmessage
      * @param tail  the channel and the message
      */
@@ -74,7 +75,9 @@ final class Mailbox {
         scheduled.set(false);
         long taken = 0;
         for (Frame f; (f = frames.poll()) != null; ) {
-            r.push(f.parts);
+            if (f.parts > 0) {
+                r.push(f.parts);
+            }
             r.append(f.head);
             r.append(f.tail);
             taken += f.size();

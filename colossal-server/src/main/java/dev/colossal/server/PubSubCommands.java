@@ -68,8 +68,8 @@ final class PubSubCommands {
                 + " are allowed in this context";
     }
 
-    /** The subscriber of client {@code c}, made at its first subscription. */
-    private Subscriber subscriber(Client c) {
+    /** The subscriber of client {@code c}, made at its first subscription (or MONITOR, whose lines come through its mailbox). */
+    static Subscriber subscriber(Client c) {
         if (c.subscriber == null) {
             Runnable killer = c.killer;
             c.subscriber = new Subscriber(new Mailbox(c.mailer, () -> {

@@ -24,6 +24,7 @@ final class ServerContext {
     final SlowLog slowLog = new SlowLog();
     /** Who listens to which channel; PUBLISH's fan-out. */
     final PubSub pubsub = new PubSub();
+    final Monitors monitors = new Monitors();
     /** notify-keyspace-events: off until CONFIG SET turns classes on. */
     final KeyspaceEvents events;
     final LongSupplier clock;

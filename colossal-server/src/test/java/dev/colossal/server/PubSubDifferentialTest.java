@@ -122,7 +122,7 @@ class PubSubDifferentialTest {
     }
 
     /** Sends {@code PING mark} and @return everything {@code w} received before its answer */
-    private static String upToSentinel(Wire w, String mark) throws IOException {
+    static String upToSentinel(Wire w, String mark) throws IOException {
         w.send(Wire.encode("PING", mark));
         StringBuilder before = new StringBuilder();
         for (String frame = w.reply(); !frame.contains(mark); frame = w.reply()) {
@@ -143,11 +143,11 @@ class PubSubDifferentialTest {
         return lines;
     }
 
-    private static String withoutId(String hello) {
+    static String withoutId(String hello) {
         return hello.replaceFirst("\\$2\r\nid\r\n:\\d+\r\n", "\\$2\r\nid\r\n:ID\r\n");
     }
 
-    private static String show(String reply) {
+    static String show(String reply) {
         return reply.replace("\r\n", "\\r\\n");
     }
 }
