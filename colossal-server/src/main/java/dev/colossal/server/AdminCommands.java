@@ -29,11 +29,13 @@ final class AdminCommands {
     private final ServerContext ctx;
     private final CommandTable table;
     private final ClientKill kill;
+    private final TrackingCommands trackingCommands;
 
     AdminCommands(ServerContext ctx, CommandTable table) {
         this.ctx = ctx;
         this.table = table;
         this.kill = new ClientKill(ctx);
+        this.trackingCommands = new TrackingCommands(ctx);
     }
 
     void register(CommandTable t) {
@@ -227,6 +229,7 @@ final class AdminCommands {
     private void reset(Client c, byte[][] a, Reply r) {
         PubSubCommands.leaveAll(ctx, c);
         ctx.monitors.remove(c);
+        ctx.tracking.disable(c);
         PubSubCommands.deliverWaiting(c, r); // what was published while it listened, before +RESET
         c.queued = null;
         c.queueRefused = false;
@@ -240,6 +243,9 @@ final class AdminCommands {
 
     private void client(Client c, byte[][] a, Reply r) {
         byte[] sub = a[1];
+        if (trackingCommands.run(c, a, r)) {
+            return;
+        }
         if (Args.is(sub, "ID") && a.length == 2) {
             r.integer(c.id);
         } else if (Args.is(sub, "SETNAME") && a.length == 3) {
@@ -825,7 +831,7 @@ final class AdminCommands {
             // -9223372036854775808 blocked clients for a missing one.
             sb.append("# Clients\r\nconnected_clients:").append(s.connectedClients.sum())
                     .append("\r\nmaxclients:").append(ctx.config.maxClients())
-                    .append("\r\nblocked_clients:").append(ctx.waits.blocked()).append("\r\ntracking_clients:0\r\n");
+                    .append("\r\nblocked_clients:").append(ctx.waits.blocked()).append("\r\ntracking_clients:").append(ctx.tracking.clients()).append("\r\n");
         }
         if (all || wanted.contains("memory")) {
             separate(sb);

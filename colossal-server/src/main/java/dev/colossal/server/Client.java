@@ -38,6 +38,10 @@ final class Client {
      * CLIENT KILL TYPE on other loops, which read its counts.
      */
     volatile Subscriber subscriber;
+    /** CLIENT TRACKING's settings, null when off; replaced whole, read by the loops of writers ({@link Tracking}). */
+    volatile Tracking.Mode tracking;
+    /** CLIENT CACHING YES (1) or NO (-1) for the next command, 0 if not given. */
+    int caching;
     /** Ran MONITOR: sees every command ({@link Monitors}) and may not touch keys; volatile for CLIENT LIST. */
     volatile boolean monitor;
     /**

@@ -128,7 +128,8 @@ final class CommandTable {
      */
     void execute(Client c, RequestParser p, MemorySegment buf, KeyViews keys) {
         // A subscriber (c.pubsub) goes the general way: in RESP2 it may not run GET or SET at all; nor may a monitor
-        if (p.inBuffer() && c.authenticated && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor) {
+        if (p.inBuffer() && c.authenticated && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
+                && c.tracking == null) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
             if (fast != null) {
@@ -226,6 +227,11 @@ final class CommandTable {
             r.simple("QUEUED");
             return;
         }
+        int caching = c.caching;
+        if (c.queued == null && !spec.name().equals("client")) {
+            c.caching = 0; // CLIENT CACHING is for the next command only, or the transaction it starts
+        }
+        boolean batch = ctx.tracking.active() && ctx.tracking.begin(c);
         boolean monitored = ctx.monitors.active() && name != LastCommand.NONE;
         if (monitored && Monitors.shownBefore(name)) {
             ctx.monitors.feed(c, args);
@@ -240,6 +246,14 @@ final class CommandTable {
         }
         if (monitored && Monitors.shownAfter(name)) {
             ctx.monitors.feed(c, args);
+        }
+        Tracking.Mode tracked = c.tracking;
+        if (tracked != null && !tracked.bcast() && spec.flags().contains("readonly")
+                && (tracked.optin() ? caching > 0 : !tracked.optout() || caching == 0)) {
+            spec.forEachKey(args, k -> ctx.tracking.read(c, k));
+        }
+        if (batch) {
+            ctx.tracking.end();
         }
         // EXEC ran its queued commands through here, each naming itself: Redis shows exec after.
         c.lastCommand = name;

@@ -284,6 +284,7 @@ final class Connection {
         }
         PubSubCommands.leaveAll(ctx, client);
         ctx.monitors.remove(client);
+        ctx.tracking.disable(client);
         ctx.clients.remove(client.id);
         ctx.stats.connectedClients.decrement();
         if (key != null) {

@@ -91,6 +91,9 @@ final class DatabaseCommands {
         } else {
             ctx.db(c).clear();
         }
+        if (ctx.tracking.active()) {
+            ctx.tracking.flushed(); // every database's keys, as Redis tells it
+        }
         r.ok();
     }
 

@@ -38,11 +38,14 @@ final class KeyspaceEvents {
 
     private final PubSub pubsub;
     private final Databases dbs;
+    /** Told of every change, whatever the flags: client-side caching learns of changes here. */
+    private final Tracking tracking;
     private volatile int flags;
 
-    KeyspaceEvents(PubSub pubsub, Databases dbs) {
+    KeyspaceEvents(PubSub pubsub, Databases dbs, Tracking tracking) {
         this.pubsub = pubsub;
         this.dbs = dbs;
+        this.tracking = tracking;
     }
 
     /**
@@ -109,8 +112,16 @@ final class KeyspaceEvents {
         return (f & type) != 0 && (f & (KEYSPACE | KEYEVENT)) != 0;
     }
 
+    /** @return whether {@link #fire} with class {@code type} does anything: a write that must copy its key to fire checks first */
+    boolean wanted(int type) {
+        return on(type) || tracking.active();
+    }
+
     /** Publishes {@code event} on {@code key} of the database {@code store} is, if class {@code type} is on. */
     void fire(int type, String event, KeyValueStore store, byte[] key) {
+        if (tracking.active()) {
+            tracking.changed(key);
+        }
         if (on(type)) {
             int db = dbs.indexOf(store);
             if (db >= 0) {
@@ -121,6 +132,9 @@ final class KeyspaceEvents {
 
     /** Publishes {@code event} on {@code key} of database {@code db}, if class {@code type} is on. */
     void fire(int type, String event, int db, byte[] key) {
+        if (tracking.active()) {
+            tracking.changed(key);
+        }
         if (on(type)) {
             publish(event, db, key);
         }

@@ -68,16 +68,26 @@ final class PubSubCommands {
                 + " are allowed in this context";
     }
 
-    /** The subscriber of client {@code c}, made at its first subscription (or MONITOR, whose lines come through its mailbox). */
+    /**
+     * The subscriber of client {@code c}, made at its first subscription, or when MONITOR or
+     * client tracking first sends it something through its mailbox: from any thread (a tracking
+     * client's REDIRECT target is another loop's).
+     */
     static Subscriber subscriber(Client c) {
-        if (c.subscriber == null) {
-            Runnable killer = c.killer;
-            c.subscriber = new Subscriber(new Mailbox(c.mailer, () -> {
-                OutputLimit.logClose(c, OutputLimit.HARD);
-                killer.run();
-            }));
+        Subscriber s = c.subscriber;
+        if (s != null) {
+            return s;
         }
-        return c.subscriber;
+        synchronized (c) {
+            if (c.subscriber == null) {
+                Runnable killer = c.killer;
+                c.subscriber = new Subscriber(new Mailbox(c.mailer, () -> {
+                    OutputLimit.logClose(c, OutputLimit.HARD);
+                    killer.run();
+                }));
+            }
+            return c.subscriber;
+        }
     }
 
     private void publish(Client c, byte[][] a, Reply r, PubSub.Kind kind) {

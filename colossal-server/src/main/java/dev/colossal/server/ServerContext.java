@@ -37,6 +37,7 @@ final class ServerContext {
     final String runId = runId();
     final AtomicLong clientIds = new AtomicLong();
     final ConcurrentHashMap<Long, Client> clients = new ConcurrentHashMap<>();
+    final Tracking tracking = new Tracking(clients);
     volatile int respPort;
     volatile int httpPort = -1;
     /** Completed with the first failure that a server thread could not go on after. */
@@ -58,7 +59,7 @@ final class ServerContext {
 
     ServerContext(Databases dbs, ServerConfig config, LongSupplier clock) {
         this.dbs = dbs;
-        this.events = new KeyspaceEvents(pubsub, dbs);
+        this.events = new KeyspaceEvents(pubsub, dbs, tracking);
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;

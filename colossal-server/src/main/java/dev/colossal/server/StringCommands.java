@@ -151,7 +151,7 @@ final class StringCommands {
         l.lock();
         try {
             store.setInPlace(key, buf, p.starts[2], p.lengths[2], StoredValue.NO_EXPIRY);
-            if (ctx.events.on(KeyspaceEvents.STRING)) {
+            if (ctx.events.wanted(KeyspaceEvents.STRING)) {
                 ctx.events.fire(KeyspaceEvents.STRING, "set", store, key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
             }
         } finally {
@@ -423,7 +423,7 @@ final class StringCommands {
                     store.set(keys[i], a[2 * i + 2], StoredValue.NO_EXPIRY);
                 }
             }
-            if (ctx.events.on(KeyspaceEvents.STRING)) {
+            if (ctx.events.wanted(KeyspaceEvents.STRING)) {
                 for (byte[] k : keys) {
                     ctx.events.fire(KeyspaceEvents.STRING, "set", store, k);
                 }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.colossal.server.SideBySideConnections.Step;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,9 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * refusals a monitor gets, and RESET ending it all come from Redis's own answers.
  */
 class MonitorTest {
-
-    private record Step(int conn, String... cmd) {
-    }
 
     private static final List<Step> SCRIPT = List.of(
             new Step(0, "MONITOR"),
@@ -80,53 +77,13 @@ class MonitorTest {
         int redisPort = TestServers.freePort();
         Process redis = TestServers.redis(redisPort);
         Assumptions.assumeTrue(redis != null, "redis-server not installed");
-        List<Wire> theirs = new ArrayList<>();
-        List<Wire> ours = new ArrayList<>();
-        try (ColossalServer server = TestServers.colossal(dir)) {
-            for (int i = 0; i < 3; i++) {
-                theirs.add(new Wire(redisPort));
-                ours.add(new Wire(server.port()));
-            }
-            List<String> done = new ArrayList<>();
-            int sentinel = 0;
-            int lines = 0;
-            // A connection inside MULTI would queue its sentinel: it is read one reply per command instead
-            java.util.Set<Integer> inMulti = new java.util.HashSet<>();
-            for (Step step : SCRIPT) {
-                done.add(step.conn + ": " + String.join(" ", step.cmd));
-                byte[] frame = Wire.encode(step.cmd);
-                theirs.get(step.conn).send(frame);
-                ours.get(step.conn).send(frame);
-                String name = step.cmd[0];
-                if (name.equals("MULTI")) {
-                    inMulti.add(step.conn);
-                }
-                for (int k = 0; k < 3; k++) {
-                    int conn = (step.conn + k) % 3;
-                    if (inMulti.contains(conn) && conn != step.conn) {
-                        continue;
-                    }
-                    String mark = "sentinel-" + sentinel++;
-                    boolean queued = inMulti.contains(conn);
-                    String want = queued ? theirs.get(conn).reply() : PubSubDifferentialTest.upToSentinel(theirs.get(conn), mark);
-                    String got = queued ? ours.get(conn).reply() : PubSubDifferentialTest.upToSentinel(ours.get(conn), mark);
-                    lines += checkTimesAndAddresses(got, ours);
-                    assertEquals(PubSubDifferentialTest.show(masked(want)), PubSubDifferentialTest.show(masked(got)),
-                            "connection " + conn + " after:\n  " + String.join("\n  ", done));
-                }
-                if (name.equals("EXEC")) {
-                    inMulti.remove(step.conn);
-                }
-            }
-            assertTrue(lines > 40, lines + " monitor lines checked");
+        try (ColossalServer server = TestServers.colossal(dir);
+             SideBySideConnections side = new SideBySideConnections(redisPort, server.port(), 3)) {
+            int[] lines = new int[1];
+            side.run(SCRIPT, MonitorTest::masked, got -> lines[0] += checkTimesAndAddresses(got, side.ours));
+            assertTrue(lines[0] > 40, lines[0] + " monitor lines checked");
             assertFalse(server.context().monitors.active(), "RESET ended the only monitor");
         } finally {
-            for (Wire w : theirs) {
-                w.close();
-            }
-            for (Wire w : ours) {
-                w.close();
-            }
             redis.destroy();
             redis.waitFor();
         }

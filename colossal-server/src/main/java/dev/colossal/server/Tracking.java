@@ -1,0 +1,231 @@
+package dev.colossal.server;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Client-side caching (CLIENT TRACKING), as Redis 7.0 does it: the server remembers which keys each
+ * tracking client read, and when one of them changes it tells those clients, once, with an
+ * {@code invalidate} push (RESP3) or a message on {@code __redis__:invalidate} to the client their
+ * REDIRECT names (a RESP2 subscriber). In BCAST mode a client is told of every change to keys that
+ * start with its prefixes instead, the keys one command changed in one message per prefix. FLUSHDB
+ * and FLUSHALL tell every tracking client with a null. NOLOOP spares a client its own writes.
+ *
+ * <p>Changes are learned where keyspace events are fired ({@link KeyspaceEvents#fire}): every
+ * command that changes a key fires one. A client's own invalidations reach it after the reply of the
+ * command that caused them, as in Redis, since they go through its {@link Mailbox}. Like Redis, the
+ * remembered keys are names only, whatever the database. With no tracking client a command pays one
+ * volatile read.
+ */
+final class Tracking {
+
+    /**
+     * One client's tracking settings, replaced whole by CLIENT TRACKING (read by other loops).
+     *
+     * @param redirect the client that receives the invalidations, 0 for the tracking client itself
+     * @param prefixes BCAST's prefixes (none: every key)
+     */
+    record Mode(boolean bcast, boolean optin, boolean optout, boolean noloop, long redirect, List<byte[]> prefixes) {
+    }
+
+    private static final byte[] INVALIDATE = "$10\r\ninvalidate\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MESSAGE = "$7\r\nmessage\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CHANNEL = "$20\r\n__redis__:invalidate\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NULL2 = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NULL3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    /** What the command running on a thread changed for BCAST clients, sent when it ends. */
+    private static final class Batch {
+        Client writer;
+        /** By client, by prefix, the keys (as ISO-8859-1 strings): sorted and each once, as Redis sends them. */
+        final Map<Client, TreeMap<String, TreeSet<String>>> keys = new LinkedHashMap<>();
+    }
+
+    private static final ThreadLocal<Batch> RUNNING = new ThreadLocal<>();
+
+    private final Map<Long, Client> clients;
+    /** Key (as an ISO-8859-1 string, byte for byte) to the ids of the clients that read it since it last changed. */
+    private final ConcurrentHashMap<String, Set<Long>> readers = new ConcurrentHashMap<>();
+    private final CopyOnWriteArrayList<Client> broadcasting = new CopyOnWriteArrayList<>();
+    private final AtomicInteger tracking = new AtomicInteger();
+    private volatile boolean active;
+
+    /** @param clients the server's clients by id, where REDIRECT's target is looked up */
+    Tracking(Map<Long, Client> clients) {
+        this.clients = clients;
+    }
+
+    /** @return whether any client tracks */
+    boolean active() {
+        return active;
+    }
+
+    /** @return INFO's {@code tracking_clients} */
+    int clients() {
+        return tracking.get();
+    }
+
+    /** @return the keys remembered for default-mode clients (INFO's {@code tracking_total_keys}) */
+    int keys() {
+        return readers.size();
+    }
+
+    /** Turns tracking on for {@code c} (on its loop) with {@code mode}, or changes its mode. */
+    void enable(Client c, Mode mode) {
+        PubSubCommands.subscriber(c); // its mailbox carries the invalidations
+        Mode before = c.tracking;
+        c.tracking = mode;
+        if (before == null) {
+            tracking.incrementAndGet();
+        }
+        broadcasting.remove(c);
+        if (mode.bcast()) {
+            broadcasting.add(c);
+        }
+        active = true;
+    }
+
+    /** Turns tracking off for {@code c} (CLIENT TRACKING OFF, RESET, its close). */
+    void disable(Client c) {
+        if (c.tracking != null) {
+            c.tracking = null;
+            broadcasting.remove(c);
+            active = tracking.decrementAndGet() > 0;
+        }
+    }
+
+    /**
+     * Starts a command of {@code c} on this thread: what it changes for BCAST clients goes out at
+     * {@link #end}. A command inside one (EXEC's, a script's) joins the outer one's batch.
+     *
+     * @return whether it started one, which the caller must end
+     */
+    boolean begin(Client c) {
+        if (RUNNING.get() != null) {
+            return false;
+        }
+        Batch b = new Batch();
+        b.writer = c;
+        RUNNING.set(b);
+        return true;
+    }
+
+    /** Ends the command {@link #begin} started on this thread, sending its BCAST invalidations. */
+    void end() {
+        Batch b = RUNNING.get();
+        RUNNING.remove();
+        if (b != null) {
+            send(b);
+        }
+    }
+
+    /** Remembers that {@code c}, tracking in default mode, read {@code key}. */
+    void read(Client c, byte[] key) {
+        readers.computeIfAbsent(new String(key, StandardCharsets.ISO_8859_1), k -> ConcurrentHashMap.newKeySet()).add(c.id);
+    }
+
+    /** {@code key} changed: tells the clients that read it, and the broadcasting ones whose prefix it has. */
+    void changed(byte[] key) {
+        Batch running = RUNNING.get();
+        Client writer = running == null ? null : running.writer;
+        Set<Long> ids = readers.remove(new String(key, StandardCharsets.ISO_8859_1));
+        if (ids != null) {
+            for (long id : ids) {
+                Client t = clients.get(id);
+                Mode m = t == null ? null : t.tracking;
+                if (m != null && !m.bcast() && !(m.noloop() && t == writer)) {
+                    tell(t, m, keysArray(List.of(key)));
+                }
+            }
+        }
+        Batch b = running == null ? new Batch() : running;
+        for (Client t : broadcasting) {
+            Mode m = t.tracking;
+            if (m == null || !m.bcast() || m.noloop() && t == writer) {
+                continue;
+            }
+            for (byte[] p : m.prefixes().isEmpty() ? List.of(new byte[0]) : m.prefixes()) {
+                if (startsWith(key, p)) {
+                    b.keys.computeIfAbsent(t, x -> new TreeMap<>())
+                            .computeIfAbsent(new String(p, StandardCharsets.ISO_8859_1), x -> new TreeSet<>())
+                            .add(new String(key, StandardCharsets.ISO_8859_1));
+                    break;
+                }
+            }
+        }
+        if (running == null) {
+            send(b); // a change outside a command (expiry, HTTP): at once
+        }
+    }
+
+    /** FLUSHDB or FLUSHALL: every tracking client is told with a null, and nothing is remembered any more. */
+    void flushed() {
+        readers.clear();
+        for (Client t : clients.values()) {
+            Mode m = t.tracking;
+            if (m != null) {
+                tell(t, m, null);
+            }
+        }
+    }
+
+    private void send(Batch b) {
+        b.keys.forEach((t, byPrefix) -> {
+            Mode m = t.tracking;
+            if (m != null) {
+                byPrefix.values().forEach(keys -> tell(t, m, keysArray(keys.stream()
+                        .map(k -> k.getBytes(StandardCharsets.ISO_8859_1)).toList())));
+            }
+        });
+    }
+
+    /** Sends {@code keys} (an encoded array, or null for a flush's null) to {@code t} or its REDIRECT client. */
+    private void tell(Client t, Mode m, byte[] keys) {
+        Client to = m.redirect() == 0 ? t : clients.get(m.redirect());
+        if (to == null) {
+            return; // the redirect client is gone: Redis's tracking-redir-broken is not sent
+        }
+        boolean resp3 = to.reply.protocol >= 3;
+        byte[] what = keys != null ? keys : resp3 ? NULL3 : NULL2;
+        Mailbox.Frame f;
+        if (resp3) {
+            f = new Mailbox.Frame(2, INVALIDATE, what);
+        } else if (m.redirect() != 0 && to.pubsub) {
+            f = new Mailbox.Frame(3, MESSAGE, concat(CHANNEL, what));
+        } else {
+            return; // RESP2 has no way to tell a client on its own connection
+        }
+        PubSubCommands.subscriber(to).mailbox.offer(f);
+    }
+
+    private static byte[] keysArray(List<byte[]> keys) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(("*" + keys.size() + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        for (byte[] k : keys) {
+            out.writeBytes(("$" + k.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes(k);
+            out.writeBytes(new byte[] {'\r', '\n'});
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    static boolean startsWith(byte[] key, byte[] prefix) {
+        return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+    }
+}
