@@ -890,6 +890,9 @@ final class AdminCommands {
                     .append("\r\npubsub_channels:").append(ctx.pubsub.channelCount())
                     .append("\r\npubsub_patterns:").append(ctx.pubsub.patternCount())
                     .append("\r\npubsubshard_channels:").append(ctx.pubsub.shardChannelCount())
+                    .append("\r\ntracking_total_keys:").append(ctx.tracking.keys())
+                    .append("\r\ntracking_total_items:").append(ctx.tracking.items())
+                    .append("\r\ntracking_total_prefixes:").append(ctx.tracking.prefixes())
                     .append("\r\ntotal_error_replies:").append(s.errorReplies.sum())
                     .append("\r\n");
         }

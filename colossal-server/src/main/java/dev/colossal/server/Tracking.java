@@ -80,6 +80,17 @@ final class Tracking {
         return readers.size();
     }
 
+    /** @return the (key, client) pairs remembered (INFO's {@code tracking_total_items}) */
+    long items() {
+        return readers.values().stream().mapToLong(Set::size).sum();
+    }
+
+    /** @return the distinct prefixes BCAST clients listen to (INFO's {@code tracking_total_prefixes}) */
+    long prefixes() {
+        return broadcasting.stream().map(c -> c.tracking).filter(java.util.Objects::nonNull)
+                .flatMap(m -> m.prefixes().stream()).map(p -> new String(p, StandardCharsets.ISO_8859_1)).distinct().count();
+    }
+
     /** Turns tracking on for {@code c} (on its loop) with {@code mode}, or changes its mode. */
     void enable(Client c, Mode mode) {
         PubSubCommands.subscriber(c); // its mailbox carries the invalidations

@@ -131,6 +131,9 @@ class TrackingTest {
                 writer.sync().set("user:1", "ann");
                 assertEquals("ann", frontend.get("user:1"));
                 assertEquals("ann", local.get("user:1"), "cached after the first read");
+                String stats = writer.sync().info("stats") + writer.sync().info("clients");
+                assertTrue(stats.contains("tracking_total_keys:1\r\n") && stats.contains("tracking_total_items:1\r\n")
+                        && stats.contains("tracking_total_prefixes:0\r\n") && stats.contains("tracking_clients:1\r\n"), stats);
                 writer.sync().set("user:1", "bob");
                 TestServers.await(false, 5000, () -> local.containsKey("user:1"));
                 assertEquals("bob", frontend.get("user:1"), "read again after the invalidation");
