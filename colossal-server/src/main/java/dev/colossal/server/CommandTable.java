@@ -47,6 +47,7 @@ final class CommandTable {
         new PubSubCommands(ctx).register(this);
         this.scripts = new ScriptCommands(ctx, this);
         scripts.register(this);
+        new FunctionCommands(scripts, ctx.functions).register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
         this.execSpec = Objects.requireNonNull(byName.get("exec"));

@@ -5,6 +5,12 @@ final class Glob {
 
     private Glob() {}
 
+    /** @return whether {@code p} matches {@code s}, ASCII letters of either case alike */
+    static boolean matchesIgnoringCase(byte[] p, byte[] s) {
+        return matches(Args.lower(p).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+                Args.lower(s).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    }
+
     static boolean matches(byte[] p, byte[] s) {
         return match(p, 0, s, 0, 0);
     }

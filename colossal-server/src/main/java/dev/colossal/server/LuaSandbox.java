@@ -6,6 +6,7 @@ import org.luaj.vm2.Globals;
 import org.luaj.vm2.LoadState;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaFunction;
 import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
@@ -57,6 +58,15 @@ final class LuaSandbox {
     private final java.util.Set<LuaValue> readOnly = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** The library each read-only proxy stands for, for {@code pairs} and {@code next}; by identity. */
     private final java.util.Map<LuaValue, LuaTable> libraries = new java.util.IdentityHashMap<>();
+    /**
+     * Where {@link #env}'s names are looked up: {@link #globals}, or while a function library loads,
+     * a table with nothing but the {@code redis} of {@link FunctionRegistration}. Swapped, not copied,
+     * so that the functions a library registers see every global when they run later, as in Redis.
+     */
+    private LuaTable lookup;
+    /** Each function library's functions as this thread's Lua made them, by library (identity). */
+    private final java.util.Map<FunctionLibraries.Library, java.util.Map<String, LuaFunction>> functions =
+            new java.util.WeakHashMap<>();
 
     static LuaSandbox ofThisThread() {
         return PER_THREAD.get();
@@ -117,10 +127,11 @@ final class LuaSandbox {
             }
         });
         LuaTable meta = new LuaTable();
+        lookup = globals;
         meta.rawset(LuaValue.INDEX, new TwoArgFunction() {
             @Override
             public LuaValue call(LuaValue self, LuaValue name) {
-                LuaValue v = globals.rawget(name);
+                LuaValue v = lookup.rawget(name);
                 if (v.isnil()) {
                     throw new LuaError(LuaValue.valueOf(hook.where(1)
                             + "Script attempted to access nonexistent global variable '" + name.tojstring() + "'"));
@@ -205,6 +216,78 @@ final class LuaSandbox {
             globals.rawset(KEYS, LuaValue.NIL);
             globals.rawset(ARGV, LuaValue.NIL);
             // rawset bypasses the read-only metatable: whatever a script put there goes with it.
+            for (LuaValue k : env.keys()) {
+                env.rawset(k, LuaValue.NIL);
+            }
+        }
+    }
+
+    /**
+     * Compiles a function library's code as Redis names it ({@code user_function}).
+     *
+     * @throws LuaError with the compiler's message if it does not compile
+     */
+    static Prototype compileLibrary(byte[] code) {
+        try {
+            return LuaC.instance.compile(new ByteArrayInputStream(code), "@user_function");
+        } catch (IOException e) {
+            throw new LuaError(e.getMessage());
+        }
+    }
+
+    /**
+     * Runs a library's code for {@code run}, with nothing but {@code redis.register_function},
+     * {@code redis.log} and the version and log-level constants to see, as Redis loads one.
+     *
+     * @return the functions it registered, in order
+     * @throws LuaError          the code failed, or registered badly (Redis's texts)
+     * @throws ScriptHook.Killed it ran past its time
+     */
+    java.util.List<FunctionRegistration.Registered> register(ScriptRun run, Prototype code) {
+        FunctionRegistration registration = new FunctionRegistration(hook);
+        LuaTable loading = new LuaTable();
+        loading.rawset("redis", registration.table());
+        lookup = loading;
+        hook.start(run, "user_function");
+        try {
+            new LuaClosure(code, env).call();
+        } finally {
+            hook.stop();
+            lookup = globals;
+            for (LuaValue k : env.keys()) {
+                env.rawset(k, LuaValue.NIL);
+            }
+        }
+        return registration.registered();
+    }
+
+    /**
+     * @return function {@code name} of {@code library} as this thread's Lua has it, the library's
+     *     code run here first if it has not been (each event loop has a Lua of its own)
+     */
+    LuaFunction function(ScriptRun run, FunctionLibraries.Library library, String name) {
+        java.util.Map<String, LuaFunction> made = functions.get(library);
+        if (made == null) {
+            made = new java.util.HashMap<>();
+            for (FunctionRegistration.Registered r : register(run, library.code())) {
+                made.put(r.name(), r.callback());
+            }
+            functions.put(library, made);
+        }
+        return made.get(name);
+    }
+
+    /**
+     * Calls a registered function for {@code run} with its keys and arguments, as FCALL does.
+     *
+     * @return what it returned (its first value)
+     */
+    LuaValue call(ScriptRun run, LuaFunction f, byte[][] keys, byte[][] argv) {
+        hook.start(run, "user_function");
+        try {
+            return f.call(strings(keys), strings(argv));
+        } finally {
+            hook.stop();
             for (LuaValue k : env.keys()) {
                 env.rawset(k, LuaValue.NIL);
             }

@@ -28,7 +28,7 @@ final class Monitors {
             "module|list", "module|load", "module|loadex", "module|unload",
             "slowlog|get", "slowlog|len", "slowlog|reset");
     /** Shown before they run rather than after (Redis flags them skip_monitor and shows them itself). */
-    private static final Set<String> SCRIPTS = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro");
+    private static final Set<String> SCRIPTS = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro");
     /**
      * Besides commands flagged write or readonly, what a monitor may not run (Redis treats it as a
      * replica, which must not touch the keyspace): commands that may replicate, and readonly

@@ -73,7 +73,7 @@ final class ScriptCommands {
     /** Whether {@code name} is one of the commands that run a script (EXEC locks for them: see {@link Transactions}). */
     static boolean runsScript(byte[] name) {
         return Args.is(name, "EVAL") || Args.is(name, "EVALSHA") || Args.is(name, "EVAL_RO")
-                || Args.is(name, "EVALSHA_RO");
+                || Args.is(name, "EVALSHA_RO") || Args.is(name, "FCALL") || Args.is(name, "FCALL_RO");
     }
 
     /** Stops the script running, if any, whether it wrote or not: the server is closing. */
@@ -126,15 +126,46 @@ final class ScriptCommands {
         }
         byte[][] keys = Arrays.copyOfRange(a, 3, 3 + (int) numKeys);
         byte[][] argv = Arrays.copyOfRange(a, 3 + (int) numKeys, a.length);
+        ScriptCache.Script s = script;
+        runAtomically(c, keys, script.sha(), readOnly || script.shebang().noWrites(), null, r,
+                (lua, run) -> lua.run(run, s.code(), keys, argv));
+    }
+
+    /**
+     * Runs {@code body} as a script runs: holding the multi-stripe lock and the stripes of
+     * {@code keys} to its end, stoppable by SCRIPT KILL, its value the reply, its failure Redis's
+     * error text ending {@code script: <name>, on @<chunk>:<line>.}.
+     *
+     * @param fcall FCALL's request for a function ({@code user_function}), null for a script ({@code user_script})
+     */
+    void runAtomically(Client c, byte[][] keys, String name, boolean readOnly, byte[][] fcall, Reply r,
+                       java.util.function.BiFunction<LuaSandbox, ScriptRun, LuaValue> body) {
+        String chunk = fcall == null ? "user_script" : "user_function";
         Lock multi = ctx.dbs.locks().multiStripe();
         multi.lock();
         Lock[] stripes = ctx.dbs.locks().locks(keys);
         StringCommands.lockAll(stripes);
-        ScriptRun run = new ScriptRun(c, script.sha(), readOnly || script.shebang().noWrites(), calls);
+        ScriptRun run = new ScriptRun(c, name, readOnly, calls);
+        run.command = fcall;
         run.inner.reply.open(256);
         running = run;
         try {
-            run(run, script, keys, argv, r);
+            LuaSandbox lua = LuaSandbox.ofThisThread();
+            String where = " script: " + name + ", on @" + chunk + ":";
+            try {
+                LuaReplies.toReply(body.apply(lua, run), r);
+            } catch (ScriptHook.Killed killed) {
+                r.error("ERR Script killed by user with SCRIPT KILL..." + where + lua.lastLine() + ".");
+            } catch (LuaError e) {
+                r.error(errorText(e) + where + lua.lastLine() + ".");
+            } catch (OutOfMemoryError full) {
+                // The script's own garbage, unreachable once it stopped: the server goes on. Lua's words.
+                r.error("ERR " + chunk + ":" + lua.lastLine() + ": not enough memory" + where + lua.lastLine() + ".");
+            } catch (StackOverflowError deep) {
+                // Lua calls are bounded (ScriptHook.MAX_DEPTH), but Java recursion inside a library
+                // (a deeply nested table given to a command, string.gsub calling back) is not.
+                r.error("ERR " + chunk + ":" + lua.lastLine() + ": stack overflow" + where + lua.lastLine() + ".");
+            }
         } finally {
             running = null;
             StringCommands.unlockAll(run.undeclared.toArray(Lock[]::new));
@@ -147,31 +178,12 @@ final class ScriptCommands {
         }
     }
 
-    private void run(ScriptRun run, ScriptCache.Script script, byte[][] keys, byte[][] argv, Reply r) {
-        LuaSandbox lua = LuaSandbox.ofThisThread();
-        String where = " script: " + script.sha() + ", on @user_script:";
-        try {
-            LuaReplies.toReply(lua.run(run, script.code(), keys, argv), r);
-        } catch (ScriptHook.Killed killed) {
-            r.error("ERR Script killed by user with SCRIPT KILL..." + where + lua.lastLine() + ".");
-        } catch (LuaError e) {
-            r.error(errorText(e) + where + lua.lastLine() + ".");
-        } catch (OutOfMemoryError full) {
-            // The script's own garbage, unreachable once it stopped: the server goes on. Lua's words.
-            r.error("ERR user_script:" + lua.lastLine() + ": not enough memory" + where + lua.lastLine() + ".");
-        } catch (StackOverflowError deep) {
-            // Lua calls are bounded (ScriptHook.MAX_DEPTH), but Java recursion inside a library
-            // (a deeply nested table given to a command, string.gsub calling back) is not.
-            r.error("ERR user_script:" + lua.lastLine() + ": stack overflow" + where + lua.lastLine() + ".");
-        }
-    }
-
     /**
      * The error reply of a failed script before Redis's {@code script: ...} suffix: a command's
      * error as it is, an {@code {err=...}} table's text as it is, anything else after {@code ERR}
      * (LuaJ's own runtime errors reworded to Lua's {@code user_script:N: } position).
      */
-    private static String errorText(LuaError e) {
+    static String errorText(LuaError e) {
         if (e instanceof ScriptCalls.CommandError) {
             return e.getMessageObject().tojstring();
         }
@@ -183,7 +195,7 @@ final class ScriptCommands {
             return "ERR nil";
         }
         String s = m.tojstring();
-        if (s.startsWith("@user_script:")) { // LuaJ's "@user_script:3 attempt to ...\n"
+        if (s.startsWith("@user_script:") || s.startsWith("@user_function:")) { // LuaJ's "@user_script:3 attempt to ...\n"
             int space = s.indexOf(' ');
             s = s.substring(1, space) + ": " + s.substring(space + 1).strip();
         }
@@ -232,7 +244,8 @@ final class ScriptCommands {
         }
     }
 
-    private void kill(Reply r) {
+    /** SCRIPT KILL and FUNCTION KILL: stops the script or function running, if it has not written. */
+    void kill(Reply r) {
         ScriptRun run = running;
         if (run == null) {
             r.error("NOTBUSY No scripts in execution right now.");

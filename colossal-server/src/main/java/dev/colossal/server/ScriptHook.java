@@ -45,8 +45,17 @@ final class ScriptHook extends DebugLib {
         }
     }
 
+    /** The chunk's name in error positions: {@code user_script}, or {@code user_function} for a function library. */
+    private String chunk = "user_script";
+
     /** Starts watching {@code r}, a new script on this thread. */
     void start(ScriptRun r) {
+        start(r, "user_script");
+    }
+
+    /** Starts watching {@code r}, code of chunk {@code chunk} ({@code user_function} for a library's), on this thread. */
+    void start(ScriptRun r, String chunk) {
+        this.chunk = chunk;
         depth = 0;
         lastLine = 0;
         run = r;
@@ -125,7 +134,7 @@ final class ScriptHook extends DebugLib {
     String where(int level) {
         if (tailCallLine >= 0) { // level 1 is the frame the tail call left, 2 the one below it
             if (level == 1) {
-                return "user_script:" + tailCallLine + ": ";
+                return chunk + ":" + tailCallLine + ": ";
             }
             level--;
         }
@@ -133,8 +142,8 @@ final class ScriptHook extends DebugLib {
         if (at < 0) {
             // A tail call (return error('x')) left its caller's frame before the call:
             // Lua still names the line it was made on, the last one run.
-            return depth == 0 && level == 1 ? "user_script:" + lastLine + ": " : "";
+            return depth == 0 && level == 1 ? chunk + ":" + lastLine + ": " : "";
         }
-        return frames[at] == null ? "" : "user_script:" + lines[at] + ": ";
+        return frames[at] == null ? "" : chunk + ":" + lines[at] + ": ";
     }
 }

@@ -46,9 +46,28 @@ final class ScriptRun {
         inner.name = caller.name;
     }
 
-    /** @return whether SCRIPT KILL asked this script to stop */
+    /** FCALL's request while a function runs (FUNCTION STATS shows it), null for a script. */
+    volatile byte[][] command;
+
+    /** When a function library's loading run stops (System.nanoTime), 0 for a script, which has none. */
+    private long deadline;
+
+    /** Stops this run at its first instruction {@code millis} from now: a library's load has 500 ms, as in Redis. */
+    void limit(long millis) {
+        deadline = System.nanoTime() + millis * 1_000_000;
+        if (deadline == 0) {
+            deadline = 1;
+        }
+    }
+
+    /** @return whether its time ran out ({@link #limit}) */
+    boolean timedOut() {
+        return deadline != 0 && System.nanoTime() - deadline > 0;
+    }
+
+    /** @return whether SCRIPT KILL asked this script to stop, or its time ran out */
     boolean killRequested() {
-        return state.get() == KILLED;
+        return state.get() == KILLED || deadline != 0 && timedOut();
     }
 
     /**

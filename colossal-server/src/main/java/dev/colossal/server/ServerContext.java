@@ -25,6 +25,8 @@ final class ServerContext {
     /** Who listens to which channel; PUBLISH's fan-out. */
     final PubSub pubsub = new PubSub();
     final Monitors monitors = new Monitors();
+    /** FUNCTION LOAD's libraries, kept in the data directory. */
+    final FunctionLibraries functions;
     /** notify-keyspace-events: off until CONFIG SET turns classes on. */
     final KeyspaceEvents events;
     final LongSupplier clock;
@@ -67,6 +69,7 @@ final class ServerContext {
         this.lastSaveSeconds = startMillis / 1000;
         this.sweeper = new ExpirySweeper(this);
         this.collector = new ListCollector(dbs);
+        this.functions = FunctionLibraries.open(config.dataDir());
     }
 
     /**
