@@ -48,6 +48,7 @@ final class CommandTable {
         this.scripts = new ScriptCommands(ctx, this);
         scripts.register(this);
         new FunctionCommands(scripts, ctx.functions).register(this);
+        new AclCommands(ctx, this).register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
         this.execSpec = Objects.requireNonNull(byName.get("exec"));

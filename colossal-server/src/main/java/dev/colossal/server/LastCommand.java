@@ -23,6 +23,8 @@ final class LastCommand {
             Map.entry("slowlog", Set.of("get", "help", "len", "reset")),
             Map.entry("pubsub", Set.of("channels", "help", "numpat", "numsub", "shardchannels", "shardnumsub")),
             Map.entry("script", Set.of("debug", "exists", "flush", "help", "kill", "load")),
+            Map.entry("acl", Set.of("cat", "deluser", "dryrun", "genpass", "getuser", "help", "list", "load", "log", "save",
+                    "setuser", "users", "whoami")),
             Map.entry("function", Set.of("delete", "dump", "flush", "help", "kill", "list", "load", "restore", "stats")),
             Map.entry("latency", Set.of("doctor", "graph", "help", "histogram", "history", "latest", "reset")),
             Map.entry("module", Set.of("help", "list", "load", "loadex", "unload")),

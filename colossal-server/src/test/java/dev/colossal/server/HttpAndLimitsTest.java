@@ -189,6 +189,29 @@ class HttpAndLimitsTest {
         }
     }
 
+    /** With a password, ACL LIST and GETUSER show its SHA-256 as redis-server started with the same requirepass does. */
+    @Test
+    void aclShowsTheDefaultUsersPasswordAsRedisDoes() throws Exception {
+        int port = TestServers.freePort();
+        Process redis = TestServers.redis(port, "--requirepass", "sesame");
+        org.junit.jupiter.api.Assumptions.assumeTrue(redis != null, "redis-server not installed");
+        try (ColossalServer s = ColossalServer.start(config(dir).withRequirePass("sesame").withPorts(0, -1));
+             Wire ours = new Wire(s.port()); Wire theirs = new Wire(port)) {
+            for (Wire w : List.of(ours, theirs)) {
+                assertEquals("+OK\r\n", w.call("AUTH", "sesame"));
+            }
+            for (String[] cmd : List.of(new String[] {"ACL", "LIST"}, new String[] {"ACL", "GETUSER", "default"},
+                    new String[] {"ACL", "WHOAMI"}, new String[] {"ACL", "DRYRUN", "default", "set", "k", "v"})) {
+                assertEquals(theirs.call(cmd), ours.call(cmd), String.join(" ", cmd));
+            }
+            assertTrue(ours.call("ACL", "LIST").contains("#" + java.util.HexFormat.of().formatHex(
+                    java.security.MessageDigest.getInstance("SHA-256").digest("sesame".getBytes(java.nio.charset.StandardCharsets.UTF_8)))));
+        } finally {
+            redis.destroy();
+            redis.waitFor();
+        }
+    }
+
     @Test
     void maxClientsAndIdleTimeout() throws Exception {
         try (ColossalServer s = ColossalServer.start(config(dir).withPorts(0, -1).withLimits(2, 1024 * 1024, 1))) {
