@@ -13,6 +13,7 @@ final class KeyCommands {
 
     private final ServerContext ctx;
     private final StringCommands strings;
+    private MemoryCommands memoryReports;
 
     KeyCommands(ServerContext ctx, StringCommands strings) {
         this.ctx = ctx;
@@ -20,6 +21,7 @@ final class KeyCommands {
     }
 
     void register(CommandTable t) {
+        memoryReports = new MemoryCommands(ctx, t);
         List<String> wf = List.of("write", "fast");
         List<String> rf = List.of("readonly", "fast");
         t.add("del", -2, List.of("write"), 1, -1, 1, this::del);
@@ -302,6 +304,9 @@ final class KeyCommands {
      * size as from Redis. SAMPLES is read and checked as Redis does, and means nothing for strings.
      */
     private void memory(Client c, byte[][] a, Reply r) {
+        if (memoryReports.run(a, r)) {
+            return;
+        }
         if (!Args.is(a[1], "USAGE")) {
             r.error(Errors.unknownSubcommand(a[1], "MEMORY"));
             return;

@@ -124,4 +124,23 @@ class InfoCountersTest {
             return m.find() ? Long.parseLong(m.group(1)) : -1;
         }
     }
+
+    /** MEMORY STATS names Redis's fields in Redis's order (an empty server has no db.N entry in either), with this server's numbers. */
+    @Test
+    void memoryStatsHasRedissFieldsInItsOrder() throws Exception {
+        TestServers.onRedis(port -> {
+            try (ColossalServer s = TestServers.colossal(dir);
+                 redis.clients.jedis.Jedis ours = new redis.clients.jedis.Jedis("127.0.0.1", s.port());
+                 redis.clients.jedis.Jedis theirs = new redis.clients.jedis.Jedis("127.0.0.1", port)) {
+                theirs.flushAll();
+                java.util.Map<String, Object> want = theirs.memoryStats();
+                ours.set("k", "v".repeat(100));
+                java.util.Map<String, Object> got = ours.memoryStats();
+                assertEquals(java.util.List.copyOf(want.keySet()), java.util.List.copyOf(got.keySet()));
+                assertEquals(1L, got.get("keys.count"));
+                assertTrue((Long) got.get("dataset.bytes") > 100, "the key's entry bytes: " + got);
+                assertTrue(ours.memoryDoctor().startsWith("The maps hold 1 key in"), ours.memoryDoctor());
+            }
+        });
+    }
 }
