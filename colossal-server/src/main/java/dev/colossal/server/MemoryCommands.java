@@ -1,6 +1,8 @@
 package dev.colossal.server;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -78,61 +80,44 @@ final class MemoryCommands {
         long lua = table.scripts().cachedBytes();
         long functions = ctx.functions.all().stream().mapToLong(l -> l.code.length).sum();
         long overhead = clients + lua + functions;
-        r.map(27);
-        r.bulk("peak.allocated");
-        r.integer(used);
-        r.bulk("total.allocated");
-        r.integer(used);
-        r.bulk("startup.allocated");
-        r.integer(0);
-        r.bulk("replication.backlog");
-        r.integer(0);
-        r.bulk("clients.slaves");
-        r.integer(0);
-        r.bulk("clients.normal");
-        r.integer(clients);
-        r.bulk("cluster.links");
-        r.integer(0);
-        r.bulk("aof.buffer");
-        r.integer(0);
-        r.bulk("lua.caches");
-        r.integer(lua);
-        r.bulk("functions.caches");
-        r.integer(functions);
-        r.bulk("overhead.total");
-        r.integer(overhead);
-        r.bulk("keys.count");
-        r.integer(keys);
-        r.bulk("keys.bytes-per-key");
-        r.integer(keys == 0 ? 0 : used / keys);
-        r.bulk("dataset.bytes");
-        r.integer(used);
-        r.bulk("dataset.percentage");
-        ZScore.reply(r, used + overhead == 0 ? 0 : 100.0 * used / (used + overhead));
-        r.bulk("peak.percentage");
-        ZScore.reply(r, 100);
-        r.bulk("allocator.allocated");
-        r.integer(used);
-        r.bulk("allocator.active");
-        r.integer(used);
-        r.bulk("allocator.resident");
-        r.integer(rss);
-        r.bulk("allocator-fragmentation.ratio");
-        ZScore.reply(r, 1);
-        r.bulk("allocator-fragmentation.bytes");
-        r.integer(0);
-        r.bulk("allocator-rss.ratio");
-        ZScore.reply(r, used == 0 ? 1 : (double) rss / used);
-        r.bulk("allocator-rss.bytes");
-        r.integer(rss - used);
-        r.bulk("rss-overhead.ratio");
-        ZScore.reply(r, 1);
-        r.bulk("rss-overhead.bytes");
-        r.integer(0);
-        r.bulk("fragmentation");
-        ZScore.reply(r, used == 0 ? 1 : (double) rss / used);
-        r.bulk("fragmentation.bytes");
-        r.integer(rss - used);
+        double fragmentation = used == 0 ? 1 : (double) rss / used;
+        Map<String, Number> fields = new LinkedHashMap<>();
+        fields.put("peak.allocated", used);
+        fields.put("total.allocated", used);
+        fields.put("startup.allocated", 0L);
+        fields.put("replication.backlog", 0L);
+        fields.put("clients.slaves", 0L);
+        fields.put("clients.normal", clients);
+        fields.put("cluster.links", 0L);
+        fields.put("aof.buffer", 0L);
+        fields.put("lua.caches", lua);
+        fields.put("functions.caches", functions);
+        fields.put("overhead.total", overhead);
+        fields.put("keys.count", keys);
+        fields.put("keys.bytes-per-key", keys == 0 ? 0L : used / keys);
+        fields.put("dataset.bytes", used);
+        fields.put("dataset.percentage", used + overhead == 0 ? 0.0 : 100.0 * used / (used + overhead));
+        fields.put("peak.percentage", 100.0);
+        fields.put("allocator.allocated", used);
+        fields.put("allocator.active", used);
+        fields.put("allocator.resident", rss);
+        fields.put("allocator-fragmentation.ratio", 1.0);
+        fields.put("allocator-fragmentation.bytes", 0L);
+        fields.put("allocator-rss.ratio", fragmentation);
+        fields.put("allocator-rss.bytes", rss - used);
+        fields.put("rss-overhead.ratio", 1.0);
+        fields.put("rss-overhead.bytes", 0L);
+        fields.put("fragmentation", fragmentation);
+        fields.put("fragmentation.bytes", rss - used);
+        r.map(fields.size());
+        fields.forEach((name, value) -> {
+            r.bulk(name);
+            if (value instanceof Double d) {
+                ZScore.reply(r, d);
+            } else {
+                r.integer(value.longValue());
+            }
+        });
     }
 
     private String doctor() {

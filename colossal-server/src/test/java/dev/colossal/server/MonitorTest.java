@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,19 +73,15 @@ class MonitorTest {
 
     @Test
     void everyConnectionReceivesWhatRedisSendsButForTimesAndAddresses() throws Exception {
-        int redisPort = TestServers.freePort();
-        Process redis = TestServers.redis(redisPort);
-        Assumptions.assumeTrue(redis != null, "redis-server not installed");
-        try (ColossalServer server = TestServers.colossal(dir);
-             SideBySideConnections side = new SideBySideConnections(redisPort, server.port(), 3)) {
-            int[] lines = new int[1];
-            side.run(SCRIPT, MonitorTest::masked, got -> lines[0] += checkTimesAndAddresses(got, side.ours));
-            assertTrue(lines[0] > 40, lines[0] + " monitor lines checked");
-            assertFalse(server.context().monitors.active(), "RESET ended the only monitor");
-        } finally {
-            redis.destroy();
-            redis.waitFor();
-        }
+        TestServers.onRedis(redisPort -> {
+            try (ColossalServer server = TestServers.colossal(dir);
+                 SideBySideConnections side = new SideBySideConnections(redisPort, server.port(), 3)) {
+                int[] lines = new int[1];
+                side.run(SCRIPT, MonitorTest::masked, got -> lines[0] += checkTimesAndAddresses(got, side.ours));
+                assertTrue(lines[0] > 40, lines[0] + " monitor lines checked");
+                assertFalse(server.context().monitors.active(), "RESET ended the only monitor");
+            }
+        });
     }
 
     @Test

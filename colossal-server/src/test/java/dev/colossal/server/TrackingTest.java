@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.colossal.server.SideBySideConnections.Step;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,20 +100,16 @@ class TrackingTest {
 
     @Test
     void everyConnectionReceivesWhatRedisSends() throws Exception {
-        int redisPort = TestServers.freePort();
-        Process redis = TestServers.redis(redisPort);
-        Assumptions.assumeTrue(redis != null, "redis-server not installed");
-        try (ColossalServer server = TestServers.colossal(dir);
-             SideBySideConnections side = new SideBySideConnections(redisPort, server.port(), 4)) {
-            int[] invalidations = new int[1];
-            side.run(SCRIPT, TrackingTest::masked, got -> invalidations[0] += count(got, "invalidate"));
-            assertTrue(invalidations[0] >= 12, invalidations[0] + " invalidation messages seen");
-            assertFalse(server.context().tracking.active(), "no client tracks any more");
-            assertEquals(0, server.context().tracking.clients());
-        } finally {
-            redis.destroy();
-            redis.waitFor();
-        }
+        TestServers.onRedis(redisPort -> {
+            try (ColossalServer server = TestServers.colossal(dir);
+                 SideBySideConnections side = new SideBySideConnections(redisPort, server.port(), 4)) {
+                int[] invalidations = new int[1];
+                side.run(SCRIPT, TrackingTest::masked, got -> invalidations[0] += count(got, "invalidate"));
+                assertTrue(invalidations[0] >= 12, invalidations[0] + " invalidation messages seen");
+                assertFalse(server.context().tracking.active(), "no client tracks any more");
+                assertEquals(0, server.context().tracking.clients());
+            }
+        });
     }
 
     /** Lettuce's client-side cache: a value read once is served from the cache until another client changes it. */
