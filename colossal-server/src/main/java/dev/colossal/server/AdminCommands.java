@@ -428,6 +428,9 @@ final class AdminCommands {
         if (s.flags().contains("pubsub") || s.name().equals("pubsub")) {
             return "pubsub";
         }
+        if (s.name().startsWith("geo")) {
+            return "geo";
+        }
         if (s.name().startsWith("z")) {
             return "sorted-set";
         }
