@@ -1,13 +1,10 @@
 package dev.colossal.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,41 +27,9 @@ class GeoDifferentialTest {
 
     @Test
     void randomGeoCommandsGetTheSameRepliesAsRedis() throws Exception {
-        int redisPort = TestServers.freePort();
-        Process redis = TestServers.redis(redisPort);
-        Assumptions.assumeTrue(redis != null, "redis-server not installed");
-        try (ColossalServer ours = TestServers.colossal(dir);
-             Wire r = new Wire(redisPort);
-             Wire o = new Wire(ours.port())) {
-            for (long seed = 1; seed <= Long.getLong("colossal.geoSeeds", 6); seed++) {
-                r.call("FLUSHALL");
-                o.call("FLUSHALL");
-                String protocol = seed % 2 == 0 ? "3" : "2"; // RESP3 on even seeds: coordinates are doubles there
-                r.call("HELLO", protocol);
-                o.call("HELLO", protocol);
-                r.call("SET", "str", "x");
-                o.call("SET", "str", "x");
-                SplittableRandom random = new SplittableRandom(seed);
-                List<String> sent = new ArrayList<>();
-                for (int i = 0; i < 1500; i++) {
-                    for (String[] cmd : command(random)) {
-                        sent.add(String.join(" | ", cmd));
-                        byte[] frame = Wire.encode(cmd);
-                        r.send(frame);
-                        o.send(frame);
-                        String want = r.reply();
-                        String got = o.reply();
-                        if (!want.equals(got)) {
-                            List<String> tail = sent.subList(Math.max(0, sent.size() - 12), sent.size());
-                            assertEquals(show(want), show(got), "seed " + seed + ", command " + i + "; last commands:\n  "
-                                    + String.join("\n  ", tail));
-                        }
-                    }
-                }
-            }
-        } finally {
-            redis.destroy();
-            redis.waitFor();
+        try (SideBySide both = new SideBySide(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1))) {
+            both.run(Long.getLong("colossal.geoSeeds", 6), 1500, List.<String[]>of(new String[] {"SET", "str", "x"}),
+                    GeoDifferentialTest::command);
         }
     }
 
@@ -183,7 +148,4 @@ class GeoDifferentialTest {
         return from[r.nextInt(from.length)];
     }
 
-    private static String show(String reply) {
-        return reply.replace("\r\n", "\\r\\n");
-    }
 }
