@@ -183,10 +183,11 @@ final class SortCommand {
         }
         int from = (int) start;
         int count = (int) Math.max(0, end - start + 1);
+        List<byte[]> result = result(items, from, count, o.gets, lookup);
         if (o.store == null) {
-            reply(items, from, count, o.gets, lookup, r);
+            reply(result, r);
         } else {
-            store(db, o.store, items, from, count, o.gets, lookup, r);
+            store(db, o.store, result, r);
         }
     }
 
@@ -235,27 +236,10 @@ final class SortCommand {
         return Arrays.compareUnsigned(x, 0, SortPatterns.cLength(x), y, 0, SortPatterns.cLength(y));
     }
 
-    private static void reply(List<Item> items, int from, int count, List<byte[]> gets, SortPatterns lookup, Reply r) {
-        r.array(gets.isEmpty() ? count : gets.size() * count);
-        for (int i = from; i < from + count; i++) {
-            byte[] element = items.get(i).element;
-            if (gets.isEmpty()) {
-                r.bulk(element);
-            }
-            for (byte[] get : gets) {
-                byte[] v = lookup.find(get, element);
-                if (v == null) {
-                    r.nullBulk();
-                } else {
-                    r.bulk(v);
-                }
-            }
-        }
-    }
-
-    /** STORE: the result as a list under {@code dst} (a missing GET as ""), or {@code dst} deleted if it is empty. */
-    private void store(KeyValueStore db, byte[] dst, List<Item> items, int from, int count, List<byte[]> gets,
-                       SortPatterns lookup, Reply r) {
+    /**
+     * The result in order: each element, or what each GET gives for it (null where it gives nothing).
+     */
+    private static List<byte[]> result(List<Item> items, int from, int count, List<byte[]> gets, SortPatterns lookup) {
         List<byte[]> out = new ArrayList<>();
         for (int i = from; i < from + count; i++) {
             byte[] element = items.get(i).element;
@@ -263,17 +247,33 @@ final class SortCommand {
                 out.add(element);
             }
             for (byte[] get : gets) {
-                byte[] v = lookup.find(get, element);
-                out.add(v == null ? new byte[0] : v);
+                out.add(lookup.find(get, element));
             }
         }
-        if (!out.isEmpty()) {
-            StoredList.load(db, dst, out, StoredValue.NO_EXPIRY);
+        return out;
+    }
+
+    private static void reply(List<byte[]> result, Reply r) {
+        r.array(result.size());
+        for (byte[] v : result) {
+            if (v == null) {
+                r.nullBulk();
+            } else {
+                r.bulk(v);
+            }
+        }
+    }
+
+    /** STORE: the result as a list under {@code dst} (a missing GET as ""), or {@code dst} deleted if it is empty. */
+    private void store(KeyValueStore db, byte[] dst, List<byte[]> result, Reply r) {
+        result.replaceAll(v -> v == null ? new byte[0] : v);
+        if (!result.isEmpty()) {
+            StoredList.load(db, dst, result, StoredValue.NO_EXPIRY);
             ctx.events.fire(KeyspaceEvents.LIST, "sortstore", db, dst);
             ctx.waits.ready(ctx.dbs.indexOf(db), dst); // a client blocked in BLPOP on dst takes from it
         } else if (db.delete(dst)) {
             ctx.events.fire(KeyspaceEvents.GENERIC, "del", db, dst);
         }
-        r.integer(out.size());
+        r.integer(result.size());
     }
 }
