@@ -184,7 +184,7 @@ final class GeoCommands {
             r.nullBulk();
             return;
         }
-        distance(r, GeoShape.distance(p1[0], p1[1], p2[0], p2[1]) / toMeters);
+        distance(r, GeoShape.shownDistance(p1[0], p1[1], p2[0], p2[1]) / toMeters);
     }
 
     private void geohash(Client c, byte[][] a, Reply r) {

@@ -285,7 +285,7 @@ final class GeoSearch {
         byte[][] members = new byte[n][];
         for (int i = 0; i < n; i++) {
             Point p = found.get(i);
-            scores[i] = q.storeDist ? p.meters() / shape.toMeters() : p.score();
+            scores[i] = q.storeDist ? shown(shape, p) / shape.toMeters() : p.score();
             members[i] = p.member();
         }
         SortedSetCommands.save(db, q.store, ZSetValue.built(scores, members, n), StoredValue.NO_EXPIRY);
@@ -335,6 +335,11 @@ final class GeoSearch {
         return found;
     }
 
+    /** @return the metres from the centre to {@code p} as a reply shows them (see {@link GeoShape#shownDistance}) */
+    private static double shown(GeoShape shape, Point p) {
+        return GeoShape.shownDistance(shape.lon(), shape.lat(), p.lon(), p.lat());
+    }
+
     private static int firstAtLeast(double[] scores, int n, double min) {
         int lo = 0;
         int hi = n;
@@ -359,7 +364,7 @@ final class GeoSearch {
             }
             r.bulk(p.member());
             if (q.withDist) {
-                GeoCommands.distance(r, p.meters() / shape.toMeters());
+                GeoCommands.distance(r, shown(shape, p) / shape.toMeters());
             }
             if (q.withHash) {
                 r.integer((long) p.score());
