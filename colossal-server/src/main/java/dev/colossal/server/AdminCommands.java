@@ -468,6 +468,16 @@ final class AdminCommands {
             }
             return;
         }
+        byte[][] command = java.util.Arrays.copyOfRange(a, 2, a.length);
+        List<byte[]> stores = spec.name().equals("sort") ? SortCommand.storeKeys(command)
+                : spec.name().equals("georadius") ? GeoSearch.storeKeys(command, 6)
+                : spec.name().equals("georadiusbymember") ? GeoSearch.storeKeys(command, 5) : List.of();
+        if (!stores.isEmpty()) { // the STORE destinations these name among their options
+            r.array(1 + stores.size());
+            r.bulk(a[3]);
+            stores.forEach(r::bulk);
+            return;
+        }
         boolean subcommandKey = argc >= 3 && (spec.name().equals("object") || spec.name().equals("memory")
                 && Args.is(a[3], "USAGE"));
         int first = subcommandKey ? 2 : spec.firstKey();

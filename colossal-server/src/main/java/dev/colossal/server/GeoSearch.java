@@ -44,6 +44,26 @@ final class GeoSearch {
                 (c, a, r) -> search(c, a, r, 2, SEARCH | SEARCH_STORE));
     }
 
+    /**
+     * COMMAND GETKEYS's reading of GEORADIUS's and GEORADIUSBYMEMBER's destinations, by Redis 7.0's
+     * key specs: the key after the first STORE, then the one after the first STOREDIST, looked for
+     * from the first option on ({@code from}: 6, or 5 BYMEMBER), nothing else checked.
+     *
+     * @return the destinations, none, one or two
+     */
+    static List<byte[]> storeKeys(byte[][] a, int from) {
+        List<byte[]> keys = new ArrayList<>(2);
+        for (String keyword : new String[] {"STORE", "STOREDIST"}) {
+            for (int i = from; i + 1 < a.length; i++) {
+                if (Args.is(a[i], keyword)) {
+                    keys.add(a[i + 1]);
+                    break;
+                }
+            }
+        }
+        return keys;
+    }
+
     /** A member found: its cell's score, its centre and its distance in metres from the shape's centre. */
     private record Point(byte[] member, double score, double lon, double lat, double meters) {}
 
