@@ -80,23 +80,33 @@ final class GeoHash {
     static double[] area(long bits, int step, double latMax) {
         long lat = squeeze(bits);
         long lon = squeeze(bits >>> 1);
-        double cells = (double) (1L << step);
-        double latScale = latMax - -latMax;
-        double lonScale = LON_MAX - LON_MIN;
         return new double[] {
-            LON_MIN + (lon * 1.0 / cells) * lonScale,
-            LON_MIN + (((lon + 1) & 0xFFFFFFFFL) * 1.0 / cells) * lonScale,
-            -latMax + (lat * 1.0 / cells) * latScale,
-            -latMax + (((lat + 1) & 0xFFFFFFFFL) * 1.0 / cells) * latScale,
+            edge(lon, step, LON_MIN, LON_MAX), edge(lon + 1, step, LON_MIN, LON_MAX),
+            edge(lat, step, -latMax, latMax), edge(lat + 1, step, -latMax, latMax),
         };
+    }
+
+    /** @return the lower edge of cell {@code index} (a C {@code uint32_t}: it wraps) of {@code 2^step} over {@code [min, max]} */
+    private static double edge(long index, int step, double min, double max) {
+        return min + ((index & 0xFFFFFFFFL) * 1.0 / (double) (1L << step)) * (max - min);
     }
 
     /** @return {lon, lat} of the centre of the cell a GEO member's {@code score} names, clamped to the valid ranges */
     static double[] decode(double score) {
-        double[] a = area(bits(score), STEP_MAX, LAT_MAX);
-        double lon = Math.max(LON_MIN, Math.min(LON_MAX, (a[0] + a[1]) / 2));
-        double lat = Math.max(LAT_MIN, Math.min(LAT_MAX, (a[2] + a[3]) / 2));
-        return new double[] {lon, lat};
+        double[] xy = new double[2];
+        decode(score, xy);
+        return xy;
+    }
+
+    /** {@link #decode(double)} into {@code xy}: a search decodes every candidate, and allocates nothing for it. */
+    static void decode(double score, double[] xy) {
+        long bits = bits(score);
+        long lat = squeeze(bits);
+        long lon = squeeze(bits >>> 1);
+        double lonCentre = (edge(lon, STEP_MAX, LON_MIN, LON_MAX) + edge(lon + 1, STEP_MAX, LON_MIN, LON_MAX)) / 2;
+        double latCentre = (edge(lat, STEP_MAX, LAT_MIN, LAT_MAX) + edge(lat + 1, STEP_MAX, LAT_MIN, LAT_MAX)) / 2;
+        xy[0] = Math.max(LON_MIN, Math.min(LON_MAX, lonCentre));
+        xy[1] = Math.max(LAT_MIN, Math.min(LAT_MAX, latCentre));
     }
 
     /**

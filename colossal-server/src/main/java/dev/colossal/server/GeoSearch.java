@@ -331,6 +331,7 @@ final class GeoSearch {
             at[z.index()] = z.entryAt();
         }
         List<Point> found = new ArrayList<>();
+        double[] xy = new double[2];
         for (long[] range : new GeoArea(shape).ranges()) {
             if (limit != 0 && found.size() >= limit) {
                 break;
@@ -339,7 +340,7 @@ final class GeoSearch {
             double max = range[1];
             int i = firstAtLeast(scores, n, min);
             for (; i < n && scores[i] < max; i++) {
-                double[] xy = GeoHash.decode(scores[i]);
+                GeoHash.decode(scores[i], xy);
                 double d = shape.metersIfWithin(xy[0], xy[1]);
                 if (Double.isNaN(d)) {
                     continue;
