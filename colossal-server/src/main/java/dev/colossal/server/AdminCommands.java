@@ -470,8 +470,8 @@ final class AdminCommands {
         }
         byte[][] command = java.util.Arrays.copyOfRange(a, 2, a.length);
         List<byte[]> stores = spec.name().equals("sort") ? SortCommand.storeKeys(command)
-                : spec.name().equals("georadius") ? GeoSearch.storeKeys(command, 6)
-                : spec.name().equals("georadiusbymember") ? GeoSearch.storeKeys(command, 5) : List.of();
+                : spec.name().equals("georadius") ? GeoQuery.storeKeys(command, 6)
+                : spec.name().equals("georadiusbymember") ? GeoQuery.storeKeys(command, 5) : List.of();
         if (!stores.isEmpty()) { // the STORE destinations these name among their options
             r.array(1 + stores.size());
             r.bulk(a[3]);

@@ -3,28 +3,16 @@ package dev.colossal.server;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
 
 /**
  * GEOSEARCH, GEOSEARCHSTORE and the older GEORADIUS, GEORADIUSBYMEMBER (and their {@code _RO}
- * forms, STORE and STOREDIST), parsed in Redis 7.0's order of checks (the source key is looked up
- * first; a missing one answers empty once the options parsed). The members are read from the
+ * forms, STORE and STOREDIST), checked in Redis 7.0's order (the source key is looked up first,
+ * the options read by {@link GeoQuery}, then their conflicts; a missing source answers empty). The members are read from the
  * score ranges of {@link GeoArea}'s cells and kept if within the {@link GeoShape}; with COUNT and
  * no order the nearest come first, as Redis forces ASC then.
  */
 final class GeoSearch {
-
-    /** What a command's spelling allows. */
-    private static final int BY_LONLAT = 1;
-    private static final int BY_MEMBER = 2;
-    private static final int SEARCH = 4;
-    private static final int SEARCH_STORE = 8;
-    private static final int NO_STORE = 16;
-
-    private static final int UNSORTED = 0;
-    private static final int ASC = 1;
-    private static final int DESC = 2;
 
     private final ServerContext ctx;
 
@@ -35,65 +23,20 @@ final class GeoSearch {
     void register(CommandTable t) {
         List<String> w = List.of("write", "denyoom", "movablekeys");
         List<String> ro = List.of("readonly");
-        t.add("georadius", -6, w, 1, 1, 1, (c, a, r) -> search(c, a, r, 1, BY_LONLAT));
-        t.add("georadius_ro", -6, ro, 1, 1, 1, (c, a, r) -> search(c, a, r, 1, BY_LONLAT | NO_STORE));
-        t.add("georadiusbymember", -5, w, 1, 1, 1, (c, a, r) -> search(c, a, r, 1, BY_MEMBER));
-        t.add("georadiusbymember_ro", -5, ro, 1, 1, 1, (c, a, r) -> search(c, a, r, 1, BY_MEMBER | NO_STORE));
-        t.add("geosearch", -7, ro, 1, 1, 1, (c, a, r) -> search(c, a, r, 1, SEARCH));
+        t.add("georadius", -6, w, 1, 1, 1, (c, a, r) -> search(c, a, r, 1, GeoQuery.BY_LONLAT));
+        t.add("georadius_ro", -6, ro, 1, 1, 1, (c, a, r) -> search(c, a, r, 1, GeoQuery.BY_LONLAT | GeoQuery.NO_STORE));
+        t.add("georadiusbymember", -5, w, 1, 1, 1, (c, a, r) -> search(c, a, r, 1, GeoQuery.BY_MEMBER));
+        t.add("georadiusbymember_ro", -5, ro, 1, 1, 1, (c, a, r) -> search(c, a, r, 1, GeoQuery.BY_MEMBER | GeoQuery.NO_STORE));
+        t.add("geosearch", -7, ro, 1, 1, 1, (c, a, r) -> search(c, a, r, 1, GeoQuery.SEARCH));
         t.add("geosearchstore", -8, List.of("write", "denyoom"), 1, 2, 1,
-                (c, a, r) -> search(c, a, r, 2, SEARCH | SEARCH_STORE));
-    }
-
-    /**
-     * COMMAND GETKEYS's reading of GEORADIUS's and GEORADIUSBYMEMBER's destinations, by Redis 7.0's
-     * key specs: the key after the first STORE, then the one after the first STOREDIST, looked for
-     * from the first option on ({@code from}: 6, or 5 BYMEMBER), nothing else checked.
-     *
-     * @return the destinations, none, one or two
-     */
-    static List<byte[]> storeKeys(byte[][] a, int from) {
-        List<byte[]> keys = new ArrayList<>(2);
-        for (String keyword : new String[] {"STORE", "STOREDIST"}) {
-            for (int i = from; i + 1 < a.length; i++) {
-                if (Args.is(a[i], keyword)) {
-                    keys.add(a[i + 1]);
-                    break;
-                }
-            }
-        }
-        return keys;
+                (c, a, r) -> search(c, a, r, 2, GeoQuery.SEARCH | GeoQuery.SEARCH_STORE));
     }
 
     /** A member found: its cell's score, its centre and its distance in metres from the shape's centre. */
     private record Point(byte[] member, double score, double lon, double lat, double meters) {}
 
-    /** The options of one search, as parsed. */
-    private static final class Query {
-        double lon;
-        double lat;
-        boolean box;
-        double radius;
-        double width;
-        double height;
-        double toMeters;
-        boolean from;
-        boolean by;
-        byte[] store;
-        boolean storeDist;
-        boolean withDist;
-        boolean withHash;
-        boolean withCoord;
-        boolean any;
-        int sort = UNSORTED;
-        long count;
-
-        GeoShape shape() {
-            return new GeoShape(lon, lat, box, radius, width, height, toMeters);
-        }
-    }
-
     private void search(Client c, byte[][] a, Reply r, int keyAt, int kind) {
-        if ((kind & SEARCH_STORE) != 0) {
+        if ((kind & GeoQuery.SEARCH_STORE) != 0) {
             KeyValueStore db = ctx.db(c);
             Lock[] ls = db.locks(a[1], a[2]);
             StringCommands.lockAll(ls);
@@ -111,22 +54,22 @@ final class GeoSearch {
         KeyValueStore db = ctx.db(c);
         KeyValueStore.Entry e = SortedSetCommands.zset(db, a[keyAt]);
         ZSetCursor z = e == null ? null : new ZSetCursor(e);
-        Query q = parse(a, keyAt, kind, z);
+        GeoQuery q = GeoQuery.parse(a, keyAt, kind, z);
         if (q == null) {
             r.error(Errors.SYNTAX);
             return;
         }
         String name = Errors.text(a[0]);
         if (q.store != null && (q.withDist || q.withHash || q.withCoord)) {
-            r.error("ERR " + ((kind & SEARCH_STORE) != 0 ? "GEOSEARCHSTORE" : "STORE option in GEORADIUS")
+            r.error("ERR " + ((kind & GeoQuery.SEARCH_STORE) != 0 ? "GEOSEARCHSTORE" : "STORE option in GEORADIUS")
                     + " is not compatible with WITHDIST, WITHHASH and WITHCOORD options");
             return;
         }
-        if ((kind & SEARCH) != 0 && !q.from) {
+        if ((kind & GeoQuery.SEARCH) != 0 && !q.from) {
             r.error("ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for " + name);
             return;
         }
-        if ((kind & SEARCH) != 0 && !q.by) {
+        if ((kind & GeoQuery.SEARCH) != 0 && !q.by) {
             r.error("ERR exactly one of BYRADIUS and BYBOX can be specified for " + name);
             return;
         }
@@ -134,7 +77,7 @@ final class GeoSearch {
             r.error("ERR the ANY argument requires COUNT argument");
             return;
         }
-        if (q.store != null && (kind & SEARCH_STORE) == 0) {
+        if (q.store != null && (kind & GeoQuery.SEARCH_STORE) == 0) {
             // GEORADIUS ... STORE names its destination in the options: lock it with the source now
             Lock[] ls = db.locks(a[keyAt], q.store);
             StringCommands.lockAll(ls);
@@ -149,128 +92,7 @@ final class GeoSearch {
         answer(c, q, z, r, "geosearchstore");
     }
 
-    /**
-     * Reads the options after the fixed arguments as Redis's {@code georadiusGeneric} does, in
-     * order; an invalid value throws Redis's error at once.
-     *
-     * @return the options, or null for a syntax error
-     */
-    private static Query parse(byte[][] a, int keyAt, int kind, ZSetCursor z) {
-        Query q = new Query();
-        int base;
-        if ((kind & BY_LONLAT) != 0) {
-            base = 6;
-            double[] xy = GeoCommands.lonLat(a, 2);
-            q.lon = xy[0];
-            q.lat = xy[1];
-            radius(q, a, base - 2);
-        } else if ((kind & BY_MEMBER) != 0) {
-            base = 5;
-            if (z != null) { // with no source there is nothing to search: Redis reads no more than the options
-                center(q, z, a[2]);
-                radius(q, a, base - 2);
-            }
-        } else {
-            base = keyAt + 1;
-            if ((kind & SEARCH_STORE) != 0) {
-                q.store = a[1];
-            }
-        }
-        boolean byMember = false;
-        for (int i = base; i < a.length; i++) {
-            byte[] o = a[i];
-            int left = a.length - i - 1;
-            boolean search = (kind & SEARCH) != 0;
-            if (Args.is(o, "WITHDIST")) {
-                q.withDist = true;
-            } else if (Args.is(o, "WITHHASH")) {
-                q.withHash = true;
-            } else if (Args.is(o, "WITHCOORD")) {
-                q.withCoord = true;
-            } else if (Args.is(o, "ANY")) {
-                q.any = true;
-            } else if (Args.is(o, "ASC")) {
-                q.sort = ASC;
-            } else if (Args.is(o, "DESC")) {
-                q.sort = DESC;
-            } else if (Args.is(o, "COUNT") && left >= 1) {
-                OptionalLong n = Args.toLong(a[++i]);
-                if (n.isEmpty()) {
-                    throw new ReplyException(Errors.NOT_INTEGER);
-                }
-                if (n.getAsLong() <= 0) {
-                    throw new ReplyException("ERR COUNT must be > 0");
-                }
-                q.count = n.getAsLong();
-            } else if ((Args.is(o, "STORE") || Args.is(o, "STOREDIST")) && left >= 1 && (kind & (NO_STORE | SEARCH)) == 0) {
-                q.storeDist = Args.is(o, "STOREDIST");
-                q.store = a[++i];
-            } else if (Args.is(o, "STOREDIST") && (kind & SEARCH_STORE) != 0) {
-                q.storeDist = true;
-            } else if (Args.is(o, "FROMMEMBER") && left >= 1 && search && !(q.from && !byMember)) {
-                if (z != null) {
-                    center(q, z, a[i + 1]);
-                }
-                q.from = true;
-                byMember = true;
-                i++;
-            } else if (Args.is(o, "FROMLONLAT") && left >= 2 && search && !byMember) {
-                double[] xy = GeoCommands.lonLat(a, i + 1);
-                q.lon = xy[0];
-                q.lat = xy[1];
-                q.from = true;
-                i += 2;
-            } else if (Args.is(o, "BYRADIUS") && left >= 2 && search && !(q.by && q.box)) {
-                radius(q, a, i + 1);
-                q.by = true;
-                i += 2;
-            } else if (Args.is(o, "BYBOX") && left >= 3 && search && !(q.by && !q.box)) {
-                double w = number(a[i + 1], "ERR need numeric width");
-                double h = number(a[i + 2], "ERR need numeric height");
-                if (h < 0 || w < 0) {
-                    throw new ReplyException("ERR height or width cannot be negative");
-                }
-                q.width = w;
-                q.height = h;
-                q.toMeters = GeoCommands.unit(a[i + 3]);
-                q.box = true;
-                q.by = true;
-                i += 3;
-            } else {
-                return null;
-            }
-        }
-        return q;
-    }
-
-    private static void center(Query q, ZSetCursor z, byte[] member) {
-        double[] xy = GeoCommands.positionOf(z, member);
-        if (xy == null) {
-            throw new ReplyException("ERR could not decode requested zset member");
-        }
-        q.lon = xy[0];
-        q.lat = xy[1];
-    }
-
-    private static void radius(Query q, byte[][] a, int at) {
-        double d = number(a[at], "ERR need numeric radius");
-        if (d < 0) {
-            throw new ReplyException("ERR radius cannot be negative");
-        }
-        q.radius = d;
-        q.toMeters = GeoCommands.unit(a[at + 1]);
-        q.box = false;
-    }
-
-    private static double number(byte[] a, String error) {
-        double d = ZScore.parse(a);
-        if (Double.isNaN(d)) {
-            throw new ReplyException(error);
-        }
-        return d;
-    }
-
-    private void answer(Client c, Query q, ZSetCursor z, Reply r, String storeEvent) {
+    private void answer(Client c, GeoQuery q, ZSetCursor z, Reply r, String storeEvent) {
         KeyValueStore db = ctx.db(c);
         if (z == null) {
             if (q.store == null) {
@@ -281,15 +103,15 @@ final class GeoSearch {
             }
             return;
         }
-        if (q.count != 0 && q.sort == UNSORTED && !q.any) {
-            q.sort = ASC;
+        if (q.count != 0 && q.sort == GeoQuery.UNSORTED && !q.any) {
+            q.sort = GeoQuery.ASC;
         }
         GeoShape shape = q.shape();
         List<Point> found = find(z, shape, q.any ? q.count : 0);
-        if (q.sort != UNSORTED) {
+        if (q.sort != GeoQuery.UNSORTED) {
             // A stable sort, as glibc's qsort (a merge sort) leaves equal distances in the order found
             Comparator<Point> near = Comparator.comparingDouble(Point::meters);
-            found.sort(q.sort == ASC ? near : near.reversed());
+            found.sort(q.sort == GeoQuery.ASC ? near : near.reversed());
         }
         int n = (int) (q.count == 0 ? found.size() : Math.min(found.size(), q.count));
         if (q.store == null) {
@@ -375,7 +197,7 @@ final class GeoSearch {
         return lo;
     }
 
-    private static void reply(Query q, GeoShape shape, List<Point> found, int n, Reply r) {
+    private static void reply(GeoQuery q, GeoShape shape, List<Point> found, int n, Reply r) {
         int options = (q.withDist ? 1 : 0) + (q.withHash ? 1 : 0) + (q.withCoord ? 1 : 0);
         r.array(n);
         for (int i = 0; i < n; i++) {
