@@ -41,13 +41,14 @@ final class SideBySide implements AutoCloseable {
     }
 
     /**
-     * For each seed from 1 to {@code seeds}: FLUSHALL, HELLO 2 (odd seeds) or 3 (even ones), the
-     * {@code setup} commands (replies not compared: HELLO's differ in the client id), then
+     * For each seed from 1 to {@code seeds}: DISCARD (a seed may end inside MULTI), FLUSHALL, HELLO 2
+     * (odd seeds) or 3 (even ones), the {@code setup} commands (replies not compared: HELLO's differ
+     * in the client id), then
      * {@code rounds} draws of {@code draw}, each a few commands whose replies are compared.
      */
     void run(long seeds, int rounds, List<String[]> setup, Function<SplittableRandom, List<String[]>> draw) throws IOException {
         for (long seed = 1; seed <= seeds; seed++) {
-            List<String[]> first = new ArrayList<>(List.of(new String[] {"FLUSHALL"},
+            List<String[]> first = new ArrayList<>(List.of(new String[] {"DISCARD"}, new String[] {"FLUSHALL"},
                     new String[] {"HELLO", seed % 2 == 0 ? "3" : "2"}));
             first.addAll(setup);
             for (String[] cmd : first) {
