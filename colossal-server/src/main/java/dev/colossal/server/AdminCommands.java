@@ -495,6 +495,9 @@ final class AdminCommands {
         if (s.flags().contains("pubsub") || s.name().equals("pubsub")) {
             return "pubsub";
         }
+        if (s.name().startsWith("geo")) {
+            return "geo";
+        }
         if (s.name().startsWith("z")) {
             return "sorted-set";
         }
@@ -530,6 +533,16 @@ final class AdminCommands {
             for (int i = 0; i < keys; i++) {
                 r.bulk(a[at + 1 + i]);
             }
+            return;
+        }
+        byte[][] command = java.util.Arrays.copyOfRange(a, 2, a.length);
+        List<byte[]> stores = spec.name().equals("sort") ? SortCommand.storeKeys(command)
+                : spec.name().equals("georadius") ? GeoQuery.storeKeys(command, 6)
+                : spec.name().equals("georadiusbymember") ? GeoQuery.storeKeys(command, 5) : List.of();
+        if (!stores.isEmpty()) { // the STORE destinations these name among their options
+            r.array(1 + stores.size());
+            r.bulk(a[3]);
+            stores.forEach(r::bulk);
             return;
         }
         boolean subcommandKey = argc >= 3 && (spec.name().equals("object") || spec.name().equals("memory")

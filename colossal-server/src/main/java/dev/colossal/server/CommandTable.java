@@ -39,6 +39,8 @@ final class CommandTable {
         new SortedSetCommands(ctx).register(this);
         new BlockingSortedSetCommands(ctx).register(this);
         new KeyCommands(ctx, strings).register(this);
+        new SortCommand(ctx).register(this);
+        new LcsCommand(ctx).register(this);
         new DatabaseCommands(ctx).register(this);
         new DumpCommands(ctx).register(this);
         new AdminCommands(ctx, this).register(this);

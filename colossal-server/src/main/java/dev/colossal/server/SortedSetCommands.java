@@ -27,7 +27,7 @@ final class SortedSetCommands {
     void register(CommandTable t) {
         List<String> wf = List.of("write", "denyoom", "fast");
         List<String> rf = List.of("readonly", "fast");
-        t.add("zadd", -4, wf, 1, 1, 1, (c, a, r) -> zadd(c, a, r, false));
+        t.add("zadd", -4, wf, 1, 1, 1, this::zadd);
         t.add("zincrby", 4, wf, 1, 1, 1, (c, a, r) -> zadd(c, a, r, true));
         t.add("zrem", -3, List.of("write", "fast"), 1, 1, 1, this::zrem);
         t.add("zcard", 2, rf, 1, 1, 1, this::zcard);
@@ -47,6 +47,12 @@ final class SortedSetCommands {
         new SortedSetRanges(ctx).register(t);
         new SortedSetAlgebra(ctx).register(t);
         new SortedSetSampling(ctx).register(t);
+        new GeoCommands(ctx, this).register(t);
+    }
+
+    /** ZADD with its options (GEOADD runs it with the scores of its points, as Redis does). */
+    void zadd(Client c, byte[][] a, Reply r) {
+        zadd(c, a, r, false);
     }
 
     /**

@@ -49,6 +49,23 @@ final class ZScore {
     }
 
     /**
+     * A value SORT sorts by as Redis reads it: C's {@code strtod} of the bytes up to the first NUL
+     * (a C string), so leading spaces pass and "" is 0, but not what stops it early, ERANGE or nan.
+     *
+     * @return the value, or NaN where Redis answers "One or more scores can't be converted into double"
+     */
+    static double parseSortKey(byte[] a) {
+        int n = 0;
+        while (n < a.length && a[n] != 0) {
+            n++;
+        }
+        byte[] text = n == a.length ? a : java.util.Arrays.copyOf(a, n);
+        long[] end = new long[2];
+        double v = strtod(text, 0, end);
+        return end[0] != n || end[1] != 0 ? Double.NaN : v;
+    }
+
+    /**
      * C's {@code strtod} from {@code a[from]}: {@code end[0]} is set to where it stopped ({@code from}
      * if it read nothing), {@code end[1]} to 1 where C sets ERANGE (overflow, or underflow to zero).
      */
