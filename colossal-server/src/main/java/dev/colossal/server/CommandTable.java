@@ -131,7 +131,8 @@ final class CommandTable {
      * {@link #execute(Client, byte[][])}. The request's bytes are consumed: a command may overwrite them.
      */
     void execute(Client c, RequestParser p, MemorySegment buf, KeyViews keys) {
-        // A subscriber (c.pubsub) goes the general way: in RESP2 it may not run GET or SET at all; nor may a monitor
+        // A subscriber (c.pubsub) goes the general way: in RESP2 it may not run GET or SET at all; nor may
+        // a monitor; a tracking client's GET must be remembered
         if (p.inBuffer() && c.authenticated && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
                 && c.tracking == null) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
