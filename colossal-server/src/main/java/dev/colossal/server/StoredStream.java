@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import dev.colossal.rdb.RdbStreams;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -499,26 +500,40 @@ final class StoredStream {
     }
 
     /**
-     * Stores {@code entries} as the stream under {@code key} with deadline {@code at}, replacing
+     * Stores {@code dumped} as the stream under {@code key} with deadline {@code at}, replacing
      * what the key held (RESTORE, import-rdb): nodes of up to {@code nodeMaxEntries} under a new
-     * id, then the header.
+     * id, then the header. Its consumer groups are not stored (the caller refused any).
      */
-    static void load(KeyValueStore store, byte[] key, List<StreamNode.Entry> entries, StreamId lastId, long entriesAdded,
-                     StreamId maxDeletedId, long at, long nodeMaxEntries) {
+    static void load(KeyValueStore store, byte[] key, RdbStreams.Stream dumped, long at, long nodeMaxEntries) {
         StoredStream s = create(store, key);
         s.expireAt = at;
-        int per = (int) Math.max(1, Math.min(nodeMaxEntries <= 0 ? 100 : nodeMaxEntries, 1 << 16));
+        List<StreamNode.Entry> entries = new ArrayList<>(dumped.entries().size());
+        for (RdbStreams.Entry e : dumped.entries()) {
+            entries.add(new StreamNode.Entry(new StreamId(e.ms(), e.seq()), e.fields(), false, -1));
+        }
+        int per = (int) Math.max(1, Math.min(nodeMaxEntries <= 0 ? StreamLayout.DEFAULT_NODE_MAX_ENTRIES : nodeMaxEntries,
+                1 << 16));
         for (int i = 0; i < entries.size(); i += per) {
             byte[] node = StreamNode.of(entries.subList(i, Math.min(entries.size(), i + per)));
             s.elements.put(s.id, s.count++, node);
             s.tailBytes = node.length;
         }
         s.length = entries.size();
-        s.firstId = entries.isEmpty() ? StreamId.MIN : entries.getFirst().id();
-        s.last = lastId;
-        s.added = entriesAdded;
-        s.maxDeleted = maxDeletedId;
+        s.firstId = new StreamId(dumped.firstMs(), dumped.firstSeq());
+        s.last = new StreamId(dumped.lastMs(), dumped.lastSeq());
+        s.added = dumped.entriesAdded();
+        s.maxDeleted = new StreamId(dumped.maxDeletedMs(), dumped.maxDeletedSeq());
         s.commit();
+    }
+
+    /** @return this stream as a dump holds it (DUMP), with no consumer groups */
+    RdbStreams.Stream dumped() {
+        List<RdbStreams.Entry> entries = new ArrayList<>((int) Math.min(length, 1 << 20));
+        for (StreamNode.Entry e : range(StreamId.MIN, StreamId.MAX, -1, false)) {
+            entries.add(new RdbStreams.Entry(e.id().ms(), e.id().seq(), e.fields()));
+        }
+        return new RdbStreams.Stream(entries, last.ms(), last.seq(), firstId.ms(), firstId.seq(), maxDeleted.ms(),
+                maxDeleted.seq(), added, 0);
     }
 
     /** Writes the header: the commit point of every change. */
