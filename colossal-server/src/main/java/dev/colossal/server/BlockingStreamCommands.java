@@ -71,7 +71,7 @@ final class BlockingStreamCommands {
                 }
             }
             return null;
-        }, BlockingListCommands.nullArray(c)), x.block());
+        }, BlockingListCommands.nullArray(c), false), x.block());
     }
 
     /** @return the entries of {@code key} above {@code after} (at most {@code count}, 0: all), or null if none */

@@ -13,11 +13,13 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.ScanParams;
@@ -27,8 +29,10 @@ import redis.clients.jedis.resps.StreamEntry;
  * Streams through Jedis: entries read back in order, types kept apart, a stream of 100,000 entries
  * packed in about a thousand nodes whose XADD changes one of them, eight threads adding to one
  * stream with every entry there once and IDs strictly rising, the collector freeing a stream's
- * nodes after DEL, SET, a TTL and FLUSHDB, and what a restart keeps. Replies byte for byte are
- * {@code redis-compat.txt}'s and {@link StreamsDifferentialTest}'s; XREAD BLOCK is {@link BlockingStreamsTest}'s.
+ * nodes after DEL, SET, a TTL and FLUSHDB, what RENAME, COPY, MOVE and a restart keep, and XREAD
+ * BLOCK woken by XADD, RENAME and RESTORE from other connections, timed out and unblocked. Replies
+ * byte for byte are {@code redis-compat.txt}'s and {@link StreamsDifferentialTest}'s; kills are
+ * {@link StreamsCrashTest}'s.
  */
 class StreamsTest {
 
@@ -199,6 +203,118 @@ class StreamsTest {
                     () -> j.xadd("b", new StreamEntryID(250, 0), fields("f", "v")));
             assertEquals("ERR The ID specified in XADD is equal or smaller than the target stream top item", refused.getMessage());
             assertEquals("251-0", j.xadd("b", new StreamEntryID(251, 0), fields("f", "v")).toString());
+        }
+    }
+
+    private static long blocked(Jedis j) {
+        for (String line : j.info("clients").split("\r\n")) {
+            if (line.startsWith("blocked_clients:")) {
+                return Long.parseLong(line.substring("blocked_clients:".length()));
+            }
+        }
+        throw new AssertionError("no blocked_clients");
+    }
+
+    private static Object xread(Jedis j, String... args) {
+        return j.sendCommand(Protocol.Command.XREAD, args);
+    }
+
+    /** A reply as text: bulk strings as they are, arrays in brackets, null as "null". */
+    private static String show(Object reply) {
+        if (reply == null) {
+            return "null";
+        }
+        if (reply instanceof byte[] b) {
+            return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+        }
+        if (reply instanceof List<?> l) {
+            List<String> parts = new ArrayList<>();
+            l.forEach(x -> parts.add(show(x)));
+            return parts.toString();
+        }
+        return String.valueOf(reply);
+    }
+
+    @Test
+    void xreadBlockIsWokenByAnXaddFromAnotherConnectionWithThatStreamOnly() throws Exception {
+        ExecutorService pool = Executors.newCachedThreadPool();
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port());
+             Jedis w1 = new Jedis("127.0.0.1", s.port()); Jedis w2 = new Jedis("127.0.0.1", s.port());
+             Jedis w3 = new Jedis("127.0.0.1", s.port())) {
+            j.xadd("a", new StreamEntryID(5, 0), fields("old", "1"));
+            Future<Object> first = pool.submit(() -> xread(w1, "BLOCK", "0", "STREAMS", "a", "b", "$", "$"));
+            eventually(() -> blocked(j) == 1, "XREAD to block");
+            Future<Object> later = pool.submit(() -> xread(w2, "BLOCK", "0", "STREAMS", "b", "100-0"));
+            Future<Object> second = pool.submit(() -> xread(w3, "COUNT", "1", "BLOCK", "0", "STREAMS", "b", "0"));
+            eventually(() -> blocked(j) == 3, "three waiters");
+            assertTrue(j.clientList().contains("flags=b"), j.clientList());
+            j.xadd("b", new StreamEntryID(7, 0), fields("f", "v"));
+            j.xadd("b", new StreamEntryID(8, 0), fields("f", "w"));
+            assertEquals("[[b, [[7-0, [f, v]]]]]", show(first.get(10, TimeUnit.SECONDS)), "the stream that got the entry");
+            assertEquals("[[b, [[7-0, [f, v]]]]]", show(second.get(10, TimeUnit.SECONDS)),
+                    "a waiter after one that wanted later entries is served too, and reads do not take");
+            assertEquals(1, blocked(j), "the waiter for entries above 100-0 still waits");
+            j.xadd("b", new StreamEntryID(101, 0), fields("f", "x"));
+            assertEquals("[[b, [[101-0, [f, x]]]]]", show(later.get(10, TimeUnit.SECONDS)));
+            assertEquals(0, blocked(j));
+            assertEquals(3, j.xlen("b"), "XREAD takes nothing");
+            assertEquals("PONG", w1.ping());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void xreadBlockTimesOutIsUnblockedAndWakesOnRenameAndRestore() throws Exception {
+        ExecutorService pool = Executors.newCachedThreadPool();
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port());
+             Jedis waiter = new Jedis("127.0.0.1", s.port())) {
+            long t0 = System.nanoTime();
+            assertEquals("null", show(xread(waiter, "BLOCK", "300", "STREAMS", "none", "$")));
+            long took = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(took >= 290 && took < 5000, "BLOCK 300 took " + took + " ms");
+            long id = waiter.clientId();
+            Future<Object> got = pool.submit(() -> xread(waiter, "BLOCK", "0", "STREAMS", "none", "$"));
+            eventually(() -> blocked(j) == 1, "XREAD to block");
+            assertEquals(1, j.clientUnblock(id));
+            assertEquals("null", show(got.get(10, TimeUnit.SECONDS)), "TIMEOUT: a timeout's reply");
+            Future<Object> failed = pool.submit(() -> xread(waiter, "BLOCK", "0", "STREAMS", "none", "$"));
+            eventually(() -> blocked(j) == 1, "XREAD to block");
+            assertEquals(1, j.clientUnblock(id, redis.clients.jedis.args.UnblockType.ERROR));
+            Exception e = assertThrows(Exception.class, () -> failed.get(10, TimeUnit.SECONDS));
+            assertEquals("UNBLOCKED client unblocked via CLIENT UNBLOCK", e.getCause().getMessage());
+
+            Future<Object> renamed = pool.submit(() -> xread(waiter, "BLOCK", "0", "STREAMS", "target", "$"));
+            eventually(() -> blocked(j) == 1, "XREAD to block");
+            j.set("target", "a string: not a stream, the waiter waits on");
+            j.xadd("src", new StreamEntryID(1, 0), fields("f", "v"));
+            j.rename("src", "target");
+            assertEquals("[[target, [[1-0, [f, v]]]]]", show(renamed.get(10, TimeUnit.SECONDS)));
+
+            byte[] dump = j.dump("target");
+            Future<Object> restored = pool.submit(() -> xread(waiter, "BLOCK", "0", "STREAMS", "copy", "0"));
+            eventually(() -> blocked(j) == 1, "XREAD to block");
+            j.restore("copy", 0, dump);
+            assertEquals("[[copy, [[1-0, [f, v]]]]]", show(restored.get(10, TimeUnit.SECONDS)));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aWokenXreadAnswersInResp3AsAMap() throws Exception {
+        ExecutorService pool = Executors.newCachedThreadPool();
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port());
+             Wire w = new Wire(s.port())) {
+            w.call("HELLO", "3");
+            Future<String> got = pool.submit(() -> w.call("XREAD", "BLOCK", "0", "STREAMS", "r3", "$"));
+            eventually(() -> blocked(j) == 1, "XREAD to block");
+            j.xadd("r3", new StreamEntryID(1, 0), fields("f", "v"));
+            assertEquals("%1\r\n$2\r\nr3\r\n*1\r\n*2\r\n$3\r\n1-0\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n",
+                    got.get(10, TimeUnit.SECONDS));
+            assertEquals("_\r\n", w.call("XREAD", "BLOCK", "10", "STREAMS", "r3", "$"), "RESP3's null on a timeout");
+        } finally {
+            pool.shutdownNow();
         }
     }
 
