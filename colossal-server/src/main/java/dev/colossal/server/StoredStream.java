@@ -119,6 +119,11 @@ final class StoredStream {
         return firstId;
     }
 
+    /** @return the position of the first node in the element map */
+    long firstNode() {
+        return first;
+    }
+
     /** @return the nodes the entries are packed in (XINFO's radix-tree-keys) */
     long nodes() {
         return count;
