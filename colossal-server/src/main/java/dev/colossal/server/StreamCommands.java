@@ -161,8 +161,8 @@ final class StreamCommands {
         l.lock();
         try {
             StoredStream s = StoredStream.read(store, a[1]);
-            if (count == 0) {
-                r.nullArray();   // Redis's answer to COUNT 0 or below, before it looks at the key
+            if (s != null && count == 0) {
+                r.nullArray();   // Redis's answer to COUNT 0 or below on a stream (an empty array on no key)
                 return;
             }
             List<StreamNode.Entry> es = s == null ? List.of() : s.range(start, end, count, rev);
@@ -297,10 +297,6 @@ final class StreamCommands {
                     r.error("ERR The entries_added specified in XSETID is smaller than the target stream length");
                     return;
                 }
-            }
-            if (id.compareTo(s.maxDeletedId()) < 0) {
-                r.error("ERR The ID specified in XSETID is smaller than current max_deleted_entry_id");
-                return;
             }
             s.setId(id, entriesAdded, maxDeleted != null && maxDeleted.isMin() ? null : maxDeleted);
         } finally {
