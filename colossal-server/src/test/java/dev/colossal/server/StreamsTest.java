@@ -206,6 +206,56 @@ class StreamsTest {
         }
     }
 
+    @Test
+    void swapdbAndUnlinkAndEvictionAsForLists() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            j.xadd("zero", new StreamEntryID(1, 0), fields("in", "db 0"));
+            j.select(1);
+            j.xadd("one", new StreamEntryID(1, 0), fields("in", "db 1"));
+            j.xadd("gone", new StreamEntryID(1, 0), fields("f", "v"));
+            assertEquals(1, j.unlink("gone"));
+            ListElements e1 = s.context().dbs.opened(1).elements(false);
+            eventually(() -> e1.size() == 2, "UNLINK frees the node and root: " + e1.size());
+            assertEquals("OK", j.swapDB(0, 1));
+            j.select(0);
+            assertEquals(List.of("1-0"), ids(j.xrange("one", "-", "+")));
+        }
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            assertEquals(fields("in", "db 1"), j.xrange("one", "-", "+").getFirst().getFields(), "the swap kept across a restart");
+            j.select(1);
+            assertEquals(fields("in", "db 0"), j.xrange("zero", "-", "+").getFirst().getFields());
+        }
+        Path data = dir.resolve("cache");
+        ServerConfig cache = ServerConfig.defaults().withDataDir(data).withPorts(0, -1).withMaxMemory(4L << 20,
+                ServerConfig.ALLKEYS_LRU);
+        try (ColossalServer s = ColossalServer.start(cache); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            int streams = 200;
+            Pipeline p = j.pipelined();
+            for (int k = 0; k < streams; k++) {
+                for (int i = 1; i <= 300; i++) {
+                    p.xadd("stream:" + k, new StreamEntryID(i, 0), fields("f", "v"));
+                }
+            }
+            for (int i = 0; i < 40_000; i++) {
+                p.set("cold:" + i, "v".repeat(1000));
+            }
+            p.sync();
+            List<Integer> kept = new ArrayList<>();
+            for (int k = 0; k < streams; k++) {
+                if (j.exists("stream:" + k)) {
+                    kept.add(k);
+                }
+            }
+            assertTrue(kept.size() < streams, "some stream headers were evicted: " + kept.size() + " kept");
+            ListElements e = s.context().dbs.opened(0).elements(false);
+            long want = 4L * kept.size(); // three nodes and a root each
+            eventually(() -> e.size() == want, "the collector frees evicted streams' nodes: " + e.size() + " for " + want);
+            for (int k : kept) {
+                assertEquals(300, j.xlen("stream:" + k));
+            }
+        }
+    }
+
     private static long blocked(Jedis j) {
         for (String line : j.info("clients").split("\r\n")) {
             if (line.startsWith("blocked_clients:")) {
