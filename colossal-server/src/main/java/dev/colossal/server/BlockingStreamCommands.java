@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.locks.Lock;
 
 /**
  * XREAD, with and without BLOCK, with Redis 7.0's replies: the streams that have entries above
@@ -80,18 +79,9 @@ final class BlockingStreamCommands {
         if (from == null) {
             return null;
         }
-        Lock l = store.lock(key);
-        l.lock();
-        try {
-            StoredStream s = StoredStream.read(store, key);
-            if (s == null || s.length() == 0) {
-                return null;
-            }
-            List<StreamNode.Entry> es = s.range(from, StreamId.MAX, count == 0 ? -1 : count, false);
-            return es.isEmpty() ? null : new Found(key, es);
-        } finally {
-            l.unlock();
-        }
+        List<StreamNode.Entry> es = StoredStream.locked(store, key,
+                s -> s == null ? List.of() : s.range(from, StreamId.MAX, count == 0 ? -1 : count, false));
+        return es.isEmpty() ? null : new Found(key, es);
     }
 
     /** Writes XREAD's reply: a map of stream to entries in RESP3, an array of [stream, entries] pairs in RESP2. */

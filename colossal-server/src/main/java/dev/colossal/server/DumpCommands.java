@@ -45,15 +45,9 @@ final class DumpCommands {
             return;
         }
         if (e.type() == StoredValue.STREAM) {
-            Lock l = ctx.db(c).lock(a[1]);
-            l.lock();
-            try {
-                StoredStream s = StoredStream.read(ctx.db(c), a[1]);
-                r.bulk(s == null ? null : DumpPayload.ofStream(s.dumped(),
-                        (int) Math.min(Integer.MAX_VALUE, ctx.streamNodeMaxEntries)));
-            } finally {
-                l.unlock();
-            }
+            int perNode = (int) Math.min(Integer.MAX_VALUE, ctx.streamNodeMaxEntries);
+            byte[] payload = StoredStream.locked(ctx.db(c), a[1], s -> s == null ? null : DumpPayload.ofStream(s.dumped(), perNode));
+            r.bulk(payload);
             return;
         }
         if (e.type() == StoredValue.ZSET) {

@@ -83,6 +83,23 @@ final class StoredStream {
     }
 
     /**
+     * Runs {@code action} on the stream under {@code key} (null if there is none) holding the
+     * key's lock, as every stream command reads and changes one.
+     *
+     * @return what {@code action} returns
+     * @throws ReplyException WRONGTYPE if the key holds another type
+     */
+    static <T> T locked(KeyValueStore store, byte[] key, java.util.function.Function<StoredStream, T> action) {
+        java.util.concurrent.locks.Lock l = store.lock(key);
+        l.lock();
+        try {
+            return action.apply(read(store, key));
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /**
      * @return a new empty stream for {@code key}, stored by its first {@link #commit} (an XADD's)
      */
     static StoredStream create(KeyValueStore store, byte[] key) {

@@ -3,7 +3,6 @@ package dev.colossal.server;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.locks.Lock;
 
 /**
  * The stream commands without consumer groups, with Redis 7.0's replies, errors and order of
@@ -57,39 +56,35 @@ final class StreamCommands {
             return;
         }
         KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[1]);
-        l.lock();
-        StreamId added;
-        long trimmed;
-        try {
-            StoredStream s = StoredStream.read(store, a[1]);
-            if (s == null) {
-                if (t.noMkStream()) {
-                    r.nullBulk();
-                    return;
-                }
-                s = StoredStream.create(store, a[1]);
+        long[] trimmed = {0};
+        StreamId added = StoredStream.locked(store, a[1], found -> {
+            if (found == null && t.noMkStream()) {
+                r.nullBulk();
+                return null;
             }
+            StoredStream s = found != null ? found : StoredStream.create(store, a[1]);
             if (s.lastId().isMax()) {
                 r.error("ERR The stream has exhausted the last possible ID, unable to add more items");
-                return;
+                return null;
             }
             if (t.id() != null && !t.seqGiven() && t.id().ms() == s.lastId().ms() && s.lastId().seq() == -1L) {
                 r.error("ERR Elements are too large to be stored");
-                return;
+                return null;
             }
-            added = nextId(s.lastId(), t, ctx.now());
-            if (added == null) {
+            StreamId id = nextId(s.lastId(), t, ctx.now());
+            if (id == null) {
                 r.error(TOP_ITEM);
-                return;
+                return null;
             }
-            s.add(added, a, t.idAt() + 1, a.length, ctx.streamNodeMaxEntries, ctx.streamNodeMaxBytes);
-            trimmed = t.trims() ? s.trim(t.maxLen(), t.minId(), t.approx(), t.limit()) : 0;
-        } finally {
-            l.unlock();
+            s.add(id, a, t.idAt() + 1, a.length, ctx.streamNodeMaxEntries, ctx.streamNodeMaxBytes);
+            trimmed[0] = t.trims() ? s.trim(t.maxLen(), t.minId(), t.approx(), t.limit()) : 0;
+            return id;
+        });
+        if (added == null) {
+            return;
         }
         ctx.events.fire(KeyspaceEvents.STREAM, "xadd", c.db, a[1]);
-        if (trimmed > 0) {
+        if (trimmed[0] > 0) {
             ctx.events.fire(KeyspaceEvents.STREAM, "xtrim", c.db, a[1]);
         }
         ctx.waits.ready(c.db, a[1]);
@@ -156,22 +151,18 @@ final class StreamCommands {
                 return;
             }
         }
-        KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[1]);
-        l.lock();
-        try {
-            StoredStream s = StoredStream.read(store, a[1]);
-            if (s != null && count == 0) {
-                r.nullArray();   // Redis's answer to COUNT 0 or below on a stream (an empty array on no key)
-                return;
-            }
-            List<StreamNode.Entry> es = s == null ? List.of() : s.range(start, end, count, rev);
-            r.array(es.size());
-            for (StreamNode.Entry e : es) {
-                entry(r, e);
-            }
-        } finally {
-            l.unlock();
+        StreamId from = start;
+        StreamId to = end;
+        long limit = count;
+        List<StreamNode.Entry> es = StoredStream.locked(ctx.db(c), a[1],
+                s -> s == null ? List.of() : limit == 0 ? null : s.range(from, to, limit, rev));
+        if (es == null) {
+            r.nullArray();   // Redis's answer to COUNT 0 or below on a stream (an empty array on no key)
+            return;
+        }
+        r.array(es.size());
+        for (StreamNode.Entry e : es) {
+            entry(r, e);
         }
     }
 
@@ -191,29 +182,24 @@ final class StreamCommands {
     }
 
     private void xdel(Client c, byte[][] a, Reply r) {
-        KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[1]);
-        l.lock();
-        long deleted;
-        try {
-            // Redis looks at the key before it reads the IDs: a missing stream deletes 0 whatever they are
-            StoredStream s = StoredStream.read(store, a[1]);
+        // Redis looks at the key before it reads the IDs: a missing stream deletes 0 whatever they are
+        long deleted = StoredStream.locked(ctx.db(c), a[1], s -> {
             if (s == null) {
-                r.integer(0);
-                return;
+                return 0L;
             }
             List<StreamId> ids = new ArrayList<>(a.length - 2);
             for (int j = 2; j < a.length; j++) {
                 StreamId id = StreamId.parse(a[j], 0, true);
                 if (id == null) {
                     r.error(StreamId.INVALID);
-                    return;
+                    return -1L;
                 }
                 ids.add(id);
             }
-            deleted = s.delete(ids);
-        } finally {
-            l.unlock();
+            return s.delete(ids);
+        });
+        if (deleted < 0) {
+            return;
         }
         if (deleted > 0) {
             ctx.events.fire(KeyspaceEvents.STREAM, "xdel", c.db, a[1]);
@@ -226,16 +212,8 @@ final class StreamCommands {
         if (t == null) {
             return;
         }
-        KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[1]);
-        l.lock();
-        long deleted;
-        try {
-            StoredStream s = StoredStream.read(store, a[1]);
-            deleted = s == null ? 0 : s.trim(t.maxLen(), t.minId(), t.approx(), t.limit());
-        } finally {
-            l.unlock();
-        }
+        long deleted = StoredStream.locked(ctx.db(c), a[1],
+                s -> s == null ? 0 : s.trim(t.maxLen(), t.minId(), t.approx(), t.limit()));
         if (deleted > 0) {
             ctx.events.fire(KeyspaceEvents.STREAM, "xtrim", c.db, a[1]);
         }
@@ -278,29 +256,27 @@ final class StreamCommands {
                 return;
             }
         }
-        KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[1]);
-        l.lock();
-        try {
-            StoredStream s = StoredStream.read(store, a[1]);
+        Long added = entriesAdded;
+        StreamId deleted = maxDeleted != null && maxDeleted.isMin() ? null : maxDeleted;
+        String refused = StoredStream.locked(ctx.db(c), a[1], s -> {
             if (s == null) {
-                r.error(Errors.NO_SUCH_KEY);
-                return;
+                return Errors.NO_SUCH_KEY;
             }
             if (s.length() > 0) {
                 StreamNode.Entry top = s.edge(true);
                 if (top != null && id.compareTo(top.id()) < 0) {
-                    r.error("ERR The ID specified in XSETID is smaller than the target stream top item");
-                    return;
+                    return "ERR The ID specified in XSETID is smaller than the target stream top item";
                 }
-                if (entriesAdded != null && s.length() > entriesAdded) {
-                    r.error("ERR The entries_added specified in XSETID is smaller than the target stream length");
-                    return;
+                if (added != null && s.length() > added) {
+                    return "ERR The entries_added specified in XSETID is smaller than the target stream length";
                 }
             }
-            s.setId(id, entriesAdded, maxDeleted != null && maxDeleted.isMin() ? null : maxDeleted);
-        } finally {
-            l.unlock();
+            s.setId(id, added, deleted);
+            return null;
+        });
+        if (refused != null) {
+            r.error(refused);
+            return;
         }
         ctx.events.fire(KeyspaceEvents.STREAM, "xsetid", c.db, a[1]);
         r.ok();

@@ -2,7 +2,6 @@ package dev.colossal.server;
 
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.locks.Lock;
 
 /**
  * XINFO STREAM (with and without FULL [COUNT n]), GROUPS, CONSUMERS and HELP, as Redis 7.0
@@ -57,14 +56,10 @@ final class StreamInfo {
             HELP.forEach(r::simple);
             return;
         }
-        KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[2]);
-        l.lock();
-        try {
-            StoredStream s = StoredStream.read(store, a[2]);
+        StoredStream.locked(ctx.db(c), a[2], s -> {
             if (s == null) {
                 r.error(Errors.NO_SUCH_KEY);
-                return;
+                return null;
             }
             switch (name) {
                 case "groups" -> r.array(0);
@@ -72,9 +67,8 @@ final class StreamInfo {
                         + Errors.text(a[2]) + "'");
                 default -> stream(s, a, r);
             }
-        } finally {
-            l.unlock();
-        }
+            return null;
+        });
     }
 
     private static void stream(StoredStream s, byte[][] a, Reply r) {

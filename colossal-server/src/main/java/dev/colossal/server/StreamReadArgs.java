@@ -80,17 +80,10 @@ record StreamReadArgs(long count, long block, byte[][] keys, byte[][] idArgs) {
     StreamId[] ids(KeyValueStore store, Reply r) {
         StreamId[] out = new StreamId[keys.length];
         for (int i = 0; i < keys.length; i++) {
-            java.util.concurrent.locks.Lock l = store.lock(keys[i]);
-            l.lock();
-            StoredStream s;
-            try {
-                s = StoredStream.read(store, keys[i]);
-            } finally {
-                l.unlock();
-            }
             byte[] arg = idArgs[i];
+            StreamId last = StoredStream.locked(store, keys[i], s -> s == null ? StreamId.MIN : s.lastId());
             if (arg.length == 1 && arg[0] == '$') {
-                out[i] = s == null ? StreamId.MIN : s.lastId();
+                out[i] = last;
                 continue;
             }
             if (arg.length == 1 && arg[0] == '>') {

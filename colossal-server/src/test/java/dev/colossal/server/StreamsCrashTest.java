@@ -35,16 +35,12 @@ class StreamsCrashTest {
         for (int round = 0; round < 3; round++) {
             int port = TestServers.freePort();
             Path log = dir.resolve("server" + round + ".log");
-            String java = ProcessHandle.current().info().command().orElseThrow();
-            Process server = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.colossal.cli.Main",
-                    "serve", "--port", Integer.toString(port), "--http-port", "-1", "--data", data.toString())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process server = TestServers.serveInChildJvm(port, data, log);
             long addedBefore;
             long trimmedBefore;
             AtomicLong acked = new AtomicLong(-1);
             AtomicLong trimAcked = new AtomicLong(-1);
             try {
-                TestServers.awaitPong(port, server, log);
                 try (Jedis j = new Jedis("127.0.0.1", port)) {
                     addedBefore = j.xlen("q");
                     List<StreamEntry> last = j.xrevrange("t", "+", "-", 1);
