@@ -205,7 +205,7 @@ final class StoredStream {
             }
             long maxBytes = nodeMaxBytes <= 0 || nodeMaxBytes > NODE_MAX_BYTES_CAP ? NODE_MAX_BYTES_CAP : nodeMaxBytes;
             fresh = tail.length + fieldBytes >= maxBytes
-                    || (nodeMaxEntries > 0 && StreamNode.entries(tail).size() >= nodeMaxEntries);
+                    || (nodeMaxEntries > 0 && StreamNode.count(tail) >= nodeMaxEntries);
         }
         long position;
         byte[] node;
@@ -523,16 +523,31 @@ final class StoredStream {
 
     /**
      * Stores {@code dumped} as the stream under {@code key} with deadline {@code at}, replacing
-     * what the key held (RESTORE, import-rdb): nodes of up to {@code nodeMaxEntries} under a new
-     * id, then the header. Its consumer groups are not stored (the caller refused any).
+     * what the key held (RESTORE, import-rdb), as {@link #load(KeyValueStore, byte[], List, StreamId,
+     * long, StreamId, long, long)}. Its consumer groups are not stored (the caller refused any).
      */
     static void load(KeyValueStore store, byte[] key, RdbStreams.Stream dumped, long at, long nodeMaxEntries) {
-        StoredStream s = create(store, key);
-        s.expireAt = at;
         List<StreamNode.Entry> entries = new ArrayList<>(dumped.entries().size());
         for (RdbStreams.Entry e : dumped.entries()) {
             entries.add(new StreamNode.Entry(new StreamId(e.ms(), e.seq()), e.fields(), false, -1));
         }
+        StoredStream s = load(store, key, entries, new StreamId(dumped.lastMs(), dumped.lastSeq()), dumped.entriesAdded(),
+                new StreamId(dumped.maxDeletedMs(), dumped.maxDeletedSeq()), at, nodeMaxEntries);
+        // Redis's recorded first ID, which may lag behind an XDEL of the first entry
+        s.firstId = new StreamId(dumped.firstMs(), dumped.firstSeq());
+        s.commit();
+    }
+
+    /**
+     * Stores {@code entries} as the stream under {@code key} with deadline {@code at}, replacing
+     * what the key held: nodes of up to {@code nodeMaxEntries} under a new id, then the header.
+     *
+     * @return the stream stored
+     */
+    static StoredStream load(KeyValueStore store, byte[] key, List<StreamNode.Entry> entries, StreamId lastId,
+                             long entriesAdded, StreamId maxDeletedId, long at, long nodeMaxEntries) {
+        StoredStream s = create(store, key);
+        s.expireAt = at;
         int per = (int) Math.max(1, Math.min(nodeMaxEntries <= 0 ? StreamLayout.DEFAULT_NODE_MAX_ENTRIES : nodeMaxEntries,
                 1 << 16));
         for (int i = 0; i < entries.size(); i += per) {
@@ -541,11 +556,12 @@ final class StoredStream {
             s.tailBytes = node.length;
         }
         s.length = entries.size();
-        s.firstId = new StreamId(dumped.firstMs(), dumped.firstSeq());
-        s.last = new StreamId(dumped.lastMs(), dumped.lastSeq());
-        s.added = dumped.entriesAdded();
-        s.maxDeleted = new StreamId(dumped.maxDeletedMs(), dumped.maxDeletedSeq());
+        s.firstId = entries.isEmpty() ? StreamId.MIN : entries.getFirst().id();
+        s.last = lastId;
+        s.added = entriesAdded;
+        s.maxDeleted = maxDeletedId;
         s.commit();
+        return s;
     }
 
     /** @return this stream as a dump holds it (DUMP), with no consumer groups */

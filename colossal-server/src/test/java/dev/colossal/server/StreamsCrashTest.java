@@ -41,7 +41,7 @@ class StreamsCrashTest {
             AtomicLong acked = new AtomicLong(-1);
             AtomicLong trimAcked = new AtomicLong(-1);
             try {
-                try (Jedis j = new Jedis("127.0.0.1", port)) {
+                try (Jedis j = StreamsTest.jedis(port)) {
                     addedBefore = j.xlen("q");
                     List<StreamEntry> last = j.xrevrange("t", "+", "-", 1);
                     trimmedBefore = last.isEmpty() ? 0 : Long.parseLong(last.getFirst().getFields().get("n")) + 1;
@@ -49,7 +49,7 @@ class StreamsCrashTest {
                 }
                 AtomicBoolean stop = new AtomicBoolean();
                 Thread adder = new Thread(() -> {
-                    try (Jedis j = new Jedis("127.0.0.1", port)) {
+                    try (Jedis j = StreamsTest.jedis(port)) {
                         for (long i = addedBefore; !stop.get(); i++) {
                             j.xadd("q", StreamEntryID.NEW_ENTRY, Map.of("n", Long.toString(i)));
                             acked.set(i);
@@ -59,7 +59,7 @@ class StreamsCrashTest {
                     }
                 });
                 Thread trimmer = new Thread(() -> {
-                    try (Jedis j = new Jedis("127.0.0.1", port)) {
+                    try (Jedis j = StreamsTest.jedis(port)) {
                         for (long i = trimmedBefore; !stop.get(); i++) {
                             j.xadd("t", XAddParams.xAddParams().maxLen(50).approximateTrimming(), Map.of("n", Long.toString(i)));
                             trimAcked.set(i);
@@ -82,7 +82,7 @@ class StreamsCrashTest {
                 server.destroyForcibly().waitFor();
             }
             assertTrue(acked.get() > addedBefore, "round " + round + ": some XADDs were acknowledged");
-            try (ColossalServer s = TestServers.colossal(data); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            try (ColossalServer s = TestServers.colossal(data); Jedis j = StreamsTest.jedis(s.port())) {
                 List<StreamEntry> q = j.xrange("q", "-", "+");
                 assertEquals(q.size(), j.xlen("q"), "XLEN agrees with XRANGE");
                 assertTrue(q.size() == acked.get() + 1 || q.size() == acked.get() + 2,
@@ -122,7 +122,7 @@ class StreamsCrashTest {
      */
     @Test
     void aNodeWrittenWithoutItsHeaderIsNotPartOfTheStream() throws Exception {
-        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = StreamsTest.jedis(s.port())) {
             for (int i = 1; i <= 5; i++) {
                 j.xadd("torn", new StreamEntryID(i, 0), Map.of("n", Integer.toString(i)));
             }
