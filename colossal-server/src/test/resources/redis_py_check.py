@@ -210,6 +210,32 @@ def list_check(r, label):
     print("ok %s lists: push/pop/lrange/linsert/lset/lrem/lpos/ltrim/lmpop, BRPOP/BLMOVE/LMOVE/LREM queue moves" % label)
 
 
+def stream_check(r, label):
+    r.delete("py:s", "py:results")
+    # RQ 3's job results: XADD with MAXLEN ~ to a per-job stream, XREVRANGE COUNT 1 to read the latest
+    first = r.xadd("py:results", {"type": "1", "return_value": "42"}, maxlen=10, approximate=True)
+    assert r.xadd("py:results", {"type": "2", "exc_string": "boom"}, maxlen=10, approximate=True) > first
+    latest = r.xrevrange("py:results", "+", "-", count=1)
+    assert latest[0][1] == {b"type": b"2", b"exc_string": b"boom"}, latest
+    assert r.xlen("py:results") == 2 and r.type("py:results") == b"stream"
+    assert r.xadd("py:s", {"f": "v"}, id="1-1") == b"1-1" and r.xadd("py:s", {"g": "w"}, id="2-*") == b"2-0"
+    assert [e[0] for e in r.xrange("py:s", min="(1-1")] == [b"2-0"]
+    read = r.xread({"py:s": "0", "py:none": "$"}, count=1)
+    entries = read[b"py:s"][0] if isinstance(read, dict) else read[0][1]  # a map in RESP3
+    assert entries == [(b"1-1", {b"f": b"v"})], read
+    assert r.xread({"py:s": "$"}, block=50) in (None, [], {})
+    assert r.xtrim("py:s", maxlen=1, approximate=False) == 1 and r.xdel("py:s", "2-0") == 1 and r.xlen("py:s") == 0
+    info = r.xinfo_stream("py:s")
+    assert info["length"] == 0 and info["last-generated-id"] == b"2-0" and info["max-deleted-entry-id"] == b"2-0", info
+    try:
+        r.xadd("py:s", {"f": "v"}, id="1-0")
+        raise AssertionError("an ID below the top must be refused")
+    except redis.ResponseError as e:
+        assert "equal or smaller than the target stream top item" in str(e), str(e)
+    assert r.delete("py:s", "py:results") == 2
+    print("ok %s streams: RQ-style XADD MAXLEN ~ and XREVRANGE, XRANGE, XREAD, XTRIM, XDEL, XINFO" % label)
+
+
 def set_check(r, label):
     assert r.sadd("py:s", "a", "b", "c") == 3
     assert r.sadd("py:s", "a", "d") == 1
@@ -284,6 +310,7 @@ r2 = redis.Redis(host="127.0.0.1", port=port)
 check(r2, "RESP2")
 hash_check(r2, "RESP2")
 list_check(r2, "RESP2")
+stream_check(r2, "RESP2")
 set_check(r2, "RESP2")
 zset_check(r2, "RESP2")
 pubsub_check(r2, "RESP2")
@@ -293,6 +320,7 @@ if major >= 5:
     check(r3, "RESP3")
     hash_check(r3, "RESP3")
     list_check(r3, "RESP3")
+    stream_check(r3, "RESP3")
     set_check(r3, "RESP3")
     zset_check(r3, "RESP3")
     pubsub_check(r3, "RESP3")

@@ -169,6 +169,9 @@ public final class ImportRdbCommand implements Callable<Integer> {
         if (load.lists > 0) {
             System.out.println("  lists among them: " + load.lists);
         }
+        if (load.streams > 0) {
+            System.out.println("  streams among them: " + load.streams);
+        }
         if (load.zsets > 0) {
             System.out.println("  sorted sets among them: " + load.zsets);
         }
@@ -181,7 +184,7 @@ public final class ImportRdbCommand implements Callable<Integer> {
             left.add(load.functions + " function librar" + (load.functions == 1 ? "y" : "ies"));
         }
         System.out.println("  not imported: " + (left.isEmpty() ? "none" : String.join(", ", left)
-                + (load.others.isEmpty() ? "" : " (Colossal serves strings, hashes, sets, lists and sorted sets only)")));
+                + (load.others.isEmpty() ? "" : " (Colossal serves strings, hashes, sets, lists, sorted sets and streams without consumer groups only)")));
         int highest = load.keys.isEmpty() ? 0 : load.keys.lastKey();
         System.out.println("  serve it: ./colossal serve --data " + data + (highest >= ServerConfig.DEFAULT_DATABASES
                 ? " --databases " + (highest + 1) : ""));

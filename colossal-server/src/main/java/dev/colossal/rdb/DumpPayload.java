@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The bytes of Redis's DUMP and RESTORE for a string, a hash, a set or a sorted set: one value as an RDB file holds it,
+ * The bytes of Redis's DUMP and RESTORE for a string, a hash, a set, a list, a sorted set or a stream: one value as an RDB file holds it,
  * then the RDB version that wrote it and a CRC-64 ({@link Crc64}) of everything before the checksum.
  *
  * <pre>
@@ -26,6 +26,7 @@ import java.util.List;
  *  type 5  zset: a length n, then n (member string, score as 8 bytes LE), highest score first
  *  type 17 zset: one string holding a {@link Listpack} of member, score text, member, ...
  *  (types 3 and 12, sorted sets of Redis before 7.0, are read: see {@link RdbZSets})
+ *  type 19 stream: {@link RdbStreams}' nodes, counters and consumer groups (types 15 and 21 are read)
  * </pre>
  *
  * <p>Written as Redis 7.0 writes them (version 10), a decimal that fits 32 bits as an integer, byte
@@ -34,7 +35,7 @@ import java.util.List;
  * listpack (16): every Redis reads both. A set is written as Redis 7.0 writes it: an intset as
  * type 11, a hashtable as type 2. Read from any RDB version up to {@link
  * RdbReader#NEWEST_VERSION}, in every string encoding; a value of another type is refused, as
- * this server stores strings, hashes, sets and sorted sets only. A sorted set is written as Redis 7.0
+ * this server stores strings, hashes, sets, lists, sorted sets and streams (without consumer groups) only. A sorted set is written as Redis 7.0
  * writes it: type 17 for one it holds as a listpack, 5 for a skiplist.
  */
 public final class DumpPayload {
@@ -68,8 +69,10 @@ public final class DumpPayload {
      * @param set    the set's members, distinct, in the payload's order
      * @param list   the list's elements, head first
      * @param zset   the sorted set
+     * @param stream the stream (without consumer groups)
      */
-    public record Value(byte[] string, List<byte[]> hash, List<byte[]> set, List<byte[]> list, RdbZSets.ZSet zset) {}
+    public record Value(byte[] string, List<byte[]> hash, List<byte[]> set, List<byte[]> list, RdbZSets.ZSet zset,
+                        RdbStreams.Stream stream) {}
 
     /** A payload RESTORE cannot take, with {@link #refusal why}. */
     public static final class RefusedException extends Exception {
@@ -278,30 +281,81 @@ public final class DumpPayload {
         }
         int type = Byte.toUnsignedInt(payload[0]);
         if (type != STRING && type != HASH && type != HASH_LISTPACK && type != RdbSets.SET && type != RdbSets.SET_INTSET
-                && type != RdbSets.SET_LISTPACK && !RdbLists.isList(type) && !RdbZSets.isZSet(type)) {
+                && type != RdbSets.SET_LISTPACK && !RdbLists.isList(type) && !RdbZSets.isZSet(type)
+                && !RdbStreams.isStream(type)) {
             String name = RdbValues.name(type);
             throw new RefusedException(name == null ? Refusal.BAD_FORMAT : Refusal.UNSUPPORTED_TYPE, name == null
                     ? "type " + type + " is no Redis type"
                     : name.equals("hash") ? "it holds a hash in an encoding of Redis before 7.0 (RDB type " + type + "),"
                             + " which this server does not read: RESTORE it into a Redis 7 and DUMP it from there"
                     : "it holds a " + name + " (RDB type " + type + "), and this server stores strings, hashes, sets,"
-                            + " lists and sorted sets only");
+                            + " lists, sorted sets and streams only");
         }
         RdbInput in = new RdbInput(p.asSlice(1, end - 1));
         try {
             return switch (type) {
-                case STRING -> new Value(in.string(), null, null, null, null);
-                case HASH -> new Value(null, RdbHashes.pairs(in), null, null, null);
-                case HASH_LISTPACK -> new Value(null, RdbHashes.listpackPairs(in), null, null, null);
-                case RdbSets.SET -> new Value(null, null, RdbSets.members(in), null, null);
-                case RdbSets.SET_INTSET -> new Value(null, null, RdbSets.intsetMembers(in), null, null);
-                case RdbSets.SET_LISTPACK -> new Value(null, null, RdbSets.listpackMembers(in), null, null);
-                default -> RdbLists.isList(type) ? new Value(null, null, null, RdbLists.elements(in, type), null)
-                        : new Value(null, null, null, null, RdbZSets.read(in, type));
+                case STRING -> new Value(in.string(), null, null, null, null, null);
+                case HASH -> new Value(null, RdbHashes.pairs(in), null, null, null, null);
+                case HASH_LISTPACK -> new Value(null, RdbHashes.listpackPairs(in), null, null, null, null);
+                case RdbSets.SET -> new Value(null, null, RdbSets.members(in), null, null, null);
+                case RdbSets.SET_INTSET -> new Value(null, null, RdbSets.intsetMembers(in), null, null, null);
+                case RdbSets.SET_LISTPACK -> new Value(null, null, RdbSets.listpackMembers(in), null, null, null);
+                default -> RdbLists.isList(type) ? new Value(null, null, null, RdbLists.elements(in, type), null, null)
+                        : RdbStreams.isStream(type) ? stream(in, type)
+                        : new Value(null, null, null, null, RdbZSets.read(in, type), null);
             };
         } catch (RdbFormatException e) {
             throw new RefusedException(Refusal.BAD_FORMAT, e.getMessage());
         }
+    }
+
+    /** @return the stream at {@code in}, refused if it has consumer groups, which this server does not store yet */
+    private static Value stream(RdbInput in, int type) throws RdbFormatException, RefusedException {
+        RdbStreams.Stream s = RdbStreams.read(in, type);
+        if (s.groups() > 0) {
+            throw new RefusedException(Refusal.UNSUPPORTED_TYPE, "it holds a stream with " + s.groups() + " consumer"
+                    + " group(s), which this server does not restore yet: XGROUP DESTROY them, DUMP again, and"
+                    + " XGROUP CREATE them here");
+        }
+        return new Value(null, null, null, null, null, s);
+    }
+
+    /**
+     * @param s              a stream (its groups not written: none)
+     * @param nodeMaxEntries entries a node takes at most, as stream-node-max-entries
+     * @return its DUMP payload, RDB type 19, as Redis 7.0 writes it, with no consumer groups
+     */
+    public static byte[] ofStream(RdbStreams.Stream s, int nodeMaxEntries) {
+        List<byte[]> keys = new java.util.ArrayList<>();
+        List<byte[]> nodes = new java.util.ArrayList<>();
+        int per = Math.max(1, nodeMaxEntries);
+        for (int i = 0; i < s.entries().size(); i += per) {
+            List<RdbStreams.Entry> node = s.entries().subList(i, Math.min(s.entries().size(), i + per));
+            keys.add(RdbStreams.masterKey(node.getFirst()));
+            nodes.add(RdbStreams.listpack(node));
+        }
+        long[] counters = {s.entries().size(), s.lastMs(), s.lastSeq(), s.firstMs(), s.firstSeq(), s.maxDeletedMs(),
+                s.maxDeletedSeq(), s.entriesAdded(), 0};
+        long body = lengthSize(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
+            body += stringSize(MemorySegment.ofArray(keys.get(i))) + stringSize(MemorySegment.ofArray(nodes.get(i)));
+        }
+        for (long c : counters) {
+            body += lengthSize(c);
+        }
+        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        MemorySegment o = MemorySegment.ofArray(out);
+        out[0] = RdbStreams.STREAM_2;
+        int at = writeLength(o, 1, nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
+            at = writeString(o, at, MemorySegment.ofArray(keys.get(i)));
+            at = writeString(o, at, MemorySegment.ofArray(nodes.get(i)));
+        }
+        for (long c : counters) {
+            at = writeLength(o, at, c);
+        }
+        footer(o, at);
+        return out;
     }
 
     /** Redis writes a string as an integer when it is the canonical decimal of one of at most 32 bits. */
@@ -315,21 +369,24 @@ public final class DumpPayload {
         }
     }
 
+    /** @return the bytes of the RDB length {@code n}, unsigned (a stream ID's parts may use the 64th bit) */
     private static int lengthSize(long n) {
-        return n < 1 << 6 ? 1 : n < 1 << 14 ? 2 : n <= 0xFFFF_FFFFL ? 5 : 9;
+        return Long.compareUnsigned(n, 1 << 6) < 0 ? 1 : Long.compareUnsigned(n, 1 << 14) < 0 ? 2
+                : Long.compareUnsigned(n, 0xFFFF_FFFFL) <= 0 ? 5 : 9;
     }
 
     private static int writeLength(MemorySegment o, int at, long n) {
-        if (n < 1 << 6) {
+        int size = lengthSize(n);
+        if (size == 1) {
             o.set(ValueLayout.JAVA_BYTE, at, (byte) n);
             return at + 1;
         }
-        if (n < 1 << 14) {
+        if (size == 2) {
             o.set(ValueLayout.JAVA_BYTE, at, (byte) (0x40 | n >>> 8));
             o.set(ValueLayout.JAVA_BYTE, at + 1, (byte) n);
             return at + 2;
         }
-        if (n <= 0xFFFF_FFFFL) {
+        if (size == 5) {
             o.set(ValueLayout.JAVA_BYTE, at, (byte) 0x80);
             o.set(INT_BE, at + 1, (int) n);
             return at + 5;

@@ -97,6 +97,23 @@ final class RdbInput {
         return out;
     }
 
+    /** @return a length of up to 64 bits read as unsigned (a stream ID's part): the long holds its bits */
+    long unsignedLength() throws RdbFormatException {
+        long start = at;
+        int first = u8();
+        if (first == 0x81) {
+            need(8, "a 64-bit length");
+            long v = bytes.get(LONG_BE, at);
+            at += 8;
+            return v;
+        }
+        long n = lengthAfter(first);
+        if (n < 0) {
+            throw damaged(start, "a length was expected but byte 0x" + Integer.toHexString(first) + " marks an encoded string");
+        }
+        return n;
+    }
+
     /** @return a length; a special encoding here is damage */
     long length() throws RdbFormatException {
         long start = at;

@@ -126,6 +126,19 @@ public final class RdbReader {
             other(db, key, "zset", expireAtMillis, offset);
         }
 
+        /**
+         * A key holding a stream (RDB types 15, 19 or 21), read whole in both modes; a visitor that
+         * does not take streams passes it to {@link #other}.
+         *
+         * @param stream         its entries, counters and how many consumer groups it has (passed over)
+         * @param expireAtMillis its deadline in Unix milliseconds, 0 for none
+         * @param offset         where its record ends, for progress
+         */
+        default void stream(int db, byte[] key, RdbStreams.Stream stream, long expireAtMillis, long offset)
+                throws RdbFormatException {
+            other(db, key, "stream", expireAtMillis, offset);
+        }
+
         /** A library of functions (FUNCTION LOAD), passed over. */
         default void function() {}
     }
@@ -223,6 +236,9 @@ public final class RdbReader {
                         java.util.List<byte[]> members = op == RdbSets.SET ? RdbSets.members(in)
                                 : op == RdbSets.SET_INTSET ? RdbSets.intsetMembers(in) : RdbSets.listpackMembers(in);
                         visitor.set(db, key, members, expireAt, in.offset());
+                    } else if (RdbStreams.isStream(op)) {
+                        RdbStreams.Stream stream = RdbStreams.read(in, op);
+                        visitor.stream(db, key, stream, expireAt, in.offset());
                     } else if (RdbZSets.isZSet(op)) {
                         RdbZSets.ZSet zset = RdbZSets.read(in, op);
                         visitor.zset(db, key, zset, expireAt, in.offset());

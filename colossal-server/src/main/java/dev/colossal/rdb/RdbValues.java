@@ -32,10 +32,7 @@ final class RdbValues {
     private static final int MODULE_PRE_GA = 6;
     private static final int MODULE = 7;
     private static final int QUICKLIST = 14;
-    private static final int STREAM = 15;
     private static final int QUICKLIST_2 = 18;
-    private static final int STREAM_2 = 19;
-    private static final int STREAM_3 = 21;
     private static final String[] NAMES = {
         "string", "list", "set", "zset", "hash", "zset", "module", "module", null, "hash", "list", "set", "zset", "hash",
         "list", "stream", "hash", "zset", "list", "stream", "set", "stream",
@@ -96,7 +93,7 @@ final class RdbValues {
                 }
             }
             case 9, 10, 11, 12, 13, 16, 17, 20 -> in.skipString();
-            case STREAM, STREAM_2, STREAM_3 -> skipStream(in, type);
+            case RdbStreams.STREAM, RdbStreams.STREAM_2, RdbStreams.STREAM_3 -> skipStream(in, type);
             case MODULE -> {
                 in.length();
                 skipModuleItems(in);
@@ -130,17 +127,24 @@ final class RdbValues {
      *      pending count, then per entry: ID (16 raw bytes)
      * </pre>
      */
-    private static void skipStream(RdbInput in, int type) throws RdbFormatException {
+    static void skipStream(RdbInput in, int type) throws RdbFormatException {
         long listpacks = in.length();
         for (long i = 0; i < listpacks; i++) {
             in.skipString();
             in.skipString();
         }
-        lengths(in, type >= STREAM_2 ? 8 : 3);
-        long groups = in.length();
+        lengths(in, type >= RdbStreams.STREAM_2 ? 8 : 3);
+        skipGroups(in, type, in.length());
+    }
+
+    /** Passes over a stream's {@code groups} consumer groups (the record's last part, drawn in {@link #skipStream}). */
+    static void skipGroups(RdbInput in, int type, long groups) throws RdbFormatException {
         for (long g = 0; g < groups; g++) {
             in.skipString();
-            lengths(in, type >= STREAM_2 ? 3 : 2);
+            // the last ID's parts, and entries read, which is -1 (all bits set) until known
+            for (int i = type >= RdbStreams.STREAM_2 ? 3 : 2; i > 0; i--) {
+                in.unsignedLength();
+            }
             long pending = in.length();
             for (long p = 0; p < pending; p++) {
                 in.skip(16 + 8, "a pending stream entry");
@@ -149,7 +153,7 @@ final class RdbValues {
             long consumers = in.length();
             for (long c = 0; c < consumers; c++) {
                 in.skipString();
-                in.skip(type >= STREAM_3 ? 16 : 8, "a consumer's times");
+                in.skip(type >= RdbStreams.STREAM_3 ? 16 : 8, "a consumer's times");
                 long owned = in.length();
                 for (long p = 0; p < owned; p++) {
                     in.skip(16, "a consumer's pending entry");

@@ -613,6 +613,8 @@ final class AdminCommands {
         m.put("client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub " + OutputLimit.HARD
                 + " " + OutputLimit.SOFT + " " + OutputLimit.SOFT_SECONDS);
         m.put("notify-keyspace-events", KeyspaceEvents.format(ctx.events.flags()));
+        m.put("stream-node-max-entries", Long.toString(ctx.streamNodeMaxEntries));
+        m.put("stream-node-max-bytes", Long.toString(ctx.streamNodeMaxBytes));
         return m;
     }
 
@@ -673,6 +675,8 @@ final class AdminCommands {
         boolean same = true;
         Map<String, Long> slowLogBounds = new LinkedHashMap<>();
         int keyspaceEvents = -1;
+        long nodeEntries = -1;
+        long nodeBytes = -1;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -691,6 +695,26 @@ final class AdminCommands {
                     return;
                 }
                 slowLogBounds.put(name, bound.getAsLong());
+                continue;
+            }
+            if (name.equals("stream-node-max-entries")) {
+                OptionalLong v = Args.toLong(a[i + 1]);
+                if (v.isEmpty() || v.getAsLong() < 0) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
+                            ? "argument couldn't be parsed into an integer"
+                            : "argument must be between 0 and " + Long.MAX_VALUE + " inclusive"));
+                    return;
+                }
+                nodeEntries = v.getAsLong();
+                continue;
+            }
+            if (name.equals("stream-node-max-bytes")) {
+                nodeBytes = bytesOrMinusOne(value);
+                if (nodeBytes < 0) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - argument must be a"
+                            + " memory value");
+                    return;
+                }
                 continue;
             }
             if (name.equals("latency-monitor-threshold")) {
@@ -751,6 +775,12 @@ final class AdminCommands {
             });
             if (keyspaceEvents >= 0) {
                 ctx.events.setFlags(keyspaceEvents);
+            }
+            if (nodeEntries >= 0) {
+                ctx.streamNodeMaxEntries = nodeEntries;
+            }
+            if (nodeBytes >= 0) {
+                ctx.streamNodeMaxBytes = nodeBytes;
             }
             r.ok();
         } else {

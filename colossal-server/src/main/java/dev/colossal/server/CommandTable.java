@@ -38,6 +38,8 @@ final class CommandTable {
         new SetCommands(ctx).register(this);
         new SortedSetCommands(ctx).register(this);
         new BlockingSortedSetCommands(ctx).register(this);
+        new StreamCommands(ctx).register(this);
+        new BlockingStreamCommands(ctx).register(this);
         new KeyCommands(ctx, strings).register(this);
         new SortCommand(ctx).register(this);
         new LcsCommand(ctx).register(this);

@@ -129,6 +129,24 @@ public final class DataDirWriter implements AutoCloseable {
     }
 
     /**
+     * Stores a stream (without consumer groups) as RESTORE would, replacing what the key held.
+     *
+     * @param db             the database, {@code 0 <= db <} {@link ServerConfig#MAX_DATABASES}
+     * @param key            the key
+     * @param stream         its entries and counters, as the dump held them
+     * @param expireAtMillis its deadline in Unix milliseconds, 0 for none
+     * @throws IllegalArgumentException if the bound does not allow its header
+     */
+    public void setStream(int db, byte[] key, dev.colossal.rdb.RdbStreams.Stream stream, long expireAtMillis) {
+        check(db);
+        try {
+            StoredStream.load(dbs.open(db), key, stream, expireAtMillis, StreamLayout.DEFAULT_NODE_MAX_ENTRIES);
+        } catch (ReplyException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /**
      * Stores a sorted set as RESTORE would, replacing what the key held.
      *
      * @param db             the database, {@code 0 <= db <} {@link ServerConfig#MAX_DATABASES}

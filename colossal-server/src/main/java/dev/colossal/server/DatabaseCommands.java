@@ -143,6 +143,11 @@ final class DatabaseCommands {
                 list.copyTo(dst, a[1], e.expireAtMillis());
                 list.delete();
                 ctx.waits.ready((int) to, a[1]);
+            } else if (e.type() == StoredValue.STREAM) {
+                StoredStream s = StoredStream.read(src, a[1]);
+                s.copyTo(dst, a[1], e.expireAtMillis());
+                s.delete();
+                ctx.waits.ready((int) to, a[1]);
             } else {
                 dst.set(a[1], e, e.expireAtMillis());
                 src.delete(a[1]);
@@ -193,6 +198,9 @@ final class DatabaseCommands {
             }
             if (e.type() == StoredValue.LIST) {
                 StoredList.read(src, a[1]).copyTo(dst, a[2], e.expireAtMillis());
+                ctx.waits.ready((int) to, a[2]);
+            } else if (e.type() == StoredValue.STREAM) {
+                StoredStream.read(src, a[1]).copyTo(dst, a[2], e.expireAtMillis());
                 ctx.waits.ready((int) to, a[2]);
             } else {
                 dst.set(a[2], e, e.expireAtMillis());

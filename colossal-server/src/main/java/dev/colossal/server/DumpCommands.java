@@ -9,7 +9,8 @@ import java.util.concurrent.locks.Lock;
 /**
  * DUMP and RESTORE, by which tools move keys between servers (redis-shake, RIOT, MIGRATE-like
  * scripts): the payload is {@link DumpPayload}'s, which every Redis reads, and RESTORE takes what
- * any Redis up to 7.2 dumps of a string, a hash, a set or a sorted set. RESTORE checks its arguments in Redis's order, so each
+ * any Redis up to 7.2 dumps of a string, a hash, a set, a list, a sorted set or a stream (one
+ * without consumer groups). RESTORE checks its arguments in Redis's order, so each
  * bad request gets the error Redis gives it; IDLETIME and FREQ are taken and have no effect (no
  * per-key access clock here, as OBJECT IDLETIME has none).
  */
@@ -41,6 +42,12 @@ final class DumpCommands {
             } finally {
                 l.unlock();
             }
+            return;
+        }
+        if (e.type() == StoredValue.STREAM) {
+            int perNode = (int) Math.min(Integer.MAX_VALUE, ctx.streamNodeMaxEntries);
+            byte[] payload = StoredStream.locked(ctx.db(c), a[1], s -> s == null ? null : DumpPayload.ofStream(s.dumped(), perNode));
+            r.bulk(payload);
             return;
         }
         if (e.type() == StoredValue.ZSET) {
@@ -158,6 +165,10 @@ final class DumpCommands {
                 if (replace && store.delete(a[1])) {
                     ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
                 }
+            } else if (value.stream() != null) {
+                StoredStream.load(store, a[1], value.stream(), deadline, ctx.streamNodeMaxEntries);
+                ctx.waits.ready(c.db, a[1]);
+                ctx.events.fire(KeyspaceEvents.GENERIC, "restore", store, a[1]);
             } else if (value.list() != null) {
                 StoredList.load(store, a[1], value.list(), deadline);
                 ctx.waits.ready(c.db, a[1]);

@@ -267,6 +267,9 @@ final class KeyCommands {
             if (e.type() == StoredValue.LIST) {
                 StoredList.read(store, a[1]).renameTo(a[2]);
                 ctx.waits.ready(c.db, a[2]);
+            } else if (e.type() == StoredValue.STREAM) {
+                StoredStream.read(store, a[1]).renameTo(a[2]);
+                ctx.waits.ready(c.db, a[2]);
             } else {
                 store.set(a[2], e, e.expireAtMillis());
                 store.delete(a[1]);
@@ -406,6 +409,14 @@ final class KeyCommands {
             // Redis 7.0 holds every list as a quicklist (7.2 brought plain listpacks for small ones)
             if (encoding) {
                 r.bulk("quicklist");
+            } else {
+                r.integer(1);
+            }
+            return;
+        }
+        if (e.type() == StoredValue.STREAM) {
+            if (encoding) {
+                r.bulk("stream");
             } else {
                 r.integer(1);
             }

@@ -41,15 +41,26 @@ final class KeyWaits implements AutoCloseable {
         final byte[][] keys;
         private final Attempt attempt;
         private final byte[] onTimeout;
+        /**
+         * Whether a served waiter takes what it waited for (BLPOP pops): then a waiter that takes
+         * nothing means the key has nothing left for those after it. XREAD's waiters only read,
+         * each wanting entries above its own ID, so the ones after one that found nothing are tried too.
+         */
+        private final boolean takes;
         private boolean done;
         private ScheduledFuture<?> timer;
 
         Waiter(Client client, int db, byte[][] keys, Attempt attempt, byte[] onTimeout) {
+            this(client, db, keys, attempt, onTimeout, true);
+        }
+
+        Waiter(Client client, int db, byte[][] keys, Attempt attempt, byte[] onTimeout, boolean takes) {
             this.client = client;
             this.db = db;
             this.keys = keys;
             this.attempt = attempt;
             this.onTimeout = onTimeout;
+            this.takes = takes;
         }
     }
 
@@ -162,31 +173,34 @@ final class KeyWaits implements AutoCloseable {
         return finish(w, error ? Errors.bytes("-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n") : w.onTimeout);
     }
 
-    /** Tries the waiters of {@code k} in order until one takes nothing. */
+    /** Tries the waiters of {@code k} in order until one that {@link Waiter#takes} takes nothing. */
     private void serve(DbKey k) {
-        while (true) {
-            Waiter first;
-            synchronized (this) {
-                ArrayDeque<Waiter> q = byKey.get(k);
-                first = q == null ? null : q.peekFirst();
-            }
-            if (first == null) {
+        List<Waiter> waiters;
+        synchronized (this) {
+            ArrayDeque<Waiter> q = byKey.get(k);
+            if (q == null) {
                 return;
             }
-            synchronized (first) {
-                if (!first.done) {
+            waiters = new ArrayList<>(q);
+        }
+        for (Waiter w : waiters) {
+            synchronized (w) {
+                if (!w.done) {
                     byte[] reply;
                     try {
-                        reply = first.attempt.run(k.key);
+                        reply = w.attempt.run(k.key);
                     } catch (RuntimeException e) {
                         // WRONGTYPE at BLMOVE's destination, a damaged file: the waiter's error, not the pusher's
                         reply = Errors.bytes("-" + Errors.of(e).replace('\r', ' ').replace('\n', ' ') + "\r\n");
                     }
                     if (reply == null) {
-                        return;
+                        if (w.takes) {
+                            return;
+                        }
+                        continue;
                     }
-                    first.done = true;
-                    leave(first, reply);
+                    w.done = true;
+                    leave(w, reply);
                 }
             }
         }

@@ -14,6 +14,8 @@ import java.util.concurrent.locks.Lock;
  * ({@link ListElements}) and removes an element whose collection's owner key, under that key's
  * lock, has no header with that id, or whose position is outside the header's
  * {@code [first, first + count)}; an element without a root, and a root no header holds, go too.
+ * Stream nodes ({@link StreamLayout}) are freed the same way: a stream header holds its nodes'
+ * positions and its auxiliary entries' (consumer groups' state); nothing else of its id is kept.
  * So DEL, UNLINK, SET over a list, expiry, eviction, FLUSHDB, RENAME over a list and what a crash
  * left all free their elements without a read on SET's path or an O(n) step in the command.
  *
@@ -140,7 +142,7 @@ final class ListCollector implements AutoCloseable {
                     long id = k.get(LONG_BE, ListLayout.ID_OFFSET);
                     long pos = k.get(LONG_BE, ListLayout.POSITION_OFFSET);
                     long[] range = live.get(id);
-                    if (range == null || pos < range[0] || pos >= range[1]) {
+                    if (range == null || !inside(range, pos)) {
                         found.computeIfAbsent(id, x -> new ArrayList<>()).add(pos);
                     }
                 } else if (k.byteSize() == ListLayout.ROOT_KEY_LENGTH) {
@@ -172,10 +174,9 @@ final class ListCollector implements AutoCloseable {
             long[] range = null;
             for (byte[] owner : owners) {
                 KeyValueStore.Entry h = m.get(owner);
-                if (h != null && h.type() == StoredValue.LIST && h.length() == ListLayout.HEADER_LENGTH
-                        && ListLayout.getLong(h.array(), h.offset() + ListLayout.ID_OFFSET) == id) {
-                    long first = ListLayout.getLong(h.array(), h.offset() + ListLayout.FIRST_OFFSET);
-                    range = new long[] {first, first + ListLayout.getLong(h.array(), h.offset() + ListLayout.COUNT_OFFSET)};
+                long[] held = h == null ? null : held(h, id);
+                if (held != null) {
+                    range = held;
                 }
             }
             if (range == null) {
@@ -188,7 +189,7 @@ final class ListCollector implements AutoCloseable {
             live.put(id, range);
             List<Long> outside = new ArrayList<>();
             for (long p : positions) {
-                if (p < range[0] || p >= range[1]) {
+                if (!inside(range, p)) {
                     outside.add(p);
                 }
             }
@@ -196,6 +197,40 @@ final class ListCollector implements AutoCloseable {
         } finally {
             StringCommands.unlockAll(ls);
         }
+    }
+
+    /**
+     * The positions header {@code h} holds of collection {@code id}: {@code {first, end}} for a
+     * list's elements; {@code {first, end, auxFirst, auxEnd}} for a stream's nodes and its
+     * auxiliary entries (consumer groups' state, {@link StreamLayout#AUX_BASE}).
+     *
+     * @return the ranges, or null if {@code h} is no header of {@code id}
+     */
+    private static long[] held(KeyValueStore.Entry h, long id) {
+        byte[] b = h.array();
+        int o = h.offset();
+        if (h.type() == StoredValue.LIST && h.length() == ListLayout.HEADER_LENGTH
+                && ListLayout.getLong(b, o + ListLayout.ID_OFFSET) == id) {
+            long first = ListLayout.getLong(b, o + ListLayout.FIRST_OFFSET);
+            return new long[] {first, first + ListLayout.getLong(b, o + ListLayout.COUNT_OFFSET)};
+        }
+        if (h.type() == StoredValue.STREAM && h.length() == StreamLayout.HEADER_LENGTH
+                && StreamLayout.getLong(b, o + StreamLayout.ID_OFFSET) == id) {
+            long first = StreamLayout.getLong(b, o + StreamLayout.FIRST_OFFSET);
+            return new long[] {first, first + StreamLayout.getLong(b, o + StreamLayout.COUNT_OFFSET),
+                    StreamLayout.AUX_BASE, StreamLayout.AUX_BASE + StreamLayout.getLong(b, o + StreamLayout.AUX_COUNT_OFFSET)};
+        }
+        return null;
+    }
+
+    /** @return whether {@code position} is in one of {@link #held}'s ranges */
+    private static boolean inside(long[] ranges, long position) {
+        for (int i = 0; i < ranges.length; i += 2) {
+            if (position >= ranges[i] && position < ranges[i + 1]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void remove(ListElements e, long id, List<Long> positions) {

@@ -50,6 +50,10 @@ final class ServerContext {
     final KeyWaits waits = new KeyWaits();
     /** Frees list elements no header holds; started by the server. */
     final ListCollector collector;
+    /** stream-node-max-entries: entries a stream node takes before XADD starts another; CONFIG SET changes it. */
+    volatile long streamNodeMaxEntries = StreamLayout.DEFAULT_NODE_MAX_ENTRIES;
+    /** stream-node-max-bytes: a stream node's bound in bytes; CONFIG SET changes it. */
+    volatile long streamNodeMaxBytes = StreamLayout.DEFAULT_NODE_MAX_BYTES;
     /** Removes expired keys and counts those with a TTL; started by the server. */
     final ExpirySweeper sweeper;
 

@@ -20,7 +20,7 @@ import java.util.Arrays;
  *  flags bit 0 = HAS_EXPIRY: the 8-byte Unix-epoch millisecond deadline is present.
  *  Without it the payload starts at offset 1.
  *  flags bits 1-3 = the type: 0 STRING (the user's bytes), 1 HASH ({@link HashLayout}), 2 LIST,
- *  3 SET, 4 ZSET; 5-7 are reserved. Bits 4-7 are reserved and must be 0.
+ *  3 SET, 4 ZSET, 5 STREAM ({@link StreamLayout}); 6-7 are reserved. Bits 4-7 are reserved and must be 0.
  * </pre>
  *
  * <p>A value's type is in the byte every read looks at for the deadline anyway, so telling a hash
@@ -46,8 +46,10 @@ final class StoredValue {
     static final byte SET = 6;
     /** The type field of a sorted set. */
     static final byte ZSET = 8;
+    /** The type field of a stream. */
+    static final byte STREAM = 10;
     /** Redis's names of the types, by type field / 2: what TYPE answers and SCAN TYPE takes. */
-    private static final String[] TYPE_NAMES = {"string", "hash", "list", "set", "zset"};
+    private static final String[] TYPE_NAMES = {"string", "hash", "list", "set", "zset", "stream"};
     /** The longest entry value {@code BytesMap} stores: 1 GiB (its {@code EntryLayout.MAX_LENGTH}). */
     static final long MAP_MAX_VALUE = 1L << 30;
     /**
@@ -153,7 +155,7 @@ final class StoredValue {
 
     /** @return whether a value of this type keeps parts in the element map, which its removal leaves to {@link ListCollector} */
     static boolean hasElements(byte type) {
-        return type == LIST;
+        return type == LIST || type == STREAM;
     }
 
     /** @return whether a stored value with these flags is a string */
@@ -161,7 +163,7 @@ final class StoredValue {
         return (flags & TYPE_MASK) == STRING;
     }
 
-    /** @return Redis's name of a type field: {@code string}, {@code hash}, {@code list}, {@code set} or {@code zset} */
+    /** @return Redis's name of a type field: {@code string}, {@code hash}, {@code list}, {@code set}, {@code zset} or {@code stream} */
     static String typeName(byte type) {
         return TYPE_NAMES[type >> 1];
     }
@@ -178,7 +180,7 @@ final class StoredValue {
 
     /** @return whether {@code flags} are a stored value's: no reserved bit, a type this server knows */
     private static boolean known(byte flags) {
-        return (flags & ~(HAS_EXPIRY | TYPE_MASK)) == 0 && (flags & TYPE_MASK) <= ZSET;
+        return (flags & ~(HAS_EXPIRY | TYPE_MASK)) == 0 && (flags & TYPE_MASK) <= STREAM;
     }
 
     /** @return the flags byte of the stored value at {@code at}, checked by {@link #expireAt(MemorySegment, long, long)} */

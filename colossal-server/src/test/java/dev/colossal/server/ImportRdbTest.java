@@ -87,6 +87,13 @@ class ImportRdbTest {
             w.call(args("SADD", "set-big", 1000, i -> "member-" + i));
             w.call("ZADD", "zset-small", "1", "a", "2.5", "b");
             w.call("HSET", "hash-small", "f", "v");
+            w.call("XADD", "stream-plain", "1-1", "f", "v", "n", "1");
+            w.call(args("XADD", "stream-plain", 251, i -> i == 0 ? "MAXLEN" : i == 1 ? "1000" : i == 2 ? "5-*" : "k" + i));
+            for (int i = 6; i < 400; i++) {
+                w.call("XADD", "stream-plain", i + "-0", i % 2 == 0 ? "f" : "g", Integer.toString(i * 1000), "n", "x" + i);
+            }
+            w.call("XDEL", "stream-plain", "100-0");
+            w.call("XSETID", "stream-plain", "500-5", "ENTRIESADDED", "999", "MAXDELETEDID", "450-0");
             w.call("RPUSH", "list-soon", "x");
             w.call("PEXPIRE", "list-soon", "1500");
             select(w, 3);
@@ -176,18 +183,18 @@ class ImportRdbTest {
         // intset, type 11; a small and a large hashtable, type 2), the two lists in db 0 (quicklists of one and of
         // several listpack nodes) and the two sorted sets (zset-small in db 0, a listpack; zset-big in db 3, type 5)
         // are keys of their databases too
-        for (String said : List.of("db0: " + (db0 + 7) + " keys imported", "db3: 4 keys imported", "db15: 1 key imported",
+        for (String said : List.of("db0: " + (db0 + 8) + " keys imported", "db3: 4 keys imported", "db15: 1 key imported",
                 "hashes among them: 2", "sets among them: 3", "lists among them: 2", "sorted sets among them: 2",
-                "1 stream", "2 already expired", "CRC-64 verified")) {
+                "streams among them: 1", "1 consumer-grouped stream", "2 already expired", "CRC-64 verified")) {
             assertTrue(run.out().contains(said), said + " in:\n" + run.out());
         }
         String notImported = run.out().lines().filter(l -> l.contains("not imported")).findFirst().orElseThrow();
-        assertFalse(notImported.replace("strings, hashes, sets, lists and sorted sets only", "").contains("hash"), run.out());
+        assertFalse(notImported.replace("strings, hashes, sets, lists, sorted sets", "").contains("hash"), run.out());
         assertFalse(run.out().contains("zset"), run.out());
         try (ColossalServer server = TestServers.colossal(dir); Wire w = new Wire(server.port())) {
             for (var db : EXPECTED.entrySet()) {
                 w.call("SELECT", Integer.toString(db.getKey()));
-                int others = db.getKey() == 0 ? 7 : db.getKey() == 3 ? 2 : 0; // hashes, sets, lists and sorted sets
+                int others = db.getKey() == 0 ? 8 : db.getKey() == 3 ? 2 : 0; // hashes, sets, lists, sorted sets, streams
                 assertEquals(":" + (db.getValue().size() + others) + "\r\n", w.call("DBSIZE"), "db" + db.getKey());
                 for (var key : db.getValue().entrySet()) {
                     assertArrayEquals(key.getValue(), w.call("GET".getBytes(UTF_8),
@@ -222,6 +229,17 @@ class ImportRdbTest {
             }
             assertEquals("$9\r\nhashtable\r\n", w.call("OBJECT", "ENCODING", "set-big"));
             assertEquals("$8\r\nlistpack\r\n", w.call("OBJECT", "ENCODING", "hash-small"));
+            // the stream: every entry, its fields in order, and the counters XSETID set
+            assertEquals(":395\r\n", w.call("XLEN", "stream-plain"));
+            assertEquals("*1\r\n*2\r\n$3\r\n1-1\r\n*4\r\n$1\r\nf\r\n$1\r\nv\r\n$1\r\nn\r\n$1\r\n1\r\n",
+                    w.call("XRANGE", "stream-plain", "-", "+", "COUNT", "1"));
+            assertEquals("*1\r\n*2\r\n$5\r\n399-0\r\n*4\r\n$1\r\ng\r\n$6\r\n399000\r\n$1\r\nn\r\n$4\r\nx399\r\n",
+                    w.call("XREVRANGE", "stream-plain", "+", "-", "COUNT", "1"));
+            assertEquals("*0\r\n", w.call("XRANGE", "stream-plain", "100", "100"));
+            assertEquals("-ERR The ID specified in XADD is equal or smaller than the target stream top item\r\n",
+                    w.call("XADD", "stream-plain", "500-5", "f", "v"));
+            String info = w.call("XINFO", "STREAM", "stream-plain");
+            assertTrue(info.contains("$13\r\nentries-added\r\n:999\r\n") && info.contains("450-0"), info);
             w.call("SELECT", "3");
             assertEquals(":300\r\n", w.call("HLEN", "hash-big"));
             for (int k = 0; k < 300; k++) {

@@ -33,14 +33,10 @@ class ListsCrashTest {
         for (int round = 0; round < 3; round++) {
             int port = TestServers.freePort();
             Path log = dir.resolve("server" + round + ".log");
-            String java = ProcessHandle.current().info().command().orElseThrow();
-            Process server = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.colossal.cli.Main",
-                    "serve", "--port", Integer.toString(port), "--http-port", "-1", "--data", data.toString())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process server = TestServers.serveInChildJvm(port, data, log);
             long pushedBefore;
             AtomicLong acked = new AtomicLong(-1);
             try {
-                TestServers.awaitPong(port, server, log);
                 try (Jedis j = new Jedis("127.0.0.1", port)) {
                     pushedBefore = j.llen("q");
                     if (round == 0) {

@@ -291,6 +291,16 @@ class ListsTest {
             eventually(() -> e.size() == 1001, "DEL of a list to free its elements");
             long took = (System.nanoTime() - t0) / 1_000_000;
             assertTrue(took < ListCollector.MIN_QUIET_MILLIS, "freed " + took + " ms after DEL: at the next tick, not the next quiet walk");
+            for (int i = 1; i <= 300; i++) {
+                j.xadd("events", new redis.clients.jedis.StreamEntryID(i, 0), java.util.Map.of("n", Integer.toString(i)));
+            }
+            long withStream = e.size();
+            assertTrue(withStream > 1001, "the stream's nodes and root: " + withStream);
+            t0 = System.nanoTime();
+            j.del("events");
+            eventually(() -> e.size() == 1001, "DEL of a stream to free its nodes");
+            took = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(took < ListCollector.MIN_QUIET_MILLIS, "a stream's nodes freed " + took + " ms after DEL");
         }
     }
 

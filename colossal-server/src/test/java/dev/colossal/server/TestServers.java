@@ -17,6 +17,24 @@ final class TestServers {
         return ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1));
     }
 
+    /**
+     * Starts {@code colossal serve} in a JVM of its own on {@code data}, its output to {@code log},
+     * and waits for its PONG: a server a test can kill with SIGKILL.
+     */
+    static Process serveInChildJvm(int port, Path data, Path log) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process server = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.colossal.cli.Main",
+                "serve", "--port", Integer.toString(port), "--http-port", "-1", "--data", data.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            awaitPong(port, server, log);
+        } catch (Exception | AssertionError e) {
+            server.destroyForcibly().waitFor();
+            throw e;
+        }
+        return server;
+    }
+
     /** Waits up to 30 s for a server started as a child process to answer PING; fails with its log. */
     static void awaitPong(int port, Process server, Path log) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -1,0 +1,214 @@
+package dev.colossal.rdb;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reads and writes streams in RDB (see {@link RdbValues#skipStream} for the record): types 15
+ * (Redis 5 and 6), 19 (7.0, what DUMP writes) and 21 (7.2). The entries are in listpacks, one per
+ * node of Redis's radix tree, keyed by the node's master ID:
+ *
+ * <pre>
+ *  master key (a 16-byte string): master ID ms, seq, each a big-endian u64
+ *  listpack entries:
+ *    count | deleted | master field count n | master field 1 .. n | 0
+ *    then per entry:
+ *    flags | ms - master ms | seq - master seq | [not SAMEFIELDS: field count m] |
+ *      SAMEFIELDS: value 1 .. n           else: field 1, value 1 .. field m, value m   | lp-count
+ *    flags: 1 = deleted, 2 = SAMEFIELDS (the master's fields, in order); lp-count = the entry's
+ *    other listpack entries (n + 3 with SAMEFIELDS, 2m + 4 without)
+ * </pre>
+ *
+ * <p>Consumer groups are passed over and counted; a caller that cannot keep them refuses the stream.
+ */
+public final class RdbStreams {
+
+    static final int STREAM = 15;
+    static final int STREAM_2 = 19;
+    static final int STREAM_3 = 21;
+    private static final int DELETED = 1;
+    private static final int SAME_FIELDS = 2;
+    private static final int MASTER_KEY = 16;
+
+    /**
+     * A stream entry.
+     *
+     * @param ms     its ID's milliseconds (unsigned)
+     * @param seq    its ID's sequence (unsigned)
+     * @param fields field, value, field, value, ...
+     */
+    public record Entry(long ms, long seq, byte[][] fields) {}
+
+    /**
+     * A stream as a dump holds it; IDs are unsigned pairs of longs.
+     *
+     * @param entries      the live entries, in ID order
+     * @param groups       its consumer groups (passed over)
+     */
+    public record Stream(List<Entry> entries, long lastMs, long lastSeq, long firstMs, long firstSeq, long maxDeletedMs,
+                         long maxDeletedSeq, long entriesAdded, long groups) {}
+
+    private RdbStreams() {}
+
+    /** @return whether {@code type} is a stream encoding this reads */
+    static boolean isStream(int type) {
+        return type == STREAM || type == STREAM_2 || type == STREAM_3;
+    }
+
+    /** @return the stream of {@code type} at {@code in}; its consumer groups are passed over and counted */
+    static Stream read(RdbInput in, int type) throws RdbFormatException {
+        long at = in.offset();
+        long nodes = in.length();
+        List<Entry> entries = new ArrayList<>();
+        for (long i = 0; i < nodes; i++) {
+            byte[] key = in.string();
+            if (key.length != MASTER_KEY) {
+                throw RdbInput.damaged(at, "a stream node's master key of " + key.length + " bytes, not 16");
+            }
+            java.nio.ByteBuffer k = java.nio.ByteBuffer.wrap(key);
+            node(Listpack.entries(in.string()), k.getLong(), k.getLong(), entries, at);
+        }
+        long length = in.length();
+        long lastMs = in.unsignedLength();
+        long lastSeq = in.unsignedLength();
+        long firstMs = entries.isEmpty() ? 0 : entries.getFirst().ms();
+        long firstSeq = entries.isEmpty() ? 0 : entries.getFirst().seq();
+        long maxDeletedMs = 0;
+        long maxDeletedSeq = 0;
+        long added = length;
+        if (type >= STREAM_2) {
+            firstMs = in.unsignedLength();
+            firstSeq = in.unsignedLength();
+            maxDeletedMs = in.unsignedLength();
+            maxDeletedSeq = in.unsignedLength();
+            added = in.length();
+        }
+        if (length != entries.size()) {
+            throw RdbInput.damaged(at, "a stream of length " + length + " holds " + entries.size() + " entries");
+        }
+        long groups = in.length();
+        RdbValues.skipGroups(in, type, groups);
+        return new Stream(entries, lastMs, lastSeq, firstMs, firstSeq, maxDeletedMs, maxDeletedSeq, added, groups);
+    }
+
+    /** Adds the live entries of one node's listpack {@code lp}, of master ID {@code ms-seq}, to {@code out}. */
+    private static void node(List<byte[]> lp, long ms, long seq, List<Entry> out, long at) throws RdbFormatException {
+        if (lp.isEmpty()) {
+            throw RdbInput.damaged(at, "an empty listpack inside a stream");
+        }
+        int[] i = {0};
+        long count = integer(lp, i, at);
+        integer(lp, i, at); // deleted entries: found by their flags below
+        int n = count(lp, i, at);
+        byte[][] master = new byte[n][];
+        for (int f = 0; f < n; f++) {
+            master[f] = next(lp, i, at);
+        }
+        if (integer(lp, i, at) != 0) {
+            throw RdbInput.damaged(at, "a stream node's master entry does not end with 0");
+        }
+        long live = 0;
+        while (i[0] < lp.size()) {
+            long flags = integer(lp, i, at);
+            long msDelta = integer(lp, i, at);
+            long seqDelta = integer(lp, i, at);
+            byte[][] fields;
+            if ((flags & SAME_FIELDS) != 0) {
+                fields = new byte[2 * n][];
+                for (int f = 0; f < n; f++) {
+                    fields[2 * f] = master[f];
+                    fields[2 * f + 1] = next(lp, i, at);
+                }
+            } else {
+                int m = count(lp, i, at);
+                fields = new byte[2 * m][];
+                for (int f = 0; f < 2 * m; f++) {
+                    fields[f] = next(lp, i, at);
+                }
+            }
+            integer(lp, i, at); // lp-count: for walking backwards, which this does not
+            if ((flags & DELETED) == 0) {
+                out.add(new Entry(ms + msDelta, seq + seqDelta, fields));
+                live++;
+            }
+        }
+        if (live != count) {
+            throw RdbInput.damaged(at, "a stream node says it holds " + count + " entries and holds " + live);
+        }
+    }
+
+    private static byte[] next(List<byte[]> lp, int[] i, long at) throws RdbFormatException {
+        if (i[0] >= lp.size()) {
+            throw RdbInput.damaged(at, "a stream node's listpack ends inside an entry");
+        }
+        return lp.get(i[0]++);
+    }
+
+    private static long integer(List<byte[]> lp, int[] i, long at) throws RdbFormatException {
+        byte[] b = next(lp, i, at);
+        try {
+            return Long.parseLong(new String(b, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            throw RdbInput.damaged(at, "a stream node's listpack holds text where a number belongs");
+        }
+    }
+
+    private static int count(List<byte[]> lp, int[] i, long at) throws RdbFormatException {
+        long n = integer(lp, i, at);
+        if (n < 0 || n > lp.size()) {
+            throw RdbInput.damaged(at, "a stream entry of " + n + " fields");
+        }
+        return (int) n;
+    }
+
+    /** @return the master key of a node whose first entry is {@code first} */
+    static byte[] masterKey(Entry first) {
+        return java.nio.ByteBuffer.allocate(MASTER_KEY).putLong(first.ms()).putLong(first.seq()).array();
+    }
+
+    /**
+     * @param entries one node's entries (at least one), in ID order
+     * @return the node's listpack as Redis builds it: the first entry's fields are the master's,
+     *     and an entry with the same fields is written SAMEFIELDS
+     */
+    static byte[] listpack(List<Entry> entries) {
+        Entry first = entries.getFirst();
+        byte[][] master = new byte[first.fields().length / 2][];
+        for (int f = 0; f < master.length; f++) {
+            master[f] = first.fields()[2 * f];
+        }
+        List<byte[]> lp = new ArrayList<>();
+        lp.add(decimal(entries.size()));
+        lp.add(decimal(0));
+        lp.add(decimal(master.length));
+        lp.addAll(Arrays.asList(master));
+        lp.add(decimal(0));
+        for (Entry e : entries) {
+            boolean same = e.fields().length == 2 * master.length;
+            for (int f = 0; same && f < master.length; f++) {
+                same = Arrays.equals(e.fields()[2 * f], master[f]);
+            }
+            lp.add(decimal(same ? SAME_FIELDS : 0));
+            lp.add(decimal(e.ms() - first.ms()));
+            lp.add(decimal(e.seq() - first.seq()));
+            int pairs = e.fields().length / 2;
+            if (same) {
+                for (int f = 0; f < pairs; f++) {
+                    lp.add(e.fields()[2 * f + 1]);
+                }
+                lp.add(decimal(pairs + 3));
+            } else {
+                lp.add(decimal(pairs));
+                lp.addAll(Arrays.asList(e.fields()));
+                lp.add(decimal(2L * pairs + 4));
+            }
+        }
+        return Listpack.write(lp);
+    }
+
+    private static byte[] decimal(long v) {
+        return Long.toString(v).getBytes(StandardCharsets.US_ASCII);
+    }
+}

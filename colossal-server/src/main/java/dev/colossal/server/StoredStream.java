@@ -1,0 +1,601 @@
+package dev.colossal.server;
+
+import dev.colossal.rdb.RdbStreams;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One stream as a command sees it under its key's lock: its header ({@link StreamLayout}) read
+ * once, changed in memory, and written back as the commit point of each change. An XADD writes
+ * its node (the last one rewritten, or a new one), then the header; a trim writes the header,
+ * then removes the nodes it dropped; an exact trim inside the first node moves the header's head
+ * skip and rewrites no node. So a kill at any moment leaves every acknowledged XADD in place once
+ * and what the kill interrupted either done or garbage {@link ListCollector} frees. An XDEL
+ * rewrites the node before the header: a kill between the two may leave the entry deleted with
+ * the length not yet lowered.
+ */
+final class StoredStream {
+
+    /** Redis's bound on a node's bytes when stream-node-max-bytes is 0 or larger. */
+    private static final long NODE_MAX_BYTES_CAP = 1L << 30;
+
+    private final KeyValueStore store;
+    private final byte[] key;
+    private ListElements elements;
+    private long id;
+    private long first;
+    private long count;
+    private long length;
+    private StreamId last = StreamId.MIN;
+    private StreamId maxDeleted = StreamId.MIN;
+    private long added;
+    private StreamId firstId = StreamId.MIN;
+    private long headSkip;
+    private long tailBytes;
+    private long auxCount;
+    private long groupsState;
+    private long expireAt = StoredValue.NO_EXPIRY;
+
+    private StoredStream(KeyValueStore store, byte[] key) {
+        this.store = store;
+        this.key = key;
+    }
+
+    /**
+     * @return the stream under {@code key}, or null if there is none
+     * @throws ReplyException WRONGTYPE if the key holds another type
+     */
+    static StoredStream read(KeyValueStore store, byte[] key) {
+        KeyValueStore.Entry e = store.get(key);
+        if (e == null) {
+            return null;
+        }
+        if (e.type() != StoredValue.STREAM) {
+            throw new ReplyException(Errors.WRONGTYPE);
+        }
+        if (e.length() != StreamLayout.HEADER_LENGTH) {
+            throw new IllegalStateException("stream header of key length=" + key.length + " has length=" + e.length()
+                    + ", not " + StreamLayout.HEADER_LENGTH + ": the map file is damaged; run 'colossal repair'");
+        }
+        StoredStream s = new StoredStream(store, key);
+        byte[] b = e.array();
+        int o = e.offset();
+        s.id = StreamLayout.getLong(b, o + StreamLayout.ID_OFFSET);
+        s.first = StreamLayout.getLong(b, o + StreamLayout.FIRST_OFFSET);
+        s.count = StreamLayout.getLong(b, o + StreamLayout.COUNT_OFFSET);
+        s.length = StreamLayout.getLong(b, o + StreamLayout.LENGTH_OFFSET);
+        s.last = idAt(b, o + StreamLayout.LAST_MS_OFFSET, o + StreamLayout.LAST_SEQ_OFFSET);
+        s.maxDeleted = idAt(b, o + StreamLayout.MAX_DELETED_MS_OFFSET, o + StreamLayout.MAX_DELETED_SEQ_OFFSET);
+        s.added = StreamLayout.getLong(b, o + StreamLayout.ENTRIES_ADDED_OFFSET);
+        s.firstId = idAt(b, o + StreamLayout.FIRST_MS_OFFSET, o + StreamLayout.FIRST_SEQ_OFFSET);
+        s.headSkip = StreamLayout.getLong(b, o + StreamLayout.HEAD_SKIP_OFFSET);
+        s.tailBytes = StreamLayout.getLong(b, o + StreamLayout.TAIL_BYTES_OFFSET);
+        s.auxCount = StreamLayout.getLong(b, o + StreamLayout.AUX_COUNT_OFFSET);
+        s.groupsState = StreamLayout.getLong(b, o + StreamLayout.GROUPS_STATE_OFFSET);
+        s.expireAt = e.expireAtMillis();
+        s.elements = store.elements(false);
+        if (s.elements == null) {
+            throw new IllegalStateException("stream under a key of length=" + key.length + " has no element map file "
+                    + ListElements.fileFor(store.path()) + ": was it deleted? DEL the key");
+        }
+        return s;
+    }
+
+    /**
+     * Runs {@code action} on the stream under {@code key} (null if there is none) holding the
+     * key's lock, as every stream command reads and changes one.
+     *
+     * @return what {@code action} returns
+     * @throws ReplyException WRONGTYPE if the key holds another type
+     */
+    static <T> T locked(KeyValueStore store, byte[] key, java.util.function.Function<StoredStream, T> action) {
+        java.util.concurrent.locks.Lock l = store.lock(key);
+        l.lock();
+        try {
+            return action.apply(read(store, key));
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /**
+     * @return a new empty stream for {@code key}, stored by its first {@link #commit} (an XADD's)
+     */
+    static StoredStream create(KeyValueStore store, byte[] key) {
+        StoredStream s = new StoredStream(store, key);
+        s.elements = store.elements(true);
+        s.id = s.elements.newId(key);
+        return s;
+    }
+
+    private static StreamId idAt(byte[] b, int msAt, int seqAt) {
+        return new StreamId(StreamLayout.getLong(b, msAt), StreamLayout.getLong(b, seqAt));
+    }
+
+    /** @return the live entries (XLEN) */
+    long length() {
+        return length;
+    }
+
+    /** @return the last ID given or set: XADD's floor */
+    StreamId lastId() {
+        return last;
+    }
+
+    StreamId maxDeletedId() {
+        return maxDeleted;
+    }
+
+    long entriesAdded() {
+        return added;
+    }
+
+    /** @return the first live entry's ID as recorded, 0-0 when empty */
+    StreamId recordedFirstId() {
+        return firstId;
+    }
+
+    /** @return the position of the first node in the element map */
+    long firstNode() {
+        return first;
+    }
+
+    /** @return the nodes the entries are packed in (XINFO's radix-tree-keys) */
+    long nodes() {
+        return count;
+    }
+
+    long expireAt() {
+        return expireAt;
+    }
+
+    /** @return the collection id: its nodes' and auxiliary entries' keys start with it */
+    long id() {
+        return id;
+    }
+
+    ListElements elements() {
+        return elements;
+    }
+
+    /** @return the auxiliary entries (consumer groups' state) the header keeps */
+    long auxCount() {
+        return auxCount;
+    }
+
+    /** @return the header's field reserved for consumer groups */
+    long groupsState() {
+        return groupsState;
+    }
+
+    /** @return auxiliary entry {@code index} ({@code 0 <= index < auxCount()}), or null if missing */
+    byte[] aux(long index) {
+        return elements.get(id, StreamLayout.AUX_BASE + index);
+    }
+
+    /**
+     * Writes auxiliary entry {@code index} before any header names it: {@link #setAux} then
+     * commits. An entry at or past {@link #auxCount()} is garbage until a commit counts it.
+     */
+    void putAux(long index, byte[] value) {
+        elements.put(id, StreamLayout.AUX_BASE + index, value);
+    }
+
+    /** Sets the auxiliary count and groups' field; {@link #commit} writes them. Entries past a lowered count are freed by the collector. */
+    void setAux(long count, long state) {
+        auxCount = count;
+        groupsState = state;
+    }
+
+    /**
+     * Appends an entry with {@code id} (above {@link #lastId()}, the caller checked) and the fields
+     * and values {@code a[from, to)}, then commits.
+     *
+     * @param nodeMaxEntries stream-node-max-entries (0: no bound)
+     * @param nodeMaxBytes   stream-node-max-bytes (0: Redis's 1 GiB cap)
+     */
+    void add(StreamId entryId, byte[][] a, int from, int to, long nodeMaxEntries, long nodeMaxBytes) {
+        byte[] tail = count == 0 ? null : node(first + count - 1);
+        boolean fresh = tail == null;
+        if (!fresh) {
+            long fieldBytes = 0;
+            for (int i = from; i < to; i++) {
+                fieldBytes += a[i].length;
+            }
+            long maxBytes = nodeMaxBytes <= 0 || nodeMaxBytes > NODE_MAX_BYTES_CAP ? NODE_MAX_BYTES_CAP : nodeMaxBytes;
+            fresh = tail.length + fieldBytes >= maxBytes
+                    || (nodeMaxEntries > 0 && StreamNode.count(tail) >= nodeMaxEntries);
+        }
+        long position;
+        byte[] node;
+        if (fresh) {
+            if (count == 0) {
+                headSkip = 0;
+            }
+            position = first + count;
+            node = StreamNode.create(entryId, a, from, to);
+        } else {
+            position = first + count - 1;
+            node = StreamNode.append(tail, entryId, a, from, to);
+        }
+        elements.put(id, position, node);
+        if (fresh) {
+            count++;
+        }
+        tailBytes = node.length;
+        length++;
+        added++;
+        last = entryId;
+        if (length == 1) {
+            firstId = entryId;
+        }
+        commit();
+    }
+
+    /** @return the node at {@code position}, cut to the committed length if it is the last */
+    private byte[] node(long position) {
+        byte[] v = elements.get(id, position);
+        if (v == null) {
+            throw new IllegalStateException("stream node position=" + position + " of id=" + Long.toHexString(id)
+                    + " is missing from " + ListElements.fileFor(store.path()) + ": the element map is damaged");
+        }
+        if (position == first + count - 1 && v.length > tailBytes) {
+            v = Arrays.copyOf(v, (int) tailBytes);
+        }
+        return v;
+    }
+
+    /** @return the node's entries, deleted ones too, without those the head skip dropped */
+    private List<StreamNode.Entry> entriesAt(long position, byte[] node) {
+        List<StreamNode.Entry> es = StreamNode.entries(node);
+        if (position == first && headSkip > 0) {
+            return es.subList((int) Math.min(headSkip, es.size()), es.size());
+        }
+        return es;
+    }
+
+    /** @return the last position in {@code [first, first + count)} whose node starts at or below {@code target}, or {@code first} */
+    private long floor(StreamId target) {
+        long lo = first;
+        long hi = first + count - 1;
+        long found = first;
+        while (lo <= hi) {
+            long mid = lo + (hi - lo) / 2;
+            if (StreamNode.base(node(mid)).compareTo(target) <= 0) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+
+    /**
+     * @param limit at most this many (negative: all)
+     * @param rev   from {@code end} down to {@code start}
+     * @return the live entries in {@code [start, end]}, in ID order or its reverse
+     */
+    List<StreamNode.Entry> range(StreamId start, StreamId end, long limit, boolean rev) {
+        List<StreamNode.Entry> out = new ArrayList<>();
+        if (count == 0 || start.compareTo(end) > 0 || limit == 0) {
+            return out;
+        }
+        if (!rev) {
+            for (long p = floor(start); p < first + count; p++) {
+                for (StreamNode.Entry e : entriesAt(p, node(p))) {
+                    if (e.deleted() || e.id().compareTo(start) < 0) {
+                        continue;
+                    }
+                    if (e.id().compareTo(end) > 0) {
+                        return out;
+                    }
+                    out.add(e);
+                    if (out.size() == limit) {
+                        return out;
+                    }
+                }
+            }
+        } else {
+            for (long p = floor(end); p >= first; p--) {
+                List<StreamNode.Entry> es = entriesAt(p, node(p));
+                for (int i = es.size() - 1; i >= 0; i--) {
+                    StreamNode.Entry e = es.get(i);
+                    if (e.deleted() || e.id().compareTo(end) > 0) {
+                        continue;
+                    }
+                    if (e.id().compareTo(start) < 0) {
+                        return out;
+                    }
+                    out.add(e);
+                    if (out.size() == limit) {
+                        return out;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** @return the first ({@code !rev}) or last live entry, or null when empty */
+    StreamNode.Entry edge(boolean rev) {
+        List<StreamNode.Entry> es = range(StreamId.MIN, StreamId.MAX, 1, rev);
+        return es.isEmpty() ? null : es.getFirst();
+    }
+
+    /**
+     * XDEL: marks the entries with these IDs deleted, node by node, then commits. A node left with
+     * no live entry at either end goes (its successors at the front too, as a trim would).
+     *
+     * @return the entries deleted
+     */
+    long delete(List<StreamId> ids) {
+        long deleted = 0;
+        List<Long> dropped = new ArrayList<>();
+        boolean firstGone = false;
+        for (StreamId target : ids) {
+            if (count == 0) {
+                break;
+            }
+            long p = floor(target);
+            byte[] raw = node(p);
+            List<StreamNode.Entry> es = entriesAt(p, raw);
+            for (StreamNode.Entry e : es) {
+                if (!e.deleted() && e.id().equals(target)) {
+                    byte[] changed = StreamNode.delete(raw, e.flagsAt());
+                    elements.put(id, p, changed);
+                    deleted++;
+                    length--;
+                    if (target.compareTo(maxDeleted) > 0) {
+                        maxDeleted = target;
+                    }
+                    firstGone |= target.equals(firstId);
+                    dropEmptyEnds(dropped);
+                    break;
+                }
+            }
+        }
+        if (deleted > 0) {
+            if (firstGone || length == 0) {
+                StreamNode.Entry e = edge(false);
+                firstId = e == null ? StreamId.MIN : e.id();
+            }
+            commit();
+            removeNodes(dropped);
+        }
+        return deleted;
+    }
+
+    /** Takes nodes with no live entry off both ends of {@code [first, first + count)}, noting their positions in {@code dropped}. */
+    private void dropEmptyEnds(List<Long> dropped) {
+        while (count > 0 && !hasLive(entriesAt(first, node(first)))) {
+            dropped.add(first);
+            first++;
+            count--;
+            headSkip = 0;
+        }
+        while (count > 0 && !hasLive(entriesAt(first + count - 1, node(first + count - 1)))) {
+            dropped.add(first + count - 1);
+            count--;
+            if (count > 0) {
+                tailBytes = elements.get(id, first + count - 1).length;
+            }
+        }
+        if (count == 0) {
+            headSkip = 0;
+            tailBytes = 0;
+        }
+    }
+
+    private static boolean hasLive(List<StreamNode.Entry> es) {
+        for (StreamNode.Entry e : es) {
+            if (!e.deleted()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * XTRIM and XADD's trimming, as Redis 7.0's: whole nodes go from the front while the stream
+     * stays at or above {@code maxLen} (or their last ID is below {@code minId}); then, unless
+     * {@code approx}, the first node's leading entries until the bound holds. {@code limit} (0:
+     * none) bounds the entries a trim removes, whole nodes only. Commits if anything went.
+     *
+     * @param minId the MINID bound, or null for MAXLEN {@code maxLen}
+     * @return the entries removed
+     */
+    long trim(long maxLen, StreamId minId, boolean approx, long limit) {
+        long deleted = 0;
+        List<Long> dropped = new ArrayList<>();
+        boolean changed = false;
+        while (count > 0) {
+            if (minId == null && length <= maxLen) {
+                break;
+            }
+            List<StreamNode.Entry> es = entriesAt(first, node(first));
+            long live = 0;
+            for (StreamNode.Entry e : es) {
+                live += e.deleted() ? 0 : 1;
+            }
+            if (limit > 0 && deleted + live > limit) {
+                break;
+            }
+            boolean whole = minId == null ? length - live >= maxLen
+                    : es.isEmpty() || es.getLast().id().compareTo(minId) < 0;
+            if (whole) {
+                dropped.add(first);
+                first++;
+                count--;
+                headSkip = 0;
+                length -= live;
+                deleted += live;
+                changed = true;
+                continue;
+            }
+            if (approx) {
+                break;
+            }
+            long skip = 0;
+            for (StreamNode.Entry e : es) {
+                if (minId == null ? length <= maxLen : e.id().compareTo(minId) >= 0) {
+                    break;
+                }
+                skip++;
+                if (!e.deleted()) {
+                    length--;
+                    deleted++;
+                }
+            }
+            if (skip > 0) {
+                headSkip += skip;
+                changed = true;
+            }
+            break;
+        }
+        if (changed) {
+            if (count == 0) {
+                headSkip = 0;
+                tailBytes = 0;
+            }
+            StreamNode.Entry e = edge(false);
+            firstId = e == null ? StreamId.MIN : e.id();
+            commit();
+            removeNodes(dropped);
+        }
+        return deleted;
+    }
+
+    /** XSETID: the last ID, and optionally entries-added and max-deleted-entry-id (null to keep). Commits. */
+    void setId(StreamId lastId, Long entriesAdded, StreamId maxDeletedId) {
+        last = lastId;
+        if (entriesAdded != null) {
+            added = entriesAdded;
+        }
+        if (maxDeletedId != null) {
+            maxDeleted = maxDeletedId;
+        }
+        commit();
+    }
+
+    private void removeNodes(List<Long> positions) {
+        for (long p : positions) {
+            elements.remove(id, p);
+        }
+    }
+
+    /**
+     * Copies this stream to {@code toKey} in {@code to} (maybe another database) under a new id,
+     * with deadline {@code at}: COPY's and MOVE's O(n), as Redis's are. The caller holds both keys' locks.
+     */
+    void copyTo(KeyValueStore to, byte[] toKey, long at) {
+        ListElements dst = to.elements(true);
+        long newId = dst.newId(toKey);
+        for (long i = 0; i < count; i++) {
+            dst.put(newId, i, node(first + i));
+        }
+        for (long i = 0; i < auxCount; i++) {
+            byte[] v = aux(i);
+            if (v != null) {
+                dst.put(newId, StreamLayout.AUX_BASE + i, v);
+            }
+        }
+        to.set(toKey, header(newId, 0), 0, StreamLayout.HEADER_LENGTH, at, StoredValue.STREAM);
+    }
+
+    /** RENAME to {@code toKey}: the root names both keys while the header moves, as a list's ({@link StoredList#renameTo}). */
+    void renameTo(byte[] toKey) {
+        elements.setOwners(id, key, toKey);
+        store.set(toKey, header(id, first), 0, StreamLayout.HEADER_LENGTH, expireAt, StoredValue.STREAM);
+        store.delete(key);
+        elements.setOwners(id, toKey);
+    }
+
+    /** Removes the stream: its header, then its nodes, auxiliary entries and root. */
+    void delete() {
+        store.delete(key);
+        for (long i = 0; i < auxCount; i++) {
+            elements.remove(id, StreamLayout.AUX_BASE + i);
+        }
+        elements.drop(id, first, first + count);
+    }
+
+    /**
+     * Stores {@code dumped} as the stream under {@code key} with deadline {@code at}, replacing
+     * what the key held (RESTORE, import-rdb), as {@link #load(KeyValueStore, byte[], List, StreamId,
+     * long, StreamId, long, long)}. Its consumer groups are not stored (the caller refused any).
+     */
+    static void load(KeyValueStore store, byte[] key, RdbStreams.Stream dumped, long at, long nodeMaxEntries) {
+        List<StreamNode.Entry> entries = new ArrayList<>(dumped.entries().size());
+        for (RdbStreams.Entry e : dumped.entries()) {
+            entries.add(new StreamNode.Entry(new StreamId(e.ms(), e.seq()), e.fields(), false, -1));
+        }
+        StoredStream s = load(store, key, entries, new StreamId(dumped.lastMs(), dumped.lastSeq()), dumped.entriesAdded(),
+                new StreamId(dumped.maxDeletedMs(), dumped.maxDeletedSeq()), at, nodeMaxEntries);
+        // Redis's recorded first ID, which may lag behind an XDEL of the first entry
+        s.firstId = new StreamId(dumped.firstMs(), dumped.firstSeq());
+        s.commit();
+    }
+
+    /**
+     * Stores {@code entries} as the stream under {@code key} with deadline {@code at}, replacing
+     * what the key held: nodes of up to {@code nodeMaxEntries} under a new id, then the header.
+     *
+     * @return the stream stored
+     */
+    static StoredStream load(KeyValueStore store, byte[] key, List<StreamNode.Entry> entries, StreamId lastId,
+                             long entriesAdded, StreamId maxDeletedId, long at, long nodeMaxEntries) {
+        StoredStream s = create(store, key);
+        s.expireAt = at;
+        int per = (int) Math.max(1, Math.min(nodeMaxEntries <= 0 ? StreamLayout.DEFAULT_NODE_MAX_ENTRIES : nodeMaxEntries,
+                1 << 16));
+        for (int i = 0; i < entries.size(); i += per) {
+            byte[] node = StreamNode.of(entries.subList(i, Math.min(entries.size(), i + per)));
+            s.elements.put(s.id, s.count++, node);
+            s.tailBytes = node.length;
+        }
+        s.length = entries.size();
+        s.firstId = entries.isEmpty() ? StreamId.MIN : entries.getFirst().id();
+        s.last = lastId;
+        s.added = entriesAdded;
+        s.maxDeleted = maxDeletedId;
+        s.commit();
+        return s;
+    }
+
+    /** @return this stream as a dump holds it (DUMP), with no consumer groups */
+    RdbStreams.Stream dumped() {
+        List<RdbStreams.Entry> entries = new ArrayList<>((int) Math.min(length, 1 << 20));
+        for (StreamNode.Entry e : range(StreamId.MIN, StreamId.MAX, -1, false)) {
+            entries.add(new RdbStreams.Entry(e.id().ms(), e.id().seq(), e.fields()));
+        }
+        return new RdbStreams.Stream(entries, last.ms(), last.seq(), firstId.ms(), firstId.seq(), maxDeleted.ms(),
+                maxDeleted.seq(), added, 0);
+    }
+
+    /** Writes the header: the commit point of every change. */
+    void commit() {
+        store.set(key, header(id, first), 0, StreamLayout.HEADER_LENGTH, expireAt, StoredValue.STREAM);
+    }
+
+    private byte[] header(long withId, long withFirst) {
+        byte[] h = new byte[StreamLayout.HEADER_LENGTH];
+        StreamLayout.putLong(h, StreamLayout.ID_OFFSET, withId);
+        StreamLayout.putLong(h, StreamLayout.FIRST_OFFSET, withFirst);
+        StreamLayout.putLong(h, StreamLayout.COUNT_OFFSET, count);
+        StreamLayout.putLong(h, StreamLayout.LENGTH_OFFSET, length);
+        StreamLayout.putLong(h, StreamLayout.LAST_MS_OFFSET, last.ms());
+        StreamLayout.putLong(h, StreamLayout.LAST_SEQ_OFFSET, last.seq());
+        StreamLayout.putLong(h, StreamLayout.MAX_DELETED_MS_OFFSET, maxDeleted.ms());
+        StreamLayout.putLong(h, StreamLayout.MAX_DELETED_SEQ_OFFSET, maxDeleted.seq());
+        StreamLayout.putLong(h, StreamLayout.ENTRIES_ADDED_OFFSET, added);
+        StreamLayout.putLong(h, StreamLayout.FIRST_MS_OFFSET, firstId.ms());
+        StreamLayout.putLong(h, StreamLayout.FIRST_SEQ_OFFSET, firstId.seq());
+        StreamLayout.putLong(h, StreamLayout.HEAD_SKIP_OFFSET, headSkip);
+        StreamLayout.putLong(h, StreamLayout.TAIL_BYTES_OFFSET, tailBytes);
+        StreamLayout.putLong(h, StreamLayout.AUX_COUNT_OFFSET, auxCount);
+        StreamLayout.putLong(h, StreamLayout.GROUPS_STATE_OFFSET, groupsState);
+        return h;
+    }
+}

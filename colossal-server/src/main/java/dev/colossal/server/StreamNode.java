@@ -1,0 +1,130 @@
+package dev.colossal.server;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reads and writes one stream node ({@link StreamLayout}'s node layout): nodes are immutable byte
+ * arrays, and each change makes a new one that the caller writes to the element map.
+ */
+final class StreamNode {
+
+    /**
+     * One entry of a node.
+     *
+     * @param id      its ID
+     * @param fields  field, value, field, value, ...
+     * @param deleted whether XDEL or a trim marked it deleted
+     * @param flagsAt where its flags byte is in the node
+     */
+    record Entry(StreamId id, byte[][] fields, boolean deleted, int flagsAt) {}
+
+    private StreamNode() {}
+
+    /** @return a node holding one entry: {@code id} with the fields and values {@code a[from, to)} */
+    static byte[] create(StreamId id, byte[][] a, int from, int to) {
+        byte[] node = new byte[StreamLayout.NODE_HEADER_LENGTH];
+        StreamLayout.putLong(node, StreamLayout.NODE_BASE_MS_OFFSET, id.ms());
+        StreamLayout.putLong(node, StreamLayout.NODE_BASE_SEQ_OFFSET, id.seq());
+        return append(node, id, a, from, to);
+    }
+
+    /** @return {@code node} with the entry {@code id}, fields and values {@code a[from, to)}, after its last */
+    static byte[] append(byte[] node, StreamId id, byte[][] a, int from, int to) {
+        StreamId base = base(node);
+        long msDelta = id.ms() - base.ms();
+        long seqPart = msDelta == 0 ? id.seq() - base.seq() : id.seq();
+        int n = 1 + StreamLayout.varLength(msDelta) + StreamLayout.varLength(seqPart)
+                + StreamLayout.varLength((to - from) / 2);
+        for (int i = from; i < to; i++) {
+            n += StreamLayout.varLength(a[i].length) + a[i].length;
+        }
+        byte[] out = Arrays.copyOf(node, node.length + n);
+        int at = node.length;
+        out[at++] = 0;
+        at = StreamLayout.putVar(out, at, msDelta);
+        at = StreamLayout.putVar(out, at, seqPart);
+        at = StreamLayout.putVar(out, at, (to - from) / 2);
+        for (int i = from; i < to; i++) {
+            at = StreamLayout.putVar(out, at, a[i].length);
+            System.arraycopy(a[i], 0, out, at, a[i].length);
+            at += a[i].length;
+        }
+        return out;
+    }
+
+    /** @return a node of the live {@code entries} (at least one), in order */
+    static byte[] of(List<Entry> entries) {
+        Entry e0 = entries.getFirst();
+        byte[] node = create(e0.id(), e0.fields(), 0, e0.fields().length);
+        for (int i = 1; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            node = append(node, e.id(), e.fields(), 0, e.fields().length);
+        }
+        return node;
+    }
+
+    /** @return the node's first entry's ID, deleted or not: what a binary search over nodes compares */
+    static StreamId base(byte[] node) {
+        return new StreamId(StreamLayout.getLong(node, StreamLayout.NODE_BASE_MS_OFFSET),
+                StreamLayout.getLong(node, StreamLayout.NODE_BASE_SEQ_OFFSET));
+    }
+
+    /** @return the entries written in {@code node}, deleted ones too, read without copying their fields */
+    static int count(byte[] node) {
+        int n = 0;
+        int[] pos = {StreamLayout.NODE_HEADER_LENGTH};
+        while (pos[0] < node.length) {
+            pos[0]++;
+            StreamLayout.getVar(node, pos);
+            StreamLayout.getVar(node, pos);
+            long fields = 2 * StreamLayout.getVar(node, pos);
+            for (long i = 0; i < fields; i++) {
+                long length = StreamLayout.getVar(node, pos); // moves pos[0] past the length first
+                pos[0] += (int) length;
+            }
+            n++;
+        }
+        return n;
+    }
+
+    /** @return every entry, deleted ones too, in ID order */
+    static List<Entry> entries(byte[] node) {
+        StreamId base = base(node);
+        List<Entry> out = new ArrayList<>();
+        int[] pos = {StreamLayout.NODE_HEADER_LENGTH};
+        while (pos[0] < node.length) {
+            int flagsAt = pos[0];
+            pos[0]++;
+            long msDelta = StreamLayout.getVar(node, pos);
+            long seqPart = StreamLayout.getVar(node, pos);
+            long pairs = StreamLayout.getVar(node, pos);
+            if (pairs < 0 || pairs > node.length) {
+                throw new IllegalStateException("stream node of length=" + node.length + " has an entry of pairs=" + pairs
+                        + ": the element map is damaged");
+            }
+            byte[][] fields = new byte[(int) pairs * 2][];
+            for (int i = 0; i < fields.length; i++) {
+                long len = StreamLayout.getVar(node, pos);
+                if (len < 0 || len > node.length - pos[0]) {
+                    throw new IllegalStateException("stream node of length=" + node.length + " has a field of length=" + len
+                            + " at offset=" + pos[0] + ": the element map is damaged");
+                }
+                fields[i] = Arrays.copyOfRange(node, pos[0], pos[0] + (int) len);
+                pos[0] += (int) len;
+            }
+            StreamId id = msDelta == 0 ? new StreamId(base.ms(), base.seq() + seqPart)
+                    : new StreamId(base.ms() + msDelta, seqPart);
+            out.add(new Entry(id, fields, (node[flagsAt] & StreamLayout.DELETED) != 0, flagsAt));
+        }
+        return out;
+    }
+
+    /** @return {@code node} with the entry whose flags are at {@code flagsAt} marked deleted */
+    static byte[] delete(byte[] node, int flagsAt) {
+        byte[] out = node.clone();
+        out[flagsAt] |= StreamLayout.DELETED;
+        return out;
+    }
+}
