@@ -309,7 +309,12 @@ class VirtualThreadsTest {
                 futures.add(requests.submit(() -> m.merge(key, new Counter("k", 1), VirtualThreadsTest::sum)));
             }
             sleep(200);   // every waiter has started, spun and gone to wait
-            double cores = coresBusyOver(500);
+            // On a loaded machine 2000 starts can take longer than that: the quietest of a few
+            // windows is the waiting itself (waiters that kept polling would keep every window busy).
+            double cores = Double.MAX_VALUE;
+            for (int i = 0; i < 6 && cores - idle >= 0.3; i++) {
+                cores = Math.min(cores, coresBusyOver(300));
+            }
             measured.countDown();
             futures.add(holder);
             awaitAll(futures);
