@@ -165,6 +165,11 @@ final class StoredStream {
         elements.put(id, StreamLayout.AUX_BASE + index, value);
     }
 
+    /** Frees auxiliary entry {@code index}, which the committed header no longer names. */
+    void removeAux(long index) {
+        elements.remove(id, StreamLayout.AUX_BASE + index);
+    }
+
     /** Sets the auxiliary count and groups' field; {@link #commit} writes them. Entries past a lowered count are freed by the collector. */
     void setAux(long count, long state) {
         auxCount = count;
