@@ -512,7 +512,7 @@ final class StoredStream {
     /**
      * Stores {@code dumped} as the stream under {@code key} with deadline {@code at}, replacing
      * what the key held (RESTORE, import-rdb): nodes of up to {@code nodeMaxEntries} under a new
-     * id, then the header. Its consumer groups are not stored (the caller refused any).
+     * id, its consumer groups' entries ({@link StreamGroups#stage}), then the header.
      */
     static void load(KeyValueStore store, byte[] key, RdbStreams.Stream dumped, long at, long nodeMaxEntries) {
         StoredStream s = create(store, key);
@@ -533,17 +533,18 @@ final class StoredStream {
         s.last = new StreamId(dumped.lastMs(), dumped.lastSeq());
         s.added = dumped.entriesAdded();
         s.maxDeleted = new StreamId(dumped.maxDeletedMs(), dumped.maxDeletedSeq());
+        StreamGroups.stage(s, GroupsDump.from(dumped.consumerGroups()));
         s.commit();
     }
 
-    /** @return this stream as a dump holds it (DUMP), with no consumer groups */
+    /** @return this stream as a dump holds it (DUMP), with its consumer groups */
     RdbStreams.Stream dumped() {
         List<RdbStreams.Entry> entries = new ArrayList<>((int) Math.min(length, 1 << 20));
         for (StreamNode.Entry e : range(StreamId.MIN, StreamId.MAX, -1, false)) {
             entries.add(new RdbStreams.Entry(e.id().ms(), e.id().seq(), e.fields()));
         }
         return new RdbStreams.Stream(entries, last.ms(), last.seq(), firstId.ms(), firstId.seq(), maxDeleted.ms(),
-                maxDeleted.seq(), added, 0);
+                maxDeleted.seq(), added, StreamGroups.of(this).size(), GroupsDump.of(StreamGroups.of(this).all()));
     }
 
     /** Writes the header: the commit point of every change. */

@@ -99,6 +99,26 @@ final class StreamGroups {
         return -(lo + 1);
     }
 
+    /**
+     * Writes {@code groups} as the groups of {@code s}, a stream not yet stored (RESTORE's), without
+     * committing: the caller's commit of the whole stream names them.
+     */
+    static void stage(StoredStream s, List<ConsumerGroup> groups) {
+        List<ConsumerGroup> sorted = new ArrayList<>(groups);
+        sorted.sort((x, y) -> Arrays.compareUnsigned(x.name, y.name));
+        List<GroupsLayout.Slot> slots = new ArrayList<>(sorted.size());
+        for (int i = 0; i < sorted.size(); i++) {
+            s.putAux(i, GroupsLayout.group(sorted.get(i)));
+            slots.add(new GroupsLayout.Slot(sorted.get(i).name, i));
+        }
+        if (sorted.isEmpty()) {
+            s.setAux(0, 0);
+            return;
+        }
+        s.putAux(sorted.size(), GroupsLayout.directory(slots));
+        s.setAux(sorted.size() + 1, sorted.size() + 1);
+    }
+
     /** Stores {@code g} (new or changed) and commits the stream's header. */
     void save(ConsumerGroup g) {
         Set<Long> used = usedSlots();
