@@ -61,7 +61,10 @@ class StreamGroupsTest {
     void fourConsumersShareEveryEntryOnceAndAckAll() throws Exception {
         int total = 5000;
         ExecutorService pool = Executors.newFixedThreadPool(4);
-        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+        // an event loop per consumer, so that their commands run at once
+        ServerConfig fourLoops = new ServerConfig("127.0.0.1", 0, -1, dir, null, 100, 1 << 20, 0, 4,
+                ServerConfig.DEFAULT_BUSY_POLL_MICROS);
+        try (ColossalServer s = ColossalServer.start(fourLoops); Jedis j = new Jedis("127.0.0.1", s.port())) {
             for (int i = 1; i <= total; i++) {
                 j.xadd("jobs", new StreamEntryID(i, 0), Map.of("n", Integer.toString(i)));
             }
