@@ -13,8 +13,8 @@ import java.util.function.Consumer;
  * XREADGROUP, with Redis 7.0's replies, errors and order of checks. {@code >} delivers the
  * entries after the group's last delivered ID and records them in its pending entries list
  * (unless NOACK); an explicit ID reads the consumer's own pending entries after it again (a
- * deleted entry answers its ID with a nil). The consumer is made on first use and its seen-time
- * set. With BLOCK and nothing new, the client waits ({@link KeyWaits}) until an XADD gives the
+ * deleted entry answers its ID with a nil). The consumer is made, and its seen-time set, when a
+ * read serves it something (history, or new entries), as in 7.0. With BLOCK and nothing new, the client waits ({@link KeyWaits}) until an XADD gives the
  * group an entry, its timeout, CLIENT UNBLOCK, or its group or key goes (then Redis's NOGROUP or
  * UNBLOCKED error).
  */
@@ -142,7 +142,7 @@ final class GroupReadCommand {
         }
         List<Found> found = new ArrayList<>();
         for (int i = 0; i < ids.length; i++) {
-            Found f = read(c.db, store, x, x.keys()[i], ids[i], false);
+            Found f = read(c.db, store, x, x.keys()[i], ids[i]);
             if (f != null) {
                 found.add(f);
             }
@@ -177,7 +177,7 @@ final class GroupReadCommand {
             } finally {
                 l.unlock();
             }
-            Found f = read(db, s, x, key, null, true);
+            Found f = read(db, s, x, key, null);
             return f == null ? null : resp(protocol, rr -> write(rr, List.of(f)));
         }, BlockingListCommands.nullArray(c), false), x.block());
     }
@@ -186,10 +186,9 @@ final class GroupReadCommand {
      * Serves one stream under its key's lock: the consumer's history after {@code after}, or
      * with {@code after} null the group's new entries (recorded as pending unless NOACK).
      *
-     * @param waiting whether a waiter tries: then a try that finds nothing changes nothing
      * @return its part of the reply (history always has one), or null if there is nothing new
      */
-    private Found read(int db, KeyValueStore store, Options x, byte[] key, StreamId after, boolean waiting) {
+    private Found read(int db, KeyValueStore store, Options x, byte[] key, StreamId after) {
         Lock l = store.lock(key);
         l.lock();
         boolean created;
@@ -202,6 +201,15 @@ final class GroupReadCommand {
                 return null;   // gone since the check: answered as nothing new, as a waiter's attempt then tells
             }
             long now = ctx.now();
+            List<StreamNode.Entry> fresh = List.of();
+            if (after == null) {
+                StreamId from = g.lastId.next();
+                fresh = from == null || s.length() == 0 ? List.of()
+                        : s.range(from, StreamId.MAX, x.count() == 0 ? -1 : x.count(), false);
+                if (fresh.isEmpty()) {
+                    return null;   // as 7.0: nothing to serve makes no consumer and changes nothing
+                }
+            }
             boolean[] made = {false};
             ConsumerGroup.Consumer consumer = g.consumer(x.consumer(), now, made);
             created = made[0];
@@ -225,23 +233,16 @@ final class GroupReadCommand {
                         items.add(new Item(e.getKey(), entry));
                     }
                 }
-                out = new Found(key, items);
             } else {
-                StreamId from = g.lastId.next();
-                List<StreamNode.Entry> es = from == null || s.length() == 0 ? List.of()
-                        : s.range(from, StreamId.MAX, x.count() == 0 ? -1 : x.count(), false);
-                for (StreamNode.Entry e : es) {
+                for (StreamNode.Entry e : fresh) {
                     GroupProgress.delivered(s, g, e.id());
                     if (!x.noAck()) {
                         g.pel.put(e.id(), new ConsumerGroup.Pending(consumer, now, 1));
                     }
                     items.add(new Item(e.id(), e));
                 }
-                out = items.isEmpty() ? null : new Found(key, items);
-                if (out == null && waiting) {
-                    return null;
-                }
             }
+            out = new Found(key, items);
             groups.save(g);
         } finally {
             l.unlock();
