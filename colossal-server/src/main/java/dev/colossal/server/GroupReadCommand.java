@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
 
@@ -45,61 +44,48 @@ final class GroupReadCommand {
     /** One stream's part of a reply. */
     private record Found(byte[] key, List<Item> items) {}
 
+    /**
+     * Takes GROUP and NOACK out of the options and reads the rest as XREAD's ({@link StreamReadArgs}).
+     *
+     * @return the options, or null once the error is answered
+     */
     private static Options parse(byte[][] a, boolean inScript, Reply r) {
-        long count = 0;
-        long block = -1;
-        boolean noAck = false;
         byte[] group = null;
         byte[] consumer = null;
-        for (int i = 1; i < a.length; i++) {
+        boolean noAck = false;
+        boolean blocks = false;
+        List<byte[]> rest = new ArrayList<>(a.length);
+        rest.add(a[0]);
+        int i = 1;
+        for (; i < a.length && !Args.is(a[i], "STREAMS"); i++) {
             int more = a.length - i - 1;
-            byte[] o = a[i];
-            if (Args.is(o, "BLOCK") && more > 0) {
-                if (inScript) {
-                    r.error("ERR xreadgroup command is not allowed with BLOCK option from scripts");
-                    return null;
-                }
-                OptionalLong v = Args.toLong(a[++i]);
-                if (v.isEmpty()) {
-                    r.error("ERR timeout is not an integer or out of range");
-                    return null;
-                }
-                if (v.getAsLong() < 0) {
-                    r.error("ERR timeout is negative");
-                    return null;
-                }
-                block = v.getAsLong();
-            } else if (Args.is(o, "COUNT") && more > 0) {
-                OptionalLong v = Args.toLong(a[++i]);
-                if (v.isEmpty()) {
-                    r.error(Errors.NOT_INTEGER);
-                    return null;
-                }
-                count = Math.max(0, v.getAsLong());
-            } else if (Args.is(o, "STREAMS") && more > 0) {
-                int n = a.length - i - 1;
-                if (n % 2 != 0) {
-                    r.error("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.");
-                    return null;
-                }
-                if (group == null) {
-                    r.error("ERR Missing GROUP option for XREADGROUP");
-                    return null;
-                }
-                return new Options(count, block, noAck, group, consumer, Arrays.copyOfRange(a, i + 1, i + 1 + n / 2),
-                        Arrays.copyOfRange(a, i + 1 + n / 2, a.length));
-            } else if (Args.is(o, "GROUP") && more >= 2) {
+            if (Args.is(a[i], "GROUP") && more >= 2) {
                 group = a[++i];
                 consumer = a[++i];
-            } else if (Args.is(o, "NOACK")) {
+            } else if (Args.is(a[i], "NOACK")) {
                 noAck = true;
             } else {
-                r.error(Errors.SYNTAX);
-                return null;
+                rest.add(a[i]);
+                if ((Args.is(a[i], "COUNT") || Args.is(a[i], "BLOCK")) && more > 0) {
+                    blocks |= Args.is(a[i], "BLOCK");
+                    rest.add(a[++i]);
+                }
             }
         }
-        r.error(Errors.SYNTAX);
-        return null;
+        if (inScript && blocks) {
+            r.error("ERR xreadgroup command is not allowed with BLOCK option from scripts");
+            return null;
+        }
+        rest.addAll(Arrays.asList(a).subList(i, a.length));
+        StreamReadArgs x = StreamReadArgs.parse(rest.toArray(byte[][]::new), false, r);
+        if (x == null) {
+            return null;
+        }
+        if (group == null) {
+            r.error("ERR Missing GROUP option for XREADGROUP");
+            return null;
+        }
+        return new Options(x.count(), x.block(), noAck, group, consumer, x.keys(), x.idArgs());
     }
 
     private void xreadgroup(Client c, byte[][] a, Reply r) {
@@ -114,8 +100,7 @@ final class GroupReadCommand {
             l.lock();
             boolean hasGroup;
             try {
-                StoredStream s = StoredStream.read(store, x.keys()[i]);
-                hasGroup = s != null && StreamGroups.of(s).get(x.group()) != null;
+                hasGroup = StreamGroups.Target.of(store, x.keys()[i], x.group()) != null;
             } finally {
                 l.unlock();
             }
@@ -194,12 +179,13 @@ final class GroupReadCommand {
         boolean created;
         Found out;
         try {
-            StoredStream s = StoredStream.read(store, key);
-            StreamGroups groups = s == null ? null : StreamGroups.of(s);
-            ConsumerGroup g = groups == null ? null : groups.get(x.group());
-            if (g == null) {
+            StreamGroups.Target t = StreamGroups.Target.of(store, key, x.group());
+            if (t == null) {
                 return null;   // gone since the check: answered as nothing new, as a waiter's attempt then tells
             }
+            StoredStream s = t.stream();
+            StreamGroups groups = t.groups();
+            ConsumerGroup g = t.group();
             long now = ctx.now();
             List<StreamNode.Entry> fresh = List.of();
             if (after == null) {
@@ -278,7 +264,7 @@ final class GroupReadCommand {
         }
     }
 
-    /** @return what {@code body} writes, as bytes in {@code protocol}, for a waiter's loop to send */
+    /** @return what {@code body} writes, as bytes in {@code protocol}, for a waiter's loop to send (XREAD's too) */
     static byte[] resp(int protocol, Consumer<Reply> body) {
         Reply r = new Reply();
         r.protocol = protocol;

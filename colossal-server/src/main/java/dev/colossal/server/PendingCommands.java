@@ -39,9 +39,10 @@ final class PendingCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            StoredStream s = StoredStream.read(store, a[1]);
-            StreamGroups groups = s == null ? null : StreamGroups.of(s);
-            ConsumerGroup g = groups == null ? null : groups.get(a[2]);
+            StreamGroups.Target t = StreamGroups.Target.of(store, a[1], a[2]);
+            StoredStream s = t == null ? null : t.stream();
+            StreamGroups groups = t == null ? null : t.groups();
+            ConsumerGroup g = t == null ? null : t.group();
             if (g == null) {
                 r.integer(0);
                 return;
@@ -116,8 +117,8 @@ final class PendingCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            StoredStream s = StoredStream.read(store, a[1]);
-            ConsumerGroup g = s == null ? null : StreamGroups.of(s).get(a[2]);
+            StreamGroups.Target t = StreamGroups.Target.of(store, a[1], a[2]);
+            ConsumerGroup g = t == null ? null : t.group();
             if (g == null) {
                 r.error(noGroup(a[1], a[2]));
                 return;
@@ -190,23 +191,40 @@ final class PendingCommands {
         }
     }
 
-    private void xclaim(Client c, byte[][] a, Reply r) {
+    /** A claim's work on its group, under the key's lock. */
+    @FunctionalInterface
+    private interface Claim {
+        /** @return whether it made the consumer */
+        boolean run(StoredStream s, StreamGroups groups, ConsumerGroup g);
+    }
+
+    /** Runs {@code claim} on the group {@code a[2]} of stream {@code a[1]} under its lock, or answers NOGROUP. */
+    private void claiming(Client c, byte[][] a, Reply r, Claim claim) {
         KeyValueStore store = ctx.db(c);
         Lock l = store.lock(a[1]);
         l.lock();
         boolean createdConsumer;
         try {
-            StoredStream s = StoredStream.read(store, a[1]);
-            StreamGroups groups = s == null ? null : StreamGroups.of(s);
-            ConsumerGroup g = groups == null ? null : groups.get(a[2]);
-            if (g == null) {
+            StreamGroups.Target t = StreamGroups.Target.of(store, a[1], a[2]);
+            if (t == null) {
                 r.error(noGroup(a[1], a[2]));
                 return;
             }
+            createdConsumer = claim.run(t.stream(), t.groups(), t.group());
+        } finally {
+            l.unlock();
+        }
+        if (createdConsumer) {
+            ctx.events.fire(KeyspaceEvents.STREAM, "xgroup-createconsumer", c.db, a[1]);
+        }
+    }
+
+    private void xclaim(Client c, byte[][] a, Reply r) {
+        claiming(c, a, r, (s, groups, g) -> {
             OptionalLong idle = Args.toLong(a[4]);
             if (idle.isEmpty()) {
                 r.error("ERR Invalid min-idle-time argument for XCLAIM");
-                return;
+                return false;
             }
             long minIdle = Math.max(0, idle.getAsLong());
             int j = 5;
@@ -235,7 +253,7 @@ final class PendingCommands {
                     OptionalLong v = Args.toLong(a[++j]);
                     if (v.isEmpty()) {
                         r.error("ERR Invalid " + opt + " option argument for XCLAIM");
-                        return;
+                        return false;
                     }
                     switch (opt) {
                         case "IDLE" -> deliveryTime = now - v.getAsLong();
@@ -246,11 +264,11 @@ final class PendingCommands {
                     lastId = StreamId.parse(a[++j], 0, true);
                     if (lastId == null) {
                         r.error(StreamId.INVALID);
-                        return;
+                        return false;
                     }
                 } else {
                     r.error("ERR Unrecognized XCLAIM option '" + Errors.text(a[j]) + "'");
-                    return;
+                    return false;
                 }
             }
             boolean changed = false;
@@ -280,11 +298,7 @@ final class PendingCommands {
                 } else if (p == null || (minIdle != 0 && now - p.deliveryTime < minIdle)) {
                     continue;
                 }
-                if (to == null) {
-                    to = g.consumer(a[3], now, created);
-                    to.seenTime = now;
-                }
-                p.consumer = to;
+                to = claim(g, p, to, a[3], now, created);
                 p.deliveryTime = deliveryTime;
                 if (retryCount >= 0) {
                     p.deliveryCount = retryCount;
@@ -297,20 +311,36 @@ final class PendingCommands {
             if (changed) {
                 groups.save(g);
             }
-            createdConsumer = created[0];
-            r.array(replies.size());
-            for (Object o : replies) {
-                if (o instanceof StreamId id) {
-                    r.bulk(id.bytes());
-                } else {
-                    StreamCommands.entry(r, (StreamNode.Entry) o);
-                }
-            }
-        } finally {
-            l.unlock();
+            claimed(r, replies);
+            return created[0];
+        });
+    }
+
+    /**
+     * Gives pending entry {@code p} to consumer {@code name}: {@code to} once a claim found it, else
+     * looked up or made (and {@code created[0]} set), seen {@code now}.
+     *
+     * @return the consumer
+     */
+    private static ConsumerGroup.Consumer claim(ConsumerGroup g, ConsumerGroup.Pending p, ConsumerGroup.Consumer to,
+                                                byte[] name, long now, boolean[] created) {
+        if (to == null) {
+            to = g.consumer(name, now, created);
+            to.seenTime = now;
         }
-        if (createdConsumer) {
-            ctx.events.fire(KeyspaceEvents.STREAM, "xgroup-createconsumer", c.db, a[1]);
+        p.consumer = to;
+        return to;
+    }
+
+    /** Writes what XCLAIM or XAUTOCLAIM claimed: IDs (JUSTID) or entries. */
+    private static void claimed(Reply r, List<Object> claimed) {
+        r.array(claimed.size());
+        for (Object o : claimed) {
+            if (o instanceof StreamId id) {
+                r.bulk(id.bytes());
+            } else {
+                StreamCommands.entry(r, (StreamNode.Entry) o);
+            }
         }
     }
 
@@ -348,19 +378,11 @@ final class PendingCommands {
                 return;
             }
         }
-        KeyValueStore store = ctx.db(c);
-        Lock l = store.lock(a[1]);
-        l.lock();
-        boolean createdConsumer;
-        try {
-            StoredStream s = StoredStream.read(store, a[1]);
-            StreamGroups groups = s == null ? null : StreamGroups.of(s);
-            ConsumerGroup g = groups == null ? null : groups.get(a[2]);
-            if (g == null) {
-                r.error(noGroup(a[1], a[2]));
-                return;
-            }
-            long attempts = count * 10;
+        long limit = count;
+        boolean onlyIds = justId;
+        claiming(c, a, r, (s, groups, g) -> {
+            long left = limit;
+            long attempts = limit * 10;
             long now = ctx.now();
             ConsumerGroup.Consumer to = null;
             boolean[] created = {false};
@@ -369,7 +391,7 @@ final class PendingCommands {
             StreamId cursor = StreamId.MIN;
             boolean changed = false;
             var it = g.pel.tailMap(start, true).entrySet().iterator();
-            while (attempts > 0 && count > 0 && it.hasNext()) {
+            while (attempts > 0 && left > 0 && it.hasNext()) {
                 attempts--;
                 var pe = it.next();
                 StreamId id = pe.getKey();
@@ -378,24 +400,20 @@ final class PendingCommands {
                 if (e == null) {
                     it.remove();
                     deleted.add(id);
-                    count--;
+                    left--;
                     changed = true;
                     continue;
                 }
                 if (minIdle != 0 && now - p.deliveryTime < minIdle) {
                     continue;
                 }
-                if (to == null) {
-                    to = g.consumer(a[3], now, created);
-                    to.seenTime = now;
-                }
-                p.consumer = to;
+                to = claim(g, p, to, a[3], now, created);
                 p.deliveryTime = now;
-                if (!justId) {
+                if (!onlyIds) {
                     p.deliveryCount++;
                 }
-                claimed.add(justId ? id : e);
-                count--;
+                claimed.add(onlyIds ? id : e);
+                left--;
                 changed = true;
             }
             if (it.hasNext()) {
@@ -404,24 +422,12 @@ final class PendingCommands {
             if (changed) {
                 groups.save(g);
             }
-            createdConsumer = created[0];
             r.array(3);
             r.bulk(cursor.bytes());
-            r.array(claimed.size());
-            for (Object o : claimed) {
-                if (o instanceof StreamId id) {
-                    r.bulk(id.bytes());
-                } else {
-                    StreamCommands.entry(r, (StreamNode.Entry) o);
-                }
-            }
+            claimed(r, claimed);
             r.array(deleted.size());
             deleted.forEach(id -> r.bulk(id.bytes()));
-        } finally {
-            l.unlock();
-        }
-        if (createdConsumer) {
-            ctx.events.fire(KeyspaceEvents.STREAM, "xgroup-createconsumer", c.db, a[1]);
-        }
+            return created[0];
+        });
     }
 }

@@ -14,6 +14,30 @@ import java.util.Set;
  */
 final class StreamGroups {
 
+    /**
+     * A stream and one of its groups, as a command finds them under the key's lock.
+     *
+     * @param stream the stream
+     * @param groups its groups
+     * @param group  the group named
+     */
+    record Target(StoredStream stream, StreamGroups groups, ConsumerGroup group) {
+
+        /**
+         * @return the stream under {@code key} and its group {@code name}, or null if either is missing
+         * @throws ReplyException WRONGTYPE
+         */
+        static Target of(KeyValueStore store, byte[] key, byte[] name) {
+            StoredStream s = StoredStream.read(store, key);
+            if (s == null) {
+                return null;
+            }
+            StreamGroups groups = StreamGroups.of(s);
+            ConsumerGroup g = groups.get(name);
+            return g == null ? null : new Target(s, groups, g);
+        }
+    }
+
     private final StoredStream stream;
     /** The groups' names and slots, in name order. */
     private final List<GroupsLayout.Slot> slots;
