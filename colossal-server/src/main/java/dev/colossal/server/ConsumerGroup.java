@@ -61,6 +61,15 @@ final class ConsumerGroup {
         return c;
     }
 
+    /** @return each consumer's pending entries, in one pass over the PEL (consumers with none are absent) */
+    java.util.Map<Consumer, Long> pendingCounts() {
+        java.util.Map<Consumer, Long> n = new java.util.IdentityHashMap<>();
+        for (Pending p : pel.values()) {
+            n.merge(p.consumer, 1L, Long::sum);
+        }
+        return n;
+    }
+
     /** @return the entries pending for {@code c} */
     long pendingOf(Consumer c) {
         long n = 0;

@@ -15,9 +15,13 @@ import java.util.function.Consumer;
  * deleted entry answers its ID with a nil). The consumer is made, and its seen-time set, when a
  * read serves it something (history, or new entries), as in 7.0. With BLOCK and nothing new, the client waits ({@link KeyWaits}) until an XADD gives the
  * group an entry, its timeout, CLIENT UNBLOCK, or its group or key goes (then Redis's NOGROUP or
- * UNBLOCKED error).
+ * UNBLOCKED error: at once after XGROUP DESTROY and DEL, within {@link #GONE_POLL_MILLIS} after SET
+ * over the key, its expiry or FLUSHDB, which the waiter's poll finds).
  */
 final class GroupReadCommand {
+
+    /** How soon a waiter notices its stream went by SET, expiry or FLUSHDB (DEL and XGROUP DESTROY tell at once). */
+    private static final long GONE_POLL_MILLIS = 100;
 
     private final ServerContext ctx;
 
@@ -164,7 +168,7 @@ final class GroupReadCommand {
             }
             Found f = read(db, s, x, key, null);
             return f == null ? null : resp(protocol, rr -> write(rr, List.of(f)));
-        }, BlockingListCommands.nullArray(c), false), x.block());
+        }, BlockingListCommands.nullArray(c), false, GONE_POLL_MILLIS), x.block());
     }
 
     /**

@@ -176,8 +176,9 @@ final class PendingCommands {
         r.bulk(g.pel.lastKey().bytes());
         List<ConsumerGroup.Consumer> with = new ArrayList<>();
         List<Long> counts = new ArrayList<>();
+        Map<ConsumerGroup.Consumer, Long> pending = g.pendingCounts();
         for (ConsumerGroup.Consumer k : g.consumers.values()) {
-            long n = g.pendingOf(k);
+            long n = pending.getOrDefault(k, 0L);
             if (n > 0) {
                 with.add(k);
                 counts.add(n);

@@ -28,10 +28,10 @@ import redis.clients.jedis.StreamEntryID;
 /**
  * Consumer groups through Jedis and raw RESP: four consumers of one group on four threads share
  * 5,000 entries, each delivered once and all acknowledged; XREADGROUP BLOCK woken by an XADD from
- * another connection, ended by XGROUP DESTROY and DEL with Redis's errors; RESTORE of
- * redis-server's DUMP of a grouped stream answers XINFO STREAM FULL and XPENDING byte for byte as
- * redis-server does, and redis-server RESTOREs our DUMP to the same answers; COPY, RENAME and a
- * restart keep the groups, DEL frees their entries. Replies of single commands are
+ * another connection, ended by XGROUP DESTROY, DEL, SET, FLUSHALL and expiry with Redis's errors;
+ * RESTORE of redis-server's DUMP of a grouped stream answers XINFO STREAM FULL and XPENDING byte for
+ * byte as redis-server does, and redis-server RESTOREs our DUMP to the same answers; COPY, RENAME
+ * and a restart keep the groups, DEL frees their entries. Replies of single commands are
  * {@code redis-compat.txt}'s; random sequences {@link StreamGroupsDifferentialTest}'s.
  */
 class StreamGroupsTest {
@@ -140,6 +140,18 @@ class StreamGroupsTest {
             j.del("s");
             e = assertThrows(Exception.class, () -> deleted.get(10, TimeUnit.SECONDS));
             assertEquals("UNBLOCKED the stream key no longer exists", e.getCause().getMessage());
+
+            for (Runnable gone : List.<Runnable>of(() -> j.set("s", "a string now"), j::flushAll, () -> j.pexpire("s", 1))) {
+                call(j, Protocol.Command.XGROUP, "CREATE", "s", "g", "$", "MKSTREAM");
+                Future<Object> ended = pool.submit(() -> call(waiter, Protocol.Command.XREADGROUP, "GROUP", "g", "c",
+                        "BLOCK", "0", "STREAMS", "s", ">"));
+                eventually(() -> blocked(j) == 1, "XREADGROUP to block");
+                gone.run();
+                e = assertThrows(Exception.class, () -> ended.get(10, TimeUnit.SECONDS));
+                assertEquals("UNBLOCKED the stream key no longer exists", e.getCause().getMessage(),
+                        "SET over the key, FLUSHALL and expiry end the wait too");
+                j.del("s");
+            }
 
             call(j, Protocol.Command.XGROUP, "CREATE", "s", "g", "$", "MKSTREAM");
             long t0 = System.nanoTime();
