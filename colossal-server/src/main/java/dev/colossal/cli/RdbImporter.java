@@ -110,11 +110,6 @@ final class RdbImporter implements RdbReader.Visitor {
 
     @Override
     public void stream(int db, byte[] key, RdbStreams.Stream stream, long expireAtMillis, long offset) {
-        if (stream.groups() > 0) {
-            // Consumer groups are not stored yet: the stream is passed over whole, not cut of its groups
-            other(db, key, "consumer-grouped stream", expireAtMillis, offset);
-            return;
-        }
         if (keep(db, key, expireAtMillis, offset, w -> {
             w.setStream(db, key, stream, expireAtMillis);
             long n = 0;

@@ -309,21 +309,15 @@ public final class DumpPayload {
         }
     }
 
-    /** @return the stream at {@code in}, refused if it has consumer groups, which this server does not store yet */
-    private static Value stream(RdbInput in, int type) throws RdbFormatException, RefusedException {
-        RdbStreams.Stream s = RdbStreams.read(in, type);
-        if (s.groups() > 0) {
-            throw new RefusedException(Refusal.UNSUPPORTED_TYPE, "it holds a stream with " + s.groups() + " consumer"
-                    + " group(s), which this server does not restore yet: XGROUP DESTROY them, DUMP again, and"
-                    + " XGROUP CREATE them here");
-        }
-        return new Value(null, null, null, null, null, s);
+    /** @return the stream at {@code in}, with its consumer groups */
+    private static Value stream(RdbInput in, int type) throws RdbFormatException {
+        return new Value(null, null, null, null, null, RdbStreams.read(in, type));
     }
 
     /**
-     * @param s              a stream (its groups not written: none)
+     * @param s              a stream, with its consumer groups
      * @param nodeMaxEntries entries a node takes at most, as stream-node-max-entries
-     * @return its DUMP payload, RDB type 19, as Redis 7.0 writes it, with no consumer groups
+     * @return its DUMP payload, RDB type 19, as Redis 7.0 writes it
      */
     public static byte[] ofStream(RdbStreams.Stream s, int nodeMaxEntries) {
         List<byte[]> keys = new java.util.ArrayList<>();
@@ -335,7 +329,7 @@ public final class DumpPayload {
             nodes.add(RdbStreams.listpack(node));
         }
         long[] counters = {s.entries().size(), s.lastMs(), s.lastSeq(), s.firstMs(), s.firstSeq(), s.maxDeletedMs(),
-                s.maxDeletedSeq(), s.entriesAdded(), 0};
+                s.maxDeletedSeq(), s.entriesAdded(), s.consumerGroups().size()};
         long body = lengthSize(nodes.size());
         for (int i = 0; i < nodes.size(); i++) {
             body += stringSize(MemorySegment.ofArray(keys.get(i))) + stringSize(MemorySegment.ofArray(nodes.get(i)));
@@ -343,6 +337,7 @@ public final class DumpPayload {
         for (long c : counters) {
             body += lengthSize(c);
         }
+        body += groupsSize(s.consumerGroups());
         byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = RdbStreams.STREAM_2;
@@ -354,6 +349,7 @@ public final class DumpPayload {
         for (long c : counters) {
             at = writeLength(o, at, c);
         }
+        at = writeGroups(o, at, s.consumerGroups());
         footer(o, at);
         return out;
     }
@@ -367,6 +363,55 @@ public final class DumpPayload {
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    /** @return the bytes {@link #writeGroups} writes */
+    private static long groupsSize(List<RdbStreams.Group> groups) {
+        long n = 0;
+        for (RdbStreams.Group g : groups) {
+            n += stringSize(MemorySegment.ofArray(g.name())) + lengthSize(g.lastMs()) + lengthSize(g.lastSeq())
+                    + lengthSize(g.entriesRead()) + lengthSize(g.pending().size());
+            for (RdbStreams.Pending p : g.pending()) {
+                n += 16 + 8 + lengthSize(p.deliveryCount());
+            }
+            n += lengthSize(g.consumers().size());
+            for (RdbStreams.Consumer c : g.consumers()) {
+                n += stringSize(MemorySegment.ofArray(c.name())) + 8 + lengthSize(c.pending().size())
+                        + 16L * c.pending().size();
+            }
+        }
+        return n;
+    }
+
+    /** Writes a type 19 stream's consumer groups (drawn in {@link RdbValues#skipStream}); @return the offset after them */
+    private static int writeGroups(MemorySegment o, int at, List<RdbStreams.Group> groups) {
+        ValueLayout.OfLong be = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+        ValueLayout.OfLong le = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (RdbStreams.Group g : groups) {
+            at = writeString(o, at, MemorySegment.ofArray(g.name()));
+            at = writeLength(o, at, g.lastMs());
+            at = writeLength(o, at, g.lastSeq());
+            at = writeLength(o, at, g.entriesRead());
+            at = writeLength(o, at, g.pending().size());
+            for (RdbStreams.Pending p : g.pending()) {
+                o.set(be, at, p.ms());
+                o.set(be, at + 8, p.seq());
+                o.set(le, at + 16, p.deliveryTime());
+                at = writeLength(o, at + 24, p.deliveryCount());
+            }
+            at = writeLength(o, at, g.consumers().size());
+            for (RdbStreams.Consumer c : g.consumers()) {
+                at = writeString(o, at, MemorySegment.ofArray(c.name()));
+                o.set(le, at, c.seenTime());
+                at = writeLength(o, at + 8, c.pending().size());
+                for (RdbStreams.Pending p : c.pending()) {
+                    o.set(be, at, p.ms());
+                    o.set(be, at + 8, p.seq());
+                    at += 16;
+                }
+            }
+        }
+        return at;
     }
 
     /** @return the bytes of the RDB length {@code n}, unsigned (a stream ID's parts may use the 64th bit) */

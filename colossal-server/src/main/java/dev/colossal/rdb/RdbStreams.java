@@ -21,7 +21,9 @@ import java.util.List;
  *    other listpack entries (n + 3 with SAMEFIELDS, 2m + 4 without)
  * </pre>
  *
- * <p>Consumer groups are passed over and counted; a caller that cannot keep them refuses the stream.
+ * <p>Consumer groups follow the counters (drawn in {@link RdbValues#skipStream}): each with its
+ * last ID, entries read (type 19 on), pending entries list and consumers, whose own pending
+ * lists name entries of the group's.
  */
 public final class RdbStreams {
 
@@ -45,10 +47,35 @@ public final class RdbStreams {
      * A stream as a dump holds it; IDs are unsigned pairs of longs.
      *
      * @param entries      the live entries, in ID order
-     * @param groups       its consumer groups (passed over)
+     * @param groups       how many consumer groups it has
+     * @param consumerGroups its consumer groups
      */
     public record Stream(List<Entry> entries, long lastMs, long lastSeq, long firstMs, long firstSeq, long maxDeletedMs,
-                         long maxDeletedSeq, long entriesAdded, long groups) {}
+                         long maxDeletedSeq, long entriesAdded, long groups, List<Group> consumerGroups) {}
+
+    /**
+     * A delivered entry not yet acknowledged.
+     *
+     * @param deliveryTime  milliseconds since the epoch
+     */
+    public record Pending(long ms, long seq, long deliveryTime, long deliveryCount) {}
+
+    /**
+     * A consumer of a group.
+     *
+     * @param seenTime milliseconds since the epoch
+     * @param pending  its entries of the group's pending list
+     */
+    public record Consumer(byte[] name, long seenTime, List<Pending> pending) {}
+
+    /**
+     * A consumer group.
+     *
+     * @param entriesRead -1 when unknown
+     * @param pending     its pending entries list, in ID order
+     */
+    public record Group(byte[] name, long lastMs, long lastSeq, long entriesRead, List<Pending> pending,
+                        List<Consumer> consumers) {}
 
     private RdbStreams() {}
 
@@ -89,8 +116,54 @@ public final class RdbStreams {
             throw RdbInput.damaged(at, "a stream of length " + length + " holds " + entries.size() + " entries");
         }
         long groups = in.length();
-        RdbValues.skipGroups(in, type, groups);
-        return new Stream(entries, lastMs, lastSeq, firstMs, firstSeq, maxDeletedMs, maxDeletedSeq, added, groups);
+        List<Group> read = new ArrayList<>();
+        for (long g = 0; g < groups; g++) {
+            read.add(group(in, type, at));
+        }
+        return new Stream(entries, lastMs, lastSeq, firstMs, firstSeq, maxDeletedMs, maxDeletedSeq, added, groups, read);
+    }
+
+    private static Group group(RdbInput in, int type, long at) throws RdbFormatException {
+        byte[] name = in.string();
+        long lastMs = in.unsignedLength();
+        long lastSeq = in.unsignedLength();
+        long entriesRead = type >= STREAM_2 ? in.unsignedLength() : -1;
+        long n = in.length();
+        java.util.TreeMap<java.nio.ByteBuffer, Pending> byId = new java.util.TreeMap<>();
+        List<Pending> pending = new ArrayList<>();
+        for (long p = 0; p < n; p++) {
+            java.nio.ByteBuffer id = java.nio.ByteBuffer.wrap(in.raw(16, "a pending stream entry's ID"));
+            long time = java.nio.ByteBuffer.wrap(in.raw(8, "a delivery time")).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                    .getLong();
+            Pending e = new Pending(id.getLong(0), id.getLong(8), time, in.length());
+            pending.add(e);
+            byId.put(id, e);
+        }
+        long consumers = in.length();
+        List<Consumer> cs = new ArrayList<>();
+        java.util.Set<Pending> owned = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (long c = 0; c < consumers; c++) {
+            byte[] cn = in.string();
+            long seen = java.nio.ByteBuffer.wrap(in.raw(8, "a consumer's seen time"))
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+            if (type >= STREAM_3) {
+                in.skip(8, "a consumer's active time");
+            }
+            long m = in.length();
+            List<Pending> mine = new ArrayList<>();
+            for (long p = 0; p < m; p++) {
+                Pending e = byId.get(java.nio.ByteBuffer.wrap(in.raw(16, "a consumer's pending entry")));
+                if (e == null || !owned.add(e)) {
+                    throw RdbInput.damaged(at, "a consumer's pending entry that is not its group's, or is another's");
+                }
+                mine.add(e);
+            }
+            cs.add(new Consumer(cn, seen, mine));
+        }
+        if (owned.size() != pending.size()) {
+            throw RdbInput.damaged(at, "a group's pending entry that no consumer has");
+        }
+        return new Group(name, lastMs, lastSeq, entriesRead, pending, cs);
     }
 
     /** Adds the live entries of one node's listpack {@code lp}, of master ID {@code ms-seq}, to {@code out}. */

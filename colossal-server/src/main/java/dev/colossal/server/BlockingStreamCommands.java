@@ -1,6 +1,5 @@
 package dev.colossal.server;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -103,17 +102,6 @@ final class BlockingStreamCommands {
 
     /** @return {@link #write}'s bytes in {@code protocol}, for a waiter's loop to send */
     private static byte[] resp(int protocol, List<Found> found) {
-        Reply r = new Reply();
-        r.protocol = protocol;
-        r.open(256);
-        try {
-            write(r, found);
-            ByteBuffer b = r.pending(0);
-            byte[] out = new byte[b.remaining()];
-            b.get(out);
-            return out;
-        } finally {
-            r.close();
-        }
+        return GroupReadCommand.resp(protocol, r -> write(r, found));
     }
 }

@@ -40,6 +40,9 @@ final class CommandTable {
         new BlockingSortedSetCommands(ctx).register(this);
         new StreamCommands(ctx).register(this);
         new BlockingStreamCommands(ctx).register(this);
+        new XGroupCommand(ctx).register(this);
+        new PendingCommands(ctx).register(this);
+        new GroupReadCommand(ctx).register(this);
         new KeyCommands(ctx, strings).register(this);
         new SortCommand(ctx).register(this);
         new LcsCommand(ctx).register(this);

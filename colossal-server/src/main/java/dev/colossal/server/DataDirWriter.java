@@ -129,7 +129,7 @@ public final class DataDirWriter implements AutoCloseable {
     }
 
     /**
-     * Stores a stream (without consumer groups) as RESTORE would, replacing what the key held.
+     * Stores a stream, with its consumer groups, as RESTORE would, replacing what the key held.
      *
      * @param db             the database, {@code 0 <= db <} {@link ServerConfig#MAX_DATABASES}
      * @param key            the key

@@ -58,6 +58,7 @@ final class KeyCommands {
                 if (store.delete(a[i])) {
                     n++;
                     ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[i]);
+                    ctx.waits.ready(c.db, a[i]);   // XREADGROUP's waiters end with an error once their stream goes
                 }
             } finally {
                 l.unlock();

@@ -47,14 +47,26 @@ final class KeyWaits implements AutoCloseable {
          * each wanting entries above its own ID, so the ones after one that found nothing are tried too.
          */
         private final boolean takes;
+        /**
+         * Milliseconds between tries of its keys with no write to them (0: none): XREADGROUP's
+         * waiters end once their stream is gone, which SET over it, expiry or FLUSHDB do
+         * without telling {@link #ready}.
+         */
+        private final long pollMillis;
         private boolean done;
         private ScheduledFuture<?> timer;
+        private ScheduledFuture<?> poll;
 
         Waiter(Client client, int db, byte[][] keys, Attempt attempt, byte[] onTimeout) {
             this(client, db, keys, attempt, onTimeout, true);
         }
 
         Waiter(Client client, int db, byte[][] keys, Attempt attempt, byte[] onTimeout, boolean takes) {
+            this(client, db, keys, attempt, onTimeout, takes, 0);
+        }
+
+        Waiter(Client client, int db, byte[][] keys, Attempt attempt, byte[] onTimeout, boolean takes, long pollMillis) {
+            this.pollMillis = pollMillis;
             this.client = client;
             this.db = db;
             this.keys = keys;
@@ -142,6 +154,17 @@ final class KeyWaits implements AutoCloseable {
                 }
             }
         }
+        if (w.pollMillis > 0) {
+            synchronized (w) {
+                if (!w.done) {
+                    w.poll = timers.scheduleWithFixedDelay(() -> {
+                        for (byte[] k : w.keys) {
+                            serve(new DbKey(w.db, k));
+                        }
+                    }, w.pollMillis, w.pollMillis, TimeUnit.MILLISECONDS);
+                }
+            }
+        }
         for (byte[] k : w.keys) {
             serve(new DbKey(w.db, k));
         }
@@ -223,6 +246,9 @@ final class KeyWaits implements AutoCloseable {
         }
         if (w.timer != null) {
             w.timer.cancel(false);
+        }
+        if (w.poll != null) {
+            w.poll.cancel(false);
         }
         if (reply != null) {
             w.client.resumer.accept(reply);

@@ -182,6 +182,11 @@ final class StoredStream {
         elements.put(id, StreamLayout.AUX_BASE + index, value);
     }
 
+    /** Frees auxiliary entry {@code index}, which the committed header no longer names. */
+    void removeAux(long index) {
+        elements.remove(id, StreamLayout.AUX_BASE + index);
+    }
+
     /** Sets the auxiliary count and groups' field; {@link #commit} writes them. Entries past a lowered count are freed by the collector. */
     void setAux(long count, long state) {
         auxCount = count;
@@ -523,28 +528,30 @@ final class StoredStream {
 
     /**
      * Stores {@code dumped} as the stream under {@code key} with deadline {@code at}, replacing
-     * what the key held (RESTORE, import-rdb), as {@link #load(KeyValueStore, byte[], List, StreamId,
-     * long, StreamId, long, long)}. Its consumer groups are not stored (the caller refused any).
+     * what the key held (RESTORE, import-rdb): nodes of up to {@code nodeMaxEntries} under a new
+     * id, its consumer groups' entries ({@link StreamGroups#stage}), then the header.
      */
     static void load(KeyValueStore store, byte[] key, RdbStreams.Stream dumped, long at, long nodeMaxEntries) {
         List<StreamNode.Entry> entries = new ArrayList<>(dumped.entries().size());
         for (RdbStreams.Entry e : dumped.entries()) {
             entries.add(new StreamNode.Entry(new StreamId(e.ms(), e.seq()), e.fields(), false, -1));
         }
-        StoredStream s = load(store, key, entries, new StreamId(dumped.lastMs(), dumped.lastSeq()), dumped.entriesAdded(),
+        StoredStream s = stage(store, key, entries, new StreamId(dumped.lastMs(), dumped.lastSeq()), dumped.entriesAdded(),
                 new StreamId(dumped.maxDeletedMs(), dumped.maxDeletedSeq()), at, nodeMaxEntries);
         // Redis's recorded first ID, which may lag behind an XDEL of the first entry
         s.firstId = new StreamId(dumped.firstMs(), dumped.firstSeq());
+        StreamGroups.stage(s, GroupsDump.from(dumped.consumerGroups()));
         s.commit();
     }
 
     /**
-     * Stores {@code entries} as the stream under {@code key} with deadline {@code at}, replacing
-     * what the key held: nodes of up to {@code nodeMaxEntries} under a new id, then the header.
+     * Writes {@code entries} as the nodes of a new stream for {@code key} with deadline {@code at},
+     * nodes of up to {@code nodeMaxEntries} under a new id; the key still holds what it held until
+     * the caller's {@link #commit} writes the header.
      *
-     * @return the stream stored
+     * @return the stream staged
      */
-    static StoredStream load(KeyValueStore store, byte[] key, List<StreamNode.Entry> entries, StreamId lastId,
+    private static StoredStream stage(KeyValueStore store, byte[] key, List<StreamNode.Entry> entries, StreamId lastId,
                              long entriesAdded, StreamId maxDeletedId, long at, long nodeMaxEntries) {
         StoredStream s = create(store, key);
         s.expireAt = at;
@@ -560,18 +567,17 @@ final class StoredStream {
         s.last = lastId;
         s.added = entriesAdded;
         s.maxDeleted = maxDeletedId;
-        s.commit();
         return s;
     }
 
-    /** @return this stream as a dump holds it (DUMP), with no consumer groups */
+    /** @return this stream as a dump holds it (DUMP), with its consumer groups */
     RdbStreams.Stream dumped() {
         List<RdbStreams.Entry> entries = new ArrayList<>((int) Math.min(length, 1 << 20));
         for (StreamNode.Entry e : range(StreamId.MIN, StreamId.MAX, -1, false)) {
             entries.add(new RdbStreams.Entry(e.id().ms(), e.id().seq(), e.fields()));
         }
         return new RdbStreams.Stream(entries, last.ms(), last.seq(), firstId.ms(), firstId.seq(), maxDeleted.ms(),
-                maxDeleted.seq(), added, 0);
+                maxDeleted.seq(), added, StreamGroups.of(this).size(), GroupsDump.of(StreamGroups.of(this).all()));
     }
 
     /** Writes the header: the commit point of every change. */

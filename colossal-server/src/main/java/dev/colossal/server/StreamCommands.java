@@ -181,6 +181,24 @@ final class StreamCommands {
         return id;
     }
 
+    /**
+     * Reads a range bound as XRANGE does, {@code (} exclusive ones moved inwards, with its errors.
+     *
+     * @param start whether it is the range's start
+     * @return the inclusive bound, or null once the error is answered
+     */
+    static StreamId bound(byte[] arg, long missingSeq, boolean start, Reply r) {
+        StreamId id = interval(arg, missingSeq, r);
+        if (id == null || !exclusive(arg)) {
+            return id;
+        }
+        id = start ? id.next() : id.previous();
+        if (id == null) {
+            r.error(start ? "ERR invalid start ID for the interval" : "ERR invalid end ID for the interval");
+        }
+        return id;
+    }
+
     private void xdel(Client c, byte[][] a, Reply r) {
         // Redis looks at the key before it reads the IDs: a missing stream deletes 0 whatever they are
         long deleted = StoredStream.locked(ctx.db(c), a[1], s -> {

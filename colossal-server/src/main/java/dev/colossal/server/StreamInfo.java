@@ -62,9 +62,8 @@ final class StreamInfo {
                 return null;
             }
             switch (name) {
-                case "groups" -> r.array(0);
-                case "consumers" -> r.error("NOGROUP No such consumer group '" + Errors.text(a[3]) + "' for key name '"
-                        + Errors.text(a[2]) + "'");
+                case "groups" -> GroupInfo.groups(s, r);
+                case "consumers" -> GroupInfo.consumers(s, a, ctx.now(), r);
                 default -> stream(s, a, r);
             }
             return null;
@@ -110,11 +109,11 @@ final class StreamInfo {
             r.array(es.size());
             es.forEach(e -> StreamCommands.entry(r, e));
             r.bulk("groups");
-            r.array(0);
+            GroupInfo.full(s, count, r);
             return;
         }
         r.bulk("groups");
-        r.integer(0);
+        r.integer(StreamGroups.of(s).size());
         for (boolean last : new boolean[] {false, true}) {
             r.bulk(last ? "last-entry" : "first-entry");
             StreamNode.Entry e = s.edge(last);

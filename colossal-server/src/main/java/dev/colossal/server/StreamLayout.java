@@ -32,7 +32,7 @@ import java.nio.ByteOrder;
  *  tail bytes   = the last node's committed length: bytes an XADD wrote after it, then died before the
  *                 header, are not part of the stream, and the next XADD overwrites them
  *  aux count    = auxiliary entries (consumer groups' state) at positions [AUX_BASE, AUX_BASE + aux count)
- *  groups state = reserved for consumer groups (0 until they exist): a count or version their commands define
+ *  groups state = the consumer groups' directory slot plus one, 0 for none ({@link GroupsLayout})
  *
  *  Node: an element-map entry's value
  *  0        8         16

@@ -1,17 +1,25 @@
 package dev.colossal.server;
 
 import static dev.colossal.server.StreamsTest.eventually;
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.params.XTrimParams;
@@ -22,7 +30,9 @@ import redis.clients.jedis.resps.StreamEntry;
  * MAXLEN and XTRIM another: after a restart every acknowledged XADD is there exactly once and in
  * order (the one in flight at most once more), IDs rise, XLEN agrees with XRANGE, the trimmed
  * stream is an unbroken run of what was added, the next XADD goes on after the last entry, and
- * the collector frees the nodes the kill left outside the headers.
+ * the collector frees the nodes the kill left outside the headers. Killed while consumers of a
+ * group XREADGROUP and XACK, every acknowledged XACK stays acknowledged and every delivered entry
+ * is pending or acknowledged.
  */
 class StreamsCrashTest {
 
@@ -112,6 +122,106 @@ class StreamsCrashTest {
                 ListElements e = s.context().dbs.opened(0).elements(false);
                 eventually(() -> e.size() == want, "the collector to free what the kill left: " + e.size() + " entries for "
                         + want + " nodes and roots");
+            }
+        }
+    }
+
+    @Test
+    void aKillWhileReadingAndAckingInAGroupLosesNoDeliveryAndNoAck() throws Exception {
+        Path data = dir.resolve("groups");
+        for (int round = 0; round < 2; round++) {
+            String key = "g" + round;
+            int port = TestServers.freePort();
+            Path log = dir.resolve("groups" + round + ".log");
+            String java = ProcessHandle.current().info().command().orElseThrow();
+            Process server = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.colossal.cli.Main",
+                    "serve", "--port", Integer.toString(port), "--http-port", "-1", "--data", data.toString())
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Set<String> delivered = ConcurrentHashMap.newKeySet();
+            Set<String> acked = ConcurrentHashMap.newKeySet();
+            Set<String> ackInFlight = ConcurrentHashMap.newKeySet();
+            try {
+                TestServers.awaitPong(port, server, log);
+                try (Jedis j = new Jedis("127.0.0.1", port)) {
+                    j.sendCommand(Protocol.Command.XGROUP, "CREATE", key, "g", "0", "MKSTREAM");
+                }
+                AtomicBoolean stop = new AtomicBoolean();
+                Thread adder = new Thread(() -> {
+                    try (Jedis j = new Jedis("127.0.0.1", port)) {
+                        for (long i = 0; !stop.get(); i++) {
+                            j.xadd(key, StreamEntryID.NEW_ENTRY, Map.of("n", Long.toString(i)));
+                        }
+                    } catch (RuntimeException killed) {
+                        // the server died under the call
+                    }
+                });
+                List<Thread> consumers = new ArrayList<>();
+                for (int c = 0; c < 2; c++) {
+                    String me = "c" + c;
+                    consumers.add(new Thread(() -> {
+                        try (Jedis j = new Jedis("127.0.0.1", port)) {
+                            while (!stop.get()) {
+                                List<String> got = new ArrayList<>();
+                                Object reply = j.sendCommand(Protocol.Command.XREADGROUP, "GROUP", "g",
+                                        me, "COUNT", "5", "STREAMS", key, ">");
+                                for (Object st : reply == null ? List.of() : (List<?>) reply) {
+                                    for (Object e : (List<?>) ((List<?>) st).get(1)) {
+                                        got.add(new String((byte[]) ((List<?>) e).getFirst(), US_ASCII));
+                                    }
+                                }
+                                delivered.addAll(got);
+                                if (got.isEmpty()) {
+                                    continue;
+                                }
+                                ackInFlight.addAll(got);
+                                List<String> args = new ArrayList<>(List.of(key, "g"));
+                                args.addAll(got);
+                                j.sendCommand(Protocol.Command.XACK, args.toArray(String[]::new));
+                                acked.addAll(got);
+                                ackInFlight.removeAll(got); // only this consumer's: the other's XACK may be in flight
+                            }
+                        } catch (RuntimeException killed) {
+                            // the server died under the call: that read or ack was not answered
+                        }
+                    }));
+                }
+                adder.start();
+                consumers.forEach(Thread::start);
+                Thread.sleep(1000 + 500L * round);
+                server.destroyForcibly().waitFor();
+                stop.set(true);
+                adder.join();
+                for (Thread t : consumers) {
+                    t.join();
+                }
+            } finally {
+                server.destroyForcibly().waitFor();
+            }
+            assertTrue(acked.size() > 10, "round " + round + ": some XACKs were answered: " + acked.size());
+            try (ColossalServer s = TestServers.colossal(data); Jedis j = new Jedis("127.0.0.1", s.port())) {
+                Set<String> pending = new HashSet<>();
+                Object reply = j.sendCommand(Protocol.Command.XPENDING, key, "g", "-", "+", "1000000");
+                for (Object p : (List<?>) reply) {
+                    pending.add(new String((byte[]) ((List<?>) p).getFirst(), US_ASCII));
+                }
+                for (String id : acked) {
+                    assertTrue(!pending.contains(id), "round " + round + ": acknowledged " + id + " is pending again");
+                }
+                for (String id : delivered) {
+                    assertTrue(pending.contains(id) || acked.contains(id) || ackInFlight.contains(id),
+                            "round " + round + ": delivered " + id + " is neither pending nor acknowledged");
+                }
+                String last = delivered.stream().max(Comparator.comparing(id -> new StreamId(
+                        Long.parseLong(id.substring(0, id.indexOf('-'))), Long.parseLong(id.substring(id.indexOf('-') + 1)))))
+                        .orElseThrow();
+                List<?> next = (List<?>) j.sendCommand(Protocol.Command.XREADGROUP, "GROUP", "g", "after",
+                        "STREAMS", key, ">");
+                if (next != null) {
+                    for (Object e : (List<?>) ((List<?>) next.getFirst()).get(1)) {
+                        String id = new String((byte[]) ((List<?>) e).getFirst(), US_ASCII);
+                        assertTrue(!delivered.contains(id), "round " + round + ": " + id + " delivered again after " + last);
+                    }
+                }
             }
         }
     }

@@ -269,7 +269,7 @@ class StreamsTest {
         }
     }
 
-    private static long blocked(Jedis j) {
+    static long blocked(Jedis j) {
         for (String line : j.info("clients").split("\r\n")) {
             if (line.startsWith("blocked_clients:")) {
                 return Long.parseLong(line.substring("blocked_clients:".length()));
@@ -283,7 +283,7 @@ class StreamsTest {
     }
 
     /** A reply as text: bulk strings as they are, arrays in brackets, null as "null". */
-    private static String show(Object reply) {
+    static String show(Object reply) {
         if (reply == null) {
             return "null";
         }

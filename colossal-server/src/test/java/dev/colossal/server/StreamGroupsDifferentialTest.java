@@ -1,0 +1,166 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Random sequences of consumer-group commands with explicit IDs sent to redis-server 7 and to
+ * Colossal, RESP2 on odd seeds and RESP3 on even ones: XADD, XDEL, XTRIM, XGROUP's subcommands,
+ * XREADGROUP ({@code >}, history, COUNT, NOACK, two streams), XACK, XCLAIM and XAUTOCLAIM (min-idle-time 0),
+ * XPENDING (summary, and the extended form with its idle times masked), XINFO GROUPS and XINFO
+ * STREAM; replies byte for byte. Seeded; more seeds: {@code -Dcolossal.groupSeeds=100}.
+ */
+class StreamGroupsDifferentialTest {
+
+    private static final String[] KEYS = {"s", "s", "t", "str"};
+    private static final String[] GROUPS = {"g1", "g1", "g2", "g3"};
+    private static final String[] CONSUMERS = {"alice", "bob", "carol"};
+    /** An extended XPENDING entry's idle time: the one part of these replies that is a clock's. */
+    private static final Pattern IDLE = Pattern.compile("(\\*4\\r\\n\\$\\d+\\r\\n[^\\r]*\\r\\n\\$\\d+\\r\\n[^\\r]*\\r\\n):\\d+\\r\\n");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void randomGroupCommandsGetTheSameRepliesAsRedis() throws Exception {
+        int redisPort = TestServers.freePort();
+        Process redis = TestServers.redis(redisPort);
+        Assumptions.assumeTrue(redis != null, "redis-server not installed");
+        try (ColossalServer ours = TestServers.colossal(dir);
+             Wire r = new Wire(redisPort);
+             Wire o = new Wire(ours.port())) {
+            for (long seed = 1; seed <= Long.getLong("colossal.groupSeeds", 8); seed++) {
+                r.call("FLUSHALL");
+                o.call("FLUSHALL");
+                String protocol = seed % 2 == 0 ? "3" : "2";
+                r.call("HELLO", protocol);
+                o.call("HELLO", protocol);
+                r.call("SET", "str", "x");
+                o.call("SET", "str", "x");
+                SplittableRandom random = new SplittableRandom(seed);
+                List<String> sent = new ArrayList<>();
+                for (int i = 0; i < 1500; i++) {
+                    String[] cmd = command(random);
+                    sent.add(String.join(" ", cmd));
+                    byte[] frame = Wire.encode(cmd);
+                    r.send(frame);
+                    o.send(frame);
+                    String want = IDLE.matcher(r.reply()).replaceAll("$1:IDLE\r\n");
+                    String got = IDLE.matcher(o.reply()).replaceAll("$1:IDLE\r\n");
+                    if (!want.equals(got)) {
+                        List<String> tail = sent.subList(Math.max(0, sent.size() - 15), sent.size());
+                        assertEquals(show(want), show(got), "seed " + seed + ", command " + i + "; last commands:\n  "
+                                + String.join("\n  ", tail));
+                    }
+                }
+            }
+        } finally {
+            redis.destroy();
+            redis.waitFor();
+        }
+    }
+
+    private static String id(SplittableRandom r) {
+        return r.nextInt(1, 30) + "-" + r.nextInt(0, 3);
+    }
+
+    private static String[] command(SplittableRandom r) {
+        String k = pick(r, KEYS);
+        String g = pick(r, GROUPS);
+        String c = pick(r, CONSUMERS);
+        List<String> a = new ArrayList<>();
+        switch (r.nextInt(24)) {
+            case 0, 1, 2, 3 -> a.addAll(List.of("XADD", k, id(r), "f", "v" + r.nextInt(100)));
+            case 4 -> {
+                a.addAll(List.of("XGROUP", "CREATE", k, g, pick(r, new String[] {"0", "$", id(r), "x"})));
+                if (r.nextBoolean()) {
+                    a.add("MKSTREAM");
+                }
+                if (r.nextInt(3) == 0) {
+                    a.addAll(List.of("ENTRIESREAD", pick(r, new String[] {"0", "2", "5", "-1", "-2"})));
+                }
+            }
+            case 5 -> {
+                a.addAll(List.of("XGROUP", "SETID", k, g, pick(r, new String[] {"0", "$", id(r)})));
+                if (r.nextInt(3) == 0) {
+                    a.addAll(List.of("ENTRIESREAD", pick(r, new String[] {"0", "3", "-1"})));
+                }
+            }
+            case 6 -> a.addAll(List.of("XGROUP", r.nextInt(4) == 0 ? "DESTROY" : "CREATECONSUMER", k, g));
+            case 7 -> a.addAll(List.of("XGROUP", "DELCONSUMER", k, g, c));
+            case 8, 9, 10, 11 -> {
+                a.addAll(List.of("XREADGROUP", "GROUP", g, c));
+                if (r.nextBoolean()) {
+                    a.addAll(List.of("COUNT", Integer.toString(r.nextInt(0, 4))));
+                }
+                if (r.nextInt(5) == 0) {
+                    a.add("NOACK");
+                }
+                String at = r.nextInt(3) == 0 ? pick(r, new String[] {"0", id(r)}) : ">";
+                a.addAll(r.nextInt(4) == 0 ? List.of("STREAMS", k, pick(r, KEYS), at, ">") : List.of("STREAMS", k, at));
+            }
+            case 12, 13, 14 -> {
+                a.addAll(List.of("XACK", k, g));
+                for (int n = r.nextInt(1, 4); n > 0; n--) {
+                    a.add(id(r));
+                }
+            }
+            case 15, 16 -> {
+                a.addAll(List.of("XCLAIM", k, g, c, "0"));
+                for (int n = r.nextInt(1, 3); n > 0; n--) {
+                    a.add(id(r));
+                }
+                if (r.nextBoolean()) {
+                    a.add("JUSTID");
+                }
+                if (r.nextInt(4) == 0) {
+                    a.add("FORCE");
+                }
+                if (r.nextInt(4) == 0) {
+                    a.addAll(List.of("RETRYCOUNT", Integer.toString(r.nextInt(5))));
+                }
+                if (r.nextInt(6) == 0) {
+                    a.addAll(List.of("LASTID", id(r)));
+                }
+            }
+            case 17 -> {
+                a.addAll(List.of("XAUTOCLAIM", k, g, c, "0", pick(r, new String[] {"0", "-", id(r)}), "COUNT",
+                        Integer.toString(r.nextInt(1, 4))));
+                if (r.nextBoolean()) {
+                    a.add("JUSTID");
+                }
+            }
+            case 18, 19 -> {
+                a.addAll(List.of("XPENDING", k, g));
+                if (r.nextBoolean()) {
+                    a.addAll(List.of("-", "+", Integer.toString(r.nextInt(0, 5))));
+                    if (r.nextBoolean()) {
+                        a.add(c);
+                    }
+                }
+            }
+            case 20 -> a.addAll(List.of("XINFO", "GROUPS", k));
+            case 21 -> a.addAll(r.nextBoolean() ? List.of("XDEL", k, id(r)) : List.of("XINFO", "STREAM", k));
+            case 22 -> a.addAll(r.nextInt(3) == 0 ? List.of("DEL", k)
+                    : List.of("XTRIM", k, "MAXLEN", Integer.toString(r.nextInt(0, 6))));
+            default -> a.addAll(List.of("XINFO", "CONSUMERS", k, "nosuch"));
+        }
+        return a.toArray(String[]::new);
+    }
+
+    private static String pick(SplittableRandom r, String[] from) {
+        return from[r.nextInt(from.length)];
+    }
+
+    private static String show(String reply) {
+        return reply.replace("\r\n", "\\r\\n");
+    }
+}
