@@ -419,7 +419,24 @@ final class StoredStream {
             if (minId == null && length <= maxLen) {
                 break;
             }
-            List<StreamNode.Entry> es = entriesAt(first, node(first));
+            byte[] raw = node(first);
+            if (approx && minId == null) {
+                // ~ MAXLEN drops whole nodes or nothing: their live counts decide, read without decoding
+                // (an XADD MAXLEN ~ on a stream at its bound asks on every call)
+                long live = StreamNode.live(raw, headSkip);
+                if (limit > 0 && deleted + live > limit || length - live < maxLen) {
+                    break;
+                }
+                dropped.add(first);
+                first++;
+                count--;
+                headSkip = 0;
+                length -= live;
+                deleted += live;
+                changed = true;
+                continue;
+            }
+            List<StreamNode.Entry> es = entriesAt(first, raw);
             long live = 0;
             for (StreamNode.Entry e : es) {
                 live += e.deleted() ? 0 : 1;

@@ -89,6 +89,28 @@ final class StreamNode {
         return n;
     }
 
+    /** @return the entries after the first {@code skip} that are not deleted, read without decoding them */
+    static int live(byte[] node, long skip) {
+        int n = 0;
+        long seen = 0;
+        int[] pos = {StreamLayout.NODE_HEADER_LENGTH};
+        while (pos[0] < node.length) {
+            boolean deleted = (node[pos[0]] & StreamLayout.DELETED) != 0;
+            pos[0]++;
+            StreamLayout.getVar(node, pos);
+            StreamLayout.getVar(node, pos);
+            long fields = 2 * StreamLayout.getVar(node, pos);
+            for (long i = 0; i < fields; i++) {
+                long length = StreamLayout.getVar(node, pos); // moves pos[0] past the length first
+                pos[0] += (int) length;
+            }
+            if (seen++ >= skip && !deleted) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** @return every entry, deleted ones too, in ID order */
     static List<Entry> entries(byte[] node) {
         StreamId base = base(node);
