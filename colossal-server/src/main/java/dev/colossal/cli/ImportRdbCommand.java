@@ -181,10 +181,14 @@ public final class ImportRdbCommand implements Callable<Integer> {
             left.add(load.expired + " already expired");
         }
         if (load.functions > 0) {
-            left.add(load.functions + " function librar" + (load.functions == 1 ? "y" : "ies"));
+            System.out.println("  function libraries: " + load.functions + " (into functions.rdb)");
+        }
+        if (!load.refusedFunctions.isEmpty()) {
+            left.add(load.refusedFunctions.size() + " function librar" + (load.refusedFunctions.size() == 1 ? "y" : "ies")
+                    + " (" + String.join("; ", load.refusedFunctions) + ")");
         }
         System.out.println("  not imported: " + (left.isEmpty() ? "none" : String.join(", ", left)
-                + (load.others.isEmpty() ? "" : " (Colossal serves strings, hashes, sets, lists, sorted sets and streams without consumer groups only)")));
+                + (load.others.isEmpty() ? "" : " (Colossal serves strings, hashes, sets, lists, sorted sets and streams only)")));
         int highest = load.keys.isEmpty() ? 0 : load.keys.lastKey();
         System.out.println("  serve it: ./colossal serve --data " + data + (highest >= ServerConfig.DEFAULT_DATABASES
                 ? " --databases " + (highest + 1) : ""));

@@ -139,8 +139,12 @@ public final class RdbReader {
             other(db, key, "stream", expireAtMillis, offset);
         }
 
-        /** A library of functions (FUNCTION LOAD), passed over. */
-        default void function() {}
+        /**
+         * A library of functions (FUNCTION LOAD): its code, metadata line first.
+         *
+         * @throws RdbFormatException if the visitor refuses it
+         */
+        default void function(byte[] code) throws RdbFormatException {}
     }
 
     /** How much of the file a pass reads. */
@@ -207,10 +211,7 @@ public final class RdbReader {
                     in.length();
                     RdbValues.skipModuleItems(in);
                 }
-                case FUNCTION -> {
-                    in.skipString();
-                    visitor.function();
-                }
+                case FUNCTION -> visitor.function(in.string());
                 case FUNCTION_PRE_GA -> throw new RdbFormatException(RdbFormatException.Kind.UNSUPPORTED, at, "a function at"
                         + " offset " + at + " is in the format of Redis 7.0's release candidates: save the data with Redis"
                         + " 7.0 or later and import that file");

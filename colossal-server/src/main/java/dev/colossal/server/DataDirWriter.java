@@ -15,9 +15,13 @@ import java.util.SortedMap;
 public final class DataDirWriter implements AutoCloseable {
 
     private final Databases dbs;
+    private final Path dir;
+    /** The directory's function libraries, opened at the first one imported. */
+    private FunctionLibraries functions;
 
-    private DataDirWriter(Databases dbs) {
+    private DataDirWriter(Databases dbs, Path dir) {
         this.dbs = dbs;
+        this.dir = dir;
     }
 
     /**
@@ -40,7 +44,7 @@ public final class DataDirWriter implements AutoCloseable {
                 }
             }
         }
-        return new DataDirWriter(Databases.open(dir, ServerConfig.MAX_DATABASES, bound, System::currentTimeMillis));
+        return new DataDirWriter(Databases.open(dir, ServerConfig.MAX_DATABASES, bound, System::currentTimeMillis), dir);
     }
 
     /**
@@ -179,6 +183,24 @@ public final class DataDirWriter implements AutoCloseable {
         if (db < 0 || db >= ServerConfig.MAX_DATABASES) {
             throw new IllegalArgumentException("database " + db + " is beyond the " + ServerConfig.MAX_DATABASES
                     + " a server can have");
+        }
+    }
+
+    /**
+     * Adds a function library (FUNCTION LOAD's code) to the directory's {@code functions.rdb},
+     * replacing one of the same name, as a server would load it.
+     *
+     * @return the library's name
+     * @throws IllegalArgumentException with Redis's error if it does not load
+     */
+    public String loadFunction(byte[] code) {
+        if (functions == null) {
+            functions = FunctionLibraries.open(dir);
+        }
+        try {
+            return functions.load(functions.prepare(code, new ScriptRun(new Client(0, "", 0, true), "", true, null)), true);
+        } catch (ReplyException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
     }
 

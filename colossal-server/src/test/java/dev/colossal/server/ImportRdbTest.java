@@ -69,6 +69,8 @@ class ImportRdbTest {
                 set(w, "int:" + n, n.getBytes(UTF_8));
             }
             set(w, "empty", new byte[0]);
+            w.call("FUNCTION", "LOAD", "#!lua name=imported\n"
+                    + "redis.register_function('twice', function(keys, args) return args[1] .. args[1] end)");
             set(w, "bin", new byte[] {'a', '\r', '\n', 'b', 0, 'c', (byte) 0xff});
             set(w, new String(new byte[] {'k', '\r', '\n', 0, (byte) 0x80}, ISO_8859_1), "binary key".getBytes(UTF_8));
             set(w, "big-random", incompressible);
@@ -185,13 +187,14 @@ class ImportRdbTest {
         // are keys of their databases too
         for (String said : List.of("db0: " + (db0 + 8) + " keys imported", "db3: 5 keys imported", "db15: 1 key imported",
                 "hashes among them: 2", "sets among them: 3", "lists among them: 2", "sorted sets among them: 2",
-                "streams among them: 2", "2 already expired", "CRC-64 verified")) {
+                "streams among them: 2", "2 already expired", "CRC-64 verified", "function libraries: 1")) {
             assertTrue(run.out().contains(said), said + " in:\n" + run.out());
         }
         String notImported = run.out().lines().filter(l -> l.contains("not imported")).findFirst().orElseThrow();
         assertFalse(notImported.replace("strings, hashes, sets, lists, sorted sets", "").contains("hash"), run.out());
         assertFalse(run.out().contains("zset"), run.out());
         try (ColossalServer server = TestServers.colossal(dir); Wire w = new Wire(server.port())) {
+            assertEquals("$4\r\nabab\r\n", w.call("FCALL", "twice", "0", "ab"), "the dump's function library came too");
             for (var db : EXPECTED.entrySet()) {
                 w.call("SELECT", Integer.toString(db.getKey()));
                 int others = db.getKey() == 0 ? 8 : db.getKey() == 3 ? 3 : 0; // hashes, sets, lists, sorted sets, streams
