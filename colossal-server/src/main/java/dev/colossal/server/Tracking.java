@@ -53,7 +53,11 @@ final class Tracking {
 
     private static final ThreadLocal<Batch> RUNNING = new ThreadLocal<>();
 
+    /** Redis's tracking-table-max-keys default: past it, remembered keys are dropped, their readers told. */
+    static final int MAX_KEYS = 1_000_000;
+
     private final Map<Long, Client> clients;
+    private final int maxKeys;
     /** Key (as an ISO-8859-1 string, byte for byte) to the ids of the clients that read it since it last changed. */
     private final ConcurrentHashMap<String, Set<Long>> readers = new ConcurrentHashMap<>();
     private final CopyOnWriteArrayList<Client> broadcasting = new CopyOnWriteArrayList<>();
@@ -62,7 +66,13 @@ final class Tracking {
 
     /** @param clients the server's clients by id, where REDIRECT's target is looked up */
     Tracking(Map<Long, Client> clients) {
+        this(clients, MAX_KEYS);
+    }
+
+    /** @param maxKeys the most keys remembered at once (Redis's tracking-table-max-keys) */
+    Tracking(Map<Long, Client> clients, int maxKeys) {
         this.clients = clients;
+        this.maxKeys = maxKeys;
     }
 
     /** @return whether any client tracks */
@@ -143,22 +153,28 @@ final class Tracking {
     /** Remembers that {@code c}, tracking in default mode, read {@code key}. */
     void read(Client c, byte[] key) {
         readers.computeIfAbsent(new String(key, StandardCharsets.ISO_8859_1), k -> ConcurrentHashMap.newKeySet()).add(c.id);
+        if (readers.size() > maxKeys) {
+            forgetSome();
+        }
+    }
+
+    /**
+     * Keeps the table within {@link #maxKeys}, as Redis does: keys dropped from it are invalidated
+     * for their readers, who read them again if they still want them cached. The table's own order
+     * picks them, which is its keys' hash order: no key is favoured.
+     */
+    private void forgetSome() {
+        java.util.Iterator<String> it = readers.keySet().iterator();
+        while (readers.size() > maxKeys && it.hasNext()) {
+            tellReaders(it.next().getBytes(StandardCharsets.ISO_8859_1), null);
+        }
     }
 
     /** {@code key} changed: tells the clients that read it, and the broadcasting ones whose prefix it has. */
     void changed(byte[] key) {
         Batch running = RUNNING.get();
         Client writer = running == null ? null : running.writer;
-        Set<Long> ids = readers.remove(new String(key, StandardCharsets.ISO_8859_1));
-        if (ids != null) {
-            for (long id : ids) {
-                Client t = clients.get(id);
-                Mode m = t == null ? null : t.tracking;
-                if (m != null && !m.bcast() && !(m.noloop() && t == writer)) {
-                    tell(t, m, keysArray(List.of(key)));
-                }
-            }
-        }
+        tellReaders(key, writer);
         Batch b = running == null ? new Batch() : running;
         for (Client t : broadcasting) {
             Mode m = t.tracking;
@@ -176,6 +192,20 @@ final class Tracking {
         }
         if (running == null) {
             send(b); // a change outside a command (expiry, HTTP): at once
+        }
+    }
+
+    /** Forgets {@code key} and tells the default-mode clients that read it, but {@code writer} if it asked NOLOOP. */
+    private void tellReaders(byte[] key, Client writer) {
+        Set<Long> ids = readers.remove(new String(key, StandardCharsets.ISO_8859_1));
+        if (ids != null) {
+            for (long id : ids) {
+                Client t = clients.get(id);
+                Mode m = t == null ? null : t.tracking;
+                if (m != null && !m.bcast() && !(m.noloop() && t == writer)) {
+                    tell(t, m, keysArray(List.of(key)));
+                }
+            }
         }
     }
 
