@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Function;
+import java.util.function.LongFunction;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -21,6 +23,8 @@ final class SideBySide implements AutoCloseable {
     private final Wire theirs;
     private final Wire mine;
     private final List<String> sent = new ArrayList<>();
+    /** What of both replies may differ by right (a clock's idle time), replaced alike before the comparison. */
+    private UnaryOperator<String> masked = UnaryOperator.identity();
 
     /**
      * @param config        the Colossal server's configuration
@@ -40,17 +44,29 @@ final class SideBySide implements AutoCloseable {
         }
     }
 
+    /** Compares replies after {@code mask} made what may differ by right alike. @return this */
+    SideBySide masking(UnaryOperator<String> mask) {
+        this.masked = mask;
+        return this;
+    }
+
+    /** As {@link #run(long, int, LongFunction, Function)}, with the same {@code setup} for every seed. */
+    void run(long seeds, int rounds, List<String[]> setup, Function<SplittableRandom, List<String[]>> draw) throws IOException {
+        run(seeds, rounds, seed -> setup, draw);
+    }
+
     /**
      * For each seed from 1 to {@code seeds}: DISCARD (a seed may end inside MULTI), FLUSHALL, HELLO 2
-     * (odd seeds) or 3 (even ones), the {@code setup} commands (replies not compared: HELLO's differ
+     * (odd seeds) or 3 (even ones), the seed's {@code setup} commands (replies not compared: HELLO's differ
      * in the client id), then
      * {@code rounds} draws of {@code draw}, each a few commands whose replies are compared.
      */
-    void run(long seeds, int rounds, List<String[]> setup, Function<SplittableRandom, List<String[]>> draw) throws IOException {
+    void run(long seeds, int rounds, LongFunction<List<String[]>> setup, Function<SplittableRandom, List<String[]>> draw)
+            throws IOException {
         for (long seed = 1; seed <= seeds; seed++) {
             List<String[]> first = new ArrayList<>(List.of(new String[] {"DISCARD"}, new String[] {"FLUSHALL"},
                     new String[] {"HELLO", seed % 2 == 0 ? "3" : "2"}));
-            first.addAll(setup);
+            first.addAll(setup.apply(seed));
             for (String[] cmd : first) {
                 theirs.call(cmd);
                 mine.call(cmd);
@@ -69,8 +85,8 @@ final class SideBySide implements AutoCloseable {
         byte[] frame = Wire.encode(cmd);
         theirs.send(frame);
         mine.send(frame);
-        String want = theirs.reply();
-        String got = mine.reply();
+        String want = masked.apply(theirs.reply());
+        String got = masked.apply(mine.reply());
         if (!want.equals(got)) {
             List<String> tail = sent.subList(Math.max(0, sent.size() - 12), sent.size());
             assertEquals(want.replace("\r\n", "\\r\\n"), got.replace("\r\n", "\\r\\n"),

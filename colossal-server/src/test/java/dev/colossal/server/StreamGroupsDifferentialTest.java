@@ -1,13 +1,11 @@
 package dev.colossal.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,40 +29,10 @@ class StreamGroupsDifferentialTest {
 
     @Test
     void randomGroupCommandsGetTheSameRepliesAsRedis() throws Exception {
-        int redisPort = TestServers.freePort();
-        Process redis = TestServers.redis(redisPort);
-        Assumptions.assumeTrue(redis != null, "redis-server not installed");
-        try (ColossalServer ours = TestServers.colossal(dir);
-             Wire r = new Wire(redisPort);
-             Wire o = new Wire(ours.port())) {
-            for (long seed = 1; seed <= Long.getLong("colossal.groupSeeds", 8); seed++) {
-                r.call("FLUSHALL");
-                o.call("FLUSHALL");
-                String protocol = seed % 2 == 0 ? "3" : "2";
-                r.call("HELLO", protocol);
-                o.call("HELLO", protocol);
-                r.call("SET", "str", "x");
-                o.call("SET", "str", "x");
-                SplittableRandom random = new SplittableRandom(seed);
-                List<String> sent = new ArrayList<>();
-                for (int i = 0; i < 1500; i++) {
-                    String[] cmd = command(random);
-                    sent.add(String.join(" ", cmd));
-                    byte[] frame = Wire.encode(cmd);
-                    r.send(frame);
-                    o.send(frame);
-                    String want = IDLE.matcher(r.reply()).replaceAll("$1:IDLE\r\n");
-                    String got = IDLE.matcher(o.reply()).replaceAll("$1:IDLE\r\n");
-                    if (!want.equals(got)) {
-                        List<String> tail = sent.subList(Math.max(0, sent.size() - 15), sent.size());
-                        assertEquals(show(want), show(got), "seed " + seed + ", command " + i + "; last commands:\n  "
-                                + String.join("\n  ", tail));
-                    }
-                }
-            }
-        } finally {
-            redis.destroy();
-            redis.waitFor();
+        try (SideBySide both = new SideBySide(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1))) {
+            both.masking(reply -> IDLE.matcher(reply).replaceAll("$1:IDLE\r\n"))
+                    .run(Long.getLong("colossal.groupSeeds", 8), 1500, List.<String[]>of(new String[] {"SET", "str", "x"}),
+                            r -> List.<String[]>of(command(r)));
         }
     }
 
@@ -158,9 +126,5 @@ class StreamGroupsDifferentialTest {
 
     private static String pick(SplittableRandom r, String[] from) {
         return from[r.nextInt(from.length)];
-    }
-
-    private static String show(String reply) {
-        return reply.replace("\r\n", "\\r\\n");
     }
 }

@@ -1,12 +1,10 @@
 package dev.colossal.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,46 +32,12 @@ class StreamsDifferentialTest {
 
     @Test
     void randomStreamCommandsGetTheSameRepliesAsRedis() throws Exception {
-        int redisPort = TestServers.freePort();
-        Process redis = TestServers.redis(redisPort);
-        Assumptions.assumeTrue(redis != null, "redis-server not installed");
-        try (ColossalServer ours = TestServers.colossal(dir);
-             Wire r = new Wire(redisPort);
-             Wire o = new Wire(ours.port())) {
-            for (long seed = 1; seed <= Long.getLong("colossal.streamSeeds", 8); seed++) {
-                r.call("FLUSHALL");
-                o.call("FLUSHALL");
-                String protocol = seed % 2 == 0 ? "3" : "2";
-                r.call("HELLO", protocol);
-                o.call("HELLO", protocol);
-                SplittableRandom random = new SplittableRandom(seed);
-                String nodes = pick(random, NODE_SIZES);
-                r.call("CONFIG", "SET", "stream-node-max-entries", nodes);
-                o.call("CONFIG", "SET", "stream-node-max-entries", nodes);
+        try (SideBySide both = new SideBySide(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1))) {
+            both.masking(StreamsDifferentialTest::comparable).run(Long.getLong("colossal.streamSeeds", 8), 3000, seed -> {
                 clock = 1;
-                List<String> sent = new ArrayList<>();
-                for (int i = 0; i < 3000; i++) {
-                    String[] cmd = command(random);
-                    sent.add(String.join(" ", cmd));
-                    byte[] frame = Wire.encode(cmd);
-                    r.send(frame);
-                    o.send(frame);
-                    String want = comparable(r.reply());
-                    String got = comparable(o.reply());
-                    if (!want.equals(got)) {
-                        if (System.getProperty("colossal.streamLog") != null) {
-                            java.nio.file.Files.write(Path.of(System.getProperty("colossal.streamLog")), sent);
-                        }
-                        List<String> tail = sent.subList(Math.max(0, sent.size() - 15), sent.size());
-                        assertEquals(want.replace("\r\n", "\\r\\n"), got.replace("\r\n", "\\r\\n"), "seed " + seed
-                                + " (nodes of " + nodes + "), command " + i + "; last commands:\n  " + String.join("\n  ", tail));
-                    }
-                }
-            }
-            r.call("CONFIG", "SET", "stream-node-max-entries", "100");
-        } finally {
-            redis.destroy();
-            redis.waitFor();
+                return List.<String[]>of(new String[] {"CONFIG", "SET", "stream-node-max-entries",
+                        NODE_SIZES[(int) (seed % NODE_SIZES.length)]});
+            }, r -> List.<String[]>of(command(r)));
         }
     }
 
