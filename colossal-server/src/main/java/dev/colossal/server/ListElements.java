@@ -21,6 +21,7 @@ final class ListElements implements AutoCloseable {
     private static final String ELEMENTS_SUFFIX = ".elements.map";
 
     private final BytesMap map;
+    private final StreamEndNodes streamEnds = new StreamEndNodes();
 
     private ListElements(BytesMap map) {
         this.map = map;
@@ -47,6 +48,11 @@ final class ListElements implements AutoCloseable {
             map.close();
             throw e;
         }
+    }
+
+    /** @return the streams' first and last nodes this map holds, kept in memory by {@link StoredStream} */
+    StreamEndNodes streamEnds() {
+        return streamEnds;
     }
 
     /** @return the element at {@code position} of collection {@code id}, or null */

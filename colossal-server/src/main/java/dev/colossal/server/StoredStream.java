@@ -201,7 +201,7 @@ final class StoredStream {
      * @param nodeMaxBytes   stream-node-max-bytes (0: Redis's 1 GiB cap)
      */
     void add(StreamId entryId, byte[][] a, int from, int to, long nodeMaxEntries, long nodeMaxBytes) {
-        byte[] tail = count == 0 ? null : node(first + count - 1);
+        StreamEndNodes.Node tail = count == 0 ? null : endNode(first + count - 1);
         boolean fresh = tail == null;
         if (!fresh) {
             long fieldBytes = 0;
@@ -209,22 +209,31 @@ final class StoredStream {
                 fieldBytes += a[i].length;
             }
             long maxBytes = nodeMaxBytes <= 0 || nodeMaxBytes > NODE_MAX_BYTES_CAP ? NODE_MAX_BYTES_CAP : nodeMaxBytes;
-            fresh = tail.length + fieldBytes >= maxBytes
-                    || (nodeMaxEntries > 0 && StreamNode.count(tail) >= nodeMaxEntries);
+            fresh = tail.bytes().length + fieldBytes >= maxBytes
+                    || (nodeMaxEntries > 0 && (tail = counted(first + count - 1, tail)).entries() >= nodeMaxEntries);
         }
         long position;
         byte[] node;
+        StreamEndNodes.Node cached;
         if (fresh) {
             if (count == 0) {
                 headSkip = 0;
             }
             position = first + count;
             node = StreamNode.create(entryId, a, from, to);
+            cached = new StreamEndNodes.Node(node, 1, 0, 1);
         } else {
             position = first + count - 1;
-            node = StreamNode.append(tail, entryId, a, from, to);
+            node = StreamNode.append(tail.bytes(), entryId, a, from, to);
+            cached = new StreamEndNodes.Node(node, tail.entries() < 0 ? -1 : tail.entries() + 1, tail.skip(),
+                    tail.live() < 0 ? -1 : tail.live() + 1);
         }
         elements.put(id, position, node);
+        StreamEndNodes ends = elements.streamEnds();
+        if (fresh && count > 1) {
+            ends.forget(id, position - 1); // now a middle node
+        }
+        ends.put(id, position, cached);
         if (fresh) {
             count++;
         }
@@ -240,6 +249,10 @@ final class StoredStream {
 
     /** @return the node at {@code position}, cut to the committed length if it is the last */
     private byte[] node(long position) {
+        return position == first || position == first + count - 1 ? endNode(position).bytes() : read(position);
+    }
+
+    private byte[] read(long position) {
         byte[] v = elements.get(id, position);
         if (v == null) {
             throw new IllegalStateException("stream node position=" + position + " of id=" + Long.toHexString(id)
@@ -249,6 +262,39 @@ final class StoredStream {
             v = Arrays.copyOf(v, (int) tailBytes);
         }
         return v;
+    }
+
+    /**
+     * @return the first or last node, from memory if it holds the committed one (a last node whose
+     *         XADD failed before its header is longer than the header's tail bytes)
+     */
+    private StreamEndNodes.Node endNode(long position) {
+        StreamEndNodes ends = elements.streamEnds();
+        StreamEndNodes.Node c = ends.get(id, position);
+        if (c == null || position == first + count - 1 && c.bytes().length != tailBytes) {
+            c = StreamEndNodes.Node.of(read(position));
+            ends.put(id, position, c);
+        }
+        return c;
+    }
+
+    /** @return {@code c}, the end node at {@code position}, with its entries counted */
+    private StreamEndNodes.Node counted(long position, StreamEndNodes.Node c) {
+        if (c.entries() < 0) {
+            c = new StreamEndNodes.Node(c.bytes(), StreamNode.count(c.bytes()), c.skip(), c.live());
+            elements.streamEnds().put(id, position, c);
+        }
+        return c;
+    }
+
+    /** @return the first node's live entries after the head skip, counted once per node and skip */
+    private long firstLive() {
+        StreamEndNodes.Node c = endNode(first);
+        if (c.live() < 0 || c.skip() != headSkip) {
+            c = new StreamEndNodes.Node(c.bytes(), c.entries(), headSkip, StreamNode.live(c.bytes(), headSkip));
+            elements.streamEnds().put(id, first, c);
+        }
+        return c.live();
     }
 
     /** @return the node's entries, deleted ones too, without those the head skip dropped */
@@ -350,6 +396,7 @@ final class StoredStream {
                 if (!e.deleted() && e.id().equals(target)) {
                     byte[] changed = StreamNode.delete(raw, e.flagsAt());
                     elements.put(id, p, changed);
+                    elements.streamEnds().forget(id, p);
                     deleted++;
                     length--;
                     if (target.compareTo(maxDeleted) > 0) {
@@ -419,11 +466,10 @@ final class StoredStream {
             if (minId == null && length <= maxLen) {
                 break;
             }
-            byte[] raw = node(first);
             if (approx && minId == null) {
-                // ~ MAXLEN drops whole nodes or nothing: their live counts decide, read without decoding
-                // (an XADD MAXLEN ~ on a stream at its bound asks on every call)
-                long live = StreamNode.live(raw, headSkip);
+                // ~ MAXLEN drops whole nodes or nothing: their live counts decide, kept with the cached
+                // first node (an XADD MAXLEN ~ on a stream at its bound asks on every call)
+                long live = firstLive();
                 if (limit > 0 && deleted + live > limit || length - live < maxLen) {
                     break;
                 }
@@ -436,7 +482,7 @@ final class StoredStream {
                 changed = true;
                 continue;
             }
-            List<StreamNode.Entry> es = entriesAt(first, raw);
+            List<StreamNode.Entry> es = entriesAt(first, node(first));
             long live = 0;
             for (StreamNode.Entry e : es) {
                 live += e.deleted() ? 0 : 1;
@@ -504,6 +550,7 @@ final class StoredStream {
     private void removeNodes(List<Long> positions) {
         for (long p : positions) {
             elements.remove(id, p);
+            elements.streamEnds().forget(id, p);
         }
     }
 
@@ -541,6 +588,8 @@ final class StoredStream {
             elements.remove(id, StreamLayout.AUX_BASE + i);
         }
         elements.drop(id, first, first + count);
+        elements.streamEnds().forget(id, first);
+        elements.streamEnds().forget(id, first + count - 1);
     }
 
     /**
