@@ -1,6 +1,9 @@
 package dev.colossal.server;
 
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -14,12 +17,14 @@ final class ConsumerGroup {
     /** Redis's entries-read of a group whose position in the stream is not known. */
     static final long ENTRIES_READ_UNKNOWN = -1;
 
-    /** A consumer and when it was last seen (milliseconds since the epoch). */
+    /** A consumer, its number in the group (what its pending entries store) and when it was last seen (ms since the epoch). */
     static final class Consumer {
+        final int number;
         final byte[] name;
         long seenTime;
 
-        Consumer(byte[] name, long seenTime) {
+        Consumer(int number, byte[] name, long seenTime) {
+            this.number = number;
             this.name = name;
             this.seenTime = seenTime;
         }
@@ -42,7 +47,9 @@ final class ConsumerGroup {
     StreamId lastId;
     long entriesRead;
     final TreeMap<byte[], Consumer> consumers = new TreeMap<>(Arrays::compareUnsigned);
-    final TreeMap<StreamId, Pending> pel = new TreeMap<>();
+    /** The number the next new consumer gets: numbers are not reused, so a stored pending entry never names the wrong one. */
+    int nextNumber;
+    PendingList pel = new PendingList();
 
     ConsumerGroup(byte[] name, StreamId lastId, long entriesRead) {
         this.name = name;
@@ -54,35 +61,46 @@ final class ConsumerGroup {
     Consumer consumer(byte[] consumerName, long now, boolean[] created) {
         Consumer c = consumers.get(consumerName);
         if (c == null) {
-            c = new Consumer(consumerName, now);
-            consumers.put(consumerName, c);
+            c = add(new Consumer(nextNumber, consumerName, now));
             created[0] = true;
         }
         return c;
     }
 
-    /** @return each consumer's pending entries, in one pass over the PEL (consumers with none are absent) */
-    java.util.Map<Consumer, Long> pendingCounts() {
-        java.util.Map<Consumer, Long> n = new java.util.IdentityHashMap<>();
-        for (Pending p : pel.values()) {
-            n.merge(p.consumer, 1L, Long::sum);
-        }
-        return n;
+    /** Adds {@code c} (a new name) as it was stored or dumped. @return it */
+    Consumer add(Consumer c) {
+        consumers.put(c.name, c);
+        nextNumber = Math.max(nextNumber, c.number + 1);
+        return c;
     }
 
-    /** @return the entries pending for {@code c} */
-    long pendingOf(Consumer c) {
-        long n = 0;
-        for (Pending p : pel.values()) {
-            n += p.consumer == c ? 1 : 0;
+    /** @return the consumers by number, what a stored pending entry names */
+    Map<Integer, Consumer> byNumber() {
+        Map<Integer, Consumer> out = new HashMap<>();
+        for (Consumer c : consumers.values()) {
+            out.put(c.number, c);
+        }
+        return out;
+    }
+
+    /** @return each consumer's pending entries, in one pass over the PEL (consumers with none are absent) */
+    Map<Consumer, Long> pendingCounts() {
+        Map<Consumer, Long> n = new java.util.IdentityHashMap<>();
+        for (Map.Entry<StreamId, Pending> e : pel.entries()) {
+            n.merge(e.getValue().consumer, 1L, Long::sum);
         }
         return n;
     }
 
     /** Deletes consumer {@code c} and its pending entries. @return how many it had */
     long remove(Consumer c) {
-        long n = pendingOf(c);
-        pel.values().removeIf(p -> p.consumer == c);
+        long n = 0;
+        for (Iterator<Map.Entry<StreamId, Pending>> it = pel.from(StreamId.MIN); it.hasNext(); ) {
+            if (it.next().getValue().consumer == c) {
+                it.remove();
+                n++;
+            }
+        }
         consumers.remove(c.name);
         return n;
     }

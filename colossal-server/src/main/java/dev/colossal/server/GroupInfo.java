@@ -82,7 +82,7 @@ final class GroupInfo {
             int n = (int) (count == 0 ? g.pel.size() : Math.min(count, g.pel.size()));
             r.array(n);
             int i = 0;
-            for (Map.Entry<StreamId, ConsumerGroup.Pending> e : g.pel.entrySet()) {
+            for (Map.Entry<StreamId, ConsumerGroup.Pending> e : g.pel.entries()) {
                 if (i++ == n) {
                     break;
                 }
@@ -108,7 +108,7 @@ final class GroupInfo {
                 int m = (int) (count == 0 ? pending : Math.min(count, pending));
                 r.array(m);
                 int j = 0;
-                for (Map.Entry<StreamId, ConsumerGroup.Pending> e : g.pel.entrySet()) {
+                for (Map.Entry<StreamId, ConsumerGroup.Pending> e : g.pel.entries()) {
                     if (j == m) {
                         break;
                     }

@@ -208,7 +208,8 @@ final class GroupReadCommand {
             if (after != null) {
                 StreamId from = after.next();
                 if (from != null) {
-                    for (Map.Entry<StreamId, ConsumerGroup.Pending> e : g.pel.tailMap(from, true).entrySet()) {
+                    for (var it = g.pel.from(from); it.hasNext(); ) {
+                        Map.Entry<StreamId, ConsumerGroup.Pending> e = it.next();
                         if (x.count() != 0 && items.size() >= x.count()) {
                             break;
                         }

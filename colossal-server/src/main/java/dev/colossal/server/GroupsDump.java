@@ -15,8 +15,8 @@ final class GroupsDump {
         List<RdbStreams.Group> out = new ArrayList<>(groups.size());
         for (ConsumerGroup g : groups) {
             Map<ConsumerGroup.Consumer, List<RdbStreams.Pending>> mine = new IdentityHashMap<>();
-            List<RdbStreams.Pending> pel = new ArrayList<>(g.pel.size());
-            for (var e : g.pel.entrySet()) {
+            List<RdbStreams.Pending> pel = new ArrayList<>((int) Math.min(g.pel.size(), 1 << 20));
+            for (var e : g.pel.entries()) {
                 ConsumerGroup.Pending p = e.getValue();
                 RdbStreams.Pending d = new RdbStreams.Pending(e.getKey().ms(), e.getKey().seq(), p.deliveryTime,
                         p.deliveryCount);
@@ -37,8 +37,7 @@ final class GroupsDump {
         for (RdbStreams.Group d : dumped) {
             ConsumerGroup g = new ConsumerGroup(d.name(), new StreamId(d.lastMs(), d.lastSeq()), d.entriesRead());
             for (RdbStreams.Consumer dc : d.consumers()) {
-                ConsumerGroup.Consumer c = new ConsumerGroup.Consumer(dc.name(), dc.seenTime());
-                g.consumers.put(c.name, c);
+                ConsumerGroup.Consumer c = g.add(new ConsumerGroup.Consumer(g.nextNumber, dc.name(), dc.seenTime()));
                 for (RdbStreams.Pending p : dc.pending()) {
                     g.pel.put(new StreamId(p.ms(), p.seq()), new ConsumerGroup.Pending(c, p.deliveryTime(), p.deliveryCount()));
                 }

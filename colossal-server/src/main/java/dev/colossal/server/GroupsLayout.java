@@ -3,50 +3,78 @@ package dev.colossal.server;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.LongFunction;
 
 /**
  * Layout of a stream's consumer groups in its auxiliary entries ({@link StreamLayout}: element-map
  * positions {@code AUX_BASE + slot}, {@code slot} in {@code [0, aux count)}). One entry holds a
- * directory of the groups; each group has an entry of its own. The header's {@code groups state}
- * is the directory's slot plus one (0: no groups). A change to one group writes that group's entry
- * and a new directory into free slots, then the header that names the new directory (the commit
- * point), then frees the old two: its cost grows with that group's pending entries and the number
- * of groups, never with the stream or the other groups' PELs. A crash before the header leaves the
- * old directory in force; what it wrote is garbage a later change overwrites or the collector frees.
+ * directory of the groups; each group has an entry of its own, and its pending entries list (PEL)
+ * is cut in chunks of entries of their own ({@link PendingList}). The header's {@code groups state}
+ * is the directory's slot plus one (0: no groups). A change to one group writes the chunks it
+ * changed, that group's entry and a new directory into free slots, then the header that names the
+ * new directory (the commit point), then frees what they replaced: its cost grows with the chunks
+ * changed, the group's chunk count and the number of groups, not with the PEL nor the stream. A
+ * crash before the header leaves the old directory in force; what it wrote is garbage a later
+ * change overwrites or the collector frees.
  *
  * <pre>
  *  Directory entry (big-endian)
- *  +------------+-----------+-------------+------------+----
- *  | groups (4) | slot (8)  | name len (4)| name bytes | ...   one slot, name per group, names in order
- *  +------------+-----------+-------------+------------+----
+ *  +---------+------------+-----------+-------------+------------+----
+ *  | -2 (4)  | groups (4) | slot (8)  | name len (4)| name bytes | ...   one slot, name per group, names in order
+ *  +---------+------------+-----------+-------------+------------+----
  *
  *  Group entry (big-endian)
- *  0        8        16          24              28             32
- *  +--------+--------+-----------+---------------+--------------+----------+---------+
- *  | lastMs | lastSeq| entries   | consumers (4) | pending (4)  | consumer | pending |
- *  |        |        | read      |               |              | ...      | ...     |
- *  +--------+--------+-----------+---------------+--------------+----------+---------+
- *  consumer: | name len (4) | name bytes | seen time (8) |                  names in order
- *  pending:  | ms (8) | seq (8) | consumer index (4) | delivery time (8) | delivery count (8) |   IDs in order
- *  entries read = -1 when unknown; times are milliseconds since the epoch
+ *  0        8        16          24            28              32           36
+ *  +--------+--------+-----------+-------------+---------------+------------+----------+-------+
+ *  | lastMs | lastSeq| entries   | next number | consumers (4) | chunks (4) | consumer | chunk |
+ *  |        |        | read      | (4)         |               |            | ...      | ...   |
+ *  +--------+--------+-----------+-------------+---------------+------------+----------+-------+
+ *  consumer: | number (4) | name len (4) | name bytes | seen time (8) |        names in order
+ *  chunk:    | low ms (8) | low seq (8) | entries (4) | slot (8) |              IDs in order
+ *
+ *  Chunk entry: its pending entries, IDs in order
+ *  +--------+---------+---------------------+-------------------+--------------------+---
+ *  | ms (8) | seq (8) | consumer number (4) | delivery time (8) | delivery count (8) | ...
+ *  +--------+---------+---------------------+-------------------+--------------------+---
+ *  entries read = -1 when unknown; times are milliseconds since the epoch; a consumer's number is
+ *  its group's next number when it was made, never reused
  * </pre>
+ *
+ * <p>A directory that does not start with -2 is of the first layout (until 2026-11-26), whose group
+ * entries held consumers by index and the whole PEL: {@link #legacyGroup} reads one, and the first
+ * change to such a stream's groups rewrites them all in this layout.
  */
 final class GroupsLayout {
 
     static final int PENDING_BYTES = 8 + 8 + 4 + 8 + 8;
-    private static final int GROUP_FIXED = 8 + 8 + 8 + 4 + 4;
+    private static final int DIRECTORY_MARK = -2;
+    private static final int GROUP_FIXED = 8 + 8 + 8 + 4 + 4 + 4;
+    private static final int CHUNK_REF_BYTES = 8 + 8 + 4 + 8;
 
     private GroupsLayout() {}
 
     /** A directory line: a group's name and the slot of its entry. */
     record Slot(byte[] name, long slot) {}
 
-    static byte[] directory(List<Slot> slots) {
-        int n = 4;
+    /**
+     * A directory as read.
+     *
+     * @param slots  its lines, names in order
+     * @param legacy whether it and its groups are of the first layout
+     */
+    record Directory(List<Slot> slots, boolean legacy) {}
+
+    static byte[] directory(List<Slot> slots, boolean legacy) {
+        int n = legacy ? 4 : 8;
         for (Slot s : slots) {
             n += 8 + 4 + s.name().length;
         }
         ByteBuffer b = ByteBuffer.allocate(n);
+        if (!legacy) {
+            b.putInt(DIRECTORY_MARK);
+        }
         b.putInt(slots.size());
         for (Slot s : slots) {
             b.putLong(s.slot()).putInt(s.name().length).put(s.name());
@@ -54,9 +82,13 @@ final class GroupsLayout {
         return b.array();
     }
 
-    static List<Slot> directory(byte[] v) {
+    static Directory directory(byte[] v) {
         ByteBuffer b = ByteBuffer.wrap(v);
         int n = b.getInt();
+        boolean legacy = n != DIRECTORY_MARK;
+        if (!legacy) {
+            n = b.getInt();
+        }
         List<Slot> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             long slot = b.getLong();
@@ -64,31 +96,102 @@ final class GroupsLayout {
             b.get(name);
             out.add(new Slot(name, slot));
         }
-        return out;
+        return new Directory(out, legacy);
     }
 
+    /** @return group {@code g}'s entry; every chunk of its PEL has its slot */
     static byte[] group(ConsumerGroup g) {
-        int n = GROUP_FIXED + g.pel.size() * PENDING_BYTES;
+        List<PendingList.Chunk> chunks = g.pel.chunks();
+        int n = GROUP_FIXED + chunks.size() * CHUNK_REF_BYTES;
         for (ConsumerGroup.Consumer c : g.consumers.values()) {
-            n += 4 + c.name.length + 8;
+            n += 4 + 4 + c.name.length + 8;
         }
         ByteBuffer b = ByteBuffer.allocate(n);
         b.putLong(g.lastId.ms()).putLong(g.lastId.seq()).putLong(g.entriesRead);
-        b.putInt(g.consumers.size()).putInt(g.pel.size());
-        java.util.IdentityHashMap<ConsumerGroup.Consumer, Integer> index = new java.util.IdentityHashMap<>();
+        b.putInt(g.nextNumber).putInt(g.consumers.size()).putInt(chunks.size());
         for (ConsumerGroup.Consumer c : g.consumers.values()) {
-            index.put(c, index.size());
-            b.putInt(c.name.length).put(c.name).putLong(c.seenTime);
+            b.putInt(c.number).putInt(c.name.length).put(c.name).putLong(c.seenTime);
         }
-        for (var e : g.pel.entrySet()) {
+        for (PendingList.Chunk c : chunks) {
+            b.putLong(c.low.ms()).putLong(c.low.seq()).putInt(c.count).putLong(c.slot);
+        }
+        return b.array();
+    }
+
+    /** @return group {@code name} from its entry {@code v}, its PEL's chunks read through {@code aux} when a command needs them */
+    static ConsumerGroup group(byte[] name, byte[] v, LongFunction<byte[]> aux) {
+        ByteBuffer b = ByteBuffer.wrap(v);
+        ConsumerGroup g = new ConsumerGroup(name, new StreamId(b.getLong(), b.getLong()), b.getLong());
+        int next = b.getInt();
+        int consumers = b.getInt();
+        int chunks = b.getInt();
+        for (int i = 0; i < consumers; i++) {
+            int number = b.getInt();
+            byte[] cn = new byte[b.getInt()];
+            b.get(cn);
+            g.add(new ConsumerGroup.Consumer(number, cn, b.getLong()));
+        }
+        g.nextNumber = Math.max(g.nextNumber, next);
+        List<PendingList.Chunk> table = new ArrayList<>(chunks);
+        for (int i = 0; i < chunks; i++) {
+            table.add(new PendingList.Chunk(new StreamId(b.getLong(), b.getLong()), b.getInt(), b.getLong()));
+        }
+        Map<Integer, ConsumerGroup.Consumer> byNumber = g.byNumber();
+        g.pel = new PendingList(table, aux, bytes -> chunk(bytes, byNumber));
+        return g;
+    }
+
+    /** @return the slots of the chunks a group entry {@code v} names */
+    static List<Long> chunkSlots(byte[] v) {
+        ByteBuffer b = ByteBuffer.wrap(v);
+        b.position(8 + 8 + 8 + 4);
+        int consumers = b.getInt();
+        int chunks = b.getInt();
+        for (int i = 0; i < consumers; i++) {
+            b.getInt();
+            int nameLength = b.getInt();
+            b.position(b.position() + nameLength + 8);
+        }
+        List<Long> out = new ArrayList<>(chunks);
+        for (int i = 0; i < chunks; i++) {
+            b.position(b.position() + 8 + 8 + 4);
+            out.add(b.getLong());
+        }
+        return out;
+    }
+
+    static byte[] chunk(TreeMap<StreamId, ConsumerGroup.Pending> entries) {
+        ByteBuffer b = ByteBuffer.allocate(entries.size() * PENDING_BYTES);
+        for (Map.Entry<StreamId, ConsumerGroup.Pending> e : entries.entrySet()) {
             ConsumerGroup.Pending p = e.getValue();
-            b.putLong(e.getKey().ms()).putLong(e.getKey().seq()).putInt(index.get(p.consumer))
+            b.putLong(e.getKey().ms()).putLong(e.getKey().seq()).putInt(p.consumer.number)
                     .putLong(p.deliveryTime).putLong(p.deliveryCount);
         }
         return b.array();
     }
 
-    static ConsumerGroup group(byte[] name, byte[] v) {
+    private static TreeMap<StreamId, ConsumerGroup.Pending> chunk(byte[] v, Map<Integer, ConsumerGroup.Consumer> byNumber) {
+        if (v.length % PENDING_BYTES != 0) {
+            throw new IllegalStateException("pending entries chunk of length=" + v.length + " is not a whole number of "
+                    + PENDING_BYTES + "-byte entries: the element map is damaged");
+        }
+        ByteBuffer b = ByteBuffer.wrap(v);
+        TreeMap<StreamId, ConsumerGroup.Pending> out = new TreeMap<>();
+        while (b.hasRemaining()) {
+            StreamId id = new StreamId(b.getLong(), b.getLong());
+            int number = b.getInt();
+            ConsumerGroup.Consumer c = byNumber.get(number);
+            if (c == null) {
+                throw new IllegalStateException("pending entry " + id + " names consumer number " + number
+                        + ", which its group does not have: the element map is damaged");
+            }
+            out.put(id, new ConsumerGroup.Pending(c, b.getLong(), b.getLong()));
+        }
+        return out;
+    }
+
+    /** @return group {@code name} from an entry of the first layout: consumers by index, the whole PEL in it */
+    static ConsumerGroup legacyGroup(byte[] name, byte[] v) {
         ByteBuffer b = ByteBuffer.wrap(v);
         ConsumerGroup g = new ConsumerGroup(name, new StreamId(b.getLong(), b.getLong()), b.getLong());
         int consumers = b.getInt();
@@ -97,8 +200,7 @@ final class GroupsLayout {
         for (int i = 0; i < consumers; i++) {
             byte[] cn = new byte[b.getInt()];
             b.get(cn);
-            byIndex[i] = new ConsumerGroup.Consumer(cn, b.getLong());
-            g.consumers.put(cn, byIndex[i]);
+            byIndex[i] = g.add(new ConsumerGroup.Consumer(i, cn, b.getLong()));
         }
         for (int i = 0; i < pending; i++) {
             StreamId id = new StreamId(b.getLong(), b.getLong());

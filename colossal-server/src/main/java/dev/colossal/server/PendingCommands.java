@@ -138,8 +138,9 @@ final class PendingCommands {
             long now = ctx.now();
             List<Map.Entry<StreamId, ConsumerGroup.Pending>> out = new ArrayList<>();
             if (start.compareTo(end) <= 0) {
-                for (var e : g.pel.subMap(start, true, end, true).entrySet()) {
-                    if (out.size() >= count) {
+                for (var it = g.pel.from(start); it.hasNext(); ) {
+                    var e = it.next();
+                    if (out.size() >= count || e.getKey().compareTo(end) > 0) {
                         break;
                     }
                     ConsumerGroup.Pending p = e.getValue();
@@ -391,7 +392,7 @@ final class PendingCommands {
             List<StreamId> deleted = new ArrayList<>();
             StreamId cursor = StreamId.MIN;
             boolean changed = false;
-            var it = g.pel.tailMap(start, true).entrySet().iterator();
+            var it = g.pel.from(start);
             while (attempts > 0 && left > 0 && it.hasNext()) {
                 attempts--;
                 var pe = it.next();

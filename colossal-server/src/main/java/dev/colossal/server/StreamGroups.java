@@ -43,25 +43,29 @@ final class StreamGroups {
     private final List<GroupsLayout.Slot> slots;
     /** The directory's slot, or -1 when there are no groups. */
     private long directorySlot;
+    /** Whether the groups are in {@link GroupsLayout}'s first layout, until a save rewrites them all. */
+    private boolean legacy;
 
-    private StreamGroups(StoredStream stream, List<GroupsLayout.Slot> slots, long directorySlot) {
+    private StreamGroups(StoredStream stream, List<GroupsLayout.Slot> slots, long directorySlot, boolean legacy) {
         this.stream = stream;
         this.slots = slots;
         this.directorySlot = directorySlot;
+        this.legacy = legacy;
     }
 
     /** @return the groups of {@code s} */
     static StreamGroups of(StoredStream s) {
         long state = s.groupsState();
         if (state == 0) {
-            return new StreamGroups(s, new ArrayList<>(), -1);
+            return new StreamGroups(s, new ArrayList<>(), -1, false);
         }
         byte[] dir = s.aux(state - 1);
         if (dir == null) {
             throw damaged(s, "directory", state - 1, null);
         }
         try {
-            return new StreamGroups(s, new ArrayList<>(GroupsLayout.directory(dir)), state - 1);
+            GroupsLayout.Directory d = GroupsLayout.directory(dir);
+            return new StreamGroups(s, new ArrayList<>(d.slots()), state - 1, d.legacy());
         } catch (BufferUnderflowException | NegativeArraySizeException e) {
             throw damaged(s, "directory", state - 1, e);
         }
@@ -94,15 +98,20 @@ final class StreamGroups {
     }
 
     private ConsumerGroup read(GroupsLayout.Slot s) {
-        byte[] v = stream.aux(s.slot());
-        if (v == null) {
-            throw damaged(stream, "entry", s.slot(), null);
-        }
+        byte[] v = entry(s.slot(), "entry");
         try {
-            return GroupsLayout.group(s.name(), v);
+            return legacy ? GroupsLayout.legacyGroup(s.name(), v) : GroupsLayout.group(s.name(), v, slot -> entry(slot, "pending chunk"));
         } catch (BufferUnderflowException | NegativeArraySizeException | ArrayIndexOutOfBoundsException e) {
             throw damaged(stream, "entry", s.slot(), e);
         }
+    }
+
+    private byte[] entry(long slot, String what) {
+        byte[] v = stream.aux(slot);
+        if (v == null) {
+            throw damaged(stream, what, slot, null);
+        }
+        return v;
     }
 
     private int find(byte[] name) {
@@ -128,36 +137,73 @@ final class StreamGroups {
      * committing: the caller's commit of the whole stream names them.
      */
     static void stage(StoredStream s, List<ConsumerGroup> groups) {
-        List<ConsumerGroup> sorted = new ArrayList<>(groups);
-        sorted.sort((x, y) -> Arrays.compareUnsigned(x.name, y.name));
-        List<GroupsLayout.Slot> slots = new ArrayList<>(sorted.size());
-        for (int i = 0; i < sorted.size(); i++) {
-            s.putAux(i, GroupsLayout.group(sorted.get(i)));
-            slots.add(new GroupsLayout.Slot(sorted.get(i).name, i));
-        }
-        if (sorted.isEmpty()) {
+        if (groups.isEmpty()) {
             s.setAux(0, 0);
             return;
         }
-        s.putAux(sorted.size(), GroupsLayout.directory(slots));
-        s.setAux(sorted.size() + 1, sorted.size() + 1);
+        StreamGroups staged = new StreamGroups(s, new ArrayList<>(), -1, false);
+        Set<Long> used = new HashSet<>();
+        List<Long> freed = new ArrayList<>();
+        for (ConsumerGroup g : groups) {
+            staged.write(g, used, freed);
+        }
+        long directory = free(used);
+        s.putAux(directory, GroupsLayout.directory(staged.slots, false));
+        s.setAux(directory + 1, directory + 1);
     }
 
     /** Stores {@code g} (new or changed) and commits the stream's header. */
     void save(ConsumerGroup g) {
-        Set<Long> used = usedSlots();
+        Set<Long> used = usedSlots(g);
+        List<Long> freed = new ArrayList<>();
+        if (legacy) {
+            // the first change since the layout changed rewrites every group in the new one
+            for (GroupsLayout.Slot s : List.copyOf(slots)) {
+                if (!Arrays.equals(s.name(), g.name)) {
+                    write(read(s), used, freed);
+                }
+            }
+            legacy = false;
+        }
+        write(g, used, freed);
+        commit(used, freed);
+    }
+
+    /**
+     * Writes the chunks of {@code g}'s PEL that are new or changed and then its entry into free
+     * slots, and names the entry in the directory to be; notes in {@code freed} the slots the
+     * commit will free.
+     */
+    private void write(ConsumerGroup g, Set<Long> used, List<Long> freed) {
+        g.pel.compact();
+        for (PendingList.Chunk c : g.pel.chunks()) {
+            if (c.entries == null) {
+                continue;   // not read, so not changed
+            }
+            byte[] bytes = GroupsLayout.chunk(c.entries);
+            if (PendingList.changed(c, bytes)) {
+                long slot = free(used);
+                used.add(slot);
+                stream.putAux(slot, bytes);
+                if (c.slot >= 0) {
+                    freed.add(c.slot);
+                }
+                c.slot = slot;
+                c.stored = bytes;
+            }
+        }
+        freed.addAll(g.pel.retired());
+        g.pel.retired().clear();
         long groupSlot = free(used);
         used.add(groupSlot);
+        stream.putAux(groupSlot, GroupsLayout.group(g));
         int i = find(g.name);
-        long old = -1;
         if (i >= 0) {
-            old = slots.get(i).slot();
+            freed.add(slots.get(i).slot());
             slots.set(i, new GroupsLayout.Slot(g.name, groupSlot));
         } else {
             slots.add(-(i + 1), new GroupsLayout.Slot(g.name, groupSlot));
         }
-        stream.putAux(groupSlot, GroupsLayout.group(g));
-        commit(used, old);
     }
 
     /** Removes group {@code name} and commits. @return whether it was there */
@@ -166,20 +212,35 @@ final class StreamGroups {
         if (i < 0) {
             return false;
         }
-        Set<Long> used = usedSlots();
-        long old = slots.remove(i).slot();
-        commit(used, old);
+        Set<Long> used = usedSlots(null);
+        GroupsLayout.Slot gone = slots.remove(i);
+        List<Long> freed = new ArrayList<>(legacy ? List.of() : GroupsLayout.chunkSlots(entry(gone.slot(), "entry")));
+        freed.add(gone.slot());
+        commit(used, freed);
         return true;
     }
 
-    private Set<Long> usedSlots() {
+    /** @return every slot in use: the directory, each group's entry and its chunks ({@code g}'s as it holds them, read or dropped) */
+    private Set<Long> usedSlots(ConsumerGroup g) {
         Set<Long> used = new HashSet<>();
-        for (GroupsLayout.Slot s : slots) {
-            used.add(s.slot());
-        }
         if (directorySlot >= 0) {
             used.add(directorySlot);
         }
+        for (GroupsLayout.Slot s : slots) {
+            used.add(s.slot());
+            if (legacy) {
+                continue;
+            }
+            if (g != null && Arrays.equals(s.name(), g.name)) {
+                for (PendingList.Chunk c : g.pel.chunks()) {
+                    used.add(c.slot);
+                }
+                used.addAll(g.pel.retired());
+            } else {
+                used.addAll(GroupsLayout.chunkSlots(entry(s.slot(), "entry")));
+            }
+        }
+        used.remove(-1L);
         return used;
     }
 
@@ -191,24 +252,29 @@ final class StreamGroups {
         return s;
     }
 
-    /** Writes the directory into a free slot, the header naming it, then frees {@code oldGroupSlot} and the old directory. */
-    private void commit(Set<Long> used, long oldGroupSlot) {
+    /**
+     * Writes the directory into a free slot, the header naming it (the commit point), then frees
+     * {@code freed} and the old directory.
+     */
+    private void commit(Set<Long> used, List<Long> freed) {
         long oldDirectory = directorySlot;
-        long top = -1;
-        for (GroupsLayout.Slot s : slots) {
-            top = Math.max(top, s.slot());
-        }
         if (slots.isEmpty()) {
             directorySlot = -1;
         } else {
             directorySlot = free(used);
-            top = Math.max(top, directorySlot);
-            stream.putAux(directorySlot, GroupsLayout.directory(slots));
+            used.add(directorySlot);
+            stream.putAux(directorySlot, GroupsLayout.directory(slots, legacy));
+        }
+        used.removeAll(freed);
+        used.remove(oldDirectory);
+        long top = -1;
+        for (long s : used) {
+            top = Math.max(top, s);
         }
         stream.setAux(top + 1, directorySlot + 1);
         stream.commit();
-        if (oldGroupSlot >= 0) {
-            stream.removeAux(oldGroupSlot);
+        for (long s : freed) {
+            stream.removeAux(s);
         }
         if (oldDirectory >= 0) {
             stream.removeAux(oldDirectory);

@@ -29,26 +29,46 @@ class StreamGroupsDifferentialTest {
 
     @Test
     void randomGroupCommandsGetTheSameRepliesAsRedis() throws Exception {
-        try (SideBySide both = new SideBySide(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1))) {
-            both.masking(reply -> IDLE.matcher(reply).replaceAll("$1:IDLE\r\n"))
-                    .run(Long.getLong("colossal.groupSeeds", 8), 1500, List.<String[]>of(new String[] {"SET", "str", "x"}),
-                            r -> List.<String[]>of(command(r)));
+        compare(false);
+    }
+
+    /**
+     * As above with PELs cut in chunks of 4 entries and streams that are seldom trimmed, so that
+     * PELs grow to dozens of entries and commands split, merge and drop chunks all the time.
+     */
+    @Test
+    void pendingListsInTinyChunksGetTheSameReplies() throws Exception {
+        PendingList.chunkBoundForTests(4);
+        try {
+            compare(true);
+        } finally {
+            PendingList.chunkBoundForTests(PendingList.MAX_CHUNK);
         }
     }
 
-    private static String id(SplittableRandom r) {
-        return r.nextInt(1, 30) + "-" + r.nextInt(0, 3);
+    private void compare(boolean longPels) throws Exception {
+        try (SideBySide both = new SideBySide(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1))) {
+            both.masking(reply -> IDLE.matcher(reply).replaceAll("$1:IDLE\r\n"))
+                    .run(Long.getLong("colossal.groupSeeds", 8), 1500, List.<String[]>of(new String[] {"SET", "str", "x"}),
+                            r -> List.<String[]>of(command(r, longPels)));
+        }
     }
 
-    private static String[] command(SplittableRandom r) {
+    private static String id(SplittableRandom r, boolean longPels) {
+        // long PELs' streams also get 30-0, 30-1, ... from "XADD k 30-* ..."
+        return longPels && r.nextBoolean() ? "30-" + r.nextInt(0, 120) : r.nextInt(1, 30) + "-" + r.nextInt(0, 3);
+    }
+
+    /** @param longPels whether to let PELs grow: no trims or DELs, bigger COUNTs */
+    private static String[] command(SplittableRandom r, boolean longPels) {
         String k = pick(r, KEYS);
         String g = pick(r, GROUPS);
         String c = pick(r, CONSUMERS);
         List<String> a = new ArrayList<>();
         switch (r.nextInt(24)) {
-            case 0, 1, 2, 3 -> a.addAll(List.of("XADD", k, id(r), "f", "v" + r.nextInt(100)));
+            case 0, 1, 2, 3 -> a.addAll(List.of("XADD", k, id(r, longPels), "f", "v" + r.nextInt(100)));
             case 4 -> {
-                a.addAll(List.of("XGROUP", "CREATE", k, g, pick(r, new String[] {"0", "$", id(r), "x"})));
+                a.addAll(List.of("XGROUP", "CREATE", k, g, pick(r, new String[] {"0", "$", id(r, longPels), "x"})));
                 if (r.nextBoolean()) {
                     a.add("MKSTREAM");
                 }
@@ -57,7 +77,7 @@ class StreamGroupsDifferentialTest {
                 }
             }
             case 5 -> {
-                a.addAll(List.of("XGROUP", "SETID", k, g, pick(r, new String[] {"0", "$", id(r)})));
+                a.addAll(List.of("XGROUP", "SETID", k, g, pick(r, new String[] {"0", "$", id(r, longPels)})));
                 if (r.nextInt(3) == 0) {
                     a.addAll(List.of("ENTRIESREAD", pick(r, new String[] {"0", "3", "-1"})));
                 }
@@ -67,24 +87,24 @@ class StreamGroupsDifferentialTest {
             case 8, 9, 10, 11 -> {
                 a.addAll(List.of("XREADGROUP", "GROUP", g, c));
                 if (r.nextBoolean()) {
-                    a.addAll(List.of("COUNT", Integer.toString(r.nextInt(0, 4))));
+                    a.addAll(List.of("COUNT", Integer.toString(r.nextInt(0, longPels ? 12 : 4))));
                 }
                 if (r.nextInt(5) == 0) {
                     a.add("NOACK");
                 }
-                String at = r.nextInt(3) == 0 ? pick(r, new String[] {"0", id(r)}) : ">";
+                String at = r.nextInt(3) == 0 ? pick(r, new String[] {"0", id(r, longPels)}) : ">";
                 a.addAll(r.nextInt(4) == 0 ? List.of("STREAMS", k, pick(r, KEYS), at, ">") : List.of("STREAMS", k, at));
             }
             case 12, 13, 14 -> {
                 a.addAll(List.of("XACK", k, g));
                 for (int n = r.nextInt(1, 4); n > 0; n--) {
-                    a.add(id(r));
+                    a.add(id(r, longPels));
                 }
             }
             case 15, 16 -> {
                 a.addAll(List.of("XCLAIM", k, g, c, "0"));
                 for (int n = r.nextInt(1, 3); n > 0; n--) {
-                    a.add(id(r));
+                    a.add(id(r, longPels));
                 }
                 if (r.nextBoolean()) {
                     a.add("JUSTID");
@@ -96,11 +116,11 @@ class StreamGroupsDifferentialTest {
                     a.addAll(List.of("RETRYCOUNT", Integer.toString(r.nextInt(5))));
                 }
                 if (r.nextInt(6) == 0) {
-                    a.addAll(List.of("LASTID", id(r)));
+                    a.addAll(List.of("LASTID", id(r, longPels)));
                 }
             }
             case 17 -> {
-                a.addAll(List.of("XAUTOCLAIM", k, g, c, "0", pick(r, new String[] {"0", "-", id(r)}), "COUNT",
+                a.addAll(List.of("XAUTOCLAIM", k, g, c, "0", pick(r, new String[] {"0", "-", id(r, longPels)}), "COUNT",
                         Integer.toString(r.nextInt(1, 4))));
                 if (r.nextBoolean()) {
                     a.add("JUSTID");
@@ -109,16 +129,16 @@ class StreamGroupsDifferentialTest {
             case 18, 19 -> {
                 a.addAll(List.of("XPENDING", k, g));
                 if (r.nextBoolean()) {
-                    a.addAll(List.of("-", "+", Integer.toString(r.nextInt(0, 5))));
+                    a.addAll(List.of("-", "+", Integer.toString(r.nextInt(0, longPels ? 40 : 5))));
                     if (r.nextBoolean()) {
                         a.add(c);
                     }
                 }
             }
             case 20 -> a.addAll(List.of("XINFO", "GROUPS", k));
-            case 21 -> a.addAll(r.nextBoolean() ? List.of("XDEL", k, id(r)) : List.of("XINFO", "STREAM", k));
-            case 22 -> a.addAll(r.nextInt(3) == 0 ? List.of("DEL", k)
-                    : List.of("XTRIM", k, "MAXLEN", Integer.toString(r.nextInt(0, 6))));
+            case 21 -> a.addAll(r.nextBoolean() ? List.of("XDEL", k, id(r, longPels)) : List.of("XINFO", "STREAM", k));
+            case 22 -> a.addAll(longPels ? List.of("XADD", k, "30-*", "f", "v")
+                    : r.nextInt(3) == 0 ? List.of("DEL", k) : List.of("XTRIM", k, "MAXLEN", Integer.toString(r.nextInt(0, 6))));
             default -> a.addAll(List.of("XINFO", "CONSUMERS", k, "nosuch"));
         }
         return a.toArray(String[]::new);

@@ -44,7 +44,7 @@ class StreamGroupsTest {
     }
 
     /** @return the IDs of an XREADGROUP reply (RESP2) */
-    private static List<String> ids(Object reply) {
+    static List<String> ids(Object reply) {
         List<String> out = new ArrayList<>();
         if (reply == null) {
             return out;
