@@ -187,7 +187,14 @@ class StreamsCrashTest {
                 }
                 adder.start();
                 consumers.forEach(Thread::start);
-                Thread.sleep(1000 + 500L * round);
+                try (Jedis j = new Jedis("127.0.0.1", port)) {
+                    long deadline = System.nanoTime() + 30_000_000_000L;
+                    while ((Long) ((List<?>) j.sendCommand(Protocol.Command.XPENDING, key, "g")).getFirst() < 3L * PendingList.MAX_CHUNK
+                            && System.nanoTime() < deadline) {
+                        Thread.sleep(20);
+                    }
+                }
+                Thread.sleep(100 + 200L * round);
                 server.destroyForcibly().waitFor();
                 stop.set(true);
                 adder.join();
