@@ -921,6 +921,17 @@ public final class BytesMap implements AutoCloseable {
         return freed;
     }
 
+    /**
+     * Tells {@code listener} of every entry this process's writes (and {@link #evict}) remove by the
+     * CLOCK hand from now on, replacing any listener set before; null stops telling. Other processes'
+     * evictions are told to their own listeners.
+     *
+     * @param listener called under the entry's segment lock (see {@link EvictionListener}), or null
+     */
+    public void onEviction(EvictionListener listener) {
+        file.evictionListener = listener;
+    }
+
     /** Where the next {@link #evict} starts; a hint, so racing callers need not agree. */
     private int evictFrom;
 

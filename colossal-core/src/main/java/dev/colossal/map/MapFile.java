@@ -100,6 +100,8 @@ final class MapFile implements AutoCloseable {
     private volatile MemorySegment mem;
     /** The clock expiry is measured against; tests replace it. */
     volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
+    /** Told of entries the CLOCK hand removes in this process, or null. */
+    volatile EvictionListener evictionListener;
     /** Extents given back by segments, for any segment to take before the file grows. */
     final SpareExtents spares = new SpareExtents(this);
     /** When a segment that cannot grow may scan the others for space (a full disk). */

@@ -943,6 +943,11 @@ final class Segment {
                 continue;
             }
             Mem.setLong(m, base + SegmentLayout.CLOCK_HAND, SlotLayout.next(hand, slots));
+            EvictionListener listener = file.evictionListener;
+            if (listener != null) {
+                listener.evicted(m.asSlice(EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header)).asReadOnly(),
+                        expired);
+            }
             delete(hand);
             if (!expired) {
                 evictions++;

@@ -65,6 +65,43 @@ class EvictionTest {
 
     /** evict frees what it is asked from every segment, by the hand: read entries outlive the rest. */
     @Test
+    void theEvictionListenerIsToldOfEveryEntryTheHandRemovesAndNoOther() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("told.map"), MapOptions.DEFAULTS.withSegments(4).withMaxEntries(1000))) {
+            java.util.Set<String> told = new java.util.HashSet<>();
+            int[] expired = {0};
+            map.onEviction((key, wasExpired) -> {
+                told.add(new String(key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), UTF_8));
+                expired[0] += wasExpired ? 1 : 0;
+            });
+            int n = 5000;
+            java.util.Set<String> removed = new java.util.HashSet<>();
+            for (int i = 0; i < n; i++) {
+                map.put(b("k" + i), new byte[16]);
+                if (i % 7 == 0 && map.remove(b("k" + i / 2))) {
+                    removed.add("k" + i / 2);   // removals are not evictions
+                }
+            }
+            map.evict(1 << 12);
+            int missing = 0;
+            for (int i = 0; i < n; i++) {
+                String k = "k" + i;
+                boolean there = map.get(b(k)) != null;
+                assertEquals(!there && !removed.contains(k), told.contains(k), k + ": told evicted exactly when the hand took it");
+                missing += there ? 0 : 1;
+            }
+            assertEquals(missing, told.size() + removed.size());
+            assertEquals(map.evictions(), told.size(), "one call per eviction");
+            assertEquals(0, expired[0]);
+            assertTrue(told.size() > 0, "the bound made it evict");
+            map.onEviction(null);
+            long before = map.evictions();
+            map.evict(1 << 12);
+            assertTrue(map.evictions() > before);
+            assertEquals(before, told.size(), "a removed listener is not told");
+        }
+    }
+
+    @Test
     void evictFreesTheBytesAskedForAndSparesEntriesThatAreRead() throws IOException {
         try (BytesMap map = BytesMap.open(dir.resolve("budget.map"), MapOptions.DEFAULTS.withSegments(8).withMaxBytes(1 << 20))) {
             for (int i = 0; i < 2000; i++) {

@@ -88,6 +88,11 @@ final class ExpirySweeper implements AutoCloseable {
         ctx.events.fire(KeyspaceEvents.EXPIRED, "expired", store, key);
     }
 
+    /** {@code key} was evicted from {@code store} to stay within --maxmemory: Redis's {@code evicted} event, and tracking's invalidation. */
+    void evicted(KeyValueStore store, byte[] key) {
+        ctx.events.fire(KeyspaceEvents.EVICTED, "evicted", store, key);
+    }
+
     /** A write without a TTL to a database with keys that have one: it may have replaced or removed one. */
     void changed() {
         markDirty();

@@ -45,6 +45,8 @@ final class MapStore implements KeyValueStore {
     private DataDirLock dirLock;
     /** Told of every write once the server runs; null before (and in tests of the store alone). */
     private ExpirySweeper sweeper;
+    /** Keys the map evicted, copied under its segment lock, until a writer tells the sweeper. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> evicted = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Told of the bytes of every write when databases share a bound; null otherwise. */
     private MemoryBudget budget;
     /** The last complete sweep, null before the first. */
@@ -223,6 +225,16 @@ final class MapStore implements KeyValueStore {
     @Override
     public void watch(ExpirySweeper s) {
         sweeper = s;
+        // the map's CLOCK hand removes keys under a write's feet: note them for the writer to tell
+        map.onEviction((key, expired) -> evicted.add(key.toArray(ValueLayout.JAVA_BYTE)));
+    }
+
+    /** Tells the sweeper of the keys evicted since the last look: their events and tracking's invalidations. */
+    private void tellEvicted(ExpirySweeper s) {
+        byte[] key;
+        while ((key = evicted.poll()) != null) {
+            s.evicted(this, key);
+        }
     }
 
     /** Shares the bound with other databases: told of every write's bytes from now on. */
@@ -242,6 +254,9 @@ final class MapStore implements KeyValueStore {
         ExpirySweeper s = sweeper;
         if (s == null) {
             return;
+        }
+        if (!evicted.isEmpty()) {
+            tellEvicted(s);
         }
         if (expireAtMillis != StoredValue.NO_EXPIRY) {
             sweepWanted = true;
@@ -273,7 +288,12 @@ final class MapStore implements KeyValueStore {
 
     /** Evicts by the map's CLOCK until {@code bytes} are freed ({@link BytesMap#evict}); @return the bytes freed */
     long evict(long bytes) {
-        return map.evict(bytes);
+        long freed = map.evict(bytes);
+        ExpirySweeper s = sweeper;
+        if (s != null) {
+            tellEvicted(s);   // this database may not be written again for a while
+        }
+        return freed;
     }
 
     @Override

@@ -106,6 +106,61 @@ class MaxMemoryTest {
     }
 
     /**
+     * Each key the bound evicts is published as Redis's {@code evicted} event (class {@code e}) and,
+     * if a tracking client read it, invalidated in that client's cache: without this, a client-side
+     * cache kept serving a value the server no longer had.
+     */
+    @Test
+    void evictedKeysArePublishedAndInvalidatedForTrackingClients() throws Exception {
+        try (ColossalServer s = ColossalServer.start(cache(dir.resolve("data"), BOUND));
+             Jedis j = new Jedis("127.0.0.1", s.port());
+             Jedis sub = new Jedis("127.0.0.1", s.port());
+             Jedis reader = new Jedis("127.0.0.1", s.port())) {
+            j.configSet("notify-keyspace-events", "Ee");
+            java.util.Set<String> evicted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            java.util.Set<String> invalidated = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            long subscriberId = sub.clientId();
+            redis.clients.jedis.JedisPubSub listener = new redis.clients.jedis.JedisPubSub() {
+                @Override
+                public void onMessage(String channel, String message) {
+                    (channel.equals("__redis__:invalidate") ? invalidated : evicted).add(message);
+                }
+            };
+            Thread subscriber = new Thread(() -> sub.subscribe(listener, "__keyevent@0__:evicted", "__redis__:invalidate"));
+            subscriber.start();
+            StreamsTest.eventually(() -> listener.getSubscribedChannels() == 2, "the subscription");
+            int tracked = 200;
+            for (int i = 0; i < tracked; i++) {
+                j.set("tracked:" + i, VALUE);
+            }
+            reader.sendCommand(redis.clients.jedis.Protocol.Command.CLIENT, "TRACKING", "ON", "REDIRECT",
+                    Long.toString(subscriberId));
+            for (int i = 0; i < tracked; i++) {
+                assertEquals(VALUE, reader.get("tracked:" + i));
+            }
+            fill(j, "cold:", COLD_KEYS, 0);
+            long count = field(j.info("stats"), "evicted_keys");
+            assertTrue(count > COLD_KEYS / 2, "the bound evicted: " + count);
+            StreamsTest.eventually(() -> evicted.size() == count, "an evicted event per key evicted: " + evicted.size() + " of " + count);
+            int gone = 0;
+            for (int i = 0; i < tracked; i++) {
+                if (!j.exists("tracked:" + i)) {
+                    gone++;
+                    assertTrue(evicted.contains("tracked:" + i));
+                    String key = "tracked:" + i;
+                    StreamsTest.eventually(() -> invalidated.contains(key), "the invalidation of " + key);
+                }
+            }
+            assertTrue(gone > tracked / 2, "most of the tracked keys were evicted: " + gone);
+            for (String key : evicted) {
+                assertTrue(!key.startsWith("cold:") || !j.exists(key), key + " was published evicted and is there");
+            }
+            listener.unsubscribe();
+            subscriber.join(10_000);
+        }
+    }
+
+    /**
      * INFO's used_memory is what maxmemory bounds, as in Redis, where dashboards and eviction alerts
      * divide the one by the other: filled past the bound, both servers are at it. It was the Java
      * heap, tens of MB against a 4 MiB bound, and nothing the bound moved.
