@@ -42,6 +42,11 @@ final class Client {
     volatile Tracking.Mode tracking;
     /** CLIENT CACHING YES (1) or NO (-1) for the next command, 0 if not given. */
     int caching;
+    /** Whether the command running now has its reads remembered for tracking (its mode and CLIENT CACHING said so). */
+    boolean readsTracked;
+    /** For a script's own client, the client that ran the script, and the keys the script declared. */
+    Client scriptCaller;
+    byte[][] scriptKeys;
     /** Ran MONITOR: sees every command ({@link Monitors}) and may not touch keys; volatile for CLIENT LIST. */
     volatile boolean monitor;
     /**

@@ -246,6 +246,9 @@ final class CommandTable {
         if (monitored && Monitors.shownBefore(name)) {
             ctx.monitors.feed(c, args);
         }
+        Tracking.Mode tracked = c.tracking;
+        c.readsTracked = tracked != null && !tracked.bcast()
+                && (tracked.optin() ? caching > 0 : !tracked.optout() || caching == 0);
         long errors = r.errorsEver;
         long accounted = c.errorsAccounted;
         long start = System.nanoTime();
@@ -257,10 +260,18 @@ final class CommandTable {
         if (monitored && Monitors.shownAfter(name)) {
             ctx.monitors.feed(c, args);
         }
-        Tracking.Mode tracked = c.tracking;
-        if (tracked != null && !tracked.bcast() && spec.flags().contains("readonly")
-                && (tracked.optin() ? caching > 0 : !tracked.optout() || caching == 0)) {
-            spec.forEachKey(args, k -> ctx.tracking.read(c, k));
+        if (spec.flags().contains("readonly")) {
+            if (c.scriptCaller == null) {
+                if (c.readsTracked) {
+                    spec.forEachKey(args, k -> ctx.tracking.read(c, k));
+                }
+            } else if (c.scriptCaller.readsTracked && c.scriptKeys != null) {
+                // as Redis: a script's read remembers the keys the script declared, for its caller
+                // (whose id the script's client has), as the EVAL's mode and CLIENT CACHING decide
+                for (byte[] k : c.scriptKeys) {
+                    ctx.tracking.read(c, k);
+                }
+            }
         }
         if (batch) {
             ctx.tracking.end();

@@ -146,6 +146,7 @@ final class ScriptCommands {
         Lock[] stripes = ctx.dbs.locks().locks(keys);
         StringCommands.lockAll(stripes);
         ScriptRun run = new ScriptRun(c, name, readOnly, calls);
+        run.inner.scriptKeys = keys;
         run.command = fcall;
         run.inner.reply.open(256);
         running = run;

@@ -44,6 +44,7 @@ final class ScriptRun {
         inner.db = caller.db;
         inner.denyBlocking = true;
         inner.name = caller.name;
+        inner.scriptCaller = caller;
     }
 
     /** FCALL's request while a function runs (FUNCTION STATS shows it), null for a script. */

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every connection must receive the same bytes (client ids aside): RESP3 invalidations in default
  * mode (a client's own after its reply), BCAST with prefixes and NOLOOP (one message per prefix of
  * the keys one command changed), OPTIN/OPTOUT with CLIENT CACHING, a RESP2 REDIRECT to a subscriber,
- * FLUSHALL's null, TRACKINGINFO, GETREDIR and every refusal's text.
+ * FLUSHALL's null, keys read by scripts (the caller's), TRACKINGINFO, GETREDIR and every refusal's text.
  */
 class TrackingTest {
 
@@ -34,6 +34,10 @@ class TrackingTest {
             new Step(0, "SET", "k", "own write"),
             new Step(0, "GET", "k"),
             new Step(1, "INCR", "counter"),
+            new Step(0, "EVAL", "return redis.call('get', KEYS[1])", "1", "s1"),
+            new Step(0, "EVAL", "return redis.call('mget', 's2', 's3')", "0"),
+            new Step(1, "SET", "s1", "a script's read is its caller's"),
+            new Step(1, "MSET", "s2", "1", "s3", "2"),
             new Step(0, "CLIENT", "TRACKINGINFO"),
             new Step(0, "CLIENT", "GETREDIR"),
             new Step(1, "CLIENT", "GETREDIR"),
@@ -58,6 +62,10 @@ class TrackingTest {
             new Step(0, "CLIENT", "TRACKINGINFO"),
             new Step(0, "GET", "o2"),
             new Step(1, "MSET", "o1", "a", "o2", "b"),
+            new Step(0, "EVAL", "return redis.call('get', KEYS[1])", "1", "o5"),
+            new Step(0, "CLIENT", "CACHING", "YES"),
+            new Step(0, "EVAL", "return redis.call('get', KEYS[1])", "1", "o6"),
+            new Step(1, "MSET", "o5", "a", "o6", "b"),
             new Step(0, "CLIENT", "CACHING", "NO"),
             new Step(0, "CLIENT", "TRACKING", "ON", "OPTOUT"),
             new Step(0, "CLIENT", "TRACKING", "OFF"),
