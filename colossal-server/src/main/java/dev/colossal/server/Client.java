@@ -40,6 +40,8 @@ final class Client {
     volatile Subscriber subscriber;
     /** CLIENT TRACKING's settings, null when off; replaced whole, read by the loops of writers ({@link Tracking}). */
     volatile Tracking.Mode tracking;
+    /** Whether an invalidation found its REDIRECT client gone (TRACKINGINFO's {@code broken_redirect}). */
+    volatile boolean trackingRedirBroken;
     /** CLIENT CACHING YES (1) or NO (-1) for the next command, 0 if not given. */
     int caching;
     /** Whether the command running now has its reads remembered for tracking (its mode and CLIENT CACHING said so). */

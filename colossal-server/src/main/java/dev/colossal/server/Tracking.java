@@ -40,6 +40,7 @@ final class Tracking {
 
     private static final byte[] INVALIDATE = "$10\r\ninvalidate\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MESSAGE = "$7\r\nmessage\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] REDIR_BROKEN = "$21\r\ntracking-redir-broken\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CHANNEL = "$20\r\n__redis__:invalidate\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL2 = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -106,6 +107,7 @@ final class Tracking {
         PubSubCommands.subscriber(c); // its mailbox carries the invalidations
         Mode before = c.tracking;
         c.tracking = mode;
+        c.trackingRedirBroken = false;
         if (before == null) {
             tracking.incrementAndGet();
         }
@@ -234,7 +236,13 @@ final class Tracking {
     private void tell(Client t, Mode m, byte[] keys) {
         Client to = m.redirect() == 0 ? t : clients.get(m.redirect());
         if (to == null) {
-            return; // the redirect client is gone: Redis's tracking-redir-broken is not sent
+            // the redirect client is gone: Redis tells the tracking client, if it speaks RESP3, each time
+            t.trackingRedirBroken = true;
+            if (t.reply.protocol >= 3) {
+                PubSubCommands.subscriber(t).mailbox.offer(new Mailbox.Frame(2, REDIR_BROKEN,
+                        (":" + m.redirect() + "\r\n").getBytes(StandardCharsets.US_ASCII)));
+            }
+            return;
         }
         boolean resp3 = to.reply.protocol >= 3;
         byte[] what = keys != null ? keys : resp3 ? NULL3 : NULL2;

@@ -205,6 +205,9 @@ final class TrackingCommands {
             if (m.noloop()) {
                 flags.add("noloop");
             }
+            if (c.trackingRedirBroken) {
+                flags.add("broken_redirect");
+            }
         }
         r.map(3);
         r.bulk("flags");

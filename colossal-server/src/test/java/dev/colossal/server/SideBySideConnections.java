@@ -46,6 +46,7 @@ final class SideBySideConnections implements AutoCloseable {
     void run(List<Step> steps, UnaryOperator<String> masked, java.util.function.Consumer<String> check) throws IOException {
         List<String> done = new ArrayList<>();
         Set<Integer> inMulti = new HashSet<>();
+        Set<Integer> quit = new HashSet<>();
         int sentinel = 0;
         for (Step step : steps) {
             done.add(step.conn + ": " + String.join(" ", step.cmd));
@@ -55,13 +56,17 @@ final class SideBySideConnections implements AutoCloseable {
             if (name.equalsIgnoreCase("MULTI")) {
                 inMulti.add(step.conn);
             }
+            if (name.equalsIgnoreCase("QUIT")) {
+                quit.add(step.conn);
+            }
             for (int k = 0; k < theirs.size(); k++) {
                 int conn = (step.conn + k) % theirs.size();
-                if (inMulti.contains(conn) && conn != step.conn) {
+                if (inMulti.contains(conn) && conn != step.conn || quit.contains(conn) && conn != step.conn) {
                     continue;
                 }
                 String mark = "sentinel-" + sentinel++;
-                boolean queued = inMulti.contains(conn);
+                // a connection's QUIT is answered, then closed: no sentinel follows
+                boolean queued = inMulti.contains(conn) || quit.contains(conn);
                 String want = queued ? theirs.get(conn).reply() : PubSubDifferentialTest.upToSentinel(theirs.get(conn), mark);
                 String got = queued ? ours.get(conn).reply() : PubSubDifferentialTest.upToSentinel(ours.get(conn), mark);
                 check.accept(got);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every connection must receive the same bytes (client ids aside): RESP3 invalidations in default
  * mode (a client's own after its reply), BCAST with prefixes and NOLOOP (one message per prefix of
  * the keys one command changed), OPTIN/OPTOUT with CLIENT CACHING, a RESP2 REDIRECT to a subscriber,
- * FLUSHALL's null, keys read by scripts (the caller's), TRACKINGINFO, GETREDIR and every refusal's text.
+ * FLUSHALL's null, keys read by scripts (the caller's), a REDIRECT client gone (tracking-redir-broken), TRACKINGINFO, GETREDIR and every refusal's text.
  */
 class TrackingTest {
 
@@ -101,7 +101,17 @@ class TrackingTest {
             new Step(0, "GET", "last"),
             new Step(0, "RESET"),
             new Step(0, "CLIENT", "TRACKINGINFO"),
-            new Step(1, "SET", "last", "reset ended tracking"));
+            new Step(1, "SET", "last", "reset ended tracking"),
+            new Step(0, "HELLO", "3"),
+            new Step(0, "CLIENT", "TRACKING", "ON", "REDIRECT", "{id:2}"),
+            new Step(0, "GET", "rb"),
+            new Step(2, "QUIT"),
+            new Step(1, "SET", "rb", "the redirect client is gone"),
+            new Step(0, "CLIENT", "TRACKINGINFO"),
+            new Step(1, "SET", "rb", "told again"),
+            new Step(0, "CLIENT", "TRACKING", "ON", "REDIRECT", "{id:1}"),
+            new Step(0, "CLIENT", "TRACKINGINFO"),
+            new Step(0, "CLIENT", "TRACKING", "OFF"));
 
     @TempDir
     Path dir;
@@ -161,6 +171,7 @@ class TrackingTest {
     private static String masked(String replies) {
         return PubSubDifferentialTest.withoutId(replies)
                 .replaceAll("(\\$8\r\nredirect\r\n):\\d+", "$1:ID")
+                .replaceAll("(tracking-redir-broken\r\n):\\d+", "$1:ID")
                 .replaceAll("^:([1-9]\\d*)\r\n$", ":ID\r\n");
     }
 }
