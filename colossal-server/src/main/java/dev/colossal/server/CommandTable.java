@@ -260,11 +260,9 @@ final class CommandTable {
         if (monitored && Monitors.shownAfter(name)) {
             ctx.monitors.feed(c, args);
         }
-        if (spec.flags().contains("readonly")) {
+        if ((c.readsTracked || c.scriptCaller != null) && spec.flags().contains("readonly")) {
             if (c.scriptCaller == null) {
-                if (c.readsTracked) {
-                    spec.forEachKey(args, k -> ctx.tracking.read(c, k));
-                }
+                spec.forEachKey(args, k -> ctx.tracking.read(c, k));
             } else if (c.scriptCaller.readsTracked && c.scriptKeys != null) {
                 // as Redis: a script's read remembers the keys the script declared, for its caller
                 // (whose id the script's client has), as the EVAL's mode and CLIENT CACHING decide
