@@ -216,6 +216,8 @@ final class PendingList {
             private Iterator<Map.Entry<StreamId, ConsumerGroup.Pending>> within =
                     chunks.isEmpty() ? null : entries(chunk).tailMap(start, true).entrySet().iterator();
             private int lastChunk = -1;
+            /** The iterator {@link #next} took the last entry from: {@link #hasNext} may have moved on since. */
+            private Iterator<Map.Entry<StreamId, ConsumerGroup.Pending>> lastWithin;
 
             @Override
             public boolean hasNext() {
@@ -235,12 +237,17 @@ final class PendingList {
                     throw new NoSuchElementException();
                 }
                 lastChunk = chunk;
+                lastWithin = within;
                 return within.next();
             }
 
             @Override
             public void remove() {
-                within.remove();
+                if (lastWithin == null) {
+                    throw new IllegalStateException("remove() without next()");
+                }
+                lastWithin.remove();
+                lastWithin = null;
                 chunks.get(lastChunk).count--;
                 size--;
             }
