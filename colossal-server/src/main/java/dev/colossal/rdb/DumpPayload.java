@@ -106,7 +106,7 @@ public final class DumpPayload {
     }
 
     /** @return how many bytes {@link #writeString} writes for {@code value} */
-    private static int stringSize(MemorySegment value) {
+    static int stringSize(MemorySegment value) {
         long n = value.byteSize();
         Long number = n <= 11 ? smallInteger(value) : null;
         if (number == null) {
@@ -116,7 +116,7 @@ public final class DumpPayload {
     }
 
     /** Writes {@code value} as an RDB string at {@code at}, as Redis does but uncompressed; @return the offset after it */
-    private static int writeString(MemorySegment o, int at, MemorySegment value) {
+    static int writeString(MemorySegment o, int at, MemorySegment value) {
         long n = value.byteSize();
         Long number = n <= 11 ? smallInteger(value) : null;
         if (number == null) {
@@ -415,12 +415,12 @@ public final class DumpPayload {
     }
 
     /** @return the bytes of the RDB length {@code n}, unsigned (a stream ID's parts may use the 64th bit) */
-    private static int lengthSize(long n) {
+    static int lengthSize(long n) {
         return Long.compareUnsigned(n, 1 << 6) < 0 ? 1 : Long.compareUnsigned(n, 1 << 14) < 0 ? 2
                 : Long.compareUnsigned(n, 0xFFFF_FFFFL) <= 0 ? 5 : 9;
     }
 
-    private static int writeLength(MemorySegment o, int at, long n) {
+    static int writeLength(MemorySegment o, int at, long n) {
         int size = lengthSize(n);
         if (size == 1) {
             o.set(ValueLayout.JAVA_BYTE, at, (byte) n);

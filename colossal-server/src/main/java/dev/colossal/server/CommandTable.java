@@ -47,7 +47,9 @@ final class CommandTable {
         new SortCommand(ctx).register(this);
         new LcsCommand(ctx).register(this);
         new DatabaseCommands(ctx).register(this);
-        new DumpCommands(ctx).register(this);
+        DumpCommands dumps = new DumpCommands(ctx);
+        dumps.register(this);
+        new SyncCommands(ctx, dumps).register(this);
         new AdminCommands(ctx, this).register(this);
         new MonitoringCommands(ctx).register(this);
         new Transactions(ctx, this).register(this);

@@ -28,31 +28,36 @@ final class DumpCommands {
     }
 
     private void dump(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = ctx.db(c).get(a[1]);
-        if (e == null) {
+        byte[] payload = payload(ctx.db(c), a[1]);
+        if (payload == null) {
             r.nullBulk();
-            return;
+        } else {
+            r.bulk(payload);
+        }
+    }
+
+    /** @return {@code key}'s DUMP payload in {@code store}, or null if it has none (DUMP, SYNC's snapshot) */
+    byte[] payload(KeyValueStore store, byte[] key) {
+        KeyValueStore.Entry e = store.get(key);
+        if (e == null) {
+            return null;
         }
         if (e.type() == StoredValue.LIST) {
-            java.util.concurrent.locks.Lock l = ctx.db(c).lock(a[1]);
+            java.util.concurrent.locks.Lock l = store.lock(key);
             l.lock();
             try {
-                StoredList list = StoredList.read(ctx.db(c), a[1]);
-                r.bulk(list == null ? null : DumpPayload.ofList(list.range(0, list.size())));
+                StoredList list = StoredList.read(store, key);
+                return list == null ? null : DumpPayload.ofList(list.range(0, list.size()));
             } finally {
                 l.unlock();
             }
-            return;
         }
         if (e.type() == StoredValue.STREAM) {
             int perNode = (int) Math.min(Integer.MAX_VALUE, ctx.streamNodeMaxEntries);
-            byte[] payload = StoredStream.locked(ctx.db(c), a[1], s -> s == null ? null : DumpPayload.ofStream(s.dumped(), perNode));
-            r.bulk(payload);
-            return;
+            return StoredStream.locked(store, key, s -> s == null ? null : DumpPayload.ofStream(s.dumped(), perNode));
         }
         if (e.type() == StoredValue.ZSET) {
-            r.bulk(dumpZSet(e));
-            return;
+            return dumpZSet(e);
         }
         if (e.isHash()) {
             java.util.List<byte[]> pairs = new java.util.ArrayList<>();
@@ -61,14 +66,12 @@ final class DumpCommands {
                 pairs.add(h.field());
                 pairs.add(h.value());
             }
-            r.bulk(DumpPayload.ofHash(pairs));
-            return;
+            return DumpPayload.ofHash(pairs);
         }
         if (e.type() == StoredValue.SET) {
-            r.bulk(dumpSet(new SetView(e)));
-            return;
+            return dumpSet(new SetView(e));
         }
-        r.bulk(DumpPayload.of(MemorySegment.ofArray(e.array()).asSlice(e.offset(), e.length())));
+        return DumpPayload.of(MemorySegment.ofArray(e.array()).asSlice(e.offset(), e.length()));
     }
 
     /** A set as Redis 7.0 dumps it: an intset as RDB type 11 (its members ascending already), a hashtable as type 2. */

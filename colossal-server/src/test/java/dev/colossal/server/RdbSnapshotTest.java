@@ -1,0 +1,116 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.colossal.cli.Cli;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.StreamEntryID;
+
+/**
+ * {@code redis-cli --rdb FILE} against this server (SYNC, {@link SyncCommands}): redis-server 7.0
+ * starts from the file and holds every key of every database with its type, value and TTL, the
+ * stream's consumer group and the function library; {@code colossal import-rdb} of the same file
+ * serves it all again.
+ */
+class RdbSnapshotTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void redisServerLoadsTheSnapshotRedisCliTakes() throws Exception {
+        Path file = dir.resolve("snap").resolve("dump.rdb");
+        Files.createDirectories(file.getParent());
+        Map<String, String> ours;
+        try (ColossalServer s = TestServers.colossal(dir.resolve("data")); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            fill(j);
+            ours = everything(j);
+            Process cli = new ProcessBuilder("redis-cli", "-p", Integer.toString(s.port()), "--rdb", file.toString())
+                    .redirectErrorStream(true).start();
+            String said = new String(cli.getInputStream().readAllBytes());
+            assertTrue(cli.waitFor(60, TimeUnit.SECONDS) && cli.exitValue() == 0, said);
+            assertTrue(said.contains("Transfer finished with success"), said);
+        }
+        int port = TestServers.freePort();
+        Process redis = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--dir", file.getParent().toString(),
+                "--dbfilename", "dump.rdb", "--save", "").redirectErrorStream(true)
+                .redirectOutput(dir.resolve("redis.log").toFile()).start();
+        try {
+            TestServers.awaitPong(port, redis, dir.resolve("redis.log"));
+            try (Jedis theirs = new Jedis("127.0.0.1", port)) {
+                assertEquals(ours, everything(theirs));
+                assertEquals("hi", theirs.fcall("hi", List.of(), List.of()));
+            }
+        } finally {
+            redis.destroy();
+            redis.waitFor(30, TimeUnit.SECONDS);
+        }
+        Cli.Run run = Cli.run("import-rdb", file.toString(), "--data", dir.resolve("imported").toString());
+        assertEquals(0, run.exit(), run.err());
+        try (ColossalServer s = TestServers.colossal(dir.resolve("imported")); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            assertEquals(ours, everything(j), "import-rdb of the snapshot gives back what was served");
+            assertEquals("hi", j.fcall("hi", List.of(), List.of()));
+        }
+    }
+
+    private static void fill(Jedis j) {
+        j.set("str", "hello");
+        j.set("num", "12345");
+        j.setex("ttl", 1000, "soon");
+        j.set("big", "x".repeat(100_000));
+        j.rpush("list", "a", "b", "c");
+        j.hset("hash", Map.of("f", "v", "g", "w"));
+        j.sadd("ints", "3", "1", "2");
+        j.sadd("set", "a", "b", "c");
+        j.zadd("zset", Map.of("a", 1.5, "b", -2.0));
+        for (int i = 1; i <= 300; i++) {
+            j.xadd("stream", new StreamEntryID(i, 0), Map.of("n", Integer.toString(i)));
+        }
+        j.sendCommand(Protocol.Command.XGROUP, "CREATE", "stream", "g", "0");
+        j.sendCommand(Protocol.Command.XREADGROUP, "GROUP", "g", "alice", "COUNT", "5", "STREAMS", "stream", ">");
+        j.functionLoad("#!lua name=mylib\nredis.register_function('hi', function() return 'hi' end)");
+        j.select(5);
+        j.set("in5", "five");
+        j.select(0);
+    }
+
+    /** @return every key of databases 0 and 5 with its type, TTL (rounded to minutes) and contents, in one comparable form */
+    private static Map<String, String> everything(Jedis j) {
+        Map<String, String> out = new TreeMap<>();
+        for (int db : new int[] {0, 5}) {
+            j.select(db);
+            for (String k : new TreeSet<>(j.keys("*"))) {
+                String type = j.type(k);
+                String value = switch (type) {
+                    case "string" -> j.get(k);
+                    case "list" -> j.lrange(k, 0, -1).toString();
+                    case "hash" -> new TreeMap<>(j.hgetAll(k)).toString();
+                    case "set" -> new TreeSet<>(j.smembers(k)).toString() + " " + j.objectEncoding(k);
+                    case "zset" -> j.zrangeWithScores(k, 0, -1).toString();
+                    case "stream" -> j.xlen(k) + " " + j.xrange(k, "-", "+", 3) + " " + show(j.sendCommand(Protocol.Command.XINFO, "GROUPS", k))
+                            + " " + show(j.sendCommand(Protocol.Command.XPENDING, k, "g"));
+                    default -> "?";
+                };
+                long ttl = j.ttl(k);
+                out.put(db + ":" + k, type + " ttl " + (ttl < 0 ? ttl : (ttl + 30) / 60) + " " + value);
+            }
+        }
+        j.select(0);
+        return out;
+    }
+
+    private static String show(Object reply) {
+        return StreamsTest.show(reply);
+    }
+}
