@@ -9,9 +9,13 @@ import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 
 /**
- * The two conversions between Lua values and RESP2 replies that Redis scripting defines: a
- * command's reply becomes a Lua value for the script ({@link #toLua}), and the script's result
- * becomes the client's reply ({@link #toReply}).
+ * A command's reply as the Lua value a script's {@code redis.call} returns, as Redis 7.0 converts
+ * it (the other way, a script's result to the client's reply, is {@link LuaResult}). Under RESP2
+ * (a script's default) a status is {@code {ok=s}}, an error {@code {err=s}}, an integer a number, a
+ * bulk string a string, a null false and an array a table. Under RESP3 ({@code redis.setresp(3)})
+ * also a null is nil, a boolean a boolean, a map {@code {map={k=v}}}, a set {@code {set={m=true}}},
+ * a double {@code {double=n}}, a big number {@code {big_number=s}} and verbatim text {@code
+ * {verbatim_string={format=f, string=s}}}; attributes are skipped.
  */
 final class LuaReplies {
 
@@ -28,10 +32,7 @@ final class LuaReplies {
         return t;
     }
 
-    /**
-     * Reads the one RESP2 reply in {@code buf[0, len)}: status {@code {ok=s}}, error {@code {err=s}},
-     * integer a number, bulk a string, null bulk and null array false, array a table.
-     */
+    /** Reads the one reply in {@code buf[0, len)}. */
     static LuaValue toLua(MemorySegment buf, int len) {
         int[] at = {0};
         return read(buf, at);
@@ -46,19 +47,17 @@ final class LuaReplies {
                 return t;
             }
             case ':' -> {
-                return LuaValue.valueOf((double) Long.parseLong(new String(line(buf, at), StandardCharsets.US_ASCII)));
+                return LuaValue.valueOf((double) Long.parseLong(ascii(line(buf, at))));
             }
             case '$' -> {
-                int n = Integer.parseInt(new String(line(buf, at), StandardCharsets.US_ASCII));
+                int n = Integer.parseInt(ascii(line(buf, at)));
                 if (n < 0) {
                     return LuaValue.FALSE;
                 }
-                byte[] b = buf.asSlice(at[0], n).toArray(JAVA_BYTE);
-                at[0] += n + 2;
-                return LuaValue.valueOf(b);
+                return LuaValue.valueOf(payload(buf, at, n));
             }
             case '*' -> {
-                int n = Integer.parseInt(new String(line(buf, at), StandardCharsets.US_ASCII));
+                int n = Integer.parseInt(ascii(line(buf, at)));
                 if (n < 0) {
                     return LuaValue.FALSE;
                 }
@@ -68,8 +67,80 @@ final class LuaReplies {
                 }
                 return t;
             }
-            default -> throw new IllegalStateException("not a RESP2 reply type=" + (char) type + " at=" + (at[0] - 1));
+            case '_' -> {
+                line(buf, at);
+                return LuaValue.NIL;
+            }
+            case '#' -> {
+                return LuaValue.valueOf(line(buf, at)[0] == 't');
+            }
+            case ',' -> {
+                return wrapped(DOUBLE, LuaValue.valueOf(double3(ascii(line(buf, at)))));
+            }
+            case '(' -> {
+                return wrapped(BIG_NUMBER, LuaValue.valueOf(line(buf, at)));
+            }
+            case '=' -> {
+                byte[] body = payload(buf, at, Integer.parseInt(ascii(line(buf, at))));
+                LuaTable v = new LuaTable();
+                v.rawset(FORMAT, LuaValue.valueOf(java.util.Arrays.copyOf(body, 3)));
+                v.rawset(STRING, LuaValue.valueOf(java.util.Arrays.copyOfRange(body, 4, body.length)));
+                return wrapped(VERBATIM, v);
+            }
+            case '%', '~' -> {
+                int n = Integer.parseInt(ascii(line(buf, at)));
+                LuaTable m = new LuaTable();
+                for (int i = 0; i < n; i++) {
+                    LuaValue k = read(buf, at);
+                    m.rawset(k, type == '%' ? read(buf, at) : LuaValue.TRUE);
+                }
+                return wrapped(type == '%' ? MAP : SET, m);
+            }
+            case '|' -> {
+                int n = Integer.parseInt(ascii(line(buf, at)));
+                for (int i = 0; i < 2 * n; i++) {
+                    read(buf, at);
+                }
+                return read(buf, at);
+            }
+            default -> throw new IllegalStateException("not a RESP reply type=" + (char) type + " at=" + (at[0] - 1));
         }
+    }
+
+    static final LuaString DOUBLE = LuaValue.valueOf("double");
+    static final LuaString BIG_NUMBER = LuaValue.valueOf("big_number");
+    static final LuaString VERBATIM = LuaValue.valueOf("verbatim_string");
+    static final LuaString FORMAT = LuaValue.valueOf("format");
+    static final LuaString STRING = LuaValue.valueOf("string");
+    static final LuaString MAP = LuaValue.valueOf("map");
+    static final LuaString SET = LuaValue.valueOf("set");
+
+    /** A one-field table {@code {name=v}}, how scripts see RESP3's types that Lua has none for. */
+    private static LuaTable wrapped(LuaString name, LuaValue v) {
+        LuaTable t = new LuaTable();
+        t.rawset(name, v);
+        return t;
+    }
+
+    /** A RESP3 double's text as a number: Redis's {@code strtod} reads {@code inf}, {@code -inf} and {@code nan} too. */
+    private static double double3(String s) {
+        return switch (s) {
+            case "inf" -> Double.POSITIVE_INFINITY;
+            case "-inf" -> Double.NEGATIVE_INFINITY;
+            case "nan", "-nan" -> Double.NaN;
+            default -> Double.parseDouble(s);
+        };
+    }
+
+    private static String ascii(byte[] b) {
+        return new String(b, StandardCharsets.US_ASCII);
+    }
+
+    /** The {@code n} bytes at {@code at}, and the CRLF after them consumed. */
+    private static byte[] payload(MemorySegment buf, int[] at, int n) {
+        byte[] b = buf.asSlice(at[0], n).toArray(JAVA_BYTE);
+        at[0] += n + 2;
+        return b;
     }
 
     /** The bytes up to the next CRLF, which is consumed. */
@@ -81,86 +152,5 @@ final class LuaReplies {
         }
         at[0] = end + 2;
         return buf.asSlice(start, end - start).toArray(JAVA_BYTE);
-    }
-
-    /**
-     * Writes a script's result as Redis does: a number as an integer (truncated), a string as a
-     * bulk string, true as 1, false and nil as a null, a table with {@code err} as an error and one
-     * with {@code ok} as a status, any other table as an array of its elements up to the first nil.
-     */
-    static void toReply(LuaValue v, Reply r) {
-        if (!nestedAtMost(v, MAX_NESTING)) {
-            // Checked before the first byte is written: a reply cannot be taken back half written.
-            r.error("ERR reached lua stack limit");
-            return;
-        }
-        write(v, r);
-    }
-
-    /** Tables in tables this deep at most are answered; Lua 5.1's C stack would have stopped Redis first. */
-    static final int MAX_NESTING = 1000;
-
-    /** @return whether {@code v}'s arrays nest {@code left} deep at most (a table that holds itself does not) */
-    private static boolean nestedAtMost(LuaValue v, int left) {
-        if (!(v instanceof LuaTable t) || t.rawget(ERR).isstring() || t.rawget(OK).isstring()) {
-            return true;
-        }
-        if (left == 0) {
-            return false;
-        }
-        for (int i = 1; !t.rawget(i).isnil(); i++) {
-            if (!nestedAtMost(t.rawget(i), left - 1)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static void write(LuaValue v, Reply r) {
-        switch (v.type()) {
-            case LuaValue.TNUMBER -> r.integer(truncate(v.todouble()));
-            case LuaValue.TSTRING -> {
-                LuaString s = v.checkstring();
-                r.bulk(s.m_bytes, s.m_offset, s.m_length);
-            }
-            case LuaValue.TBOOLEAN -> {
-                if (v.toboolean()) {
-                    r.integer(1);
-                } else {
-                    r.nullBulk();
-                }
-            }
-            case LuaValue.TTABLE -> table((LuaTable) v, r);
-            default -> r.nullBulk();
-        }
-    }
-
-    private static void table(LuaTable t, Reply r) {
-        LuaValue err = t.rawget(ERR);
-        if (err.isstring()) {
-            r.error(err.tojstring());
-            return;
-        }
-        LuaValue ok = t.rawget(OK);
-        if (ok.isstring()) {
-            r.simple(ok.tojstring());
-            return;
-        }
-        int n = 0;
-        while (!t.rawget(n + 1).isnil()) {
-            n++;
-        }
-        r.array(n);
-        for (int i = 1; i <= n; i++) {
-            write(t.rawget(i), r);
-        }
-    }
-
-    /**
-     * A Lua number as Redis's C cast makes it an integer: toward zero, and on x86 the lowest long
-     * for what no long holds (NaN, infinities, 1e20).
-     */
-    static long truncate(double d) {
-        return d >= -0x1p63 && d < 0x1p63 ? (long) d : Long.MIN_VALUE;
     }
 }

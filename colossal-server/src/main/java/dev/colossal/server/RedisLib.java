@@ -16,7 +16,8 @@ import org.luaj.vm2.lib.ZeroArgFunction;
  * The {@code redis} table of Redis 7.0 scripts: {@code call} and {@code pcall} (see
  * {@link ScriptCalls}), {@code sha1hex}, {@code error_reply}, {@code status_reply}, and the rest as
  * harmless stand-ins: {@code log} checks its level and writes nothing (this server keeps no log file), replication
- * controls check their flags and do nothing (there are no replicas), {@code setresp} accepts 2 only,
+ * controls check their flags and do nothing (there are no replicas); {@code setresp} chooses the
+ * protocol of the replies {@code call} converts ({@link LuaReplies}),
  * {@code acl_check_cmd} says yes to any command there is (the one user may run them all).
  */
 final class RedisLib {
@@ -85,9 +86,14 @@ final class RedisLib {
                 if (a.narg() != 1) {
                     throw new LuaError(LuaValue.valueOf("redis.setresp() requires one argument."));
                 }
-                if (a.checkint(1) != 2) {
-                    throw new LuaError(LuaValue.valueOf(hook.where(1) + "this server's scripts speak RESP2 only"));
+                // Lua's tonumber as Redis reads it: '3' is 3, what is no number 0, 3.7 cut to 3
+                LuaValue n = a.arg1().tonumber();
+                int resp = n.isnil() ? 0 : (int) LuaResult.truncate(n.todouble());
+                if (resp != 2 && resp != 3) {
+                    throw new LuaError(LuaValue.valueOf("RESP version must be 2 or 3."));
                 }
+                // The commands it calls from now on answer in that protocol; each script starts at 2
+                hook.run().inner.reply.protocol = resp;
                 return LuaValue.NONE;
             }
         });

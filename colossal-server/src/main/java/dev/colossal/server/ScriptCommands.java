@@ -154,7 +154,8 @@ final class ScriptCommands {
             LuaSandbox lua = LuaSandbox.ofThisThread();
             String where = " script: " + name + ", on @" + chunk + ":";
             try {
-                LuaReplies.toReply(body.apply(lua, run), r);
+                LuaValue result = body.apply(lua, run);
+                LuaResult.write(result, r, run.inner.reply.protocol);
             } catch (ScriptHook.Killed killed) {
                 r.error("ERR Script killed by user with SCRIPT KILL..." + where + lua.lastLine() + ".");
             } catch (LuaError e) {
