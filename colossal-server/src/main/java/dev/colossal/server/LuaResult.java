@@ -148,22 +148,20 @@ final class LuaResult {
                 return;
             }
         }
-        LuaValue map = t.rawget(MAP);
-        if (map.istable()) {
-            LuaTable m = map.checktable();
-            r.map(count(m));
+        // A map's keys and values, or a set's keys (their values are Lua's stand-in, true)
+        boolean map = t.rawget(MAP).istable();
+        if (map || t.rawget(SET).istable()) {
+            LuaTable m = t.rawget(map ? MAP : SET).checktable();
+            if (map) {
+                r.map(count(m));
+            } else {
+                r.set(count(m));
+            }
             for (Varargs e = m.next(LuaValue.NIL); !e.arg1().isnil(); e = m.next(e.arg1())) {
                 value(e.arg1());
-                value(e.arg(2));
-            }
-            return;
-        }
-        LuaValue set = t.rawget(SET);
-        if (set.istable()) {
-            LuaTable s = set.checktable();
-            r.set(count(s));
-            for (Varargs e = s.next(LuaValue.NIL); !e.arg1().isnil(); e = s.next(e.arg1())) {
-                value(e.arg1());
+                if (map) {
+                    value(e.arg(2));
+                }
             }
             return;
         }
