@@ -955,6 +955,12 @@ final class AdminCommands {
             }
             sb.append("\r\nused_cpu_total:").append(seconds(total)).append("\r\n");
         }
+        if (all || wanted.contains("modules")) {
+            separate(sb);
+            // Empty, as a Redis with no module loaded writes it: clients that map INFO by section
+            // (go-redis's InfoMap) find the section Redis has
+            sb.append("# Modules\r\n");
+        }
         if (commandStats) {
             separate(sb);
             sb.append("# Commandstats\r\n").append(table.commandStats());
