@@ -146,6 +146,7 @@ final class CommandTable {
                 c.lastCommand = fast.name();
                 long errors = c.reply.errorsEver;
                 try {
+                    ctx.access.touch(c.db, buf, p.starts[1], p.lengths[1], c.clockNanos);
                     if (fast == getSpec) {
                         strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
                     } else {
@@ -249,6 +250,8 @@ final class CommandTable {
         long errors = r.errorsEver;
         long accounted = c.errorsAccounted;
         long start = System.nanoTime();
+        // OBJECT names no key in its spec, so OBJECT IDLETIME looks without using, as in Redis
+        ctx.access.touchKeys(spec, args, c.db, start);
         try {
             spec.handler().run(c, args, r);
         } catch (RuntimeException e) {

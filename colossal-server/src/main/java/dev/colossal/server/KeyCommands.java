@@ -360,6 +360,20 @@ final class KeyCommands {
         }
     }
 
+    /**
+     * OBJECT IDLETIME: seconds since the key was last used, by the {@link AccessClock}'s
+     * approximation; no policy here is an LFU one, under which Redis refuses it.
+     */
+    private void idletime(Client c, byte[][] a, Reply r) {
+        if (a.length != 3) {
+            r.error(Errors.arity("object|idletime"));
+        } else if (ctx.db(c).get(a[2]) == null) {
+            r.nullBulk();
+        } else {
+            r.integer(ctx.access.idleSeconds(c.db, a[2], System.nanoTime()));
+        }
+    }
+
     /** Redis's OBJ_SHARED_INTEGERS: 0 to 9999 are one shared object each, unless an LRU bound needs them apart. */
     private static final long SHARED_INTEGERS = 10_000;
 
@@ -390,6 +404,10 @@ final class KeyCommands {
         }
         if (Args.is(a[1], "FREQ")) {
             freq(c, a, r);
+            return;
+        }
+        if (Args.is(a[1], "IDLETIME")) {
+            idletime(c, a, r);
             return;
         }
         boolean encoding = Args.is(a[1], "ENCODING");

@@ -56,6 +56,8 @@ final class ServerContext {
     volatile long streamNodeMaxBytes = StreamLayout.DEFAULT_NODE_MAX_BYTES;
     /** Removes expired keys and counts those with a TTL; started by the server. */
     final ExpirySweeper sweeper;
+    /** When keys were last used, for OBJECT IDLETIME. */
+    final AccessClock access = new AccessClock();
     /** CLIENT PAUSE: the clients it holds, and whether keys may expire now. */
     final ClientPause pause;
 
