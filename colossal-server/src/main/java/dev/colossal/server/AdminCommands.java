@@ -482,8 +482,15 @@ final class AdminCommands {
                 r.bulk(group(s));
             }
         } else if (Args.is(sub, "LIST") && a.length == 2) {
-            r.array(table.all().size());
-            table.all().forEach(s -> r.bulk(s.name()));
+            // Redis 7.0 lists each container's subcommands as container|sub after the commands;
+            // COMMAND COUNT counts the commands alone, as Redis's does
+            List<String> names = new ArrayList<>();
+            for (CommandSpec s : table.all()) {
+                names.add(s.name());
+                LastCommand.subcommands(s.name()).forEach(x -> names.add(s.name() + "|" + x));
+            }
+            r.array(names.size());
+            names.forEach(r::bulk);
         } else if (Args.is(sub, "GETKEYS") && a.length >= 4) {
             getKeys(a, r);
         } else if (Args.is(sub, "COUNT") || Args.is(sub, "LIST") || Args.is(sub, "GETKEYS")) {
@@ -654,6 +661,10 @@ final class AdminCommands {
             r.ok();
         } else if (Args.is(sub, "SET")) {
             configSet(a, r);
+        } else if (Args.is(sub, "REWRITE")) {
+            // The server never rewrites its settings (CONFIG SET's changes last until a restart);
+            // Redis's answer without a config file says so, and is the one clients know
+            r.error(a.length != 2 ? Errors.arity("config|rewrite") : "ERR The server is running without a config file");
         } else {
             r.error(Errors.unknownSubcommand(sub, "CONFIG"));
         }

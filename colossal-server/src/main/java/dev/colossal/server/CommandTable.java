@@ -56,6 +56,8 @@ final class CommandTable {
         scripts.register(this);
         new FunctionCommands(scripts, ctx.functions).register(this);
         new AclCommands(ctx, this).register(this);
+        new NoReplicationCommands().register(this);
+        new Lolwut().register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
         this.execSpec = Objects.requireNonNull(byName.get("exec"));
