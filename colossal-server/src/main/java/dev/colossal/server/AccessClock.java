@@ -20,17 +20,15 @@ final class AccessClock {
     /** 1 MiB of ints: a miss in it costs about what a GET's other cache misses cost. */
     static final int SLOTS = 1 << 18;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    /** The longest idle time kept: an int of seconds, less room for the uptime (about 34 years). */
+    private static final long MAX_IDLE = 1L << 30;
 
     private final int[] lastUse = new int[SLOTS];
     private final long startNanos = System.nanoTime();
 
     /** {@code key} of database {@code db} was used at {@code nowNanos} ({@link System#nanoTime}). */
     void touch(int db, byte[] key, long nowNanos) {
-        int h = db;
-        for (byte b : key) {
-            h = 31 * h + b;
-        }
-        lastUse[slot(h)] = second(nowNanos);
+        lastUse[slot(hash(db, key))] = second(nowNanos);
     }
 
     /** The same, for a key in a request's buffer: GET's and SET's, which are never copied out. */
@@ -53,13 +51,27 @@ final class AccessClock {
         }
     }
 
+    /**
+     * RESTORE ... IDLETIME: {@code key} was last used {@code idle} seconds before {@code nowNanos}
+     * (before the server started too: a slot holds negative seconds then, never 0, which is "unused").
+     */
+    void restored(int db, byte[] key, long idle, long nowNanos) {
+        long at = second(nowNanos) - Math.min(idle, MAX_IDLE);
+        lastUse[slot(hash(db, key))] = at == 0 ? -1 : (int) at;
+    }
+
     /** @return the whole seconds since {@code key} of {@code db} was last used, at {@code nowNanos} */
     long idleSeconds(int db, byte[] key, long nowNanos) {
+        int at = lastUse[slot(hash(db, key))];
+        return Math.max(0, (long) second(nowNanos) - (at == 0 ? 1 : at));
+    }
+
+    private static int hash(int db, byte[] key) {
         int h = db;
         for (byte b : key) {
             h = 31 * h + b;
         }
-        return Math.max(0, second(nowNanos) - Math.max(1, lastUse[slot(h)]));
+        return h;
     }
 
     private static int slot(int h) {

@@ -3,13 +3,15 @@ package dev.colossal.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * OBJECT IDLETIME counts the seconds since a key's last use: a GET (the fast path) or any command
- * naming the key makes it 0 again, and OBJECT itself does not.
+ * naming the key makes it 0 again, OBJECT itself does not, and RESTORE's IDLETIME sets it.
  */
 class ObjectIdleTimeTest {
 
@@ -38,5 +40,25 @@ class ObjectIdleTimeTest {
             assertEquals(0, idle(c, "list"), "LLEN used it");
             assertEquals("$-1\r\n", c.call("OBJECT", "IDLETIME", "nosuch"));
         }
+    }
+
+    @Test
+    void restoreSetsTheIdleTimeItIsGiven() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Wire c = new Wire(s.port())) {
+            c.call("SET", "a", "1");
+            byte[] dump = c.call(bytes("DUMP"), bytes("a"));
+            int header = new String(dump, StandardCharsets.ISO_8859_1).indexOf("\r\n") + 2;
+            byte[] payload = Arrays.copyOfRange(dump, header, dump.length - 2);
+            assertEquals("+OK\r\n", new String(c.call(bytes("RESTORE"), bytes("b"), bytes("0"), payload,
+                    bytes("IDLETIME"), bytes("100000")), StandardCharsets.UTF_8));
+            long idle = idle(c, "b");
+            assertTrue(idle >= 100000 && idle <= 100001, "idle " + idle);
+            c.call("GET", "b");
+            assertEquals(0, idle(c, "b"));
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 }
