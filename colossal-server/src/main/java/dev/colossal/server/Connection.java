@@ -185,6 +185,8 @@ final class Connection {
                 } else {
                     byte[][] args = parser.args(in);
                     if (ctx.pause.holds(client, table, args) && ctx.pause.park(client)) {
+                        // CLIENT LIST's cmd= names the held command, as Redis's does
+                        client.lastCommand = LastCommand.of(table.find(args[0]), args);
                         inStart = request; // read again, and run, when the pause ends
                         break;
                     }

@@ -36,7 +36,8 @@ class ClientPauseTest {
             assertEquals("$-1\r\n", reader.call("GET", "k"), "a read runs during a WRITE pause");
             assertEquals("+PONG\r\n", reader.call("PING"));
             assertTrue(millisSince(start) < 600, "the reader was not held: " + millisSince(start) + " ms");
-            assertTrue(admin.call("CLIENT", "LIST").contains("flags=b"), "the held client shows as blocked");
+            String list = admin.call("CLIENT", "LIST");
+            assertTrue(list.contains("flags=b") && list.contains("cmd=set"), "the held client shows as blocked on its SET: " + list);
             assertEquals(0, writer.socket.getInputStream().available(), "the write is still held");
             assertEquals("+OK\r\n", writer.reply());
             assertTrue(millisSince(start) >= 650, "the write waited for the pause: " + millisSince(start) + " ms");
