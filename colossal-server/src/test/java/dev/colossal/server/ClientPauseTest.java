@@ -37,7 +37,8 @@ class ClientPauseTest {
             assertEquals("+PONG\r\n", reader.call("PING"));
             assertTrue(millisSince(start) < 600, "the reader was not held: " + millisSince(start) + " ms");
             String list = admin.call("CLIENT", "LIST");
-            assertTrue(list.contains("flags=b") && list.contains("cmd=set"), "the held client shows as blocked on its SET: " + list);
+            assertTrue(list.contains("flags=b") && list.contains("cmd=set"),
+                    "the held client shows as blocked on its SET: " + list);
             assertEquals(0, writer.socket.getInputStream().available(), "the write is still held");
             assertEquals("+OK\r\n", writer.reply());
             assertTrue(millisSince(start) >= 650, "the write waited for the pause: " + millisSince(start) + " ms");
