@@ -30,12 +30,14 @@ final class AdminCommands {
     private final CommandTable table;
     private final ClientKill kill;
     private final TrackingCommands trackingCommands;
+    private final ClientFlowCommands flowCommands;
 
     AdminCommands(ServerContext ctx, CommandTable table) {
         this.ctx = ctx;
         this.table = table;
         this.kill = new ClientKill(ctx);
         this.trackingCommands = new TrackingCommands(ctx);
+        this.flowCommands = new ClientFlowCommands(ctx);
     }
 
     void register(CommandTable t) {
@@ -238,12 +240,13 @@ final class AdminCommands {
         c.name = null;
         c.authenticated = ctx.config.requirePass() == null;
         r.protocol = 2;
+        c.replies = ReplyMode.ON;
         r.simple("RESET");
     }
 
     private void client(Client c, byte[][] a, Reply r) {
         byte[] sub = a[1];
-        if (trackingCommands.run(c, a, r)) {
+        if (trackingCommands.run(c, a, r) || flowCommands.run(c, a, r)) {
             return;
         }
         if (Args.is(sub, "ID") && a.length == 2) {
@@ -306,7 +309,10 @@ final class AdminCommands {
                     "      Kill connections by type.", "    * USER <username>",
                     "      Kill connections authenticated by <username>.", "    * SKIPME (YES|NO)",
                     "      Skip killing current connection (default: yes).", "UNBLOCK <clientid> [TIMEOUT|ERROR]",
-                    "    Unblock the specified blocked client.");
+                    "    Unblock the specified blocked client.", "PAUSE <timeout> [WRITE|ALL]",
+                    "    Hold every command, or only writes, for <timeout> milliseconds.", "UNPAUSE",
+                    "    End the pause now.", "REPLY (ON|OFF|SKIP)",
+                    "    Send replies, send none, or drop the next command's reply.");
             r.array(lines.size());
             lines.forEach(r::simple);
         } else if (Args.is(sub, "ID") || Args.is(sub, "SETNAME") || Args.is(sub, "GETNAME")
@@ -382,7 +388,7 @@ final class AdminCommands {
 
     /** CLIENT LIST's {@code flags=}: O for a monitor, P for a subscriber, b for a blocked client, N for none. */
     private static String flags(Client x, boolean subscriber) {
-        String f = (x.monitor ? "O" : "") + (subscriber ? "P" : "") + (x.blockedBy != null ? "b" : "");
+        String f = (x.monitor ? "O" : "") + (subscriber ? "P" : "") + (x.blockedBy != null || x.paused ? "b" : "");
         return f.isEmpty() ? "N" : f;
     }
 
@@ -476,8 +482,15 @@ final class AdminCommands {
                 r.bulk(group(s));
             }
         } else if (Args.is(sub, "LIST") && a.length == 2) {
-            r.array(table.all().size());
-            table.all().forEach(s -> r.bulk(s.name()));
+            // Redis 7.0 lists each container's subcommands as container|sub after the commands;
+            // COMMAND COUNT counts the commands alone, as Redis's does
+            List<String> names = new ArrayList<>();
+            for (CommandSpec s : table.all()) {
+                names.add(s.name());
+                LastCommand.subcommands(s.name()).forEach(x -> names.add(s.name() + "|" + x));
+            }
+            r.array(names.size());
+            names.forEach(r::bulk);
         } else if (Args.is(sub, "GETKEYS") && a.length >= 4) {
             getKeys(a, r);
         } else if (Args.is(sub, "COUNT") || Args.is(sub, "LIST") || Args.is(sub, "GETKEYS")) {
@@ -648,6 +661,10 @@ final class AdminCommands {
             r.ok();
         } else if (Args.is(sub, "SET")) {
             configSet(a, r);
+        } else if (Args.is(sub, "REWRITE")) {
+            // The server never rewrites its settings (CONFIG SET's changes last until a restart);
+            // Redis's answer without a config file says so, and is the one clients know
+            r.error(a.length != 2 ? Errors.arity("config|rewrite") : "ERR The server is running without a config file");
         } else {
             r.error(Errors.unknownSubcommand(sub, "CONFIG"));
         }

@@ -63,6 +63,15 @@ final class Client {
     volatile java.util.function.Consumer<byte[]> resumer = reply -> { };
     /** What this client waits for while a blocking command (BLPOP, ...) holds it, else null. */
     volatile KeyWaits.Waiter blockedBy;
+    /**
+     * A CLIENT PAUSE holds this client's next request ({@link ClientPause}): its connection runs
+     * nothing until the pause hands it back. Volatile for CLIENT LIST and the idle timeout.
+     */
+    volatile boolean paused;
+    /** CLIENT REPLY: whether the next command's reply is sent ({@link Connection} drops it if not). */
+    ReplyMode replies = ReplyMode.ON;
+    /** A command whose reply CLIENT REPLY drops blocked: its reply, when it comes, is dropped too. */
+    boolean dropResumedReply;
     /** Blocking commands answer at once, as on a timeout: a script's client (EXEC's is {@link #inExec}). */
     boolean denyBlocking;
     /** EXEC is running its queue: Redis refuses SSUBSCRIBE there and lets a subscriber's queued commands run. */

@@ -58,6 +58,8 @@ final class CommandTable {
         scripts.register(this);
         new FunctionCommands(scripts, ctx.functions).register(this);
         new AclCommands(ctx, this).register(this);
+        new NoReplicationCommands().register(this);
+        new Lolwut().register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
         this.execSpec = Objects.requireNonNull(byName.get("exec"));
@@ -148,6 +150,7 @@ final class CommandTable {
                 c.lastCommand = fast.name();
                 long errors = c.reply.errorsEver;
                 try {
+                    ctx.access.touch(c.db, buf, p.starts[1], p.lengths[1], c.clockNanos);
                     if (fast == getSpec) {
                         strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
                     } else {
@@ -254,6 +257,8 @@ final class CommandTable {
         long errors = r.errorsEver;
         long accounted = c.errorsAccounted;
         long start = System.nanoTime();
+        // OBJECT names no key in its spec, so OBJECT IDLETIME looks without using, as in Redis
+        ctx.access.touchKeys(spec, args, c.db, start);
         try {
             spec.handler().run(c, args, r);
         } catch (RuntimeException e) {

@@ -159,7 +159,8 @@ final class Connection {
     private void runRequests(long nowNanos) {
         client.clockNanos = nowNanos;
         Reply out = client.reply;
-        while (inStart < inEnd && !client.closeAfterReply && out.len < OUTPUT_HIGH_WATER && client.blockedBy == null) {
+        while (inStart < inEnd && !client.closeAfterReply && out.len < OUTPUT_HIGH_WATER && client.blockedBy == null
+                && !client.paused) {
             if (inStart >= readAheadEnd) {
                 readAheadEnd = readAhead.run(ctx.db(client), client.db, in, inStart, inEnd);
             }
@@ -176,9 +177,26 @@ final class Connection {
             if (!whole) {
                 break;
             }
+            int request = inStart;
             inStart = parser.next;
             if (parser.argc > 0) {
-                table.execute(client, parser, in, keys);
+                if (!ctx.pause.isOn()) {
+                    run(out);
+                } else {
+                    byte[][] args = parser.args(in);
+                    if (ctx.pause.holds(client, table, args) && ctx.pause.park(client)) {
+                        // CLIENT LIST's cmd= names the held command, as Redis's does
+                        client.lastCommand = LastCommand.of(table.find(args[0]), args);
+                        inStart = request; // read again, and run, when the pause ends
+                        break;
+                    }
+                    if (client.replies == ReplyMode.ON) {
+                        table.execute(client, args);
+                        repliesSet();
+                    } else {
+                        quietly(out, () -> table.execute(client, args));
+                    }
+                }
             }
         }
         table.publish(client);
@@ -189,6 +207,38 @@ final class Connection {
             if (in.byteSize() > 1024 * 1024) {
                 input(INITIAL_INPUT);
             }
+        }
+    }
+
+    /** Runs the request just parsed, in the buffer, and sends its reply unless CLIENT REPLY says not to. */
+    private void run(Reply out) {
+        if (client.replies == ReplyMode.ON) {
+            table.execute(client, parser, in, keys);
+            repliesSet();
+        } else {
+            quietly(out, () -> table.execute(client, parser, in, keys));
+        }
+    }
+
+    /** A command run with replies on may have been CLIENT REPLY OFF or SKIP: from the next one on, replies are dropped. */
+    private void repliesSet() {
+        if (client.replies != ReplyMode.ON) {
+            client.replies = client.replies.next();
+        }
+    }
+
+    /**
+     * Runs {@code command} and drops its reply, as CLIENT REPLY OFF or SKIP has it; messages
+     * published before it still go out, as in Redis, which sends pushes under REPLY OFF.
+     */
+    private void quietly(Reply out, Runnable command) {
+        PubSubCommands.deliverWaiting(client, out);
+        int mark = out.len;
+        command.run();
+        if (client.replies != ReplyMode.ON) { // CLIENT REPLY ON, the command, sends its OK
+            out.truncate(mark);
+            client.dropResumedReply = client.blockedBy != null;
+            client.replies = client.replies.next();
         }
     }
 
@@ -211,7 +261,7 @@ final class Connection {
             close();
             return;
         }
-        if (inStart < inEnd && client.blockedBy == null && hasWholeRequest()) {
+        if (inStart < inEnd && client.blockedBy == null && !client.paused && hasWholeRequest()) {
             // stopped at the high-water mark: go on with what is already read
             runRequests(lastActiveNanos = System.nanoTime());
             flush();
@@ -252,12 +302,17 @@ final class Connection {
     }
 
     /**
-     * A blocking command this client ran is over ({@link KeyWaits}): writes its reply, then runs
-     * the requests that came in behind it.
+     * A blocking command this client ran is over ({@link KeyWaits}), or the pause that held its
+     * next request ended ({@link ClientPause}, with no reply): writes its reply, then runs the
+     * requests that came in behind it.
      */
     void resume(byte[] reply) throws IOException {
         client.blockedBy = null;
-        client.reply.append(reply);
+        if (client.dropResumedReply) {
+            client.dropResumedReply = false;
+        } else {
+            client.reply.append(reply);
+        }
         lastActiveNanos = System.nanoTime();
         if (inStart < inEnd) {
             runRequests(lastActiveNanos);
@@ -281,6 +336,9 @@ final class Connection {
         KeyWaits.Waiter w = client.blockedBy;
         if (w != null) {
             ctx.waits.finish(w, null);
+        }
+        if (client.paused) {
+            ctx.pause.forget(client);
         }
         PubSubCommands.leaveAll(ctx, client);
         ctx.monitors.remove(client);

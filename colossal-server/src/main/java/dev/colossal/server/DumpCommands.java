@@ -11,8 +11,8 @@ import java.util.concurrent.locks.Lock;
  * scripts): the payload is {@link DumpPayload}'s, which every Redis reads, and RESTORE takes what
  * any Redis up to 7.2 dumps of a string, a hash, a set, a list, a sorted set or a stream (one
  * without consumer groups). RESTORE checks its arguments in Redis's order, so each
- * bad request gets the error Redis gives it; IDLETIME and FREQ are taken and have no effect (no
- * per-key access clock here, as OBJECT IDLETIME has none).
+ * bad request gets the error Redis gives it; IDLETIME sets what OBJECT IDLETIME answers ({@link AccessClock})
+ * and FREQ is taken without effect (no LFU policy here counts accesses).
  */
 final class DumpCommands {
 
@@ -112,6 +112,7 @@ final class DumpCommands {
         boolean replace = false;
         boolean absolute = false;
         boolean idle = false;
+        long idleSeconds = 0;
         boolean freq = false;
         for (int j = 4; j < a.length; j++) {
             boolean hasValue = j + 1 < a.length;
@@ -124,6 +125,7 @@ final class DumpCommands {
                     return;
                 }
                 idle = true;
+                idleSeconds = Args.toLong(a[j]).getAsLong();
             } else if (Args.is(a[j], "FREQ") && hasValue && !idle) {
                 if (!inRange(a[++j], 255, "ERR Invalid FREQ value, must be >= 0 and <= 255", r)) {
                     return;
@@ -192,6 +194,9 @@ final class DumpCommands {
                     store.set(a[1], payload, 0, payload.length, deadline, StoredValue.HASH);
                 }
                 ctx.events.fire(KeyspaceEvents.GENERIC, "restore", store, a[1]);
+            }
+            if (idle) {
+                ctx.access.restored(c.db, a[1], idleSeconds, System.nanoTime());
             }
             r.ok();
         } finally {

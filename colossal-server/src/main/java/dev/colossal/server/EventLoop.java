@@ -225,7 +225,8 @@ final class EventLoop implements Runnable {
         connections.removeIf(c -> {
             // Redis spares subscribers and monitors the idle timeout: they wait for messages, not to send commands
             boolean listens = c.client.pubsub || c.client.monitor;
-            if (!c.isClosed() && idle > 0 && now - c.lastActiveNanos > idle && !listens && c.client.blockedBy == null) {
+            if (!c.isClosed() && idle > 0 && now - c.lastActiveNanos > idle && !listens && c.client.blockedBy == null
+                    && !c.client.paused) {
                 c.close();
             } else if (!c.isClosed() && now - c.lastActiveNanos > Connection.SHRINK_AFTER_NANOS) {
                 c.shrinkIfIdle();

@@ -98,6 +98,16 @@ final class ExpirySweeper implements AutoCloseable {
         markDirty();
     }
 
+    /** A CLIENT PAUSE ended: sweep what came due while it lasted. */
+    void wake() {
+        LockSupport.unpark(thread);
+    }
+
+    /** @return whether keys must stay past their deadline now: a CLIENT PAUSE is on, as Redis keeps them then */
+    boolean held() {
+        return ctx.pause.active();
+    }
+
     private void markDirty() {
         if (!dirty) {
             dirty = true;
@@ -126,6 +136,11 @@ final class ExpirySweeper implements AutoCloseable {
                     LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(Math.min(start - now, 60_000)));
                 }
                 sleepingUntil = 0;
+                continue;
+            }
+            if (held()) {
+                // woken by the pause's end (wake); earliest and dirty stay as they are for then
+                LockSupport.parkNanos(this, TimeUnit.SECONDS.toNanos(1));
                 continue;
             }
             dirty = false;

@@ -349,14 +349,24 @@ final class KeyCommands {
      * (noeviction, allkeys-lru), so an existing key gets Redis's refusal, a missing one nil.
      * {@code redis-cli --hotkeys} stops on this error, as it does against redis-server.
      */
-    private void freq(Client c, byte[][] a, Reply r) {
+    private static final String NO_LFU = "ERR An LFU maxmemory policy is not selected, access frequency not tracked."
+            + " Please note that when switching between policies at runtime LRU and LFU data will take some time to"
+            + " adjust.";
+
+    /**
+     * OBJECT FREQ or IDLETIME of key {@code a[2]}: nil if it is missing, else FREQ's refusal or the
+     * seconds since its last use by the {@link AccessClock}'s approximation (no policy here is an
+     * LFU one, under which Redis refuses IDLETIME instead).
+     */
+    private void usage(Client c, byte[][] a, Reply r, boolean freq) {
         if (a.length != 3) {
-            r.error(Errors.arity("object|freq"));
+            r.error(Errors.arity(freq ? "object|freq" : "object|idletime"));
         } else if (ctx.db(c).get(a[2]) == null) {
             r.nullBulk();
+        } else if (freq) {
+            r.error(NO_LFU);
         } else {
-            r.error("ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when"
-                    + " switching between policies at runtime LRU and LFU data will take some time to adjust.");
+            r.integer(ctx.access.idleSeconds(c.db, a[2], System.nanoTime()));
         }
     }
 
@@ -388,8 +398,8 @@ final class KeyCommands {
             lines.forEach(r::simple);
             return;
         }
-        if (Args.is(a[1], "FREQ")) {
-            freq(c, a, r);
+        if (Args.is(a[1], "FREQ") || Args.is(a[1], "IDLETIME")) {
+            usage(c, a, r, Args.is(a[1], "FREQ"));
             return;
         }
         boolean encoding = Args.is(a[1], "ENCODING");

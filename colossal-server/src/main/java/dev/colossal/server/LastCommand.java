@@ -26,6 +26,8 @@ final class LastCommand {
             Map.entry("acl", Set.of("cat", "deluser", "dryrun", "genpass", "getuser", "help", "list", "load", "log", "save",
                     "setuser", "users", "whoami")),
             Map.entry("function", Set.of("delete", "dump", "flush", "help", "kill", "list", "load", "restore", "stats")),
+            Map.entry("xgroup", Set.of("create", "createconsumer", "delconsumer", "destroy", "help", "setid")),
+            Map.entry("xinfo", Set.of("consumers", "groups", "help", "stream")),
             Map.entry("latency", Set.of("doctor", "graph", "help", "histogram", "history", "latest", "reset")),
             Map.entry("module", Set.of("help", "list", "load", "loadex", "unload")),
             Map.entry("cluster", Set.of("addslots", "addslotsrange", "bumpepoch", "count-failure-reports",
@@ -34,6 +36,11 @@ final class LastCommand {
                     "replicate", "reset", "saveconfig", "set-config-epoch", "setslot", "shards", "slaves", "slots")));
 
     static final String NONE = "NULL";
+
+    /** @return Redis 7.0's subcommands of {@code container}, none for a command that is not one */
+    static Set<String> subcommands(String container) {
+        return SUBCOMMANDS.getOrDefault(container, Set.of());
+    }
 
     private LastCommand() {
     }

@@ -324,6 +324,10 @@ final class MapStore implements KeyValueStore {
     }
 
     private void dropIfExpired(byte[] key) {
+        ExpirySweeper sw = sweeper;
+        if (sw != null && sw.held()) {
+            return; // the reader is told it is gone; it goes once the pause is over
+        }
         Lock l = lock(key);
         if (!l.tryLock()) {
             return; // a writer is on it; the next reader or the purge will drop it

@@ -375,6 +375,11 @@ final class Reply {
         len -= n;
     }
 
+    /** Forgets what was appended after {@code mark}, a length this had: a reply CLIENT REPLY drops. */
+    void truncate(int mark) {
+        len = mark;
+    }
+
     /** A set: RESP3 {@code ~}, an array in RESP2. */
     void set(int n) {
         header(protocol >= 3 ? (byte) '~' : (byte) '*', n);

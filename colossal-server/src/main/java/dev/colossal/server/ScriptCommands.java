@@ -204,6 +204,22 @@ final class ScriptCommands {
         return "ERR " + s;
     }
 
+    /**
+     * SCRIPT DEBUG YES|SYNC|NO: NO is what every client has; there is no Lua debugger here
+     * (redis-cli --ldb), so YES and SYNC are refused saying so, where Redis would start one.
+     */
+    private static void debug(byte[][] a, Reply r) {
+        if (a.length != 3) {
+            r.error(Errors.arity("script|debug"));
+        } else if (Args.is(a[2], "NO")) {
+            r.ok();
+        } else if (Args.is(a[2], "YES") || Args.is(a[2], "SYNC")) {
+            r.error("ERR SCRIPT DEBUG YES and SYNC are not supported: this server has no Lua debugger");
+        } else {
+            r.error("ERR Use SCRIPT DEBUG YES/SYNC/NO");
+        }
+    }
+
     private void script(Client c, byte[][] a, Reply r) {
         byte[] sub = a[1];
         if (Args.is(sub, "LOAD")) {
@@ -234,6 +250,8 @@ final class ScriptCommands {
                 return;
             }
             kill(r);
+        } else if (Args.is(sub, "DEBUG")) {
+            debug(a, r);
         } else if (Args.is(sub, "HELP")) {
             if (a.length != 2) {
                 r.error(Errors.arity("script|help"));

@@ -56,6 +56,10 @@ final class ServerContext {
     volatile long streamNodeMaxBytes = StreamLayout.DEFAULT_NODE_MAX_BYTES;
     /** Removes expired keys and counts those with a TTL; started by the server. */
     final ExpirySweeper sweeper;
+    /** When keys were last used, for OBJECT IDLETIME. */
+    final AccessClock access = new AccessClock();
+    /** CLIENT PAUSE: the clients it holds, and whether keys may expire now. */
+    final ClientPause pause;
 
     private static String runId() {
         byte[] random = new byte[20];
@@ -72,6 +76,7 @@ final class ServerContext {
         this.startMillis = clock.getAsLong();
         this.lastSaveSeconds = startMillis / 1000;
         this.sweeper = new ExpirySweeper(this);
+        this.pause = new ClientPause(sweeper::wake);
         this.collector = new ListCollector(dbs);
         this.functions = FunctionLibraries.open(config.dataDir());
     }

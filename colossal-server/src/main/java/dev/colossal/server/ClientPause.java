@@ -1,0 +1,178 @@
+package dev.colossal.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * CLIENT PAUSE and CLIENT UNPAUSE, as Redis 7.0 has them: until the pause ends, a connection whose
+ * next request the pause holds runs nothing more, and its requests run in order once it ends.
+ *
+ * <p>A held connection does not wait on its loop's thread: it stops reading its input where the held
+ * request starts and is {@link #park parked} here; the loop goes on with its other connections. The
+ * pause's end (its timeout, or UNPAUSE) hands every parked connection back to its own loop
+ * ({@link Client#resumer}, the way a blocked BLPOP is resumed), in the order they were held.
+ *
+ * <p>A connection decides to park and this ends the pause under one monitor, so a connection never
+ * parks after the end has handed the parked ones back (it would wait for a pause that is over).
+ *
+ * <p>WRITE holds what Redis 7.0 holds: commands flagged {@code write}, those it marks
+ * may-replicate (EVAL, EVALSHA, FCALL, PFCOUNT, PUBLISH, SPUBLISH), the writing subcommands of
+ * FUNCTION and XGROUP, and EXEC of a transaction that queued any of those. While any pause lasts,
+ * keys do not expire (the sweeper waits, and a read that finds a key past its deadline answers as
+ * if it were gone but leaves it), so that what clients see does not change under a pause.
+ * Eviction happens only in writes, which are held.
+ */
+final class ClientPause {
+
+    /** A pause: until {@code endNanos} ({@link System#nanoTime}), of all commands or of writes only. */
+    private record Pause(long endNanos, boolean all) {}
+
+    /** The pause now, or null; volatile so a connection's look at it costs a plain load. */
+    private volatile Pause current;
+    /** The clients held by the current pause, first held first; guarded by this. */
+    private final List<Client> parked = new ArrayList<>();
+    /** Told when a pause ends: the expiry sweeper, which waited. */
+    private final Runnable onEnd;
+
+    ClientPause(Runnable onEnd) {
+        this.onEnd = onEnd;
+    }
+
+    /** @return whether a pause may be on: the one look a connection takes per request while none is */
+    boolean isOn() {
+        return current != null;
+    }
+
+    /** A held connection closed: it is not resumed. */
+    synchronized void forget(Client c) {
+        parked.remove(c);
+    }
+
+    /** @return whether a pause is on: expiry waits while it is */
+    boolean active() {
+        Pause p = current;
+        if (p != null && System.nanoTime() - p.endNanos >= 0) {
+            endIf(p);
+            return false;
+        }
+        return p != null;
+    }
+
+    /**
+     * CLIENT PAUSE: pauses for {@code millis} more, or keeps a pause on longer or of more
+     * commands: as in Redis, a second pause never shortens the first nor narrows ALL to WRITE.
+     */
+    void pause(long millis, boolean all) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(millis, Long.MAX_VALUE / 2_000_000));
+        Pause p;
+        synchronized (this) {
+            Pause was = current;
+            if (was != null) {
+                end = end - was.endNanos > 0 ? end : was.endNanos;
+                all |= was.all;
+            }
+            p = new Pause(end, all);
+            current = p;
+        }
+        Pause scheduled = p;
+        // A later pause that kept this one's end or extended it ends under its own timer; this one's
+        // then finds the pause not yet due, or not the one it was, and does nothing.
+        CompletableFuture.delayedExecutor(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)
+                .execute(() -> endIf(scheduled));
+    }
+
+    /** CLIENT UNPAUSE: ends the pause now, if there is one. */
+    void unpause() {
+        Pause p = current;
+        if (p != null) {
+            end(p);
+        }
+    }
+
+    private void endIf(Pause p) {
+        if (System.nanoTime() - p.endNanos >= 0) {
+            end(p);
+        }
+    }
+
+    /** Ends pause {@code p} if it is still the current one, and hands the held clients back. */
+    private void end(Pause p) {
+        List<Client> resumed;
+        synchronized (this) {
+            if (current != p) {
+                return;
+            }
+            current = null;
+            resumed = List.copyOf(parked);
+            parked.clear();
+        }
+        for (Client c : resumed) {
+            c.paused = false;
+            c.resumer.accept(NOTHING);
+        }
+        onEnd.run();
+    }
+
+    private static final byte[] NOTHING = new byte[0];
+
+    /**
+     * Whether the pause holds request {@code args} of {@code c}: looked at only while a pause is
+     * on, before it runs, after the checks Redis makes first (an unknown command, a wrong number
+     * of arguments or a missing AUTH is answered at once, as it is in a paused Redis).
+     */
+    boolean holds(Client c, CommandTable table, byte[][] args) {
+        Pause p = current;
+        if (p == null) {
+            return false;
+        }
+        CommandSpec spec = table.find(args[0]);
+        if (spec == null || !spec.arityOk(args.length) || !(c.authenticated || spec.noAuth())) {
+            return false;
+        }
+        return p.all || writes(spec, args) || (spec.name().equals("exec") && queuedWrite(c, table));
+    }
+
+    /**
+     * Parks {@code c}, whose next request the pause holds, to be resumed when it ends.
+     *
+     * @return false if the pause ended meanwhile: run the request now
+     */
+    synchronized boolean park(Client c) {
+        Pause p = current;
+        if (p == null) {
+            return false;
+        }
+        c.paused = true;
+        parked.add(c);
+        return true;
+    }
+
+    private static boolean queuedWrite(Client c, CommandTable table) {
+        if (c.queued == null) {
+            return false;
+        }
+        for (byte[][] q : c.queued) {
+            CommandSpec s = table.find(q[0]);
+            if (s != null && writes(s, q)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether a WRITE pause holds {@code args}: a write, or what Redis 7.0 marks may-replicate */
+    static boolean writes(CommandSpec spec, byte[][] args) {
+        if (spec.flags().contains("write")) {
+            return true;
+        }
+        return switch (spec.name()) {
+            case "eval", "evalsha", "fcall", "pfcount", "publish", "spublish" -> true;
+            case "function" -> args.length > 1 && (Args.is(args[1], "DELETE") || Args.is(args[1], "FLUSH")
+                    || Args.is(args[1], "LOAD") || Args.is(args[1], "RESTORE"));
+            case "xgroup" -> args.length > 1 && !Args.is(args[1], "HELP");
+            default -> false;
+        };
+    }
+}
