@@ -65,6 +65,11 @@ final class ClientPause {
      * commands: as in Redis, a second pause never shortens the first nor narrows ALL to WRITE.
      */
     void pause(long millis, boolean all) {
+        if (millis > Long.MAX_VALUE - System.currentTimeMillis()) {
+            // Redis adds the timeout to the time now and the sum wraps to the past: no pause at all
+            // (not one of 292 years that not even UNPAUSE, held under ALL, could end)
+            millis = 0;
+        }
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(millis, Long.MAX_VALUE / 2_000_000));
         Pause p;
         synchronized (this) {
@@ -76,11 +81,13 @@ final class ClientPause {
             p = new Pause(end, all);
             current = p;
         }
-        Pause scheduled = p;
-        // A later pause that kept this one's end or extended it ends under its own timer; this one's
-        // then finds the pause not yet due, or not the one it was, and does nothing.
-        CompletableFuture.delayedExecutor(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)
-                .execute(() -> endIf(scheduled));
+        schedule(p);
+    }
+
+    /** Ends {@code p} at its end: a later pause that replaced it ends under its own timer. */
+    private void schedule(Pause p) {
+        CompletableFuture.delayedExecutor(Math.max(0, p.endNanos - System.nanoTime()), TimeUnit.NANOSECONDS)
+                .execute(() -> endIf(p));
     }
 
     /** CLIENT UNPAUSE: ends the pause now, if there is one. */
@@ -94,6 +101,9 @@ final class ClientPause {
     private void endIf(Pause p) {
         if (System.nanoTime() - p.endNanos >= 0) {
             end(p);
+        } else if (current == p) {
+            // not due yet by this clock: under ALL nothing else would end it, UNPAUSE being held too
+            schedule(p);
         }
     }
 
@@ -125,6 +135,10 @@ final class ClientPause {
     boolean holds(Client c, CommandTable table, byte[][] args) {
         Pause p = current;
         if (p == null) {
+            return false;
+        }
+        if (System.nanoTime() - p.endNanos >= 0) {
+            endIf(p);   // over, whatever its timer did
             return false;
         }
         CommandSpec spec = table.find(args[0]);
