@@ -613,6 +613,10 @@ final class AdminCommands {
         m.put("client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub " + OutputLimit.HARD
                 + " " + OutputLimit.SOFT + " " + OutputLimit.SOFT_SECONDS);
         m.put("notify-keyspace-events", KeyspaceEvents.format(ctx.events.flags()));
+        m.put("hash-max-listpack-entries", Long.toString(ctx.hashMaxListpackEntries));
+        m.put("hash-max-ziplist-entries", Long.toString(ctx.hashMaxListpackEntries));
+        m.put("hash-max-listpack-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
+        m.put("hash-max-ziplist-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
         m.put("stream-node-max-entries", Long.toString(ctx.streamNodeMaxEntries));
         m.put("stream-node-max-bytes", Long.toString(ctx.streamNodeMaxBytes));
         return m;
@@ -677,6 +681,7 @@ final class AdminCommands {
         int keyspaceEvents = -1;
         long nodeEntries = -1;
         long nodeBytes = -1;
+        long hashEntries = -1;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -697,7 +702,8 @@ final class AdminCommands {
                 slowLogBounds.put(name, bound.getAsLong());
                 continue;
             }
-            if (name.equals("stream-node-max-entries")) {
+            if (name.equals("stream-node-max-entries") || name.equals("hash-max-listpack-entries")
+                    || name.equals("hash-max-ziplist-entries")) {
                 OptionalLong v = Args.toLong(a[i + 1]);
                 if (v.isEmpty() || v.getAsLong() < 0) {
                     r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
@@ -705,7 +711,11 @@ final class AdminCommands {
                             : "argument must be between 0 and " + Long.MAX_VALUE + " inclusive"));
                     return;
                 }
-                nodeEntries = v.getAsLong();
+                if (name.startsWith("hash")) {
+                    hashEntries = v.getAsLong();
+                } else {
+                    nodeEntries = v.getAsLong();
+                }
                 continue;
             }
             if (name.equals("stream-node-max-bytes")) {
@@ -781,6 +791,9 @@ final class AdminCommands {
             }
             if (nodeBytes >= 0) {
                 ctx.streamNodeMaxBytes = nodeBytes;
+            }
+            if (hashEntries >= 0) {
+                ctx.hashMaxListpackEntries = hashEntries;
             }
             r.ok();
         } else {

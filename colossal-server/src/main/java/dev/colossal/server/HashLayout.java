@@ -77,6 +77,14 @@ final class HashLayout {
         throw damaged("a length is not a varint of an int", pos[0]);
     }
 
+    /** @return the encoding byte of the hash {@code e} holds: {@link #LISTPACK}, {@link #HASHTABLE} or {@link HashBuckets#BUCKETED} */
+    static byte encoding(KeyValueStore.Entry e) {
+        if (e.length() <= ENCODING_OFFSET) {
+            throw damaged("no encoding byte", 0);
+        }
+        return e.array()[e.offset() + ENCODING_OFFSET];
+    }
+
     /** @return whether a field or value of {@code length} bytes keeps a hash a listpack in Redis */
     static boolean fitsListpack(int length) {
         return length <= MAX_LISTPACK_VALUE;
