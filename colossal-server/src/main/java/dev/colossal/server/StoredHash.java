@@ -27,6 +27,12 @@ final class StoredHash implements HashWrites {
     /** HSCAN cursors of a bucketed hash are this plus the next bucket; a lower one (a scan begun before the conversion) starts over. */
     static final long SCAN_CURSOR_BASE = (1L << 62) + 1;
 
+    /**
+     * Run after each map write of a change: tests throw from it to stop a change after any of its
+     * writes, which leaves the maps as a kill there would ({@code HashCrashPointsTest}).
+     */
+    static volatile Runnable afterWrite = () -> { };
+
     private final KeyValueStore store;
     private final byte[] key;
     private final ListElements elements;
@@ -92,8 +98,10 @@ final class StoredHash implements HashWrites {
             }
             for (int i = 0; i < b; i++) {
                 elements.put(id, i, parts[i].encode(HashBuckets.BUCKET_PAIRS_OFFSET));
+                afterWrite.run();
             }
             store.set(key, HashBuckets.header(id, n, b, 0, 0, 0), 0, HashBuckets.HEADER_LENGTH, at, StoredValue.HASH);
+            afterWrite.run();
         }
     }
 
@@ -320,6 +328,7 @@ final class StoredHash implements HashWrites {
     private void writeHeader(long committed, long intent, long delta) {
         store.set(key, HashBuckets.header(id, committed, buckets, serial, intent, delta), 0, HashBuckets.HEADER_LENGTH,
                 expireAt, StoredValue.HASH);
+        afterWrite.run();
     }
 
     /** @return the header of this hash, resolved (no pending intent), under collection {@code newId} */
@@ -331,6 +340,7 @@ final class StoredHash implements HashWrites {
         byte[] out = bucket(b).encode(HashBuckets.BUCKET_PAIRS_OFFSET);
         ListLayout.putLong(out, HashBuckets.BUCKET_SERIAL_OFFSET, serial);
         elements.put(id, b, out);
+        afterWrite.run();
     }
 
     private static ListElements elementsOf(KeyValueStore store, byte[] key) {
