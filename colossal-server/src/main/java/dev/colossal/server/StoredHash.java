@@ -41,8 +41,8 @@ final class StoredHash implements HashWrites {
     private long count;
     private long buckets;
     private long serial;
-    /** Buckets this command decoded, live entries only. */
-    private final Map<Long, HashValue> decoded = new HashMap<>();
+    /** The buckets this command read or changed, as stored (changes are made in the bytes: {@link BucketEdits}). */
+    private final Map<Long, byte[]> read = new HashMap<>();
     /** The buckets changed, with what each change did to the count, in the order they are written. */
     private final Map<Long, Long> deltas = new LinkedHashMap<>();
     private long pending;
@@ -64,6 +64,11 @@ final class StoredHash implements HashWrites {
         h.id = HashBuckets.get(e, HashBuckets.ID_OFFSET);
         h.buckets = HashBuckets.get(e, HashBuckets.BUCKETS_OFFSET);
         h.serial = HashBuckets.get(e, HashBuckets.SERIAL_OFFSET);
+        long known = h.elements.hashCounts().count(h.id, h.serial);
+        if (known >= 0) {
+            h.count = known;
+            return h;
+        }
         h.count = HashBuckets.get(e, HashBuckets.COUNT_OFFSET);
         long delta = HashBuckets.get(e, HashBuckets.DELTA_OFFSET);
         if (delta != 0 && h.landed(HashBuckets.get(e, HashBuckets.INTENT_OFFSET))) {
@@ -142,27 +147,33 @@ final class StoredHash implements HashWrites {
         }
     }
 
+    // A field maps to one bucket: any entry of it there is live, so these need not skip others
+
     @Override
     public byte[] get(byte[] field) {
-        return bucket(indexOf(field)).get(field);
+        HashCursor c = new HashCursor(stored(indexOf(field)), HashBuckets.BUCKET_PAIRS_OFFSET);
+        return c.find(field) ? c.value() : null;
     }
 
     @Override
     public boolean put(byte[] field, byte[] value) {
         long b = indexOf(field);
-        boolean added = bucket(b).put(field, value);
-        change(b, added ? 1 : 0);
-        return added;
+        boolean[] added = new boolean[1];
+        read.put(b, BucketEdits.put(stored(b), field, value, added));
+        change(b, added[0] ? 1 : 0);
+        return added[0];
     }
 
     @Override
     public boolean remove(byte[] field) {
         long b = indexOf(field);
-        boolean removed = bucket(b).remove(field);
-        if (removed) {
-            change(b, -1);
+        byte[] without = BucketEdits.remove(stored(b), field);
+        if (without == null) {
+            return false;
         }
-        return removed;
+        read.put(b, without);
+        change(b, -1);
+        return true;
     }
 
     @Override
@@ -182,7 +193,7 @@ final class StoredHash implements HashWrites {
     /** Calls {@code action} with every field and value, bucket by bucket. */
     void forEach(BiConsumer<byte[], byte[]> action) {
         for (long b = 0; b < buckets; b++) {
-            HashValue v = bucket(b, false);
+            HashValue v = bucketAt(b);
             for (int i = 0; i < v.size(); i++) {
                 action.accept(v.field(i), v.value(i));
             }
@@ -191,7 +202,9 @@ final class StoredHash implements HashWrites {
 
     /** @return the fields of bucket {@code b}, {@code 0 <= b < buckets()} */
     HashValue bucketAt(long b) {
-        return bucket(b, false);
+        long n = buckets;
+        byte[] raw = read.containsKey(b) ? read.get(b) : load(b);
+        return HashValue.of(raw, HashBuckets.BUCKET_PAIRS_OFFSET, f -> HashBuckets.index(HashBuckets.hash(f), n) == b);
     }
 
     /** @return every pair, decoded (HRANDFIELD with a count; O(the hash's size), as the reply may be) */
@@ -234,12 +247,14 @@ final class StoredHash implements HashWrites {
         while (count > fieldsPerBucket * buckets) {
             split();
         }
+        elements.hashCounts().put(id, serial, count);
     }
 
     /** Removes the hash: its header, then its buckets and root (the collector would free them later). */
     void delete() {
         store.delete(key);
         elements.drop(id, 0, buckets);
+        elements.hashCounts().remove(id);
     }
 
     /**
@@ -271,7 +286,7 @@ final class StoredHash implements HashWrites {
     private void split() {
         long source = HashBuckets.splitSource(buckets);
         long added = buckets;
-        HashValue from = bucket(source);
+        HashValue from = bucketAt(source);
         HashValue keep = HashValue.empty();
         HashValue moved = HashValue.empty();
         for (int i = 0; i < from.size(); i++) {
@@ -279,11 +294,11 @@ final class StoredHash implements HashWrites {
             (HashBuckets.index(HashBuckets.hash(f), added + 1) == added ? moved : keep).put(f, from.value(i));
         }
         serial++;
-        decoded.put(added, moved);
+        read.put(added, moved.encode(HashBuckets.BUCKET_PAIRS_OFFSET));
         writeBucket(added); // beyond the header's buckets: no reader looks at it yet
         buckets = added + 1;
         writeHeader(count, source, 0); // the split's commit point
-        decoded.put(source, keep);
+        read.put(source, keep.encode(HashBuckets.BUCKET_PAIRS_OFFSET));
         writeBucket(source); // drops the moved copies, which readers skip until then
     }
 
@@ -296,31 +311,25 @@ final class StoredHash implements HashWrites {
         return HashBuckets.index(HashBuckets.hash(field), buckets);
     }
 
-    private HashValue bucket(long b) {
-        return bucket(b, true);
+    /** @return bucket {@code b} as stored, with this command's changes, kept for the next */
+    private byte[] stored(long b) {
+        return read.computeIfAbsent(b, this::load);
     }
 
-    /** Bucket {@code b}'s live entries, decoded (and kept for the command's changes if {@code keep}). */
-    private HashValue bucket(long b, boolean keep) {
-        HashValue v = decoded.get(b);
-        if (v != null) {
-            return v;
-        }
+    private byte[] load(long b) {
         byte[] raw = elements.get(id, b);
         if (raw == null) {
             throw missing(store, id, b);
         }
-        long n = buckets;
-        v = HashValue.of(raw, HashBuckets.BUCKET_PAIRS_OFFSET, f -> HashBuckets.index(HashBuckets.hash(f), n) == b);
-        if (keep) {
-            decoded.put(b, v);
-        }
-        return v;
+        return raw;
     }
 
     /** @return whether bucket {@code b} carries the header's serial: the header's intent landed */
     private boolean landed(long b) {
         byte[] raw = elements.get(id, b);
+        if (raw != null) {
+            read.put(b, raw); // a write to the same bucket reads it once
+        }
         return raw != null && raw.length >= HashBuckets.BUCKET_PAIRS_OFFSET
                 && ListLayout.getLong(raw, HashBuckets.BUCKET_SERIAL_OFFSET) == serial;
     }
@@ -337,7 +346,7 @@ final class StoredHash implements HashWrites {
     }
 
     private void writeBucket(long b) {
-        byte[] out = bucket(b).encode(HashBuckets.BUCKET_PAIRS_OFFSET);
+        byte[] out = read.get(b); // this command's own copy: stamped in place
         ListLayout.putLong(out, HashBuckets.BUCKET_SERIAL_OFFSET, serial);
         elements.put(id, b, out);
         afterWrite.run();
