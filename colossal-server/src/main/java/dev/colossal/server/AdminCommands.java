@@ -663,7 +663,8 @@ final class AdminCommands {
      * the server takes its settings at start only. Setting maxmemory or maxmemory-policy to what
      * they are is an OK (a client may set its cache's policy on connect), and so is
      * latency-monitor-threshold 0 (monitoring stays off); another value is refused with why: the
-     * bound is kept in the map file. notify-keyspace-events turns {@link KeyspaceEvents} on and off. A maxmemory that is no size ({@link MemorySize}, Redis's
+     * bound is kept in the map file. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
+     * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed. A maxmemory that is no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {

@@ -69,7 +69,8 @@ final class HashValue implements HashWrites {
 
     /**
      * A hash read from an RDB payload (RESTORE, import-rdb), with the encoding Redis gives one it
-     * loads: a listpack unless it is past the limits.
+     * loads: a listpack unless a field or value is past the length limit ({@link StoredHash#save}
+     * buckets one past the count limit).
      *
      * @param fieldsAndValues its fields and values, alternately, no field twice
      */
