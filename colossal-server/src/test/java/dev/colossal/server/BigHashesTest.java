@@ -23,8 +23,9 @@ import redis.clients.jedis.resps.ScanResult;
 /**
  * Bucketed hashes ({@link StoredHash}) at the default {@code hash-max-listpack-entries}: grown a
  * field at a time through many bucket splits, scanned while they split, and through the commands
- * that move, copy, expire, watch, sort by, script and persist them; the element map holds one
- * entry a bucket and a root, and what a removed hash held is freed.
+ * that move, copy, expire, evict, watch, sort by, script (Lua, MULTI) and persist them; the element
+ * map holds one entry a bucket and a root, the collector keeps them, and what a removed hash held
+ * is freed.
  */
 class BigHashesTest {
 
@@ -53,6 +54,9 @@ class BigHashesTest {
                     buckets + " buckets");
             ListElements e = s.context().dbs.opened(0).elements(false);
             assertEquals(buckets + 1, e.size(), "one entry a bucket, and the root");
+            s.context().collector.walk(s.context().dbs.opened(0), e);
+            assertEquals(buckets + 1, e.size(), "the collector keeps what the header holds");
+            assertEquals(FIELDS, j.hgetAll("big").size());
 
             for (int i = 0; i < FIELDS; i += 2) {
                 j.hdel("big", "f" + i);
@@ -159,10 +163,41 @@ class BigHashesTest {
             assertEquals(List.of("obj3", "obj2", "obj1"),
                     j.sort("ids", new SortingParams().by("obj_*->weight").get("obj_*->name")));
             assertEquals("v5", j.eval("return redis.call('HGET', KEYS[1], ARGV[1])", List.of("big"), List.of("f5")));
+            // a flat HGETALL of 801 pairs, and HLEN
+            assertEquals(2403L, j.eval("redis.call('HSET', KEYS[1], 'lua', 'x'); return #redis.call('HGETALL', KEYS[1]) + redis.call('HLEN', KEYS[1])",
+                    List.of("big"), List.of()));
+            Transaction m = j.multi();
+            m.hset("big", "multi", "y");
+            m.hgetAll("big");
+            m.hdel("big", "multi", "lua");
+            List<Object> done = m.exec();
+            assertEquals(802, ((Map<?, ?>) done.get(1)).size());
+            assertEquals(2L, done.get(2));
         }
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
             assertEquals(all, j.hgetAll("big"), "the hash after a restart");
             assertEquals("hashtable", j.objectEncoding("big"));
+        }
+    }
+
+    @Test
+    void anEvictedHashHasItsBucketsFreed() throws Exception {
+        ServerConfig config = ServerConfig.defaults().withDataDir(dir).withPorts(0, -1)
+                .withMaxMemory(8L << 20, ServerConfig.ALLKEYS_LRU);
+        try (ColossalServer s = ColossalServer.start(config); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            Map<String, String> all = new HashMap<>();
+            for (int i = 0; i < 2000; i++) {
+                all.put("f" + i, "v" + i);
+            }
+            j.hset("big", all);
+            ListElements e = s.context().dbs.opened(0).elements(false);
+            assertTrue(e.size() > 30, e.size() + " buckets and root");
+            String value = "x".repeat(1000);
+            for (int i = 0; i < 30_000; i++) {
+                j.set("k" + i, value); // four times the bound: LRU evicts the hash's header, read by no one
+            }
+            assertTrue(!j.exists("big"), "the hash was evicted");
+            eventually(() -> e.size() == 0, "the evicted hash's buckets to be freed: " + e.size());
         }
     }
 
