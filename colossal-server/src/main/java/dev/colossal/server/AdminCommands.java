@@ -626,6 +626,10 @@ final class AdminCommands {
         m.put("client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub " + OutputLimit.HARD
                 + " " + OutputLimit.SOFT + " " + OutputLimit.SOFT_SECONDS);
         m.put("notify-keyspace-events", KeyspaceEvents.format(ctx.events.flags()));
+        m.put("hash-max-listpack-entries", Long.toString(ctx.hashMaxListpackEntries));
+        m.put("hash-max-ziplist-entries", Long.toString(ctx.hashMaxListpackEntries));
+        m.put("hash-max-listpack-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
+        m.put("hash-max-ziplist-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
         m.put("stream-node-max-entries", Long.toString(ctx.streamNodeMaxEntries));
         m.put("stream-node-max-bytes", Long.toString(ctx.streamNodeMaxBytes));
         return m;
@@ -676,7 +680,8 @@ final class AdminCommands {
      * the server takes its settings at start only. Setting maxmemory or maxmemory-policy to what
      * they are is an OK (a client may set its cache's policy on connect), and so is
      * latency-monitor-threshold 0 (monitoring stays off); another value is refused with why: the
-     * bound is kept in the map file. notify-keyspace-events turns {@link KeyspaceEvents} on and off. A maxmemory that is no size ({@link MemorySize}, Redis's
+     * bound is kept in the map file. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
+     * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed. A maxmemory that is no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
@@ -694,6 +699,7 @@ final class AdminCommands {
         int keyspaceEvents = -1;
         long nodeEntries = -1;
         long nodeBytes = -1;
+        long hashEntries = -1;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -714,7 +720,8 @@ final class AdminCommands {
                 slowLogBounds.put(name, bound.getAsLong());
                 continue;
             }
-            if (name.equals("stream-node-max-entries")) {
+            if (name.equals("stream-node-max-entries") || name.equals("hash-max-listpack-entries")
+                    || name.equals("hash-max-ziplist-entries")) {
                 OptionalLong v = Args.toLong(a[i + 1]);
                 if (v.isEmpty() || v.getAsLong() < 0) {
                     r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
@@ -722,7 +729,11 @@ final class AdminCommands {
                             : "argument must be between 0 and " + Long.MAX_VALUE + " inclusive"));
                     return;
                 }
-                nodeEntries = v.getAsLong();
+                if (name.startsWith("hash")) {
+                    hashEntries = v.getAsLong();
+                } else {
+                    nodeEntries = v.getAsLong();
+                }
                 continue;
             }
             if (name.equals("stream-node-max-bytes")) {
@@ -798,6 +809,9 @@ final class AdminCommands {
             }
             if (nodeBytes >= 0) {
                 ctx.streamNodeMaxBytes = nodeBytes;
+            }
+            if (hashEntries >= 0) {
+                ctx.hashMaxListpackEntries = hashEntries;
             }
             r.ok();
         } else {

@@ -88,8 +88,8 @@ public final class DataDirWriter implements AutoCloseable {
     public void setHash(int db, byte[] key, java.util.List<byte[]> fieldsAndValues, long expireAtMillis) {
         check(db);
         try {
-            byte[] payload = HashValue.loaded(fieldsAndValues).encode();
-            dbs.open(db).set(key, payload, 0, payload.length, expireAtMillis, StoredValue.HASH);
+            StoredHash.save(dbs.open(db), key, HashValue.loaded(fieldsAndValues), expireAtMillis,
+                    HashLayout.MAX_LISTPACK_ENTRIES);
         } catch (ReplyException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

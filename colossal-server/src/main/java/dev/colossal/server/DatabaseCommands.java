@@ -148,6 +148,10 @@ final class DatabaseCommands {
                 s.copyTo(dst, a[1], e.expireAtMillis());
                 s.delete();
                 ctx.waits.ready((int) to, a[1]);
+            } else if (HashBuckets.isBucketed(e)) {
+                StoredHash h = StoredHash.read(src, a[1], e);
+                h.copyTo(dst, a[1], e.expireAtMillis());
+                h.delete();
             } else {
                 dst.set(a[1], e, e.expireAtMillis());
                 src.delete(a[1]);
@@ -202,6 +206,8 @@ final class DatabaseCommands {
             } else if (e.type() == StoredValue.STREAM) {
                 StoredStream.read(src, a[1]).copyTo(dst, a[2], e.expireAtMillis());
                 ctx.waits.ready((int) to, a[2]);
+            } else if (HashBuckets.isBucketed(e)) {
+                StoredHash.read(src, a[1], e).copyTo(dst, a[2], e.expireAtMillis());
             } else {
                 dst.set(a[2], e, e.expireAtMillis());
             }

@@ -59,6 +59,14 @@ final class DumpCommands {
         if (e.type() == StoredValue.ZSET) {
             return dumpZSet(e);
         }
+        if (HashCommands.bucketed(ctx.db(c), a[1], e, h -> r.bulk(DumpPayload.ofHash(h.pairs())))) {
+            return;
+        }
+        e = HashCommands.unbucketed(ctx.db(c), a[1], e);
+        if (e == null) {
+            r.nullBulk();
+            return;
+        }
         if (e.isHash()) {
             java.util.List<byte[]> pairs = new java.util.ArrayList<>();
             HashCursor h = new HashCursor(e);
@@ -190,8 +198,7 @@ final class DumpCommands {
                     store.set(a[1], payload, 0, payload.length, deadline, StoredValue.ZSET);
                     ctx.waits.ready(c.db, a[1]); // for BZPOPMIN's waiters
                 } else {
-                    byte[] payload = HashValue.loaded(value.hash()).encode();
-                    store.set(a[1], payload, 0, payload.length, deadline, StoredValue.HASH);
+                    StoredHash.save(store, a[1], HashValue.loaded(value.hash()), deadline, ctx.hashMaxListpackEntries);
                 }
                 ctx.events.fire(KeyspaceEvents.GENERIC, "restore", store, a[1]);
             }

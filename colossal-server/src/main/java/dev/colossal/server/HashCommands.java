@@ -7,9 +7,12 @@ import java.util.function.Consumer;
 import java.util.concurrent.locks.Lock;
 
 /**
- * The hash commands, with Redis 7.0's replies and errors. A hash is one value ({@link HashLayout});
- * a write holds the key's lock, reads the value, changes it in memory ({@link HashValue}) and
- * stores it whole again with the deadline it had. HRANDFIELD and HSCAN are {@link HashSampling}'s.
+ * The hash commands, with Redis 7.0's replies and errors. A hash of up to
+ * {@code hash-max-listpack-entries} fields is one value ({@link HashLayout}): a write holds the
+ * key's lock, reads the value, changes it in memory ({@link HashValue}) and stores it whole again
+ * with the deadline it had. A larger one is bucketed ({@link StoredHash}): a write reads and
+ * rewrites the buckets of the fields it names and the header. HRANDFIELD and HSCAN are
+ * {@link HashSampling}'s.
  */
 final class HashCommands {
 
@@ -59,15 +62,36 @@ final class HashCommands {
         return e;
     }
 
-    /** Stores {@code h} under {@code key} with the deadline {@code old} had; an empty hash deletes the key, as in Redis. */
-    private static void save(KeyValueStore store, byte[] key, HashValue h, KeyValueStore.Entry old) {
-        if (h.size() == 0) {
-            store.delete(key);
-            return;
+    /**
+     * @return {@code e}, or if it is a bucketed hash that {@link #bucketed} found gone, what the key
+     *     holds now (null, or a new one-value hash)
+     */
+    static KeyValueStore.Entry unbucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
+        return e != null && HashBuckets.isBucketed(e) ? hash(store, key) : e;
+    }
+
+    /**
+     * Runs {@code action} on the bucketed hash under {@code key}, under the key's lock, if the key
+     * holds one: what reads of more than one field do, since they read more than one bucket.
+     *
+     * @return whether the key held a bucketed hash ({@code action} ran)
+     */
+    static boolean bucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredHash> action) {
+        if (e == null || !HashBuckets.isBucketed(e)) {
+            return false;
         }
-        byte[] payload = h.encode();
-        store.set(key, payload, 0, payload.length, old == null ? StoredValue.NO_EXPIRY : old.expireAtMillis(),
-                StoredValue.HASH);
+        Lock l = store.lock(key);
+        l.lock();
+        try {
+            KeyValueStore.Entry now = hash(store, key);
+            if (now == null || !HashBuckets.isBucketed(now)) {
+                return false; // deleted meanwhile: a bucketed hash never turns back into one value
+            }
+            action.accept(StoredHash.read(store, key, now));
+            return true;
+        } finally {
+            l.unlock();
+        }
     }
 
     /**
@@ -76,7 +100,7 @@ final class HashCommands {
      */
     @FunctionalInterface
     private interface Change {
-        Consumer<Reply> apply(HashValue h);
+        Consumer<Reply> apply(HashWrites h);
     }
 
     /**
@@ -90,12 +114,23 @@ final class HashCommands {
         l.lock();
         try {
             KeyValueStore.Entry e = hash(store, key);
-            HashValue h = e == null ? HashValue.empty() : HashValue.of(e);
+            long maxEntries = ctx.hashMaxListpackEntries;
+            HashWrites h;
+            if (e != null && HashBuckets.isBucketed(e)) {
+                h = StoredHash.read(store, key, e);
+            } else {
+                h = e == null ? HashValue.empty() : HashValue.of(e);
+            }
             Consumer<Reply> reply = change.apply(h);
             if (h.changed()) {
-                save(store, key, h, e);
+                if (h instanceof StoredHash big) {
+                    big.commit(HashBuckets.fieldsPerBucket(maxEntries));
+                } else {
+                    StoredHash.save(store, key, (HashValue) h, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis(),
+                            maxEntries);
+                }
                 ctx.events.fire(KeyspaceEvents.HASH, event, store, key);
-                if (h.size() == 0) {
+                if (h.count() == 0) {
                     ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, key);
                 }
             }
@@ -122,7 +157,7 @@ final class HashCommands {
 
     private void hsetnx(Client c, byte[][] a, Reply r) {
         write(c, a[1], r, "hset", h -> {
-            if (h.indexOf(a[2]) >= 0) {
+            if (h.get(a[2]) != null) {
                 return rr -> rr.integer(0);
             }
             h.put(a[2], a[3]);
@@ -131,26 +166,46 @@ final class HashCommands {
     }
 
     private void hget(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = hash(store, a[1]);
+        value(store, a[1], e, a[2], r);
+    }
+
+    private void hmget(Client c, byte[][] a, Reply r) {
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = hash(store, a[1]);
+        r.array(a.length - 2);
+        for (int i = 2; i < a.length; i++) {
+            value(store, a[1], e, a[i], r);
+        }
+    }
+
+    /** Answers the value of {@code field} in the hash {@code e} holds under {@code key} (absent: null). */
+    private static void value(KeyValueStore store, byte[] key, KeyValueStore.Entry e, byte[] field, Reply r) {
+        if (e != null && HashBuckets.isBucketed(e)) {
+            byte[] v = StoredHash.find(store, key, e, field);
+            if (v != null) {
+                r.bulk(v);
+            } else {
+                r.nullBulk();
+            }
+            return;
+        }
         HashCursor h = e == null ? null : new HashCursor(e);
-        if (h != null && h.find(a[2])) {
+        if (h != null && h.find(field)) {
             r.bulk(h.bytes(), h.valueAt(), h.valueLength());
         } else {
             r.nullBulk();
         }
     }
 
-    private void hmget(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
-        r.array(a.length - 2);
-        for (int i = 2; i < a.length; i++) {
-            HashCursor h = e == null ? null : new HashCursor(e);
-            if (h != null && h.find(a[i])) {
-                r.bulk(h.bytes(), h.valueAt(), h.valueLength());
-            } else {
-                r.nullBulk();
-            }
+    /** @return the value of {@code field} in the hash {@code e} holds under {@code key}, null if absent */
+    static byte[] find(KeyValueStore store, byte[] key, KeyValueStore.Entry e, byte[] field) {
+        if (HashBuckets.isBucketed(e)) {
+            return StoredHash.find(store, key, e, field);
         }
+        HashCursor h = new HashCursor(e);
+        return h.find(field) ? h.value() : null;
     }
 
     private void hdel(Client c, byte[][] a, Reply r) {
@@ -165,24 +220,53 @@ final class HashCommands {
     }
 
     private void hexists(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
-        r.integer(e != null && new HashCursor(e).find(a[2]) ? 1 : 0);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = hash(store, a[1]);
+        r.integer(e != null && find(store, a[1], e, a[2]) != null ? 1 : 0);
     }
 
     private void hlen(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
-        r.integer(e == null ? 0 : new HashCursor(e).count());
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = hash(store, a[1]);
+        if (!bucketed(store, a[1], e, h -> r.integer(h.count()))) {
+            e = unbucketed(store, a[1], e);
+            r.integer(e == null ? 0 : new HashCursor(e).count());
+        }
     }
 
     private void hstrlen(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
-        HashCursor h = e == null ? null : new HashCursor(e);
-        r.integer(h != null && h.find(a[2]) ? h.valueLength() : 0);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = hash(store, a[1]);
+        byte[] v = e == null ? null : find(store, a[1], e, a[2]);
+        r.integer(v == null ? 0 : v.length);
     }
 
-    /** HKEYS, HVALS and HGETALL (a map in RESP3), in the hash's order. */
+    /** HKEYS, HVALS and HGETALL (a map in RESP3), in the hash's order: insertion order, or bucket by bucket. */
     private void all(Client c, byte[][] a, Reply r, boolean fields, boolean values) {
-        KeyValueStore.Entry e = hash(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry first = hash(store, a[1]);
+        boolean big = bucketed(store, a[1], first, h -> {
+            // Counted as read, not from the header: a reply's length must match what follows it
+            List<byte[]> pairs = h.pairs();
+            int n = pairs.size() / 2;
+            if (fields && values) {
+                r.map(n);
+            } else {
+                r.array(n);
+            }
+            for (int i = 0; i < pairs.size(); i += 2) {
+                if (fields) {
+                    r.bulk(pairs.get(i));
+                }
+                if (values) {
+                    r.bulk(pairs.get(i + 1));
+                }
+            }
+        });
+        if (big) {
+            return;
+        }
+        KeyValueStore.Entry e = unbucketed(store, a[1], first);
         HashCursor h = e == null ? null : new HashCursor(e);
         int n = h == null ? 0 : h.count();
         if (fields && values) {

@@ -12,13 +12,16 @@ package dev.colossal.server;
  *  | (1 byte) | (varint)     | field length (varint) | field | value length (varint) | value |
  *  +----------+--------------+-------------------------------------------------------------+
  *  encoding 0 = LISTPACK: Redis would hold this hash as a listpack;
- *           1 = HASHTABLE: it outgrew Redis's listpack limits once ({@link #MAX_LISTPACK_ENTRIES}
- *               pairs, {@link #MAX_LISTPACK_VALUE} bytes a field or value), and Redis never converts back.
+ *           1 = HASHTABLE: a field or value outgrew {@link #MAX_LISTPACK_VALUE} bytes once, and Redis
+ *               never converts back;
+ *           2 = {@link HashBuckets#BUCKETED}: not this layout but a bucketed hash's header, which a hash
+ *               of more than hash-max-listpack-entries fields becomes (the encoding byte tells them apart).
  *  varint   = unsigned, 7 bits a byte, least significant first; the top bit says another follows.
  * </pre>
  *
  * <p>A write reads, changes and rewrites the whole payload (as Redis rewrites a listpack), so it
- * costs O(the hash's size): the layout suits hashes of up to some thousands of fields.
+ * costs O(the hash's size): the layout holds hashes up to hash-max-listpack-entries fields, and
+ * each bucket of a bucketed one.
  */
 final class HashLayout {
 
@@ -26,7 +29,7 @@ final class HashLayout {
     static final int COUNT_OFFSET = ENCODING_OFFSET + Byte.BYTES;
     static final byte LISTPACK = 0;
     static final byte HASHTABLE = 1;
-    /** Redis 7.0's {@code hash-max-listpack-entries} default (128 is zset's). */
+    /** Redis 7.0's {@code hash-max-listpack-entries} default (128 is zset's); CONFIG SET moves the server's. */
     static final int MAX_LISTPACK_ENTRIES = 512;
     /** Redis's {@code hash-max-listpack-value} default. */
     static final int MAX_LISTPACK_VALUE = 64;
@@ -75,6 +78,14 @@ final class HashLayout {
             }
         }
         throw damaged("a length is not a varint of an int", pos[0]);
+    }
+
+    /** @return the encoding byte of the hash {@code e} holds: {@link #LISTPACK}, {@link #HASHTABLE} or {@link HashBuckets#BUCKETED} */
+    static byte encoding(KeyValueStore.Entry e) {
+        if (e.length() <= ENCODING_OFFSET) {
+            throw damaged("no encoding byte", 0);
+        }
+        return e.array()[e.offset() + ENCODING_OFFSET];
     }
 
     /** @return whether a field or value of {@code length} bytes keeps a hash a listpack in Redis */

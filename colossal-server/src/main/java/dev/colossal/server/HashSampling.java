@@ -13,7 +13,10 @@ import java.util.function.IntFunction;
  * <p>HSCAN of a hash Redis would hold as a listpack answers it whole with cursor 0, as Redis does.
  * A larger one is walked in the order of a 62-bit hash of each field, the cursor being the next
  * field's hash: a field present for the whole scan is returned exactly once whatever is added or
- * removed meanwhile, since no field's place depends on the others.
+ * removed meanwhile, since no field's place depends on the others. A bucketed hash
+ * ({@link StoredHash}) is walked bucket by bucket, the cursor naming the next bucket: buckets only
+ * grow, and a split moves fields to a new bucket past every other, so a field present for the
+ * whole scan is returned at least once (twice if its bucket split behind the cursor, as in Redis).
  */
 final class HashSampling {
 
@@ -31,8 +34,15 @@ final class HashSampling {
                 r.nullBulk();
                 return;
             }
-            HashValue h = HashValue.of(e);
-            r.bulk(h.field(ThreadLocalRandom.current().nextInt(h.size())));
+            if (!HashCommands.bucketed(store, a[1], e, h -> r.bulk(randomField(h)))) {
+                KeyValueStore.Entry now = HashCommands.unbucketed(store, a[1], e);
+                if (now == null) {
+                    r.nullBulk();
+                    return;
+                }
+                HashValue h = HashValue.of(now);
+                r.bulk(h.field(ThreadLocalRandom.current().nextInt(h.size())));
+            }
             return;
         }
         Long parsed = RandomPicks.count(a, "WITHVALUES", r);
@@ -49,7 +59,12 @@ final class HashSampling {
         if (RandomPicks.refused(count, "fields", r)) {
             return;
         }
-        HashValue h = HashValue.of(e);
+        HashValue[] all = new HashValue[1];
+        if (!HashCommands.bucketed(store, a[1], e, big -> all[0] = big.all())) {
+            KeyValueStore.Entry now = HashCommands.unbucketed(store, a[1], e);
+            all[0] = now == null ? HashValue.empty() : HashValue.of(now);
+        }
+        HashValue h = all[0];
         int n = h.size();
         int[] picks = count < 0 ? RandomPicks.repeated(n, (int) -count) : RandomPicks.distinct(n, (int) Math.min(count, n));
         reply(h, picks, withValues, r);
@@ -88,7 +103,11 @@ final class HashSampling {
             return;
         }
         byte[] pattern = o.pattern();
-        HashValue h = HashValue.of(e);
+        if (HashCommands.bucketed(ctx.db(c), a[1], e, big -> scanBuckets(big, parsedCursor.getAsLong(), o.count(), pattern, r))) {
+            return;
+        }
+        KeyValueStore.Entry now = HashCommands.unbucketed(ctx.db(c), a[1], e);
+        HashValue h = now == null ? HashValue.empty() : HashValue.of(now);
         List<Integer> found = new ArrayList<>();
         long next = h.encoding() == HashLayout.LISTPACK ? all(h, found)
                 : step(h.size(), h::field, parsedCursor.getAsLong(), o.count(), found);
@@ -105,6 +124,45 @@ final class HashSampling {
             r.bulk(h.field(i));
             r.bulk(h.value(i));
         }
+    }
+
+    /** An HSCAN step over whole buckets from the cursor's on, until about {@code count} fields are found. */
+    private static void scanBuckets(StoredHash h, long cursor, long count, byte[] pattern, Reply r) {
+        long b = cursor >= StoredHash.SCAN_CURSOR_BASE ? cursor - StoredHash.SCAN_CURSOR_BASE : 0;
+        List<byte[]> out = new ArrayList<>();
+        long seen = 0;
+        while (b < h.buckets() && seen < count) {
+            HashValue v = h.bucketAt(b++);
+            for (int i = 0; i < v.size(); i++) {
+                seen++;
+                if (pattern == null || Glob.matches(pattern, v.field(i))) {
+                    out.add(v.field(i));
+                    out.add(v.value(i));
+                }
+            }
+        }
+        r.array(2);
+        r.bulk(b < h.buckets() ? Long.toUnsignedString(StoredHash.SCAN_CURSOR_BASE + b) : "0");
+        r.array(out.size());
+        for (byte[] x : out) {
+            r.bulk(x);
+        }
+    }
+
+    /**
+     * @return a field of a bucketed hash: of a random bucket that has one (a bucket's share of the
+     *     fields varies, so this is near uniform, as Redis's pick from a random table slot is)
+     */
+    private static byte[] randomField(StoredHash h) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int tries = 0; tries < 64; tries++) {
+            HashValue v = h.bucketAt(random.nextLong(h.buckets()));
+            if (v.size() > 0) {
+                return v.field(random.nextInt(v.size()));
+            }
+        }
+        HashValue all = h.all(); // nearly every bucket empty: a hash HDEL shrank a lot
+        return all.field(random.nextInt(all.size()));
     }
 
     private static long all(HashValue h, List<Integer> found) {

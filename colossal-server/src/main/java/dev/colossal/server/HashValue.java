@@ -10,7 +10,7 @@ import java.util.List;
  * again ({@link HashLayout}). It also keeps the encoding Redis would report, which only grows
  * (listpack to hashtable), as in Redis.
  */
-final class HashValue {
+final class HashValue implements HashWrites {
 
     /** Below this many pairs a lookup compares fields one by one rather than building an index. */
     private static final int INDEX_FROM = 16;
@@ -34,25 +34,43 @@ final class HashValue {
         return new HashValue(4, HashLayout.LISTPACK);
     }
 
-    /** @return the hash {@code e} holds, decoded */
+    /** @return the one-value hash {@code e} holds, decoded */
     static HashValue of(KeyValueStore.Entry e) {
-        HashCursor c = new HashCursor(e);
+        return of(e.array(), e.offset(), null);
+    }
+
+    /**
+     * @param bytes holds a {@link HashLayout} payload from {@code from} to its end
+     * @param keep  which fields to keep (a bucket skips those that map elsewhere), or null for all
+     * @return the pairs, decoded
+     */
+    static HashValue of(byte[] bytes, int from, java.util.function.Predicate<byte[]> keep) {
+        HashCursor c = new HashCursor(bytes, from);
         HashValue h = new HashValue(c.count(), c.encoding());
         while (c.next()) {
-            h.fields.add(c.field());
-            h.values.add(c.value());
+            byte[] f = c.field();
+            if (keep == null || keep.test(f)) {
+                h.fields.add(f);
+                h.values.add(c.value());
+            }
         }
         return h;
     }
 
-    /** @return whether a pair was set or removed since this hash was decoded */
-    boolean changed() {
+    @Override
+    public boolean changed() {
         return changed;
+    }
+
+    @Override
+    public long count() {
+        return fields.size();
     }
 
     /**
      * A hash read from an RDB payload (RESTORE, import-rdb), with the encoding Redis gives one it
-     * loads: a listpack unless it is past the limits.
+     * loads: a listpack unless a field or value is past the length limit ({@link StoredHash#save}
+     * buckets one past the count limit).
      *
      * @param fieldsAndValues its fields and values, alternately, no field twice
      */
@@ -102,18 +120,15 @@ final class HashValue {
         return i == null ? -1 : i;
     }
 
-    /** @return the value of {@code field}, null if absent */
-    byte[] get(byte[] field) {
+    @Override
+    public byte[] get(byte[] field) {
         int i = indexOf(field);
         return i < 0 ? null : values.get(i);
     }
 
-    /**
-     * Sets {@code field} to {@code value}: in its place if present, else at the end.
-     *
-     * @return true if the field is new
-     */
-    boolean put(byte[] field, byte[] value) {
+    /** Sets {@code field} to {@code value}: in its place if present, else at the end. */
+    @Override
+    public boolean put(byte[] field, byte[] value) {
         changed = true;
         if (!HashLayout.fitsListpack(field.length) || !HashLayout.fitsListpack(value.length)) {
             encoding = HashLayout.HASHTABLE;
@@ -128,14 +143,11 @@ final class HashValue {
         if (index != null) {
             index.put(ByteBuffer.wrap(field), fields.size() - 1);
         }
-        if (fields.size() > HashLayout.MAX_LISTPACK_ENTRIES) {
-            encoding = HashLayout.HASHTABLE;
-        }
         return true;
     }
 
-    /** @return true if {@code field} was there */
-    boolean remove(byte[] field) {
+    @Override
+    public boolean remove(byte[] field) {
         int i = indexOf(field);
         if (i < 0) {
             return false;
@@ -149,8 +161,13 @@ final class HashValue {
 
     /** @return the payload ({@link HashLayout}) of this hash */
     byte[] encode() {
+        return encode(0);
+    }
+
+    /** @return the payload ({@link HashLayout}) of this hash after {@code prefix} bytes left 0 for the caller (a bucket's serial) */
+    byte[] encode(int prefix) {
         int n = fields.size();
-        long length = HashLayout.COUNT_OFFSET + HashLayout.varintLength(n);
+        long length = prefix + HashLayout.COUNT_OFFSET + HashLayout.varintLength(n);
         for (int i = 0; i < n; i++) {
             int f = fields.get(i).length;
             int v = values.get(i).length;
@@ -161,8 +178,8 @@ final class HashValue {
                     + StoredValue.MAX_PAYLOAD + " bytes encoded); split it over several keys");
         }
         byte[] out = new byte[(int) length];
-        out[HashLayout.ENCODING_OFFSET] = encoding;
-        int at = HashLayout.putVarint(out, HashLayout.COUNT_OFFSET, n);
+        out[prefix + HashLayout.ENCODING_OFFSET] = encoding;
+        int at = HashLayout.putVarint(out, prefix + HashLayout.COUNT_OFFSET, n);
         for (int i = 0; i < n; i++) {
             at = put(out, at, fields.get(i));
             at = put(out, at, values.get(i));

@@ -271,6 +271,8 @@ final class KeyCommands {
             } else if (e.type() == StoredValue.STREAM) {
                 StoredStream.read(store, a[1]).renameTo(a[2]);
                 ctx.waits.ready(c.db, a[2]);
+            } else if (HashBuckets.isBucketed(e)) {
+                StoredHash.read(store, a[1], e).renameTo(a[2]);
             } else {
                 store.set(a[2], e, e.expireAtMillis());
                 store.delete(a[1]);
@@ -443,7 +445,7 @@ final class KeyCommands {
         }
         if (e.isHash()) {
             if (encoding) {
-                r.bulk(new HashCursor(e).encoding() == HashLayout.LISTPACK ? "listpack" : "hashtable");
+                r.bulk(HashLayout.encoding(e) == HashLayout.LISTPACK ? "listpack" : "hashtable");
             } else {
                 r.integer(1);
             }

@@ -214,6 +214,9 @@ final class ListCollector implements AutoCloseable {
             long first = ListLayout.getLong(b, o + ListLayout.FIRST_OFFSET);
             return new long[] {first, first + ListLayout.getLong(b, o + ListLayout.COUNT_OFFSET)};
         }
+        if (h.type() == StoredValue.HASH) {
+            return HashBuckets.held(h, id);
+        }
         if (h.type() == StoredValue.STREAM && h.length() == StreamLayout.HEADER_LENGTH
                 && StreamLayout.getLong(b, o + StreamLayout.ID_OFFSET) == id) {
             long first = StreamLayout.getLong(b, o + StreamLayout.FIRST_OFFSET);

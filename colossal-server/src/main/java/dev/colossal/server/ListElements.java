@@ -22,6 +22,7 @@ final class ListElements implements AutoCloseable {
 
     private final BytesMap map;
     private final StreamEndNodes streamEnds = new StreamEndNodes();
+    private final HashCounts hashCounts = new HashCounts();
 
     private ListElements(BytesMap map) {
         this.map = map;
@@ -53,6 +54,11 @@ final class ListElements implements AutoCloseable {
     /** @return the streams' first and last nodes this map holds, kept in memory by {@link StoredStream} */
     StreamEndNodes streamEnds() {
         return streamEnds;
+    }
+
+    /** @return the bucketed hashes' counts this map holds, kept in memory by {@link StoredHash} */
+    HashCounts hashCounts() {
+        return hashCounts;
     }
 
     /** @return the element at {@code position} of collection {@code id}, or null */

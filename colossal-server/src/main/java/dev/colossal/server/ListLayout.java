@@ -65,6 +65,11 @@ final class ListLayout {
         return (long) LONG_BE.get(b, at);
     }
 
+    /** Writes {@code v} at {@code at} of {@code b}, big-endian. */
+    static void putLong(byte[] b, int at, long v) {
+        LONG_BE.set(b, at, v);
+    }
+
     /** @return the key of the element at {@code position} of collection {@code id} */
     static byte[] elementKey(long id, long position) {
         byte[] k = new byte[ELEMENT_KEY_LENGTH];

@@ -178,7 +178,8 @@ final class MapStore implements KeyValueStore {
 
     /** Notes that the removal of {@code stored} left elements for the collector to free. */
     private void removed(byte[] stored) {
-        if (StoredValue.hasElements(StoredValue.type(stored))) {
+        byte type = StoredValue.type(stored);
+        if (StoredValue.hasElements(type) || type == StoredValue.HASH && HashBuckets.isBucketed(stored)) {
             elementsDropped = true;
         }
     }

@@ -80,7 +80,6 @@ final class SortPatterns {
         if (e.type() != StoredValue.HASH) {
             return null;
         }
-        HashCursor h = new HashCursor(e);
-        return h.find(Arrays.copyOfRange(pattern, arrow + 2, pattern.length)) ? h.value() : null;
+        return HashCommands.find(db, key, e, Arrays.copyOfRange(pattern, arrow + 2, pattern.length));
     }
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.UnaryOperator;
@@ -23,8 +24,8 @@ final class SideBySide implements AutoCloseable {
     private final Wire theirs;
     private final Wire mine;
     private final List<String> sent = new ArrayList<>();
-    /** What of both replies may differ by right (a clock's idle time), replaced alike before the comparison. */
-    private UnaryOperator<String> masked = UnaryOperator.identity();
+    /** What of both replies to a command may differ by right (a clock's idle time, a table's order), made alike before the comparison. */
+    private BiFunction<String[], String, String> masked = (cmd, reply) -> reply;
 
     /**
      * @param config        the Colossal server's configuration
@@ -46,6 +47,12 @@ final class SideBySide implements AutoCloseable {
 
     /** Compares replies after {@code mask} made what may differ by right alike. @return this */
     SideBySide masking(UnaryOperator<String> mask) {
+        this.masked = (cmd, reply) -> mask.apply(reply);
+        return this;
+    }
+
+    /** Compares replies after {@code mask}, given the command and a reply, made what may differ by right alike. @return this */
+    SideBySide masking(BiFunction<String[], String, String> mask) {
         this.masked = mask;
         return this;
     }
@@ -85,8 +92,8 @@ final class SideBySide implements AutoCloseable {
         byte[] frame = Wire.encode(cmd);
         theirs.send(frame);
         mine.send(frame);
-        String want = masked.apply(theirs.reply());
-        String got = masked.apply(mine.reply());
+        String want = masked.apply(cmd, theirs.reply());
+        String got = masked.apply(cmd, mine.reply());
         if (!want.equals(got)) {
             List<String> tail = sent.subList(Math.max(0, sent.size() - 12), sent.size());
             assertEquals(want.replace("\r\n", "\\r\\n"), got.replace("\r\n", "\\r\\n"),
