@@ -59,13 +59,13 @@ final class DumpCommands {
         if (e.type() == StoredValue.ZSET) {
             return dumpZSet(e);
         }
-        if (HashCommands.bucketed(ctx.db(c), a[1], e, h -> r.bulk(DumpPayload.ofHash(h.pairs())))) {
-            return;
+        byte[][] bucketed = new byte[1][];
+        if (HashCommands.bucketed(store, key, e, h -> bucketed[0] = DumpPayload.ofHash(h.pairs()))) {
+            return bucketed[0];
         }
-        e = HashCommands.unbucketed(ctx.db(c), a[1], e);
+        e = HashCommands.unbucketed(store, key, e);
         if (e == null) {
-            r.nullBulk();
-            return;
+            return null;
         }
         if (e.isHash()) {
             java.util.List<byte[]> pairs = new java.util.ArrayList<>();

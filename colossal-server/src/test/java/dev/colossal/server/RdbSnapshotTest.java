@@ -71,6 +71,11 @@ class RdbSnapshotTest {
         j.set("big", "x".repeat(100_000));
         j.rpush("list", "a", "b", "c");
         j.hset("hash", Map.of("f", "v", "g", "w"));
+        Map<String, String> fields = new java.util.HashMap<>();
+        for (int i = 0; i < 2_000; i++) {
+            fields.put("f" + i, "v" + i);
+        }
+        j.hset("bighash", fields);   // past hash-max-listpack-entries: bucketed
         j.sadd("ints", "3", "1", "2");
         j.sadd("set", "a", "b", "c");
         j.zadd("zset", Map.of("a", 1.5, "b", -2.0));
