@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * CLIENT REPLY OFF, SKIP and ON against redis-server (written on the client-trials branch, whose go-redis trial found it missing; a client
- * that sends writes it wants no answer to uses it): each case a pipeline sent in one write and then
+ * CLIENT REPLY OFF, SKIP and ON against redis-server (from the client-trials branch, whose go-redis
+ * trial found it missing; a client that sends writes it wants no answer to uses it): each case a
+ * pipeline sent in one write and then
  * PING, whose PONG marks where the case's replies end, compared byte for byte with redis-server 7.0.15's.
  */
 class ClientReplyAsRedisTest {
