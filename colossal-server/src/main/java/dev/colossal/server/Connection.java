@@ -194,7 +194,7 @@ final class Connection {
                         table.execute(client, args);
                         repliesSet();
                     } else {
-                        quietly(out, () -> table.execute(client, args));
+                        quietly(out, subscription(args[0]), () -> table.execute(client, args));
                     }
                 }
             }
@@ -216,8 +216,14 @@ final class Connection {
             table.execute(client, parser, in, keys);
             repliesSet();
         } else {
-            quietly(out, () -> table.execute(client, parser, in, keys));
+            quietly(out, subscription(parser.args(in)[0]), () -> table.execute(client, parser, in, keys));
         }
+    }
+
+    /** @return whether {@code name} is a (P|S)(UN)SUBSCRIBE, whose confirmations Redis sends as pushes */
+    private static boolean subscription(byte[] name) {
+        return Args.is(name, "SUBSCRIBE") || Args.is(name, "UNSUBSCRIBE") || Args.is(name, "PSUBSCRIBE")
+                || Args.is(name, "PUNSUBSCRIBE") || Args.is(name, "SSUBSCRIBE") || Args.is(name, "SUNSUBSCRIBE");
     }
 
     /** A command run with replies on may have been CLIENT REPLY OFF or SKIP: from the next one on, replies are dropped. */
@@ -229,14 +235,18 @@ final class Connection {
 
     /**
      * Runs {@code command} and drops its reply, as CLIENT REPLY OFF or SKIP has it; messages
-     * published before it still go out, as in Redis, which sends pushes under REPLY OFF.
+     * published before it still go out, as in Redis, which sends pushes under REPLY OFF, and so do
+     * {@code pushes}: a (un)subscribe's confirmations.
      */
-    private void quietly(Reply out, Runnable command) {
+    private void quietly(Reply out, boolean pushes, Runnable command) {
         PubSubCommands.deliverWaiting(client, out);
         int mark = out.len;
         command.run();
         if (client.replies != ReplyMode.ON) { // CLIENT REPLY ON, the command, sends its OK
-            out.truncate(mark);
+            // a subscription's confirmations go out, as Redis 7.0 pushes them; its errors do not
+            if (!pushes || out.len > mark && out.segment().get(java.lang.foreign.ValueLayout.JAVA_BYTE, mark) == '-') {
+                out.truncate(mark);
+            }
             client.dropResumedReply = client.blockedBy != null;
             client.replies = client.replies.next();
         }
