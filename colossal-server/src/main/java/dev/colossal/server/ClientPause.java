@@ -145,7 +145,7 @@ final class ClientPause {
         if (spec == null || !spec.arityOk(args.length) || !(c.authenticated || spec.noAuth())) {
             return false;
         }
-        return p.all || writes(spec, args) || (spec.name().equals("exec") && queuedWrite(c, table));
+        return p.all || writes(table, spec, args) || (spec.name().equals("exec") && queuedWrite(c, table));
     }
 
     /**
@@ -169,7 +169,7 @@ final class ClientPause {
         }
         for (byte[][] q : c.queued) {
             CommandSpec s = table.find(q[0]);
-            if (s != null && writes(s, q)) {
+            if (s != null && writes(table, s, q)) {
                 return true;
             }
         }
@@ -177,12 +177,14 @@ final class ClientPause {
     }
 
     /** @return whether a WRITE pause holds {@code args}: a write, or what Redis 7.0 marks may-replicate */
-    static boolean writes(CommandSpec spec, byte[][] args) {
+    static boolean writes(CommandTable table, CommandSpec spec, byte[][] args) {
         if (spec.flags().contains("write")) {
             return true;
         }
         return switch (spec.name()) {
-            case "eval", "evalsha", "fcall", "pfcount", "publish", "spublish" -> true;
+            // a script or function that declares no-writes is not held, as Redis reads its flags
+            case "eval", "evalsha", "fcall" -> !table.scripts().declaresNoWrites(spec.name(), args);
+            case "pfcount", "publish", "spublish" -> true;
             case "function" -> args.length > 1 && (Args.is(args[1], "DELETE") || Args.is(args[1], "FLUSH")
                     || Args.is(args[1], "LOAD") || Args.is(args[1], "RESTORE"));
             case "xgroup" -> args.length > 1 && !Args.is(args[1], "HELP");

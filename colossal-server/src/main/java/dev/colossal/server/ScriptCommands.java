@@ -132,6 +132,35 @@ final class ScriptCommands {
     }
 
     /**
+     * @return whether EVAL's script, EVALSHA's cached one or FCALL's function (by {@code command},
+     *         with its request {@code args}) declares {@code no-writes}: CLIENT PAUSE WRITE lets it run
+     */
+    boolean declaresNoWrites(String command, byte[][] args) {
+        if (args.length < 2) {
+            return false;
+        }
+        return switch (command) {
+            case "eval" -> {
+                try {
+                    yield ScriptShebang.parse(args[1]).noWrites();
+                } catch (RuntimeException badShebang) {
+                    yield false;   // held, then refused with its error as it runs
+                }
+            }
+            case "evalsha" -> {
+                ScriptCache.Script s = cache.get(args[1]);
+                yield s != null && s.shebang().noWrites();
+            }
+            case "fcall" -> {
+                String name = new String(args[1], java.nio.charset.StandardCharsets.UTF_8);
+                FunctionLibraries.Library lib = ctx.functions.ofFunction(name);
+                yield lib != null && FunctionLibraries.function(lib, name).noWrites();
+            }
+            default -> false;
+        };
+    }
+
+    /**
      * Runs {@code body} as a script runs: holding the multi-stripe lock and the stripes of
      * {@code keys} to its end, stoppable by SCRIPT KILL, its value the reply, its failure Redis's
      * error text ending {@code script: <name>, on @<chunk>:<line>.}.

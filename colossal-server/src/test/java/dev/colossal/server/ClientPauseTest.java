@@ -57,8 +57,14 @@ class ClientPauseTest {
                 c.call(held);
                 assertTrue(millisSince(start) >= 290, held[0] + " was held: " + millisSince(start) + " ms");
             }
+            String noWrites = "#!lua flags=no-writes\nreturn 1";
+            String sha = c.call("SCRIPT", "LOAD", noWrites).split("\r\n")[1];
+            c.call("FUNCTION", "LOAD", "#!lua name=ro\nredis.register_function{function_name='ro', callback=function() return 1 end,"
+                    + " flags={'no-writes'}}");
+            // scripts and functions that declare no-writes are not held, as Redis reads their flags
             for (String[] free : new String[][] {{"EVAL_RO", "return 1", "0"}, {"SCRIPT", "LOAD", "return 1"},
-                    {"XINFO", "STREAM", "s"}, {"CONFIG", "GET", "maxmemory"}, {"MULTI"}, {"GET", "k"}, {"EXEC"}}) {
+                    {"XINFO", "STREAM", "s"}, {"CONFIG", "GET", "maxmemory"}, {"MULTI"}, {"GET", "k"}, {"EXEC"},
+                    {"EVAL", noWrites, "0"}, {"EVALSHA", sha, "0"}, {"FCALL", "ro", "0"}}) {
                 long start = System.nanoTime();
                 admin.call("CLIENT", "PAUSE", "1000", "WRITE");
                 c.call(free);
