@@ -29,7 +29,7 @@ class ClientReplyAsRedisTest {
         {{"CLIENT", "REPLY", "OFF"}, {"CLIENT", "REPLY", "SKIP"}, {"ECHO", "z"}, {"CLIENT", "REPLY", "ON"}},
         {{"CLIENT", "REPLY", "OFF"}, {"MULTI"}, {"SET", "b", "1"}, {"EXEC"}, {"CLIENT", "REPLY", "ON"}, {"GET", "b"}},
         {{"CLIENT", "REPLY", "SKIP"}, {"EVAL", "return redis.call('INCR', KEYS[1])", "1", "n"}, {"GET", "n"}},
-        {{"CLIENT", "REPLY", "OFF"}, {"SUBSCRIBE", "ch", "ch2"}, {"UNSUBSCRIBE"}, {"CLIENT", "REPLY", "ON"}},
+        {{"CLIENT", "REPLY", "OFF"}, {"SUBSCRIBE", "ch", "ch2"}, {"UNSUBSCRIBE", "ch2", "ch"}, {"CLIENT", "REPLY", "ON"}},
         {{"CLIENT", "REPLY", "SKIP"}, {"PSUBSCRIBE", "p*"}, {"PUNSUBSCRIBE", "p*"}},
         {{"CLIENT", "REPLY", "OFF"}, {"SUBSCRIBE"}, {"CLIENT", "REPLY", "ON"}},
     };
