@@ -83,6 +83,11 @@ public final class RdbFile {
         out.write(payload, 1, payload.length - 1 - FOOTER);
     }
 
+    /** @return the bytes written so far */
+    public long size() {
+        return out.size();
+    }
+
     /** @return the file: its end mark and checksum added */
     public byte[] finish() {
         out.write(0xFF);

@@ -11,8 +11,9 @@ import java.util.List;
  * not replicate: PSYNC, which replicas send, is refused saying so.
  *
  * <p>No fork here, so the snapshot is not of one instant: each key is read whole under its lock, as
- * DUMP reads it, while other clients go on writing. It is built in the heap: a server whose keys
- * would take more than a quarter of it refuses, pointing at {@code colossal copy}.
+ * DUMP reads it, while other clients go on writing. It is built in the heap: if what the keys take
+ * in the maps (elements too), or the file as it grows, passes a quarter of it, SYNC refuses,
+ * pointing at {@code colossal copy}.
  */
 final class SyncCommands {
 
@@ -47,12 +48,20 @@ final class SyncCommands {
         r.ok();
     }
 
+    private static String tooBig(long bytes, long room) {
+        return "ERR a snapshot of " + (bytes >> 20) + " MB or more does not fit in a quarter of the server's heap ("
+                + (room >> 20) + " MB): back the data directory up with 'colossal copy', or give the server more heap";
+    }
+
     private void sync(Client c, byte[][] a, Reply r) {
-        long used = ctx.dbs.usedBytes();
+        long used = ctx.dbs.usedBytes();   // headers only: lists', streams' and big hashes' elements are added
+        for (int db = 0; db < ctx.dbs.count(); db++) {
+            ListElements elements = ctx.dbs.store(db).elements(false);
+            used += elements == null ? 0 : elements.usedBytes();
+        }
         long room = Runtime.getRuntime().maxMemory() / 4;
         if (used > room) {
-            r.error("ERR a snapshot of about " + (used >> 20) + " MB would not fit in a quarter of the server's heap ("
-                    + (room >> 20) + " MB): back the data directory up with 'colossal copy', or give the server more heap");
+            r.error(tooBig(used, room));
             return;
         }
         RdbFile file = new RdbFile(ServerContext.REDIS_VERSION, ctx.now(), used);
@@ -76,6 +85,10 @@ final class SyncCommands {
                 if (payload != null) {   // null: deleted since the scan
                     long at = deadlines.get(i);
                     file.key(keys.get(i), payload, at == StoredValue.NO_EXPIRY ? -1 : at);
+                }
+                if (file.size() > room) {   // the keys' estimate fell short
+                    r.error(tooBig(file.size(), room));
+                    return;
                 }
             }
         }
