@@ -422,10 +422,7 @@ final class StoredStream {
     /** Takes nodes with no live entry off both ends of {@code [first, first + count)}, noting their positions in {@code dropped}. */
     private void dropEmptyEnds(List<Long> dropped) {
         while (count > 0 && !hasLive(entriesAt(first, node(first)))) {
-            dropped.add(first);
-            first++;
-            count--;
-            headSkip = 0;
+            dropFirst(dropped, 0);
         }
         while (count > 0 && !hasLive(entriesAt(first + count - 1, node(first + count - 1)))) {
             dropped.add(first + count - 1);
@@ -473,11 +470,7 @@ final class StoredStream {
                 if (limit > 0 && deleted + live > limit || length - live < maxLen) {
                     break;
                 }
-                dropped.add(first);
-                first++;
-                count--;
-                headSkip = 0;
-                length -= live;
+                dropFirst(dropped, live);
                 deleted += live;
                 changed = true;
                 continue;
@@ -493,11 +486,7 @@ final class StoredStream {
             boolean whole = minId == null ? length - live >= maxLen
                     : es.isEmpty() || es.getLast().id().compareTo(minId) < 0;
             if (whole) {
-                dropped.add(first);
-                first++;
-                count--;
-                headSkip = 0;
-                length -= live;
+                dropFirst(dropped, live);
                 deleted += live;
                 changed = true;
                 continue;
@@ -545,6 +534,15 @@ final class StoredStream {
             maxDeleted = maxDeletedId;
         }
         commit();
+    }
+
+    /** Takes the first node, with its {@code live} entries, off the stream; its position goes in {@code dropped}. */
+    private void dropFirst(List<Long> dropped, long live) {
+        dropped.add(first);
+        first++;
+        count--;
+        headSkip = 0;
+        length -= live;
     }
 
     private void removeNodes(List<Long> positions) {

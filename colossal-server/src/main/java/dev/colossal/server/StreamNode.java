@@ -73,24 +73,16 @@ final class StreamNode {
 
     /** @return the entries written in {@code node}, deleted ones too, read without copying their fields */
     static int count(byte[] node) {
-        int n = 0;
-        int[] pos = {StreamLayout.NODE_HEADER_LENGTH};
-        while (pos[0] < node.length) {
-            pos[0]++;
-            StreamLayout.getVar(node, pos);
-            StreamLayout.getVar(node, pos);
-            long fields = 2 * StreamLayout.getVar(node, pos);
-            for (long i = 0; i < fields; i++) {
-                long length = StreamLayout.getVar(node, pos); // moves pos[0] past the length first
-                pos[0] += (int) length;
-            }
-            n++;
-        }
-        return n;
+        return tally(node, 0, true);
     }
 
     /** @return the entries after the first {@code skip} that are not deleted, read without decoding them */
     static int live(byte[] node, long skip) {
+        return tally(node, skip, false);
+    }
+
+    /** @return the entries after the first {@code skip}, deleted ones only if {@code deletedToo}, walked over without decoding */
+    private static int tally(byte[] node, long skip, boolean deletedToo) {
         int n = 0;
         long seen = 0;
         int[] pos = {StreamLayout.NODE_HEADER_LENGTH};
@@ -104,7 +96,7 @@ final class StreamNode {
                 long length = StreamLayout.getVar(node, pos); // moves pos[0] past the length first
                 pos[0] += (int) length;
             }
-            if (seen++ >= skip && !deleted) {
+            if (seen++ >= skip && (deletedToo || !deleted)) {
                 n++;
             }
         }
