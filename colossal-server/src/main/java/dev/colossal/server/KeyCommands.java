@@ -306,8 +306,9 @@ final class KeyCommands {
     /**
      * MEMORY USAGE key [SAMPLES n]: an estimate, not a count, of what the key takes in the map
      * (its key, its stored value with the expiry header, the entry's own header, rounded to the
-     * map's 8-byte blocks, and its table slot), so that tools sizing keys see the same order of
-     * size as from Redis. SAMPLES is read and checked as Redis does, and means nothing for strings.
+     * map's 8-byte blocks, and its table slot), plus the element entries of a list, stream or
+     * bucketed hash ({@link ElementUsage}, SAMPLES of them read), so that tools sizing keys
+     * ({@code redis-cli --memkeys}) see the same order of size as from Redis.
      */
     private void memory(Client c, byte[][] a, Reply r) {
         if (memoryReports.run(a, r)) {
@@ -321,17 +322,19 @@ final class KeyCommands {
             r.error(Errors.arity("memory|usage"));
             return;
         }
+        long samples = ElementUsage.DEFAULT_SAMPLES;
         for (int j = 3; j < a.length; j++) {
             if (Args.is(a[j], "SAMPLES") && j + 1 < a.length) {
-                OptionalLong samples = Args.toLong(a[++j]);
-                if (samples.isEmpty()) {
+                OptionalLong n = Args.toLong(a[++j]);
+                if (n.isEmpty()) {
                     r.error(Errors.NOT_INTEGER);
                     return;
                 }
-                if (samples.getAsLong() < 0) {
+                if (n.getAsLong() < 0) {
                     r.error(Errors.SYNTAX);
                     return;
                 }
+                samples = n.getAsLong();
             } else {
                 r.error(Errors.SYNTAX);
                 return;
@@ -342,8 +345,12 @@ final class KeyCommands {
             r.nullBulk();
             return;
         }
-        long stored = e.offset() + e.length();
-        r.integer(((a[2].length + stored + ENTRY_OVERHEAD + 7) & ~7L) + SLOT);
+        r.integer(entryBytes(a[2].length, e.offset() + e.length()) + ElementUsage.estimate(ctx.db(c), e, samples));
+    }
+
+    /** @return about what a map entry of a {@code key}-byte key and a {@code stored}-byte value takes */
+    static long entryBytes(long key, long stored) {
+        return ((key + stored + ENTRY_OVERHEAD + 7) & ~7L) + SLOT;
     }
 
     /**

@@ -206,7 +206,7 @@ final class ListCollector implements AutoCloseable {
      *
      * @return the ranges, or null if {@code h} is no header of {@code id}
      */
-    private static long[] held(KeyValueStore.Entry h, long id) {
+    static long[] held(KeyValueStore.Entry h, long id) {
         byte[] b = h.array();
         int o = h.offset();
         if (h.type() == StoredValue.LIST && h.length() == ListLayout.HEADER_LENGTH
@@ -224,6 +224,12 @@ final class ListCollector implements AutoCloseable {
                     StreamLayout.AUX_BASE, StreamLayout.AUX_BASE + StreamLayout.getLong(b, o + StreamLayout.AUX_COUNT_OFFSET)};
         }
         return null;
+    }
+
+    /** @return the collection id header {@code h} names, if it is the header of one (else any long) */
+    static long idOf(KeyValueStore.Entry h) {
+        int at = HashBuckets.isBucketed(h) ? HashBuckets.ID_OFFSET : ListLayout.ID_OFFSET;
+        return h.length() >= at + Long.BYTES ? ListLayout.getLong(h.array(), h.offset() + at) : 0;
     }
 
     /** @return whether {@code position} is in one of {@link #held}'s ranges */

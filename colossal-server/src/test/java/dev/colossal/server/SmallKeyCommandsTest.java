@@ -61,4 +61,49 @@ class SmallKeyCommandsTest {
             assertEquals("$4\r\nlong\r\n", w.call("RANDOMKEY"));
         }
     }
+
+    @Test
+    void memoryUsageOfAListAStreamAndABigHashCountsTheirElementsNotOnlyTheirHeaders() throws Exception {
+        try (ColossalServer server = TestServers.colossal(dir);
+             Wire w = new Wire(server.port())) {
+            String hundred = "x".repeat(100);
+            for (int i = 0; i < 10; i++) {
+                String[] push = new String[102];
+                push[0] = "RPUSH";
+                push[1] = "list";
+                java.util.Arrays.fill(push, 2, push.length, hundred);
+                w.call(push);
+                String[] pairs = new String[202];
+                pairs[0] = "HSET";
+                pairs[1] = "hash";
+                for (int j = 0; j < 100; j++) {
+                    pairs[2 + 2 * j] = "field" + (i * 100 + j);
+                    pairs[3 + 2 * j] = hundred;
+                }
+                w.call(pairs);
+            }
+            for (int i = 0; i < 1_000; i++) {
+                w.call("XADD", "stream", "*", "f", hundred);
+            }
+            // an element entry: key 16 + value 100 + entry 16 = 132, to 136, + slot 8
+            long exact = usage(w, "list", "SAMPLES", "0");
+            assertTrue(exact - 144_000 > 0 && exact - 144_000 < 100, "header + 1,000 elements of 144 bytes: " + exact);
+            assertEquals(exact, usage(w, "list"), "5 samples of equal elements estimate them exactly");
+            assertTrue(usage(w, "hash") > 1_000 * 100, "1,000 values of 100 bytes: " + usage(w, "hash"));
+            assertTrue(usage(w, "stream", "SAMPLES", "0") > 1_000 * 100, "1,000 entries: " + usage(w, "stream", "SAMPLES", "0"));
+            long sampled = usage(w, "stream");
+            long all = usage(w, "stream", "SAMPLES", "0");
+            assertTrue(Math.abs(sampled - all) < all / 2, "sampled " + sampled + " against all " + all);
+        }
+    }
+
+    private static long usage(Wire w, String... keyAndOptions) throws Exception {
+        String[] command = new String[keyAndOptions.length + 2];
+        command[0] = "MEMORY";
+        command[1] = "USAGE";
+        System.arraycopy(keyAndOptions, 0, command, 2, keyAndOptions.length);
+        String reply = w.call(command);
+        assertTrue(reply.startsWith(":"), reply);
+        return Long.parseLong(reply.substring(1).trim());
+    }
 }
