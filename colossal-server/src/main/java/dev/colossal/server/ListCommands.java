@@ -188,7 +188,9 @@ final class ListCommands {
             }
             long[] span = span(start, end, list.size());
             r.array((int) (span[1] - span[0]));
-            list.forEach(span[0], span[1], r::bulk);
+            for (long i = span[0]; i < span[1]; i++) {
+                r.bulk(list.get(i));
+            }
         } finally {
             l.unlock();
         }

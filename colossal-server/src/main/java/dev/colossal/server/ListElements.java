@@ -5,7 +5,6 @@ import dev.colossal.map.MapOptions;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
@@ -20,9 +19,6 @@ final class ListElements implements AutoCloseable {
 
     private static final String SUFFIX = ".map";
     private static final String ELEMENTS_SUFFIX = ".elements.map";
-
-    /** Element entries read ahead at once: a batch of {@link BytesMap#prefetch}. */
-    private static final int READ_AHEAD = 32;
 
     private final BytesMap map;
     private final StreamEndNodes streamEnds = new StreamEndNodes();
@@ -68,29 +64,6 @@ final class ListElements implements AutoCloseable {
     /** @return the element at {@code position} of collection {@code id}, or null */
     byte[] get(long id, long position) {
         return map.get(ListLayout.elementKey(id, position));
-    }
-
-    /**
-     * Hands the elements at positions {@code [from, to)} of collection {@code id} to {@code each} in
-     * order (null for a missing one), the entries of a batch read ahead together ({@link
-     * BytesMap#prefetch}): consecutive positions hash all over a map larger than the caches, and
-     * one after the other their misses would wait for each in turn.
-     */
-    void forEach(long id, long from, long to, Consumer<byte[]> each) {
-        byte[][] keys = new byte[(int) Math.min(to - from, READ_AHEAD)][];
-        MemorySegment[] segments = new MemorySegment[keys.length];
-        for (long p = from; p < to; ) {
-            int n = (int) Math.min(to - p, keys.length);
-            for (int i = 0; i < n; i++) {
-                keys[i] = ListLayout.elementKey(id, p + i);
-                segments[i] = MemorySegment.ofArray(keys[i]);
-            }
-            map.prefetch(n == segments.length ? segments : Arrays.copyOf(segments, n), 0);
-            for (int i = 0; i < n; i++) {
-                each.accept(map.get(keys[i]));
-            }
-            p += n;
-        }
     }
 
     void put(long id, long position, byte[] element) {

@@ -2,7 +2,6 @@ package dev.colossal.server;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * One list as a command sees it under its key's lock: its header ({@link ListLayout}) read once,
@@ -88,28 +87,21 @@ final class StoredList {
 
     /** @return element {@code index}, {@code 0 <= index < size()} */
     byte[] get(long index) {
-        return present(elements.get(id, first + index), index);
-    }
-
-    /** Hands elements {@code [from, to)} to {@code each} in order, a batch's entries read ahead together. */
-    void forEach(long from, long to, Consumer<byte[]> each) {
-        long[] index = {from};
-        elements.forEach(id, first + from, first + to, v -> each.accept(present(v, index[0]++)));
-    }
-
-    /** @return elements {@code [from, to)} */
-    List<byte[]> range(long from, long to) {
-        List<byte[]> out = new ArrayList<>((int) Math.min(to - from, 1 << 16));
-        forEach(from, to, out::add);
-        return out;
-    }
-
-    private byte[] present(byte[] v, long index) {
+        byte[] v = elements.get(id, first + index);
         if (v == null) {
             throw new IllegalStateException("list element index=" + index + " of id=" + Long.toHexString(id)
                     + " is missing from " + ListElements.fileFor(store.path()) + ": the element map is damaged");
         }
         return v;
+    }
+
+    /** @return elements {@code [from, to)} */
+    List<byte[]> range(long from, long to) {
+        List<byte[]> out = new ArrayList<>((int) Math.min(to - from, 1 << 16));
+        for (long i = from; i < to; i++) {
+            out.add(get(i));
+        }
+        return out;
     }
 
     /** Pushes {@code values[from, to)} one after another, each to the head ({@code left}) or the tail. */
