@@ -17,11 +17,16 @@ final class ConsumerGroup {
     /** Redis's entries-read of a group whose position in the stream is not known. */
     static final long ENTRIES_READ_UNKNOWN = -1;
 
-    /** A consumer, its number in the group (what its pending entries store) and when it was last seen (ms since the epoch). */
+    /**
+     * A consumer, its number in the group (what its pending entries store), when it was last seen
+     * (ms since the epoch) and how many entries of the PEL name it: kept as the PEL changes
+     * ({@link PendingList}, {@link Pending#moveTo}), so that no summary walks the PEL.
+     */
     static final class Consumer {
         final int number;
         final byte[] name;
         long seenTime;
+        long pending;
 
         Consumer(int number, byte[] name, long seenTime) {
             this.number = number;
@@ -30,7 +35,10 @@ final class ConsumerGroup {
         }
     }
 
-    /** A delivered entry not yet acknowledged: who has it, since when, and how often it was delivered. */
+    /**
+     * A delivered entry not yet acknowledged: who has it (null only until a claim gives it to
+     * someone), since when, and how often it was delivered.
+     */
     static final class Pending {
         Consumer consumer;
         long deliveryTime;
@@ -40,6 +48,20 @@ final class ConsumerGroup {
             this.consumer = consumer;
             this.deliveryTime = deliveryTime;
             this.deliveryCount = deliveryCount;
+        }
+
+        /** Gives this entry, which is in its group's PEL, to {@code to}, moving it between their counts. */
+        void moveTo(Consumer to) {
+            counted(-1);
+            consumer = to;
+            counted(1);
+        }
+
+        /** Adds {@code delta} to its consumer's count: the entry joined ({@code 1}) or left ({@code -1}) the PEL. */
+        void counted(int delta) {
+            if (consumer != null) {
+                consumer.pending += delta;
+            }
         }
     }
 
@@ -83,22 +105,12 @@ final class ConsumerGroup {
         return out;
     }
 
-    /** @return each consumer's pending entries, in one pass over the PEL (consumers with none are absent) */
-    Map<Consumer, Long> pendingCounts() {
-        Map<Consumer, Long> n = new java.util.IdentityHashMap<>();
-        for (Map.Entry<StreamId, Pending> e : pel.entries()) {
-            n.merge(e.getValue().consumer, 1L, Long::sum);
-        }
-        return n;
-    }
-
     /** Deletes consumer {@code c} and its pending entries. @return how many it had */
     long remove(Consumer c) {
-        long n = 0;
-        for (Iterator<Map.Entry<StreamId, Pending>> it = pel.from(StreamId.MIN); it.hasNext(); ) {
+        long n = c.pending;
+        for (Iterator<Map.Entry<StreamId, Pending>> it = pel.from(StreamId.MIN); c.pending > 0 && it.hasNext(); ) {
             if (it.next().getValue().consumer == c) {
                 it.remove();
-                n++;
             }
         }
         consumers.remove(c.name);

@@ -52,14 +52,13 @@ final class GroupInfo {
             r.error("NOGROUP No such consumer group '" + Errors.text(a[3]) + "' for key name '" + Errors.text(a[2]) + "'");
             return;
         }
-        Map<ConsumerGroup.Consumer, Long> pending = g.pendingCounts();
         r.array(g.consumers.size());
         for (ConsumerGroup.Consumer c : g.consumers.values()) {
             r.map(3);
             r.bulk("name");
             r.bulk(c.name);
             r.bulk("pending");
-            r.integer(pending.getOrDefault(c, 0L));
+            r.integer(c.pending);
             r.bulk("idle");
             r.integer(Math.max(0, now - c.seenTime));
         }
@@ -94,14 +93,13 @@ final class GroupInfo {
             }
             r.bulk("consumers");
             r.array(g.consumers.size());
-            Map<ConsumerGroup.Consumer, Long> counts = g.pendingCounts();
             for (ConsumerGroup.Consumer c : g.consumers.values()) {
                 r.map(4);
                 r.bulk("name");
                 r.bulk(c.name);
                 r.bulk("seen-time");
                 r.integer(c.seenTime);
-                long pending = counts.getOrDefault(c, 0L);
+                long pending = c.pending;
                 r.bulk("pel-count");
                 r.integer(pending);
                 r.bulk("pending");

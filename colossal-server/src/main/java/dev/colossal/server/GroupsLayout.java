@@ -22,7 +22,7 @@ import java.util.function.LongFunction;
  * <pre>
  *  Directory entry (big-endian)
  *  +---------+------------+-----------+-------------+------------+----
- *  | -2 (4)  | groups (4) | slot (8)  | name len (4)| name bytes | ...   one slot, name per group, names in order
+ *  | -3 (4)  | groups (4) | slot (8)  | name len (4)| name bytes | ...   one slot, name per group, names in order
  *  +---------+------------+-----------+-------------+------------+----
  *
  *  Group entry (big-endian)
@@ -31,7 +31,7 @@ import java.util.function.LongFunction;
  *  | lastMs | lastSeq| entries   | next number | consumers (4) | chunks (4) | consumer | chunk |
  *  |        |        | read      | (4)         |               |            | ...      | ...   |
  *  +--------+--------+-----------+-------------+---------------+------------+----------+-------+
- *  consumer: | number (4) | name len (4) | name bytes | seen time (8) |        names in order
+ *  consumer: | number (4) | name len (4) | name bytes | seen time (8) | pending (8) |    names in order
  *  chunk:    | low ms (8) | low seq (8) | entries (4) | slot (8) |              IDs in order
  *
  *  Chunk entry: its pending entries, IDs in order
@@ -39,17 +39,25 @@ import java.util.function.LongFunction;
  *  | ms (8) | seq (8) | consumer number (4) | delivery time (8) | delivery count (8) | ...
  *  +--------+---------+---------------------+-------------------+--------------------+---
  *  entries read = -1 when unknown; times are milliseconds since the epoch; a consumer's number is
- *  its group's next number when it was made, never reused
+ *  its group's next number when it was made, never reused; pending = its entries in the PEL, so that
+ *  XPENDING's summary and XINFO CONSUMERS read no chunk
  * </pre>
  *
- * <p>A directory that does not start with -2 is of the first layout (until 2026-11-26), whose group
- * entries held consumers by index and the whole PEL: {@link #legacyGroup} reads one, and the first
- * change to such a stream's groups rewrites them all in this layout.
+ * <p>Older layouts are read, and the first change to a stream's groups rewrites them all in this
+ * one: a directory that starts with -2 is of the second (until 2026-11-27), whose consumers had no
+ * pending count (counted from the chunks when read); one that starts with neither is of the first
+ * (until 2026-11-26), whose group entries held consumers by index and the whole PEL
+ * ({@link #legacyGroup}).
  */
 final class GroupsLayout {
 
     static final int PENDING_BYTES = 8 + 8 + 4 + 8 + 8;
-    private static final int DIRECTORY_MARK = -2;
+    /** The layouts, oldest first: whole PELs in group entries; chunks; chunks and consumers' pending counts. */
+    static final int FIRST = 1;
+    static final int CHUNKED = 2;
+    static final int COUNTED = 3;
+    /** What a directory of each layout from {@link #CHUNKED} on starts with, by layout. */
+    private static final int[] MARKS = {0, 0, -2, -3};
     private static final int GROUP_FIXED = 8 + 8 + 8 + 4 + 4 + 4;
     private static final int CHUNK_REF_BYTES = 8 + 8 + 4 + 8;
 
@@ -62,18 +70,18 @@ final class GroupsLayout {
      * A directory as read.
      *
      * @param slots  its lines, names in order
-     * @param legacy whether it and its groups are of the first layout
+     * @param layout the layout of it and its groups: {@link #FIRST}, {@link #CHUNKED} or {@link #COUNTED}
      */
-    record Directory(List<Slot> slots, boolean legacy) {}
+    record Directory(List<Slot> slots, int layout) {}
 
-    static byte[] directory(List<Slot> slots, boolean legacy) {
-        int n = legacy ? 4 : 8;
+    static byte[] directory(List<Slot> slots, int layout) {
+        int n = layout == FIRST ? 4 : 8;
         for (Slot s : slots) {
             n += 8 + 4 + s.name().length;
         }
         ByteBuffer b = ByteBuffer.allocate(n);
-        if (!legacy) {
-            b.putInt(DIRECTORY_MARK);
+        if (layout != FIRST) {
+            b.putInt(MARKS[layout]);
         }
         b.putInt(slots.size());
         for (Slot s : slots) {
@@ -85,8 +93,8 @@ final class GroupsLayout {
     static Directory directory(byte[] v) {
         ByteBuffer b = ByteBuffer.wrap(v);
         int n = b.getInt();
-        boolean legacy = n != DIRECTORY_MARK;
-        if (!legacy) {
+        int layout = n == MARKS[COUNTED] ? COUNTED : n == MARKS[CHUNKED] ? CHUNKED : FIRST;
+        if (layout != FIRST) {
             n = b.getInt();
         }
         List<Slot> out = new ArrayList<>(n);
@@ -96,7 +104,7 @@ final class GroupsLayout {
             b.get(name);
             out.add(new Slot(name, slot));
         }
-        return new Directory(out, legacy);
+        return new Directory(out, layout);
     }
 
     /** @return group {@code g}'s entry; every chunk of its PEL has its slot */
@@ -104,13 +112,13 @@ final class GroupsLayout {
         List<PendingList.Chunk> chunks = g.pel.chunks();
         int n = GROUP_FIXED + chunks.size() * CHUNK_REF_BYTES;
         for (ConsumerGroup.Consumer c : g.consumers.values()) {
-            n += 4 + 4 + c.name.length + 8;
+            n += 4 + 4 + c.name.length + 8 + 8;
         }
         ByteBuffer b = ByteBuffer.allocate(n);
         b.putLong(g.lastId.ms()).putLong(g.lastId.seq()).putLong(g.entriesRead);
         b.putInt(g.nextNumber).putInt(g.consumers.size()).putInt(chunks.size());
         for (ConsumerGroup.Consumer c : g.consumers.values()) {
-            b.putInt(c.number).putInt(c.name.length).put(c.name).putLong(c.seenTime);
+            b.putInt(c.number).putInt(c.name.length).put(c.name).putLong(c.seenTime).putLong(c.pending);
         }
         for (PendingList.Chunk c : chunks) {
             b.putLong(c.low.ms()).putLong(c.low.seq()).putInt(c.count).putLong(c.slot);
@@ -118,8 +126,12 @@ final class GroupsLayout {
         return b.array();
     }
 
-    /** @return group {@code name} from its entry {@code v}, its PEL's chunks read through {@code aux} when a command needs them */
-    static ConsumerGroup group(byte[] name, byte[] v, LongFunction<byte[]> aux) {
+    /**
+     * @return group {@code name} from its entry {@code v} of {@code layout} ({@link #CHUNKED} or
+     *     {@link #COUNTED}), its PEL's chunks read through {@code aux} when a command needs them
+     *     (all of them now if the layout has no pending counts)
+     */
+    static ConsumerGroup group(byte[] name, byte[] v, int layout, LongFunction<byte[]> aux) {
         ByteBuffer b = ByteBuffer.wrap(v);
         ConsumerGroup g = new ConsumerGroup(name, new StreamId(b.getLong(), b.getLong()), b.getLong());
         int next = b.getInt();
@@ -129,7 +141,8 @@ final class GroupsLayout {
             int number = b.getInt();
             byte[] cn = new byte[b.getInt()];
             b.get(cn);
-            g.add(new ConsumerGroup.Consumer(number, cn, b.getLong()));
+            ConsumerGroup.Consumer c = g.add(new ConsumerGroup.Consumer(number, cn, b.getLong()));
+            c.pending = layout == COUNTED ? b.getLong() : 0;
         }
         g.nextNumber = Math.max(g.nextNumber, next);
         List<PendingList.Chunk> table = new ArrayList<>(chunks);
@@ -138,11 +151,16 @@ final class GroupsLayout {
         }
         Map<Integer, ConsumerGroup.Consumer> byNumber = g.byNumber();
         g.pel = new PendingList(table, aux, bytes -> chunk(bytes, byNumber));
+        if (layout != COUNTED) {
+            for (Map.Entry<StreamId, ConsumerGroup.Pending> e : g.pel.entries()) {
+                e.getValue().consumer.pending++;
+            }
+        }
         return g;
     }
 
-    /** @return the slots of the chunks a group entry {@code v} names */
-    static List<Long> chunkSlots(byte[] v) {
+    /** @return the slots of the chunks a group entry {@code v} of {@code layout} names */
+    static List<Long> chunkSlots(byte[] v, int layout) {
         ByteBuffer b = ByteBuffer.wrap(v);
         b.position(8 + 8 + 8 + 4);
         int consumers = b.getInt();
@@ -150,7 +168,7 @@ final class GroupsLayout {
         for (int i = 0; i < consumers; i++) {
             b.getInt();
             int nameLength = b.getInt();
-            b.position(b.position() + nameLength + 8);
+            b.position(b.position() + nameLength + (layout == COUNTED ? 16 : 8));
         }
         List<Long> out = new ArrayList<>(chunks);
         for (int i = 0; i < chunks; i++) {

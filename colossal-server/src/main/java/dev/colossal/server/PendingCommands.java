@@ -176,20 +176,16 @@ final class PendingCommands {
         r.bulk(g.pel.firstKey().bytes());
         r.bulk(g.pel.lastKey().bytes());
         List<ConsumerGroup.Consumer> with = new ArrayList<>();
-        List<Long> counts = new ArrayList<>();
-        Map<ConsumerGroup.Consumer, Long> pending = g.pendingCounts();
         for (ConsumerGroup.Consumer k : g.consumers.values()) {
-            long n = pending.getOrDefault(k, 0L);
-            if (n > 0) {
+            if (k.pending > 0) {
                 with.add(k);
-                counts.add(n);
             }
         }
         r.array(with.size());
-        for (int i = 0; i < with.size(); i++) {
+        for (ConsumerGroup.Consumer k : with) {
             r.array(2);
-            r.bulk(with.get(i).name);
-            r.bulk(Long.toString(counts.get(i)));
+            r.bulk(k.name);
+            r.bulk(Long.toString(k.pending));
         }
     }
 
@@ -330,7 +326,7 @@ final class PendingCommands {
             to = g.consumer(name, now, created);
             to.seenTime = now;
         }
-        p.consumer = to;
+        p.moveTo(to);
         return to;
     }
 

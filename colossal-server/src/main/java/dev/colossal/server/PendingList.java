@@ -18,7 +18,8 @@ import java.util.function.LongFunction;
  *
  * <p>Chunk {@code i} holds the entries with IDs in {@code [low(i), low(i + 1))}; the first chunk's
  * low bound drops with an insert below it. Changes to a {@link ConsumerGroup.Pending} a command got
- * from here are found at save by comparing each loaded chunk with the bytes it was read from.
+ * from here are found at save by comparing each loaded chunk with the bytes it was read from. Every
+ * entry put, replaced or removed here moves its consumer's pending count with it.
  */
 final class PendingList {
 
@@ -152,10 +153,14 @@ final class PendingList {
             i++;
             es = c.entries;
         }
-        if (es.put(id, p) == null) {
+        ConsumerGroup.Pending old = es.put(id, p);
+        if (old == null) {
             chunks.get(i).count++;
             size++;
+        } else {
+            old.counted(-1);
         }
+        p.counted(1);
         if (es.size() > maxChunk) {
             split(i);
         }
@@ -182,6 +187,7 @@ final class PendingList {
         if (p != null) {
             chunks.get(i).count--;
             size--;
+            p.counted(-1);
         }
         return p;
     }
@@ -218,6 +224,7 @@ final class PendingList {
             private int lastChunk = -1;
             /** The iterator {@link #next} took the last entry from: {@link #hasNext} may have moved on since. */
             private Iterator<Map.Entry<StreamId, ConsumerGroup.Pending>> lastWithin;
+            private ConsumerGroup.Pending last;
 
             @Override
             public boolean hasNext() {
@@ -238,7 +245,9 @@ final class PendingList {
                 }
                 lastChunk = chunk;
                 lastWithin = within;
-                return within.next();
+                Map.Entry<StreamId, ConsumerGroup.Pending> e = within.next();
+                last = e.getValue();
+                return e;
             }
 
             @Override
@@ -250,6 +259,7 @@ final class PendingList {
                 lastWithin = null;
                 chunks.get(lastChunk).count--;
                 size--;
+                last.counted(-1);
             }
         };
     }

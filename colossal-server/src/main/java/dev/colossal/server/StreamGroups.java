@@ -43,21 +43,21 @@ final class StreamGroups {
     private final List<GroupsLayout.Slot> slots;
     /** The directory's slot, or -1 when there are no groups. */
     private long directorySlot;
-    /** Whether the groups are in {@link GroupsLayout}'s first layout, until a save rewrites them all. */
-    private boolean legacy;
+    /** The {@link GroupsLayout} layout the groups are in: an older one until a save rewrites them all. */
+    private int layout;
 
-    private StreamGroups(StoredStream stream, List<GroupsLayout.Slot> slots, long directorySlot, boolean legacy) {
+    private StreamGroups(StoredStream stream, List<GroupsLayout.Slot> slots, long directorySlot, int layout) {
         this.stream = stream;
         this.slots = slots;
         this.directorySlot = directorySlot;
-        this.legacy = legacy;
+        this.layout = layout;
     }
 
     /** @return the groups of {@code s} */
     static StreamGroups of(StoredStream s) {
         long state = s.groupsState();
         if (state == 0) {
-            return new StreamGroups(s, new ArrayList<>(), -1, false);
+            return new StreamGroups(s, new ArrayList<>(), -1, GroupsLayout.COUNTED);
         }
         byte[] dir = s.aux(state - 1);
         if (dir == null) {
@@ -65,7 +65,7 @@ final class StreamGroups {
         }
         try {
             GroupsLayout.Directory d = GroupsLayout.directory(dir);
-            return new StreamGroups(s, new ArrayList<>(d.slots()), state - 1, d.legacy());
+            return new StreamGroups(s, new ArrayList<>(d.slots()), state - 1, d.layout());
         } catch (BufferUnderflowException | NegativeArraySizeException e) {
             throw damaged(s, "directory", state - 1, e);
         }
@@ -100,7 +100,8 @@ final class StreamGroups {
     private ConsumerGroup read(GroupsLayout.Slot s) {
         byte[] v = entry(s.slot(), "entry");
         try {
-            return legacy ? GroupsLayout.legacyGroup(s.name(), v) : GroupsLayout.group(s.name(), v, slot -> entry(slot, "pending chunk"));
+            return layout == GroupsLayout.FIRST ? GroupsLayout.legacyGroup(s.name(), v)
+                    : GroupsLayout.group(s.name(), v, layout, slot -> entry(slot, "pending chunk"));
         } catch (BufferUnderflowException | NegativeArraySizeException | ArrayIndexOutOfBoundsException e) {
             throw damaged(stream, "entry", s.slot(), e);
         }
@@ -141,14 +142,14 @@ final class StreamGroups {
             s.setAux(0, 0);
             return;
         }
-        StreamGroups staged = new StreamGroups(s, new ArrayList<>(), -1, false);
+        StreamGroups staged = new StreamGroups(s, new ArrayList<>(), -1, GroupsLayout.COUNTED);
         Set<Long> used = new HashSet<>();
         List<Long> freed = new ArrayList<>();
         for (ConsumerGroup g : groups) {
             staged.write(g, used, freed);
         }
         long directory = free(used);
-        s.putAux(directory, GroupsLayout.directory(staged.slots, false));
+        s.putAux(directory, GroupsLayout.directory(staged.slots, GroupsLayout.COUNTED));
         s.setAux(directory + 1, directory + 1);
     }
 
@@ -156,14 +157,14 @@ final class StreamGroups {
     void save(ConsumerGroup g) {
         Set<Long> used = usedSlots(g);
         List<Long> freed = new ArrayList<>();
-        if (legacy) {
+        if (layout != GroupsLayout.COUNTED) {
             // the first change since the layout changed rewrites every group in the new one
             for (GroupsLayout.Slot s : List.copyOf(slots)) {
                 if (!Arrays.equals(s.name(), g.name)) {
                     write(read(s), used, freed);
                 }
             }
-            legacy = false;
+            layout = GroupsLayout.COUNTED;
         }
         write(g, used, freed);
         commit(used, freed);
@@ -214,7 +215,8 @@ final class StreamGroups {
         }
         Set<Long> used = usedSlots(null);
         GroupsLayout.Slot gone = slots.remove(i);
-        List<Long> freed = new ArrayList<>(legacy ? List.of() : GroupsLayout.chunkSlots(entry(gone.slot(), "entry")));
+        List<Long> freed = new ArrayList<>(layout == GroupsLayout.FIRST ? List.of()
+                : GroupsLayout.chunkSlots(entry(gone.slot(), "entry"), layout));
         freed.add(gone.slot());
         commit(used, freed);
         return true;
@@ -228,7 +230,7 @@ final class StreamGroups {
         }
         for (GroupsLayout.Slot s : slots) {
             used.add(s.slot());
-            if (legacy) {
+            if (layout == GroupsLayout.FIRST) {
                 continue;
             }
             if (g != null && Arrays.equals(s.name(), g.name)) {
@@ -237,7 +239,7 @@ final class StreamGroups {
                 }
                 used.addAll(g.pel.retired());
             } else {
-                used.addAll(GroupsLayout.chunkSlots(entry(s.slot(), "entry")));
+                used.addAll(GroupsLayout.chunkSlots(entry(s.slot(), "entry"), layout));
             }
         }
         used.remove(-1L);
@@ -263,7 +265,7 @@ final class StreamGroups {
         } else {
             directorySlot = free(used);
             used.add(directorySlot);
-            stream.putAux(directorySlot, GroupsLayout.directory(slots, legacy));
+            stream.putAux(directorySlot, GroupsLayout.directory(slots, layout));
         }
         used.removeAll(freed);
         used.remove(oldDirectory);

@@ -86,10 +86,10 @@ class PendingChunksTest {
             assertEquals("[[name, g, consumers, 2, pending, 3, last-delivered-id, 3-0, entries-read, 3, lag, 2],"
                     + " [name, idle, consumers, 0, pending, 0, last-delivered-id, 0-0, entries-read, null, lag, 5]]",
                     StreamsTest.show(j.sendCommand(Protocol.Command.XINFO, "GROUPS", "jobs")));
-            assertTrue(legacy(s), "reading changes nothing");
+            assertEquals(GroupsLayout.FIRST, layout(s), "reading changes nothing");
 
             assertEquals(1L, j.sendCommand(Protocol.Command.XACK, "jobs", "g", "2-0"));
-            assertFalse(legacy(s), "the first change rewrote the groups");
+            assertEquals(GroupsLayout.COUNTED, layout(s), "the first change rewrote the groups");
             assertEquals("[2, 1-0, 3-0, [[bob, 2]]]", StreamsTest.show(j.sendCommand(Protocol.Command.XPENDING, "jobs", "g")));
             assertEquals("[[1-0, bob, 2], [3-0, bob, 1]]", StreamsTest.show(j.sendCommand(Protocol.Command.XPENDING, "jobs", "g", "-", "+",
                     "10")).replaceAll(", \\d+, (\\d+)]", ", $1]"));
@@ -103,13 +103,79 @@ class PendingChunksTest {
         }
     }
 
+    @Test
+    void groupsOfTheSecondLayoutAreCountedFromTheirChunksThenRewrittenWithCountsByTheirFirstChange() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = StreamsTest.jedis(s.port())) {
+            for (int i = 1; i <= 5; i++) {
+                j.xadd("jobs", new StreamEntryID(i, 0), Map.of("n", Integer.toString(i)));
+            }
+            KeyValueStore store = s.context().dbs.store(0);
+            StoredStream.locked(store, KEY, st -> {
+                // as the second layout stored them: consumers without pending counts, the PEL in chunks
+                st.putAux(0, pendingChunk(new long[][] {{1, 1, 5_000, 2}, {2, 0, 6_000, 1}}));
+                st.putAux(1, pendingChunk(new long[][] {{3, 1, 7_000, 1}}));
+                st.putAux(2, chunkedGroup(3, 3, new String[] {"alice", "bob"}, new long[][] {{1, 2, 0}, {3, 1, 1}}));
+                st.putAux(3, chunkedDirectory("g", 2));
+                st.setAux(4, 4);
+                st.commit();
+                return null;
+            });
+            assertEquals("[3, 1-0, 3-0, [[alice, 1], [bob, 2]]]", StreamsTest.show(j.sendCommand(Protocol.Command.XPENDING, "jobs", "g")));
+            assertEquals("[[name, alice, pending, 1], [name, bob, pending, 2]]", StreamsTest.show(
+                    j.sendCommand(Protocol.Command.XINFO, "CONSUMERS", "jobs", "g")).replaceAll(", idle, \\d+", ""));
+            assertEquals(GroupsLayout.CHUNKED, layout(s), "reading changes nothing");
+
+            assertEquals(1L, j.sendCommand(Protocol.Command.XACK, "jobs", "g", "2-0"));
+            assertEquals(GroupsLayout.COUNTED, layout(s), "the first change rewrote the group");
+        }
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = StreamsTest.jedis(s.port())) {
+            assertEquals("[2, 1-0, 3-0, [[bob, 2]]]", StreamsTest.show(j.sendCommand(Protocol.Command.XPENDING, "jobs", "g")),
+                    "the counts stored");
+            j.sendCommand(Protocol.Command.XAUTOCLAIM, "jobs", "g", "alice", "0", "0", "JUSTID");
+            assertEquals("[[name, alice, pending, 2], [name, bob, pending, 0]]", StreamsTest.show(
+                    j.sendCommand(Protocol.Command.XINFO, "CONSUMERS", "jobs", "g")).replaceAll(", idle, \\d+", ""),
+                    "a claim moves the counts");
+            assertEquals(2L, j.sendCommand(Protocol.Command.XGROUP, "DELCONSUMER", "jobs", "g", "alice"));
+            assertEquals("[0, null, null, null]", StreamsTest.show(j.sendCommand(Protocol.Command.XPENDING, "jobs", "g")));
+        }
+    }
+
+    /** A chunk: rows of {ms, consumer number, delivery time, delivery count} (seq 0). */
+    private static byte[] pendingChunk(long[][] pending) {
+        ByteBuffer b = ByteBuffer.allocate(pending.length * GroupsLayout.PENDING_BYTES);
+        for (long[] p : pending) {
+            b.putLong(p[0]).putLong(0).putInt((int) p[1]).putLong(p[2]).putLong(p[3]);
+        }
+        return b.array();
+    }
+
+    /** A group entry of the second layout: consumers numbered by index; chunk rows {low ms, entries, slot}. */
+    private static byte[] chunkedGroup(long lastMs, long entriesRead, String[] consumers, long[][] chunks) {
+        ByteBuffer b = ByteBuffer.allocate(1024);
+        b.putLong(lastMs).putLong(0).putLong(entriesRead).putInt(consumers.length).putInt(consumers.length).putInt(chunks.length);
+        for (int i = 0; i < consumers.length; i++) {
+            byte[] name = consumers[i].getBytes(US_ASCII);
+            b.putInt(i).putInt(name.length).put(name).putLong(1_000L * (i + 1));
+        }
+        for (long[] c : chunks) {
+            b.putLong(c[0]).putLong(0).putInt((int) c[1]).putLong(c[2]);
+        }
+        return java.util.Arrays.copyOf(b.array(), b.position());
+    }
+
+    /** A directory of the second layout: mark -2, then names and slots. */
+    private static byte[] chunkedDirectory(String name, long slot) {
+        byte[] n = name.getBytes(US_ASCII);
+        return ByteBuffer.allocate(4 + 4 + 8 + 4 + n.length).putInt(-2).putInt(1).putLong(slot).putInt(n.length).put(n).array();
+    }
+
     private static StoredStream stream(ColossalServer s) {
         return StoredStream.read(s.context().dbs.store(0), KEY);
     }
 
-    private static boolean legacy(ColossalServer s) {
+    private static int layout(ColossalServer s) {
         StoredStream st = stream(s);
-        return GroupsLayout.directory(st.aux(st.groupsState() - 1)).legacy();
+        return GroupsLayout.directory(st.aux(st.groupsState() - 1)).layout();
     }
 
     /** @return the slots of the chunks of group "g" */
@@ -117,7 +183,7 @@ class PendingChunksTest {
         StoredStream st = stream(s);
         for (GroupsLayout.Slot slot : GroupsLayout.directory(st.aux(st.groupsState() - 1)).slots()) {
             if (new String(slot.name(), US_ASCII).equals("g")) {
-                return GroupsLayout.chunkSlots(st.aux(slot.slot()));
+                return GroupsLayout.chunkSlots(st.aux(slot.slot()), layout(s));
             }
         }
         throw new AssertionError("no group g");
