@@ -621,6 +621,8 @@ final class AdminCommands {
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
         m.put("slowlog-max-len", Long.toString(ctx.slowLog.maxLen()));
         m.put("latency-monitor-threshold", "0");
+        m.put("latency-tracking", ctx.latency.on ? "yes" : "no");
+        m.put("latency-tracking-info-percentiles", ctx.latency.percentilesText());
         // Redis's defaults; the pubsub class is enforced (OutputLimit), a normal client is not bounded
         // but read from no more while its replies wait, and there are no replicas
         m.put("client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub " + OutputLimit.HARD
@@ -681,7 +683,8 @@ final class AdminCommands {
      * they are is an OK (a client may set its cache's policy on connect), and so is
      * latency-monitor-threshold 0 (monitoring stays off); another value is refused with why: the
      * bound is kept in the map file. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
-     * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed. A maxmemory that is no size ({@link MemorySize}, Redis's
+     * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed;
+     * latency-tracking and its info percentiles are {@link LatencyTracking}'s. A maxmemory that is no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
@@ -700,6 +703,8 @@ final class AdminCommands {
         long nodeEntries = -1;
         long nodeBytes = -1;
         long hashEntries = -1;
+        int latencyOn = -1;
+        double[] percentiles = null;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -741,6 +746,25 @@ final class AdminCommands {
                 if (nodeBytes < 0) {
                     r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - argument must be a"
                             + " memory value");
+                    return;
+                }
+                continue;
+            }
+            if (name.equals("latency-tracking")) {
+                if (!value.equalsIgnoreCase("yes") && !value.equalsIgnoreCase("no")) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument 'latency-tracking') - argument must be"
+                            + " 'yes' or 'no'");
+                    return;
+                }
+                latencyOn = value.equalsIgnoreCase("yes") ? 1 : 0;
+                continue;
+            }
+            if (name.equals("latency-tracking-info-percentiles")) {
+                try {
+                    percentiles = LatencyTracking.parsePercentiles(value);
+                } catch (IllegalArgumentException e) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument 'latency-tracking-info-percentiles') - "
+                            + e.getMessage());
                     return;
                 }
                 continue;
@@ -812,6 +836,12 @@ final class AdminCommands {
             }
             if (hashEntries >= 0) {
                 ctx.hashMaxListpackEntries = hashEntries;
+            }
+            if (latencyOn >= 0) {
+                ctx.latency.on = latencyOn == 1;
+            }
+            if (percentiles != null) {
+                ctx.latency.percentiles = percentiles;
             }
             r.ok();
         } else {
@@ -1001,6 +1031,10 @@ final class AdminCommands {
             sb.append("# Errorstats\r\n");
             new java.util.TreeMap<>(ctx.stats.errorKinds).forEach((kind, n) ->
                     sb.append("errorstat_").append(kind).append(":count=").append(n.sum()).append("\r\n"));
+        }
+        if (commandStats || wanted.contains("latencystats")) {
+            separate(sb);
+            sb.append("# Latencystats\r\n").append(table.latencyStats());
         }
         if (all || wanted.contains("cluster")) {
             separate(sb);

@@ -96,6 +96,8 @@ final class Client {
     int setCalls;
     long getNanos;
     long setNanos;
+    /** GET's calls in {@link LatencyBuckets} 0 to 31, then SET's in 32 to 63: made at the first, published with the rest. */
+    long[] fastLatency;
     /** The bytes of the connection's input buffer, for CLIENT LIST on other threads (its {@code qbuf-free}). */
     volatile int inputCapacity;
     /** The error replies commands have been charged with (INFO commandstats' failed calls; see {@link CommandTable}). */

@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * One command's line of INFO commandstats, as Redis counts it: {@code calls} that ran (failed ones
  * too), the time they took, {@code rejected_calls} refused before running (wrong arity, no AUTH)
- * and {@code failed_calls} that ran and answered an error. Dashboards plot calls per command
+ * and {@code failed_calls} that ran and answered an error, and its {@link LatencyBuckets} (LATENCY
+ * HISTOGRAM, INFO latencystats). Dashboards plot calls per command
  * (redis_exporter's {@code redis_commands_total}). GET and SET, run in place in the input buffer,
  * are counted per client and added here once per batch ({@link CommandTable#publish}).
  */
@@ -16,6 +17,7 @@ final class CommandStats {
     final LongAdder nanos = new LongAdder();
     final LongAdder rejected = new LongAdder();
     final LongAdder failed = new LongAdder();
+    final LatencyBuckets latency = new LatencyBuckets();
 
     /** @return whether anything was counted since start or CONFIG RESETSTAT */
     boolean counted() {
@@ -41,5 +43,6 @@ final class CommandStats {
         nanos.reset();
         rejected.reset();
         failed.reset();
+        latency.reset();
     }
 }

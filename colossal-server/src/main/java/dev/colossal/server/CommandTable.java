@@ -173,6 +173,12 @@ final class CommandTable {
                     c.setCalls++;
                     c.setNanos += took;
                 }
+                if (ctx.latency.on) {
+                    if (c.fastLatency == null) {
+                        c.fastLatency = new long[2 * LatencyBuckets.COUNT];
+                    }
+                    c.fastLatency[LatencyBuckets.bucket(took) + (fast == getSpec ? 0 : LatencyBuckets.COUNT)]++;
+                }
                 if (c.reply.errorsEver != errors) {
                     fast.stats().failed.increment();
                 }
@@ -293,6 +299,9 @@ final class CommandTable {
         c.clockNanos = end;
         stats.calls.increment();
         stats.nanos.add(took);
+        if (ctx.latency.on) {
+            stats.latency.record(took);
+        }
         // A command failed if it answered an error of its own: the errors of the commands EXEC
         // ran (each accounted for by its own call of this method) are theirs, not EXEC's.
         long all = r.errorsEver - errors;
@@ -324,6 +333,15 @@ final class CommandTable {
             c.setCalls = 0;
             c.setNanos = 0;
         }
+        long[] fast = c.fastLatency;
+        if (fast != null) {
+            for (int i = 0; i < fast.length; i++) {
+                if (fast[i] != 0) {
+                    (i < LatencyBuckets.COUNT ? getSpec : setSpec).stats().latency.add(i % LatencyBuckets.COUNT, fast[i]);
+                    fast[i] = 0;
+                }
+            }
+        }
     }
 
     /**
@@ -335,6 +353,20 @@ final class CommandTable {
         // LastCommand gives the spec's own name back for a command without subcommands.
         return name == spec.name() || name.equals(LastCommand.NONE) ? spec.stats()
                 : subcommandStats.computeIfAbsent(name, k -> new CommandStats());
+    }
+
+    /** INFO latencystats: a line for each command with latencies counted since start or CONFIG RESETSTAT. */
+    String latencyStats() {
+        StringBuilder sb = new StringBuilder();
+        double[] percentiles = ctx.latency.percentiles;
+        forEachStats((name, stats) -> {
+            long[] counts = stats.latency.snapshot();
+            if (java.util.Arrays.stream(counts).anyMatch(n -> n != 0)) {
+                sb.append("latency_percentiles_usec_").append(name).append(':')
+                        .append(LatencyBuckets.percentiles(counts, percentiles)).append("\r\n");
+            }
+        });
+        return sb.toString();
     }
 
     /** INFO commandstats: a line for each command counted since start or CONFIG RESETSTAT. */

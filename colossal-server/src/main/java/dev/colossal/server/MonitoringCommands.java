@@ -32,7 +32,6 @@ final class MonitoringCommands {
             "    Return top <count> entries from the slowlog (default: 10, -1 mean all).", "    Entries are made of:",
             "    id, timestamp, time in microseconds, arguments array, client IP and port,", "    client name", "LEN",
             "    Return the length of the slowlog.", "RESET", "    Reset the slowlog.", "HELP", "    Prints this help.");
-    /** Redis's text less HISTOGRAM, which would need a histogram per command kept on every call. */
     private static final List<String> LATENCY_HELP = List.of(
             "LATENCY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "DOCTOR",
             "    Return a human readable latency analysis report.", "GRAPH <event>",
@@ -40,7 +39,9 @@ final class MonitoringCommands {
             "    Return time-latency samples for the <event> class.", "LATEST",
             "    Return the latest latency samples for all events.", "RESET [<event> ...]",
             "    Reset latency data of one or more <event> classes.",
-            "    (default: reset all data for all event classes)", "HELP", "    Prints this help.");
+            "    (default: reset all data for all event classes)", "HISTOGRAM [COMMAND ...]",
+            "    Return a cumulative distribution of latencies in the format of a histogram for the specified command names.",
+            "    If no commands are specified then all histograms are replied.", "HELP", "    Prints this help.");
     private static final List<String> MODULE_HELP = List.of(
             "MODULE <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "LIST",
             "    Return a list of loaded modules.", "LOAD <path> [<arg> ...]",
@@ -50,12 +51,15 @@ final class MonitoringCommands {
             "UNLOAD <name>", "    Unload a module.", "HELP", "    Prints this help.");
 
     private final SlowLog slowLog;
+    /** The commands' counts LATENCY HISTOGRAM shows: the table this registers with. */
+    private CommandTable table;
 
     MonitoringCommands(ServerContext ctx) {
         this.slowLog = ctx.slowLog;
     }
 
     void register(CommandTable t) {
+        table = t;
         t.add("slowlog", -2, List.of("admin", "loading", "stale"), 0, 0, 0, this::slowlog);
         t.add("latency", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, this::latency);
         t.add("role", 1, List.of("noscript", "loading", "stale", "fast"), 0, 0, 0, (c, a, r) -> {
@@ -144,6 +148,8 @@ final class MonitoringCommands {
             r.error("ERR No samples available for event '" + Errors.text(a[2]) + "'");
         } else if (Args.is(sub, "HISTORY")) {
             r.array(0);
+        } else if (Args.is(sub, "HISTOGRAM")) {
+            histogram(a, r);
         } else if (fixedArity(sub, a, r, "latency", "LATEST", "DOCTOR", "HELP")) {
             if (Args.is(sub, "LATEST")) {
                 r.array(0);
@@ -153,6 +159,49 @@ final class MonitoringCommands {
                 help(LATENCY_HELP, r);
             }
         }
+    }
+
+    /**
+     * LATENCY HISTOGRAM [command ...]: each command's calls and their cumulative counts up to each
+     * non-empty {@link LatencyBuckets} bucket; a container's name stands for its subcommands, a
+     * name no command has is left out, as in Redis.
+     */
+    private void histogram(byte[][] a, Reply r) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int i = 2; i < a.length; i++) {
+            names.add(Args.lower(a[i]));
+        }
+        java.util.Map<String, long[]> shown = new java.util.LinkedHashMap<>();
+        table.forEachStats((name, stats) -> {
+            int bar = name.indexOf('|');
+            if (names.isEmpty() || names.contains(name) || (bar > 0 && names.contains(name.substring(0, bar)))) {
+                long[] counts = stats.latency.snapshot();
+                if (java.util.Arrays.stream(counts).anyMatch(n -> n != 0)) {
+                    shown.put(name, counts);
+                }
+            }
+        });
+        r.map(shown.size());
+        shown.forEach((name, counts) -> {
+            r.bulk(name);
+            r.map(2);
+            r.bulk("calls");
+            r.integer(java.util.Arrays.stream(counts).sum());
+            r.bulk("histogram_usec");
+            int used = 0;
+            for (long n : counts) {
+                used += n == 0 ? 0 : 1;
+            }
+            r.map(used);
+            long below = 0;
+            for (int b = 0; b < counts.length; b++) {
+                if (counts[b] != 0) {
+                    below += counts[b];
+                    r.integer(LatencyBuckets.upperMicros(b));
+                    r.integer(below);
+                }
+            }
+        });
     }
 
     private void module(Client c, byte[][] a, Reply r) {

@@ -22,6 +22,7 @@ final class ServerContext {
     final Stats stats = new Stats();
     /** Commands that took long, for SLOWLOG; CONFIG SET changes its bounds. */
     final SlowLog slowLog = new SlowLog();
+    final LatencyTracking latency = new LatencyTracking();
     /** Who listens to which channel; PUBLISH's fan-out. */
     final PubSub pubsub = new PubSub();
     final Monitors monitors = new Monitors();
