@@ -93,7 +93,7 @@ final class LuaSandbox {
             globals.rawset(gone, LuaValue.NIL);
         }
         LuaTable table = (LuaTable) globals.rawget("table");
-        globals.rawset("unpack", table.rawget("unpack"));
+        globals.rawset("unpack", LuaTables.install(table, hook::where));
         table.rawset("getn", new OneArgFunction() {
             @Override
             public LuaValue call(LuaValue t) {
