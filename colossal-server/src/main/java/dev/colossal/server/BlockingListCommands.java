@@ -86,9 +86,22 @@ final class BlockingListCommands {
         }
         int db = c.db;
         ctx.waits.block(new KeyWaits.Waiter(c, db, keys, key -> {
+            if (holdsOtherType(ctx, db, key)) {
+                return null;
+            }
             byte[] v = popOne(ctx, db, key, left);
             return v == null ? null : resp(key, List.of(v), false);
         }, nullArray(c)), timeout);
+    }
+
+    /**
+     * Whether {@code key} now holds something else than a list: a waiter's key that a ZADD or SET
+     * made another type (a write that wakes waiters) leaves the waiter waiting, as in Redis, which
+     * answers WRONGTYPE only to a blocking pop that found the other type when it was sent.
+     */
+    private static boolean holdsOtherType(ServerContext ctx, int db, byte[] key) {
+        KeyValueStore.Entry e = ctx.dbs.store(db).get(key);
+        return e != null && e.type() != StoredValue.LIST;
     }
 
     /** @return the element popped from {@code key}, or null if it has none */
@@ -141,6 +154,9 @@ final class BlockingListCommands {
         }
         int db = c.db;
         ctx.waits.block(new KeyWaits.Waiter(c, db, new byte[][] {src}, key -> {
+            if (holdsOtherType(ctx, db, src)) {
+                return null;
+            }
             byte[] moved = ListCommands.moveOne(ctx, db, src, dst, fromLeft, toLeft);
             if (moved == null) {
                 return null;
@@ -173,7 +189,7 @@ final class BlockingListCommands {
             Lock l = store.lock(key);
             l.lock();
             try {
-                StoredList list = StoredList.read(store, key);
+                StoredList list = holdsOtherType(ctx, db, key) ? null : StoredList.read(store, key);
                 if (list == null) {
                     return null;
                 }

@@ -167,6 +167,26 @@ class BlockingListsTest {
     }
 
     @Test
+    void aWaitersKeyMadeAnotherTypeLeavesItWaitingAsRedisDoes() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port());
+             Jedis popper = new Jedis("127.0.0.1", s.port()); Jedis mover = new Jedis("127.0.0.1", s.port());
+             Wire multi = new Wire(s.port())) {
+            Future<List<String>> popped = pool.submit(() -> popper.brpop(0, "q"));
+            Future<String> moved = pool.submit(() -> mover.brpoplpush("q", "out", 0));
+            multi.send(Wire.encode("BLMPOP", "0", "1", "q", "LEFT"));
+            eventually(() -> blocked(j) == 3, "the three to block");
+            j.zadd("q", 1, "a");   // a ZADD wakes the key's waiters: a list's waiters are not served
+            Thread.sleep(200);
+            assertEquals(3, blocked(j), "still waiting, not answered WRONGTYPE");
+            j.del("q");
+            j.rpush("q", "1", "2", "3");
+            assertEquals(List.of("q", "3"), popped.get(10, TimeUnit.SECONDS));
+            assertEquals("2", moved.get(10, TimeUnit.SECONDS));
+            assertEquals("*2\r\n$1\r\nq\r\n*1\r\n$1\r\n1\r\n", new String(multi.readReply()));
+        }
+    }
+
+    @Test
     void blmpopTakesUpToCountFromTheKeyThatWasPushed() throws Exception {
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port());
              Wire w = new Wire(s.port())) {
