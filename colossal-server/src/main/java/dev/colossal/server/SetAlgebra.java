@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -51,54 +52,24 @@ final class SetAlgebra {
         t.add("sintercard", -3, List.of("readonly", "movablekeys"), 0, 0, 0, this::sintercard);
     }
 
-    /** A set to compute with, of either encoding; null stands for a missing key. */
-    private interface Operand {
-        long count();
+    /**
+     * A set to compute with, of either encoding; null stands for a missing key.
+     *
+     * @param walk calls its argument with each member until it answers false
+     */
+    private record Operand(long count, Predicate<byte[]> contains, Consumer<Predicate<byte[]>> walk) {
 
-        boolean contains(byte[] m);
-
-        /** Calls {@code action} with each member until it answers false. */
-        void forEachWhile(Predicate<byte[]> action);
-    }
-
-    private static Operand of(SetView v) {
-        return new Operand() {
-            @Override
-            public long count() {
-                return v.count();
-            }
-
-            @Override
-            public boolean contains(byte[] m) {
-                return v.contains(m);
-            }
-
-            @Override
-            public void forEachWhile(Predicate<byte[]> action) {
+        static Operand of(SetView v) {
+            return new Operand(v.count(), v::contains, action -> {
                 for (int i = 0; i < v.count() && action.test(v.member(i)); i++) {
                     // the walk is the test
                 }
-            }
-        };
-    }
+            });
+        }
 
-    private static Operand of(StoredSet s) {
-        return new Operand() {
-            @Override
-            public long count() {
-                return s.count();
-            }
-
-            @Override
-            public boolean contains(byte[] m) {
-                return s.contains(m);
-            }
-
-            @Override
-            public void forEachWhile(Predicate<byte[]> action) {
-                s.forEachWhile(action);
-            }
-        };
+        static Operand of(StoredSet s) {
+            return new Operand(s.count(), s::contains, s::forEachWhile);
+        }
     }
 
     /**
@@ -189,7 +160,7 @@ final class SetAlgebra {
         for (int i = from; i < to; i++) {
             KeyValueStore.Entry e = SetCommands.set(store, a[i]);
             if (e != null) {
-                sets[i - from] = HashBuckets.isBucketed(e) ? of(StoredSet.read(store, a[i], e)) : of(new SetView(e));
+                sets[i - from] = HashBuckets.isBucketed(e) ? Operand.of(StoredSet.read(store, a[i], e)) : Operand.of(new SetView(e));
             }
         }
         return sets;
@@ -217,12 +188,12 @@ final class SetAlgebra {
         }
         List<byte[]> out = new ArrayList<>();
         Operand first = smallest;
-        first.forEachWhile(m -> {
+        first.walk().accept(m -> {
             if (out.size() >= limit) {
                 return false;
             }
             for (Operand v : sets) {
-                if (v != first && !v.contains(m)) {
+                if (v != first && !v.contains().test(m)) {
                     return true;
                 }
             }
@@ -236,7 +207,7 @@ final class SetAlgebra {
         List<byte[]> all = new ArrayList<>();
         for (Operand v : sets) {
             if (v != null) {
-                v.forEachWhile(all::add);
+                v.walk().accept(all::add);
             }
         }
         all.sort(SetOrder.MEMBERS);
@@ -255,9 +226,9 @@ final class SetAlgebra {
         if (sets[0] == null) {
             return out;
         }
-        sets[0].forEachWhile(m -> {
+        sets[0].walk().accept(m -> {
             for (int j = 1; j < sets.length; j++) {
-                if (sets[j] != null && sets[j].contains(m)) {
+                if (sets[j] != null && sets[j].contains().test(m)) {
                     return true;
                 }
             }

@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import static dev.colossal.server.BigHashesTest.buckets;
 import static dev.colossal.server.ListsTest.eventually;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -226,23 +226,6 @@ class BigSetsTest {
 
     @Test
     void anEvictedSetHasItsBucketsFreed() throws Exception {
-        ServerConfig config = ServerConfig.defaults().withDataDir(dir).withPorts(0, -1)
-                .withMaxMemory(8L << 20, ServerConfig.ALLKEYS_LRU);
-        try (ColossalServer s = ColossalServer.start(config); Jedis j = new Jedis("127.0.0.1", s.port())) {
-            j.sadd("big", IntStream.range(0, 2000).mapToObj(i -> "m" + i).toArray(String[]::new));
-            ListElements e = s.context().dbs.opened(0).elements(false);
-            assertTrue(e.size() > 30, e.size() + " buckets and root");
-            String value = "x".repeat(1000);
-            for (int i = 0; i < 30_000; i++) {
-                j.set("k" + i, value); // four times the bound: LRU evicts the set's header, read by no one
-            }
-            assertFalse(j.exists("big"), "the set was evicted");
-            eventually(() -> e.size() == 0, "the evicted set's buckets to be freed: " + e.size());
-        }
-    }
-
-    private static long buckets(ColossalServer s, int db, String key) {
-        KeyValueStore.Entry e = s.context().dbs.opened(db).get(key.getBytes(StandardCharsets.UTF_8));
-        return HashBuckets.get(e, HashBuckets.BUCKETS_OFFSET);
+        BigHashesTest.evictionFreesTheBuckets(dir, j -> j.sadd("big", IntStream.range(0, 2000).mapToObj(i -> "m" + i).toArray(String[]::new)));
     }
 }

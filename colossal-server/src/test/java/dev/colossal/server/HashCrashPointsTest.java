@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
@@ -25,11 +24,6 @@ class HashCrashPointsTest {
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void runThrough() {
-        StoredHash.afterWrite = () -> { };
-    }
 
     @Test
     void aChangeStoppedAfterAnyOfItsWritesLeavesAHashThatReadsRight() throws Exception {

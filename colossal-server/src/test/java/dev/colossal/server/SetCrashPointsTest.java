@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
@@ -29,11 +28,6 @@ class SetCrashPointsTest {
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void runThrough() {
-        StoredHash.afterWrite = () -> { };
-    }
 
     @Test
     void aChangeStoppedAfterAnyOfItsWritesLeavesASetThatReadsRight() throws Exception {
