@@ -208,6 +208,20 @@ class BigHashesTest {
         }
     }
 
+    /**
+     * @return the element-map entries the values under {@code keys} of database {@code db} hold: a
+     *     bucketed one's buckets and root, none for a one-value one (a crash test's churned key may
+     *     not have grown past the limit before the kill)
+     */
+    static long elementEntries(ColossalServer s, int db, String... keys) {
+        long n = 0;
+        for (String key : keys) {
+            KeyValueStore.Entry e = s.context().dbs.opened(db).get(key.getBytes(StandardCharsets.UTF_8));
+            n += e != null && HashBuckets.isBucketed(e) ? buckets(s, db, key) + 1 : 0;
+        }
+        return n;
+    }
+
     /** @return how many buckets the bucketed hash or set under {@code key} of database {@code db} has */
     static long buckets(ColossalServer s, int db, String key) {
         KeyValueStore.Entry e = s.context().dbs.opened(db).get(key.getBytes(StandardCharsets.UTF_8));
