@@ -90,6 +90,13 @@ final class SetSampling {
         }
     }
 
+    /** SSCAN's reply for a missing key: the end cursor, nothing found. */
+    private static void noneScanned(Reply r) {
+        r.array(2);
+        r.bulk("0");
+        r.array(0);
+    }
+
     /** The picked members, as an array (not a set: picks may repeat). */
     private static void reply(List<byte[]> picks, Reply r) {
         r.array(picks.size());
@@ -107,9 +114,7 @@ final class SetSampling {
         KeyValueStore store = ctx.db(c);
         KeyValueStore.Entry e = SetCommands.set(store, a[1]);
         if (e == null) {
-            r.array(2);
-            r.bulk("0");
-            r.array(0);
+            noneScanned(r);
             return;
         }
         ScanOptions o = ScanOptions.read(a, 3, false, r);
@@ -121,9 +126,7 @@ final class SetSampling {
         }
         e = SetCommands.unbucketed(store, a[1], e);
         if (e == null) {
-            r.array(2);
-            r.bulk("0");
-            r.array(0);
+            noneScanned(r);
             return;
         }
         SetView v = new SetView(e);
