@@ -632,6 +632,7 @@ final class AdminCommands {
         m.put("hash-max-ziplist-entries", Long.toString(ctx.hashMaxListpackEntries));
         m.put("hash-max-listpack-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
         m.put("hash-max-ziplist-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
+        m.put("set-max-intset-entries", Long.toString(ctx.setMaxIntsetEntries));
         m.put("stream-node-max-entries", Long.toString(ctx.streamNodeMaxEntries));
         m.put("stream-node-max-bytes", Long.toString(ctx.streamNodeMaxBytes));
         return m;
@@ -683,8 +684,9 @@ final class AdminCommands {
      * they are is an OK (a client may set its cache's policy on connect), and so is
      * latency-monitor-threshold 0 (monitoring stays off); another value is refused with why: the
      * bound is kept in the map file. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
-     * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed;
-     * latency-tracking and its info percentiles are {@link LatencyTracking}'s. A maxmemory that is no size ({@link MemorySize}, Redis's
+     * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
+     * set-max-intset-entries when a set is; latency-tracking and its info percentiles are
+     * {@link LatencyTracking}'s. A maxmemory that is no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
@@ -705,6 +707,7 @@ final class AdminCommands {
         long hashEntries = -1;
         int latencyOn = -1;
         double[] percentiles = null;
+        long setEntries = -1;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -726,7 +729,7 @@ final class AdminCommands {
                 continue;
             }
             if (name.equals("stream-node-max-entries") || name.equals("hash-max-listpack-entries")
-                    || name.equals("hash-max-ziplist-entries")) {
+                    || name.equals("hash-max-ziplist-entries") || name.equals("set-max-intset-entries")) {
                 OptionalLong v = Args.toLong(a[i + 1]);
                 if (v.isEmpty() || v.getAsLong() < 0) {
                     r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
@@ -734,7 +737,9 @@ final class AdminCommands {
                             : "argument must be between 0 and " + Long.MAX_VALUE + " inclusive"));
                     return;
                 }
-                if (name.startsWith("hash")) {
+                if (name.startsWith("set")) {
+                    setEntries = v.getAsLong();
+                } else if (name.startsWith("hash")) {
                     hashEntries = v.getAsLong();
                 } else {
                     nodeEntries = v.getAsLong();
@@ -842,6 +847,9 @@ final class AdminCommands {
             }
             if (percentiles != null) {
                 ctx.latency.percentiles = percentiles;
+            }
+            if (setEntries >= 0) {
+                ctx.setMaxIntsetEntries = setEntries;
             }
             r.ok();
         } else {

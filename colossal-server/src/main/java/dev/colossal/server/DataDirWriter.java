@@ -107,8 +107,8 @@ public final class DataDirWriter implements AutoCloseable {
     public void setSet(int db, byte[] key, java.util.List<byte[]> members, long expireAtMillis) {
         check(db);
         try {
-            byte[] payload = SetValue.loaded(members).encode();
-            dbs.open(db).set(key, payload, 0, payload.length, expireAtMillis, StoredValue.SET);
+            SetCommands.save(dbs.open(db), key, SetValue.loaded(members, SetLayout.MAX_INTSET_ENTRIES), expireAtMillis,
+                    SetLayout.MAX_INTSET_ENTRIES);
         } catch (ReplyException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

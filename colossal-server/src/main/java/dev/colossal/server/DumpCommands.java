@@ -77,7 +77,7 @@ final class DumpCommands {
             return DumpPayload.ofHash(pairs);
         }
         if (e.type() == StoredValue.SET) {
-            return dumpSet(new SetView(e));
+            return HashBuckets.isBucketed(e) ? DumpPayload.ofSet(SetCommands.members(store, key, e)) : dumpSet(new SetView(e));
         }
         return DumpPayload.of(MemorySegment.ofArray(e.array()).asSlice(e.offset(), e.length()));
     }
@@ -190,8 +190,8 @@ final class DumpCommands {
                 if (value.string() != null) {
                     store.set(a[1], value.string(), deadline);
                 } else if (value.set() != null) {
-                    byte[] payload = SetValue.loaded(value.set()).encode();
-                    store.set(a[1], payload, 0, payload.length, deadline, StoredValue.SET);
+                    long limit = ctx.setMaxIntsetEntries;
+                    SetCommands.save(store, a[1], SetValue.loaded(value.set(), limit), deadline, limit);
                 } else if (value.zset() != null) {
                     byte[] payload = ZSetValue.loaded(value.zset().members(), value.zset().scores(), value.zset().listpack())
                             .encode();

@@ -4,7 +4,10 @@ package dev.colossal.server;
  * Layout of a bucketed hash: one that outgrew {@code hash-max-listpack-entries} keeps a small
  * header under the user's key and its fields in buckets, one entry each in the database's element
  * map ({@link ListElements}), so that a write rewrites one bucket and the header, whatever the
- * hash's size. The buckets grow by linear hashing: one bucket splits at a time.
+ * hash's size. The buckets grow by linear hashing: one bucket splits at a time. A set that outgrew
+ * {@code set-max-intset-entries} is bucketed the same way ({@link StoredSet}): the header is a
+ * stored value of type {@link StoredValue#SET} (whose {@link SetLayout} encoding byte sits at the
+ * same offset), and its members are a bucket's fields, each with an empty value.
  *
  * <pre>
  *  Header: the payload of a stored value of type {@link StoredValue#HASH} whose first byte, where a
@@ -95,15 +98,20 @@ final class HashBuckets {
         return h;
     }
 
-    /** @return whether the hash {@code e} holds is bucketed */
+    /** @return whether the hash or set {@code e} holds is bucketed */
     static boolean isBucketed(KeyValueStore.Entry e) {
-        return e.isHash() && e.length() > ENCODING_OFFSET && e.array()[e.offset() + ENCODING_OFFSET] == BUCKETED;
+        return hasBuckets(e.type()) && e.length() > ENCODING_OFFSET && e.array()[e.offset() + ENCODING_OFFSET] == BUCKETED;
     }
 
-    /** @return whether the stored form {@code stored} of a hash is a bucketed one's header */
+    /** @return whether the stored form {@code stored} of a value is a bucketed hash's or set's header */
     static boolean isBucketed(byte[] stored) {
         int at = StoredValue.payloadOffset(stored) + ENCODING_OFFSET;
-        return at < stored.length && stored[at] == BUCKETED;
+        return hasBuckets(StoredValue.type(stored)) && at < stored.length && stored[at] == BUCKETED;
+    }
+
+    /** @return whether a value of this type may be bucketed: a hash or a set */
+    static boolean hasBuckets(byte type) {
+        return type == StoredValue.HASH || type == StoredValue.SET;
     }
 
     /** @return the long at {@code at} of the header {@code e} holds */

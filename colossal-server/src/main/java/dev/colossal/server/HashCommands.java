@@ -67,7 +67,7 @@ final class HashCommands {
      *     holds now (null, or a new one-value hash)
      */
     static KeyValueStore.Entry unbucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
-        return e != null && HashBuckets.isBucketed(e) ? hash(store, key) : e;
+        return e != null && e.isHash() && HashBuckets.isBucketed(e) ? hash(store, key) : e;
     }
 
     /**
@@ -77,21 +77,7 @@ final class HashCommands {
      * @return whether the key held a bucketed hash ({@code action} ran)
      */
     static boolean bucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredHash> action) {
-        if (e == null || !HashBuckets.isBucketed(e)) {
-            return false;
-        }
-        Lock l = store.lock(key);
-        l.lock();
-        try {
-            KeyValueStore.Entry now = hash(store, key);
-            if (now == null || !HashBuckets.isBucketed(now)) {
-                return false; // deleted meanwhile: a bucketed hash never turns back into one value
-            }
-            action.accept(StoredHash.read(store, key, now));
-            return true;
-        } finally {
-            l.unlock();
-        }
+        return e != null && e.isHash() && StoredHash.locked(store, key, e, action);
     }
 
     /**

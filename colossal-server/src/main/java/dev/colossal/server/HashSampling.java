@@ -103,7 +103,7 @@ final class HashSampling {
             return;
         }
         byte[] pattern = o.pattern();
-        if (HashCommands.bucketed(ctx.db(c), a[1], e, big -> scanBuckets(big, parsedCursor.getAsLong(), o.count(), pattern, r))) {
+        if (HashCommands.bucketed(ctx.db(c), a[1], e, big -> scanBuckets(big, parsedCursor.getAsLong(), o.count(), pattern, true, r))) {
             return;
         }
         KeyValueStore.Entry now = HashCommands.unbucketed(ctx.db(c), a[1], e);
@@ -126,8 +126,11 @@ final class HashSampling {
         }
     }
 
-    /** An HSCAN step over whole buckets from the cursor's on, until about {@code count} fields are found. */
-    private static void scanBuckets(StoredHash h, long cursor, long count, byte[] pattern, Reply r) {
+    /**
+     * An HSCAN (or SSCAN) step over whole buckets from the cursor's on, until about {@code count}
+     * fields are found: with their values, or not (a set's members have none).
+     */
+    static void scanBuckets(StoredHash h, long cursor, long count, byte[] pattern, boolean withValues, Reply r) {
         long b = cursor >= StoredHash.SCAN_CURSOR_BASE ? cursor - StoredHash.SCAN_CURSOR_BASE : 0;
         List<byte[]> out = new ArrayList<>();
         long seen = 0;
@@ -137,7 +140,9 @@ final class HashSampling {
                 seen++;
                 if (pattern == null || Glob.matches(pattern, v.field(i))) {
                     out.add(v.field(i));
-                    out.add(v.value(i));
+                    if (withValues) {
+                        out.add(v.value(i));
+                    }
                 }
             }
         }
@@ -153,7 +158,7 @@ final class HashSampling {
      * @return a field of a bucketed hash: of a random bucket that has one (a bucket's share of the
      *     fields varies, so this is near uniform, as Redis's pick from a random table slot is)
      */
-    private static byte[] randomField(StoredHash h) {
+    static byte[] randomField(StoredHash h) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int tries = 0; tries < 64; tries++) {
             HashValue v = h.bucketAt(random.nextLong(h.buckets()));

@@ -460,7 +460,7 @@ final class KeyCommands {
         }
         if (e.type() == StoredValue.SET) {
             if (encoding) {
-                r.bulk(new SetView(e).encoding() == SetLayout.INTSET ? "intset" : "hashtable");
+                r.bulk(!HashBuckets.isBucketed(e) && new SetView(e).encoding() == SetLayout.INTSET ? "intset" : "hashtable");
             } else {
                 r.integer(1);
             }

@@ -214,7 +214,7 @@ final class ListCollector implements AutoCloseable {
             long first = ListLayout.getLong(b, o + ListLayout.FIRST_OFFSET);
             return new long[] {first, first + ListLayout.getLong(b, o + ListLayout.COUNT_OFFSET)};
         }
-        if (h.type() == StoredValue.HASH) {
+        if (HashBuckets.hasBuckets(h.type())) {
             return HashBuckets.held(h, id);
         }
         if (h.type() == StoredValue.STREAM && h.length() == StreamLayout.HEADER_LENGTH

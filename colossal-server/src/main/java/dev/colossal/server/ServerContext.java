@@ -53,6 +53,8 @@ final class ServerContext {
     final ListCollector collector;
     /** hash-max-listpack-entries: fields a hash keeps in one value before it is bucketed ({@link StoredHash}); CONFIG SET changes it. */
     volatile long hashMaxListpackEntries = HashLayout.MAX_LISTPACK_ENTRIES;
+    /** set-max-intset-entries: members a set keeps in one value before it is bucketed ({@link StoredSet}); CONFIG SET changes it. */
+    volatile long setMaxIntsetEntries = SetLayout.MAX_INTSET_ENTRIES;
     /** stream-node-max-entries: entries a stream node takes before XADD starts another; CONFIG SET changes it. */
     volatile long streamNodeMaxEntries = StreamLayout.DEFAULT_NODE_MAX_ENTRIES;
     /** stream-node-max-bytes: a stream node's bound in bytes; CONFIG SET changes it. */

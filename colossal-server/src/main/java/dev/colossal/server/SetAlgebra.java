@@ -5,16 +5,21 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The commands across sets: SINTER, SUNION, SDIFF, their STORE forms and SINTERCARD, with Redis
  * 7.0's errors: every key is checked for its type before any result (a missing key is an empty
  * set), and a STORE replaces its destination whatever it held, deadline included.
  *
- * <p>Each input is read where it lies ({@link SetView}); since every set is kept in
+ * <p>Each one-value input is read where it lies ({@link SetView}); since every such set is kept in
  * {@link SetOrder}, an intersection (walked in the smallest set's order) and a difference (in the
  * first set's) come out in that order already, and a union is sorted once: the order Redis answers
- * in when the result is an intset.
+ * in when the result is an intset. A bucketed input ({@link StoredSet}) is walked bucket by bucket
+ * and asked for a member one bucket at a time, under the locks of every key named, as it is read
+ * across buckets.
  */
 final class SetAlgebra {
 
@@ -47,8 +52,50 @@ final class SetAlgebra {
         t.add("sintercard", -3, List.of("readonly", "movablekeys"), 0, 0, 0, this::sintercard);
     }
 
+    /**
+     * A set to compute with, of either encoding; null stands for a missing key.
+     *
+     * @param walk calls its argument with each member until it answers false
+     */
+    private record Operand(long count, Predicate<byte[]> contains, Consumer<Predicate<byte[]>> walk) {
+
+        static Operand of(SetView v) {
+            return new Operand(v.count(), v::contains, action -> {
+                for (int i = 0; i < v.count() && action.test(v.member(i)); i++) {
+                    // the walk is the test
+                }
+            });
+        }
+
+        static Operand of(StoredSet s) {
+            return new Operand(s.count(), s::contains, s::forEachWhile);
+        }
+    }
+
+    /**
+     * Runs {@code compute} on the sets under {@code a[from, to)}: as they lie, unless one is
+     * bucketed, when under the locks of them all.
+     */
+    private static <T> T withOperands(KeyValueStore store, byte[][] a, int from, int to, Function<Operand[], T> compute) {
+        boolean bucketed = false;
+        for (int i = from; i < to; i++) {
+            KeyValueStore.Entry e = SetCommands.set(store, a[i]);
+            bucketed |= e != null && HashBuckets.isBucketed(e);
+        }
+        if (!bucketed) {
+            return compute.apply(operands(store, a, from, to));
+        }
+        Lock[] ls = store.locks(Arrays.copyOfRange(a, from, to));
+        StringCommands.lockAll(ls);
+        try {
+            return compute.apply(operands(store, a, from, to));
+        } finally {
+            StringCommands.unlockAll(ls);
+        }
+    }
+
     private void read(Client c, byte[][] a, Reply r, Op op) {
-        List<byte[]> result = compute(op, views(ctx.db(c), a, 1, a.length), Long.MAX_VALUE);
+        List<byte[]> result = withOperands(ctx.db(c), a, 1, a.length, sets -> compute(op, sets, Long.MAX_VALUE));
         r.set(result.size());
         for (byte[] m : result) {
             r.bulk(m);
@@ -60,9 +107,10 @@ final class SetAlgebra {
         Lock[] ls = store.locks(Arrays.copyOfRange(a, 1, a.length));
         StringCommands.lockAll(ls);
         try {
-            SetValue result = SetValue.loaded(compute(op, views(store, a, 2, a.length), Long.MAX_VALUE));
+            long limit = ctx.setMaxIntsetEntries;
+            SetValue result = SetValue.loaded(compute(op, operands(store, a, 2, a.length), Long.MAX_VALUE), limit);
             if (result.size() > 0) {
-                SetCommands.save(store, a[1], result, StoredValue.NO_EXPIRY);
+                SetCommands.save(store, a[1], result, StoredValue.NO_EXPIRY, limit);
                 ctx.events.fire(KeyspaceEvents.SET, op.storeEvent, store, a[1]);
             } else if (store.delete(a[1])) {
                 ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
@@ -98,7 +146,8 @@ final class SetAlgebra {
                 return;
             }
         }
-        r.integer(compute(Op.INTER, views(ctx.db(c), a, 2, end), limit == 0 ? Long.MAX_VALUE : limit).size());
+        long most = limit == 0 ? Long.MAX_VALUE : limit;
+        r.integer(withOperands(ctx.db(c), a, 2, end, sets -> compute(Op.INTER, sets, most)).size());
     }
 
     /**
@@ -106,17 +155,19 @@ final class SetAlgebra {
      *
      * @throws ReplyException WRONGTYPE if any key holds another type, whether or not a key before it is missing
      */
-    private static SetView[] views(KeyValueStore store, byte[][] a, int from, int to) {
-        SetView[] views = new SetView[to - from];
+    private static Operand[] operands(KeyValueStore store, byte[][] a, int from, int to) {
+        Operand[] sets = new Operand[to - from];
         for (int i = from; i < to; i++) {
             KeyValueStore.Entry e = SetCommands.set(store, a[i]);
-            views[i - from] = e == null ? null : new SetView(e);
+            if (e != null) {
+                sets[i - from] = HashBuckets.isBucketed(e) ? Operand.of(StoredSet.read(store, a[i], e)) : Operand.of(new SetView(e));
+            }
         }
-        return views;
+        return sets;
     }
 
     /** @return the result's members, distinct, in {@link SetOrder} but a union's (sorted by {@link SetValue#loaded}) */
-    private static List<byte[]> compute(Op op, SetView[] sets, long limit) {
+    private static List<byte[]> compute(Op op, Operand[] sets, long limit) {
         return switch (op) {
             case INTER -> inter(sets, limit);
             case UNION -> union(sets);
@@ -125,9 +176,9 @@ final class SetAlgebra {
     }
 
     /** At most {@code limit} members of the smallest set that every other set holds too. */
-    private static List<byte[]> inter(SetView[] sets, long limit) {
-        SetView smallest = null;
-        for (SetView v : sets) {
+    private static List<byte[]> inter(Operand[] sets, long limit) {
+        Operand smallest = null;
+        for (Operand v : sets) {
             if (v == null) {
                 return List.of();
             }
@@ -136,29 +187,27 @@ final class SetAlgebra {
             }
         }
         List<byte[]> out = new ArrayList<>();
-        byte[] b = smallest.bytes();
-        for (int i = 0; i < smallest.count() && out.size() < limit; i++) {
-            int s = smallest.start(i);
-            int n = smallest.length(i);
-            boolean everywhere = true;
-            for (SetView v : sets) {
-                if (v != smallest && v.indexOf(b, s, n) < 0) {
-                    everywhere = false;
-                    break;
+        Operand first = smallest;
+        first.walk().accept(m -> {
+            if (out.size() >= limit) {
+                return false;
+            }
+            for (Operand v : sets) {
+                if (v != first && !v.contains().test(m)) {
+                    return true;
                 }
             }
-            if (everywhere) {
-                out.add(Arrays.copyOfRange(b, s, s + n));
-            }
-        }
+            out.add(m);
+            return true;
+        });
         return out;
     }
 
-    private static List<byte[]> union(SetView[] sets) {
+    private static List<byte[]> union(Operand[] sets) {
         List<byte[]> all = new ArrayList<>();
-        for (SetView v : sets) {
-            for (int i = 0; v != null && i < v.count(); i++) {
-                all.add(v.member(i));
+        for (Operand v : sets) {
+            if (v != null) {
+                v.walk().accept(all::add);
             }
         }
         all.sort(SetOrder.MEMBERS);
@@ -172,21 +221,20 @@ final class SetAlgebra {
     }
 
     /** The first set's members that no other set holds. */
-    private static List<byte[]> diff(SetView[] sets) {
-        SetView first = sets[0];
+    private static List<byte[]> diff(Operand[] sets) {
         List<byte[]> out = new ArrayList<>();
-        byte[] b = first == null ? null : first.bytes();
-        for (int i = 0; first != null && i < first.count(); i++) {
-            int s = first.start(i);
-            int n = first.length(i);
-            boolean elsewhere = false;
-            for (int j = 1; j < sets.length && !elsewhere; j++) {
-                elsewhere = sets[j] != null && sets[j].indexOf(b, s, n) >= 0;
-            }
-            if (!elsewhere) {
-                out.add(Arrays.copyOfRange(b, s, s + n));
-            }
+        if (sets[0] == null) {
+            return out;
         }
+        sets[0].walk().accept(m -> {
+            for (int j = 1; j < sets.length; j++) {
+                if (sets[j] != null && sets[j].contains().test(m)) {
+                    return true;
+                }
+            }
+            out.add(m);
+            return true;
+        });
         return out;
     }
 }

@@ -1,16 +1,18 @@
 package dev.colossal.server;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
 
 /**
- * The set commands on one or two keys, with Redis 7.0's replies and errors. A set is one value
- * ({@link SetLayout}); a write holds the key's lock, reads the value, changes it in memory
- * ({@link SetValue}) and stores it whole again with the deadline it had. The commands across sets
- * are {@link SetAlgebra}'s; SRANDMEMBER and SSCAN are {@link SetSampling}'s.
+ * The set commands on one or two keys, with Redis 7.0's replies and errors. A set of up to
+ * {@code set-max-intset-entries} members is one value ({@link SetLayout}): a write holds the key's
+ * lock, reads the value, changes it in memory ({@link SetValue}) and stores it whole again with the
+ * deadline it had. A larger one is bucketed ({@link StoredSet}): a write reads and rewrites the
+ * buckets of the members it names and the header; SISMEMBER reads one bucket without the lock. The
+ * commands across sets are {@link SetAlgebra}'s; SRANDMEMBER and SSCAN are {@link SetSampling}'s.
  */
 final class SetCommands {
 
@@ -43,21 +45,72 @@ final class SetCommands {
      * @throws ReplyException WRONGTYPE if the key holds another type
      */
     static KeyValueStore.Entry set(KeyValueStore store, byte[] key) {
-        KeyValueStore.Entry e = store.get(key);
-        if (e != null && e.type() != StoredValue.SET) {
-            throw new ReplyException(Errors.WRONGTYPE);
-        }
-        return e;
+        return StoredHash.current(store, key, StoredValue.SET);
     }
 
-    /** Stores {@code s} under {@code key} with {@code deadline}; an empty set deletes the key, as in Redis. */
-    static void save(KeyValueStore store, byte[] key, SetValue s, long deadline) {
-        if (s.size() == 0) {
-            store.delete(key);
+    /**
+     * The set {@code e} holds under {@code key} (null: none), as a write changes it; the caller
+     * holds the key's lock.
+     */
+    static SetWrites open(KeyValueStore store, byte[] key, KeyValueStore.Entry e, long maxIntsetEntries) {
+        if (e == null) {
+            return SetValue.empty(maxIntsetEntries);
+        }
+        return HashBuckets.isBucketed(e) ? StoredSet.read(store, key, e) : SetValue.of(e, maxIntsetEntries);
+    }
+
+    /**
+     * Stores the changes of {@code s} under {@code key} with {@code deadline}: a bucketed set's
+     * buckets and header; a one-value set whole, or bucketed if it has grown past
+     * {@code maxIntsetEntries}. An empty set deletes the key, as in Redis.
+     */
+    static void save(KeyValueStore store, byte[] key, SetWrites s, long deadline, long maxIntsetEntries) {
+        if (s instanceof StoredSet big) {
+            big.commit(maxIntsetEntries);
             return;
         }
-        byte[] payload = s.encode();
-        store.set(key, payload, 0, payload.length, deadline, StoredValue.SET);
+        SetValue v = (SetValue) s;
+        if (v.size() == 0) {
+            store.delete(key);
+        } else if (v.size() > maxIntsetEntries) {
+            StoredSet.save(store, key, v.members(), deadline, maxIntsetEntries);
+        } else {
+            byte[] payload = v.encode();
+            store.set(key, payload, 0, payload.length, deadline, StoredValue.SET);
+        }
+    }
+
+    /** @return whether the set {@code e} holds under {@code key} has {@code m}, read without the key's lock */
+    static boolean contains(KeyValueStore store, byte[] key, KeyValueStore.Entry e, byte[] m) {
+        if (e == null) {
+            return false;
+        }
+        return HashBuckets.isBucketed(e) ? StoredHash.find(store, key, e, m) != null : new SetView(e).contains(m);
+    }
+
+    /**
+     * Runs {@code action} on the bucketed set under {@code key}, under the key's lock, if the key
+     * holds one ({@link StoredHash#locked}).
+     *
+     * @return whether it did
+     */
+    static boolean bucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredSet> action) {
+        return StoredHash.locked(store, key, e, h -> action.accept(new StoredSet(h)));
+    }
+
+    /** @return {@code e}, or if it is a bucketed set that {@link #bucketed} found gone, what the key holds now */
+    static KeyValueStore.Entry unbucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
+        return e != null && HashBuckets.isBucketed(e) ? set(store, key) : e;
+    }
+
+    /** @return the members of the set {@code e} holds under {@code key} (none if null), whatever its encoding */
+    static List<byte[]> members(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
+        List<List<byte[]>> big = new ArrayList<>(1);
+        if (bucketed(store, key, e, s -> big.add(s.members()))) {
+            return big.getFirst();
+        }
+        e = unbucketed(store, key, e);
+        return e == null ? new ArrayList<>() : SetValue.of(e, SetLayout.MAX_INTSET_ENTRIES).members();
     }
 
     private static long deadline(KeyValueStore.Entry e) {
@@ -70,11 +123,11 @@ final class SetCommands {
      */
     @FunctionalInterface
     private interface Change {
-        Consumer<Reply> apply(SetValue s);
+        Consumer<Reply> apply(SetWrites s);
     }
 
     /**
-     * A set write: under the key's lock, decodes the set (an empty one if absent), applies
+     * A set write: under the key's lock, opens the set (an empty one if absent), applies
      * {@code change}, stores the result with the deadline the key had if it changed, publishes
      * {@code event} ({@link KeyspaceEvents}; and {@code del} if the set is gone), then answers.
      */
@@ -84,12 +137,13 @@ final class SetCommands {
         l.lock();
         try {
             KeyValueStore.Entry e = set(store, key);
-            SetValue s = e == null ? SetValue.empty() : SetValue.of(e);
+            long limit = ctx.setMaxIntsetEntries;
+            SetWrites s = open(store, key, e, limit);
             Consumer<Reply> reply = change.apply(s);
             if (s.changed()) {
-                save(store, key, s, deadline(e));
+                save(store, key, s, deadline(e), limit);
                 ctx.events.fire(KeyspaceEvents.SET, event, store, key);
-                if (s.size() == 0) {
+                if (s.count() == 0) {
                     ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, key);
                 }
             }
@@ -108,32 +162,41 @@ final class SetCommands {
 
     private void srem(Client c, byte[][] a, Reply r) {
         write(c, a[1], r, "srem", s -> {
-            long removed = s.size() == 0 ? 0 : s.removeAll(a, 2, a.length);
+            long removed = s.count() == 0 ? 0 : s.removeAll(a, 2, a.length);
             return rr -> rr.integer(removed);
         });
     }
 
     private void sismember(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = set(ctx.db(c), a[1]);
-        r.integer(e != null && new SetView(e).contains(a[2]) ? 1 : 0);
+        KeyValueStore store = ctx.db(c);
+        r.integer(contains(store, a[1], set(store, a[1]), a[2]) ? 1 : 0);
     }
 
     private void smismember(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = set(ctx.db(c), a[1]);
-        SetView v = e == null ? null : new SetView(e);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = set(store, a[1]);
         r.array(a.length - 2);
         for (int i = 2; i < a.length; i++) {
-            r.integer(v != null && v.contains(a[i]) ? 1 : 0);
+            r.integer(contains(store, a[1], e, a[i]) ? 1 : 0);
         }
     }
 
     private void scard(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = set(ctx.db(c), a[1]);
-        r.integer(e == null ? 0 : new SetView(e).count());
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = set(store, a[1]);
+        if (!bucketed(store, a[1], e, s -> r.integer(s.count()))) {
+            e = unbucketed(store, a[1], e);
+            r.integer(e == null ? 0 : new SetView(e).count());
+        }
     }
 
     private void smembers(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = set(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = set(store, a[1]);
+        if (bucketed(store, a[1], e, s -> reply(s.members(), r))) {
+            return;
+        }
+        e = unbucketed(store, a[1], e);
         if (e == null) {
             r.set(0);
             return;
@@ -150,6 +213,14 @@ final class SetCommands {
         }
     }
 
+    /** {@code members} as a RESP3 set. */
+    static void reply(List<byte[]> members, Reply r) {
+        r.set(members.size());
+        for (byte[] m : members) {
+            r.bulk(m);
+        }
+    }
+
     private void spop(Client c, byte[][] a, Reply r) {
         if (a.length > 3) {
             r.error(Errors.SYNTAX);
@@ -157,14 +228,10 @@ final class SetCommands {
         }
         if (a.length == 2) {
             write(c, a[1], r, "spop", s -> {
-                if (s.size() == 0) {
+                if (s.count() == 0) {
                     return Reply::nullBulk;
                 }
-                int i = ThreadLocalRandom.current().nextInt(s.size());
-                byte[] m = s.member(i);
-                boolean[] gone = new boolean[s.size()];
-                gone[i] = true;
-                s.removeMarked(gone);
+                byte[] m = s.pop(1).getFirst();
                 return rr -> rr.bulk(m);
             });
             return;
@@ -176,25 +243,11 @@ final class SetCommands {
         }
         long count = parsed.getAsLong();
         write(c, a[1], r, "spop", s -> {
-            int n = s.size();
-            if (n == 0 || count == 0) {
+            if (s.count() == 0 || count == 0) {
                 return rr -> rr.set(0);
             }
-            int k = (int) Math.min(count, n);
-            int[] picks = RandomPicks.distinct(n, k);
-            byte[][] popped = new byte[k][];
-            boolean[] gone = new boolean[n];
-            for (int j = 0; j < k; j++) {
-                popped[j] = s.member(picks[j]);
-                gone[picks[j]] = true;
-            }
-            s.removeMarked(gone);
-            return rr -> {
-                rr.set(popped.length);
-                for (byte[] m : popped) {
-                    rr.bulk(m);
-                }
-            };
+            List<byte[]> popped = s.pop(count);
+            return rr -> reply(popped, rr);
         });
     }
 
@@ -214,24 +267,25 @@ final class SetCommands {
                 return;
             }
             if (java.util.Arrays.equals(a[1], a[2])) {
-                r.integer(new SetView(src).contains(a[3]) ? 1 : 0);
+                r.integer(contains(store, a[1], src, a[3]) ? 1 : 0);
                 return;
             }
-            SetValue from = SetValue.of(src);
+            long limit = ctx.setMaxIntsetEntries;
+            SetWrites from = open(store, a[1], src, limit);
             if (!from.remove(a[3])) {
                 r.integer(0);
                 return;
             }
-            SetValue to = dst == null ? SetValue.empty() : SetValue.of(dst);
+            SetWrites to = open(store, a[2], dst, limit);
             // The growing write first: if the store refuses it, nothing has moved
             boolean added = to.add(a[3]);
             if (added) {
-                save(store, a[2], to, deadline(dst));
+                save(store, a[2], to, deadline(dst), limit);
             }
-            save(store, a[1], from, deadline(src));
+            save(store, a[1], from, deadline(src), limit);
             // Redis's order: the source's events, then the destination's
             ctx.events.fire(KeyspaceEvents.SET, "srem", store, a[1]);
-            if (from.size() == 0) {
+            if (from.count() == 0) {
                 ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
             }
             if (added) {

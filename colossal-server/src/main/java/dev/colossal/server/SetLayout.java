@@ -20,11 +20,14 @@ import java.nio.ByteOrder;
  *  member i = members[end(i-1), end(i)), with end(-1) = 0; the last end is the members' length.
  *  encoding 0 = INTSET: Redis would hold this set as an intset (every member the canonical
  *               decimal of a 64-bit integer, at most {@link #MAX_INTSET_ENTRIES} of them);
- *           1 = HASHTABLE: it outgrew that once, and Redis never converts back.
+ *           1 = HASHTABLE: it outgrew that once, and Redis never converts back;
+ *           2 = {@link HashBuckets#BUCKETED}: not this layout but a bucketed set's header, which a set
+ *               of more than set-max-intset-entries members becomes (the encoding byte tells them apart).
  * </pre>
  *
  * <p>A write reads, changes and rewrites the whole payload, so it costs O(the set's size): the
- * layout suits sets of up to some thousands of members; reads of one member cost O(log n).
+ * layout holds sets of up to set-max-intset-entries members ({@link StoredSet} the larger ones);
+ * reads of one member cost O(log n).
  */
 final class SetLayout {
 
@@ -34,7 +37,7 @@ final class SetLayout {
     static final int END_SIZE = Integer.BYTES;
     static final byte INTSET = 0;
     static final byte HASHTABLE = 1;
-    /** Redis 7.0's {@code set-max-intset-entries} default. */
+    /** Redis 7.0's {@code set-max-intset-entries} default; CONFIG SET moves the server's. */
     static final int MAX_INTSET_ENTRIES = 512;
 
     private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);

@@ -13,6 +13,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * larger one is walked in the order of {@link HashSampling#place}, a 62-bit hash of each member,
  * the cursor being the next member's place: a member present for the whole scan is returned
  * exactly once whatever is added or removed meanwhile, since no member's place depends on the others.
+ * A bucketed set ({@link StoredSet}) is walked bucket by bucket, as a bucketed hash is
+ * ({@link HashSampling}); SRANDMEMBER picks from a random bucket, one bucket read a pick, so that a
+ * small count does not read the whole set.
  */
 final class SetSampling {
 
@@ -35,6 +38,10 @@ final class SetSampling {
         }
         if (a.length == 2) {
             KeyValueStore.Entry e = SetCommands.set(store, a[1]);
+            if (SetCommands.bucketed(store, a[1], e, s -> r.bulk(s.random()))) {
+                return;
+            }
+            e = SetCommands.unbucketed(store, a[1], e);
             if (e == null) {
                 r.nullBulk();
                 return;
@@ -51,6 +58,18 @@ final class SetSampling {
         long count = parsed;
         KeyValueStore.Entry e = SetCommands.set(store, a[1]);
         if (e == null || count == 0) {
+            r.array(0);
+            return;
+        }
+        if (HashBuckets.isBucketed(e) && (count < 0 || count == 1) && RandomPicks.refused(count, "members", r)) {
+            return;
+        }
+        if (SetCommands.bucketed(store, a[1], e, s -> reply(count < 0 || count == 1 ? s.repeated((int) Math.abs(count))
+                : s.distinct(count), r))) {
+            return;
+        }
+        e = SetCommands.unbucketed(store, a[1], e);
+        if (e == null) {
             r.array(0);
             return;
         }
@@ -71,21 +90,43 @@ final class SetSampling {
         }
     }
 
+    /** SSCAN's reply for a missing key: the end cursor, nothing found. */
+    private static void noneScanned(Reply r) {
+        r.array(2);
+        r.bulk("0");
+        r.array(0);
+    }
+
+    /** The picked members, as an array (not a set: picks may repeat). */
+    private static void reply(List<byte[]> picks, Reply r) {
+        r.array(picks.size());
+        for (byte[] m : picks) {
+            r.bulk(m);
+        }
+    }
+
     private void sscan(Client c, byte[][] a, Reply r) {
         OptionalLong parsedCursor = Args.toCursor(a[2]);
         if (parsedCursor.isEmpty()) {
             r.error(Errors.INVALID_CURSOR);
             return;
         }
-        KeyValueStore.Entry e = SetCommands.set(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = SetCommands.set(store, a[1]);
         if (e == null) {
-            r.array(2);
-            r.bulk("0");
-            r.array(0);
+            noneScanned(r);
             return;
         }
         ScanOptions o = ScanOptions.read(a, 3, false, r);
         if (o == null) {
+            return;
+        }
+        if (StoredHash.locked(store, a[1], e, h -> HashSampling.scanBuckets(h, parsedCursor.getAsLong(), o.count(), o.pattern(), false, r))) {
+            return;
+        }
+        e = SetCommands.unbucketed(store, a[1], e);
+        if (e == null) {
+            noneScanned(r);
             return;
         }
         SetView v = new SetView(e);

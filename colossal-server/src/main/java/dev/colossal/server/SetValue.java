@@ -11,51 +11,61 @@ import java.util.List;
  * (intset to hashtable), as in Redis: a set that once held a non-integer or more than
  * {@link SetLayout#MAX_INTSET_ENTRIES} members stays a hashtable.
  */
-final class SetValue {
+final class SetValue implements SetWrites {
 
     private List<byte[]> members;
     private byte encoding;
+    /** set-max-intset-entries: past this many members an intset becomes a hashtable. */
+    private final long maxIntsetEntries;
     /** A member was added or removed since decoding: the set is to be stored again. */
     private boolean changed;
 
-    private SetValue(List<byte[]> members, byte encoding) {
+    private SetValue(List<byte[]> members, byte encoding, long maxIntsetEntries) {
         this.members = members;
         this.encoding = encoding;
+        this.maxIntsetEntries = maxIntsetEntries;
     }
 
     /** @return a set with no members yet, an intset until a member makes it a hashtable */
-    static SetValue empty() {
-        return new SetValue(new ArrayList<>(), SetLayout.INTSET);
+    static SetValue empty(long maxIntsetEntries) {
+        return new SetValue(new ArrayList<>(), SetLayout.INTSET, maxIntsetEntries);
     }
 
-    /** @return the set {@code v} holds, decoded */
-    static SetValue of(SetView v) {
+    /** @return the one-value set {@code e} holds, decoded */
+    static SetValue of(KeyValueStore.Entry e, long maxIntsetEntries) {
+        SetView v = new SetView(e);
         int n = v.count();
         List<byte[]> members = new ArrayList<>(n + 1);
         for (int i = 0; i < n; i++) {
             members.add(v.member(i));
         }
-        return new SetValue(members, v.encoding());
-    }
-
-    static SetValue of(KeyValueStore.Entry e) {
-        return of(new SetView(e));
+        return new SetValue(members, v.encoding(), maxIntsetEntries);
     }
 
     /**
      * A set of distinct members in any order (an RDB payload's, a union's), with the encoding Redis
      * gives a set it builds by adding them to an empty intset.
      */
-    static SetValue loaded(List<byte[]> distinct) {
+    static SetValue loaded(List<byte[]> distinct, long maxIntsetEntries) {
         List<byte[]> sorted = new ArrayList<>(distinct);
         sorted.sort(SetOrder.MEMBERS);
-        SetValue s = new SetValue(sorted, SetLayout.INTSET);
+        SetValue s = new SetValue(sorted, SetLayout.INTSET, maxIntsetEntries);
         s.grew();
         return s;
     }
 
     int size() {
         return members.size();
+    }
+
+    @Override
+    public long count() {
+        return members.size();
+    }
+
+    /** @return the members in {@link SetOrder} */
+    List<byte[]> members() {
+        return members;
     }
 
     byte[] member(int i) {
@@ -68,7 +78,8 @@ final class SetValue {
     }
 
     /** @return whether a member was added or removed since this set was decoded */
-    boolean changed() {
+    @Override
+    public boolean changed() {
         return changed;
     }
 
@@ -83,7 +94,8 @@ final class SetValue {
      *
      * @return how many were not members yet
      */
-    int addAll(byte[][] a, int from, int to) {
+    @Override
+    public int addAll(byte[][] a, int from, int to) {
         List<byte[]> fresh = new ArrayList<>(to - from);
         for (int i = from; i < to; i++) {
             if (indexOf(a[i]) < 0) {
@@ -116,16 +128,12 @@ final class SetValue {
         return added;
     }
 
-    boolean add(byte[] m) {
-        return addAll(new byte[][] {m}, 0, 1) == 1;
-    }
-
     /** Redis's conversions on an add: a non-integer, or one member past the intset's limit. */
     private void grew() {
         if (encoding == SetLayout.HASHTABLE) {
             return;
         }
-        if (members.size() > SetLayout.MAX_INTSET_ENTRIES) {
+        if (members.size() > maxIntsetEntries) {
             encoding = SetLayout.HASHTABLE;
             return;
         }
@@ -136,7 +144,8 @@ final class SetValue {
     }
 
     /** @return how many of {@code a[from, to)} were members */
-    int removeAll(byte[][] a, int from, int to) {
+    @Override
+    public int removeAll(byte[][] a, int from, int to) {
         boolean[] gone = new boolean[members.size()];
         int removed = 0;
         for (int i = from; i < to; i++) {
@@ -152,12 +161,22 @@ final class SetValue {
         return removed;
     }
 
-    boolean remove(byte[] m) {
-        return removeAll(new byte[][] {m}, 0, 1) == 1;
+    @Override
+    public List<byte[]> pop(long k) {
+        int n = members.size();
+        int[] picks = RandomPicks.distinct(n, (int) Math.min(k, n));
+        List<byte[]> popped = new ArrayList<>(picks.length);
+        boolean[] gone = new boolean[n];
+        for (int i : picks) {
+            popped.add(members.get(i));
+            gone[i] = true;
+        }
+        removeMarked(gone);
+        return popped;
     }
 
     /** Removes every member whose place is marked in {@code gone}, in one pass. */
-    void removeMarked(boolean[] gone) {
+    private void removeMarked(boolean[] gone) {
         List<byte[]> kept = new ArrayList<>(members.size());
         for (int i = 0; i < gone.length; i++) {
             if (!gone[i]) {

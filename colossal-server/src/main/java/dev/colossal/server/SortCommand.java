@@ -223,10 +223,7 @@ final class SortCommand {
                 all.add(l.get(i));
             }
         } else if (type == StoredValue.SET) {
-            SetView v = new SetView(e);
-            for (int i = 0; i < v.count(); i++) {
-                all.add(v.member(i));
-            }
+            all.addAll(SetCommands.members(db, key, e));
         } else {
             ZSetCursor z = new ZSetCursor(e);
             while (z.next()) {

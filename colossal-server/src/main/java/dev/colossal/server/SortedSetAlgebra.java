@@ -73,11 +73,7 @@ final class SortedSetAlgebra {
         if (e.type() != StoredValue.SET) {
             throw new ReplyException(Errors.WRONGTYPE);
         }
-        SetValue set = SetValue.of(e);
-        byte[][] members = new byte[set.size()][];
-        for (int i = 0; i < members.length; i++) {
-            members[i] = set.member(i);
-        }
+        byte[][] members = SetCommands.members(db, key, e).toArray(byte[][]::new);
         Arrays.sort(members, Arrays::compareUnsigned); // (score, member) order, every score being 1
         double[] ones = new double[members.length];
         Arrays.fill(ones, 1);

@@ -4,11 +4,15 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.Lock;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * A bucketed hash ({@link HashBuckets}) as a command sees it under its key's lock: the header read
- * once, the buckets the command touches decoded and changed in memory, then {@link #commit}ted.
+ * once, the buckets the command touches decoded and changed in memory, then {@link #commit}ted. A
+ * bucketed set is one too, its members the fields, each with the empty value {@link #NO_VALUE}
+ * ({@link StoredSet} is its set commands' face): everything below holds for both.
  *
  * <p>The order of writes is what makes a kill at any moment leave a hash that reads right, with
  * the right count. A bucket's put is atomic, but a new field changes a bucket and the header's
@@ -33,10 +37,15 @@ final class StoredHash implements HashWrites {
      */
     static volatile Runnable afterWrite = () -> { };
 
+    /** A bucketed set's members' value. */
+    static final byte[] NO_VALUE = {};
+
     private final KeyValueStore store;
     private final byte[] key;
     private final ListElements elements;
     private final long expireAt;
+    /** {@link StoredValue#HASH} or {@link StoredValue#SET}: what the header is stored as. */
+    private final byte type;
     private long id;
     private long count;
     private long buckets;
@@ -47,20 +56,21 @@ final class StoredHash implements HashWrites {
     private final Map<Long, Long> deltas = new LinkedHashMap<>();
     private long pending;
 
-    private StoredHash(KeyValueStore store, byte[] key, ListElements elements, long expireAt) {
+    private StoredHash(KeyValueStore store, byte[] key, ListElements elements, long expireAt, byte type) {
         this.store = store;
         this.key = key;
         this.elements = elements;
         this.expireAt = expireAt;
+        this.type = type;
     }
 
     /**
-     * The bucketed hash header {@code e} holds under {@code key}; the caller holds the key's lock.
+     * The bucketed hash (or set) header {@code e} holds under {@code key}; the caller holds the key's lock.
      *
      * @throws IllegalStateException if the database has no element map
      */
     static StoredHash read(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
-        StoredHash h = new StoredHash(store, key, elementsOf(store, key), e.expireAtMillis());
+        StoredHash h = new StoredHash(store, key, elementsOf(store, key), e.expireAtMillis(), e.type());
         h.id = HashBuckets.get(e, HashBuckets.ID_OFFSET);
         h.buckets = HashBuckets.get(e, HashBuckets.BUCKETS_OFFSET);
         h.serial = HashBuckets.get(e, HashBuckets.SERIAL_OFFSET);
@@ -89,37 +99,46 @@ final class StoredHash implements HashWrites {
             byte[] payload = h.encode();
             store.set(key, payload, 0, payload.length, at, StoredValue.HASH);
         } else {
-            ListElements elements = store.elements(true);
-            long id = elements.newId(key);
-            int n = h.size();
-            long perBucket = HashBuckets.fieldsPerBucket(maxListpackEntries);
-            int b = (int) Math.max(1, (n + perBucket - 1) / perBucket);
-            HashValue[] parts = new HashValue[b];
-            for (int i = 0; i < b; i++) {
-                parts[i] = HashValue.empty();
-            }
-            for (int i = 0; i < n; i++) {
-                parts[(int) HashBuckets.index(HashBuckets.hash(h.field(i)), b)].put(h.field(i), h.value(i));
-            }
-            for (int i = 0; i < b; i++) {
-                elements.put(id, i, parts[i].encode(HashBuckets.BUCKET_PAIRS_OFFSET));
-                afterWrite.run();
-            }
-            store.set(key, HashBuckets.header(id, n, b, 0, 0, 0), 0, HashBuckets.HEADER_LENGTH, at, StoredValue.HASH);
-            afterWrite.run();
+            saveBucketed(store, key, h, at, HashBuckets.fieldsPerBucket(maxListpackEntries), StoredValue.HASH);
         }
     }
 
     /**
-     * The value of {@code field} in the hash under {@code key}, read without the key's lock: the
-     * header, the field's bucket, then the header again; if a split or a new hash came between,
-     * it reads again.
+     * Stores the pairs of {@code h}, which is not empty, bucketed under {@code key} as a value of
+     * {@code type} (a set's pairs have empty values), under a new id: every bucket first, the
+     * header last, so that a kill before the header leaves the key as it was.
+     */
+    static void saveBucketed(KeyValueStore store, byte[] key, HashValue h, long at, long perBucket, byte type) {
+        ListElements elements = store.elements(true);
+        long id = elements.newId(key);
+        int n = h.size();
+        int b = (int) Math.max(1, (n + perBucket - 1) / perBucket);
+        HashValue[] parts = new HashValue[b];
+        for (int i = 0; i < b; i++) {
+            parts[i] = HashValue.empty();
+        }
+        for (int i = 0; i < n; i++) {
+            parts[(int) HashBuckets.index(HashBuckets.hash(h.field(i)), b)].put(h.field(i), h.value(i));
+        }
+        for (int i = 0; i < b; i++) {
+            elements.put(id, i, parts[i].encode(HashBuckets.BUCKET_PAIRS_OFFSET));
+            afterWrite.run();
+        }
+        store.set(key, HashBuckets.header(id, n, b, 0, 0, 0), 0, HashBuckets.HEADER_LENGTH, at, type);
+        afterWrite.run();
+    }
+
+    /**
+     * The value of {@code field} in the hash (or set) under {@code key}, read without the key's
+     * lock: the header, the field's bucket, then the header again; if a split or a new hash came
+     * between, it reads again.
      *
-     * @param e the key's entry, a bucketed hash's header
-     * @return the value, or null if the field or the hash is absent
+     * @param e the key's entry, a bucketed hash's or set's header
+     * @return the value ({@link #NO_VALUE} for a set's member), or null if the field or the key is absent
      * @throws ReplyException WRONGTYPE if the key came to hold another type meanwhile
      */
     static byte[] find(KeyValueStore store, byte[] key, KeyValueStore.Entry e, byte[] field) {
+        byte type = e.type();
         long h = HashBuckets.hash(field);
         while (true) {
             long id = HashBuckets.get(e, HashBuckets.ID_OFFSET);
@@ -127,11 +146,14 @@ final class StoredHash implements HashWrites {
             long b = HashBuckets.index(h, buckets);
             ListElements elements = elementsOf(store, key);
             byte[] raw = elements.get(id, b);
-            KeyValueStore.Entry now = HashCommands.hash(store, key);
+            KeyValueStore.Entry now = current(store, key, type);
             if (now == null) {
                 return null;
             }
             if (!HashBuckets.isBucketed(now)) {
+                if (type == StoredValue.SET) {
+                    return new SetView(now).contains(field) ? NO_VALUE : null;
+                }
                 HashCursor c = new HashCursor(now);
                 return c.find(field) ? c.value() : null;
             }
@@ -145,6 +167,44 @@ final class StoredHash implements HashWrites {
             }
             e = now;
         }
+    }
+
+    /**
+     * Runs {@code action} on the bucketed hash or set under {@code key}, under the key's lock, if
+     * the key holds one: what reads of more than one field do, since they read more than one bucket.
+     *
+     * @param e the key's entry, read without the lock
+     * @return whether the key held a bucketed value ({@code action} ran)
+     * @throws ReplyException WRONGTYPE if the key came to hold another type meanwhile
+     */
+    static boolean locked(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredHash> action) {
+        if (e == null || !HashBuckets.isBucketed(e)) {
+            return false;
+        }
+        Lock l = store.lock(key);
+        l.lock();
+        try {
+            KeyValueStore.Entry now = current(store, key, e.type());
+            if (now == null || !HashBuckets.isBucketed(now)) {
+                return false; // deleted meanwhile: a bucketed value never turns back into one value
+            }
+            action.accept(read(store, key, now));
+            return true;
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /**
+     * @return what the key holds now, a value of {@code type}, or null if absent
+     * @throws ReplyException WRONGTYPE if it holds another type
+     */
+    static KeyValueStore.Entry current(KeyValueStore store, byte[] key, byte type) {
+        KeyValueStore.Entry e = store.get(key);
+        if (e != null && e.type() != type) {
+            throw new ReplyException(Errors.WRONGTYPE);
+        }
+        return e;
     }
 
     // A field maps to one bucket: any entry of it there is live, so these need not skip others
@@ -263,7 +323,7 @@ final class StoredHash implements HashWrites {
      */
     void renameTo(byte[] toKey) {
         elements.setOwners(id, key, toKey);
-        store.set(toKey, header(id), 0, HashBuckets.HEADER_LENGTH, expireAt, StoredValue.HASH);
+        store.set(toKey, header(id), 0, HashBuckets.HEADER_LENGTH, expireAt, type);
         store.delete(key);
         elements.setOwners(id, toKey);
     }
@@ -279,7 +339,7 @@ final class StoredHash implements HashWrites {
             }
             dst.put(newId, b, raw); // stamps and all: the copied header's intent reads the same
         }
-        to.set(toKey, header(newId), 0, HashBuckets.HEADER_LENGTH, at, StoredValue.HASH);
+        to.set(toKey, header(newId), 0, HashBuckets.HEADER_LENGTH, at, type);
     }
 
     /** Splits bucket {@link HashBuckets#splitSource} into itself and the new bucket B. */
@@ -336,7 +396,7 @@ final class StoredHash implements HashWrites {
 
     private void writeHeader(long committed, long intent, long delta) {
         store.set(key, HashBuckets.header(id, committed, buckets, serial, intent, delta), 0, HashBuckets.HEADER_LENGTH,
-                expireAt, StoredValue.HASH);
+                expireAt, type);
         afterWrite.run();
     }
 
@@ -355,14 +415,14 @@ final class StoredHash implements HashWrites {
     private static ListElements elementsOf(KeyValueStore store, byte[] key) {
         ListElements elements = store.elements(false);
         if (elements == null) {
-            throw new IllegalStateException("hash under a key of length=" + key.length + " has no element map file "
+            throw new IllegalStateException("bucketed hash or set under a key of length=" + key.length + " has no element map file "
                     + ListElements.fileFor(store.path()) + ": was it deleted? DEL the key");
         }
         return elements;
     }
 
     private static IllegalStateException missing(KeyValueStore store, long id, long b) {
-        return new IllegalStateException("hash bucket " + b + " of id=" + Long.toHexString(id) + " is missing from "
+        return new IllegalStateException("bucket " + b + " of id=" + Long.toHexString(id) + " is missing from "
                 + ListElements.fileFor(store.path()) + ": the element map is damaged; DEL the key");
     }
 }

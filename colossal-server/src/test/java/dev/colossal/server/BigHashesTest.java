@@ -182,26 +182,48 @@ class BigHashesTest {
 
     @Test
     void anEvictedHashHasItsBucketsFreed() throws Exception {
-        ServerConfig config = ServerConfig.defaults().withDataDir(dir).withPorts(0, -1)
-                .withMaxMemory(8L << 20, ServerConfig.ALLKEYS_LRU);
-        try (ColossalServer s = ColossalServer.start(config); Jedis j = new Jedis("127.0.0.1", s.port())) {
+        evictionFreesTheBuckets(dir, j -> {
             Map<String, String> all = new HashMap<>();
             for (int i = 0; i < 2000; i++) {
                 all.put("f" + i, "v" + i);
             }
             j.hset("big", all);
+        });
+    }
+
+    /** {@code fill} makes "big" a bucketed value; LRU eviction of its header frees its buckets. */
+    static void evictionFreesTheBuckets(Path dir, java.util.function.Consumer<Jedis> fill) throws Exception {
+        ServerConfig config = ServerConfig.defaults().withDataDir(dir).withPorts(0, -1)
+                .withMaxMemory(8L << 20, ServerConfig.ALLKEYS_LRU);
+        try (ColossalServer s = ColossalServer.start(config); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            fill.accept(j);
             ListElements e = s.context().dbs.opened(0).elements(false);
             assertTrue(e.size() > 30, e.size() + " buckets and root");
             String value = "x".repeat(1000);
             for (int i = 0; i < 30_000; i++) {
-                j.set("k" + i, value); // four times the bound: LRU evicts the hash's header, read by no one
+                j.set("k" + i, value); // four times the bound: LRU evicts the header, read by no one
             }
-            assertTrue(!j.exists("big"), "the hash was evicted");
-            eventually(() -> e.size() == 0, "the evicted hash's buckets to be freed: " + e.size());
+            assertTrue(!j.exists("big"), "the hash or set was evicted");
+            eventually(() -> e.size() == 0, "the evicted header's buckets to be freed: " + e.size());
         }
     }
 
-    private static long buckets(ColossalServer s, int db, String key) {
+    /**
+     * @return the element-map entries the values under {@code keys} of database {@code db} hold: a
+     *     bucketed one's buckets and root, none for a one-value one (a crash test's churned key may
+     *     not have grown past the limit before the kill)
+     */
+    static long elementEntries(ColossalServer s, int db, String... keys) {
+        long n = 0;
+        for (String key : keys) {
+            KeyValueStore.Entry e = s.context().dbs.opened(db).get(key.getBytes(StandardCharsets.UTF_8));
+            n += e != null && HashBuckets.isBucketed(e) ? buckets(s, db, key) + 1 : 0;
+        }
+        return n;
+    }
+
+    /** @return how many buckets the bucketed hash or set under {@code key} of database {@code db} has */
+    static long buckets(ColossalServer s, int db, String key) {
         KeyValueStore.Entry e = s.context().dbs.opened(db).get(key.getBytes(StandardCharsets.UTF_8));
         return HashBuckets.get(e, HashBuckets.BUCKETS_OFFSET);
     }

@@ -75,7 +75,7 @@ class SetsDifferentialTest {
         }
     }
 
-    private static String[] command(SplittableRandom r) {
+    static String[] command(SplittableRandom r) {
         String k = pick(r, KEYS);
         String k2 = pick(r, KEYS);
         String m = pick(r, MEMBERS);
@@ -147,7 +147,7 @@ class SetsDifferentialTest {
      * The reply as compared: a whole set's (or SSCAN's) members sorted, and the one member
      * SRANDMEMBER without a count picks by chance as its type only.
      */
-    private static String comparable(String command, String reply) {
+    static String comparable(String command, String reply) {
         if (command.equals("SSCAN") && reply.startsWith("*2\r\n$1\r\n0\r\n")) {
             String head = "*2\r\n$1\r\n0\r\n";
             return head + sorted(reply.substring(head.length()));
