@@ -1,7 +1,10 @@
 package dev.colossal.server;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntFunction;
@@ -60,7 +63,16 @@ final class HashSampling {
             return;
         }
         HashValue[] all = new HashValue[1];
-        if (!HashCommands.bucketed(store, a[1], e, big -> all[0] = big.all())) {
+        if (HashCommands.bucketed(store, a[1], e, big -> {
+            if (count < 0 || count * StoredSet.PICKS_PER_MEMBER <= big.count()) {
+                replyPairs(count < 0 ? repeatedPairs(big, -count) : distinctPairs(big, count), withValues, r);
+            } else {
+                all[0] = big.all();
+            }
+        }) && all[0] == null) {
+            return;
+        }
+        if (all[0] == null) {
             KeyValueStore.Entry now = HashCommands.unbucketed(store, a[1], e);
             all[0] = now == null ? HashValue.empty() : HashValue.of(now);
         }
@@ -68,6 +80,44 @@ final class HashSampling {
         int n = h.size();
         int[] picks = count < 0 ? RandomPicks.repeated(n, (int) -count) : RandomPicks.distinct(n, (int) Math.min(count, n));
         reply(h, picks, withValues, r);
+    }
+
+    /** @return {@code k} fields with their values of a bucketed hash, each picked by {@link #randomPair}: some may repeat */
+    private static List<byte[][]> repeatedPairs(StoredHash h, long k) {
+        List<byte[][]> out = new ArrayList<>((int) k);
+        for (long i = 0; i < k; i++) {
+            out.add(randomPair(h));
+        }
+        return out;
+    }
+
+    /**
+     * @return {@code k} distinct fields with their values of a bucketed hash of at least
+     *     {@link StoredSet#PICKS_PER_MEMBER} times as many, picked one bucket read a pick until
+     *     enough are distinct (a larger count reads the whole hash instead)
+     */
+    private static List<byte[][]> distinctPairs(StoredHash h, long k) {
+        Map<ByteBuffer, byte[][]> seen = new LinkedHashMap<>();
+        while (seen.size() < k) {
+            byte[][] pair = randomPair(h);
+            seen.putIfAbsent(ByteBuffer.wrap(pair[0]), pair);
+        }
+        return new ArrayList<>(seen.values());
+    }
+
+    /** Picked fields and values, as {@link #reply} writes them. */
+    private static void replyPairs(List<byte[][]> picks, boolean withValues, Reply r) {
+        boolean pairs = withValues && r.protocol >= 3;
+        r.array(withValues && !pairs ? 2 * picks.size() : picks.size());
+        for (byte[][] p : picks) {
+            if (pairs) {
+                r.array(2);
+            }
+            r.bulk(p[0]);
+            if (withValues) {
+                r.bulk(p[1]);
+            }
+        }
     }
 
     /** The picked fields (with their values: flat in RESP2, as pairs in RESP3, as Redis answers). */
@@ -159,15 +209,22 @@ final class HashSampling {
      *     fields varies, so this is near uniform, as Redis's pick from a random table slot is)
      */
     static byte[] randomField(StoredHash h) {
+        return randomPair(h)[0];
+    }
+
+    /** @return a field and its value, picked as {@link #randomField} picks */
+    private static byte[][] randomPair(StoredHash h) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int tries = 0; tries < 64; tries++) {
             HashValue v = h.bucketAt(random.nextLong(h.buckets()));
             if (v.size() > 0) {
-                return v.field(random.nextInt(v.size()));
+                int i = random.nextInt(v.size());
+                return new byte[][] {v.field(i), v.value(i)};
             }
         }
         HashValue all = h.all(); // nearly every bucket empty: a hash HDEL shrank a lot
-        return all.field(random.nextInt(all.size()));
+        int i = random.nextInt(all.size());
+        return new byte[][] {all.field(i), all.value(i)};
     }
 
     private static long all(HashValue h, List<Integer> found) {

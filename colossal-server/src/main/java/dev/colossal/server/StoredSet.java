@@ -20,7 +20,7 @@ final class StoredSet implements SetWrites {
      * A positive count above the set's size over this ratio reads the whole set and shuffles it; a
      * smaller one picks members until it has enough distinct ones, reading one bucket a pick.
      */
-    private static final int PICKS_PER_MEMBER = 3;
+    static final int PICKS_PER_MEMBER = 3;
 
     private final StoredHash h;
     /** SPOP took every member: {@link #commit} deletes the set rather than emptying each bucket. */

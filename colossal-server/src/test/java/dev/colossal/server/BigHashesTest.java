@@ -104,6 +104,15 @@ class BigHashesTest {
             for (Map.Entry<String, String> p : pairs) {
                 assertEquals(j.hget("big", p.getKey()), p.getValue());
             }
+            assertEquals(5, pairs.stream().map(Map.Entry::getKey).distinct().count(), "a positive count: distinct fields");
+            List<Map.Entry<String, String>> repeated = j.hrandfieldWithValues("big", -300);
+            assertEquals(300, repeated.size(), "a negative count: that many picks, which may repeat");
+            for (Map.Entry<String, String> p : repeated) {
+                assertEquals(j.hget("big", p.getKey()), p.getValue());
+            }
+            long n = j.hlen("big");
+            assertEquals(n / 2, j.hrandfield("big", n / 2).stream().distinct().count(), "half the hash: read whole, distinct");
+            assertEquals(n, j.hrandfield("big", n + 10).size(), "more than it has: all of it");
         }
     }
 
