@@ -632,6 +632,7 @@ final class AdminCommands {
         m.put("hash-max-ziplist-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
         m.put("stream-node-max-entries", Long.toString(ctx.streamNodeMaxEntries));
         m.put("stream-node-max-bytes", Long.toString(ctx.streamNodeMaxBytes));
+        TlsConfigValues.putAll(m, ctx.tls, ctx.tlsPort);
         return m;
     }
 
