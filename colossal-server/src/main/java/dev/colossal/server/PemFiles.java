@@ -160,7 +160,10 @@ final class PemFiles {
     }
 
     private static byte[] decryptPkcs8(byte[] der, String pass) throws GeneralSecurityException {
-        EncryptedPrivateKeyInfo info;
+        if (Pbes2.is(der)) {
+            return Pbes2.decrypt(der, pass);
+        }
+        EncryptedPrivateKeyInfo info; // PBES1, as older OpenSSL wrote with -v1
         try {
             info = new EncryptedPrivateKeyInfo(der);
         } catch (IOException e) {

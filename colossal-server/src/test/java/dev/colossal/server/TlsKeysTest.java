@@ -35,6 +35,12 @@ class TlsKeysTest {
         certs.openssl("req", "-new", "-key", "ec.key", "-out", "ec.csr", "-subj", "/CN=localhost");
         certs.openssl("x509", "-req", "-in", "ec.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out",
                 "ec.crt", "-days", "2", "-extfile", "san.ext");
+        certs.openssl("pkcs8", "-topk8", "-v2", "des3", "-in", "server.key", "-out", "pkcs8-des3.key", "-passout",
+                "pass:secret");
+        certs.openssl("pkcs8", "-topk8", "-v2", "aes-128-cbc", "-v2prf", "hmacWithSHA1", "-in", "server.key", "-out",
+                "pkcs8-sha1.key", "-passout", "pass:secret");
+        certs.openssl("pkcs8", "-topk8", "-v1", "PBE-SHA1-3DES", "-in", "server.key", "-out", "pkcs8-v1.key", "-passout",
+                "pass:secret");
         certs.openssl("ec", "-in", "ec.key", "-aes128", "-passout", "pass:secret", "-out", "ec-aes.key");
     }
 
@@ -53,7 +59,9 @@ class TlsKeysTest {
         assertTrue(Files.readString(dir.resolve("ec.key")).startsWith("-----BEGIN EC PRIVATE KEY-----"));
         assertTrue(Files.readString(dir.resolve("rsa-aes.key")).contains("DEK-Info: AES-256-CBC"));
         for (String[] form : new String[][] {{"server.crt", "server.key", null}, {"server.crt", "rsa-trad.key", null},
-                {"server.crt", "pkcs8-enc.key", "secret"}, {"server.crt", "rsa-aes.key", "secret"},
+                {"server.crt", "pkcs8-enc.key", "secret"}, {"server.crt", "pkcs8-des3.key", "secret"},
+                {"server.crt", "pkcs8-sha1.key", "secret"}, {"server.crt", "pkcs8-v1.key", "secret"},
+                {"server.crt", "rsa-aes.key", "secret"},
                 {"server.crt", "rsa-des3.key", "secret"}, {"ec.crt", "ec.key", null}, {"ec.crt", "ec-aes.key", "secret"}}) {
             TlsSetup setup = TlsSetup.load(config(form[0], form[1], form[2]));
             assertEquals(form[1], setup.config().keyFile().getFileName().toString());
@@ -75,6 +83,8 @@ class TlsKeysTest {
     void badSettingsSayWhatToDo() throws Exception {
         assertTrue(refusal(config("server.crt", "pkcs8-enc.key", "wrong")).contains("is the password right?"));
         assertTrue(refusal(config("server.crt", "rsa-aes.key", "wrong")).contains("is the password right?"));
+        assertTrue(refusal(config("server.crt", "pkcs8-des3.key", "wrong")).contains("is the password right?"));
+        assertTrue(refusal(config("server.crt", "pkcs8-v1.key", "wrong")).contains("is the password right?"));
         assertTrue(refusal(config("server.crt", "pkcs8-enc.key", null))
                 .contains("is encrypted: give its password with --tls-key-file-pass"));
         assertTrue(refusal(config("missing.crt", "server.key", null)).contains("missing.crt: no such file"));
