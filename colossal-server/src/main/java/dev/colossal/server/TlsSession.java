@@ -33,6 +33,8 @@ final class TlsSession {
     private ByteBuffer appIn;
     private ByteBuffer netOut;
     private boolean handshaken;
+    /** The largest record: asked of the session once, as each ask takes the engine's lock. */
+    private final int packetSize;
     private boolean inputClosed;
     /** {@link #read} stopped as the handshake waited to write: input may wait here unread. */
     private boolean readStalled;
@@ -41,6 +43,7 @@ final class TlsSession {
         this.engine = engine;
         this.channel = channel;
         int packet = engine.getSession().getPacketBufferSize();
+        this.packetSize = packet;
         this.netIn = ByteBuffer.allocateDirect(packet);
         this.appIn = ByteBuffer.allocate(engine.getSession().getApplicationBufferSize()).limit(0);
         // room for a few records: a big reply goes out in 64 KiB writes rather than one per record
@@ -58,6 +61,7 @@ final class TlsSession {
      */
     int read(ByteBuffer dst) throws IOException {
         int start = dst.position();
+        boolean drained = false;
         while (true) {
             take(dst);
             if (!dst.hasRemaining() || inputClosed) {
@@ -79,8 +83,13 @@ final class TlsSession {
             switch (r.getStatus()) {
                 case OK -> checkRenegotiation(r.getHandshakeStatus());
                 case BUFFER_UNDERFLOW -> {
+                    if (drained) {
+                        // the last read left room: the socket had no more, as a plain read that does
+                        // not fill its buffer says; a read more would cost a system call per request
+                        return dst.position() - start;
+                    }
                     if (!netIn.hasRemaining()) {
-                        netIn = grown(netIn, engine.getSession().getPacketBufferSize());
+                        netIn = grown(netIn, packetSize);
                     }
                     int n = channel.read(netIn);
                     if (n < 0) {
@@ -88,6 +97,7 @@ final class TlsSession {
                     } else if (n == 0) {
                         return dst.position() - start; // all received is given
                     }
+                    drained = netIn.hasRemaining();
                 }
                 case BUFFER_OVERFLOW -> {
                     if (appIn.hasRemaining()) {
@@ -119,7 +129,7 @@ final class TlsSession {
             netOut.compact();
             try {
                 // several records per write while there is room for another whole one
-                while (src.hasRemaining() && netOut.remaining() >= engine.getSession().getPacketBufferSize()) {
+                while (src.hasRemaining() && netOut.remaining() >= packetSize) {
                     SSLEngineResult r = engine.wrap(src, netOut);
                     if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
                         throw new SSLException("TLS connection closed");
