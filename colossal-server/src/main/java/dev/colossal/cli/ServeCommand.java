@@ -7,6 +7,8 @@ import dev.colossal.server.DatabasesMismatchException;
 import dev.colossal.server.ListenException;
 import dev.colossal.server.MaxMemoryMismatchException;
 import dev.colossal.server.ServerConfig;
+import dev.colossal.server.TlsConfig;
+import dev.colossal.server.TlsSetupException;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -78,12 +80,49 @@ public final class ServeCommand implements Callable<Integer> {
                     + " data directory, dbN.map (default: " + ServerConfig.DEFAULT_DATABASES + ", as in Redis)")
     Integer databases;
 
+    @Option(names = "--tls-port", paramLabel = "PORT",
+            description = "Also serve RESP over TLS on this port (0: no TLS, the default); with --port 0, TLS only")
+    Integer tlsPort;
+
+    @Option(names = "--tls-cert-file", paramLabel = "FILE", description = "The server's certificate (chain), PEM")
+    Path tlsCertFile;
+
+    @Option(names = "--tls-key-file", paramLabel = "FILE",
+            description = "Its private key, PEM: PKCS#8, or OpenSSL's RSA/EC PRIVATE KEY forms")
+    Path tlsKeyFile;
+
+    @Option(names = "--tls-key-file-pass", paramLabel = "PASSWORD", description = "The key file's password, if encrypted")
+    String tlsKeyFilePass;
+
+    @Option(names = "--tls-ca-cert-file", paramLabel = "FILE", description = "CA certificates that sign clients', PEM")
+    Path tlsCaCertFile;
+
+    @Option(names = "--tls-ca-cert-dir", paramLabel = "DIR", description = "A directory of such CA PEM files")
+    Path tlsCaCertDir;
+
+    @Option(names = "--tls-auth-clients", paramLabel = "yes|no|optional",
+            description = "Whether clients must present a certificate the CA signed (default: yes, as in Redis)")
+    String tlsAuthClients;
+
+    @Option(names = "--tls-protocols", paramLabel = "LIST", description = "e.g. \"TLSv1.2 TLSv1.3\" (the default)")
+    String tlsProtocols;
+
+    @Option(names = "--tls-ciphers", paramLabel = "LIST",
+            description = "TLS 1.2 suites, ':'-separated OpenSSL or IANA names (default: the JDK's)")
+    String tlsCiphers;
+
+    @Option(names = "--tls-ciphersuites", paramLabel = "LIST",
+            description = "TLS 1.3 suites, ':'-separated, e.g. TLS_AES_256_GCM_SHA384 (default: the JDK's)")
+    String tlsCiphersuites;
+
+    private ServeConfigFile file;
+
     /** Creates the command; picocli calls this. */
     public ServeCommand() {}
 
     /** @return the settings: each flag given, else the config file's value, else the default */
     ServerConfig resolve() throws IOException {
-        ServeConfigFile f = config == null ? ServeConfigFile.NONE : ServeConfigFile.read(config);
+        ServeConfigFile f = configFile();
         ServerConfig d = ServerConfig.defaults();
         return new ServerConfig(
                 bind != null ? bind : f.string("bind", d.bind()),
@@ -101,11 +140,45 @@ public final class ServeCommand implements Callable<Integer> {
                 databases != null ? databases : f.integer("databases", d.databases()));
     }
 
+    private ServeConfigFile configFile() throws IOException {
+        if (file == null) {
+            file = config == null ? ServeConfigFile.NONE : ServeConfigFile.read(config);
+        }
+        return file;
+    }
+
+    /**
+     * @return the TLS port's settings (flags, else the config file, else Redis's defaults), or null
+     *     if tls-port is 0 or not given
+     */
+    TlsConfig resolveTls() throws IOException {
+        ServeConfigFile f = configFile();
+        int tls = tlsPort != null ? tlsPort : f.integer("tls-port", 0);
+        if (tls == 0) {
+            return null;
+        }
+        // Redis's --port 0 means no plain port; here, without TLS, it keeps meaning any free port
+        int plain = port != null ? port : f.integer("port", ServerConfig.DEFAULT_PORT);
+        return new TlsConfig(tls,
+                tlsCertFile != null ? tlsCertFile : f.path("tls-cert-file", null),
+                tlsKeyFile != null ? tlsKeyFile : f.path("tls-key-file", null),
+                tlsKeyFilePass != null ? tlsKeyFilePass : f.string("tls-key-file-pass", null),
+                tlsCaCertFile != null ? tlsCaCertFile : f.path("tls-ca-cert-file", null),
+                tlsCaCertDir != null ? tlsCaCertDir : f.path("tls-ca-cert-dir", null),
+                tlsAuthClients != null ? tlsAuthClients : f.string("tls-auth-clients", TlsConfig.AUTH_YES),
+                tlsProtocols != null ? tlsProtocols : f.string("tls-protocols", ""),
+                tlsCiphers != null ? tlsCiphers : f.string("tls-ciphers", ""),
+                tlsCiphersuites != null ? tlsCiphersuites : f.string("tls-ciphersuites", ""),
+                plain == 0);
+    }
+
     @Override
     public Integer call() throws Exception {
         ServerConfig settings;
+        TlsConfig tls;
         try {
             settings = resolve();
+            tls = resolveTls();
         } catch (IllegalArgumentException e) {
             System.err.println("colossal serve: " + e.getMessage());
             return 2;
@@ -117,7 +190,9 @@ public final class ServeCommand implements Callable<Integer> {
         }
         ColossalServer server;
         try {
-            server = ColossalServer.start(settings);
+            server = ColossalServer.start(settings, tls);
+        } catch (TlsSetupException e) {
+            return Failures.report("serve", e.getMessage());
         } catch (DataDirInUseException | MaxMemoryMismatchException | DatabasesMismatchException e) {
             return Failures.report("serve", e.getMessage());
         } catch (MapFormatException e) {
@@ -146,8 +221,9 @@ public final class ServeCommand implements Callable<Integer> {
             Runtime.getRuntime().halt(status);
         }, "colossal-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        System.err.printf("colossal: serving %s on %s:%d (RESP2/3)%s%s; Ctrl-C or SIGTERM stops%n",
-                data.toAbsolutePath(), settings.bind(), server.port(),
+        System.err.printf("colossal: serving %s on %s:%s (RESP2/3)%s%s%s; Ctrl-C or SIGTERM stops%n",
+                data.toAbsolutePath(), settings.bind(), server.port() > 0 ? server.port() : "-",
+                server.tlsPort() > 0 ? ", TLS on port " + server.tlsPort() : "",
                 server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "",
                 settings.maxMemoryBytes() > 0 ? ", entries bound to " + ByteSize.format(settings.maxMemoryBytes())
                         + " (" + settings.maxMemoryPolicy() + ")" : "");

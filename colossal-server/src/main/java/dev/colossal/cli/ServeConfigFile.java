@@ -22,7 +22,9 @@ final class ServeConfigFile {
 
     /** The settings a file may hold: the {@code serve} flags without {@code --}. */
     static final List<String> KEYS = List.of("bind", "port", "http-port", "data", "requirepass", "maxclients",
-            "proto-max-bulk-len", "timeout", "io-threads", "busy-poll", "maxmemory", "maxmemory-policy", "databases");
+            "proto-max-bulk-len", "timeout", "io-threads", "busy-poll", "maxmemory", "maxmemory-policy", "databases",
+            "tls-port", "tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-ca-cert-file", "tls-ca-cert-dir",
+            "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites");
 
     static final ServeConfigFile NONE = new ServeConfigFile(Path.of("(none)"), Map.of());
 

@@ -635,6 +635,7 @@ final class AdminCommands {
         m.put("set-max-intset-entries", Long.toString(ctx.setMaxIntsetEntries));
         m.put("stream-node-max-entries", Long.toString(ctx.streamNodeMaxEntries));
         m.put("stream-node-max-bytes", Long.toString(ctx.streamNodeMaxBytes));
+        TlsConfigValues.putAll(m, ctx.tls, ctx.tlsPort);
         return m;
     }
 

@@ -82,8 +82,26 @@ public final class ColossalServer implements AutoCloseable {
         return start(config, table -> { });
     }
 
+    /**
+     * {@link #start(ServerConfig)} with a TLS port too (or instead of the plain one: {@link TlsConfig#tlsOnly()}).
+     *
+     * @param config where to listen, where the data is, limits
+     * @param tls    the TLS port's settings, or null for none
+     * @return the running server
+     * @throws TlsSetupException if a certificate or key cannot be used, saying why
+     * @throws IOException as {@link #start(ServerConfig)} does
+     */
+    public static ColossalServer start(ServerConfig config, TlsConfig tls) throws IOException {
+        return start(config, tls == null ? null : TlsSetup.load(tls), table -> { });
+    }
+
     /** {@link #start(ServerConfig)} with commands of a test's own added to the table. */
     static ColossalServer start(ServerConfig config, Consumer<CommandTable> extraCommands) throws IOException {
+        return start(config, null, extraCommands);
+    }
+
+    private static ColossalServer start(ServerConfig config, TlsSetup tls, Consumer<CommandTable> extraCommands)
+            throws IOException {
         try {
             InetAddress.getByName(config.bind()); // else binding throws UnresolvedAddressException, unchecked
         } catch (UnknownHostException e) {
@@ -91,15 +109,18 @@ public final class ColossalServer implements AutoCloseable {
         }
         Databases dbs = Databases.open(config.dataDir(), config.databases(), config.maxMemoryBytes(), System::currentTimeMillis);
         ServerContext ctx = new ServerContext(dbs, config, System::currentTimeMillis);
+        ctx.tls = tls == null ? null : tls.config();
         dbs.watch(ctx.sweeper);
         RespServer resp = null;
         HttpApi http = null;
         try {
             CommandTable table = new CommandTable(ctx);
             extraCommands.accept(table);
-            resp = new RespServer(ctx, table);
+            resp = new RespServer(ctx, table, tls);
             try {
                 resp.start();
+            } catch (ListenException e) {
+                throw e;
             } catch (BindException e) {
                 throw new ListenException("port", config.bind(), config.port(), e);
             }
@@ -141,6 +162,11 @@ public final class ColossalServer implements AutoCloseable {
     /** @return the bound RESP port */
     public int port() {
         return ctx.respPort;
+    }
+
+    /** @return the bound TLS port, or 0 if there is none */
+    public int tlsPort() {
+        return ctx.tlsPort;
     }
 
     /** @return the bound HTTP port, or -1 if HTTP is off */

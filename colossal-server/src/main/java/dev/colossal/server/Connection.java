@@ -34,6 +34,8 @@ final class Connection {
     private final CommandTable table;
     private final RequestParser parser;
     private final long maxQuery;
+    /** The connection's TLS, or null on the plain port. */
+    private final TlsSession tls;
     private SelectionKey key;
     private KeyViews keys;
     private ReadAhead readAhead;
@@ -54,6 +56,12 @@ final class Connection {
     private boolean closed;
 
     Connection(SocketChannel channel, Client client, ServerContext ctx, CommandTable table) {
+        this(channel, client, ctx, table, null);
+    }
+
+    /** A connection whose bytes go through {@code tls} (null: plain). */
+    Connection(SocketChannel channel, Client client, ServerContext ctx, CommandTable table, TlsSession tls) {
+        this.tls = tls;
         this.channel = channel;
         this.client = client;
         this.ctx = ctx;
@@ -119,7 +127,7 @@ final class Connection {
                     makeRoom();
                 }
                 inBuffer.clear().position(inEnd);
-                int n = channel.read(inBuffer);
+                int n = tls == null ? channel.read(inBuffer) : tls.read(inBuffer);
                 if (n < 0) {
                     close();
                     return;
@@ -257,13 +265,17 @@ final class Connection {
         Reply out = client.reply;
         if (outPos < out.len) {
             // The reply buffer is native: the socket takes it as it is, in one write.
-            int n = channel.write(out.pending(outPos));
+            int n = tls == null ? channel.write(out.pending(outPos)) : tls.write(out.pending(outPos));
             outPos += n;
             ctx.stats.bytesOut.add(n);
             if (outPos < out.len) {
                 key.interestOps(SelectionKey.OP_WRITE);
                 return;
             }
+        }
+        if (tls != null && !tls.flushed()) { // the last records, or the handshake's, wait for the socket
+            key.interestOps(SelectionKey.OP_WRITE);
+            return;
         }
         outPos = 0;
         out.reset(KEEP_OUTPUT);
@@ -279,6 +291,13 @@ final class Connection {
         }
         if (key.interestOps() != SelectionKey.OP_READ) {
             key.interestOps(SelectionKey.OP_READ);
+        }
+        if (tls != null && tls.readStalled()) {
+            // what the handshake left unread while it waited to write will not wake the selector
+            onReadable();
+            if (!closed) {
+                flush();
+            }
         }
     }
 
@@ -357,6 +376,9 @@ final class Connection {
         ctx.stats.connectedClients.decrement();
         if (key != null) {
             key.cancel();
+        }
+        if (tls != null) {
+            tls.close();
         }
         try {
             channel.close();

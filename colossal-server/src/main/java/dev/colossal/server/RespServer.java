@@ -9,7 +9,10 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 
-/** The RESP listener: one acceptor thread handing connections round-robin to the event loops. */
+/**
+ * The RESP listeners: one acceptor thread per port (the plain one, and the TLS one if there is
+ * {@link TlsSetup}) handing connections round-robin to the event loops.
+ */
 final class RespServer implements AutoCloseable {
 
     private static final byte[] MAX_CLIENTS = ("-" + Errors.MAX_CLIENTS + "\r\n").getBytes(StandardCharsets.US_ASCII);
@@ -19,11 +22,21 @@ final class RespServer implements AutoCloseable {
     private final EventLoop[] loops;
     private ServerSocketChannel listener;
     private Thread acceptor;
+    /** The TLS port's settings, or null for none. */
+    private final TlsSetup tls;
+    private ServerSocketChannel tlsListener;
+    private Thread tlsAcceptor;
     private volatile boolean running;
     /** See {@link #spare()}; touched by the acceptor thread only, until {@link #close}. */
     private EventLoop spare;
 
     RespServer(ServerContext ctx, CommandTable table) throws IOException {
+        this(ctx, table, null);
+    }
+
+    /** A server with a TLS port too, unless {@code tls} is null. */
+    RespServer(ServerContext ctx, CommandTable table, TlsSetup tls) throws IOException {
+        this.tls = tls;
         this.ctx = ctx;
         this.table = table;
         this.loops = new EventLoop[ctx.config.ioThreads()];
@@ -32,25 +45,56 @@ final class RespServer implements AutoCloseable {
         }
     }
 
-    /** Binds and starts accepting; returns the bound port. */
+    /**
+     * Binds and starts accepting; returns the bound plain port (0 if TLS only).
+     *
+     * @throws ListenException naming tls-port if the TLS port cannot be bound (other bind failures are the plain port's)
+     */
     int start() throws IOException {
-        listener = ServerSocketChannel.open();
-        listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-        listener.bind(new InetSocketAddress(ctx.config.bind(), ctx.config.port()), 1024);
-        int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
+        int port = 0;
+        if (tls == null || !tls.config().tlsOnly()) {
+            listener = listen(ctx.config.port());
+            port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
+        }
         ctx.respPort = port;
+        if (tls != null) {
+            try {
+                tlsListener = listen(tls.config().port());
+            } catch (java.net.BindException e) {
+                throw new ListenException("tls-port", ctx.config.bind(), tls.config().port(), e);
+            }
+            ctx.tlsPort = ((InetSocketAddress) tlsListener.getLocalAddress()).getPort();
+        }
         running = true;
         for (EventLoop l : loops) {
             l.start();
         }
-        acceptor = new Thread(this::acceptLoop, "colossal-accept");
-        acceptor.start();
+        if (listener != null) {
+            acceptor = new Thread(() -> acceptLoop(listener, null), "colossal-accept");
+            acceptor.start();
+        }
+        if (tlsListener != null) {
+            tlsAcceptor = new Thread(() -> acceptLoop(tlsListener, tls), "colossal-accept-tls");
+            tlsAcceptor.start();
+        }
         return port;
     }
 
-    private void acceptLoop() {
+    private ServerSocketChannel listen(int port) throws IOException {
+        ServerSocketChannel l = ServerSocketChannel.open();
         try {
-            acceptUntilClosed();
+            l.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            l.bind(new InetSocketAddress(ctx.config.bind(), port), 1024);
+        } catch (IOException e) {
+            l.close();
+            throw e;
+        }
+        return l;
+    }
+
+    private void acceptLoop(ServerSocketChannel listener, TlsSetup tls) {
+        try {
+            acceptUntilClosed(listener, tls);
         } catch (Throwable t) {
             if (running) {
                 ctx.fail(Thread.currentThread().getName(), t);
@@ -58,7 +102,7 @@ final class RespServer implements AutoCloseable {
         }
     }
 
-    private void acceptUntilClosed() throws IOException, InterruptedException {
+    private void acceptUntilClosed(ServerSocketChannel listener, TlsSetup tls) throws IOException, InterruptedException {
         int next = 0;
         int failures = 0;
         while (running) {
@@ -92,7 +136,9 @@ final class RespServer implements AutoCloseable {
                 ctx.stats.connectionsReceived.increment();
                 if (ctx.clients.size() >= ctx.config.maxClients()) {
                     ctx.stats.rejectedConnections.increment();
-                    ch.write(ByteBuffer.wrap(MAX_CLIENTS));
+                    if (tls == null) { // a TLS client could not read it before a handshake
+                        ch.write(ByteBuffer.wrap(MAX_CLIENTS));
+                    }
                     ch.close();
                     continue;
                 }
@@ -103,7 +149,8 @@ final class RespServer implements AutoCloseable {
                         ctx.now(), ctx.config.requirePass() == null);
                 ctx.clients.put(id, client);
                 ctx.stats.connectedClients.increment();
-                Connection connection = new Connection(ch, client, ctx, table);
+                Connection connection = new Connection(ch, client, ctx, table,
+                        tls == null ? null : new TlsSession(tls.engine(), ch));
                 EventLoop loop = loops[next];
                 next = (next + 1) % loops.length;
                 if (scriptRunsOn(loop)) {
@@ -136,7 +183,7 @@ final class RespServer implements AutoCloseable {
     }
 
     /** The loop for connections that come while a script runs on the only one, started on first use. */
-    private EventLoop spare() throws IOException {
+    private synchronized EventLoop spare() throws IOException {
         if (spare == null) {
             spare = new EventLoop(ctx, "colossal-io-spare");
             spare.start();
@@ -155,12 +202,18 @@ final class RespServer implements AutoCloseable {
         if (listener != null) {
             listener.close();
         }
+        if (tlsListener != null) {
+            tlsListener.close();
+        }
         // A script that wrote cannot be killed, but the loop running it must stop (Redis's
         // SHUTDOWN NOSAVE ends such a script with the process): its writes so far stay.
         table.scripts().abortRunning();
         try {
             if (acceptor != null) {
                 acceptor.join(5000);
+            }
+            if (tlsAcceptor != null) {
+                tlsAcceptor.join(5000);
             }
             for (EventLoop l : loops) {
                 l.stop();

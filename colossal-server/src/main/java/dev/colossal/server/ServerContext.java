@@ -42,6 +42,10 @@ final class ServerContext {
     final ConcurrentHashMap<Long, Client> clients = new ConcurrentHashMap<>();
     final Tracking tracking = new Tracking(clients);
     volatile int respPort;
+    /** The bound TLS port, 0 for none (CONFIG GET tls-port). */
+    volatile int tlsPort;
+    /** The TLS settings, or null for none. */
+    volatile TlsConfig tls;
     volatile int httpPort = -1;
     /** Completed with the first failure that a server thread could not go on after. */
     final CompletableFuture<Throwable> failure = new CompletableFuture<>();
