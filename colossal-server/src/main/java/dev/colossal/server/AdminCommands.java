@@ -630,6 +630,10 @@ final class AdminCommands {
         m.put("hash-max-ziplist-entries", Long.toString(ctx.hashMaxListpackEntries));
         m.put("hash-max-listpack-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
         m.put("hash-max-ziplist-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
+        m.put("zset-max-listpack-entries", Long.toString(ctx.zsetMaxListpackEntries));
+        m.put("zset-max-ziplist-entries", Long.toString(ctx.zsetMaxListpackEntries));
+        m.put("zset-max-listpack-value", Integer.toString(ZSetLayout.MAX_LISTPACK_VALUE));
+        m.put("zset-max-ziplist-value", Integer.toString(ZSetLayout.MAX_LISTPACK_VALUE));
         m.put("stream-node-max-entries", Long.toString(ctx.streamNodeMaxEntries));
         m.put("stream-node-max-bytes", Long.toString(ctx.streamNodeMaxBytes));
         return m;
@@ -681,7 +685,7 @@ final class AdminCommands {
      * they are is an OK (a client may set its cache's policy on connect), and so is
      * latency-monitor-threshold 0 (monitoring stays off); another value is refused with why: the
      * bound is kept in the map file. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
-     * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed. A maxmemory that is no size ({@link MemorySize}, Redis's
+     * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed, zset-max-listpack-entries when a sorted set is a tree. A maxmemory that is no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
@@ -700,6 +704,7 @@ final class AdminCommands {
         long nodeEntries = -1;
         long nodeBytes = -1;
         long hashEntries = -1;
+        long zsetEntries = -1;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -721,7 +726,8 @@ final class AdminCommands {
                 continue;
             }
             if (name.equals("stream-node-max-entries") || name.equals("hash-max-listpack-entries")
-                    || name.equals("hash-max-ziplist-entries")) {
+                    || name.equals("hash-max-ziplist-entries") || name.equals("zset-max-listpack-entries")
+                    || name.equals("zset-max-ziplist-entries")) {
                 OptionalLong v = Args.toLong(a[i + 1]);
                 if (v.isEmpty() || v.getAsLong() < 0) {
                     r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
@@ -729,7 +735,9 @@ final class AdminCommands {
                             : "argument must be between 0 and " + Long.MAX_VALUE + " inclusive"));
                     return;
                 }
-                if (name.startsWith("hash")) {
+                if (name.startsWith("zset")) {
+                    zsetEntries = v.getAsLong();
+                } else if (name.startsWith("hash")) {
                     hashEntries = v.getAsLong();
                 } else {
                     nodeEntries = v.getAsLong();
@@ -812,6 +820,9 @@ final class AdminCommands {
             }
             if (hashEntries >= 0) {
                 ctx.hashMaxListpackEntries = hashEntries;
+            }
+            if (zsetEntries >= 0) {
+                ctx.zsetMaxListpackEntries = zsetEntries;
             }
             r.ok();
         } else {

@@ -273,6 +273,8 @@ final class KeyCommands {
                 ctx.waits.ready(c.db, a[2]);
             } else if (HashBuckets.isBucketed(e)) {
                 StoredHash.read(store, a[1], e).renameTo(a[2]);
+            } else if (ZSetTreeLayout.isTree(e)) {
+                StoredZSet.read(store, a[1], e, ctx.zsetMaxListpackEntries).renameTo(a[2], e);
             } else {
                 store.set(a[2], e, e.expireAtMillis());
                 store.delete(a[1]);
@@ -437,7 +439,7 @@ final class KeyCommands {
         }
         if (e.type() == StoredValue.ZSET) {
             if (encoding) {
-                r.bulk(new ZSetCursor(e).encoding() == ZSetLayout.LISTPACK ? "listpack" : "skiplist");
+                r.bulk(!ZSetTreeLayout.isTree(e) && new ZSetCursor(e).encoding() == ZSetLayout.LISTPACK ? "listpack" : "skiplist");
             } else {
                 r.integer(1);
             }

@@ -52,6 +52,8 @@ final class ServerContext {
     final ListCollector collector;
     /** hash-max-listpack-entries: fields a hash keeps in one value before it is bucketed ({@link StoredHash}); CONFIG SET changes it. */
     volatile long hashMaxListpackEntries = HashLayout.MAX_LISTPACK_ENTRIES;
+    /** zset-max-listpack-entries: members a sorted set keeps in one value before it is a tree ({@link StoredZSet}); CONFIG SET changes it. */
+    volatile long zsetMaxListpackEntries = ZSetLayout.MAX_LISTPACK_ENTRIES;
     /** stream-node-max-entries: entries a stream node takes before XADD starts another; CONFIG SET changes it. */
     volatile long streamNodeMaxEntries = StreamLayout.DEFAULT_NODE_MAX_ENTRIES;
     /** stream-node-max-bytes: a stream node's bound in bytes; CONFIG SET changes it. */

@@ -228,7 +228,7 @@ final class SortCommand {
                 all.add(v.member(i));
             }
         } else {
-            ZSetCursor z = new ZSetCursor(e);
+            ZSetCursor z = SortedSetCommands.cursor(db, key, e);
             while (z.next()) {
                 all.add(z.member());
             }
