@@ -345,7 +345,10 @@ final class KeyCommands {
             return;
         }
         long stored = e.offset() + e.length();
-        r.integer(((a[2].length + stored + ENTRY_OVERHEAD + 7) & ~7L) + SLOT);
+        long[] nodes = {0};
+        // A big sorted set's nodes, each an entry of the element map (O(n / node size), as Redis's is O(samples))
+        SortedSetCommands.big(ctx.db(c), a[2], e, z -> nodes[0] = z.storedBytes());
+        r.integer(((a[2].length + stored + ENTRY_OVERHEAD + 7) & ~7L) + SLOT + nodes[0]);
     }
 
     /**

@@ -286,23 +286,41 @@ final class StoredZSet implements ZSetWrites {
     void copyTo(KeyValueStore to, byte[] toKey, long at) {
         ListElements dst = to.elements(true);
         long newId = dst.newId(toKey);
-        long[] roots = new long[2];
-        ZSetTree[] trees = {byScore, byMember};
-        for (int t = 0; t < 2; t++) {
+        long[] roots = {rootPos(byScore), rootPos(byMember)};
+        nodes((p, raw) -> dst.put(newId, p, raw));
+        to.set(toKey, ZSetTreeLayout.header(newId, count, next, roots[0], roots[1], retired, 0), 0,
+                ZSetTreeLayout.RETIRED_OFFSET, at, StoredValue.ZSET);
+    }
+
+    /** @return the nodes of both trees as stored (what the collector keeps of this set, but its root) */
+    long nodeCount() {
+        long[] n = {0};
+        nodes((p, raw) -> n[0]++);
+        return n[0];
+    }
+
+    /** @return the bytes of the nodes' keys and values in the element map */
+    long storedBytes() {
+        long[] n = {0};
+        nodes((p, raw) -> n[0] += ListLayout.ELEMENT_KEY_LENGTH + raw.length);
+        return n[0];
+    }
+
+    /** Hands each stored node of both trees, from the roots down, to {@code action}. */
+    private void nodes(ZSetTree.PositionWriter action) {
+        for (ZSetTree t : new ZSetTree[] {byScore, byMember}) {
             ArrayDeque<Long> todo = new ArrayDeque<>();
-            todo.add(roots[t] = rootPos(trees[t]));
+            todo.add(rootPos(t));
             while (!todo.isEmpty()) {
                 long p = todo.poll();
                 byte[] raw = raw(p);
-                dst.put(newId, p, raw);
+                action.put(p, raw);
                 ZSetNode node = ZSetNode.decode(raw, p);
                 for (int i = 0; !node.leaf && i < node.n; i++) {
                     todo.add(node.children[i]);
                 }
             }
         }
-        to.set(toKey, ZSetTreeLayout.header(newId, count, next, roots[0], roots[1], retired, 0), 0,
-                ZSetTreeLayout.RETIRED_OFFSET, at, StoredValue.ZSET);
     }
 
     private long rootPos(ZSetTree t) {
