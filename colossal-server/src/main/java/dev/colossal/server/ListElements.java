@@ -61,6 +61,20 @@ final class ListElements implements AutoCloseable {
         return hashCounts;
     }
 
+    /**
+     * @param what the kind of value under {@code key}, for the message
+     * @return the element map of {@code store}, which a header of {@code what} under {@code key} needs
+     * @throws IllegalStateException if the database has none (its file was deleted)
+     */
+    static ListElements of(KeyValueStore store, byte[] key, String what) {
+        ListElements elements = store.elements(false);
+        if (elements == null) {
+            throw new IllegalStateException(what + " under a key of length=" + key.length + " has no element map file "
+                    + fileFor(store.path()) + ": was it deleted? DEL the key");
+        }
+        return elements;
+    }
+
     /** @return the element at {@code position} of collection {@code id}, or null */
     byte[] get(long id, long position) {
         return map.get(ListLayout.elementKey(id, position));

@@ -356,11 +356,6 @@ final class StoredZSet implements ZSetWrites {
     }
 
     private static ListElements elementsOf(KeyValueStore store, byte[] key) {
-        ListElements elements = store.elements(false);
-        if (elements == null) {
-            throw new IllegalStateException("sorted set under a key of length=" + key.length + " has no element map file "
-                    + ListElements.fileFor(store.path()) + ": was it deleted? DEL the key");
-        }
-        return elements;
+        return ListElements.of(store, key, "sorted set");
     }
 }

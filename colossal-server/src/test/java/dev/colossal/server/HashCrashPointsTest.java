@@ -12,7 +12,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * Every point a kill could stop a bucketed hash's change at: a change is stopped after its first
@@ -57,33 +56,14 @@ class HashCrashPointsTest {
                     change = c -> c.hset("h", f, v);
                     after.put(f, v);
                 }
-                for (int stopAt = 1; ; stopAt++) {
-                    int[] writes = {0};
-                    int at = stopAt;
-                    StoredHash.afterWrite = () -> {
-                        if (++writes[0] == at) {
-                            throw new IllegalStateException("stopped for the test"); // a kill's stand-in
-                        }
-                    };
-                    boolean stopped;
-                    try {
-                        change.accept(j);
-                        stopped = false;
-                    } catch (JedisDataException e) {
-                        assertTrue(e.getMessage().contains("stopped for the test"), e.getMessage());
-                        stopped = true;
-                    } finally {
-                        StoredHash.afterWrite = () -> { };
-                    }
-                    if (!stopped) {
-                        break;
-                    }
-                    stops++;
-                    check(j, model, after, "step " + step + ", stopped after write " + stopAt);
+                Map<String, String> before = model;
+                int s0 = step;
+                stops += StopPoints.each(hook -> StoredHash.afterWrite = hook, () -> change.accept(j), stopAt -> {
+                    check(j, before, after, "step " + s0 + ", stopped after write " + stopAt);
                     change.accept(j); // what the client would do: send it again
-                    check(j, after, after, "step " + step + ", sent again after a stop at write " + stopAt);
-                    restore(j, model); // and back, to stop the next write
-                }
+                    check(j, after, after, "step " + s0 + ", sent again after a stop at write " + stopAt);
+                    restore(j, before); // and back, to stop the next write
+                });
                 check(j, after, after, "step " + step);
                 model = after;
             }

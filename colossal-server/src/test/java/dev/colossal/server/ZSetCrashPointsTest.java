@@ -14,7 +14,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.resps.Tuple;
 
 /**
@@ -68,31 +67,12 @@ class ZSetCrashPointsTest {
                     change = c -> c.zadd("z", score, m);
                     after.put(m, score);
                 }
-                for (int stopAt = 1; ; stopAt++) {
-                    int[] writes = {0};
-                    int at = stopAt;
-                    StoredZSet.afterWrite = () -> {
-                        if (++writes[0] == at) {
-                            throw new IllegalStateException("stopped for the test"); // a kill's stand-in
-                        }
-                    };
-                    boolean stopped;
-                    try {
-                        change.accept(j);
-                        stopped = false;
-                    } catch (JedisDataException e) {
-                        assertTrue(e.getMessage().contains("stopped for the test"), e.getMessage());
-                        stopped = true;
-                    } finally {
-                        StoredZSet.afterWrite = () -> { };
-                    }
-                    if (!stopped) {
-                        break;
-                    }
-                    stops++;
-                    check(j, model, after, "step " + step + ", stopped after write " + stopAt);
-                    restore(j, model); // back, to stop the next write
-                }
+                Map<String, Double> before = model;
+                int s0 = step;
+                stops += StopPoints.each(hook -> StoredZSet.afterWrite = hook, () -> change.accept(j), stopAt -> {
+                    check(j, before, after, "step " + s0 + ", stopped after write " + stopAt);
+                    restore(j, before); // back, to stop the next write
+                });
                 check(j, after, after, "step " + step);
                 model = after;
             }

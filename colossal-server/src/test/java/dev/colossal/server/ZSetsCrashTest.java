@@ -50,25 +50,8 @@ class ZSetsCrashTest {
                 long fromChurn = churned.get() + 1;
                 // Pipelined, so that the server is busy writing, and a kill lands mid-write, most of the time;
                 // scores fall as members are added, so each lands first, and ranks say whether any was lost
-                Thread adder = new Thread(() -> {
-                    try (Wire w = new Wire(port)) {
-                        for (long i = fromAdd; !stop.get(); i += PIPELINE) {
-                            java.io.ByteArrayOutputStream batch = new java.io.ByteArrayOutputStream();
-                            for (long k = i; k < i + PIPELINE; k++) {
-                                batch.writeBytes(Wire.encode("ZADD", "big", Long.toString(-k), "m" + k));
-                            }
-                            w.send(batch.toByteArray());
-                            for (long k = i; k < i + PIPELINE; k++) {
-                                if (!w.reply().equals(":1\r\n")) {
-                                    throw new IllegalStateException("ZADD of a new member answered otherwise");
-                                }
-                                added.set(k);
-                            }
-                        }
-                    } catch (java.io.IOException | RuntimeException killed) {
-                        // the server died under the call: not acknowledged
-                    }
-                });
+                Thread adder = PipelinedWrites.thread(port, stop, fromAdd, PIPELINE,
+                        k -> Wire.encode("ZADD", "big", Long.toString(-k), "m" + k), ":1\r\n", added);
                 Thread churner = new Thread(() -> {
                     try (Jedis j = new Jedis("127.0.0.1", port)) {
                         for (long i = fromChurn; !stop.get(); i++) {
@@ -85,11 +68,7 @@ class ZSetsCrashTest {
                 });
                 adder.start();
                 churner.start();
-                // Acknowledged writes first, however busy the machine, then a kill at a time that varies
-                long deadline = System.nanoTime() + 30_000_000_000L;
-                while (added.get() < fromAdd + 2 * PIPELINE && System.nanoTime() < deadline) {
-                    Thread.sleep(10);
-                }
+                PipelinedWrites.awaitAcknowledged(added, fromAdd + 2 * PIPELINE);
                 Thread.sleep(300 + 400L * round);
                 server.destroyForcibly().waitFor();
                 stop.set(true);
