@@ -23,6 +23,7 @@ final class ListElements implements AutoCloseable {
     private final BytesMap map;
     private final StreamEndNodes streamEnds = new StreamEndNodes();
     private final HashCounts hashCounts = new HashCounts();
+    private final ZSetNodeCache zsetNodes = new ZSetNodeCache();
 
     private ListElements(BytesMap map) {
         this.map = map;
@@ -73,6 +74,11 @@ final class ListElements implements AutoCloseable {
                     + fileFor(store.path()) + ": was it deleted? DEL the key");
         }
         return elements;
+    }
+
+    /** @return the big sorted sets' inner nodes this map holds, kept decoded in memory by {@link StoredZSet} */
+    ZSetNodeCache zsetNodes() {
+        return zsetNodes;
     }
 
     /** @return the element at {@code position} of collection {@code id}, or null */

@@ -242,8 +242,9 @@ final class StoredZSet implements ZSetWrites {
             afterWrite.run();
         }
         long[] at = {next};
-        long scoreRoot = byScore.write(at, this::putNode);
-        long memberRoot = byMember.write(at, this::putNode);
+        java.util.List<ZSetNode> written = new java.util.ArrayList<>();
+        long scoreRoot = byScore.write(at, this::putNode, written);
+        long memberRoot = byMember.write(at, this::putNode, written);
         if (nRetired > ZSetTreeLayout.MAX_RETIRED) {
             rebuild(); // the nodes just written are past the header's next: garbage
             return;
@@ -252,6 +253,9 @@ final class StoredZSet implements ZSetWrites {
         store.set(key, ZSetTreeLayout.header(id, count, next, scoreRoot, memberRoot, retired, nRetired), 0,
                 ZSetTreeLayout.RETIRED_OFFSET + nRetired * Long.BYTES, expireAt, StoredValue.ZSET);
         afterWrite.run();
+        for (ZSetNode node : written) {
+            elements.zsetNodes().put(id, node.pos, node); // only now: past a header that failed, a position is written again
+        }
         for (int i = 0; i < nRetired; i++) {
             elements.remove(id, retired[i]);
             afterWrite.run();
@@ -343,7 +347,13 @@ final class StoredZSet implements ZSetWrites {
     }
 
     private ZSetNode load(long pos) {
-        return ZSetNode.decode(raw(pos), pos);
+        ZSetNode kept = elements.zsetNodes().get(id, pos);
+        if (kept != null) {
+            return kept;
+        }
+        ZSetNode node = ZSetNode.decode(raw(pos), pos);
+        elements.zsetNodes().put(id, pos, node);
+        return node;
     }
 
     private byte[] raw(long pos) {

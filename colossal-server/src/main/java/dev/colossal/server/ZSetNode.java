@@ -66,6 +66,21 @@ final class ZSetNode {
         return node;
     }
 
+    /** @return a copy of this stored node that a command may change without touching this one (members are shared: never changed) */
+    ZSetNode copy() {
+        ZSetNode c = new ZSetNode(leaf, n + 1);
+        System.arraycopy(scores, 0, c.scores, 0, n);
+        System.arraycopy(members, 0, c.members, 0, n);
+        if (!leaf) {
+            System.arraycopy(children, 0, c.children, 0, n);
+            System.arraycopy(counts, 0, c.counts, 0, n);
+        }
+        c.n = n;
+        c.pos = pos;
+        c.dirty = dirty;
+        return c;
+    }
+
     /** @return the node's bytes */
     byte[] encode() {
         long length = bytes();

@@ -324,11 +324,12 @@ final class ZSetTree {
     /**
      * Writes every dirty node, children first, each at a new position from {@code next}.
      *
-     * @param put stores a node's bytes at a position
+     * @param put     stores a node's bytes at a position
+     * @param written gets each node written
      * @return the root's position
      */
-    long write(long[] next, PositionWriter put) {
-        return write(root, next, put);
+    long write(long[] next, PositionWriter put, java.util.List<ZSetNode> written) {
+        return write(root, next, put, written);
     }
 
     /** Stores one node's bytes at one position. */
@@ -337,14 +338,14 @@ final class ZSetTree {
         void put(long pos, byte[] node);
     }
 
-    private long write(ZSetNode node, long[] next, PositionWriter put) {
+    private long write(ZSetNode node, long[] next, PositionWriter put, java.util.List<ZSetNode> written) {
         if (!node.dirty && node.pos >= 0) {
             return node.pos;
         }
         if (!node.leaf) {
             for (int i = 0; i < node.n; i++) {
                 if (node.loaded[i] != null) {
-                    node.children[i] = write(node.loaded[i], next, put);
+                    node.children[i] = write(node.loaded[i], next, put, written);
                 }
             }
         }
@@ -352,6 +353,7 @@ final class ZSetTree {
         node.pos = next[0]++;
         put.put(node.pos, node.encode());
         node.dirty = false;
+        written.add(node);
         return node.pos;
     }
 }
