@@ -15,6 +15,7 @@ final class ZSetNodeCache {
     /** Above this the whole cache is dropped: it refills from the sets still read. */
     private static final int MAX_NODES = 4096;
 
+    /** A node's place: its collection and position. */
     private record Key(long id, long pos) {}
 
     private final ConcurrentHashMap<Key, ZSetNode> nodes = new ConcurrentHashMap<>();

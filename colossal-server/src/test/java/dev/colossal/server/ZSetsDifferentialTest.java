@@ -60,7 +60,7 @@ class ZSetsDifferentialTest {
 
     private static String[] single(SplittableRandom r, String k) {
         String m = member(r);
-        return switch (r.nextInt(44)) {
+        return switch (r.nextInt(45)) {
             case 0, 1, 2, 3, 4, 5, 6, 7 -> zadd(r, k);
             case 8 -> new String[] {"ZINCRBY", k, pick(r, new String[] {"1", "-2.5", "+inf", "-inf", "x"}), m};
             case 9, 10, 11 -> members(r, "ZREM", k);
@@ -97,6 +97,8 @@ class ZSetsDifferentialTest {
             case 40 -> new String[] {"ZADD", k, "INCR", pick(r, SCORES), m};
             case 41 -> new String[] {"ZINTERCARD", "2", k, pick(r, KEYS)};
             case 42 -> new String[] {"ZADD", LEX_KEY, "0", m, "0", member(r), "0", member(r)};
+            case 43 -> r.nextInt(8) == 0 ? new String[] {"MOVE", k, "1"}
+                    : new String[] {r.nextBoolean() ? "BZPOPMIN" : "BZPOPMAX", k, pick(r, KEYS), "0.01"};
             default -> new String[] {"ZRANGE", k, "0", "-1", "WITHSCORES"};
         };
     }
