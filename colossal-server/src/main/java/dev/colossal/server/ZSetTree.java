@@ -259,7 +259,7 @@ final class ZSetTree {
             return true;
         }
         refresh(node, i, c);
-        if (c.n < maxEntries / 4 && node.n > 1) {
+        if (c.n <= maxEntries / 4 && node.n > 1) { // at 4 entries a node (tests) a lone entry merges too
             merge(node, i + 1 < node.n ? i : i - 1);
         }
         return true;
