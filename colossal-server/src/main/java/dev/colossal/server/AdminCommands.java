@@ -633,6 +633,10 @@ final class AdminCommands {
         m.put("hash-max-listpack-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
         m.put("hash-max-ziplist-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
         m.put("set-max-intset-entries", Long.toString(ctx.setMaxIntsetEntries));
+        m.put("zset-max-listpack-entries", Long.toString(ctx.zsetMaxListpackEntries));
+        m.put("zset-max-ziplist-entries", Long.toString(ctx.zsetMaxListpackEntries));
+        m.put("zset-max-listpack-value", Integer.toString(ZSetLayout.MAX_LISTPACK_VALUE));
+        m.put("zset-max-ziplist-value", Integer.toString(ZSetLayout.MAX_LISTPACK_VALUE));
         m.put("stream-node-max-entries", Long.toString(ctx.streamNodeMaxEntries));
         m.put("stream-node-max-bytes", Long.toString(ctx.streamNodeMaxBytes));
         TlsConfigValues.putAll(m, ctx.tls, ctx.tlsPort);
@@ -686,8 +690,9 @@ final class AdminCommands {
      * latency-monitor-threshold 0 (monitoring stays off); another value is refused with why: the
      * bound is kept in the map file. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
-     * set-max-intset-entries when a set is; latency-tracking and its info percentiles are
-     * {@link LatencyTracking}'s. A maxmemory that is no size ({@link MemorySize}, Redis's
+     * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
+     * latency-tracking and its info percentiles are {@link LatencyTracking}'s. A maxmemory that is
+     * no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
@@ -709,6 +714,7 @@ final class AdminCommands {
         int latencyOn = -1;
         double[] percentiles = null;
         long setEntries = -1;
+        long zsetEntries = -1;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -730,7 +736,8 @@ final class AdminCommands {
                 continue;
             }
             if (name.equals("stream-node-max-entries") || name.equals("hash-max-listpack-entries")
-                    || name.equals("hash-max-ziplist-entries") || name.equals("set-max-intset-entries")) {
+                    || name.equals("hash-max-ziplist-entries") || name.equals("set-max-intset-entries")
+                    || name.equals("zset-max-listpack-entries") || name.equals("zset-max-ziplist-entries")) {
                 OptionalLong v = Args.toLong(a[i + 1]);
                 if (v.isEmpty() || v.getAsLong() < 0) {
                     r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
@@ -740,6 +747,8 @@ final class AdminCommands {
                 }
                 if (name.startsWith("set")) {
                     setEntries = v.getAsLong();
+                } else if (name.startsWith("zset")) {
+                    zsetEntries = v.getAsLong();
                 } else if (name.startsWith("hash")) {
                     hashEntries = v.getAsLong();
                 } else {
@@ -851,6 +860,9 @@ final class AdminCommands {
             }
             if (setEntries >= 0) {
                 ctx.setMaxIntsetEntries = setEntries;
+            }
+            if (zsetEntries >= 0) {
+                ctx.zsetMaxListpackEntries = zsetEntries;
             }
             r.ok();
         } else {

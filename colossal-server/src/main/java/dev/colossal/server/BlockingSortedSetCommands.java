@@ -66,13 +66,19 @@ final class BlockingSortedSetCommands {
             if (e == null) {
                 return null;
             }
-            ZSetValue z = ZSetValue.of(e);
-            int at = min ? 0 : z.size() - 1;
-            byte[] member = z.member(at);
-            String score = ZScore.format(z.score(at));
-            z.removeRange(at, at + 1);
-            SortedSetCommands.save(store, key, z, e.expireAtMillis());
-            SortedSetCommands.changed(ctx, store, key, min ? "zpopmin" : "zpopmax", z.size() == 0);
+            ZSetWrites z = SortedSetCommands.open(store, key, e, ctx.zsetMaxListpackEntries);
+            long at = min ? 0 : z.count() - 1;
+            Object[] first = new Object[2];
+            z.walk(at, !min, (s, m) -> {
+                first[0] = s;
+                first[1] = m;
+                return false;
+            });
+            byte[] member = (byte[]) first[1];
+            String score = ZScore.format((double) first[0]);
+            z.removeRanks(at, at + 1);
+            SortedSetCommands.store(store, key, e, z);
+            SortedSetCommands.changed(ctx, store, key, min ? "zpopmin" : "zpopmax", z.count() == 0);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             out.writeBytes("*3\r\n".getBytes(StandardCharsets.US_ASCII));
             out.writeBytes(BlockingListCommands.bulk(key));

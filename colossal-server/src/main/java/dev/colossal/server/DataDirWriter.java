@@ -162,8 +162,8 @@ public final class DataDirWriter implements AutoCloseable {
     public void setZSet(int db, byte[] key, dev.colossal.rdb.RdbZSets.ZSet zset, long expireAtMillis) {
         check(db);
         try {
-            byte[] payload = ZSetValue.loaded(zset.members(), zset.scores(), zset.listpack()).encode();
-            dbs.open(db).set(key, payload, 0, payload.length, expireAtMillis, StoredValue.ZSET);
+            SortedSetCommands.save(dbs.open(db), key,
+                    ZSetValue.loaded(zset.members(), zset.scores(), zset.listpack(), ZSetLayout.MAX_LISTPACK_ENTRIES), expireAtMillis);
         } catch (ReplyException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

@@ -152,6 +152,10 @@ final class DatabaseCommands {
                 StoredHash h = StoredHash.read(src, a[1], e);
                 h.copyTo(dst, a[1], e.expireAtMillis());
                 h.delete();
+            } else if (ZSetTreeLayout.isTree(e)) {
+                StoredZSet z = StoredZSet.read(src, a[1], e, ctx.zsetMaxListpackEntries);
+                z.copyTo(dst, a[1], e.expireAtMillis());
+                z.delete();
             } else {
                 dst.set(a[1], e, e.expireAtMillis());
                 src.delete(a[1]);
@@ -208,6 +212,8 @@ final class DatabaseCommands {
                 ctx.waits.ready((int) to, a[2]);
             } else if (HashBuckets.isBucketed(e)) {
                 StoredHash.read(src, a[1], e).copyTo(dst, a[2], e.expireAtMillis());
+            } else if (ZSetTreeLayout.isTree(e)) {
+                StoredZSet.read(src, a[1], e, ctx.zsetMaxListpackEntries).copyTo(dst, a[2], e.expireAtMillis());
             } else {
                 dst.set(a[2], e, e.expireAtMillis());
             }

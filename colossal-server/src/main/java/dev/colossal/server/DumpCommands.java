@@ -57,7 +57,7 @@ final class DumpCommands {
             return StoredStream.locked(store, key, s -> s == null ? null : DumpPayload.ofStream(s.dumped(), perNode));
         }
         if (e.type() == StoredValue.ZSET) {
-            return dumpZSet(e);
+            return dumpZSet(SortedSetCommands.cursor(store, key, e));
         }
         byte[][] bucketed = new byte[1][];
         if (HashCommands.bucketed(store, key, e, h -> bucketed[0] = DumpPayload.ofHash(h.pairs()))) {
@@ -100,8 +100,7 @@ final class DumpCommands {
     }
 
     /** A sorted set's payload as Redis 7.0 dumps it: a listpack (type 17) if it holds one, else type 5. */
-    private static byte[] dumpZSet(KeyValueStore.Entry e) {
-        ZSetCursor z = new ZSetCursor(e);
+    private static byte[] dumpZSet(ZSetCursor z) {
         java.util.List<byte[]> members = new java.util.ArrayList<>(z.count());
         double[] scores = new double[z.count()];
         java.util.List<byte[]> listpack = new java.util.ArrayList<>(2 * z.count());
@@ -193,9 +192,8 @@ final class DumpCommands {
                     long limit = ctx.setMaxIntsetEntries;
                     SetCommands.save(store, a[1], SetValue.loaded(value.set(), limit), deadline, limit);
                 } else if (value.zset() != null) {
-                    byte[] payload = ZSetValue.loaded(value.zset().members(), value.zset().scores(), value.zset().listpack())
-                            .encode();
-                    store.set(a[1], payload, 0, payload.length, deadline, StoredValue.ZSET);
+                    SortedSetCommands.save(store, a[1], ZSetValue.loaded(value.zset().members(), value.zset().scores(),
+                            value.zset().listpack(), ctx.zsetMaxListpackEntries), deadline);
                     ctx.waits.ready(c.db, a[1]); // for BZPOPMIN's waiters
                 } else {
                     StoredHash.save(store, a[1], HashValue.loaded(value.hash()), deadline, ctx.hashMaxListpackEntries);

@@ -153,7 +153,7 @@ final class GeoCommands {
 
     private ZSetCursor read(Client c, byte[] key) {
         KeyValueStore.Entry e = SortedSetCommands.zset(ctx.db(c), key);
-        return e == null ? null : new ZSetCursor(e);
+        return SortedSetCommands.cursor(ctx.db(c), key, e);
     }
 
     private void geopos(Client c, byte[][] a, Reply r) {

@@ -53,7 +53,7 @@ final class GeoSearch {
     private void run(Client c, byte[][] a, Reply r, int keyAt, int kind) {
         KeyValueStore db = ctx.db(c);
         KeyValueStore.Entry e = SortedSetCommands.zset(db, a[keyAt]);
-        ZSetCursor z = e == null ? null : new ZSetCursor(e);
+        ZSetCursor z = SortedSetCommands.cursor(db, a[keyAt], e);
         GeoQuery q = GeoQuery.parse(a, keyAt, kind, z);
         if (q == null) {
             r.error(Errors.SYNTAX);
@@ -83,7 +83,7 @@ final class GeoSearch {
             StringCommands.lockAll(ls);
             try {
                 KeyValueStore.Entry again = SortedSetCommands.zset(db, a[keyAt]);
-                answer(c, q, again == null ? null : new ZSetCursor(again), r, "georadiusstore");
+                answer(c, q, SortedSetCommands.cursor(db, a[keyAt], again), r, "georadiusstore");
             } finally {
                 StringCommands.unlockAll(ls);
             }
@@ -130,7 +130,8 @@ final class GeoSearch {
             scores[i] = q.storeDist ? shown(shape, p) / shape.toMeters() : p.score();
             members[i] = p.member();
         }
-        SortedSetCommands.save(db, q.store, ZSetValue.built(scores, members, n), StoredValue.NO_EXPIRY);
+        SortedSetCommands.save(db, q.store, ZSetValue.builtUnder(scores, members, n, ctx.zsetMaxListpackEntries),
+                StoredValue.NO_EXPIRY);
         ctx.events.fire(KeyspaceEvents.ZSET, storeEvent, db, q.store);
         SortedSetCommands.ready(ctx, db, q.store);
         r.integer(n);

@@ -273,6 +273,8 @@ final class KeyCommands {
                 ctx.waits.ready(c.db, a[2]);
             } else if (HashBuckets.isBucketed(e)) {
                 StoredHash.read(store, a[1], e).renameTo(a[2]);
+            } else if (ZSetTreeLayout.isTree(e)) {
+                StoredZSet.read(store, a[1], e, ctx.zsetMaxListpackEntries).renameTo(a[2], e);
             } else {
                 store.set(a[2], e, e.expireAtMillis());
                 store.delete(a[1]);
@@ -345,7 +347,12 @@ final class KeyCommands {
             r.nullBulk();
             return;
         }
-        r.integer(entryBytes(a[2].length, e.offset() + e.length()) + ElementUsage.estimate(ctx.db(c), e, samples));
+        long[] nodes = {-1};
+        // A big sorted set's tree nodes are counted whole (O(n / node size), as Redis's is O(samples));
+        // the other element-map collections' entries are sampled
+        SortedSetCommands.big(ctx.db(c), a[2], e, z -> nodes[0] = z.storedBytes());
+        long elements = nodes[0] >= 0 ? nodes[0] : ElementUsage.estimate(ctx.db(c), e, samples);
+        r.integer(entryBytes(a[2].length, e.offset() + e.length()) + elements);
     }
 
     /** @return about what a map entry of a {@code key}-byte key and a {@code stored}-byte value takes */
@@ -444,7 +451,7 @@ final class KeyCommands {
         }
         if (e.type() == StoredValue.ZSET) {
             if (encoding) {
-                r.bulk(new ZSetCursor(e).encoding() == ZSetLayout.LISTPACK ? "listpack" : "skiplist");
+                r.bulk(!ZSetTreeLayout.isTree(e) && new ZSetCursor(e).encoding() == ZSetLayout.LISTPACK ? "listpack" : "skiplist");
             } else {
                 r.integer(1);
             }

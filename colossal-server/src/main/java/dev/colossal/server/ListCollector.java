@@ -217,6 +217,9 @@ final class ListCollector implements AutoCloseable {
         if (HashBuckets.hasBuckets(h.type())) {
             return HashBuckets.held(h, id);
         }
+        if (h.type() == StoredValue.ZSET) {
+            return ZSetTreeLayout.held(h, id);
+        }
         if (h.type() == StoredValue.STREAM && h.length() == StreamLayout.HEADER_LENGTH
                 && StreamLayout.getLong(b, o + StreamLayout.ID_OFFSET) == id) {
             long first = StreamLayout.getLong(b, o + StreamLayout.FIRST_OFFSET);

@@ -23,6 +23,7 @@ final class ListElements implements AutoCloseable {
     private final BytesMap map;
     private final StreamEndNodes streamEnds = new StreamEndNodes();
     private final HashCounts hashCounts = new HashCounts();
+    private final ZSetNodeCache zsetNodes = new ZSetNodeCache();
 
     private ListElements(BytesMap map) {
         this.map = map;
@@ -59,6 +60,25 @@ final class ListElements implements AutoCloseable {
     /** @return the bucketed hashes' counts this map holds, kept in memory by {@link StoredHash} */
     HashCounts hashCounts() {
         return hashCounts;
+    }
+
+    /**
+     * @param what the kind of value under {@code key}, for the message
+     * @return the element map of {@code store}, which a header of {@code what} under {@code key} needs
+     * @throws IllegalStateException if the database has none (its file was deleted)
+     */
+    static ListElements of(KeyValueStore store, byte[] key, String what) {
+        ListElements elements = store.elements(false);
+        if (elements == null) {
+            throw new IllegalStateException(what + " under a key of length=" + key.length + " has no element map file "
+                    + fileFor(store.path()) + ": was it deleted? DEL the key");
+        }
+        return elements;
+    }
+
+    /** @return the big sorted sets' inner nodes this map holds, kept decoded in memory by {@link StoredZSet} */
+    ZSetNodeCache zsetNodes() {
+        return zsetNodes;
     }
 
     /** @return the element at {@code position} of collection {@code id}, or null */

@@ -179,7 +179,8 @@ final class MapStore implements KeyValueStore {
     /** Notes that the removal of {@code stored} left elements for the collector to free. */
     private void removed(byte[] stored) {
         byte type = StoredValue.type(stored);
-        if (StoredValue.hasElements(type) || HashBuckets.isBucketed(stored)) {
+        if (StoredValue.hasElements(type) || HashBuckets.isBucketed(stored)
+                || type == StoredValue.ZSET && ZSetTreeLayout.isTree(stored)) {
             elementsDropped = true;
         }
     }

@@ -59,6 +59,8 @@ final class ServerContext {
     volatile long hashMaxListpackEntries = HashLayout.MAX_LISTPACK_ENTRIES;
     /** set-max-intset-entries: members a set keeps in one value before it is bucketed ({@link StoredSet}); CONFIG SET changes it. */
     volatile long setMaxIntsetEntries = SetLayout.MAX_INTSET_ENTRIES;
+    /** zset-max-listpack-entries: members a sorted set keeps in one value before it is a tree ({@link StoredZSet}); CONFIG SET changes it. */
+    volatile long zsetMaxListpackEntries = ZSetLayout.MAX_LISTPACK_ENTRIES;
     /** stream-node-max-entries: entries a stream node takes before XADD starts another; CONFIG SET changes it. */
     volatile long streamNodeMaxEntries = StreamLayout.DEFAULT_NODE_MAX_ENTRIES;
     /** stream-node-max-bytes: a stream node's bound in bytes; CONFIG SET changes it. */

@@ -225,7 +225,7 @@ final class SortCommand {
         } else if (type == StoredValue.SET) {
             all.addAll(SetCommands.members(db, key, e));
         } else {
-            ZSetCursor z = new ZSetCursor(e);
+            ZSetCursor z = SortedSetCommands.cursor(db, key, e);
             while (z.next()) {
                 all.add(z.member());
             }

@@ -68,7 +68,7 @@ final class SortedSetAlgebra {
             return null;
         }
         if (e.type() == StoredValue.ZSET) {
-            return ZSetValue.of(e);
+            return ZSetValue.of(SortedSetCommands.cursor(db, key, e));
         }
         if (e.type() != StoredValue.SET) {
             throw new ReplyException(Errors.WRONGTYPE);
@@ -177,7 +177,8 @@ final class SortedSetAlgebra {
                     }
                     r.integer(0);
                 } else {
-                    SortedSetCommands.save(db, a[1], ZSetValue.built(s, m, size), StoredValue.NO_EXPIRY);
+                    SortedSetCommands.save(db, a[1], ZSetValue.builtUnder(s, m, size, ctx.zsetMaxListpackEntries),
+                            StoredValue.NO_EXPIRY);
                     ctx.events.fire(KeyspaceEvents.ZSET, Args.lower(a[0]), db, a[1]);
                     SortedSetCommands.ready(ctx, db, a[1]);
                     r.integer(size);

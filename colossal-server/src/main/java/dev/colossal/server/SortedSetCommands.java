@@ -69,14 +69,77 @@ final class SortedSetCommands {
         return e;
     }
 
-    /** Stores {@code z} under {@code key} with the deadline {@code expireAt}; an empty set deletes the key, as in Redis. */
+    /**
+     * Stores {@code z} under {@code key} with the deadline {@code expireAt}: one value while Redis
+     * would hold it as a listpack, else a tree ({@link StoredZSet}). An empty set deletes the key, as in Redis.
+     */
     static void save(KeyValueStore store, byte[] key, ZSetValue z, long expireAt) {
         if (z.size() == 0) {
             store.delete(key);
             return;
         }
+        if (z.encoding() == ZSetLayout.SKIPLIST) {
+            StoredZSet.save(store, key, z, expireAt, z.maxEntries());
+            return;
+        }
         byte[] payload = z.encode();
         store.set(key, payload, 0, payload.length, expireAt, StoredValue.ZSET);
+    }
+
+    /**
+     * A cursor over the whole sorted set {@code e} holds under {@code key}: where it lies for a
+     * one-value set; a big one is read whole under the key's lock (O(n): for the commands that
+     * read every member, or rarely used).
+     *
+     * @return the cursor, or null if {@code e} is null (a set deleted since reads as empty)
+     */
+    static ZSetCursor cursor(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
+        if (e == null || !ZSetTreeLayout.isTree(e)) {
+            return e == null ? null : new ZSetCursor(e);
+        }
+        Lock l = store.lock(key);
+        l.lock();
+        try {
+            KeyValueStore.Entry now = zset(store, key);
+            if (now == null) {
+                return new ZSetCursor(new byte[] {ZSetLayout.SKIPLIST, 0}, 0); // deleted since: read as empty
+            }
+            if (!ZSetTreeLayout.isTree(now)) {
+                return new ZSetCursor(now);
+            }
+            return new ZSetCursor(StoredZSet.read(store, key, now, ZSetLayout.MAX_LISTPACK_ENTRIES).payload(), 0);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /**
+     * Runs {@code action} on the big sorted set under {@code key}, under the key's lock, if the key
+     * holds one: what reads of a big set do, since they read several nodes.
+     *
+     * @return whether the key held a big sorted set ({@code action} ran)
+     */
+    static boolean big(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredZSet> action) {
+        if (e == null || !ZSetTreeLayout.isTree(e)) {
+            return false;
+        }
+        Lock l = store.lock(key);
+        l.lock();
+        try {
+            KeyValueStore.Entry now = zset(store, key);
+            if (now == null || !ZSetTreeLayout.isTree(now)) {
+                return false; // deleted meanwhile: a tree never turns back into one value in place
+            }
+            action.accept(StoredZSet.read(store, key, now, ZSetLayout.MAX_LISTPACK_ENTRIES));
+            return true;
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /** @return {@code e}, or if it is a big set that {@link #big} found gone, what the key holds now */
+    static KeyValueStore.Entry small(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
+        return e != null && ZSetTreeLayout.isTree(e) ? zset(store, key) : e;
     }
 
     /** Publishes {@code event} (class z) on {@code key}, and {@code del} after it if the write emptied the set. */
@@ -99,7 +162,7 @@ final class SortedSetCommands {
     /** What a write does to a sorted set: changes it (or not) and says what to answer once it is stored. */
     @FunctionalInterface
     interface Change {
-        Consumer<Reply> apply(ZSetValue z);
+        Consumer<Reply> apply(ZSetWrites z);
     }
 
     /**
@@ -115,19 +178,47 @@ final class SortedSetCommands {
         l.lock();
         try {
             KeyValueStore.Entry e = zset(store, key);
-            ZSetValue z = e == null ? absent.get() : ZSetValue.of(e);
+            ZSetWrites z = writes(store, key, e, absent);
             if (z == null) {
                 ifAbsent.accept(r);
                 return;
             }
             Consumer<Reply> reply = change.apply(z);
             if (z.changed()) {
-                save(store, key, z, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
-                changed(ctx, store, key, event, z.size() == 0);
+                store(store, key, e, z);
+                changed(ctx, store, key, event, z.count() == 0);
             }
             reply.accept(r);
         } finally {
             l.unlock();
+        }
+    }
+
+    /**
+     * @param absent the set to start from when the key holds none (may give null)
+     * @return the set {@code e} holds under {@code key}, for a write under the key's lock
+     */
+    ZSetWrites writes(KeyValueStore store, byte[] key, KeyValueStore.Entry e, java.util.function.Supplier<ZSetValue> absent) {
+        long max = ctx.zsetMaxListpackEntries;
+        if (e == null) {
+            ZSetValue z = absent.get();
+            return z == null ? null : z.limit(max);
+        }
+        return open(store, key, e, max);
+    }
+
+    /** @return the set {@code e} (not null) holds under {@code key}, for a write under the key's lock */
+    static ZSetWrites open(KeyValueStore store, byte[] key, KeyValueStore.Entry e, long maxListpackEntries) {
+        return ZSetTreeLayout.isTree(e) ? StoredZSet.read(store, key, e, maxListpackEntries)
+                : ZSetValue.of(e).limit(maxListpackEntries);
+    }
+
+    /** Stores the changes of {@code z}, read from {@code e} (null if new) by {@link #writes}. */
+    static void store(KeyValueStore store, byte[] key, KeyValueStore.Entry e, ZSetWrites z) {
+        if (z instanceof StoredZSet big) {
+            big.commit();
+        } else {
+            save(store, key, (ZSetValue) z, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
         }
     }
 
@@ -225,11 +316,20 @@ final class SortedSetCommands {
 
     private void zcard(Client c, byte[][] a, Reply r) {
         KeyValueStore.Entry e = zset(ctx.db(c), a[1]);
+        if (e != null && ZSetTreeLayout.isTree(e)) {
+            r.integer(ZSetTreeLayout.get(e, ZSetTreeLayout.COUNT_OFFSET)); // the header's count is committed with it
+            return;
+        }
         r.integer(e == null ? 0 : new ZSetCursor(e).count());
     }
 
     private void zscore(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = zset(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = zset(store, a[1]);
+        if (big(store, a[1], e, z -> reply(r, z.scoreOf(a[2])))) {
+            return;
+        }
+        e = small(store, a[1], e);
         ZSetCursor z = e == null ? null : new ZSetCursor(e);
         if (z != null && z.find(a[2])) {
             ZScore.reply(r, z.score());
@@ -238,8 +338,26 @@ final class SortedSetCommands {
         }
     }
 
+    private static void reply(Reply r, Double score) {
+        if (score == null) {
+            r.nullBulk();
+        } else {
+            ZScore.reply(r, score);
+        }
+    }
+
     private void zmscore(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = zset(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = zset(store, a[1]);
+        if (big(store, a[1], e, z -> {
+            r.array(a.length - 2);
+            for (int i = 2; i < a.length; i++) {
+                reply(r, z.scoreOf(a[i]));
+            }
+        })) {
+            return;
+        }
+        e = small(store, a[1], e);
         ZSetCursor z = e == null ? null : new ZSetCursor(e);
         r.array(a.length - 2);
         for (int i = 2; i < a.length; i++) {
@@ -252,7 +370,19 @@ final class SortedSetCommands {
     }
 
     private void zrank(Client c, byte[][] a, Reply r, boolean reverse) {
-        KeyValueStore.Entry e = zset(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = zset(store, a[1]);
+        if (big(store, a[1], e, z -> {
+            long rank = z.rankOf(a[2]);
+            if (rank < 0) {
+                r.nullBulk();
+            } else {
+                r.integer(reverse ? z.count() - 1 - rank : rank);
+            }
+        })) {
+            return;
+        }
+        e = small(store, a[1], e);
         ZSetCursor z = e == null ? null : new ZSetCursor(e);
         if (z != null && z.find(a[2])) {
             r.integer(reverse ? z.count() - 1 - z.index() : z.index());
@@ -267,7 +397,15 @@ final class SortedSetCommands {
             r.error(invalid);
             return;
         }
-        KeyValueStore.Entry e = zset(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = zset(store, a[1]);
+        if (big(store, a[1], e, z -> {
+            long[] ranks = z.ranks(range);
+            r.integer(ranks[1] - ranks[0]);
+        })) {
+            return;
+        }
+        e = small(store, a[1], e);
         long n = 0;
         ZSetCursor z = e == null ? null : new ZSetCursor(e);
         boolean in = false;
@@ -292,11 +430,11 @@ final class SortedSetCommands {
             return;
         }
         write(c, a[1], r, "zremrangebyrank", () -> null, rr -> rr.integer(0), z -> {
-            long[] ranks = ranks(start.getAsLong(), end.getAsLong(), z.size());
+            long[] ranks = ranks(start.getAsLong(), end.getAsLong(), z.count());
             if (ranks == null) {
                 return rr -> rr.integer(0);
             }
-            z.removeRange((int) ranks[0], (int) ranks[1] + 1);
+            z.removeRanks(ranks[0], ranks[1] + 1);
             long n = ranks[1] - ranks[0] + 1;
             return rr -> rr.integer(n);
         });
@@ -330,8 +468,8 @@ final class SortedSetCommands {
             return;
         }
         write(c, a[1], r, event, () -> null, rr -> rr.integer(0), z -> {
-            int[] ranks = range.ranks(z);
-            z.removeRange(ranks[0], ranks[1]);
+            long[] ranks = z.ranks(range);
+            z.removeRanks(ranks[0], ranks[1]);
             long n = ranks[1] - ranks[0];
             return rr -> rr.integer(n);
         });

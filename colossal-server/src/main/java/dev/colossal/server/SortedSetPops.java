@@ -83,19 +83,19 @@ final class SortedSetPops {
                 r.array(0);
                 return true;
             }
-            ZSetValue z = ZSetValue.of(e);
-            int n = (int) Math.min(count == -1 ? 1 : count, z.size());
-            int from = min ? 0 : z.size() - n;
+            ZSetWrites z = SortedSetCommands.open(store, key, e, ctx.zsetMaxListpackEntries);
+            int n = (int) Math.min(count == -1 ? 1 : count, z.count());
             double[] scores = new double[n];
             byte[][] members = new byte[n][];
-            for (int i = 0; i < n; i++) {
-                int at = min ? from + i : z.size() - 1 - i;
-                scores[i] = z.score(at);
-                members[i] = z.member(at);
-            }
-            z.removeRange(from, from + n);
-            SortedSetCommands.save(store, key, z, e.expireAtMillis());
-            SortedSetCommands.changed(ctx, store, key, min ? "zpopmin" : "zpopmax", z.size() == 0);
+            int[] k = {0};
+            z.walk(min ? 0 : z.count() - 1, !min, (s, m) -> {
+                scores[k[0]] = s;
+                members[k[0]++] = m;
+                return k[0] < n;
+            });
+            z.removeRanks(min ? 0 : z.count() - n, min ? n : z.count());
+            SortedSetCommands.store(store, key, e, z);
+            SortedSetCommands.changed(ctx, store, key, min ? "zpopmin" : "zpopmax", z.count() == 0);
             if (emitKey) {
                 r.array(2);
                 r.bulk(key);

@@ -122,6 +122,17 @@ final class SortedSetRanges {
         KeyValueStore store0 = ctx.db(c);
         if (!store) {
             KeyValueStore.Entry e = SortedSetCommands.zset(store0, a[keyAt]);
+            boolean scores = withScores;
+            long s0 = start;
+            long e0 = end;
+            long o0 = offset;
+            long l0 = limit;
+            boolean r0 = rev;
+            ZRange g0 = range;
+            if (SortedSetCommands.big(store0, a[keyAt], e, t -> reply(picked(t, s0, e0, r0, g0, o0, l0), scores, r))) {
+                return;
+            }
+            e = SortedSetCommands.small(store0, a[keyAt], e);
             if (e == null) {
                 r.array(0);
                 return;
@@ -135,16 +146,15 @@ final class SortedSetRanges {
         StringCommands.lockAll(ls);
         try {
             KeyValueStore.Entry e = SortedSetCommands.zset(store0, a[keyAt]);
+            if (e != null && ZSetTreeLayout.isTree(e)) {
+                Entries got = picked(StoredZSet.read(store0, a[keyAt], e, ctx.zsetMaxListpackEntries), start, end, rev, range,
+                        offset, limit);
+                stored(store0, a[1], got.scores(), got.members(), got.n(), r);
+                return;
+            }
             ZSetCursor z = e == null ? null : new ZSetCursor(e);
             Picked p = z == null ? new Picked(new int[0], new int[0], 0)
                     : kind == RANK ? byRank(z, start, end, rev) : byRange(z, range, rev, offset, limit);
-            if (p.n() == 0) {
-                if (store0.delete(a[1])) {
-                    ctx.events.fire(KeyspaceEvents.GENERIC, "del", store0, a[1]);
-                }
-                r.integer(0);
-                return;
-            }
             double[] scores = new double[p.n()];
             byte[][] members = new byte[p.n()][];
             for (int i = 0; i < p.n(); i++) {
@@ -153,12 +163,83 @@ final class SortedSetRanges {
                 scores[i] = z.score();
                 members[i] = z.member();
             }
-            SortedSetCommands.save(store0, a[1], ZSetValue.built(scores, members, p.n()), StoredValue.NO_EXPIRY);
-            ctx.events.fire(KeyspaceEvents.ZSET, "zrangestore", store0, a[1]);
-            SortedSetCommands.ready(ctx, store0, a[1]);
-            r.integer(p.n());
+            stored(store0, a[1], scores, members, p.n(), r);
         } finally {
             StringCommands.unlockAll(ls);
+        }
+    }
+
+    /** ZRANGESTORE's end: stores the entries picked under {@code dest} (deletes it if none) and answers their number. */
+    private void stored(KeyValueStore store, byte[] dest, double[] scores, byte[][] members, int n, Reply r) {
+        if (n == 0) {
+            if (store.delete(dest)) {
+                ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, dest);
+            }
+            r.integer(0);
+            return;
+        }
+        SortedSetCommands.save(store, dest, ZSetValue.builtUnder(scores, members, n, ctx.zsetMaxListpackEntries),
+                StoredValue.NO_EXPIRY);
+        ctx.events.fire(KeyspaceEvents.ZSET, "zrangestore", store, dest);
+        SortedSetCommands.ready(ctx, store, dest);
+        r.integer(n);
+    }
+
+    /** Entries read from a big set, in reply order. */
+    private record Entries(double[] scores, byte[][] members, int n) {}
+
+    /**
+     * What {@link #byRank} or {@link #byRange} pick, read from a big set in O(log n + the range):
+     * the range's ranks from its counted tree, then a walk over them alone.
+     */
+    private static Entries picked(ZSetWrites z, long start, long end, boolean rev, ZRange range, long offset, long limit) {
+        long count = z.count();
+        long from;
+        long n;
+        if (range == null) {
+            long[] ranks = SortedSetCommands.ranks(start, end, count);
+            if (ranks == null) {
+                return new Entries(new double[0], new byte[0][], 0);
+            }
+            n = ranks[1] - ranks[0] + 1;
+            from = rev ? count - 1 - ranks[0] : ranks[0];
+        } else {
+            if (offset < 0 || (offset > 0 && offset >= count)) {
+                return new Entries(new double[0], new byte[0][], 0);
+            }
+            long[] ranks = z.ranks(range);
+            long in = ranks[1] - ranks[0];
+            n = Math.max(0, in - offset);
+            if (limit >= 0) {
+                n = Math.min(n, limit);
+            }
+            from = rev ? ranks[1] - 1 - offset : ranks[0] + offset;
+        }
+        int k = (int) Math.min(n, Integer.MAX_VALUE - 8);
+        double[] scores = new double[k];
+        byte[][] members = new byte[k][];
+        int[] got = {0};
+        if (k > 0) {
+            z.walk(from, rev, (s, m) -> {
+                scores[got[0]] = s;
+                members[got[0]++] = m;
+                return got[0] < k;
+            });
+        }
+        return new Entries(scores, members, got[0]);
+    }
+
+    private static void reply(Entries p, boolean withScores, Reply r) {
+        boolean pairs = withScores && r.protocol > 2;
+        r.array(withScores && !pairs ? 2 * p.n() : p.n());
+        for (int i = 0; i < p.n(); i++) {
+            if (pairs) {
+                r.array(2);
+            }
+            r.bulk(p.members()[i]);
+            if (withScores) {
+                ZScore.reply(r, p.scores()[i]);
+            }
         }
     }
 

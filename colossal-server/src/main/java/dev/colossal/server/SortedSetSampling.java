@@ -35,7 +35,13 @@ final class SortedSetSampling {
                 r.nullBulk();
                 return;
             }
-            ZSetValue z = ZSetValue.of(e);
+            if (SortedSetCommands.big(store, a[1], e, z -> z.walk(ThreadLocalRandom.current().nextLong(z.count()), false, (s, m) -> {
+                r.bulk(m);
+                return false;
+            }))) {
+                return;
+            }
+            ZSetValue z = ZSetValue.of(SortedSetCommands.cursor(store, a[1], e));
             r.bulk(z.member(ThreadLocalRandom.current().nextInt(z.size())));
             return;
         }
@@ -53,7 +59,7 @@ final class SortedSetSampling {
         if (RandomPicks.refused(count, "members", r)) {
             return;
         }
-        ZSetValue z = ZSetValue.of(e);
+        ZSetValue z = ZSetValue.of(SortedSetCommands.cursor(store, a[1], e));
         int n = z.size();
         int[] picks;
         if (count < 0) {
@@ -85,7 +91,8 @@ final class SortedSetSampling {
             r.error(Errors.INVALID_CURSOR);
             return;
         }
-        KeyValueStore.Entry e = SortedSetCommands.zset(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = SortedSetCommands.zset(store, a[1]);
         if (e == null) {
             r.array(2);
             r.bulk("0");
@@ -97,7 +104,7 @@ final class SortedSetSampling {
             return;
         }
         byte[] pattern = o.pattern();
-        ZSetValue z = ZSetValue.of(e);
+        ZSetValue z = ZSetValue.of(SortedSetCommands.cursor(store, a[1], e));
         boolean listpack = z.encoding() == ZSetLayout.LISTPACK;
         List<Integer> found = new ArrayList<>();
         long next = 0;

@@ -413,12 +413,7 @@ final class StoredHash implements HashWrites {
     }
 
     private static ListElements elementsOf(KeyValueStore store, byte[] key) {
-        ListElements elements = store.elements(false);
-        if (elements == null) {
-            throw new IllegalStateException("bucketed hash or set under a key of length=" + key.length + " has no element map file "
-                    + ListElements.fileFor(store.path()) + ": was it deleted? DEL the key");
-        }
-        return elements;
+        return ListElements.of(store, key, "bucketed hash or set");
     }
 
     private static IllegalStateException missing(KeyValueStore store, long id, long b) {

@@ -124,6 +124,11 @@ final class ZRange {
         return aboveMin(z);
     }
 
+    /** {@link #endsAdmit(ZSetCursor)} given a set's lowest entry (s0, m0) and its highest (s1, m1). */
+    boolean endsAdmit(double s0, byte[] m0, double s1, byte[] m1) {
+        return !lex || belowMax(s0, m0, 0, m0.length) && aboveMin(s1, m1, 0, m1.length);
+    }
+
     /** @return the ranks {@code [from, to)} of {@code z}'s entries in this range */
     int[] ranks(ZSetValue z) {
         int from = 0;

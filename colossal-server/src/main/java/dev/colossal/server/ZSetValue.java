@@ -10,7 +10,7 @@ import java.util.HashMap;
  * index built at the first lookup, its place by binary search on (score, member). It also keeps the
  * encoding Redis would report, which only grows (listpack to skiplist) as in Redis.
  */
-final class ZSetValue {
+final class ZSetValue implements ZSetWrites {
 
     /** ZADD's flags, as Redis's {@code ZADD_IN_*}. */
     static final int NX = 1;
@@ -32,6 +32,8 @@ final class ZSetValue {
     private HashMap<ByteBuffer, Double> index;
     private byte encoding;
     private boolean changed;
+    /** zset-max-listpack-entries: past it a listpack set turns into a skiplist one. */
+    private long maxEntries = ZSetLayout.MAX_LISTPACK_ENTRIES;
 
     private ZSetValue(int capacity, byte encoding) {
         this.scores = new double[Math.max(4, capacity)];
@@ -49,7 +51,11 @@ final class ZSetValue {
 
     /** @return the sorted set {@code e} holds, decoded */
     static ZSetValue of(KeyValueStore.Entry e) {
-        ZSetCursor c = new ZSetCursor(e);
+        return of(new ZSetCursor(e));
+    }
+
+    /** @return the sorted set {@code c} walks from its start, decoded */
+    static ZSetValue of(ZSetCursor c) {
         ZSetValue z = new ZSetValue(c.count(), c.encoding());
         while (c.next()) {
             z.scores[z.size] = c.score();
@@ -65,27 +71,32 @@ final class ZSetValue {
      * @param scores  the scores, in any order, {@code members}' in the same places; no member twice
      */
     static ZSetValue built(double[] scores, byte[][] members, int n) {
+        return builtUnder(scores, members, n, ZSetLayout.MAX_LISTPACK_ENTRIES);
+    }
+
+    /** {@link #built(double[], byte[][], int)} under zset-max-listpack-entries {@code max}. */
+    static ZSetValue builtUnder(double[] scores, byte[][] members, int n, long max) {
         long longest = 0;
         for (int i = 0; i < n; i++) {
             longest = Math.max(longest, members[i].length);
         }
-        return built(scores, members, n, ZSetLayout.fitsListpack(n, longest) ? ZSetLayout.LISTPACK : ZSetLayout.SKIPLIST);
+        boolean listpack = ZSetLayout.fitsListpack(0, longest) && n <= max;
+        return built(scores, members, n, listpack ? ZSetLayout.LISTPACK : ZSetLayout.SKIPLIST).limit(max);
     }
 
     /**
      * A set read from an RDB payload (RESTORE, import-rdb), with the encoding Redis 7.0 gives one
-     * it loads: one dumped as a listpack stays one up to {@link ZSetLayout#MAX_LISTPACK_ENTRIES}
+     * it loads under zset-max-listpack-entries {@code max}: one dumped as a listpack stays one up to {@code max}
      * members whatever their length; one dumped as a skiplist becomes a listpack if it fits.
      *
      * @param fromListpack whether the dump held a listpack (or a ziplist)
      */
-    static ZSetValue loaded(java.util.List<byte[]> members, double[] scores, boolean fromListpack) {
+    static ZSetValue loaded(java.util.List<byte[]> members, double[] scores, boolean fromListpack, long max) {
         byte[][] m = members.toArray(byte[][]::new);
         if (fromListpack) {
-            return built(scores, m, m.length,
-                    m.length <= ZSetLayout.MAX_LISTPACK_ENTRIES ? ZSetLayout.LISTPACK : ZSetLayout.SKIPLIST);
+            return built(scores, m, m.length, m.length <= max ? ZSetLayout.LISTPACK : ZSetLayout.SKIPLIST).limit(max);
         }
-        return built(scores, m, m.length);
+        return builtUnder(scores, m, m.length, max);
     }
 
     /** {@link #built(double[], byte[][], int)} with the encoding given. */
@@ -104,8 +115,20 @@ final class ZSetValue {
         return z;
     }
 
+    /** Sets zset-max-listpack-entries for this set's writes; @return this */
+    ZSetValue limit(long maxListpackEntries) {
+        this.maxEntries = maxListpackEntries;
+        return this;
+    }
+
+    /** @return zset-max-listpack-entries as this set's writes apply it */
+    long maxEntries() {
+        return maxEntries;
+    }
+
     /** @return whether an entry was added, removed or re-scored since decoding */
-    boolean changed() {
+    @Override
+    public boolean changed() {
         return changed;
     }
 
@@ -166,7 +189,8 @@ final class ZSetValue {
      * @return {@link #ADDED}, {@link #UPDATED}, {@link #NOP} (nothing to do), or 0 (present with
      *         that score already), or {@link #NAN}
      */
-    int add(double score, byte[] member, int flags, double[] newScore) {
+    @Override
+    public int add(double score, byte[] member, int flags, double[] newScore) {
         Double current = scoreOf(member);
         if (current != null) {
             if ((flags & NX) != 0) {
@@ -199,7 +223,7 @@ final class ZSetValue {
 
     /** Adds {@code member}, absent, at its place; turns a listpack past Redis's limits into a skiplist. */
     private void insert(double score, byte[] member) {
-        if (encoding == ZSetLayout.LISTPACK && !ZSetLayout.fitsListpack(size + 1L, member.length)) {
+        if (encoding == ZSetLayout.LISTPACK && !(ZSetLayout.fitsListpack(0, member.length) && size + 1L <= maxEntries)) {
             encoding = ZSetLayout.SKIPLIST;
         }
         if (encoding == ZSetLayout.LISTPACK && score == 0) {
@@ -221,8 +245,8 @@ final class ZSetValue {
         changed = true;
     }
 
-    /** @return true if {@code member} was there */
-    boolean remove(byte[] member) {
+    @Override
+    public boolean remove(byte[] member) {
         Double s = scoreOf(member);
         if (s == null) {
             return false;
@@ -251,6 +275,31 @@ final class ZSetValue {
         Arrays.fill(members, size - (to - from), size, null);
         size -= to - from;
         changed = true;
+    }
+
+    @Override
+    public long count() {
+        return size;
+    }
+
+    @Override
+    public void removeRanks(long from, long to) {
+        removeRange((int) from, (int) to);
+    }
+
+    @Override
+    public long[] ranks(ZRange range) {
+        int[] r = range.ranks(this);
+        return new long[] {r[0], r[1]};
+    }
+
+    @Override
+    public void walk(long from, boolean reverse, ZSetTree.Visitor v) {
+        for (long i = from; i >= 0 && i < size; i += reverse ? -1 : 1) {
+            if (!v.visit(scores[(int) i], members[(int) i])) {
+                return;
+            }
+        }
     }
 
     /** @return the payload ({@link ZSetLayout}) of this set */

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 /**
- * Every point a kill could stop a bucketed set's change at ({@link WriteStops}): SADDs of new
+ * Every point a kill could stop a bucketed set's change at ({@link StopPoints}): SADDs of new
  * members (which split buckets, at {@code set-max-intset-entries 4}) and of members already in,
  * SREMs, SMOVEs between two sets and the conversion from one value. After each stop SCARD equals
  * the members SMEMBERS returns, SISMEMBER agrees, every member the change did not name is as it
@@ -59,7 +59,7 @@ class SetCrashPointsTest {
                 }
                 Map<String, Set<String>> before = model;
                 String where = "step " + step;
-                stops += WriteStops.each(j, change, stopAt -> {
+                stops += StopPoints.each(hook -> StoredHash.afterWrite = hook, () -> change.accept(j), stopAt -> {
                     check(j, before, after, where + ", stopped after write " + stopAt);
                     change.accept(j); // what the client would do: send it again
                     check(j, after, after, where + ", sent again after a stop at write " + stopAt);

@@ -1,0 +1,371 @@
+package dev.colossal.server;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
+/**
+ * A big sorted set ({@link ZSetTreeLayout}) as a command sees it under its key's lock: the header
+ * read once, its two trees' nodes decoded as the command reaches them, changed in memory, then
+ * {@link #commit}ted: every changed node at a new position, then the header (the one commit
+ * point), then the replaced nodes removed. Whatever a kill leaves, the header names a whole tree of
+ * nodes written before it; the rest is garbage {@link ListCollector} frees.
+ */
+final class StoredZSet implements ZSetWrites {
+
+    /**
+     * Run after each map write of a change: tests throw from it to stop a change after any of its
+     * writes, which leaves the maps as a kill there would ({@code ZSetCrashPointsTest}).
+     */
+    static volatile Runnable afterWrite = () -> { };
+
+    private final KeyValueStore store;
+    private final byte[] key;
+    private final ListElements elements;
+    private final long expireAt;
+    private long id;
+    private long count;
+    private long next;
+    private long[] lastRetired = new long[0];
+    private ZSetTree byScore;
+    private ZSetTree byMember;
+    private long[] retired = new long[8];
+    private int nRetired;
+    private boolean changed;
+    private long maxListpackEntries;
+
+    private StoredZSet(KeyValueStore store, byte[] key, ListElements elements, long expireAt) {
+        this.store = store;
+        this.key = key;
+        this.elements = elements;
+        this.expireAt = expireAt;
+    }
+
+    /**
+     * The big sorted set header {@code e} holds under {@code key}; the caller holds the key's lock.
+     *
+     * @param maxListpackEntries zset-max-listpack-entries, which sizes the nodes this command writes
+     */
+    static StoredZSet read(KeyValueStore store, byte[] key, KeyValueStore.Entry e, long maxListpackEntries) {
+        StoredZSet z = new StoredZSet(store, key, elementsOf(store, key), e.expireAtMillis());
+        z.id = ZSetTreeLayout.get(e, ZSetTreeLayout.ID_OFFSET);
+        z.count = ZSetTreeLayout.get(e, ZSetTreeLayout.COUNT_OFFSET);
+        z.next = ZSetTreeLayout.get(e, ZSetTreeLayout.NEXT_OFFSET);
+        z.lastRetired = ZSetTreeLayout.retired(e);
+        z.maxListpackEntries = maxListpackEntries;
+        int max = ZSetTreeLayout.nodeEntries(maxListpackEntries);
+        z.byScore = new ZSetTree(z.load(ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET)), false, max, z::load, z::retire);
+        z.byMember = new ZSetTree(z.load(ZSetTreeLayout.get(e, ZSetTreeLayout.MEMBER_ROOT_OFFSET)), true, max, z::load, z::retire);
+        return z;
+    }
+
+    /**
+     * Stores {@code z}, a set Redis would hold as a skiplist, under {@code key} with deadline
+     * {@code at} as a tree under a new id: every node first, the header last.
+     */
+    static void save(KeyValueStore store, byte[] key, ZSetValue z, long at, long maxListpackEntries) {
+        ListElements elements = store.elements(true);
+        StoredZSet t = new StoredZSet(store, key, elements, at);
+        t.id = elements.newId(key);
+        t.maxListpackEntries = maxListpackEntries;
+        int max = ZSetTreeLayout.nodeEntries(maxListpackEntries);
+        t.byScore = new ZSetTree(new ZSetNode(true, 4), false, max, t::load, t::retire);
+        t.byMember = new ZSetTree(new ZSetNode(true, 4), true, max, t::load, t::retire);
+        for (int i = 0; i < z.size(); i++) {
+            t.byScore.insert(z.score(i), z.member(i));
+            t.byMember.insert(z.score(i), z.member(i));
+        }
+        t.count = z.size();
+        t.changed = true;
+        t.commit();
+    }
+
+    // ZSetWrites
+
+    @Override
+    public int add(double score, byte[] member, int flags, double[] newScore) {
+        Double current = byMember.scoreOf(member);
+        if (current != null) {
+            if ((flags & ZSetValue.NX) != 0) {
+                return ZSetValue.NOP;
+            }
+            if ((flags & ZSetValue.INCR) != 0) {
+                score += current;
+                if (Double.isNaN(score)) {
+                    return ZSetValue.NAN;
+                }
+            }
+            if (((flags & ZSetValue.LT) != 0 && score >= current) || ((flags & ZSetValue.GT) != 0 && score <= current)) {
+                return ZSetValue.NOP;
+            }
+            newScore[0] = score;
+            if (score != current) {
+                byScore.delete(current, member);
+                byScore.insert(score, member);
+                byMember.delete(current, member);
+                byMember.insert(score, member);
+                changed = true;
+                return ZSetValue.UPDATED;
+            }
+            return 0;
+        }
+        if ((flags & ZSetValue.XX) != 0) {
+            return ZSetValue.NOP;
+        }
+        byScore.insert(score, member);
+        byMember.insert(score, member);
+        count++;
+        changed = true;
+        newScore[0] = score;
+        return ZSetValue.ADDED;
+    }
+
+    @Override
+    public boolean remove(byte[] member) {
+        Double s = byMember.scoreOf(member);
+        if (s == null) {
+            return false;
+        }
+        byScore.delete(s, member);
+        byMember.delete(s, member);
+        count--;
+        changed = true;
+        return true;
+    }
+
+    @Override
+    public long count() {
+        return count;
+    }
+
+    @Override
+    public void removeRanks(long from, long to) {
+        if (from >= to) {
+            return;
+        }
+        int n = (int) (to - from);
+        double[] s = new double[n];
+        byte[][] m = new byte[n][];
+        int[] k = {0};
+        byScore.walk(from, false, (score, member) -> {
+            s[k[0]] = score;
+            m[k[0]++] = member;
+            return k[0] < n;
+        });
+        for (int i = 0; i < k[0]; i++) {
+            byScore.delete(s[i], m[i]);
+            byMember.delete(s[i], m[i]);
+        }
+        count -= k[0];
+        changed = true;
+    }
+
+    @Override
+    public long[] ranks(ZRange range) {
+        long from = byScore.rank((s, m) -> range.aboveMin(s, m, 0, m.length));
+        long to = Math.max(from, byScore.rank((s, m) -> !range.belowMax(s, m, 0, m.length)));
+        Object[] lo = first(false);
+        Object[] hi = first(true);
+        if (to > from && !range.endsAdmit((double) lo[0], (byte[]) lo[1], (double) hi[0], (byte[]) hi[1])) {
+            return new long[] {0, 0};
+        }
+        return new long[] {from, to};
+    }
+
+    @Override
+    public void walk(long from, boolean reverse, ZSetTree.Visitor v) {
+        byScore.walk(from, reverse, v);
+    }
+
+    @Override
+    public boolean changed() {
+        return changed;
+    }
+
+    /** @return the score of {@code member}, or null */
+    Double scoreOf(byte[] member) {
+        return byMember.scoreOf(member);
+    }
+
+    /** @return the rank of {@code member} from the lowest, or -1 if absent */
+    long rankOf(byte[] member) {
+        Double s = byMember.scoreOf(member);
+        return s == null ? -1 : byScore.rank(s, member);
+    }
+
+    /** @return the lowest entry (the highest if {@code last}) as {score, member} */
+    private Object[] first(boolean last) {
+        Object[] out = new Object[2];
+        byScore.walk(last ? count - 1 : 0, last, (s, m) -> {
+            out[0] = s;
+            out[1] = m;
+            return false;
+        });
+        return out;
+    }
+
+    /**
+     * @return the whole set as a one-value payload ({@link ZSetLayout}, encoding SKIPLIST): what the
+     *     commands that read every member (SORT, GEO*, ZUNION and kin, DUMP) walk with a {@link ZSetCursor}
+     */
+    byte[] payload() {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) Math.min(1 << 26, count * 24 + 16));
+        out.write(ZSetLayout.SKIPLIST);
+        byte[] v = new byte[HashLayout.MAX_VARINT];
+        out.write(v, 0, HashLayout.putVarint(v, 0, (int) count));
+        byte[] score = new byte[ZSetLayout.SCORE_LENGTH];
+        byScore.walk(0, false, (s, m) -> {
+            ZSetLayout.putScore(score, 0, s);
+            out.write(score, 0, score.length);
+            out.write(v, 0, HashLayout.putVarint(v, 0, m.length));
+            out.write(m, 0, m.length);
+            return true;
+        });
+        return out.toByteArray();
+    }
+
+    /**
+     * Writes the changes: the nodes, the header, then removes the nodes they replace. A set left
+     * empty is deleted; a change that replaced more than {@link ZSetTreeLayout#MAX_RETIRED} nodes
+     * rebuilds the set under a new id, so that a header stays small.
+     */
+    void commit() {
+        if (!changed) {
+            return;
+        }
+        changed = false;
+        if (count == 0) {
+            delete();
+            return;
+        }
+        for (long p : lastRetired) {
+            elements.remove(id, p); // what a kill after the last write's header left
+            afterWrite.run();
+        }
+        long[] at = {next};
+        java.util.List<ZSetNode> written = new java.util.ArrayList<>();
+        long scoreRoot = byScore.write(at, this::putNode, written);
+        long memberRoot = byMember.write(at, this::putNode, written);
+        if (nRetired > ZSetTreeLayout.MAX_RETIRED) {
+            rebuild(); // the nodes just written are past the header's next: garbage
+            return;
+        }
+        next = at[0];
+        store.set(key, ZSetTreeLayout.header(id, count, next, scoreRoot, memberRoot, retired, nRetired), 0,
+                ZSetTreeLayout.RETIRED_OFFSET + nRetired * Long.BYTES, expireAt, StoredValue.ZSET);
+        afterWrite.run();
+        for (ZSetNode node : written) {
+            elements.zsetNodes().put(id, node.pos, node); // only now: past a header that failed, a position is written again
+        }
+        for (int i = 0; i < nRetired; i++) {
+            elements.remove(id, retired[i]);
+            afterWrite.run();
+        }
+        lastRetired = Arrays.copyOf(retired, nRetired);
+        nRetired = 0;
+    }
+
+    /** Writes the whole set under a new id, then its header: the old id's nodes are garbage once it lands. */
+    private void rebuild() {
+        ZSetValue all = ZSetValue.of(new ZSetCursor(payload(), 0));
+        long oldId = id;
+        save(store, key, all, expireAt, maxListpackEntries);
+        elements.removeRoot(oldId);
+    }
+
+    /** Removes the set: its header, then its root; the collector frees the nodes a root no longer names. */
+    void delete() {
+        store.delete(key);
+        elements.removeRoot(id);
+    }
+
+    /** RENAME to {@code toKey}: the root names both keys while the header moves, as {@link StoredHash#renameTo}. */
+    void renameTo(byte[] toKey, KeyValueStore.Entry e) {
+        elements.setOwners(id, key, toKey);
+        store.set(toKey, e, expireAt);
+        store.delete(key);
+        elements.setOwners(id, toKey);
+    }
+
+    /** Copies this set to {@code toKey} in {@code to} under a new id with deadline {@code at}: every live node, then the header. */
+    void copyTo(KeyValueStore to, byte[] toKey, long at) {
+        ListElements dst = to.elements(true);
+        long newId = dst.newId(toKey);
+        long[] roots = {rootPos(byScore), rootPos(byMember)};
+        nodes((p, raw) -> dst.put(newId, p, raw));
+        to.set(toKey, ZSetTreeLayout.header(newId, count, next, roots[0], roots[1], retired, 0), 0,
+                ZSetTreeLayout.RETIRED_OFFSET, at, StoredValue.ZSET);
+    }
+
+    /** @return the nodes of both trees as stored (what the collector keeps of this set, but its root) */
+    long nodeCount() {
+        long[] n = {0};
+        nodes((p, raw) -> n[0]++);
+        return n[0];
+    }
+
+    /** @return the bytes of the nodes' keys and values in the element map */
+    long storedBytes() {
+        long[] n = {0};
+        nodes((p, raw) -> n[0] += ListLayout.ELEMENT_KEY_LENGTH + raw.length);
+        return n[0];
+    }
+
+    /** Hands each stored node of both trees, from the roots down, to {@code action}. */
+    private void nodes(ZSetTree.PositionWriter action) {
+        for (ZSetTree t : new ZSetTree[] {byScore, byMember}) {
+            ArrayDeque<Long> todo = new ArrayDeque<>();
+            todo.add(rootPos(t));
+            while (!todo.isEmpty()) {
+                long p = todo.poll();
+                byte[] raw = raw(p);
+                action.put(p, raw);
+                ZSetNode node = ZSetNode.decode(raw, p);
+                for (int i = 0; !node.leaf && i < node.n; i++) {
+                    todo.add(node.children[i]);
+                }
+            }
+        }
+    }
+
+    private long rootPos(ZSetTree t) {
+        if (t.root().pos < 0) {
+            throw new IllegalStateException("copy of a sorted set with changes not committed");
+        }
+        return t.root().pos;
+    }
+
+    private void putNode(long pos, byte[] raw) {
+        elements.put(id, pos, raw);
+        afterWrite.run();
+    }
+
+    private void retire(long pos) {
+        if (nRetired == retired.length) {
+            retired = Arrays.copyOf(retired, nRetired * 2);
+        }
+        retired[nRetired++] = pos;
+    }
+
+    private ZSetNode load(long pos) {
+        ZSetNode kept = elements.zsetNodes().get(id, pos);
+        if (kept != null) {
+            return kept;
+        }
+        ZSetNode node = ZSetNode.decode(raw(pos), pos);
+        elements.zsetNodes().put(id, pos, node);
+        return node;
+    }
+
+    private byte[] raw(long pos) {
+        byte[] raw = elements.get(id, pos);
+        if (raw == null) {
+            throw new IllegalStateException("sorted set node " + pos + " of id=" + Long.toHexString(id) + " is missing from "
+                    + ListElements.fileFor(store.path()) + ": the element map is damaged; DEL the key");
+        }
+        return raw;
+    }
+
+    private static ListElements elementsOf(KeyValueStore store, byte[] key) {
+        return ListElements.of(store, key, "sorted set");
+    }
+}
