@@ -22,7 +22,7 @@ final class ServeConfigFile {
 
     /** The settings a file may hold: the {@code serve} flags without {@code --}. */
     static final List<String> KEYS = List.of("bind", "port", "http-port", "data", "requirepass", "maxclients",
-            "proto-max-bulk-len", "timeout", "io-threads", "busy-poll", "maxmemory", "maxmemory-policy", "databases");
+            "proto-max-bulk-len", "timeout", "io-threads", "busy-poll", "maxmemory", "maxmemory-policy", "databases", "aclfile");
 
     static final ServeConfigFile NONE = new ServeConfigFile(Path.of("(none)"), Map.of());
 

@@ -12,6 +12,8 @@ final class Client {
     String libName;
     String libVersion;
     boolean authenticated;
+    /** The ACL user this connection runs as (AUTH, HELLO AUTH); null for none checked. Volatile for CLIENT LIST on other loops. */
+    volatile AclUser user;
     /** The database SELECT chose, 0 on a new connection and after RESET. */
     int db;
     /** Set by QUIT and protocol errors: close once the pending replies are written. */

@@ -82,8 +82,37 @@ public final class ColossalServer implements AutoCloseable {
         return start(config, table -> { });
     }
 
+    /**
+     * {@link #start(ServerConfig)} with ACL users from {@code aclFile} (Redis's format), which ACL
+     * SAVE and LOAD then use.
+     *
+     * @param aclFile the ACL file, or null for none
+     * @return the running server
+     * @throws IOException as {@link #start(ServerConfig)}, or if the file cannot be read or holds a bad line
+     */
+    public static ColossalServer start(ServerConfig config, java.nio.file.Path aclFile) throws IOException {
+        return start(config, table -> { }, aclFile);
+    }
+
     /** {@link #start(ServerConfig)} with commands of a test's own added to the table. */
     static ColossalServer start(ServerConfig config, Consumer<CommandTable> extraCommands) throws IOException {
+        return start(config, extraCommands, null);
+    }
+
+    private static ColossalServer start(ServerConfig config, Consumer<CommandTable> extraCommands,
+                                        java.nio.file.Path aclFile) throws IOException {
+        // read before the data is opened: a bad file stops the start with nothing to undo
+        java.util.Map<String, AclRules> users = null;
+        if (aclFile != null) {
+            try {
+                users = AclFile.read(aclFile);
+            } catch (AclFile.BadFile e) {
+                throw new AclFileException("cannot load ACL file " + e.getMessage(), e);
+            } catch (IOException e) {
+                throw new AclFileException("cannot read ACL file " + aclFile + " (" + e + "); create it (it may be"
+                        + " empty) or pass another --aclfile", e);
+            }
+        }
         try {
             InetAddress.getByName(config.bind()); // else binding throws UnresolvedAddressException, unchecked
         } catch (UnknownHostException e) {
@@ -91,6 +120,10 @@ public final class ColossalServer implements AutoCloseable {
         }
         Databases dbs = Databases.open(config.dataDir(), config.databases(), config.maxMemoryBytes(), System::currentTimeMillis);
         ServerContext ctx = new ServerContext(dbs, config, System::currentTimeMillis);
+        if (users != null) {
+            ctx.aclFile = aclFile;
+            ctx.acl.replaceAll(users, ctx);
+        }
         dbs.watch(ctx.sweeper);
         RespServer resp = null;
         HttpApi http = null;

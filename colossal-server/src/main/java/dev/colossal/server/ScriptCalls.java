@@ -18,7 +18,12 @@ final class ScriptCalls {
     private final CommandTable table;
     private final KeyLocks locks;
 
-    ScriptCalls(CommandTable table, KeyLocks locks) {
+    private final ServerContext ctx;
+    private final AclUsers acl;
+
+    ScriptCalls(CommandTable table, KeyLocks locks, ServerContext ctx) {
+        this.ctx = ctx;
+        this.acl = ctx.acl;
         this.table = table;
         this.locks = locks;
     }
@@ -63,6 +68,17 @@ final class ScriptCalls {
         String refusal = refusal(spec, args);
         if (refusal != null) {
             return fail(refusal, raise);
+        }
+        if (run.inner.user != null && !run.inner.user.unrestricted()) {
+            AclUsers.Denial d = acl.refusal(ctx, run.inner, aclName(spec, args), args, "lua");
+            if (d != null) {
+                return fail(switch (d.reason()) {
+                    case "command" -> "ERR The user executing the script can't run this command or subcommand";
+                    case "key" -> "ERR The user executing the script can't access at least one of the keys mentioned in"
+                            + " the command arguments";
+                    default -> "ERR The user executing the script can't publish to the channel mentioned in the command";
+                }, raise);
+            }
         }
         if (run.readOnly && (spec.flags().contains("write") || MAY_REPLICATE.contains(spec.name()))) {
             return fail("ERR Write commands are not allowed from read-only scripts.", raise);
@@ -121,6 +137,12 @@ final class ScriptCalls {
     private static byte[] numberText(double d) {
         String s = Double.isNaN(d) ? "-nan" : Double.isInfinite(d) ? (d > 0 ? "inf" : "-inf") : LuaJson.g(d, 17);
         return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /** @return the name ACL checks: the subcommand's ({@code config|get}), or for one Redis does not know the container's */
+    private static String aclName(CommandSpec spec, byte[][] args) {
+        String name = LastCommand.of(spec, args);
+        return name.equals(LastCommand.NONE) ? spec.name() : name;
     }
 
     private static LuaValue fail(String text, boolean raise) {
