@@ -187,9 +187,10 @@ final class AclUsers {
 
     private static Denial checkKeys(AclRules r, String name, AclCatalog.Entry e, byte[][] args) {
         byte[][] denied = new byte[1][];
+        int variable = variableAccess(name, args);
         for (AclKeySpec spec : e.keys()) {
             spec.forEachKey(args, (key, access) -> {
-                if (!keyAllowed(r, key, access)) {
+                if (!keyAllowed(r, key, variable != 0 ? variable : access)) {
                     denied[0] = key;
                     return false;
                 }
@@ -207,6 +208,32 @@ final class AclUsers {
             }
         }
         return null;
+    }
+
+    /**
+     * SET and BITFIELD read their key only with a GET: Redis works their key's access out from the
+     * arguments (its "variable flags"), so a {@code %W~} user may SET without GET.
+     *
+     * @return the access of the key, or 0 for the key spec's
+     */
+    private static int variableAccess(String name, byte[][] args) {
+        if (name.equals("set")) {
+            for (int i = 3; i < args.length; i++) {
+                if (Args.is(args[i], "GET")) {
+                    return AclKeySpec.READ | AclKeySpec.WRITE;
+                }
+            }
+            return AclKeySpec.WRITE;
+        }
+        if (name.equals("bitfield")) {
+            for (int i = 2; i < args.length; i++) {
+                if ((Args.is(args[i], "SET") || Args.is(args[i], "INCRBY")) && args.length - i - 1 >= 3) {
+                    return AclKeySpec.READ | AclKeySpec.WRITE;
+                }
+            }
+            return AclKeySpec.READ;
+        }
+        return 0;
     }
 
     private static boolean keyAllowed(AclRules r, byte[] key, int access) {

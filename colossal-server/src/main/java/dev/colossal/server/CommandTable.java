@@ -317,9 +317,16 @@ final class CommandTable {
         if (d == null) {
             return false;
         }
-        c.queueRefused |= c.queued != null;
         stats.rejected.increment();
-        c.reply.error(d.error());
+        if (spec == execSpec) { // a refused EXEC ends the transaction, as Redis's does
+            c.queued = null;
+            c.queueRefused = false;
+            Transactions.unwatch(c);
+            c.reply.error("EXECABORT Transaction discarded because of: " + d.error());
+        } else {
+            c.queueRefused |= c.queued != null;
+            c.reply.error(d.error());
+        }
         return true;
     }
 
