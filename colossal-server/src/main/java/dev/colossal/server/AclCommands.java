@@ -85,7 +85,7 @@ final class AclCommands {
                 all.forEach(u -> r.bulk(AclDescription.line(u.name, u.rules)));
             }
             case "getuser" -> getUser(a[2], r);
-            case "setuser" -> setUser(a, r);
+            case "setuser" -> setUser(c, a, r);
             case "cat" -> cat(a, r);
             case "dryrun" -> dryRun(a, r);
             case "genpass" -> genPass(a, r);
@@ -101,7 +101,7 @@ final class AclCommands {
         }
     }
 
-    private void setUser(byte[][] a, Reply r) {
+    private void setUser(Client c, byte[][] a, Reply r) {
         String name = Errors.text(a[2]);
         for (byte b : a[2]) {
             if (b == 0 || Character.isWhitespace(b)) {
@@ -109,7 +109,7 @@ final class AclCommands {
                 return;
             }
         }
-        String[] refused = ctx.acl.setUser(name, a, 3);
+        String[] refused = ctx.acl.setUser(name, a, 3, c, ctx);
         if (refused != null) {
             r.error("ERR Error in ACL SETUSER modifier '" + refused[0] + "': " + refused[1]);
         } else {
@@ -139,7 +139,7 @@ final class AclCommands {
         r.map(6);
         r.bulk("flags");
         List<String> flags = AclDescription.flags(rules);
-        r.array(flags.size());
+        r.set(flags.size());
         flags.forEach(r::bulk);
         r.bulk("passwords");
         r.array(rules.passwords.size());
@@ -206,10 +206,18 @@ final class AclCommands {
         }
     }
 
-    private void load(Reply r) {
+    /** @return the ACL file, or null after Redis's refusal for a server without one */
+    private java.nio.file.Path aclFile(Reply r) {
         java.nio.file.Path file = ctx.aclFile;
         if (file == null) {
             r.error(NO_ACL_FILE);
+        }
+        return file;
+    }
+
+    private void load(Reply r) {
+        java.nio.file.Path file = aclFile(r);
+        if (file == null) {
             return;
         }
         try {
@@ -223,9 +231,8 @@ final class AclCommands {
     }
 
     private void save(Reply r) {
-        java.nio.file.Path file = ctx.aclFile;
+        java.nio.file.Path file = aclFile(r);
         if (file == null) {
-            r.error(NO_ACL_FILE);
             return;
         }
         try {

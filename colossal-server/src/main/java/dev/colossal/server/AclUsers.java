@@ -23,6 +23,16 @@ final class AclUsers {
             };
         }
 
+        /** @return the error of a command queued in MULTI that its user may no longer run when EXEC runs it */
+        String changedSinceQueued() {
+            return "NOPERM ACLs rules changed between the moment the transaction was accumulated and the EXEC call. This"
+                    + " command is no longer allowed for the following reason: " + switch (reason) {
+                        case "command" -> "no permission to execute the command or subcommand";
+                        case "key" -> "no permission to touch the specified keys";
+                        default -> "no permission to access one of the channels used as arguments";
+                    };
+        }
+
         /** @return ACL DRYRUN's answer */
         String dryRun() {
             return reason.equals("command") ? "This user has no permissions to run the '" + object + "' command"
@@ -65,7 +75,7 @@ final class AclUsers {
      *
      * @return null, or the rule refused and why
      */
-    synchronized String[] setUser(String name, byte[][] ops, int from) {
+    synchronized String[] setUser(String name, byte[][] ops, int from, Client self, ServerContext ctx) {
         AclUser u = users.get(name);
         AclRules r = u == null ? new AclRules() : u.rules.copy();
         for (int i = from; i < ops.length; i++) {
@@ -78,8 +88,37 @@ final class AclUsers {
             users.put(name, new AclUser(name, r));
         } else {
             u.rules = r;
+            if (!r.allChannels) {
+                closeSubscribersNoLongerAllowed(u, r, self, ctx);
+            }
         }
         return null;
+    }
+
+    /**
+     * As Redis 7.0 does when a user's channels shrink: closes its connections subscribed to a
+     * channel, shard channel or pattern the new rules no longer allow ({@code self} after its reply).
+     */
+    private static void closeSubscribersNoLongerAllowed(AclUser u, AclRules r, Client self, ServerContext ctx) {
+        for (Client x : ctx.clients.values()) {
+            Subscriber s = x.subscriber;
+            if (x.user != u || s == null) {
+                continue;
+            }
+            boolean denied = false;
+            synchronized (ctx.pubsub) { // the lock the subscription sets change under
+                for (PubSub.Kind kind : PubSub.Kind.values()) {
+                    for (PubSub.Name n : s.names(kind)) {
+                        denied |= !channelAllowed(r, n.bytes(), kind == PubSub.Kind.PATTERN);
+                    }
+                }
+            }
+            if (denied && x == self) {
+                x.closeAfterReply = true;
+            } else if (denied) {
+                x.killer.run();
+            }
+        }
     }
 
     /** Replaces every user by {@code loaded} (ACL LOAD), keeping the default user's object, which connections hold. */

@@ -139,7 +139,7 @@ final class AdminCommands {
             return;
         }
         byte[] user = a.length == 3 ? a[1] : Args.bytes(AclUsers.DEFAULT);
-        if (login(c, user, a[a.length - 1], "auth")) {
+        if (login(c, user, a[a.length - 1], Errors.text(a[0]))) {
             r.ok();
         } else {
             r.error(Errors.WRONGPASS);
@@ -166,7 +166,7 @@ final class AdminCommands {
         for (int j = 2; j < a.length; j++) {
             int more = a.length - j - 1;
             if (Args.is(a[j], "AUTH") && more >= 2) {
-                if (!login(c, a[j + 1], a[j + 2], "hello")) {
+                if (!login(c, a[j + 1], a[j + 2], Errors.text(a[0]))) {
                     r.error(Errors.WRONGPASS);
                     return;
                 }

@@ -323,6 +323,8 @@ final class CommandTable {
             c.queueRefused = false;
             Transactions.unwatch(c);
             c.reply.error("EXECABORT Transaction discarded because of: " + d.error());
+        } else if (c.inExec) {
+            c.reply.error(d.changedSinceQueued());
         } else {
             c.queueRefused |= c.queued != null;
             c.reply.error(d.error());

@@ -105,11 +105,11 @@ final class ScriptCalls {
     }
 
     /**
-     * {@code redis.acl_check_cmd}: whether the script's user may run that command. The one user
-     * here, {@code default}, may run any, so this checks the arguments and that the command (and
-     * subcommand) is one, in Redis's words.
+     * {@code redis.acl_check_cmd}: whether the script's user may run that command on those keys and
+     * channels (nothing is logged, as in Redis), after checking the arguments and that the command
+     * (and subcommand) is one, in Redis's words.
      */
-    LuaValue aclCheck(Varargs a) {
+    LuaValue aclCheck(ScriptRun run, Varargs a) {
         int n = a.narg();
         if (n == 0) {
             throw new LuaError(LuaValue.valueOf("Please specify at least one argument for this redis lib call"));
@@ -126,7 +126,8 @@ final class ScriptCalls {
         if (spec == null || n > 1 && LastCommand.of(spec, args).equals(LastCommand.NONE)) {
             throw new LuaError(LuaValue.valueOf("Invalid command passed to redis.acl_check_cmd()"));
         }
-        return LuaValue.TRUE;
+        AclUser user = run.inner.user;
+        return LuaValue.valueOf(user == null || AclUsers.check(user.rules, aclName(spec, args), args) == null);
     }
 
     /**

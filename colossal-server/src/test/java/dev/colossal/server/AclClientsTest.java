@@ -175,4 +175,25 @@ class AclClientsTest {
         Map<String, Object> user = admin.aclGetUser("app").getUserInfo();
         assertEquals("~app:*", user.get("keys"));
     }
+
+    @Test
+    void subscribersOfChannelsNoLongerAllowedAreClosed() throws Exception {
+        assertEquals("OK", admin.aclSetUser("app", "+@pubsub"));
+        try (Wire kept = new Wire(server.port()); Wire dropped = new Wire(server.port())) {
+            kept.call("AUTH", "app", "s3cret");
+            dropped.call("AUTH", "app", "s3cret");
+            assertEquals("*3\r\n$9\r\nsubscribe\r\n$10\r\nnews.sport\r\n:1\r\n", kept.call("SUBSCRIBE", "news.sport"));
+            assertEquals("*3\r\n$10\r\npsubscribe\r\n$6\r\nnews.*\r\n:1\r\n", dropped.call("PSUBSCRIBE", "news.*"));
+            // the pattern news.* is no longer one of the user's; the channel news.sport still matches news.s*
+            assertEquals("OK", admin.aclSetUser("app", "resetchannels", "&news.s*"));
+            assertEquals(1, admin.publish("news.sport", "goal"));
+            assertTrue(kept.reply().contains("goal"));
+            assertThrows(java.io.IOException.class, () -> {
+                for (int i = 0; i < 100; i++) {
+                    dropped.call("PING");
+                    Thread.sleep(20);
+                }
+            });
+        }
+    }
 }
