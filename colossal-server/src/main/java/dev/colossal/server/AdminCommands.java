@@ -621,6 +621,9 @@ final class AdminCommands {
         m.put("timeout", Integer.toString(ctx.config.idleTimeoutSeconds()));
         m.put("proto-max-bulk-len", Long.toString(ctx.config.maxBulkBytes()));
         m.put("requirepass", ctx.config.requirePass() == null ? "" : ctx.config.requirePass());
+        m.put("aclfile", ctx.aclFile == null ? "" : ctx.aclFile.toString());
+        m.put("acllog-max-len", "128");
+        m.put("acl-pubsub-default", "resetchannels");
         m.put("dir", ctx.config.dataDir().toAbsolutePath().toString());
         m.put("maxmemory", Long.toString(ctx.config.maxMemoryBytes()));
         m.put("maxmemory-policy", ctx.config.maxMemoryPolicy());

@@ -142,7 +142,7 @@ final class CommandTable {
     void execute(Client c, RequestParser p, MemorySegment buf, KeyViews keys) {
         // A subscriber (c.pubsub) goes the general way: in RESP2 it may not run GET or SET at all; nor may
         // a monitor; a tracking client's GET must be remembered
-        if (p.inBuffer() && c.authenticated && (c.user == null || c.user.unrestricted()) && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
+        if (p.inBuffer() && c.authenticated && c.unrestricted() && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
                 && c.tracking == null) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
@@ -221,8 +221,7 @@ final class CommandTable {
             r.error(Errors.NOAUTH);
             return;
         }
-        AclUser user = c.user;
-        if (user != null && !user.unrestricted() && refused(c, spec, name, args, stats)) {
+        if (!c.unrestricted() && refused(c, spec, name, args, stats)) {
             return;
         }
         if (c.pubsub && r.protocol == 2 && !c.inExec && !PubSubCommands.allowedWhileSubscribed(spec.name())

@@ -69,7 +69,7 @@ final class ScriptCalls {
         if (refusal != null) {
             return fail(refusal, raise);
         }
-        if (run.inner.user != null && !run.inner.user.unrestricted()) {
+        if (!run.inner.unrestricted()) {
             AclUsers.Denial d = acl.refusal(ctx, run.inner, aclName(spec, args), args, "lua");
             if (d != null) {
                 return fail(switch (d.reason()) {
