@@ -303,8 +303,8 @@ final class AclCommands {
             r.bulk("username");
             r.bulk(e.user);
             r.bulk("age-seconds");
-            String age = java.math.BigDecimal.valueOf(Math.max(0, now - e.updatedMillis), 3).stripTrailingZeros()
-                    .toPlainString();
+            // a double, as Redis writes one (%.17g: 1764.2670000000001)
+            String age = LuaJson.g(Math.max(0, now - e.updatedMillis) / 1000.0, 17);
             if (r.protocol == 3) {
                 r.append(Args.bytes("," + age + "\r\n"));
             } else {
