@@ -43,6 +43,10 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--requirepass", description = "Password AUTH must give (default: none)")
     String requirePass;
 
+    @Option(names = "--aclfile", paramLabel = "FILE",
+            description = "ACL users, in Redis's ACL file format; loaded at start, ACL SAVE and ACL LOAD use it (default: none)")
+    Path aclFile;
+
     @Option(names = "--maxclients", description = "Most connections at once (default: 10000)")
     Integer maxClients;
 
@@ -190,8 +194,10 @@ public final class ServeCommand implements Callable<Integer> {
         }
         ColossalServer server;
         try {
-            server = ColossalServer.start(settings, tls);
-        } catch (TlsSetupException e) {
+            Path acl = aclFile != null ? aclFile : config == null ? null
+                    : ServeConfigFile.read(config).path("aclfile", null);
+            server = ColossalServer.start(settings, tls, acl);
+        } catch (TlsSetupException | dev.colossal.server.AclFileException e) {
             return Failures.report("serve", e.getMessage());
         } catch (DataDirInUseException | MaxMemoryMismatchException | DatabasesMismatchException e) {
             return Failures.report("serve", e.getMessage());

@@ -116,10 +116,17 @@ final class AdminCommands {
         }
     }
 
-    private boolean passwordMatches(byte[] user, byte[] pass) {
-        String need = ctx.config.requirePass();
-        return need != null && (user == null || Args.is(user, "DEFAULT") && Errors.text(user).equals("default"))
-                && java.security.MessageDigest.isEqual(Args.bytes(need), pass);
+    /** Authenticates {@code c} as {@code user}; a failure is logged (ACL LOG's reason {@code auth}). @return whether it did */
+    private boolean login(Client c, byte[] user, byte[] pass, String command) {
+        String name = Errors.text(user);
+        AclUser u = ctx.acl.authenticate(name, pass);
+        if (u == null) {
+            ctx.acl.log.add("auth", "toplevel", command, name, ctx.now(), describe(c));
+            return false;
+        }
+        c.user = u;
+        c.authenticated = true;
+        return true;
     }
 
     private void auth(Client c, byte[][] a, Reply r) {
@@ -127,17 +134,12 @@ final class AdminCommands {
             r.error(Errors.SYNTAX);
             return;
         }
-        if (ctx.config.requirePass() == null && a.length == 2) {
+        if (ctx.acl.defaultUser().rules.nopass && a.length == 2) {
             r.error(Errors.AUTH_NOT_CONFIGURED);
             return;
         }
-        byte[] user = a.length == 3 ? a[1] : null;
-        byte[] pass = a[a.length - 1];
-        boolean ok = ctx.config.requirePass() == null
-                ? Errors.text(a[1]).equals("default") // default user with nopass accepts any password
-                : passwordMatches(user, pass);
-        if (ok) {
-            c.authenticated = true;
+        byte[] user = a.length == 3 ? a[1] : Args.bytes(AclUsers.DEFAULT);
+        if (login(c, user, a[a.length - 1], Errors.text(a[0]))) {
             r.ok();
         } else {
             r.error(Errors.WRONGPASS);
@@ -164,10 +166,7 @@ final class AdminCommands {
         for (int j = 2; j < a.length; j++) {
             int more = a.length - j - 1;
             if (Args.is(a[j], "AUTH") && more >= 2) {
-                boolean ok = ctx.config.requirePass() == null
-                        ? Errors.text(a[j + 1]).equals("default")
-                        : passwordMatches(a[j + 1], a[j + 2]);
-                if (!ok) {
+                if (!login(c, a[j + 1], a[j + 2], Errors.text(a[0]))) {
                     r.error(Errors.WRONGPASS);
                     return;
                 }
@@ -238,7 +237,8 @@ final class AdminCommands {
         Transactions.unwatch(c);
         c.db = 0;
         c.name = null;
-        c.authenticated = ctx.config.requirePass() == null;
+        c.authenticated = ctx.acl.autoAuthenticated();
+        c.user = ctx.acl.defaultUser();
         r.protocol = 2;
         c.replies = ReplyMode.ON;
         r.simple("RESET");
@@ -417,6 +417,11 @@ final class AdminCommands {
     }
 
     private String describe(Client x) {
+        return describe(ctx, x);
+    }
+
+    /** @return CLIENT LIST's line of {@code x} (ACL LOG's client-info too) */
+    static String describe(ServerContext ctx, Client x) {
         long age = (ctx.now() - x.createdMillis) / 1000;
         Subscriber s = x.subscriber; // perhaps another loop's client: its counts are volatile
         int sub = s == null ? 0 : s.channels;
@@ -427,7 +432,7 @@ final class AdminCommands {
                 + flags(x, sub + psub + ssub > 0) + " db=" + x.db + " sub=" + sub + " psub=" + psub + " ssub=" + ssub
                 + " multi=-1 qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
                 + x.reply.capacity + " rbp=0 obl=0 oll=0 omem=0 tot-mem=" + (x.inputCapacity + x.reply.capacity)
-                + " events=r cmd=" + x.lastCommand + " user=default redir=-1 resp="
+                + " events=r cmd=" + x.lastCommand + " user=" + (x.user == null ? AclUsers.DEFAULT : x.user.name) + " redir=-1 resp="
                 + x.reply.protocol + (x.libName == null ? "" : " lib-name=" + x.libName)
                 + (x.libVersion == null ? "" : " lib-ver=" + x.libVersion);
     }
@@ -596,7 +601,9 @@ final class AdminCommands {
         r.integer(s.firstKey());
         r.integer(s.lastKey());
         r.integer(s.step());
-        r.set(0);
+        List<String> categories = AclCatalog.REDIS.categoryNames(s.name());
+        r.set(categories.size());
+        categories.forEach(r::simple);
         r.set(0);
         r.array(0);
         r.array(0);
@@ -614,6 +621,9 @@ final class AdminCommands {
         m.put("timeout", Integer.toString(ctx.config.idleTimeoutSeconds()));
         m.put("proto-max-bulk-len", Long.toString(ctx.config.maxBulkBytes()));
         m.put("requirepass", ctx.config.requirePass() == null ? "" : ctx.config.requirePass());
+        m.put("aclfile", ctx.aclFile == null ? "" : ctx.aclFile.toString());
+        m.put("acllog-max-len", "128");
+        m.put("acl-pubsub-default", "resetchannels");
         m.put("dir", ctx.config.dataDir().toAbsolutePath().toString());
         m.put("maxmemory", Long.toString(ctx.config.maxMemoryBytes()));
         m.put("maxmemory-policy", ctx.config.maxMemoryPolicy());

@@ -12,6 +12,8 @@ final class Client {
     String libName;
     String libVersion;
     boolean authenticated;
+    /** The ACL user this connection runs as (AUTH, HELLO AUTH); null for none checked. Volatile for CLIENT LIST on other loops. */
+    volatile AclUser user;
     /** The database SELECT chose, 0 on a new connection and after RESET. */
     int db;
     /** Set by QUIT and protocol errors: close once the pending replies are written. */
@@ -108,6 +110,12 @@ final class Client {
         this.address = address;
         this.createdMillis = createdMillis;
         this.authenticated = authenticated;
+    }
+
+    /** @return whether this client's user may run anything on any key and channel: its commands go unchecked */
+    boolean unrestricted() {
+        AclUser u = user;
+        return u == null || u.unrestricted();
     }
 
     /** Adds what this client counted since the last call to {@code stats}. */

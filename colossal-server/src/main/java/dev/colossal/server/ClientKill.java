@@ -33,6 +33,7 @@ final class ClientKill {
         String laddr = null;
         boolean noType = false;
         Boolean pubsub = null; // TYPE PUBSUB: true, TYPE NORMAL: false, no TYPE: null
+        AclUser user = null;
         boolean skipMe = true;
         for (int i = 2; i < a.length; i += 2) {
             if (i + 1 >= a.length) {
@@ -62,8 +63,8 @@ final class ClientKill {
             } else if (Args.is(a[i], "LADDR")) {
                 laddr = Errors.text(value);
             } else if (Args.is(a[i], "USER")) {
-                // The one user is "default", whoever authenticated
-                if (!Errors.text(value).equals("default")) {
+                user = ctx.acl.get(Errors.text(value));
+                if (user == null) {
                     r.error("ERR No such user '" + Errors.text(value) + "'");
                     return;
                 }
@@ -82,10 +83,12 @@ final class ClientKill {
         String wantAddr = addr;
         String wantLaddr = laddr;
         Boolean wantPubsub = pubsub;
+        AclUser wantUser = user;
         String local = ctx.config.bind() + ":" + ctx.respPort;
         r.integer(kill(c, x -> (wantId < 0 || x.id == wantId) && (wantAddr == null || x.address.equals(wantAddr))
                 && (wantLaddr == null || local.equals(wantLaddr))
-                && (wantPubsub == null || wantPubsub == subscribed(x)), skipMe));
+                && (wantPubsub == null || wantPubsub == subscribed(x))
+                && (wantUser == null || x.user == wantUser || x.user == null && wantUser == ctx.acl.defaultUser()), skipMe));
     }
 
     /** @return whether {@code x}, perhaps another loop's client, is a subscriber (its counts are volatile) */

@@ -92,16 +92,53 @@ public final class ColossalServer implements AutoCloseable {
      * @throws IOException as {@link #start(ServerConfig)} does
      */
     public static ColossalServer start(ServerConfig config, TlsConfig tls) throws IOException {
-        return start(config, tls == null ? null : TlsSetup.load(tls), table -> { });
+        return start(config, tls, null);
+    }
+
+    /**
+     * {@link #start(ServerConfig)} with ACL users from {@code aclFile} (Redis's format), which ACL
+     * SAVE and LOAD then use.
+     *
+     * @param aclFile the ACL file, or null for none
+     * @return the running server
+     * @throws IOException as {@link #start(ServerConfig)}, or if the file cannot be read or holds a bad line
+     */
+    public static ColossalServer start(ServerConfig config, java.nio.file.Path aclFile) throws IOException {
+        return start(config, null, aclFile);
+    }
+
+    /**
+     * {@link #start(ServerConfig)} with a TLS port (or none) and ACL users from a file (or none).
+     *
+     * @param tls     the TLS port's settings, or null for none
+     * @param aclFile the ACL file, or null for none
+     * @return the running server
+     * @throws TlsSetupException if a certificate or key cannot be used, saying why
+     * @throws IOException as {@link #start(ServerConfig, java.nio.file.Path)} does
+     */
+    public static ColossalServer start(ServerConfig config, TlsConfig tls, java.nio.file.Path aclFile) throws IOException {
+        return start(config, tls == null ? null : TlsSetup.load(tls), table -> { }, aclFile);
     }
 
     /** {@link #start(ServerConfig)} with commands of a test's own added to the table. */
     static ColossalServer start(ServerConfig config, Consumer<CommandTable> extraCommands) throws IOException {
-        return start(config, null, extraCommands);
+        return start(config, null, extraCommands, null);
     }
 
-    private static ColossalServer start(ServerConfig config, TlsSetup tls, Consumer<CommandTable> extraCommands)
-            throws IOException {
+    private static ColossalServer start(ServerConfig config, TlsSetup tls, Consumer<CommandTable> extraCommands,
+                                        java.nio.file.Path aclFile) throws IOException {
+        // read before the data is opened: a bad file stops the start with nothing to undo
+        java.util.Map<String, AclRules> users = null;
+        if (aclFile != null) {
+            try {
+                users = AclFile.read(aclFile);
+            } catch (AclFile.BadFile e) {
+                throw new AclFileException("cannot load ACL file " + e.getMessage(), e);
+            } catch (IOException e) {
+                throw new AclFileException("cannot read ACL file " + aclFile + " (" + e + "); create it (it may be"
+                        + " empty) or pass another --aclfile", e);
+            }
+        }
         try {
             InetAddress.getByName(config.bind()); // else binding throws UnresolvedAddressException, unchecked
         } catch (UnknownHostException e) {
@@ -110,6 +147,10 @@ public final class ColossalServer implements AutoCloseable {
         Databases dbs = Databases.open(config.dataDir(), config.databases(), config.maxMemoryBytes(), System::currentTimeMillis);
         ServerContext ctx = new ServerContext(dbs, config, System::currentTimeMillis);
         ctx.tls = tls == null ? null : tls.config();
+        if (users != null) {
+            ctx.aclFile = aclFile;
+            ctx.acl.replaceAll(users, ctx);
+        }
         dbs.watch(ctx.sweeper);
         RespServer resp = null;
         HttpApi http = null;

@@ -142,7 +142,7 @@ final class CommandTable {
     void execute(Client c, RequestParser p, MemorySegment buf, KeyViews keys) {
         // A subscriber (c.pubsub) goes the general way: in RESP2 it may not run GET or SET at all; nor may
         // a monitor; a tracking client's GET must be remembered
-        if (p.inBuffer() && c.authenticated && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
+        if (p.inBuffer() && c.authenticated && c.unrestricted() && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
                 && c.tracking == null) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
@@ -225,6 +225,9 @@ final class CommandTable {
         if (!c.authenticated && !spec.noAuth()) {
             stats.rejected.increment();
             r.error(Errors.NOAUTH);
+            return;
+        }
+        if (!c.unrestricted() && refused(c, spec, name, args, stats)) {
             return;
         }
         if (c.pubsub && r.protocol == 2 && !c.inExec && !PubSubCommands.allowedWhileSubscribed(spec.name())
@@ -313,6 +316,28 @@ final class CommandTable {
         if (spec != execSpec && ctx.slowLog.slow(took)) {
             ctx.slowLog.observe(c, args, took, ctx.now());
         }
+    }
+
+    /** Redis's ACL check, for a user not allowed everything: refuses (and logs) what the user may not run. */
+    private boolean refused(Client c, CommandSpec spec, String name, byte[][] args, CommandStats stats) {
+        String full = name.equals(LastCommand.NONE) ? spec.name() : name;
+        AclUsers.Denial d = ctx.acl.refusal(ctx, c, full, args, c.inExec ? "multi" : "toplevel");
+        if (d == null) {
+            return false;
+        }
+        stats.rejected.increment();
+        if (spec == execSpec) { // a refused EXEC ends the transaction, as Redis's does
+            c.queued = null;
+            c.queueRefused = false;
+            Transactions.unwatch(c);
+            c.reply.error("EXECABORT Transaction discarded because of: " + d.error());
+        } else if (c.inExec) {
+            c.reply.error(d.changedSinceQueued());
+        } else {
+            c.queueRefused |= c.queued != null;
+            c.reply.error(d.error());
+        }
+        return true;
     }
 
     /**

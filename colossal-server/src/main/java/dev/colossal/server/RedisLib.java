@@ -61,7 +61,7 @@ final class RedisLib {
         t.rawset("acl_check_cmd", new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs a) {
-                return hook.run().calls.aclCheck(a);
+                return hook.run().calls.aclCheck(hook.run(), a);
             }
         });
         t.rawset("log", new VarArgFunction() {

@@ -146,7 +146,8 @@ final class RespServer implements AutoCloseable {
                 ch.configureBlocking(false);
                 long id = ctx.clientIds.incrementAndGet();
                 Client client = new Client(id, String.valueOf(ch.getRemoteAddress()).replaceFirst("^/", ""),
-                        ctx.now(), ctx.config.requirePass() == null);
+                        ctx.now(), ctx.acl.autoAuthenticated());
+                client.user = ctx.acl.defaultUser();
                 ctx.clients.put(id, client);
                 ctx.stats.connectedClients.increment();
                 Connection connection = new Connection(ch, client, ctx, table,

@@ -18,7 +18,12 @@ final class ScriptCalls {
     private final CommandTable table;
     private final KeyLocks locks;
 
-    ScriptCalls(CommandTable table, KeyLocks locks) {
+    private final ServerContext ctx;
+    private final AclUsers acl;
+
+    ScriptCalls(CommandTable table, KeyLocks locks, ServerContext ctx) {
+        this.ctx = ctx;
+        this.acl = ctx.acl;
         this.table = table;
         this.locks = locks;
     }
@@ -64,6 +69,17 @@ final class ScriptCalls {
         if (refusal != null) {
             return fail(refusal, raise);
         }
+        if (!run.inner.unrestricted()) {
+            AclUsers.Denial d = acl.refusal(ctx, run.inner, aclName(spec, args), args, "lua");
+            if (d != null) {
+                return fail(switch (d.reason()) {
+                    case "command" -> "ERR The user executing the script can't run this command or subcommand";
+                    case "key" -> "ERR The user executing the script can't access at least one of the keys mentioned in"
+                            + " the command arguments";
+                    default -> "ERR The user executing the script can't publish to the channel mentioned in the command";
+                }, raise);
+            }
+        }
         if (run.readOnly && (spec.flags().contains("write") || MAY_REPLICATE.contains(spec.name()))) {
             return fail("ERR Write commands are not allowed from read-only scripts.", raise);
         }
@@ -89,11 +105,11 @@ final class ScriptCalls {
     }
 
     /**
-     * {@code redis.acl_check_cmd}: whether the script's user may run that command. The one user
-     * here, {@code default}, may run any, so this checks the arguments and that the command (and
-     * subcommand) is one, in Redis's words.
+     * {@code redis.acl_check_cmd}: whether the script's user may run that command on those keys and
+     * channels (nothing is logged, as in Redis), after checking the arguments and that the command
+     * (and subcommand) is one, in Redis's words.
      */
-    LuaValue aclCheck(Varargs a) {
+    LuaValue aclCheck(ScriptRun run, Varargs a) {
         int n = a.narg();
         if (n == 0) {
             throw new LuaError(LuaValue.valueOf("Please specify at least one argument for this redis lib call"));
@@ -110,7 +126,8 @@ final class ScriptCalls {
         if (spec == null || n > 1 && LastCommand.of(spec, args).equals(LastCommand.NONE)) {
             throw new LuaError(LuaValue.valueOf("Invalid command passed to redis.acl_check_cmd()"));
         }
-        return LuaValue.TRUE;
+        AclUser user = run.inner.user;
+        return LuaValue.valueOf(user == null || AclUsers.check(user.rules, aclName(spec, args), args) == null);
     }
 
     /**
@@ -121,6 +138,12 @@ final class ScriptCalls {
     private static byte[] numberText(double d) {
         String s = Double.isNaN(d) ? "-nan" : Double.isInfinite(d) ? (d > 0 ? "inf" : "-inf") : LuaJson.g(d, 17);
         return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /** @return the name ACL checks: the subcommand's ({@code config|get}), or for one Redis does not know the container's */
+    private static String aclName(CommandSpec spec, byte[][] args) {
+        String name = LastCommand.of(spec, args);
+        return name.equals(LastCommand.NONE) ? spec.name() : name;
     }
 
     private static LuaValue fail(String text, boolean raise) {

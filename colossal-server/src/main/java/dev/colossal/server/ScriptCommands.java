@@ -52,7 +52,7 @@ final class ScriptCommands {
 
     ScriptCommands(ServerContext ctx, CommandTable table) {
         this.ctx = ctx;
-        this.calls = new ScriptCalls(table, ctx.dbs.locks());
+        this.calls = new ScriptCalls(table, ctx.dbs.locks(), ctx);
         ctx.dbs.locks().multiStripe().busyWhen(() -> {
             ScriptRun run = running;
             return run != null && run.runningMillis() >= BUSY_MILLIS;

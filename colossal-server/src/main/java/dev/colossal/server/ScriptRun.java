@@ -44,6 +44,7 @@ final class ScriptRun {
         inner.db = caller.db;
         inner.denyBlocking = true;
         inner.name = caller.name;
+        inner.user = caller.user;
         inner.scriptCaller = caller;
     }
 

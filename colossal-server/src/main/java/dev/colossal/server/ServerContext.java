@@ -28,6 +28,9 @@ final class ServerContext {
     final Monitors monitors = new Monitors();
     /** FUNCTION LOAD's libraries, kept in the data directory. */
     final FunctionLibraries functions;
+    /** ACL users, and the file ACL SAVE and LOAD use (null: none, as {@code aclfile} unset). */
+    final AclUsers acl;
+    volatile java.nio.file.Path aclFile;
     /** notify-keyspace-events: off until CONFIG SET turns classes on. */
     final KeyspaceEvents events;
     final LongSupplier clock;
@@ -90,6 +93,7 @@ final class ServerContext {
         this.pause = new ClientPause(sweeper::wake);
         this.collector = new ListCollector(dbs);
         this.functions = FunctionLibraries.open(config.dataDir());
+        this.acl = new AclUsers(config.requirePass());
     }
 
     /**

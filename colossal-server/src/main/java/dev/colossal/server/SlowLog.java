@@ -120,12 +120,14 @@ final class SlowLog {
 
     /**
      * Passwords never reach the log: every argument of AUTH, the user and password after HELLO's
-     * AUTH, and a {@code requirepass} value in CONFIG SET, as redis-server redacts them.
+     * AUTH, a {@code requirepass} value in CONFIG SET, and ACL SETUSER's user and rules, as
+     * redis-server redacts them.
      */
     private static byte[][] redacted(byte[][] args) {
         byte[][] out = args.clone();
-        if (Args.is(args[0], "AUTH")) {
-            for (int i = 1; i < out.length; i++) {
+        boolean setUser = Args.is(args[0], "ACL") && args.length > 2 && Args.is(args[1], "SETUSER");
+        if (Args.is(args[0], "AUTH") || setUser) {
+            for (int i = setUser ? 2 : 1; i < out.length; i++) {
                 out[i] = REDACTED;
             }
         } else if (Args.is(args[0], "HELLO")) {

@@ -72,6 +72,17 @@ class SlowLogTest {
     }
 
     @Test
+    void aclSetUsersUserAndRulesAreRedactedAsRedisDoes() {
+        SlowLog log = new SlowLog();
+        log.slowerThanMicros(0);
+        Client c = new Client(7, "127.0.0.1:5000", 0, true);
+        log.observe(c, args("ACL", "SETUSER", "app", "on", ">secret"), 1_000, 5_000);
+        log.observe(c, args("ACL", "DELUSER", "app"), 1_000, 5_000);
+        assertEquals(List.of("ACL", "DELUSER", "app"), kept(log.newest(-1).get(0)));
+        assertEquals(List.of("ACL", "SETUSER", "(redacted)", "(redacted)", "(redacted)"), kept(log.newest(-1).get(1)));
+    }
+
+    @Test
     void logsOnlyCommandsAtLeastTheBoundAndKeepsTheNewest() {
         SlowLog log = new SlowLog();
         Client c = new Client(1, "127.0.0.1:1", 0, true);
