@@ -173,7 +173,7 @@ final class ListCollector implements AutoCloseable {
             }
             long[] range = null;
             for (byte[] owner : owners) {
-                KeyValueStore.Entry h = m.get(owner);
+                KeyValueStore.Entry h = m.raw(owner); // a chunked string's header, not its bytes
                 long[] held = h == null ? null : held(h, id);
                 if (held != null) {
                     range = held;
@@ -201,7 +201,7 @@ final class ListCollector implements AutoCloseable {
 
     /**
      * The positions header {@code h} holds of collection {@code id}: {@code {first, end}} for a
-     * list's elements; {@code {first, end, auxFirst, auxEnd}} for a stream's nodes and its
+     * list's elements or a chunked string's chunks ({@link KeyValueStore#raw}'s header); {@code {first, end, auxFirst, auxEnd}} for a stream's nodes and its
      * auxiliary entries (consumer groups' state, {@link StreamLayout#AUX_BASE}).
      *
      * @return the ranges, or null if {@code h} is no header of {@code id}
@@ -216,6 +216,9 @@ final class ListCollector implements AutoCloseable {
         }
         if (h.type() == StoredValue.HASH) {
             return HashBuckets.held(h, id);
+        }
+        if (h.chunked()) {
+            return BigStringLayout.held(h, id);
         }
         if (h.type() == StoredValue.STREAM && h.length() == StreamLayout.HEADER_LENGTH
                 && StreamLayout.getLong(b, o + StreamLayout.ID_OFFSET) == id) {
