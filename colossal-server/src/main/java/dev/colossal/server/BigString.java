@@ -67,6 +67,35 @@ final class BigString {
     }
 
     /**
+     * Sets or clears bit {@code offset} (bit 0 the most significant of byte 0), growing the string
+     * with zeros to reach it: one chunk read and, if the bit changes, written.
+     *
+     * @return the bit's old value
+     */
+    int setBit(long offset, boolean on) {
+        long index = offset >>> 3;
+        int mask = 1 << (7 - (int) (offset & 7));
+        if (index >= length) {
+            write(index, new byte[] {(byte) (on ? mask : 0)}, 0, 1);
+            return 0;
+        }
+        long k = index / chunk;
+        int live = (int) Math.min(chunk, length - k * chunk);
+        byte[] c = elements.get(id, k);
+        int at = (int) (index - k * chunk);
+        int was = c != null && at < Math.min(c.length, live) && (c[at] & mask) != 0 ? 1 : 0;
+        if (was != (on ? 1 : 0)) {
+            byte[] now = new byte[live]; // only the live bytes: what a dead write left past the length goes
+            if (c != null) {
+                System.arraycopy(c, 0, now, 0, Math.min(c.length, live));
+            }
+            now[at] = (byte) (now[at] ^ mask);
+            elements.put(id, k, now);
+        }
+        return was;
+    }
+
+    /**
      * Writes {@code src[from, from + n)} at byte {@code offset}, growing the string with zeros to
      * reach it; the caller has checked the new length against the limit.
      */

@@ -33,8 +33,12 @@ final class BigStringLayout {
     static final int CHUNK_OFFSET = LENGTH_OFFSET + Long.BYTES;
     static final int HEADER_LENGTH = CHUNK_OFFSET + Long.BYTES;
 
-    /** The chunk size of new chunked strings unless a test lowers it: a write copies one chunk. */
-    static final int DEFAULT_CHUNK = 16 * 1024;
+    /**
+     * The chunk size of new chunked strings unless a test lowers it. A SETBIT reads and writes one
+     * chunk: 4 KiB made SETBIT on a 1.25 MB bitmap about twice as fast as 16 KiB, and a 1 GiB string
+     * is still only 262,144 entries.
+     */
+    static final int DEFAULT_CHUNK = 4 * 1024;
     /** Strings longer than this are chunked by a write that reaches past it, unless a test lowers it. */
     static final long DEFAULT_THRESHOLD = 64 * 1024;
 

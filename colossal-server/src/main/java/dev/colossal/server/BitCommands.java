@@ -82,11 +82,9 @@ final class BitCommands {
             long index = offset >>> 3;
             if (e != null && e.chunked()) {
                 BigString big = BigString.of(store, a[1], e);
-                int old = big.byteAt(index);
-                int was = (old & mask) != 0 ? 1 : 0;
                 boolean grows = index >= big.length();
+                int was = big.setBit(offset, on.getAsLong() == 1);
                 if (grows || was != on.getAsLong()) {
-                    big.write(index, new byte[] {(byte) (on.getAsLong() == 1 ? old | mask : old & ~mask)}, 0, 1);
                     ctx.events.fire(KeyspaceEvents.STRING, "setbit", store, a[1]);
                 }
                 r.integer(was);
