@@ -16,6 +16,8 @@ import java.util.concurrent.locks.Lock;
  * {@code [first, first + count)}; an element without a root, and a root no header holds, go too.
  * Stream nodes ({@link StreamLayout}) are freed the same way: a stream header holds its nodes'
  * positions and its auxiliary entries' (consumer groups' state); nothing else of its id is kept.
+ * A chunked string's chunks ({@link BigStringLayout}) too: its header holds chunks
+ * {@code [0, ceil(length / chunk))}; the header is read as stored ({@link KeyValueStore#raw}).
  * So DEL, UNLINK, SET over a list, expiry, eviction, FLUSHDB, RENAME over a list and what a crash
  * left all free their elements without a read on SET's path or an O(n) step in the command.
  *
