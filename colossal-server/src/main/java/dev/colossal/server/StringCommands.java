@@ -634,7 +634,7 @@ final class StringCommands {
         long end = to.getAsLong();
         KeyValueStore.Entry e = rawString(store, a[1]);
         BigString big = e != null && e.chunked() ? BigString.of(store, a[1], e) : null;
-        byte[] v = e == null ? new byte[0] : big != null ? new byte[0] : e.value();
+        byte[] v = e == null || big != null ? new byte[0] : e.value();
         long n = big != null ? big.length() : v.length;
         if (start < 0 && end < 0 && start > end) {
             r.bulk(v, 0, 0);
