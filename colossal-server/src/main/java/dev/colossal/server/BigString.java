@@ -151,6 +151,18 @@ final class BigString {
     }
 
     /**
+     * RENAME: moves the header to {@code toKey}, replacing what it held; the chunks stay where they
+     * are. The root names both keys while both may hold the header, so the collector frees nothing
+     * whichever a kill leaves.
+     */
+    void renameTo(byte[] toKey) {
+        elements.setOwners(id, key, toKey);
+        writeHeader(store, toKey, id, length, chunk, expireAtMillis);
+        store.delete(key);
+        elements.setOwners(id, toKey);
+    }
+
+    /**
      * Stores the string {@code v} under {@code key}: chunked if longer than the threshold, else
      * plain, replacing what was there. What the writes that may grow a string past the threshold
      * store.

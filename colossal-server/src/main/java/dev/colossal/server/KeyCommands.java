@@ -248,7 +248,7 @@ final class KeyCommands {
         Lock[] ls = store.locks(a[1], a[2]);
         StringCommands.lockAll(ls);
         try {
-            KeyValueStore.Entry e = store.get(a[1]);
+            KeyValueStore.Entry e = store.raw(a[1]); // a chunked string's header: RENAME moves only that
             if (e == null) {
                 r.error(Errors.NO_SUCH_KEY);
                 return;
@@ -273,6 +273,8 @@ final class KeyCommands {
                 ctx.waits.ready(c.db, a[2]);
             } else if (HashBuckets.isBucketed(e)) {
                 StoredHash.read(store, a[1], e).renameTo(a[2]);
+            } else if (e.chunked()) {
+                BigString.of(store, a[1], e).renameTo(a[2]);
             } else {
                 store.set(a[2], e, e.expireAtMillis());
                 store.delete(a[1]);

@@ -88,6 +88,9 @@ class BigStringsTest {
             assertArrayEquals(whole, j.get(bytes("copy")));
             assertEquals("OK", j.rename("bm", "moved"));
             assertArrayEquals(whole, j.get(bytes("moved")));
+            assertTrue(m.raw(bytes("moved")).chunked(), "RENAME moves the header, the chunks stay");
+            assertEquals(-2, j.ttl("bm"));
+            assertTrue(j.ttl("moved") > 990, "RENAME keeps the TTL");
             assertTrue(j.copy("moved", "c2", false));
             assertEquals(1, j.append("c2", "x") - 1_250_001);
             assertArrayEquals(whole, j.get(bytes("moved")), "COPY's destination is its own string");
