@@ -53,7 +53,12 @@ final class BitCommands {
         if (offset < 0) {
             return;
         }
-        KeyValueStore.Entry e = StringCommands.string(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = StringCommands.rawString(store, a[1]);
+        if (e != null && e.chunked()) {
+            r.integer((BigString.of(store, a[1], e).byteAt(offset >>> 3) >> (7 - (int) (offset & 7))) & 1);
+            return;
+        }
         r.integer(e == null ? 0 : bit(e.value(), offset));
     }
 
@@ -72,14 +77,24 @@ final class BitCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = StringCommands.string(store, a[1]);
+            KeyValueStore.Entry e = StringCommands.rawString(store, a[1]);
+            int mask = 1 << (7 - (int) (offset & 7));
+            long index = offset >>> 3;
+            if (e != null && e.chunked()) {
+                BigString big = BigString.of(store, a[1], e);
+                boolean grows = index >= big.length();
+                int was = big.setBit(offset, on.getAsLong() == 1);
+                if (grows || was != on.getAsLong()) {
+                    ctx.events.fire(KeyspaceEvents.STRING, "setbit", store, a[1]);
+                }
+                r.integer(was);
+                return;
+            }
             byte[] v = e == null ? new byte[0] : e.value();
             int was = bit(v, offset);
-            int index = (int) (offset >>> 3);
-            byte[] out = Arrays.copyOf(v, Math.max(v.length, index + 1));
-            int mask = 1 << (7 - (int) (offset & 7));
-            out[index] = (byte) (on.getAsLong() == 1 ? out[index] | mask : out[index] & ~mask);
-            store.set(a[1], out, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+            byte[] out = Arrays.copyOf(v, (int) Math.max(v.length, index + 1));
+            out[(int) index] = (byte) (on.getAsLong() == 1 ? out[(int) index] | mask : out[(int) index] & ~mask);
+            BigString.set(store, a[1], out, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
             if (e == null || out.length != v.length || was != on.getAsLong()) { // Redis's event: a change
                 ctx.events.fire(KeyspaceEvents.STRING, "setbit", store, a[1]);
             }
@@ -95,14 +110,15 @@ final class BitCommands {
      * negative and are clipped to the string.
      */
     private void bitcount(Client c, byte[][] a, Reply r) {
-        KeyValueStore.Entry e = StringCommands.string(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = StringCommands.rawString(store, a[1]);
         if (e == null) {
             r.integer(0);
             return;
         }
-        byte[] v = e.value();
+        Bytes v = Bytes.of(store, a[1], e);
         if (a.length == 2) {
-            r.integer(count(v, 0, v.length * 8L - 1));
+            r.integer(v.count(0, v.length() * 8L - 1));
             return;
         }
         if (a.length != 4 && a.length != 5) {
@@ -126,14 +142,14 @@ final class BitCommands {
             r.error(Errors.SYNTAX);
             return;
         }
-        long total = bits ? v.length * 8L : v.length;
+        long total = bits ? v.length() * 8L : v.length();
         start = Math.max(0, start < 0 ? total + start : start);
         end = Math.max(0, end < 0 ? total + end : end);
         end = Math.min(end, total - 1);
         if (start > end) {
             r.integer(0);
         } else {
-            r.integer(bits ? count(v, start, end) : count(v, start * 8, end * 8 + 7));
+            r.integer(bits ? v.count(start, end) : v.count(start * 8, end * 8 + 7));
         }
     }
 
@@ -153,19 +169,20 @@ final class BitCommands {
             return;
         }
         int bit = (int) wanted.getAsLong();
-        KeyValueStore.Entry e = StringCommands.string(ctx.db(c), a[1]);
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = StringCommands.rawString(store, a[1]);
         if (e == null) {
             r.integer(bit == 1 ? -1 : 0);
             return;
         }
-        byte[] v = e.value();
+        Bytes v = Bytes.of(store, a[1], e);
         if (a.length > 6) {
             r.error(Errors.SYNTAX);
             return;
         }
         boolean bits = false;
         boolean endGiven = a.length >= 5;
-        long total = v.length;
+        long total = v.length();
         long start = 0;
         long end = total - 1;
         if (a.length >= 4) {
@@ -196,11 +213,63 @@ final class BitCommands {
         }
         long first = bits ? start : start * 8;
         long last = bits ? end : end * 8 + 7;
-        long found = find(v, bit, first, last);
+        long found = v.find(bit, first, last);
         if (found < 0 && bit == 0 && !endGiven) {
             found = last + 1;
         }
         r.integer(found);
+    }
+
+    /**
+     * The bytes BITCOUNT and BITPOS look at: a plain string's array, or a chunked string
+     * ({@link BigString}) read a window of chunks at a time, only over the range asked.
+     */
+    private record Bytes(byte[] plain, BigString big) {
+
+        /** Bytes a window over a chunked string reads at once: memory stays bounded whatever the range. */
+        private static final int WINDOW = 1 << 20;
+
+        static Bytes of(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
+            return e.chunked() ? new Bytes(null, BigString.of(store, key, e)) : new Bytes(e.value(), null);
+        }
+
+        long length() {
+            return big == null ? plain.length : big.length();
+        }
+
+        /** @return the set bits from bit {@code first} to {@code last}, both included */
+        long count(long first, long last) {
+            if (big == null) {
+                return BitCommands.count(plain, first, last);
+            }
+            long n = 0;
+            for (long from = first; from <= last; ) {
+                long base = from >>> 3;
+                long to = Math.min(last, (base + WINDOW) * 8 - 1);
+                byte[] w = big.read(base, (int) ((to >>> 3) - base + 1));
+                n += BitCommands.count(w, from - base * 8, to - base * 8);
+                from = to + 1;
+            }
+            return n;
+        }
+
+        /** @return the first bit from {@code first} to {@code last} (both included) that is {@code bit}, or -1 */
+        long find(int bit, long first, long last) {
+            if (big == null) {
+                return BitCommands.find(plain, bit, first, last);
+            }
+            for (long from = first; from <= last; ) {
+                long base = from >>> 3;
+                long to = Math.min(last, (base + WINDOW) * 8 - 1);
+                byte[] w = big.read(base, (int) ((to >>> 3) - base + 1));
+                long found = BitCommands.find(w, bit, from - base * 8, to - base * 8);
+                if (found >= 0) {
+                    return found + base * 8;
+                }
+                from = to + 1;
+            }
+            return -1;
+        }
     }
 
     /** @return the first bit from {@code first} to {@code last} (both included) that is {@code bit}, or -1 */

@@ -49,8 +49,12 @@ final class BitField {
         }
         KeyValueStore store = ctx.db(c);
         if (highest < 0) {
-            KeyValueStore.Entry e = StringCommands.string(store, a[1]);
-            apply(ops, e == null ? new byte[0] : e.value(), r);
+            KeyValueStore.Entry e = StringCommands.rawString(store, a[1]);
+            if (e != null && e.chunked()) {
+                applyToChunks(BigString.of(store, a[1], e), ops, -1, r);
+            } else {
+                apply(ops, e == null ? new byte[0] : e.value(), r);
+            }
             return;
         }
         if (readOnlyCommand) {
@@ -60,12 +64,17 @@ final class BitField {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = StringCommands.string(store, a[1]);
-            byte[] old = e == null ? new byte[0] : e.value();
-            byte[] v = Arrays.copyOf(old, (int) Math.max(old.length, (highest >>> 3) + 1));
-            boolean wrote = apply(ops, v, r);
-            if (wrote || e == null || v.length != old.length) {
-                store.set(a[1], v, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+            KeyValueStore.Entry e = StringCommands.rawString(store, a[1]);
+            boolean wrote;
+            if (e != null && e.chunked()) {
+                wrote = applyToChunks(BigString.of(store, a[1], e), ops, highest, r);
+            } else {
+                byte[] old = e == null ? new byte[0] : e.value();
+                byte[] v = Arrays.copyOf(old, (int) Math.max(old.length, (highest >>> 3) + 1));
+                wrote = apply(ops, v, r);
+                if (wrote || e == null || v.length != old.length) {
+                    BigString.set(store, a[1], v, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+                }
             }
             if (wrote) { // as Redis: a string only grown (every write failed) publishes nothing
                 ctx.events.fire(KeyspaceEvents.STRING, "setbit", store, a[1]);
@@ -142,6 +151,39 @@ final class BitField {
         }
         long offset = fields ? n.getAsLong() * bits : n.getAsLong();
         return offset < 0 || (offset >>> 3) >= ctx.maxStringBytes ? -1 : offset;
+    }
+
+    /**
+     * Runs {@code ops} on a chunked string: on a window of the bytes they reach, read from the
+     * chunks that hold it and written back to them, the string grown to {@code highest} as a plain
+     * one would be.
+     *
+     * @param highest the farthest bit a write reaches, -1 if none does
+     * @return whether any wrote
+     */
+    private static boolean applyToChunks(BigString big, List<Op> ops, long highest, Reply r) {
+        long lo = Long.MAX_VALUE;
+        long hi = 0;
+        for (Op op : ops) {
+            lo = Math.min(lo, op.offset >>> 3);
+            hi = Math.max(hi, (op.offset + op.bits - 1) >>> 3);
+        }
+        long length = big.length();
+        byte[] w = new byte[(int) (hi - lo + 1)];
+        if (lo < length) {
+            byte[] have = big.read(lo, (int) (Math.min(hi + 1, length) - lo));
+            System.arraycopy(have, 0, w, 0, have.length);
+        }
+        List<Op> shifted = new ArrayList<>(ops.size());
+        for (Op op : ops) {
+            shifted.add(new Op(op.kind, op.signed, op.bits, op.offset - lo * 8, op.value, op.overflow));
+        }
+        boolean wrote = apply(shifted, w, r);
+        long grown = highest < 0 ? length : Math.max(length, (highest >>> 3) + 1);
+        if (highest >= 0 && (wrote || grown > length)) {
+            big.write(lo, w, 0, (int) (Math.min(hi, grown - 1) - lo + 1));
+        }
+        return wrote;
     }
 
     /** Runs {@code ops} on {@code v} in order, answering one reply each. @return whether any wrote */

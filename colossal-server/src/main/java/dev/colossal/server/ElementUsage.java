@@ -36,14 +36,12 @@ final class ElementUsage {
     private static long estimate(ListElements elements, long id, long first, long n, long samples) {
         long read = samples == 0 || samples > n ? n : samples;
         long bytes = 0;
-        long found = 0;
         for (long i = 0; i < read; i++) {
             byte[] value = elements.get(id, first + (n == read ? i : (long) ((double) i * n / read)));
-            if (value != null) {
+            if (value != null) {   // a range may have holes: a sparse string's chunks of zeros are not stored
                 bytes += KeyCommands.entryBytes(ListLayout.ELEMENT_KEY_LENGTH, value.length);
-                found++;
             }
         }
-        return found == 0 ? 0 : (long) ((double) bytes / found * n);
+        return read == 0 ? 0 : (long) ((double) bytes / read * n);
     }
 }

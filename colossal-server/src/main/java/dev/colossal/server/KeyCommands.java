@@ -110,7 +110,7 @@ final class KeyCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = store.get(a[1]);
+            KeyValueStore.Entry e = store.raw(a[1]);
             if (e == null) {
                 r.integer(0);
                 return;
@@ -137,7 +137,7 @@ final class KeyCommands {
     }
 
     private void ttl(KeyValueStore store, byte[][] a, Reply r, boolean seconds, boolean absolute) {
-        KeyValueStore.Entry e = store.get(a[1]);
+        KeyValueStore.Entry e = store.raw(a[1]);
         if (e == null) {
             r.integer(-2);
         } else if (e.expireAtMillis() == StoredValue.NO_EXPIRY) {
@@ -155,7 +155,7 @@ final class KeyCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = store.get(a[1]);
+            KeyValueStore.Entry e = store.raw(a[1]);
             if (e == null || e.expireAtMillis() == StoredValue.NO_EXPIRY) {
                 r.integer(0);
             } else {
@@ -170,7 +170,7 @@ final class KeyCommands {
 
     private void type(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
-        KeyValueStore.Entry e = store.get(a[1]);
+        KeyValueStore.Entry e = store.raw(a[1]);
         r.simple(e == null ? "none" : StoredValue.typeName(e.type()));
     }
 
@@ -211,7 +211,7 @@ final class KeyCommands {
             // The scan sees keys, not types: each key found is looked up once more, only when TYPE asks
             keys = new ArrayList<>(keys.size());
             for (byte[] k : page.keys()) {
-                KeyValueStore.Entry e = store.get(k);
+                KeyValueStore.Entry e = store.raw(k);
                 if (e != null && e.type() == type) {
                     keys.add(k);
                 }
@@ -248,7 +248,7 @@ final class KeyCommands {
         Lock[] ls = store.locks(a[1], a[2]);
         StringCommands.lockAll(ls);
         try {
-            KeyValueStore.Entry e = store.get(a[1]);
+            KeyValueStore.Entry e = store.raw(a[1]); // a chunked string's header: RENAME moves only that
             if (e == null) {
                 r.error(Errors.NO_SUCH_KEY);
                 return;
@@ -275,6 +275,8 @@ final class KeyCommands {
                 StoredHash.read(store, a[1], e).renameTo(a[2]);
             } else if (ZSetTreeLayout.isTree(e)) {
                 StoredZSet.read(store, a[1], e, ctx.zsetMaxListpackEntries).renameTo(a[2], e);
+            } else if (e.chunked()) {
+                BigString.of(store, a[1], e).renameTo(a[2]);
             } else {
                 store.set(a[2], e, e.expireAtMillis());
                 store.delete(a[1]);
@@ -342,7 +344,7 @@ final class KeyCommands {
                 return;
             }
         }
-        KeyValueStore.Entry e = ctx.db(c).get(a[2]);
+        KeyValueStore.Entry e = ctx.db(c).raw(a[2]);
         if (e == null) {
             r.nullBulk();
             return;
@@ -377,7 +379,7 @@ final class KeyCommands {
     private void usage(Client c, byte[][] a, Reply r, boolean freq) {
         if (a.length != 3) {
             r.error(Errors.arity(freq ? "object|freq" : "object|idletime"));
-        } else if (ctx.db(c).get(a[2]) == null) {
+        } else if (ctx.db(c).raw(a[2]) == null) {
             r.nullBulk();
         } else if (freq) {
             r.error(NO_LFU);
@@ -427,7 +429,7 @@ final class KeyCommands {
             r.error(Errors.arity(encoding ? "object|encoding" : "object|refcount"));
             return;
         }
-        KeyValueStore.Entry e = ctx.db(c).get(a[2]);
+        KeyValueStore.Entry e = ctx.db(c).raw(a[2]);
         if (e == null) {
             r.nullBulk();
             return;
@@ -475,7 +477,7 @@ final class KeyCommands {
         }
         OptionalLong n = canonicalLong(e);
         if (encoding) {
-            r.bulk(n.isPresent() ? "int" : e.length() <= 44 ? "embstr" : "raw");
+            r.bulk(n.isPresent() ? "int" : e.length() <= 44 && !e.chunked() ? "embstr" : "raw");
         } else {
             boolean shared = n.isPresent() && n.getAsLong() >= 0 && n.getAsLong() < SHARED_INTEGERS
                     && ctx.config.maxMemoryBytes() == 0;

@@ -27,6 +27,7 @@ interface KeyValueStore extends AutoCloseable {
         private final int offset;
         private final long expireAtMillis;
         private final byte type;
+        private final boolean chunked;
 
         /**
          * @param bytes          an array holding the value from {@code offset} to its end
@@ -35,10 +36,24 @@ interface KeyValueStore extends AutoCloseable {
          * @param type           the type field: {@link StoredValue#STRING}, {@link StoredValue#HASH}, ...
          */
         Entry(byte[] bytes, int offset, long expireAtMillis, byte type) {
+            this(bytes, offset, expireAtMillis, type, false);
+        }
+
+        /**
+         * @param chunked the value is a chunked string's header ({@link BigStringLayout}), as only
+         *                {@link KeyValueStore#raw} returns
+         */
+        Entry(byte[] bytes, int offset, long expireAtMillis, byte type, boolean chunked) {
             this.bytes = bytes;
             this.offset = offset;
             this.expireAtMillis = expireAtMillis;
             this.type = type;
+            this.chunked = chunked;
+        }
+
+        /** @return whether the value is a chunked string's header, not its bytes (only from {@link KeyValueStore#raw}) */
+        boolean chunked() {
+            return chunked;
         }
 
         /** @return the type field: {@link StoredValue#STRING}, {@link StoredValue#HASH}, ... */
@@ -85,13 +100,24 @@ interface KeyValueStore extends AutoCloseable {
     Entry get(byte[] key);
 
     /**
+     * As {@link #get}, but a chunked string ({@link BigStringLayout}) comes as its header, marked
+     * {@link Entry#chunked()}, not as its bytes: for the commands that read or write its chunks
+     * and for {@link ListCollector}. {@link #get} reads every chunk into one array.
+     *
+     * @param key the key
+     * @return the live entry as stored, or null if absent or expired
+     */
+    Entry raw(byte[] key);
+
+    /**
      * Copies the stored form ({@link StoredValue}) of the live value of {@code key} into
      * {@code dst} at {@code at}, allocating nothing: GET's path from the map to the reply buffer.
      *
      * @param key the key
      * @param dst where the stored form goes
      * @param at  where in {@code dst}
-     * @return the stored form's length (nothing was copied if it exceeds {@code dst.byteSize() - at}:
+     * @return the stored form's length (a chunked string's is that of the plain string its chunks
+     *     hold, which is what lands in {@code dst}) (nothing was copied if it exceeds {@code dst.byteSize() - at}:
      *     make room and call again), or -1 if absent or expired
      */
     long copyStored(MemorySegment key, MemorySegment dst, long at);
@@ -170,12 +196,15 @@ interface KeyValueStore extends AutoCloseable {
 
     /**
      * Stores {@code e}'s value, of its type, under {@code key} with deadline {@code expireAtMillis}:
-     * what RENAME, MOVE, COPY and the EXPIRE family write, so that a hash stays one.
+     * what RENAME, MOVE, COPY and the EXPIRE family write, so that a hash stays one. An entry from
+     * {@link #raw} that is a chunked string's header is written as that header, under the same id:
+     * for the same key only (a second key holding the id would lose its chunks to the collector).
      *
      * @throws ReplyException as {@link #set(byte[], byte[], int, int, long, byte)}
      */
     default void set(byte[] key, Entry e, long expireAtMillis) {
-        set(key, e.array(), e.offset(), e.length(), expireAtMillis, e.type());
+        // A chunked header (from raw) stays one: EXPIRE and PERSIST rewrite the header, not the chunks.
+        set(key, e.array(), e.offset(), e.length(), expireAtMillis, e.chunked() ? StoredValue.CHUNKED : e.type());
     }
 
     /**
@@ -204,7 +233,7 @@ interface KeyValueStore extends AutoCloseable {
      * @return true if a live entry exists
      */
     default boolean exists(byte[] key) {
-        return get(key) != null;
+        return raw(key) != null;
     }
 
     /** @return the number of entries, including expired ones not yet purged (as Redis counts) */

@@ -16,6 +16,8 @@ import java.util.concurrent.locks.Lock;
  * {@code [first, first + count)}; an element without a root, and a root no header holds, go too.
  * Stream nodes ({@link StreamLayout}) are freed the same way: a stream header holds its nodes'
  * positions and its auxiliary entries' (consumer groups' state); nothing else of its id is kept.
+ * A chunked string's chunks ({@link BigStringLayout}) too: its header holds chunks
+ * {@code [0, ceil(length / chunk))}; the header is read as stored ({@link KeyValueStore#raw}).
  * So DEL, UNLINK, SET over a list, expiry, eviction, FLUSHDB, RENAME over a list and what a crash
  * left all free their elements without a read on SET's path or an O(n) step in the command.
  *
@@ -173,7 +175,7 @@ final class ListCollector implements AutoCloseable {
             }
             long[] range = null;
             for (byte[] owner : owners) {
-                KeyValueStore.Entry h = m.get(owner);
+                KeyValueStore.Entry h = m.raw(owner); // a chunked string's header, not its bytes
                 long[] held = h == null ? null : held(h, id);
                 if (held != null) {
                     range = held;
@@ -201,7 +203,7 @@ final class ListCollector implements AutoCloseable {
 
     /**
      * The positions header {@code h} holds of collection {@code id}: {@code {first, end}} for a
-     * list's elements; {@code {first, end, auxFirst, auxEnd}} for a stream's nodes and its
+     * list's elements or a chunked string's chunks ({@link KeyValueStore#raw}'s header); {@code {first, end, auxFirst, auxEnd}} for a stream's nodes and its
      * auxiliary entries (consumer groups' state, {@link StreamLayout#AUX_BASE}).
      *
      * @return the ranges, or null if {@code h} is no header of {@code id}
@@ -219,6 +221,9 @@ final class ListCollector implements AutoCloseable {
         }
         if (h.type() == StoredValue.ZSET) {
             return ZSetTreeLayout.held(h, id);
+        }
+        if (h.chunked()) {
+            return BigStringLayout.held(h, id);
         }
         if (h.type() == StoredValue.STREAM && h.length() == StreamLayout.HEADER_LENGTH
                 && StreamLayout.getLong(b, o + StreamLayout.ID_OFFSET) == id) {

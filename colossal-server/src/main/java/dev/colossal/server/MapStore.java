@@ -178,9 +178,7 @@ final class MapStore implements KeyValueStore {
 
     /** Notes that the removal of {@code stored} left elements for the collector to free. */
     private void removed(byte[] stored) {
-        byte type = StoredValue.type(stored);
-        if (StoredValue.hasElements(type) || HashBuckets.isBucketed(stored)
-                || type == StoredValue.ZSET && ZSetTreeLayout.isTree(stored)) {
+        if (StoredValue.leavesElements(stored)) {
             elementsDropped = true;
         }
     }
@@ -300,6 +298,17 @@ final class MapStore implements KeyValueStore {
 
     @Override
     public Entry get(byte[] key) {
+        Entry e = raw(key);
+        if (e == null || !e.chunked()) {
+            return e;
+        }
+        // Every reader that does not know chunks gets the whole string, as if it were stored plain.
+        byte[] stored = BigString.expand(elements, e.array());
+        return new Entry(stored, StoredValue.payloadOffset(stored), e.expireAtMillis(), StoredValue.STRING);
+    }
+
+    @Override
+    public Entry raw(byte[] key) {
         byte[] stored = map.get(key);
         if (stored == null) {
             return null;
@@ -309,7 +318,8 @@ final class MapStore implements KeyValueStore {
             dropIfExpired(key);
             return null;
         }
-        return new Entry(stored, StoredValue.payloadOffset(stored), at, StoredValue.type(stored));
+        return new Entry(stored, StoredValue.payloadOffset(stored), at, StoredValue.type(stored),
+                StoredValue.isChunked(stored[StoredValue.FLAGS_OFFSET]));
     }
 
     @Override
@@ -321,6 +331,9 @@ final class MapStore implements KeyValueStore {
         if (isExpired(StoredValue.expireAt(dst, at, n))) {
             dropIfExpired(key.toArray(ValueLayout.JAVA_BYTE));
             return -1;
+        }
+        if (StoredValue.isChunked(StoredValue.flags(dst, at))) {
+            return BigString.expand(elements, dst, at, n); // the chunks go straight into dst, no array between
         }
         return n;
     }

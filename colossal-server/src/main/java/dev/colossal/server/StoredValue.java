@@ -20,7 +20,9 @@ import java.util.Arrays;
  *  flags bit 0 = HAS_EXPIRY: the 8-byte Unix-epoch millisecond deadline is present.
  *  Without it the payload starts at offset 1.
  *  flags bits 1-3 = the type: 0 STRING (the user's bytes), 1 HASH ({@link HashLayout}), 2 LIST,
- *  3 SET, 4 ZSET, 5 STREAM ({@link StreamLayout}); 6-7 are reserved. Bits 4-7 are reserved and must be 0.
+ *  3 SET, 4 ZSET, 5 STREAM ({@link StreamLayout}); 6-7 are reserved.
+ *  flags bit 4 = CHUNKED, on a string only: the payload is a {@link BigStringLayout} header, the
+ *  bytes are in the element map. Bits 5-7 are reserved and must be 0.
  * </pre>
  *
  * <p>A value's type is in the byte every read looks at for the deadline anyway, so telling a hash
@@ -48,6 +50,8 @@ final class StoredValue {
     static final byte ZSET = 8;
     /** The type field of a stream. */
     static final byte STREAM = 10;
+    /** The flag of a string kept in chunks ({@link BigStringLayout}); its type field stays {@link #STRING}. */
+    static final byte CHUNKED = 0x10;
     /** Redis's names of the types, by type field / 2: what TYPE answers and SCAN TYPE takes. */
     private static final String[] TYPE_NAMES = {"string", "hash", "list", "set", "zset", "stream"};
     /** The longest entry value {@code BytesMap} stores: 1 GiB (its {@code EntryLayout.MAX_LENGTH}). */
@@ -158,6 +162,13 @@ final class StoredValue {
         return type == LIST || type == STREAM;
     }
 
+    /** @return whether the removal of {@code stored}, a value checked by {@link #expireAt(byte[])}, leaves elements to {@link ListCollector} */
+    static boolean leavesElements(byte[] stored) {
+        byte type = type(stored);
+        return hasElements(type) || isChunked(stored[FLAGS_OFFSET]) || HashBuckets.isBucketed(stored)
+                || type == ZSET && ZSetTreeLayout.isTree(stored);
+    }
+
     /** @return whether a stored value with these flags is a string */
     static boolean isString(byte flags) {
         return (flags & TYPE_MASK) == STRING;
@@ -180,7 +191,15 @@ final class StoredValue {
 
     /** @return whether {@code flags} are a stored value's: no reserved bit, a type this server knows */
     private static boolean known(byte flags) {
+        if ((flags & CHUNKED) != 0) {
+            return (flags & ~(HAS_EXPIRY | CHUNKED)) == 0;
+        }
         return (flags & ~(HAS_EXPIRY | TYPE_MASK)) == 0 && (flags & TYPE_MASK) <= STREAM;
+    }
+
+    /** @return whether a stored value with these flags is a chunked string's header */
+    static boolean isChunked(byte flags) {
+        return (flags & CHUNKED) != 0;
     }
 
     /** @return the flags byte of the stored value at {@code at}, checked by {@link #expireAt(MemorySegment, long, long)} */

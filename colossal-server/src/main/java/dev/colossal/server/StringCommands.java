@@ -102,6 +102,21 @@ final class StringCommands {
     }
 
     /**
+     * The live string under {@code key} as stored: a chunked one ({@link BigStringLayout}) as its
+     * header, for the commands that touch only the chunks they need.
+     *
+     * @return the entry ({@link KeyValueStore.Entry#chunked()} for a chunked string), or null if absent or expired
+     * @throws ReplyException WRONGTYPE if the key holds another type
+     */
+    static KeyValueStore.Entry rawString(KeyValueStore store, byte[] key) {
+        KeyValueStore.Entry e = store.raw(key);
+        if (e != null && !e.isString()) {
+            throw new ReplyException(Errors.WRONGTYPE);
+        }
+        return e;
+    }
+
+    /**
      * Reads an expiry argument and turns it into an absolute deadline, or replies the error.
      *
      * @param seconds  the unit is seconds (else milliseconds)
@@ -573,21 +588,27 @@ final class StringCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = string(store, a[1]);
+            KeyValueStore.Entry e = rawString(store, a[1]);
             if (e == null) {
-                store.set(a[1], a[2], StoredValue.NO_EXPIRY);
+                BigString.set(store, a[1], a[2], StoredValue.NO_EXPIRY);
                 ctx.events.fire(KeyspaceEvents.STRING, "append", store, a[1]);
                 r.integer(a[2].length);
                 return;
             }
-            long n = (long) e.length() + a[2].length;
+            BigString big = e.chunked() ? BigString.of(store, a[1], e) : null;
+            long had = big != null ? big.length() : e.length();
+            long n = had + a[2].length;
             if (n > ctx.maxStringBytes) {
                 r.error(Errors.TOO_BIG);
                 return;
             }
-            byte[] v = Arrays.copyOfRange(e.array(), e.offset(), e.offset() + (int) n);
-            System.arraycopy(a[2], 0, v, e.length(), a[2].length);
-            store.set(a[1], v, e.expireAtMillis());
+            if (big != null) {
+                big.write(had, a[2], 0, a[2].length);
+            } else {
+                byte[] v = Arrays.copyOfRange(e.array(), e.offset(), e.offset() + (int) n);
+                System.arraycopy(a[2], 0, v, e.length(), a[2].length);
+                BigString.set(store, a[1], v, e.expireAtMillis());
+            }
             ctx.events.fire(KeyspaceEvents.STRING, "append", store, a[1]);
             r.integer(n);
         } finally {
@@ -597,8 +618,8 @@ final class StringCommands {
 
     private void strlen(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
-        KeyValueStore.Entry e = string(store, a[1]);
-        r.integer(e == null ? 0 : e.length());
+        KeyValueStore.Entry e = rawString(store, a[1]);
+        r.integer(e == null ? 0 : e.chunked() ? BigString.of(store, a[1], e).length() : e.length());
     }
 
     private void getrange(Client c, byte[][] a, Reply r) {
@@ -611,9 +632,10 @@ final class StringCommands {
         }
         long start = from.getAsLong();
         long end = to.getAsLong();
-        KeyValueStore.Entry e = string(store, a[1]);
-        byte[] v = e == null ? new byte[0] : e.value();
-        long n = v.length;
+        KeyValueStore.Entry e = rawString(store, a[1]);
+        BigString big = e != null && e.chunked() ? BigString.of(store, a[1], e) : null;
+        byte[] v = e == null || big != null ? new byte[0] : e.value();
+        long n = big != null ? big.length() : v.length;
         if (start < 0 && end < 0 && start > end) {
             r.bulk(v, 0, 0);
             return;
@@ -631,6 +653,10 @@ final class StringCommands {
         }
         if (start > end || n == 0) {
             r.bulk(v, 0, 0);
+            return;
+        }
+        if (big != null) {
+            r.bulk(big.read(start, (int) (end - start + 1))); // only the chunks of the range are read
             return;
         }
         r.bulk(v, (int) start, (int) (end - start + 1));
@@ -652,20 +678,26 @@ final class StringCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            KeyValueStore.Entry e = string(store, a[1]);
-            byte[] v = e == null ? new byte[0] : e.value();
+            KeyValueStore.Entry e = rawString(store, a[1]);
+            BigString big = e != null && e.chunked() ? BigString.of(store, a[1], e) : null;
+            byte[] v = e == null || big != null ? new byte[0] : e.value();
+            long had = big != null ? big.length() : v.length;
             if (piece.length == 0) {
-                r.integer(v.length);
+                r.integer(had);
                 return;
             }
             if (offset > ctx.maxStringBytes - piece.length) { // as offset + length, which could overflow
                 r.error(Errors.TOO_BIG);
                 return;
             }
-            int n = (int) Math.max(v.length, offset + piece.length);
-            byte[] out = Arrays.copyOf(v, n);
-            System.arraycopy(piece, 0, out, (int) offset, piece.length);
-            store.set(a[1], out, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+            long n = Math.max(had, offset + piece.length);
+            if (big != null) {
+                big.write(offset, piece, 0, piece.length);
+            } else {
+                byte[] out = Arrays.copyOf(v, (int) n);
+                System.arraycopy(piece, 0, out, (int) offset, piece.length);
+                BigString.set(store, a[1], out, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
+            }
             ctx.events.fire(KeyspaceEvents.STRING, "setrange", store, a[1]);
             r.integer(n);
         } finally {

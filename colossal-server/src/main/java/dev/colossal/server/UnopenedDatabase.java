@@ -43,6 +43,12 @@ final class UnopenedDatabase implements KeyValueStore {
     }
 
     @Override
+    public Entry raw(byte[] key) {
+        KeyValueStore s = opened();
+        return s == null ? null : s.raw(key);
+    }
+
+    @Override
     public long copyStored(MemorySegment key, MemorySegment dst, long at) {
         KeyValueStore s = opened();
         return s == null ? -1 : s.copyStored(key, dst, at);

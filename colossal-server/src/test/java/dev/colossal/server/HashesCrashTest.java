@@ -67,6 +67,12 @@ class HashesCrashTest {
                 churner.start();
                 PipelinedWrites.awaitAcknowledged(added, fromAdd + 2 * PIPELINE);
                 Thread.sleep(300 + 500L * round);
+                // On a loaded machine the pipelined adder can starve the churner: the kill waits
+                // (up to 20 s) for it to have churned past KEEP, so that every round checks deletions
+                long waitUntil = System.nanoTime() + 20_000_000_000L;
+                while (churned.get() < fromChurn + KEEP && System.nanoTime() < waitUntil) {
+                    Thread.sleep(20);
+                }
                 server.destroyForcibly().waitFor();
                 stop.set(true);
                 adder.join();
