@@ -718,12 +718,20 @@ final class MapFile implements AutoCloseable {
      */
     <T, X extends Exception> T underFileLock(FileLocked<T, X> action) throws X {
         synchronized (this) {
-            MemorySegment header = mem();
-            OwnerLock.acquire(header, FILE_LOCK_OFFSET, mappers, holders, holders.fileLock());
+            // Pinned: the lock word's CAS and release go through a mapping that another thread's
+            // remap may retire; closed under them, a CAS that happened could throw, and the retry
+            // then waited for this very thread's word for ever (writers hung while verify ran).
+            pin(0);
             try {
-                return action.run(mem(Mem.getLongAcquire(header, ALLOC_END_OFFSET)));
+                MemorySegment header = mem();
+                OwnerLock.acquire(header, FILE_LOCK_OFFSET, mappers, holders, holders.fileLock());
+                try {
+                    return action.run(mem(Mem.getLongAcquire(header, ALLOC_END_OFFSET)));
+                } finally {
+                    OwnerLock.release(header, FILE_LOCK_OFFSET);
+                }
             } finally {
-                OwnerLock.release(header, FILE_LOCK_OFFSET);
+                unpin(0);
             }
         }
     }

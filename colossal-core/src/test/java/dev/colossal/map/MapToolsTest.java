@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -229,6 +230,49 @@ class MapToolsTest {
         assertEquals(lost, leaked.leakedBytes(), leaked.toString());
         assertTrue(leaked.takenBack() >= lost, leaked.toString());
         assertTrue(MapVerifier.verify(file, null).isSound());
+    }
+
+    /**
+     * Writers growing the file while another open of it in the same process verifies it: the file
+     * lock's word was once taken through a mapping a remap closed under it, and its writer then
+     * waited for itself for ever (this hung in its first round of fifteen, twice in two tries).
+     */
+    @Test
+    void writersGrowingTheFileWhileItIsVerifiedNeverWaitForALockNobodyHolds() {
+        // preemptively: the stuck writers held segment locks, and closing the map waited for them too
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(120), this::growWhileVerifying,
+                "writers or verify stuck on a lock");
+    }
+
+    private void growWhileVerifying() throws Exception {
+        for (int round = 0; round < 15; round++) {
+            Path file = dir.resolve("round" + round + ".map");
+            try (BytesMap map = BytesMap.open(file, MapOptions.DEFAULTS.withSegments(8))) {
+                java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+                List<Thread> writers = new ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    int seed = round * 2 + t;
+                    writers.add(Thread.ofPlatform().daemon().start(() -> {
+                        java.util.Random random = new java.util.Random(seed);
+                        while (!stop.get()) {
+                            map.put(("k" + random.nextInt(100_000)).getBytes(UTF_8), new byte[random.nextInt(2000)]);
+                        }
+                    }));
+                }
+                try {
+                    Thread.sleep(100);
+                    for (int run = 0; run < 4; run++) {
+                        MapVerifier.verify(file, null);
+                    }
+                } finally {
+                    stop.set(true);
+                    for (Thread w : writers) {
+                        w.join(30_000);
+                        assertFalse(w.isAlive(), "round " + round + ": a writer still waits 30 s after the writes stopped");
+                    }
+                }
+            }
+        }
     }
 
     /**
