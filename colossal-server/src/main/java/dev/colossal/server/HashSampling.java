@@ -105,7 +105,7 @@ final class HashSampling {
         return new ArrayList<>(seen.values());
     }
 
-    /** Picked fields and values, as {@link #reply} writes them. */
+    /** The picked fields (with their values: flat in RESP2, as pairs in RESP3, as Redis answers). */
     private static void replyPairs(List<byte[][]> picks, boolean withValues, Reply r) {
         boolean pairs = withValues && r.protocol >= 3;
         r.array(withValues && !pairs ? 2 * picks.size() : picks.size());
@@ -120,19 +120,13 @@ final class HashSampling {
         }
     }
 
-    /** The picked fields (with their values: flat in RESP2, as pairs in RESP3, as Redis answers). */
+    /** The fields at {@code picks} of {@code h}, as {@link #replyPairs} writes them. */
     private static void reply(HashValue h, int[] picks, boolean withValues, Reply r) {
-        boolean pairs = withValues && r.protocol >= 3;
-        r.array(withValues && !pairs ? 2 * picks.length : picks.length);
+        List<byte[][]> picked = new ArrayList<>(picks.length);
         for (int i : picks) {
-            if (pairs) {
-                r.array(2);
-            }
-            r.bulk(h.field(i));
-            if (withValues) {
-                r.bulk(h.value(i));
-            }
+            picked.add(new byte[][] {h.field(i), h.value(i)});
         }
+        replyPairs(picked, withValues, r);
     }
 
     void hscan(Client c, byte[][] a, Reply r) {
