@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 /**
@@ -892,6 +893,22 @@ public final class BytesMap implements AutoCloseable {
      * @throws UnsupportedOperationException if the map was opened read-only
      */
     public long evict(long bytes) {
+        return evict(bytes, null);
+    }
+
+    /**
+     * {@link #evict(long)}, passing over the entries whose keys {@code spare} accepts, as if read
+     * since the hand last passed: for a caller that knows better than the CLOCK which entries are
+     * in use right now (a server sparing the keys its commands are writing). Called under the
+     * entry's segment lock, with the key valid during the call only: keep it short, and do not
+     * call the map from it.
+     *
+     * @param bytes the bytes to free; 0 or less frees nothing
+     * @param spare keys not to evict this time; null spares none
+     * @return the bytes freed: less than {@code bytes} if only spared entries were left
+     * @throws UnsupportedOperationException if the map was opened read-only
+     */
+    public long evict(long bytes, Predicate<MemorySegment> spare) {
         file.checkWritable();
         long freed = 0;
         int n = segments.length;
@@ -906,7 +923,7 @@ public final class BytesMap implements AutoCloseable {
                 }
                 s.lock();
                 try {
-                    freed += s.evict(Math.min(share, bytes - freed));
+                    freed += s.evict(Math.min(share, bytes - freed), spare);
                 } finally {
                     s.unlock();
                 }

@@ -16,7 +16,10 @@ public interface EvictionListener {
 
     /**
      * @param key     the entry's key, read-only, valid during the call only
+     * @param value   the entry's value, read-only, valid during the call only: for a listener that
+     *                frees what the value refers to elsewhere (a server's collection elements kept
+     *                in another map), or counts what went
      * @param expired whether the entry had expired (removed, not counted in {@link BytesMap#evictions})
      */
-    void evicted(MemorySegment key, boolean expired);
+    void evicted(MemorySegment key, MemorySegment value, boolean expired);
 }

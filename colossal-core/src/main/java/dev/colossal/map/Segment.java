@@ -19,6 +19,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -888,7 +889,7 @@ final class Segment {
             purgeIfDue(keep);
         }
         while (overBound(moreEntries, moreBlocks)) {
-            if (!evictOne(keep)) {
+            if (!evictOne(keep, null)) {
                 return;
             }
         }
@@ -898,13 +899,14 @@ final class Segment {
      * Evicts entries by the CLOCK hand, as making room for a write does, until {@code bytes} are
      * freed or nothing is left: {@link BytesMap#evict}'s share of this segment. Under the lock.
      *
+     * @param spare keys the hand passes over this time, or null
      * @return the bytes the evicted entries took
      */
-    long evict(long bytes) {
+    long evict(long bytes, Predicate<MemorySegment> spare) {
         MemorySegment m = file.mem();
         long before = Mem.getLong(m, base + USED_BLOCKS);
         long want = (bytes + (1L << shift) - 1) >>> shift;
-        while (before - Mem.getLong(file.mem(), base + USED_BLOCKS) < want && evictOne(-1)) {
+        while (before - Mem.getLong(file.mem(), base + USED_BLOCKS) < want && evictOne(-1, spare)) {
             // evictOne moved the hand and freed an entry
         }
         return (before - Mem.getLong(file.mem(), base + USED_BLOCKS)) << shift;
@@ -919,7 +921,7 @@ final class Segment {
                 || (maxBlocks != 0 && Mem.getLong(m, base + USED_BLOCKS) + moreBlocks > maxBlocks);
     }
 
-    private boolean evictOne(long keep) {
+    private boolean evictOne(long keep, Predicate<MemorySegment> spare) {
         long table = Mem.getLong(file.mem(), base + TABLE);
         if (table == 0) {
             return false;
@@ -938,6 +940,10 @@ final class Segment {
             m = file.mem();
             int meta = EntryLayout.meta(m, e);
             boolean expired = isExpired(m, e, header);
+            if (spare != null && !expired
+                    && spare.test(m.asSlice(EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header)).asReadOnly())) {
+                continue;
+            }
             if ((meta & EntryLayout.META_REFERENCED) != 0 && !expired) {
                 EntryLayout.setMeta(m, e, meta & ~EntryLayout.META_REFERENCED);
                 continue;
@@ -946,7 +952,7 @@ final class Segment {
             EvictionListener listener = file.evictionListener;
             if (listener != null) {
                 listener.evicted(m.asSlice(EntryLayout.keyOffset(e, header), EntryLayout.keyLength(header)).asReadOnly(),
-                        expired);
+                        m.asSlice(EntryLayout.valueOffset(e, header), EntryLayout.valueLength(header)).asReadOnly(), expired);
             }
             delete(hand);
             if (!expired) {

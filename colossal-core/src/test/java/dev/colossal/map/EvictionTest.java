@@ -69,14 +69,19 @@ class EvictionTest {
         try (BytesMap map = BytesMap.open(dir.resolve("told.map"), MapOptions.DEFAULTS.withSegments(4).withMaxEntries(1000))) {
             java.util.Set<String> told = new java.util.HashSet<>();
             int[] expired = {0};
-            map.onEviction((key, wasExpired) -> {
-                told.add(new String(key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), UTF_8));
+            map.onEviction((key, value, wasExpired) -> {
+                String k = new String(key.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), UTF_8);
+                assertEquals((byte) (Integer.parseInt(k.substring(1)) % 251), value.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0),
+                        k + ": the listener sees the entry's own value");
+                told.add(k);
                 expired[0] += wasExpired ? 1 : 0;
             });
             int n = 5000;
             java.util.Set<String> removed = new java.util.HashSet<>();
             for (int i = 0; i < n; i++) {
-                map.put(b("k" + i), new byte[16]);
+                byte[] v = new byte[16];
+                v[0] = (byte) (i % 251);
+                map.put(b("k" + i), v);
                 if (i % 7 == 0 && map.remove(b("k" + i / 2))) {
                     removed.add("k" + i / 2);   // removals are not evictions
                 }
@@ -310,6 +315,27 @@ class EvictionTest {
             map.put(new byte[0], new byte[0]);
             map.put(new byte[] {1}, new byte[] {2});
             assertEquals(1, map.size(), "the least bound holds one entry");
+        }
+    }
+
+    /** evict passes over the keys the caller spares, and stops short when only those are left. */
+    @Test
+    void evictPassesOverTheKeysItIsToldToSpare() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("spare.map"), MapOptions.DEFAULTS.withSegments(4).withMaxEntries(10_000))) {
+            for (int i = 0; i < 1000; i++) {
+                map.put(b((i % 10 == 0 ? "keep" : "k") + i), new byte[32]);
+            }
+            java.util.function.Predicate<java.lang.foreign.MemorySegment> spare =
+                    k -> new String(k.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), UTF_8).startsWith("keep");
+            long freed = map.evict(Long.MAX_VALUE, spare);
+            assertEquals(100, map.size(), "every key but the spared ones went");
+            for (int i = 0; i < 1000; i += 10) {
+                assertNotNull(map.get(b("keep" + i)), "keep" + i);
+            }
+            assertTrue(freed > 0);
+            assertEquals(0, map.evict(1 << 20, spare), "only spared keys left: nothing freed");
+            assertEquals(100, map.size());
+            assertTrue(map.evict(1, null) > 0, "spared this time only");
         }
     }
 }

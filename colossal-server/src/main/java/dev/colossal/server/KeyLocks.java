@@ -45,6 +45,11 @@ final class KeyLocks {
         return locks[stripe(key)];
     }
 
+    /** @return whether some thread holds {@code key}'s lock now (a command writing it, or a key of its stripe) */
+    boolean held(MemorySegment key) {
+        return locks[stripe(key)].isLocked();
+    }
+
     /**
      * @return the distinct locks of {@code keys} in the one global order every caller takes them
      *         in, led by the {@linkplain #multiStripe() multi-stripe lock} when there is more than one

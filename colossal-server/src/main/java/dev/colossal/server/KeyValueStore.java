@@ -241,7 +241,8 @@ interface KeyValueStore extends AutoCloseable {
 
     /**
      * @return the bytes the entries take, what {@code --maxmemory} bounds (INFO's {@code used_memory}):
-     *     keys, values and their headers, rounded up to the map's blocks
+     *     keys, values and their headers, and the element entries of lists, streams and big hashes,
+     *     sets, sorted sets and strings, rounded up to the maps' blocks
      */
     long usedBytes();
 

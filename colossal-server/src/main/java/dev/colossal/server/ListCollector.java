@@ -202,6 +202,56 @@ final class ListCollector implements AutoCloseable {
     }
 
     /**
+     * Frees now, on the caller's thread, the elements of an evicted value's collection, so that a
+     * bound counting them ({@link MemoryBudget}) sees them go with the key rather than at the next
+     * walk. Done as a walk would: under the owners' locks, only if no owner's header holds the
+     * collection. A lock held by the caller (its own key being written, which may be the victim
+     * and is about to get its header back) or by another thread is not waited for: the collection
+     * is left to the next walk.
+     *
+     * @param header the evicted value's header, in {@link #held}'s form
+     * @return whether nothing is left for a walk: freed, or not a collection of elements
+     */
+    static boolean freeNow(MapStore m, ListElements e, KeyValueStore.Entry header) {
+        long id = idOf(header);
+        long[] ranges = held(header, id);
+        if (ranges == null) {
+            return true;
+        }
+        byte[][] owners = e.owners(id);
+        if (owners == null) {
+            return false;   // no root: written before its header, or already freed; a walk decides
+        }
+        Lock[] ls = m.locks(owners);
+        int locked = 0;
+        try {
+            for (Lock l : ls) {
+                if (l instanceof java.util.concurrent.locks.ReentrantLock r && r.isHeldByCurrentThread() || !l.tryLock()) {
+                    return false;
+                }
+                locked++;
+            }
+            if (!java.util.Arrays.deepEquals(e.owners(id), owners)) {
+                return false;
+            }
+            for (byte[] owner : owners) {
+                KeyValueStore.Entry h = m.raw(owner);
+                if (h != null && held(h, id) != null) {
+                    return true;   // RENAME moved it under a new name: held, not garbage
+                }
+            }
+            for (int i = 0; i < ranges.length; i += 2) {
+                e.drop(id, ranges[i], ranges[i + 1]);   // the root last: what a crash leaves has none, a walk's
+            }
+            return true;
+        } finally {
+            for (int i = 0; i < locked; i++) {
+                ls[i].unlock();
+            }
+        }
+    }
+
+    /**
      * The positions header {@code h} holds of collection {@code id}: {@code {first, end}} for a
      * list's elements or a chunked string's chunks ({@link KeyValueStore#raw}'s header); {@code {first, end, auxFirst, auxEnd}} for a stream's nodes and its
      * auxiliary entries (consumer groups' state, {@link StreamLayout#AUX_BASE}).
@@ -236,7 +286,8 @@ final class ListCollector implements AutoCloseable {
 
     /** @return the collection id header {@code h} names, if it is the header of one (else any long) */
     static long idOf(KeyValueStore.Entry h) {
-        int at = HashBuckets.isBucketed(h) ? HashBuckets.ID_OFFSET : ListLayout.ID_OFFSET;
+        int at = HashBuckets.isBucketed(h) ? HashBuckets.ID_OFFSET
+                : ZSetTreeLayout.isTree(h) ? ZSetTreeLayout.ID_OFFSET : ListLayout.ID_OFFSET;
         return h.length() >= at + Long.BYTES ? ListLayout.getLong(h.array(), h.offset() + at) : 0;
     }
 

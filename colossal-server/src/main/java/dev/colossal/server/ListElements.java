@@ -21,6 +21,8 @@ final class ListElements implements AutoCloseable {
     private static final String ELEMENTS_SUFFIX = ".elements.map";
 
     private final BytesMap map;
+    /** Told of the bytes of every element written, with --maxmemory; null without. */
+    private volatile MemoryBudget budget;
     private final StreamEndNodes streamEnds = new StreamEndNodes();
     private final HashCounts hashCounts = new HashCounts();
     private final ZSetNodeCache zsetNodes = new ZSetNodeCache();
@@ -88,6 +90,15 @@ final class ListElements implements AutoCloseable {
 
     void put(long id, long position, byte[] element) {
         map.put(ListLayout.elementKey(id, position), element);
+        MemoryBudget b = budget;
+        if (b != null) {
+            b.wrote(ListLayout.ELEMENT_KEY_LENGTH + element.length + 32);
+        }
+    }
+
+    /** Counts every element written from now on in {@code b}, the server's {@code --maxmemory}. */
+    void share(MemoryBudget b) {
+        budget = b;
     }
 
     void remove(long id, long position) {

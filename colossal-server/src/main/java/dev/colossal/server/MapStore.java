@@ -47,8 +47,12 @@ final class MapStore implements KeyValueStore {
     private ExpirySweeper sweeper;
     /** Keys the map evicted, copied under its segment lock, until a writer tells the sweeper. */
     private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> evicted = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    /** Told of the bytes of every write when databases share a bound; null otherwise. */
-    private MemoryBudget budget;
+    /** Told of the bytes of every write when databases share a bound, or elements count in it; null otherwise. */
+    private volatile MemoryBudget budget;
+    /** The server's bound, told of this map's writes once they matter to it ({@link #share}); null without --maxmemory. */
+    private volatile MemoryBudget bound;
+    /** Headers of element-backed values the map evicted, whose elements the evicting thread frees ({@link #freeEvicted}). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Entry> evictedHeaders = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** The last complete sweep, null before the first. */
     private volatile Sweep lastSweep;
     /** Writes since the last sweep began may have changed the keys with a TTL. */
@@ -218,6 +222,10 @@ final class MapStore implements KeyValueStore {
                 throw new UncheckedIOException("element map file=" + f + " could not be created: " + e.getMessage()
                         + "; free disk space and retry", e);
             }
+            MemoryBudget b = bound;
+            if (b != null) {
+                share(b);   // elements count in the bound from the first
+            }
         }
         return elements;
     }
@@ -226,7 +234,40 @@ final class MapStore implements KeyValueStore {
     public void watch(ExpirySweeper s) {
         sweeper = s;
         // the map's CLOCK hand removes keys under a write's feet: note them for the writer to tell
-        map.onEviction((key, expired) -> evicted.add(key.toArray(ValueLayout.JAVA_BYTE)));
+        map.onEviction((key, value, expired) -> {
+            evicted.add(key.toArray(ValueLayout.JAVA_BYTE));
+            Entry header = elementsHeader(value);
+            if (header != null) {
+                evictedHeaders.add(header);
+            }
+        });
+    }
+
+    /**
+     * An evicted value's header, copied, if the value keeps elements in the element map (a plain
+     * string, the common victim, is not copied); null otherwise.
+     */
+    private Entry elementsHeader(MemorySegment value) {
+        byte flags = value.get(ValueLayout.JAVA_BYTE, StoredValue.FLAGS_OFFSET);
+        if (elements == null || StoredValue.isString(flags) && !StoredValue.isChunked(flags)) {
+            return null;
+        }
+        byte[] stored = value.toArray(ValueLayout.JAVA_BYTE);
+        return StoredValue.leavesElements(stored) ? new Entry(stored, StoredValue.payloadOffset(stored),
+                StoredValue.expireAt(stored), StoredValue.type(stored), StoredValue.isChunked(flags)) : null;
+    }
+
+    /**
+     * Frees the elements of the values evicted since the last look ({@link ListCollector#freeNow});
+     * what it must leave (a lock it cannot take now) is left to the collector's next walk.
+     */
+    private void freeEvicted() {
+        Entry header;
+        while ((header = evictedHeaders.poll()) != null) {
+            if (!ListCollector.freeNow(this, elements, header)) {
+                elementsDropped = true;
+            }
+        }
     }
 
     /** Tells the sweeper of the keys evicted since the last look: their events and tracking's invalidations. */
@@ -237,9 +278,32 @@ final class MapStore implements KeyValueStore {
         }
     }
 
-    /** Shares the bound with other databases: told of every write's bytes from now on. */
+    /**
+     * Shares the bound with other databases, or with this database's elements: this map and its
+     * element map tell {@code b} of every write's bytes from now on.
+     */
     void share(MemoryBudget b) {
         budget = b;
+        ListElements e = elements;
+        if (e != null) {
+            e.share(b);
+        }
+    }
+
+    /**
+     * The server's bound, which this map shares ({@link #share}) once there is a second database or
+     * an element map: a map of keys alone keeps within it by itself.
+     */
+    void bound(MemoryBudget b) {
+        bound = b;
+        if (elements != null) {
+            share(b);
+        }
+    }
+
+    /** @return whether this database has an element map, whose bytes count in {@link #usedBytes} */
+    boolean hasElements() {
+        return elements != null;
     }
 
     /**
@@ -257,6 +321,9 @@ final class MapStore implements KeyValueStore {
         }
         if (!evicted.isEmpty()) {
             tellEvicted(s);
+        }
+        if (!evictedHeaders.isEmpty()) {
+            freeEvicted();
         }
         if (expireAtMillis != StoredValue.NO_EXPIRY) {
             sweepWanted = true;
@@ -286,9 +353,34 @@ final class MapStore implements KeyValueStore {
         return sweepWanted || last == null || last.nextDeadline() <= now;
     }
 
-    /** Evicts by the map's CLOCK until {@code bytes} are freed ({@link BytesMap#evict}); @return the bytes freed */
+    /**
+     * Evicts by the map's CLOCK until {@code bytes} are freed ({@link BytesMap#evict}), counting the
+     * elements of evicted lists, streams, big hashes, sets, sorted sets and strings, which go with
+     * their keys: the map is asked for little at a time while the victims are small headers of big
+     * collections, and for more while they free nothing else. Keys a command holds the lock of
+     * are spared: they are in use now, and one being written would come back part-written.
+     *
+     * @return the bytes freed
+     */
     long evict(long bytes) {
-        long freed = map.evict(bytes);
+        ListElements e = elements;
+        long freed = 0;
+        if (e == null) {
+            freed = map.evict(bytes, locks::held);
+        } else {
+            long step = 1;
+            while (freed < bytes) {
+                long before = e.usedBytes();
+                long f = map.evict(Math.min(step, bytes - freed), locks::held);
+                freeEvicted();
+                long ofElements = Math.max(0, before - e.usedBytes());
+                freed += f + ofElements;
+                if (f == 0) {
+                    break;   // no key left: what elements remain are the collector's
+                }
+                step = ofElements > 0 ? 1 : step * 2;
+            }
+        }
         ExpirySweeper s = sweeper;
         if (s != null) {
             tellEvicted(s);   // this database may not be written again for a while
@@ -444,7 +536,8 @@ final class MapStore implements KeyValueStore {
 
     @Override
     public long usedBytes() {
-        return map.usedBytes();
+        ListElements e = elements;
+        return map.usedBytes() + (e == null ? 0 : e.usedBytes());
     }
 
     @Override

@@ -18,7 +18,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * is over {@code bound - slack} each map evicts its share of the excess, in proportion to what it
  * holds, by its own CLOCK ({@code BytesMap.evict}). Between two looks at most {@code slack} more
  * can be written, so the total stays within the bound, give or take an entry per writer racing
- * the look. A server with one database open pays nothing for this.
+ * the look. A server with one database open, and no lists, streams or other collections kept in
+ * an element map, pays nothing for this.
+ *
+ * <p>Element maps count too: a list's header is a few dozen bytes in its database's map and its
+ * elements are entries of the database's element map ({@link ListElements}), so a map's share
+ * is its keys and its elements, and the writes of elements are added up as the keys' are. A map
+ * with an element map is looked after here even when it is the only one. Evicting a key frees its
+ * elements at once ({@link MapStore#evict}), so that a look sees them gone, as Redis frees an
+ * evicted key's value; a value removed otherwise (DEL, expiry) counts until the collector frees
+ * its elements, soon after.
  */
 final class MemoryBudget {
 
@@ -36,7 +45,10 @@ final class MemoryBudget {
         this.slack = Math.max(1, bound / 64);
     }
 
-    /** A map was opened: from the second on, every open map tells this of its writes. */
+    /**
+     * A map was opened: from the second on, every open map tells this of its writes; before, a map
+     * with an element map does ({@link MapStore#bound}).
+     */
     synchronized void add(MapStore map) {
         List<MapStore> more = new ArrayList<>(maps);
         more.add(map);
@@ -48,6 +60,7 @@ final class MemoryBudget {
         } else if (more.size() > 2) {
             map.share(this);
         }
+        map.bound(this);
     }
 
     /** A map wrote about {@code bytes} (counted high): looks at the total every {@link #slack} bytes. */
@@ -59,15 +72,16 @@ final class MemoryBudget {
 
     /**
      * Brings the total under the bound, less the slack, if it is over; a look already under way is
-     * enough. One map alone keeps the bound itself, to the last byte, as it always did: left alone.
+     * enough. One map of keys alone keeps the bound itself, to the last byte, as it always did:
+     * left alone.
      */
     void trim() {
-        if (maps.size() < 2 || !trimming.tryLock()) {
+        List<MapStore> all = maps;
+        if (all.isEmpty() || all.size() == 1 && !all.get(0).hasElements() || !trimming.tryLock()) {
             return;
         }
         try {
             written.set(0);
-            List<MapStore> all = maps;
             long[] used = new long[all.size()];
             long total = 0;
             for (int i = 0; i < used.length; i++) {

@@ -54,11 +54,7 @@ final class SyncCommands {
     }
 
     private void sync(Client c, byte[][] a, Reply r) {
-        long used = ctx.dbs.usedBytes();   // headers only: lists', streams' and big hashes' elements are added
-        for (int db = 0; db < ctx.dbs.count(); db++) {
-            ListElements elements = ctx.dbs.store(db).elements(false);
-            used += elements == null ? 0 : elements.usedBytes();
-        }
+        long used = ctx.dbs.usedBytes();
         long room = Runtime.getRuntime().maxMemory() / 4;
         if (used > room) {
             r.error(tooBig(used, room));
