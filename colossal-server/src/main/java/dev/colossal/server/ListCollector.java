@@ -21,9 +21,12 @@ import java.util.concurrent.locks.Lock;
  * So DEL, UNLINK, SET over a list, expiry, eviction, FLUSHDB, RENAME over a list and what a crash
  * left all free their elements without a read on SET's path or an O(n) step in the command.
  *
- * <p>A walk reads each entry once, so its cost grows with the elements stored, and it runs only
- * when garbage may have appeared: soon after a removal that dropped a list
- * ({@link MapStore#elementsDropped}: DEL, expiry, FLUSHDB; at most one walk per
+ * <p>A removal that has the value in hand (DEL, UNLINK, expiry, eviction) queues its header, and
+ * each tick frees those collections alone ({@link #freeNow}, {@link MapStore#freeRemoved}), as an
+ * eviction and the bound's look do at once. A walk reads each entry once, so its cost grows with
+ * the elements stored, and it runs only when garbage may have appeared: soon after a removal whose
+ * elements could not be freed so ({@link MapStore#elementsDropped}: FLUSHDB, a lock in use, a
+ * queue full; at most one walk per
  * {@link #DROPPED_COST_SHARE} times the last one's duration), and otherwise only if the database
  * changed at all ({@link MapStore#changeStamp}: SET over a list, eviction), after a pause of
  * {@link #QUIET_COST_SHARE} times the last walk's duration, between {@link #MIN_QUIET_MILLIS} and
@@ -84,6 +87,7 @@ final class ListCollector implements AutoCloseable {
                 ListElements e = m.elements(false);
                 if (e != null && e.size() > 0 && running) {
                     try {
+                        m.freeRemoved();
                         paces.computeIfAbsent(m, x -> new Pace()).walkIfDue(this, m, e);
                     } catch (RuntimeException ex) {
                         if (!running) {
@@ -202,15 +206,17 @@ final class ListCollector implements AutoCloseable {
     }
 
     /**
-     * Frees now, on the caller's thread, the elements of an evicted value's collection, so that a
-     * bound counting them ({@link MemoryBudget}) sees them go with the key rather than at the next
-     * walk. Done as a walk would: under the owners' locks, only if no owner's header holds the
-     * collection. A lock held by the caller (its own key being written, which may be the victim
-     * and is about to get its header back) or by another thread is not waited for: the collection
-     * is left to the next walk.
+     * Frees now, on the caller's thread, the elements of a removed or evicted value's collection,
+     * so that a bound counting them ({@link MemoryBudget}) sees them go with the key rather than
+     * at the next walk, whose cost grows with everything stored. Decided as a walk decides: under
+     * the owners' locks, only if no owner's header holds the collection; then freed without them,
+     * as no header can come to hold it again (ids are not reused, and only a header hands one
+     * on). A lock held by the caller (its own key being written, which may be the victim and is
+     * about to get its header back) or by another thread is not waited for: the collection is left
+     * to the next walk.
      *
-     * @param header the evicted value's header, in {@link #held}'s form
-     * @return whether nothing is left for a walk: freed, or not a collection of elements
+     * @param header the value's header, in {@link #held}'s form
+     * @return whether nothing is left for a walk: freed, held by a header, or not a collection of elements
      */
     static boolean freeNow(MapStore m, ListElements e, KeyValueStore.Entry header) {
         long id = idOf(header);
@@ -237,18 +243,18 @@ final class ListCollector implements AutoCloseable {
             for (byte[] owner : owners) {
                 KeyValueStore.Entry h = m.raw(owner);
                 if (h != null && held(h, id) != null) {
-                    return true;   // RENAME moved it under a new name: held, not garbage
+                    return true;   // RENAME moved it under a new name, or a write kept it: held, not garbage
                 }
             }
-            for (int i = 0; i < ranges.length; i += 2) {
-                e.drop(id, ranges[i], ranges[i + 1]);   // the root last: what a crash leaves has none, a walk's
-            }
-            return true;
         } finally {
             for (int i = 0; i < locked; i++) {
                 ls[i].unlock();
             }
         }
+        for (int i = 0; i < ranges.length; i += 2) {
+            e.drop(id, ranges[i], ranges[i + 1]);   // each drop removes the root after its elements: a crash leaves a walk's work
+        }
+        return true;
     }
 
     /**

@@ -35,6 +35,8 @@ final class MapStore implements KeyValueStore {
     private static final int MAX_STAGING = 64 * 1024;
     private static final ThreadLocal<byte[]> STAGING = ThreadLocal.withInitial(() -> new byte[4096]);
     private static final long NO_ROOM_LOG_NANOS = 60_000_000_000L;
+    /** Headers {@link #toFree} keeps at most: a flood of DELs of small lists waits for one walk instead. */
+    private static final int MAX_TO_FREE = 100_000;
 
     private final BytesMap map;
     private final KeyLocks locks;
@@ -51,8 +53,10 @@ final class MapStore implements KeyValueStore {
     private volatile MemoryBudget budget;
     /** The server's bound, told of this map's writes once they matter to it ({@link #share}); null without --maxmemory. */
     private volatile MemoryBudget bound;
-    /** Headers of element-backed values the map evicted, whose elements the evicting thread frees ({@link #freeEvicted}). */
-    private final java.util.concurrent.ConcurrentLinkedQueue<Entry> evictedHeaders = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** Headers of element-backed values evicted or removed, whose elements are to be freed ({@link #freeRemoved}). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Entry> toFree = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** How many {@link #toFree} holds, about: past {@link #MAX_TO_FREE} removals are left to a walk. */
+    private final java.util.concurrent.atomic.AtomicInteger toFreeCount = new java.util.concurrent.atomic.AtomicInteger();
     /** The last complete sweep, null before the first. */
     private volatile Sweep lastSweep;
     /** Writes since the last sweep began may have changed the keys with a TTL. */
@@ -180,18 +184,28 @@ final class MapStore implements KeyValueStore {
                 file.toAbsolutePath(), keys, keys == 1 ? "" : "s", mib(fileBytes()), mib(diskFreeBytes()));
     }
 
-    /** Notes that the removal of {@code stored} left elements for the collector to free. */
+    /** Notes that the removal of {@code stored} left elements to free, by {@link #freeRemoved} or a walk. */
     private void removed(byte[] stored) {
         if (StoredValue.leavesElements(stored)) {
+            toFree(new Entry(stored, StoredValue.payloadOffset(stored), StoredValue.expireAt(stored), StoredValue.type(stored),
+                    StoredValue.isChunked(stored[StoredValue.FLAGS_OFFSET])));
+        }
+    }
+
+    private void toFree(Entry header) {
+        if (toFreeCount.incrementAndGet() <= MAX_TO_FREE) {
+            toFree.add(header);
+        } else {
+            toFreeCount.decrementAndGet();
             elementsDropped = true;
         }
     }
 
     /**
-     * Whether a removal since the collector last cleared this (DEL, expiry, FLUSHDB) dropped a value whose elements
-     * are now garbage; a value replaced by a write that did not read it (SET over a list) or
-     * evicted is not seen here, which is why the collector also walks when {@link #changeStamp}
-     * moved.
+     * Whether a removal since the collector last cleared this (FLUSHDB, or a DEL, expiry or
+     * eviction whose elements {@link #freeRemoved} could not free) dropped a value whose elements
+     * are now garbage; a value replaced by a write that did not read it (SET over a list) is not
+     * seen here, which is why the collector also walks when {@link #changeStamp} moved.
      */
     boolean elementsDropped() {
         return elementsDropped;
@@ -238,7 +252,7 @@ final class MapStore implements KeyValueStore {
             evicted.add(key.toArray(ValueLayout.JAVA_BYTE));
             Entry header = elementsHeader(value);
             if (header != null) {
-                evictedHeaders.add(header);
+                toFree(header);
             }
         });
     }
@@ -258,13 +272,20 @@ final class MapStore implements KeyValueStore {
     }
 
     /**
-     * Frees the elements of the values evicted since the last look ({@link ListCollector#freeNow});
-     * what it must leave (a lock it cannot take now) is left to the collector's next walk.
+     * Frees the elements of the values evicted or removed (DEL, expiry) since the last look
+     * ({@link ListCollector#freeNow}), in the caller's thread: an eviction's, which must see them
+     * go, the bound's before it sums, or the collector's each tick. What it must leave (a lock it
+     * cannot take now) is left to the collector's next walk.
      */
-    private void freeEvicted() {
+    void freeRemoved() {
+        ListElements e = elements;
+        if (e == null) {
+            return;   // nothing was queued: only values with elements are
+        }
         Entry header;
-        while ((header = evictedHeaders.poll()) != null) {
-            if (!ListCollector.freeNow(this, elements, header)) {
+        while ((header = toFree.poll()) != null) {
+            toFreeCount.decrementAndGet();
+            if (!ListCollector.freeNow(this, e, header)) {
                 elementsDropped = true;
             }
         }
@@ -322,9 +343,6 @@ final class MapStore implements KeyValueStore {
         if (!evicted.isEmpty()) {
             tellEvicted(s);
         }
-        if (!evictedHeaders.isEmpty()) {
-            freeEvicted();
-        }
         if (expireAtMillis != StoredValue.NO_EXPIRY) {
             sweepWanted = true;
             s.deadlineSet(expireAtMillis);
@@ -372,7 +390,7 @@ final class MapStore implements KeyValueStore {
             while (freed < bytes) {
                 long before = e.usedBytes();
                 long f = map.evict(Math.min(step, bytes - freed), locks::held);
-                freeEvicted();
+                freeRemoved();
                 long ofElements = Math.max(0, before - e.usedBytes());
                 freed += f + ofElements;
                 if (f == 0) {

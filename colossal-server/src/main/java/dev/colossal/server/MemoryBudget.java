@@ -26,8 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * is its keys and its elements, and the writes of elements are added up as the keys' are. A map
  * with an element map is looked after here even when it is the only one. Evicting a key frees its
  * elements at once ({@link MapStore#evict}), so that a look sees them gone, as Redis frees an
- * evicted key's value; a value removed otherwise (DEL, expiry) counts until the collector frees
- * its elements, soon after.
+ * evicted key's value, and those of values removed otherwise (DEL, expiry) are freed before each
+ * look, so that they do not count as what must be evicted.
  */
 final class MemoryBudget {
 
@@ -82,6 +82,7 @@ final class MemoryBudget {
         }
         try {
             written.set(0);
+            all.forEach(MapStore::freeRemoved); // what DEL and expiry dropped is not what the bound must evict
             long[] used = new long[all.size()];
             long total = 0;
             for (int i = 0; i < used.length; i++) {

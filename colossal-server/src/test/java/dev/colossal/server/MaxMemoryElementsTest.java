@@ -152,6 +152,30 @@ class MaxMemoryElementsTest {
     }
 
     /**
+     * Lists deleted make room for the next ones at once, as in Redis: what DEL dropped is freed
+     * before the bound sums, not counted until the collector's next look and evicted for.
+     */
+    @Test
+    void whatDelDroppedIsNotEvictedFor() throws Exception {
+        try (ColossalServer s = ColossalServer.start(cache(dir.resolve("del"))); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            for (int round = 0; round < 3; round++) {
+                for (int k = 0; k < 50; k++) {   // 2.5 MB of a 4 MiB bound
+                    Pipeline p = j.pipelined();
+                    String key = "r" + round + ":" + k;
+                    for (int i = 0; i < 50; i++) {
+                        p.rpush(key, element(key, i, 1000));
+                    }
+                    p.sync();
+                }
+                assertEquals(0, field(j.info("stats"), "evicted_keys"), "round " + round + " fits");
+                assertEquals(50, j.dbSize());
+                String[] keys = j.keys("r" + round + ":*").toArray(new String[0]);
+                assertEquals(50, j.del(keys));
+            }
+        }
+    }
+
+    /**
      * Writers push to lists while the bound evicts them under their feet, and readers read them
      * whole: a list is absent or every element it has is the one pushed there, never a header
      * without its elements (an eviction that freed a list its writer was still writing).
