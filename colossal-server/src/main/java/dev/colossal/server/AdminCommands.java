@@ -625,7 +625,7 @@ final class AdminCommands {
         m.put("acllog-max-len", "128");
         m.put("acl-pubsub-default", "resetchannels");
         m.put("dir", ctx.config.dataDir().toAbsolutePath().toString());
-        m.put("maxmemory", Long.toString(ctx.config.maxMemoryBytes()));
+        m.put("maxmemory", Long.toString(ctx.dbs.maxMemory()));
         m.put("maxmemory-policy", ctx.config.maxMemoryPolicy());
         m.put("protected-mode", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
@@ -695,10 +695,11 @@ final class AdminCommands {
     /**
      * CONFIG SET: the slow log's two bounds are set as in Redis (an operator lowers
      * slowlog-log-slower-than to catch a slow command, then puts it back); the rest is refused, as
-     * the server takes its settings at start only. Setting maxmemory or maxmemory-policy to what
-     * they are is an OK (a client may set its cache's policy on connect), and so is
-     * latency-monitor-threshold 0 (monitoring stays off); another value is refused with why: the
-     * bound is kept in the map file. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
+     * the server takes its settings at start only. maxmemory is set under noeviction, whose bound
+     * is the server's; setting it under allkeys-lru, or maxmemory-policy, to what they are is an
+     * OK (a client may set its cache's policy on connect), and so is latency-monitor-threshold 0
+     * (monitoring stays off); another value is refused with why: allkeys-lru's bound is kept in
+     * the map files. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s. A maxmemory that is
@@ -720,6 +721,7 @@ final class AdminCommands {
         int keyspaceEvents = -1;
         long nodeEntries = -1;
         long nodeBytes = -1;
+        long maxMemory = -1;
         long hashEntries = -1;
         int latencyOn = -1;
         double[] percentiles = null;
@@ -827,15 +829,19 @@ final class AdminCommands {
                         + " memory value");
                 return;
             }
+            if (name.equals("maxmemory") && !ctx.dbs.evicts()) {
+                maxMemory = bytesOrMinusOne(value);   // noeviction's bound is the server's alone
+                continue;
+            }
             if (name.equals("maxmemory") || name.equals("maxmemory-policy")) {
                 boolean unchanged = name.equals("maxmemory")
-                        ? bytesOrMinusOne(value) == ctx.config.maxMemoryBytes()
+                        ? bytesOrMinusOne(value) == ctx.dbs.maxMemory()
                         : value.equalsIgnoreCase(ctx.config.maxMemoryPolicy());
                 if (!unchanged) {
-                    r.error("ERR CONFIG SET " + name + " is not supported by this server: the bound is set at start"
-                            + " (--maxmemory " + ctx.config.maxMemoryBytes() + " --maxmemory-policy "
-                            + ctx.config.maxMemoryPolicy() + ") and kept in the map file; to change it, stop the server and"
-                            + " 'colossal copy' the map into a new data directory with --max-bytes");
+                    r.error("ERR CONFIG SET " + name + " is not supported by this server: the policy is set at start"
+                            + " (--maxmemory-policy " + ctx.config.maxMemoryPolicy() + "), and allkeys-lru's bound ("
+                            + ctx.dbs.maxMemory() + " bytes) is kept in the map files; to change it, stop the server and"
+                            + " 'colossal copy' the maps into a new data directory with --max-bytes");
                     return;
                 }
             } else {
@@ -858,6 +864,9 @@ final class AdminCommands {
             }
             if (nodeBytes >= 0) {
                 ctx.streamNodeMaxBytes = nodeBytes;
+            }
+            if (maxMemory >= 0) {
+                ctx.dbs.setMaxMemory(maxMemory);
             }
             if (hashEntries >= 0) {
                 ctx.hashMaxListpackEntries = hashEntries;
@@ -989,8 +998,8 @@ final class AdminCommands {
                     .append("\r\nused_memory_scripts:").append(scripts.cachedBytes());
             sb.append("\r\ncolossal_heap_used_bytes:").append(rt.totalMemory() - rt.freeMemory())
                     .append("\r\ncolossal_heap_max_bytes:").append(rt.maxMemory())
-                    .append("\r\nmaxmemory:").append(ctx.config.maxMemoryBytes())
-                    .append("\r\nmaxmemory_human:").append(human(ctx.config.maxMemoryBytes()))
+                    .append("\r\nmaxmemory:").append(ctx.dbs.maxMemory())
+                    .append("\r\nmaxmemory_human:").append(human(ctx.dbs.maxMemory()))
                     .append("\r\nmaxmemory_policy:").append(ctx.config.maxMemoryPolicy()).append("\r\n");
         }
         if (all || wanted.contains("persistence")) {

@@ -144,7 +144,8 @@ public final class ColossalServer implements AutoCloseable {
         } catch (UnknownHostException e) {
             throw new ListenException(config.bind(), e);
         }
-        Databases dbs = Databases.open(config.dataDir(), config.databases(), config.maxMemoryBytes(), System::currentTimeMillis);
+        Databases dbs = Databases.open(config.dataDir(), config.databases(), config.maxMemoryBytes(),
+                ServerConfig.ALLKEYS_LRU.equals(config.maxMemoryPolicy()), System::currentTimeMillis);
         ServerContext ctx = new ServerContext(dbs, config, System::currentTimeMillis);
         ctx.tls = tls == null ? null : tls.config();
         if (users != null) {

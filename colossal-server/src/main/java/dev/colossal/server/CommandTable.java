@@ -145,7 +145,7 @@ final class CommandTable {
         if (p.inBuffer() && c.authenticated && c.unrestricted() && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
                 && c.tracking == null) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
-                    : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') ? setSpec : null;
+                    : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') && !ctx.dbs.memoryFull() ? setSpec : null;
             if (fast != null) {
                 c.lastCommand = fast.name();
                 long errors = c.reply.errorsEver;
@@ -228,6 +228,13 @@ final class CommandTable {
             return;
         }
         if (!c.unrestricted() && refused(c, spec, name, args, stats)) {
+            return;
+        }
+        // a script's commands have their own rule (ScriptCalls), and a transaction's were looked at by EXEC
+        if (c.scriptCaller == null && !c.inExec && ctx.dbs.memoryFull() && OomRefusal.refused(spec, args, c.queued != null)) {
+            c.queueRefused |= c.queued != null;
+            stats.rejected.increment();
+            r.error(OomRefusal.ERROR);
             return;
         }
         if (c.pubsub && r.protocol == 2 && !c.inExec && !PubSubCommands.allowedWhileSubscribed(spec.name())

@@ -28,7 +28,10 @@ import java.util.function.ToLongFunction;
 final class Databases implements AutoCloseable {
 
     private final Path dir;
+    /** A map file's own bound: {@code --maxmemory} under allkeys-lru, else 0. */
     private final long maxBytes;
+    /** Whether {@code --maxmemory-policy} is allkeys-lru: the bound is kept by evicting, in the map files. */
+    private final boolean evicts;
     private final LongSupplier clock;
     private final DataDirLock dirLock;
     private final KeyLocks locks = new KeyLocks();
@@ -41,9 +44,10 @@ final class Databases implements AutoCloseable {
     private ExpirySweeper sweeper;
     private final List<String> report = new ArrayList<>();
 
-    private Databases(Path dir, int count, long maxBytes, LongSupplier clock, DataDirLock dirLock) {
+    private Databases(Path dir, int count, long maxBytes, boolean evicts, LongSupplier clock, DataDirLock dirLock) {
         this.dir = dir;
-        this.maxBytes = maxBytes;
+        this.maxBytes = evicts ? maxBytes : 0;
+        this.evicts = evicts;
         this.clock = clock;
         this.dirLock = dirLock;
         this.slots = new AtomicReferenceArray<>(count);
@@ -52,7 +56,7 @@ final class Databases implements AutoCloseable {
             unopened[i] = new UnopenedDatabase(this, i);
             slots.set(i, unopened[i]);
         }
-        this.budget = maxBytes > 0 ? new MemoryBudget(maxBytes) : null;
+        this.budget = !evicts ? new MemoryBudget(maxBytes, false) : maxBytes > 0 ? new MemoryBudget(maxBytes) : null;
     }
 
     /**
@@ -69,9 +73,21 @@ final class Databases implements AutoCloseable {
      * @throws IOException if the directory or a map cannot be opened, or another server has the directory
      */
     static Databases open(Path dir, int count, long maxBytes, LongSupplier clock) throws IOException {
+        return open(dir, count, maxBytes, true, clock);
+    }
+
+    /**
+     * {@link #open(Path, int, long, LongSupplier)} with the policy: evicting ({@code allkeys-lru}),
+     * every map is made with the bound and must have it; refusing writes ({@code noeviction}),
+     * no map has one (an existing one that has is refused), and the bound is the server's alone,
+     * which {@link #memoryFull} tells the commands of, and CONFIG SET may change.
+     *
+     * @param evicts whether {@code maxBytes} is kept by evicting keys
+     */
+    static Databases open(Path dir, int count, long maxBytes, boolean evicts, LongSupplier clock) throws IOException {
         Files.createDirectories(dir);
         DataDirLock lock = DataDirLock.acquire(dir);
-        Databases dbs = new Databases(dir, count, maxBytes, clock, lock);
+        Databases dbs = new Databases(dir, count, maxBytes, evicts, clock, lock);
         try {
             List<String> swaps = DatabaseFiles.recover(dir);
             SortedMap<Integer, Path> files = DatabaseFiles.list(dir);
@@ -240,6 +256,38 @@ final class Databases implements AutoCloseable {
     /** @return what {@code serve} says at start: each map file, swaps recovered, and recovery if the last stop was unclean */
     List<String> startupReport() {
         return report;
+    }
+
+    /**
+     * @return whether a command that may add data is to be refused with {@code OOM} now: under
+     *     {@code noeviction}, the data is over {@code maxmemory} ({@link MemoryBudget#full})
+     */
+    boolean memoryFull() {
+        MemoryBudget b = budget;
+        return b != null && b.full();
+    }
+
+    /** @return whether {@code maxmemory} is kept by evicting ({@code allkeys-lru}), in the map files */
+    boolean evicts() {
+        return evicts;
+    }
+
+    /** @return {@code maxmemory} now, in bytes, 0 for none (CONFIG SET changes it under {@code noeviction}) */
+    long maxMemory() {
+        MemoryBudget b = budget;
+        return b == null ? 0 : b.bound();
+    }
+
+    /**
+     * CONFIG SET maxmemory under {@code noeviction} (see {@link MemoryBudget#setBound}).
+     *
+     * @throws IllegalStateException if the bound is kept by evicting
+     */
+    void setMaxMemory(long bytes) {
+        if (budget == null) {
+            throw new IllegalStateException("the bound of an evicting cache is in its map files");
+        }
+        budget.setBound(bytes);
     }
 
     /** @return the bytes of every database's entries: INFO's {@code used_memory}, what {@code --maxmemory} bounds */

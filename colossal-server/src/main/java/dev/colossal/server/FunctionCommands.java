@@ -96,14 +96,19 @@ final class FunctionCommands {
             r.error("ERR Number of keys can't be negative");
             return;
         }
-        boolean noWrites = FunctionLibraries.function(lib, name).noWrites();
+        FunctionLibraries.Function f = FunctionLibraries.function(lib, name);
+        boolean noWrites = f.noWrites();
+        if (scripts.refusedForMemory(noWrites, f.allowOom())) {
+            r.error(OomRefusal.ERROR);
+            return;
+        }
         if (readOnly && !noWrites) {
             r.error("ERR Can not execute a script with write flag using *_ro command.");
             return;
         }
         byte[][] keys = Arrays.copyOfRange(a, 3, 3 + (int) numKeys);
         byte[][] argv = Arrays.copyOfRange(a, 3 + (int) numKeys, a.length);
-        scripts.runAtomically(c, keys, name, readOnly || noWrites, a, r,
+        scripts.runAtomically(c, keys, name, readOnly || noWrites, f.allowOom(), a, r,
                 (lua, run) -> lua.call(run, lua.function(run, lib, name), keys, argv));
     }
 

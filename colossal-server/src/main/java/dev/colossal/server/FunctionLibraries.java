@@ -62,6 +62,10 @@ final class FunctionLibraries {
         boolean noWrites() {
             return flags.contains("no-writes");
         }
+
+        boolean allowOom() {
+            return flags.contains("allow-oom");
+        }
     }
 
     private final Map<String, Library> libraries = new LinkedHashMap<>();

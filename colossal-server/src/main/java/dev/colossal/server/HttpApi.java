@@ -265,6 +265,11 @@ final class HttpApi implements AutoCloseable {
         if (at == REFUSED) {
             return;
         }
+        if (ctx.dbs.memoryFull()) {
+            // as RESP's SET is refused: the body is left unread, as after a 413
+            error(x, 507, OomRefusal.ERROR + " Free room (DELETE keys) or raise it (CONFIG SET maxmemory)");
+            return;
+        }
         long max = ctx.maxStringBytes;
         // With --maxmemory, the longest value the bound takes under this key, if shorter.
         long fits = store.largestValue(key.length, at);

@@ -480,7 +480,7 @@ final class KeyCommands {
             r.bulk(n.isPresent() ? "int" : e.length() <= 44 && !e.chunked() ? "embstr" : "raw");
         } else {
             boolean shared = n.isPresent() && n.getAsLong() >= 0 && n.getAsLong() < SHARED_INTEGERS
-                    && ctx.config.maxMemoryBytes() == 0;
+                    && !ctx.dbs.evicts();   // Redis shares integers unless it evicts by LRU or LFU
             r.integer(shared ? Integer.MAX_VALUE : 1);
         }
     }

@@ -238,7 +238,7 @@ final class MapStore implements KeyValueStore {
             }
             MemoryBudget b = bound;
             if (b != null) {
-                share(b);   // elements count in the bound from the first
+                b.elementsOpened(this);   // elements count in the bound from the first
             }
         }
         return elements;
@@ -301,7 +301,7 @@ final class MapStore implements KeyValueStore {
 
     /**
      * Shares the bound with other databases, or with this database's elements: this map and its
-     * element map tell {@code b} of every write's bytes from now on.
+     * element map tell {@code b} of every write's bytes from now on (null: no longer).
      */
     void share(MemoryBudget b) {
         budget = b;
@@ -318,7 +318,7 @@ final class MapStore implements KeyValueStore {
     void bound(MemoryBudget b) {
         bound = b;
         if (elements != null) {
-            share(b);
+            b.elementsOpened(this);
         }
     }
 

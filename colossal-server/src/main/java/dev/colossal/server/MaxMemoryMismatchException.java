@@ -21,7 +21,8 @@ public final class MaxMemoryMismatchException extends IOException {
     private static String message(Path dir, Path file, long keptBytes, long keptEntries, long askedBytes) {
         String kept = keptEntries != 0 ? "a bound of " + keptEntries + " entries (set by a program or 'colossal copy'; serve"
                 + " bounds bytes only)" : keptBytes != 0 ? flags(keptBytes) : "no bound (noeviction)";
-        String asked = askedBytes != 0 ? flags(askedBytes) : "no bound";
+        String asked = askedBytes != 0 ? flags(askedBytes)
+                : "no bound in the map file (no --maxmemory, or --maxmemory-policy noeviction, whose bound is the server's)";
         String same = keptEntries != 0 ? "" : "start with " + (keptBytes != 0 ? flags(keptBytes) : "no --maxmemory") + ", or ";
         boolean evicts = askedBytes != 0 && (keptBytes == 0 || askedBytes < keptBytes);
         return "data directory " + dir.toAbsolutePath() + " holds a map created with " + kept + " (" + file

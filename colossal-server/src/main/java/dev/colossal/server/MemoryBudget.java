@@ -28,32 +28,57 @@ import java.util.concurrent.locks.ReentrantLock;
  * elements at once ({@link MapStore#evict}), so that a look sees them gone, as Redis frees an
  * evicted key's value, and those of values removed otherwise (DEL, expiry) are freed before each
  * look, so that they do not count as what must be evicted.
+ *
+ * <p>Under {@code noeviction} the map files have no bound of their own: every write is counted
+ * here, each look notes whether the total is over the bound, and while it is the server refuses
+ * the commands Redis refuses then ({@link #full}). That bound lives here alone, so CONFIG SET may
+ * change it.
  */
 final class MemoryBudget {
 
-    private final long bound;
+    /** Whether the bound is kept by evicting ({@code allkeys-lru}) or by refusing writes ({@code noeviction}). */
+    private final boolean evicts;
+    /** The bound; 0 for none, which only {@code noeviction} has (CONFIG SET maxmemory may set one). */
+    private volatile long bound;
     /** Bytes written between two looks at the total, and the room below the bound each look leaves. */
-    private final long slack;
+    private volatile long slack;
     private final AtomicLong written = new AtomicLong();
     private final ReentrantLock trimming = new ReentrantLock();
     /** The open maps, copied on change; at least two once this is shared. */
     private volatile List<MapStore> maps = List.of();
+    /** Under {@code noeviction}: whether the total was over the bound at the last look. */
+    private volatile boolean full;
 
-    /** @param bound the {@code --maxmemory} bytes, shared by every database */
+    /** @param bound the {@code --maxmemory} bytes, shared by every database, kept by evicting */
     MemoryBudget(long bound) {
+        this(bound, true);
+    }
+
+    /**
+     * @param bound  the {@code --maxmemory} bytes, shared by every database; 0 for none (not if {@code evicts})
+     * @param evicts whether the bound is kept by evicting keys ({@code allkeys-lru}) or by refusing
+     *               writes past it ({@code noeviction}, {@link #full})
+     */
+    MemoryBudget(long bound, boolean evicts) {
+        this.evicts = evicts;
         this.bound = bound;
         this.slack = Math.max(1, bound / 64);
     }
 
     /**
-     * A map was opened: from the second on, every open map tells this of its writes; before, a map
-     * with an element map does ({@link MapStore#bound}).
+     * A map was opened. Evicting, from the second on every open map tells this of its writes, and
+     * before, a map with an element map does ({@link MapStore#bound}); refusing, every map does
+     * while there is a bound.
      */
     synchronized void add(MapStore map) {
         List<MapStore> more = new ArrayList<>(maps);
         more.add(map);
         maps = List.copyOf(more);
-        if (more.size() == 2) {
+        if (!evicts) {
+            if (bound > 0) {
+                map.share(this);
+            }
+        } else if (more.size() == 2) {
             // The first map may be at the bound already: the first write from now on looks.
             written.set(slack);
             more.forEach(m -> m.share(this));
@@ -63,9 +88,64 @@ final class MemoryBudget {
         map.bound(this);
     }
 
+    /** {@code map} has an element map now: its writes count from now on, if the map's do or must. */
+    void elementsOpened(MapStore map) {
+        if (evicts || bound > 0) {
+            map.share(this);
+        }
+    }
+
     /** A map wrote about {@code bytes} (counted high): looks at the total every {@link #slack} bytes. */
     void wrote(long bytes) {
         if (written.addAndGet(bytes) >= slack) {
+            trim();
+        }
+    }
+
+    /**
+     * Under {@code noeviction}: whether a command that may add data is to be refused with Redis's
+     * {@code OOM} now, as the total was over the bound at the last look. While it is, every call
+     * looks again (a DEL or FLUSHDB may have made room), so a refusal costs a sum over the maps.
+     *
+     * @return whether the data is over the bound; false when evicting or without a bound
+     */
+    boolean full() {
+        if (!full) {
+            return false;
+        }
+        trim();
+        return full;
+    }
+
+    /** @return the bound in bytes, 0 for none */
+    long bound() {
+        return bound;
+    }
+
+    /** @return whether the bound is kept by evicting ({@code allkeys-lru}), not by refusing writes */
+    boolean evicts() {
+        return evicts;
+    }
+
+    /**
+     * CONFIG SET maxmemory under {@code noeviction}: the bound lives here alone (the map files have
+     * none), so it may change at any time; 0 removes it, and with it the counting of writes.
+     *
+     * @param bytes the new bound, 0 for none
+     * @throws IllegalStateException if the bound is kept by evicting (it is in the map files)
+     */
+    synchronized void setBound(long bytes) {
+        if (evicts) {
+            throw new IllegalStateException("the bound of an evicting cache is in its map files");
+        }
+        bound = bytes;
+        slack = Math.max(1, bytes / 64);
+        for (MapStore m : maps) {
+            m.share(bytes > 0 ? this : null);
+        }
+        if (bytes == 0) {
+            full = false;
+        } else {
             trim();
         }
     }
@@ -77,7 +157,8 @@ final class MemoryBudget {
      */
     void trim() {
         List<MapStore> all = maps;
-        if (all.isEmpty() || all.size() == 1 && !all.get(0).hasElements() || !trimming.tryLock()) {
+        long max = bound;
+        if (all.isEmpty() || max == 0 || evicts && all.size() == 1 && !all.get(0).hasElements() || !trimming.tryLock()) {
             return;
         }
         try {
@@ -89,7 +170,11 @@ final class MemoryBudget {
                 used[i] = all.get(i).usedBytes();
                 total += used[i];
             }
-            long excess = total - (bound - slack);
+            if (!evicts) {
+                full = total > max;
+                return;
+            }
+            long excess = total - (max - slack);
             if (excess <= 0) {
                 return;
             }

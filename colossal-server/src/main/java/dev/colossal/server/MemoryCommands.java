@@ -122,7 +122,7 @@ final class MemoryCommands {
 
     private String doctor() {
         long used = ctx.dbs.usedBytes();
-        long max = ctx.config.maxMemoryBytes();
+        long max = ctx.dbs.maxMemory();
         StringBuilder s = new StringBuilder();
         long keys = ctx.dbs.keys();
         s.append(String.format(Locale.ROOT, "The maps hold %d key%s in %d bytes of entries", keys, keys == 1 ? "" : "s", used));

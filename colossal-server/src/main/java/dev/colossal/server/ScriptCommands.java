@@ -120,15 +120,29 @@ final class ScriptCommands {
         if (script == null) {
             script = cache.load(a[1]);
         }
-        if (readOnly && script.shebang().declared() && !script.shebang().noWrites()) {
+        ScriptShebang flags = script.shebang();
+        if (flags.declared() && refusedForMemory(flags.noWrites(), flags.allowOom())) {
+            r.error(OomRefusal.ERROR);
+            return;
+        }
+        if (readOnly && flags.declared() && !flags.noWrites()) {
             r.error("ERR Can not execute a script with write flag using *_ro command.");
             return;
         }
         byte[][] keys = Arrays.copyOfRange(a, 3, 3 + (int) numKeys);
         byte[][] argv = Arrays.copyOfRange(a, 3 + (int) numKeys, a.length);
         ScriptCache.Script s = script;
-        runAtomically(c, keys, script.sha(), readOnly || script.shebang().noWrites(), null, r,
+        runAtomically(c, keys, script.sha(), readOnly || flags.noWrites(), flags.allowOom(), null, r,
                 (lua, run) -> lua.run(run, s.code(), keys, argv));
+    }
+
+    /**
+     * @return whether a script or function that declares flags ({@code noWrites}, {@code allowOom})
+     *     is refused {@link OomRefusal.ERROR} before it runs: one that may write without
+     *     {@code allow-oom}, while the data is over {@code maxmemory} under {@code noeviction}
+     */
+    boolean refusedForMemory(boolean noWrites, boolean allowOom) {
+        return !noWrites && !allowOom && ctx.dbs.memoryFull();
     }
 
     /**
@@ -167,7 +181,7 @@ final class ScriptCommands {
      *
      * @param fcall FCALL's request for a function ({@code user_function}), null for a script ({@code user_script})
      */
-    void runAtomically(Client c, byte[][] keys, String name, boolean readOnly, byte[][] fcall, Reply r,
+    void runAtomically(Client c, byte[][] keys, String name, boolean readOnly, boolean allowOom, byte[][] fcall, Reply r,
                        java.util.function.BiFunction<LuaSandbox, ScriptRun, LuaValue> body) {
         String chunk = fcall == null ? "user_script" : "user_function";
         Lock multi = ctx.dbs.locks().multiStripe();
@@ -175,6 +189,7 @@ final class ScriptCommands {
         Lock[] stripes = ctx.dbs.locks().locks(keys);
         StringCommands.lockAll(stripes);
         ScriptRun run = new ScriptRun(c, name, readOnly, calls);
+        run.refuseFirstWrite = !allowOom && ctx.dbs.memoryFull();
         run.inner.scriptKeys = keys;
         run.command = fcall;
         run.inner.reply.open(256);

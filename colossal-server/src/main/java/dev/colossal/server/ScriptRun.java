@@ -32,6 +32,18 @@ final class ScriptRun {
      */
     private final AtomicInteger state = new AtomicInteger(RUNNING);
 
+    /**
+     * Whether the data was over {@code maxmemory} ({@code noeviction}) as the script started and
+     * it did not declare {@code allow-oom}: its first command that may add data is refused, as
+     * in Redis; once it wrote, it may go on.
+     */
+    boolean refuseFirstWrite;
+
+    /** @return whether a write command ran (or was let run) in this script */
+    boolean wrote() {
+        return state.get() == WROTE;
+    }
+
     /** Stripes of undeclared keys the script locked as it named them, unlocked when it ends. */
     final java.util.List<java.util.concurrent.locks.Lock> undeclared = new java.util.ArrayList<>();
 

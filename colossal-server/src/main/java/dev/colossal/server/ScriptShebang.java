@@ -15,11 +15,12 @@ import java.util.Set;
  *
  * @param declared whether the script has a shebang line
  * @param noWrites whether it declared {@code no-writes}
+ * @param allowOom whether it declared {@code allow-oom}: it may run, and write, past {@code maxmemory}
  */
-record ScriptShebang(boolean declared, boolean noWrites) {
+record ScriptShebang(boolean declared, boolean noWrites, boolean allowOom) {
 
     /** A script without a shebang line. */
-    static final ScriptShebang NONE = new ScriptShebang(false, false);
+    static final ScriptShebang NONE = new ScriptShebang(false, false, false);
 
     private static final Set<String> FLAGS = Set.of("no-writes", "allow-oom", "allow-stale", "no-cluster",
             "allow-cross-slot-keys");
@@ -52,6 +53,7 @@ record ScriptShebang(boolean declared, boolean noWrites) {
             throw new ReplyException("ERR Unexpected engine in script shebang: " + Errors.text(words[0]));
         }
         boolean noWrites = false;
+        boolean allowOom = false;
         for (int i = 1; i < words.length; i++) {
             String option = Errors.text(words[i]);
             if (!option.startsWith(FLAGS_OPTION)) {
@@ -66,8 +68,9 @@ record ScriptShebang(boolean declared, boolean noWrites) {
                     throw new ReplyException("ERR Unexpected flag in script shebang: " + flag);
                 }
                 noWrites |= flag.equals("no-writes");
+                allowOom |= flag.equals("allow-oom");
             }
         }
-        return new ScriptShebang(true, noWrites);
+        return new ScriptShebang(true, noWrites, allowOom);
     }
 }

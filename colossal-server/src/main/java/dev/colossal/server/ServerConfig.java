@@ -19,9 +19,11 @@ import java.util.Locale;
  * @param ioThreads          event-loop threads
  * @param busyPollMicros     how long an event loop that just served requests polls for more before it
  *                           sleeps; 0 sleeps at once
- * @param maxMemoryBytes     the bound on the bytes of the map's entries (keys, values, their
- *                           headers), 0 for none; kept in the map file when it is created
- * @param maxMemoryPolicy    {@link #NOEVICTION} (no bound) or {@link #ALLKEYS_LRU} (evict the least
+ * @param maxMemoryBytes     the bound on the bytes of the maps' entries (keys, values, their
+ *                           headers, collections' elements), 0 for none; under allkeys-lru kept in
+ *                           the map files when they are created
+ * @param maxMemoryPolicy    {@link #NOEVICTION} (refuse commands that may add data past the bound,
+ *                           with Redis's {@code OOM}) or {@link #ALLKEYS_LRU} (evict the least
  *                           recently used keys, approximately, to stay within {@code maxMemoryBytes})
  * @param databases          how many numbered databases SELECT chooses from, 1..{@link #MAX_DATABASES}
  *                           (Redis's {@code databases}); each one used is a map file in {@code dataDir}
@@ -43,12 +45,12 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * 9 bytes shorter still, room for its TTL).
      */
     public static final long MAX_BULK = 1L << 30;
-    /** Redis's default policy; here, no bound (a {@code --maxmemory} with it is refused). */
+    /** Redis's default policy: past {@code --maxmemory}, commands that may add data are refused with {@code OOM}. */
     public static final String NOEVICTION = "noeviction";
     /** The map's byte bound: CLOCK per segment, an approximate LRU over all keys. */
     public static final String ALLKEYS_LRU = "allkeys-lru";
     /**
-     * The least {@link #maxMemoryBytes()} but 0: 1 MiB, where redis-server warns. Smaller, the
+     * The least {@link #maxMemoryBytes()} but 0 under {@link #ALLKEYS_LRU}: 1 MiB, where redis-server warns. Smaller, the
      * bound would hold a few thousand small keys, and values of a few KiB at most (the bound is
      * kept per segment, and a key and its value must fit in one).
      */
@@ -107,23 +109,19 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
         maxMemoryPolicy = maxMemoryPolicy == null ? NOEVICTION : maxMemoryPolicy.toLowerCase(Locale.ROOT);
         if (REDIS_POLICIES.contains(maxMemoryPolicy)) {
             throw new IllegalArgumentException("--maxmemory-policy=" + maxMemoryPolicy + " is not supported: this server"
-                    + " evicts by approximate LRU over all keys (allkeys-lru) or not at all (noeviction, the default)");
+                    + " evicts by approximate LRU over all keys (allkeys-lru) or refuses writes past the bound (noeviction, the default)");
         }
         if (!maxMemoryPolicy.equals(NOEVICTION) && !maxMemoryPolicy.equals(ALLKEYS_LRU)) {
             throw new IllegalArgumentException("--maxmemory-policy=" + maxMemoryPolicy + " is not a policy; the supported"
                     + " ones are allkeys-lru and noeviction (the default)");
         }
-        if (maxMemoryBytes < 0 || (maxMemoryBytes > 0 && maxMemoryBytes < MIN_MAX_MEMORY)) {
-            throw new IllegalArgumentException("--maxmemory=" + maxMemoryBytes + " must be 0 (no bound) or at least 1mb ("
-                    + MIN_MAX_MEMORY + " bytes)");
+        if (maxMemoryBytes < 0) {
+            throw new IllegalArgumentException("--maxmemory=" + maxMemoryBytes + " must be 0 (no bound) or more");
         }
-        if (maxMemoryBytes > 0 && maxMemoryPolicy.equals(NOEVICTION)) {
-            // Redis refuses writes with -OOM past maxmemory under noeviction. The map keeps a bound
-            // only by evicting, and tells the server nothing to refuse by: better no start than a
-            // bound that silently is not one.
-            throw new IllegalArgumentException("--maxmemory=" + maxMemoryBytes + " with --maxmemory-policy noeviction (the"
-                    + " default) is not supported: this server cannot refuse writes past the bound as Redis does; pass"
-                    + " --maxmemory-policy allkeys-lru to evict the least recently used keys, or drop --maxmemory for no bound");
+        if (maxMemoryBytes > 0 && maxMemoryBytes < MIN_MAX_MEMORY && maxMemoryPolicy.equals(ALLKEYS_LRU)) {
+            throw new IllegalArgumentException("--maxmemory=" + maxMemoryBytes + " with allkeys-lru must be at least 1mb ("
+                    + MIN_MAX_MEMORY + " bytes): each of the map's segments keeps its share of it, and a key and its value"
+                    + " must fit in one");
         }
     }
 

@@ -88,6 +88,11 @@ final class Transactions {
             return;
         }
         c.queued = null;
+        if (ctx.dbs.memoryFull() && OomRefusal.execRefused(queued, table)) {
+            unwatch(c);
+            r.error("EXECABORT Transaction discarded because of: " + OomRefusal.ERROR);
+            return;
+        }
         if (c.queueRefused) {
             unwatch(c);
             r.error("EXECABORT Transaction discarded because of previous errors.");

@@ -127,25 +127,19 @@ class ServeCommandTest {
     void shouldRefuseEvictionPoliciesItDoesNotHaveAndABoundItCannotKeep() {
         String[][] cases = {
             {"allkeys-lfu", "100mb", "--maxmemory-policy=allkeys-lfu is not supported: this server evicts by approximate"
-                    + " LRU over all keys (allkeys-lru) or not at all (noeviction, the default)"},
+                    + " LRU over all keys (allkeys-lru) or refuses writes past the bound (noeviction, the default)"},
             {"volatile-lru", "100mb", "--maxmemory-policy=volatile-lru is not supported: this server evicts by approximate"
-                    + " LRU over all keys (allkeys-lru) or not at all (noeviction, the default)"},
+                    + " LRU over all keys (allkeys-lru) or refuses writes past the bound (noeviction, the default)"},
             {"lru", "100mb", "--maxmemory-policy=lru is not a policy; the supported ones are allkeys-lru and noeviction"
                     + " (the default)"},
-            {"noeviction", "100mb", "--maxmemory=104857600 with --maxmemory-policy noeviction (the default) is not"
-                    + " supported: this server cannot refuse writes past the bound as Redis does; pass --maxmemory-policy"
-                    + " allkeys-lru to evict the least recently used keys, or drop --maxmemory for no bound"},
-            {"allkeys-lru", "100kb", "--maxmemory=102400 must be 0 (no bound) or at least 1mb (1048576 bytes)"},
+            {"allkeys-lru", "100kb", "--maxmemory=102400 with allkeys-lru must be at least 1mb (1048576 bytes): each of"
+                    + " the map's segments keeps its share of it, and a key and its value must fit in one"},
         };
         for (String[] c : cases) {
             Cli.Run r = Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", dir.toString(),
                     "--maxmemory-policy", c[0], "--maxmemory", c[1]);
             assertOneLine(r, c[2]);
         }
-        assertOneLine(Cli.run("serve", "--port", "0", "--http-port", "-1", "--data", dir.toString(), "--maxmemory", "1gb"),
-                "--maxmemory=1073741824 with --maxmemory-policy noeviction (the default) is not supported: this server"
-                        + " cannot refuse writes past the bound as Redis does; pass --maxmemory-policy allkeys-lru to evict"
-                        + " the least recently used keys, or drop --maxmemory for no bound");
     }
 
     /** A data directory served with more databases than this start has: refused in one line naming the files. */
@@ -192,7 +186,8 @@ class ServeCommandTest {
                     + " serve that (--data NEW_DIR), or move the directory away to start empty");
             assertOneLine(Cli.run("serve", "--port", port, "--http-port", "-1", "--data", data.toString()),
                     "data directory " + data.toAbsolutePath() + " holds a map created with --maxmemory 2mb"
-                    + " --maxmemory-policy allkeys-lru (" + file + " keeps its bound), but this start asks for no bound;"
+                    + " --maxmemory-policy allkeys-lru (" + file + " keeps its bound), but this start asks for no bound in"
+                    + " the map file (no --maxmemory, or --maxmemory-policy noeviction, whose bound is the server's);"
                     + " a map's bound cannot change: start with --maxmemory 2mb --maxmemory-policy allkeys-lru, or copy"
                     + " the map into a new data directory with the bound you want ('colossal copy " + file
                     + " NEW_DIR/db0.map --max-bytes 0') and serve that (--data NEW_DIR), or move the directory away to"

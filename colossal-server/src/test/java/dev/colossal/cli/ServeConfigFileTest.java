@@ -145,7 +145,7 @@ class ServeConfigFileTest {
                 .getMessage().contains("proto-max-bulk-len=lots is not a size"));
         file("maxmemory 100mb\nmaxmemory-policy allkeys-random\n");
         assertEquals("--maxmemory-policy=allkeys-random is not supported: this server evicts by approximate LRU over all"
-                + " keys (allkeys-lru) or not at all (noeviction, the default)",
+                + " keys (allkeys-lru) or refuses writes past the bound (noeviction, the default)",
                 assertThrows(IllegalArgumentException.class, () -> resolve("--config", f.toString())).getMessage());
         file("maxmemory lots\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> resolve("--config", f.toString()))

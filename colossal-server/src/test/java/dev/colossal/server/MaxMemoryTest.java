@@ -222,7 +222,8 @@ class MaxMemoryTest {
         }
         for (ServerConfig other : List.of(cache(data, 2 * BOUND), ServerConfig.defaults().withDataDir(data).withPorts(0, -1))) {
             MaxMemoryMismatchException e = assertThrows(MaxMemoryMismatchException.class, () -> ColossalServer.start(other));
-            String asked = other.maxMemoryBytes() == 0 ? "no bound" : "--maxmemory 8mb --maxmemory-policy allkeys-lru";
+            String asked = other.maxMemoryBytes() == 0 ? "no bound in the map file (no --maxmemory, or --maxmemory-policy"
+                    + " noeviction, whose bound is the server's)" : "--maxmemory 8mb --maxmemory-policy allkeys-lru";
             assertTrue(e.getMessage().startsWith("data directory " + data.toAbsolutePath() + " holds a map created with"
                     + " --maxmemory 4mb --maxmemory-policy allkeys-lru (" + data.resolve("db0.map") + " keeps its bound),"
                     + " but this start asks for " + asked + "; a map's bound cannot change: start with --maxmemory 4mb"
@@ -289,9 +290,9 @@ class MaxMemoryTest {
                 // What it is: OK, as a client setting its cache's policy on connect expects
                 assertEquals("+OK\r\n", w.call("CONFIG", "SET", "maxmemory", "4mb", "maxmemory-policy", "allkeys-lru"));
                 assertEquals("+OK\r\n", w.call("CONFIG", "SET", "maxmemory", "4194304"));
-                String kept = " is not supported by this server: the bound is set at start (--maxmemory 4194304"
-                        + " --maxmemory-policy allkeys-lru) and kept in the map file; to change it, stop the server and"
-                        + " 'colossal copy' the map into a new data directory with --max-bytes\r\n";
+                String kept = " is not supported by this server: the policy is set at start (--maxmemory-policy"
+                        + " allkeys-lru), and allkeys-lru's bound (4194304 bytes) is kept in the map files; to change it,"
+                        + " stop the server and 'colossal copy' the maps into a new data directory with --max-bytes\r\n";
                 assertEquals("-ERR CONFIG SET maxmemory" + kept, w.call("CONFIG", "SET", "maxmemory", "8mb"));
                 assertEquals("-ERR CONFIG SET maxmemory-policy" + kept, w.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu"));
                 assertEquals("-ERR CONFIG SET is not supported by this server; restart it with the flag instead\r\n",
