@@ -626,7 +626,7 @@ final class AdminCommands {
         m.put("acl-pubsub-default", "resetchannels");
         m.put("dir", ctx.config.dataDir().toAbsolutePath().toString());
         m.put("maxmemory", Long.toString(ctx.dbs.maxMemory()));
-        m.put("maxmemory-policy", ctx.config.maxMemoryPolicy());
+        m.put("maxmemory-policy", ctx.dbs.policy());
         m.put("protected-mode", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
         m.put("slowlog-max-len", Long.toString(ctx.slowLog.maxLen()));
@@ -692,6 +692,10 @@ final class AdminCommands {
         }
     }
 
+    /** Redis 7.0's eviction policies, in its error's order. */
+    private static final List<String> REDIS_POLICIES = List.of("volatile-lru", "volatile-lfu", "volatile-random",
+            "volatile-ttl", "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
+
     /**
      * CONFIG SET: the slow log's two bounds are set as in Redis (an operator lowers
      * slowlog-log-slower-than to catch a slow command, then puts it back); the rest is refused, as
@@ -722,6 +726,7 @@ final class AdminCommands {
         long nodeEntries = -1;
         long nodeBytes = -1;
         long maxMemory = -1;
+        String policy = null;
         long hashEntries = -1;
         int latencyOn = -1;
         double[] percentiles = null;
@@ -829,19 +834,34 @@ final class AdminCommands {
                         + " memory value");
                 return;
             }
-            if (name.equals("maxmemory") && !ctx.dbs.evicts()) {
-                maxMemory = bytesOrMinusOne(value);   // noeviction's bound is the server's alone
+            if (name.equals("maxmemory-policy") && !REDIS_POLICIES.contains(value.toLowerCase(Locale.ROOT))) {
+                r.error("ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument(s) must be"
+                        + " one of the following: " + String.join(", ", REDIS_POLICIES));
+                return;
+            }
+            String lower = value.toLowerCase(Locale.ROOT);
+            boolean sampled = SampledEviction.POLICIES.contains(lower) || lower.equals(ServerConfig.NOEVICTION);
+            if (!ctx.dbs.evicts() && (name.equals("maxmemory") || sampled)) {
+                // the bound and these policies are the server's alone: the map files keep neither
+                if (name.equals("maxmemory")) {
+                    maxMemory = bytesOrMinusOne(value);
+                } else {
+                    policy = lower;
+                }
                 continue;
             }
             if (name.equals("maxmemory") || name.equals("maxmemory-policy")) {
                 boolean unchanged = name.equals("maxmemory")
                         ? bytesOrMinusOne(value) == ctx.dbs.maxMemory()
-                        : value.equalsIgnoreCase(ctx.config.maxMemoryPolicy());
+                        : lower.equals(ctx.dbs.policy());
                 if (!unchanged) {
-                    r.error("ERR CONFIG SET " + name + " is not supported by this server: the policy is set at start"
-                            + " (--maxmemory-policy " + ctx.config.maxMemoryPolicy() + "), and allkeys-lru's bound ("
-                            + ctx.dbs.maxMemory() + " bytes) is kept in the map files; to change it, stop the server and"
-                            + " 'colossal copy' the maps into a new data directory with --max-bytes");
+                    r.error("ERR CONFIG SET " + name + " " + value + " is not supported by this server: "
+                            + (ctx.dbs.evicts() ? "allkeys-lru's bound (" + ctx.dbs.maxMemory() + " bytes) is kept in the"
+                            + " map files, with the policy; to change them, stop the server and 'colossal copy' the maps"
+                            + " into a new data directory with --max-bytes (0 for none), and serve that"
+                            : lower.equals(ServerConfig.ALLKEYS_LRU) ? "allkeys-lru's bound is kept in the map files,"
+                            + " made with it: start the server with --maxmemory-policy allkeys-lru on a new data directory"
+                            : "it keeps no access counts (LFU); its policies are " + ServerConfig.POLICIES));
                     return;
                 }
             } else {
@@ -867,6 +887,9 @@ final class AdminCommands {
             }
             if (maxMemory >= 0) {
                 ctx.dbs.setMaxMemory(maxMemory);
+            }
+            if (policy != null) {
+                ctx.dbs.usePolicy(policy, ctx.access);
             }
             if (hashEntries >= 0) {
                 ctx.hashMaxListpackEntries = hashEntries;
@@ -1000,7 +1023,7 @@ final class AdminCommands {
                     .append("\r\ncolossal_heap_max_bytes:").append(rt.maxMemory())
                     .append("\r\nmaxmemory:").append(ctx.dbs.maxMemory())
                     .append("\r\nmaxmemory_human:").append(human(ctx.dbs.maxMemory()))
-                    .append("\r\nmaxmemory_policy:").append(ctx.config.maxMemoryPolicy()).append("\r\n");
+                    .append("\r\nmaxmemory_policy:").append(ctx.dbs.policy()).append("\r\n");
         }
         if (all || wanted.contains("persistence")) {
             separate(sb);

@@ -147,6 +147,9 @@ public final class ColossalServer implements AutoCloseable {
         Databases dbs = Databases.open(config.dataDir(), config.databases(), config.maxMemoryBytes(),
                 ServerConfig.ALLKEYS_LRU.equals(config.maxMemoryPolicy()), System::currentTimeMillis);
         ServerContext ctx = new ServerContext(dbs, config, System::currentTimeMillis);
+        if (!dbs.evicts()) {
+            dbs.usePolicy(config.maxMemoryPolicy(), ctx.access);
+        }
         ctx.tls = tls == null ? null : tls.config();
         if (users != null) {
             ctx.aclFile = aclFile;

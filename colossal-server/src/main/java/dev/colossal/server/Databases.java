@@ -32,6 +32,8 @@ final class Databases implements AutoCloseable {
     private final long maxBytes;
     /** Whether {@code --maxmemory-policy} is allkeys-lru: the bound is kept by evicting, in the map files. */
     private final boolean evicts;
+    /** {@code maxmemory-policy} now ({@link #usePolicy}). */
+    private volatile String policy;
     private final LongSupplier clock;
     private final DataDirLock dirLock;
     private final KeyLocks locks = new KeyLocks();
@@ -48,6 +50,7 @@ final class Databases implements AutoCloseable {
         this.dir = dir;
         this.maxBytes = evicts ? maxBytes : 0;
         this.evicts = evicts;
+        this.policy = evicts ? ServerConfig.ALLKEYS_LRU : ServerConfig.NOEVICTION;
         this.clock = clock;
         this.dirLock = dirLock;
         this.slots = new AtomicReferenceArray<>(count);
@@ -265,6 +268,26 @@ final class Databases implements AutoCloseable {
     boolean memoryFull() {
         MemoryBudget b = budget;
         return b != null && b.full();
+    }
+
+    /**
+     * Sets the policy of a server whose maps have no bound of their own: {@code noeviction} or one
+     * of {@link SampledEviction#POLICIES}, at start and by CONFIG SET.
+     *
+     * @param access the keys' last uses, for {@code volatile-lru}
+     * @throws IllegalStateException under {@code allkeys-lru}, whose bound is in the map files
+     */
+    void usePolicy(String name, AccessClock access) {
+        if (budget == null || evicts) {
+            throw new IllegalStateException("the bound of an allkeys-lru cache is kept by its map files");
+        }
+        budget.evictBy(name.equals(ServerConfig.NOEVICTION) ? null : new SampledEviction(name, this, access));
+        policy = name;
+    }
+
+    /** @return {@code maxmemory-policy} now */
+    String policy() {
+        return policy;
     }
 
     /** @return whether {@code maxmemory} is kept by evicting ({@code allkeys-lru}), in the map files */

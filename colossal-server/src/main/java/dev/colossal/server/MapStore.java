@@ -47,6 +47,8 @@ final class MapStore implements KeyValueStore {
     private DataDirLock dirLock;
     /** Told of every write once the server runs; null before (and in tests of the store alone). */
     private ExpirySweeper sweeper;
+    /** Keys a sampling policy evicted ({@link #evictKey}); the map counts its own CLOCK's. */
+    private final LongAdder sampledEvictions = new LongAdder();
     /** Keys the map evicted, copied under its segment lock, until a writer tells the sweeper. */
     private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> evicted = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Told of the bytes of every write when databases share a bound, or elements count in it; null otherwise. */
@@ -482,7 +484,7 @@ final class MapStore implements KeyValueStore {
 
     @Override
     public long evictions() {
-        return map.evictions();
+        return map.evictions() + sampledEvictions.sum();
     }
 
     @Override
@@ -602,6 +604,64 @@ final class MapStore implements KeyValueStore {
         do {
             cursor = scanKeys(cursor, Integer.MAX_VALUE, filter, action);
         } while (cursor != 0);
+    }
+
+    /**
+     * Passes up to {@code n} live keys and their deadlines, read from a random point of the scan's
+     * order on: {@link SampledEviction}'s sample.
+     *
+     * @param volatileOnly take only keys that have a TTL
+     * @param maxSteps     scan steps (of 16 slots) to read at most
+     */
+    void sample(int n, boolean volatileOnly, int maxSteps, BiConsumer<byte[], Long> action) {
+        long cursor = ThreadLocalRandom.current().nextLong(map.scanCursorLimit());
+        int[] taken = {0};
+        for (int step = 0; step < maxSteps && taken[0] < n; step++) {
+            cursor = scanKeys(cursor, 16, k -> true, (k, at) -> {
+                if (taken[0] < n && (!volatileOnly || at != StoredValue.NO_EXPIRY)) {
+                    taken[0]++;
+                    action.accept(k, at);
+                }
+            });
+        }
+    }
+
+    /**
+     * Evicts {@code key} for a sampling policy ({@link SampledEviction}), as the map's CLOCK evicts
+     * under allkeys-lru: told as an eviction, counted in {@link #evictions}, its elements freed
+     * now. A key whose lock is held (a command on it, maybe this thread's own) is left.
+     *
+     * @return the bytes freed, about: its entry's, and its elements'; -1 if it was not evicted
+     */
+    long evictKey(byte[] key) {
+        Lock l = lock(key);
+        if (l instanceof java.util.concurrent.locks.ReentrantLock r && r.isHeldByCurrentThread() || !l.tryLock()) {
+            return -1;
+        }
+        byte[] stored;
+        try {
+            stored = map.get(key);
+            if (stored == null || !map.remove(key)) {
+                return -1;
+            }
+            removed(stored);
+            sampledEvictions.increment();
+            evicted.add(key);
+        } finally {
+            l.unlock();
+        }
+        long freed = KeyCommands.entryBytes(key.length, stored.length);
+        ListElements e = elements;
+        if (e != null && StoredValue.leavesElements(stored)) {
+            long before = e.usedBytes();
+            freeRemoved();
+            freed += Math.max(0, before - e.usedBytes());
+        }
+        ExpirySweeper s = sweeper;
+        if (s != null) {
+            tellEvicted(s);
+        }
+        return freed;
     }
 
     @Override

@@ -46,8 +46,14 @@ final class MemoryBudget {
     private final ReentrantLock trimming = new ReentrantLock();
     /** The open maps, copied on change; at least two once this is shared. */
     private volatile List<MapStore> maps = List.of();
-    /** Under {@code noeviction}: whether the total was over the bound at the last look. */
+    /** Under {@code noeviction} or a sampling policy: whether the total was over the bound at the last look. */
     private volatile boolean full;
+    /** The sampling policy that evicts when the maps have no bound of their own; null under {@code noeviction}. */
+    private volatile SampledEviction sampled;
+    /** When a look may sample again after one found nothing to evict (System.nanoTime). */
+    private long nextSampling = System.nanoTime();
+    /** How long refusals go on before a look samples again, after one found nothing to evict. */
+    private static final long SAMPLING_BACKOFF_NANOS = 100_000_000L;
 
     /** @param bound the {@code --maxmemory} bytes, shared by every database, kept by evicting */
     MemoryBudget(long bound) {
@@ -117,6 +123,18 @@ final class MemoryBudget {
         return full;
     }
 
+    /**
+     * Evicts by {@code s} from now on when over the bound (null: refuses writes, {@code noeviction});
+     * only for maps without a bound of their own.
+     */
+    void evictBy(SampledEviction s) {
+        if (evicts) {
+            throw new IllegalStateException("the bound of an allkeys-lru cache is kept by its map files");
+        }
+        sampled = s;
+        trim();
+    }
+
     /** @return the bound in bytes, 0 for none */
     long bound() {
         return bound;
@@ -171,6 +189,19 @@ final class MemoryBudget {
                 total += used[i];
             }
             if (!evicts) {
+                SampledEviction s = sampled;
+                long now = System.nanoTime();
+                if (s != null && total > max - slack && now - nextSampling >= 0) {
+                    s.evict(total - (max - slack));
+                    total = 0;
+                    for (MapStore m : all) {
+                        total += m.usedBytes();
+                    }
+                    if (total > max) {
+                        // no key could go (none with a TTL, say): refuse for a while before sampling again
+                        nextSampling = now + SAMPLING_BACKOFF_NANOS;
+                    }
+                }
                 full = total > max;
                 return;
             }

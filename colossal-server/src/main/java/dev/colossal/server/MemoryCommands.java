@@ -128,7 +128,7 @@ final class MemoryCommands {
         s.append(String.format(Locale.ROOT, "The maps hold %d key%s in %d bytes of entries", keys, keys == 1 ? "" : "s", used));
         if (max > 0) {
             s.append(String.format(Locale.ROOT, ", %.1f%% of --maxmemory (%d bytes, policy %s)", 100.0 * used / max, max,
-                    ctx.config.maxMemoryPolicy()));
+                    ctx.dbs.policy()));
         }
         s.append(String.format(Locale.ROOT, "; the map files take %d bytes on disk.%n", ctx.dbs.fileBytes()));
         if (max > 0 && used > max * 9 / 10) {

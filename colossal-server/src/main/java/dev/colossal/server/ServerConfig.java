@@ -62,9 +62,13 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      * one there is, used or not, a few bytes of bookkeeping in every event loop.
      */
     public static final int MAX_DATABASES = 65_536;
+    /** The policies served, in the order errors list them: noeviction is the default. */
+    static final String POLICIES = "noeviction (the default), allkeys-lru, allkeys-random, volatile-lru, volatile-random"
+            + " and volatile-ttl";
+    private static final List<String> POLICY_NAMES = List.of(NOEVICTION, ALLKEYS_LRU, "allkeys-random", "volatile-lru",
+            "volatile-random", "volatile-ttl");
     /** Redis's other policies, refused by name rather than as unknown words. */
-    private static final List<String> REDIS_POLICIES = List.of("volatile-lru", "volatile-lfu",
-            "volatile-random", "volatile-ttl", "allkeys-lfu", "allkeys-random");
+    private static final List<String> REDIS_POLICIES = List.of("volatile-lfu", "allkeys-lfu");
 
     /**
      * Validates the settings.
@@ -109,11 +113,11 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
         maxMemoryPolicy = maxMemoryPolicy == null ? NOEVICTION : maxMemoryPolicy.toLowerCase(Locale.ROOT);
         if (REDIS_POLICIES.contains(maxMemoryPolicy)) {
             throw new IllegalArgumentException("--maxmemory-policy=" + maxMemoryPolicy + " is not supported: this server"
-                    + " evicts by approximate LRU over all keys (allkeys-lru) or refuses writes past the bound (noeviction, the default)");
+                    + " keeps no access counts; its policies are " + POLICIES);
         }
-        if (!maxMemoryPolicy.equals(NOEVICTION) && !maxMemoryPolicy.equals(ALLKEYS_LRU)) {
+        if (!POLICY_NAMES.contains(maxMemoryPolicy)) {
             throw new IllegalArgumentException("--maxmemory-policy=" + maxMemoryPolicy + " is not a policy; the supported"
-                    + " ones are allkeys-lru and noeviction (the default)");
+                    + " ones are " + POLICIES);
         }
         if (maxMemoryBytes < 0) {
             throw new IllegalArgumentException("--maxmemory=" + maxMemoryBytes + " must be 0 (no bound) or more");

@@ -1,0 +1,122 @@
+package dev.colossal.server;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Redis's sampling eviction policies, for maps that have no bound of their own ({@link
+ * MemoryBudget} calls {@link #evict} when the data is over {@code maxmemory}): each victim is the
+ * best of {@link #SAMPLES} keys read from a random point of each database ({@code
+ * maxmemory-samples}), the longest idle ({@code volatile-lru}, by {@link AccessClock}), the first
+ * to expire ({@code volatile-ttl}) or any ({@code allkeys-random}, {@code volatile-random}); the
+ * {@code volatile-} policies take keys that have a TTL only. What no sample finds is not
+ * evicted, and the server refuses writes as under {@code noeviction}, as Redis does when no key
+ * can go (a database with no TTLs under {@code volatile-lru}, say).
+ *
+ * <p>Redis keeps the keys that have a TTL in a table of their own; here they are found by
+ * reading the database from a random point, at most {@link #MAX_STEPS} steps of the scan, so
+ * where only a few in thousands have one they may not be found, and writes are refused.
+ */
+final class SampledEviction {
+
+    /** Redis's {@code maxmemory-samples} default. */
+    static final int SAMPLES = 5;
+    /** Steps of 16 slots a sample reads at most looking for keys with a TTL. */
+    private static final int MAX_STEPS = 16;
+    /** Redis's {@code EVPOOL_SIZE}: the best candidates kept from one round to the next. */
+    private static final int POOL = 16;
+    /** Victims looked for in vain before a look gives up (keys in use, or none with a TTL). */
+    private static final int MAX_MISSES = 3;
+
+    /** The policies this evicts by; allkeys-lru is the map's own CLOCK. */
+    static final java.util.Set<String> POLICIES = java.util.Set.of("allkeys-random", "volatile-lru", "volatile-random",
+            "volatile-ttl");
+
+    private final String policy;
+    private final boolean volatileOnly;
+    private final Databases dbs;
+    private final AccessClock access;
+
+    /**
+     * @param policy one of {@link #POLICIES}
+     * @param access the keys' last uses, for {@code volatile-lru}
+     */
+    SampledEviction(String policy, Databases dbs, AccessClock access) {
+        if (!POLICIES.contains(policy)) {
+            throw new IllegalArgumentException(policy + " is not a sampling policy");
+        }
+        this.policy = policy;
+        this.volatileOnly = policy.startsWith("volatile-");
+        this.dbs = dbs;
+        this.access = access;
+    }
+
+    /** @return the policy's name, as CONFIG GET and INFO give it */
+    String policy() {
+        return policy;
+    }
+
+    /**
+     * Evicts keys until about {@code bytes} are freed, or no key can go. As Redis's eviction pool,
+     * each round adds {@link #SAMPLES} keys of each database to the best {@link #POOL} kept from
+     * the rounds before and evicts the best of them (a round costs a scan step per database); under
+     * a random policy every key sampled is as good a victim, so a round's keys all go.
+     */
+    void evict(long bytes) {
+        long freed = 0;
+        int misses = 0;
+        java.util.TreeSet<Victim> pool = new java.util.TreeSet<>(BEST_FIRST);
+        boolean random = policy.endsWith("-random");
+        while (freed < bytes && misses < MAX_MISSES) {
+            if (pool.isEmpty() || !random) {
+                sample(pool);
+                while (pool.size() > POOL) {
+                    pool.pollLast();
+                }
+                if (pool.isEmpty()) {
+                    misses++;
+                    continue;
+                }
+            }
+            Victim v = pool.pollFirst();
+            long f = v.store.evictKey(v.key);
+            if (f >= 0) {
+                freed += f;
+            } else if (pool.isEmpty()) {
+                misses++;   // a round whose every key was in use or gone
+            }
+        }
+    }
+
+    private record Victim(MapStore store, byte[] key, double score) {}
+
+    /** Higher scores first; a key sampled twice is one candidate. */
+    private static final java.util.Comparator<Victim> BEST_FIRST = (a, b) -> {
+        int c = Double.compare(b.score, a.score);
+        if (c != 0) {
+            return c;
+        }
+        c = Integer.compare(System.identityHashCode(a.store), System.identityHashCode(b.store));
+        return c != 0 ? c : java.util.Arrays.compare(a.key, b.key);
+    };
+
+    /** Adds to {@code pool} the candidates of one round: {@link #SAMPLES} keys of each database. */
+    private void sample(java.util.TreeSet<Victim> pool) {
+        long now = System.nanoTime();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int db = 0; db < dbs.count(); db++) {
+            MapStore m = dbs.opened(db);
+            if (m == null || m.size() == 0) {
+                continue;
+            }
+            int n = db;
+            m.sample(SAMPLES, volatileOnly, MAX_STEPS, (key, deadline) -> {
+                double score = switch (policy) {
+                    case "volatile-lru" -> access.idleSeconds(n, key, now);
+                    case "volatile-ttl" -> -(double) deadline;
+                    default -> random.nextDouble();
+                };
+                pool.add(new Victim(m, key, score));
+            });
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * Redis's sampling policies ({@link SampledEviction}) under a 2 MiB bound: what each may evict,
+ * what it spares, and the refusal when nothing may go.
+ */
+class SampledEvictionTest {
+
+    private static final long BOUND = 2L << 20;
+    private static final String VALUE = "v".repeat(1000);
+
+    @TempDir
+    Path dir;
+
+    private ColossalServer start(String policy) throws Exception {
+        return ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve(policy)).withPorts(0, -1)
+                .withMaxMemory(BOUND, policy));
+    }
+
+    private static long field(String info, String name) {
+        Matcher m = Pattern.compile("\r\n" + name + ":(\\d+)\r\n").matcher(info);
+        assertTrue(m.find(), name + " missing from " + info);
+        return Long.parseLong(m.group(1));
+    }
+
+    /** Sets {@code prefix0..} with a TTL of {@code ttl} seconds each (none if 0), or a rising one if {@code rising}. */
+    private static void fill(Jedis j, String prefix, int n, long ttl, boolean rising) {
+        Pipeline p = j.pipelined();
+        for (int i = 0; i < n; i++) {
+            long t = rising ? 1000 + i : ttl;
+            p.set(prefix + i, VALUE, t == 0 ? new SetParams() : new SetParams().ex(t));
+        }
+        p.sync();
+    }
+
+    private static int present(Jedis j, String prefix, int n) {
+        int found = 0;
+        for (int i = 0; i < n; i++) {
+            found += j.exists(prefix + i) ? 1 : 0;
+        }
+        return found;
+    }
+
+    private static void assertWithinBound(Jedis j) {
+        long used = field(j.info("memory"), "used_memory");
+        assertTrue(used <= BOUND + BOUND / 32, "used_memory " + used + " over a bound of " + BOUND);
+    }
+
+    @Test
+    void allkeysRandomEvictsAnyKeyAndKeepsTheBound() throws Exception {
+        try (ColossalServer s = start("allkeys-random"); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            fill(j, "k", 20_000, 0, false); // ten times the bound
+            assertWithinBound(j);
+            long left = j.dbSize();
+            assertTrue(left > 1000, left + " keys left");
+            assertEquals(20_000 - left, field(j.info("stats"), "evicted_keys"));
+            assertEquals("allkeys-random", j.configGet("maxmemory-policy").get("maxmemory-policy"));
+        }
+    }
+
+    /**
+     * volatile-lru: keys without a TTL are never evicted; keys with one are, the longest idle
+     * first; and with none left to evict, writes are refused as under noeviction.
+     */
+    @Test
+    void volatileLruEvictsOnlyKeysWithATtlTheIdlestFirstAndThenRefuses() throws Exception {
+        try (ColossalServer s = start("volatile-lru"); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            fill(j, "keep", 500, 0, false);      // a quarter of the bound, no TTL
+            fill(j, "old", 500, 1000, false);    // with a TTL, then left idle
+            Thread.sleep(2100);                  // idle times are kept in seconds, as Redis's LRU clock
+            fill(j, "new", 5_000, 1000, false);  // past the bound: the old ones should go first
+            assertWithinBound(j);
+            assertEquals(500, present(j, "keep", 500), "no key without a TTL is evicted");
+            int old = present(j, "old", 500);
+            int fresh = present(j, "new", 5_000);
+            assertTrue(old < 100, old + " of 500 idle keys kept");
+            assertTrue(fresh > 300, fresh + " of 5,000 new keys kept");
+            // Only keys without a TTL: nothing may go, so writes are refused
+            fill(j, "more", 3_000, 0, false);
+            JedisDataException e = assertThrows(JedisDataException.class, () -> {
+                for (int i = 0; i < 10_000; i++) {
+                    j.set("later" + i, VALUE);
+                }
+            });
+            assertEquals(OomRefusal.ERROR, e.getMessage());
+            assertEquals(500, present(j, "keep", 500));
+        }
+    }
+
+    /** volatile-ttl: of the sampled keys, the one to expire first goes: the longest TTLs are kept. */
+    @Test
+    void volatileTtlEvictsTheKeysDueFirst() throws Exception {
+        try (ColossalServer s = start("volatile-ttl"); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            fill(j, "t", 6_000, 0, true);        // TTLs 1000..6999 s, three times the bound
+            assertWithinBound(j);
+            int early = present(j, "t", 3_000);
+            int late = 0;
+            for (int i = 3_000; i < 6_000; i++) {
+                late += j.exists("t" + i) ? 1 : 0;
+            }
+            assertTrue(late > 2 * early, "kept " + early + " of the earlier half, " + late + " of the later");
+        }
+    }
+
+    /** The bound and the policies without one in the map files change at run time; LFU and allkeys-lru do not. */
+    @Test
+    void configSetChangesThePolicyAndTheBoundAtRunTime() throws Exception {
+        try (ColossalServer s = ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve("rt")).withPorts(0, -1));
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            fill(j, "persist", 300, 0, false);
+            assertEquals("OK", j.configSet("maxmemory", "1mb"));
+            assertEquals("OK", j.configSet("maxmemory-policy", "ALLKEYS-RANDOM"));
+            assertEquals("allkeys-random", j.configGet("maxmemory-policy").get("maxmemory-policy"));
+            fill(j, "k", 3_000, 0, false);
+            assertTrue(field(j.info("stats"), "evicted_keys") > 0);
+            assertTrue(j.info("memory").contains("\r\nmaxmemory_policy:allkeys-random\r\n"));
+            assertEquals("OK", j.configSet("maxmemory-policy", "noeviction"));
+            assertEquals(OomRefusal.ERROR, assertThrows(JedisDataException.class, () -> {
+                for (int i = 0; i < 3_000; i++) {
+                    j.set("n" + i, VALUE);
+                }
+            }).getMessage());
+            assertEquals("ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument(s) must be one"
+                    + " of the following: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu,"
+                    + " allkeys-random, noeviction",
+                    assertThrows(JedisDataException.class, () -> j.configSet("maxmemory-policy", "lru")).getMessage());
+            assertTrue(assertThrows(JedisDataException.class, () -> j.configSet("maxmemory-policy", "allkeys-lfu"))
+                    .getMessage().contains("keeps no access counts"));
+            assertTrue(assertThrows(JedisDataException.class, () -> j.configSet("maxmemory-policy", "allkeys-lru"))
+                    .getMessage().contains("--maxmemory-policy allkeys-lru on a new data directory"));
+            assertEquals("noeviction", j.configGet("maxmemory-policy").get("maxmemory-policy"), "nothing set");
+            assertEquals("OK", j.configSet("maxmemory", "0"));
+            fill(j, "k", 3_000, 0, false);
+        }
+    }
+}
