@@ -68,15 +68,16 @@ public final class ServeCommand implements Callable<Integer> {
     Integer busyPoll;
 
     @Option(names = "--maxmemory", paramLabel = "SIZE", converter = ByteSize.class,
-            description = "Bound the map's entries (keys, values, their headers) to SIZE bytes, e.g. 100mb or 1gb"
-                    + " (100m is 100,000,000 bytes, as in redis.conf), evicting the least recently used keys; needs"
-                    + " --maxmemory-policy allkeys-lru. Kept in the map file: a restart must give the same (default: 0,"
-                    + " no bound)")
+            description = "Bound the data (keys, values, their headers, collections' elements) to SIZE bytes, e.g."
+                    + " 100mb or 1gb (100m is 100,000,000 bytes, as in redis.conf); past it, writes are refused with OOM"
+                    + " or keys evicted, by --maxmemory-policy. Under allkeys-lru kept in the map files: a restart must"
+                    + " give the same (default: 0, no bound)")
     Long maxMemory;
 
     @Option(names = "--maxmemory-policy", paramLabel = "POLICY",
-            description = "allkeys-lru: evict by approximate LRU to stay within --maxmemory; noeviction: no bound"
-                    + " (default: noeviction)")
+            description = "noeviction: refuse writes past --maxmemory with OOM (default); allkeys-lru: evict by"
+                    + " the map's CLOCK; allkeys-random, volatile-lru, volatile-random, volatile-ttl: evict by sampling,"
+                    + " as Redis")
     String maxMemoryPolicy;
 
     @Option(names = "--databases", paramLabel = "N",

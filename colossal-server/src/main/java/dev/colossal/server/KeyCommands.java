@@ -363,8 +363,8 @@ final class KeyCommands {
     }
 
     /**
-     * OBJECT FREQ: Redis counts accesses only under an LFU policy, and neither policy here is one
-     * (noeviction, allkeys-lru), so an existing key gets Redis's refusal, a missing one nil.
+     * OBJECT FREQ: Redis counts accesses only under an LFU policy, and no policy here is one, so
+     * an existing key gets Redis's refusal, a missing one nil.
      * {@code redis-cli --hotkeys} stops on this error, as it does against redis-server.
      */
     private static final String NO_LFU = "ERR An LFU maxmemory policy is not selected, access frequency not tracked."

@@ -290,11 +290,12 @@ class MaxMemoryTest {
                 // What it is: OK, as a client setting its cache's policy on connect expects
                 assertEquals("+OK\r\n", w.call("CONFIG", "SET", "maxmemory", "4mb", "maxmemory-policy", "allkeys-lru"));
                 assertEquals("+OK\r\n", w.call("CONFIG", "SET", "maxmemory", "4194304"));
-                String kept = " is not supported by this server: the policy is set at start (--maxmemory-policy"
-                        + " allkeys-lru), and allkeys-lru's bound (4194304 bytes) is kept in the map files; to change it,"
-                        + " stop the server and 'colossal copy' the maps into a new data directory with --max-bytes\r\n";
-                assertEquals("-ERR CONFIG SET maxmemory" + kept, w.call("CONFIG", "SET", "maxmemory", "8mb"));
-                assertEquals("-ERR CONFIG SET maxmemory-policy" + kept, w.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu"));
+                String kept = " is not supported by this server: allkeys-lru's bound (4194304 bytes) is kept in the map"
+                        + " files, with the policy; to change them, stop the server and 'colossal copy' the maps into a new"
+                        + " data directory with --max-bytes (0 for none), and serve that\r\n";
+                assertEquals("-ERR CONFIG SET maxmemory 8mb" + kept, w.call("CONFIG", "SET", "maxmemory", "8mb"));
+                assertEquals("-ERR CONFIG SET maxmemory-policy volatile-lru" + kept,
+                        w.call("CONFIG", "SET", "maxmemory-policy", "volatile-lru"));
                 assertEquals("-ERR CONFIG SET is not supported by this server; restart it with the flag instead\r\n",
                         w.call("CONFIG", "SET", "maxmemory", "4mb", "timeout", "5"));
                 assertEquals("*2\r\n$9\r\nmaxmemory\r\n$7\r\n4194304\r\n", w.call("CONFIG", "GET", "maxmemory"));
