@@ -172,8 +172,11 @@ final class MapFile implements AutoCloseable {
 
     /**
      * Keeps every mapping this thread reads from now on open until {@link #unpin}; call before any
-     * write or lock word CAS through a mapping (a closed mapping may fail such a store after it
-     * happened, so only reads may be retried).
+     * write or lock word CAS through a mapping, and unpin after the last of them, a lock's release
+     * included (a closed mapping may fail such a store after it happened, or fail a release and
+     * leave a lock word naming this process that no one lets go; so only reads may be retried).
+     * The grace before a replaced mapping closes ({@link #RETIRE_GRACE_NANOS}) does not replace
+     * the pin: a lock may be held longer.
      */
     void pin(int segment) {
         pins.getAndIncrement((segment & (stripes - 1)) * PIN_STRIDE);
@@ -740,7 +743,7 @@ final class MapFile implements AutoCloseable {
             return;
         }
         long recorded = readVolatile(offset);
-        if (recorded == 0 && !readOnly && Mem.compareAndSetLong(mem(), offset, 0, fingerprint)) {
+        if (recorded == 0 && !readOnly && recordFingerprint(offset, fingerprint)) {
             return;
         }
         recorded = readVolatile(offset);
@@ -751,6 +754,19 @@ final class MapFile implements AutoCloseable {
                     + " enum's constants changed, since the file was written). Open it with the type it was written"
                     + " with, or convert it: read it with the old type and put into a new map. Values of"
                     + " Codecs.evolving(...) codecs survive such changes");
+        }
+    }
+
+    /**
+     * Records a codec's fingerprint if the file has none. Pinned as every store through a mapping is,
+     * though only an open or a copy runs it, before another thread can grow the file under it.
+     */
+    private boolean recordFingerprint(long offset, long fingerprint) {
+        pin(0);
+        try {
+            return Mem.compareAndSetLong(mem(), offset, 0, fingerprint);
+        } finally {
+            unpin(0);
         }
     }
 
