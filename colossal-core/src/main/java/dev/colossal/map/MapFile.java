@@ -35,9 +35,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>A remap publishes the new mapping and retires the old one, which is closed once no thread of
  * this process can still write through it: a thread that may write (a lock holder, a lock waiter,
  * a reader marking an entry) first {@link #pin pins} a stripe, and a retired batch of mappings is
- * closed once every stripe has been seen unpinned after the batch started. Optimistic readers do
- * not pin; a read through a closed mapping throws {@link IllegalStateException}, and they retry
- * (see {@link #replaced}). So the process maps about the file, plus the generations in transit.
+ * closed once every stripe has been seen unpinned after the batch started, and not before
+ * {@link #RETIRE_GRACE_NANOS} after its last mapping was replaced. Optimistic readers do not pin; a
+ * read through a closed mapping throws {@link IllegalStateException}, and they retry (see
+ * {@link #replaced}), but the grace keeps that for reads slower than it: closing a mapping under a
+ * thread that reads it also interrupts that thread (see {@link #RETIRE_GRACE_NANOS}). So the process
+ * maps about the file, plus the generations in transit.
  */
 final class MapFile implements AutoCloseable {
 
@@ -54,6 +57,23 @@ final class MapFile implements AutoCloseable {
     private static final int MAX_STRIPES = 64;
     /** Ints per pin counter: one cache line, so that threads on different stripes do not share one. */
     private static final int PIN_STRIDE = 16;
+    /**
+     * How long a replaced mapping stays open at least. Readers do not pin, and the JDK closes a
+     * shared mapping by stopping every thread that is reading through it with an asynchronous
+     * exception, which HotSpot installs as it did {@code Thread.stop}'s: it also sets the thread's
+     * interrupt flag (to wake it from a wait), and leaves it set even when the read ended before
+     * the exception was thrown. Closed at once, a replaced mapping interrupted readers of other
+     * threads: an event loop's {@code select} then returned at once for ever, a test's
+     * {@code join} threw {@code InterruptedException} (a platform thread reading while 200
+     * mappings were closed under it was interrupted 31 times). A read takes microseconds and
+     * loads the current mapping again on each attempt, so after a second no reader is left on a
+     * replaced mapping but one stalled mid-read that long.
+     */
+    static final long RETIRE_GRACE_NANOS = 1_000_000_000L;
+    /** Runs {@link #reclaimAfterGrace} once a retired batch's grace is over, off the threads that use the map. */
+    private static final java.util.concurrent.Executor AFTER_GRACE = java.util.concurrent.CompletableFuture
+            .delayedExecutor(RETIRE_GRACE_NANOS + 1_000_000L, java.util.concurrent.TimeUnit.NANOSECONDS,
+                    task -> Thread.ofVirtual().name("colossal-map-unmap").start(task));
     /**
      * What to do about a damaged header: nothing in the file says what it held, and {@code verify}
      * stops at the same check, so pointing there would go round in circles.
@@ -93,7 +113,12 @@ final class MapFile implements AutoCloseable {
     private final List<Arena> inTransit = new ArrayList<>();
     /** Mappings retired after the in-transit batch started: the next batch. */
     private final List<Arena> nextBatch = new ArrayList<>();
+    /** When the in-transit batch's last mapping was replaced ({@link System#nanoTime}). */
+    private long inTransitRetired;
+    /** When the next batch's last mapping was replaced. */
+    private long nextBatchRetired;
     private int quietStripes;
+    /** Whether a batch's grace is over and it waits only for the stripes: unpins try to close it. */
     private volatile boolean retiring;
     /** How many times this process remapped the file (tests and probes). */
     volatile int remaps;
@@ -147,8 +172,11 @@ final class MapFile implements AutoCloseable {
 
     /**
      * Keeps every mapping this thread reads from now on open until {@link #unpin}; call before any
-     * write or lock word CAS through a mapping (a closed mapping may fail such a store after it
-     * happened, so only reads may be retried).
+     * write or lock word CAS through a mapping, and unpin after the last of them, a lock's release
+     * included (a closed mapping may fail such a store after it happened, or fail a release and
+     * leave a lock word naming this process that no one lets go; so only reads may be retried).
+     * The grace before a replaced mapping closes ({@link #RETIRE_GRACE_NANOS}) does not replace
+     * the pin: a lock may be held longer.
      */
     void pin(int segment) {
         pins.getAndIncrement((segment & (stripes - 1)) * PIN_STRIDE);
@@ -162,34 +190,57 @@ final class MapFile implements AutoCloseable {
         }
     }
 
-    /**
-     * Closes the batch of retired mappings once every stripe has been seen unpinned since the batch
-     * started: a thread that pinned later read a newer mapping. Never waits for a pinned thread.
-     */
+    /** {@link #reclaimLocked}, unless another thread is at it. */
     private void reclaim() {
         if (!retireLock.tryLock()) {
             return;
         }
         try {
-            while (!inTransit.isEmpty()) {
-                while (quietStripes < stripes && pins.get(quietStripes * PIN_STRIDE) == 0) {
-                    quietStripes++;
-                }
-                if (quietStripes < stripes) {
-                    return;
-                }
-                inTransit.removeIf(MapFile::tryClose);
-                if (!inTransit.isEmpty()) {
-                    return;
-                }
-                inTransit.addAll(nextBatch);
-                nextBatch.clear();
-                quietStripes = 0;
-            }
-            retiring = false;
+            reclaimLocked();
         } finally {
             retireLock.unlock();
         }
+    }
+
+    /** Once a batch's grace is over: closes it now if it can, else lets unpins try. */
+    private void reclaimAfterGrace() {
+        retireLock.lock();
+        try {
+            retiring = true;
+            reclaimLocked();
+        } finally {
+            retireLock.unlock();
+        }
+    }
+
+    /**
+     * Closes the batch of retired mappings once its grace is over and every stripe has been seen
+     * unpinned since the batch started: a thread that pinned later read a newer mapping. Never
+     * waits for a pinned thread. A batch still in its grace is left to the task its last
+     * retirement scheduled; until then unpins do not come here.
+     */
+    private void reclaimLocked() {
+        while (!inTransit.isEmpty()) {
+            if (System.nanoTime() - inTransitRetired < RETIRE_GRACE_NANOS) {
+                retiring = false;
+                return;
+            }
+            while (quietStripes < stripes && pins.get(quietStripes * PIN_STRIDE) == 0) {
+                quietStripes++;
+            }
+            if (quietStripes < stripes) {
+                return;
+            }
+            inTransit.removeIf(MapFile::tryClose);
+            if (!inTransit.isEmpty()) {
+                return;
+            }
+            inTransit.addAll(nextBatch);
+            nextBatch.clear();
+            inTransitRetired = nextBatchRetired;
+            quietStripes = 0;
+        }
+        retiring = false;
     }
 
     /** Closes a retired mapping; false if the JDK holds it (a channel I/O on it): try again later. */
@@ -609,21 +660,26 @@ final class MapFile implements AutoCloseable {
         }
     }
 
-    /** Queues a replaced mapping for closing; batches start only after their mappings were replaced. */
+    /**
+     * Queues a replaced mapping for closing once its grace is over; batches start only after their
+     * mappings were replaced.
+     */
     private void retire(Arena old) {
         retireLock.lock();
         try {
+            long now = System.nanoTime();
             if (inTransit.isEmpty()) {
                 inTransit.add(old);
+                inTransitRetired = now;
                 quietStripes = 0;
             } else {
                 nextBatch.add(old);
+                nextBatchRetired = now;
             }
-            retiring = true;
         } finally {
             retireLock.unlock();
         }
-        reclaim();
+        AFTER_GRACE.execute(this::reclaimAfterGrace);
     }
 
     /**
@@ -687,7 +743,7 @@ final class MapFile implements AutoCloseable {
             return;
         }
         long recorded = readVolatile(offset);
-        if (recorded == 0 && !readOnly && Mem.compareAndSetLong(mem(), offset, 0, fingerprint)) {
+        if (recorded == 0 && !readOnly && recordFingerprint(offset, fingerprint)) {
             return;
         }
         recorded = readVolatile(offset);
@@ -698,6 +754,19 @@ final class MapFile implements AutoCloseable {
                     + " enum's constants changed, since the file was written). Open it with the type it was written"
                     + " with, or convert it: read it with the old type and put into a new map. Values of"
                     + " Codecs.evolving(...) codecs survive such changes");
+        }
+    }
+
+    /**
+     * Records a codec's fingerprint if the file has none. Pinned as every store through a mapping is,
+     * though only an open or a copy runs it, before another thread can grow the file under it.
+     */
+    private boolean recordFingerprint(long offset, long fingerprint) {
+        pin(0);
+        try {
+            return Mem.compareAndSetLong(mem(), offset, 0, fingerprint);
+        } finally {
+            unpin(0);
         }
     }
 

@@ -19,6 +19,9 @@ import java.nio.file.Path;
  *                         until killed
  * many    FILE PREFIX     opens new maps FILE-0, FILE-1, ... until an open fails, then FILE-0 again and
  *                         again; for each prints "opened N", "failed CLASS: MESSAGE", and closes them all
+ * readers FILE PREFIX N   two platform threads read (get, size) while this one puts N new keys; then
+ *                         prints "interrupted I reads R remaps M" (I: reads after which a reader's
+ *                         interrupt flag was set), or throws what a reader met
  * </pre>
  */
 public final class MapChild {
@@ -189,10 +192,77 @@ public final class MapChild {
                     out.println("compacted");
                 }
                 case "many" -> openMany(file, out);
+                case "readers" -> {
+                    // without checksums: the readers' time goes to copying values out of the mapping
+                    try (BytesMap raw = BytesMap.open(Path.of(args[1] + ".raw"), MapOptions.DEFAULTS.withChecksums(false))) {
+                        readWhileGrowing(raw, prefix, Integer.parseInt(args[3]), out);
+                    }
+                }
                 default -> throw new IllegalArgumentException("mode=" + args[0]);
             }
         }
         out.flush();
+    }
+
+    /**
+     * The {@code readers} mode: platform threads read while this one grows the file through remaps.
+     * The values read are large, so that a reader spends most of its time copying out of a mapping,
+     * where closing the mapping meets it.
+     */
+    private static void readWhileGrowing(BytesMap map, String prefix, int n, PrintStream out) throws Exception {
+        int kept = 32;
+        int large = 256 << 10;
+        for (int i = 0; i < kept; i++) {
+            byte[] value = new byte[large];
+            java.util.Arrays.fill(value, (byte) i);
+            map.put(keyBytes(prefix, i), value);
+        }
+        int remapsBefore = map.file.remaps;
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong interrupted = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        java.util.List<Thread> readers = new java.util.ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            readers.add(Thread.ofPlatform().start(() -> {
+                java.util.Random random = new java.util.Random();
+                try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                    java.lang.foreign.MemorySegment got = arena.allocate(large);
+                    while (!done.get()) {
+                        int i = random.nextInt(kept);
+                        long length = map.get(java.lang.foreign.MemorySegment.ofArray(keyBytes(prefix, i)), got);
+                        if (length != large || got.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0) != (byte) i
+                                || got.get(java.lang.foreign.ValueLayout.JAVA_BYTE, large - 1) != (byte) i || map.size() < kept) {
+                            throw new AssertionError(key(prefix, i) + " read a wrong value, or size " + map.size());
+                        }
+                        if (Thread.interrupted()) {
+                            interrupted.incrementAndGet();
+                        }
+                        reads.incrementAndGet();
+                    }
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            }));
+        }
+        try {
+            for (int i = kept; i < kept + n; i++) {
+                map.put(keyBytes(prefix, i), new byte[4096]);
+            }
+        } finally {
+            done.set(true);
+            for (Thread t : readers) {
+                t.join();
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw new AssertionError("a reader failed", failures.peek());
+        }
+        out.println("interrupted " + interrupted.get() + " reads " + reads.get() + " remaps " + (map.file.remaps - remapsBefore));
+    }
+
+    private static byte[] keyBytes(String prefix, long i) {
+        return key(prefix, i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Opens maps until the descriptors run out: new files, then (after closing them) an existing one. */

@@ -104,8 +104,11 @@ class ReadOnlyToolsTest {
     }
 
     /**
-     * This test once failed at its join with its thread interrupted, by no call anyone found (sessions
-     * 19 and 20): the checks after each step name the one that returned with the flag set.
+     * This test once failed at its join with its thread interrupted (sessions 19 to 21): the writer's
+     * growth closed a replaced mapping while this thread read {@code writable.size()} through it,
+     * and HotSpot interrupts a thread it throws a closed mapping's exception at. Replaced mappings
+     * are now closed a grace later ({@link MapFile#RETIRE_GRACE_NANOS}; MappingReleaseTest shows it);
+     * the checks after each step would name the one that returned with the flag set.
      */
     private static void notInterruptedAfter(String step) {
         if (Thread.currentThread().isInterrupted()) {
