@@ -170,26 +170,36 @@ final class StoredHash implements HashWrites {
     }
 
     /**
+     * What {@link #locked} returns when it ran its action: an entry no key holds, so that no
+     * caller mistakes it for a one-value hash or set or for an absent key.
+     */
+    static final KeyValueStore.Entry READ_BUCKETED = new KeyValueStore.Entry(new byte[0], 0, StoredValue.NO_EXPIRY, StoredValue.STRING);
+
+    /**
      * Runs {@code action} on the bucketed hash or set under {@code key}, under the key's lock, if
      * the key holds one: what reads of more than one field do, since they read more than one bucket.
      *
      * @param e the key's entry, read without the lock
-     * @return whether the key held a bucketed value ({@code action} ran)
+     * @return {@link #READ_BUCKETED} if {@code action} ran, else the one-value hash or set to read
+     *     (null if the key is absent): {@code e} itself, or what the key held under the lock if it
+     *     was converted or deleted meanwhile. The caller must read that entry and not the key again:
+     *     a writer waiting for the lock may make the key bucketed as soon as it is released, and a
+     *     one-value read of a bucketed header reads its id as a count and its longs as pairs.
      * @throws ReplyException WRONGTYPE if the key came to hold another type meanwhile
      */
-    static boolean locked(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredHash> action) {
+    static KeyValueStore.Entry locked(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredHash> action) {
         if (e == null || !HashBuckets.isBucketed(e)) {
-            return false;
+            return e;
         }
         Lock l = store.lock(key);
         l.lock();
         try {
             KeyValueStore.Entry now = current(store, key, e.type());
             if (now == null || !HashBuckets.isBucketed(now)) {
-                return false; // deleted meanwhile: a bucketed value never turns back into one value
+                return now; // deleted meanwhile, maybe made again as one value (DEL, RENAME over it, RESTORE)
             }
             action.accept(read(store, key, now));
-            return true;
+            return READ_BUCKETED;
         } finally {
             l.unlock();
         }
