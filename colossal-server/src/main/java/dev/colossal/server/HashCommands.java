@@ -153,6 +153,23 @@ final class HashCommands {
     private void hmget(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
         KeyValueStore.Entry e = hash(store, a[1]);
+        if (a.length > 3) {
+            // Fields in several buckets: read without the lock, a write of them all could be seen half done
+            e = bucketed(store, a[1], e, h -> {
+                r.array(a.length - 2);
+                for (int i = 2; i < a.length; i++) {
+                    byte[] v = h.get(a[i]);
+                    if (v != null) {
+                        r.bulk(v);
+                    } else {
+                        r.nullBulk();
+                    }
+                }
+            });
+            if (e == StoredHash.READ_BUCKETED) {
+                return;
+            }
+        }
         r.array(a.length - 2);
         for (int i = 2; i < a.length; i++) {
             value(store, a[1], e, a[i], r);

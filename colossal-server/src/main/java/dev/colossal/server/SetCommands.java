@@ -171,6 +171,18 @@ final class SetCommands {
     private void smismember(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
         KeyValueStore.Entry e = set(store, a[1]);
+        if (a.length > 3) {
+            // Members in several buckets: read without the lock, an SADD or SREM of them all could be seen half done
+            e = bucketed(store, a[1], e, s -> {
+                r.array(a.length - 2);
+                for (int i = 2; i < a.length; i++) {
+                    r.integer(s.contains(a[i]) ? 1 : 0);
+                }
+            });
+            if (e == StoredHash.READ_BUCKETED) {
+                return;
+            }
+        }
         r.array(a.length - 2);
         for (int i = 2; i < a.length; i++) {
             r.integer(contains(store, a[1], e, a[i]) ? 1 : 0);

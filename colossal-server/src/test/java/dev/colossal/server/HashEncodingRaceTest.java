@@ -40,13 +40,24 @@ class HashEncodingRaceTest {
 
     private static final int FIELDS = 12;
     private static final long RUN_MILLIS = 8_000;
+    private static final String[] ALL_FIELDS = new String[FIELDS];
+    private static final String[] ALL_MEMBERS = new String[FIELDS];
+
+    static {
+        Arrays.setAll(ALL_FIELDS, i -> "f" + i);
+        Arrays.setAll(ALL_MEMBERS, i -> "m" + i);
+    }
 
     @TempDir
     Path dir;
 
     @Test
     void readersNeverSeeAHashOrSetHalfwayBetweenOneValueAndBuckets() throws Exception {
-        try (ColossalServer s = TestServers.colossal(dir); Jedis admin = new Jedis("127.0.0.1", s.port())) {
+        ServerConfig d = ServerConfig.defaults();
+        // An event loop per client, so that commands run at the same time (the default is half the cores: one here)
+        ServerConfig config = new ServerConfig(d.bind(), 0, -1, dir, null, d.maxClients(), d.maxBulkBytes(), 0, 8,
+                ServerConfig.DEFAULT_BUSY_POLL_MICROS);
+        try (ColossalServer s = ColossalServer.start(config); Jedis admin = new Jedis("127.0.0.1", s.port())) {
             admin.configSet("hash-max-listpack-entries", "4");
             admin.configSet("set-max-intset-entries", "4");
             AtomicBoolean stop = new AtomicBoolean();
@@ -57,6 +68,7 @@ class HashEncodingRaceTest {
                 int seed = w;
                 threads.add(client(s.port(), stop, wrong, j -> write(j, new SplittableRandom(seed), "src" + seed, stop)));
             }
+            threads.add(client(s.port(), stop, wrong, j -> writeAllOrNothing(j, stop)));
             for (int r = 0; r < 3; r++) {
                 int seed = 100 + r;
                 threads.add(client(s.port(), stop, wrong, j -> read(j, new SplittableRandom(seed), stop, wrong, reads)));
@@ -180,6 +192,29 @@ class HashEncodingRaceTest {
         }
     }
 
+    /**
+     * Sets every field of hash {@code all} to one value and adds or removes every member but
+     * {@code keep} of set {@code all-set}, in one command each: a read of several fields or
+     * members must find them all the same.
+     */
+    private static void writeAllOrNothing(Jedis j, AtomicBoolean stop) {
+        String[] members = new String[FIELDS];
+        Arrays.setAll(members, i -> "m" + i);
+        for (long n = 0; !stop.get(); n++) {
+            Map<String, String> pairs = new HashMap<>();
+            for (int i = 0; i < FIELDS; i++) {
+                pairs.put("f" + i, "" + n);
+            }
+            j.hset("all", pairs);
+            j.sadd("all-set", "keep");
+            if (n % 2 == 0) {
+                j.sadd("all-set", members);
+            } else {
+                j.srem("all-set", members);
+            }
+        }
+    }
+
     /** Sets {@code n} of the {@link #FIELDS} fields (or members) in one command, so that it may convert. */
     private static void fill(Jedis j, boolean hash, String key, SplittableRandom random, int n) {
         Map<String, String> pairs = new HashMap<>();
@@ -197,7 +232,9 @@ class HashEncodingRaceTest {
     private static void read(Jedis j, SplittableRandom random, AtomicBoolean stop, Queue<String> wrong, AtomicLong reads) {
         while (!stop.get()) {
             String f = "" + random.nextInt(FIELDS);
-            String bad = switch (random.nextInt(14)) {
+            String bad = switch (random.nextInt(16)) {
+                case 14 -> same("HMGET", j.hmget("all", ALL_FIELDS));
+                case 15 -> same("SMISMEMBER", j.smismember("all-set", ALL_MEMBERS));
                 case 0 -> value(f, j.hget("h", "f" + f));
                 case 1 -> {
                     j.hexists("h", "f" + f);
@@ -240,6 +277,11 @@ class HashEncodingRaceTest {
                 stop.set(true);
             }
         }
+    }
+
+    /** @return null if every item of {@code got} is the same, else what was read */
+    private static String same(String read, List<?> got) {
+        return got.stream().distinct().count() <= 1 ? null : read + " saw a write of them all half done: " + got;
     }
 
     private static String value(String f, String v) {
