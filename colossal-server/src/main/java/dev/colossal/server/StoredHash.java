@@ -31,12 +31,6 @@ final class StoredHash implements HashWrites {
     /** HSCAN cursors of a bucketed hash are this plus the next bucket; a lower one (a scan begun before the conversion) starts over. */
     static final long SCAN_CURSOR_BASE = (1L << 62) + 1;
 
-    /**
-     * Run after each map write of a change: tests throw from it to stop a change after any of its
-     * writes, which leaves the maps as a kill there would ({@code HashCrashPointsTest}).
-     */
-    static volatile Runnable afterWrite = () -> { };
-
     /** A bucketed set's members' value. */
     static final byte[] NO_VALUE = {};
 
@@ -122,10 +116,10 @@ final class StoredHash implements HashWrites {
         }
         for (int i = 0; i < b; i++) {
             elements.put(id, i, parts[i].encode(HashBuckets.BUCKET_PAIRS_OFFSET));
-            afterWrite.run();
+            elements.wrote();
         }
         store.set(key, HashBuckets.header(id, n, b, 0, 0, 0), 0, HashBuckets.HEADER_LENGTH, at, type);
-        afterWrite.run();
+        elements.wrote();
     }
 
     /**
@@ -407,7 +401,7 @@ final class StoredHash implements HashWrites {
     private void writeHeader(long committed, long intent, long delta) {
         store.set(key, HashBuckets.header(id, committed, buckets, serial, intent, delta), 0, HashBuckets.HEADER_LENGTH,
                 expireAt, type);
-        afterWrite.run();
+        elements.wrote();
     }
 
     /** @return the header of this hash, resolved (no pending intent), under collection {@code newId} */
@@ -419,7 +413,7 @@ final class StoredHash implements HashWrites {
         byte[] out = read.get(b); // this command's own copy: stamped in place
         ListLayout.putLong(out, HashBuckets.BUCKET_SERIAL_OFFSET, serial);
         elements.put(id, b, out);
-        afterWrite.run();
+        elements.wrote();
     }
 
     private static ListElements elementsOf(KeyValueStore store, byte[] key) {
