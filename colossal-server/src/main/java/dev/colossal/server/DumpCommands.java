@@ -60,10 +60,10 @@ final class DumpCommands {
             return dumpZSet(SortedSetCommands.cursor(store, key, e));
         }
         byte[][] bucketed = new byte[1][];
-        if (HashCommands.bucketed(store, key, e, h -> bucketed[0] = DumpPayload.ofHash(h.pairs()))) {
+        e = HashCommands.bucketed(store, key, e, h -> bucketed[0] = DumpPayload.ofHash(h.pairs()));
+        if (e == StoredHash.READ_BUCKETED) {
             return bucketed[0];
         }
-        e = HashCommands.unbucketed(store, key, e);
         if (e == null) {
             return null;
         }

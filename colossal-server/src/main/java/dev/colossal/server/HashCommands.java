@@ -63,21 +63,14 @@ final class HashCommands {
     }
 
     /**
-     * @return {@code e}, or if it is a bucketed hash that {@link #bucketed} found gone, what the key
-     *     holds now (null, or a new one-value hash)
-     */
-    static KeyValueStore.Entry unbucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
-        return e != null && e.isHash() && HashBuckets.isBucketed(e) ? hash(store, key) : e;
-    }
-
-    /**
      * Runs {@code action} on the bucketed hash under {@code key}, under the key's lock, if the key
      * holds one: what reads of more than one field do, since they read more than one bucket.
      *
-     * @return whether the key held a bucketed hash ({@code action} ran)
+     * @return {@link StoredHash#READ_BUCKETED} if {@code action} ran, else the one-value hash to
+     *     read, from the one read that found it so ({@link StoredHash#locked}), or null if absent
      */
-    static boolean bucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredHash> action) {
-        return e != null && e.isHash() && StoredHash.locked(store, key, e, action);
+    static KeyValueStore.Entry bucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredHash> action) {
+        return e != null && e.isHash() ? StoredHash.locked(store, key, e, action) : e;
     }
 
     /**
@@ -160,6 +153,23 @@ final class HashCommands {
     private void hmget(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
         KeyValueStore.Entry e = hash(store, a[1]);
+        if (a.length > 3) {
+            // Fields in several buckets: read without the lock, a write of them all could be seen half done
+            e = bucketed(store, a[1], e, h -> {
+                r.array(a.length - 2);
+                for (int i = 2; i < a.length; i++) {
+                    byte[] v = h.get(a[i]);
+                    if (v != null) {
+                        r.bulk(v);
+                    } else {
+                        r.nullBulk();
+                    }
+                }
+            });
+            if (e == StoredHash.READ_BUCKETED) {
+                return;
+            }
+        }
         r.array(a.length - 2);
         for (int i = 2; i < a.length; i++) {
             value(store, a[1], e, a[i], r);
@@ -214,8 +224,8 @@ final class HashCommands {
     private void hlen(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
         KeyValueStore.Entry e = hash(store, a[1]);
-        if (!bucketed(store, a[1], e, h -> r.integer(h.count()))) {
-            e = unbucketed(store, a[1], e);
+        e = bucketed(store, a[1], e, h -> r.integer(h.count()));
+        if (e != StoredHash.READ_BUCKETED) {
             r.integer(e == null ? 0 : new HashCursor(e).count());
         }
     }
@@ -231,7 +241,7 @@ final class HashCommands {
     private void all(Client c, byte[][] a, Reply r, boolean fields, boolean values) {
         KeyValueStore store = ctx.db(c);
         KeyValueStore.Entry first = hash(store, a[1]);
-        boolean big = bucketed(store, a[1], first, h -> {
+        KeyValueStore.Entry e = bucketed(store, a[1], first, h -> {
             // Counted as read, not from the header: a reply's length must match what follows it
             List<byte[]> pairs = h.pairs();
             int n = pairs.size() / 2;
@@ -249,10 +259,9 @@ final class HashCommands {
                 }
             }
         });
-        if (big) {
+        if (e == StoredHash.READ_BUCKETED) {
             return;
         }
-        KeyValueStore.Entry e = unbucketed(store, a[1], first);
         HashCursor h = e == null ? null : new HashCursor(e);
         int n = h == null ? 0 : h.count();
         if (fields && values) {

@@ -37,8 +37,8 @@ final class HashSampling {
                 r.nullBulk();
                 return;
             }
-            if (!HashCommands.bucketed(store, a[1], e, h -> r.bulk(randomField(h)))) {
-                KeyValueStore.Entry now = HashCommands.unbucketed(store, a[1], e);
+            KeyValueStore.Entry now = HashCommands.bucketed(store, a[1], e, h -> r.bulk(randomField(h)));
+            if (now != StoredHash.READ_BUCKETED) {
                 if (now == null) {
                     r.nullBulk();
                     return;
@@ -63,17 +63,17 @@ final class HashSampling {
             return;
         }
         HashValue[] all = new HashValue[1];
-        if (HashCommands.bucketed(store, a[1], e, big -> {
+        KeyValueStore.Entry now = HashCommands.bucketed(store, a[1], e, big -> {
             if (count < 0 || count * StoredSet.PICKS_PER_MEMBER <= big.count()) {
                 replyPairs(count < 0 ? repeatedPairs(big, -count) : distinctPairs(big, count), withValues, r);
             } else {
                 all[0] = big.all();
             }
-        }) && all[0] == null) {
+        });
+        if (now == StoredHash.READ_BUCKETED && all[0] == null) {
             return;
         }
         if (all[0] == null) {
-            KeyValueStore.Entry now = HashCommands.unbucketed(store, a[1], e);
             all[0] = now == null ? HashValue.empty() : HashValue.of(now);
         }
         HashValue h = all[0];
@@ -147,10 +147,11 @@ final class HashSampling {
             return;
         }
         byte[] pattern = o.pattern();
-        if (HashCommands.bucketed(ctx.db(c), a[1], e, big -> scanBuckets(big, parsedCursor.getAsLong(), o.count(), pattern, true, r))) {
+        KeyValueStore.Entry now = HashCommands.bucketed(ctx.db(c), a[1], e,
+                big -> scanBuckets(big, parsedCursor.getAsLong(), o.count(), pattern, true, r));
+        if (now == StoredHash.READ_BUCKETED) {
             return;
         }
-        KeyValueStore.Entry now = HashCommands.unbucketed(ctx.db(c), a[1], e);
         HashValue h = now == null ? HashValue.empty() : HashValue.of(now);
         List<Integer> found = new ArrayList<>();
         long next = h.encoding() == HashLayout.LISTPACK ? all(h, found)

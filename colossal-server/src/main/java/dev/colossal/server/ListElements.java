@@ -27,6 +27,14 @@ final class ListElements implements AutoCloseable {
     private final HashCounts hashCounts = new HashCounts();
     private final ZSetNodeCache zsetNodes = new ZSetNodeCache();
 
+    /**
+     * Runs after each map write of a bucketed hash's, set's or sorted set's change ({@link #wrote}):
+     * a test throws from it to stop the change there, which leaves the maps as a kill after that
+     * write would ({@code StopPoints}). A database's own, not a static, so that servers in one JVM
+     * never stop each other's writes.
+     */
+    volatile Runnable afterWrite = () -> { };
+
     private ListElements(BytesMap map) {
         this.map = map;
     }
@@ -52,6 +60,11 @@ final class ListElements implements AutoCloseable {
             map.close();
             throw e;
         }
+    }
+
+    /** Marks one map write of a change of several done: a point a kill could stop the change at. */
+    void wrote() {
+        afterWrite.run();
     }
 
     /** @return the streams' first and last nodes this map holds, kept in memory by {@link StoredStream} */

@@ -57,7 +57,7 @@ final class SetAlgebra {
      *
      * @param walk calls its argument with each member until it answers false
      */
-    private record Operand(long count, Predicate<byte[]> contains, Consumer<Predicate<byte[]>> walk) {
+    record Operand(long count, Predicate<byte[]> contains, Consumer<Predicate<byte[]>> walk) {
 
         static Operand of(SetView v) {
             return new Operand(v.count(), v::contains, action -> {
@@ -76,19 +76,15 @@ final class SetAlgebra {
      * Runs {@code compute} on the sets under {@code a[from, to)}: as they lie, unless one is
      * bucketed, when under the locks of them all.
      */
-    private static <T> T withOperands(KeyValueStore store, byte[][] a, int from, int to, Function<Operand[], T> compute) {
-        boolean bucketed = false;
-        for (int i = from; i < to; i++) {
-            KeyValueStore.Entry e = SetCommands.set(store, a[i]);
-            bucketed |= e != null && HashBuckets.isBucketed(e);
-        }
-        if (!bucketed) {
-            return compute.apply(operands(store, a, from, to));
+    static <T> T withOperands(KeyValueStore store, byte[][] a, int from, int to, Function<Operand[], T> compute) {
+        Operand[] asTheyLie = operands(store, a, from, to, false);
+        if (asTheyLie != null) {
+            return compute.apply(asTheyLie);
         }
         Lock[] ls = store.locks(Arrays.copyOfRange(a, from, to));
         StringCommands.lockAll(ls);
         try {
-            return compute.apply(operands(store, a, from, to));
+            return compute.apply(operands(store, a, from, to, true));
         } finally {
             StringCommands.unlockAll(ls);
         }
@@ -108,7 +104,7 @@ final class SetAlgebra {
         StringCommands.lockAll(ls);
         try {
             long limit = ctx.setMaxIntsetEntries;
-            SetValue result = SetValue.loaded(compute(op, operands(store, a, 2, a.length), Long.MAX_VALUE), limit);
+            SetValue result = SetValue.loaded(compute(op, operands(store, a, 2, a.length, true), Long.MAX_VALUE), limit);
             if (result.size() > 0) {
                 SetCommands.save(store, a[1], result, StoredValue.NO_EXPIRY, limit);
                 ctx.events.fire(KeyspaceEvents.SET, op.storeEvent, store, a[1]);
@@ -151,16 +147,24 @@ final class SetAlgebra {
     }
 
     /**
-     * The sets under {@code a[from, to)}, null for a missing key.
+     * The sets under {@code a[from, to)}, null for a missing key, each from one read of its key.
      *
+     * @param locked whether the caller holds the keys' locks: without them a bucketed set makes
+     *     this return null, since a writer may split or drop its buckets while they are read (and
+     *     a set read one-value a moment before may be bucketed now: only this read counts)
      * @throws ReplyException WRONGTYPE if any key holds another type, whether or not a key before it is missing
      */
-    private static Operand[] operands(KeyValueStore store, byte[][] a, int from, int to) {
+    private static Operand[] operands(KeyValueStore store, byte[][] a, int from, int to, boolean locked) {
         Operand[] sets = new Operand[to - from];
         for (int i = from; i < to; i++) {
             KeyValueStore.Entry e = SetCommands.set(store, a[i]);
-            if (e != null) {
-                sets[i - from] = HashBuckets.isBucketed(e) ? Operand.of(StoredSet.read(store, a[i], e)) : Operand.of(new SetView(e));
+            if (e != null && HashBuckets.isBucketed(e)) {
+                if (!locked) {
+                    return null;
+                }
+                sets[i - from] = Operand.of(StoredSet.read(store, a[i], e));
+            } else if (e != null) {
+                sets[i - from] = Operand.of(new SetView(e));
             }
         }
         return sets;

@@ -90,26 +90,22 @@ final class SetCommands {
 
     /**
      * Runs {@code action} on the bucketed set under {@code key}, under the key's lock, if the key
-     * holds one ({@link StoredHash#locked}).
+     * holds one.
      *
-     * @return whether it did
+     * @return {@link StoredHash#READ_BUCKETED} if it did, else the one-value set to read, from the
+     *     one read that found it so ({@link StoredHash#locked}), or null if absent
      */
-    static boolean bucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredSet> action) {
+    static KeyValueStore.Entry bucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredSet> action) {
         return StoredHash.locked(store, key, e, h -> action.accept(new StoredSet(h)));
-    }
-
-    /** @return {@code e}, or if it is a bucketed set that {@link #bucketed} found gone, what the key holds now */
-    static KeyValueStore.Entry unbucketed(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
-        return e != null && HashBuckets.isBucketed(e) ? set(store, key) : e;
     }
 
     /** @return the members of the set {@code e} holds under {@code key} (none if null), whatever its encoding */
     static List<byte[]> members(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
         List<List<byte[]>> big = new ArrayList<>(1);
-        if (bucketed(store, key, e, s -> big.add(s.members()))) {
+        e = bucketed(store, key, e, s -> big.add(s.members()));
+        if (e == StoredHash.READ_BUCKETED) {
             return big.getFirst();
         }
-        e = unbucketed(store, key, e);
         return e == null ? new ArrayList<>() : SetValue.of(e, SetLayout.MAX_INTSET_ENTRIES).members();
     }
 
@@ -175,6 +171,18 @@ final class SetCommands {
     private void smismember(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
         KeyValueStore.Entry e = set(store, a[1]);
+        if (a.length > 3) {
+            // Members in several buckets: read without the lock, an SADD or SREM of them all could be seen half done
+            e = bucketed(store, a[1], e, s -> {
+                r.array(a.length - 2);
+                for (int i = 2; i < a.length; i++) {
+                    r.integer(s.contains(a[i]) ? 1 : 0);
+                }
+            });
+            if (e == StoredHash.READ_BUCKETED) {
+                return;
+            }
+        }
         r.array(a.length - 2);
         for (int i = 2; i < a.length; i++) {
             r.integer(contains(store, a[1], e, a[i]) ? 1 : 0);
@@ -184,8 +192,8 @@ final class SetCommands {
     private void scard(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
         KeyValueStore.Entry e = set(store, a[1]);
-        if (!bucketed(store, a[1], e, s -> r.integer(s.count()))) {
-            e = unbucketed(store, a[1], e);
+        e = bucketed(store, a[1], e, s -> r.integer(s.count()));
+        if (e != StoredHash.READ_BUCKETED) {
             r.integer(e == null ? 0 : new SetView(e).count());
         }
     }
@@ -193,10 +201,10 @@ final class SetCommands {
     private void smembers(Client c, byte[][] a, Reply r) {
         KeyValueStore store = ctx.db(c);
         KeyValueStore.Entry e = set(store, a[1]);
-        if (bucketed(store, a[1], e, s -> reply(s.members(), r))) {
+        e = bucketed(store, a[1], e, s -> reply(s.members(), r));
+        if (e == StoredHash.READ_BUCKETED) {
             return;
         }
-        e = unbucketed(store, a[1], e);
         if (e == null) {
             r.set(0);
             return;

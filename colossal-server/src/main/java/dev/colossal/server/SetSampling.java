@@ -38,10 +38,10 @@ final class SetSampling {
         }
         if (a.length == 2) {
             KeyValueStore.Entry e = SetCommands.set(store, a[1]);
-            if (SetCommands.bucketed(store, a[1], e, s -> r.bulk(s.random()))) {
+            e = SetCommands.bucketed(store, a[1], e, s -> r.bulk(s.random()));
+            if (e == StoredHash.READ_BUCKETED) {
                 return;
             }
-            e = SetCommands.unbucketed(store, a[1], e);
             if (e == null) {
                 r.nullBulk();
                 return;
@@ -64,11 +64,11 @@ final class SetSampling {
         if (HashBuckets.isBucketed(e) && (count < 0 || count == 1) && RandomPicks.refused(count, "members", r)) {
             return;
         }
-        if (SetCommands.bucketed(store, a[1], e, s -> reply(count < 0 || count == 1 ? s.repeated((int) Math.abs(count))
-                : s.distinct(count), r))) {
+        e = SetCommands.bucketed(store, a[1], e, s -> reply(count < 0 || count == 1 ? s.repeated((int) Math.abs(count))
+                : s.distinct(count), r));
+        if (e == StoredHash.READ_BUCKETED) {
             return;
         }
-        e = SetCommands.unbucketed(store, a[1], e);
         if (e == null) {
             r.array(0);
             return;
@@ -121,10 +121,10 @@ final class SetSampling {
         if (o == null) {
             return;
         }
-        if (StoredHash.locked(store, a[1], e, h -> HashSampling.scanBuckets(h, parsedCursor.getAsLong(), o.count(), o.pattern(), false, r))) {
+        e = StoredHash.locked(store, a[1], e, h -> HashSampling.scanBuckets(h, parsedCursor.getAsLong(), o.count(), o.pattern(), false, r));
+        if (e == StoredHash.READ_BUCKETED) {
             return;
         }
-        e = SetCommands.unbucketed(store, a[1], e);
         if (e == null) {
             noneScanned(r);
             return;

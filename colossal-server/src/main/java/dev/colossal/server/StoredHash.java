@@ -31,12 +31,6 @@ final class StoredHash implements HashWrites {
     /** HSCAN cursors of a bucketed hash are this plus the next bucket; a lower one (a scan begun before the conversion) starts over. */
     static final long SCAN_CURSOR_BASE = (1L << 62) + 1;
 
-    /**
-     * Run after each map write of a change: tests throw from it to stop a change after any of its
-     * writes, which leaves the maps as a kill there would ({@code HashCrashPointsTest}).
-     */
-    static volatile Runnable afterWrite = () -> { };
-
     /** A bucketed set's members' value. */
     static final byte[] NO_VALUE = {};
 
@@ -122,10 +116,10 @@ final class StoredHash implements HashWrites {
         }
         for (int i = 0; i < b; i++) {
             elements.put(id, i, parts[i].encode(HashBuckets.BUCKET_PAIRS_OFFSET));
-            afterWrite.run();
+            elements.wrote();
         }
         store.set(key, HashBuckets.header(id, n, b, 0, 0, 0), 0, HashBuckets.HEADER_LENGTH, at, type);
-        afterWrite.run();
+        elements.wrote();
     }
 
     /**
@@ -170,26 +164,36 @@ final class StoredHash implements HashWrites {
     }
 
     /**
+     * What {@link #locked} returns when it ran its action: an entry no key holds, so that no
+     * caller mistakes it for a one-value hash or set or for an absent key.
+     */
+    static final KeyValueStore.Entry READ_BUCKETED = new KeyValueStore.Entry(new byte[0], 0, StoredValue.NO_EXPIRY, StoredValue.STRING);
+
+    /**
      * Runs {@code action} on the bucketed hash or set under {@code key}, under the key's lock, if
      * the key holds one: what reads of more than one field do, since they read more than one bucket.
      *
      * @param e the key's entry, read without the lock
-     * @return whether the key held a bucketed value ({@code action} ran)
+     * @return {@link #READ_BUCKETED} if {@code action} ran, else the one-value hash or set to read
+     *     (null if the key is absent): {@code e} itself, or what the key held under the lock if it
+     *     was converted or deleted meanwhile. The caller must read that entry and not the key again:
+     *     a writer waiting for the lock may make the key bucketed as soon as it is released, and a
+     *     one-value read of a bucketed header reads its id as a count and its longs as pairs.
      * @throws ReplyException WRONGTYPE if the key came to hold another type meanwhile
      */
-    static boolean locked(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredHash> action) {
+    static KeyValueStore.Entry locked(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Consumer<StoredHash> action) {
         if (e == null || !HashBuckets.isBucketed(e)) {
-            return false;
+            return e;
         }
         Lock l = store.lock(key);
         l.lock();
         try {
             KeyValueStore.Entry now = current(store, key, e.type());
             if (now == null || !HashBuckets.isBucketed(now)) {
-                return false; // deleted meanwhile: a bucketed value never turns back into one value
+                return now; // deleted meanwhile, maybe made again as one value (DEL, RENAME over it, RESTORE)
             }
             action.accept(read(store, key, now));
-            return true;
+            return READ_BUCKETED;
         } finally {
             l.unlock();
         }
@@ -397,7 +401,7 @@ final class StoredHash implements HashWrites {
     private void writeHeader(long committed, long intent, long delta) {
         store.set(key, HashBuckets.header(id, committed, buckets, serial, intent, delta), 0, HashBuckets.HEADER_LENGTH,
                 expireAt, type);
-        afterWrite.run();
+        elements.wrote();
     }
 
     /** @return the header of this hash, resolved (no pending intent), under collection {@code newId} */
@@ -409,7 +413,7 @@ final class StoredHash implements HashWrites {
         byte[] out = read.get(b); // this command's own copy: stamped in place
         ListLayout.putLong(out, HashBuckets.BUCKET_SERIAL_OFFSET, serial);
         elements.put(id, b, out);
-        afterWrite.run();
+        elements.wrote();
     }
 
     private static ListElements elementsOf(KeyValueStore store, byte[] key) {

@@ -12,12 +12,6 @@ import java.util.Arrays;
  */
 final class StoredZSet implements ZSetWrites {
 
-    /**
-     * Run after each map write of a change: tests throw from it to stop a change after any of its
-     * writes, which leaves the maps as a kill there would ({@code ZSetCrashPointsTest}).
-     */
-    static volatile Runnable afterWrite = () -> { };
-
     private final KeyValueStore store;
     private final byte[] key;
     private final ListElements elements;
@@ -239,7 +233,7 @@ final class StoredZSet implements ZSetWrites {
         }
         for (long p : lastRetired) {
             elements.remove(id, p); // what a kill after the last write's header left
-            afterWrite.run();
+            elements.wrote();
         }
         long[] at = {next};
         java.util.List<ZSetNode> written = new java.util.ArrayList<>();
@@ -252,13 +246,13 @@ final class StoredZSet implements ZSetWrites {
         next = at[0];
         store.set(key, ZSetTreeLayout.header(id, count, next, scoreRoot, memberRoot, retired, nRetired), 0,
                 ZSetTreeLayout.RETIRED_OFFSET + nRetired * Long.BYTES, expireAt, StoredValue.ZSET);
-        afterWrite.run();
+        elements.wrote();
         for (ZSetNode node : written) {
             elements.zsetNodes().put(id, node.pos, node); // only now: past a header that failed, a position is written again
         }
         for (int i = 0; i < nRetired; i++) {
             elements.remove(id, retired[i]);
-            afterWrite.run();
+            elements.wrote();
         }
         lastRetired = Arrays.copyOf(retired, nRetired);
         nRetired = 0;
@@ -336,7 +330,7 @@ final class StoredZSet implements ZSetWrites {
 
     private void putNode(long pos, byte[] raw) {
         elements.put(id, pos, raw);
-        afterWrite.run();
+        elements.wrote();
     }
 
     private void retire(long pos) {

@@ -52,7 +52,7 @@ class HashCrashPointsTest {
                 }
                 Map<String, String> before = model;
                 String where = "step " + step;
-                stops += StopPoints.each(hook -> StoredHash.afterWrite = hook, () -> change.accept(j), stopAt -> {
+                stops += StopPoints.each(StopPoints.hookOf(s), () -> change.accept(j), stopAt -> {
                     check(j, before, after, where + ", stopped after write " + stopAt);
                     change.accept(j); // what the client would do: send it again
                     check(j, after, after, where + ", sent again after a stop at write " + stopAt);

@@ -8,12 +8,19 @@ import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * Runs a change stopped after its first map write, then after its second, and so on until it runs
- * through: the stand-in for a kill at each point of it, through the after-write hook of the code
- * that writes ({@code StoredHash.afterWrite}, {@code StoredZSet.afterWrite}).
+ * through: the stand-in for a kill at each point of it, through the after-write hook of the
+ * database's element map that the writes of bucketed hashes, sets and sorted sets mark
+ * ({@link ListElements#wrote}).
  */
 final class StopPoints {
 
     private StopPoints() {}
+
+    /** @return what sets the after-write hook of database 0 of {@code server} */
+    static Consumer<Runnable> hookOf(ColossalServer server) {
+        ListElements elements = server.context().dbs.opened(0).elements(true);
+        return hook -> elements.afterWrite = hook;
+    }
 
     /**
      * @param hook      sets the after-write hook

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
@@ -28,11 +27,6 @@ class ZSetCrashPointsTest {
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void runThrough() {
-        StoredZSet.afterWrite = () -> { };
-    }
 
     @Test
     void aChangeStoppedAfterAnyOfItsWritesLeavesASortedSetThatReadsRight() throws Exception {
@@ -69,7 +63,7 @@ class ZSetCrashPointsTest {
                 }
                 Map<String, Double> before = model;
                 int s0 = step;
-                stops += StopPoints.each(hook -> StoredZSet.afterWrite = hook, () -> change.accept(j), stopAt -> {
+                stops += StopPoints.each(StopPoints.hookOf(s), () -> change.accept(j), stopAt -> {
                     check(j, before, after, "step " + s0 + ", stopped after write " + stopAt);
                     restore(j, before); // back, to stop the next write
                 });
