@@ -48,6 +48,9 @@ final class KeyFinder {
             if (s.has(KeySpec.NOT_KEY)) {
                 continue;
             }
+            if (s.has(KeySpec.INCOMPLETE)) {
+                return null; // it may miss keys: the command's procedure finds them all
+            }
             int first;
             switch (s.begin()) {
                 case INDEX -> first = s.index();

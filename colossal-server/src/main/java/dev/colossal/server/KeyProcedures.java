@@ -43,6 +43,7 @@ final class KeyProcedures {
             Map.entry("georadiusbymember", KeyProcedures::georadius),
             Map.entry("xread", KeyProcedures::streams),
             Map.entry("xreadgroup", KeyProcedures::streams),
+            Map.entry("migrate", KeyProcedures::migrate),
             Map.entry("set", KeyProcedures::set),
             Map.entry("bitfield", KeyProcedures::bitfield));
 
@@ -60,7 +61,7 @@ final class KeyProcedures {
      * left. The destination, if any, comes after the sources, without flags as all of these.
      */
     private static List<KeyFinder.Found> counted(byte[][] a, int store, int countAt, int first) {
-        long n = atoi(a[countAt]);
+        long n = Args.atoi(a[countAt]);
         if (n < 1 || n > a.length - first) {
             return List.of();
         }
@@ -72,35 +73,6 @@ final class KeyProcedures {
             out.add(new KeyFinder.Found(store, 0));
         }
         return out;
-    }
-
-    /** C's atoi as glibc does it: strtol's value, clamped to a long, then cut to an int. */
-    static int atoi(byte[] s) {
-        int i = 0;
-        while (i < s.length && (s[i] == ' ' || s[i] >= '\t' && s[i] <= '\r')) {
-            i++;
-        }
-        boolean negative = false;
-        if (i < s.length && (s[i] == '-' || s[i] == '+')) {
-            negative = s[i] == '-';
-            i++;
-        }
-        long v = 0;
-        boolean over = false;
-        for (; i < s.length && s[i] >= '0' && s[i] <= '9'; i++) {
-            int d = s[i] - '0';
-            if (v > (Long.MAX_VALUE - d) / 10) {
-                over = true;
-            } else {
-                v = v * 10 + d;
-            }
-        }
-        if (over) {
-            v = negative ? Long.MIN_VALUE : Long.MAX_VALUE;
-        } else if (negative) {
-            v = -v;
-        }
-        return (int) v;
     }
 
     /** SORT's key, and the destination of its last STORE (LIMIT's, GET's and BY's values skipped). */
@@ -161,6 +133,31 @@ final class KeyProcedures {
         List<KeyFinder.Found> out = new ArrayList<>();
         for (int i = at + 1; i < at + 1 + n / 2; i++) {
             out.add(new KeyFinder.Found(i, 0));
+        }
+        return out;
+    }
+
+    /**
+     * MIGRATE's key, or with KEYS (and an empty key) the keys after it; options before KEYS are
+     * skipped with their values, anything else taken for an option without one.
+     */
+    private static List<KeyFinder.Found> migrate(byte[][] a) {
+        int first = 3;
+        int n = 1;
+        for (int i = 6; i < a.length; i++) {
+            if (Args.is(a[i], "KEYS")) {
+                if (a[3].length > 0) {
+                    return List.of();
+                }
+                first = i + 1;
+                n = a.length - first;
+                break;
+            }
+            i += Args.is(a[i], "AUTH") ? 1 : Args.is(a[i], "AUTH2") ? 2 : 0;
+        }
+        List<KeyFinder.Found> out = new ArrayList<>();
+        for (int i = first; i < first + n; i++) {
+            out.add(new KeyFinder.Found(i, KeySpec.RW | KeySpec.ACCESS | KeySpec.DELETE));
         }
         return out;
     }
