@@ -1,12 +1,9 @@
 package dev.colossal.server;
 
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -18,12 +15,16 @@ import java.util.concurrent.locks.Lock;
  * key's DUMP payload and time to live, then deleting the keys here (unless COPY) once the target
  * said OK. The keys' locks are held from the dump to the delete, so no write lands in between
  * and is lost; like Redis's, the call waits for the target (at most {@code timeout} ms per step).
- * One connection per call: Redis keeps its sockets for 10 s, which saves a connect, not a result.
+ *
+ * <p>Connections are kept for reuse as Redis keeps them ({@link MigrateSockets}), and that shows:
+ * a target's login and database outlive the call, so a later MIGRATE without AUTH to the same
+ * target is logged in already, as it is from a Redis.
  */
 final class MigrateCommand {
 
     private final ServerContext ctx;
     private final DumpCommands dumps;
+    private final MigrateSockets sockets = new MigrateSockets();
 
     MigrateCommand(ServerContext ctx, DumpCommands dumps) {
         this.ctx = ctx;
@@ -98,15 +99,29 @@ final class MigrateCommand {
     }
 
     private void send(Client c, byte[][] a, KeyValueStore store, List<byte[]> keys, Target t, Reply r) {
+        String host = Errors.text(a[1]);
+        int port = Args.atoi(a[2]);
+        MigrateSockets.Cached s;
+        try {
+            s = sockets.take(host, port, t.millis);
+        } catch (java.net.ConnectException refused) {
+            // Redis's connect does not wait for the answer: a refused one fails at the first write
+            r.error("IOERR error or timeout writing to target instance");
+            return;
+        } catch (IOException | IllegalArgumentException e) {
+            r.error("IOERR error or timeout connecting to the client");
+            return;
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int expected = 0;
-        if (t.password != null) {
+        boolean auth = t.password != null;
+        if (auth) {
             command(out, t.user == null ? new byte[][] {Args.bytes("AUTH"), t.password}
                     : new byte[][] {Args.bytes("AUTH"), t.user, t.password});
-            expected++;
         }
-        command(out, new byte[][] {Args.bytes("SELECT"), Args.bytes(Long.toString(t.db))});
-        expected++;
+        boolean select = s.lastDb != t.db;
+        if (select) {
+            command(out, new byte[][] {Args.bytes("SELECT"), Args.bytes(Long.toString(t.db))});
+        }
         List<byte[]> sent = new ArrayList<>();
         for (byte[] key : keys) {
             KeyValueStore.Entry e = store.get(key);
@@ -125,54 +140,38 @@ final class MigrateCommand {
             command(out, restore.toArray(byte[][]::new));
             sent.add(key);
         }
-        String host = Errors.text(a[1]);
-        int port = Args.atoi(a[2]);
-        try (Socket s = new Socket()) {
-            try {
-                s.connect(new InetSocketAddress(host, port), (int) Math.min(Integer.MAX_VALUE, t.millis));
-            } catch (IOException | IllegalArgumentException e) {
-                r.error("IOERR error or timeout connecting to the client");
-                return;
-            }
-            s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, t.millis));
-            try {
-                OutputStream o = s.getOutputStream();
-                o.write(out.toByteArray());
-                o.flush();
-            } catch (IOException e) {
-                r.error("IOERR error or timeout writing to target instance");
-                return;
-            }
-            InputStream in = new BufferedInputStream(s.getInputStream());
+        String stage = "writing";
+        try {
+            s.socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, t.millis));
+            OutputStream o = s.socket.getOutputStream();
+            o.write(out.toByteArray());
+            o.flush();
+            stage = "reading";
+            String authReply = auth ? line(s.in) : "+OK";
+            String selectReply = select ? line(s.in) : "+OK";
+            s.lastDb = t.db;
             String failure = null;
-            for (int i = 0; i < expected + sent.size(); i++) {
-                String line;
-                try {
-                    line = line(in);
-                } catch (IOException e) {
-                    r.error("IOERR error or timeout reading to target instance");
-                    return;
-                }
-                if (line.startsWith("-")) {
-                    failure = failure != null ? failure : line.substring(1);
-                    if (i < expected) {
-                        break; // not logged in, or no such database: no key was moved
-                    }
-                } else if (i >= expected && !t.copy) {
-                    byte[] key = sent.get(i - expected);
-                    if (store.delete(key)) {
-                        ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, key);
-                        ctx.waits.ready(c.db, key);
-                    }
+            for (byte[] key : sent) {
+                String reply = line(s.in);
+                String error = authReply.startsWith("-") ? authReply : selectReply.startsWith("-") ? selectReply
+                        : reply.startsWith("-") ? reply : null;
+                if (error != null) {
+                    failure = failure != null ? failure : error.substring(1);
+                    s.lastDb = -1; // the target may not be in the database asked for
+                } else if (!t.copy && store.delete(key)) {
+                    ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, key);
+                    ctx.waits.ready(c.db, key);
                 }
             }
+            sockets.give(host, port, s);
             if (failure != null) {
                 r.error("ERR Target instance replied with error: " + failure);
             } else {
                 r.ok();
             }
         } catch (IOException e) {
-            r.error("IOERR error or timeout reading to target instance");
+            s.close();
+            r.error("IOERR error or timeout " + stage + " to target instance");
         }
     }
 
