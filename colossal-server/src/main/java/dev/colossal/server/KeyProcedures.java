@@ -87,12 +87,7 @@ final class KeyProcedures {
                 store = i + 1;
             }
         }
-        List<KeyFinder.Found> out = new ArrayList<>(2);
-        out.add(new KeyFinder.Found(1, KeySpec.RO | KeySpec.ACCESS));
-        if (store > 0) {
-            out.add(new KeyFinder.Found(store, KeySpec.OW | KeySpec.UPDATE));
-        }
-        return out;
+        return readAndStore(store);
     }
 
     /** GEORADIUS's key and the destination of its last STORE or STOREDIST. */
@@ -103,12 +98,13 @@ final class KeyProcedures {
                 store = ++i;
             }
         }
-        List<KeyFinder.Found> out = new ArrayList<>(2);
-        out.add(new KeyFinder.Found(1, KeySpec.RO | KeySpec.ACCESS));
-        if (store > 0) {
-            out.add(new KeyFinder.Found(store, KeySpec.OW | KeySpec.UPDATE));
-        }
-        return out;
+        return readAndStore(store);
+    }
+
+    /** @return the key read (argument 1) and, if {@code store} is past 0, the destination written there */
+    private static List<KeyFinder.Found> readAndStore(int store) {
+        KeyFinder.Found read = new KeyFinder.Found(1, KeySpec.RO | KeySpec.ACCESS);
+        return store > 0 ? List.of(read, new KeyFinder.Found(store, KeySpec.OW | KeySpec.UPDATE)) : List.of(read);
     }
 
     /** XREAD's and XREADGROUP's streams: the first half of what follows STREAMS, none if that is odd or empty. */

@@ -151,28 +151,24 @@ record KeySpec(int flags, Begin begin, int index, String keyword, Find find, int
         r.map(2);
         r.bulk("type");
         switch (find) {
-            case RANGE -> {
-                r.bulk("range");
-                r.bulk("spec");
-                r.map(3);
-                field(r, "lastkey", a);
-                field(r, "keystep", b);
-                field(r, "limit", c);
-            }
-            case KEYNUM -> {
-                r.bulk("keynum");
-                r.bulk("spec");
-                r.map(3);
-                field(r, "keynumidx", a);
-                field(r, "firstkey", b);
-                field(r, "keystep", c);
-            }
+            case RANGE -> find(r, "range", "lastkey", "keystep", "limit");
+            case KEYNUM -> find(r, "keynum", "keynumidx", "firstkey", "keystep");
             case UNKNOWN -> {
                 r.bulk("unknown");
                 r.bulk("spec");
                 r.map(0);
             }
         }
+    }
+
+    /** Writes find_keys' type and its three numbers ({@link #a}, {@link #b}, {@link #c}) under their names. */
+    private void find(Reply r, String type, String nameA, String nameB, String nameC) {
+        r.bulk(type);
+        r.bulk("spec");
+        r.map(3);
+        field(r, nameA, a);
+        field(r, nameB, b);
+        field(r, nameC, c);
     }
 
     private static void field(Reply r, String name, int value) {
