@@ -42,6 +42,25 @@ class CommandFactsTest {
         }
     }
 
+    /** A command of the server's own, which Redis lacks, is described from its spec: its keys found by its key positions. */
+    @Test
+    void ownCommandsAreDescribedFromTheirSpec() throws Exception {
+        ServerConfig config = ServerConfig.defaults().withDataDir(dir).withPorts(0, -1);
+        try (ColossalServer s = ColossalServer.start(config, t -> t.add("x.pair", 3, List.of("readonly"), 1, 2, 1,
+                (c, a, r) -> r.ok()));
+             Wire w = new Wire(s.port())) {
+            assertEquals("*1\r\n*10\r\n$6\r\nx.pair\r\n:3\r\n*1\r\n+readonly\r\n:1\r\n:2\r\n:1\r\n*0\r\n*0\r\n"
+                    + "*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n"
+                    + "$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n"
+                    + "$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*0\r\n",
+                    w.call("COMMAND", "INFO", "X.PAIR"));
+            assertEquals("*2\r\n*2\r\n$1\r\na\r\n*2\r\n+RO\r\n+access\r\n*2\r\n$1\r\nb\r\n*2\r\n+RO\r\n+access\r\n",
+                    w.call("COMMAND", "GETKEYSANDFLAGS", "x.pair", "a", "b"));
+            assertTrue(w.call("COMMAND", "DOCS", "x.pair").contains("Colossal's own"));
+            assertEquals(":241\r\n", w.call("COMMAND", "COUNT"));
+        }
+    }
+
     @Test
     void keyFinderFindsEachShapeWithItsFlags() {
         assertEquals("[dest OW,update, a RO,access, b RO,access]", keys("zunionstore dest 2 a b WEIGHTS 1 2"));
