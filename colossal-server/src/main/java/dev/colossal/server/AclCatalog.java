@@ -1,21 +1,14 @@
 package dev.colossal.server;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Redis 7.0's commands as ACL sees them: every command and subcommand ({@code config|get}) with a
- * number (its bit in a user's command set), its categories and its key specs, read from the
- * resource {@code acl-commands.txt} (what redis-server 7.0.15's COMMAND says of them).
+ * number (its bit in a user's command set), its categories and its {@link CommandFacts} (whose key
+ * specs decide which keys it names).
  *
  * <p>ACL works on Redis's whole table, not only on the commands this server has: ACL LIST
  * describes a user by counting, per category, the commands allowed and denied, and must count
@@ -29,7 +22,7 @@ final class AclCatalog {
             "dangerous", "connection", "transaction", "scripting");
 
     /** One command or subcommand. */
-    record Entry(int id, String name, long categories, int parent, List<Integer> children, List<AclKeySpec> keys) {
+    record Entry(int id, String name, long categories, int parent, List<Integer> children, CommandFacts.Entry facts) {
     }
 
     static final AclCatalog REDIS = load();
@@ -53,49 +46,23 @@ final class AclCatalog {
     }
 
     private static AclCatalog load() {
-        try (InputStream in = AclCatalog.class.getResourceAsStream("acl-commands.txt")) {
-            if (in == null) {
-                throw new IllegalStateException("acl-commands.txt is missing from the server's jar");
+        // ids in name order, which ACL's command bits need stable
+        java.util.TreeMap<String, CommandFacts.Entry> byName = new java.util.TreeMap<>();
+        CommandFacts.REDIS.all().forEach(e -> byName.put(e.name(), e));
+        Map<String, Integer> ids = new HashMap<>();
+        byName.keySet().forEach(n -> ids.put(n, ids.size()));
+        List<Entry> entries = new ArrayList<>();
+        for (CommandFacts.Entry e : byName.values()) {
+            long cats = 0;
+            for (String c : e.categories()) {
+                cats |= category(c);
             }
-            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII));
-            TreeMap<String, String[]> lines = new TreeMap<>();
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                if (!line.isBlank() && !line.startsWith("#")) {
-                    String[] parts = line.split(" \\| ");
-                    lines.put(parts[0].split(" ")[0], parts);
-                }
-            }
-            Map<String, Integer> ids = new HashMap<>();
-            lines.keySet().forEach(n -> ids.put(n, ids.size()));
-            List<Entry> entries = new ArrayList<>();
-            Map<Integer, List<Integer>> children = new HashMap<>();
-            for (var e : lines.entrySet()) {
-                String name = e.getKey();
-                int bar = name.indexOf('|');
-                if (bar > 0) {
-                    children.computeIfAbsent(ids.get(name.substring(0, bar)), k -> new ArrayList<>()).add(ids.get(name));
-                }
-            }
-            for (var e : lines.entrySet()) {
-                String name = e.getKey();
-                String[] head = e.getValue()[0].split(" ");
-                long cats = 0;
-                for (int i = 1; i < head.length; i++) {
-                    cats |= 1L << CATEGORIES.indexOf(head[i]);
-                }
-                List<AclKeySpec> specs = new ArrayList<>();
-                for (int i = 1; i < e.getValue().length; i++) {
-                    specs.add(AclKeySpec.parse(e.getValue()[i]));
-                }
-                int bar = name.indexOf('|');
-                int id = ids.get(name);
-                entries.add(new Entry(id, name, cats, bar > 0 ? ids.get(name.substring(0, bar)) : -1,
-                        List.copyOf(children.getOrDefault(id, List.of())), List.copyOf(specs)));
-            }
-            return new AclCatalog(List.copyOf(entries));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            List<Integer> children = e.subcommands().stream().map(ids::get).toList();
+            int bar = e.name().indexOf('|');
+            entries.add(new Entry(ids.get(e.name()), e.name(), cats, bar > 0 ? ids.get(e.name().substring(0, bar)) : -1,
+                    children, e));
         }
+        return new AclCatalog(List.copyOf(entries));
     }
 
     /** @return how many commands and subcommands there are: a command set's bits */

@@ -20,12 +20,12 @@ import java.util.Map;
  */
 final class AclRules {
 
-    /** A key pattern and whether it lets a command read ({@link AclKeySpec#READ}) or write the keys it matches. */
+    /** A key pattern and whether it lets a command read ({@link KeySpec#READ}) or write the keys it matches. */
     record KeyPattern(byte[] pattern, int access) {
         String describe() {
             String p = new String(pattern, StandardCharsets.ISO_8859_1);
-            return access == (AclKeySpec.READ | AclKeySpec.WRITE) ? "~" + p
-                    : access == AclKeySpec.READ ? "%R~" + p : "%W~" + p;
+            return access == (KeySpec.READ | KeySpec.WRITE) ? "~" + p
+                    : access == KeySpec.READ ? "%R~" + p : "%W~" + p;
         }
     }
 
@@ -280,10 +280,10 @@ final class AclRules {
         if (s.charAt(0) == '%') {
             for (; at < s.length(); at++) {
                 char c = Character.toUpperCase(s.charAt(at));
-                if (c == 'R' && (access & AclKeySpec.READ) == 0) {
-                    access |= AclKeySpec.READ;
-                } else if (c == 'W' && (access & AclKeySpec.WRITE) == 0) {
-                    access |= AclKeySpec.WRITE;
+                if (c == 'R' && (access & KeySpec.READ) == 0) {
+                    access |= KeySpec.READ;
+                } else if (c == 'W' && (access & KeySpec.WRITE) == 0) {
+                    access |= KeySpec.WRITE;
                 } else if (s.charAt(at) == '~') {
                     at++;
                     break;
@@ -292,7 +292,7 @@ final class AclRules {
                 }
             }
         } else {
-            access = AclKeySpec.READ | AclKeySpec.WRITE;
+            access = KeySpec.READ | KeySpec.WRITE;
         }
         if (hasSpace(s, at)) {
             return "Syntax error";

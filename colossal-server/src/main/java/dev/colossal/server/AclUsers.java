@@ -207,7 +207,7 @@ final class AclUsers {
             return new Denial("command", name);
         }
         if (!r.allKeys) {
-            Denial d = checkKeys(r, name, e, args);
+            Denial d = checkKeys(r, e, args);
             if (d != null) {
                 return d;
             }
@@ -224,55 +224,17 @@ final class AclUsers {
         return allowed.stream().anyMatch(first::equalsIgnoreCase);
     }
 
-    private static Denial checkKeys(AclRules r, String name, AclCatalog.Entry e, byte[][] args) {
-        byte[][] denied = new byte[1][];
-        int variable = variableAccess(name, args);
-        for (AclKeySpec spec : e.keys()) {
-            spec.forEachKey(args, (key, access) -> {
-                if (!keyAllowed(r, key, variable != 0 ? variable : access)) {
-                    denied[0] = key;
-                    return false;
-                }
-                return true;
-            });
-            if (denied[0] != null) {
-                return new Denial("key", Errors.text(denied[0]));
-            }
+    /** Checks the keys Redis finds in the request (as COMMAND GETKEYSANDFLAGS lists them), each by its flags. */
+    private static Denial checkKeys(AclRules r, AclCatalog.Entry e, byte[][] args) {
+        if (!KeyFinder.hasKeys(e.facts()) || !e.facts().arityOk(args.length)) {
+            return null;
         }
-        if (name.equals("sort")) { // its STORE key is found by reading its options, as Redis's SORT finds it
-            for (byte[] key : SortCommand.storeKeys(args)) {
-                if (!keyAllowed(r, key, AclKeySpec.WRITE)) {
-                    return new Denial("key", Errors.text(key));
-                }
+        for (KeyFinder.Found k : KeyFinder.keys(e.facts(), args)) {
+            if (!keyAllowed(r, args[k.position()], KeySpec.aclAccess(k.flags()))) {
+                return new Denial("key", Errors.text(args[k.position()]));
             }
         }
         return null;
-    }
-
-    /**
-     * SET and BITFIELD read their key only with a GET: Redis works their key's access out from the
-     * arguments (its "variable flags"), so a {@code %W~} user may SET without GET.
-     *
-     * @return the access of the key, or 0 for the key spec's
-     */
-    private static int variableAccess(String name, byte[][] args) {
-        if (name.equals("set")) {
-            for (int i = 3; i < args.length; i++) {
-                if (Args.is(args[i], "GET")) {
-                    return AclKeySpec.READ | AclKeySpec.WRITE;
-                }
-            }
-            return AclKeySpec.WRITE;
-        }
-        if (name.equals("bitfield")) {
-            for (int i = 2; i < args.length; i++) {
-                if ((Args.is(args[i], "SET") || Args.is(args[i], "INCRBY")) && args.length - i - 1 >= 3) {
-                    return AclKeySpec.READ | AclKeySpec.WRITE;
-                }
-            }
-            return AclKeySpec.READ;
-        }
-        return 0;
     }
 
     private static boolean keyAllowed(AclRules r, byte[] key, int access) {

@@ -3,7 +3,6 @@ package dev.colossal.server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +51,6 @@ final class AdminCommands {
         t.addNoAuth("reset", 1, List.of("fast", "no-auth", "noscript"), this::reset);
         t.add("client", -2, List.of(), 0, 0, 0, this::client);
         t.add("monitor", 1, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, this::monitor);
-        t.add("command", -1, List.of(), 0, 0, 0, this::command);
         t.add("info", -1, List.of(), 0, 0, 0, (c, a, r) -> {
             table.publish(c); // this batch's requests before INFO count too
             r.verbatim(info(a));
@@ -435,178 +433,6 @@ final class AdminCommands {
                 + " events=r cmd=" + x.lastCommand + " user=" + (x.user == null ? AclUsers.DEFAULT : x.user.name) + " redir=-1 resp="
                 + x.reply.protocol + (x.libName == null ? "" : " lib-name=" + x.libName)
                 + (x.libVersion == null ? "" : " lib-ver=" + x.libVersion);
-    }
-
-    private void command(Client c, byte[][] a, Reply r) {
-        if (a.length == 1) {
-            r.array(table.all().size());
-            table.all().forEach(s -> commandInfo(s, r));
-            return;
-        }
-        byte[] sub = a[1];
-        if (Args.is(sub, "COUNT") && a.length == 2) {
-            r.integer(table.all().size());
-        } else if (Args.is(sub, "INFO")) {
-            List<CommandSpec> specs = new ArrayList<>();
-            if (a.length == 2) {
-                specs.addAll(table.all());
-            } else {
-                for (int i = 2; i < a.length; i++) {
-                    specs.add(table.get(Args.lower(a[i])));
-                }
-            }
-            r.array(specs.size());
-            for (CommandSpec s : specs) {
-                if (s == null) {
-                    r.nullArray();
-                } else {
-                    commandInfo(s, r);
-                }
-            }
-        } else if (Args.is(sub, "DOCS")) {
-            List<CommandSpec> specs = new ArrayList<>();
-            if (a.length == 2) {
-                specs.addAll(table.all());
-            } else {
-                for (int i = 2; i < a.length; i++) {
-                    CommandSpec s = table.get(Args.lower(a[i]));
-                    if (s != null) {
-                        specs.add(s);
-                    }
-                }
-            }
-            r.map(specs.size());
-            for (CommandSpec s : specs) {
-                r.bulk(s.name());
-                r.map(3);
-                r.bulk("summary");
-                r.bulk(s.name().toUpperCase(java.util.Locale.ROOT) + " as in Redis 7.0");
-                r.bulk("since");
-                r.bulk("1.0.0");
-                r.bulk("group");
-                r.bulk(group(s));
-            }
-        } else if (Args.is(sub, "LIST") && a.length == 2) {
-            // Redis 7.0 lists each container's subcommands as container|sub after the commands;
-            // COMMAND COUNT counts the commands alone, as Redis's does
-            List<String> names = new ArrayList<>();
-            for (CommandSpec s : table.all()) {
-                names.add(s.name());
-                LastCommand.subcommands(s.name()).forEach(x -> names.add(s.name() + "|" + x));
-            }
-            r.array(names.size());
-            names.forEach(r::bulk);
-        } else if (Args.is(sub, "GETKEYS") && a.length >= 4) {
-            getKeys(a, r);
-        } else if (Args.is(sub, "COUNT") || Args.is(sub, "LIST") || Args.is(sub, "GETKEYS")) {
-            r.error(Errors.arity("command|" + Args.lower(sub)));
-        } else {
-            r.error(Errors.unknownSubcommand(sub, "COMMAND"));
-        }
-    }
-
-    /** COMMAND DOCS's group of a command, as Redis 7.0 files it. */
-    private static String group(CommandSpec s) {
-        if (s.name().startsWith("eval") || s.name().equals("script")) {
-            return "scripting";
-        }
-        if (s.flags().contains("pubsub") || s.name().equals("pubsub")) {
-            return "pubsub";
-        }
-        if (s.name().startsWith("geo")) {
-            return "geo";
-        }
-        if (s.name().startsWith("z")) {
-            return "sorted-set";
-        }
-        return s.firstKey() > 0 || s.name().equals("keys") || s.name().equals("scan") ? "generic" : "server";
-    }
-
-    /**
-     * COMMAND GETKEYS cmd arg...: the keys a command would touch, from its key positions, as
-     * tools that route or audit commands ask it. OBJECT's and MEMORY USAGE's key comes after their
-     * subcommand, where Redis's per-subcommand specs put it.
-     */
-    private void getKeys(byte[][] a, Reply r) {
-        CommandSpec spec = table.find(a[2]);
-        int argc = a.length - 2;
-        if (spec == null) {
-            r.error("ERR Invalid command specified");
-            return;
-        }
-        if (!spec.arityOk(argc)) {
-            r.error("ERR Invalid number of arguments specified for command");
-            return;
-        }
-        if (ScriptCommands.runsScript(a[2])) {
-            scriptKeys(a, r);
-            return;
-        }
-        if (spec.name().equals("lmpop") || spec.name().equals("blmpop")) {
-            // numkeys, then the keys: after the command name (LMPOP) or the timeout (BLMPOP)
-            int at = spec.name().equals("lmpop") ? 3 : 4;
-            java.util.OptionalLong n = Args.toLong(a[at]);
-            long keys = n.isPresent() && n.getAsLong() > 0 && n.getAsLong() <= a.length - at - 1 ? n.getAsLong() : 0;
-            r.array((int) keys);
-            for (int i = 0; i < keys; i++) {
-                r.bulk(a[at + 1 + i]);
-            }
-            return;
-        }
-        byte[][] command = java.util.Arrays.copyOfRange(a, 2, a.length);
-        List<byte[]> stores = spec.name().equals("sort") ? SortCommand.storeKeys(command)
-                : spec.name().equals("georadius") ? GeoQuery.storeKeys(command, 6)
-                : spec.name().equals("georadiusbymember") ? GeoQuery.storeKeys(command, 5) : List.of();
-        if (!stores.isEmpty()) { // the STORE destinations these name among their options
-            r.array(1 + stores.size());
-            r.bulk(a[3]);
-            stores.forEach(r::bulk);
-            return;
-        }
-        boolean subcommandKey = argc >= 3 && (spec.name().equals("object") || spec.name().equals("memory")
-                && Args.is(a[3], "USAGE"));
-        int first = subcommandKey ? 2 : spec.firstKey();
-        int last = subcommandKey ? 2 : spec.lastKey() < 0 ? argc + spec.lastKey() : spec.lastKey();
-        if (first == 0) {
-            r.error("ERR The command has no key arguments");
-            return;
-        }
-        int step = subcommandKey ? 1 : spec.step();
-        int n = (Math.min(last, argc - 1) - first) / step + 1;
-        r.array(n);
-        for (int i = 0; i < n; i++) {
-            r.bulk(a[2 + first + i * step]);
-        }
-    }
-
-    /** COMMAND GETKEYS of EVAL and its kind: the numkeys keys after the script (its keys move with numkeys). */
-    private static void scriptKeys(byte[][] a, Reply r) {
-        java.util.OptionalLong n = Args.toLong(a[4]);
-        if (n.isEmpty() || n.getAsLong() < 0 || n.getAsLong() > a.length - 5) {
-            r.array(0); // Redis finds no keys where EVAL would refuse its numkeys
-            return;
-        }
-        r.array((int) n.getAsLong());
-        for (int i = 0; i < n.getAsLong(); i++) {
-            r.bulk(a[5 + i]);
-        }
-    }
-
-    private static void commandInfo(CommandSpec s, Reply r) {
-        r.array(10);
-        r.bulk(s.name());
-        r.integer(s.arity());
-        r.set(s.flags().size());
-        s.flags().forEach(r::simple);
-        r.integer(s.firstKey());
-        r.integer(s.lastKey());
-        r.integer(s.step());
-        List<String> categories = AclCatalog.REDIS.categoryNames(s.name());
-        r.set(categories.size());
-        categories.forEach(r::simple);
-        r.set(0);
-        r.array(0);
-        r.array(0);
     }
 
     /** The config parameters CONFIG GET knows, with the values this server runs with. */

@@ -85,4 +85,34 @@ final class Args {
     static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
+
+    /** C's atoi as glibc does it: strtol's value, clamped to a long, then cut to an int. */
+    static int atoi(byte[] s) {
+        int i = 0;
+        while (i < s.length && (s[i] == ' ' || s[i] >= '\t' && s[i] <= '\r')) {
+            i++;
+        }
+        boolean negative = false;
+        if (i < s.length && (s[i] == '-' || s[i] == '+')) {
+            negative = s[i] == '-';
+            i++;
+        }
+        long v = 0;
+        boolean over = false;
+        for (; i < s.length && s[i] >= '0' && s[i] <= '9'; i++) {
+            int d = s[i] - '0';
+            if (v > (Long.MAX_VALUE - d) / 10) {
+                over = true;
+            } else {
+                v = v * 10 + d;
+            }
+        }
+        if (over) {
+            v = negative ? Long.MIN_VALUE : Long.MAX_VALUE;
+        } else if (negative) {
+            v = -v;
+        }
+        return (int) v;
+    }
+
 }

@@ -24,8 +24,20 @@ record CommandSpec(String name, int arity, List<String> flags, int firstKey, int
         void run(Client c, byte[][] args, Reply r);
     }
 
-    /** Passes each key {@code command} names by this spec's key positions (none for a command that has none). */
+    /**
+     * Passes each key {@code command} names: by this spec's key positions, or for a command whose
+     * keys move with its arguments ({@code movablekeys}: ZUNION's count, XREAD's STREAMS) as
+     * Redis finds them ({@link KeyFinder}), which client tracking, script locks and EXEC need whole.
+     */
     void forEachKey(byte[][] command, java.util.function.Consumer<byte[]> action) {
+        CommandFacts.Entry movable = flags.contains("movablekeys") && arityOk(command.length)
+                ? CommandFacts.REDIS.get(name) : null;
+        if (movable != null) {
+            for (KeyFinder.Found k : KeyFinder.keys(movable, command)) {
+                action.accept(command[k.position()]);
+            }
+            return;
+        }
         if (firstKey <= 0) {
             return;
         }

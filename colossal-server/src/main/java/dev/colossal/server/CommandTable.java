@@ -50,7 +50,9 @@ final class CommandTable {
         DumpCommands dumps = new DumpCommands(ctx);
         dumps.register(this);
         new SyncCommands(ctx, dumps).register(this);
+        new MigrateCommand(ctx, dumps).register(this);
         new AdminCommands(ctx, this).register(this);
+        new CommandCommand(this).register(this);
         new MonitoringCommands(ctx).register(this);
         new Transactions(ctx, this).register(this);
         new PubSubCommands(ctx).register(this);

@@ -25,6 +25,8 @@ final class DumpCommands {
     void register(CommandTable t) {
         t.add("dump", 2, List.of("readonly"), 1, 1, 1, this::dump);
         t.add("restore", -4, List.of("write", "denyoom"), 1, 1, 1, this::restore);
+        // what a cluster's MIGRATE sends to a node that is importing the slot: here, RESTORE itself
+        t.add("restore-asking", -4, List.of("write", "denyoom", "asking"), 1, 1, 1, this::restore);
     }
 
     private void dump(Client c, byte[][] a, Reply r) {

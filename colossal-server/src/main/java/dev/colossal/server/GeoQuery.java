@@ -1,7 +1,5 @@
 package dev.colossal.server;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -45,26 +43,6 @@ final class GeoQuery {
     /** @return the shape the query searches */
     GeoShape shape() {
         return new GeoShape(lon, lat, box, radius, width, height, toMeters);
-    }
-
-    /**
-     * COMMAND GETKEYS's reading of GEORADIUS's and GEORADIUSBYMEMBER's destinations, by Redis 7.0's
-     * key specs: the key after the first STORE, then the one after the first STOREDIST, looked for
-     * from the first option on ({@code from}: 6, or 5 BYMEMBER), nothing else checked.
-     *
-     * @return the destinations, none, one or two
-     */
-    static List<byte[]> storeKeys(byte[][] a, int from) {
-        List<byte[]> keys = new ArrayList<>(2);
-        for (String keyword : new String[] {"STORE", "STOREDIST"}) {
-            for (int i = from; i + 1 < a.length; i++) {
-                if (Args.is(a[i], keyword)) {
-                    keys.add(a[i + 1]);
-                    break;
-                }
-            }
-        }
-        return keys;
     }
 
     /**

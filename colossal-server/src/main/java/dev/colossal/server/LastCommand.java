@@ -12,28 +12,8 @@ import java.util.Set;
  */
 final class LastCommand {
 
-    /** Redis 7.0.15's subcommands of the containers this server has (from its COMMAND INFO), Redis knowing them whether we do or not; CLUSTER refuses each of its own alike. */
-    private static final Map<String, Set<String>> SUBCOMMANDS = Map.ofEntries(
-            Map.entry("client", Set.of("caching", "getname", "getredir", "help", "id", "info", "kill", "list", "no-evict",
-                    "pause", "reply", "setname", "tracking", "trackinginfo", "unblock", "unpause")),
-            Map.entry("config", Set.of("get", "help", "resetstat", "rewrite", "set")),
-            Map.entry("command", Set.of("count", "docs", "getkeys", "getkeysandflags", "help", "info", "list")),
-            Map.entry("memory", Set.of("doctor", "help", "malloc-stats", "purge", "stats", "usage")),
-            Map.entry("object", Set.of("encoding", "freq", "help", "idletime", "refcount")),
-            Map.entry("slowlog", Set.of("get", "help", "len", "reset")),
-            Map.entry("pubsub", Set.of("channels", "help", "numpat", "numsub", "shardchannels", "shardnumsub")),
-            Map.entry("script", Set.of("debug", "exists", "flush", "help", "kill", "load")),
-            Map.entry("acl", Set.of("cat", "deluser", "dryrun", "genpass", "getuser", "help", "list", "load", "log", "save",
-                    "setuser", "users", "whoami")),
-            Map.entry("function", Set.of("delete", "dump", "flush", "help", "kill", "list", "load", "restore", "stats")),
-            Map.entry("xgroup", Set.of("create", "createconsumer", "delconsumer", "destroy", "help", "setid")),
-            Map.entry("xinfo", Set.of("consumers", "groups", "help", "stream")),
-            Map.entry("latency", Set.of("doctor", "graph", "help", "histogram", "history", "latest", "reset")),
-            Map.entry("module", Set.of("help", "list", "load", "loadex", "unload")),
-            Map.entry("cluster", Set.of("addslots", "addslotsrange", "bumpepoch", "count-failure-reports",
-                    "countkeysinslot", "delslots", "delslotsrange", "failover", "flushslots", "forget",
-                    "getkeysinslot", "help", "info", "keyslot", "links", "meet", "myid", "nodes", "replicas",
-                    "replicate", "reset", "saveconfig", "set-config-epoch", "setslot", "shards", "slaves", "slots")));
+    /** Redis 7.0.15's subcommands of each container, Redis knowing them whether we do or not; CLUSTER refuses each of its own alike. */
+    private static final Map<String, Set<String>> SUBCOMMANDS = subcommandsByContainer();
 
     static final String NONE = "NULL";
 
@@ -43,6 +23,17 @@ final class LastCommand {
     }
 
     private LastCommand() {
+    }
+
+    private static Map<String, Set<String>> subcommandsByContainer() {
+        Map<String, Set<String>> out = new java.util.HashMap<>();
+        for (CommandFacts.Entry e : CommandFacts.REDIS.all()) {
+            if (!e.subcommands().isEmpty()) {
+                out.put(e.name(), e.subcommands().stream().map(s -> s.substring(s.indexOf('|') + 1))
+                        .collect(java.util.stream.Collectors.toUnmodifiableSet()));
+            }
+        }
+        return Map.copyOf(out);
     }
 
     /** @return whether {@code sub} is one of Redis 7.0's subcommands of {@code container} (any case) */

@@ -6,8 +6,9 @@ import java.util.OptionalLong;
 /**
  * The replication, cluster and append-only-file commands of a server that has none of them:
  * REPLICAOF / SLAVEOF (NO ONE is what it already is; anything else is refused saying so, after
- * Redis's own port check), READONLY and READWRITE (Redis's cluster-disabled error), and
- * BGREWRITEAOF (no AOF: every acknowledged write is in the map files already).
+ * Redis's own port check), READONLY, READWRITE and ASKING (Redis's cluster-disabled error),
+ * FAILOVER (a master without replicas) and BGREWRITEAOF (no AOF: every acknowledged write is in
+ * the map files already).
  */
 final class NoReplicationCommands {
 
@@ -25,6 +26,50 @@ final class NoReplicationCommands {
         t.add("readonly", 1, cluster, 0, 0, 0, (c, a, r) -> r.error(CLUSTER_DISABLED));
         t.add("readwrite", 1, cluster, 0, 0, 0, (c, a, r) -> r.error(CLUSTER_DISABLED));
         t.add("bgrewriteaof", 1, List.of("admin", "noscript", "no_async_loading"), 0, 0, 0, (c, a, r) -> r.error(NO_AOF));
+        t.add("asking", 1, List.of("fast"), 0, 0, 0, (c, a, r) -> r.error(CLUSTER_DISABLED));
+        t.add("failover", -1, List.of("admin", "noscript", "stale"), 0, 0, 0, NoReplicationCommands::failover);
+    }
+
+    /**
+     * FAILOVER [TO host port [FORCE]] [TIMEOUT ms] | ABORT: its arguments checked as Redis checks
+     * them, then Redis's answer for a master without replicas, which this server always is.
+     */
+    private static void failover(Client c, byte[][] a, Reply r) {
+        if (a.length == 2 && Args.is(a[1], "ABORT")) {
+            r.error("ERR No failover in progress.");
+            return;
+        }
+        boolean timeout = false;
+        boolean to = false;
+        boolean force = false;
+        for (int j = 1; j < a.length; j++) {
+            if (Args.is(a[j], "TIMEOUT") && j + 1 < a.length && !timeout) {
+                OptionalLong ms = Args.toLong(a[j + 1]);
+                if (ms.isEmpty()) {
+                    r.error(Errors.NOT_INTEGER);
+                    return;
+                }
+                if (ms.getAsLong() <= 0) {
+                    r.error("ERR FAILOVER timeout must be greater than 0");
+                    return;
+                }
+                timeout = true;
+                j++;
+            } else if (Args.is(a[j], "TO") && j + 2 < a.length && !to) {
+                if (Args.toLong(a[j + 2]).isEmpty()) {
+                    r.error(Errors.NOT_INTEGER);
+                    return;
+                }
+                to = true;
+                j += 2;
+            } else if (Args.is(a[j], "FORCE") && !force) {
+                force = true;
+            } else {
+                r.error(Errors.SYNTAX);
+                return;
+            }
+        }
+        r.error("ERR FAILOVER requires connected replicas.");
     }
 
     /** REPLICAOF host port: Redis checks the port (0 to 65535) before it would connect; we refuse after. */

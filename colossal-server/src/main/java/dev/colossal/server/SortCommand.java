@@ -86,26 +86,6 @@ final class SortCommand {
         }
     }
 
-    /**
-     * COMMAND GETKEYS's reading of SORT's destination: the last STORE's, skipping the arguments of
-     * LIMIT, GET and BY as Redis's key finder does (without checking the rest of the syntax).
-     *
-     * @return the destination key, none or one
-     */
-    static List<byte[]> storeKeys(byte[][] a) {
-        byte[] store = null;
-        for (int i = 2; i < a.length; i++) {
-            if (Args.is(a[i], "LIMIT")) {
-                i += 2;
-            } else if (Args.is(a[i], "GET") || Args.is(a[i], "BY")) {
-                i++;
-            } else if (Args.is(a[i], "STORE") && i + 1 < a.length) {
-                store = a[i + 1];
-            }
-        }
-        return store == null ? List.of() : List.of(store);
-    }
-
     /** @return the options after the key, or null for a syntax error; a bad LIMIT throws Redis's error */
     private static Options parse(byte[][] a, boolean readOnly) {
         Options o = new Options();

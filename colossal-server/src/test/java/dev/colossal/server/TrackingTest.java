@@ -25,6 +25,13 @@ class TrackingTest {
             new Step(0, "GET", "k"),
             new Step(0, "MGET", "k2", "k3"),
             new Step(0, "HGET", "h", "f"),
+            // keys a command names past its key positions (movable keys), found by its key specs
+            new Step(0, "SINTERCARD", "2", "m1", "m2"),
+            new Step(0, "ZUNION", "2", "m3", "m4"),
+            new Step(0, "XREAD", "STREAMS", "m5", "m6", "0", "0"),
+            new Step(1, "SADD", "m2", "a"),
+            new Step(1, "ZADD", "m4", "1", "a"),
+            new Step(1, "XADD", "m6", "1-1", "f", "v"),
             new Step(1, "SET", "k", "x"),
             new Step(1, "SET", "k", "again: told once"),
             new Step(1, "HSET", "h", "f", "v"),
