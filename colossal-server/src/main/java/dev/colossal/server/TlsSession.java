@@ -178,6 +178,11 @@ final class TlsSession {
         return was;
     }
 
+    /** @return whether the peer has closed (close_notify, or the end of the stream) and all it sent is given */
+    boolean peerClosed() {
+        return inputClosed && !appIn.hasRemaining();
+    }
+
     /** Sends close_notify if the socket takes it at once; the caller closes the socket after. */
     void close() {
         try {
