@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
  * The header that starts every TLS record (RFC 8446 section 5.1; the same five bytes in TLS 1.2),
  * read so that {@link TlsSession} asks the engine to decrypt only when a whole record is there:
  * each {@code SSLEngine.unwrap} that finds too few bytes still costs a lock and a round of checks,
- * and there was one such call per request.
+ * and there were two such calls per unpipelined request.
  *
  * <pre>
  *  offset 0          1          2          3          4          5

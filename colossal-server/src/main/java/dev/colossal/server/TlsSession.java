@@ -20,7 +20,7 @@ import javax.net.ssl.SSLException;
  * yet written (both kept ready to drain). A reply is consumed once it is wrapped, so the connection
  * must also ask {@link #flushed} before it counts its output written. All three are heap buffers:
  * the JDK's AES-GCM runs its intrinsic on a record in place in an array, where a direct buffer's
- * record goes through copies into 512-byte arrays (16 KB records cost ~2x the CPU); the socket's
+ * record goes through copies into 512-byte arrays (16 KB records cost up to twice the CPU); the socket's
  * copy of a heap buffer into the JDK's cached direct one is a plain memory copy.
  *
  * <p>Renegotiation (a second handshake under TLS 1.2) is refused by closing the connection, as

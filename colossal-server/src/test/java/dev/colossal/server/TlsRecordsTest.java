@@ -7,44 +7,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How the TLS port takes records cut anywhere: requests split across records, records split across
  * TCP writes down to one byte, several records in one write, replies bigger than a record to a
  * client slower than the server, and close_notify right behind the last request.
  */
-class TlsRecordsTest {
+class TlsRecordsTest extends TlsServerFixture {
 
-    @TempDir
-    static Path certDir;
-    static TlsCerts certs;
-
-    @TempDir
-    Path data;
-    private ColossalServer server;
-
-    @BeforeAll
-    static void makeCertificates() throws Exception {
-        certs = TlsCerts.make(certDir);
-    }
-
-    /** One event loop, so that a connection stuck on a partial record would show as a timeout. */
+    /** One event loop: a connection stuck on a partial record shows as a timeout. */
     @BeforeEach
     void start() throws IOException {
-        server = ColossalServer.start(new ServerConfig("127.0.0.1", 0, -1, data, null, 10_000, 512L << 20, 0, 1,
-                ServerConfig.DEFAULT_BUSY_POLL_MICROS), certs.server(TlsConfig.AUTH_YES));
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        server.close();
+        start(certs.server(TlsConfig.AUTH_YES));
     }
 
     private RawTlsClient client(int tcpChunk) throws Exception {
