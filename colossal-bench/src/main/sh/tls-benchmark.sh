@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # redis-benchmark --tls against `colossal serve --tls-port` and redis-server 7.0 with the same
-# certificates (made here by openssl; client certificates required, Redis's default), one run each:
-# SET and GET, -c 50, unpipelined and -P 16. Prints requests/s and the server's CPU per request.
-#   colossal-bench/src/main/sh/tls-benchmark.sh [REQUESTS]   (default 200000)
+# certificates (made here by openssl; client certificates required, Redis's default): SET and GET,
+# -c 50, unpipelined and -P 16, the two servers taking turns, ROUNDS times (default 3). Prints
+# requests/s and the server's CPU per request, then each server's CPU per TLS handshake (-k 0: a
+# new connection per PING). On a shared machine compare CPU per request, and medians.
+#   [ROUNDS=3] colossal-bench/src/main/sh/tls-benchmark.sh [REQUESTS]   (default 100000)
 # Needs openssl, redis-server, redis-benchmark, redis-cli and a built colossal-server (./colossal build).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." && pwd)
 JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
-N=${1:-200000}
+N=${1:-100000}
+ROUNDS=${ROUNDS:-3}
 work=$(mktemp -d)
 PIDS=()
 trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
@@ -33,19 +36,32 @@ done
 # JIT warm-up for the JVM (redis-server needs none)
 redis-benchmark "${CLIENT[@]}" -p $ours -t set,get -n 200000 -c 50 -P 16 -q >/dev/null 2>&1
 redis-benchmark "${CLIENT[@]}" -p $ours -t set,get -n 100000 -c 50 -q >/dev/null 2>&1
+redis-benchmark "${CLIENT[@]}" -p $ours -t ping_mbulk -n 300 -c 10 -k 0 -q >/dev/null 2>&1
 ticks() { awk '{ s=$0; sub(/.*\) /, "", s); split(s, f, " "); print f[12] + f[13] }' /proc/$1/stat; }
 hz=$(getconf CLK_TCK)
 echo "date: $(date -u +%FT%TZ); load: $(cut -d' ' -f1-3 /proc/loadavg); $N requests, -c 50, client certificates"
-for P in 1 16; do
-  for k in 0 1; do
-    port=$([ $k = 0 ] && echo $ours || echo $redis); name=$([ $k = 0 ] && echo colossal || echo redis-server)
+echo "suite: $(openssl s_client -connect 127.0.0.1:$ours -CAfile ca.crt -cert client.crt -key client.key </dev/null 2>/dev/null \
+  | sed -n 's/.*Cipher is //p' | head -n 1)"
+for r in $(seq "$ROUNDS"); do
+  for P in 1 16; do
     for t in set get; do
-      before=$(ticks ${PIDS[$k]})
-      rps=$(redis-benchmark "${CLIENT[@]}" -p $port -t $t -n $N -c 50 -P $P -q 2>/dev/null | tr '\r' '\n' \
-            | awk '/requests per second/ {v=$2} END {print v}')
-      after=$(ticks ${PIDS[$k]})
-      printf '%-12s %-3s -P %-2s %10s rps  %6.2f us CPU/request\n' $name $t $P "$rps" \
-        "$(echo "($after - $before) * 1000000 / $hz / $N" | bc -l)"
+      for k in 0 1; do
+        port=$([ $k = 0 ] && echo $ours || echo $redis); name=$([ $k = 0 ] && echo colossal || echo redis-server)
+        before=$(ticks ${PIDS[$k]})
+        rps=$(redis-benchmark "${CLIENT[@]}" -p $port -t $t -n $N -c 50 -P $P -q 2>/dev/null | tr '\r' '\n' \
+              | awk '/requests per second/ {v=$2} END {print v}')
+        after=$(ticks ${PIDS[$k]})
+        printf '%-12s %-3s -P %-2s %10s rps  %6.2f us CPU/request  load %s\n' $name $t $P "$rps" \
+          "$(echo "($after - $before) * 1000000 / $hz / $N" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
+      done
     done
   done
+done
+H=500
+for k in 0 1; do
+  port=$([ $k = 0 ] && echo $ours || echo $redis); name=$([ $k = 0 ] && echo colossal || echo redis-server)
+  before=$(ticks ${PIDS[$k]})
+  redis-benchmark "${CLIENT[@]}" -p $port -t ping_mbulk -n $H -c 10 -k 0 -q >/dev/null 2>&1
+  after=$(ticks ${PIDS[$k]})
+  printf '%-12s handshake and PING: %7.0f us CPU/connection\n' $name "$(echo "($after - $before) * 1000000 / $hz / $H" | bc -l)"
 done

@@ -289,6 +289,12 @@ final class Connection {
             flush();
             return;
         }
+        if (tls != null && tls.peerClosed()) {
+            // close_notify came behind the requests just answered, and the socket will not wake us
+            // again unless the client also closes it: answer it now, as the plain port does its end
+            close();
+            return;
+        }
         if (key.interestOps() != SelectionKey.OP_READ) {
             key.interestOps(SelectionKey.OP_READ);
         }

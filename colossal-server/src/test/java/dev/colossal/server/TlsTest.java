@@ -15,17 +15,13 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -34,34 +30,7 @@ import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 
 /** The TLS port: real certificates from openssl, Jedis, Lettuce and raw JDK sockets as clients. */
-class TlsTest {
-
-    @TempDir
-    static Path certDir;
-    static TlsCerts certs;
-
-    @TempDir
-    Path data;
-    private ColossalServer server;
-
-    @BeforeAll
-    static void makeCertificates() throws Exception {
-        certs = TlsCerts.make(certDir);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    /** One event loop, so that anything holding it would hold every client. */
-    private ColossalServer start(TlsConfig tls) throws IOException {
-        server = ColossalServer.start(new ServerConfig("127.0.0.1", 0, -1, data, null, 10_000, 512L << 20, 0, 1,
-                ServerConfig.DEFAULT_BUSY_POLL_MICROS), tls);
-        return server;
-    }
+class TlsTest extends TlsServerFixture {
 
     private Jedis jedis(boolean withCert) throws Exception {
         SSLContext ctx = certs.client(withCert);
