@@ -189,8 +189,7 @@ final class MapStore implements KeyValueStore {
     /** Notes that the removal of {@code stored} left elements to free, by {@link #freeRemoved} or a walk. */
     private void removed(byte[] stored) {
         if (StoredValue.leavesElements(stored)) {
-            toFree(new Entry(stored, StoredValue.payloadOffset(stored), StoredValue.expireAt(stored), StoredValue.type(stored),
-                    StoredValue.isChunked(stored[StoredValue.FLAGS_OFFSET])));
+            toFree(entry(stored, StoredValue.expireAt(stored)));
         }
     }
 
@@ -269,8 +268,13 @@ final class MapStore implements KeyValueStore {
             return null;
         }
         byte[] stored = value.toArray(ValueLayout.JAVA_BYTE);
-        return StoredValue.leavesElements(stored) ? new Entry(stored, StoredValue.payloadOffset(stored),
-                StoredValue.expireAt(stored), StoredValue.type(stored), StoredValue.isChunked(flags)) : null;
+        return StoredValue.leavesElements(stored) ? entry(stored, StoredValue.expireAt(stored)) : null;
+    }
+
+    /** @return {@code stored} as {@link #raw} gives it: a chunked string's header, not its bytes */
+    private static Entry entry(byte[] stored, long expireAtMillis) {
+        return new Entry(stored, StoredValue.payloadOffset(stored), expireAtMillis, StoredValue.type(stored),
+                StoredValue.isChunked(stored[StoredValue.FLAGS_OFFSET]));
     }
 
     /**
@@ -430,8 +434,7 @@ final class MapStore implements KeyValueStore {
             dropIfExpired(key);
             return null;
         }
-        return new Entry(stored, StoredValue.payloadOffset(stored), at, StoredValue.type(stored),
-                StoredValue.isChunked(stored[StoredValue.FLAGS_OFFSET]));
+        return entry(stored, at);
     }
 
     @Override

@@ -29,14 +29,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * evicted key's value, and those of values removed otherwise (DEL, expiry) are freed before each
  * look, so that they do not count as what must be evicted.
  *
- * <p>Under {@code noeviction} the map files have no bound of their own: every write is counted
- * here, each look notes whether the total is over the bound, and while it is the server refuses
- * the commands Redis refuses then ({@link #full}). That bound lives here alone, so CONFIG SET may
- * change it.
+ * <p>Under {@code noeviction} and the sampling policies ({@link SampledEviction}) the map files
+ * have no bound of their own: every write is counted here, each look evicts by the sampling
+ * policy if there is one and notes whether the total is still over the bound, and while it is
+ * the server refuses the commands Redis refuses then ({@link #full}). That bound and policy live
+ * here alone, so CONFIG SET may change them.
  */
 final class MemoryBudget {
 
-    /** Whether the bound is kept by evicting ({@code allkeys-lru}) or by refusing writes ({@code noeviction}). */
+    /** Whether the bound is kept by the maps' own CLOCK ({@code allkeys-lru}), or here (the other policies). */
     private final boolean evicts;
     /** The bound; 0 for none, which only {@code noeviction} has (CONFIG SET maxmemory may set one). */
     private volatile long bound;
@@ -109,9 +110,10 @@ final class MemoryBudget {
     }
 
     /**
-     * Under {@code noeviction}: whether a command that may add data is to be refused with Redis's
-     * {@code OOM} now, as the total was over the bound at the last look. While it is, every call
-     * looks again (a DEL or FLUSHDB may have made room), so a refusal costs a sum over the maps.
+     * Under {@code noeviction}, or a sampling policy that found nothing to evict: whether a command
+     * that may add data is to be refused with Redis's {@code OOM} now, as the total was over the
+     * bound at the last look. While it is, every call looks again (a DEL or FLUSHDB may have made
+     * room), so a refusal costs a sum over the maps.
      *
      * @return whether the data is over the bound; false when evicting or without a bound
      */
