@@ -14,20 +14,21 @@ final class OomRefusal {
 
     /** Redis's reply, after the {@code -}. */
     static final String ERROR = "OOM command not allowed when used memory > 'maxmemory'.";
-    /** Subcommands Redis 7.0 marks {@code denyoom} whose containers carry no flags. */
-    private static final Set<String> SUBCOMMANDS = Set.of("function|load", "function|restore", "xgroup|create",
-            "xgroup|createconsumer");
     /** What MULTI still takes when full. */
     private static final Set<String> IN_MULTI = Set.of("exec", "discard", "quit", "reset");
 
     private OomRefusal() {}
 
-    /** @return whether {@code args}, run by {@code spec}, may add data ({@code denyoom}, its subcommand's included) */
+    /**
+     * @return whether {@code args}, run by {@code spec}, may add data: {@code denyoom}, or a
+     *     subcommand Redis marks so (FUNCTION LOAD, XGROUP CREATE, ...) whose container is not
+     */
     static boolean addsData(CommandSpec spec, byte[][] args) {
         if (spec.flags().contains("denyoom")) {
             return true;
         }
-        return args.length > 1 && SUBCOMMANDS.contains(spec.name() + "|" + Args.lower(args[1]));
+        CommandFacts.Entry sub = args.length > 1 ? CommandFacts.REDIS.get(spec.name() + "|" + Args.lower(args[1])) : null;
+        return sub != null && sub.has("denyoom");
     }
 
     /**
