@@ -103,15 +103,16 @@ final class ScriptHook extends DebugLib {
 
     @Override
     public void onInstruction(int pc, Varargs v, int top) {
-        ScriptRun r = run;
-        if (r != null && r.killRequested()) {
-            throw new Killed();
-        }
         int[] info = frames[depth - 1].lineinfo;
         lastLine = info != null && pc < info.length ? info[pc] : 0;
         lines[depth - 1] = lastLine;
         pcs[depth - 1] = pc;
         tailCallLine = -1;
+        ScriptRun r = run;
+        if (r != null && r.killRequested()) {
+            // after the line is noted: a kill that comes before the first instruction names line 1, as Redis's
+            throw new Killed();
+        }
         if (depth > MAX_DEPTH) {
             throw new LuaError(LuaValue.valueOf(where(1) + "stack overflow"));
         }
