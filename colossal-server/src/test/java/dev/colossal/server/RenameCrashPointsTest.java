@@ -54,6 +54,50 @@ class RenameCrashPointsTest {
         }
     }
 
+    @Test
+    void twoRenamesStoppedAtOnceAreEachSettledAtTheRestart() throws Exception {
+        start();
+        try {
+            make("s", "hash");
+            make("t", "list");
+            make("u", "zset");
+            String s = read("s");
+            String t = read("t");
+            String u = read("u");
+            stopAt(3, "s", "d");   // d's header written, s's not yet deleted: finished at the restart
+            stopAt(2, "t", "u");   // the root names both, u not yet written: undone at the restart
+            assertEquals(2, server.context().dbs.opened(0).elements(false).renamesInFlight().length, "both are noted");
+            restart();
+            assertEquals(List.of("none", s, t, u), List.of(read("s"), read("d"), read("t"), read("u")));
+            assertEquals(0, server.context().dbs.opened(0).elements(false).renamesInFlight().length, "none is noted after the restart");
+            j.hset("d", "written", "1");
+            j.rpush("t", "written");
+            assertEquals(u, read("u"), "u kept its own sorted set");
+            j.rename("t", "u");
+            assertEquals(0, server.context().dbs.opened(0).elements(false).renamesInFlight().length, "a RENAME that ran through leaves none");
+        } finally {
+            stop();
+        }
+    }
+
+    /** Runs RENAME {@code from} {@code to} stopped after its write {@code write}. */
+    private void stopAt(int write, String from, String to) {
+        int[] writes = {0};
+        StopPoints.hookOf(server).accept(() -> {
+            if (++writes[0] == write) {
+                throw new IllegalStateException("stopped for the test");
+            }
+        });
+        try {
+            j.rename(from, to);
+            throw new AssertionError("RENAME " + from + " " + to + " was not stopped");
+        } catch (redis.clients.jedis.exceptions.JedisDataException e) {
+            assertTrue(e.getMessage().contains("stopped for the test"), e.getMessage());
+        } finally {
+            StopPoints.hookOf(server).accept(() -> { });
+        }
+    }
+
     /** @return how many times RENAME of a {@code from} over a {@code to} was stopped before it ran through */
     private int renameStoppedAtEachWrite(String from, String to) throws Exception {
         String where = "RENAME of a " + from + " over " + to;
