@@ -152,14 +152,10 @@ final class BigString {
 
     /**
      * RENAME: moves the header to {@code toKey}, replacing what it held; the chunks stay where they
-     * are. The root names both keys while both may hold the header, so the collector frees nothing
-     * whichever a kill leaves.
+     * are. Whole or not at all after a kill ({@link HeaderRename}).
      */
     void renameTo(byte[] toKey) {
-        elements.setOwners(id, key, toKey);
-        writeHeader(store, toKey, id, length, chunk, expireAtMillis);
-        store.delete(key);
-        elements.setOwners(id, toKey);
+        HeaderRename.run(store, elements, id, key, toKey, () -> writeHeader(store, toKey, id, length, chunk, expireAtMillis));
     }
 
     /**

@@ -26,6 +26,8 @@ final class ListElements implements AutoCloseable {
     private final StreamEndNodes streamEnds = new StreamEndNodes();
     private final HashCounts hashCounts = new HashCounts();
     private final ZSetNodeCache zsetNodes = new ZSetNodeCache();
+    /** Held while the in-flight RENAMEs entry is read and rewritten. */
+    private final Object inFlight = new Object();
 
     /**
      * Runs after each map write of a bucketed hash's, set's or sorted set's change ({@link #wrote}):
@@ -143,6 +145,32 @@ final class ListElements implements AutoCloseable {
     /** Makes {@code owners} collection {@code id}'s owners. */
     void setOwners(long id, byte[]... owners) {
         map.put(ListLayout.rootKey(id), ListLayout.rootValue(owners));
+    }
+
+    /** Notes {@code id} in the in-flight RENAMEs entry ({@link HeaderRename}): RENAMEs of other keys run at once, hence the lock. */
+    void renameBegins(long id) {
+        synchronized (inFlight) {
+            map.put(HeaderRename.IN_FLIGHT_KEY, HeaderRename.with(map.get(HeaderRename.IN_FLIGHT_KEY), id));
+        }
+    }
+
+    /** Removes {@code id} from the in-flight RENAMEs entry, and the entry when it is the last. */
+    void renameEnds(long id) {
+        synchronized (inFlight) {
+            byte[] v = HeaderRename.without(map.get(HeaderRename.IN_FLIGHT_KEY), id);
+            if (v == null) {
+                map.remove(HeaderRename.IN_FLIGHT_KEY);
+            } else {
+                map.put(HeaderRename.IN_FLIGHT_KEY, v);
+            }
+        }
+    }
+
+    /** @return the collections whose RENAME is in flight, or was when a kill stopped it */
+    long[] renamesInFlight() {
+        synchronized (inFlight) {
+            return HeaderRename.ids(map.get(HeaderRename.IN_FLIGHT_KEY));
+        }
     }
 
     /** Removes collection {@code id}'s elements at {@code [from, to)}, then its root. */

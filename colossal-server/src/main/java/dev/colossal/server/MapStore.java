@@ -146,6 +146,9 @@ final class MapStore implements KeyValueStore {
             }
             long t0 = System.nanoTime();
             store.repairedAtOpen = map.recoverLocks();
+            if (store.elements != null) {
+                HeaderRename.finishAtOpen(store, store.elements);   // after the repair: it reads and writes headers
+            }
             store.repairNanos = System.nanoTime() - t0;
             return store;
         } catch (IOException | RuntimeException e) {

@@ -321,15 +321,10 @@ final class StoredHash implements HashWrites {
         elements.hashCounts().remove(id);
     }
 
-    /**
-     * RENAME to {@code toKey}: the root names both keys while the header moves, so that whatever a
-     * kill leaves, the collector finds the header that holds the buckets.
-     */
+    /** RENAME to {@code toKey}: only the header moves, whole or not at all after a kill ({@link HeaderRename}). */
     void renameTo(byte[] toKey) {
-        elements.setOwners(id, key, toKey);
-        store.set(toKey, header(id), 0, HashBuckets.HEADER_LENGTH, expireAt, type);
-        store.delete(key);
-        elements.setOwners(id, toKey);
+        HeaderRename.run(store, elements, id, key, toKey,
+                () -> store.set(toKey, header(id), 0, HashBuckets.HEADER_LENGTH, expireAt, type));
     }
 
     /** Copies this hash to {@code toKey} in {@code to} (maybe another database) under a new id with deadline {@code at}: COPY's and MOVE's O(n). */

@@ -222,15 +222,10 @@ final class StoredList {
         to.set(toKey, ListLayout.header(newId, 0, count, 0), 0, ListLayout.HEADER_LENGTH, at, StoredValue.LIST);
     }
 
-    /**
-     * RENAME of this list to {@code toKey}: the root names both keys while the header moves, so
-     * that whatever a kill leaves, the collector finds the header that holds the elements.
-     */
+    /** RENAME of this list to {@code toKey}: only the header moves, whole or not at all after a kill ({@link HeaderRename}). */
     void renameTo(byte[] toKey) {
-        elements.setOwners(id, key, toKey);
-        store.set(toKey, ListLayout.header(id, first, count, sets), 0, ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST);
-        store.delete(key);
-        elements.setOwners(id, toKey);
+        HeaderRename.run(store, elements, id, key, toKey, () -> store.set(toKey, ListLayout.header(id, first, count, sets), 0,
+                ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST));
     }
 
     /** Removes the list: its header, then its elements and root (DEL may free at once what the collector would later). */

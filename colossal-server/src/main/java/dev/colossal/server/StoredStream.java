@@ -571,12 +571,10 @@ final class StoredStream {
         to.set(toKey, header(newId, 0), 0, StreamLayout.HEADER_LENGTH, at, StoredValue.STREAM);
     }
 
-    /** RENAME to {@code toKey}: the root names both keys while the header moves, as a list's ({@link StoredList#renameTo}). */
+    /** RENAME to {@code toKey}: only the header moves, whole or not at all after a kill ({@link HeaderRename}). */
     void renameTo(byte[] toKey) {
-        elements.setOwners(id, key, toKey);
-        store.set(toKey, header(id, first), 0, StreamLayout.HEADER_LENGTH, expireAt, StoredValue.STREAM);
-        store.delete(key);
-        elements.setOwners(id, toKey);
+        HeaderRename.run(store, elements, id, key, toKey,
+                () -> store.set(toKey, header(id, first), 0, StreamLayout.HEADER_LENGTH, expireAt, StoredValue.STREAM));
     }
 
     /** Removes the stream: its header, then its nodes, auxiliary entries and root. */

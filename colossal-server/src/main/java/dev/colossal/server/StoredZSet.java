@@ -272,12 +272,9 @@ final class StoredZSet implements ZSetWrites {
         elements.removeRoot(id);
     }
 
-    /** RENAME to {@code toKey}: the root names both keys while the header moves, as {@link StoredHash#renameTo}. */
+    /** RENAME to {@code toKey}, whose header is {@code e}: only the header moves, whole or not at all after a kill ({@link HeaderRename}). */
     void renameTo(byte[] toKey, KeyValueStore.Entry e) {
-        elements.setOwners(id, key, toKey);
-        store.set(toKey, e, expireAt);
-        store.delete(key);
-        elements.setOwners(id, toKey);
+        HeaderRename.run(store, elements, id, key, toKey, () -> store.set(toKey, e, expireAt));
     }
 
     /** Copies this set to {@code toKey} in {@code to} under a new id with deadline {@code at}: every live node, then the header. */
