@@ -231,9 +231,11 @@ final class StoredZSet implements ZSetWrites {
             delete();
             return;
         }
-        for (long p : lastRetired) {
-            elements.remove(id, p); // what a kill after the last write's header left
-            elements.wrote();
+        if (!elements.zsetNodes().retiredRemoved(id, next)) {
+            for (long p : lastRetired) {
+                elements.remove(id, p); // what a kill after the last write's header left
+                elements.wrote();
+            }
         }
         long[] at = {next};
         java.util.List<ZSetNode> written = new java.util.ArrayList<>();
@@ -254,6 +256,7 @@ final class StoredZSet implements ZSetWrites {
             elements.remove(id, retired[i]);
             elements.wrote();
         }
+        elements.zsetNodes().noteRetiredRemoved(id, next);
         lastRetired = Arrays.copyOf(retired, nRetired);
         nRetired = 0;
     }

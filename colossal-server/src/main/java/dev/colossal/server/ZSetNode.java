@@ -9,6 +9,9 @@ import java.util.Arrays;
  */
 final class ZSetNode {
 
+    /** A node's stored bytes are a multiple of this ({@link #encode} says why). */
+    static final int PAD = 256;
+
     final boolean leaf;
     /** Where the node is stored, or -1 for a node not yet written. */
     long pos;
@@ -21,6 +24,12 @@ final class ZSetNode {
     long[] children;
     long[] counts;
     ZSetNode[] loaded;
+    /**
+     * The bytes the members' lengths and bytes take in {@link #encode}'s output, kept as entries
+     * come and go: a write asks a node's size at every level it passes, and summing it there was a
+     * tenth of a ZADD.
+     */
+    private long memberBytes;
 
     ZSetNode(boolean leaf, int capacity) {
         this.leaf = leaf;
@@ -58,6 +67,7 @@ final class ZSetNode {
                 throw ZSetLayout.damaged("a member runs past a tree node's end", at[0]);
             }
             node.members[i] = Arrays.copyOfRange(raw, at[0], at[0] + length);
+            node.memberBytes += memberBytes(length);
             at[0] += length;
         }
         node.n = n;
@@ -78,6 +88,7 @@ final class ZSetNode {
         c.n = n;
         c.pos = pos;
         c.dirty = dirty;
+        c.memberBytes = memberBytes;
         return c;
     }
 
@@ -88,7 +99,10 @@ final class ZSetNode {
             throw new ReplyException("ERR a node of this sorted set would exceed the largest entry this server stores ("
                     + StoredValue.MAP_MAX_VALUE + " bytes); keep large members under keys of their own");
         }
-        byte[] out = new byte[(int) length];
+        // Padded to a whole step: the element map then frees and takes runs of a few sizes only, so a
+        // write finds a run of its node's exact size among the ones the last write freed instead of
+        // splitting a bigger one. Readers stop after the n entries.
+        byte[] out = new byte[(int) Math.min(StoredValue.MAP_MAX_VALUE, (length + PAD - 1) / PAD * PAD)];
         out[ZSetTreeLayout.KIND_OFFSET] = leaf ? ZSetTreeLayout.LEAF : ZSetTreeLayout.INNER;
         int at = HashLayout.putVarint(out, ZSetTreeLayout.N_OFFSET, n);
         for (int i = 0; i < n; i++) {
@@ -107,16 +121,30 @@ final class ZSetNode {
 
     /** @return the length of {@link #encode}'s bytes */
     long bytes() {
-        long length = ZSetTreeLayout.N_OFFSET + HashLayout.varintLength(n);
-        for (int i = 0; i < n; i++) {
-            length += entryBytes(i);
-        }
-        return length;
+        return ZSetTreeLayout.N_OFFSET + HashLayout.varintLength(n) + (long) n * fixedBytes() + memberBytes;
     }
 
     private long entryBytes(int i) {
-        return (leaf ? 0 : ZSetTreeLayout.CHILD_LENGTH) + ZSetLayout.SCORE_LENGTH
-                + HashLayout.varintLength(members[i].length) + members[i].length;
+        return fixedBytes() + memberBytes(members[i].length);
+    }
+
+    /** @return what every entry takes whatever its member: an inner entry's child and count, and the score */
+    private int fixedBytes() {
+        return (leaf ? 0 : ZSetTreeLayout.CHILD_LENGTH) + ZSetLayout.SCORE_LENGTH;
+    }
+
+    private static long memberBytes(int length) {
+        return HashLayout.varintLength(length) + length;
+    }
+
+    /** Puts entry (s, m) in slot {@code i}, an {@link #open}ed one or one whose entry it replaces. */
+    void set(int i, double s, byte[] m) {
+        if (members[i] != null) {
+            memberBytes -= memberBytes(members[i].length);
+        }
+        scores[i] = s;
+        members[i] = m;
+        memberBytes += memberBytes(m.length);
     }
 
     /** @return the members under this node */
@@ -131,7 +159,7 @@ final class ZSetNode {
         return c;
     }
 
-    /** Opens a slot at {@code i} (the caller fills it). */
+    /** Opens a slot at {@code i} (the caller fills it with {@link #set}). */
     void open(int i) {
         if (n == scores.length) {
             int c = n * 2;
@@ -150,12 +178,16 @@ final class ZSetNode {
             System.arraycopy(counts, i, counts, i + 1, n - i);
             System.arraycopy(loaded, i, loaded, i + 1, n - i);
         }
+        members[i] = null;
         n++;
     }
 
     /** Removes the entries {@code [from, to)}. */
     void close(int from, int to) {
         int k = to - from;
+        for (int i = from; i < to; i++) {
+            memberBytes -= memberBytes(members[i].length);
+        }
         System.arraycopy(scores, to, scores, from, n - to);
         System.arraycopy(members, to, members, from, n - to);
         if (!leaf) {
@@ -173,8 +205,7 @@ final class ZSetNode {
         for (int i = from; i < n; i++) {
             int j = to.n;
             to.open(j);
-            to.scores[j] = scores[i];
-            to.members[j] = members[i];
+            to.set(j, scores[i], members[i]);
             if (!leaf) {
                 to.children[j] = children[i];
                 to.counts[j] = counts[i];

@@ -197,8 +197,7 @@ final class ZSetTree {
             top.children[0] = root.pos;
             top.loaded[0] = root;
             top.counts[0] = root.count();
-            top.scores[0] = root.scores[0];
-            top.members[0] = root.members[0];
+            top.set(0, root.scores[0], root.members[0]);
             root = top;
             split(top, 0);
         }
@@ -209,8 +208,7 @@ final class ZSetTree {
         if (node.leaf) {
             int i = leafIndex(node, s, m);
             node.open(i);
-            node.scores[i] = s;
-            node.members[i] = m;
+            node.set(i, s, m);
             return;
         }
         int i = childIndex(node, s, m);
@@ -305,8 +303,7 @@ final class ZSetTree {
     }
 
     private static void refresh(ZSetNode node, int i, ZSetNode c) {
-        node.scores[i] = c.scores[0];
-        node.members[i] = c.members[0];
+        node.set(i, c.scores[0], c.members[0]);
     }
 
     /** Marks {@code node} changed: its stored copy, if any, is replaced at the next {@link #write}. */

@@ -1,0 +1,130 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+
+/**
+ * What a big sorted set's write saves: a node's size known without summing its entries, nodes
+ * stored in whole {@link ZSetNode#PAD} steps that older (unpadded) nodes still read like, and the
+ * nodes a header retires removed once, not again by the next write.
+ */
+class ZSetNodeTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aNodeKnowsItsSizeAsEntriesComeAndGo() {
+        ZSetTree t = new ZSetTree(new ZSetNode(true, 4), false, 4, p -> {
+            throw new AssertionError("nothing is stored");
+        }, p -> { });
+        SplittableRandom random = new SplittableRandom(5);
+        List<byte[]> in = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            byte[] m = ("m" + i + "x".repeat(random.nextInt(200))).getBytes(StandardCharsets.UTF_8);
+            t.insert(i % 37, m);
+            in.add(m);
+        }
+        for (int i = 0; i < 400; i += 3) {
+            assertTrue(t.delete(i % 37, in.get(i)));
+        }
+        int[] nodes = {0};
+        check(t.root(), nodes);
+        assertTrue(nodes[0] > 50, nodes[0] + " nodes: splits and merges ran");
+    }
+
+    private static void check(ZSetNode node, int[] nodes) {
+        nodes[0]++;
+        long expected = ZSetTreeLayout.N_OFFSET + HashLayout.varintLength(node.n);
+        for (int i = 0; i < node.n; i++) {
+            int length = node.members[i].length;
+            expected += (node.leaf ? 0 : ZSetTreeLayout.CHILD_LENGTH) + ZSetLayout.SCORE_LENGTH
+                    + HashLayout.varintLength(length) + length;
+        }
+        assertEquals(expected, node.bytes(), "node of " + node.n + " entries");
+        for (int i = 0; !node.leaf && i < node.n; i++) {
+            check(node.loaded[i], nodes);
+        }
+    }
+
+    @Test
+    void aNodeIsStoredInWholeStepsAndAnUnpaddedOneReadsTheSame() {
+        for (boolean leaf : new boolean[] {true, false}) {
+            ZSetNode node = new ZSetNode(leaf, 4);
+            for (int i = 0; i < 9; i++) {
+                node.open(i);
+                node.set(i, i * 1.5, ("member" + i).getBytes(StandardCharsets.UTF_8));
+                if (!leaf) {
+                    node.children[i] = 100 + i;
+                    node.counts[i] = 7 + i;
+                }
+            }
+            byte[] raw = node.encode();
+            assertEquals(0, raw.length % ZSetNode.PAD, raw.length + " bytes");
+            assertTrue(raw.length >= node.bytes() && raw.length < node.bytes() + ZSetNode.PAD);
+            byte[] unpadded = Arrays.copyOf(raw, (int) node.bytes()); // as stored before nodes were padded
+            for (byte[] stored : new byte[][] {raw, unpadded}) {
+                ZSetNode back = ZSetNode.decode(stored, 3);
+                assertEquals(9, back.n);
+                assertEquals(node.bytes(), back.bytes());
+                for (int i = 0; i < 9; i++) {
+                    assertEquals(node.scores[i], back.scores[i]);
+                    assertArrayEquals(node.members[i], back.members[i]);
+                    if (!leaf) {
+                        assertEquals(node.children[i], back.children[i]);
+                        assertEquals(node.counts[i], back.counts[i]);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aWriteDoesNotRemoveAgainTheNodesTheLastOneRemoved() throws Exception {
+        byte[] key = "z".getBytes(StandardCharsets.UTF_8);
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            j.configSet("zset-max-listpack-entries", "8");
+            for (int i = 0; i < 200; i++) {
+                j.zadd("z", i * 10, "m" + (1000 + i)); // members in score order: a score change moves no entry
+            }
+            KeyValueStore db = s.context().dbs.opened(0);
+            ListElements e = db.elements(false);
+            AtomicInteger writes = new AtomicInteger();
+            e.afterWrite = writes::incrementAndGet;
+            for (int round = 1; round <= 3; round++) {
+                writes.set(0);
+                assertEquals(0, j.zadd("z", 1000 + round, "m1100"));
+                KeyValueStore.Entry h = db.get(key);
+                long[] retired = ZSetTreeLayout.retired(h);
+                assertTrue(retired.length >= 4, retired.length + " nodes retired: a leaf and an inner node a tree");
+                for (long p : retired) {
+                    assertNull(e.get(ZSetTreeLayout.get(h, ZSetTreeLayout.ID_OFFSET), p), "retired node " + p + " removed");
+                }
+                // The new nodes (one a retired one), the header, the removals; none for the last write's
+                assertEquals(2 * retired.length + 1, writes.get(), "map writes of round " + round);
+                assertTrue(e.zsetNodes().retiredRemoved(ZSetTreeLayout.get(h, ZSetTreeLayout.ID_OFFSET),
+                        ZSetTreeLayout.get(h, ZSetTreeLayout.NEXT_OFFSET)));
+            }
+        }
+        try (ColossalServer s = TestServers.colossal(dir)) {
+            KeyValueStore db = s.context().dbs.opened(0);
+            KeyValueStore.Entry h = db.get(key);
+            assertFalse(db.elements(false).zsetNodes().retiredRemoved(ZSetTreeLayout.get(h, ZSetTreeLayout.ID_OFFSET),
+                    ZSetTreeLayout.get(h, ZSetTreeLayout.NEXT_OFFSET)), "a new process removes them again: a kill may have left them");
+        }
+    }
+}
