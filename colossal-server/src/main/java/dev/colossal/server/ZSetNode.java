@@ -9,9 +9,6 @@ import java.util.Arrays;
  */
 final class ZSetNode {
 
-    /** A node's stored bytes are a multiple of this ({@link #encode} says why). */
-    static final int PAD = 256;
-
     final boolean leaf;
     /** Where the node is stored, or -1 for a node not yet written. */
     long pos;
@@ -99,10 +96,7 @@ final class ZSetNode {
             throw new ReplyException("ERR a node of this sorted set would exceed the largest entry this server stores ("
                     + StoredValue.MAP_MAX_VALUE + " bytes); keep large members under keys of their own");
         }
-        // Padded to a whole step: the element map then frees and takes runs of a few sizes only, so a
-        // write finds a run of its node's exact size among the ones the last write freed instead of
-        // splitting a bigger one. Readers stop after the n entries.
-        byte[] out = new byte[(int) Math.min(StoredValue.MAP_MAX_VALUE, (length + PAD - 1) / PAD * PAD)];
+        byte[] out = new byte[(int) length];
         out[ZSetTreeLayout.KIND_OFFSET] = leaf ? ZSetTreeLayout.LEAF : ZSetTreeLayout.INNER;
         int at = HashLayout.putVarint(out, ZSetTreeLayout.N_OFFSET, n);
         for (int i = 0; i < n; i++) {

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,9 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 /**
- * What a big sorted set's write saves: a node's size known without summing its entries, nodes
- * stored in whole {@link ZSetNode#PAD} steps that older (unpadded) nodes still read like, and the
- * nodes a header retires removed once, not again by the next write.
+ * What a big sorted set's write saves: a node's size known without summing its entries (and
+ * stored in exactly that many bytes), and the nodes a header retires removed once, not again by
+ * the next write.
  */
 class ZSetNodeTest {
 
@@ -62,7 +61,7 @@ class ZSetNodeTest {
     }
 
     @Test
-    void aNodeIsStoredInWholeStepsAndAnUnpaddedOneReadsTheSame() {
+    void aNodeIsStoredInItsKeptSizeAndReadsBackTheSame() {
         for (boolean leaf : new boolean[] {true, false}) {
             ZSetNode node = new ZSetNode(leaf, 4);
             for (int i = 0; i < 9; i++) {
@@ -74,20 +73,16 @@ class ZSetNodeTest {
                 }
             }
             byte[] raw = node.encode();
-            assertEquals(0, raw.length % ZSetNode.PAD, raw.length + " bytes");
-            assertTrue(raw.length >= node.bytes() && raw.length < node.bytes() + ZSetNode.PAD);
-            byte[] unpadded = Arrays.copyOf(raw, (int) node.bytes()); // as stored before nodes were padded
-            for (byte[] stored : new byte[][] {raw, unpadded}) {
-                ZSetNode back = ZSetNode.decode(stored, 3);
-                assertEquals(9, back.n);
-                assertEquals(node.bytes(), back.bytes());
-                for (int i = 0; i < 9; i++) {
-                    assertEquals(node.scores[i], back.scores[i]);
-                    assertArrayEquals(node.members[i], back.members[i]);
-                    if (!leaf) {
-                        assertEquals(node.children[i], back.children[i]);
-                        assertEquals(node.counts[i], back.counts[i]);
-                    }
+            assertEquals(node.bytes(), raw.length);
+            ZSetNode back = ZSetNode.decode(raw, 3);
+            assertEquals(9, back.n);
+            assertEquals(node.bytes(), back.bytes());
+            for (int i = 0; i < 9; i++) {
+                assertEquals(node.scores[i], back.scores[i]);
+                assertArrayEquals(node.members[i], back.members[i]);
+                if (!leaf) {
+                    assertEquals(node.children[i], back.children[i]);
+                    assertEquals(node.counts[i], back.counts[i]);
                 }
             }
         }
