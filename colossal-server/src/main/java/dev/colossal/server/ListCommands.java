@@ -188,9 +188,7 @@ final class ListCommands {
             }
             long[] span = span(start, end, list.size());
             r.array((int) (span[1] - span[0]));
-            for (long i = span[0]; i < span[1]; i++) {
-                r.bulk(list.get(i));
-            }
+            list.reply(span[0], span[1], r);
         } finally {
             l.unlock();
         }

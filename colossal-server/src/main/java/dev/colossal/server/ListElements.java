@@ -103,6 +103,11 @@ final class ListElements implements AutoCloseable {
         return map.get(ListLayout.elementKey(id, position));
     }
 
+    /** Appends the elements at {@code [from, to)} of collection {@code id} to {@code r}, in order, each a bulk reply. */
+    void reply(long id, long from, long to, Reply r) {
+        ElementReads.mine().reply(map, id, from, to, r);
+    }
+
     void put(long id, long position, byte[] element) {
         map.put(ListLayout.elementKey(id, position), element);
         MemoryBudget b = budget;

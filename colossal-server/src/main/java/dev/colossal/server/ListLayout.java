@@ -78,6 +78,12 @@ final class ListLayout {
         return k;
     }
 
+    /** Writes the key of the element at {@code position} of collection {@code id} at {@code at} of {@code b}. */
+    static void putElementKey(byte[] b, int at, long id, long position) {
+        LONG_BE.set(b, at + ID_OFFSET, id);
+        LONG_BE.set(b, at + POSITION_OFFSET, position);
+    }
+
     /** @return the key of collection {@code id}'s root */
     static byte[] rootKey(long id) {
         byte[] k = new byte[ROOT_KEY_LENGTH];

@@ -95,6 +95,11 @@ final class StoredList {
         return v;
     }
 
+    /** Appends elements {@code [from, to)} to {@code r}, in order, each a bulk reply. */
+    void reply(long from, long to, Reply r) {
+        elements.reply(id, first + from, first + to, r);
+    }
+
     /** @return elements {@code [from, to)} */
     List<byte[]> range(long from, long to) {
         List<byte[]> out = new ArrayList<>((int) Math.min(to - from, 1 << 16));

@@ -70,7 +70,7 @@ class MigrateDifferentialTest {
         to.call("FLUSHALL");
         from.call("FLUSHALL");
         from.call("SET", "s", "text");
-        from.call("PEXPIRE", "s", "100000");
+        from.call("PEXPIRE", "s", "105000"); // mid-bucket: PTTL / 10000 reads 10 for the next 5 s
         from.call("HSET", "h", "f", "v", "g", "w");
         from.call("RPUSH", "l", "a", "b", "c");
         from.call("ZADD", "z", "1", "m", "2.5", "n");

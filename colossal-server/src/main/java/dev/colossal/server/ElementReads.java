@@ -1,0 +1,47 @@
+package dev.colossal.server;
+
+import dev.colossal.map.BytesMap;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Answers a run of one list's elements as bulk replies, each copied by the map straight into the
+ * reply buffer behind its header (as GET's value is): no key or value array per element, and one
+ * copy of its bytes instead of two. One per event-loop thread ({@link #mine}), reused by every
+ * command the thread runs.
+ */
+final class ElementReads {
+
+    private static final ThreadLocal<ElementReads> MINE = ThreadLocal.withInitial(ElementReads::new);
+
+    private final byte[] keyBytes = new byte[ListLayout.ELEMENT_KEY_LENGTH];
+    private final MemorySegment key = MemorySegment.ofArray(keyBytes);
+
+    private ElementReads() {}
+
+    /** @return this thread's reader */
+    static ElementReads mine() {
+        return MINE.get();
+    }
+
+    /**
+     * Appends to {@code r} the elements at positions {@code [from, to)} of collection {@code id}, in
+     * order, each a bulk reply.
+     *
+     * @throws IllegalStateException if one is missing: the element map is damaged
+     */
+    void reply(BytesMap map, long id, long from, long to, Reply r) {
+        for (long p = from; p < to; p++) {
+            ListLayout.putElementKey(keyBytes, 0, id, p);
+            long at = r.valueSlot(0);
+            long n;
+            while ((n = map.get(key, r.segment(), at)) > r.room(at)) {
+                r.ensureSlot(at, n);
+            }
+            if (n < 0) {
+                throw new IllegalStateException("list element position=" + p + " of id=" + Long.toHexString(id)
+                        + " is missing: the element map is damaged");
+            }
+            r.bulkAt(at, (int) n);
+        }
+    }
+}
