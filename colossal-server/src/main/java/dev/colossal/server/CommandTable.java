@@ -277,9 +277,13 @@ final class CommandTable {
         long start = System.nanoTime();
         // OBJECT names no key in its spec, so OBJECT IDLETIME looks without using, as in Redis
         ctx.access.touchKeys(spec, args, c.db, start);
+        int replyStart = r.len;
         try {
             spec.handler().run(c, args, r);
         } catch (RuntimeException e) {
+            // What the command wrote of its reply before it failed goes: an array header without its
+            // elements (LRANGE meeting a damaged element) would put the client's replies out of step.
+            r.len = replyStart;
             failed(c, e);
         }
         if (monitored && Monitors.shownAfter(name)) {

@@ -60,4 +60,28 @@ class ElementReadsTest {
             assertTrue(e.getMessage().contains("is missing"), e.getMessage());
         }
     }
+
+    /**
+     * Served, the same damage answers LRANGE with the error alone, not an array header the error
+     * then cuts short: the connection's next reply is the next command's.
+     */
+    @Test
+    void aServerAnswersAMissingElementWithTheErrorAloneAndStaysInStep() throws Exception {
+        Path data = dir.resolve("served");
+        try (Databases dbs = Databases.open(data, 16, 0, System::currentTimeMillis)) {
+            KeyValueStore store = dbs.opened(0);
+            byte[] key = "l".getBytes();
+            StoredList.readOrEmpty(store, key).push(false, new byte[][] {"a".getBytes(), "b".getBytes(), "c".getBytes()}, 0, 3);
+            StoredList list = StoredList.read(store, key);
+            store.elements(false).remove(list.id(), list.first() + 1);
+        }
+        try (ColossalServer s = ColossalServer.start(ServerConfig.defaults().withDataDir(data).withPorts(0, -1));
+             Wire w = new Wire(s.port())) {
+            String reply = w.call("LRANGE", "l", "0", "-1");
+            assertTrue(reply.startsWith("-ERR ") && reply.contains("is missing") && reply.indexOf("\r\n") == reply.length() - 2,
+                    reply);
+            assertTrue(w.call("PING").equals("+PONG\r\n"), "in step after the error");
+            assertTrue(w.call("LINDEX", "l", "0").equals("$1\r\na\r\n"));
+        }
+    }
 }
