@@ -518,10 +518,6 @@ final class AdminCommands {
         }
     }
 
-    /** Redis 7.0's eviction policies, in its error's order. */
-    private static final List<String> REDIS_POLICIES = List.of("volatile-lru", "volatile-lfu", "volatile-random",
-            "volatile-ttl", "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
-
     /**
      * CONFIG SET: the slow log's two bounds are set as in Redis (an operator lowers
      * slowlog-log-slower-than to catch a slow command, then puts it back); the rest is refused, as
@@ -660,9 +656,9 @@ final class AdminCommands {
                         + " memory value");
                 return;
             }
-            if (name.equals("maxmemory-policy") && !REDIS_POLICIES.contains(value.toLowerCase(Locale.ROOT))) {
+            if (name.equals("maxmemory-policy") && !ServerConfig.REDIS_POLICIES.contains(value.toLowerCase(Locale.ROOT))) {
                 r.error("ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument(s) must be"
-                        + " one of the following: " + String.join(", ", REDIS_POLICIES));
+                        + " one of the following: " + String.join(", ", ServerConfig.REDIS_POLICIES));
                 return;
             }
             String lower = value.toLowerCase(Locale.ROOT);

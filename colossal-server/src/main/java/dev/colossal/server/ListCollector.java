@@ -177,14 +177,7 @@ final class ListCollector implements AutoCloseable {
             if (now == null || !java.util.Arrays.deepEquals(now, owners)) {
                 return; // RENAME moved it meanwhile: the next walk looks again
             }
-            long[] range = null;
-            for (byte[] owner : owners) {
-                KeyValueStore.Entry h = m.raw(owner); // a chunked string's header, not its bytes
-                long[] held = h == null ? null : held(h, id);
-                if (held != null) {
-                    range = held;
-                }
-            }
+            long[] range = heldByOwners(m, owners, id);
             if (range == null) {
                 remove(e, id, positions);
                 e.removeRoot(id);
@@ -240,11 +233,8 @@ final class ListCollector implements AutoCloseable {
             if (!java.util.Arrays.deepEquals(e.owners(id), owners)) {
                 return false;
             }
-            for (byte[] owner : owners) {
-                KeyValueStore.Entry h = m.raw(owner);
-                if (h != null && held(h, id) != null) {
-                    return true;   // RENAME moved it under a new name, or a write kept it: held, not garbage
-                }
+            if (heldByOwners(m, owners, id) != null) {
+                return true;   // RENAME moved it under a new name, or a write kept it: held, not garbage
             }
         } finally {
             for (int i = 0; i < locked; i++) {
@@ -255,6 +245,19 @@ final class ListCollector implements AutoCloseable {
             e.drop(id, ranges[i], ranges[i + 1]);   // each drop removes the root after its elements: a crash leaves a walk's work
         }
         return true;
+    }
+
+    /** @return what an owner's header holds of collection {@code id} ({@link #held}), null if none does; under the owners' locks */
+    private static long[] heldByOwners(MapStore m, byte[][] owners, long id) {
+        long[] range = null;
+        for (byte[] owner : owners) {
+            KeyValueStore.Entry h = m.raw(owner); // a chunked string's header, not its bytes
+            long[] held = h == null ? null : held(h, id);
+            if (held != null) {
+                range = held;
+            }
+        }
+        return range;
     }
 
     /**

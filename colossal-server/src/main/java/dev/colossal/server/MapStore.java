@@ -614,21 +614,29 @@ final class MapStore implements KeyValueStore {
 
     /**
      * Passes up to {@code n} live keys and their deadlines, read from a random point of the scan's
-     * order on: {@link SampledEviction}'s sample.
+     * order on, wrapping once at the end: {@link SampledEviction}'s sample, and RANDOMKEY's key.
      *
      * @param volatileOnly take only keys that have a TTL
-     * @param maxSteps     scan steps (of 16 slots) to read at most
+     * @param maxSteps     scan steps (of 16 slots) to read at most; a whole pass ends sooner
      */
     void sample(int n, boolean volatileOnly, int maxSteps, BiConsumer<byte[], Long> action) {
-        long cursor = ThreadLocalRandom.current().nextLong(map.scanCursorLimit());
+        long start = ThreadLocalRandom.current().nextLong(map.scanCursorLimit());
         int[] taken = {0};
-        for (int step = 0; step < maxSteps && taken[0] < n; step++) {
+        long cursor = start;
+        boolean wrapped = false;
+        for (int step = 0; step < maxSteps && taken[0] < n && (!wrapped || cursor < start); step++) {
             cursor = scanKeys(cursor, 16, k -> true, (k, at) -> {
                 if (taken[0] < n && (!volatileOnly || at != StoredValue.NO_EXPIRY)) {
                     taken[0]++;
                     action.accept(k, at);
                 }
             });
+            if (cursor == 0) {
+                if (wrapped || start == 0) {
+                    return;
+                }
+                wrapped = true;
+            }
         }
     }
 
@@ -672,24 +680,8 @@ final class MapStore implements KeyValueStore {
 
     @Override
     public byte[] randomKey() {
-        long start = ThreadLocalRandom.current().nextLong(map.scanCursorLimit());
         byte[][] found = new byte[1][];
-        // From start to the end, then from 0 back to start: at most one pass over the map.
-        long cursor = start;
-        boolean wrapped = false;
-        while (found[0] == null && (!wrapped || cursor < start)) {
-            cursor = scanKeys(cursor, 16, k -> true, (k, at) -> {
-                if (found[0] == null) {
-                    found[0] = k;
-                }
-            });
-            if (cursor == 0) {
-                if (wrapped || start == 0) {
-                    break;
-                }
-                wrapped = true;
-            }
-        }
+        sample(1, false, Integer.MAX_VALUE, (k, at) -> found[0] = k);   // at most one pass over the map
         return found[0];
     }
 

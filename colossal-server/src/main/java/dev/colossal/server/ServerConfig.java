@@ -65,10 +65,9 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
     /** The policies served, in the order errors list them: noeviction is the default. */
     static final String POLICIES = "noeviction (the default), allkeys-lru, allkeys-random, volatile-lru, volatile-random"
             + " and volatile-ttl";
-    private static final List<String> POLICY_NAMES = List.of(NOEVICTION, ALLKEYS_LRU, "allkeys-random", "volatile-lru",
-            "volatile-random", "volatile-ttl");
-    /** Redis's other policies, refused by name rather than as unknown words. */
-    private static final List<String> REDIS_POLICIES = List.of("volatile-lfu", "allkeys-lfu");
+    /** Redis 7.0's eviction policies, in its CONFIG SET error's order: the LFU ones are refused by name, not as unknown words. */
+    static final List<String> REDIS_POLICIES = List.of("volatile-lru", "volatile-lfu", "volatile-random",
+            "volatile-ttl", "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
 
     /**
      * Validates the settings.
@@ -111,11 +110,11 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
             requirePass = null;
         }
         maxMemoryPolicy = maxMemoryPolicy == null ? NOEVICTION : maxMemoryPolicy.toLowerCase(Locale.ROOT);
-        if (REDIS_POLICIES.contains(maxMemoryPolicy)) {
+        if (REDIS_POLICIES.contains(maxMemoryPolicy) && maxMemoryPolicy.endsWith("-lfu")) {
             throw new IllegalArgumentException("--maxmemory-policy=" + maxMemoryPolicy + " is not supported: this server"
                     + " keeps no access counts; its policies are " + POLICIES);
         }
-        if (!POLICY_NAMES.contains(maxMemoryPolicy)) {
+        if (!REDIS_POLICIES.contains(maxMemoryPolicy)) {
             throw new IllegalArgumentException("--maxmemory-policy=" + maxMemoryPolicy + " is not a policy; the supported"
                     + " ones are " + POLICIES);
         }
