@@ -76,7 +76,8 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--maxmemory-policy", paramLabel = "POLICY",
             description = "noeviction: refuse writes past --maxmemory with OOM (default); allkeys-lru: evict by"
-                    + " the map's CLOCK; allkeys-random, volatile-lru, volatile-random, volatile-ttl: evict by sampling,"
+                    + " the map's CLOCK; allkeys-lfu, allkeys-random, volatile-lru, volatile-lfu, volatile-random,"
+                    + " volatile-ttl: evict by sampling,"
                     + " as Redis")
     String maxMemoryPolicy;
 

@@ -2,18 +2,36 @@ package dev.colossal.server;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * When keys were last used, for OBJECT IDLETIME: an approximation kept in the heap, never in the map
- * files (a store to the mapped file on every GET would dirty a page per read, and the file would
- * be written back for reads).
+ * When keys were last used (OBJECT IDLETIME, the {@code -lru} policies) or, under an LFU policy,
+ * how often (OBJECT FREQ, the {@code -lfu} policies): an approximation kept in the heap, never in
+ * the map files (a store to the mapped file on every GET would dirty a page per read, and the file
+ * would be written back for reads).
  *
- * <p>Keys share {@link #SLOTS} slots by a hash of their database and bytes; each slot holds the
- * second (since the server started, plus one: 0 is "not used since start") of the last use of any
- * key in it. So a key's idle time is never said to be longer than it is, but with many keys a key
- * may be given the more recent use of another in its slot. A key not used since the server started
- * is idle since the start, as Redis counts keys it loaded at its start. Slots are written by every
- * event loop without a lock: an int store is whole, and a lost race loses one use's second.
+ * <p>Keys share {@link #SLOTS} slots by a hash of their database and bytes. In LRU mode each slot
+ * holds the second (since the server started, plus one: 0 is "not used since start") of the last
+ * use of any key in it. So a key's idle time is never said to be longer than it is, but with many
+ * keys a key may be given the more recent use of another in its slot. A key not used since the
+ * server started is idle since the start, as Redis counts keys it loaded at its start. Slots are
+ * written by every event loop without a lock: an int store is whole, and a lost race loses one use.
+ *
+ * <p>In LFU mode a slot holds Redis's LFU word: a logarithmic use counter that halves its chances
+ * to grow as it grows ({@link #lfuLogFactor}) and loses one every {@link #lfuDecayMinutes}, and
+ * the minute it was last decayed:
+ *
+ * <pre>
+ *   bit 31     25 24 23            8 7          0
+ *      +--------+--+----------------+------------+
+ *      |  zero  |1 | minute (16 bit)|  counter   |
+ *      +--------+--+----------------+------------+
+ * </pre>
+ *
+ * The bit above the minute tells a slot in use from 0, a slot no key used yet since the mode
+ * began: its first use makes it {@link #LFU_INIT} at that minute, what Redis gives a new key (so a
+ * key's first touch here is not counted, as Redis counts none for the SET that made it). Switching
+ * between the modes clears every slot: Redis warns that its counts take time to adjust too.
  */
 final class AccessClock {
 
@@ -23,12 +41,25 @@ final class AccessClock {
     /** The longest idle time kept: an int of seconds, less room for the uptime (about 34 years). */
     private static final long MAX_IDLE = 1L << 30;
 
+    /** Redis's LFU_INIT_VAL: the counter of a key just made, so it is not evicted before a second use. */
+    static final int LFU_INIT = 5;
+    /** The highest use counter: Redis's 8 bits. */
+    static final int LFU_MAX = 255;
+    private static final int IN_USE = 1 << 24;
+    private static final long NANOS_PER_MINUTE = 60 * NANOS_PER_SECOND;
+
     private final int[] lastUse = new int[SLOTS];
     private final long startNanos = System.nanoTime();
+    /** Whether slots count uses (an LFU policy) rather than keep the last one's second. */
+    private volatile boolean lfu;
+    /** Redis's lfu-log-factor: how much harder each step of the counter is to climb. */
+    volatile int lfuLogFactor = 10;
+    /** Redis's lfu-decay-time: minutes for the counter to lose one; 0 never decays. */
+    volatile int lfuDecayMinutes = 1;
 
     /** {@code key} of database {@code db} was used at {@code nowNanos} ({@link System#nanoTime}). */
     void touch(int db, byte[] key, long nowNanos) {
-        lastUse[slot(hash(db, key))] = second(nowNanos);
+        use(slot(hash(db, key)), nowNanos);
     }
 
     /** The same, for a key in a request's buffer: GET's and SET's, which are never copied out. */
@@ -37,7 +68,76 @@ final class AccessClock {
         for (long i = at, end = at + length; i < end; i++) {
             h = 31 * h + buf.get(ValueLayout.JAVA_BYTE, i);
         }
-        lastUse[slot(h)] = second(nowNanos);
+        use(slot(h), nowNanos);
+    }
+
+    private void use(int slot, long nowNanos) {
+        if (!lfu) {
+            lastUse[slot] = second(nowNanos);
+            return;
+        }
+        int word = lastUse[slot];
+        int minute = minute(nowNanos);
+        if (word == 0) {
+            lastUse[slot] = lfuWord(minute, LFU_INIT);
+            return;
+        }
+        int counter = decayed(word, minute);
+        if (counter < LFU_MAX) {
+            double chance = 1.0 / (Math.max(0, counter - LFU_INIT) * (double) lfuLogFactor + 1);
+            if (ThreadLocalRandom.current().nextDouble() < chance) {
+                counter++;
+            }
+        }
+        lastUse[slot] = lfuWord(minute, counter);
+    }
+
+    /**
+     * Counts uses (an LFU policy) or keeps last uses (any other); a change of mode clears every
+     * slot, so no key is judged by the other mode's numbers.
+     */
+    void countUses(boolean on) {
+        if (lfu != on) {
+            lfu = on;
+            java.util.Arrays.fill(lastUse, 0);
+        }
+    }
+
+    /** @return whether slots count uses: an LFU policy is in force */
+    boolean countsUses() {
+        return lfu;
+    }
+
+    /**
+     * @return {@code key}'s use counter at {@code nowNanos}, less the decay since it was last used,
+     *     as OBJECT FREQ answers it; {@link #LFU_INIT} for a slot no key has used
+     */
+    int frequency(int db, byte[] key, long nowNanos) {
+        int word = lastUse[slot(hash(db, key))];
+        return word == 0 ? LFU_INIT : decayed(word, minute(nowNanos));
+    }
+
+    /** RESTORE ... FREQ under an LFU policy: {@code key}'s counter is {@code freq} (0..255) now. */
+    void restoredFrequency(int db, byte[] key, int freq, long nowNanos) {
+        lastUse[slot(hash(db, key))] = lfuWord(minute(nowNanos), freq);
+    }
+
+    private int decayed(int word, int minute) {
+        int counter = word & LFU_MAX;
+        int decay = lfuDecayMinutes;
+        if (decay == 0) {
+            return counter;
+        }
+        int elapsed = (minute - (word >>> 8 & 0xFFFF)) & 0xFFFF;   // the minute wraps at 16 bits, as Redis's
+        return Math.max(0, counter - elapsed / decay);
+    }
+
+    private static int lfuWord(int minute, int counter) {
+        return IN_USE | (minute & 0xFFFF) << 8 | counter;
+    }
+
+    private int minute(long nowNanos) {
+        return (int) ((nowNanos - startNanos) / NANOS_PER_MINUTE);
     }
 
     /** Touches the keys {@code spec} names in {@code args}, as the command is about to use them. */
@@ -56,12 +156,18 @@ final class AccessClock {
      * (before the server started too: a slot holds negative seconds then, never 0, which is "unused").
      */
     void restored(int db, byte[] key, long idle, long nowNanos) {
+        if (lfu) {
+            return;   // Redis too takes IDLETIME under an LRU policy only, and FREQ under LFU
+        }
         long at = second(nowNanos) - Math.min(idle, MAX_IDLE);
         lastUse[slot(hash(db, key))] = at == 0 ? -1 : (int) at;
     }
 
     /** @return the whole seconds since {@code key} of {@code db} was last used, at {@code nowNanos} */
     long idleSeconds(int db, byte[] key, long nowNanos) {
+        if (lfu) {
+            return 0;   // OBJECT IDLETIME is refused under LFU; a slot holds no second then
+        }
         int at = lastUse[slot(hash(db, key))];
         return Math.max(0, (long) second(nowNanos) - (at == 0 ? 1 : at));
     }

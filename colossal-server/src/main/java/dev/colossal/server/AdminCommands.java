@@ -453,6 +453,8 @@ final class AdminCommands {
         m.put("dir", ctx.config.dataDir().toAbsolutePath().toString());
         m.put("maxmemory", Long.toString(ctx.dbs.maxMemory()));
         m.put("maxmemory-policy", ctx.dbs.policy());
+        m.put("lfu-log-factor", Integer.toString(ctx.access.lfuLogFactor));
+        m.put("lfu-decay-time", Integer.toString(ctx.access.lfuDecayMinutes));
         m.put("protected-mode", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
         m.put("slowlog-max-len", Long.toString(ctx.slowLog.maxLen()));
@@ -521,14 +523,15 @@ final class AdminCommands {
     /**
      * CONFIG SET: the slow log's two bounds are set as in Redis (an operator lowers
      * slowlog-log-slower-than to catch a slow command, then puts it back); the rest is refused, as
-     * the server takes its settings at start only. maxmemory is set under noeviction, whose bound
-     * is the server's; setting it under allkeys-lru, or maxmemory-policy, to what they are is an
-     * OK (a client may set its cache's policy on connect), and so is latency-monitor-threshold 0
+     * the server takes its settings at start only. maxmemory and maxmemory-policy are set under
+     * every policy but allkeys-lru, whose bound the map files keep; setting those two to what they
+     * are is an OK (a client may set its cache's policy on connect), and so is latency-monitor-threshold 0
      * (monitoring stays off); another value is refused with why: allkeys-lru's bound is kept in
      * the map files. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
-     * latency-tracking and its info percentiles are {@link LatencyTracking}'s. A maxmemory that is
+     * latency-tracking and its info percentiles are {@link LatencyTracking}'s; lfu-log-factor and
+     * lfu-decay-time tune the {@link AccessClock}'s use counts. A maxmemory that is
      * no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
@@ -554,6 +557,8 @@ final class AdminCommands {
         double[] percentiles = null;
         long setEntries = -1;
         long zsetEntries = -1;
+        int lfuLogFactor = -1;
+        int lfuDecay = -1;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -601,6 +606,21 @@ final class AdminCommands {
                     r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - argument must be a"
                             + " memory value");
                     return;
+                }
+                continue;
+            }
+            if (name.equals("lfu-log-factor") || name.equals("lfu-decay-time")) {
+                OptionalLong v = Args.toLong(a[i + 1]);
+                if (v.isEmpty() || v.getAsLong() < 0 || v.getAsLong() > Integer.MAX_VALUE) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
+                            ? "argument couldn't be parsed into an integer"
+                            : "argument must be between 0 and " + Integer.MAX_VALUE + " inclusive"));
+                    return;
+                }
+                if (name.equals("lfu-log-factor")) {
+                    lfuLogFactor = (int) v.getAsLong();
+                } else {
+                    lfuDecay = (int) v.getAsLong();
                 }
                 continue;
             }
@@ -681,9 +701,8 @@ final class AdminCommands {
                             + (ctx.dbs.evicts() ? "allkeys-lru's bound (" + ctx.dbs.maxMemory() + " bytes) is kept in the"
                             + " map files, with the policy; to change them, stop the server and 'colossal copy' the maps"
                             + " into a new data directory with --max-bytes (0 for none), and serve that"
-                            : lower.equals(ServerConfig.ALLKEYS_LRU) ? "allkeys-lru's bound is kept in the map files,"
-                            + " made with it: start the server with --maxmemory-policy allkeys-lru on a new data directory"
-                            : "it keeps no access counts (LFU); its policies are " + ServerConfig.POLICIES));
+                            : "allkeys-lru's bound is kept in the map files, made with it: start the server with"
+                            + " --maxmemory-policy allkeys-lru on a new data directory"));
                     return;
                 }
             } else {
@@ -727,6 +746,12 @@ final class AdminCommands {
             }
             if (zsetEntries >= 0) {
                 ctx.zsetMaxListpackEntries = zsetEntries;
+            }
+            if (lfuLogFactor >= 0) {
+                ctx.access.lfuLogFactor = lfuLogFactor;
+            }
+            if (lfuDecay >= 0) {
+                ctx.access.lfuDecayMinutes = lfuDecay;
             }
             r.ok();
         } else {

@@ -274,7 +274,7 @@ final class Databases implements AutoCloseable {
      * Sets the policy of a server whose maps have no bound of their own: {@code noeviction} or one
      * of {@link SampledEviction#POLICIES}, at start and by CONFIG SET.
      *
-     * @param access the keys' last uses, for {@code volatile-lru}
+     * @param access the keys' last uses, for {@code volatile-lru}; it counts uses under an LFU policy
      * @throws IllegalStateException under {@code allkeys-lru}, whose bound is in the map files
      */
     void usePolicy(String name, AccessClock access) {
@@ -282,6 +282,7 @@ final class Databases implements AutoCloseable {
             throw new IllegalStateException("the bound of an allkeys-lru cache is kept by its map files");
         }
         budget.evictBy(name.equals(ServerConfig.NOEVICTION) ? null : new SampledEviction(name, this, access));
+        access.countUses(name.endsWith("-lfu"));
         policy = name;
     }
 
@@ -293,6 +294,14 @@ final class Databases implements AutoCloseable {
     /** @return whether {@code maxmemory} is kept by evicting ({@code allkeys-lru}), in the map files */
     boolean evicts() {
         return evicts;
+    }
+
+    /**
+     * @return whether a bound evicts keys by their uses (an {@code -lru} or {@code -lfu} policy with
+     *     {@code maxmemory} set), under which Redis gives each small integer value an object of its own
+     */
+    boolean evictsByUse() {
+        return evicts || maxMemory() > 0 && (policy.endsWith("-lru") || policy.endsWith("-lfu"));
     }
 
     /** @return {@code maxmemory} now, in bytes, 0 for none (CONFIG SET changes it under {@code noeviction}) */

@@ -12,7 +12,8 @@ import java.util.concurrent.locks.Lock;
  * any Redis up to 7.2 dumps of a string, a hash, a set, a list, a sorted set or a stream (one
  * without consumer groups). RESTORE checks its arguments in Redis's order, so each
  * bad request gets the error Redis gives it; IDLETIME sets what OBJECT IDLETIME answers ({@link AccessClock})
- * and FREQ is taken without effect (no LFU policy here counts accesses).
+ * and FREQ what OBJECT FREQ answers, under an LFU policy (each is taken without effect under the other
+ * kind of policy, as Redis takes them).
  */
 final class DumpCommands {
 
@@ -123,6 +124,7 @@ final class DumpCommands {
         boolean idle = false;
         long idleSeconds = 0;
         boolean freq = false;
+        int frequency = 0;
         for (int j = 4; j < a.length; j++) {
             boolean hasValue = j + 1 < a.length;
             if (Args.is(a[j], "REPLACE")) {
@@ -140,6 +142,7 @@ final class DumpCommands {
                     return;
                 }
                 freq = true;
+                frequency = (int) Args.toLong(a[j]).getAsLong();
             } else {
                 r.error(Errors.SYNTAX);
                 return;
@@ -204,6 +207,8 @@ final class DumpCommands {
             }
             if (idle) {
                 ctx.access.restored(c.db, a[1], idleSeconds, System.nanoTime());
+            } else if (freq && ctx.access.countsUses()) {
+                ctx.access.restoredFrequency(c.db, a[1], frequency, System.nanoTime());
             }
             r.ok();
         } finally {

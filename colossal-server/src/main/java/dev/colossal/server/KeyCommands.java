@@ -363,26 +363,31 @@ final class KeyCommands {
     }
 
     /**
-     * OBJECT FREQ: Redis counts accesses only under an LFU policy, and no policy here is one, so
-     * an existing key gets Redis's refusal, a missing one nil.
-     * {@code redis-cli --hotkeys} stops on this error, as it does against redis-server.
+     * OBJECT FREQ without an LFU policy: Redis counts uses under one only, so an existing key gets
+     * its refusal. {@code redis-cli --hotkeys} stops on this error, as it does against redis-server.
      */
     private static final String NO_LFU = "ERR An LFU maxmemory policy is not selected, access frequency not tracked."
             + " Please note that when switching between policies at runtime LRU and LFU data will take some time to"
             + " adjust.";
+    /** OBJECT IDLETIME under an LFU policy: Redis keeps no last use then. */
+    private static final String NO_LRU = "ERR An LFU maxmemory policy is selected, idle time not tracked."
+            + " Please note that when switching between policies at runtime LRU and LFU data will take some time to"
+            + " adjust.";
 
     /**
-     * OBJECT FREQ or IDLETIME of key {@code a[2]}: nil if it is missing, else FREQ's refusal or the
-     * seconds since its last use by the {@link AccessClock}'s approximation (no policy here is an
-     * LFU one, under which Redis refuses IDLETIME instead).
+     * OBJECT FREQ or IDLETIME of key {@code a[2]}: nil if it is missing, else what the {@link
+     * AccessClock}'s approximation says, the use counter under an LFU policy and the seconds since
+     * the last use under any other; the other one is refused, as Redis refuses it.
      */
     private void usage(Client c, byte[][] a, Reply r, boolean freq) {
         if (a.length != 3) {
             r.error(Errors.arity(freq ? "object|freq" : "object|idletime"));
         } else if (ctx.db(c).raw(a[2]) == null) {
             r.nullBulk();
+        } else if (freq != ctx.access.countsUses()) {
+            r.error(freq ? NO_LFU : NO_LRU);
         } else if (freq) {
-            r.error(NO_LFU);
+            r.integer(ctx.access.frequency(c.db, a[2], System.nanoTime()));
         } else {
             r.integer(ctx.access.idleSeconds(c.db, a[2], System.nanoTime()));
         }
@@ -480,7 +485,7 @@ final class KeyCommands {
             r.bulk(n.isPresent() ? "int" : e.length() <= 44 && !e.chunked() ? "embstr" : "raw");
         } else {
             boolean shared = n.isPresent() && n.getAsLong() >= 0 && n.getAsLong() < SHARED_INTEGERS
-                    && !ctx.dbs.evicts();   // Redis shares integers unless it evicts by LRU or LFU
+                    && !ctx.dbs.evictsByUse();   // Redis shares integers unless it evicts by LRU or LFU
             r.integer(shared ? Integer.MAX_VALUE : 1);
         }
     }

@@ -6,7 +6,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * Redis's sampling eviction policies, for maps that have no bound of their own ({@link
  * MemoryBudget} calls {@link #evict} when the data is over {@code maxmemory}): each victim is the
  * best of {@link #SAMPLES} keys read from a random point of each database ({@code
- * maxmemory-samples}), the longest idle ({@code volatile-lru}, by {@link AccessClock}), the first
+ * maxmemory-samples}), the longest idle ({@code volatile-lru}, by {@link AccessClock}), the least
+ * used ({@code allkeys-lfu}, {@code volatile-lfu}, by its counts), the first
  * to expire ({@code volatile-ttl}) or any ({@code allkeys-random}, {@code volatile-random}); the
  * {@code volatile-} policies take keys that have a TTL only. What no sample finds is not
  * evicted, and the server refuses writes as under {@code noeviction}, as Redis does when no key
@@ -29,7 +30,7 @@ final class SampledEviction {
 
     /** The policies this evicts by; allkeys-lru is the map's own CLOCK. */
     static final java.util.Set<String> POLICIES = java.util.Set.of("allkeys-random", "volatile-lru", "volatile-random",
-            "volatile-ttl");
+            "volatile-ttl", "allkeys-lfu", "volatile-lfu");
 
     private final String policy;
     private final boolean volatileOnly;
@@ -38,7 +39,7 @@ final class SampledEviction {
 
     /**
      * @param policy one of {@link #POLICIES}
-     * @param access the keys' last uses, for {@code volatile-lru}
+     * @param access the keys' last uses or use counts, for {@code volatile-lru} and the LFU policies
      */
     SampledEviction(String policy, Databases dbs, AccessClock access) {
         if (!POLICIES.contains(policy)) {
@@ -112,6 +113,7 @@ final class SampledEviction {
             m.sample(SAMPLES, volatileOnly, MAX_STEPS, (key, deadline) -> {
                 double score = switch (policy) {
                     case "volatile-lru" -> access.idleSeconds(n, key, now);
+                    case "allkeys-lfu", "volatile-lfu" -> AccessClock.LFU_MAX - access.frequency(n, key, now);
                     case "volatile-ttl" -> -(double) deadline;
                     default -> random.nextDouble();
                 };

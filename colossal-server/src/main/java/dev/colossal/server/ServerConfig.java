@@ -63,9 +63,9 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
      */
     public static final int MAX_DATABASES = 65_536;
     /** The policies served, in the order errors list them: noeviction is the default. */
-    static final String POLICIES = "noeviction (the default), allkeys-lru, allkeys-random, volatile-lru, volatile-random"
-            + " and volatile-ttl";
-    /** Redis 7.0's eviction policies, in its CONFIG SET error's order: the LFU ones are refused by name, not as unknown words. */
+    static final String POLICIES = "noeviction (the default), allkeys-lru, allkeys-lfu, allkeys-random, volatile-lru,"
+            + " volatile-lfu, volatile-random and volatile-ttl";
+    /** Redis 7.0's eviction policies, in its CONFIG SET error's order. */
     static final List<String> REDIS_POLICIES = List.of("volatile-lru", "volatile-lfu", "volatile-random",
             "volatile-ttl", "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
 
@@ -110,10 +110,6 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
             requirePass = null;
         }
         maxMemoryPolicy = maxMemoryPolicy == null ? NOEVICTION : maxMemoryPolicy.toLowerCase(Locale.ROOT);
-        if (REDIS_POLICIES.contains(maxMemoryPolicy) && maxMemoryPolicy.endsWith("-lfu")) {
-            throw new IllegalArgumentException("--maxmemory-policy=" + maxMemoryPolicy + " is not supported: this server"
-                    + " keeps no access counts; its policies are " + POLICIES);
-        }
         if (!REDIS_POLICIES.contains(maxMemoryPolicy)) {
             throw new IllegalArgumentException("--maxmemory-policy=" + maxMemoryPolicy + " is not a policy; the supported"
                     + " ones are " + POLICIES);

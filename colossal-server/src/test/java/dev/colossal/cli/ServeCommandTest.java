@@ -124,16 +124,10 @@ class ServeCommandTest {
     }
 
     @Test
-    void shouldRefuseEvictionPoliciesItDoesNotHaveAndABoundItCannotKeep() {
+    void shouldRefuseAnUnknownEvictionPolicyAndABoundItCannotKeep() {
         String[][] cases = {
-            {"allkeys-lfu", "100mb", "--maxmemory-policy=allkeys-lfu is not supported: this server keeps no access"
-                    + " counts; its policies are noeviction (the default), allkeys-lru, allkeys-random, volatile-lru,"
-                    + " volatile-random and volatile-ttl"},
-            {"volatile-lfu", "100mb", "--maxmemory-policy=volatile-lfu is not supported: this server keeps no access"
-                    + " counts; its policies are noeviction (the default), allkeys-lru, allkeys-random, volatile-lru,"
-                    + " volatile-random and volatile-ttl"},
             {"lru", "100mb", "--maxmemory-policy=lru is not a policy; the supported ones are noeviction (the default),"
-                    + " allkeys-lru, allkeys-random, volatile-lru, volatile-random and volatile-ttl"},
+                    + " allkeys-lru, allkeys-lfu, allkeys-random, volatile-lru, volatile-lfu, volatile-random and volatile-ttl"},
             {"allkeys-lru", "100kb", "--maxmemory=102400 with allkeys-lru must be at least 1mb (1048576 bytes): each of"
                     + " the map's segments keeps its share of it, and a key and its value must fit in one"},
         };

@@ -143,9 +143,9 @@ class ServeConfigFileTest {
         file("proto-max-bulk-len lots\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> resolve("--config", f.toString()))
                 .getMessage().contains("proto-max-bulk-len=lots is not a size"));
-        file("maxmemory 100mb\nmaxmemory-policy allkeys-lfu\n");
-        assertEquals("--maxmemory-policy=allkeys-lfu is not supported: this server keeps no access counts; its policies"
-                + " are noeviction (the default), allkeys-lru, allkeys-random, volatile-lru, volatile-random and volatile-ttl",
+        file("maxmemory 100mb\nmaxmemory-policy lfu\n");
+        assertEquals("--maxmemory-policy=lfu is not a policy; the supported ones are noeviction (the default), allkeys-lru,"
+                + " allkeys-lfu, allkeys-random, volatile-lru, volatile-lfu, volatile-random and volatile-ttl",
                 assertThrows(IllegalArgumentException.class, () -> resolve("--config", f.toString())).getMessage());
         file("maxmemory lots\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> resolve("--config", f.toString()))
