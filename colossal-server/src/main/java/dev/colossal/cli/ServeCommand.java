@@ -14,6 +14,8 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -25,7 +27,8 @@ import picocli.CommandLine.Option;
 public final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "Settings file, redis.conf style: 'key value' lines with the flags' names (port 6390); flags win")
+            description = "Settings file, redis.conf style: 'key value' lines with the flags' names (port 6390), and any"
+                    + " redis.conf's settings (those CONFIG SET takes are set, the others said and passed over); flags win")
     Path config;
 
     @Option(names = "--bind", description = "Address to listen on (default: 127.0.0.1, loopback only)")
@@ -195,10 +198,15 @@ public final class ServeCommand implements Callable<Integer> {
                     + " with a directory (created if absent)");
         }
         ColossalServer server;
+        ServeConfigFile f = configFile();
+        List<String> fromFile = new ArrayList<>(f.notes());
         try {
-            Path acl = aclFile != null ? aclFile : config == null ? null
-                    : ServeConfigFile.read(config).path("aclfile", null);
-            server = ColossalServer.start(settings, tls, acl);
+            Path acl = aclFile != null ? aclFile : f.path("aclfile", null);
+            server = ColossalServer.start(settings, tls, acl,
+                    s -> fromFile.addAll(RedisConfSettings.apply(s, config, f.redisSettings())));
+        } catch (IllegalArgumentException e) {
+            System.err.println("colossal serve: " + e.getMessage());
+            return 2;
         } catch (TlsSetupException | dev.colossal.server.AclFileException e) {
             return Failures.report("serve", e.getMessage());
         } catch (DataDirInUseException | MaxMemoryMismatchException | DatabasesMismatchException e) {
@@ -235,6 +243,7 @@ public final class ServeCommand implements Callable<Integer> {
                 server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "",
                 settings.maxMemoryBytes() > 0 ? ", entries bound to " + ByteSize.format(settings.maxMemoryBytes())
                         + " (" + settings.maxMemoryPolicy() + ")" : "");
+        fromFile.forEach(line -> System.err.println("colossal: " + line));
         server.startupReport().forEach(System.err::println);
         // A failed server thread has already said what failed and stopped the server.
         return server.awaitShutdown().isPresent() ? 1 : 0;

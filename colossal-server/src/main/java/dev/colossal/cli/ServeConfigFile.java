@@ -2,12 +2,17 @@ package dev.colossal.cli;
 
 import dev.colossal.server.MemorySize;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -15,8 +20,16 @@ import java.util.TreeMap;
  * {@code key value} per line, {@code #} starts a comment line, a value may be in double quotes. The
  * keys are the names of the flags without their dashes; a flag given on the command line wins over
  * the file. Sizes are read as Redis reads them ({@link MemorySize}: {@code 100m} is 100,000,000
- * bytes, {@code 100mb} 104,857,600). Unknown keys, repeated keys and malformed values are errors
- * naming the file and line.
+ * bytes, {@code 100mb} 104,857,600). Repeated keys and malformed values are errors naming the
+ * file and line.
+ *
+ * <p>A redis.conf serves as it is: {@code include FILE} reads another file there, {@code bind}
+ * takes the first of several addresses (Redis's {@code -} and {@code *} understood), and the other
+ * settings Redis 7.0 knows ({@code redis-config-names.txt}) are kept, in order, for the server to
+ * take by CONFIG SET once it runs ({@link #redisSettings}): what it cannot take is then said and
+ * passed over. Only a key neither this server nor Redis knows (a misspelling) is an error. Three
+ * Redis directives stop the start instead, as passing over them would leave a server less guarded
+ * or without commands its users count on: {@code user}, {@code rename-command}, {@code loadmodule}.
  */
 final class ServeConfigFile {
 
@@ -26,16 +39,30 @@ final class ServeConfigFile {
             "tls-port", "tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-ca-cert-file", "tls-ca-cert-dir",
             "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites", "aclfile");
 
-    static final ServeConfigFile NONE = new ServeConfigFile(Path.of("(none)"), Map.of());
+    /** Redis 7.0's configuration names and file directives. */
+    private static final Set<String> REDIS_NAMES = redisNames();
+    /** Files that include one another this deep are taken for a loop. */
+    private static final int MAX_INCLUDE_DEPTH = 16;
 
-    private record Setting(String value, int line) {}
+    static final ServeConfigFile NONE = new ServeConfigFile(Map.of(), List.of(), List.of());
 
-    private final Path file;
+    private record Setting(String value, Path file, int line) {}
+
+    /**
+     * A redis.conf setting that is not one of {@link #KEYS}, for the server to take by CONFIG SET.
+     *
+     * @param where {@code FILE:LINE}, for what is said about it
+     */
+    record RedisSetting(String key, String value, String where) {}
+
     private final Map<String, Setting> settings;
+    private final List<RedisSetting> redisSettings;
+    private final List<String> notes;
 
-    private ServeConfigFile(Path file, Map<String, Setting> settings) {
-        this.file = file;
+    private ServeConfigFile(Map<String, Setting> settings, List<RedisSetting> redisSettings, List<String> notes) {
         this.settings = settings;
+        this.redisSettings = redisSettings;
+        this.notes = notes;
     }
 
     /**
@@ -43,42 +70,114 @@ final class ServeConfigFile {
      * @throws IllegalArgumentException naming the file and line of an unknown, repeated or malformed setting
      */
     static ServeConfigFile read(Path file) throws IOException {
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("config file " + file + " does not exist or is not a file");
+        ServeConfigFile f = new ServeConfigFile(new TreeMap<>(), new ArrayList<>(), new ArrayList<>());
+        f.readLines(file, 0);
+        return f;
+    }
+
+    private void readLines(Path from, int depth) throws IOException {
+        if (!Files.isRegularFile(from)) {
+            throw new IllegalArgumentException("config file " + from + " does not exist or is not a file");
         }
-        Map<String, Setting> settings = new TreeMap<>();
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        List<String> lines = Files.readAllLines(from, StandardCharsets.UTF_8);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
-            int no = i + 1;
+            String where = from + ":" + (i + 1);
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
             String[] kv = line.split("\\s+", 2);
             String key = kv[0].toLowerCase(Locale.ROOT);
-            if (!KEYS.contains(key)) {
-                throw new IllegalArgumentException(file + ":" + no + ": unknown setting '" + kv[0] + "'; the settings are "
-                        + String.join(", ", KEYS));
+            if (!KEYS.contains(key) && !REDIS_NAMES.contains(key)) {
+                throw new IllegalArgumentException(where + ": unknown setting '" + kv[0] + "'; the settings are "
+                        + String.join(", ", KEYS) + ", and those of a redis.conf");
             }
             if (kv.length < 2) {
-                throw new IllegalArgumentException(file + ":" + no + ": setting '" + key + "' has no value; write '"
+                throw new IllegalArgumentException(where + ": setting '" + key + "' has no value; write '"
                         + key + " VALUE'");
             }
-            Setting before = settings.put(key, new Setting(unquote(kv[1], file, no), no));
-            if (before != null) {
-                throw new IllegalArgumentException(file + ":" + no + ": '" + key + "' is set again (first on line "
-                        + before.line + "); keep one");
+            String value = unquote(kv[1], where);
+            switch (key) {
+                case "include" -> {
+                    if (depth >= MAX_INCLUDE_DEPTH) {
+                        throw new IllegalArgumentException(where + ": include " + value + " is " + MAX_INCLUDE_DEPTH
+                                + " files deep: do the files include one another?");
+                    }
+                    readLines(Path.of(value), depth + 1);
+                }
+                case "user" -> throw new IllegalArgumentException(where + ": 'user' lines are not read from this file:"
+                        + " move them, as they are, into an ACL file and name it with 'aclfile FILE' (or --aclfile)");
+                case "rename-command" -> throw new IllegalArgumentException(where + ": rename-command is not supported:"
+                        + " to keep clients from a command, deny it by ACL, e.g. in an aclfile: user default on nopass"
+                        + " ~* &* +@all -" + value.split("\\s+")[0].toLowerCase(Locale.ROOT));
+                case "loadmodule" -> throw new IllegalArgumentException(where + ": loadmodule: this server loads no"
+                        + " Redis modules; remove the line (clients using the module's commands will get unknown command)");
+                default -> {
+                    if (!KEYS.contains(key)) {
+                        redisSettings.add(new RedisSetting(key, value, where));
+                        continue;
+                    }
+                    if (key.equals("bind")) {
+                        value = firstAddress(value, where);
+                    }
+                    Setting before = settings.put(key, new Setting(value, from, i + 1));
+                    if (before != null) {
+                        throw new IllegalArgumentException(where + ": '" + key + "' is set again (first on "
+                                + (before.file.equals(from) ? "line " + before.line : before.file + ":" + before.line)
+                                + "); keep one");
+                    }
+                }
             }
         }
-        return new ServeConfigFile(file, settings);
     }
 
-    private static String unquote(String v, Path file, int line) {
+    /**
+     * Redis binds every address a {@code bind} line lists ({@code -} before one: if it exists,
+     * {@code *}: all of that family); this server listens on one, the first.
+     */
+    private String firstAddress(String value, String where) {
+        String[] all = value.split("\\s+");
+        String first = all[0].startsWith("-") ? all[0].substring(1) : all[0];
+        first = first.equals("*") ? "0.0.0.0" : first.equals("::*") ? "::" : first;
+        if (all.length > 1) {
+            notes.add(where + ": bind " + value + ": listening on " + first + " only (one address a server here)");
+        }
+        return first;
+    }
+
+    /** @return the file's redis.conf settings that are not this server's flags, in the file's order */
+    List<RedisSetting> redisSettings() {
+        return redisSettings;
+    }
+
+    /** @return what reading the file changed or passed over, a line each, for the log at start */
+    List<String> notes() {
+        return notes;
+    }
+
+    private static Set<String> redisNames() {
+        try (InputStream in = ServeConfigFile.class.getResourceAsStream("redis-config-names.txt")) {
+            if (in == null) {
+                throw new IllegalStateException("redis-config-names.txt is missing from the jar");
+            }
+            Set<String> names = new HashSet<>();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    names.add(line.strip());
+                }
+            }
+            return names;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String unquote(String v, String where) {
         if (!v.startsWith("\"")) {
             return v;
         }
         if (v.length() < 2 || !v.endsWith("\"")) {
-            throw new IllegalArgumentException(file + ":" + line + ": unterminated quote in " + v);
+            throw new IllegalArgumentException(where + ": unterminated quote in " + v);
         }
         return v.substring(1, v.length() - 1);
     }
@@ -118,6 +217,6 @@ final class ServeConfigFile {
     }
 
     private IllegalArgumentException bad(String key, Setting s, String what) {
-        return new IllegalArgumentException(file + ":" + s.line + ": " + key + "=" + s.value + " is not " + what);
+        return new IllegalArgumentException(s.file + ":" + s.line + ": " + key + "=" + s.value + " is not " + what);
     }
 }

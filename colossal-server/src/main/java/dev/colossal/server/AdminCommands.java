@@ -755,7 +755,7 @@ final class AdminCommands {
             }
             r.ok();
         } else {
-            r.error("ERR CONFIG SET is not supported by this server; restart it with the flag instead");
+            r.error("ERR " + ServerConfig.NOT_SETTABLE);
         }
     }
 

@@ -48,6 +48,45 @@ public final class ColossalServer implements AutoCloseable {
         return startupReport;
     }
 
+    /** CONFIG GET and SET run by the server itself, for settings given at start. */
+    private static ServerSettings settings(CommandTable table) {
+        return new ServerSettings() {
+            @Override
+            public String get(String name) {
+                List<String> parts = config(table, "GET", name).lines().toList();
+                // *2, $n, name, $n, value
+                return parts.size() == 5 && parts.get(0).equals("*2") ? parts.get(4) : null;
+            }
+
+            @Override
+            public String set(String name, String value) {
+                String reply = config(table, "SET", name, value).strip();
+                return reply.equals("+OK") ? null : reply.replaceFirst("^-(ERR )?", "");
+            }
+        };
+    }
+
+    /**
+     * @return the RESP2 reply to CONFIG run by the server itself: straight to its handler, so no
+     *     client's statistics, slow log or monitor sees it
+     */
+    private static String config(CommandTable table, String... args) {
+        Client admin = new Client(0, "config", System.currentTimeMillis(), true);
+        admin.reply.open(256);
+        try {
+            byte[][] argv = new byte[args.length + 1][];
+            argv[0] = Args.bytes("CONFIG");
+            for (int i = 0; i < args.length; i++) {
+                argv[i + 1] = Args.bytes(args[i]);
+            }
+            table.get("config").handler().run(admin, argv, admin.reply);
+            byte[] bytes = admin.reply.segment().asSlice(0, admin.reply.len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        } finally {
+            admin.reply.close();
+        }
+    }
+
     /** @return what the server's threads share (for tests) */
     ServerContext context() {
         return ctx;
@@ -117,16 +156,29 @@ public final class ColossalServer implements AutoCloseable {
      * @throws IOException as {@link #start(ServerConfig, java.nio.file.Path)} does
      */
     public static ColossalServer start(ServerConfig config, TlsConfig tls, java.nio.file.Path aclFile) throws IOException {
-        return start(config, tls == null ? null : TlsSetup.load(tls), table -> { }, aclFile);
+        return start(config, tls, aclFile, settings -> { });
+    }
+
+    /**
+     * {@link #start(ServerConfig, TlsConfig, java.nio.file.Path)} with settings of Redis's CONFIG
+     * SET too, made by {@code atStart} before the server takes its first connection.
+     *
+     * @param atStart sets what it will; a RuntimeException it throws stops the start, nothing left open
+     * @return the running server
+     * @throws IOException as {@link #start(ServerConfig, TlsConfig, java.nio.file.Path)} does
+     */
+    public static ColossalServer start(ServerConfig config, TlsConfig tls, java.nio.file.Path aclFile,
+                                       Consumer<ServerSettings> atStart) throws IOException {
+        return start(config, tls == null ? null : TlsSetup.load(tls), table -> { }, aclFile, atStart);
     }
 
     /** {@link #start(ServerConfig)} with commands of a test's own added to the table. */
     static ColossalServer start(ServerConfig config, Consumer<CommandTable> extraCommands) throws IOException {
-        return start(config, null, extraCommands, null);
+        return start(config, null, extraCommands, null, settings -> { });
     }
 
     private static ColossalServer start(ServerConfig config, TlsSetup tls, Consumer<CommandTable> extraCommands,
-                                        java.nio.file.Path aclFile) throws IOException {
+                                        java.nio.file.Path aclFile, Consumer<ServerSettings> atStart) throws IOException {
         // read before the data is opened: a bad file stops the start with nothing to undo
         java.util.Map<String, AclRules> users = null;
         if (aclFile != null) {
@@ -161,6 +213,7 @@ public final class ColossalServer implements AutoCloseable {
         try {
             CommandTable table = new CommandTable(ctx);
             extraCommands.accept(table);
+            atStart.accept(settings(table));
             resp = new RespServer(ctx, table, tls);
             try {
                 resp.start();

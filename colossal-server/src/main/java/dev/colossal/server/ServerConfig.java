@@ -65,6 +65,8 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
     /** The policies served, in the order errors list them: noeviction is the default. */
     static final String POLICIES = "noeviction (the default), allkeys-lru, allkeys-lfu, allkeys-random, volatile-lru,"
             + " volatile-lfu, volatile-random and volatile-ttl";
+    /** CONFIG SET's answer for a parameter it cannot set while the server runs (most are given at start). */
+    public static final String NOT_SETTABLE = "CONFIG SET is not supported by this server; restart it with the flag instead";
     /** Redis 7.0's eviction policies, in its CONFIG SET error's order. */
     static final List<String> REDIS_POLICIES = List.of("volatile-lru", "volatile-lfu", "volatile-random",
             "volatile-ttl", "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");

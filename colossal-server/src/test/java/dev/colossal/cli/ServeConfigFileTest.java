@@ -92,10 +92,7 @@ class ServeConfigFileTest {
                 .map(d -> Path.of(d, "redis-server")).filter(Files::isExecutable).findFirst().orElse(null);
         Assumptions.assumeTrue(redisServer != null, "redis-server not installed");
         Path f = file("maxmemory 100m\nmaxmemory-policy allkeys-lru\nproto-max-bulk-len 64M\n");
-        int redisPort;
-        try (ServerSocket s = new ServerSocket(0)) {
-            redisPort = s.getLocalPort();
-        }
+        int redisPort = freePort();
         Process redis = new ProcessBuilder(redisServer.toString(), f.toString(), "--port", Integer.toString(redisPort),
                 "--save", "", "--appendonly", "no", "--bind", "127.0.0.1").redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -172,12 +169,106 @@ class ServeConfigFileTest {
         assertTrue(captured.toString(StandardCharsets.UTF_8).contains("unknown setting 'maxclient'"), captured.toString());
     }
 
+    /**
+     * A redis.conf serves as it is: Redis's settings this server has are set as CONFIG SET sets
+     * them, the others are said and passed over, {@code include} reads another file, {@code bind}
+     * takes the first of several addresses; the stock file of the redis-server package too.
+     */
+    @Test
+    void aRedisConfServesAsItIs() throws Exception {
+        int port = freePort();
+        Path stock = Path.of("/etc/redis/redis.conf");
+        Path extra = Files.writeString(dir.resolve("extra.conf"), """
+                daemonize yes
+                hz 10
+                slowlog-max-len 7
+                lfu-log-factor 3
+                notify-keyspace-events KEA
+                client-output-buffer-limit replica 256mb 64mb 60
+                client-output-buffer-limit pubsub 32mb 8mb 60
+                """);
+        Path f = file((Files.isReadable(stock) ? "include " + stock + "\n" : "bind \"127.0.0.1 -::1\"\n")
+                + "include " + extra + "\n");
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Path log = dir.resolve("server.log");
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.colossal.cli.Main",
+                "serve", "--config", f.toString(), "--port", Integer.toString(port), "--http-port", "-1", "--data",
+                dir.resolve("data").toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try (Jedis j = connect(port)) {
+            assertEquals(Map.of("slowlog-max-len", "7"), j.configGet("slowlog-max-len"));
+            assertEquals(Map.of("lfu-log-factor", "3"), j.configGet("lfu-log-factor"));
+            assertEquals(Map.of("notify-keyspace-events", "AKE"), j.configGet("notify-keyspace-events"));
+            assertEquals(Map.of("bind", "127.0.0.1"), j.configGet("bind"));
+            String said = Files.readString(log);
+            assertTrue(said.contains(extra + ":1: daemonize yes: this server stays in the foreground"), said);
+            assertTrue(said.contains(": passed over, as they have no effect here: ") && said.contains(" hz")
+                    && said.contains("client-output-buffer-limit"), said);
+            assertTrue(said.contains("bind 127.0.0.1 -::1: listening on 127.0.0.1 only"), said);
+        } finally {
+            p.destroy();
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS));
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static Jedis connect(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Jedis j = new Jedis("127.0.0.1", port);
+            try {
+                j.ping();
+                return j;
+            } catch (JedisConnectionException e) {
+                j.close();
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** What redis-server would refuse to start with stops this one too, naming the line; so do three directives. */
+    @Test
+    void redisConfLinesThatCannotServeStopTheStart() throws IOException {
+        String[][] cases = {
+            {"slowlog-max-len many\n", ":1: slowlog-max-len many: CONFIG SET failed (possibly related to argument"
+                    + " 'slowlog-max-len') - argument couldn't be parsed into an integer"},
+            {"port 0\nhz 10\nnotify-keyspace-events KZ!\n", ":3: notify-keyspace-events KZ!: CONFIG SET failed"},
+            {"user alice on >pw ~* +@all\n", ":1: 'user' lines are not read from this file: move them, as they are,"
+                    + " into an ACL file"},
+            {"rename-command FLUSHALL \"\"\n", ":1: rename-command is not supported: to keep clients from a command,"
+                    + " deny it by ACL, e.g. in an aclfile: user default on nopass ~* &* +@all -flushall"},
+            {"loadmodule /usr/lib/redis/modules/redisbloom.so\n", ":1: loadmodule: this server loads no Redis modules"},
+            {"include " + dir.resolve("loop.conf") + "\n", ": include " + dir.resolve("loop.conf") + " is 16 files deep"},
+        };
+        Files.writeString(dir.resolve("loop.conf"), "include " + dir.resolve("loop.conf") + "\n");
+        for (String[] c : cases) {
+            Path f = file(c[0]);
+            PrintStream err = System.err;
+            ByteArrayOutputStream captured = new ByteArrayOutputStream();
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            int exit;
+            try {
+                exit = new CommandLine(new ServeCommand()).execute("--config", f.toString(), "--port", "0",
+                        "--http-port", "-1", "--data", dir.resolve("data").toString());
+            } finally {
+                System.setErr(err);
+            }
+            String said = captured.toString(StandardCharsets.UTF_8);
+            assertEquals(2, exit, said);
+            assertTrue(said.contains(c[1]), c[0] + " said: " + said);
+        }
+    }
+
     @Test
     void aServerProcessRunsFromTheFile() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = freePort();
         Path data = dir.resolve("data");
         Path f = file("port " + port + "\nhttp-port -1\ndata " + data + "\nrequirepass pw\n");
         String java = ProcessHandle.current().info().command().orElseThrow();
