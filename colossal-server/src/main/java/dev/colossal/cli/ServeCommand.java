@@ -84,6 +84,11 @@ public final class ServeCommand implements Callable<Integer> {
                     + " as Redis")
     String maxMemoryPolicy;
 
+    @Option(names = "--protected-mode", paramLabel = "yes|no",
+            description = "yes: while no password is set, serve clients on the loopback interface only, as Redis"
+                    + " (default: yes; matters with --bind on other addresses)")
+    String protectedMode;
+
     @Option(names = "--databases", paramLabel = "N",
             description = "Numbered databases SELECT chooses from, 0 to N-1; each one written to is a map file in the"
                     + " data directory, dbN.map (default: " + ServerConfig.DEFAULT_DATABASES + ", as in Redis)")
@@ -202,8 +207,17 @@ public final class ServeCommand implements Callable<Integer> {
         List<String> fromFile = new ArrayList<>(f.notes());
         try {
             Path acl = aclFile != null ? aclFile : f.path("aclfile", null);
-            server = ColossalServer.start(settings, tls, acl,
-                    s -> fromFile.addAll(RedisConfSettings.apply(s, config, f.redisSettings())));
+            server = ColossalServer.start(settings, tls, acl, s -> {
+                fromFile.addAll(RedisConfSettings.apply(s, config, f.redisSettings()));
+                if (protectedMode != null && s.set("protected-mode", protectedMode) != null) {
+                    throw new IllegalArgumentException("--protected-mode=" + protectedMode + " must be yes or no");
+                }
+                if ("yes".equals(s.get("protected-mode")) && settings.requirePass() == null && acl == null
+                        && !isLoopback(settings.bind())) {
+                    fromFile.add("protected mode: no password is set, so only clients on the loopback interface are"
+                            + " served; set one (--requirepass) or pass --protected-mode no to serve " + settings.bind());
+                }
+            });
         } catch (IllegalArgumentException e) {
             System.err.println("colossal serve: " + e.getMessage());
             return 2;
@@ -271,6 +285,14 @@ public final class ServeCommand implements Callable<Integer> {
         System.err.printf(Locale.ROOT, "colossal: stopped in %.2f s; data synced to %s%n", server.stopTime().toNanos() / 1e9,
                 data.toAbsolutePath());
         return server.awaitShutdown().isPresent() ? 1 : 0;
+    }
+
+    private static boolean isLoopback(String bind) {
+        try {
+            return java.net.InetAddress.getByName(bind).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;   // start() has refused it already
+        }
     }
 
     /** "user (mode rw-------)" of a file that exists and that another user owns, else null. */

@@ -455,7 +455,7 @@ final class AdminCommands {
         m.put("maxmemory-policy", ctx.dbs.policy());
         m.put("lfu-log-factor", Integer.toString(ctx.access.lfuLogFactor));
         m.put("lfu-decay-time", Integer.toString(ctx.access.lfuDecayMinutes));
-        m.put("protected-mode", "yes");
+        m.put("protected-mode", ctx.protectedMode ? "yes" : "no");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
         m.put("slowlog-max-len", Long.toString(ctx.slowLog.maxLen()));
         m.put("latency-monitor-threshold", "0");
@@ -531,7 +531,7 @@ final class AdminCommands {
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s; lfu-log-factor and
-     * lfu-decay-time tune the {@link AccessClock}'s use counts. A maxmemory that is
+     * lfu-decay-time tune the {@link AccessClock}'s use counts; protected-mode is {@link ProtectedMode}'s. A maxmemory that is
      * no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
      */
@@ -559,6 +559,7 @@ final class AdminCommands {
         long zsetEntries = -1;
         int lfuLogFactor = -1;
         int lfuDecay = -1;
+        int protectedMode = -1;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -624,13 +625,17 @@ final class AdminCommands {
                 }
                 continue;
             }
-            if (name.equals("latency-tracking")) {
+            if (name.equals("latency-tracking") || name.equals("protected-mode")) {
                 if (!value.equalsIgnoreCase("yes") && !value.equalsIgnoreCase("no")) {
-                    r.error("ERR CONFIG SET failed (possibly related to argument 'latency-tracking') - argument must be"
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - argument must be"
                             + " 'yes' or 'no'");
                     return;
                 }
-                latencyOn = value.equalsIgnoreCase("yes") ? 1 : 0;
+                if (name.equals("latency-tracking")) {
+                    latencyOn = value.equalsIgnoreCase("yes") ? 1 : 0;
+                } else {
+                    protectedMode = value.equalsIgnoreCase("yes") ? 1 : 0;
+                }
                 continue;
             }
             if (name.equals("latency-tracking-info-percentiles")) {
@@ -752,6 +757,9 @@ final class AdminCommands {
             }
             if (lfuDecay >= 0) {
                 ctx.access.lfuDecayMinutes = lfuDecay;
+            }
+            if (protectedMode >= 0) {
+                ctx.protectedMode = protectedMode == 1;
             }
             r.ok();
         } else {

@@ -119,6 +119,10 @@ final class HttpApi implements AutoCloseable {
             }
             return;
         }
+        if (ProtectedMode.refusesHttp(ctx, x.getRemoteAddress())) {
+            error(x, 403, ProtectedMode.DENIED);
+            return;
+        }
         String pass = ctx.config.requirePass();
         String given = x.getRequestHeaders().getFirst("Authorization");
         if (pass != null && !("Bearer " + pass).equals(given)) {

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 final class RespServer implements AutoCloseable {
 
     private static final byte[] MAX_CLIENTS = ("-" + Errors.MAX_CLIENTS + "\r\n").getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DENIED = ("-" + ProtectedMode.DENIED + "\r\n").getBytes(StandardCharsets.US_ASCII);
 
     private final ServerContext ctx;
     private final CommandTable table;
@@ -138,6 +139,14 @@ final class RespServer implements AutoCloseable {
                     ctx.stats.rejectedConnections.increment();
                     if (tls == null) { // a TLS client could not read it before a handshake
                         ch.write(ByteBuffer.wrap(MAX_CLIENTS));
+                    }
+                    ch.close();
+                    continue;
+                }
+                if (ProtectedMode.refuses(ctx, ch.getRemoteAddress())) {
+                    ctx.stats.rejectedConnections.increment();
+                    if (tls == null) { // a TLS client could not read it before a handshake
+                        ch.write(ByteBuffer.wrap(DENIED));
                     }
                     ch.close();
                     continue;

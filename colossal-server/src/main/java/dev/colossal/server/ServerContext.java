@@ -58,6 +58,8 @@ final class ServerContext {
     final KeyWaits waits = new KeyWaits();
     /** Frees list elements no header holds; started by the server. */
     final ListCollector collector;
+    /** protected-mode: whether only loopback clients are served while the default user has no password ({@link ProtectedMode}). */
+    volatile boolean protectedMode = true;
     /** hash-max-listpack-entries: fields a hash keeps in one value before it is bucketed ({@link StoredHash}); CONFIG SET changes it. */
     volatile long hashMaxListpackEntries = HashLayout.MAX_LISTPACK_ENTRIES;
     /** set-max-intset-entries: members a set keeps in one value before it is bucketed ({@link StoredSet}); CONFIG SET changes it. */
