@@ -41,6 +41,10 @@ final class BlockingListCommands {
      * @return milliseconds (0: for ever), or {@link #REFUSED} once the error is answered
      */
     static long timeout(byte[] a, Reply r) {
+        long seconds = wholeSeconds(a);
+        if (seconds >= 0) {
+            return seconds * 1000;
+        }
         BigDecimal v = LongDouble.parse(a);
         if (v == null) {
             r.error("ERR timeout is not a float or out of range");
@@ -54,6 +58,28 @@ final class BlockingListCommands {
         }
         return ms.longValueExact();
     }
+
+    /**
+     * @return the seconds {@code a} spells if it is plain decimal digits, few enough that their
+     *         milliseconds fit a long, or -1: a queue worker's "0" or "5" needs no decimal
+     *         arithmetic, which cost a blocking pop more than its list's work
+     */
+    private static long wholeSeconds(byte[] a) {
+        if (a.length == 0 || a.length > MAX_WHOLE_DIGITS) {
+            return -1;
+        }
+        long v = 0;
+        for (byte b : a) {
+            if (b < '0' || b > '9') {
+                return -1;
+            }
+            v = v * 10 + (b - '0');
+        }
+        return v;
+    }
+
+    /** Digits of whole seconds {@link #wholeSeconds} reads: 10^15 s is 10^18 ms, within a long. */
+    private static final int MAX_WHOLE_DIGITS = 15;
 
     /** @return whether {@code c} may wait: not inside MULTI/EXEC or a script */
     static boolean mayBlock(Client c) {
@@ -72,11 +98,7 @@ final class BlockingListCommands {
         }
         byte[][] keys = java.util.Arrays.copyOfRange(a, 1, a.length - 1);
         for (byte[] key : keys) {
-            byte[] v = popOne(ctx, c.db, key, left);
-            if (v != null) {
-                r.array(2);
-                r.bulk(key);
-                r.bulk(v);
+            if (popInto(c.db, key, left, r)) {
                 return;
             }
         }
@@ -102,6 +124,31 @@ final class BlockingListCommands {
     private static boolean holdsOtherType(ServerContext ctx, int db, byte[] key) {
         KeyValueStore.Entry e = ctx.dbs.store(db).get(key);
         return e != null && e.type() != StoredValue.LIST;
+    }
+
+    /**
+     * Pops an element of {@code key}, if it has one, into {@code r} as the reply {@code [key, element]},
+     * the element copied by the map straight into the reply.
+     *
+     * @return whether it had one
+     */
+    private boolean popInto(int db, byte[] key, boolean left, Reply r) {
+        KeyValueStore store = ctx.dbs.store(db);
+        Lock l = store.lock(key);
+        l.lock();
+        try {
+            StoredList list = StoredList.read(store, key);
+            if (list == null) {
+                return false;
+            }
+            r.array(2);
+            r.bulk(key);
+            list.pop(left, r);
+            ListCommands.popped(ctx.events, db, key, left, list);
+            return true;
+        } finally {
+            l.unlock();
+        }
     }
 
     /** @return the element popped from {@code key}, or null if it has none */
