@@ -274,13 +274,20 @@ final class StoredList {
         for (byte[] v : all) {
             l.elements.put(l.id, l.count++, v);
         }
-        l.commit();
+        if (all.isEmpty()) {
+            store.delete(key); // what the key held goes to the collector, which frees its elements
+        } else {
+            l.commit();
+        }
     }
 
-    /** Writes the header: the commit point of every change, or the key's removal once the list is empty. */
+    /**
+     * Writes the header: the commit point of every change, or the key's removal once the list is
+     * empty, whose caller then removes the elements and the root itself.
+     */
     private void commit() {
         if (count == 0) {
-            store.delete(key);
+            store.deleteHeader(key);
             exists = false;
         } else {
             store.set(key, ListLayout.header(id, first, count, sets), 0, ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST);

@@ -2,6 +2,7 @@ package dev.colossal.server;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,6 +82,38 @@ class ListPopTakeTest {
             }
             assertEquals(values.size() - 7, StoredList.read(store, key).size());
             assertEquals(values.size() - 7 + 1, store.elements(false).size());
+        }
+    }
+
+    /**
+     * A list emptied by its own command frees its elements and root itself: its header's removal
+     * queues nothing for the collector, whose look would find them gone and take that for garbage
+     * to walk the whole element map for.
+     */
+    @Test
+    void aListEmptiedByPopsTrimsOrRemovalsLeavesTheCollectorNothingToWalkFor() throws Exception {
+        try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
+            MapStore store = dbs.opened(0);
+            byte[] key = "l".getBytes();
+            byte[][] abc = {"a".getBytes(), "b".getBytes(), "c".getBytes()};
+            for (int way = 0; way < 4; way++) {
+                StoredList.readOrEmpty(store, key).push(false, abc, 0, 3);
+                StoredList list = StoredList.read(store, key);
+                switch (way) {
+                    case 0 -> list.pop(true, 3);
+                    case 1 -> {
+                        list.pop(false);
+                        StoredList.read(store, key).pop(true, 1);
+                        Reply.capture(2, r -> StoredList.read(store, key).pop(true, r));
+                    }
+                    case 2 -> list.trim(2, 1);
+                    default -> list.replaceAll(List.of());
+                }
+                assertNull(StoredList.read(store, key), "way " + way);
+                assertEquals(0, store.elements(false).size(), "way " + way);
+                store.freeRemoved();
+                assertFalse(store.elementsDropped(), "way " + way + ": the collector was told of garbage to walk for");
+            }
         }
     }
 
