@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Function;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -133,26 +134,25 @@ final class BlockingListCommands {
      * @return whether it had one
      */
     private boolean popInto(int db, byte[] key, boolean left, Reply r) {
-        KeyValueStore store = ctx.dbs.store(db);
-        Lock l = store.lock(key);
-        l.lock();
-        try {
-            StoredList list = StoredList.read(store, key);
-            if (list == null) {
-                return false;
-            }
+        return popWith(ctx, db, key, left, list -> {
             r.array(2);
             r.bulk(key);
             list.pop(left, r);
-            ListCommands.popped(ctx.events, db, key, left, list);
-            return true;
-        } finally {
-            l.unlock();
-        }
+            return Boolean.TRUE;
+        }) != null;
     }
 
     /** @return the element popped from {@code key}, or null if it has none */
     private static byte[] popOne(ServerContext ctx, int db, byte[] key, boolean left) {
+        return popWith(ctx, db, key, left, list -> list.pop(left));
+    }
+
+    /**
+     * Under {@code key}'s lock, if it holds a list, runs {@code pop} on it and publishes the pop's events.
+     *
+     * @return what {@code pop} returned, or null if the key holds no list
+     */
+    private static <T> T popWith(ServerContext ctx, int db, byte[] key, boolean left, Function<StoredList, T> pop) {
         KeyValueStore store = ctx.dbs.store(db);
         Lock l = store.lock(key);
         l.lock();
@@ -161,7 +161,7 @@ final class BlockingListCommands {
             if (list == null) {
                 return null;
             }
-            byte[] v = list.pop(left);
+            T v = pop.apply(list);
             ListCommands.popped(ctx.events, db, key, left, list);
             return v;
         } finally {

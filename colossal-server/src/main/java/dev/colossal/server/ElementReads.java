@@ -34,17 +34,22 @@ final class ElementReads {
      */
     void reply(BytesMap map, long id, long from, long to, Reply r) {
         for (long p = from; p < to; p++) {
-            ListLayout.putElementKey(keyBytes, 0, id, p);
-            long at = r.valueSlot(0);
-            long n;
-            while ((n = map.get(key, r.segment(), at)) > r.room(at)) {
-                r.ensureSlot(at, n);
-            }
-            if (n < 0) {
-                throw missing(id, p);
-            }
-            r.bulkAt(at, (int) n);
+            toReply(map, id, p, r, false);
         }
+    }
+
+    /** Appends the element at {@code position} of collection {@code id} to {@code r}, removing it if {@code take}. */
+    private void toReply(BytesMap map, long id, long position, Reply r, boolean take) {
+        ListLayout.putElementKey(keyBytes, 0, id, position);
+        long at = r.valueSlot(0);
+        long n;
+        while ((n = take ? map.take(key, r.segment(), at) : map.get(key, r.segment(), at)) > r.room(at)) {
+            r.ensureSlot(at, n);
+        }
+        if (n < 0) {
+            throw missing(id, position);
+        }
+        r.bulkAt(at, (int) n);
     }
 
     /**
@@ -54,16 +59,7 @@ final class ElementReads {
      * @throws IllegalStateException if it is missing: the element map is damaged
      */
     void take(BytesMap map, long id, long position, Reply r) {
-        ListLayout.putElementKey(keyBytes, 0, id, position);
-        long at = r.valueSlot(0);
-        long n;
-        while ((n = map.take(key, r.segment(), at)) > r.room(at)) {
-            r.ensureSlot(at, n);
-        }
-        if (n < 0) {
-            throw missing(id, position);
-        }
-        r.bulkAt(at, (int) n);
+        toReply(map, id, position, r, true);
     }
 
     /**

@@ -27,13 +27,15 @@ class ListPopTakeTest {
     /** Sizes whose bulk headers differ from the last one's and outgrow the reply's and the taker's buffers. */
     private static final int[] SIZES = {0, 1, 9, 10, 99, 100, 300, 70_000, 3, 1 << 20, 5, 0, 12_345, 65};
 
-    private static List<byte[]> values() {
+    /** @return elements of every size of {@link #SIZES}, pushed to the tail of the list under {@code key} */
+    private static List<byte[]> pushed(KeyValueStore store, byte[] key) {
         List<byte[]> values = new ArrayList<>();
         for (int i = 0; i < SIZES.length; i++) {
             byte[] v = new byte[SIZES[i]];
             Arrays.fill(v, (byte) ('a' + i));
             values.add(v);
         }
+        StoredList.readOrEmpty(store, key).push(false, values.toArray(new byte[0][]), 0, values.size());
         return values;
     }
 
@@ -42,8 +44,7 @@ class ListPopTakeTest {
         try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
-            List<byte[]> values = values();
-            StoredList.readOrEmpty(store, key).push(false, values.toArray(new byte[0][]), 0, values.size());
+            List<byte[]> values = pushed(store, key);
             ListElements elements = store.elements(false);
             assertEquals(values.size() + 1, elements.size(), "the elements and the root");
             List<byte[]> left = new ArrayList<>(values);
@@ -70,8 +71,7 @@ class ListPopTakeTest {
         try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
-            List<byte[]> values = values();
-            StoredList.readOrEmpty(store, key).push(false, values.toArray(new byte[0][]), 0, values.size());
+            List<byte[]> values = pushed(store, key);
             List<byte[]> tail = StoredList.read(store, key).pop(false, 4);
             List<byte[]> head = StoredList.read(store, key).pop(true, 3);
             for (int i = 0; i < 4; i++) {
