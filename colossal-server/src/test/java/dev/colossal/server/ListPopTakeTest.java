@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,24 +26,12 @@ class ListPopTakeTest {
     /** Sizes whose bulk headers differ from the last one's and outgrow the reply's and the taker's buffers. */
     private static final int[] SIZES = {0, 1, 9, 10, 99, 100, 300, 70_000, 3, 1 << 20, 5, 0, 12_345, 65};
 
-    /** @return elements of every size of {@link #SIZES}, pushed to the tail of the list under {@code key} */
-    private static List<byte[]> pushed(KeyValueStore store, byte[] key) {
-        List<byte[]> values = new ArrayList<>();
-        for (int i = 0; i < SIZES.length; i++) {
-            byte[] v = new byte[SIZES[i]];
-            Arrays.fill(v, (byte) ('a' + i));
-            values.add(v);
-        }
-        StoredList.readOrEmpty(store, key).push(false, values.toArray(new byte[0][]), 0, values.size());
-        return values;
-    }
-
     @Test
     void popsOfEverySizeFromBothEndsAnswerTheElementsAndLeaveNothingBehind() throws Exception {
         try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
-            List<byte[]> values = pushed(store, key);
+            List<byte[]> values = ElementReadsTest.pushed(store, key, SIZES);
             ListElements elements = store.elements(false);
             assertEquals(values.size() + 1, elements.size(), "the elements and the root");
             List<byte[]> left = new ArrayList<>(values);
@@ -71,7 +58,7 @@ class ListPopTakeTest {
         try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
-            List<byte[]> values = pushed(store, key);
+            List<byte[]> values = ElementReadsTest.pushed(store, key, SIZES);
             List<byte[]> tail = StoredList.read(store, key).pop(false, 4);
             List<byte[]> head = StoredList.read(store, key).pop(true, 3);
             for (int i = 0; i < 4; i++) {
