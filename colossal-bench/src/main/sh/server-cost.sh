@@ -4,6 +4,11 @@
 # is printed too, so one cell of `./colossal bench server` can be rerun alone).
 #   colossal-bench/src/main/sh/server-cost.sh [CELL...]     CELL = test:size:pipeline:requests
 #   (default: get/set x 16 B/1 KiB x -P 16 and -P 1)
+#   Two list tests beside redis-benchmark's: brpop (BRPOP from 50 clients on a list filled first, so
+#   that none waits) and queue (LPUSH q job; RPOP q in turn on one pipelined connection, redis-cli
+#   --pipe: a queue empty between jobs, as a kept-up worker's is, beside a 300,000-element list; each
+#   round counts the second after it too, for the background work it set off). Their pipeline is
+#   ignored by queue, their requests count both commands.
 # ROUNDS (3) rounds per cell, the servers' order rotating; the median of each column is printed last.
 # BASE=/other/checkout adds that checkout's built server as a third column (before/after a change).
 # OURS_FLAGS / BASE_FLAGS are extra `serve` flags for each (e.g. BASE=. BASE_FLAGS='--busy-poll 0').
@@ -53,15 +58,36 @@ for cell in "${CELLS[@]}"; do
   IFS=: read -r t s p reqs <<<"$cell"
   # redis-benchmark uses one key without -r: GET reads what a SET of this size wrote.
   for q in "${PORTS[@]}"; do redis-benchmark -p "$q" -t set -n 1000 -c 10 -d "$s" -q >/dev/null 2>&1; done
+  if [ "$t" = queue ]; then
+    python3 - "$work/queue" "$((reqs / 2))" "$s" <<'PY'
+import sys
+job = b'j' * int(sys.argv[3])
+with open(sys.argv[1], 'wb') as f:
+    for i in range(int(sys.argv[2])):
+        f.write(b'*3\r\n$5\r\nLPUSH\r\n$1\r\nq\r\n$%d\r\n%s\r\n*2\r\n$4\r\nRPOP\r\n$1\r\nq\r\n' % (len(job), job))
+PY
+    for q in "${PORTS[@]}"; do redis-benchmark -p "$q" -n 300000 -c 50 -P 16 -q lpush big xxxxxxxxxxxxxxxx >/dev/null 2>&1; done
+  fi
   : >"$work/cell"
   for r in $(seq "$ROUNDS"); do
     line="$t ${s}B -P $p round $r:"
     for ((k = 0; k < n; k++)); do
       i=$(( (k + r) % n ))
+      if [ "$t" = brpop ]; then
+        redis-benchmark -p "${PORTS[$i]}" -t lpush -n $((reqs + 5000)) -c 50 -P 16 -d "$s" -q >/dev/null 2>&1
+      fi
       read -r u0 s0 < <(ticks "${PIDS[$i]}")
-      rps=$(redis-benchmark -h 127.0.0.1 -p "${PORTS[$i]}" -t "$t" -n "$reqs" -c 50 -P "$p" -d "$s" -q --csv 2>/dev/null \
-        | tail -1 | cut -d, -f2 | tr -d '"')
+      if [ "$t" = queue ]; then
+        redis-cli -p "${PORTS[$i]}" --pipe <"$work/queue" >/dev/null 2>&1
+        sleep 1
+        rps=0
+      else
+        what=(-t "$t"); [ "$t" = brpop ] && what=(brpop mylist 0)
+        rps=$(redis-benchmark -h 127.0.0.1 -p "${PORTS[$i]}" -n "$reqs" -c 50 -P "$p" -d "$s" -q --csv "${what[@]}" 2>/dev/null \
+          | tail -1 | cut -d, -f2 | tr -d '"')
+      fi
       read -r u1 s1 < <(ticks "${PIDS[$i]}")
+      [ "$t" = brpop ] && redis-cli -p "${PORTS[$i]}" del mylist >/dev/null
       # /proc counts in USER_HZ (100) ticks: 1 tick = 10,000 us
       awk -v i="$i" -v u=$((u1 - u0)) -v y=$((s1 - s0)) -v n="$reqs" -v rps="${rps:-0}" \
         'BEGIN { printf "%d %.3f %.3f %.0f\n", i, u * 1e4 / n, y * 1e4 / n, rps }' >>"$work/cell"

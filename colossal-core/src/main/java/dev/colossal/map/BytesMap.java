@@ -760,6 +760,42 @@ public final class BytesMap implements AutoCloseable {
     }
 
     /**
+     * Removes {@code key} and copies its value into {@code dst} at {@code dstOffset}: a get and a
+     * remove in one lookup under one lock, a queue's pop. A value longer than the room is neither
+     * copied nor removed: the caller makes room for the length returned and takes again.
+     *
+     * @param key       the key bytes
+     * @param dst       where the value goes
+     * @param dstOffset where in {@code dst} the value starts
+     * @return the value's length (taken only if it is at most {@code dst.byteSize() - dstOffset}),
+     *         or -1 if the key is absent
+     * @throws IndexOutOfBoundsException if {@code dstOffset} is not within {@code [0, dst.byteSize()]}
+     * @throws IllegalArgumentException  if {@code dst} is read-only
+     */
+    public long take(MemorySegment key, MemorySegment dst, long dstOffset) {
+        if (dstOffset < 0 || dstOffset > writable(dst).byteSize()) {
+            throw new IndexOutOfBoundsException("dstOffset=" + dstOffset + " is outside dst of byteSize=" + dst.byteSize());
+        }
+        file.checkWritable();
+        long h = hash(key);
+        Segment s = segmentFor(h);
+        s.lock();
+        try {
+            long slot = s.liveSlot(key, h);
+            if (slot < 0) {
+                return -1;
+            }
+            long n = s.copyValue(slot, dst, dstOffset);
+            if (n <= dst.byteSize() - dstOffset) {
+                s.delete(slot);
+            }
+            return n;
+        } finally {
+            s.unlock();
+        }
+    }
+
+    /**
      * Replaces {@code key}'s value with {@code value} if it is {@code expected}, byte for byte: a
      * compare-and-set on raw bytes, atomic across threads and processes, allocating nothing; a
      * loop of {@link #get(MemorySegment, MemorySegment)} and this updates a value in place of a

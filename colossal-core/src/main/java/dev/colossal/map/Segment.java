@@ -620,6 +620,21 @@ final class Segment {
                 expected.byteSize()) == -1;
     }
 
+    /**
+     * Copies the value in slot {@code idx} to {@code dst} at {@code dstOffset} if it fits; under the lock.
+     *
+     * @return the value's length
+     */
+    long copyValue(long idx, MemorySegment dst, long dstOffset) {
+        long e = entryAt(idx);
+        long header = checkEntry(e);
+        int n = EntryLayout.valueLength(header);
+        if (n <= dst.byteSize() - dstOffset) {
+            MemorySegment.copy(file.mem(), EntryLayout.valueOffset(e, header), dst, dstOffset, n);
+        }
+        return n;
+    }
+
     /** A read-only view of the value of the entry at {@code e}; valid while the lock is held. */
     MemorySegment value(long e) {
         long header = checkEntry(e);

@@ -206,6 +206,7 @@ class ReadOnlyMapTest {
             writes.put("raw remove", () -> raw.remove(k));
             writes.put("raw remove absent", () -> raw.remove(b("absent")));
             writes.put("raw removeAll", () -> raw.removeAll(new MemorySegment[] {k}));
+            writes.put("raw take", () -> raw.take(k, MemorySegment.ofArray(new byte[16]), 0));
             writes.put("raw removeAll of nothing", () -> raw.removeAll(new MemorySegment[0]));
             writes.put("raw clear", raw::clear);
             writes.put("raw compact", raw::compact);

@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Function;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -41,6 +42,10 @@ final class BlockingListCommands {
      * @return milliseconds (0: for ever), or {@link #REFUSED} once the error is answered
      */
     static long timeout(byte[] a, Reply r) {
+        long seconds = wholeSeconds(a);
+        if (seconds >= 0) {
+            return seconds * 1000;
+        }
         BigDecimal v = LongDouble.parse(a);
         if (v == null) {
             r.error("ERR timeout is not a float or out of range");
@@ -54,6 +59,28 @@ final class BlockingListCommands {
         }
         return ms.longValueExact();
     }
+
+    /**
+     * @return the seconds {@code a} spells if it is plain decimal digits, few enough that their
+     *         milliseconds fit a long, or -1: a queue worker's "0" or "5" needs no decimal
+     *         arithmetic, which cost a blocking pop more than its list's work
+     */
+    private static long wholeSeconds(byte[] a) {
+        if (a.length == 0 || a.length > MAX_WHOLE_DIGITS) {
+            return -1;
+        }
+        long v = 0;
+        for (byte b : a) {
+            if (b < '0' || b > '9') {
+                return -1;
+            }
+            v = v * 10 + (b - '0');
+        }
+        return v;
+    }
+
+    /** Digits of whole seconds {@link #wholeSeconds} reads: 10^15 s is 10^18 ms, within a long. */
+    private static final int MAX_WHOLE_DIGITS = 15;
 
     /** @return whether {@code c} may wait: not inside MULTI/EXEC or a script */
     static boolean mayBlock(Client c) {
@@ -72,11 +99,7 @@ final class BlockingListCommands {
         }
         byte[][] keys = java.util.Arrays.copyOfRange(a, 1, a.length - 1);
         for (byte[] key : keys) {
-            byte[] v = popOne(ctx, c.db, key, left);
-            if (v != null) {
-                r.array(2);
-                r.bulk(key);
-                r.bulk(v);
+            if (popInto(c.db, key, left, r)) {
                 return;
             }
         }
@@ -104,8 +127,32 @@ final class BlockingListCommands {
         return e != null && e.type() != StoredValue.LIST;
     }
 
+    /**
+     * Pops an element of {@code key}, if it has one, into {@code r} as the reply {@code [key, element]},
+     * the element copied by the map straight into the reply.
+     *
+     * @return whether it had one
+     */
+    private boolean popInto(int db, byte[] key, boolean left, Reply r) {
+        return popWith(ctx, db, key, left, list -> {
+            r.array(2);
+            r.bulk(key);
+            list.pop(left, r);
+            return Boolean.TRUE;
+        }) != null;
+    }
+
     /** @return the element popped from {@code key}, or null if it has none */
     private static byte[] popOne(ServerContext ctx, int db, byte[] key, boolean left) {
+        return popWith(ctx, db, key, left, list -> list.pop(left));
+    }
+
+    /**
+     * Under {@code key}'s lock, if it holds a list, runs {@code pop} on it and publishes the pop's events.
+     *
+     * @return what {@code pop} returned, or null if the key holds no list
+     */
+    private static <T> T popWith(ServerContext ctx, int db, byte[] key, boolean left, Function<StoredList, T> pop) {
         KeyValueStore store = ctx.dbs.store(db);
         Lock l = store.lock(key);
         l.lock();
@@ -114,7 +161,7 @@ final class BlockingListCommands {
             if (list == null) {
                 return null;
             }
-            byte[] v = list.pop(left);
+            T v = pop.apply(list);
             ListCommands.popped(ctx.events, db, key, left, list);
             return v;
         } finally {

@@ -229,6 +229,16 @@ interface KeyValueStore extends AutoCloseable {
     boolean delete(byte[] key);
 
     /**
+     * Removes the header under {@code key} of a value whose elements the caller frees itself (a pop
+     * that emptied its list): nothing is queued for {@link ListCollector}, which would find them
+     * gone and walk the whole element map to make sure, and the header is not read first.
+     *
+     * @param key the key
+     * @return true if an entry was removed
+     */
+    boolean deleteHeader(byte[] key);
+
+    /**
      * @param key the key
      * @return true if a live entry exists
      */

@@ -27,9 +27,9 @@ import java.util.concurrent.locks.Lock;
  * the elements stored, and it runs only when garbage may have appeared: soon after a removal whose
  * elements could not be freed so ({@link MapStore#elementsDropped}: FLUSHDB, a lock in use, a
  * queue full; at most one walk per
- * {@link #DROPPED_COST_SHARE} times the last one's duration), and otherwise only if the database
+ * {@link #DROPPED_COST_SHARE} times the last one's CPU time), and otherwise only if the database
  * changed at all ({@link MapStore#changeStamp}: SET over a list, eviction), after a pause of
- * {@link #QUIET_COST_SHARE} times the last walk's duration, between {@link #MIN_QUIET_MILLIS} and
+ * {@link #QUIET_COST_SHARE} times the last walk's CPU time, between {@link #MIN_QUIET_MILLIS} and
  * {@link #MAX_QUIET_MILLIS}. An idle server walks nothing, a busy one spends a small share of a core.
  * The first look at each database walks it: what a crash left.
  */
@@ -37,9 +37,9 @@ final class ListCollector implements AutoCloseable {
 
     /** How often the collector looks whether a walk is due. */
     static final long TICK_MILLIS = 500;
-    /** After a walk of duration d, a removal that dropped a list waits d times this for the next one. */
+    /** After a walk of CPU time d, a removal that dropped a list waits d times this for the next one. */
     static final long DROPPED_COST_SHARE = 10;
-    /** After a walk of duration d, other writes wait d times this (within the bounds below) for the next one. */
+    /** After a walk of CPU time d, other writes wait d times this (within the bounds below) for the next one. */
     static final long QUIET_COST_SHARE = 50;
     static final long MIN_QUIET_MILLIS = 4_000;
     static final long MAX_QUIET_MILLIS = 60_000;
@@ -105,6 +105,12 @@ final class ListCollector implements AutoCloseable {
     /** When one database was last walked, what it cost, and whether anything was written since. */
     private static final class Pace {
         private static final long NEVER = Long.MIN_VALUE;
+        private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
+
+        /** @return this thread's CPU time, or -1 where the JVM cannot tell (then a walk's wall time counts) */
+        private static long cpuNanos() {
+            return CPU.isCurrentThreadCpuTimeSupported() ? CPU.getCurrentThreadCpuTime() : -1;
+        }
         /** The change stamp at the start of the last walk that freed nothing. */
         long cleanStamp = NEVER;
         boolean walked;
@@ -126,9 +132,12 @@ final class ListCollector implements AutoCloseable {
             walked = true;
             long before = c.freed;
             c.walks++;
+            long cpu = cpuNanos();
             c.walk(m, e);
             lastEnd = System.nanoTime();
-            lastNanos = lastEnd - now;
+            // What the walk cost is its CPU: on a loaded machine its wall time stretched the pause
+            // after it to a minute, and the garbage of a SET over a list waited that long
+            lastNanos = cpu < 0 ? lastEnd - now : cpuNanos() - cpu;
             // A walk that freed something changed the stamp itself; one more that frees nothing settles it.
             cleanStamp = c.freed == before ? stamp : NEVER;
         }

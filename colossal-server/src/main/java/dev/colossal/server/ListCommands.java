@@ -115,7 +115,7 @@ final class ListCommands {
                 return;
             }
             if (count < 0) {
-                r.bulk(list.pop(left));
+                list.pop(left, r);
             } else {
                 List<byte[]> out = count == 0 ? List.of() : list.pop(left, count);
                 r.array(out.size());

@@ -556,6 +556,13 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
+    public boolean deleteHeader(byte[] key) {
+        boolean had = map.remove(key);
+        written(StoredValue.NO_EXPIRY, 0, 0);
+        return had;
+    }
+
+    @Override
     public long size() {
         return map.size();
     }

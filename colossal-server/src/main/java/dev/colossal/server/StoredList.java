@@ -138,22 +138,19 @@ final class StoredList {
         push(left, new byte[][] {value}, 0, 1);
     }
 
-    /** Removes and returns up to {@code n} elements from the head ({@code left}) or the tail, in the order popped. */
+    /**
+     * Removes and returns up to {@code n} elements from the head ({@code left}) or the tail, in the
+     * order popped. Each is read as it is removed, after the header's commit: a kill in between
+     * leaves the rest as garbage outside the header's range, and a damaged map's missing element
+     * fails the pop as a read would have.
+     */
     List<byte[]> pop(boolean left, long n) {
         long k = Math.min(n, count);
+        long from = left ? first : first + count - 1;
+        shrink(left, k);
         List<byte[]> out = new ArrayList<>((int) Math.min(k, 1 << 16));
         for (long i = 0; i < k; i++) {
-            out.add(get(left ? i : count - 1 - i));
-        }
-        long oldFirst = first;
-        long oldCount = count;
-        if (left) {
-            first += k;
-        }
-        count -= k;
-        commit();
-        for (long i = 0; i < k; i++) {
-            elements.remove(id, left ? oldFirst + i : oldFirst + oldCount - 1 - i);
+            out.add(elements.take(id, left ? from + i : from - i));
         }
         if (count == 0) {
             elements.removeRoot(id);
@@ -162,7 +159,32 @@ final class StoredList {
     }
 
     byte[] pop(boolean left) {
-        return pop(left, 1).getFirst();
+        long p = left ? first : first + count - 1;
+        shrink(left, 1);
+        byte[] v = elements.take(id, p);
+        if (count == 0) {
+            elements.removeRoot(id);
+        }
+        return v;
+    }
+
+    /** Pops one element from the head ({@code left}) or the tail into {@code r}, a bulk reply copied by the map. */
+    void pop(boolean left, Reply r) {
+        long p = left ? first : first + count - 1;
+        shrink(left, 1);
+        elements.take(id, p, r);
+        if (count == 0) {
+            elements.removeRoot(id);
+        }
+    }
+
+    /** Drops {@code k <= size()} elements from the head ({@code left}) or the tail of the header, and commits it. */
+    private void shrink(boolean left, long k) {
+        if (left) {
+            first += k;
+        }
+        count -= k;
+        commit();
     }
 
     /** Overwrites element {@code index}, then counts the LSET in the header, for WATCH to see. */
@@ -252,13 +274,20 @@ final class StoredList {
         for (byte[] v : all) {
             l.elements.put(l.id, l.count++, v);
         }
-        l.commit();
+        if (all.isEmpty()) {
+            store.delete(key); // what the key held goes to the collector, which frees its elements
+        } else {
+            l.commit();
+        }
     }
 
-    /** Writes the header: the commit point of every change, or the key's removal once the list is empty. */
+    /**
+     * Writes the header: the commit point of every change, or the key's removal once the list is
+     * empty, whose caller then removes the elements and the root itself.
+     */
     private void commit() {
         if (count == 0) {
-            store.delete(key);
+            store.deleteHeader(key);
             exists = false;
         } else {
             store.set(key, ListLayout.header(id, first, count, sets), 0, ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST);

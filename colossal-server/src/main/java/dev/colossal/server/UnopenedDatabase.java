@@ -92,6 +92,12 @@ final class UnopenedDatabase implements KeyValueStore {
     }
 
     @Override
+    public boolean deleteHeader(byte[] key) {
+        KeyValueStore s = opened();
+        return s != null && s.deleteHeader(key);
+    }
+
+    @Override
     public long size() {
         KeyValueStore s = opened();
         return s == null ? 0 : s.size();

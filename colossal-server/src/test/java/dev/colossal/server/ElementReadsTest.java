@@ -29,13 +29,7 @@ class ElementReadsTest {
         try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
-            List<byte[]> values = new ArrayList<>();
-            for (int i = 0; i < SIZES.length; i++) {
-                byte[] v = new byte[SIZES[i]];
-                Arrays.fill(v, (byte) ('a' + i));
-                values.add(v);
-            }
-            StoredList.readOrEmpty(store, key).push(false, values.toArray(new byte[0][]), 0, values.size());
+            List<byte[]> values = pushed(store, key, SIZES);
             StoredList.readOrEmpty(store, key).push(true, "head".getBytes());
             values.addFirst("head".getBytes());
             StoredList list = StoredList.read(store, key);
@@ -45,6 +39,18 @@ class ElementReadsTest {
                 assertArrayEquals(want, got, "elements [" + span[0] + ", " + span[1] + ")");
             }
         }
+    }
+
+    /** @return elements of each size of {@code sizes}, each of its own letter, pushed to the tail of the list under {@code key} */
+    static List<byte[]> pushed(KeyValueStore store, byte[] key, int[] sizes) {
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            byte[] v = new byte[sizes[i]];
+            Arrays.fill(v, (byte) ('a' + i));
+            values.add(v);
+        }
+        StoredList.readOrEmpty(store, key).push(false, values.toArray(new byte[0][]), 0, values.size());
+        return values;
     }
 
     @Test
