@@ -22,6 +22,8 @@ class SampledEvictionTest {
 
     private static final long BOUND = 2L << 20;
     private static final String VALUE = "v".repeat(1000);
+    /** A pipelined fill answers once a whole read's commands have run: on a loaded machine, seconds. */
+    private static final int TIMEOUT_MS = 15_000;
 
     @TempDir
     Path dir;
@@ -62,7 +64,7 @@ class SampledEvictionTest {
 
     @Test
     void allkeysRandomEvictsAnyKeyAndKeepsTheBound() throws Exception {
-        try (ColossalServer s = start("allkeys-random"); Jedis j = new Jedis("127.0.0.1", s.port())) {
+        try (ColossalServer s = start("allkeys-random"); Jedis j = new Jedis("127.0.0.1", s.port(), TIMEOUT_MS)) {
             fill(j, "k", 20_000, 0, false); // ten times the bound
             assertWithinBound(j);
             long left = j.dbSize();
@@ -78,7 +80,7 @@ class SampledEvictionTest {
      */
     @Test
     void volatileLruEvictsOnlyKeysWithATtlTheIdlestFirstAndThenRefuses() throws Exception {
-        try (ColossalServer s = start("volatile-lru"); Jedis j = new Jedis("127.0.0.1", s.port())) {
+        try (ColossalServer s = start("volatile-lru"); Jedis j = new Jedis("127.0.0.1", s.port(), TIMEOUT_MS)) {
             fill(j, "keep", 500, 0, false);      // a quarter of the bound, no TTL
             fill(j, "old", 500, 1000, false);    // with a TTL, then left idle
             Thread.sleep(2100);                  // idle times are kept in seconds, as Redis's LRU clock
@@ -104,7 +106,7 @@ class SampledEvictionTest {
     /** volatile-ttl: of the sampled keys, the one to expire first goes: the longest TTLs are kept. */
     @Test
     void volatileTtlEvictsTheKeysDueFirst() throws Exception {
-        try (ColossalServer s = start("volatile-ttl"); Jedis j = new Jedis("127.0.0.1", s.port())) {
+        try (ColossalServer s = start("volatile-ttl"); Jedis j = new Jedis("127.0.0.1", s.port(), TIMEOUT_MS)) {
             fill(j, "t", 6_000, 0, true);        // TTLs 1000..6999 s, three times the bound
             assertWithinBound(j);
             int early = present(j, "t", 3_000);
@@ -122,7 +124,7 @@ class SampledEvictionTest {
      */
     @Test
     void allkeysLfuKeepsTheKeysUsedMost() throws Exception {
-        try (ColossalServer s = start("allkeys-lfu"); Jedis j = new Jedis("127.0.0.1", s.port())) {
+        try (ColossalServer s = start("allkeys-lfu"); Jedis j = new Jedis("127.0.0.1", s.port(), TIMEOUT_MS)) {
             fill(j, "hot", 200, 0, false);
             fill(j, "cold", 800, 0, false);      // together half the bound
             Pipeline p = j.pipelined();
@@ -150,7 +152,7 @@ class SampledEvictionTest {
     /** volatile-lfu: the least used keys with a TTL go; keys without one stay whatever their use. */
     @Test
     void volatileLfuEvictsTheLeastUsedKeysWithATtl() throws Exception {
-        try (ColossalServer s = start("volatile-lfu"); Jedis j = new Jedis("127.0.0.1", s.port())) {
+        try (ColossalServer s = start("volatile-lfu"); Jedis j = new Jedis("127.0.0.1", s.port(), TIMEOUT_MS)) {
             fill(j, "keep", 400, 0, false);       // never read, no TTL
             fill(j, "hot", 200, 1000, false);
             Pipeline p = j.pipelined();
@@ -175,7 +177,7 @@ class SampledEvictionTest {
      */
     @Test
     void useCountsGrowLogarithmicallyAsRedisDoes() throws Exception {
-        try (ColossalServer s = start("allkeys-lfu"); Jedis j = new Jedis("127.0.0.1", s.port())) {
+        try (ColossalServer s = start("allkeys-lfu"); Jedis j = new Jedis("127.0.0.1", s.port(), TIMEOUT_MS)) {
             j.set("k", "v");
             assertEquals(AccessClock.LFU_INIT, j.objectFreq("k"));
             j.get("k");
@@ -208,7 +210,7 @@ class SampledEvictionTest {
     @Test
     void configSetChangesThePolicyAndTheBoundAtRunTime() throws Exception {
         try (ColossalServer s = ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve("rt")).withPorts(0, -1));
-             Jedis j = new Jedis("127.0.0.1", s.port())) {
+             Jedis j = new Jedis("127.0.0.1", s.port(), TIMEOUT_MS)) {
             fill(j, "persist", 300, 0, false);
             assertEquals("OK", j.configSet("maxmemory", "1mb"));
             assertEquals("OK", j.configSet("maxmemory-policy", "ALLKEYS-RANDOM"));
