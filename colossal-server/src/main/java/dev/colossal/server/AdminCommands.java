@@ -206,7 +206,7 @@ final class AdminCommands {
         r.bulk("mode");
         r.bulk("standalone");
         r.bulk("role");
-        r.bulk("master");
+        r.bulk(ctx.replica.following() ? "replica" : "master");
         r.bulk("modules");
         r.array(0);
     }
@@ -454,6 +454,10 @@ final class AdminCommands {
         m.put("maxmemory", Long.toString(ctx.dbs.maxMemory()));
         m.put("maxmemory-policy", ctx.dbs.policy());
         m.put("protected-mode", "yes");
+        m.put("masterauth", ctx.replica.masterAuth == null ? "" : ctx.replica.masterAuth);
+        m.put("masteruser", ctx.replica.masterUser == null ? "" : ctx.replica.masterUser);
+        m.put("replica-read-only", "yes");
+        m.put("slave-read-only", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
         m.put("slowlog-max-len", Long.toString(ctx.slowLog.maxLen()));
         m.put("latency-monitor-threshold", "0");
@@ -530,7 +534,9 @@ final class AdminCommands {
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s. A maxmemory that is
      * no size ({@link MemorySize}, Redis's
-     * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
+     * units) gets Redis's error. masterauth and masteruser are the AUTH a replica's link sends at
+     * its next connection ({@link MasterLink}). masterauth and masteruser are the AUTH a replica's link sends at its next
+     * connection ({@link MasterLink}). As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
         // Redis checks the subcommand's arity, then that names and values pair up
@@ -554,6 +560,7 @@ final class AdminCommands {
         double[] percentiles = null;
         long setEntries = -1;
         long zsetEntries = -1;
+        Map<String, String> masterLogin = new LinkedHashMap<>();
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -646,6 +653,10 @@ final class AdminCommands {
                 keyspaceEvents = flags;
                 continue;
             }
+            if (name.equals("masterauth") || name.equals("masteruser")) {
+                masterLogin.put(name, value); // the link's next AUTH, at its next connection, as in Redis
+                continue;
+            }
             if (name.equals("databases")) {
                 // Immutable in Redis too, which answers this whatever the value
                 r.error("ERR CONFIG SET failed (possibly related to argument 'databases') - can't set immutable config");
@@ -728,6 +739,14 @@ final class AdminCommands {
             if (zsetEntries >= 0) {
                 ctx.zsetMaxListpackEntries = zsetEntries;
             }
+            masterLogin.forEach((name, value) -> {
+                String v = value.isEmpty() ? null : value; // Redis's "" is none
+                if (name.equals("masterauth")) {
+                    ctx.replica.masterAuth = v;
+                } else {
+                    ctx.replica.masterUser = v;
+                }
+            });
             r.ok();
         } else {
             r.error("ERR CONFIG SET is not supported by this server; restart it with the flag instead");
@@ -887,7 +906,8 @@ final class AdminCommands {
         }
         if (all || wanted.contains("replication")) {
             separate(sb);
-            sb.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n");
+            String replica = ctx.replica.infoLines(ctx.now());
+            sb.append("# Replication\r\n").append(replica.isEmpty() ? "role:master\r\n" : replica).append("connected_slaves:0\r\n");
         }
         if (all || wanted.contains("cpu")) {
             separate(sb);

@@ -61,6 +61,7 @@ final class CommandTable {
         new FunctionCommands(scripts, ctx.functions).register(this);
         new AclCommands(ctx, this).register(this);
         new NoReplicationCommands().register(this);
+        new ReplicaCommands(ctx, this).register(this);
         new Lolwut().register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
@@ -237,6 +238,12 @@ final class CommandTable {
             c.queueRefused |= c.queued != null;
             stats.rejected.increment();
             r.error(OomRefusal.ERROR);
+            return;
+        }
+        if (ctx.replica.following() && !c.inExec && ReplicaCommands.readOnlyRefused(c, spec)) {
+            c.queueRefused |= c.queued != null;
+            stats.rejected.increment();
+            r.error(ReplicaCommands.READONLY);
             return;
         }
         if (c.pubsub && r.protocol == 2 && !c.inExec && !PubSubCommands.allowedWhileSubscribed(spec.name())
