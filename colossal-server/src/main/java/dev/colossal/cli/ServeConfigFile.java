@@ -24,7 +24,8 @@ final class ServeConfigFile {
     static final List<String> KEYS = List.of("bind", "port", "http-port", "data", "requirepass", "maxclients",
             "proto-max-bulk-len", "timeout", "io-threads", "busy-poll", "maxmemory", "maxmemory-policy", "databases",
             "tls-port", "tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-ca-cert-file", "tls-ca-cert-dir",
-            "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites", "aclfile");
+            "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites", "aclfile", "replicaof", "masterauth",
+            "masteruser");
 
     static final ServeConfigFile NONE = new ServeConfigFile(Path.of("(none)"), Map.of());
 

@@ -148,7 +148,8 @@ final class CommandTable {
         if (p.inBuffer() && c.authenticated && c.unrestricted() && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
                 && c.tracking == null) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
-                    : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') && !ctx.dbs.memoryFull() ? setSpec : null;
+                    : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') && !ctx.dbs.memoryFull()
+                            && !ctx.replica.following() ? setSpec : null;
             if (fast != null) {
                 c.lastCommand = fast.name();
                 long errors = c.reply.errorsEver;
