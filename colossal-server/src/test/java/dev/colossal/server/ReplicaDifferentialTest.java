@@ -88,8 +88,8 @@ class ReplicaDifferentialTest {
             int masterPort = master.socket.getPort();
             master.call("SET", "k", "v");
             master.call("RPUSH", "l", "a", "b");
-            int redisReplicaPort = TestServers.freePort();
-            Process redisReplica = TestServers.redis(redisReplicaPort, "--replicaof", "127.0.0.1", Integer.toString(masterPort));
+            Process redisReplica = redis("--replicaof", "127.0.0.1", Integer.toString(masterPort));
+            int redisReplicaPort = port(redisReplica);
             try (ColossalServer s = TestServers.colossal(dir); Wire ours = new Wire(s.port());
                     Wire theirs = new Wire(redisReplicaPort)) {
                 ours.call("REPLICAOF", "127.0.0.1", Integer.toString(masterPort));
@@ -123,10 +123,69 @@ class ReplicaDifferentialTest {
                 Thread.sleep(300);
                 assertEquals("$4\r\nmine\r\n", ours.call("GET", "k"), "no longer following the master");
             } finally {
-                redisReplica.destroy();
-                redisReplica.waitFor();
+                stop(redisReplica);
             }
         });
+    }
+
+    @Test
+    void keysPastTheirDeadlineReadAsGoneButStayUntilTheMastersDel() throws Exception {
+        Process redis = redis("--enable-debug-command", "yes");
+        if (redis == null) {
+            return;
+        }
+        int port = port(redis);
+        try (Wire master = new Wire(port); ColossalServer s = TestServers.colossal(dir); Wire replica = new Wire(s.port())) {
+            quick(master);
+            assertEquals("+OK\r\n", master.call("DEBUG", "SET-ACTIVE-EXPIRE", "0")); // k expires when the master reads it
+            master.call("SET", "k", "v", "PX", "2000");
+            long set = System.nanoTime();
+            replica.call("REPLICAOF", "127.0.0.1", Integer.toString(port));
+            awaitInSync(master, replica);
+            assertEquals("$1\r\nv\r\n", replica.call("GET", "k"));
+            // past the deadline, and the sweeper's time to act
+            Thread.sleep(Math.max(0, 3500 - (System.nanoTime() - set) / 1_000_000));
+            assertEquals("$-1\r\n", replica.call("GET", "k"), "read as gone");
+            assertEquals(":0\r\n", replica.call("EXISTS", "k"));
+            assertEquals(":1\r\n", replica.call("DBSIZE"), "but kept until the master deletes it");
+            assertEquals("$-1\r\n", master.call("GET", "k")); // the master expires it and sends DEL
+            awaitInSync(master, replica);
+            assertEquals(":0\r\n", replica.call("DBSIZE"));
+        } finally {
+            stop(redis);
+        }
+    }
+
+    @Test
+    void aMasterWithAPasswordThenAnotherMaster() throws Exception {
+        Process a = redis("--requirepass", "pw");
+        if (a == null) {
+            return;
+        }
+        Process b = redis();
+        int portA = port(a);
+        int portB = port(b);
+        try (Wire masterA = new Wire(portA); Wire masterB = new Wire(portB); ColossalServer s = TestServers.colossal(dir);
+                Wire replica = new Wire(s.port())) {
+            masterA.call("AUTH", "pw");
+            quick(masterA);
+            quick(masterB);
+            masterA.call("SET", "a", "1");
+            masterB.call("SET", "b", "2");
+            s.replicaOf("127.0.0.1", portA, null, "pw"); // serve --replicaof 127.0.0.1 PORT --masterauth pw
+            awaitInSync(masterA, replica);
+            assertEquals("$1\r\n1\r\n", replica.call("GET", "a"));
+            assertEquals("*2\r\n$10\r\nmasterauth\r\n$2\r\npw\r\n", replica.call("CONFIG", "GET", "masterauth"));
+            // as in Redis, an AUTH the master does not expect fails the link: the password goes first
+            assertEquals("+OK\r\n", replica.call("CONFIG", "SET", "masterauth", ""));
+            assertEquals("+OK\r\n", replica.call("REPLICAOF", "127.0.0.1", Integer.toString(portB)));
+            awaitInSync(masterB, replica);
+            assertEquals("$-1\r\n", replica.call("GET", "a"), "a full sync from the new master");
+            assertEquals("$1\r\n2\r\n", replica.call("GET", "b"));
+        } finally {
+            stop(a);
+            stop(b);
+        }
     }
 
     /** A check given a connection to a fresh redis-server master. */
@@ -136,11 +195,71 @@ class ReplicaDifferentialTest {
     }
 
     private static void withMaster(MasterCheck check) throws Exception {
-        TestServers.onRedis(port -> {
-            try (Wire master = new Wire(port)) {
-                check.run(master);
+        Process redis = redis();
+        if (redis == null) {
+            return;
+        }
+        try (Wire master = new Wire(port(redis))) {
+            quick(master);
+            check.run(master);
+        } finally {
+            stop(redis);
+        }
+    }
+
+    /**
+     * Starts a redis-server on a free port, and makes sure it is the one answering there: other
+     * builds on the machine start servers too, and one may take the port between its choice and
+     * the bind (the PONG would then be theirs).
+     *
+     * @return the process, or null if redis-server is not installed
+     */
+    private static Process redis(String... settings) throws Exception {
+        // its own directory: a disk-based sync writes dump.rdb there, which a later redis-server would load
+        Path home = java.nio.file.Files.createTempDirectory("replica-test-redis");
+        List<String> all = new ArrayList<>(List.of(settings));
+        all.addAll(List.of("--dir", home.toString()));
+        for (int attempt = 0; ; attempt++) {
+            int port = TestServers.freePort();
+            Process p = TestServers.redis(port, all.toArray(String[]::new));
+            if (p == null) {
+                return null;
             }
-        });
+            String pid = null;
+            try (Wire w = new Wire(port)) {
+                if (settings.length > 1 && settings[0].equals("--requirepass")) {
+                    w.call("AUTH", settings[1]);
+                }
+                pid = field(w.call("INFO", "server"), "process_id");
+            } catch (IOException e) {
+                // not ours, or gone
+            }
+            if (p.isAlive() && Long.toString(p.pid()).equals(pid)) {
+                PORTS.put(p, port);
+                return p;
+            }
+            stop(p);
+            if (attempt == 5) {
+                throw new AssertionError("no redis-server of this test's could keep a port");
+            }
+        }
+    }
+
+    private static final java.util.Map<Process, Integer> PORTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static int port(Process redis) {
+        return PORTS.get(redis);
+    }
+
+    private static void stop(Process redis) throws InterruptedException {
+        PORTS.remove(redis);
+        redis.destroy();
+        redis.waitFor();
+    }
+
+    /** No wait before a diskless sync (Redis 7.0 waits 5 s for more replicas to join it). */
+    private static void quick(Wire master) throws IOException {
+        assertEquals("+OK\r\n", master.call("CONFIG", "SET", "repl-diskless-sync-delay", "0"));
     }
 
     /** Every type in several databases, some keys with a TTL, a stream with groups and a function library. */
