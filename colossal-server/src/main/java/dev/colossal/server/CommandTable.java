@@ -241,7 +241,7 @@ final class CommandTable {
             r.error(OomRefusal.ERROR);
             return;
         }
-        if (ctx.replica.following() && !c.inExec && ReplicaCommands.readOnlyRefused(c, spec)) {
+        if (ctx.replica.following() && !c.inExec && ReplicaCommands.readOnlyRefused(c, spec, args, this)) {
             c.queueRefused |= c.queued != null;
             stats.rejected.increment();
             r.error(ReplicaCommands.READONLY);

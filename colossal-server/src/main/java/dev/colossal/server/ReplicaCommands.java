@@ -30,11 +30,12 @@ final class ReplicaCommands {
 
     /**
      * @return whether {@code c} may not run {@code spec} on a replica: a write from anyone but the
-     *     master (or a script the master's client runs)
+     *     master (or a script the master's client runs), or a script or function that declares it
+     *     may write, as Redis reads its flags
      */
-    static boolean readOnlyRefused(Client c, CommandSpec spec) {
+    static boolean readOnlyRefused(Client c, CommandSpec spec, byte[][] args, CommandTable table) {
         Client who = c.scriptCaller != null ? c.scriptCaller : c;
-        return !who.fromMaster && spec.flags().contains("write");
+        return !who.fromMaster && (spec.flags().contains("write") || table.scripts().declaresWrites(spec.name(), args));
     }
 
     private void replicaOf(Client c, byte[][] a, Reply r) {

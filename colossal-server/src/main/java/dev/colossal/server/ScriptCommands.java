@@ -175,6 +175,37 @@ final class ScriptCommands {
     }
 
     /**
+     * @return whether EVAL's script (by its shebang), EVALSHA's cached one or FCALL's function
+     *         declares flags without {@code no-writes}: Redis counts such a call a write before it
+     *         runs (a replica refuses it READONLY), where a flagless script only fails at its first write
+     */
+    boolean declaresWrites(String command, byte[][] args) {
+        if (args.length < 2) {
+            return false;
+        }
+        return switch (command) {
+            case "eval" -> {
+                try {
+                    ScriptShebang flags = ScriptShebang.parse(args[1]);
+                    yield flags.declared() && !flags.noWrites();
+                } catch (RuntimeException badShebang) {
+                    yield false;   // refused with its error as it runs
+                }
+            }
+            case "evalsha" -> {
+                ScriptCache.Script s = cache.get(args[1]);
+                yield s != null && s.shebang().declared() && !s.shebang().noWrites();
+            }
+            case "fcall" -> {
+                String name = new String(args[1], java.nio.charset.StandardCharsets.UTF_8);
+                FunctionLibraries.Library lib = ctx.functions.ofFunction(name);
+                yield lib != null && !FunctionLibraries.function(lib, name).noWrites();
+            }
+            default -> false;
+        };
+    }
+
+    /**
      * Runs {@code body} as a script runs: holding the multi-stripe lock and the stripes of
      * {@code keys} to its end, stoppable by SCRIPT KILL, its value the reply, its failure Redis's
      * error text ending {@code script: <name>, on @<chunk>:<line>.}.

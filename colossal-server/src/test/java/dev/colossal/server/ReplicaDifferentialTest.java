@@ -88,6 +88,9 @@ class ReplicaDifferentialTest {
             int masterPort = master.socket.getPort();
             master.call("SET", "k", "v");
             master.call("RPUSH", "l", "a", "b");
+            master.call("FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('rw', function(k) return 1 end)\n"
+                    + "redis.register_function{function_name='ro', callback=function(k) return redis.call('GET', k[1]) end,"
+                    + " flags={'no-writes'}}");
             Process redisReplica = redis("--replicaof", "127.0.0.1", Integer.toString(masterPort));
             int redisReplicaPort = port(redisReplica);
             try (ColossalServer s = TestServers.colossal(dir); Wire ours = new Wire(s.port());
@@ -101,7 +104,15 @@ class ReplicaDifferentialTest {
                         new String[] {"MULTI"}, new String[] {"SET", "a", "1"}, new String[] {"GET", "k"},
                         new String[] {"EXEC"}, new String[] {"EXISTS", "k"}, new String[] {"SELECT", "2"},
                         new String[] {"HSET", "h", "f", "v"}, new String[] {"SELECT", "0"},
-                        new String[] {"REPLICAOF", "127.0.0.1", "x"});
+                        new String[] {"REPLICAOF", "127.0.0.1", "x"}, new String[] {"SETEX", "k", "10", "v"},
+                        new String[] {"EVAL", "return redis.call('GET', KEYS[1])", "1", "k"},
+                        new String[] {"EVAL", "return redis.call('SET', KEYS[1], 'x')", "1", "k"},
+                        new String[] {"EVAL", "#!lua\nreturn redis.call('SET', KEYS[1], 'x')", "1", "k"},
+                        new String[] {"EVAL", "#!lua flags=no-writes\nreturn redis.call('GET', KEYS[1])", "1", "k"},
+                        new String[] {"PUBLISH", "c", "m"}, new String[] {"SORT", "l", "ALPHA", "STORE", "d"},
+                        new String[] {"SORT_RO", "l", "ALPHA"}, new String[] {"DBSIZE"},
+                        new String[] {"FCALL", "rw", "1", "k"}, new String[] {"FCALL", "ro", "1", "k"},
+                        new String[] {"FCALL_RO", "ro", "1", "k"});
                 for (String[] request : requests) {
                     assertEquals(theirs.call(request), ours.call(request), String.join(" ", request));
                 }
