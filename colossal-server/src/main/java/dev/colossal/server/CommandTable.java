@@ -234,8 +234,9 @@ final class CommandTable {
         if (!c.unrestricted() && refused(c, spec, name, args, stats)) {
             return;
         }
-        // a script's commands have their own rule (ScriptCalls), and a transaction's were looked at by EXEC
-        if (c.scriptCaller == null && !c.inExec && ctx.dbs.memoryFull() && OomRefusal.refused(spec, args, c.queued != null)) {
+        // a script's commands have their own rule (ScriptCalls), and a transaction's were looked at by EXEC;
+        // a master's are obeyed, as Redis's replicas obey them, or the replica would drift from it
+        if (c.scriptCaller == null && !c.inExec && !c.fromMaster && ctx.dbs.memoryFull() && OomRefusal.refused(spec, args, c.queued != null)) {
             c.queueRefused |= c.queued != null;
             stats.rejected.increment();
             r.error(OomRefusal.ERROR);
