@@ -328,11 +328,13 @@ final class AdminCommands {
         java.util.function.Predicate<Client> shown = x -> true;
         if (a.length == 4 && Args.is(a[2], "TYPE")) {
             byte[] type = a[3];
-            if (Args.is(type, "MASTER") || Args.is(type, "REPLICA") || Args.is(type, "SLAVE")) {
-                shown = x -> false; // no replication here; a monitor is a normal client, as Redis shows it
+            if (Args.is(type, "MASTER")) {
+                shown = x -> x.fromMaster; // a replica's link to its master
+            } else if (Args.is(type, "REPLICA") || Args.is(type, "SLAVE")) {
+                shown = x -> false; // no replicas here; a monitor is a normal client, as Redis shows it
             } else if (Args.is(type, "PUBSUB") || Args.is(type, "NORMAL")) {
                 boolean pubsub = Args.is(type, "PUBSUB");
-                shown = x -> ClientKill.subscribed(x) == pubsub;
+                shown = x -> ClientKill.subscribed(x) == pubsub && !x.fromMaster;
             } else {
                 r.error("ERR Unknown client type '" + Errors.text(type) + "'");
                 return;
@@ -386,7 +388,8 @@ final class AdminCommands {
 
     /** CLIENT LIST's {@code flags=}: O for a monitor, P for a subscriber, b for a blocked client, N for none. */
     private static String flags(Client x, boolean subscriber) {
-        String f = (x.monitor ? "O" : "") + (subscriber ? "P" : "") + (x.blockedBy != null || x.paused ? "b" : "");
+        String f = (x.fromMaster ? "M" : "") + (x.monitor ? "O" : "") + (subscriber ? "P" : "")
+                + (x.blockedBy != null || x.paused ? "b" : "");
         return f.isEmpty() ? "N" : f;
     }
 

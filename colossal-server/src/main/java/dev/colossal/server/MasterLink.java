@@ -87,6 +87,7 @@ final class MasterLink {
     private void run() {
         Client master = new Client(ctx.clientIds.incrementAndGet(), host + ":" + port, ctx.now(), true);
         master.fromMaster = true;
+        master.killer = this::closeSocket; // CLIENT KILL TYPE master: the link is made again, resuming
         master.reply.open(4096);
         try {
             while (!stopped) {
@@ -158,9 +159,11 @@ final class MasterLink {
         state.downSinceMillis = 0;
         state.lastIoMillis = ctx.now();
         Thread acks = Thread.ofPlatform().daemon().name("colossal-replica-acks").start(() -> acks(out));
+        ctx.clients.put(master.id, master); // CLIENT LIST shows the link while it follows, flags=M
         try {
             follow(in, out, master);
         } finally {
+            ctx.clients.remove(master.id);
             acks.interrupt();
         }
     }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Colossal as a replica of a real redis-server 7.0.15 (REPLICAOF): the full sync of every type
  * (diskless, Redis 7.0's default, and from a disk snapshot), a write workload the master sends on,
- * a link dropped and resumed with a partial resync, and what clients see on the replica (READONLY,
+ * a link dropped (by either end) and resumed with a partial resync, and what clients see on the replica (READONLY,
  * byte for byte as a redis-server replica answers it; ROLE; INFO). After each, every key of every
  * database reads the same on both servers: type, value and TTL within a second and a half.
  */
@@ -77,6 +77,17 @@ class ReplicaDifferentialTest {
                 String stats = master.call("INFO", "stats");
                 assertTrue(stats.contains("sync_full:1\r\n"), stats);
                 assertTrue(stats.contains("sync_partial_ok:1\r\n"), stats);
+                assertSameData(master, replica);
+
+                // the other end: the replica drops its master's client, which shows as Redis shows it
+                String link = replica.call("CLIENT", "LIST", "TYPE", "master");
+                assertTrue(link.contains(" addr=127.0.0.1:" + master.socket.getPort() + " ") && link.contains(" flags=M "), link);
+                assertEquals("$0\r\n\r\n", replica.call("CLIENT", "LIST", "TYPE", "replica"));
+                assertEquals(":1\r\n", replica.call("CLIENT", "KILL", "TYPE", "master"));
+                workload(master, new Random(5), 300);
+                awaitInSync(master, replica);
+                stats = master.call("INFO", "stats");
+                assertTrue(stats.contains("sync_full:1\r\n") && stats.contains("sync_partial_ok:2\r\n"), stats);
                 assertSameData(master, replica);
             }
         });
