@@ -104,8 +104,8 @@ class ReplicaDifferentialTest {
                     + " flags={'no-writes'}}");
             Process redisReplica = redis("--replicaof", "127.0.0.1", Integer.toString(masterPort));
             int redisReplicaPort = port(redisReplica);
-            try (ColossalServer s = TestServers.colossal(dir); Wire ours = new Wire(s.port());
-                    Wire theirs = new Wire(redisReplicaPort)) {
+            try (ColossalServer s = ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, 0));
+                    Wire ours = new Wire(s.port()); Wire theirs = new Wire(redisReplicaPort)) {
                 ours.call("REPLICAOF", "127.0.0.1", Integer.toString(masterPort));
                 awaitInSync(master, ours);
                 awaitInSync(master, theirs);
@@ -127,6 +127,18 @@ class ReplicaDifferentialTest {
                 for (String[] request : requests) {
                     assertEquals(theirs.call(request), ours.call(request), String.join(" ", request));
                 }
+                // the HTTP API's writes too: 409, reads as ever
+                java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+                java.net.URI key = java.net.URI.create("http://127.0.0.1:" + s.httpPort() + "/v1/keys/k");
+                var put = http.send(java.net.http.HttpRequest.newBuilder(key)
+                        .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("w")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(409, put.statusCode(), put.body());
+                assertTrue(put.body().contains(ReplicaCommands.READONLY), put.body());
+                assertEquals(409, http.send(java.net.http.HttpRequest.newBuilder(key).DELETE().build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode());
+                assertEquals("v", http.send(java.net.http.HttpRequest.newBuilder(key).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString()).body());
                 String role = ours.call("ROLE");
                 assertTrue(role.startsWith("*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:" + masterPort + "\r\n$9\r\nconnected\r\n:"),
                         role);
