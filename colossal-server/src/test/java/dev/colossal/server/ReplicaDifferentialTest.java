@@ -222,6 +222,45 @@ class ReplicaDifferentialTest {
         }
     }
 
+    @Test
+    void aReplicaKilledKeepsWhatItAppliedAndARestartWithReplicaofSyncsAgain() throws Exception {
+        withMaster(master -> {
+            fill(master);
+            String masterPort = Integer.toString(master.socket.getPort());
+            int port = TestServers.freePort();
+            Path data = dir.resolve("data");
+            Process child = TestServers.serveInChildJvm(port, data, dir.resolve("serve1.log"), "--replicaof", "127.0.0.1",
+                    masterPort);
+            try (Wire replica = new Wire(port)) {
+                awaitInSync(master, replica);
+                workload(master, new Random(9), 300);
+                awaitInSync(master, replica);
+            } finally {
+                child.destroyForcibly().waitFor(); // SIGKILL: no sync of the maps, no goodbye to the master
+            }
+            // without --replicaof: a master, with what the map files kept
+            child = TestServers.serveInChildJvm(port, data, dir.resolve("serve2.log"));
+            try (Wire restarted = new Wire(port)) {
+                assertSameData(master, restarted);
+                assertTrue(restarted.call("ROLE").startsWith("*3\r\n$6\r\nmaster\r\n"));
+            } finally {
+                child.destroy();
+                child.waitFor();
+            }
+            // with it again: no replid or offset was kept, so a full sync
+            child = TestServers.serveInChildJvm(port, data, dir.resolve("serve3.log"), "--replicaof", "127.0.0.1",
+                    masterPort);
+            try (Wire replica = new Wire(port)) {
+                awaitInSync(master, replica);
+                assertTrue(master.call("INFO", "stats").contains("sync_full:2\r\n"));
+                assertSameData(master, replica);
+            } finally {
+                child.destroy();
+                child.waitFor();
+            }
+        });
+    }
+
     /** A check given a connection to a fresh redis-server master. */
     @FunctionalInterface
     private interface MasterCheck {
