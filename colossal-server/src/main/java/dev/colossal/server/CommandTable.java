@@ -147,7 +147,7 @@ final class CommandTable {
         // a monitor; a tracking client's GET must be remembered
         if (p.inBuffer() && c.authenticated && c.unrestricted() && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
                 && c.tracking == null) {
-            CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
+            CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') && !ctx.replica.loading ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') && !ctx.dbs.memoryFull()
                             && !ctx.replica.following() ? setSpec : null;
             if (fast != null) {
@@ -246,6 +246,13 @@ final class CommandTable {
             c.queueRefused |= c.queued != null;
             stats.rejected.increment();
             r.error(ReplicaCommands.READONLY);
+            return;
+        }
+        if (ctx.replica.loading && !c.fromMaster && !ReplicaCommands.runsWhileLoading(name == LastCommand.NONE
+                ? spec.name() : name)) {
+            c.queueRefused |= c.queued != null;
+            stats.rejected.increment();
+            r.error(ReplicaCommands.LOADING);
             return;
         }
         if (c.pubsub && r.protocol == 2 && !c.inExec && !PubSubCommands.allowedWhileSubscribed(spec.name())

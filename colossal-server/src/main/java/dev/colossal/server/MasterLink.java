@@ -218,10 +218,15 @@ final class MasterLink {
                     public void other(int db, byte[] key, String type, long expireAtMillis, long offset) {}
                 });
                 master.db = 0;
-                apply(master, List.of("FLUSHALL"));
-                apply(master, List.of("FUNCTION", "FLUSH"));
                 SyncLoad load = new SyncLoad(ctx);
-                RdbReader.read(rdb, RdbReader.Mode.LOAD, load);
+                state.loading = true;
+                try {
+                    apply(master, List.of("FLUSHALL"));
+                    apply(master, List.of("FUNCTION", "FLUSH"));
+                    RdbReader.read(rdb, RdbReader.Mode.LOAD, load);
+                } finally {
+                    state.loading = false;
+                }
                 System.err.println("colossal: full sync from " + host + ":" + port + ": " + load.keys + " keys loaded"
                         + (load.skipped == 0 ? "" : ", " + load.skipped + " of other types passed over"));
             }

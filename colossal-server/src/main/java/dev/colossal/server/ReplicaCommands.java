@@ -13,6 +13,8 @@ final class ReplicaCommands {
 
     /** Redis's refusal of a client's write on a read-only replica, word for word. */
     static final String READONLY = "READONLY You can't write against a read only replica.";
+    /** Redis's refusal of a command while it loads a snapshot. */
+    static final String LOADING = "LOADING Redis is loading the dataset in memory";
 
     private final ServerContext ctx;
     private final CommandTable table;
@@ -36,6 +38,12 @@ final class ReplicaCommands {
     static boolean readOnlyRefused(Client c, CommandSpec spec, byte[][] args, CommandTable table) {
         Client who = c.scriptCaller != null ? c.scriptCaller : c;
         return !who.fromMaster && (spec.flags().contains("write") || table.scripts().declaresWrites(spec.name(), args));
+    }
+
+    /** @return whether {@code name} (a command, or {@code container|subcommand}) is one Redis runs while it loads */
+    static boolean runsWhileLoading(String name) {
+        CommandFacts.Entry e = CommandFacts.REDIS.get(name);
+        return e == null || e.has("loading");
     }
 
     private void replicaOf(Client c, byte[][] a, Reply r) {

@@ -36,6 +36,11 @@ final class ReplicaState {
     volatile String masterUser;
     volatile String masterAuth;
     volatile Phase phase = Phase.CONNECT;
+    /**
+     * A full sync is emptying the databases and loading the master's snapshot: clients' commands
+     * that Redis refuses while it loads get its LOADING error, so no one reads half a snapshot.
+     */
+    volatile boolean loading;
     /** The master's replication id, learned at the last full sync or partial resync; "?" before any. */
     volatile String replid = "?";
     /** The bytes of the master's stream applied: its offset, -1 before a full sync gave one. */

@@ -261,6 +261,35 @@ class ReplicaDifferentialTest {
         });
     }
 
+    @Test
+    void whileASnapshotLoadsClientsGetLoadingAsFromRedis() throws Exception {
+        Process redis = redis("--enable-debug-command", "yes");
+        if (redis == null) {
+            return;
+        }
+        try (Wire master = new Wire(port(redis)); ColossalServer s = TestServers.colossal(dir); Wire replica = new Wire(s.port());
+                Wire poll = new Wire(s.port())) {
+            quick(master);
+            assertEquals("+OK\r\n", master.call("DEBUG", "POPULATE", "300000", "key", "20"));
+            replica.call("SET", "key:1", "mine");
+            replica.call("REPLICAOF", "127.0.0.1", Integer.toString(port(redis)));
+            java.util.Set<String> seen = new java.util.TreeSet<>();
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (!"up".equals(field(poll.call("INFO", "replication"), "master_link_status")) && System.nanoTime() < deadline) {
+                seen.add(poll.call("GET", "key:1"));
+                seen.add(poll.call("HGET", "h", "f"));
+            }
+            // what a client saw: our key, then LOADING while the snapshot loaded, then the master's
+            assertTrue(seen.contains("-" + ReplicaCommands.LOADING + "\r\n"), seen.toString());
+            assertTrue(seen.stream().noneMatch(r -> r.startsWith("$") && !r.equals("$4\r\nmine\r\n")
+                    && !r.equals("$-1\r\n") && !r.startsWith("$20\r\n")), seen.toString());
+            awaitInSync(master, replica);
+            assertEquals(":300000\r\n", replica.call("DBSIZE"));
+        } finally {
+            stop(redis);
+        }
+    }
+
     /** A check given a connection to a fresh redis-server master. */
     @FunctionalInterface
     private interface MasterCheck {
