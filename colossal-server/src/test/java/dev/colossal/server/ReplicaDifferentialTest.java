@@ -338,6 +338,7 @@ class ReplicaDifferentialTest {
             }
             if (p.isAlive() && Long.toString(p.pid()).equals(pid)) {
                 PORTS.put(p, port);
+                HOMES.put(p, home);
                 return p;
             }
             stop(p);
@@ -348,15 +349,24 @@ class ReplicaDifferentialTest {
     }
 
     private static final java.util.Map<Process, Integer> PORTS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.Map<Process, Path> HOMES = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static int port(Process redis) {
         return PORTS.get(redis);
     }
 
-    private static void stop(Process redis) throws InterruptedException {
+    private static void stop(Process redis) throws InterruptedException, IOException {
         PORTS.remove(redis);
         redis.destroy();
         redis.waitFor();
+        Path home = HOMES.remove(redis);
+        if (home != null) {
+            try (var files = java.nio.file.Files.walk(home)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.deleteIfExists(f);
+                }
+            }
+        }
     }
 
     /** No wait before a diskless sync (Redis 7.0 waits 5 s for more replicas to join it). */
