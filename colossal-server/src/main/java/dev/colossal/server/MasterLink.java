@@ -248,7 +248,7 @@ final class MasterLink {
             if (args.length == 3 && Args.is(args[0], "REPLCONF") && Args.is(args[1], "GETACK")) {
                 ack(out); // the offset before this command, as Redis's replicas answer
             } else if (!Args.is(args[0], "PING")) {
-                table.execute(master, args);
+                ScopedValue.where(ReplicaState.OBEYED, Boolean.TRUE).run(() -> table.execute(master, args));
                 master.reply.len = 0;
                 table.publish(master);
             }

@@ -30,6 +30,13 @@ final class ReplicaState {
         }
     }
 
+    /**
+     * Bound while a master's command runs on its link's thread: a key past its deadline is still
+     * there for it, as Redis's replicas let their master see it, since the master has not expired
+     * it yet (its DEL is on the way, after this command).
+     */
+    static final ScopedValue<Boolean> OBEYED = ScopedValue.newInstance();
+
     /** The link running now, or null: a master. Replaced only under this object's monitor. */
     private volatile MasterLink link;
     /** CONFIG SET masteruser / masterauth, or serve's flags: the AUTH the link sends, none if the password is null. */
