@@ -910,7 +910,8 @@ final class AdminCommands {
         if (all || wanted.contains("replication")) {
             separate(sb);
             String replica = ctx.replica.infoLines(ctx.now());
-            sb.append("# Replication\r\n").append(replica.isEmpty() ? "role:master\r\n" : replica).append("connected_slaves:0\r\n");
+            sb.append("# Replication\r\n").append(replica.isEmpty() ? "role:master\r\n" : replica).append("connected_slaves:0\r\n")
+                    .append(ctx.replica.infoTail());
         }
         if (all || wanted.contains("cpu")) {
             separate(sb);

@@ -8,11 +8,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * What a master sends its replica, read from the link's socket: reply lines of the handshake, the
- * snapshot (as {@code $<length>} and that many bytes, or diskless as {@code $EOF:<40 bytes>}, the
- * file, and the same 40 bytes), then the command stream, RESP arrays of bulk strings. It counts
- * every byte taken, so that the link knows its replication offset, and never reads past what it
- * was asked for: the stream's first command may follow a diskless snapshot in the same packet.
+ * What a master sends its replica, read from the link's socket, and counted byte by byte so that
+ * the link knows its replication offset:
+ *
+ * <pre>
+ *  +PONG / +OK ...                        the handshake's reply lines
+ *  +FULLRESYNC &lt;replid&gt; &lt;offset&gt;\r\n       or +CONTINUE [&lt;replid&gt;]\r\n and the stream at once
+ *  \n \n ...                              keep-alives while the master prepares its snapshot
+ *  $&lt;length&gt;\r\n &lt;length bytes&gt;           a snapshot written to disk first
+ *  | $EOF:&lt;40 bytes&gt;\r\n &lt;file&gt; &lt;the 40 bytes&gt;   a diskless one: its length is not known ahead
+ *  *&lt;n&gt;\r\n ($&lt;len&gt;\r\n &lt;len bytes&gt;\r\n){n}   then the command stream, one array per command,
+ *  ...                                      each one's bytes added to the offset
+ * </pre>
+ *
+ * It never reads past what it was asked for: the stream's first command may follow a diskless
+ * snapshot in the same packet.
  */
 final class MasterInput {
 

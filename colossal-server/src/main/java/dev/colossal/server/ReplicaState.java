@@ -127,6 +127,21 @@ final class ReplicaState {
         return sb.toString();
     }
 
+    /**
+     * INFO replication's lines of a replica after {@code connected_slaves}, as Redis 7.0 gives them:
+     * the master's id and offset (this server keeps no backlog of its own); empty for a master.
+     */
+    String infoTail() {
+        if (link == null) {
+            return "";
+        }
+        long off = Math.max(0, offset);
+        return "master_failover_state:no-failover\r\nmaster_replid:" + (replid.equals("?") ? ownReplid : replid)
+                + "\r\nmaster_replid2:0000000000000000000000000000000000000000\r\nmaster_repl_offset:" + off
+                + "\r\nsecond_repl_offset:-1\r\nrepl_backlog_active:0\r\nrepl_backlog_size:1048576"
+                + "\r\nrepl_backlog_first_byte_offset:0\r\nrepl_backlog_histlen:0\r\n";
+    }
+
     /** ROLE of a replica: {@code slave host port state offset}. */
     void role(Reply r) {
         MasterLink l = link;

@@ -145,6 +145,10 @@ class ReplicaDifferentialTest {
                 String info = ours.call("INFO", "replication");
                 assertTrue(info.contains("role:slave\r\nmaster_host:127.0.0.1\r\nmaster_port:" + masterPort
                         + "\r\nmaster_link_status:up\r\n"), info);
+                // the names of Redis's fields, in its order
+                String theirInfo = theirs.call("INFO", "replication");
+                assertEquals(fieldNames(theirInfo), fieldNames(info));
+                assertEquals(field(master.call("INFO", "replication"), "master_replid"), field(info, "master_replid"));
                 assertEquals("+OK Already connected to specified master\r\n",
                         ours.call("REPLICAOF", "127.0.0.1", Integer.toString(masterPort)));
 
@@ -476,6 +480,16 @@ class ReplicaDifferentialTest {
             Thread.sleep(50);
         }
         throw new AssertionError("the replica's offset " + got + " did not reach the master's " + want);
+    }
+
+    private static List<String> fieldNames(String info) {
+        List<String> names = new ArrayList<>();
+        for (String line : info.split("\r\n")) {
+            if (line.contains(":")) {
+                names.add(line.substring(0, line.indexOf(':')));
+            }
+        }
+        return names;
     }
 
     private static String field(String info, String name) {
