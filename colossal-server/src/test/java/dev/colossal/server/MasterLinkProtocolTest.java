@@ -31,7 +31,8 @@ class MasterLinkProtocolTest {
 
     @Test
     void handshakeSnapshotAcksAndAPartialResync() throws Exception {
-        try (ServerSocket fake = new ServerSocket(0); ColossalServer s = TestServers.colossal(dir); Wire client = new Wire(s.port())) {
+        try (ServerSocket fake = new ServerSocket(0); ColossalServer s = TestServers.colossal(dir);
+                Wire client = new Wire(s.port())) {
             fake.setSoTimeout(10_000);
             client.call("REPLICAOF", "127.0.0.1", Integer.toString(fake.getLocalPort()));
             long offset;
@@ -51,7 +52,8 @@ class MasterLinkProtocolTest {
                 rdb.key(bytes("gone"), DumpPayload.of(MemorySegment.ofArray(bytes("old"))), System.currentTimeMillis() - 10_000);
                 rdb.key(bytes("live"), DumpPayload.of(MemorySegment.ofArray(bytes("here"))), -1);
                 byte[] file = rdb.finish();
-                out.write(("+FULLRESYNC " + REPLID + " " + START + "\r\n\n\n$" + file.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(("+FULLRESYNC " + REPLID + " " + START + "\r\n\n\n$" + file.length + "\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
                 out.write(file);
                 byte[] select = Wire.encode("SELECT", "0");
                 byte[] append = Wire.encode("APPEND", "gone", "X");
