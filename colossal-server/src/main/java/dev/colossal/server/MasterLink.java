@@ -132,6 +132,7 @@ final class MasterLink {
         s.connect(new InetSocketAddress(host, port), TIMEOUT_MILLIS);
         s.setSoTimeout(TIMEOUT_MILLIS);
         s.setTcpNoDelay(true);
+        state.phase = ReplicaState.Phase.HANDSHAKE;
         MasterInput in = new MasterInput(s.getInputStream());
         OutputStream out = s.getOutputStream();
         handshake(in, out);
@@ -145,6 +146,9 @@ final class MasterLink {
         String[] words = answer.split(" ");
         if (words[0].equals("+FULLRESYNC") && words.length == 3) {
             state.phase = ReplicaState.Phase.SYNC;
+            // a sync that fails halfway leaves data of no offset: the next link must sync in full again
+            state.replid = "?";
+            state.offset = -1;
             fullSync(in, master);
             state.replid = words[1];
             state.offset = Long.parseLong(words[2]);

@@ -16,8 +16,10 @@ final class ReplicaState {
     enum Phase {
         /** Waiting to connect (the first time, or after the link dropped). */
         CONNECT("connect"),
-        /** Connected, in the handshake (PING, AUTH, REPLCONF, PSYNC). */
+        /** Connecting to the master. */
         CONNECTING("connecting"),
+        /** Connected, in the handshake (PING, AUTH, REPLCONF, PSYNC). */
+        HANDSHAKE("handshake"),
         /** Receiving the master's snapshot, then loading it. */
         SYNC("sync"),
         /** Following the master's command stream. */
@@ -81,6 +83,7 @@ final class ReplicaState {
             was.stop();
         }
         phase = Phase.CONNECT;
+        loading = false;
         replid = "?";
         offset = -1;
         lastIoMillis = 0;
