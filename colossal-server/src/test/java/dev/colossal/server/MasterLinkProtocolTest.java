@@ -40,12 +40,7 @@ class MasterLinkProtocolTest {
                 link.setSoTimeout(10_000);
                 MasterInput in = new MasterInput(link.getInputStream());
                 OutputStream out = link.getOutputStream();
-                expect(in, "PING");
-                out.write("+PONG\r\n".getBytes(StandardCharsets.US_ASCII));
-                expect(in, "REPLCONF", "listening-port", Integer.toString(s.port()));
-                out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
-                expect(in, "REPLCONF", "capa", "eof", "capa", "psync2");
-                out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
+                handshake(in, out, "+PONG", s.port());
                 expect(in, "PSYNC", "?", "-1");
                 RdbFile rdb = new RdbFile(ServerContext.REDIS_VERSION, System.currentTimeMillis(), 0);
                 rdb.database(0, 2, 1);
@@ -81,12 +76,7 @@ class MasterLinkProtocolTest {
                 link.setSoTimeout(10_000);
                 MasterInput in = new MasterInput(link.getInputStream());
                 OutputStream out = link.getOutputStream();
-                expect(in, "PING");
-                out.write("-NOAUTH Authentication required.\r\n".getBytes(StandardCharsets.US_ASCII));
-                expect(in, "REPLCONF", "listening-port", Integer.toString(s.port()));
-                out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
-                expect(in, "REPLCONF", "capa", "eof", "capa", "psync2");
-                out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
+                handshake(in, out, "-NOAUTH Authentication required.", s.port()); // goes on: AUTH is next, if set
                 expect(in, "PSYNC", REPLID, Long.toString(offset + 1));
                 String promoted = "f".repeat(40);
                 out.write(("+CONTINUE " + promoted + "\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -99,6 +89,16 @@ class MasterLinkProtocolTest {
             }
             assertEquals("+OK\r\n", client.call("REPLICAOF", "NO", "ONE"));
         }
+    }
+
+    /** What a replica sends before PSYNC (no masterauth set), answered as a master answers it. */
+    private static void handshake(MasterInput in, OutputStream out, String pong, int replicaPort) throws IOException {
+        expect(in, "PING");
+        out.write((pong + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        expect(in, "REPLCONF", "listening-port", Integer.toString(replicaPort));
+        out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
+        expect(in, "REPLCONF", "capa", "eof", "capa", "psync2");
+        out.write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
     }
 
     private static void awaitAck(MasterInput in, long offset) throws IOException {
