@@ -129,6 +129,16 @@ public final class ServeCommand implements Callable<Integer> {
             description = "TLS 1.3 suites, ':'-separated, e.g. TLS_AES_256_GCM_SHA384 (default: the JDK's)")
     String tlsCiphersuites;
 
+    @Option(names = "--replicaof", arity = "2", paramLabel = "HOST PORT",
+            description = "Follow this Redis master: a full sync at start, then its writes (REPLICAOF host port)")
+    List<String> replicaOf;
+
+    @Option(names = "--masterauth", paramLabel = "PASSWORD", description = "The password the replica AUTHs with at its master")
+    String masterAuth;
+
+    @Option(names = "--masteruser", paramLabel = "USER", description = "The user the replica AUTHs as at its master")
+    String masterUser;
+
     private ServeConfigFile file;
 
     /** Creates the command; picocli calls this. */
@@ -190,9 +200,11 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServerConfig settings;
         TlsConfig tls;
+        Master master;
         try {
             settings = resolve();
             tls = resolveTls();
+            master = resolveMaster();
         } catch (IllegalArgumentException e) {
             System.err.println("colossal serve: " + e.getMessage());
             return 2;
@@ -259,6 +271,10 @@ public final class ServeCommand implements Callable<Integer> {
                         + " (" + settings.maxMemoryPolicy() + ")" : "");
         fromFile.forEach(line -> System.err.println("colossal: " + line));
         server.startupReport().forEach(System.err::println);
+        if (master != null) {
+            // no replid or offset is kept across a restart: the link starts with a full sync
+            server.replicaOf(master.host(), master.port(), master.user(), master.password());
+        }
         // A failed server thread has already said what failed and stopped the server.
         return server.awaitShutdown().isPresent() ? 1 : 0;
     }
@@ -293,6 +309,41 @@ public final class ServeCommand implements Callable<Integer> {
         } catch (java.net.UnknownHostException e) {
             return false;   // start() has refused it already
         }
+    }
+
+    /** The master to follow at start, and how to AUTH there. */
+    record Master(String host, int port, String user, String password) {}
+
+    /**
+     * @return {@code --replicaof} (else the config file's {@code replicaof host port}) with
+     *     masteruser and masterauth, or null if neither gives one
+     * @throws IllegalArgumentException if the port is no port
+     */
+    Master resolveMaster() throws IOException {
+        ServeConfigFile f = configFile();
+        List<String> hostPort = replicaOf;
+        if (hostPort == null) {
+            String line = f.string("replicaof", null);
+            if (line == null) {
+                return null;
+            }
+            hostPort = List.of(line.trim().split("\\s+"));
+            if (hostPort.size() != 2) {
+                throw new IllegalArgumentException("replicaof '" + line + "' in the config file must be: replicaof HOST PORT");
+            }
+        }
+        int port;
+        try {
+            port = Integer.parseInt(hostPort.get(1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--replicaof " + hostPort.get(0) + " " + hostPort.get(1)
+                    + ": the port must be 0..65535");
+        }
+        return new Master(hostPort.get(0), port, masterUser != null ? masterUser : f.string("masteruser", null),
+                masterAuth != null ? masterAuth : f.string("masterauth", null));
     }
 
     /** "user (mode rw-------)" of a file that exists and that another user owns, else null. */

@@ -37,7 +37,8 @@ final class ServeConfigFile {
     static final List<String> KEYS = List.of("bind", "port", "http-port", "data", "requirepass", "maxclients",
             "proto-max-bulk-len", "timeout", "io-threads", "busy-poll", "maxmemory", "maxmemory-policy", "databases",
             "tls-port", "tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-ca-cert-file", "tls-ca-cert-dir",
-            "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites", "aclfile");
+            "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites", "aclfile", "replicaof", "masterauth",
+            "masteruser");
 
     /** Redis 7.0's configuration names and file directives. */
     private static final Set<String> REDIS_NAMES = redisNames();
@@ -88,6 +89,7 @@ final class ServeConfigFile {
             }
             String[] kv = line.split("\\s+", 2);
             String key = kv[0].toLowerCase(Locale.ROOT);
+            key = key.equals("slaveof") ? "replicaof" : key;   // Redis's older name, in older redis.conf files
             if (!KEYS.contains(key) && !REDIS_NAMES.contains(key)) {
                 throw new IllegalArgumentException(where + ": unknown setting '" + kv[0] + "'; the settings are "
                         + String.join(", ", KEYS) + ", and those of a redis.conf");

@@ -206,7 +206,7 @@ final class AdminCommands {
         r.bulk("mode");
         r.bulk("standalone");
         r.bulk("role");
-        r.bulk("master");
+        r.bulk(ctx.replica.following() ? "replica" : "master");
         r.bulk("modules");
         r.array(0);
     }
@@ -328,11 +328,13 @@ final class AdminCommands {
         java.util.function.Predicate<Client> shown = x -> true;
         if (a.length == 4 && Args.is(a[2], "TYPE")) {
             byte[] type = a[3];
-            if (Args.is(type, "MASTER") || Args.is(type, "REPLICA") || Args.is(type, "SLAVE")) {
-                shown = x -> false; // no replication here; a monitor is a normal client, as Redis shows it
+            if (Args.is(type, "MASTER")) {
+                shown = x -> x.fromMaster; // a replica's link to its master
+            } else if (Args.is(type, "REPLICA") || Args.is(type, "SLAVE")) {
+                shown = x -> false; // no replicas here; a monitor is a normal client, as Redis shows it
             } else if (Args.is(type, "PUBSUB") || Args.is(type, "NORMAL")) {
                 boolean pubsub = Args.is(type, "PUBSUB");
-                shown = x -> ClientKill.subscribed(x) == pubsub;
+                shown = x -> ClientKill.subscribed(x) == pubsub && !x.fromMaster;
             } else {
                 r.error("ERR Unknown client type '" + Errors.text(type) + "'");
                 return;
@@ -386,7 +388,8 @@ final class AdminCommands {
 
     /** CLIENT LIST's {@code flags=}: O for a monitor, P for a subscriber, b for a blocked client, N for none. */
     private static String flags(Client x, boolean subscriber) {
-        String f = (x.monitor ? "O" : "") + (subscriber ? "P" : "") + (x.blockedBy != null || x.paused ? "b" : "");
+        String f = (x.fromMaster ? "M" : "") + (x.monitor ? "O" : "") + (subscriber ? "P" : "")
+                + (x.blockedBy != null || x.paused ? "b" : "");
         return f.isEmpty() ? "N" : f;
     }
 
@@ -456,6 +459,10 @@ final class AdminCommands {
         m.put("lfu-log-factor", Integer.toString(ctx.access.lfuLogFactor));
         m.put("lfu-decay-time", Integer.toString(ctx.access.lfuDecayMinutes));
         m.put("protected-mode", ctx.protectedMode ? "yes" : "no");
+        m.put("masterauth", ctx.replica.masterAuth == null ? "" : ctx.replica.masterAuth);
+        m.put("masteruser", ctx.replica.masterUser == null ? "" : ctx.replica.masterUser);
+        m.put("replica-read-only", "yes");
+        m.put("slave-read-only", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
         m.put("slowlog-max-len", Long.toString(ctx.slowLog.maxLen()));
         m.put("latency-monitor-threshold", "0");
@@ -533,7 +540,8 @@ final class AdminCommands {
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s; lfu-log-factor and
      * lfu-decay-time tune the {@link AccessClock}'s use counts; protected-mode is {@link ProtectedMode}'s. A maxmemory that is
      * no size ({@link MemorySize}, Redis's
-     * units) gets Redis's error. As in Redis, nothing is set unless every parameter can be.
+     * units) gets Redis's error. masterauth and masteruser are the AUTH a replica's link sends at
+     * its next connection ({@link MasterLink}). As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
         // Redis checks the subcommand's arity, then that names and values pair up
@@ -560,6 +568,7 @@ final class AdminCommands {
         int lfuLogFactor = -1;
         int lfuDecay = -1;
         int protectedMode = -1;
+        Map<String, String> masterLogin = new LinkedHashMap<>();
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -671,6 +680,10 @@ final class AdminCommands {
                 keyspaceEvents = flags;
                 continue;
             }
+            if (name.equals("masterauth") || name.equals("masteruser")) {
+                masterLogin.put(name, value); // the link's next AUTH, at its next connection, as in Redis
+                continue;
+            }
             if (name.equals("databases")) {
                 // Immutable in Redis too, which answers this whatever the value
                 r.error("ERR CONFIG SET failed (possibly related to argument 'databases') - can't set immutable config");
@@ -761,6 +774,14 @@ final class AdminCommands {
             if (protectedMode >= 0) {
                 ctx.protectedMode = protectedMode == 1;
             }
+            masterLogin.forEach((name, value) -> {
+                String v = value.isEmpty() ? null : value; // Redis's "" is none
+                if (name.equals("masterauth")) {
+                    ctx.replica.masterAuth = v;
+                } else {
+                    ctx.replica.masterUser = v;
+                }
+            });
             r.ok();
         } else {
             r.error("ERR " + ServerConfig.NOT_SETTABLE);
@@ -920,7 +941,9 @@ final class AdminCommands {
         }
         if (all || wanted.contains("replication")) {
             separate(sb);
-            sb.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n");
+            String replica = ctx.replica.infoLines(ctx.now());
+            sb.append("# Replication\r\n").append(replica.isEmpty() ? "role:master\r\n" : replica).append("connected_slaves:0\r\n")
+                    .append(ctx.replica.infoTail());
         }
         if (all || wanted.contains("cpu")) {
             separate(sb);

@@ -74,6 +74,11 @@ final class Client {
     ReplyMode replies = ReplyMode.ON;
     /** A command whose reply CLIENT REPLY drops blocked: its reply, when it comes, is dropped too. */
     boolean dropResumedReply;
+    /**
+     * The client a replica applies its master's commands as ({@link MasterLink}): it writes where
+     * others get READONLY, and its replies are dropped.
+     */
+    boolean fromMaster;
     /** Blocking commands answer at once, as on a timeout: a script's client (EXEC's is {@link #inExec}). */
     boolean denyBlocking;
     /** EXEC is running its queue: Redis refuses SSUBSCRIBE there and lets a subscriber's queued commands run. */

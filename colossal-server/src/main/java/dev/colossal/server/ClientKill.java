@@ -32,6 +32,7 @@ final class ClientKill {
         String addr = null;
         String laddr = null;
         boolean noType = false;
+        boolean master = false;
         Boolean pubsub = null; // TYPE PUBSUB: true, TYPE NORMAL: false, no TYPE: null
         AclUser user = null;
         boolean skipMe = true;
@@ -49,8 +50,10 @@ final class ClientKill {
                 }
                 id = n.getAsLong();
             } else if (Args.is(a[i], "TYPE")) {
-                // No replication here: a client is a subscriber or a normal one
-                if (Args.is(value, "MASTER") || Args.is(value, "REPLICA") || Args.is(value, "SLAVE")) {
+                // A replica's link to its master is one (MasterLink); no replicas here
+                if (Args.is(value, "MASTER")) {
+                    master = true;
+                } else if (Args.is(value, "REPLICA") || Args.is(value, "SLAVE")) {
                     noType = true;
                 } else if (Args.is(value, "PUBSUB") || Args.is(value, "NORMAL")) {
                     pubsub = Args.is(value, "PUBSUB");
@@ -84,10 +87,12 @@ final class ClientKill {
         String wantLaddr = laddr;
         Boolean wantPubsub = pubsub;
         AclUser wantUser = user;
+        boolean wantMaster = master;
         String local = ctx.config.bind() + ":" + ctx.respPort;
         r.integer(kill(c, x -> (wantId < 0 || x.id == wantId) && (wantAddr == null || x.address.equals(wantAddr))
                 && (wantLaddr == null || local.equals(wantLaddr))
-                && (wantPubsub == null || wantPubsub == subscribed(x))
+                && (wantPubsub == null || wantPubsub == subscribed(x) && !x.fromMaster)
+                && (!wantMaster || x.fromMaster)
                 && (wantUser == null || x.user == wantUser || x.user == null && wantUser == ctx.acl.defaultUser()), skipMe));
     }
 

@@ -27,14 +27,16 @@ public final class ColossalServer implements AutoCloseable {
     private final ServerContext ctx;
     private final RespServer resp;
     private final HttpApi http;
+    private final CommandTable table;
     private final Object closeLock = new Object();
     private boolean closed;
     /** How long the first {@link #close} took; guarded by {@code closeLock}. */
     private long stopNanos;
     private final List<String> startupReport;
 
-    private ColossalServer(ServerContext ctx, RespServer resp, HttpApi http, List<String> startupReport) {
+    private ColossalServer(ServerContext ctx, RespServer resp, HttpApi http, CommandTable table, List<String> startupReport) {
         this.ctx = ctx;
+        this.table = table;
         this.resp = resp;
         this.http = http;
         this.startupReport = startupReport;
@@ -210,8 +212,9 @@ public final class ColossalServer implements AutoCloseable {
         dbs.watch(ctx.sweeper);
         RespServer resp = null;
         HttpApi http = null;
+        CommandTable table;
         try {
-            CommandTable table = new CommandTable(ctx);
+            table = new CommandTable(ctx);
             extraCommands.accept(table);
             atStart.accept(settings(table));
             resp = new RespServer(ctx, table, tls);
@@ -238,7 +241,7 @@ public final class ColossalServer implements AutoCloseable {
         }
         ctx.sweeper.start();
         ctx.collector.start();
-        ColossalServer server = new ColossalServer(ctx, resp, http, dbs.startupReport());
+        ColossalServer server = new ColossalServer(ctx, resp, http, table, dbs.startupReport());
         // Not on the failed thread, nor on the event loop that read SHUTDOWN: close() waits for
         // the event loops to end.
         ctx.failure.thenRun(() -> new Thread(() -> server.closeAfter("a failure"), "colossal-stop").start());
@@ -255,6 +258,19 @@ public final class ColossalServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             System.err.println("colossal: error while stopping after " + why + ": " + e);
         }
+    }
+
+    /**
+     * Makes this server a replica of the Redis master at {@code host:port}, as REPLICAOF does
+     * ({@code serve --replicaof}): a full sync, then its writes as they come.
+     *
+     * @param user     the user to AUTH as (masteruser), or null for the default
+     * @param password the password (masterauth), or null to send no AUTH
+     */
+    public void replicaOf(String host, int port, String user, String password) {
+        ctx.replica.masterUser = user;
+        ctx.replica.masterAuth = password;
+        ctx.replica.replace(new MasterLink(ctx, table, host, port));
     }
 
     /** @return the bound RESP port */
@@ -311,6 +327,7 @@ public final class ColossalServer implements AutoCloseable {
                 if (http != null) {
                     http.close();
                 }
+                ctx.replica.replace(null); // no master's command after the clients' last
                 resp.close();
                 ctx.sweeper.close(); // before the maps close under it
                 ctx.collector.close();

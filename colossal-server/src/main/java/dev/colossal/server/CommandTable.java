@@ -61,6 +61,7 @@ final class CommandTable {
         new FunctionCommands(scripts, ctx.functions).register(this);
         new AclCommands(ctx, this).register(this);
         new NoReplicationCommands().register(this);
+        new ReplicaCommands(ctx, this).register(this);
         new Lolwut().register(this);
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
@@ -146,8 +147,9 @@ final class CommandTable {
         // a monitor; a tracking client's GET must be remembered
         if (p.inBuffer() && c.authenticated && c.unrestricted() && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
                 && c.tracking == null) {
-            CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') ? getSpec
-                    : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') && !ctx.dbs.memoryFull() ? setSpec : null;
+            CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') && !ctx.replica.loading ? getSpec
+                    : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') && !ctx.dbs.memoryFull()
+                            && !ctx.replica.following() ? setSpec : null;
             if (fast != null) {
                 c.lastCommand = fast.name();
                 long errors = c.reply.errorsEver;
@@ -232,11 +234,25 @@ final class CommandTable {
         if (!c.unrestricted() && refused(c, spec, name, args, stats)) {
             return;
         }
-        // a script's commands have their own rule (ScriptCalls), and a transaction's were looked at by EXEC
-        if (c.scriptCaller == null && !c.inExec && ctx.dbs.memoryFull() && OomRefusal.refused(spec, args, c.queued != null)) {
+        // a script's commands have their own rule (ScriptCalls), and a transaction's were looked at by EXEC;
+        // a master's are obeyed, as Redis's replicas obey them, or the replica would drift from it
+        if (c.scriptCaller == null && !c.inExec && !c.fromMaster && ctx.dbs.memoryFull() && OomRefusal.refused(spec, args, c.queued != null)) {
             c.queueRefused |= c.queued != null;
             stats.rejected.increment();
             r.error(OomRefusal.ERROR);
+            return;
+        }
+        if (ctx.replica.following() && !c.inExec && ReplicaCommands.readOnlyRefused(c, spec, args, this)) {
+            c.queueRefused |= c.queued != null;
+            stats.rejected.increment();
+            r.error(ReplicaCommands.READONLY);
+            return;
+        }
+        if (ctx.replica.loading && !c.fromMaster && !ReplicaCommands.runsWhileLoading(name == LastCommand.NONE
+                ? spec.name() : name)) {
+            c.queueRefused |= c.queued != null;
+            stats.rejected.increment();
+            r.error(ReplicaCommands.LOADING);
             return;
         }
         if (c.pubsub && r.protocol == 2 && !c.inExec && !PubSubCommands.allowedWhileSubscribed(spec.name())

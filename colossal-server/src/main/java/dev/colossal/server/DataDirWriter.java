@@ -88,8 +88,7 @@ public final class DataDirWriter implements AutoCloseable {
     public void setHash(int db, byte[] key, java.util.List<byte[]> fieldsAndValues, long expireAtMillis) {
         check(db);
         try {
-            StoredHash.save(dbs.open(db), key, HashValue.loaded(fieldsAndValues), expireAtMillis,
-                    HashLayout.MAX_LISTPACK_ENTRIES);
+            KeyLoads.DEFAULTS.hash(dbs.open(db), key, fieldsAndValues, expireAtMillis);
         } catch (ReplyException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
@@ -107,8 +106,7 @@ public final class DataDirWriter implements AutoCloseable {
     public void setSet(int db, byte[] key, java.util.List<byte[]> members, long expireAtMillis) {
         check(db);
         try {
-            SetCommands.save(dbs.open(db), key, SetValue.loaded(members, SetLayout.MAX_INTSET_ENTRIES), expireAtMillis,
-                    SetLayout.MAX_INTSET_ENTRIES);
+            KeyLoads.DEFAULTS.set(dbs.open(db), key, members, expireAtMillis);
         } catch (ReplyException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
@@ -126,7 +124,7 @@ public final class DataDirWriter implements AutoCloseable {
     public void setList(int db, byte[] key, java.util.List<byte[]> elements, long expireAtMillis) {
         check(db);
         try {
-            StoredList.load(dbs.open(db), key, elements, expireAtMillis);
+            KeyLoads.DEFAULTS.list(dbs.open(db), key, elements, expireAtMillis);
         } catch (ReplyException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
@@ -144,7 +142,7 @@ public final class DataDirWriter implements AutoCloseable {
     public void setStream(int db, byte[] key, dev.colossal.rdb.RdbStreams.Stream stream, long expireAtMillis) {
         check(db);
         try {
-            StoredStream.load(dbs.open(db), key, stream, expireAtMillis, StreamLayout.DEFAULT_NODE_MAX_ENTRIES);
+            KeyLoads.DEFAULTS.stream(dbs.open(db), key, stream, expireAtMillis);
         } catch (ReplyException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
@@ -162,8 +160,7 @@ public final class DataDirWriter implements AutoCloseable {
     public void setZSet(int db, byte[] key, dev.colossal.rdb.RdbZSets.ZSet zset, long expireAtMillis) {
         check(db);
         try {
-            SortedSetCommands.save(dbs.open(db), key,
-                    ZSetValue.loaded(zset.members(), zset.scores(), zset.listpack(), ZSetLayout.MAX_LISTPACK_ENTRIES), expireAtMillis);
+            KeyLoads.DEFAULTS.zset(dbs.open(db), key, zset, expireAtMillis);
         } catch (ReplyException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
@@ -198,7 +195,7 @@ public final class DataDirWriter implements AutoCloseable {
             functions = FunctionLibraries.open(dir);
         }
         try {
-            return functions.load(functions.prepare(code, new ScriptRun(new Client(0, "", 0, true), "", true, null)), true);
+            return functions.restore(code);
         } catch (ReplyException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

@@ -182,26 +182,23 @@ final class DumpCommands {
                 if (replace && store.delete(a[1])) {
                     ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, a[1]);
                 }
-            } else if (value.stream() != null) {
-                StoredStream.load(store, a[1], value.stream(), deadline, ctx.streamNodeMaxEntries);
-                ctx.waits.ready(c.db, a[1]);
-                ctx.events.fire(KeyspaceEvents.GENERIC, "restore", store, a[1]);
-            } else if (value.list() != null) {
-                StoredList.load(store, a[1], value.list(), deadline);
-                ctx.waits.ready(c.db, a[1]);
-                ctx.events.fire(KeyspaceEvents.GENERIC, "restore", store, a[1]);
             } else {
-                if (value.string() != null) {
-                    store.set(a[1], value.string(), deadline);
+                KeyLoads loads = KeyLoads.of(ctx);
+                if (value.stream() != null) {
+                    loads.stream(store, a[1], value.stream(), deadline);
+                } else if (value.list() != null) {
+                    loads.list(store, a[1], value.list(), deadline);
+                } else if (value.string() != null) {
+                    loads.string(store, a[1], value.string(), deadline);
                 } else if (value.set() != null) {
-                    long limit = ctx.setMaxIntsetEntries;
-                    SetCommands.save(store, a[1], SetValue.loaded(value.set(), limit), deadline, limit);
+                    loads.set(store, a[1], value.set(), deadline);
                 } else if (value.zset() != null) {
-                    SortedSetCommands.save(store, a[1], ZSetValue.loaded(value.zset().members(), value.zset().scores(),
-                            value.zset().listpack(), ctx.zsetMaxListpackEntries), deadline);
-                    ctx.waits.ready(c.db, a[1]); // for BZPOPMIN's waiters
+                    loads.zset(store, a[1], value.zset(), deadline);
                 } else {
-                    StoredHash.save(store, a[1], HashValue.loaded(value.hash()), deadline, ctx.hashMaxListpackEntries);
+                    loads.hash(store, a[1], value.hash(), deadline);
+                }
+                if (value.stream() != null || value.list() != null || value.zset() != null) {
+                    ctx.waits.ready(c.db, a[1]); // for the waiters of blocking pops and reads
                 }
                 ctx.events.fire(KeyspaceEvents.GENERIC, "restore", store, a[1]);
             }

@@ -103,9 +103,12 @@ final class ExpirySweeper implements AutoCloseable {
         LockSupport.unpark(thread);
     }
 
-    /** @return whether keys must stay past their deadline now: a CLIENT PAUSE is on, as Redis keeps them then */
+    /**
+     * @return whether keys must stay past their deadline now: a CLIENT PAUSE is on, or this server
+     *     is a replica, whose master sends the DEL of each key it expires (as Redis keeps them then)
+     */
     boolean held() {
-        return ctx.pause.active();
+        return ctx.pause.active() || ctx.replica.following();
     }
 
     private void markDirty() {

@@ -97,6 +97,16 @@ final class FunctionLibraries {
         return f;
     }
 
+    /**
+     * Loads a library a dump holds (an RDB file's, a master's full sync), replacing one of the same name.
+     *
+     * @return the library's name
+     * @throws ReplyException with Redis's error if it does not load
+     */
+    String restore(byte[] code) {
+        return load(prepare(code, loader()), true);
+    }
+
     private static ScriptRun loader() {
         return new ScriptRun(new Client(0, "", 0, true), "", true, null);
     }

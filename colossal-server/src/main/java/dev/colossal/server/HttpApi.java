@@ -197,6 +197,11 @@ final class HttpApi implements AutoCloseable {
     }
 
     private void key(HttpExchange x, String method, KeyValueStore store, byte[] key) throws IOException {
+        if (ctx.replica.following() && (method.equals("PUT") || method.equals("DELETE"))) {
+            // RESP's READONLY, as an HTTP status: the master's writes alone change a replica
+            error(x, 409, ReplicaCommands.READONLY + " Write to the master, or run REPLICAOF NO ONE first");
+            return;
+        }
         switch (method) {
             case "GET" -> get(x, store, MemorySegment.ofArray(key));
             case "PUT" -> put(x, store, key);

@@ -433,7 +433,7 @@ final class MapStore implements KeyValueStore {
             return null;
         }
         long at = StoredValue.expireAt(stored);
-        if (at != StoredValue.NO_EXPIRY && at <= clock.getAsLong()) {
+        if (isExpired(at)) {
             dropIfExpired(key);
             return null;
         }
@@ -480,7 +480,8 @@ final class MapStore implements KeyValueStore {
     }
 
     private boolean isExpired(long at) {
-        return at != StoredValue.NO_EXPIRY && at <= clock.getAsLong();
+        // a replica's master decides when its keys expire (it sends DEL): its commands see them whole
+        return at != StoredValue.NO_EXPIRY && at <= clock.getAsLong() && !ReplicaState.OBEYED.isBound();
     }
 
     @Override

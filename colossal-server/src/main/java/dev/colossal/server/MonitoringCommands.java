@@ -51,11 +51,14 @@ final class MonitoringCommands {
             "UNLOAD <name>", "    Unload a module.", "HELP", "    Prints this help.");
 
     private final SlowLog slowLog;
+    /** ROLE asks it whether this server follows a master. */
+    private final ReplicaState replica;
     /** The commands' counts LATENCY HISTOGRAM shows: the table this registers with. */
     private CommandTable table;
 
     MonitoringCommands(ServerContext ctx) {
         this.slowLog = ctx.slowLog;
+        this.replica = ctx.replica;
     }
 
     void register(CommandTable t) {
@@ -63,6 +66,10 @@ final class MonitoringCommands {
         t.add("slowlog", -2, List.of("admin", "loading", "stale"), 0, 0, 0, this::slowlog);
         t.add("latency", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, this::latency);
         t.add("role", 1, List.of("noscript", "loading", "stale", "fast"), 0, 0, 0, (c, a, r) -> {
+            if (replica.following()) {
+                replica.role(r);
+                return;
+            }
             r.array(3);
             r.bulk("master");
             r.integer(0); // no replication, so no offset

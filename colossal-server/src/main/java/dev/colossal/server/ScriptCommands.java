@@ -150,28 +150,55 @@ final class ScriptCommands {
      *         with its request {@code args}) declares {@code no-writes}: CLIENT PAUSE WRITE lets it run
      */
     boolean declaresNoWrites(String command, byte[][] args) {
+        int flags = declaredFlags(command, args);
+        return flags != UNKNOWN && (flags & NO_WRITES) != 0;
+    }
+
+    /**
+     * @return whether EVAL's script (by its shebang), EVALSHA's cached one or FCALL's function
+     *         declares flags without {@code no-writes}: Redis counts such a call a write before it
+     *         runs (a replica refuses it READONLY), where a flagless script only fails at its first write
+     */
+    boolean declaresWrites(String command, byte[][] args) {
+        int flags = declaredFlags(command, args);
+        return flags != UNKNOWN && (flags & DECLARED) != 0 && (flags & NO_WRITES) == 0;
+    }
+
+    private static final int UNKNOWN = -1;
+    private static final int DECLARED = 1;
+    private static final int NO_WRITES = 2;
+
+    /**
+     * @return what the script or function a call runs declares, as {@link #DECLARED} and {@link #NO_WRITES}
+     *         bits (a function always declares, if only none), or {@link #UNKNOWN}: not a script's call, a
+     *         script not cached, a shebang that does not parse (refused with its error as it runs)
+     */
+    private int declaredFlags(String command, byte[][] args) {
         if (args.length < 2) {
-            return false;
+            return UNKNOWN;
         }
-        return switch (command) {
+        switch (command) {
             case "eval" -> {
                 try {
-                    yield ScriptShebang.parse(args[1]).noWrites();
+                    ScriptShebang flags = ScriptShebang.parse(args[1]);
+                    return (flags.declared() ? DECLARED : 0) | (flags.noWrites() ? NO_WRITES : 0);
                 } catch (RuntimeException badShebang) {
-                    yield false;   // held, then refused with its error as it runs
+                    return UNKNOWN;
                 }
             }
             case "evalsha" -> {
                 ScriptCache.Script s = cache.get(args[1]);
-                yield s != null && s.shebang().noWrites();
+                return s == null ? UNKNOWN : (s.shebang().declared() ? DECLARED : 0) | (s.shebang().noWrites() ? NO_WRITES : 0);
             }
             case "fcall" -> {
                 String name = new String(args[1], java.nio.charset.StandardCharsets.UTF_8);
                 FunctionLibraries.Library lib = ctx.functions.ofFunction(name);
-                yield lib != null && FunctionLibraries.function(lib, name).noWrites();
+                return lib == null ? UNKNOWN : DECLARED | (FunctionLibraries.function(lib, name).noWrites() ? NO_WRITES : 0);
             }
-            default -> false;
-        };
+            default -> {
+                return UNKNOWN;
+            }
+        }
     }
 
     /**

@@ -76,6 +76,8 @@ final class ServerContext {
     final AccessClock access = new AccessClock();
     /** CLIENT PAUSE: the clients it holds, and whether keys may expire now. */
     final ClientPause pause;
+    /** Whether this server follows a master (REPLICAOF), and its link's state. */
+    final ReplicaState replica = new ReplicaState();
 
     private static String runId() {
         byte[] random = new byte[20];

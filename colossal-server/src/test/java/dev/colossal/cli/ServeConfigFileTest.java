@@ -47,6 +47,27 @@ class ServeConfigFileTest {
     }
 
     @Test
+    void replicaofAndTheMastersLoginComeFromTheFileOrTheFlags() throws IOException {
+        Path f = file("replicaof old-redis 6379\nmasteruser repl\nmasterauth s3cret\n");
+        ServeCommand cmd = new ServeCommand();
+        new CommandLine(cmd).parseArgs("--config", f.toString());
+        assertEquals(new ServeCommand.Master("old-redis", 6379, "repl", "s3cret"), cmd.resolveMaster());
+        cmd = new ServeCommand();
+        new CommandLine(cmd).parseArgs("--config", f.toString(), "--replicaof", "10.0.0.2", "6380", "--masterauth", "pw");
+        assertEquals(new ServeCommand.Master("10.0.0.2", 6380, "repl", "pw"), cmd.resolveMaster());
+        cmd = new ServeCommand();
+        new CommandLine(cmd).parseArgs();
+        assertNull(cmd.resolveMaster());
+        ServeCommand badPort = new ServeCommand();
+        new CommandLine(badPort).parseArgs("--replicaof", "h", "70000");
+        assertTrue(assertThrows(IllegalArgumentException.class, badPort::resolveMaster).getMessage().contains("0..65535"));
+        ServeCommand noPort = new ServeCommand();
+        new CommandLine(noPort).parseArgs("--config", file("replicaof lonely\n").toString());
+        assertTrue(assertThrows(IllegalArgumentException.class, noPort::resolveMaster).getMessage()
+                .contains("replicaof HOST PORT"));
+    }
+
+    @Test
     void fileSetsEverySettingAndFlagsWin() throws IOException {
         Path f = file("""
                 # a comment, then every setting

@@ -44,10 +44,8 @@ class AdminRefusalsTest {
     }
 
     @Test
-    void replicationAofAndTheDebuggerAreRefusedSayingWhy() throws Exception {
+    void aofAndTheDebuggerAreRefusedSayingWhy() throws Exception {
         try (ColossalServer s = TestServers.colossal(dir); Wire c = new Wire(s.port())) {
-            assertEquals("-" + NoReplicationCommands.NO_REPLICATION + "\r\n", c.call("REPLICAOF", "127.0.0.1", "6379"));
-            assertEquals("-" + NoReplicationCommands.NO_REPLICATION + "\r\n", c.call("SLAVEOF", "127.0.0.1", "0"));
             assertEquals("-" + NoReplicationCommands.NO_AOF + "\r\n", c.call("BGREWRITEAOF"));
             assertTrue(c.call("SCRIPT", "DEBUG", "YES").contains("no Lua debugger"));
             assertTrue(c.call("SCRIPT", "DEBUG", "sync").contains("no Lua debugger"));

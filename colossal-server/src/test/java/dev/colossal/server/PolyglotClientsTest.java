@@ -193,7 +193,8 @@ class PolyglotClientsTest {
         });
     }
 
-    private static List<String> fieldNames(String info) {
+    /** @return an INFO reply's field names, in order (a replica's test compares them with Redis's too) */
+    static List<String> fieldNames(String info) {
         List<String> names = new ArrayList<>();
         for (String line : info.split("\r\n")) {
             if (line.indexOf(':') > 0 && !line.startsWith("$") && !line.startsWith("=")) {
@@ -203,7 +204,8 @@ class PolyglotClientsTest {
         return names;
     }
 
-    private static String field(String info, String name) {
+    /** @return an INFO field's value; fails if the reply has none */
+    static String field(String info, String name) {
         for (String line : info.split("\r\n")) {
             if (line.startsWith(name + ":")) {
                 return line.substring(name.length() + 1);

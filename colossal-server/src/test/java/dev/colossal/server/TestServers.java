@@ -18,14 +18,16 @@ final class TestServers {
     }
 
     /**
-     * Starts {@code colossal serve} in a JVM of its own on {@code data}, its output to {@code log},
-     * and waits for its PONG: a server a test can kill with SIGKILL.
+     * Starts {@code colossal serve} in a JVM of its own on {@code data} (with {@code moreFlags}),
+     * its output to {@code log}, and waits for its PONG: a server a test can kill with SIGKILL.
      */
-    static Process serveInChildJvm(int port, Path data, Path log) throws Exception {
+    static Process serveInChildJvm(int port, Path data, Path log, String... moreFlags) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
-        Process server = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.colossal.cli.Main",
-                "serve", "--port", Integer.toString(port), "--http-port", "-1", "--data", data.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<String> cmd = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                "dev.colossal.cli.Main", "serve", "--port", Integer.toString(port), "--http-port", "-1", "--data",
+                data.toString()));
+        cmd.addAll(List.of(moreFlags));
+        Process server = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
             awaitPong(port, server, log);
         } catch (Exception | AssertionError e) {

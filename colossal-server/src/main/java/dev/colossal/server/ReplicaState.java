@@ -1,0 +1,164 @@
+package dev.colossal.server;
+
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * Whether this server follows a master (REPLICAOF host port) and how its link is: what INFO
+ * replication, ROLE, the READONLY refusal and the expiry sweeper ask. The link itself
+ * ({@link MasterLink}) writes the state from its thread; commands read it from theirs, so each
+ * field is volatile and a reader may see one field of a change before the next (INFO is a snapshot
+ * of nothing in Redis either).
+ */
+final class ReplicaState {
+
+    /** The link's phases, as ROLE names them. */
+    enum Phase {
+        /** Waiting to connect (the first time, or after the link dropped). */
+        CONNECT("connect"),
+        /** Connecting to the master. */
+        CONNECTING("connecting"),
+        /** Connected, in the handshake (PING, AUTH, REPLCONF, PSYNC). */
+        HANDSHAKE("handshake"),
+        /** Receiving the master's snapshot, then loading it. */
+        SYNC("sync"),
+        /** Following the master's command stream. */
+        CONNECTED("connected");
+
+        final String roleName;
+
+        Phase(String roleName) {
+            this.roleName = roleName;
+        }
+    }
+
+    /**
+     * Bound while a master's command runs on its link's thread: a key past its deadline is still
+     * there for it, as Redis's replicas let their master see it, since the master has not expired
+     * it yet (its DEL is on the way, after this command).
+     */
+    static final ScopedValue<Boolean> OBEYED = ScopedValue.newInstance();
+
+    /** The link running now, or null: a master. Replaced only under this object's monitor. */
+    private volatile MasterLink link;
+    /** CONFIG SET masteruser / masterauth, or serve's flags: the AUTH the link sends, none if the password is null. */
+    volatile String masterUser;
+    volatile String masterAuth;
+    volatile Phase phase = Phase.CONNECT;
+    /**
+     * A full sync is emptying the databases and loading the master's snapshot: clients' commands
+     * that Redis refuses while it loads get its LOADING error, so no one reads half a snapshot.
+     */
+    volatile boolean loading;
+    /** The master's replication id, learned at the last full sync or partial resync; "?" before any. */
+    volatile String replid = "?";
+    /** The bytes of the master's stream applied: its offset, -1 before a full sync gave one. */
+    volatile long offset = -1;
+    /** When the master last sent something (epoch ms), for master_last_io_seconds_ago. */
+    volatile long lastIoMillis;
+    /** When the link went down (epoch ms), for master_link_down_since_seconds; 0 when up or never up. */
+    volatile long downSinceMillis;
+    /** The id this server answers as a master after REPLICAOF NO ONE: a new one each time, as Redis makes. */
+    private volatile String ownReplid = newReplid();
+
+    /** @return the link, or null if this server is a master */
+    MasterLink link() {
+        return link;
+    }
+
+    /** @return whether this server follows a master: writes from clients are refused and keys wait for the master's DEL */
+    boolean following() {
+        return link != null;
+    }
+
+    /**
+     * Replaces the link: the old one (if any) is stopped before, so two links never apply commands.
+     *
+     * @param next the link to start, or null to become a master (REPLICAOF NO ONE)
+     * @return the link stopped, or null if there was none
+     */
+    synchronized MasterLink replace(MasterLink next) {
+        MasterLink was = link;
+        if (was != null) {
+            was.stop();
+        }
+        phase = Phase.CONNECT;
+        loading = false;
+        replid = "?";
+        offset = -1;
+        lastIoMillis = 0;
+        downSinceMillis = 0;
+        if (next == null && was != null) {
+            ownReplid = newReplid();
+        }
+        link = next;
+        if (next != null) {
+            next.start();
+        }
+        return was;
+    }
+
+    /** @return the replication id this server has as a master */
+    String ownReplid() {
+        return ownReplid;
+    }
+
+    /**
+     * INFO replication's lines for a replica, Redis 7.0's fields in its order, from {@code role}
+     * up to {@code replica_announced}; empty for a master (whose lines are another's to write).
+     */
+    String infoLines(long nowMillis) {
+        MasterLink l = link;
+        if (l == null) {
+            return "";
+        }
+        Phase p = phase;
+        long off = Math.max(0, offset);
+        StringBuilder sb = new StringBuilder("role:slave\r\n");
+        sb.append("master_host:").append(l.host).append("\r\nmaster_port:").append(l.port)
+                .append("\r\nmaster_link_status:").append(p == Phase.CONNECTED ? "up" : "down")
+                .append("\r\nmaster_last_io_seconds_ago:")
+                .append(lastIoMillis == 0 ? -1 : (nowMillis - lastIoMillis) / 1000)
+                .append("\r\nmaster_sync_in_progress:").append(p == Phase.SYNC ? 1 : 0)
+                .append("\r\nslave_read_repl_offset:").append(off)
+                .append("\r\nslave_repl_offset:").append(off).append("\r\n");
+        if (p != Phase.CONNECTED) {
+            long since = downSinceMillis;
+            sb.append("master_link_down_since_seconds:").append(since == 0 ? -1 : (nowMillis - since) / 1000).append("\r\n");
+        }
+        sb.append("slave_priority:100\r\nslave_read_only:1\r\nreplica_announced:1\r\n");
+        return sb.toString();
+    }
+
+    /**
+     * INFO replication's lines of a replica after {@code connected_slaves}, as Redis 7.0 gives them:
+     * the master's id and offset (this server keeps no backlog of its own); empty for a master.
+     */
+    String infoTail() {
+        if (link == null) {
+            return "";
+        }
+        long off = Math.max(0, offset);
+        return "master_failover_state:no-failover\r\nmaster_replid:" + (replid.equals("?") ? ownReplid : replid)
+                + "\r\nmaster_replid2:0000000000000000000000000000000000000000\r\nmaster_repl_offset:" + off
+                + "\r\nsecond_repl_offset:-1\r\nrepl_backlog_active:0\r\nrepl_backlog_size:1048576"
+                + "\r\nrepl_backlog_first_byte_offset:0\r\nrepl_backlog_histlen:0\r\n";
+    }
+
+    /** ROLE of a replica: {@code slave host port state offset}. */
+    void role(Reply r) {
+        MasterLink l = link;
+        r.array(5);
+        r.bulk("slave");
+        r.bulk(l.host);
+        r.integer(l.port);
+        r.bulk(phase.roleName);
+        r.integer(offset);
+    }
+
+    private static String newReplid() {
+        byte[] b = new byte[20];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+}
