@@ -329,10 +329,11 @@ final class AdminCommands {
         if (a.length == 4 && Args.is(a[2], "TYPE")) {
             byte[] type = a[3];
             if (Args.is(type, "MASTER") || Args.is(type, "REPLICA") || Args.is(type, "SLAVE")) {
-                shown = x -> false; // no replication here; a monitor is a normal client, as Redis shows it
+                // this server is no replica, so has no master; a monitor is a normal client, as Redis shows it
+                shown = Args.is(type, "MASTER") ? x -> false : x -> x.replica;
             } else if (Args.is(type, "PUBSUB") || Args.is(type, "NORMAL")) {
                 boolean pubsub = Args.is(type, "PUBSUB");
-                shown = x -> ClientKill.subscribed(x) == pubsub;
+                shown = x -> !x.replica && ClientKill.subscribed(x) == pubsub;
             } else {
                 r.error("ERR Unknown client type '" + Errors.text(type) + "'");
                 return;
@@ -386,7 +387,7 @@ final class AdminCommands {
 
     /** CLIENT LIST's {@code flags=}: O for a monitor, P for a subscriber, b for a blocked client, N for none. */
     private static String flags(Client x, boolean subscriber) {
-        String f = (x.monitor ? "O" : "") + (subscriber ? "P" : "") + (x.blockedBy != null || x.paused ? "b" : "");
+        String f = (x.monitor ? "O" : "") + (x.replica ? "S" : "") + (subscriber ? "P" : "") + (x.blockedBy != null || x.paused ? "b" : "");
         return f.isEmpty() ? "N" : f;
     }
 
@@ -464,6 +465,9 @@ final class AdminCommands {
         m.put("client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub " + OutputLimit.HARD
                 + " " + OutputLimit.SOFT + " " + OutputLimit.SOFT_SECONDS);
         m.put("notify-keyspace-events", KeyspaceEvents.format(ctx.events.flags()));
+        m.put("repl-backlog-size", Integer.toString(ctx.replicas.backlogSize()));
+        m.put("repl-ping-replica-period", Long.toString(ctx.replicas.pingSeconds));
+        m.put("repl-ping-slave-period", Long.toString(ctx.replicas.pingSeconds));
         m.put("hash-max-listpack-entries", Long.toString(ctx.hashMaxListpackEntries));
         m.put("hash-max-ziplist-entries", Long.toString(ctx.hashMaxListpackEntries));
         m.put("hash-max-listpack-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
@@ -554,6 +558,8 @@ final class AdminCommands {
         double[] percentiles = null;
         long setEntries = -1;
         long zsetEntries = -1;
+        long backlogBytes = -1;
+        long pingSeconds = -1;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -602,6 +608,27 @@ final class AdminCommands {
                             + " memory value");
                     return;
                 }
+                continue;
+            }
+            if (name.equals("repl-backlog-size")) {
+                backlogBytes = bytesOrMinusOne(value);
+                if (backlogBytes < 1) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (backlogBytes < 0
+                            ? "argument must be a memory value" : "argument must be between 1 and " + Long.MAX_VALUE
+                            + " inclusive"));
+                    return;
+                }
+                continue;
+            }
+            if (name.equals("repl-ping-replica-period") || name.equals("repl-ping-slave-period")) {
+                OptionalLong v = Args.toLong(a[i + 1]);
+                if (v.isEmpty() || v.getAsLong() < 1 || v.getAsLong() > Integer.MAX_VALUE) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
+                            ? "argument couldn't be parsed into an integer"
+                            : "argument must be between 1 and " + Integer.MAX_VALUE + " inclusive"));
+                    return;
+                }
+                pingSeconds = v.getAsLong();
                 continue;
             }
             if (name.equals("latency-tracking")) {
@@ -727,6 +754,13 @@ final class AdminCommands {
             }
             if (zsetEntries >= 0) {
                 ctx.zsetMaxListpackEntries = zsetEntries;
+            }
+            if (backlogBytes > 0) {
+                // a ring in the heap: bounded by an int, as a backlog bigger than 2 GB would not serve
+                ctx.replicas.backlogSize((int) Math.min(backlogBytes, Integer.MAX_VALUE - 8));
+            }
+            if (pingSeconds > 0) {
+                ctx.replicas.pingSeconds = pingSeconds;
             }
             r.ok();
         } else {
@@ -887,7 +921,7 @@ final class AdminCommands {
         }
         if (all || wanted.contains("replication")) {
             separate(sb);
-            sb.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n");
+            sb.append(ctx.replicas.info());
         }
         if (all || wanted.contains("cpu")) {
             separate(sb);

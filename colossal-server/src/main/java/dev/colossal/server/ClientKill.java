@@ -32,6 +32,7 @@ final class ClientKill {
         String addr = null;
         String laddr = null;
         boolean noType = false;
+        boolean replicas = false;
         Boolean pubsub = null; // TYPE PUBSUB: true, TYPE NORMAL: false, no TYPE: null
         AclUser user = null;
         boolean skipMe = true;
@@ -49,9 +50,11 @@ final class ClientKill {
                 }
                 id = n.getAsLong();
             } else if (Args.is(a[i], "TYPE")) {
-                // No replication here: a client is a subscriber or a normal one
-                if (Args.is(value, "MASTER") || Args.is(value, "REPLICA") || Args.is(value, "SLAVE")) {
+                // This server follows no master: MASTER matches no client
+                if (Args.is(value, "MASTER")) {
                     noType = true;
+                } else if (Args.is(value, "REPLICA") || Args.is(value, "SLAVE")) {
+                    replicas = true;
                 } else if (Args.is(value, "PUBSUB") || Args.is(value, "NORMAL")) {
                     pubsub = Args.is(value, "PUBSUB");
                 } else {
@@ -83,11 +86,12 @@ final class ClientKill {
         String wantAddr = addr;
         String wantLaddr = laddr;
         Boolean wantPubsub = pubsub;
+        boolean wantReplica = replicas;
         AclUser wantUser = user;
         String local = ctx.config.bind() + ":" + ctx.respPort;
         r.integer(kill(c, x -> (wantId < 0 || x.id == wantId) && (wantAddr == null || x.address.equals(wantAddr))
                 && (wantLaddr == null || local.equals(wantLaddr))
-                && (wantPubsub == null || wantPubsub == subscribed(x))
+                && (wantPubsub == null || wantPubsub == subscribed(x) && !x.replica) && (!wantReplica || x.replica)
                 && (wantUser == null || x.user == wantUser || x.user == null && wantUser == ctx.acl.defaultUser()), skipMe));
     }
 

@@ -33,6 +33,8 @@ final class ServerContext {
     volatile java.nio.file.Path aclFile;
     /** notify-keyspace-events: off until CONFIG SET turns classes on. */
     final KeyspaceEvents events;
+    /** This server as a replication master: the stream of writes and the replicas. */
+    final Replicas replicas;
     final LongSupplier clock;
     final long startMillis;
     /**
@@ -83,7 +85,9 @@ final class ServerContext {
 
     ServerContext(Databases dbs, ServerConfig config, LongSupplier clock) {
         this.dbs = dbs;
-        this.events = new KeyspaceEvents(pubsub, dbs, tracking);
+        this.replicas = new Replicas(this);
+        this.events = new KeyspaceEvents(pubsub, dbs, tracking, replicas);
+        waits.replicas = replicas;
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;
