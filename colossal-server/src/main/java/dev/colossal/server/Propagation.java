@@ -28,10 +28,14 @@ final class Propagation {
         this.now = now;
     }
 
-    /** @return whether {@code name} is sent when it succeeds even though it fires no keyspace event */
+    /**
+     * @return whether {@code name} is sent when it succeeds, though it may fire no keyspace event
+     *     (its rewrite sends nothing if it changed nothing)
+     */
     static boolean sentWhenDone(String name, byte[][] args) {
         return switch (name) {
-            case "flushall", "flushdb", "swapdb", "publish", "spublish" -> true;
+            // and the stream commands that change pending entries and groups, which fire no event in Redis 7.0
+            case "flushall", "flushdb", "swapdb", "publish", "spublish", "xack", "xclaim", "xautoclaim", "xreadgroup" -> true;
             case "function" -> args.length > 1 && (Args.is(args[1], "DELETE") || Args.is(args[1], "FLUSH")
                     || Args.is(args[1], "LOAD") || Args.is(args[1], "RESTORE"));
             case "xgroup" -> args.length > 2 && !Args.is(args[1], "HELP");

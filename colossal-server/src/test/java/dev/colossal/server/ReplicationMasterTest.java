@@ -1,0 +1,391 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * redis-server 7.0.15 as a replica of Colossal ({@code --replicaof}): the full sync of every type,
+ * a random write workload of the commands replication rewrites, expiry, a broken link resumed
+ * with {@code +CONTINUE}, WAIT, and writes during a full sync. After each, every key of both
+ * servers must compare equal: type, value, and deadline within a second.
+ */
+class ReplicationMasterTest {
+
+    private static final int DBS = 3;
+
+    @TempDir
+    Path dir;
+
+    /** A replica of {@code masterPort}, or null (the test is skipped) without redis-server. */
+    private static Process replica(int port, int masterPort) throws Exception {
+        return TestServers.redis(port, "--replicaof", "127.0.0.1", Integer.toString(masterPort));
+    }
+
+    private static String info(Wire w, String field) throws Exception {
+        for (String line : w.call("INFO", "replication").split("\r\n")) {
+            if (line.startsWith(field + ":")) {
+                return line.substring(field.length() + 1);
+            }
+        }
+        return "";
+    }
+
+    /** Waits until the replica's link is up and it has applied all the master sent. */
+    private static void caughtUp(Wire master, Wire replica) throws Exception {
+        String up = TestServers.await("up", 20_000, () -> info(replica, "master_link_status"));
+        assertEquals("up", up, "the replica's link to us");
+        String offset = TestServers.await("true", 20_000,
+                () -> Boolean.toString(info(replica, "slave_repl_offset").equals(info(master, "master_repl_offset"))));
+        assertEquals("true", offset, "the replica has the whole stream: " + info(replica, "slave_repl_offset") + " of "
+                + info(master, "master_repl_offset"));
+    }
+
+    /** Every key of every database on {@code w}: its type, its value in an order-free form, its deadline in seconds. */
+    private static TreeMap<String, String> contents(Wire w) throws Exception {
+        TreeMap<String, String> all = new TreeMap<>();
+        for (int db = 0; db < DBS; db++) {
+            w.call("SELECT", Integer.toString(db));
+            for (RespFrame k : parsed(w, "KEYS", "*").children()) {
+                String key = bulk(k);
+                all.put(db + ":" + key, value(w, key));
+            }
+        }
+        w.call("SELECT", "0");
+        return all;
+    }
+
+    /** Asserts both servers hold the same keys, naming the ones that differ. */
+    private static void sameContents(Wire m, Wire r, String when) throws Exception {
+        TreeMap<String, String> ours = contents(m);
+        TreeMap<String, String> theirs = contents(r);
+        StringBuilder diff = new StringBuilder();
+        java.util.TreeSet<String> keys = new java.util.TreeSet<>(ours.keySet());
+        keys.addAll(theirs.keySet());
+        for (String k : keys) {
+            if (!java.util.Objects.equals(ours.get(k), theirs.get(k))) {
+                diff.append("\n").append(k).append("\n  master:  ").append(ours.get(k)).append("\n  replica: ").append(theirs.get(k));
+            }
+        }
+        assertEquals("", diff.toString(), when + ": keys that differ");
+        assertTrue(ours.size() > 0);
+    }
+
+    /** @return a bulk string's text */
+    private static String bulk(RespFrame f) {
+        String t = new String(f.bytes(), StandardCharsets.ISO_8859_1);
+        return t.substring(t.indexOf("\r\n") + 2, t.length() - 2);
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static String frame(Wire w, String... args) throws Exception {
+        byte[][] a = new byte[args.length][];
+        for (int i = 0; i < args.length; i++) {
+            a[i] = b(args[i]);
+        }
+        return new String(w.call(a), StandardCharsets.ISO_8859_1);
+    }
+
+    private static RespFrame parsed(Wire w, String... args) throws Exception {
+        return RespFrame.parse(frame(w, args).getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    private static String value(Wire w, String key) throws Exception {
+        String type = frame(w, "TYPE", key);
+        long at = Long.parseLong(frame(w, "PEXPIRETIME", key).substring(1).trim());
+        String ttl = at < 0 ? "none" : Long.toString(Math.round(at / 1000.0));
+        String v = switch (type) {
+            case "+string\r\n" -> frame(w, "GET", key);
+            case "+hash\r\n" -> parsed(w, "HGETALL", key).sortedPairs().text();
+            case "+set\r\n" -> parsed(w, "SMEMBERS", key).sorted().text();
+            case "+list\r\n" -> frame(w, "LRANGE", key, "0", "-1");
+            case "+zset\r\n" -> frame(w, "ZRANGE", key, "0", "-1", "WITHSCORES");
+            case "+stream\r\n" -> stream(w, key);
+            default -> type;
+        };
+        return (type.trim() + " ttl=" + ttl + " " + v).replace("\r\n", " ");
+    }
+
+    /** A stream's entries, its groups (name, consumers, pending, last ID) and each group's pending entries less their idle time. */
+    private static String stream(Wire w, String key) throws Exception {
+        StringBuilder sb = new StringBuilder(frame(w, "XRANGE", key, "-", "+"));
+        for (RespFrame g : parsed(w, "XINFO", "GROUPS", key).children()) {
+            String name = bulk(g.children().get(1));
+            for (int i = 0; i < 8; i++) {
+                sb.append(g.children().get(i).text());
+            }
+            for (RespFrame p : parsed(w, "XPENDING", key, name, "-", "+", "1000").children()) {
+                sb.append(p.children().get(0).text()).append(p.children().get(1).text()).append(p.children().get(3).text());
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Strings, hashes small and big, sets, lists, sorted sets small and big, streams with groups, TTLs, three databases, a function library. */
+    private static void fill(Wire w) throws Exception {
+        for (int db = 0; db < DBS; db++) {
+            w.call("SELECT", Integer.toString(db));
+            w.call("SET", "s", "text" + db);
+            w.call("SET", "n", "42");
+            w.call("SET", "ttl", "v", "EX", "1000");
+            w.call("HSET", "h", "f", "v", "g", "2");
+            for (int i = 0; i < 700; i++) {
+                w.call("HSET", "bigh", "f" + i, "v" + i);
+                w.call("ZADD", "bigz", Integer.toString(i), "m" + i);
+                w.call("SADD", "bigset", "member" + i);
+            }
+            w.call("SADD", "ints", "1", "2", "3");
+            w.call("SADD", "set", "a", "b", "c", "d", "e", "f");
+            w.call("RPUSH", "l", "a", "b", "c", "d");
+            w.call("ZADD", "z", "1", "a", "2.5", "b");
+            w.call("XADD", "x", "1-1", "f", "v");
+            w.call("XADD", "x", "2-1", "f", "w");
+            w.call("XADD", "x", "3-1", "f", "y");
+            w.call("XGROUP", "CREATE", "x", "g", "0");
+            w.call("XREADGROUP", "GROUP", "g", "alice", "COUNT", "2", "STREAMS", "x", ">");
+            w.call("PEXPIRE", "l", "900000");
+        }
+        w.call("SELECT", "0");
+        w.call("FUNCTION", "LOAD", "#!lua name=mylib\nredis.register_function('bump', function(keys, args) "
+                + "redis.call('INCR', keys[1]); return redis.call('INCRBYFLOAT', keys[2], '0.5') end)");
+    }
+
+    @Test
+    void fullSyncThenRewrittenWritesLeaveEqualData() throws Exception {
+        int replicaPort = TestServers.freePort();
+        try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
+            fill(m);
+            Process redis = replica(replicaPort, ours.port());
+            Assumptions.assumeTrue(redis != null, "redis-server not installed");
+            try (Wire r = new Wire(replicaPort); Wire blocked = new Wire(ours.port())) {
+                caughtUp(m, r);
+                sameContents(m, r, "after the full sync");
+                assertTrue(frame(r, "FUNCTION", "LIST").contains("mylib"), "the function library came with the snapshot");
+                workload(m, blocked, new Random(7));
+                caughtUp(m, r);
+                sameContents(m, r, "after the workload");
+            } finally {
+                redis.destroy();
+                redis.waitFor();
+            }
+        }
+    }
+
+    /** Every command replication rewrites, and the plain ones, at random over a few keys of each type. */
+    private static void workload(Wire w, Wire blocked, Random rnd) throws Exception {
+        for (int i = 0; i < 1500; i++) {
+            String k = Integer.toString(rnd.nextInt(4));
+            String v = Integer.toString(rnd.nextInt(1000));
+            switch (rnd.nextInt(34)) {
+                case 0 -> w.call("SET", "s" + k, v, "EX", "500");
+                case 1 -> w.call("SETEX", "s" + k, "600", v);
+                case 2 -> w.call("PSETEX", "s" + k, "700000", v);
+                case 3 -> w.call("EXPIRE", "s" + k, "800");
+                case 4 -> w.call("PEXPIRE", "h" + k, "900000");
+                case 5 -> w.call("GETEX", "s" + k, "PX", "400000");
+                case 6 -> w.call("GETEX", "s" + k, "PERSIST");
+                case 7 -> w.call("INCRBYFLOAT", "f" + k, "0.1");
+                case 8 -> w.call("HINCRBYFLOAT", "h" + k, "fl", "1.25");
+                case 9 -> w.call("SADD", "set" + k, v, v + "x", v + "y");
+                case 10 -> w.call("SPOP", "set" + k);
+                case 11 -> w.call("SPOP", "set" + k, "2");
+                case 12 -> w.call("RPUSH", "l" + k, v, v);
+                case 13 -> w.call("BLPOP", "l" + k, "l9", "0.01");
+                case 14 -> w.call("BLMOVE", "l" + k, "l" + v.charAt(0), "LEFT", "RIGHT", "0.01");
+                case 15 -> w.call("ZADD", "z" + k, v, "m" + v);
+                case 16 -> w.call("BZPOPMIN", "z" + k, "0.01");
+                case 17 -> w.call("BLMPOP", "0.01", "2", "l" + k, "l8", "RIGHT", "COUNT", "2");
+                case 18 -> w.call("XADD", "x" + k, "MAXLEN", "~", "5", "*", "f", v);
+                case 19 -> {
+                    w.call("XGROUP", "CREATE", "x" + k, "g", "0", "MKSTREAM");
+                    w.call("XREADGROUP", "GROUP", "g", "c" + v.charAt(0), "COUNT", "2", "STREAMS", "x" + k, ">");
+                }
+                case 20 -> w.call("XCLAIM", "x" + k, "g", "bob", "0", "0-1");
+                case 21 -> w.call("XAUTOCLAIM", "x" + k, "g", "carol", "0", "0", "COUNT", "3");
+                case 22 -> w.call("EVAL", "redis.call('SET', KEYS[1], ARGV[1], 'PX', 300000); "
+                        + "return redis.call('SPOP', KEYS[2])", "2", "s" + k, "set" + k, v);
+                case 23 -> w.call("FCALL", "bump", "2", "n" + k, "f" + k);
+                case 24 -> {
+                    w.call("MULTI");
+                    w.call("INCR", "n" + k);
+                    w.call("SPOP", "set" + k);
+                    w.call("EXPIRE", "n" + k, "1000");
+                    w.call("EXEC");
+                }
+                case 25 -> {
+                    w.call("SELECT", Integer.toString(1 + rnd.nextInt(DBS - 1)));
+                    w.call("SET", "s" + k, v, "PX", "100000");
+                    w.call("SPOP", "set");
+                    w.call("SELECT", "0");
+                }
+                case 26 -> w.call("COPY", "h" + k, "hcopy" + k, "REPLACE");
+                case 27 -> w.call("RENAME", "hcopy" + k, "hren" + k);
+                case 28 -> w.call("MOVE", "hren" + k, "2");
+                case 29 -> {
+                    byte[] dump = w.call(b("DUMP"), b("z" + k));
+                    if (dump[0] == '$' && dump[1] != '-') {
+                        String d = new String(dump, StandardCharsets.ISO_8859_1);
+                        byte[] payload = d.substring(d.indexOf("\r\n") + 2, d.length() - 2).getBytes(StandardCharsets.ISO_8859_1);
+                        w.call(b("RESTORE"), b("zr" + k), b("0"), payload, b("REPLACE"));
+                    }
+                }
+                case 30 -> {
+                    // served later: a blocked client takes what another pushes
+                    blocked.send(Wire.encode("BLPOP", "q" + k, "5"));
+                    Thread.sleep(5);
+                    w.call("LPUSH", "q" + k, v);
+                    blocked.reply();
+                }
+                case 31 -> w.call("HSET", "h" + k, "f" + v, v);
+                case 32 -> w.call("DEL", "nosuch" + k, "f" + k);
+                default -> w.call("SET", "s" + k, v, "NX", "GET");
+            }
+        }
+        w.call("SELECT", "2");
+        w.call("FLUSHDB");
+        w.call("SET", "after", "flush");
+        w.call("SELECT", "0");
+    }
+
+    @Test
+    void keysExpiringOnTheMasterGoFromTheReplica() throws Exception {
+        int replicaPort = TestServers.freePort();
+        try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
+            Process redis = replica(replicaPort, ours.port());
+            Assumptions.assumeTrue(redis != null, "redis-server not installed");
+            try (Wire r = new Wire(replicaPort)) {
+                m.call("SET", "kept", "v");
+                caughtUp(m, r);
+                m.call("SET", "brief", "v", "PX", "200");
+                m.call("HSET", "brief2", "f", "v");
+                m.call("PEXPIRE", "brief2", "300");
+                caughtUp(m, r);
+                // DBSIZE counts what the replica holds, not what it hides: a replica deletes nothing itself
+                assertEquals(":3\r\n", r.call("DBSIZE"));
+                assertEquals(":1\r\n", TestServers.await(":1\r\n", 10_000, () -> r.call("DBSIZE")), "the expired keys went");
+                assertEquals("$1\r\nv\r\n", r.call("GET", "kept"));
+            } finally {
+                redis.destroy();
+                redis.waitFor();
+            }
+        }
+    }
+
+    @Test
+    void aBrokenLinkResumesWithContinueAndLosesNothing() throws Exception {
+        int replicaPort = TestServers.freePort();
+        try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
+            Process redis = replica(replicaPort, ours.port());
+            Assumptions.assumeTrue(redis != null, "redis-server not installed");
+            try (Wire r = new Wire(replicaPort)) {
+                m.call("SET", "a", "1");
+                caughtUp(m, r);
+                // a key of the replica's own: a full sync would flush it, a partial one keeps it
+                r.call("CONFIG", "SET", "replica-read-only", "no");
+                r.call("SET", "only-on-replica", "1");
+                assertEquals(":1\r\n", m.call("CLIENT", "KILL", "TYPE", "replica"));
+                for (int i = 0; i < 200; i++) {
+                    m.call("INCR", "counter");
+                    m.call("RPUSH", "list", Integer.toString(i));
+                }
+                caughtUp(m, r);
+                assertEquals("$1\r\n1\r\n", r.call("GET", "only-on-replica"), "resumed, not synced again");
+                r.call("DEL", "only-on-replica");
+                sameContents(m, r, "after the resumed link");
+                assertEquals("1", info(m, "connected_slaves"));
+            } finally {
+                redis.destroy();
+                redis.waitFor();
+            }
+        }
+    }
+
+    @Test
+    void waitCountsTheReplicasThatHaveTheWrites() throws Exception {
+        int replicaPort = TestServers.freePort();
+        try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
+            m.call("SET", "k", "v");
+            assertEquals(":0\r\n", m.call("WAIT", "1", "100"), "no replica yet: 0 after the timeout");
+            Process redis = replica(replicaPort, ours.port());
+            Assumptions.assumeTrue(redis != null, "redis-server not installed");
+            try (Wire r = new Wire(replicaPort)) {
+                caughtUp(m, r);
+                m.call("SET", "k", "w");
+                assertEquals(":1\r\n", m.call("WAIT", "1", "5000"));
+                assertEquals("$1\r\nw\r\n", r.call("GET", "k"));
+                long t = System.nanoTime();
+                assertEquals(":1\r\n", m.call("WAIT", "2", "300"), "one replica of the two asked for, after the timeout");
+                assertTrue(System.nanoTime() - t >= 250_000_000L, "WAIT waited out its timeout");
+                String role = m.call("ROLE");
+                assertTrue(role.startsWith("*3\r\n$6\r\nmaster\r\n:") && role.contains("$" + Integer.toString(replicaPort).length()
+                        + "\r\n" + replicaPort + "\r\n"), role);
+                assertTrue(m.call("INFO", "replication").contains("slave0:ip=127.0.0.1,port=" + replicaPort + ",state=online"));
+            } finally {
+                redis.destroy();
+                redis.waitFor();
+            }
+        }
+    }
+
+    @Test
+    void writesDuringAFullSyncAreNeitherLostNorDoubled() throws Exception {
+        int replicaPort = TestServers.freePort();
+        try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
+            StringBuilder batch = new StringBuilder();
+            for (int i = 0; i < 100_000; i++) {
+                batch.append("*3\r\n$3\r\nSET\r\n$").append(("key:" + i).length()).append("\r\nkey:").append(i)
+                        .append("\r\n$5\r\nvalue\r\n");
+            }
+            m.send(batch.toString().getBytes(StandardCharsets.US_ASCII));
+            for (int i = 0; i < 100_000; i++) {
+                m.reply();
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong done = new AtomicLong();
+            List<Throwable> failures = new ArrayList<>();
+            Thread writer = new Thread(() -> {
+                try (Wire w = new Wire(ours.port())) {
+                    while (!stop.get()) {
+                        w.call("INCR", "counter");
+                        w.call("SADD", "members", Long.toString(done.incrementAndGet()));
+                    }
+                } catch (Exception e) {
+                    failures.add(e);
+                }
+            });
+            writer.start();
+            Thread.sleep(50);
+            Process redis = replica(replicaPort, ours.port());
+            Assumptions.assumeTrue(redis != null, "redis-server not installed");
+            try (Wire r = new Wire(replicaPort)) {
+                TestServers.await("up", 20_000, () -> info(r, "master_link_status"));
+                Thread.sleep(200);
+                stop.set(true);
+                writer.join();
+                assertEquals(List.of(), failures);
+                caughtUp(m, r);
+                assertEquals(":" + done.get() + "\r\n", m.call("GET", "counter").replaceFirst("^\\$\\d+\r\n", ":"));
+                assertEquals(m.call("GET", "counter"), r.call("GET", "counter"));
+                assertEquals(m.call("SCARD", "members"), r.call("SCARD", "members"));
+                assertEquals(":100002\r\n", r.call("DBSIZE"));
+            } finally {
+                redis.destroy();
+                redis.waitFor();
+            }
+        }
+    }
+}
