@@ -41,6 +41,10 @@ final class SyncCommands {
             r.error(Errors.SYNTAX);
             return;
         }
+        if (a.length == 1) {
+            r.ok();
+            return;
+        }
         if (Args.is(a[1], "ACK")) {
             java.util.OptionalLong offset = Args.toLong(a[2]);
             if (c.replica && offset.isPresent()) {

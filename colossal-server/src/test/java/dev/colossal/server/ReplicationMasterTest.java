@@ -28,9 +28,17 @@ class ReplicationMasterTest {
     @TempDir
     Path dir;
 
-    /** A replica of {@code masterPort}, or null (the test is skipped) without redis-server. */
-    private static Process replica(int port, int masterPort) throws Exception {
-        return TestServers.redis(port, "--replicaof", "127.0.0.1", Integer.toString(masterPort));
+    @TempDir
+    Path replicaDirs;
+
+    /**
+     * A replica of {@code masterPort}, or null (the test is skipped) without redis-server. Its
+     * directory is the test's: a replica writes the snapshot it receives to dump.rdb there, which
+     * the next redis-server started in the working directory would load.
+     */
+    private Process replica(int port, int masterPort) throws Exception {
+        return TestServers.redis(port, "--replicaof", "127.0.0.1", Integer.toString(masterPort), "--dir",
+                java.nio.file.Files.createTempDirectory(replicaDirs, "replica").toString());
     }
 
     private static String info(Wire w, String field) throws Exception {
