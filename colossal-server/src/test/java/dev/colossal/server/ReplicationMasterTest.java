@@ -352,7 +352,9 @@ class ReplicationMasterTest {
     @Test
     void writesDuringAFullSyncAreNeitherLostNorDoubled() throws Exception {
         int replicaPort = TestServers.freePort();
-        try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
+        // Several event loops: the writer's and the replica's connections run on different threads
+        ServerConfig config = new ServerConfig("127.0.0.1", 0, -1, dir, null, 10_000, 512L << 20, 0, 3, 0);
+        try (ColossalServer ours = ColossalServer.start(config); Wire m = new Wire(ours.port())) {
             StringBuilder batch = new StringBuilder();
             for (int i = 0; i < 100_000; i++) {
                 batch.append("*3\r\n$3\r\nSET\r\n$").append(("key:" + i).length()).append("\r\nkey:").append(i)
