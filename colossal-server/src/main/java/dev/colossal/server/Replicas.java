@@ -193,6 +193,15 @@ final class Replicas {
         }
     }
 
+    /** A write from outside the command table (the HTTP API), holding {@link #order}: it goes in the stream as {@code op}. */
+    void written(KeyValueStore store, byte[][] op) {
+        int db = ctx.dbs.indexOf(store);
+        if (db >= 0 && order.isHeldByCurrentThread()) {
+            pending.add(op);
+            pendingDbs.add(db);
+        }
+    }
+
     /** After a command, undoes what {@link #enter} did; the outermost ordered one sends what is pending. */
     void exit(Client c, int entered) {
         if (entered == UNORDERED) {
@@ -372,7 +381,9 @@ final class Replicas {
 
     /** Holding this: from now on {@code c} is sent the stream. */
     private void attach(Client c, int port) {
-        Mailbox box = PubSubCommands.subscriber(c).mailbox;
+        Subscriber s = PubSubCommands.subscriber(c);
+        s.limit = OutputLimit.replica(); // on the replica's own loop, which alone reads it
+        Mailbox box = s.mailbox;
         String addr = c.address;
         int colon = addr.lastIndexOf(':');
         Replica x = new Replica(c, box, colon > 0 ? addr.substring(0, colon) : addr, port, ctx.now());
