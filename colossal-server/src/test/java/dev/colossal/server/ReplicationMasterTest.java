@@ -270,6 +270,34 @@ class ReplicationMasterTest {
     }
 
     @Test
+    void writesOverHttpReachTheReplica() throws Exception {
+        int replicaPort = TestServers.freePort();
+        try (ColossalServer ours = ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, 0));
+             Wire m = new Wire(ours.port())) {
+            Process redis = replica(replicaPort, ours.port());
+            Assumptions.assumeTrue(redis != null, "redis-server not installed");
+            try (Wire r = new Wire(replicaPort)) {
+                m.call("SET", "gone", "soon");
+                caughtUp(m, r);
+                java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+                String base = "http://127.0.0.1:" + ours.httpPort() + "/v1/keys/";
+                assertEquals(204, http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "put?ttl=100"))
+                        .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("over http")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode());
+                assertEquals(204, http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "gone")).DELETE().build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode());
+                caughtUp(m, r);
+                assertEquals("$9\r\nover http\r\n", r.call("GET", "put"));
+                assertEquals(":0\r\n", r.call("EXISTS", "gone"));
+                sameContents(m, r, "after HTTP writes");
+            } finally {
+                redis.destroy();
+                redis.waitFor();
+            }
+        }
+    }
+
+    @Test
     void keysExpiringOnTheMasterGoFromTheReplica() throws Exception {
         int replicaPort = TestServers.freePort();
         try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
