@@ -78,9 +78,7 @@ final class Replicas {
 
     Replicas(ServerContext ctx) {
         this.ctx = ctx;
-        byte[] random = new byte[20];
-        new java.security.SecureRandom().nextBytes(random);
-        this.replid = java.util.HexFormat.of().formatHex(random);
+        this.replid = ServerContext.randomId();
     }
 
     /**

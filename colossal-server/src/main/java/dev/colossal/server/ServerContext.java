@@ -42,7 +42,7 @@ final class ServerContext {
      * restart by it (redis_exporter labels its instance with it; a restart that kept the uptime low
      * would otherwise go unnoticed between scrapes).
      */
-    final String runId = runId();
+    final String runId = randomId();
     final AtomicLong clientIds = new AtomicLong();
     final ConcurrentHashMap<Long, Client> clients = new ConcurrentHashMap<>();
     final Tracking tracking = new Tracking(clients);
@@ -77,7 +77,8 @@ final class ServerContext {
     /** CLIENT PAUSE: the clients it holds, and whether keys may expire now. */
     final ClientPause pause;
 
-    private static String runId() {
+    /** @return 40 random hex digits: a run ID, a replication ID */
+    static String randomId() {
         byte[] random = new byte[20];
         new java.security.SecureRandom().nextBytes(random);
         return java.util.HexFormat.of().formatHex(random);

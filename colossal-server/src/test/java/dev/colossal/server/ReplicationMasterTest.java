@@ -50,6 +50,25 @@ class ReplicationMasterTest {
         return "";
     }
 
+    /** A check with a replica of ours. */
+    @FunctionalInterface
+    private interface ReplicaCheck {
+        void run(Wire replica) throws Exception;
+    }
+
+    /** Runs {@code check} with a redis-server replicating {@code ours}, stopped after; skipped without redis-server. */
+    private void withReplica(ColossalServer ours, ReplicaCheck check) throws Exception {
+        int port = TestServers.freePort();
+        Process redis = replica(port, ours.port());
+        Assumptions.assumeTrue(redis != null, "redis-server not installed");
+        try (Wire r = new Wire(port)) {
+            check.run(r);
+        } finally {
+            redis.destroy();
+            redis.waitFor();
+        }
+    }
+
     /** Waits until the replica's link is up and it has applied all the master sent. */
     private static void caughtUp(Wire master, Wire replica) throws Exception {
         String up = TestServers.await("up", 20_000, () -> info(replica, "master_link_status"));
@@ -174,22 +193,18 @@ class ReplicationMasterTest {
 
     @Test
     void fullSyncThenRewrittenWritesLeaveEqualData() throws Exception {
-        int replicaPort = TestServers.freePort();
         try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
             fill(m);
-            Process redis = replica(replicaPort, ours.port());
-            Assumptions.assumeTrue(redis != null, "redis-server not installed");
-            try (Wire r = new Wire(replicaPort); Wire blocked = new Wire(ours.port())) {
-                caughtUp(m, r);
-                sameContents(m, r, "after the full sync");
-                assertTrue(frame(r, "FUNCTION", "LIST").contains("mylib"), "the function library came with the snapshot");
-                workload(m, blocked, new Random(7));
-                caughtUp(m, r);
-                sameContents(m, r, "after the workload");
-            } finally {
-                redis.destroy();
-                redis.waitFor();
-            }
+            withReplica(ours, r -> {
+                try (Wire blocked = new Wire(ours.port())) {
+                    caughtUp(m, r);
+                    sameContents(m, r, "after the full sync");
+                    assertTrue(frame(r, "FUNCTION", "LIST").contains("mylib"), "the function library came with the snapshot");
+                    workload(m, blocked, new Random(7));
+                    caughtUp(m, r);
+                    sameContents(m, r, "after the workload");
+                }
+            });
         }
     }
 
@@ -271,12 +286,9 @@ class ReplicationMasterTest {
 
     @Test
     void writesOverHttpReachTheReplica() throws Exception {
-        int replicaPort = TestServers.freePort();
         try (ColossalServer ours = ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, 0));
              Wire m = new Wire(ours.port())) {
-            Process redis = replica(replicaPort, ours.port());
-            Assumptions.assumeTrue(redis != null, "redis-server not installed");
-            try (Wire r = new Wire(replicaPort)) {
+            withReplica(ours, r -> {
                 m.call("SET", "gone", "soon");
                 caughtUp(m, r);
                 java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
@@ -290,20 +302,14 @@ class ReplicationMasterTest {
                 assertEquals("$9\r\nover http\r\n", r.call("GET", "put"));
                 assertEquals(":0\r\n", r.call("EXISTS", "gone"));
                 sameContents(m, r, "after HTTP writes");
-            } finally {
-                redis.destroy();
-                redis.waitFor();
-            }
+            });
         }
     }
 
     @Test
     void keysExpiringOnTheMasterGoFromTheReplica() throws Exception {
-        int replicaPort = TestServers.freePort();
         try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
-            Process redis = replica(replicaPort, ours.port());
-            Assumptions.assumeTrue(redis != null, "redis-server not installed");
-            try (Wire r = new Wire(replicaPort)) {
+            withReplica(ours, r -> {
                 m.call("SET", "kept", "v");
                 caughtUp(m, r);
                 m.call("SET", "brief", "v", "PX", "200");
@@ -314,20 +320,14 @@ class ReplicationMasterTest {
                 assertEquals(":3\r\n", r.call("DBSIZE"));
                 assertEquals(":1\r\n", TestServers.await(":1\r\n", 10_000, () -> r.call("DBSIZE")), "the expired keys went");
                 assertEquals("$1\r\nv\r\n", r.call("GET", "kept"));
-            } finally {
-                redis.destroy();
-                redis.waitFor();
-            }
+            });
         }
     }
 
     @Test
     void aBrokenLinkResumesWithContinueAndLosesNothing() throws Exception {
-        int replicaPort = TestServers.freePort();
         try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
-            Process redis = replica(replicaPort, ours.port());
-            Assumptions.assumeTrue(redis != null, "redis-server not installed");
-            try (Wire r = new Wire(replicaPort)) {
+            withReplica(ours, r -> {
                 m.call("SET", "a", "1");
                 caughtUp(m, r);
                 // a key of the replica's own: a full sync would flush it, a partial one keeps it
@@ -343,22 +343,16 @@ class ReplicationMasterTest {
                 r.call("DEL", "only-on-replica");
                 sameContents(m, r, "after the resumed link");
                 assertEquals("1", info(m, "connected_slaves"));
-            } finally {
-                redis.destroy();
-                redis.waitFor();
-            }
+            });
         }
     }
 
     @Test
     void waitCountsTheReplicasThatHaveTheWrites() throws Exception {
-        int replicaPort = TestServers.freePort();
         try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
             m.call("SET", "k", "v");
             assertEquals(":0\r\n", m.call("WAIT", "1", "100"), "no replica yet: 0 after the timeout");
-            Process redis = replica(replicaPort, ours.port());
-            Assumptions.assumeTrue(redis != null, "redis-server not installed");
-            try (Wire r = new Wire(replicaPort)) {
+            withReplica(ours, r -> {
                 caughtUp(m, r);
                 m.call("SET", "k", "w");
                 assertEquals(":1\r\n", m.call("WAIT", "1", "5000"));
@@ -367,19 +361,15 @@ class ReplicationMasterTest {
                 assertEquals(":1\r\n", m.call("WAIT", "2", "300"), "one replica of the two asked for, after the timeout");
                 assertTrue(System.nanoTime() - t >= 250_000_000L, "WAIT waited out its timeout");
                 String role = m.call("ROLE");
-                assertTrue(role.startsWith("*3\r\n$6\r\nmaster\r\n:") && role.contains("$" + Integer.toString(replicaPort).length()
-                        + "\r\n" + replicaPort + "\r\n"), role);
-                assertTrue(m.call("INFO", "replication").contains("slave0:ip=127.0.0.1,port=" + replicaPort + ",state=online"));
-            } finally {
-                redis.destroy();
-                redis.waitFor();
-            }
+                assertTrue(role.startsWith("*3\r\n$6\r\nmaster\r\n:") && role.contains("$" + Integer.toString(r.socket.getPort()).length()
+                        + "\r\n" + r.socket.getPort() + "\r\n"), role);
+                assertTrue(m.call("INFO", "replication").contains("slave0:ip=127.0.0.1,port=" + r.socket.getPort() + ",state=online"));
+            });
         }
     }
 
     @Test
     void writesDuringAFullSyncAreNeitherLostNorDoubled() throws Exception {
-        int replicaPort = TestServers.freePort();
         // Several event loops: the writer's and the replica's connections run on different threads
         ServerConfig config = new ServerConfig("127.0.0.1", 0, -1, dir, null, 10_000, 512L << 20, 0, 3, 0);
         try (ColossalServer ours = ColossalServer.start(config); Wire m = new Wire(ours.port())) {
@@ -407,9 +397,7 @@ class ReplicationMasterTest {
             });
             writer.start();
             Thread.sleep(50);
-            Process redis = replica(replicaPort, ours.port());
-            Assumptions.assumeTrue(redis != null, "redis-server not installed");
-            try (Wire r = new Wire(replicaPort)) {
+            withReplica(ours, r -> {
                 TestServers.await("up", 20_000, () -> info(r, "master_link_status"));
                 Thread.sleep(200);
                 stop.set(true);
@@ -420,10 +408,7 @@ class ReplicationMasterTest {
                 assertEquals(m.call("GET", "counter"), r.call("GET", "counter"));
                 assertEquals(m.call("SCARD", "members"), r.call("SCARD", "members"));
                 assertEquals(":100002\r\n", r.call("DBSIZE"));
-            } finally {
-                redis.destroy();
-                redis.waitFor();
-            }
+            });
         }
     }
 }
