@@ -336,6 +336,7 @@ final class Replicas {
             long offset;
             synchronized (this) {
                 offset = backlog.offset();
+                streamDb = -1; // the replica's stream starts with SELECT: it knows no database yet
             }
             int mark = r.len;
             byte[] rdb = snapshot.apply(r);
@@ -346,7 +347,6 @@ final class Replicas {
             r.append(("+FULLRESYNC " + replid + " " + offset + "\r\n$" + rdb.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
             r.append(rdb);
             synchronized (this) {
-                streamDb = -1; // the replica's stream starts with SELECT, as after a load
                 r.append(backlog.since(offset + 1)); // keys that expired while the snapshot was made
                 attach(c, port);
             }

@@ -312,13 +312,13 @@ class ReplicationMasterTest {
             withReplica(ours, r -> {
                 m.call("SET", "kept", "v");
                 caughtUp(m, r);
-                m.call("SET", "brief", "v", "PX", "200");
+                m.call("SET", "brief", "v", "PX", "1500");
                 m.call("HSET", "brief2", "f", "v");
-                m.call("PEXPIRE", "brief2", "300");
+                m.call("PEXPIRE", "brief2", "1800");
                 caughtUp(m, r);
                 // DBSIZE counts what the replica holds, not what it hides: a replica deletes nothing itself
                 assertEquals(":3\r\n", r.call("DBSIZE"));
-                assertEquals(":1\r\n", TestServers.await(":1\r\n", 10_000, () -> r.call("DBSIZE")), "the expired keys went");
+                assertEquals(":1\r\n", TestServers.await(":1\r\n", 15_000, () -> r.call("DBSIZE")), "the expired keys went");
                 assertEquals("$1\r\nv\r\n", r.call("GET", "kept"));
             });
         }
@@ -343,6 +343,32 @@ class ReplicationMasterTest {
                 r.call("DEL", "only-on-replica");
                 sameContents(m, r, "after the resumed link");
                 assertEquals("1", info(m, "connected_slaves"));
+            });
+        }
+    }
+
+    @Test
+    void aReplicaThatMissedMoreThanTheBacklogSyncsInFull() throws Exception {
+        try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
+            assertEquals("+OK\r\n", m.call("CONFIG", "SET", "repl-backlog-size", "16kb"));
+            withReplica(ours, r -> {
+                m.call("SET", "a", "1");
+                caughtUp(m, r);
+                r.call("CONFIG", "SET", "replica-read-only", "no");
+                r.call("SET", "only-on-replica", "1");
+                m.call("CLIENT", "KILL", "TYPE", "replica");
+                // the replica reconnects within its next second: one MSET goes while it is away
+                assertEquals("0", TestServers.await("0", 5_000, () -> info(m, "connected_slaves")));
+                List<String> mset = new ArrayList<>(List.of("MSET"));
+                for (int i = 0; i < 40; i++) {
+                    mset.add("big" + i);
+                    mset.add("x".repeat(1000));
+                }
+                m.call(mset.toArray(new String[0]));
+                caughtUp(m, r);
+                assertEquals("$-1\r\n", r.call("GET", "only-on-replica"), "40 kB missed of a 16 kB backlog: a full sync flushed it");
+                sameContents(m, r, "after the full sync again");
+                assertTrue(m.call("INFO", "replication").contains("repl_backlog_size:16384"));
             });
         }
     }
