@@ -137,10 +137,23 @@ final class Replicas {
             return;
         }
         byte[] reply = r.segment().asSlice(replyStart, r.len - replyStart).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-        if (!changed && reply.length > 0 && reply[0] == '-') {
-            return;
+        if (reply.length == 0 || !changed && reply[0] == '-') {
+            return; // no reply: a blocking command served at once, which served() sent
         }
-        add(c.db, propagation(c.db).rewrite(name, args, reply));
+        add(c.db, rewritten(c.db, name, args, reply));
+    }
+
+    /**
+     * @return what {@code name args} sends; as it came if its rewrite failed (a reply of a shape it
+     *     did not expect), which is said on stderr: the command's client is not the one to tell
+     */
+    private List<byte[][]> rewritten(int db, String name, byte[][] args, byte[] reply) {
+        try {
+            return propagation(db).rewrite(name, args, reply);
+        } catch (RuntimeException e) {
+            System.err.println("colossal: replication sends " + name + " as it came, its rewrite failed: " + e);
+            return java.util.Collections.singletonList(args);
+        }
     }
 
     /** A blocked client took what it waited for: its command, rewritten as it ran, goes in the stream. */
@@ -150,7 +163,7 @@ final class Replicas {
             return;
         }
         if (order.isHeldByCurrentThread()) { // else it was served before the first replica came
-            add(db, propagation(db).rewrite(Args.lower(args[0]), args, reply));
+            add(db, rewritten(db, Args.lower(args[0]), args, reply));
         }
     }
 

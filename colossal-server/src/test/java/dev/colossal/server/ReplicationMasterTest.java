@@ -53,7 +53,7 @@ class ReplicationMasterTest {
     /** A check with a replica of ours. */
     @FunctionalInterface
     private interface ReplicaCheck {
-        void run(Wire replica) throws Exception;
+        void run(Wire replica, Process process) throws Exception;
     }
 
     /** Runs {@code check} with a redis-server replicating {@code ours}, stopped after; skipped without redis-server. */
@@ -62,11 +62,16 @@ class ReplicationMasterTest {
         Process redis = replica(port, ours.port());
         Assumptions.assumeTrue(redis != null, "redis-server not installed");
         try (Wire r = new Wire(port)) {
-            check.run(r);
+            check.run(r, redis);
         } finally {
             redis.destroy();
             redis.waitFor();
         }
+    }
+
+    /** Sends {@code SIGname} to {@code process}. */
+    private static void signal(Process process, String name) throws Exception {
+        assertEquals(0, new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start().waitFor());
     }
 
     /** Waits until the replica's link is up and it has applied all the master sent. */
@@ -195,7 +200,7 @@ class ReplicationMasterTest {
     void fullSyncThenRewrittenWritesLeaveEqualData() throws Exception {
         try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
             fill(m);
-            withReplica(ours, r -> {
+            withReplica(ours, (r, process) -> {
                 try (Wire blocked = new Wire(ours.port())) {
                     caughtUp(m, r);
                     sameContents(m, r, "after the full sync");
@@ -288,7 +293,7 @@ class ReplicationMasterTest {
     void writesOverHttpReachTheReplica() throws Exception {
         try (ColossalServer ours = ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, 0));
              Wire m = new Wire(ours.port())) {
-            withReplica(ours, r -> {
+            withReplica(ours, (r, process) -> {
                 m.call("SET", "gone", "soon");
                 caughtUp(m, r);
                 java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
@@ -309,7 +314,7 @@ class ReplicationMasterTest {
     @Test
     void keysExpiringOnTheMasterGoFromTheReplica() throws Exception {
         try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
-            withReplica(ours, r -> {
+            withReplica(ours, (r, process) -> {
                 m.call("SET", "kept", "v");
                 caughtUp(m, r);
                 m.call("SET", "brief", "v", "PX", "1500");
@@ -327,16 +332,23 @@ class ReplicationMasterTest {
     @Test
     void aBrokenLinkResumesWithContinueAndLosesNothing() throws Exception {
         try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
-            withReplica(ours, r -> {
+            withReplica(ours, (r, process) -> {
                 m.call("SET", "a", "1");
                 caughtUp(m, r);
                 // a key of the replica's own: a full sync would flush it, a partial one keeps it
                 r.call("CONFIG", "SET", "replica-read-only", "no");
                 r.call("SET", "only-on-replica", "1");
-                assertEquals(":1\r\n", m.call("CLIENT", "KILL", "TYPE", "replica"));
-                for (int i = 0; i < 200; i++) {
-                    m.call("INCR", "counter");
-                    m.call("RPUSH", "list", Integer.toString(i));
+                // stopped, the replica reads none of these before it comes back for them
+                signal(process, "STOP");
+                try {
+                    assertEquals(":1\r\n", m.call("CLIENT", "KILL", "TYPE", "replica"));
+                    assertEquals("0", TestServers.await("0", 5_000, () -> info(m, "connected_slaves")));
+                    for (int i = 0; i < 200; i++) {
+                        m.call("INCR", "counter");
+                        m.call("RPUSH", "list", Integer.toString(i));
+                    }
+                } finally {
+                    signal(process, "CONT");
                 }
                 caughtUp(m, r);
                 assertEquals("$1\r\n1\r\n", r.call("GET", "only-on-replica"), "resumed, not synced again");
@@ -348,29 +360,62 @@ class ReplicationMasterTest {
     }
 
     @Test
-    void aReplicaThatMissedMoreThanTheBacklogSyncsInFull() throws Exception {
+    void psyncContinuesWithinTheBacklogAndSyncsInFullBeyondIt() throws Exception {
         try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
             assertEquals("+OK\r\n", m.call("CONFIG", "SET", "repl-backlog-size", "16kb"));
-            withReplica(ours, r -> {
-                m.call("SET", "a", "1");
-                caughtUp(m, r);
-                r.call("CONFIG", "SET", "replica-read-only", "no");
-                r.call("SET", "only-on-replica", "1");
-                m.call("CLIENT", "KILL", "TYPE", "replica");
-                // the replica reconnects within its next second: one MSET goes while it is away
-                assertEquals("0", TestServers.await("0", 5_000, () -> info(m, "connected_slaves")));
-                List<String> mset = new ArrayList<>(List.of("MSET"));
-                for (int i = 0; i < 40; i++) {
-                    mset.add("big" + i);
-                    mset.add("x".repeat(1000));
-                }
-                m.call(mset.toArray(new String[0]));
-                caughtUp(m, r);
-                assertEquals("$-1\r\n", r.call("GET", "only-on-replica"), "40 kB missed of a 16 kB backlog: a full sync flushed it");
-                sameContents(m, r, "after the full sync again");
-                assertTrue(m.call("INFO", "replication").contains("repl_backlog_size:16384"));
-            });
+            m.call("SET", "a", "1");
+            String[] full;
+            try (java.net.Socket first = new java.net.Socket("127.0.0.1", ours.port())) {
+                full = psync(first, "?", "-1").split(" ");
+                assertEquals("+FULLRESYNC", full[0]);
+                assertEquals(40, full[1].length());
+                assertEquals("0", full[2], "nothing was written since the first replica came");
+            }
+            long start = Long.parseLong(full[2]);
+            m.call("SET", "b", "2");
+            String set = "*3\r\n$3\r\nSET\r\n$1\r\nb\r\n$1\r\n2\r\n";
+            try (java.net.Socket again = new java.net.Socket("127.0.0.1", ours.port())) {
+                assertEquals("+CONTINUE " + full[1], psync(again, full[1], Long.toString(start + 1)));
+                // what the first replica missed: the SELECT and the SET after its snapshot
+                String missed = "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n" + set;
+                assertEquals(missed, new String(again.getInputStream().readNBytes(missed.length()), StandardCharsets.US_ASCII));
+            }
+            List<String> mset = new ArrayList<>(List.of("MSET"));
+            for (int i = 0; i < 40; i++) {
+                mset.add("big" + i);
+                mset.add("x".repeat(1000));
+            }
+            m.call(mset.toArray(new String[0]));
+            m.call("SET", "b", "2");
+            long end = Long.parseLong(info(m, "master_repl_offset"));
+            try (java.net.Socket late = new java.net.Socket("127.0.0.1", ours.port())) {
+                assertTrue(psync(late, full[1], Long.toString(start + 1)).startsWith("+FULLRESYNC " + full[1] + " " + end),
+                        "40 kB missed of a 16 kB backlog: a full sync");
+            }
+            try (java.net.Socket recent = new java.net.Socket("127.0.0.1", ours.port())) {
+                assertEquals("+CONTINUE " + full[1], psync(recent, full[1], Long.toString(end + 1 - set.length())));
+                assertEquals(set, new String(recent.getInputStream().readNBytes(set.length()), StandardCharsets.US_ASCII));
+            }
+            try (java.net.Socket other = new java.net.Socket("127.0.0.1", ours.port())) {
+                assertTrue(psync(other, "0".repeat(40), Long.toString(end + 1)).startsWith("+FULLRESYNC "),
+                        "another master's ID: a full sync");
+            }
+            assertTrue(info(m, "repl_backlog_size").equals("16384"));
         }
+    }
+
+    /** Sends PSYNC on {@code s} and reads its first line, as a replica would. */
+    private static String psync(java.net.Socket s, String id, String offset) throws Exception {
+        s.setSoTimeout(10_000);
+        s.getOutputStream().write(Wire.encode("PSYNC", id, offset));
+        StringBuilder line = new StringBuilder();
+        java.io.InputStream in = s.getInputStream();
+        for (int c; (c = in.read()) != '\n'; ) {
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
     }
 
     @Test
@@ -378,7 +423,7 @@ class ReplicationMasterTest {
         try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
             m.call("SET", "k", "v");
             assertEquals(":0\r\n", m.call("WAIT", "1", "100"), "no replica yet: 0 after the timeout");
-            withReplica(ours, r -> {
+            withReplica(ours, (r, process) -> {
                 caughtUp(m, r);
                 m.call("SET", "k", "w");
                 assertEquals(":1\r\n", m.call("WAIT", "1", "5000"));
@@ -423,7 +468,7 @@ class ReplicationMasterTest {
             });
             writer.start();
             Thread.sleep(50);
-            withReplica(ours, r -> {
+            withReplica(ours, (r, process) -> {
                 TestServers.await("up", 20_000, () -> info(r, "master_link_status"));
                 Thread.sleep(200);
                 stop.set(true);
