@@ -331,10 +331,10 @@ final class AdminCommands {
             if (Args.is(type, "MASTER")) {
                 shown = x -> x.fromMaster; // a replica's link to its master
             } else if (Args.is(type, "REPLICA") || Args.is(type, "SLAVE")) {
-                shown = x -> false; // no replicas here; a monitor is a normal client, as Redis shows it
+                shown = x -> x.replica; // a monitor is a normal client, as Redis shows it
             } else if (Args.is(type, "PUBSUB") || Args.is(type, "NORMAL")) {
                 boolean pubsub = Args.is(type, "PUBSUB");
-                shown = x -> ClientKill.subscribed(x) == pubsub && !x.fromMaster;
+                shown = x -> ClientKill.subscribed(x) == pubsub && !x.fromMaster && !x.replica;
             } else {
                 r.error("ERR Unknown client type '" + Errors.text(type) + "'");
                 return;
@@ -388,7 +388,7 @@ final class AdminCommands {
 
     /** CLIENT LIST's {@code flags=}: O for a monitor, P for a subscriber, b for a blocked client, N for none. */
     private static String flags(Client x, boolean subscriber) {
-        String f = (x.fromMaster ? "M" : "") + (x.monitor ? "O" : "") + (subscriber ? "P" : "")
+        String f = (x.monitor ? "O" : "") + (x.replica ? "S" : "") + (x.fromMaster ? "M" : "") + (subscriber ? "P" : "")
                 + (x.blockedBy != null || x.paused ? "b" : "");
         return f.isEmpty() ? "N" : f;
     }
@@ -473,6 +473,9 @@ final class AdminCommands {
         m.put("client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub " + OutputLimit.HARD
                 + " " + OutputLimit.SOFT + " " + OutputLimit.SOFT_SECONDS);
         m.put("notify-keyspace-events", KeyspaceEvents.format(ctx.events.flags()));
+        m.put("repl-backlog-size", Integer.toString(ctx.replicas.backlogSize()));
+        m.put("repl-ping-replica-period", Long.toString(ctx.replicas.pingSeconds));
+        m.put("repl-ping-slave-period", Long.toString(ctx.replicas.pingSeconds));
         m.put("hash-max-listpack-entries", Long.toString(ctx.hashMaxListpackEntries));
         m.put("hash-max-ziplist-entries", Long.toString(ctx.hashMaxListpackEntries));
         m.put("hash-max-listpack-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
@@ -569,6 +572,8 @@ final class AdminCommands {
         int lfuDecay = -1;
         int protectedMode = -1;
         Map<String, String> masterLogin = new LinkedHashMap<>();
+        long backlogBytes = -1;
+        long pingSeconds = -1;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -632,6 +637,27 @@ final class AdminCommands {
                 } else {
                     lfuDecay = (int) v.getAsLong();
                 }
+                continue;
+            }
+            if (name.equals("repl-backlog-size")) {
+                backlogBytes = bytesOrMinusOne(value);
+                if (backlogBytes < 1) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (backlogBytes < 0
+                            ? "argument must be a memory value" : "argument must be between 1 and " + Long.MAX_VALUE
+                            + " inclusive"));
+                    return;
+                }
+                continue;
+            }
+            if (name.equals("repl-ping-replica-period") || name.equals("repl-ping-slave-period")) {
+                OptionalLong v = Args.toLong(a[i + 1]);
+                if (v.isEmpty() || v.getAsLong() < 1 || v.getAsLong() > Integer.MAX_VALUE) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
+                            ? "argument couldn't be parsed into an integer"
+                            : "argument must be between 1 and " + Integer.MAX_VALUE + " inclusive"));
+                    return;
+                }
+                pingSeconds = v.getAsLong();
                 continue;
             }
             if (name.equals("latency-tracking") || name.equals("protected-mode")) {
@@ -782,6 +808,13 @@ final class AdminCommands {
                     ctx.replica.masterUser = v;
                 }
             });
+            if (backlogBytes > 0) {
+                // a ring in the heap: bounded by an int, as a backlog bigger than 2 GB would not serve
+                ctx.replicas.backlogSize((int) Math.min(backlogBytes, Integer.MAX_VALUE - 8));
+            }
+            if (pingSeconds > 0) {
+                ctx.replicas.pingSeconds = pingSeconds;
+            }
             r.ok();
         } else {
             r.error("ERR " + ServerConfig.NOT_SETTABLE);
@@ -942,8 +975,8 @@ final class AdminCommands {
         if (all || wanted.contains("replication")) {
             separate(sb);
             String replica = ctx.replica.infoLines(ctx.now());
-            sb.append("# Replication\r\n").append(replica.isEmpty() ? "role:master\r\n" : replica).append("connected_slaves:0\r\n")
-                    .append(ctx.replica.infoTail());
+            sb.append(replica.isEmpty() ? ctx.replicas.info()
+                    : "# Replication\r\n" + replica + ctx.replicas.connectedLines() + ctx.replica.infoTail());
         }
         if (all || wanted.contains("cpu")) {
             separate(sb);

@@ -109,6 +109,16 @@ final class Client {
     volatile int inputCapacity;
     /** The error replies commands have been charged with (INFO commandstats' failed calls; see {@link CommandTable}). */
     long errorsAccounted;
+    /** The command running (or blocked), for replication's rewrite of a blocked one when it is served. */
+    byte[][] args;
+    /** Running a command that may write while no replica orders writes yet ({@link Replicas#activate} waits for it). */
+    volatile boolean unordered;
+    /** Sent the replication stream since its PSYNC ({@link Replicas}). */
+    volatile boolean replica;
+    /** REPLCONF listening-port: the port a replica says it serves on, for INFO and ROLE. */
+    int listeningPort;
+    /** The stream's offset after this client's last write, which WAIT waits for. */
+    long replOffset;
 
     Client(long id, String address, long createdMillis, boolean authenticated) {
         this.id = id;

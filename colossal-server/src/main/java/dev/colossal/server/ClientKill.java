@@ -31,8 +31,8 @@ final class ClientKill {
         long id = -1;
         String addr = null;
         String laddr = null;
-        boolean noType = false;
         boolean master = false;
+        boolean replicas = false;
         Boolean pubsub = null; // TYPE PUBSUB: true, TYPE NORMAL: false, no TYPE: null
         AclUser user = null;
         boolean skipMe = true;
@@ -50,11 +50,11 @@ final class ClientKill {
                 }
                 id = n.getAsLong();
             } else if (Args.is(a[i], "TYPE")) {
-                // A replica's link to its master is one (MasterLink); no replicas here
+                // A replica's link to its master (MasterLink), or the replicas following this server
                 if (Args.is(value, "MASTER")) {
                     master = true;
                 } else if (Args.is(value, "REPLICA") || Args.is(value, "SLAVE")) {
-                    noType = true;
+                    replicas = true;
                 } else if (Args.is(value, "PUBSUB") || Args.is(value, "NORMAL")) {
                     pubsub = Args.is(value, "PUBSUB");
                 } else {
@@ -78,21 +78,18 @@ final class ClientKill {
                 return;
             }
         }
-        if (noType) {
-            r.integer(0);
-            return;
-        }
         long wantId = id;
         String wantAddr = addr;
         String wantLaddr = laddr;
         Boolean wantPubsub = pubsub;
+        boolean wantReplica = replicas;
         AclUser wantUser = user;
         boolean wantMaster = master;
         String local = ctx.config.bind() + ":" + ctx.respPort;
         r.integer(kill(c, x -> (wantId < 0 || x.id == wantId) && (wantAddr == null || x.address.equals(wantAddr))
                 && (wantLaddr == null || local.equals(wantLaddr))
-                && (wantPubsub == null || wantPubsub == subscribed(x) && !x.fromMaster)
-                && (!wantMaster || x.fromMaster)
+                && (wantPubsub == null || wantPubsub == subscribed(x) && !x.fromMaster && !x.replica)
+                && (!wantMaster || x.fromMaster) && (!wantReplica || x.replica)
                 && (wantUser == null || x.user == wantUser || x.user == null && wantUser == ctx.acl.defaultUser()), skipMe));
     }
 

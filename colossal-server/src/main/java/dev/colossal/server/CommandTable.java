@@ -66,6 +66,7 @@ final class CommandTable {
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
         this.execSpec = Objects.requireNonNull(byName.get("exec"));
+        ctx.replicas.table = this;
     }
 
     void add(String name, int arity, List<String> flags, int first, int last, int step, CommandSpec.Handler h) {
@@ -149,7 +150,7 @@ final class CommandTable {
                 && c.tracking == null) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') && !ctx.replica.loading ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') && !ctx.dbs.memoryFull()
-                            && !ctx.replica.following() ? setSpec : null;
+                            && !ctx.replica.following() && !c.unordered && !ctx.replicas.active() ? setSpec : null;
             if (fast != null) {
                 c.lastCommand = fast.name();
                 long errors = c.reply.errorsEver;
@@ -158,7 +159,17 @@ final class CommandTable {
                     if (fast == getSpec) {
                         strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
                     } else {
-                        strings.setFromBuffer(c, p, buf, keys);
+                        c.unordered = true; // no replica yet; the first waits for this SET to be over
+                        if (ctx.replicas.active()) {
+                            c.unordered = false;
+                            execute(c, p.args(buf));
+                            return;
+                        }
+                        try {
+                            strings.setFromBuffer(c, p, buf, keys);
+                        } finally {
+                            c.unordered = false;
+                        }
                     }
                 } catch (RuntimeException e) {
                     failed(c, e);
@@ -294,14 +305,30 @@ final class CommandTable {
         // OBJECT names no key in its spec, so OBJECT IDLETIME looks without using, as in Redis
         ctx.access.touchKeys(spec, args, c.db, start);
         int replyStart = r.len;
+        c.args = args;
+        int ordered = ctx.replicas.enter(c, this, spec, args);
         try {
-            spec.handler().run(c, args, r);
-        } catch (RuntimeException e) {
-            // What the command wrote of its reply before it failed goes: an array header without its
-            // elements (LRANGE meeting a damaged element) would put the client's replies out of step.
-            r.len = replyStart;
-            failed(c, e);
+            long changes = ctx.replicas.changes();
+            try {
+                spec.handler().run(c, args, r);
+            } catch (RuntimeException e) {
+                // What the command wrote of its reply before it failed goes: an array header without its
+                // elements (LRANGE meeting a damaged element) would put the client's replies out of step.
+                r.len = replyStart;
+                failed(c, e);
+            }
+            if (ordered == Replicas.ORDERED && spec != execSpec) {
+                ctx.replicas.record(c, spec, args, r, replyStart, changes);
+            }
+            afterRun(c, spec, name, args, batch, monitored);
+        } finally {
+            ctx.replicas.exit(c, ordered);
         }
+        finish(c, spec, args, stats, errors, accounted, start);
+    }
+
+    /** What follows a command's run: monitors, tracking, and serving the clients its writes unblocked. */
+    private void afterRun(Client c, CommandSpec spec, String name, byte[][] args, boolean batch, boolean monitored) {
         if (monitored && Monitors.shownAfter(name)) {
             ctx.monitors.feed(c, args);
         }
@@ -325,6 +352,12 @@ final class CommandTable {
             // clients blocked on keys this command (or the transaction or script it ran) wrote
             ctx.waits.serveReady();
         }
+    }
+
+    /** The counts and logs of a command that ran. */
+    private void finish(Client c, CommandSpec spec, byte[][] args, CommandStats stats, long errors, long accounted,
+            long start) {
+        Reply r = c.reply;
         c.commands++;
         long end = System.nanoTime();
         long took = end - start;

@@ -377,6 +377,7 @@ final class Connection {
         }
         PubSubCommands.leaveAll(ctx, client);
         ctx.monitors.remove(client);
+        ctx.replicas.closed(client);
         ctx.tracking.disable(client);
         ctx.clients.remove(client.id);
         ctx.stats.connectedClients.decrement();

@@ -85,11 +85,13 @@ final class ExpirySweeper implements AutoCloseable {
 
     /** {@code key} was removed from {@code store} for its deadline: the {@code expired} event. */
     void expired(KeyValueStore store, byte[] key) {
+        ctx.replicas.removed(store, key);
         ctx.events.fire(KeyspaceEvents.EXPIRED, "expired", store, key);
     }
 
     /** {@code key} was evicted from {@code store} to stay within --maxmemory: Redis's {@code evicted} event, and tracking's invalidation. */
     void evicted(KeyValueStore store, byte[] key) {
+        ctx.replicas.removed(store, key);
         ctx.events.fire(KeyspaceEvents.EVICTED, "evicted", store, key);
     }
 

@@ -207,15 +207,23 @@ final class HttpApi implements AutoCloseable {
             case "PUT" -> put(x, store, key);
             case "DELETE" -> {
                 Lock l = store.lock(key);
-                l.lock();
+                boolean ordered = ctx.replicas.orderFromOutside();
                 boolean gone;
                 try {
-                    gone = store.delete(key);
-                    if (gone) {
-                        ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, key);
+                    l.lock();
+                    try {
+                        gone = store.delete(key);
+                        if (gone) {
+                            ctx.events.fire(KeyspaceEvents.GENERIC, "del", store, key);
+                            ctx.replicas.written(store, new byte[][] {Args.bytes("DEL"), key});
+                        }
+                    } finally {
+                        l.unlock();
                     }
                 } finally {
-                    l.unlock();
+                    if (ordered) {
+                        ctx.replicas.release();
+                    }
                 }
                 if (gone) {
                     send(x, 204, null, null);
@@ -308,16 +316,28 @@ final class HttpApi implements AutoCloseable {
                 body.append(piece, r);
             }
             Lock l = store.lock(key);
-            l.lock();
+            boolean ordered = ctx.replicas.orderFromOutside();
             try {
-                store.setInPlace(MemorySegment.ofArray(key), body.segment, header, body.length - header, at);
-                // What SET and SET EX publish: a PUT is one of them
-                ctx.events.fire(KeyspaceEvents.STRING, "set", store, key);
-                if (at != StoredValue.NO_EXPIRY) {
-                    ctx.events.fire(KeyspaceEvents.GENERIC, "expire", store, key);
+                l.lock();
+                try {
+                    store.setInPlace(MemorySegment.ofArray(key), body.segment, header, body.length - header, at);
+                    // What SET and SET EX publish: a PUT is one of them
+                    ctx.events.fire(KeyspaceEvents.STRING, "set", store, key);
+                    if (at != StoredValue.NO_EXPIRY) {
+                        ctx.events.fire(KeyspaceEvents.GENERIC, "expire", store, key);
+                    }
+                    if (ordered) {
+                        byte[] value = body.segment.asSlice(header, body.length - header).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+                        ctx.replicas.written(store, at == StoredValue.NO_EXPIRY ? new byte[][] {Args.bytes("SET"), key, value}
+                                : new byte[][] {Args.bytes("SET"), key, value, Args.bytes("PXAT"), Args.bytes(Long.toString(at))});
+                    }
+                } finally {
+                    l.unlock();
                 }
             } finally {
-                l.unlock();
+                if (ordered) {
+                    ctx.replicas.release();
+                }
             }
         }
         send(x, 204, null, null);

@@ -95,6 +95,8 @@ final class KeyWaits implements AutoCloseable {
     /** Keys written by the command running on this thread, served when it is over. */
     private final ThreadLocal<List<DbKey>> pending = ThreadLocal.withInitial(ArrayList::new);
     private final ScheduledThreadPoolExecutor timers;
+    /** Told of each waiter served, whose command then goes to replicas; set once by the server. */
+    volatile Replicas replicas;
 
     KeyWaits() {
         timers = new ScheduledThreadPoolExecutor(1, r -> {
@@ -198,6 +200,18 @@ final class KeyWaits implements AutoCloseable {
 
     /** Tries the waiters of {@code k} in order until one that {@link Waiter#takes} takes nothing. */
     private void serve(DbKey k) {
+        Replicas r = replicas;
+        boolean took = r != null && r.orderFromOutside();
+        try {
+            serveInOrder(k);
+        } finally {
+            if (took) {
+                r.release();
+            }
+        }
+    }
+
+    private void serveInOrder(DbKey k) {
         List<Waiter> waiters;
         synchronized (this) {
             ArrayDeque<Waiter> q = byKey.get(k);
@@ -223,6 +237,10 @@ final class KeyWaits implements AutoCloseable {
                         continue;
                     }
                     w.done = true;
+                    Replicas r = replicas;
+                    if (r != null) {
+                        r.served(w.client, w.db, reply);
+                    }
                     leave(w, reply);
                 }
             }

@@ -41,11 +41,14 @@ final class KeyspaceEvents {
     /** Told of every change, whatever the flags: client-side caching learns of changes here. */
     private final Tracking tracking;
     private volatile int flags;
+    /** Counts changes, which tell a write that changed something (and is sent to replicas) from one that did not. */
+    private final Replicas replicas;
 
-    KeyspaceEvents(PubSub pubsub, Databases dbs, Tracking tracking) {
+    KeyspaceEvents(PubSub pubsub, Databases dbs, Tracking tracking, Replicas replicas) {
         this.pubsub = pubsub;
         this.dbs = dbs;
         this.tracking = tracking;
+        this.replicas = replicas;
     }
 
     /**
@@ -114,11 +117,12 @@ final class KeyspaceEvents {
 
     /** @return whether {@link #fire} with class {@code type} does anything: a write that must copy its key to fire checks first */
     boolean wanted(int type) {
-        return on(type) || tracking.active();
+        return on(type) || tracking.active() || replicas.active();
     }
 
     /** Publishes {@code event} on {@code key} of the database {@code store} is, if class {@code type} is on. */
     void fire(int type, String event, KeyValueStore store, byte[] key) {
+        replicas.changed();
         if (tracking.active()) {
             tracking.changed(key);
         }
@@ -132,6 +136,7 @@ final class KeyspaceEvents {
 
     /** Publishes {@code event} on {@code key} of database {@code db}, if class {@code type} is on. */
     void fire(int type, String event, int db, byte[] key) {
+        replicas.changed();
         if (tracking.active()) {
             tracking.changed(key);
         }

@@ -53,12 +53,14 @@ final class MonitoringCommands {
     private final SlowLog slowLog;
     /** ROLE asks it whether this server follows a master. */
     private final ReplicaState replica;
+    private final Replicas replicas;
     /** The commands' counts LATENCY HISTOGRAM shows: the table this registers with. */
     private CommandTable table;
 
     MonitoringCommands(ServerContext ctx) {
         this.slowLog = ctx.slowLog;
         this.replica = ctx.replica;
+        this.replicas = ctx.replicas;
     }
 
     void register(CommandTable t) {
@@ -68,14 +70,11 @@ final class MonitoringCommands {
         t.add("role", 1, List.of("noscript", "loading", "stale", "fast"), 0, 0, 0, (c, a, r) -> {
             if (replica.following()) {
                 replica.role(r);
-                return;
+            } else {
+                replicas.role(r);
             }
-            r.array(3);
-            r.bulk("master");
-            r.integer(0); // no replication, so no offset
-            r.array(0);   // and no replicas
         });
-        t.add("wait", 3, List.of("noscript"), 0, 0, 0, MonitoringCommands::waitForReplicas);
+        t.add("wait", 3, List.of("noscript"), 0, 0, 0, this::waitForReplicas);
         t.add("module", -2, List.of(), 0, 0, 0, this::module);
         // Clients and tools probe for cluster mode with CLUSTER INFO or NODES and match this text
         // (any of Redis 7.0's subcommands; another is unknown).
@@ -86,12 +85,12 @@ final class MonitoringCommands {
     }
 
     /**
-     * WAIT numreplicas timeout: how many replicas have the writes before it, always 0 here, as
-     * Redis answers without replicas. Redis makes the caller wait out the timeout first when more
-     * than 0 are asked for (for ever, with timeout 0); no replica can come, so the answer comes at once.
+     * WAIT numreplicas timeout: how many replicas have the client's writes, once that many do or
+     * the timeout passes (0: no end), as Redis answers ({@link Replicas#await}).
      */
-    private static void waitForReplicas(Client c, byte[][] a, Reply r) {
-        if (Args.toLong(a[1]).isEmpty()) {
+    private void waitForReplicas(Client c, byte[][] a, Reply r) {
+        java.util.OptionalLong want = Args.toLong(a[1]);
+        if (want.isEmpty()) {
             r.error(Errors.NOT_INTEGER);
             return;
         }
@@ -101,7 +100,7 @@ final class MonitoringCommands {
         } else if (timeout.getAsLong() < 0) {
             r.error("ERR timeout is negative");
         } else {
-            r.integer(0);
+            replicas.await(c, want.getAsLong(), timeout.getAsLong(), r);
         }
     }
 

@@ -22,7 +22,28 @@ final class OutputLimit {
                 + HARD + " " + SOFT + " " + SOFT_SECONDS + ")");
     }
 
-    /** When the output last went above {@link #SOFT} and stayed there; meaningful while {@link #aboveSoft}. */
+    /** Redis's {@code client-output-buffer-limit replica 256mb 64mb 60}: a replica is sent whole snapshots. */
+    static final long REPLICA_HARD = 256L * 1024 * 1024;
+    static final long REPLICA_SOFT = 64L * 1024 * 1024;
+
+    private final long hard;
+    private final long soft;
+
+    OutputLimit() {
+        this(HARD, SOFT);
+    }
+
+    private OutputLimit(long hard, long soft) {
+        this.hard = hard;
+        this.soft = soft;
+    }
+
+    /** @return the limit of a replica's connection */
+    static OutputLimit replica() {
+        return new OutputLimit(REPLICA_HARD, REPLICA_SOFT);
+    }
+
+    /** When the output last went above the soft bound and stayed there; meaningful while {@link #aboveSoft}. */
     private long aboveSoftSince;
     private boolean aboveSoft;
 
@@ -32,10 +53,10 @@ final class OutputLimit {
      * @return whether the connection must be closed
      */
     boolean exceeded(long pendingBytes, long nowNanos) {
-        if (pendingBytes > HARD) {
+        if (pendingBytes > hard) {
             return true;
         }
-        if (pendingBytes <= SOFT) {
+        if (pendingBytes <= soft) {
             aboveSoft = false;
             return false;
         }

@@ -74,9 +74,18 @@ final class ReplicaCommands {
         return l != null && l.host.equalsIgnoreCase(host) && l.port == port;
     }
 
-    /** Follows {@code host:port} from now on, with a full sync: the link of another master, if any, stops first. */
+    /**
+     * Follows {@code host:port} from now on, with a full sync: the link of another master, if any,
+     * stops first, and the replicas of this server are dropped (their PSYNC is refused while it
+     * follows: {@link SyncCommands}).
+     */
     void follow(String host, int port) {
         System.err.println("colossal: REPLICAOF " + host + " " + port + ": following that master");
         ctx.replica.replace(new MasterLink(ctx, table, host, port));
+        for (Client x : ctx.clients.values()) {
+            if (x.replica && x.killer != null) {
+                x.killer.run();
+            }
+        }
     }
 }

@@ -33,6 +33,8 @@ final class ServerContext {
     volatile java.nio.file.Path aclFile;
     /** notify-keyspace-events: off until CONFIG SET turns classes on. */
     final KeyspaceEvents events;
+    /** This server as a replication master: the stream of writes and the replicas. */
+    final Replicas replicas;
     final LongSupplier clock;
     final long startMillis;
     /**
@@ -40,7 +42,7 @@ final class ServerContext {
      * restart by it (redis_exporter labels its instance with it; a restart that kept the uptime low
      * would otherwise go unnoticed between scrapes).
      */
-    final String runId = runId();
+    final String runId = randomId();
     final AtomicLong clientIds = new AtomicLong();
     final ConcurrentHashMap<Long, Client> clients = new ConcurrentHashMap<>();
     final Tracking tracking = new Tracking(clients);
@@ -79,7 +81,8 @@ final class ServerContext {
     /** Whether this server follows a master (REPLICAOF), and its link's state. */
     final ReplicaState replica = new ReplicaState();
 
-    private static String runId() {
+    /** @return 40 random hex digits: a run ID, a replication ID */
+    static String randomId() {
         byte[] random = new byte[20];
         new java.security.SecureRandom().nextBytes(random);
         return java.util.HexFormat.of().formatHex(random);
@@ -87,7 +90,9 @@ final class ServerContext {
 
     ServerContext(Databases dbs, ServerConfig config, LongSupplier clock) {
         this.dbs = dbs;
-        this.events = new KeyspaceEvents(pubsub, dbs, tracking);
+        this.replicas = new Replicas(this);
+        this.events = new KeyspaceEvents(pubsub, dbs, tracking, replicas);
+        waits.replicas = replicas;
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;

@@ -18,8 +18,8 @@ import java.util.Set;
 final class Subscriber {
 
     final Mailbox mailbox;
-    /** Redis's pub/sub output buffer limit, checked on the connection's loop. */
-    final OutputLimit limit = new OutputLimit();
+    /** Redis's pub/sub output buffer limit (its replica limit once PSYNC made it a replica), checked on the connection's loop. */
+    OutputLimit limit = new OutputLimit();
     private final Map<PubSub.Kind, Set<PubSub.Name>> names = new EnumMap<>(PubSub.Kind.class);
     /** CLIENT LIST's {@code sub=}, {@code psub=} and {@code ssub=}. */
     volatile int channels;

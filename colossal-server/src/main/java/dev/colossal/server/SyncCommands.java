@@ -5,10 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * SYNC and REPLCONF as far as {@code redis-cli --rdb FILE} needs them: SYNC answers one RDB
- * snapshot ({@link RdbFile}) of every database and the function libraries, which redis-server loads
- * and {@code colossal import-rdb} reads; then the connection is an ordinary one. This server does
- * not replicate: PSYNC, which replicas send, is refused saying so.
+ * SYNC, PSYNC and REPLCONF: SYNC answers one RDB snapshot ({@link RdbFile}) of every database and
+ * the function libraries, which redis-server loads and {@code colossal import-rdb} reads, for
+ * {@code redis-cli --rdb FILE}; then the connection is an ordinary one. PSYNC, which replicas send,
+ * starts a replica on that snapshot (or on what it missed, from the backlog) and the stream of
+ * writes after it ({@link Replicas}).
  *
  * <p>No fork here, so the snapshot is not of one instant: each key is read whole under its lock, as
  * DUMP reads it, while other clients go on writing. It is built in the heap: if what the keys take
@@ -27,25 +28,73 @@ final class SyncCommands {
 
     void register(CommandTable t) {
         t.add("sync", 1, List.of("admin", "noscript"), 0, 0, 0, this::sync);
-        t.add("psync", -3, List.of("admin", "noscript"), 0, 0, 0, (c, a, r) -> r.error(
-                "ERR this server does not replicate: SYNC (redis-cli --rdb FILE) sends a snapshot"));
-        t.add("replconf", -1, List.of("admin", "noscript"), 0, 0, 0, SyncCommands::replconf);
+        t.add("psync", -3, List.of("admin", "noscript"), 0, 0, 0, this::psync);
+        t.add("replconf", -1, List.of("admin", "noscript"), 0, 0, 0, this::replconf);
     }
 
-    /** REPLCONF's options a snapshot's client sends before SYNC are taken; the rest are Redis's errors. */
-    private static void replconf(Client c, byte[][] a, Reply r) {
+    /**
+     * REPLCONF: a replica's handshake options (listening-port is kept for INFO and ROLE), and its
+     * ACK offset, which gets no reply, as in Redis; GETACK, which only a replica answers, none either.
+     */
+    private void replconf(Client c, byte[][] a, Reply r) {
         if (a.length % 2 == 0) {
             r.error(Errors.SYNTAX);
             return;
         }
+        if (a.length == 1) {
+            r.ok();
+            return;
+        }
+        if (Args.is(a[1], "ACK")) {
+            java.util.OptionalLong offset = Args.toLong(a[2]);
+            if (c.replica && offset.isPresent()) {
+                ctx.replicas.ack(c, offset.getAsLong());
+            }
+            return;
+        }
+        if (Args.is(a[1], "GETACK")) {
+            return;
+        }
         for (int i = 1; i < a.length; i += 2) {
-            if (!Args.is(a[i], "RDB-ONLY") && !Args.is(a[i], "LISTENING-PORT") && !Args.is(a[i], "IP-ADDRESS")
-                    && !Args.is(a[i], "CAPA")) {
+            if (Args.is(a[i], "LISTENING-PORT")) {
+                java.util.OptionalLong port = Args.toLong(a[i + 1]);
+                if (port.isEmpty()) {
+                    r.error(Errors.NOT_INTEGER);
+                    return;
+                }
+                c.listeningPort = (int) port.getAsLong();
+            } else if (!Args.is(a[i], "RDB-ONLY") && !Args.is(a[i], "IP-ADDRESS") && !Args.is(a[i], "CAPA")) {
                 r.error("ERR Unrecognized REPLCONF option: " + Errors.text(a[i]));
                 return;
             }
         }
         r.ok();
+    }
+
+    /**
+     * PSYNC replid offset: {@code +CONTINUE} and what the replica missed if the backlog holds it,
+     * else {@code +FULLRESYNC}, the snapshot, and the stream from there on.
+     */
+    private void psync(Client c, byte[][] a, Reply r) {
+        if (c.inExec || c.scriptCaller != null) {
+            r.error("ERR Replica can't be started from a transaction or a script");
+            return;
+        }
+        if (c.replica) {
+            return; // a replica's second PSYNC is ignored, as Redis ignores it
+        }
+        MasterLink upstream = ctx.replica.link();
+        if (upstream != null) {
+            // Its data would change under the replica at each full sync from above, unsent
+            r.error("ERR this server is itself a replica (of " + upstream.host + ":" + upstream.port + "), and replicas"
+                    + " of a replica are not supported here: point this replica at that master");
+            return;
+        }
+        java.util.OptionalLong from = Args.toLong(a[2]);
+        if (from.isPresent() && ctx.replicas.resume(c, r, Errors.text(a[1]), from.getAsLong(), c.listeningPort)) {
+            return;
+        }
+        ctx.replicas.fullSync(c, r, this::snapshot, c.listeningPort);
     }
 
     private static String tooBig(long bytes, long room) {
@@ -54,11 +103,19 @@ final class SyncCommands {
     }
 
     private void sync(Client c, byte[][] a, Reply r) {
+        byte[] rdb = snapshot(r);
+        if (rdb != null) {
+            r.bulk(rdb);
+        }
+    }
+
+    /** @return an RDB file of every database and the function libraries, or null after writing why not to {@code r} */
+    private byte[] snapshot(Reply r) {
         long used = ctx.dbs.usedBytes();
         long room = Runtime.getRuntime().maxMemory() / 4;
         if (used > room) {
             r.error(tooBig(used, room));
-            return;
+            return null;
         }
         RdbFile file = new RdbFile(ServerContext.REDIS_VERSION, ctx.now(), used);
         for (FunctionLibraries.Library library : ctx.functions.all()) {
@@ -84,10 +141,10 @@ final class SyncCommands {
                 }
                 if (file.size() > room) {   // the keys' estimate fell short
                     r.error(tooBig(file.size(), room));
-                    return;
+                    return null;
                 }
             }
         }
-        r.bulk(file.finish());
+        return file.finish();
     }
 }

@@ -43,6 +43,31 @@ class ReplicaDifferentialTest {
         });
     }
 
+    /**
+     * A replica serves no replicas of its own: their data would change under them at each full
+     * sync from above, unsent. Its PSYNC is refused, and those it had are dropped when it starts
+     * following.
+     */
+    @Test
+    void aReplicaRefusesReplicasOfItsOwn() throws Exception {
+        withMaster(master -> {
+            try (ColossalServer s = TestServers.colossal(dir); Wire ours = new Wire(s.port());
+                    Wire sub = new Wire(s.port()); Wire admin = new Wire(s.port())) {
+                sub.call("REPLCONF", "listening-port", "1");
+                assertTrue(sub.call("PSYNC", "?", "-1").startsWith("+FULLRESYNC "), "a master serves it");
+                assertTrue(admin.call("CLIENT", "LIST", "TYPE", "replica").contains(" flags=S "));
+                ours.call("REPLICAOF", "127.0.0.1", Integer.toString(master.socket.getPort()));
+                awaitInSync(master, ours);
+                assertEquals("$0\r\n\r\n", admin.call("CLIENT", "LIST", "TYPE", "replica"), "dropped once it follows");
+                try (Wire late = new Wire(s.port())) {
+                    assertEquals("-ERR this server is itself a replica (of 127.0.0.1:" + master.socket.getPort()
+                            + "), and replicas of a replica are not supported here: point this replica at that master\r\n",
+                            late.call("PSYNC", "?", "-1"));
+                }
+            }
+        });
+    }
+
     @Test
     void aFullSyncFromADiskSnapshot() throws Exception {
         withMaster(master -> {

@@ -1,0 +1,561 @@
+package dev.colossal.server;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * This server as a replication master: the stream of writes it sends its replicas (Redis's
+ * protocol: RESP arrays, a SELECT when the database changes, MULTI/EXEC around a transaction's or
+ * a script's effects), the backlog a reconnecting replica resumes from, and the replicas, which
+ * INFO replication, ROLE and WAIT ask about.
+ *
+ * <p>Commands run on several event loops at once, and a stream must give every replica the writes
+ * in the order they were applied. Until the first replica comes nothing is ordered and nothing is
+ * sent (a write pays two volatile accesses). From then on every command that may write runs
+ * holding {@link #order}, and puts what it did in the stream before it lets go: writes are then
+ * serialized, as in Redis. A key removed for its TTL or evicted goes in as DEL, under the key's
+ * lock, so no later write to the key goes before it.
+ *
+ * <p>The first replica turns ordering on while writes may be running unordered on other loops: it
+ * waits for those ({@link Client#unordered}) before it takes its snapshot, so each write is either
+ * in the snapshot or in the stream after it, never in both or neither.
+ */
+final class Replicas {
+
+    static final int DEFAULT_BACKLOG_BYTES = 1 << 20;
+    /** What {@link #enter} did: nothing to undo. */
+    static final int NOTHING = 0;
+    /** {@link #enter} took {@link #order}. */
+    static final int ORDERED = 1;
+    /** {@link #enter} marked the client as writing unordered. */
+    static final int UNORDERED = 2;
+
+    /** One replica: a connection that sent PSYNC and is sent the stream since. */
+    static final class Replica {
+        final Client client;
+        final Mailbox mailbox;
+        final String ip;
+        final int port;
+        /** The offset the replica said it has (REPLCONF ACK), and when it said so (epoch ms). */
+        volatile long ack;
+        volatile long ackMillis;
+
+        Replica(Client client, Mailbox mailbox, String ip, int port, long now) {
+            this.client = client;
+            this.mailbox = mailbox;
+            this.ip = ip;
+            this.port = port;
+            this.ackMillis = now;
+        }
+    }
+
+    /** A client waiting in WAIT for replicas to have its writes. */
+    private record Waiting(KeyWaits.Waiter waiter, long offset, int replicas) {}
+
+    /** Redis's replication ID: 40 random hex digits, new at every start. */
+    final String replid;
+    private final ServerContext ctx;
+    private final ReentrantLock order = new ReentrantLock();
+    private volatile boolean active;
+    /** Keyspace changes made by the thread holding {@link #order}: a write that made none is not sent. */
+    private long changes;
+    /** What the command holding {@link #order} did so far, sent when it lets go. */
+    private final List<byte[][]> pending = new ArrayList<>();
+    private final List<Integer> pendingDbs = new ArrayList<>();
+    /** Guarded by this: the stream's last bytes, and the database its last command ran in. */
+    private final ReplicationBacklog backlog = new ReplicationBacklog(DEFAULT_BACKLOG_BYTES);
+    private int streamDb = -1;
+    private final CopyOnWriteArrayList<Replica> replicas = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Waiting> waiting = new CopyOnWriteArrayList<>();
+    /** repl-ping-replica-period, in seconds. */
+    volatile long pingSeconds = 10;
+    private boolean pinging;
+
+    Replicas(ServerContext ctx) {
+        this.ctx = ctx;
+        this.replid = ServerContext.randomId();
+    }
+
+    /**
+     * Before a command: while replicas are on, one that may write takes {@link #order} (again, in a
+     * transaction or script); before, the client is marked as writing unordered.
+     *
+     * @return what to hand {@link #exit}
+     */
+    int enter(Client c, CommandTable table, CommandSpec spec, byte[][] args) {
+        if (c.unordered) {
+            return NOTHING; // the transaction or script around this runs unordered
+        }
+        if (!active) {
+            c.unordered = true;
+            if (!active) {
+                return UNORDERED;
+            }
+            c.unordered = false;
+        }
+        if (order.isHeldByCurrentThread() || ClientPause.writes(table, spec, args) || spec.name().equals("exec")) {
+            order.lock();
+            return ORDERED;
+        }
+        return NOTHING;
+    }
+
+    /** @return the count of changes so far, to tell afterwards whether a command made any */
+    long changes() {
+        return changes;
+    }
+
+    /** A key changed: counted if the change is the ordered command's. */
+    void changed() {
+        if (active && order.isHeldByCurrentThread()) {
+            changes++;
+        }
+    }
+
+    /** @return whether writes are put in a stream: a replica came since start */
+    boolean active() {
+        return active;
+    }
+
+    /**
+     * After a command that {@link #enter} ordered: what it did goes in the pending ops (rewritten
+     * where Redis rewrites it), if it changed something or is one that is sent whenever it succeeds.
+     */
+    void record(Client c, CommandSpec spec, byte[][] args, Reply r, int replyStart, long changesBefore) {
+        String name = spec.name();
+        boolean always = Propagation.sentWhenDone(name, args);
+        if (!always && !spec.flags().contains("write")) {
+            return; // a script or EXEC: the writes it ran went in one by one
+        }
+        boolean changed = changes != changesBefore;
+        if (!changed && !always) {
+            return;
+        }
+        byte[] reply = r.segment().asSlice(replyStart, r.len - replyStart).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        if (reply.length == 0 || !changed && reply[0] == '-') {
+            return; // no reply: a blocking command served at once, which served() sent
+        }
+        add(c.db, rewritten(c.db, name, args, reply));
+    }
+
+    /**
+     * @return what {@code name args} sends; as it came if its rewrite failed (a reply of a shape it
+     *     did not expect), which is said on stderr: the command's client is not the one to tell
+     */
+    private List<byte[][]> rewritten(int db, String name, byte[][] args, byte[] reply) {
+        try {
+            return propagation(db).rewrite(name, args, reply);
+        } catch (RuntimeException e) {
+            System.err.println("colossal: replication sends " + name + " as it came, its rewrite failed: " + e);
+            return java.util.Collections.singletonList(args);
+        }
+    }
+
+    /** A blocked client took what it waited for: its command, rewritten as it ran, goes in the stream. */
+    void served(Client c, int db, byte[] reply) {
+        byte[][] args = c.args;
+        if (!active || args == null || reply.length == 0 || reply[0] == '-') {
+            return;
+        }
+        if (order.isHeldByCurrentThread()) { // else it was served before the first replica came
+            add(db, rewritten(db, Args.lower(args[0]), args, reply));
+        }
+    }
+
+    /**
+     * Takes {@link #order} for serving blocked clients from a thread that ran no command (a
+     * timer), before any waiter's monitor, as a command's thread takes them.
+     *
+     * @return whether it took it: then {@link #release} after
+     */
+    boolean orderFromOutside() {
+        if (!active || order.isHeldByCurrentThread()) {
+            return false;
+        }
+        order.lock();
+        return true;
+    }
+
+    /** Sends what is pending and lets {@link #order} go, after {@link #orderFromOutside}. */
+    void release() {
+        try {
+            flush(null);
+        } finally {
+            order.unlock();
+        }
+    }
+
+    /** The table commands run from: set by the table once it is built, for the rewrites' read-backs. */
+    volatile CommandTable table;
+
+    private Propagation propagation(int db) {
+        return new Propagation(table, db, ctx.now());
+    }
+
+    private void add(int db, List<byte[][]> ops) {
+        for (byte[][] op : ops) {
+            pending.add(op);
+            pendingDbs.add(db);
+        }
+    }
+
+    /** A write from outside the command table (the HTTP API), holding {@link #order}: it goes in the stream as {@code op}. */
+    void written(KeyValueStore store, byte[][] op) {
+        int db = ctx.dbs.indexOf(store);
+        if (db >= 0 && order.isHeldByCurrentThread()) {
+            pending.add(op);
+            pendingDbs.add(db);
+        }
+    }
+
+    /** After a command, undoes what {@link #enter} did; the outermost ordered one sends what is pending. */
+    void exit(Client c, int entered) {
+        if (entered == UNORDERED) {
+            c.unordered = false;
+        } else if (entered == ORDERED) {
+            try {
+                if (order.getHoldCount() == 1) {
+                    flush(c);
+                }
+            } finally {
+                order.unlock();
+            }
+        }
+    }
+
+    /** Sends the pending ops, in MULTI/EXEC if there are more than one, as Redis 7.0 sends them. */
+    private void flush(Client c) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        long end;
+        synchronized (this) {
+            boolean multi = pending.size() > 1;
+            if (multi) {
+                selectFor(pendingDbs.get(0));
+                send(encode(new byte[][] {Args.bytes("MULTI")}));
+            }
+            for (int i = 0; i < pending.size(); i++) {
+                selectFor(pendingDbs.get(i));
+                send(encode(pending.get(i)));
+            }
+            if (multi) {
+                send(encode(new byte[][] {Args.bytes("EXEC")}));
+            }
+            end = backlog.offset();
+        }
+        pending.clear();
+        pendingDbs.clear();
+        if (c != null) {
+            c.replOffset = end;
+        }
+    }
+
+    /** A key went for its TTL or was evicted: DEL in the stream, as Redis sends it. Called under the key's lock. */
+    void removed(KeyValueStore store, byte[] key) {
+        if (!active) {
+            return;
+        }
+        int db = ctx.dbs.indexOf(store);
+        if (db < 0) {
+            return;
+        }
+        byte[][] del = {Args.bytes("DEL"), key};
+        if (order.isHeldByCurrentThread()) {
+            // the command running found it expired: it goes before the command's own op, as in Redis
+            pending.add(del);
+            pendingDbs.add(db);
+            return;
+        }
+        synchronized (this) {
+            selectFor(db);
+            send(encode(del));
+        }
+    }
+
+    /** Sends a command of its own (PING, REPLCONF GETACK), outside any database. */
+    private synchronized void sendOwn(String... words) {
+        byte[][] a = new byte[words.length][];
+        for (int i = 0; i < words.length; i++) {
+            a[i] = Args.bytes(words[i]);
+        }
+        send(encode(a));
+    }
+
+    private void selectFor(int db) {
+        if (db != streamDb) {
+            send(encode(new byte[][] {Args.bytes("SELECT"), Args.bytes(Integer.toString(db))}));
+            streamDb = db;
+        }
+    }
+
+    /** Appends {@code resp} to the backlog and every replica's mailbox; holding this. */
+    private void send(byte[] resp) {
+        backlog.append(resp);
+        Mailbox.Frame f = new Mailbox.Frame(0, resp, EMPTY);
+        for (Replica x : replicas) {
+            x.mailbox.offer(f);
+        }
+    }
+
+    private static final byte[] EMPTY = {};
+
+    static byte[] encode(byte[][] args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        for (byte[] a : args) {
+            out.writeBytes(("$" + a.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes(a);
+            out.writeBytes(CRLF);
+        }
+        return out.toByteArray();
+    }
+
+    private static final byte[] CRLF = {'\r', '\n'};
+
+    /**
+     * Turns ordering on, if it is not yet, and waits for the writes that ran unordered to end.
+     * Called by PSYNC's client, which is itself marked unordered.
+     */
+    void activate(Client self) {
+        synchronized (order) {
+            if (active) {
+                return;
+            }
+            active = true;
+            for (Client x : ctx.clients.values()) {
+                while (x != self && x.unordered) {
+                    Thread.yield();
+                }
+            }
+        }
+    }
+
+    /**
+     * A full resynchronization: with writes held, {@code snapshot} is made and the stream goes on from
+     * there. Writes {@code +FULLRESYNC replid offset} and the snapshot as Redis's {@code $len} payload.
+     *
+     * @return whether it did (false: {@code snapshot} answered an error)
+     */
+    boolean fullSync(Client c, Reply r, java.util.function.Function<Reply, byte[]> snapshot, int port) {
+        activate(c);
+        order.lock();
+        try {
+            long offset;
+            synchronized (this) {
+                offset = backlog.offset();
+                streamDb = -1; // the replica's stream starts with SELECT: it knows no database yet
+            }
+            int mark = r.len;
+            byte[] rdb = snapshot.apply(r);
+            if (rdb == null) {
+                return false;
+            }
+            r.truncate(mark);
+            r.append(("+FULLRESYNC " + replid + " " + offset + "\r\n$" + rdb.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            r.append(rdb);
+            synchronized (this) {
+                r.append(backlog.since(offset + 1)); // keys that expired while the snapshot was made
+                attach(c, port);
+            }
+            return true;
+        } finally {
+            order.unlock();
+        }
+    }
+
+    /**
+     * A partial resynchronization, if {@code id} is this stream's and the backlog holds {@code from}:
+     * writes {@code +CONTINUE replid} and the bytes from {@code from} on.
+     *
+     * @return whether it could
+     */
+    boolean resume(Client c, Reply r, String id, long from, int port) {
+        if (!active || !id.equals(replid)) {
+            return false;
+        }
+        synchronized (this) {
+            if (!backlog.holds(from)) {
+                return false;
+            }
+            r.append(("+CONTINUE " + replid + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            r.append(backlog.since(from));
+            attach(c, port);
+        }
+        return true;
+    }
+
+    /** Holding this: from now on {@code c} is sent the stream. */
+    private void attach(Client c, int port) {
+        Subscriber s = PubSubCommands.subscriber(c);
+        s.limit = OutputLimit.replica(); // on the replica's own loop, which alone reads it
+        Mailbox box = s.mailbox;
+        String addr = c.address;
+        int colon = addr.lastIndexOf(':');
+        Replica x = new Replica(c, box, colon > 0 ? addr.substring(0, colon) : addr, port, ctx.now());
+        x.ack = backlog.offset();
+        c.replica = true;
+        replicas.add(x);
+        if (!pinging) {
+            pinging = true;
+            schedulePing();
+        }
+    }
+
+    private void schedulePing() {
+        CompletableFuture.delayedExecutor(pingSeconds, TimeUnit.SECONDS).execute(() -> {
+            synchronized (this) {
+                if (replicas.isEmpty()) {
+                    pinging = false;
+                    return;
+                }
+            }
+            if (!order.tryLock()) {
+                schedulePing(); // a write is under way: the replica hears from us anyway
+                return;
+            }
+            try {
+                sendOwn("PING");
+            } finally {
+                order.unlock();
+            }
+            schedulePing();
+        });
+    }
+
+    /** The connection of {@code c} closed: it is no longer a replica. */
+    void closed(Client c) {
+        if (c.replica) {
+            replicas.removeIf(x -> x.client == c);
+        }
+        if (!waiting.isEmpty()) {
+            waiting.removeIf(w -> w.waiter.client == c);
+        }
+    }
+
+    /** REPLCONF ACK offset from a replica. */
+    void ack(Client c, long offset) {
+        for (Replica x : replicas) {
+            if (x.client == c) {
+                x.ack = Math.max(x.ack, offset);
+                x.ackMillis = ctx.now();
+            }
+        }
+        for (Waiting w : waiting) {
+            if (count(w.offset) >= w.replicas) {
+                finishWait(w);
+            }
+        }
+    }
+
+    /** @return the replicas that said they have every byte up to {@code offset} */
+    int count(long offset) {
+        int n = 0;
+        for (Replica x : replicas) {
+            if (x.ack >= offset) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * WAIT numreplicas timeout: at once if enough replicas have the client's last write, else
+     * blocks it until they do (asking them with REPLCONF GETACK) or the timeout passes.
+     */
+    void await(Client c, long want, long timeoutMillis, Reply r) {
+        long offset = c.replOffset;
+        int now = count(offset);
+        if (now >= want || c.inExec || c.scriptCaller != null) {
+            r.integer(now);
+            return;
+        }
+        KeyWaits.Waiter w = new KeyWaits.Waiter(c, c.db, new byte[0][], key -> null, Errors.bytes(":0\r\n"));
+        Waiting x = new Waiting(w, offset, (int) Math.min(want, Integer.MAX_VALUE));
+        waiting.add(x);
+        ctx.waits.block(w, 0);
+        if (!replicas.isEmpty()) {
+            order.lock();
+            try {
+                sendOwn("REPLCONF", "GETACK", "*");
+            } finally {
+                order.unlock();
+            }
+        }
+        if (timeoutMillis > 0) {
+            CompletableFuture.delayedExecutor(timeoutMillis, TimeUnit.MILLISECONDS).execute(() -> finishWait(x));
+        }
+    }
+
+    private void finishWait(Waiting w) {
+        if (waiting.remove(w)) {
+            ctx.waits.finish(w.waiter, Errors.bytes(":" + count(w.offset) + "\r\n"));
+        }
+    }
+
+    /** @return the replicas now */
+    List<Replica> list() {
+        return List.copyOf(replicas);
+    }
+
+    synchronized long offset() {
+        return backlog.offset();
+    }
+
+    /** CONFIG SET repl-backlog-size. */
+    synchronized void backlogSize(int bytes) {
+        backlog.resize(Math.max(bytes, 16 * 1024)); // Redis's floor, 16kb
+    }
+
+    synchronized int backlogSize() {
+        return backlog.capacity();
+    }
+
+    /** INFO replication, as a master writes it. */
+    String info() {
+        StringBuilder sb = new StringBuilder("# Replication\r\nrole:master\r\n").append(connectedLines());
+        synchronized (this) {
+            sb.append("master_failover_state:no-failover\r\nmaster_replid:").append(replid)
+                    .append("\r\nmaster_replid2:0000000000000000000000000000000000000000\r\nmaster_repl_offset:")
+                    .append(backlog.offset()).append("\r\nsecond_repl_offset:-1\r\nrepl_backlog_active:")
+                    .append(active ? 1 : 0).append("\r\nrepl_backlog_size:").append(backlog.capacity())
+                    .append("\r\nrepl_backlog_first_byte_offset:").append(active ? backlog.firstByte() : 0)
+                    .append("\r\nrepl_backlog_histlen:").append(backlog.kept()).append("\r\n");
+        }
+        return sb.toString();
+    }
+
+    /** INFO replication's {@code connected_slaves} and a {@code slaveN} line for each replica. */
+    String connectedLines() {
+        List<Replica> now = list();
+        StringBuilder sb = new StringBuilder("connected_slaves:").append(now.size()).append("\r\n");
+        long at = ctx.now();
+        for (int i = 0; i < now.size(); i++) {
+            Replica x = now.get(i);
+            sb.append("slave").append(i).append(":ip=").append(x.ip).append(",port=").append(x.port)
+                    .append(",state=online,offset=").append(x.ack).append(",lag=")
+                    .append(Math.max(0, (at - x.ackMillis) / 1000)).append("\r\n");
+        }
+        return sb.toString();
+    }
+
+    /** ROLE: {@code master offset [[ip port offset] ...]}. */
+    void role(Reply r) {
+        List<Replica> now = list();
+        r.array(3);
+        r.bulk("master");
+        r.integer(offset());
+        r.array(now.size());
+        for (Replica x : now) {
+            r.array(3);
+            r.bulk(x.ip);
+            r.bulk(Integer.toString(x.port));
+            r.bulk(Long.toString(x.ack));
+        }
+    }
+}
