@@ -559,13 +559,16 @@ final class StoredStream {
     void copyTo(KeyValueStore to, byte[] toKey, long at) {
         ListElements dst = to.elements(true);
         long newId = dst.newId(toKey);
+        dst.wrote();
         for (long i = 0; i < count; i++) {
             dst.put(newId, i, node(first + i));
+            dst.wrote();
         }
         for (long i = 0; i < auxCount; i++) {
             byte[] v = aux(i);
             if (v != null) {
                 dst.put(newId, StreamLayout.AUX_BASE + i, v);
+                dst.wrote();
             }
         }
         to.set(toKey, header(newId, 0), 0, StreamLayout.HEADER_LENGTH, at, StoredValue.STREAM);
