@@ -2,7 +2,6 @@ package dev.colossal.server;
 
 import static dev.colossal.server.ValueKinds.bytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -14,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -27,15 +25,9 @@ import redis.clients.jedis.Jedis;
  * through leaves (once the collector has walked them). One case more kills a server in a child JVM outright (Runtime.halt, no clean
  * close) at the point where both databases hold the key.
  */
-class MoveCrashPointsTest {
+class MoveCrashPointsTest extends RestartedServer {
 
     private static final List<String> KINDS = kinds();
-
-    @TempDir
-    Path dir;
-
-    private ColossalServer server;
-    private Jedis j;
 
     private static List<String> kinds() {
         List<String> all = new ArrayList<>(ValueKinds.ELEMENT_BACKED);
@@ -173,13 +165,7 @@ class MoveCrashPointsTest {
         j.select(holder.charAt(0) - '0');
         ValueKinds.writeTo(j, key);
         Map<String, String> later = snapshot();
-        for (String k : now.keySet()) {
-            if (k.equals(holder)) {
-                assertNotEquals(now.get(k), later.get(k), at + ": the write to " + holder + " took");
-            } else {
-                assertEquals(now.get(k), later.get(k), at + ": a write to " + holder + " changed " + k);
-            }
-        }
+        ValueKinds.onlyChanged(now, later, holder, at);
     }
 
     /**
@@ -208,26 +194,5 @@ class MoveCrashPointsTest {
         }
         j.select(0);
         return m;
-    }
-
-    private void start() throws Exception {
-        server = TestServers.colossal(dir);
-        j = new Jedis("127.0.0.1", server.port());
-        ValueKinds.smallThresholds(j);
-    }
-
-    private void stop() throws Exception {
-        j.close();
-        server.close();
-    }
-
-    /** The stand-in for the restart after a kill: the stop left the files as a kill after that write would. */
-    private void restart() {
-        try {
-            stop();
-            start();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

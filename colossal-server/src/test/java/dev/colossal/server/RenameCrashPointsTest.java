@@ -1,18 +1,14 @@
 package dev.colossal.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import redis.clients.jedis.Jedis;
 
 /**
  * Every point a kill could stop a RENAME of an element-backed key at: a list, a stream with a
@@ -23,15 +19,9 @@ import redis.clients.jedis.Jedis;
  * After each restart the keys are as before the rename or as after it, every read of them whole,
  * and a write to the key holding the collection changes no other key.
  */
-class RenameCrashPointsTest {
+class RenameCrashPointsTest extends RestartedServer {
 
     private static final List<String> KINDS = ValueKinds.ELEMENT_BACKED;
-
-    @TempDir
-    Path dir;
-
-    private ColossalServer server;
-    private Jedis j;
 
     @Test
     void aRenameStoppedAfterAnyOfItsWritesIsWholeOrUndoneAfterARestart() throws Exception {
@@ -124,13 +114,7 @@ class RenameCrashPointsTest {
         String holder = now.get("s").equals("none") ? "d" : "s";
         ValueKinds.writeTo(j, holder);
         Map<String, String> later = snapshot();
-        for (String k : now.keySet()) {
-            if (k.equals(holder)) {
-                assertNotEquals(now.get(k), later.get(k), at + ": the write to " + holder + " took");
-            } else {
-                assertEquals(now.get(k), later.get(k), at + ": a write to " + holder + " changed " + k);
-            }
-        }
+        ValueKinds.onlyChanged(now, later, holder, at);
     }
 
     /** Empties the database and makes s a {@code from}, d a {@code to} (or nothing), x a bystander list. @return their snapshot */
@@ -164,27 +148,6 @@ class RenameCrashPointsTest {
 
     private String read(String key) {
         return ValueKinds.read(j, key);
-    }
-
-    private void start() throws Exception {
-        server = TestServers.colossal(dir);
-        j = new Jedis("127.0.0.1", server.port());
-        ValueKinds.smallThresholds(j);
-    }
-
-    private void stop() throws Exception {
-        j.close();
-        server.close();
-    }
-
-    /** The stand-in for the restart after a kill: the stop left the files as a kill after that write would. */
-    private void restart() {
-        try {
-            stop();
-            start();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static byte[] bytes(String s) {

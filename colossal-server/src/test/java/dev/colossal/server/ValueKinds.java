@@ -108,6 +108,17 @@ final class ValueKinds {
         }
     }
 
+    /** Asserts that of the keys of snapshot {@code now}, snapshot {@code later} differs in {@code holder} alone, which a write changed. */
+    static void onlyChanged(java.util.Map<String, String> now, java.util.Map<String, String> later, String holder, String at) {
+        for (String k : now.keySet()) {
+            if (k.equals(holder)) {
+                org.junit.jupiter.api.Assertions.assertNotEquals(now.get(k), later.get(k), at + ": the write to " + holder + " took");
+            } else {
+                org.junit.jupiter.api.Assertions.assertEquals(now.get(k), later.get(k), at + ": a write to " + holder + " changed " + k);
+            }
+        }
+    }
+
     /** @return a reply as text: bulk strings as strings, arrays in brackets */
     static String render(Object reply) {
         if (reply instanceof byte[] b) {
