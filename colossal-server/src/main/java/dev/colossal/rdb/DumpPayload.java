@@ -330,12 +330,25 @@ public final class DumpPayload {
      * @return its DUMP payload, RDB type 19, as Redis 7.0 writes it
      */
     public static byte[] ofStream(RdbStreams.Stream s, int nodeMaxEntries) {
-        List<byte[]> keys = new java.util.ArrayList<>();
-        List<byte[]> nodes = new java.util.ArrayList<>();
+        List<RdbStreams.Node> nodes = new java.util.ArrayList<>();
         int per = Math.max(1, nodeMaxEntries);
         for (int i = 0; i < s.entries().size(); i += per) {
             List<RdbStreams.Entry> node = s.entries().subList(i, Math.min(s.entries().size(), i + per));
-            keys.add(RdbStreams.masterKey(node.getFirst()));
+            nodes.add(new RdbStreams.Node(node, new boolean[node.size()]));
+        }
+        return ofStream(s, nodes);
+    }
+
+    /**
+     * @param s     a stream, with its consumer groups (its entries are not read)
+     * @param stored its nodes as the server holds them, deleted entries and all
+     * @return its DUMP payload, RDB type 19, as Redis 7.0 writes it: node for node
+     */
+    public static byte[] ofStream(RdbStreams.Stream s, List<RdbStreams.Node> stored) {
+        List<byte[]> keys = new java.util.ArrayList<>();
+        List<byte[]> nodes = new java.util.ArrayList<>();
+        for (RdbStreams.Node node : stored) {
+            keys.add(RdbStreams.masterKey(node.entries().getFirst()));
             nodes.add(RdbStreams.listpack(node));
         }
         long[] counters = {s.entries().size(), s.lastMs(), s.lastSeq(), s.firstMs(), s.firstSeq(), s.maxDeletedMs(),

@@ -55,8 +55,7 @@ final class DumpCommands {
             }
         }
         if (e.type() == StoredValue.STREAM) {
-            int perNode = (int) Math.min(Integer.MAX_VALUE, ctx.streamNodeMaxEntries);
-            return StoredStream.locked(store, key, s -> s == null ? null : DumpPayload.ofStream(s.dumped(), perNode));
+            return StoredStream.locked(store, key, s -> s == null ? null : DumpPayload.ofStream(s.dumped(), s.dumpedNodes()));
         }
         if (e.type() == StoredValue.ZSET) {
             return dumpZSet(SortedSetCommands.cursor(store, key, e));

@@ -645,6 +645,31 @@ final class StoredStream {
                 maxDeleted.seq(), added, StreamGroups.of(this).size(), GroupsDump.of(StreamGroups.of(this).all()));
     }
 
+    /**
+     * @return the nodes as stored, for DUMP: each with its entries deleted or not (those a trim
+     *     skipped at the head deleted too), as Redis keeps them in its nodes; a node with no live
+     *     entry left out, as Redis frees one
+     */
+    List<RdbStreams.Node> dumpedNodes() {
+        List<RdbStreams.Node> out = new ArrayList<>((int) Math.min(count, 1 << 20));
+        for (long i = 0; i < count; i++) {
+            List<StreamNode.Entry> es = StreamNode.entries(node(first + i));
+            List<RdbStreams.Entry> entries = new ArrayList<>(es.size());
+            boolean[] deleted = new boolean[es.size()];
+            boolean live = false;
+            for (int k = 0; k < es.size(); k++) {
+                StreamNode.Entry e = es.get(k);
+                entries.add(new RdbStreams.Entry(e.id().ms(), e.id().seq(), e.fields()));
+                deleted[k] = e.deleted() || i == 0 && k < headSkip;
+                live |= !deleted[k];
+            }
+            if (live) {
+                out.add(new RdbStreams.Node(entries, deleted));
+            }
+        }
+        return out;
+    }
+
     /** Writes the header: the commit point of every change. */
     void commit() {
         store.set(key, header(id, first), 0, StreamLayout.HEADER_LENGTH, expireAt, StoredValue.STREAM);
