@@ -22,8 +22,9 @@ import redis.clients.jedis.Jedis;
  * on its files, and so on until the move runs through ({@link StopPoints}). After each restart
  * the key is in exactly one database, whole; a write to it changes no other key; and the
  * collector frees every element the stop left, so that the element maps hold what a move that ran
- * through leaves (once the collector has walked them). One case more kills a server in a child JVM outright (Runtime.halt, no clean
- * close) at the point where both databases hold the key.
+ * through leaves (once the collector has walked them). And servers in child JVMs are killed
+ * outright (Runtime.halt, no clean close): with the key in both databases, for every kind, and
+ * after each write of a MOVE of a plain string and of a bucketed hash.
  */
 class MoveCrashPointsTest extends RestartedServer {
 
@@ -103,25 +104,51 @@ class MoveCrashPointsTest extends RestartedServer {
     @Test
     void aServerKilledWithTheKeyInBothDatabasesKeepsItInOne() throws Exception {
         for (String kind : KINDS) {
-            Path data = dir.resolve("killed-" + kind);
-            String java = ProcessHandle.current().info().command().orElseThrow();
-            Path log = dir.resolve(kind + ".log");
-            Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), MoveKillChild.class.getName(),
-                    data.toString(), kind).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), kind + ": the child did not stop");
-            assertEquals(MoveKillChild.HALTED, child.exitValue(), kind + ": the child was not killed mid-MOVE: " + Files.readString(log));
-            String moved = Files.readString(data.resolve(MoveKillChild.VALUE_FILE));
-            server = TestServers.colossal(data);
-            j = new Jedis("127.0.0.1", server.port());
-            try {
-                Map<String, String> now = snapshot();
-                assertEquals(moved, now.get("0:s").equals("none") ? now.get("1:s") : now.get("0:s"), kind + ": the key is whole: " + now);
-                assertTrue(now.get("0:s").equals("none") != now.get("1:s").equals("none"), kind + ": the key is in one database: " + now);
-                writeToTheHolder(now, "s", kind + " after the kill");
-            } finally {
-                stop();
-            }
+            assertEquals(MoveKillChild.HALTED, killedAt(kind, "both"), kind + ": the child was not killed mid-MOVE");
         }
+    }
+
+    @Test
+    void aServerKilledAfterAnyWriteOfAMoveKeepsTheKeyInOneDatabase() throws Exception {
+        for (String kind : List.of("plain", "hash")) {
+            int kills = 0;
+            while (killedAt(kind, Integer.toString(kills + 1)) == MoveKillChild.HALTED) {
+                kills++;
+            }
+            assertTrue(kills >= 4, kind + ": killed " + kills + " times before a MOVE ran through");
+        }
+    }
+
+    /**
+     * Runs {@link MoveKillChild} on a data directory of its own, halted {@code where}, then serves
+     * its files here: the key is in exactly one database, as it was, and a write to it changes no
+     * other key, with no move left in flight.
+     *
+     * @return the child's exit status
+     */
+    private int killedAt(String kind, String where) throws Exception {
+        Path data = dir.resolve("killed-" + kind + "-" + where);
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Path log = dir.resolve(kind + "-" + where + ".log");
+        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), MoveKillChild.class.getName(),
+                data.toString(), kind, where).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        String at = "MOVE of a " + kind + " killed at write " + where;
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), at + ": the child did not stop");
+        assertTrue(child.exitValue() == MoveKillChild.HALTED || child.exitValue() == MoveKillChild.RAN_THROUGH,
+                at + ": the child failed: " + Files.readString(log));
+        String moved = Files.readString(data.resolve(MoveKillChild.VALUE_FILE));
+        server = TestServers.colossal(data);
+        j = new Jedis("127.0.0.1", server.port());
+        try {
+            Map<String, String> now = snapshot();
+            assertEquals(moved, now.get("0:s").equals("none") ? now.get("1:s") : now.get("0:s"), at + ": the key is whole: " + now);
+            assertTrue(now.get("0:s").equals("none") != now.get("1:s").equals("none"), at + ": the key is in one database: " + now);
+            assertEquals(0, server.context().dbs.opened(0).elements(true).movesInFlight().size(), at + ": settled");
+            writeToTheHolder(now, "s", at);
+        } finally {
+            stop();
+        }
+        return child.exitValue();
     }
 
     /** @return what sets the after-write hook of the element maps of databases 0 and 1 at once: a move writes both */
