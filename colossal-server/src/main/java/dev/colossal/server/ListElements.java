@@ -30,7 +30,8 @@ final class ListElements implements AutoCloseable {
     private final Object inFlight = new Object();
 
     /**
-     * Runs after each map write of a bucketed hash's, set's or sorted set's change ({@link #wrote}):
+     * Runs after each map write of a bucketed hash's, set's or sorted set's change, a RENAME, a
+     * MOVE or a copy into this map ({@link #wrote}):
      * a test throws from it to stop the change there, which leaves the maps as a kill after that
      * write would ({@code StopPoints}). A database's own, not a static, so that servers in one JVM
      * never stop each other's writes.
