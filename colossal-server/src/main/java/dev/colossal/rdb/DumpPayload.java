@@ -20,6 +20,7 @@ import java.util.List;
  *  type 0  string: one string (RdbInput's length and encodings)
  *  type 4  hash: a length n, then n (field, value) string pairs
  *  type 16 hash: one string holding a {@link Listpack} of field, value, field, value, ...
+ *  (types 9 and 13, hashes of Redis before 7.0, are read: see {@link RdbHashes})
  *  type 2  set: a length n, then n member strings
  *  type 11 set: one string holding an intset ({@link RdbSets})
  *  type 20 set (Redis 7.2): one string holding a {@link Listpack} of the members
@@ -31,12 +32,12 @@ import java.util.List;
  *
  * <p>Written as Redis 7.0 writes them (version 10), a decimal that fits 32 bits as an integer, byte
  * for byte, except that strings longer than 20 bytes are written plain where Redis may
- * LZF-compress them, and a hash is always written as type 4 where Redis writes a small one as a
- * listpack (16): every Redis reads both. A set is written as Redis 7.0 writes it: an intset as
- * type 11, a hashtable as type 2. Read from any RDB version up to {@link
- * RdbReader#NEWEST_VERSION}, in every string encoding; a value of another type is refused, as
- * this server stores strings, hashes, sets, lists, sorted sets and streams (without consumer groups) only. A sorted set is written as Redis 7.0
- * writes it: type 17 for one it holds as a listpack, 5 for a skiplist.
+ * LZF-compress them (a listpack longer than 20 bytes among them). A hash is written as Redis 7.0
+ * writes it: type 16 for one it holds as a listpack, 4 for a hashtable; a set: an intset as type
+ * 11, a hashtable as type 2; a sorted set: type 17 for a listpack, 5 for a skiplist; a list as
+ * type 18 (a quicklist of listpacks); a stream as type 19. A hashtable's order is its own (Redis's
+ * follows its random hash seed). Read from any RDB version up to {@link RdbReader#NEWEST_VERSION},
+ * in every string encoding; a value of another type (a module's, a function library) is refused.
  */
 public final class DumpPayload {
 
@@ -57,7 +58,7 @@ public final class DumpPayload {
         VERSION_OR_CHECKSUM,
         /** Sound, but its value cannot be read. */
         BAD_FORMAT,
-        /** A list, set, zset, ...: sound, but of a type this server does not store. */
+        /** A module's value: sound, but only the module that wrote it reads it. */
         UNSUPPORTED_TYPE
     }
 
@@ -208,10 +209,23 @@ public final class DumpPayload {
      * @return its DUMP payload, RDB type 17, as Redis 7.0 dumps a sorted set it holds as a listpack
      */
     public static byte[] ofZSetListpack(List<byte[]> membersAndScores) {
-        byte[] lp = ListpackWriter.encode(membersAndScores);
+        return ofListpack(RdbZSets.ZSET_LISTPACK, membersAndScores);
+    }
+
+    /**
+     * @param fieldsAndValues a hash's fields and values, alternately, in the order Redis's listpack holds them
+     * @return its DUMP payload, RDB type 16, as Redis 7.0 dumps a hash it holds as a listpack
+     */
+    public static byte[] ofHashListpack(List<byte[]> fieldsAndValues) {
+        return ofListpack(HASH_LISTPACK, fieldsAndValues);
+    }
+
+    /** @return the payload of RDB type {@code type} whose value is one string, a listpack of {@code entries} */
+    private static byte[] ofListpack(int type, List<byte[]> entries) {
+        byte[] lp = ListpackWriter.encode(entries);
         byte[] out = new byte[1 + lengthSize(lp.length) + lp.length + FOOTER];
         MemorySegment o = MemorySegment.ofArray(out);
-        out[0] = RdbZSets.ZSET_LISTPACK;
+        out[0] = (byte) type;
         int at = writeLength(o, 1, lp.length);
         System.arraycopy(lp, 0, out, at, lp.length);
         footer(o, at + lp.length);
@@ -280,27 +294,23 @@ public final class DumpPayload {
             throw new RefusedException(Refusal.VERSION_OR_CHECKSUM, "the checksum does not match");
         }
         int type = Byte.toUnsignedInt(payload[0]);
-        if (type != STRING && type != HASH && type != HASH_LISTPACK && type != RdbSets.SET && type != RdbSets.SET_INTSET
+        if (type != STRING && !RdbHashes.isHash(type) && type != RdbSets.SET && type != RdbSets.SET_INTSET
                 && type != RdbSets.SET_LISTPACK && !RdbLists.isList(type) && !RdbZSets.isZSet(type)
                 && !RdbStreams.isStream(type)) {
             String name = RdbValues.name(type);
             throw new RefusedException(name == null ? Refusal.BAD_FORMAT : Refusal.UNSUPPORTED_TYPE, name == null
                     ? "type " + type + " is no Redis type"
-                    : name.equals("hash") ? "it holds a hash in an encoding of Redis before 7.0 (RDB type " + type + "),"
-                            + " which this server does not read: RESTORE it into a Redis 7 and DUMP it from there"
-                    : "it holds a " + name + " (RDB type " + type + "), and this server stores strings, hashes, sets,"
-                            + " lists, sorted sets and streams only");
+                    : "it holds a " + name + " (RDB type " + type + "), which only the module that wrote it reads");
         }
         RdbInput in = new RdbInput(p.asSlice(1, end - 1));
         try {
             return switch (type) {
                 case STRING -> new Value(in.string(), null, null, null, null, null);
-                case HASH -> new Value(null, RdbHashes.pairs(in), null, null, null, null);
-                case HASH_LISTPACK -> new Value(null, RdbHashes.listpackPairs(in), null, null, null, null);
                 case RdbSets.SET -> new Value(null, null, RdbSets.members(in), null, null, null);
                 case RdbSets.SET_INTSET -> new Value(null, null, RdbSets.intsetMembers(in), null, null, null);
                 case RdbSets.SET_LISTPACK -> new Value(null, null, RdbSets.listpackMembers(in), null, null, null);
-                default -> RdbLists.isList(type) ? new Value(null, null, null, RdbLists.elements(in, type), null, null)
+                default -> RdbHashes.isHash(type) ? new Value(null, RdbHashes.read(in, type), null, null, null, null)
+                        : RdbLists.isList(type) ? new Value(null, null, null, RdbLists.elements(in, type), null, null)
                         : RdbStreams.isStream(type) ? stream(in, type)
                         : new Value(null, null, null, null, RdbZSets.read(in, type), null);
             };
@@ -320,12 +330,25 @@ public final class DumpPayload {
      * @return its DUMP payload, RDB type 19, as Redis 7.0 writes it
      */
     public static byte[] ofStream(RdbStreams.Stream s, int nodeMaxEntries) {
-        List<byte[]> keys = new java.util.ArrayList<>();
-        List<byte[]> nodes = new java.util.ArrayList<>();
+        List<RdbStreams.Node> nodes = new java.util.ArrayList<>();
         int per = Math.max(1, nodeMaxEntries);
         for (int i = 0; i < s.entries().size(); i += per) {
             List<RdbStreams.Entry> node = s.entries().subList(i, Math.min(s.entries().size(), i + per));
-            keys.add(RdbStreams.masterKey(node.getFirst()));
+            nodes.add(new RdbStreams.Node(node, new boolean[node.size()]));
+        }
+        return ofStream(s, nodes);
+    }
+
+    /**
+     * @param s     a stream, with its consumer groups (its entries are not read)
+     * @param stored its nodes as the server holds them, deleted entries and all
+     * @return its DUMP payload, RDB type 19, as Redis 7.0 writes it: node for node
+     */
+    public static byte[] ofStream(RdbStreams.Stream s, List<RdbStreams.Node> stored) {
+        List<byte[]> keys = new java.util.ArrayList<>();
+        List<byte[]> nodes = new java.util.ArrayList<>();
+        for (RdbStreams.Node node : stored) {
+            keys.add(RdbStreams.masterKey(node.entries().getFirst()));
             nodes.add(RdbStreams.listpack(node));
         }
         long[] counters = {s.entries().size(), s.lastMs(), s.lastSeq(), s.firstMs(), s.firstSeq(), s.maxDeletedMs(),

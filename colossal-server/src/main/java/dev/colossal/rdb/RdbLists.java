@@ -23,6 +23,8 @@ public final class RdbLists {
     private static final int PACKED = 2;
     /** Redis 7.0's list-max-listpack-size -2: a node's listpack holds up to 8 KiB. */
     static final int NODE_BYTES = 8192;
+    /** What Redis 7.0 adds to an element's length to judge whether it still fits a node: more than most entries take. */
+    static final int ENTRY_OVERHEAD_ESTIMATE = 8;
 
     private RdbLists() {}
 
@@ -77,9 +79,12 @@ public final class RdbLists {
     }
 
     /**
-     * Splits {@code elements} into quicklist nodes as Redis 7.0 fills them at its default
-     * list-max-listpack-size (-2): a node takes elements while its listpack stays within 8 KiB, an
-     * element larger than that alone.
+     * Splits {@code elements} into quicklist nodes as Redis 7.0's RPUSH fills them at its default
+     * list-max-listpack-size (-2): a node takes one more element while its listpack's bytes, the
+     * element's length and Redis's estimate of an entry's overhead ({@link #ENTRY_OVERHEAD_ESTIMATE})
+     * come to 8 KiB at most; an element larger than that goes alone. (A list Redis grew at its head,
+     * or by inserts, may be split otherwise: its DUMP then differs in where nodes end, not in what
+     * they hold.)
      *
      * @return each node's listpack
      */
@@ -89,7 +94,7 @@ public final class RdbLists {
         long size = 7; // the listpack's header and end
         for (byte[] e : elements) {
             int add = Listpack.entrySize(e);
-            if (!node.isEmpty() && size + add > NODE_BYTES) {
+            if (!node.isEmpty() && size + e.length + ENTRY_OVERHEAD_ESTIMATE > NODE_BYTES) {
                 nodes.add(Listpack.write(node));
                 node = new ArrayList<>();
                 size = 7;

@@ -74,7 +74,7 @@ public final class RdbReader {
         void other(int db, byte[] key, String type, long expireAtMillis, long offset);
 
         /**
-         * A key holding a hash in Redis 7's encodings (RDB type 4, or a listpack, type 16), read
+         * A key holding a hash in any encoding (RDB types 4 and 16 of Redis 7, 9 and 13 of older ones), read
          * whole in both modes so that a damaged one stops the {@link Mode#CHECK} pass; a visitor
          * that does not take hashes passes it to {@link #other}.
          *
@@ -228,9 +228,8 @@ public final class RdbReader {
                             in.skipString();
                         }
                         visitor.string(db, key, value, expireAt, in.offset());
-                    } else if (op == RdbValues.HASH || op == RdbValues.HASH_LISTPACK) {
-                        java.util.List<byte[]> pairs = op == RdbValues.HASH ? RdbHashes.pairs(in) : RdbHashes.listpackPairs(in);
-                        visitor.hash(db, key, pairs, expireAt, in.offset());
+                    } else if (RdbHashes.isHash(op)) {
+                        visitor.hash(db, key, RdbHashes.read(in, op), expireAt, in.offset());
                     } else if (RdbLists.isList(op)) {
                         visitor.list(db, key, RdbLists.elements(in, op), expireAt, in.offset());
                     } else if (op == RdbSets.SET || op == RdbSets.SET_INTSET || op == RdbSets.SET_LISTPACK) {

@@ -242,28 +242,45 @@ public final class RdbStreams {
     }
 
     /**
-     * @param entries one node's entries (at least one), in ID order
-     * @return the node's listpack as Redis builds it: the first entry's fields are the master's,
-     *     and an entry with the same fields is written SAMEFIELDS
+     * One node of a stream as its server holds it: its entries in ID order, the first the master,
+     * and which of them XDEL or a trim marked deleted (Redis keeps those in the node, flagged,
+     * until the node is freed whole).
+     *
+     * @param entries the node's entries, at least one of them live
+     * @param deleted for each entry, whether it is deleted
      */
-    static byte[] listpack(List<Entry> entries) {
+    public record Node(List<Entry> entries, boolean[] deleted) {}
+
+    /**
+     * @param node one node
+     * @return the node's listpack as Redis builds it: the first entry's fields are the master's,
+     *     an entry with the same fields is written SAMEFIELDS, a deleted one DELETED, and the
+     *     master entry counts both
+     */
+    static byte[] listpack(Node node) {
+        List<Entry> entries = node.entries();
+        int dead = 0;
+        for (boolean d : node.deleted()) {
+            dead += d ? 1 : 0;
+        }
         Entry first = entries.getFirst();
         byte[][] master = new byte[first.fields().length / 2][];
         for (int f = 0; f < master.length; f++) {
             master[f] = first.fields()[2 * f];
         }
         List<byte[]> lp = new ArrayList<>();
-        lp.add(decimal(entries.size()));
-        lp.add(decimal(0));
+        lp.add(decimal(entries.size() - dead));
+        lp.add(decimal(dead));
         lp.add(decimal(master.length));
         lp.addAll(Arrays.asList(master));
         lp.add(decimal(0));
-        for (Entry e : entries) {
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
             boolean same = e.fields().length == 2 * master.length;
             for (int f = 0; same && f < master.length; f++) {
                 same = Arrays.equals(e.fields()[2 * f], master[f]);
             }
-            lp.add(decimal(same ? SAME_FIELDS : 0));
+            lp.add(decimal((same ? SAME_FIELDS : 0) | (node.deleted()[i] ? DELETED : 0)));
             lp.add(decimal(e.ms() - first.ms()));
             lp.add(decimal(e.seq() - first.seq()));
             int pairs = e.fields().length / 2;

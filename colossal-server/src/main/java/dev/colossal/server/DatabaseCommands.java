@@ -117,7 +117,8 @@ final class DatabaseCommands {
     /**
      * MOVE key db: 1 if the key went to {@code db}, 0 if it is not in this database or already in
      * that one (which keeps its own). The key's lock is the same in both ({@link KeyLocks}), so no
-     * write to it lands between the copy and the delete.
+     * write to it lands between the copy and the delete; a kill between them is settled at the
+     * next start ({@link KeyMove}).
      */
     private void move(Client c, byte[][] a, Reply r) {
         long to = database(a[2], r);
@@ -138,28 +139,7 @@ final class DatabaseCommands {
                 r.integer(0);
                 return;
             }
-            if (e.type() == StoredValue.LIST) {
-                StoredList list = StoredList.read(src, a[1]);
-                list.copyTo(dst, a[1], e.expireAtMillis());
-                list.delete();
-                ctx.waits.ready((int) to, a[1]);
-            } else if (e.type() == StoredValue.STREAM) {
-                StoredStream s = StoredStream.read(src, a[1]);
-                s.copyTo(dst, a[1], e.expireAtMillis());
-                s.delete();
-                ctx.waits.ready((int) to, a[1]);
-            } else if (HashBuckets.isBucketed(e)) {
-                StoredHash h = StoredHash.read(src, a[1], e);
-                h.copyTo(dst, a[1], e.expireAtMillis());
-                h.delete();
-            } else if (ZSetTreeLayout.isTree(e)) {
-                StoredZSet z = StoredZSet.read(src, a[1], e, ctx.zsetMaxListpackEntries);
-                z.copyTo(dst, a[1], e.expireAtMillis());
-                z.delete();
-            } else {
-                dst.set(a[1], e, e.expireAtMillis());
-                src.delete(a[1]);
-            }
+            KeyMove.run(src, (int) to, a[1], () -> copyValue(src, a[1], e, dst, a[1], (int) to), () -> deleteValue(src, a[1], e));
             ctx.events.fire(KeyspaceEvents.GENERIC, "move_from", src, a[1]);
             ctx.events.fire(KeyspaceEvents.GENERIC, "move_to", dst, a[1]);
             r.integer(1);
@@ -204,23 +184,47 @@ final class DatabaseCommands {
                 r.integer(0);
                 return;
             }
-            if (e.type() == StoredValue.LIST) {
-                StoredList.read(src, a[1]).copyTo(dst, a[2], e.expireAtMillis());
-                ctx.waits.ready((int) to, a[2]);
-            } else if (e.type() == StoredValue.STREAM) {
-                StoredStream.read(src, a[1]).copyTo(dst, a[2], e.expireAtMillis());
-                ctx.waits.ready((int) to, a[2]);
-            } else if (HashBuckets.isBucketed(e)) {
-                StoredHash.read(src, a[1], e).copyTo(dst, a[2], e.expireAtMillis());
-            } else if (ZSetTreeLayout.isTree(e)) {
-                StoredZSet.read(src, a[1], e, ctx.zsetMaxListpackEntries).copyTo(dst, a[2], e.expireAtMillis());
-            } else {
-                dst.set(a[2], e, e.expireAtMillis());
-            }
+            copyValue(src, a[1], e, dst, a[2], (int) to);
             ctx.events.fire(KeyspaceEvents.GENERIC, "copy_to", dst, a[2]);
             r.integer(1);
         } finally {
             StringCommands.unlockAll(ls);
+        }
+    }
+
+    /**
+     * Writes the value {@code e} of {@code key} in {@code src} under {@code toKey} in database
+     * {@code to} ({@code dst}), replacing what it held: elements under a new id of the destination's
+     * element map, then the header, the one write a reader sees (MOVE's and COPY's).
+     */
+    private void copyValue(KeyValueStore src, byte[] key, KeyValueStore.Entry e, KeyValueStore dst, byte[] toKey, int to) {
+        if (e.type() == StoredValue.LIST) {
+            StoredList.read(src, key).copyTo(dst, toKey, e.expireAtMillis());
+            ctx.waits.ready(to, toKey);
+        } else if (e.type() == StoredValue.STREAM) {
+            StoredStream.read(src, key).copyTo(dst, toKey, e.expireAtMillis());
+            ctx.waits.ready(to, toKey);
+        } else if (HashBuckets.isBucketed(e)) {
+            StoredHash.read(src, key, e).copyTo(dst, toKey, e.expireAtMillis());
+        } else if (ZSetTreeLayout.isTree(e)) {
+            StoredZSet.read(src, key, e, ctx.zsetMaxListpackEntries).copyTo(dst, toKey, e.expireAtMillis());
+        } else {
+            dst.set(toKey, e, e.expireAtMillis());
+        }
+    }
+
+    /** Removes {@code key}, whose value is {@code e}, from {@code src} with the elements it keeps there (MOVE's source). */
+    private void deleteValue(KeyValueStore src, byte[] key, KeyValueStore.Entry e) {
+        if (e.type() == StoredValue.LIST) {
+            StoredList.read(src, key).delete();
+        } else if (e.type() == StoredValue.STREAM) {
+            StoredStream.read(src, key).delete();
+        } else if (HashBuckets.isBucketed(e)) {
+            StoredHash.read(src, key, e).delete();
+        } else if (ZSetTreeLayout.isTree(e)) {
+            StoredZSet.read(src, key, e, ctx.zsetMaxListpackEntries).delete();
+        } else {
+            src.delete(key);
         }
     }
 }

@@ -64,7 +64,8 @@ final class Databases implements AutoCloseable {
 
     /**
      * Claims the data directory and opens its databases: database 0 (created if absent) and every
-     * other map file there. A SWAPDB a crash cut short is finished or undone first.
+     * other map file there. A SWAPDB a crash cut short is finished or undone first, and a MOVE
+     * ({@link KeyMove}) once every file is open.
      *
      * @param dir      the data directory, created if absent
      * @param count    {@code --databases}
@@ -105,6 +106,10 @@ final class Databases implements AutoCloseable {
                 if (db != 0) {
                     dbs.openFile(db);
                 }
+            }
+            int moves = KeyMove.finishAtOpen(dbs);   // every file open: a move's two databases are read together
+            if (moves > 0) {
+                dbs.report.add("colossal: settled " + moves + " MOVE(s) a stop cut short (each key in one database)");
             }
             for (MapStore m : dbs.open) {
                 repaired += m.repairedAtOpen();

@@ -7,10 +7,10 @@ import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
 
 /**
- * DUMP and RESTORE, by which tools move keys between servers (redis-shake, RIOT, MIGRATE-like
- * scripts): the payload is {@link DumpPayload}'s, which every Redis reads, and RESTORE takes what
- * any Redis up to 7.2 dumps of a string, a hash, a set, a list, a sorted set or a stream (one
- * without consumer groups). RESTORE checks its arguments in Redis's order, so each
+ * DUMP and RESTORE, by which tools move keys between servers (redis-shake, RIOT, MIGRATE): the
+ * payload is {@link DumpPayload}'s, as Redis 7.0 writes it, and RESTORE takes what any Redis up
+ * to 7.2 dumps of a string, a hash, a set, a list, a sorted set or a stream (with its consumer
+ * groups); a module's value is refused as a Redis without the module refuses it. RESTORE checks its arguments in Redis's order, so each
  * bad request gets the error Redis gives it; IDLETIME sets what OBJECT IDLETIME answers ({@link AccessClock})
  * and FREQ what OBJECT FREQ answers, under an LFU policy (each is taken without effect under the other
  * kind of policy, as Redis takes them).
@@ -56,8 +56,7 @@ final class DumpCommands {
             }
         }
         if (e.type() == StoredValue.STREAM) {
-            int perNode = (int) Math.min(Integer.MAX_VALUE, ctx.streamNodeMaxEntries);
-            return StoredStream.locked(store, key, s -> s == null ? null : DumpPayload.ofStream(s.dumped(), perNode));
+            return StoredStream.locked(store, key, s -> s == null ? null : DumpPayload.ofStream(s.dumped(), s.dumpedNodes()));
         }
         if (e.type() == StoredValue.ZSET) {
             return dumpZSet(SortedSetCommands.cursor(store, key, e));
@@ -77,7 +76,7 @@ final class DumpCommands {
                 pairs.add(h.field());
                 pairs.add(h.value());
             }
-            return DumpPayload.ofHash(pairs);
+            return HashLayout.encoding(e) == HashLayout.LISTPACK ? DumpPayload.ofHashListpack(pairs) : DumpPayload.ofHash(pairs);
         }
         if (e.type() == StoredValue.SET) {
             return HashBuckets.isBucketed(e) ? DumpPayload.ofSet(SetCommands.members(store, key, e)) : dumpSet(new SetView(e));
@@ -169,11 +168,9 @@ final class DumpCommands {
             try {
                 value = DumpPayload.valueOf(a[3]);
             } catch (DumpPayload.RefusedException e) {
-                r.error(switch (e.refusal()) {
-                    case VERSION_OR_CHECKSUM -> "ERR DUMP payload version or checksum are wrong";
-                    case BAD_FORMAT -> "ERR Bad data format";
-                    case UNSUPPORTED_TYPE -> "ERR Bad data format: " + e.getMessage();
-                });
+                // a module's value too: Redis without the module refuses it in these words
+                r.error(e.refusal() == DumpPayload.Refusal.VERSION_OR_CHECKSUM ? "ERR DUMP payload version or checksum are wrong"
+                        : "ERR Bad data format");
                 return;
             }
             long deadline = deadline(ttl.getAsLong(), absolute);

@@ -26,11 +26,12 @@ final class ListElements implements AutoCloseable {
     private final StreamEndNodes streamEnds = new StreamEndNodes();
     private final HashCounts hashCounts = new HashCounts();
     private final ZSetNodeCache zsetNodes = new ZSetNodeCache();
-    /** Held while the in-flight RENAMEs entry is read and rewritten. */
+    /** Held while an in-flight entry (RENAMEs', MOVEs') is read and rewritten. */
     private final Object inFlight = new Object();
 
     /**
-     * Runs after each map write of a bucketed hash's, set's or sorted set's change ({@link #wrote}):
+     * Runs after each map write of a bucketed hash's, set's or sorted set's change, a RENAME, a
+     * MOVE or a copy into this map ({@link #wrote}):
      * a test throws from it to stop the change there, which leaves the maps as a kill after that
      * write would ({@code StopPoints}). A database's own, not a static, so that servers in one JVM
      * never stop each other's writes.
@@ -174,27 +175,50 @@ final class ListElements implements AutoCloseable {
 
     /** Notes {@code id} in the in-flight RENAMEs entry ({@link HeaderRename}): RENAMEs of other keys run at once, hence the lock. */
     void renameBegins(long id) {
-        synchronized (inFlight) {
-            map.put(HeaderRename.IN_FLIGHT_KEY, HeaderRename.with(map.get(HeaderRename.IN_FLIGHT_KEY), id));
-        }
+        changeInFlight(HeaderRename.IN_FLIGHT_KEY, v -> HeaderRename.with(v, id));
     }
 
     /** Removes {@code id} from the in-flight RENAMEs entry, and the entry when it is the last. */
     void renameEnds(long id) {
-        synchronized (inFlight) {
-            byte[] v = HeaderRename.without(map.get(HeaderRename.IN_FLIGHT_KEY), id);
-            if (v == null) {
-                map.remove(HeaderRename.IN_FLIGHT_KEY);
-            } else {
-                map.put(HeaderRename.IN_FLIGHT_KEY, v);
-            }
-        }
+        changeInFlight(HeaderRename.IN_FLIGHT_KEY, v -> HeaderRename.without(v, id));
     }
 
     /** @return the collections whose RENAME is in flight, or was when a kill stopped it */
     long[] renamesInFlight() {
+        return HeaderRename.ids(inFlight(HeaderRename.IN_FLIGHT_KEY));
+    }
+
+    /** Notes a MOVE out of this database in its in-flight entry ({@link KeyMove}). */
+    void moveBegins(byte[] move) {
+        changeInFlight(KeyMove.IN_FLIGHT_KEY, v -> KeyMove.with(v, move));
+    }
+
+    /** Removes a MOVE {@link #moveBegins} noted, and the entry when it is the last. */
+    void moveEnds(byte[] move) {
+        changeInFlight(KeyMove.IN_FLIGHT_KEY, v -> KeyMove.without(v, move));
+    }
+
+    /** @return the MOVEs out of this database in flight, or that were when a kill stopped them, as {@link #moveBegins} took them */
+    java.util.List<byte[]> movesInFlight() {
+        return KeyMove.moves(inFlight(KeyMove.IN_FLIGHT_KEY));
+    }
+
+    /** @return the in-flight entry {@code entryKey}, or null */
+    private byte[] inFlight(byte[] entryKey) {
         synchronized (inFlight) {
-            return HeaderRename.ids(map.get(HeaderRename.IN_FLIGHT_KEY));
+            return map.get(entryKey);
+        }
+    }
+
+    /** Rewrites the in-flight entry {@code entryKey} by {@code change}, removing it when that gives null. */
+    private void changeInFlight(byte[] entryKey, java.util.function.UnaryOperator<byte[]> change) {
+        synchronized (inFlight) {
+            byte[] v = change.apply(map.get(entryKey));
+            if (v == null) {
+                map.remove(entryKey);
+            } else {
+                map.put(entryKey, v);
+            }
         }
     }
 

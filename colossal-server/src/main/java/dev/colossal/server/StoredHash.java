@@ -331,12 +331,14 @@ final class StoredHash implements HashWrites {
     void copyTo(KeyValueStore to, byte[] toKey, long at) {
         ListElements dst = to.elements(true);
         long newId = dst.newId(toKey);
+        dst.wrote();
         for (long b = 0; b < buckets; b++) {
             byte[] raw = elements.get(id, b);
             if (raw == null) {
                 throw missing(store, id, b);
             }
             dst.put(newId, b, raw); // stamps and all: the copied header's intent reads the same
+            dst.wrote();
         }
         to.set(toKey, header(newId), 0, HashBuckets.HEADER_LENGTH, at, type);
     }

@@ -243,8 +243,10 @@ final class StoredList {
     void copyTo(KeyValueStore to, byte[] toKey, long at) {
         ListElements dst = to.elements(true);
         long newId = dst.newId(toKey);
+        dst.wrote();
         for (long i = 0; i < count; i++) {
             dst.put(newId, i, get(i));
+            dst.wrote();
         }
         to.set(toKey, ListLayout.header(newId, 0, count, 0), 0, ListLayout.HEADER_LENGTH, at, StoredValue.LIST);
     }

@@ -559,13 +559,16 @@ final class StoredStream {
     void copyTo(KeyValueStore to, byte[] toKey, long at) {
         ListElements dst = to.elements(true);
         long newId = dst.newId(toKey);
+        dst.wrote();
         for (long i = 0; i < count; i++) {
             dst.put(newId, i, node(first + i));
+            dst.wrote();
         }
         for (long i = 0; i < auxCount; i++) {
             byte[] v = aux(i);
             if (v != null) {
                 dst.put(newId, StreamLayout.AUX_BASE + i, v);
+                dst.wrote();
             }
         }
         to.set(toKey, header(newId, 0), 0, StreamLayout.HEADER_LENGTH, at, StoredValue.STREAM);
@@ -640,6 +643,31 @@ final class StoredStream {
         }
         return new RdbStreams.Stream(entries, last.ms(), last.seq(), firstId.ms(), firstId.seq(), maxDeleted.ms(),
                 maxDeleted.seq(), added, StreamGroups.of(this).size(), GroupsDump.of(StreamGroups.of(this).all()));
+    }
+
+    /**
+     * @return the nodes as stored, for DUMP: each with its entries deleted or not (those a trim
+     *     skipped at the head deleted too), as Redis keeps them in its nodes; a node with no live
+     *     entry left out, as Redis frees one
+     */
+    List<RdbStreams.Node> dumpedNodes() {
+        List<RdbStreams.Node> out = new ArrayList<>((int) Math.min(count, 1 << 20));
+        for (long i = 0; i < count; i++) {
+            List<StreamNode.Entry> es = StreamNode.entries(node(first + i));
+            List<RdbStreams.Entry> entries = new ArrayList<>(es.size());
+            boolean[] deleted = new boolean[es.size()];
+            boolean live = false;
+            for (int k = 0; k < es.size(); k++) {
+                StreamNode.Entry e = es.get(k);
+                entries.add(new RdbStreams.Entry(e.id().ms(), e.id().seq(), e.fields()));
+                deleted[k] = e.deleted() || i == 0 && k < headSkip;
+                live |= !deleted[k];
+            }
+            if (live) {
+                out.add(new RdbStreams.Node(entries, deleted));
+            }
+        }
+        return out;
     }
 
     /** Writes the header: the commit point of every change. */

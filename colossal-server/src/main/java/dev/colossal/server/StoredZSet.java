@@ -284,8 +284,12 @@ final class StoredZSet implements ZSetWrites {
     void copyTo(KeyValueStore to, byte[] toKey, long at) {
         ListElements dst = to.elements(true);
         long newId = dst.newId(toKey);
+        dst.wrote();
         long[] roots = {rootPos(byScore), rootPos(byMember)};
-        nodes((p, raw) -> dst.put(newId, p, raw));
+        nodes((p, raw) -> {
+            dst.put(newId, p, raw);
+            dst.wrote();
+        });
         to.set(toKey, ZSetTreeLayout.header(newId, count, next, roots[0], roots[1], retired, 0), 0,
                 ZSetTreeLayout.RETIRED_OFFSET, at, StoredValue.ZSET);
     }

@@ -32,7 +32,7 @@ class RdbReaderTest {
     private static final int LZF_LENGTH = 0x18;
 
     /** A visitor that keeps what it is told, as text. */
-    private static final class Seen implements RdbReader.Visitor {
+    private static class Seen implements RdbReader.Visitor {
         final List<String> keys = new ArrayList<>();
 
         @Override
@@ -162,5 +162,34 @@ class RdbReaderTest {
         Seen seen = new Seen();
         RdbReader.read(MemorySegment.ofArray(file), RdbReader.Mode.LOAD, seen);
         assertEquals(List.of("5:m module", "5:k=v@0"), seen.keys);
+    }
+    /**
+     * The hashes of Redis before 7.0, which a Redis 7.0 still loads: a ziplist (type 13; field "a",
+     * value 1 as a 4-bit integer, "b", "hello") and a zipmap (type 9; a value with 3 free bytes
+     * after it), laid out by hand in an RDB of version 9.
+     */
+    @Test
+    void hashesOfRedisBefore7AreRead() throws Exception {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.writeBytes("REDIS0009".getBytes(StandardCharsets.US_ASCII));
+        b.writeBytes(HexFormat.of().parseHex("fe00"
+                + "0d" + "017a" + "1a" + "1a000000" + "12000000" + "0400" + "000161" + "03f2" + "020162" + "030568656c6c6f" + "ff"
+                + "09" + "016d" + "0b" + "01" + "016b" + "0203" + "6162" + "78797a" + "ff"
+                + "ff"));
+        byte[] body = b.toByteArray();
+        byte[] file = Arrays.copyOf(body, body.length + 8);
+        ByteBuffer.wrap(file, body.length, 8).order(ByteOrder.LITTLE_ENDIAN).putLong(Crc64.of(body));
+        List<String> hashes = new ArrayList<>();
+        RdbReader.read(MemorySegment.ofArray(file), RdbReader.Mode.LOAD, new Seen() {
+            @Override
+            public void hash(int db, byte[] key, List<byte[]> fieldsAndValues, long expireAtMillis, long offset) {
+                StringBuilder t = new StringBuilder(new String(key, StandardCharsets.UTF_8) + ":");
+                for (byte[] f : fieldsAndValues) {
+                    t.append(' ').append(new String(f, StandardCharsets.UTF_8));
+                }
+                hashes.add(t.toString());
+            }
+        });
+        assertEquals(List.of("z: a 1 b hello", "m: k ab"), hashes);
     }
 }
