@@ -583,12 +583,8 @@ final class AdminCommands {
                 return;
             }
             if (name.equals("slowlog-log-slower-than") || name.equals("slowlog-max-len")) {
-                OptionalLong bound = Args.toLong(a[i + 1]);
-                long min = name.equals("slowlog-max-len") ? 0 : -1;
-                if (bound.isEmpty() || bound.getAsLong() < min) {
-                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (bound.isEmpty()
-                            ? "argument couldn't be parsed into an integer"
-                            : "argument must be between " + min + " and " + Long.MAX_VALUE + " inclusive"));
+                OptionalLong bound = integer(name, a[i + 1], name.equals("slowlog-max-len") ? 0 : -1, Long.MAX_VALUE, r);
+                if (bound.isEmpty()) {
                     return;
                 }
                 slowLogBounds.put(name, bound.getAsLong());
@@ -597,11 +593,8 @@ final class AdminCommands {
             if (name.equals("stream-node-max-entries") || name.equals("hash-max-listpack-entries")
                     || name.equals("hash-max-ziplist-entries") || name.equals("set-max-intset-entries")
                     || name.equals("zset-max-listpack-entries") || name.equals("zset-max-ziplist-entries")) {
-                OptionalLong v = Args.toLong(a[i + 1]);
-                if (v.isEmpty() || v.getAsLong() < 0) {
-                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
-                            ? "argument couldn't be parsed into an integer"
-                            : "argument must be between 0 and " + Long.MAX_VALUE + " inclusive"));
+                OptionalLong v = integer(name, a[i + 1], 0, Long.MAX_VALUE, r);
+                if (v.isEmpty()) {
                     return;
                 }
                 if (name.startsWith("set")) {
@@ -625,11 +618,8 @@ final class AdminCommands {
                 continue;
             }
             if (name.equals("lfu-log-factor") || name.equals("lfu-decay-time")) {
-                OptionalLong v = Args.toLong(a[i + 1]);
-                if (v.isEmpty() || v.getAsLong() < 0 || v.getAsLong() > Integer.MAX_VALUE) {
-                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
-                            ? "argument couldn't be parsed into an integer"
-                            : "argument must be between 0 and " + Integer.MAX_VALUE + " inclusive"));
+                OptionalLong v = integer(name, a[i + 1], 0, Integer.MAX_VALUE, r);
+                if (v.isEmpty()) {
                     return;
                 }
                 if (name.equals("lfu-log-factor")) {
@@ -650,11 +640,8 @@ final class AdminCommands {
                 continue;
             }
             if (name.equals("repl-ping-replica-period") || name.equals("repl-ping-slave-period")) {
-                OptionalLong v = Args.toLong(a[i + 1]);
-                if (v.isEmpty() || v.getAsLong() < 1 || v.getAsLong() > Integer.MAX_VALUE) {
-                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
-                            ? "argument couldn't be parsed into an integer"
-                            : "argument must be between 1 and " + Integer.MAX_VALUE + " inclusive"));
+                OptionalLong v = integer(name, a[i + 1], 1, Integer.MAX_VALUE, r);
+                if (v.isEmpty()) {
                     return;
                 }
                 pingSeconds = v.getAsLong();
@@ -819,6 +806,21 @@ final class AdminCommands {
         } else {
             r.error("ERR " + ServerConfig.NOT_SETTABLE);
         }
+    }
+
+    /**
+     * @return CONFIG SET's integer {@code value} for parameter {@code name}, or empty once Redis's
+     *     error for a value that is no integer, or is outside {@code min..max}, is answered
+     */
+    private static OptionalLong integer(String name, byte[] value, long min, long max, Reply r) {
+        OptionalLong v = Args.toLong(value);
+        if (v.isEmpty() || v.getAsLong() < min || v.getAsLong() > max) {
+            r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + (v.isEmpty()
+                    ? "argument couldn't be parsed into an integer"
+                    : "argument must be between " + min + " and " + max + " inclusive"));
+            return OptionalLong.empty();
+        }
+        return v;
     }
 
     /** The event classes Redis 7.0 takes in notify-keyspace-events, in the order its error lists them. */
