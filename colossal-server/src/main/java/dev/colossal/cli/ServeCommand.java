@@ -216,17 +216,17 @@ public final class ServeCommand implements Callable<Integer> {
         }
         ColossalServer server;
         ServeConfigFile f = configFile();
-        List<String> fromFile = new ArrayList<>(f.notes());
+        List<String> startNotes = new ArrayList<>(f.notes());
         try {
             Path acl = aclFile != null ? aclFile : f.path("aclfile", null);
             server = ColossalServer.start(settings, tls, acl, s -> {
-                fromFile.addAll(RedisConfSettings.apply(s, config, f.redisSettings()));
+                startNotes.addAll(RedisConfSettings.apply(s, config, f.redisSettings()));
                 if (protectedMode != null && s.set("protected-mode", protectedMode) != null) {
                     throw new IllegalArgumentException("--protected-mode=" + protectedMode + " must be yes or no");
                 }
                 if ("yes".equals(s.get("protected-mode")) && settings.requirePass() == null && acl == null
                         && !isLoopback(settings.bind())) {
-                    fromFile.add("protected mode: no password is set, so only clients on the loopback interface are"
+                    startNotes.add("protected mode: no password is set, so only clients on the loopback interface are"
                             + " served; set one (--requirepass) or pass --protected-mode no to serve " + settings.bind());
                 }
             });
@@ -269,7 +269,7 @@ public final class ServeCommand implements Callable<Integer> {
                 server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "",
                 settings.maxMemoryBytes() > 0 ? ", entries bound to " + ByteSize.format(settings.maxMemoryBytes())
                         + " (" + settings.maxMemoryPolicy() + ")" : "");
-        fromFile.forEach(line -> System.err.println("colossal: " + line));
+        startNotes.forEach(line -> System.err.println("colossal: " + line));
         server.startupReport().forEach(System.err::println);
         if (master != null) {
             // no replid or offset is kept across a restart: the link starts with a full sync
