@@ -972,6 +972,8 @@ final class AdminCommands {
                     .append("\r\ntracking_total_items:").append(ctx.tracking.items())
                     .append("\r\ntracking_total_prefixes:").append(ctx.tracking.prefixes())
                     .append("\r\ntotal_error_replies:").append(s.errorReplies.sum())
+                    .append("\r\ntotal_reads_processed:").append(s.readsProcessed.sum())
+                    .append("\r\ntotal_writes_processed:").append(s.writesProcessed.sum())
                     .append("\r\n");
         }
         if (all || wanted.contains("replication")) {

@@ -19,6 +19,9 @@ final class Stats {
     final LongAdder connectedClients = new LongAdder();
     final LongAdder bytesIn = new LongAdder();
     final LongAdder bytesOut = new LongAdder();
+    /** Turns of a loop that read from a client's socket, and that wrote to one (Redis's total_reads/writes_processed). */
+    final LongAdder readsProcessed = new LongAdder();
+    final LongAdder writesProcessed = new LongAdder();
     /** INFO errorstats: error replies by their first word, at most {@link #ERROR_KINDS} kinds, as in Redis. */
     final ConcurrentHashMap<String, LongAdder> errorKinds = new ConcurrentHashMap<>();
     static final int ERROR_KINDS = 128;
@@ -43,7 +46,7 @@ final class Stats {
     /** CONFIG RESETSTAT: every counter back to zero but the clients connected now, as in Redis. */
     void reset() {
         for (LongAdder a : new LongAdder[] {commands, connectionsReceived, rejectedConnections, keyspaceHits, keyspaceMisses,
-                expiredKeys, protocolErrors, errorReplies, httpRequests, bytesIn, bytesOut}) {
+                expiredKeys, protocolErrors, errorReplies, httpRequests, bytesIn, bytesOut, readsProcessed, writesProcessed}) {
             a.reset();
         }
         rates.clear();
