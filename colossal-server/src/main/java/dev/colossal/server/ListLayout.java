@@ -7,7 +7,8 @@ import java.nio.ByteOrder;
 /**
  * Layout of a list: a small header under the user's key in the database's map, and one entry per
  * element in the database's element map ({@link ListElements}), so that a push or a pop writes
- * two small entries whatever the list's length.
+ * two small entries whatever the list's length; or, while the list is small, its elements packed
+ * behind the header in the same entry, so that a push or a pop writes one.
  *
  * <pre>
  *  Header: the payload of a stored value of type {@link StoredValue#LIST} (after its flags and expiry)
@@ -19,6 +20,14 @@ import java.nio.ByteOrder;
  *  first = the position of element 0; LPUSH decrements it, LPOP increments it (it may be negative)
  *  count = the number of elements, at positions [first, first + count)
  *  sets  = LSETs so far: an LSET changes no other field, and WATCH sees a change by the header's bytes
+ *
+ *  Packed list: the same fields (id and first 0), then every element, when they fit in
+ *  PACKED_COUNT elements of PACKED_BYTES bytes together (lengths included); a header longer than 32
+ *  bytes is a packed list's
+ *  32               36                 36 + n           40 + n
+ *  +----------------+------------------+----------------+-------------
+ *  | n (4, BE)      | element 0 bytes  | length (4, BE) | element 1 ...
+ *  +----------------+------------------+----------------+-------------
  *
  *  Element entry (element map):  key = id (8) | position (8), value = the element's bytes
  *  Root entry (element map):     key = id (8),                value = its owners:
@@ -44,6 +53,18 @@ final class ListLayout {
     static final int POSITION_OFFSET = ROOT_KEY_LENGTH;
     static final int ELEMENT_KEY_LENGTH = POSITION_OFFSET + Long.BYTES;
     static final int OWNER_LENGTH_BYTES = Integer.BYTES;
+    /** The length in front of each packed element. */
+    static final int PACKED_LENGTH_BYTES = Integer.BYTES;
+    /**
+     * The most elements a packed list holds: Redis's default {@code list-max-listpack-size} is 128
+     * entries too, bigger lists are read by range more than rewritten whole.
+     */
+    static final int PACKED_COUNT = 128;
+    /**
+     * The most bytes a packed list's elements take, lengths included: each write rewrites them all,
+     * so a push onto a packed list costs about what a push onto an unpacked one does at this size.
+     */
+    static final int PACKED_BYTES = 512;
 
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -68,6 +89,18 @@ final class ListLayout {
     /** Writes {@code v} at {@code at} of {@code b}, big-endian. */
     static void putLong(byte[] b, int at, long v) {
         LONG_BE.set(b, at, v);
+    }
+
+    /** @return the bytes the packed element at {@code at} of {@code b} takes, its length included (damage aside) */
+    static int packedSize(byte[] b, int at) {
+        return PACKED_LENGTH_BYTES + (int) INT_BE.get(b, at);
+    }
+
+    /** Packs {@code v[off, off + n)} at {@code at} of {@code b}; @return where the next element goes */
+    static int putPacked(byte[] b, int at, byte[] v, int off, int n) {
+        INT_BE.set(b, at, n);
+        System.arraycopy(v, off, b, at + PACKED_LENGTH_BYTES, n);
+        return at + PACKED_LENGTH_BYTES + n;
     }
 
     /** @return the key of the element at {@code position} of collection {@code id} */

@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -10,6 +11,12 @@ import java.util.List;
  * the header; a pop or a trim writes the header, then removes the elements it dropped; a change in
  * the middle writes the whole new list under a new id, then switches the header to it. What a
  * crash leaves behind is garbage {@link ListCollector} frees, never a hole or a wrong element.
+ *
+ * <p>A small list is packed: its elements ride in the header itself ({@link ListLayout}), so a push
+ * or a pop onto it is one read and one write of one entry, and a range is one read. A write that
+ * would take it past {@link ListLayout#PACKED_COUNT} elements or {@link ListLayout#PACKED_BYTES}
+ * bytes moves the elements to the element map first, under a new id, committed with the header as
+ * any change in the middle is; a list stays unpacked until it is emptied.
  */
 final class StoredList {
 
@@ -22,6 +29,11 @@ final class StoredList {
     private long sets;
     private long expireAt = StoredValue.NO_EXPIRY;
     private boolean exists;
+    /** A packed list's header payload (the fixed fields, then the elements from {@link #packedAt} + {@link ListLayout#HEADER_LENGTH}); null when unpacked. */
+    private byte[] packed;
+    private int packedAt;
+    /** Where the packed elements end in {@link #packed}. */
+    private int packedEnd;
 
     private StoredList(KeyValueStore store, byte[] key) {
         this.store = store;
@@ -50,9 +62,9 @@ final class StoredList {
         if (e.type() != StoredValue.LIST) {
             throw new ReplyException(Errors.WRONGTYPE);
         }
-        if (e.length() != ListLayout.HEADER_LENGTH) {
+        if (e.length() < ListLayout.HEADER_LENGTH) {
             throw new IllegalStateException("list header of key length=" + key.length + " has length=" + e.length()
-                    + ", not " + ListLayout.HEADER_LENGTH + ": the map file is damaged; run 'colossal repair'");
+                    + ", under " + ListLayout.HEADER_LENGTH + ": the map file is damaged; run 'colossal repair'");
         }
         byte[] b = e.array();
         l.id = ListLayout.getLong(b, e.offset() + ListLayout.ID_OFFSET);
@@ -60,12 +72,21 @@ final class StoredList {
         l.count = ListLayout.getLong(b, e.offset() + ListLayout.COUNT_OFFSET);
         l.sets = ListLayout.getLong(b, e.offset() + ListLayout.SETS_OFFSET);
         l.expireAt = e.expireAtMillis();
+        l.exists = true;
+        if (e.length() > ListLayout.HEADER_LENGTH) {
+            l.packed = b;
+            l.packedAt = e.offset();
+            l.packedEnd = e.offset() + e.length();
+            if (l.packedOffset(l.count) != l.packedEnd) {
+                throw l.damagedPacked();
+            }
+            return l;
+        }
         l.elements = store.elements(false);
         if (l.elements == null) {
             throw new IllegalStateException("list under a key of length=" + key.length + " has no element map file "
                     + ListElements.fileFor(store.path()) + ": was it deleted? DEL the key");
         }
-        l.exists = true;
         return l;
     }
 
@@ -73,20 +94,27 @@ final class StoredList {
         return count;
     }
 
+    /** @return whether the elements are packed into the header, not entries of the element map */
+    boolean packed() {
+        return packed != null;
+    }
+
+    /** @return the collection id of an unpacked list's elements (0 for a packed list) */
     long id() {
         return id;
     }
 
+    /** @return an unpacked list's position of element 0 (0 for a packed list) */
     long first() {
         return first;
     }
 
-    long expireAt() {
-        return expireAt;
-    }
-
     /** @return element {@code index}, {@code 0 <= index < size()} */
     byte[] get(long index) {
+        if (packed != null) {
+            int at = packedOffset(index);
+            return Arrays.copyOfRange(packed, at + ListLayout.PACKED_LENGTH_BYTES, at + ListLayout.packedSize(packed, at));
+        }
         byte[] v = elements.get(id, first + index);
         if (v == null) {
             throw new IllegalStateException("list element index=" + index + " of id=" + Long.toHexString(id)
@@ -97,26 +125,95 @@ final class StoredList {
 
     /** Appends elements {@code [from, to)} to {@code r}, in order, each a bulk reply. */
     void reply(long from, long to, Reply r) {
-        elements.reply(id, first + from, first + to, r);
+        if (packed == null) {
+            elements.reply(id, first + from, first + to, r);
+            return;
+        }
+        for (int at = packedOffset(from), end = packedOffset(at, to - from); at < end; ) {
+            int next = ListLayout.packedSize(packed, at);
+            r.bulk(packed, at + ListLayout.PACKED_LENGTH_BYTES, next - ListLayout.PACKED_LENGTH_BYTES);
+            at += next;
+        }
     }
 
     /** @return elements {@code [from, to)} */
     List<byte[]> range(long from, long to) {
         List<byte[]> out = new ArrayList<>((int) Math.min(to - from, 1 << 16));
+        if (packed != null) {
+            for (int at = packedOffset(from), end = packedOffset(at, to - from); at < end; ) {
+                int next = ListLayout.packedSize(packed, at);
+                out.add(Arrays.copyOfRange(packed, at + ListLayout.PACKED_LENGTH_BYTES, at + next));
+                at += next;
+            }
+            return out;
+        }
         for (long i = from; i < to; i++) {
             out.add(get(i));
         }
         return out;
     }
 
+    /** @return where packed element {@code index} starts in {@link #packed} */
+    private int packedOffset(long index) {
+        return packedOffset(packedAt + ListLayout.HEADER_LENGTH, index);
+    }
+
+    /** @return where the packed element {@code n} after the one at {@code at} starts (the end for the last's next) */
+    private int packedOffset(int at, long n) {
+        for (long i = 0; i < n; i++) {
+            if (packedEnd - at < ListLayout.PACKED_LENGTH_BYTES) {
+                throw damagedPacked();
+            }
+            int size = ListLayout.packedSize(packed, at);
+            if (size < ListLayout.PACKED_LENGTH_BYTES || size > packedEnd - at) {
+                throw damagedPacked();
+            }
+            at += size;
+        }
+        return at;
+    }
+
+    private IllegalStateException damagedPacked() {
+        return new IllegalStateException("packed list header of key length=" + key.length + " does not hold its count=" + count
+                + " elements: the map file is damaged; run 'colossal repair'");
+    }
+
     /** Pushes {@code values[from, to)} one after another, each to the head ({@code left}) or the tail. */
     void push(boolean left, byte[][] values, int from, int to) {
         if (!exists) {
-            elements = store.elements(true);
-            id = elements.newId(key);
-            first = 0;
+            packed = ListLayout.header(0, 0, 0, 0);
+            packedAt = 0;
+            packedEnd = packed.length;
             count = 0;
+            sets = 0;
             expireAt = StoredValue.NO_EXPIRY;
+        }
+        if (packed != null) {
+            long bytes = packedEnd - packedAt;
+            for (int i = from; i < to; i++) {
+                bytes += ListLayout.PACKED_LENGTH_BYTES + values[i].length;
+            }
+            if (fitsPacked(count + to - from, bytes)) {
+                byte[] b = new byte[(int) bytes];
+                int at = ListLayout.HEADER_LENGTH;
+                if (left) {
+                    for (int i = to - 1; i >= from; i--) {
+                        at = ListLayout.putPacked(b, at, values[i], 0, values[i].length);
+                    }
+                }
+                int old = packedEnd - packedAt - ListLayout.HEADER_LENGTH;
+                System.arraycopy(packed, packedAt + ListLayout.HEADER_LENGTH, b, at, old);
+                at += old;
+                if (!left) {
+                    for (int i = from; i < to; i++) {
+                        at = ListLayout.putPacked(b, at, values[i], 0, values[i].length);
+                    }
+                }
+                count += to - from;
+                commitPacked(b, 0, b.length);
+                return;
+            }
+            unpack();
         }
         long f = first;
         long n = count;
@@ -146,6 +243,14 @@ final class StoredList {
      */
     List<byte[]> pop(boolean left, long n) {
         long k = Math.min(n, count);
+        if (packed != null) {
+            List<byte[]> out = range(left ? 0 : count - k, left ? k : count);
+            if (!left) {
+                java.util.Collections.reverse(out);
+            }
+            dropPacked(left, k);
+            return out;
+        }
         long from = left ? first : first + count - 1;
         shrink(left, k);
         List<byte[]> out = new ArrayList<>((int) Math.min(k, 1 << 16));
@@ -159,6 +264,11 @@ final class StoredList {
     }
 
     byte[] pop(boolean left) {
+        if (packed != null) {
+            byte[] v = get(left ? 0 : count - 1);
+            dropPacked(left, 1);
+            return v;
+        }
         long p = left ? first : first + count - 1;
         shrink(left, 1);
         byte[] v = elements.take(id, p);
@@ -170,6 +280,14 @@ final class StoredList {
 
     /** Pops one element from the head ({@code left}) or the tail into {@code r}, a bulk reply copied by the map. */
     void pop(boolean left, Reply r) {
+        if (packed != null) {
+            byte[] b = packed;
+            int at = packedOffset(left ? 0 : count - 1);
+            int size = ListLayout.packedSize(b, at);
+            dropPacked(left, 1);
+            r.bulk(b, at + ListLayout.PACKED_LENGTH_BYTES, size - ListLayout.PACKED_LENGTH_BYTES);
+            return;
+        }
         long p = left ? first : first + count - 1;
         shrink(left, 1);
         elements.take(id, p, r);
@@ -189,6 +307,13 @@ final class StoredList {
 
     /** Overwrites element {@code index}, then counts the LSET in the header, for WATCH to see. */
     void set(long index, byte[] value) {
+        if (packed != null) {
+            List<byte[]> all = range(0, count);
+            all.set((int) index, value);
+            sets++;
+            replaceAll(all);
+            return;
+        }
         elements.put(id, first + index, value);
         sets++;
         commit();
@@ -196,6 +321,20 @@ final class StoredList {
 
     /** Keeps elements {@code [from, to)} only (an empty range empties the list). */
     void trim(long from, long to) {
+        if (packed != null) {
+            if (from >= to) {
+                count = 0;
+                commit();
+            } else {
+                int start = packedOffset(from);
+                int end = packedOffset(start, to - from);
+                byte[] b = new byte[ListLayout.HEADER_LENGTH + end - start];
+                System.arraycopy(packed, start, b, ListLayout.HEADER_LENGTH, end - start);
+                count = to - from;
+                commitPacked(b, 0, b.length);
+            }
+            return;
+        }
         long oldFirst = first;
         long oldCount = count;
         if (from >= to) {
@@ -218,22 +357,43 @@ final class StoredList {
 
     /** Makes {@code all} the list's elements: written under a new id, then the header switched to it, then the old ones freed. */
     void replaceAll(List<byte[]> all) {
+        boolean wasPacked = packed != null || !exists;
         long oldId = id;
         long oldFirst = first;
         long oldCount = count;
+        long bytes = ListLayout.HEADER_LENGTH;
+        for (byte[] v : all) {
+            bytes += ListLayout.PACKED_LENGTH_BYTES + v.length;
+        }
         if (all.isEmpty()) {
             count = 0;
             commit();
+        } else if (fitsPacked(all.size(), bytes)) {
+            byte[] b = new byte[(int) bytes];
+            int at = ListLayout.HEADER_LENGTH;
+            for (byte[] v : all) {
+                at = ListLayout.putPacked(b, at, v, 0, v.length);
+            }
+            count = all.size();
+            commitPacked(b, 0, b.length);
         } else {
+            if (elements == null) {
+                elements = store.elements(true);
+            }
+            packed = null;
             id = elements.newId(key);
+            elements.wrote();
             first = 0;
             count = 0;
             for (byte[] v : all) {
                 elements.put(id, count++, v);
+                elements.wrote();
             }
             commit();
         }
-        elements.drop(oldId, oldFirst, oldFirst + oldCount);
+        if (!wasPacked) {
+            elements.drop(oldId, oldFirst, oldFirst + oldCount);
+        }
     }
 
     /**
@@ -241,6 +401,10 @@ final class StoredList {
      * deadline {@code at}: COPY's and MOVE's O(n), as Redis's are. The caller holds both keys' locks.
      */
     void copyTo(KeyValueStore to, byte[] toKey, long at) {
+        if (packed != null) {
+            to.set(toKey, packed, packedAt, packedEnd - packedAt, at, StoredValue.LIST);
+            return;
+        }
         ListElements dst = to.elements(true);
         long newId = dst.newId(toKey);
         dst.wrote();
@@ -253,6 +417,11 @@ final class StoredList {
 
     /** RENAME of this list to {@code toKey}: only the header moves, whole or not at all after a kill ({@link HeaderRename}). */
     void renameTo(byte[] toKey) {
+        if (packed != null) {
+            store.set(toKey, packed, packedAt, packedEnd - packedAt, expireAt, StoredValue.LIST);
+            store.delete(key);
+            return;
+        }
         HeaderRename.run(store, elements, id, key, toKey, () -> store.set(toKey, ListLayout.header(id, first, count, sets), 0,
                 ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST));
     }
@@ -260,7 +429,9 @@ final class StoredList {
     /** Removes the list: its header, then its elements and root (DEL may free at once what the collector would later). */
     void delete() {
         store.delete(key);
-        elements.drop(id, first, first + count);
+        if (packed == null) {
+            elements.drop(id, first, first + count);
+        }
         exists = false;
     }
 
@@ -269,18 +440,13 @@ final class StoredList {
      * key held (RESTORE, import-rdb): elements under a new id, then the header.
      */
     static void load(KeyValueStore store, byte[] key, List<byte[]> all, long at) {
-        StoredList l = new StoredList(store, key);
-        l.elements = store.elements(true);
-        l.id = l.elements.newId(key);
-        l.expireAt = at;
-        for (byte[] v : all) {
-            l.elements.put(l.id, l.count++, v);
-        }
         if (all.isEmpty()) {
             store.delete(key); // what the key held goes to the collector, which frees its elements
-        } else {
-            l.commit();
+            return;
         }
+        StoredList l = new StoredList(store, key);
+        l.expireAt = at;
+        l.replaceAll(all);
     }
 
     /**
@@ -288,11 +454,68 @@ final class StoredList {
      * empty, whose caller then removes the elements and the root itself.
      */
     private void commit() {
+        if (packed != null && count > 0) {
+            commitPacked(packed, packedAt, packedEnd - packedAt);
+            return;
+        }
         if (count == 0) {
             store.deleteHeader(key);
             exists = false;
         } else {
             store.set(key, ListLayout.header(id, first, count, sets), 0, ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST);
         }
+    }
+
+    /**
+     * Makes {@code b[at, at + length)} (the fixed fields' room, then {@link #count} packed elements)
+     * the list, and writes it: the commit point of a change to a packed list.
+     */
+    private void commitPacked(byte[] b, int at, int length) {
+        packed = b;
+        packedAt = at;
+        packedEnd = at + length;
+        id = 0;
+        first = 0;
+        ListLayout.putLong(b, at + ListLayout.ID_OFFSET, 0);
+        ListLayout.putLong(b, at + ListLayout.FIRST_OFFSET, 0);
+        ListLayout.putLong(b, at + ListLayout.COUNT_OFFSET, count);
+        ListLayout.putLong(b, at + ListLayout.SETS_OFFSET, sets);
+        store.set(key, b, at, length, expireAt, StoredValue.LIST);
+        exists = true;
+    }
+
+    /** Drops {@code k <= size()} packed elements from the head ({@code left}) or the tail, and commits. */
+    private void dropPacked(boolean left, long k) {
+        count -= k;
+        if (count == 0) {
+            commit();
+            return;
+        }
+        int start = left ? packedOffset(k) : packedAt + ListLayout.HEADER_LENGTH;
+        int end = left ? packedEnd : packedOffset(count);
+        byte[] b = new byte[ListLayout.HEADER_LENGTH + end - start];
+        System.arraycopy(packed, start, b, ListLayout.HEADER_LENGTH, end - start);
+        commitPacked(b, 0, b.length);
+    }
+
+    /**
+     * Moves a packed list's elements into the element map under a new id, uncommitted: the write
+     * that follows commits them with its own change, or a crash leaves them as garbage.
+     */
+    private void unpack() {
+        List<byte[]> all = range(0, count);
+        elements = store.elements(true);
+        id = elements.newId(key);
+        elements.wrote();
+        first = 0;
+        for (int i = 0; i < all.size(); i++) {
+            elements.put(id, i, all.get(i));
+            elements.wrote();
+        }
+        packed = null;
+    }
+
+    private static boolean fitsPacked(long elements, long headerBytes) {
+        return elements <= ListLayout.PACKED_COUNT && headerBytes - ListLayout.HEADER_LENGTH <= ListLayout.PACKED_BYTES;
     }
 }

@@ -53,12 +53,19 @@ class ElementReadsTest {
         return values;
     }
 
+    /** @return an element that alone keeps its list out of the packed form: its elements are entries of the element map */
+    static byte[] tooBigToPack() {
+        byte[] v = new byte[ListLayout.PACKED_BYTES + 1];
+        Arrays.fill(v, (byte) 'z');
+        return v;
+    }
+
     @Test
     void aMissingElementIsDamageNotAShortReply() throws Exception {
         try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
-            StoredList.readOrEmpty(store, key).push(false, new byte[][] {"a".getBytes(), "b".getBytes(), "c".getBytes()}, 0, 3);
+            StoredList.readOrEmpty(store, key).push(false, new byte[][] {"a".getBytes(), "b".getBytes(), tooBigToPack()}, 0, 3);
             StoredList list = StoredList.read(store, key);
             store.elements(false).remove(list.id(), list.first() + 1);
             IllegalStateException e = assertThrows(IllegalStateException.class,
@@ -77,7 +84,7 @@ class ElementReadsTest {
         try (Databases dbs = Databases.open(data, 16, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
-            StoredList.readOrEmpty(store, key).push(false, new byte[][] {"a".getBytes(), "b".getBytes(), "c".getBytes()}, 0, 3);
+            StoredList.readOrEmpty(store, key).push(false, new byte[][] {"a".getBytes(), "b".getBytes(), tooBigToPack()}, 0, 3);
             StoredList list = StoredList.read(store, key);
             store.elements(false).remove(list.id(), list.first() + 1);
         }

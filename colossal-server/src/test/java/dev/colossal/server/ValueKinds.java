@@ -34,8 +34,10 @@ final class ValueKinds {
             case "none" -> { }
             case "plain" -> j.set(key, tag + "small");
             case "list" -> {
+                // long enough together not to be packed into the header: the elements are entries
+                String pad = "-".repeat(ListLayout.PACKED_BYTES / 10);
                 for (int i = 0; i < 10; i++) {
-                    j.rpush(key, tag + i);
+                    j.rpush(key, tag + i + pad);
                 }
             }
             case "stream" -> {

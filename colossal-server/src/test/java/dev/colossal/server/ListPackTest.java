@@ -1,0 +1,197 @@
+package dev.colossal.server;
+
+import static dev.colossal.server.ListsTest.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ListDirection;
+import redis.clients.jedis.args.ListPosition;
+
+/**
+ * Small lists packed into their header and big ones in the element map: random changes of every
+ * list command, with elements of sizes around the packing limit so that lists cross it both ways,
+ * read back as a model says after each, across restarts; every change stopped after each of its
+ * element-map writes (a kill's stand-in) leaves the list as before or as after it, and what a stop
+ * left behind is freed.
+ */
+class ListPackTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSmallListIsOneEntryAndReadsAsAnyList() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            j.rpush("q", "a", "b", "c");
+            j.lpush("q", "z");
+            assertEquals(List.of("z", "a", "b", "c"), j.lrange("q", 0, -1));
+            StoredList l = StoredList.read(s.context().dbs.opened(0), "q".getBytes());
+            assertTrue(l.packed(), "four short elements are packed");
+            ListElements e = s.context().dbs.opened(0).elements(false);
+            assertTrue(e == null || e.size() == 0, "nothing in the element map");
+            j.rpush("q", "x".repeat(ListLayout.PACKED_BYTES));
+            assertTrue(!StoredList.read(s.context().dbs.opened(0), "q".getBytes()).packed(), "past the limit: unpacked");
+            assertEquals(5 + 1, s.context().dbs.opened(0).elements(false).size(), "its elements and root");
+            assertEquals("z", j.lpop("q"));
+            assertEquals(4, j.llen("q"));
+        }
+    }
+
+    @Test
+    void randomChangesAcrossThePackingLimitReadAsTheModelAcrossRestarts() throws Exception {
+        SplittableRandom random = new SplittableRandom(11);
+        List<String> model = new ArrayList<>();
+        int packedSeen = 0;
+        int unpackedSeen = 0;
+        for (int life = 0; life < 3; life++) {
+            try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+                assertEquals(model, j.lrange("l", 0, -1), "after restart " + life);
+                for (int step = 0; step < 1500; step++) {
+                    change(random, model).accept(j);
+                    String where = "life " + life + " step " + step;
+                    assertEquals(model.size(), j.llen("l"), where);
+                    if (step % 10 == 0 || model.size() < 3) {
+                        assertEquals(model, j.lrange("l", 0, -1), where);
+                    }
+                    if (!model.isEmpty()) {
+                        int i = random.nextInt(model.size());
+                        assertEquals(model.get(i), j.lindex("l", i), where + " LINDEX " + i);
+                    }
+                    StoredList l = StoredList.read(s.context().dbs.opened(0), "l".getBytes());
+                    if (l != null) {
+                        packedSeen += l.packed() ? 1 : 0;
+                        unpackedSeen += l.packed() ? 0 : 1;
+                    }
+                }
+            }
+        }
+        assertTrue(packedSeen > 1000 && unpackedSeen > 1000, "packed " + packedSeen + " times, unpacked " + unpackedSeen);
+    }
+
+    @Test
+    void aChangeStoppedAfterAnyOfItsWritesLeavesTheListAsBeforeOrAfter() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            SplittableRandom random = new SplittableRandom(5);
+            List<String> model = new ArrayList<>();
+            int stops = 0;
+            for (int step = 0; step < 300; step++) {
+                List<String> before = new ArrayList<>(model);
+                Consumer<Jedis> change = change(random, model);
+                List<String> after = new ArrayList<>(model);
+                String where = "step " + step;
+                stops += StopPoints.each(StopPoints.hookOf(s), () -> change.accept(j), stopAt -> {
+                    assertEquals(before, j.lrange("l", 0, -1), where + ", stopped after write " + stopAt + ": as before");
+                    assertEquals(before.size(), j.llen("l"), where);
+                });
+                assertEquals(after, j.lrange("l", 0, -1), where + ": run through");
+            }
+            assertTrue(stops > 100, "changes were stopped " + stops + " times");
+            StoredList l = StoredList.read(s.context().dbs.opened(0), "l".getBytes());
+            long needed = l == null || l.packed() ? 0 : l.size() + 1;
+            ListElements e = s.context().dbs.opened(0).elements(false);
+            eventually(() -> e.size() == needed, "the collector frees what the stops left: " + e.size() + " entries, " + needed + " needed");
+        }
+    }
+
+    @Test
+    void aListPoppedEmptyIsGone() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            j.rpush("q", "a", "b");
+            assertEquals(List.of("a", "b"), j.lpop("q", 5));
+            assertFalse(j.exists("q"));
+            assertNull(j.lpop("q"));
+            j.rpush("q", "a");
+            assertEquals("a", j.rpop("q"));
+            assertFalse(j.exists("q"));
+        }
+    }
+
+    /**
+     * Picks a random change of list "l", applies it to {@code model}, and returns it as a client
+     * sends it. Elements of 0-79 bytes: a few dozen fill the packed form, so lists cross it often.
+     */
+    private static Consumer<Jedis> change(SplittableRandom random, List<String> model) {
+        String v = "e".repeat(random.nextInt(80)) + random.nextInt(1000);
+        int n = model.size();
+        // pushes while short, else changes and trims, one trim in three to empty: lists cross the
+        // limit up and (emptied, then refilled) down again
+        int kind = n > 20 ? 3 + random.nextInt(8) : random.nextInt(9);
+        switch (kind) {
+            case 0, 1 -> {
+                model.addLast(v);
+                return j -> j.rpush("l", v);
+            }
+            case 2 -> {
+                String w = v + "w";
+                model.addFirst(v);
+                model.addFirst(w);
+                return j -> j.lpush("l", v, w);
+            }
+            case 3 -> {
+                if (n > 0) {
+                    model.removeFirst();
+                }
+                return j -> j.lpop("l");
+            }
+            case 4 -> {
+                int k = Math.min(n, 2);
+                for (int i = 0; i < k; i++) {
+                    model.removeLast();
+                }
+                return j -> j.rpop("l", 2);
+            }
+            case 5 -> {
+                if (n == 0) {
+                    return j -> j.llen("l");
+                }
+                int i = random.nextInt(n);
+                model.set(i, v);
+                return j -> j.lset("l", i, v);
+            }
+            case 6 -> {
+                if (n == 0) {
+                    return j -> j.llen("l");
+                }
+                String pivot = model.get(random.nextInt(n));
+                model.add(model.indexOf(pivot), v);
+                return j -> j.linsert("l", ListPosition.BEFORE, pivot, v);
+            }
+            case 7 -> {
+                if (n == 0) {
+                    return j -> j.llen("l");
+                }
+                String gone = model.get(random.nextInt(n));
+                model.remove(gone);
+                return j -> j.lrem("l", 1, gone);
+            }
+            case 8 -> {
+                if (n > 0) {
+                    model.addLast(model.removeFirst());
+                }
+                return j -> j.lmove("l", "l", ListDirection.LEFT, ListDirection.RIGHT);
+            }
+            default -> {
+                if (random.nextInt(3) == 0) {
+                    model.clear();
+                    return j -> j.ltrim("l", 1, 0);
+                }
+                int from = random.nextInt(Math.max(1, n / 4));
+                int to = n - 1 - random.nextInt(Math.max(1, n / 4));
+                List<String> kept = new ArrayList<>(model.subList(from, to + 1));
+                model.clear();
+                model.addAll(kept);
+                return j -> j.ltrim("l", from, to);
+            }
+        }
+    }
+}
