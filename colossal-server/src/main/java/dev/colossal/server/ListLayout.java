@@ -22,8 +22,8 @@ import java.nio.ByteOrder;
  *  sets  = LSETs so far: an LSET changes no other field, and WATCH sees a change by the header's bytes
  *
  *  Packed list: the same fields (id and first 0), then every element, when they fit in
- *  PACKED_COUNT elements of PACKED_BYTES bytes together (lengths included); a header longer than 32
- *  bytes is a packed list's
+ *  PACKED_COUNT elements of PACKED_BYTES bytes together (lengths included), or are one element of
+ *  PACKED_ONE_BYTES at most; a header longer than 32 bytes is a packed list's
  *  32               36                 36 + n           40 + n
  *  +----------------+------------------+----------------+-------------
  *  | n (4, BE)      | element 0 bytes  | length (4, BE) | element 1 ...
@@ -65,6 +65,11 @@ final class ListLayout {
      * so a push onto a packed list costs about what a push onto an unpacked one does at this size.
      */
     static final int PACKED_BYTES = 512;
+    /**
+     * The most bytes a packed list of one element takes, its length included: a queue that its
+     * workers keep empty holds one job at a time, of any size, and nothing is rewritten but it.
+     */
+    static final int PACKED_ONE_BYTES = 16 << 10;
 
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);

@@ -516,6 +516,8 @@ final class StoredList {
     }
 
     private static boolean fitsPacked(long elements, long headerBytes) {
-        return elements <= ListLayout.PACKED_COUNT && headerBytes - ListLayout.HEADER_LENGTH <= ListLayout.PACKED_BYTES;
+        long bytes = headerBytes - ListLayout.HEADER_LENGTH;
+        return elements <= ListLayout.PACKED_COUNT && bytes <= ListLayout.PACKED_BYTES
+                || elements == 1 && bytes <= ListLayout.PACKED_ONE_BYTES;
     }
 }

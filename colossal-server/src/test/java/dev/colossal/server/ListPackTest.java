@@ -18,8 +18,9 @@ import redis.clients.jedis.args.ListDirection;
 import redis.clients.jedis.args.ListPosition;
 
 /**
- * Small lists packed into their header and big ones in the element map: random changes of every
- * list command, with elements of sizes around the packing limit so that lists cross it both ways,
+ * Small lists packed into their header (and lists of one element up to 16 KiB) and big ones in the
+ * element map: random changes of every list command, with elements of sizes around the packing
+ * limits so that lists cross them both ways,
  * read back as a model says after each, across restarts; every change stopped after each of its
  * element-map writes (a kill's stand-in) leaves the list as before or as after it, and what a stop
  * left behind is freed.
@@ -44,6 +45,15 @@ class ListPackTest {
             assertEquals(5 + 1, s.context().dbs.opened(0).elements(false).size(), "its elements and root");
             assertEquals("z", j.lpop("q"));
             assertEquals(4, j.llen("q"));
+
+            String job = "j".repeat(ListLayout.PACKED_ONE_BYTES - ListLayout.PACKED_LENGTH_BYTES);
+            j.lpush("one", job);
+            assertTrue(StoredList.read(s.context().dbs.opened(0), "one".getBytes()).packed(), "one element of 16 KiB is packed");
+            j.lpush("one", "next");
+            assertTrue(!StoredList.read(s.context().dbs.opened(0), "one".getBytes()).packed(), "with another, unpacked");
+            assertEquals(List.of("next", job), j.lrange("one", 0, -1));
+            j.lpush("big", job + "!");
+            assertTrue(!StoredList.read(s.context().dbs.opened(0), "big".getBytes()).packed(), "one element over 16 KiB is not");
         }
     }
 
@@ -121,7 +131,9 @@ class ListPackTest {
      * sends it. Elements of 0-79 bytes: a few dozen fill the packed form, so lists cross it often.
      */
     private static Consumer<Jedis> change(SplittableRandom random, List<String> model) {
-        String v = "e".repeat(random.nextInt(80)) + random.nextInt(1000);
+        // now and then one too big to pack with others: packed alone, unpacked by the next push
+        String v = "e".repeat(random.nextInt(20) == 0 ? ListLayout.PACKED_BYTES + random.nextInt(2000) : random.nextInt(80))
+                + random.nextInt(1000);
         int n = model.size();
         // pushes while short, else changes and trims, one trim in three to empty: lists cross the
         // limit up and (emptied, then refilled) down again
