@@ -4,11 +4,12 @@
 # is printed too, so one cell of `./colossal bench server` can be rerun alone).
 #   colossal-bench/src/main/sh/server-cost.sh [CELL...]     CELL = test:size:pipeline:requests
 #   (default: get/set x 16 B/1 KiB x -P 16 and -P 1)
-#   Two list tests beside redis-benchmark's: brpop (BRPOP from 50 clients on a list filled first, so
+#   Three list tests beside redis-benchmark's: brpop (BRPOP from 50 clients on a list filled first, so
 #   that none waits) and queue (LPUSH q job; RPOP q in turn on one pipelined connection, redis-cli
 #   --pipe: a queue empty between jobs, as a kept-up worker's is, beside a 300,000-element list; each
 #   round counts the second after it too, for the background work it set off). Their pipeline is
-#   ignored by queue, their requests count both commands.
+#   ignored by queue, their requests count both commands. lrange10: LRANGE small 0 -1 of a list of
+#   10 elements of the cell's size (a small list, as recent-items lists are).
 # ROUNDS (3) rounds per cell, the servers' order rotating; the median of each column is printed last.
 # BASE=/other/checkout adds that checkout's built server as a third column (before/after a change).
 # OURS_FLAGS / BASE_FLAGS are extra `serve` flags for each (e.g. BASE=. BASE_FLAGS='--busy-poll 0').
@@ -68,6 +69,12 @@ with open(sys.argv[1], 'wb') as f:
 PY
     for q in "${PORTS[@]}"; do redis-benchmark -p "$q" -n 300000 -c 50 -P 16 -q lpush big xxxxxxxxxxxxxxxx >/dev/null 2>&1; done
   fi
+  if [ "$t" = lrange10 ]; then
+    for q in "${PORTS[@]}"; do
+      redis-cli -p "$q" del small >/dev/null
+      for e in $(seq 10); do redis-cli -p "$q" rpush small "$(head -c "$s" /dev/zero | tr '\0' e)" >/dev/null; done
+    done
+  fi
   : >"$work/cell"
   for r in $(seq "$ROUNDS"); do
     line="$t ${s}B -P $p round $r:"
@@ -82,7 +89,7 @@ PY
         sleep 1
         rps=0
       else
-        what=(-t "$t"); [ "$t" = brpop ] && what=(brpop mylist 0)
+        what=(-t "$t"); [ "$t" = brpop ] && what=(brpop mylist 0); [ "$t" = lrange10 ] && what=(lrange small 0 -1)
         rps=$(redis-benchmark -h 127.0.0.1 -p "${PORTS[$i]}" -n "$reqs" -c 50 -P "$p" -d "$s" -q --csv "${what[@]}" 2>/dev/null \
           | tail -1 | cut -d, -f2 | tr -d '"')
       fi

@@ -56,8 +56,8 @@ final class ListLayout {
     /** The length in front of each packed element. */
     static final int PACKED_LENGTH_BYTES = Integer.BYTES;
     /**
-     * The most elements a packed list holds: Redis's default {@code list-max-listpack-size} is 128
-     * entries too, bigger lists are read by range more than rewritten whole.
+     * The most elements a packed list holds, as many as Redis packs of a hash or a sorted set by
+     * default: each write rewrites them all, where a bigger list's push writes one.
      */
     static final int PACKED_COUNT = 128;
     /**
