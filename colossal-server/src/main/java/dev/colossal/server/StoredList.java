@@ -15,10 +15,14 @@ import java.util.List;
  * <p>A small list is packed: its elements ride in the header itself ({@link ListLayout}), so a push
  * or a pop onto it is one read and one write of one entry, and a range is one read. A write that
  * would take it past {@link ListLayout#PACKED_COUNT} elements or {@link ListLayout#PACKED_BYTES}
- * bytes moves the elements to the element map first, under a new id, committed with the header as
- * any change in the middle is; a list stays unpacked until it is emptied.
+ * bytes (one element: {@link ListLayout#PACKED_ONE_BYTES}) moves the elements to the element map
+ * first, under a new id, committed with the header as any change in the middle is; a push keeps a
+ * list unpacked until it is emptied or rewritten whole (LINSERT, LREM), which packs it if it fits.
  */
 final class StoredList {
+
+    /** A packed list of no elements, where a new list's first push starts: read, never written. */
+    private static final byte[] NO_ELEMENTS = new byte[ListLayout.HEADER_LENGTH];
 
     private final KeyValueStore store;
     private final byte[] key;
@@ -181,7 +185,7 @@ final class StoredList {
     /** Pushes {@code values[from, to)} one after another, each to the head ({@code left}) or the tail. */
     void push(boolean left, byte[][] values, int from, int to) {
         if (!exists) {
-            packed = ListLayout.header(0, 0, 0, 0);
+            packed = NO_ELEMENTS;
             packedAt = 0;
             packedEnd = packed.length;
             count = 0;
@@ -437,7 +441,7 @@ final class StoredList {
 
     /**
      * Stores {@code all} as the list under {@code key} with deadline {@code at}, replacing what the
-     * key held (RESTORE, import-rdb): elements under a new id, then the header.
+     * key held (RESTORE, import-rdb): packed, or elements under a new id, then the header.
      */
     static void load(KeyValueStore store, byte[] key, List<byte[]> all, long at) {
         if (all.isEmpty()) {
@@ -454,10 +458,6 @@ final class StoredList {
      * empty, whose caller then removes the elements and the root itself.
      */
     private void commit() {
-        if (packed != null && count > 0) {
-            commitPacked(packed, packedAt, packedEnd - packedAt);
-            return;
-        }
         if (count == 0) {
             store.deleteHeader(key);
             exists = false;

@@ -34,7 +34,9 @@ class ListPackTest {
     void aSmallListIsOneEntryAndReadsAsAnyList() throws Exception {
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
             j.rpush("q", "a", "b", "c");
+            j.expire("q", 100);
             j.lpush("q", "z");
+            assertTrue(j.ttl("q") > 90, "a push keeps the TTL: " + j.ttl("q"));
             assertEquals(List.of("z", "a", "b", "c"), j.lrange("q", 0, -1));
             StoredList l = StoredList.read(s.context().dbs.opened(0), "q".getBytes());
             assertTrue(l.packed(), "four short elements are packed");
