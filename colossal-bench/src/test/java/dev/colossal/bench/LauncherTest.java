@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The launcher runs the CLI from a copy of the build, so a rebuild while a server runs does not
- * rewrite the jars under it (Maven rewrites colossal-server.jar in place). Runs the real
+ * rewrite the jars under it (Maven rewrites colossal-server.jar in place), with the JVM options of
+ * {@code COLOSSAL_JAVA_OPTS}. Runs the real
  * {@code colossal} script in a checkout of its own holding only the built jars, so no Maven runs.
  */
 class LauncherTest {
@@ -51,14 +52,17 @@ class LauncherTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        Process server = launcher("serve.log", "serve", "--port", String.valueOf(port), "--http-port", "-1",
-                "--data", checkout.resolve("data").toString()).start();
+        ProcessBuilder serve = launcher("serve.log", "serve", "--port", String.valueOf(port), "--http-port", "-1",
+                "--data", checkout.resolve("data").toString());
+        serve.environment().put("COLOSSAL_JAVA_OPTS", " -Xmx96m  -Dcolossal.launcher.test=1 ");
+        Process server = serve.start();
         try {
             awaitPong(port, server);
             // The launcher execs java, so the process is the server's JVM.
             String cmdline = Files.readString(Path.of("/proc", String.valueOf(server.pid()), "cmdline"));
             Path first = Files.readSymbolicLink(runs.resolve("current"));
             assertTrue(cmdline.contains(runs.resolve(first) + "/colossal-server.jar"), cmdline);
+            assertTrue(cmdline.contains("\0-Xmx96m\0-Dcolossal.launcher.test=1\0-cp\0"), "COLOSSAL_JAVA_OPTS, word by word: " + cmdline);
 
             byte[] original = Files.readAllBytes(jar);
             Files.write(jar, new byte[original.length]); // what a rebuild does: same file, new bytes
