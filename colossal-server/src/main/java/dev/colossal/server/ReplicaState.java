@@ -78,24 +78,54 @@ final class ReplicaState {
      * @return the link stopped, or null if there was none
      */
     synchronized MasterLink replace(MasterLink next) {
+        return replace(next, null, true);
+    }
+
+    /**
+     * {@link #replace(MasterLink)}, the new link resuming from where the data stands in its
+     * master's stream if {@code from} says it: its first PSYNC asks for the byte after it.
+     *
+     * @param from  the master's stream id and the offset the data holds, or null for a full sync
+     * @param start whether to start the link now; else its owner starts it (once the port it
+     *              names to the master is bound), and meanwhile the server already refuses writes
+     */
+    synchronized MasterLink replace(MasterLink next, ReplicationCheckpoint from, boolean start) {
         MasterLink was = link;
         if (was != null) {
             was.stop();
         }
         phase = Phase.CONNECT;
         loading = false;
-        replid = "?";
-        offset = -1;
+        replid = from == null ? "?" : from.replid();
+        offset = from == null ? -1 : from.offset();
         lastIoMillis = 0;
         downSinceMillis = 0;
         if (next == null && was != null) {
             ownReplid = newReplid();
         }
         link = next;
-        if (next != null) {
+        if (next != null && start) {
             next.start();
         }
         return was;
+    }
+
+    /**
+     * Stops the link for good, as the server stops, while it still counts as following (clients'
+     * writes stay refused to the end).
+     *
+     * @return where the data now stands in the master's stream, or null if it stands nowhere
+     *     (a master, or a replica before or inside a full sync)
+     */
+    synchronized ReplicationCheckpoint halt() {
+        MasterLink l = link;
+        if (l == null) {
+            return null;
+        }
+        l.stop(); // its thread has ended: the offset counts every command it applied, and no other
+        String id = replid;
+        long off = offset;
+        return id.equals("?") || off < 0 ? null : new ReplicationCheckpoint(id, off);
     }
 
     /** @return the replication id this server has as a master */

@@ -28,6 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Replicas {
 
     static final int DEFAULT_BACKLOG_BYTES = 1 << 20;
+    private static final String NO_ID = "0".repeat(40);
     /** What {@link #enter} did: nothing to undo. */
     static final int NOTHING = 0;
     /** {@link #enter} took {@link #order}. */
@@ -59,6 +60,13 @@ final class Replicas {
 
     /** Redis's replication ID: 40 random hex digits, new at every start. */
     final String replid;
+    /**
+     * The stream this one goes on from (Redis's {@code master_replid2}): the id the last clean stop
+     * left, whose replicas may resume up to {@link #secondOffset}; 40 zeros if none.
+     */
+    private String replid2 = NO_ID;
+    /** The first byte of this stream that {@link #replid2}'s did not have; -1 if none. */
+    private long secondOffset = -1;
     private final ServerContext ctx;
     private final ReentrantLock order = new ReentrantLock();
     private volatile boolean active;
@@ -370,17 +378,33 @@ final class Replicas {
     }
 
     /**
-     * A partial resynchronization, if {@code id} is this stream's and the backlog holds {@code from}:
+     * At start, before any client: the stream goes on from where the last clean stop left it
+     * ({@code from}), as Redis 7.0's does after a restart from its RDB file. This stream gets a new
+     * id and keeps the old one as its second, its offset goes on from the old one's, and ordering
+     * is on from now, so every write after the restart is in the backlog: a replica that had the
+     * whole old stream resumes with {@code +CONTINUE} and is sent them.
+     */
+    synchronized void resumeFrom(ReplicationCheckpoint from) {
+        replid2 = from.replid();
+        secondOffset = from.offset() + 1;
+        backlog.startAt(from.offset());
+        active = true;
+    }
+
+    /**
+     * A partial resynchronization, if {@code id} is this stream's (or the one it went on from, up to
+     * where it left it) and the backlog holds {@code from}:
      * writes {@code +CONTINUE replid} and the bytes from {@code from} on.
      *
      * @return whether it could
      */
     boolean resume(Client c, Reply r, String id, long from, int port) {
-        if (!active || !id.equals(replid)) {
+        if (!active) {
             return false;
         }
         synchronized (this) {
-            if (!backlog.holds(from)) {
+            boolean ours = id.equals(replid) || id.equals(replid2) && !replid2.equals(NO_ID) && from <= secondOffset;
+            if (!ours || !backlog.holds(from)) {
                 return false;
             }
             r.append(("+CONTINUE " + replid + "\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -521,8 +545,9 @@ final class Replicas {
         StringBuilder sb = new StringBuilder("# Replication\r\nrole:master\r\n").append(connectedLines());
         synchronized (this) {
             sb.append("master_failover_state:no-failover\r\nmaster_replid:").append(replid)
-                    .append("\r\nmaster_replid2:0000000000000000000000000000000000000000\r\nmaster_repl_offset:")
-                    .append(backlog.offset()).append("\r\nsecond_repl_offset:-1\r\nrepl_backlog_active:")
+                    .append("\r\nmaster_replid2:").append(replid2).append("\r\nmaster_repl_offset:")
+                    .append(backlog.offset()).append("\r\nsecond_repl_offset:").append(secondOffset)
+                    .append("\r\nrepl_backlog_active:")
                     .append(active ? 1 : 0).append("\r\nrepl_backlog_size:").append(backlog.capacity())
                     .append("\r\nrepl_backlog_first_byte_offset:").append(active ? backlog.firstByte() : 0)
                     .append("\r\nrepl_backlog_histlen:").append(backlog.kept()).append("\r\n");
