@@ -323,11 +323,11 @@ class ReplicaDifferentialTest {
 
     /** A check given a connection to a fresh redis-server master. */
     @FunctionalInterface
-    private interface MasterCheck {
+    interface MasterCheck {
         void run(Wire master) throws Exception;
     }
 
-    private static void withMaster(MasterCheck check) throws Exception {
+    static void withMaster(MasterCheck check) throws Exception {
         Process redis = redis();
         if (redis == null) {
             return;
@@ -406,7 +406,7 @@ class ReplicaDifferentialTest {
     }
 
     /** Every type in several databases, some keys with a TTL, a stream with groups and a function library. */
-    private static void fill(Wire m) throws IOException {
+    static void fill(Wire m) throws IOException {
         Random rnd = new Random(1);
         for (int db = 0; db < DBS; db++) {
             m.call("SELECT", Integer.toString(db));
@@ -454,7 +454,7 @@ class ReplicaDifferentialTest {
     }
 
     /** Random writes of every kind the master propagates in its own form (PEXPIREAT, SET KEEPTTL, SREM, LPOP, ...). */
-    private static void workload(Wire m, Random rnd, int n) throws IOException {
+    static void workload(Wire m, Random rnd, int n) throws IOException {
         for (int i = 0; i < n; i++) {
             String db = Integer.toString(rnd.nextInt(DBS));
             String k = Integer.toString(rnd.nextInt(30));
@@ -493,7 +493,7 @@ class ReplicaDifferentialTest {
     }
 
     /** Waits (up to 30 s) until the replica has applied all the master sent: their offsets equal. */
-    private static void awaitInSync(Wire master, Wire replica) throws Exception {
+    static void awaitInSync(Wire master, Wire replica) throws Exception {
         long deadline = System.nanoTime() + 30_000_000_000L;
         String want = null;
         String got = null;
@@ -513,7 +513,7 @@ class ReplicaDifferentialTest {
     }
 
     /** Every key of every database, on both servers: type, value (unordered collections sorted) and PTTL. */
-    private static void assertSameData(Wire master, Wire replica) throws IOException {
+    static void assertSameData(Wire master, Wire replica) throws IOException {
         for (int db = 0; db < DBS; db++) {
             master.call("SELECT", Integer.toString(db));
             replica.call("SELECT", Integer.toString(db));
