@@ -61,7 +61,7 @@ public final class ColossalServer implements AutoCloseable {
                 System.err.println("colossal: following " + host + ":" + port + (from == null ? ", with a full sync"
                         : ", resuming from offset " + from.offset() + " of stream " + from.replid() + " if it still can"));
                 // started once the port it names to the master is bound
-                ctx.replica.replace(new MasterLink(ctx, table, host, port), from, false);
+                ReplicaCommands.follow(ctx, table, host, port, from, false);
             }
 
             @Override
@@ -289,7 +289,7 @@ public final class ColossalServer implements AutoCloseable {
     public void replicaOf(String host, int port, String user, String password) {
         ctx.replica.masterUser = user;
         ctx.replica.masterAuth = password;
-        ctx.replica.replace(new MasterLink(ctx, table, host, port));
+        ReplicaCommands.follow(ctx, table, host, port, null, true);
     }
 
     /** @return the bound RESP port */
@@ -354,7 +354,7 @@ public final class ColossalServer implements AutoCloseable {
                 ctx.waits.close();
                 if (left == null && ctx.replicas.active()) {
                     // a master whose replicas may resume after its restart, as Redis's keeps its id in its RDB
-                    left = new ReplicationCheckpoint(ctx.replicas.replid, ctx.replicas.offset());
+                    left = new ReplicationCheckpoint(ctx.replicas.replid(), ctx.replicas.offset());
                 }
                 ctx.dbs.sync();
                 ctx.dbs.leave(left);

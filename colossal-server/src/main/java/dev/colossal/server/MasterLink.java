@@ -149,12 +149,17 @@ final class MasterLink {
             // a sync that fails halfway leaves data of no offset: the next link must sync in full again
             state.replid = "?";
             state.offset = -1;
+            ctx.replicas.dropAll(); // their data is about to be replaced under them
             fullSync(in, master);
+            long offset = Long.parseLong(words[2]);
+            ctx.replicas.restartRelay(words[1], offset);
             state.replid = words[1];
-            state.offset = Long.parseLong(words[2]);
+            state.offset = offset;
         } else if (words[0].equals("+CONTINUE")) {
-            if (words.length > 1) {
-                state.replid = words[1]; // the master's id changed (it was promoted): psync2 goes on
+            if (words.length > 1 && !words[1].equals(state.replid)) {
+                // the master's id changed (it was promoted): psync2 goes on, and so do our replicas'
+                ctx.replicas.shiftTo(words[1], true);
+                state.replid = words[1];
             }
         } else {
             throw new IOException("the master answered PSYNC with '" + answer + "'");
@@ -239,8 +244,14 @@ final class MasterLink {
         }
     }
 
-    /** Applies the master's commands until the link drops or is stopped. */
+    /**
+     * Applies the master's commands until the link drops or is stopped, and relays each to this
+     * server's own replicas once it counts in the offset, so their stream is the master's byte for
+     * byte. Each holds the replication order while it applies: a replica's snapshot falls between two.
+     */
     private void follow(MasterInput in, OutputStream out, Client master) throws IOException {
+        Replicas relay = ctx.replicas;
+        java.io.ByteArrayOutputStream relayed = new java.io.ByteArrayOutputStream();
         while (!stopped) {
             long before = in.consumed();
             byte[][] args = in.command();
@@ -249,17 +260,25 @@ final class MasterLink {
             if (args.length == 0) {
                 continue; // a keep-alive newline: not part of the stream the offset counts
             }
-            if (args.length == 3 && Args.is(args[0], "REPLCONF") && Args.is(args[1], "GETACK")) {
-                ack(out); // the offset before this command, as Redis's replicas answer
-            } else if (!Args.is(args[0], "PING")) {
-                ScopedValue.where(ReplicaState.OBEYED, Boolean.TRUE).run(() -> table.execute(master, args));
-                master.reply.len = 0;
-                table.publish(master);
-            }
-            pending += size;
-            if (master.queued == null) {
-                state.offset += pending;
-                pending = 0;
+            relay.lockOrder();
+            try {
+                if (args.length == 3 && Args.is(args[0], "REPLCONF") && Args.is(args[1], "GETACK")) {
+                    ack(out); // the offset before this command, as Redis's replicas answer
+                } else if (!Args.is(args[0], "PING")) {
+                    ScopedValue.where(ReplicaState.OBEYED, Boolean.TRUE).run(() -> table.execute(master, args));
+                    master.reply.len = 0;
+                    table.publish(master);
+                }
+                pending += size;
+                relayed.writeBytes(Replicas.encode(args));
+                if (master.queued == null) {
+                    state.offset += pending;
+                    relay.relay(relayed.toByteArray(), pending, state.offset);
+                    relayed.reset();
+                    pending = 0;
+                }
+            } finally {
+                relay.unlockOrder();
             }
         }
     }

@@ -1,8 +1,5 @@
 package dev.colossal.server;
 
-import java.security.SecureRandom;
-import java.util.HexFormat;
-
 /**
  * Whether this server follows a master (REPLICAOF host port) and how its link is: what INFO
  * replication, ROLE, the READONLY refusal and the expiry sweeper ask. The link itself
@@ -58,8 +55,6 @@ final class ReplicaState {
     volatile long lastIoMillis;
     /** When the link went down (epoch ms), for master_link_down_since_seconds; 0 when up or never up. */
     volatile long downSinceMillis;
-    /** The id this server answers as a master after REPLICAOF NO ONE: a new one each time, as Redis makes. */
-    private volatile String ownReplid = newReplid();
 
     /** @return the link, or null if this server is a master */
     MasterLink link() {
@@ -100,9 +95,6 @@ final class ReplicaState {
         offset = from == null ? -1 : from.offset();
         lastIoMillis = 0;
         downSinceMillis = 0;
-        if (next == null && was != null) {
-            ownReplid = newReplid();
-        }
         link = next;
         if (next != null && start) {
             next.start();
@@ -126,11 +118,6 @@ final class ReplicaState {
         String id = replid;
         long off = offset;
         return id.equals("?") || off < 0 ? null : new ReplicationCheckpoint(id, off);
-    }
-
-    /** @return the replication id this server has as a master */
-    String ownReplid() {
-        return ownReplid;
     }
 
     /**
@@ -160,21 +147,6 @@ final class ReplicaState {
         return sb.toString();
     }
 
-    /**
-     * INFO replication's lines of a replica after {@code connected_slaves}, as Redis 7.0 gives them:
-     * the master's id and offset (this server keeps no backlog of its own); empty for a master.
-     */
-    String infoTail() {
-        if (link == null) {
-            return "";
-        }
-        long off = Math.max(0, offset);
-        return "master_failover_state:no-failover\r\nmaster_replid:" + (replid.equals("?") ? ownReplid : replid)
-                + "\r\nmaster_replid2:0000000000000000000000000000000000000000\r\nmaster_repl_offset:" + off
-                + "\r\nsecond_repl_offset:-1\r\nrepl_backlog_active:0\r\nrepl_backlog_size:1048576"
-                + "\r\nrepl_backlog_first_byte_offset:0\r\nrepl_backlog_histlen:0\r\n";
-    }
-
     /** ROLE of a replica: {@code slave host port state offset}. */
     void role(Reply r) {
         MasterLink l = link;
@@ -184,11 +156,5 @@ final class ReplicaState {
         r.integer(l.port);
         r.bulk(phase.roleName);
         r.integer(offset);
-    }
-
-    private static String newReplid() {
-        byte[] b = new byte[20];
-        new SecureRandom().nextBytes(b);
-        return HexFormat.of().formatHex(b);
     }
 }

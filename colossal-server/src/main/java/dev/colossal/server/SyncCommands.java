@@ -83,11 +83,9 @@ final class SyncCommands {
         if (c.replica) {
             return; // a replica's second PSYNC is ignored, as Redis ignores it
         }
-        MasterLink upstream = ctx.replica.link();
-        if (upstream != null) {
-            // Its data would change under the replica at each full sync from above, unsent
-            r.error("ERR this server is itself a replica (of " + upstream.host + ":" + upstream.port + "), and replicas"
-                    + " of a replica are not supported here: point this replica at that master");
+        if (ctx.replica.following() && ctx.replica.phase != ReplicaState.Phase.CONNECTED) {
+            // its data is not yet (or no longer) where the master's stream says
+            r.error("NOMASTERLINK Can't SYNC while not connected with my master");
             return;
         }
         java.util.OptionalLong from = Args.toLong(a[2]);
