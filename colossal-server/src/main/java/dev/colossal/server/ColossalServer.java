@@ -354,7 +354,7 @@ public final class ColossalServer implements AutoCloseable {
                 ctx.waits.close();
                 if (left == null && ctx.replicas.active()) {
                     // a master whose replicas may resume after its restart, as Redis's keeps its id in its RDB
-                    left = new ReplicationCheckpoint(ctx.replicas.replid(), ctx.replicas.offset());
+                    left = new ReplicationCheckpoint(ctx.replicas.replid(), ctx.replicas.offset(), 0);
                 }
                 ctx.dbs.sync();
                 ctx.dbs.leave(left);

@@ -89,6 +89,7 @@ final class MasterLink {
         master.fromMaster = true;
         master.killer = this::closeSocket; // CLIENT KILL TYPE master: the link is made again, resuming
         master.reply.open(4096);
+        master.db = state.streamDb; // a resumed stream goes on in its database
         try {
             while (!stopped) {
                 try {
@@ -219,7 +220,16 @@ final class MasterLink {
             state.lastIoMillis = ctx.now();
             try (Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
                 MemorySegment rdb = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+                int[] streamDb = {0};
                 RdbReader.read(rdb, RdbReader.Mode.CHECK, new RdbReader.Visitor() {
+                    @Override
+                    public void aux(String name, String value) {
+                        // a replica's snapshot: its master's stream goes on in that database, with no SELECT first
+                        if (name.equals("repl-stream-db") && value.matches("[0-9]{1,5}")) {
+                            streamDb[0] = Integer.parseInt(value);
+                        }
+                    }
+
                     @Override
                     public void string(int db, byte[] key, byte[] value, long expireAtMillis, long offset) {}
 
@@ -236,6 +246,8 @@ final class MasterLink {
                 } finally {
                     state.loading = false;
                 }
+                master.db = streamDb[0];
+                state.streamDb = streamDb[0];
                 System.err.println("colossal: full sync from " + host + ":" + port + ": " + load.keys + " keys loaded"
                         + (load.skipped == 0 ? "" : ", " + load.skipped + " of other types passed over"));
             }
@@ -273,6 +285,7 @@ final class MasterLink {
                 relayed.writeBytes(Replicas.encode(args));
                 if (master.queued == null) {
                     state.offset += pending;
+                    state.streamDb = master.db;
                     relay.relay(relayed.toByteArray(), pending, state.offset);
                     relayed.reset();
                     pending = 0;

@@ -51,6 +51,8 @@ final class ReplicaState {
     volatile String replid = "?";
     /** The bytes of the master's stream applied: its offset, -1 before a full sync gave one. */
     volatile long offset = -1;
+    /** The database the master's stream is in at {@link #offset}: where its next command runs unless it SELECTs. */
+    volatile int streamDb;
     /** When the master last sent something (epoch ms), for master_last_io_seconds_ago. */
     volatile long lastIoMillis;
     /** When the link went down (epoch ms), for master_link_down_since_seconds; 0 when up or never up. */
@@ -93,6 +95,7 @@ final class ReplicaState {
         loading = false;
         replid = from == null ? "?" : from.replid();
         offset = from == null ? -1 : from.offset();
+        streamDb = from == null ? 0 : from.streamDb();
         lastIoMillis = 0;
         downSinceMillis = 0;
         link = next;
@@ -117,7 +120,7 @@ final class ReplicaState {
         l.stop(); // its thread has ended: the offset counts every command it applied, and no other
         String id = replid;
         long off = offset;
-        return id.equals("?") || off < 0 ? null : new ReplicationCheckpoint(id, off);
+        return id.equals("?") || off < 0 ? null : new ReplicationCheckpoint(id, off, streamDb);
     }
 
     /**

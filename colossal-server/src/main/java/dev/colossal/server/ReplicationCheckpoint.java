@@ -23,13 +23,15 @@ import java.nio.file.StandardOpenOption;
  * successor syncs in full. Its one line, in the file {@value #FILE_NAME}:
  *
  * <pre>
- *   replid SP offset LF        e.g. "8c1f...40 hex digits...e2 1234\n"
+ *   replid SP offset SP db LF        e.g. "8c1f...40 hex digits...e2 1234 3\n"
  * </pre>
  *
- * @param replid the stream's id, 40 hex digits
- * @param offset the number of the stream's last byte the data holds (0: none yet)
+ * @param replid   the stream's id, 40 hex digits
+ * @param offset   the number of the stream's last byte the data holds (0: none yet)
+ * @param streamDb the database the stream's next commands run in: a master sends SELECT only when
+ *                 its writes change database, so a resumed replica must start where it left off
  */
-record ReplicationCheckpoint(String replid, long offset) {
+record ReplicationCheckpoint(String replid, long offset, int streamDb) {
 
     static final String FILE_NAME = "replication";
 
@@ -39,7 +41,7 @@ record ReplicationCheckpoint(String replid, long offset) {
      */
     void save(Path dir) throws IOException {
         Path tmp = dir.resolve(FILE_NAME + ".tmp");
-        byte[] line = (replid + " " + offset + "\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] line = (replid + " " + offset + " " + streamDb + "\n").getBytes(StandardCharsets.US_ASCII);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             ch.write(ByteBuffer.wrap(line));
@@ -74,15 +76,16 @@ record ReplicationCheckpoint(String replid, long offset) {
         return cp;
     }
 
-    /** @return the checkpoint {@code text} holds, or null if it is not one line of an id and an offset */
+    /** @return the checkpoint {@code text} holds, or null if it is not one line of an id, an offset and a database */
     static ReplicationCheckpoint parse(String text) {
         if (!text.endsWith("\n")) {
             return null;
         }
         String[] words = text.substring(0, text.length() - 1).split(" ", -1);
-        if (words.length != 2 || !words[0].matches("[0-9a-f]{40}") || !words[1].matches("[0-9]{1,18}")) {
+        if (words.length != 3 || !words[0].matches("[0-9a-f]{40}") || !words[1].matches("[0-9]{1,18}")
+                || !words[2].matches("[0-9]{1,5}")) {
             return null;
         }
-        return new ReplicationCheckpoint(words[0], Long.parseLong(words[1]));
+        return new ReplicationCheckpoint(words[0], Long.parseLong(words[1]), Integer.parseInt(words[2]));
     }
 }

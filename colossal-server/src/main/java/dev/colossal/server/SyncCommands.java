@@ -92,7 +92,8 @@ final class SyncCommands {
         if (from.isPresent() && ctx.replicas.resume(c, r, Errors.text(a[1]), from.getAsLong(), c.listeningPort)) {
             return;
         }
-        ctx.replicas.fullSync(c, r, this::snapshot, c.listeningPort);
+        // called holding the replication order: the link is between two commands of its master's
+        ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following()), c.listeningPort);
     }
 
     private static String tooBig(long bytes, long room) {
@@ -101,14 +102,18 @@ final class SyncCommands {
     }
 
     private void sync(Client c, byte[][] a, Reply r) {
-        byte[] rdb = snapshot(r);
+        byte[] rdb = snapshot(r, false);
         if (rdb != null) {
             r.bulk(rdb);
         }
     }
 
-    /** @return an RDB file of every database and the function libraries, or null after writing why not to {@code r} */
-    private byte[] snapshot(Reply r) {
+    /**
+     * @param relayed whether the snapshot is for a replica of this replica: it then says where it
+     *                stands in the master's stream it is sent after, the database included
+     * @return an RDB file of every database and the function libraries, or null after writing why not to {@code r}
+     */
+    private byte[] snapshot(Reply r, boolean relayed) {
         long used = ctx.dbs.usedBytes();
         long room = Runtime.getRuntime().maxMemory() / 4;
         if (used > room) {
@@ -116,6 +121,9 @@ final class SyncCommands {
             return null;
         }
         RdbFile file = new RdbFile(ServerContext.REDIS_VERSION, ctx.now(), used);
+        if (relayed) {
+            file.replication(ctx.replica.streamDb, ctx.replicas.replid(), ctx.replicas.offset());
+        }
         for (FunctionLibraries.Library library : ctx.functions.all()) {
             file.function(library.code);
         }

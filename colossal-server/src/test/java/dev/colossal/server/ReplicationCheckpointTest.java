@@ -19,16 +19,16 @@ class ReplicationCheckpointTest {
 
     @Test
     void whatASaveLeavesOneTakeReadsAndRemoves() throws Exception {
-        new ReplicationCheckpoint(ID, 12345).save(dir);
-        assertEquals(new ReplicationCheckpoint(ID, 12345), ReplicationCheckpoint.take(dir));
+        new ReplicationCheckpoint(ID, 12345, 3).save(dir);
+        assertEquals(new ReplicationCheckpoint(ID, 12345, 3), ReplicationCheckpoint.take(dir));
         assertFalse(Files.exists(dir.resolve(ReplicationCheckpoint.FILE_NAME)));
         assertNull(ReplicationCheckpoint.take(dir), "a second start finds none");
     }
 
     @Test
     void aDamagedFileIsPassedOverAndRemoved() throws Exception {
-        for (String bad : new String[] {ID + " 12", ID + " -1\n", ID.substring(1) + " 5\n", ID + " 5 6\n", "", ID.toUpperCase() + " 5\n",
-                ID + " 99999999999999999999\n"}) {
+        for (String bad : new String[] {ID + " 12 0", ID + " -1 0\n", ID + " 5\n", ID.substring(1) + " 5 0\n", ID + " 5 6 7\n", "", ID.toUpperCase() + " 5 0\n",
+                ID + " 99999999999999999999 0\n"}) {
             Files.writeString(dir.resolve(ReplicationCheckpoint.FILE_NAME), bad);
             assertNull(ReplicationCheckpoint.take(dir), bad);
             assertFalse(Files.exists(dir.resolve(ReplicationCheckpoint.FILE_NAME)));
@@ -41,9 +41,9 @@ class ReplicationCheckpointTest {
         try (ColossalServer s = TestServers.colossal(dir)) {
             s.port();
         }
-        new ReplicationCheckpoint(ID, 7).save(dir);
+        new ReplicationCheckpoint(ID, 7, 0).save(dir);
         try (Databases dbs = Databases.open(dir, 16, 0, System::currentTimeMillis)) {
-            assertEquals(new ReplicationCheckpoint(ID, 7), dbs.resumable());
+            assertEquals(new ReplicationCheckpoint(ID, 7, 0), dbs.resumable());
         }
         assertFalse(Files.exists(dir.resolve(ReplicationCheckpoint.FILE_NAME)), "a close with nothing to leave writes none");
     }

@@ -33,9 +33,15 @@ class ReplicationResumeTest {
             try (ColossalServer s = replicaOf(data, master); Wire replica = new Wire(s.port())) {
                 awaitInSync(master, replica);
                 workload(master, new Random(21), 300);
+                master.call("SELECT", "3");
+                master.call("INCR", "db3:counter"); // the stream is in database 3 when the replica stops
                 awaitInSync(master, replica);
             }
             assertTrue(Files.exists(data.resolve(ReplicationCheckpoint.FILE_NAME)), "a clean stop leaves where it stood");
+            for (int i = 0; i < 50; i++) {
+                master.call("INCR", "db3:counter"); // no SELECT before these in the stream: it is still in 3
+            }
+            master.call("SELECT", "0");
             for (int i = 0; i < 200; i++) {
                 master.call("INCR", "down:counter");
             }
@@ -46,6 +52,9 @@ class ReplicationResumeTest {
                 String stats = master.call("INFO", "stats");
                 assertTrue(stats.contains("sync_full:1\r\n") && stats.contains("sync_partial_ok:1\r\n"), stats);
                 assertEquals("$3\r\n200\r\n", replica.call("GET", "down:counter"));
+                replica.call("SELECT", "3");
+                assertEquals("$2\r\n51\r\n", replica.call("GET", "db3:counter"), "resumed in the stream's database");
+                replica.call("SELECT", "0");
                 assertSameData(master, replica);
                 workload(master, new Random(23), 200); // and it goes on following
                 awaitInSync(master, replica);
