@@ -107,39 +107,52 @@ class ChainedReplicasTest {
     @Test
     void colossalToColossalToColossalAndThePromotionOfTheMiddle() throws Exception {
         try (ColossalServer a = TestServers.colossal(dir.resolve("a")); Wire top = new Wire(a.port());
-                ColossalServer b = replicaOf(dir.resolve("b"), a.port()); Wire middle = new Wire(b.port());
-                ColossalServer c = replicaOf(dir.resolve("c"), b.port()); Wire bottom = new Wire(c.port())) {
+                ColossalServer b = replicaOf(dir.resolve("b"), a.port()); Wire middle = new Wire(b.port())) {
             fill(top);
+            top.call("SELECT", "2");
+            top.call("SET", "db2:before", "1"); // the stream is in database 2 when the bottom syncs
             awaitInSync(top, middle);
-            awaitInSync(top, bottom);
-            workload(top, new Random(41), 600);
-            for (int i = 0; i < 300; i++) {
-                top.call("INCR", "counter:chain");
+            try (ColossalServer c = replicaOf(dir.resolve("c"), b.port()); Wire bottom = new Wire(c.port())) {
+                chainAndPromote(top, middle, bottom);
             }
-            awaitInSync(top, bottom);
-            awaitInSync(top, middle);
-            assertSameData(top, middle);
-            assertSameData(top, bottom);
-            assertEquals("$3\r\n300\r\n", bottom.call("GET", "counter:chain"));
-            String topInfo = top.call("INFO", "replication");
-            String bottomInfo = bottom.call("INFO", "replication");
-            assertEquals(PolyglotClientsTest.field(topInfo, "master_replid"), PolyglotClientsTest.field(bottomInfo, "master_replid"));
-            assertEquals(PolyglotClientsTest.field(topInfo, "master_repl_offset"),
-                    PolyglotClientsTest.field(bottomInfo, "slave_repl_offset"));
-            assertEquals("1", PolyglotClientsTest.field(middle.call("INFO", "replication"), "connected_slaves"));
-
-            String topId = PolyglotClientsTest.field(topInfo, "master_replid");
-            assertEquals("+OK\r\n", middle.call("REPLICAOF", "NO", "ONE"));
-            assertEquals("+OK\r\n", middle.call("SET", "middle:own", "m"));
-            awaitInSync(middle, bottom);
-            assertEquals("$1\r\nm\r\n", bottom.call("GET", "middle:own"));
-            String middleInfo = middle.call("INFO", "replication");
-            bottomInfo = bottom.call("INFO", "replication");
-            assertEquals(topId, PolyglotClientsTest.field(middleInfo, "master_replid2"));
-            assertEquals(PolyglotClientsTest.field(middleInfo, "master_replid"), PolyglotClientsTest.field(bottomInfo, "master_replid"));
-            assertEquals(topId, PolyglotClientsTest.field(bottomInfo, "master_replid2"));
-            assertEquals("$3\r\n300\r\n", bottom.call("GET", "counter:chain"), "every write kept");
         }
+    }
+
+    /** The bottom follows the middle, which follows the top: then the middle is promoted. */
+    private static void chainAndPromote(Wire top, Wire middle, Wire bottom) throws Exception {
+        awaitInSync(top, bottom);
+        top.call("SET", "db2:after", "1"); // no SELECT before it in the stream
+        awaitInSync(top, bottom);
+        bottom.call("SELECT", "2");
+        assertEquals("$1\r\n1\r\n", bottom.call("GET", "db2:after"), "the snapshot said the stream's database");
+        bottom.call("SELECT", "0");
+        workload(top, new Random(41), 600);
+        for (int i = 0; i < 300; i++) {
+            top.call("INCR", "counter:chain");
+        }
+        awaitInSync(top, bottom);
+        awaitInSync(top, middle);
+        assertSameData(top, middle);
+        assertSameData(top, bottom);
+        assertEquals("$3\r\n300\r\n", bottom.call("GET", "counter:chain"));
+        String topInfo = top.call("INFO", "replication");
+        String bottomInfo = bottom.call("INFO", "replication");
+        assertEquals(PolyglotClientsTest.field(topInfo, "master_replid"), PolyglotClientsTest.field(bottomInfo, "master_replid"));
+        assertEquals(PolyglotClientsTest.field(topInfo, "master_repl_offset"),
+                PolyglotClientsTest.field(bottomInfo, "slave_repl_offset"));
+        assertEquals("1", PolyglotClientsTest.field(middle.call("INFO", "replication"), "connected_slaves"));
+
+        String topId = PolyglotClientsTest.field(topInfo, "master_replid");
+        assertEquals("+OK\r\n", middle.call("REPLICAOF", "NO", "ONE"));
+        assertEquals("+OK\r\n", middle.call("SET", "middle:own", "m"));
+        awaitInSync(middle, bottom);
+        assertEquals("$1\r\nm\r\n", bottom.call("GET", "middle:own"));
+        String middleInfo = middle.call("INFO", "replication");
+        bottomInfo = bottom.call("INFO", "replication");
+        assertEquals(topId, PolyglotClientsTest.field(middleInfo, "master_replid2"));
+        assertEquals(PolyglotClientsTest.field(middleInfo, "master_replid"), PolyglotClientsTest.field(bottomInfo, "master_replid"));
+        assertEquals(topId, PolyglotClientsTest.field(bottomInfo, "master_replid2"));
+        assertEquals("$3\r\n300\r\n", bottom.call("GET", "counter:chain"), "every write kept");
     }
 
     private static ColossalServer replicaOf(Path data, int masterPort) throws Exception {
