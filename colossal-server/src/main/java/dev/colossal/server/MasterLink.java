@@ -150,7 +150,7 @@ final class MasterLink {
             // a sync that fails halfway leaves data of no offset: the next link must sync in full again
             state.replid = "?";
             state.offset = -1;
-            ctx.replicas.dropAll(); // their data is about to be replaced under them
+            ctx.replicas.forgetRelay(); // the replicas' data is about to be replaced under them
             fullSync(in, master);
             long offset = Long.parseLong(words[2]);
             ctx.replicas.restartRelay(words[1], offset);

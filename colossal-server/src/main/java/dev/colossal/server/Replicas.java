@@ -184,6 +184,28 @@ final class Replicas {
         dropAll();
     }
 
+    /**
+     * The link starts a full sync: the data is about to be emptied and loaded, so the stream it was
+     * at is given up (a new id no one has, nothing to resume from), and the replicas are dropped.
+     * Even if the sync fails halfway, or REPLICAOF NO ONE comes before it ends, no replica resumes
+     * into half a snapshot.
+     */
+    void forgetRelay() {
+        order.lock();
+        try {
+            synchronized (this) {
+                replid = ServerContext.randomId();
+                replid2 = NO_ID;
+                secondOffset = -1;
+                backlog.startAt(backlog.offset());
+                relayStarted = false;
+            }
+        } finally {
+            order.unlock();
+        }
+        dropAll();
+    }
+
     /** Holding this and {@link #order}. */
     private void startRelay(String id, long offset) {
         replid = id;
