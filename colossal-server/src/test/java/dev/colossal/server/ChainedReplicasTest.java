@@ -45,12 +45,7 @@ class ChainedReplicasTest {
                 bottom = ReplicaDifferentialTest.redis("--replicaof", "127.0.0.1", Integer.toString(s.port()),
                         "--replica-read-only", "no");
                 try (Wire b = new Wire(ReplicaDifferentialTest.port(bottom))) {
-                    awaitInSync(top, b);
-                    top.call("SET", "db2:after", "1"); // no SELECT before it in the stream
-                    awaitInSync(top, b);
-                    b.call("SELECT", "2");
-                    assertEquals("$1\r\n1\r\n", b.call("GET", "db2:after"), "the snapshot said the stream's database");
-                    b.call("SELECT", "0");
+                    assertSyncedInTheStreamsDatabase(top, b);
                     workload(top, new Random(31), 600);
                     awaitInSync(top, b);
                     awaitInSync(top, redisBottom);
@@ -120,12 +115,7 @@ class ChainedReplicasTest {
 
     /** The bottom follows the middle, which follows the top: then the middle is promoted. */
     private static void chainAndPromote(Wire top, Wire middle, Wire bottom) throws Exception {
-        awaitInSync(top, bottom);
-        top.call("SET", "db2:after", "1"); // no SELECT before it in the stream
-        awaitInSync(top, bottom);
-        bottom.call("SELECT", "2");
-        assertEquals("$1\r\n1\r\n", bottom.call("GET", "db2:after"), "the snapshot said the stream's database");
-        bottom.call("SELECT", "0");
+        assertSyncedInTheStreamsDatabase(top, bottom);
         workload(top, new Random(41), 600);
         for (int i = 0; i < 300; i++) {
             top.call("INCR", "counter:chain");
@@ -153,6 +143,19 @@ class ChainedReplicasTest {
         assertEquals(PolyglotClientsTest.field(middleInfo, "master_replid"), PolyglotClientsTest.field(bottomInfo, "master_replid"));
         assertEquals(topId, PolyglotClientsTest.field(bottomInfo, "master_replid2"));
         assertEquals("$3\r\n300\r\n", bottom.call("GET", "counter:chain"), "every write kept");
+    }
+
+    /**
+     * The bottom synced while the top's stream was in database 2: a write there, with no SELECT
+     * before it in the stream, lands in database 2 below too, as the snapshot said where the stream was.
+     */
+    private static void assertSyncedInTheStreamsDatabase(Wire top, Wire bottom) throws Exception {
+        awaitInSync(top, bottom);
+        top.call("SET", "db2:after", "1");
+        awaitInSync(top, bottom);
+        bottom.call("SELECT", "2");
+        assertEquals("$1\r\n1\r\n", bottom.call("GET", "db2:after"));
+        bottom.call("SELECT", "0");
     }
 
     private static ColossalServer replicaOf(Path data, int masterPort) throws Exception {

@@ -71,11 +71,8 @@ class ReplicationResumeTest {
     @Test
     void aReplicaKilledAfterResumingSyncsInFullAndNoIncrIsLostOrDoubled() throws Exception {
         ReplicaDifferentialTest.withMaster(master -> {
-            String masterPort = Integer.toString(master.socket.getPort());
             int port = TestServers.freePort();
-            Path data = dir.resolve("data");
-            Process child = TestServers.serveInChildJvm(port, data, dir.resolve("serve1.log"), "--replicaof", "127.0.0.1",
-                    masterPort);
+            Process child = replicaInChildJvm(port, "serve1.log", master);
             try (Wire replica = new Wire(port)) {
                 incr(master, 100);
                 awaitInSync(master, replica);
@@ -84,7 +81,7 @@ class ReplicationResumeTest {
                 child.waitFor();
             }
             incr(master, 100);
-            child = TestServers.serveInChildJvm(port, data, dir.resolve("serve2.log"), "--replicaof", "127.0.0.1", masterPort);
+            child = replicaInChildJvm(port, "serve2.log", master);
             try (Wire replica = new Wire(port)) {
                 awaitInSync(master, replica);
                 assertTrue(master.call("INFO", "stats").contains("sync_partial_ok:1\r\n"));
@@ -102,7 +99,7 @@ class ReplicationResumeTest {
             } finally {
                 child.destroyForcibly().waitFor();
             }
-            child = TestServers.serveInChildJvm(port, data, dir.resolve("serve3.log"), "--replicaof", "127.0.0.1", masterPort);
+            child = replicaInChildJvm(port, "serve3.log", master);
             try (Wire replica = new Wire(port)) {
                 awaitInSync(master, replica);
                 String stats = master.call("INFO", "stats");
@@ -169,6 +166,12 @@ class ReplicationResumeTest {
     private static ColossalServer replicaOf(Path data, Wire master) throws Exception {
         return ColossalServer.start(ServerConfig.defaults().withDataDir(data).withPorts(0, -1), null, null,
                 s -> s.replicaOf("127.0.0.1", master.socket.getPort(), null, null));
+    }
+
+    /** {@code colossal serve --replicaof} the master, on the test's data directory, in a JVM a test can kill. */
+    private Process replicaInChildJvm(int port, String log, Wire master) throws Exception {
+        return TestServers.serveInChildJvm(port, dir.resolve("data"), dir.resolve(log), "--replicaof", "127.0.0.1",
+                Integer.toString(master.socket.getPort()));
     }
 
     /** {@code n} rounds of INCR on four counters. */
