@@ -26,7 +26,10 @@ import java.util.List;
  *
  * <p>The offset counts the bytes of each command applied, as the master counts what it sent; a
  * transaction's commands count at its EXEC, so that a link dropped inside one resumes from its
- * MULTI, which the master sends again, and the half-received transaction is dropped.
+ * MULTI, which the master sends again, and the half-received transaction is dropped. What counts
+ * is relayed at once to this server's own replicas ({@link Replicas#relay}), so their stream is the
+ * master's; the database the stream is in goes with the offset ({@link ReplicaState#streamDb}), as
+ * a resumed stream or a replica's snapshot goes on with no SELECT first.
  */
 final class MasterLink {
 

@@ -21,6 +21,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * serialized, as in Redis. A key removed for its TTL or evicted goes in as DEL, under the key's
  * lock, so no later write to the key goes before it.
  *
+ * <p>While this server follows a master it writes no stream of its own: its replicas are sent the
+ * master's, as the link ({@link MasterLink}) applies it, byte for byte, under the master's id and
+ * offsets; the link holds {@link #order} around each command, so a replica's snapshot falls between
+ * two. A full sync from above gives that stream up and drops the replicas; a change of the master's
+ * id, or REPLICAOF NO ONE, moves it to the second id, so they go on.
+ *
  * <p>The first replica turns ordering on while writes may be running unordered on other loops: it
  * waits for those ({@link Client#unordered}) before it takes its snapshot, so each write is either
  * in the snapshot or in the stream after it, never in both or neither.

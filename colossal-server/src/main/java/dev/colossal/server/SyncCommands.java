@@ -73,7 +73,8 @@ final class SyncCommands {
 
     /**
      * PSYNC replid offset: {@code +CONTINUE} and what the replica missed if the backlog holds it,
-     * else {@code +FULLRESYNC}, the snapshot, and the stream from there on.
+     * else {@code +FULLRESYNC}, the snapshot, and the stream from there on. On a replica, the
+     * stream is its master's, relayed; while its link is down, Redis's NOMASTERLINK.
      */
     private void psync(Client c, byte[][] a, Reply r) {
         if (c.inExec || c.scriptCaller != null) {
