@@ -229,6 +229,10 @@ public final class ServeCommand implements Callable<Integer> {
                     startNotes.add("protected mode: no password is set, so only clients on the loopback interface are"
                             + " served; set one (--requirepass) or pass --protected-mode no to serve " + settings.bind());
                 }
+                if (master != null) {
+                    // before the first client: none may write to data that must stay the master's
+                    s.replicaOf(master.host(), master.port(), master.user(), master.password());
+                }
             });
         } catch (IllegalArgumentException e) {
             System.err.println("colossal serve: " + e.getMessage());
@@ -271,10 +275,6 @@ public final class ServeCommand implements Callable<Integer> {
                         + " (" + settings.maxMemoryPolicy() + ")" : "");
         startNotes.forEach(line -> System.err.println("colossal: " + line));
         server.startupReport().forEach(System.err::println);
-        if (master != null) {
-            // no replid or offset is kept across a restart: the link starts with a full sync
-            server.replicaOf(master.host(), master.port(), master.user(), master.password());
-        }
         // A failed server thread has already said what failed and stopped the server.
         return server.awaitShutdown().isPresent() ? 1 : 0;
     }

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  *  "REDIS0010"
  *  0xFA aux: redis-ver, redis-bits, ctime, used-mem, aof-base   (name string, value string)
+ *  0xFA aux: repl-stream-db, repl-id, repl-offset                 a replica's snapshot for its replicas
  *  0xF5 function library code (string)                            one per library
  *  0xFE db (length), 0xFB keys (length), keys with a TTL (length)  per database with keys
  *  [0xFC deadline: 8 bytes LE, Unix ms] type (1 byte) key (string) value   per key: a DUMP payload's
@@ -48,6 +49,17 @@ public final class RdbFile {
         out.write(0xFA);
         string(name.getBytes(StandardCharsets.US_ASCII));
         string(value.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * Where the snapshot stands in the replication stream, as Redis writes it for a replica's full
+     * sync: the database the stream's commands run in from here (no SELECT comes before the next
+     * change of database), its id and offset. Before any function or database.
+     */
+    public void replication(int streamDb, String replid, long offset) {
+        aux("repl-stream-db", Integer.toString(streamDb));
+        aux("repl-id", replid);
+        aux("repl-offset", Long.toString(offset));
     }
 
     /** A function library, as FUNCTION LOAD took its code. */

@@ -980,7 +980,7 @@ final class AdminCommands {
             separate(sb);
             String replica = ctx.replica.infoLines(ctx.now());
             sb.append(replica.isEmpty() ? ctx.replicas.info()
-                    : "# Replication\r\n" + replica + ctx.replicas.connectedLines() + ctx.replica.infoTail());
+                    : "# Replication\r\n" + replica + ctx.replicas.connectedLines() + ctx.replicas.tail());
         }
         if (all || wanted.contains("cpu")) {
             separate(sb);

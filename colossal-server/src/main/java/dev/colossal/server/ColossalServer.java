@@ -51,8 +51,19 @@ public final class ColossalServer implements AutoCloseable {
     }
 
     /** CONFIG GET and SET run by the server itself, for settings given at start. */
-    private static ServerSettings settings(CommandTable table) {
+    private static ServerSettings settings(ServerContext ctx, CommandTable table) {
         return new ServerSettings() {
+            @Override
+            public void replicaOf(String host, int port, String user, String password) {
+                ctx.replica.masterUser = user;
+                ctx.replica.masterAuth = password;
+                ReplicationCheckpoint from = ctx.dbs.resumable();
+                System.err.println("colossal: following " + host + ":" + port + (from == null ? ", with a full sync"
+                        : ", resuming from offset " + from.offset() + " of stream " + from.replid() + " if it still can"));
+                // started once the port it names to the master is bound
+                ReplicaCommands.follow(ctx, table, host, port, from, false);
+            }
+
             @Override
             public String get(String name) {
                 List<String> parts = config(table, "GET", name).lines().toList();
@@ -216,7 +227,11 @@ public final class ColossalServer implements AutoCloseable {
         try {
             table = new CommandTable(ctx);
             extraCommands.accept(table);
-            atStart.accept(settings(table));
+            atStart.accept(settings(ctx, table));
+            ReplicationCheckpoint left = dbs.resumable();
+            if (left != null && !ctx.replica.following()) {
+                ctx.replicas.resumeFrom(left);
+            }
             resp = new RespServer(ctx, table, tls);
             try {
                 resp.start();
@@ -238,6 +253,10 @@ public final class ColossalServer implements AutoCloseable {
             }
             dbs.close();
             throw e;
+        }
+        MasterLink link = ctx.replica.link();
+        if (link != null) {
+            link.start();
         }
         ctx.sweeper.start();
         ctx.collector.start();
@@ -270,7 +289,7 @@ public final class ColossalServer implements AutoCloseable {
     public void replicaOf(String host, int port, String user, String password) {
         ctx.replica.masterUser = user;
         ctx.replica.masterAuth = password;
-        ctx.replica.replace(new MasterLink(ctx, table, host, port));
+        ReplicaCommands.follow(ctx, table, host, port, null, true);
     }
 
     /** @return the bound RESP port */
@@ -327,12 +346,18 @@ public final class ColossalServer implements AutoCloseable {
                 if (http != null) {
                     http.close();
                 }
-                ctx.replica.replace(null); // no master's command after the clients' last
+                // no master's command after the clients' last; clients' writes stay refused
+                ReplicationCheckpoint left = ctx.replica.halt();
                 resp.close();
                 ctx.sweeper.close(); // before the maps close under it
                 ctx.collector.close();
                 ctx.waits.close();
+                if (left == null && ctx.replicas.active()) {
+                    // a master whose replicas may resume after its restart, as Redis's keeps its id in its RDB
+                    left = new ReplicationCheckpoint(ctx.replicas.replid(), ctx.replicas.offset(), 0);
+                }
                 ctx.dbs.sync();
+                ctx.dbs.leave(left);
                 ctx.dbs.close();
             } finally {
                 stopNanos = System.nanoTime() - t0;

@@ -202,7 +202,7 @@ final class DatabaseFiles {
     }
 
     /** Makes renames durable: best effort, as not every platform lets a directory be opened for it. */
-    private static void forceDirectory(Path dir) {
+    static void forceDirectory(Path dir) {
         try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
             ch.force(true);
         } catch (IOException ignored) {

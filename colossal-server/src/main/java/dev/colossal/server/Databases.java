@@ -45,6 +45,10 @@ final class Databases implements AutoCloseable {
     private final MemoryBudget budget;
     private ExpirySweeper sweeper;
     private final List<String> report = new ArrayList<>();
+    /** Where replication stood at the last clean stop, taken from the directory at open; null if nowhere. */
+    private ReplicationCheckpoint resumable;
+    /** What {@link #close} leaves for the next server: set by the server once nothing applies commands. */
+    private ReplicationCheckpoint leave;
 
     private Databases(Path dir, int count, long maxBytes, boolean evicts, LongSupplier clock, DataDirLock dirLock) {
         this.dir = dir;
@@ -130,6 +134,8 @@ final class Databases implements AutoCloseable {
             if (dbs.budget != null) {
                 dbs.budget.trim(); // files served before, together over the bound
             }
+            // last, once nothing can refuse the open: whoever opens the directory consumes it
+            dbs.resumable = ReplicationCheckpoint.take(dir);
             return dbs;
         } catch (IOException | RuntimeException e) {
             try {
@@ -376,11 +382,30 @@ final class Databases implements AutoCloseable {
         open.forEach(MapStore::sync);
     }
 
-    /** Closes every map, then tells the next server this one stopped cleanly and lets the directory go. */
+    /** @return where replication stood when the last server here stopped cleanly, or null */
+    ReplicationCheckpoint resumable() {
+        return resumable;
+    }
+
+    /**
+     * Has {@link #close} leave {@code checkpoint} for the next server: call once no command can
+     * change the data any more, so that it and the maps agree.
+     */
+    synchronized void leave(ReplicationCheckpoint checkpoint) {
+        this.leave = checkpoint;
+    }
+
+    /**
+     * Closes every map, leaves the replication checkpoint if there is one (only once the maps
+     * closed whole), then tells the next server this one stopped cleanly and lets the directory go.
+     */
     @Override
     public synchronized void close() throws IOException {
         try {
             closeMaps();
+            if (leave != null) {
+                leave.save(dir);
+            }
             dirLock.stoppedCleanly();
         } finally {
             dirLock.close();

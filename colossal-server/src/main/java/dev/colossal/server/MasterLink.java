@@ -26,7 +26,10 @@ import java.util.List;
  *
  * <p>The offset counts the bytes of each command applied, as the master counts what it sent; a
  * transaction's commands count at its EXEC, so that a link dropped inside one resumes from its
- * MULTI, which the master sends again, and the half-received transaction is dropped.
+ * MULTI, which the master sends again, and the half-received transaction is dropped. What counts
+ * is relayed at once to this server's own replicas ({@link Replicas#relay}), so their stream is the
+ * master's; the database the stream is in goes with the offset ({@link ReplicaState#streamDb}), as
+ * a resumed stream or a replica's snapshot goes on with no SELECT first.
  */
 final class MasterLink {
 
@@ -89,6 +92,7 @@ final class MasterLink {
         master.fromMaster = true;
         master.killer = this::closeSocket; // CLIENT KILL TYPE master: the link is made again, resuming
         master.reply.open(4096);
+        master.db = state.streamDb; // a resumed stream goes on in its database
         try {
             while (!stopped) {
                 try {
@@ -149,12 +153,17 @@ final class MasterLink {
             // a sync that fails halfway leaves data of no offset: the next link must sync in full again
             state.replid = "?";
             state.offset = -1;
+            ctx.replicas.forgetRelay(); // the replicas' data is about to be replaced under them
             fullSync(in, master);
+            long offset = Long.parseLong(words[2]);
+            ctx.replicas.restartRelay(words[1], offset);
             state.replid = words[1];
-            state.offset = Long.parseLong(words[2]);
+            state.offset = offset;
         } else if (words[0].equals("+CONTINUE")) {
-            if (words.length > 1) {
-                state.replid = words[1]; // the master's id changed (it was promoted): psync2 goes on
+            if (words.length > 1 && !words[1].equals(state.replid)) {
+                // the master's id changed (it was promoted): psync2 goes on, and so do our replicas'
+                ctx.replicas.shiftTo(words[1], true);
+                state.replid = words[1];
             }
         } else {
             throw new IOException("the master answered PSYNC with '" + answer + "'");
@@ -214,7 +223,16 @@ final class MasterLink {
             state.lastIoMillis = ctx.now();
             try (Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
                 MemorySegment rdb = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+                int[] streamDb = {0};
                 RdbReader.read(rdb, RdbReader.Mode.CHECK, new RdbReader.Visitor() {
+                    @Override
+                    public void aux(String name, String value) {
+                        // a replica's snapshot: its master's stream goes on in that database, with no SELECT first
+                        if (name.equals("repl-stream-db") && value.matches("[0-9]{1,5}")) {
+                            streamDb[0] = Integer.parseInt(value);
+                        }
+                    }
+
                     @Override
                     public void string(int db, byte[] key, byte[] value, long expireAtMillis, long offset) {}
 
@@ -231,6 +249,8 @@ final class MasterLink {
                 } finally {
                     state.loading = false;
                 }
+                master.db = streamDb[0];
+                state.streamDb = streamDb[0];
                 System.err.println("colossal: full sync from " + host + ":" + port + ": " + load.keys + " keys loaded"
                         + (load.skipped == 0 ? "" : ", " + load.skipped + " of other types passed over"));
             }
@@ -239,8 +259,14 @@ final class MasterLink {
         }
     }
 
-    /** Applies the master's commands until the link drops or is stopped. */
+    /**
+     * Applies the master's commands until the link drops or is stopped, and relays each to this
+     * server's own replicas once it counts in the offset, so their stream is the master's byte for
+     * byte. Each holds the replication order while it applies: a replica's snapshot falls between two.
+     */
     private void follow(MasterInput in, OutputStream out, Client master) throws IOException {
+        Replicas relay = ctx.replicas;
+        java.io.ByteArrayOutputStream relayed = new java.io.ByteArrayOutputStream();
         while (!stopped) {
             long before = in.consumed();
             byte[][] args = in.command();
@@ -249,17 +275,26 @@ final class MasterLink {
             if (args.length == 0) {
                 continue; // a keep-alive newline: not part of the stream the offset counts
             }
-            if (args.length == 3 && Args.is(args[0], "REPLCONF") && Args.is(args[1], "GETACK")) {
-                ack(out); // the offset before this command, as Redis's replicas answer
-            } else if (!Args.is(args[0], "PING")) {
-                ScopedValue.where(ReplicaState.OBEYED, Boolean.TRUE).run(() -> table.execute(master, args));
-                master.reply.len = 0;
-                table.publish(master);
-            }
-            pending += size;
-            if (master.queued == null) {
-                state.offset += pending;
-                pending = 0;
+            relay.lockOrder();
+            try {
+                if (args.length == 3 && Args.is(args[0], "REPLCONF") && Args.is(args[1], "GETACK")) {
+                    ack(out); // the offset before this command, as Redis's replicas answer
+                } else if (!Args.is(args[0], "PING")) {
+                    ScopedValue.where(ReplicaState.OBEYED, Boolean.TRUE).run(() -> table.execute(master, args));
+                    master.reply.len = 0;
+                    table.publish(master);
+                }
+                pending += size;
+                relayed.writeBytes(Replicas.encode(args));
+                if (master.queued == null) {
+                    state.offset += pending;
+                    state.streamDb = master.db;
+                    relay.relay(relayed.toByteArray(), pending, state.offset);
+                    relayed.reset();
+                    pending = 0;
+                }
+            } finally {
+                relay.unlockOrder();
             }
         }
     }

@@ -49,6 +49,7 @@ final class ReplicaCommands {
     private void replicaOf(Client c, byte[][] a, Reply r) {
         if (Args.is(a[1], "NO") && Args.is(a[2], "ONE")) {
             if (ctx.replica.replace(null) != null) {
+                ctx.replicas.promote(); // its replicas go on, in a stream of its own that goes on from the master's
                 System.err.println("colossal: REPLICAOF NO ONE: a master now, with the data as it was");
                 ctx.sweeper.wake(); // keys past their deadline go now: the master that would delete them is gone
             }
@@ -74,18 +75,22 @@ final class ReplicaCommands {
         return l != null && l.host.equalsIgnoreCase(host) && l.port == port;
     }
 
-    /**
-     * Follows {@code host:port} from now on, with a full sync: the link of another master, if any,
-     * stops first, and the replicas of this server are dropped (their PSYNC is refused while it
-     * follows: {@link SyncCommands}).
-     */
+    /** Follows {@code host:port} from now on, with a full sync. */
     void follow(String host, int port) {
         System.err.println("colossal: REPLICAOF " + host + " " + port + ": following that master");
-        ctx.replica.replace(new MasterLink(ctx, table, host, port));
-        for (Client x : ctx.clients.values()) {
-            if (x.replica && x.killer != null) {
-                x.killer.run();
-            }
-        }
+        follow(ctx, table, host, port, null, true);
+    }
+
+    /**
+     * Follows {@code host:port}: the link of another master, if any, stops first, and the replicas
+     * of this server are dropped, to resync in the master's stream, which this server relays to them.
+     *
+     * @param from  where the data stands in the master's stream, to resume from; null for a full sync
+     * @param start whether the link starts now, else its owner starts it
+     */
+    static void follow(ServerContext ctx, CommandTable table, String host, int port, ReplicationCheckpoint from,
+                       boolean start) {
+        ctx.replica.replace(new MasterLink(ctx, table, host, port), from, start);
+        ctx.replicas.follow(from);
     }
 }

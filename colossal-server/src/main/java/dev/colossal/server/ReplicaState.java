@@ -1,8 +1,5 @@
 package dev.colossal.server;
 
-import java.security.SecureRandom;
-import java.util.HexFormat;
-
 /**
  * Whether this server follows a master (REPLICAOF host port) and how its link is: what INFO
  * replication, ROLE, the READONLY refusal and the expiry sweeper ask. The link itself
@@ -54,12 +51,12 @@ final class ReplicaState {
     volatile String replid = "?";
     /** The bytes of the master's stream applied: its offset, -1 before a full sync gave one. */
     volatile long offset = -1;
+    /** The database the master's stream is in at {@link #offset}: where its next command runs unless it SELECTs. */
+    volatile int streamDb;
     /** When the master last sent something (epoch ms), for master_last_io_seconds_ago. */
     volatile long lastIoMillis;
     /** When the link went down (epoch ms), for master_link_down_since_seconds; 0 when up or never up. */
     volatile long downSinceMillis;
-    /** The id this server answers as a master after REPLICAOF NO ONE: a new one each time, as Redis makes. */
-    private volatile String ownReplid = newReplid();
 
     /** @return the link, or null if this server is a master */
     MasterLink link() {
@@ -78,29 +75,52 @@ final class ReplicaState {
      * @return the link stopped, or null if there was none
      */
     synchronized MasterLink replace(MasterLink next) {
+        return replace(next, null, true);
+    }
+
+    /**
+     * {@link #replace(MasterLink)}, the new link resuming from where the data stands in its
+     * master's stream if {@code from} says it: its first PSYNC asks for the byte after it.
+     *
+     * @param from  the master's stream id and the offset the data holds, or null for a full sync
+     * @param start whether to start the link now; else its owner starts it (once the port it
+     *              names to the master is bound), and meanwhile the server already refuses writes
+     */
+    synchronized MasterLink replace(MasterLink next, ReplicationCheckpoint from, boolean start) {
         MasterLink was = link;
         if (was != null) {
             was.stop();
         }
         phase = Phase.CONNECT;
         loading = false;
-        replid = "?";
-        offset = -1;
+        replid = from == null ? "?" : from.replid();
+        offset = from == null ? -1 : from.offset();
+        streamDb = from == null ? 0 : from.streamDb();
         lastIoMillis = 0;
         downSinceMillis = 0;
-        if (next == null && was != null) {
-            ownReplid = newReplid();
-        }
         link = next;
-        if (next != null) {
+        if (next != null && start) {
             next.start();
         }
         return was;
     }
 
-    /** @return the replication id this server has as a master */
-    String ownReplid() {
-        return ownReplid;
+    /**
+     * Stops the link for good, as the server stops, while it still counts as following (clients'
+     * writes stay refused to the end).
+     *
+     * @return where the data now stands in the master's stream, or null if it stands nowhere
+     *     (a master, or a replica before or inside a full sync)
+     */
+    synchronized ReplicationCheckpoint halt() {
+        MasterLink l = link;
+        if (l == null) {
+            return null;
+        }
+        l.stop(); // its thread has ended: the offset counts every command it applied, and no other
+        String id = replid;
+        long off = offset;
+        return id.equals("?") || off < 0 ? null : new ReplicationCheckpoint(id, off, streamDb);
     }
 
     /**
@@ -130,21 +150,6 @@ final class ReplicaState {
         return sb.toString();
     }
 
-    /**
-     * INFO replication's lines of a replica after {@code connected_slaves}, as Redis 7.0 gives them:
-     * the master's id and offset (this server keeps no backlog of its own); empty for a master.
-     */
-    String infoTail() {
-        if (link == null) {
-            return "";
-        }
-        long off = Math.max(0, offset);
-        return "master_failover_state:no-failover\r\nmaster_replid:" + (replid.equals("?") ? ownReplid : replid)
-                + "\r\nmaster_replid2:0000000000000000000000000000000000000000\r\nmaster_repl_offset:" + off
-                + "\r\nsecond_repl_offset:-1\r\nrepl_backlog_active:0\r\nrepl_backlog_size:1048576"
-                + "\r\nrepl_backlog_first_byte_offset:0\r\nrepl_backlog_histlen:0\r\n";
-    }
-
     /** ROLE of a replica: {@code slave host port state offset}. */
     void role(Reply r) {
         MasterLink l = link;
@@ -154,11 +159,5 @@ final class ReplicaState {
         r.integer(l.port);
         r.bulk(phase.roleName);
         r.integer(offset);
-    }
-
-    private static String newReplid() {
-        byte[] b = new byte[20];
-        new SecureRandom().nextBytes(b);
-        return HexFormat.of().formatHex(b);
     }
 }

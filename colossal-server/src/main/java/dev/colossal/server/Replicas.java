@@ -21,6 +21,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * serialized, as in Redis. A key removed for its TTL or evicted goes in as DEL, under the key's
  * lock, so no later write to the key goes before it.
  *
+ * <p>While this server follows a master it writes no stream of its own: its replicas are sent the
+ * master's, as the link ({@link MasterLink}) applies it, byte for byte, under the master's id and
+ * offsets; the link holds {@link #order} around each command, so a replica's snapshot falls between
+ * two. A full sync from above gives that stream up and drops the replicas; a change of the master's
+ * id, or REPLICAOF NO ONE, moves it to the second id, so they go on.
+ *
  * <p>The first replica turns ordering on while writes may be running unordered on other loops: it
  * waits for those ({@link Client#unordered}) before it takes its snapshot, so each write is either
  * in the snapshot or in the stream after it, never in both or neither.
@@ -28,6 +34,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Replicas {
 
     static final int DEFAULT_BACKLOG_BYTES = 1 << 20;
+    private static final String NO_ID = "0".repeat(40);
     /** What {@link #enter} did: nothing to undo. */
     static final int NOTHING = 0;
     /** {@link #enter} took {@link #order}. */
@@ -57,8 +64,25 @@ final class Replicas {
     /** A client waiting in WAIT for replicas to have its writes. */
     private record Waiting(KeyWaits.Waiter waiter, long offset, int replicas) {}
 
-    /** Redis's replication ID: 40 random hex digits, new at every start. */
-    final String replid;
+    /**
+     * Redis's replication ID: 40 random hex digits, new at every start; while this server follows a
+     * master, that master's (the stream is the master's, relayed). Changed only holding {@link #order}.
+     */
+    private volatile String replid;
+    /**
+     * This server follows a master: the stream is the master's, each command as it came, relayed by
+     * the link ({@link #relay}); the writes it applies put nothing of their own in the stream.
+     */
+    private volatile boolean relaying;
+    /** The relayed stream has a start: the backlog numbers its bytes as the master does. */
+    private boolean relayStarted;
+    /**
+     * The stream this one goes on from (Redis's {@code master_replid2}): the id the last clean stop
+     * left, whose replicas may resume up to {@link #secondOffset}; 40 zeros if none.
+     */
+    private String replid2 = NO_ID;
+    /** The first byte of this stream that {@link #replid2}'s did not have; -1 if none. */
+    private long secondOffset = -1;
     private final ServerContext ctx;
     private final ReentrantLock order = new ReentrantLock();
     private volatile boolean active;
@@ -120,6 +144,147 @@ final class Replicas {
     /** @return whether writes are put in a stream: a replica came since start */
     boolean active() {
         return active;
+    }
+
+    /** @return the id of the stream replicas are sent */
+    String replid() {
+        return replid;
+    }
+
+    /**
+     * This server starts to follow a master: from now on the stream is the master's, relayed, and
+     * the replicas it had are dropped (they reconnect and resync, as Redis makes them).
+     *
+     * @param from where the data stands in the master's stream (a clean stop's checkpoint), so that
+     *             replicas of this server may resume in it; null if nowhere yet (a full sync comes)
+     */
+    void follow(ReplicationCheckpoint from) {
+        order.lock();
+        try {
+            synchronized (this) {
+                relaying = true;
+                if (from != null) {
+                    startRelay(from.replid(), from.offset());
+                }
+            }
+        } finally {
+            order.unlock();
+        }
+        dropAll();
+    }
+
+    /**
+     * The link made a full sync: the stream is now the master's {@code id} from {@code offset} on,
+     * what was kept of the one before is of no use, and the replicas, whose data the sync replaced
+     * under this server, are dropped to sync again.
+     */
+    void restartRelay(String id, long offset) {
+        order.lock();
+        try {
+            synchronized (this) {
+                startRelay(id, offset);
+            }
+        } finally {
+            order.unlock();
+        }
+        dropAll();
+    }
+
+    /**
+     * The link starts a full sync: the data is about to be emptied and loaded, so the stream it was
+     * at is given up (a new id no one has, nothing to resume from), and the replicas are dropped.
+     * Even if the sync fails halfway, or REPLICAOF NO ONE comes before it ends, no replica resumes
+     * into half a snapshot.
+     */
+    void forgetRelay() {
+        order.lock();
+        try {
+            synchronized (this) {
+                replid = ServerContext.randomId();
+                replid2 = NO_ID;
+                secondOffset = -1;
+                backlog.startAt(backlog.offset());
+                relayStarted = false;
+            }
+        } finally {
+            order.unlock();
+        }
+        dropAll();
+    }
+
+    /** Holding this and {@link #order}. */
+    private void startRelay(String id, long offset) {
+        replid = id;
+        replid2 = NO_ID;
+        secondOffset = -1;
+        backlog.startAt(offset);
+        relayStarted = true;
+    }
+
+    /**
+     * The master's stream goes on under a new id (it was promoted: psync2's {@code +CONTINUE id}), or
+     * this server becomes a master (REPLICAOF NO ONE: {@code id} is a new one of its own): the old id
+     * becomes the second, so replicas that had the old stream up to here resume in the new one.
+     * They are dropped, to learn the new id, as Redis drops them.
+     */
+    void shiftTo(String id, boolean stillRelaying) {
+        order.lock();
+        try {
+            synchronized (this) {
+                replid2 = replid;
+                secondOffset = backlog.offset() + 1;
+                replid = id;
+                relaying = stillRelaying;
+                streamDb = -1; // our own stream starts with a SELECT: the replica's database is the master's last
+            }
+        } finally {
+            order.unlock();
+        }
+        dropAll();
+    }
+
+    /** REPLICAOF NO ONE: the stream becomes this server's own, a new id going on from the master's. */
+    void promote() {
+        if (relaying) {
+            shiftTo(ServerContext.randomId(), false);
+        }
+    }
+
+    /** Closes every replica's connection. */
+    void dropAll() {
+        for (Replica x : replicas) {
+            Runnable kill = x.client.killer;
+            if (kill != null) {
+                kill.run();
+            }
+        }
+    }
+
+    /** Taken by the link around each command it applies, so a replica's snapshot falls between two. */
+    void lockOrder() {
+        order.lock();
+    }
+
+    void unlockOrder() {
+        order.unlock();
+    }
+
+    /**
+     * The link applied the master's commands whose bytes were {@code counted} long: they go on to
+     * this server's replicas as they came ({@code bytes}, the commands encoded again). A master that
+     * encoded them otherwise cannot be relayed byte for byte: the relayed stream starts again at
+     * {@code offset}, the replicas resyncing. Holding {@link #order} ({@link #lockOrder}).
+     */
+    synchronized void relay(byte[] bytes, long counted, long offset) {
+        if (!relaying || !relayStarted) {
+            return;
+        }
+        if (bytes.length == counted) {
+            send(bytes);
+            return;
+        }
+        startRelay(replid, offset);
+        dropAll();
     }
 
     /**
@@ -198,6 +363,9 @@ final class Replicas {
     }
 
     private void add(int db, List<byte[][]> ops) {
+        if (relaying) {
+            return; // the master's own commands are relayed as they came
+        }
         for (byte[][] op : ops) {
             pending.add(op);
             pendingDbs.add(db);
@@ -207,7 +375,7 @@ final class Replicas {
     /** A write from outside the command table (the HTTP API), holding {@link #order}: it goes in the stream as {@code op}. */
     void written(KeyValueStore store, byte[][] op) {
         int db = ctx.dbs.indexOf(store);
-        if (db >= 0 && order.isHeldByCurrentThread()) {
+        if (db >= 0 && order.isHeldByCurrentThread() && !relaying) {
             pending.add(op);
             pendingDbs.add(db);
         }
@@ -258,7 +426,7 @@ final class Replicas {
 
     /** A key went for its TTL or was evicted: DEL in the stream, as Redis sends it. Called under the key's lock. */
     void removed(KeyValueStore store, byte[] key) {
-        if (!active) {
+        if (!active || relaying) {
             return;
         }
         int db = ctx.dbs.indexOf(store);
@@ -280,6 +448,9 @@ final class Replicas {
 
     /** Sends a command of its own (PING, REPLCONF GETACK), outside any database. */
     private synchronized void sendOwn(String... words) {
+        if (relaying) {
+            return; // the master's PINGs and GETACKs are relayed: one of ours would shift every offset below
+        }
         byte[][] a = new byte[words.length][];
         for (int i = 0; i < words.length; i++) {
             a[i] = Args.bytes(words[i]);
@@ -370,17 +541,36 @@ final class Replicas {
     }
 
     /**
-     * A partial resynchronization, if {@code id} is this stream's and the backlog holds {@code from}:
+     * At start, before any client: the stream goes on from where the last clean stop left it
+     * ({@code from}), as Redis 7.0's does after a restart from its RDB file. This stream gets a new
+     * id and keeps the old one as its second, its offset goes on from the old one's, and ordering
+     * is on from now, so every write after the restart is in the backlog: a replica that had the
+     * whole old stream resumes with {@code +CONTINUE} and is sent them.
+     */
+    synchronized void resumeFrom(ReplicationCheckpoint from) {
+        replid2 = from.replid();
+        secondOffset = from.offset() + 1;
+        backlog.startAt(from.offset());
+        active = true;
+    }
+
+    /**
+     * A partial resynchronization, if {@code id} is this stream's (or the one it went on from, up to
+     * where it left it) and the backlog holds {@code from}:
      * writes {@code +CONTINUE replid} and the bytes from {@code from} on.
      *
      * @return whether it could
      */
     boolean resume(Client c, Reply r, String id, long from, int port) {
-        if (!active || !id.equals(replid)) {
-            return false;
+        if (!active && !relaying) {
+            return false; // writes ran unordered, outside any backlog
         }
         synchronized (this) {
-            if (!backlog.holds(from)) {
+            if (relaying && !relayStarted) {
+                return false;
+            }
+            boolean ours = id.equals(replid) || id.equals(replid2) && !replid2.equals(NO_ID) && from <= secondOffset;
+            if (!ours || !backlog.holds(from)) {
                 return false;
             }
             r.append(("+CONTINUE " + replid + "\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -518,13 +708,20 @@ final class Replicas {
 
     /** INFO replication, as a master writes it. */
     String info() {
-        StringBuilder sb = new StringBuilder("# Replication\r\nrole:master\r\n").append(connectedLines());
+        return "# Replication\r\nrole:master\r\n" + connectedLines() + tail();
+    }
+
+    /** INFO replication's lines after the replicas', of the stream: a master's own, or the master's a replica relays. */
+    String tail() {
+        boolean backlogOn = active || relaying && relayStarted;
+        StringBuilder sb = new StringBuilder();
         synchronized (this) {
             sb.append("master_failover_state:no-failover\r\nmaster_replid:").append(replid)
-                    .append("\r\nmaster_replid2:0000000000000000000000000000000000000000\r\nmaster_repl_offset:")
-                    .append(backlog.offset()).append("\r\nsecond_repl_offset:-1\r\nrepl_backlog_active:")
-                    .append(active ? 1 : 0).append("\r\nrepl_backlog_size:").append(backlog.capacity())
-                    .append("\r\nrepl_backlog_first_byte_offset:").append(active ? backlog.firstByte() : 0)
+                    .append("\r\nmaster_replid2:").append(replid2).append("\r\nmaster_repl_offset:")
+                    .append(backlog.offset()).append("\r\nsecond_repl_offset:").append(secondOffset)
+                    .append("\r\nrepl_backlog_active:")
+                    .append(backlogOn ? 1 : 0).append("\r\nrepl_backlog_size:").append(backlog.capacity())
+                    .append("\r\nrepl_backlog_first_byte_offset:").append(backlogOn ? backlog.firstByte() : 0)
                     .append("\r\nrepl_backlog_histlen:").append(backlog.kept()).append("\r\n");
         }
         return sb.toString();

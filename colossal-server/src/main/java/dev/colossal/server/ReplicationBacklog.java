@@ -48,6 +48,13 @@ final class ReplicationBacklog {
         return ring.length;
     }
 
+    /** Empties the ring and numbers the next byte {@code offset + 1}: a stream that goes on from an earlier one. */
+    void startAt(long offset) {
+        this.offset = offset;
+        head = 0;
+        kept = 0;
+    }
+
     void append(byte[] b) {
         offset += b.length;
         int from = Math.max(0, b.length - ring.length); // a write longer than the ring keeps its tail

@@ -20,4 +20,15 @@ public interface ServerSettings {
      * @return null if it was set, else the error CONFIG SET answers (without Redis's {@code ERR})
      */
     String set(String name, String value);
+
+    /**
+     * Follows the master at {@code host:port} from the start, as {@code REPLICAOF host port}
+     * (serve's {@code --replicaof}, a config file's {@code replicaof}): no client writes before it.
+     * If the data directory's last server stopped cleanly as a replica (or master) of that stream,
+     * the link asks to resume where the data stands, else it syncs in full.
+     *
+     * @param user     the user to AUTH as (masteruser), or null for the default
+     * @param password the password (masterauth), or null to send no AUTH
+     */
+    void replicaOf(String host, int port, String user, String password);
 }

@@ -73,7 +73,8 @@ final class SyncCommands {
 
     /**
      * PSYNC replid offset: {@code +CONTINUE} and what the replica missed if the backlog holds it,
-     * else {@code +FULLRESYNC}, the snapshot, and the stream from there on.
+     * else {@code +FULLRESYNC}, the snapshot, and the stream from there on. On a replica, the
+     * stream is its master's, relayed; while its link is down, Redis's NOMASTERLINK.
      */
     private void psync(Client c, byte[][] a, Reply r) {
         if (c.inExec || c.scriptCaller != null) {
@@ -83,18 +84,17 @@ final class SyncCommands {
         if (c.replica) {
             return; // a replica's second PSYNC is ignored, as Redis ignores it
         }
-        MasterLink upstream = ctx.replica.link();
-        if (upstream != null) {
-            // Its data would change under the replica at each full sync from above, unsent
-            r.error("ERR this server is itself a replica (of " + upstream.host + ":" + upstream.port + "), and replicas"
-                    + " of a replica are not supported here: point this replica at that master");
+        if (ctx.replica.following() && ctx.replica.phase != ReplicaState.Phase.CONNECTED) {
+            // its data is not yet (or no longer) where the master's stream says
+            r.error("NOMASTERLINK Can't SYNC while not connected with my master");
             return;
         }
         java.util.OptionalLong from = Args.toLong(a[2]);
         if (from.isPresent() && ctx.replicas.resume(c, r, Errors.text(a[1]), from.getAsLong(), c.listeningPort)) {
             return;
         }
-        ctx.replicas.fullSync(c, r, this::snapshot, c.listeningPort);
+        // called holding the replication order: the link is between two commands of its master's
+        ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following()), c.listeningPort);
     }
 
     private static String tooBig(long bytes, long room) {
@@ -103,14 +103,18 @@ final class SyncCommands {
     }
 
     private void sync(Client c, byte[][] a, Reply r) {
-        byte[] rdb = snapshot(r);
+        byte[] rdb = snapshot(r, false);
         if (rdb != null) {
             r.bulk(rdb);
         }
     }
 
-    /** @return an RDB file of every database and the function libraries, or null after writing why not to {@code r} */
-    private byte[] snapshot(Reply r) {
+    /**
+     * @param relayed whether the snapshot is for a replica of this replica: it then says where it
+     *                stands in the master's stream it is sent after, the database included
+     * @return an RDB file of every database and the function libraries, or null after writing why not to {@code r}
+     */
+    private byte[] snapshot(Reply r, boolean relayed) {
         long used = ctx.dbs.usedBytes();
         long room = Runtime.getRuntime().maxMemory() / 4;
         if (used > room) {
@@ -118,6 +122,9 @@ final class SyncCommands {
             return null;
         }
         RdbFile file = new RdbFile(ServerContext.REDIS_VERSION, ctx.now(), used);
+        if (relayed) {
+            file.replication(ctx.replica.streamDb, ctx.replicas.replid(), ctx.replicas.offset());
+        }
         for (FunctionLibraries.Library library : ctx.functions.all()) {
             file.function(library.code);
         }

@@ -44,12 +44,13 @@ class ReplicaDifferentialTest {
     }
 
     /**
-     * A replica serves no replicas of its own: their data would change under them at each full
-     * sync from above, unsent. Its PSYNC is refused, and those it had are dropped when it starts
-     * following.
+     * A server that starts to follow a master drops the replicas it had (their data is about to be
+     * replaced under them), then serves them the master's stream: a late PSYNC gets the master's id
+     * and offset. While its link is down, PSYNC gets Redis's NOMASTERLINK, byte for byte as a
+     * redis-server replica of a dead master answers it.
      */
     @Test
-    void aReplicaRefusesReplicasOfItsOwn() throws Exception {
+    void aReplicaDropsItsReplicasWhenItFollowsThenServesThemTheMastersStream() throws Exception {
         withMaster(master -> {
             try (ColossalServer s = TestServers.colossal(dir); Wire ours = new Wire(s.port());
                     Wire sub = new Wire(s.port()); Wire admin = new Wire(s.port())) {
@@ -58,11 +59,24 @@ class ReplicaDifferentialTest {
                 assertTrue(admin.call("CLIENT", "LIST", "TYPE", "replica").contains(" flags=S "));
                 ours.call("REPLICAOF", "127.0.0.1", Integer.toString(master.socket.getPort()));
                 awaitInSync(master, ours);
-                assertEquals("$0\r\n\r\n", admin.call("CLIENT", "LIST", "TYPE", "replica"), "dropped once it follows");
+                assertEquals("$0\r\n\r\n", TestServers.await("$0\r\n\r\n", 5_000,
+                        () -> admin.call("CLIENT", "LIST", "TYPE", "replica")), "dropped once it follows");
+                master.call("SET", "k", "v");
+                awaitInSync(master, ours);
+                String info = master.call("INFO", "replication");
                 try (Wire late = new Wire(s.port())) {
-                    assertEquals("-ERR this server is itself a replica (of 127.0.0.1:" + master.socket.getPort()
-                            + "), and replicas of a replica are not supported here: point this replica at that master\r\n",
+                    assertEquals("+FULLRESYNC " + PolyglotClientsTest.field(info, "master_replid") + " "
+                            + PolyglotClientsTest.field(info, "master_repl_offset"), late.call("PSYNC", "?", "-1").strip());
+                }
+                int dead = TestServers.freePort();
+                ours.call("REPLICAOF", "127.0.0.1", Integer.toString(dead));
+                Process theirs = redis("--replicaof", "127.0.0.1", Integer.toString(dead));
+                try (Wire late = new Wire(s.port()); Wire redisReplica = new Wire(port(theirs))) {
+                    assertEquals(redisReplica.call("PSYNC", "?", "-1"), late.call("PSYNC", "?", "-1"));
+                    assertEquals("-NOMASTERLINK Can't SYNC while not connected with my master\r\n",
                             late.call("PSYNC", "?", "-1"));
+                } finally {
+                    stop(theirs);
                 }
             }
         });
@@ -277,7 +291,7 @@ class ReplicaDifferentialTest {
                 child.destroy();
                 child.waitFor();
             }
-            // with it again: no replid or offset was kept, so a full sync
+            // with it again: the SIGKILL left no checkpoint (and this master run, with no replicas, none), so a full sync
             child = TestServers.serveInChildJvm(port, data, dir.resolve("serve3.log"), "--replicaof", "127.0.0.1",
                     masterPort);
             try (Wire replica = new Wire(port)) {
@@ -323,11 +337,11 @@ class ReplicaDifferentialTest {
 
     /** A check given a connection to a fresh redis-server master. */
     @FunctionalInterface
-    private interface MasterCheck {
+    interface MasterCheck {
         void run(Wire master) throws Exception;
     }
 
-    private static void withMaster(MasterCheck check) throws Exception {
+    static void withMaster(MasterCheck check) throws Exception {
         Process redis = redis();
         if (redis == null) {
             return;
@@ -347,7 +361,7 @@ class ReplicaDifferentialTest {
      *
      * @return the process, or null if redis-server is not installed
      */
-    private static Process redis(String... settings) throws Exception {
+    static Process redis(String... settings) throws Exception {
         // its own directory: a disk-based sync writes dump.rdb there, which a later redis-server would load
         Path home = java.nio.file.Files.createTempDirectory("replica-test-redis");
         List<String> all = new ArrayList<>(List.of(settings));
@@ -382,11 +396,11 @@ class ReplicaDifferentialTest {
     private static final java.util.Map<Process, Integer> PORTS = new java.util.concurrent.ConcurrentHashMap<>();
     private static final java.util.Map<Process, Path> HOMES = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private static int port(Process redis) {
+    static int port(Process redis) {
         return PORTS.get(redis);
     }
 
-    private static void stop(Process redis) throws InterruptedException, IOException {
+    static void stop(Process redis) throws InterruptedException, IOException {
         PORTS.remove(redis);
         redis.destroy();
         redis.waitFor();
@@ -406,7 +420,7 @@ class ReplicaDifferentialTest {
     }
 
     /** Every type in several databases, some keys with a TTL, a stream with groups and a function library. */
-    private static void fill(Wire m) throws IOException {
+    static void fill(Wire m) throws IOException {
         Random rnd = new Random(1);
         for (int db = 0; db < DBS; db++) {
             m.call("SELECT", Integer.toString(db));
@@ -454,7 +468,7 @@ class ReplicaDifferentialTest {
     }
 
     /** Random writes of every kind the master propagates in its own form (PEXPIREAT, SET KEEPTTL, SREM, LPOP, ...). */
-    private static void workload(Wire m, Random rnd, int n) throws IOException {
+    static void workload(Wire m, Random rnd, int n) throws IOException {
         for (int i = 0; i < n; i++) {
             String db = Integer.toString(rnd.nextInt(DBS));
             String k = Integer.toString(rnd.nextInt(30));
@@ -493,7 +507,7 @@ class ReplicaDifferentialTest {
     }
 
     /** Waits (up to 30 s) until the replica has applied all the master sent: their offsets equal. */
-    private static void awaitInSync(Wire master, Wire replica) throws Exception {
+    static void awaitInSync(Wire master, Wire replica) throws Exception {
         long deadline = System.nanoTime() + 30_000_000_000L;
         String want = null;
         String got = null;
@@ -513,7 +527,7 @@ class ReplicaDifferentialTest {
     }
 
     /** Every key of every database, on both servers: type, value (unordered collections sorted) and PTTL. */
-    private static void assertSameData(Wire master, Wire replica) throws IOException {
+    static void assertSameData(Wire master, Wire replica) throws IOException {
         for (int db = 0; db < DBS; db++) {
             master.call("SELECT", Integer.toString(db));
             replica.call("SELECT", Integer.toString(db));
