@@ -386,10 +386,16 @@ final class AdminCommands {
         r.ok();
     }
 
-    /** CLIENT LIST's {@code flags=}: O for a monitor, P for a subscriber, b for a blocked client, N for none. */
-    private static String flags(Client x, boolean subscriber) {
+    /**
+     * CLIENT LIST's {@code flags=}, in Redis's order: O for a monitor, P for a subscriber, x inside
+     * MULTI, b for a blocked client, t when tracking (R its redirection broken, B broadcasting), N
+     * for none. go-redis's client-side cache tells its tracked connections by the t.
+     */
+    private static String flags(Client x, boolean subscriber, boolean multi, Tracking.Mode tracking) {
         String f = (x.monitor ? "O" : "") + (x.replica ? "S" : "") + (x.fromMaster ? "M" : "") + (subscriber ? "P" : "")
-                + (x.blockedBy != null || x.paused ? "b" : "");
+                + (multi ? "x" : "") + (x.blockedBy != null || x.paused ? "b" : "")
+                + (tracking != null ? "t" : "") + (tracking != null && x.trackingRedirBroken ? "R" : "")
+                + (tracking != null && tracking.bcast() ? "B" : "");
         return f.isEmpty() ? "N" : f;
     }
 
@@ -428,12 +434,14 @@ final class AdminCommands {
         int sub = s == null ? 0 : s.channels;
         int psub = s == null ? 0 : s.patterns;
         int ssub = s == null ? 0 : s.shardChannels;
+        Tracking.Mode tracking = x.tracking;
+        java.util.List<byte[][]> queued = x.queued; // another loop's client: read once
         return "id=" + x.id + " addr=" + x.address + " laddr=" + ctx.config.bind() + ":" + ctx.respPort
                 + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags="
-                + flags(x, sub + psub + ssub > 0) + " db=" + x.db + " sub=" + sub + " psub=" + psub + " ssub=" + ssub
-                + " multi=-1 qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
+                + flags(x, sub + psub + ssub > 0, queued != null, tracking) + " db=" + x.db + " sub=" + sub + " psub=" + psub + " ssub=" + ssub
+                + " multi=" + (queued == null ? -1 : queued.size()) + " qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
                 + x.reply.capacity + " rbp=0 obl=0 oll=0 omem=0 tot-mem=" + (x.inputCapacity + x.reply.capacity)
-                + " events=r cmd=" + x.lastCommand + " user=" + (x.user == null ? AclUsers.DEFAULT : x.user.name) + " redir=-1 resp="
+                + " events=r cmd=" + x.lastCommand + " user=" + (x.user == null ? AclUsers.DEFAULT : x.user.name) + " redir=" + (tracking == null ? -1 : tracking.redirect()) + " resp="
                 + x.reply.protocol + (x.libName == null ? "" : " lib-name=" + x.libName)
                 + (x.libVersion == null ? "" : " lib-ver=" + x.libVersion);
     }
