@@ -457,7 +457,8 @@ final class AdminCommands {
         m.put("maxclients", Integer.toString(ctx.config.maxClients()));
         m.put("timeout", Integer.toString(ctx.config.idleTimeoutSeconds()));
         m.put("proto-max-bulk-len", Long.toString(ctx.config.maxBulkBytes()));
-        m.put("requirepass", ctx.config.requirePass() == null ? "" : ctx.config.requirePass());
+        String requirePass = ctx.requirePass;
+        m.put("requirepass", requirePass == null ? "" : requirePass);
         m.put("aclfile", ctx.aclFile == null ? "" : ctx.aclFile.toString());
         m.put("acllog-max-len", "128");
         m.put("acl-pubsub-default", "resetchannels");
@@ -582,6 +583,7 @@ final class AdminCommands {
         Map<String, String> masterLogin = new LinkedHashMap<>();
         long backlogBytes = -1;
         long pingSeconds = -1;
+        byte[] requirePass = null;
         Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -701,6 +703,10 @@ final class AdminCommands {
                 keyspaceEvents = flags;
                 continue;
             }
+            if (name.equals("requirepass")) {
+                requirePass = a[i + 1];
+                continue;
+            }
             if (name.equals("masterauth") || name.equals("masteruser")) {
                 masterLogin.put(name, value); // the link's next AUTH, at its next connection, as in Redis
                 continue;
@@ -810,10 +816,27 @@ final class AdminCommands {
             if (pingSeconds > 0) {
                 ctx.replicas.pingSeconds = pingSeconds;
             }
+            if (requirePass != null) {
+                requirePass(requirePass);
+            }
             r.ok();
         } else {
             r.error("ERR " + ServerConfig.NOT_SETTABLE);
         }
+    }
+
+    /**
+     * CONFIG SET requirepass, as Redis does it: the default user's passwords are reset to this one,
+     * or to nopass for an empty one; connections already authenticated stay so.
+     */
+    private void requirePass(byte[] password) {
+        byte[] op = password.length == 0 ? Args.bytes("nopass") : new byte[password.length + 1];
+        if (password.length > 0) {
+            op[0] = '>';
+            System.arraycopy(password, 0, op, 1, password.length);
+        }
+        ctx.acl.setUser(AclUsers.DEFAULT, new byte[][] {Args.bytes("resetpass"), op}, 0, null, ctx);
+        ctx.requirePass = password.length == 0 ? null : new String(password, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**
