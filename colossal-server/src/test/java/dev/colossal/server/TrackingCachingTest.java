@@ -1,7 +1,5 @@
 package dev.colossal.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,10 +25,7 @@ class TrackingCachingTest {
                 "optin: >2 $10 invalidate *1 $2 t1 >2 $10 invalidate *1 $2 t2",
                 "optin: >2 $10 invalidate *1 $2 t5",
                 "optout: >2 $10 invalidate *1 $2 t7 >2 $10 invalidate *1 $2 t9");
-        try (ColossalServer server = TestServers.colossal(dir.resolve("data"))) {
-            assertEquals(want, told(server.port()));
-        }
-        TestServers.onRedis(port -> assertEquals(want, told(port), "redis-server"));
+        TestServers.sameOnBoth(dir.resolve("data"), want, TrackingCachingTest::told);
     }
 
     /** What the tracking connection is told of the other's writes after each round of reads. */
