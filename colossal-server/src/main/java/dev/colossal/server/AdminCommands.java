@@ -565,6 +565,24 @@ final class AdminCommands {
             r.error(Errors.SYNTAX);
             return;
         }
+        // Redis looks every name up, in order, before it reads any value
+        Set<String> seen = new HashSet<>();
+        for (int i = 2; i < a.length; i += 2) {
+            String name = Args.lower(a[i]);
+            if (!RedisConfigNames.known(name)) {
+                r.error("ERR Unknown option or number of arguments for CONFIG SET - '" + Errors.text(a[i]) + "'");
+                return;
+            }
+            if (name.equals("databases")) {
+                // Immutable in Redis too, which answers this whatever the value; errors name the argument as given
+                r.error("ERR CONFIG SET failed (possibly related to argument '" + Errors.text(a[i]) + "') - can't set immutable config");
+                return;
+            }
+            if (!seen.add(name)) {
+                r.error("ERR CONFIG SET failed (possibly related to argument '" + Errors.text(a[i]) + "') - duplicate parameter");
+                return;
+            }
+        }
         boolean same = true;
         Map<String, Long> slowLogBounds = new LinkedHashMap<>();
         int keyspaceEvents = -1;
@@ -584,14 +602,9 @@ final class AdminCommands {
         long backlogBytes = -1;
         long pingSeconds = -1;
         byte[] requirePass = null;
-        Set<String> seen = new HashSet<>();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
             String value = Errors.text(a[i + 1]);
-            if (!seen.add(name)) {
-                r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - duplicate parameter");
-                return;
-            }
             if (name.equals("slowlog-log-slower-than") || name.equals("slowlog-max-len")) {
                 OptionalLong bound = integer(name, a[i + 1], name.equals("slowlog-max-len") ? 0 : -1, Long.MAX_VALUE, r);
                 if (bound.isEmpty()) {
@@ -710,11 +723,6 @@ final class AdminCommands {
             if (name.equals("masterauth") || name.equals("masteruser")) {
                 masterLogin.put(name, value); // the link's next AUTH, at its next connection, as in Redis
                 continue;
-            }
-            if (name.equals("databases")) {
-                // Immutable in Redis too, which answers this whatever the value
-                r.error("ERR CONFIG SET failed (possibly related to argument 'databases') - can't set immutable config");
-                return;
             }
             if (name.equals("maxmemory") && bytesOrMinusOne(value) < 0) {
                 r.error("ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a"
