@@ -17,9 +17,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * server started is idle since the start, as Redis counts keys it loaded at its start. Slots are
  * written by every event loop without a lock: an int store is whole, and a lost race loses one use.
  *
- * <p>In LFU mode a second table of slots holds Redis's LFU word: a logarithmic use counter, which a use raises with
- * a chance of 1 in {@code (counter - 5) * }{@link #lfuLogFactor}{@code  + 1} and which loses one every
- * {@link #lfuDecayMinutes} unused, and the minute it was last used:
+ * <p>In LFU mode a second table of slots holds Redis's LFU word: a logarithmic use counter, which a
+ * use raises with a chance of 1 in {@code (counter - 5) * }{@link #lfuLogFactor}{@code  + 1} and
+ * which loses one every {@link #lfuDecayMinutes} unused, and the minute it was last used:
  *
  * <pre>
  *   bit 31     25 24 23            8 7          0
