@@ -17,9 +17,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * server started is idle since the start, as Redis counts keys it loaded at its start. Slots are
  * written by every event loop without a lock: an int store is whole, and a lost race loses one use.
  *
- * <p>In LFU mode a slot holds Redis's LFU word: a logarithmic use counter, which a use raises with
- * a chance of 1 in {@code (counter - 5) * }{@link #lfuLogFactor}{@code  + 1} and which loses one every
- * {@link #lfuDecayMinutes} unused, and the minute it was last used:
+ * <p>In LFU mode a second table of slots holds Redis's LFU word: a logarithmic use counter, which a
+ * use raises with a chance of 1 in {@code (counter - 5) * }{@link #lfuLogFactor}{@code  + 1} and
+ * which loses one every {@link #lfuDecayMinutes} unused, and the minute it was last used:
  *
  * <pre>
  *   bit 31     25 24 23            8 7          0
@@ -30,8 +30,12 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * The bit above the minute tells a slot in use from 0, a slot no key used yet since the mode
  * began: its first use makes it {@link #LFU_INIT} at that minute, what Redis gives a new key (so a
- * key's first touch here is not counted, as Redis counts none for the SET that made it). Switching
- * between the modes clears every slot: Redis warns that its counts take time to adjust too.
+ * key's first touch here is not counted, as Redis counts none for the SET that made it). Entering
+ * LFU mode clears the counters: Redis warns that its counts take time to adjust too. The last uses
+ * are kept in both modes (one more int store per use under LFU), so that back under an LRU policy
+ * a key's idle time is still right: go-redis's own test sets volatile-lfu for an OBJECT FREQ, sets
+ * noeviction back and expects the IDLETIME of a key it has just written to be about 0, not the
+ * server's uptime.
  */
 final class AccessClock {
 
@@ -49,8 +53,10 @@ final class AccessClock {
     private static final long NANOS_PER_MINUTE = 60 * NANOS_PER_SECOND;
 
     private final int[] lastUse = new int[SLOTS];
+    /** The LFU words, written under an LFU policy only. */
+    private final int[] counters = new int[SLOTS];
     private final long startNanos = System.nanoTime();
-    /** Whether slots count uses (an LFU policy) rather than keep the last one's second. */
+    /** Whether uses are counted too: an LFU policy is in force. */
     private volatile boolean lfu;
     /** Redis's lfu-log-factor: how much harder each step of the counter is to climb. */
     volatile int lfuLogFactor = 10;
@@ -72,14 +78,14 @@ final class AccessClock {
     }
 
     private void use(int slot, long nowNanos) {
+        lastUse[slot] = second(nowNanos);
         if (!lfu) {
-            lastUse[slot] = second(nowNanos);
             return;
         }
-        int word = lastUse[slot];
+        int word = counters[slot];
         int minute = minute(nowNanos);
         if (word == 0) {
-            lastUse[slot] = lfuWord(minute, LFU_INIT);
+            counters[slot] = lfuWord(minute, LFU_INIT);
             return;
         }
         int counter = decayed(word, minute);
@@ -89,17 +95,16 @@ final class AccessClock {
                 counter++;
             }
         }
-        lastUse[slot] = lfuWord(minute, counter);
+        counters[slot] = lfuWord(minute, counter);
     }
 
-    /**
-     * Counts uses (an LFU policy) or keeps last uses (any other); a change of mode clears every
-     * slot, so no key is judged by the other mode's numbers.
-     */
+    /** Counts uses (an LFU policy) besides keeping last uses; counting starts again from none. */
     void countUses(boolean on) {
         if (lfu != on) {
+            if (on) {
+                java.util.Arrays.fill(counters, 0);
+            }
             lfu = on;
-            java.util.Arrays.fill(lastUse, 0);
         }
     }
 
@@ -113,13 +118,13 @@ final class AccessClock {
      *     as OBJECT FREQ answers it; {@link #LFU_INIT} for a slot no key has used
      */
     int frequency(int db, byte[] key, long nowNanos) {
-        int word = lastUse[slot(hash(db, key))];
+        int word = counters[slot(hash(db, key))];
         return word == 0 ? LFU_INIT : decayed(word, minute(nowNanos));
     }
 
     /** RESTORE ... FREQ under an LFU policy: {@code key}'s counter is {@code freq} (0..255) now. */
     void restoredFrequency(int db, byte[] key, int freq, long nowNanos) {
-        lastUse[slot(hash(db, key))] = lfuWord(minute(nowNanos), freq);
+        counters[slot(hash(db, key))] = lfuWord(minute(nowNanos), freq);
     }
 
     private int decayed(int word, int minute) {

@@ -130,7 +130,7 @@ final class AclUsers {
             }
         }
         users.keySet().removeIf(n -> !n.equals(DEFAULT));
-        defaultUser.rules = loaded.getOrDefault(DEFAULT, AclRules.everything(ctx.config.requirePass()));
+        defaultUser.rules = loaded.getOrDefault(DEFAULT, AclRules.everything(ctx.requirePass));
         loaded.forEach((n, r) -> {
             if (!n.equals(DEFAULT)) {
                 users.put(n, new AclUser(n, r));

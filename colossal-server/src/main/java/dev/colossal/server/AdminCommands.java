@@ -386,10 +386,16 @@ final class AdminCommands {
         r.ok();
     }
 
-    /** CLIENT LIST's {@code flags=}: O for a monitor, P for a subscriber, b for a blocked client, N for none. */
-    private static String flags(Client x, boolean subscriber) {
+    /**
+     * CLIENT LIST's {@code flags=}, in Redis's order: O for a monitor, P for a subscriber, x inside
+     * MULTI, b for a blocked client, t when tracking (R its redirection broken, B broadcasting), N
+     * for none. go-redis's client-side cache tells its tracked connections by the t.
+     */
+    private static String flags(Client x, boolean subscriber, boolean multi, Tracking.Mode tracking) {
         String f = (x.monitor ? "O" : "") + (x.replica ? "S" : "") + (x.fromMaster ? "M" : "") + (subscriber ? "P" : "")
-                + (x.blockedBy != null || x.paused ? "b" : "");
+                + (multi ? "x" : "") + (x.blockedBy != null || x.paused ? "b" : "")
+                + (tracking != null ? "t" : "") + (tracking != null && x.trackingRedirBroken ? "R" : "")
+                + (tracking != null && tracking.bcast() ? "B" : "");
         return f.isEmpty() ? "N" : f;
     }
 
@@ -428,12 +434,14 @@ final class AdminCommands {
         int sub = s == null ? 0 : s.channels;
         int psub = s == null ? 0 : s.patterns;
         int ssub = s == null ? 0 : s.shardChannels;
+        Tracking.Mode tracking = x.tracking;
+        java.util.List<byte[][]> queued = x.queued; // another loop's client: read once
         return "id=" + x.id + " addr=" + x.address + " laddr=" + ctx.config.bind() + ":" + ctx.respPort
                 + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags="
-                + flags(x, sub + psub + ssub > 0) + " db=" + x.db + " sub=" + sub + " psub=" + psub + " ssub=" + ssub
-                + " multi=-1 qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
+                + flags(x, sub + psub + ssub > 0, queued != null, tracking) + " db=" + x.db + " sub=" + sub + " psub=" + psub + " ssub=" + ssub
+                + " multi=" + (queued == null ? -1 : queued.size()) + " qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
                 + x.reply.capacity + " rbp=0 obl=0 oll=0 omem=0 tot-mem=" + (x.inputCapacity + x.reply.capacity)
-                + " events=r cmd=" + x.lastCommand + " user=" + (x.user == null ? AclUsers.DEFAULT : x.user.name) + " redir=-1 resp="
+                + " events=r cmd=" + x.lastCommand + " user=" + (x.user == null ? AclUsers.DEFAULT : x.user.name) + " redir=" + (tracking == null ? -1 : tracking.redirect()) + " resp="
                 + x.reply.protocol + (x.libName == null ? "" : " lib-name=" + x.libName)
                 + (x.libVersion == null ? "" : " lib-ver=" + x.libVersion);
     }
@@ -449,7 +457,8 @@ final class AdminCommands {
         m.put("maxclients", Integer.toString(ctx.config.maxClients()));
         m.put("timeout", Integer.toString(ctx.config.idleTimeoutSeconds()));
         m.put("proto-max-bulk-len", Long.toString(ctx.config.maxBulkBytes()));
-        m.put("requirepass", ctx.config.requirePass() == null ? "" : ctx.config.requirePass());
+        String requirePass = ctx.requirePass;
+        m.put("requirepass", requirePass == null ? "" : requirePass);
         m.put("aclfile", ctx.aclFile == null ? "" : ctx.aclFile.toString());
         m.put("acllog-max-len", "128");
         m.put("acl-pubsub-default", "resetchannels");
@@ -556,6 +565,24 @@ final class AdminCommands {
             r.error(Errors.SYNTAX);
             return;
         }
+        // Redis looks every name up, in order, before it reads any value
+        Set<String> seen = new HashSet<>();
+        for (int i = 2; i < a.length; i += 2) {
+            String name = Args.lower(a[i]);
+            if (!RedisConfigNames.known(name)) {
+                r.error("ERR Unknown option or number of arguments for CONFIG SET - '" + Errors.text(a[i]) + "'");
+                return;
+            }
+            if (name.equals("databases")) {
+                // Immutable in Redis too, which answers this whatever the value; errors name the argument as given
+                r.error("ERR CONFIG SET failed (possibly related to argument '" + Errors.text(a[i]) + "') - can't set immutable config");
+                return;
+            }
+            if (!seen.add(name)) {
+                r.error("ERR CONFIG SET failed (possibly related to argument '" + Errors.text(a[i]) + "') - duplicate parameter");
+                return;
+            }
+        }
         boolean same = true;
         Map<String, Long> slowLogBounds = new LinkedHashMap<>();
         int keyspaceEvents = -1;
@@ -574,14 +601,10 @@ final class AdminCommands {
         Map<String, String> masterLogin = new LinkedHashMap<>();
         long backlogBytes = -1;
         long pingSeconds = -1;
-        Set<String> seen = new HashSet<>();
+        byte[] requirePass = null;
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
             String value = Errors.text(a[i + 1]);
-            if (!seen.add(name)) {
-                r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - duplicate parameter");
-                return;
-            }
             if (name.equals("slowlog-log-slower-than") || name.equals("slowlog-max-len")) {
                 OptionalLong bound = integer(name, a[i + 1], name.equals("slowlog-max-len") ? 0 : -1, Long.MAX_VALUE, r);
                 if (bound.isEmpty()) {
@@ -693,14 +716,13 @@ final class AdminCommands {
                 keyspaceEvents = flags;
                 continue;
             }
+            if (name.equals("requirepass")) {
+                requirePass = a[i + 1];
+                continue;
+            }
             if (name.equals("masterauth") || name.equals("masteruser")) {
                 masterLogin.put(name, value); // the link's next AUTH, at its next connection, as in Redis
                 continue;
-            }
-            if (name.equals("databases")) {
-                // Immutable in Redis too, which answers this whatever the value
-                r.error("ERR CONFIG SET failed (possibly related to argument 'databases') - can't set immutable config");
-                return;
             }
             if (name.equals("maxmemory") && bytesOrMinusOne(value) < 0) {
                 r.error("ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a"
@@ -802,10 +824,27 @@ final class AdminCommands {
             if (pingSeconds > 0) {
                 ctx.replicas.pingSeconds = pingSeconds;
             }
+            if (requirePass != null) {
+                requirePass(requirePass);
+            }
             r.ok();
         } else {
             r.error("ERR " + ServerConfig.NOT_SETTABLE);
         }
+    }
+
+    /**
+     * CONFIG SET requirepass, as Redis does it: the default user's passwords are reset to this one,
+     * or to nopass for an empty one; connections already authenticated stay so.
+     */
+    private void requirePass(byte[] password) {
+        byte[] op = password.length == 0 ? Args.bytes("nopass") : new byte[password.length + 1];
+        if (password.length > 0) {
+            op[0] = '>';
+            System.arraycopy(password, 0, op, 1, password.length);
+        }
+        ctx.acl.setUser(AclUsers.DEFAULT, new byte[][] {Args.bytes("resetpass"), op}, 0, null, ctx);
+        ctx.requirePass = password.length == 0 ? null : new String(password, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**

@@ -288,9 +288,6 @@ final class CommandTable {
             return;
         }
         int caching = c.caching;
-        if (c.queued == null && !spec.name().equals("client")) {
-            c.caching = 0; // CLIENT CACHING is for the next command only, or the transaction it starts
-        }
         boolean batch = ctx.tracking.active() && ctx.tracking.begin(c);
         boolean monitored = ctx.monitors.active() && name != LastCommand.NONE;
         if (monitored && Monitors.shownBefore(name)) {
@@ -345,6 +342,12 @@ final class CommandTable {
         }
         if (batch) {
             ctx.tracking.end();
+        }
+        if (c.queued == null && !c.inExec && !spec.name().equals("client")) {
+            // As in Redis, CLIENT CACHING is for the next command, or for every command of the
+            // transaction a MULTI right after it starts, until EXEC ends it: rueidis sends CLIENT
+            // CACHING YES, MULTI, PTTL k, GET k, EXEC for each read it caches.
+            c.caching = 0;
         }
         // EXEC ran its queued commands through here, each naming itself: Redis shows exec after.
         c.lastCommand = name;

@@ -62,6 +62,11 @@ final class ServerContext {
     final ListCollector collector;
     /** protected-mode: whether only loopback clients are served while the default user has no password ({@link ProtectedMode}). */
     volatile boolean protectedMode = true;
+    /**
+     * The password {@code --requirepass} gave, or CONFIG SET requirepass since (null: none): CONFIG
+     * GET, ACL LOAD's default user, protected mode and the HTTP API's bearer read it.
+     */
+    volatile String requirePass;
     /** hash-max-listpack-entries: fields a hash keeps in one value before it is bucketed ({@link StoredHash}); CONFIG SET changes it. */
     volatile long hashMaxListpackEntries = HashLayout.MAX_LISTPACK_ENTRIES;
     /** set-max-intset-entries: members a set keeps in one value before it is bucketed ({@link StoredSet}); CONFIG SET changes it. */
@@ -103,6 +108,7 @@ final class ServerContext {
         this.collector = new ListCollector(dbs);
         this.functions = FunctionLibraries.open(config.dataDir());
         this.acl = new AclUsers(config.requirePass());
+        this.requirePass = config.requirePass();
     }
 
     /**

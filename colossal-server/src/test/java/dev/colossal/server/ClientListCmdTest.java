@@ -1,12 +1,8 @@
 package dev.colossal.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,22 +32,16 @@ class ClientListCmdTest {
         for (String[] step : STEPS) {
             want.add(step[0] + " -> " + step[1]);
         }
-        try (ColossalServer server = TestServers.colossal(dir.resolve("data"))) {
-            assertEquals(want, shown(server.port()));
-        }
-        TestServers.onRedis(port -> assertEquals(want, shown(port), "redis-server"));
+        TestServers.sameOnBoth(dir.resolve("data"), want, ClientListCmdTest::shown);
     }
 
     /** Runs {@link #STEPS} on one connection, reading its cmd= from another's CLIENT LIST after each. */
     private static List<String> shown(int port) throws Exception {
         List<String> got = new ArrayList<>();
-        try (Wire doer = new Wire(port); Wire watcher = new Wire(port)) {
-            String id = doer.call("CLIENT", "ID").trim().substring(1);
-            Pattern cmd = Pattern.compile("(?m)^id=" + id + " .* cmd=(\\S+) ");
+        try (WatchedConnection w = new WatchedConnection(port)) {
             for (String[] step : STEPS) {
-                doer.call(step[0].split(" "));
-                Matcher m = cmd.matcher(watcher.call("CLIENT", "LIST"));
-                got.add(step[0] + " -> " + (m.find() ? m.group(1) : "no line"));
+                w.doer.call(step[0].split(" "));
+                got.add(step[0] + " -> " + w.field("cmd"));
             }
         }
         return got;

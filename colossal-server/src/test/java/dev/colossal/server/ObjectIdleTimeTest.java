@@ -11,7 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * OBJECT IDLETIME counts the seconds since a key's last use: a GET (the fast path) or any command
- * naming the key makes it 0 again, OBJECT itself does not, and RESTORE's IDLETIME sets it.
+ * naming the key makes it 0 again, OBJECT itself does not, a use under an LFU policy counts once
+ * the policy is LRU again, and RESTORE's IDLETIME sets it.
  */
 class ObjectIdleTimeTest {
 
@@ -39,6 +40,12 @@ class ObjectIdleTimeTest {
             assertEquals(0, idle(c, "a"), "GET used it");
             assertEquals(0, idle(c, "list"), "LLEN used it");
             assertEquals("$-1\r\n", c.call("OBJECT", "IDLETIME", "nosuch"));
+            // go-redis's own test: an LFU policy for an OBJECT FREQ, then back; the server is up 2 s by now
+            assertEquals("+OK\r\n", c.call("CONFIG", "SET", "maxmemory-policy", "volatile-lfu"));
+            c.call("GET", "a");
+            assertEquals(":5\r\n", c.call("OBJECT", "FREQ", "a"));
+            assertEquals("+OK\r\n", c.call("CONFIG", "SET", "maxmemory-policy", "noeviction"));
+            assertEquals(0, idle(c, "a"), "used under LFU: its last use is kept");
         }
     }
 

@@ -76,6 +76,23 @@ final class TestServers {
         void run(int port) throws Exception;
     }
 
+    /** What a run of requests against a server on {@code port} saw. */
+    @FunctionalInterface
+    interface PortRun<T> {
+        T run(int port) throws Exception;
+    }
+
+    /**
+     * Asserts that {@code run} sees {@code want} on a fresh Colossal in {@code data}, then on a fresh
+     * redis-server, the reference, where it is installed.
+     */
+    static <T> void sameOnBoth(Path data, T want, PortRun<T> run) throws Exception {
+        try (ColossalServer server = colossal(data)) {
+            org.junit.jupiter.api.Assertions.assertEquals(want, run.run(server.port()), "colossal");
+        }
+        onRedis(port -> org.junit.jupiter.api.Assertions.assertEquals(want, run.run(port), "redis-server"));
+    }
+
     /**
      * Runs {@code check} against a fresh redis-server, the reference, and stops it after; does
      * nothing (with {@link #redis}'s loud message) where redis-server is not installed.
