@@ -96,6 +96,17 @@ final class AclUsers {
     }
 
     /**
+     * CONFIG SET requirepass: as in Redis, the default user's passwords become this one alone
+     * ({@code nopass} for null); its other rules stay, and connections already in stay in.
+     */
+    synchronized void requirePass(String password) {
+        AclRules r = defaultUser.rules.copy();
+        r.apply(Args.bytes("resetpass"));
+        r.apply(password == null ? Args.bytes("nopass") : Args.bytes(">" + password));
+        defaultUser.rules = r;
+    }
+
+    /**
      * As Redis 7.0 does when a user's channels shrink: closes its connections subscribed to a
      * channel, shard channel or pattern the new rules no longer allow ({@code self} after its reply).
      */
@@ -130,7 +141,7 @@ final class AclUsers {
             }
         }
         users.keySet().removeIf(n -> !n.equals(DEFAULT));
-        defaultUser.rules = loaded.getOrDefault(DEFAULT, AclRules.everything(ctx.config.requirePass()));
+        defaultUser.rules = loaded.getOrDefault(DEFAULT, AclRules.everything(ctx.requirePass));
         loaded.forEach((n, r) -> {
             if (!n.equals(DEFAULT)) {
                 users.put(n, new AclUser(n, r));

@@ -123,7 +123,7 @@ final class HttpApi implements AutoCloseable {
             error(x, 403, ProtectedMode.DENIED);
             return;
         }
-        String pass = ctx.config.requirePass();
+        String pass = ctx.requirePass;
         String given = x.getRequestHeaders().getFirst("Authorization");
         if (pass != null && !("Bearer " + pass).equals(given)) {
             // As over RESP: no credentials is NOAUTH, wrong ones are AUTH's WRONGPASS.

@@ -32,6 +32,6 @@ final class ProtectedMode {
 
     /** @return whether the HTTP port refuses {@code remote} now: as RESP, for a server without requirepass */
     static boolean refusesHttp(ServerContext ctx, SocketAddress remote) {
-        return ctx.config.requirePass() == null && refuses(ctx, remote);
+        return ctx.requirePass == null && refuses(ctx, remote);
     }
 }

@@ -62,6 +62,10 @@ final class ServerContext {
     final ListCollector collector;
     /** protected-mode: whether only loopback clients are served while the default user has no password ({@link ProtectedMode}). */
     volatile boolean protectedMode = true;
+    /** requirepass: the default user's password, null for none; the flag's at start, CONFIG SET's since. */
+    volatile String requirePass;
+    /** timeout: seconds a connection may idle before it is closed, 0 never; the flag's at start, CONFIG SET's since. */
+    volatile int idleTimeoutSeconds;
     /** hash-max-listpack-entries: fields a hash keeps in one value before it is bucketed ({@link StoredHash}); CONFIG SET changes it. */
     volatile long hashMaxListpackEntries = HashLayout.MAX_LISTPACK_ENTRIES;
     /** set-max-intset-entries: members a set keeps in one value before it is bucketed ({@link StoredSet}); CONFIG SET changes it. */
@@ -103,6 +107,8 @@ final class ServerContext {
         this.collector = new ListCollector(dbs);
         this.functions = FunctionLibraries.open(config.dataDir());
         this.acl = new AclUsers(config.requirePass());
+        this.requirePass = config.requirePass();
+        this.idleTimeoutSeconds = config.idleTimeoutSeconds();
     }
 
     /**
