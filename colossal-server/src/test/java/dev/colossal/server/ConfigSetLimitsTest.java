@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,42 +23,42 @@ class ConfigSetLimitsTest {
 
     @Test
     void requirepassSetAtRunTimeHoldsNewConnectionsOnly() throws Exception {
-        int redisPort = TestServers.freePort();
-        Process redis = TestServers.redis(redisPort);
-        Assumptions.assumeTrue(redis != null, "redis-server not installed");
-        try (ColossalServer ours = TestServers.colossal(dir);
-             Wire theirAdmin = new Wire(redisPort);
-             Wire ourAdmin = new Wire(ours.port())) {
-            List<String> got = new ArrayList<>();
-            List<String> want = new ArrayList<>();
-            for (int side = 0; side < 2; side++) {
-                Wire admin = side == 0 ? theirAdmin : ourAdmin;
-                int port = side == 0 ? redisPort : ours.port();
-                List<String> out = side == 0 ? want : got;
-                out.add(admin.call("CONFIG", "SET", "requirepass", "s3cret"));
-                out.add(admin.call("CONFIG", "GET", "requirepass"));
-                out.add(admin.call("SET", "k", "v")); // the connection that set it stays in
-                try (Wire fresh = new Wire(port)) {
-                    out.add(fresh.call("GET", "k"));
-                    out.add(fresh.call("AUTH", "nope"));
-                    out.add(fresh.call("AUTH", "s3cret"));
-                    out.add(fresh.call("GET", "k"));
-                    out.add(fresh.call("AUTH", "default", "s3cret"));
-                }
-                out.add(admin.call("CONFIG", "SET", "requirepass", ""));
-                out.add(admin.call("CONFIG", "GET", "requirepass"));
-                try (Wire fresh = new Wire(port)) {
-                    out.add(fresh.call("GET", "k"));
-                    out.add(fresh.call("AUTH", "s3cret"));
-                }
+        TestServers.onRedis(redisPort -> {
+            try (ColossalServer ours = TestServers.colossal(dir);
+                 Wire theirAdmin = new Wire(redisPort);
+                 Wire ourAdmin = new Wire(ours.port())) {
+                requirepassSteps(redisPort, theirAdmin, ours.port(), ourAdmin);
             }
-            assertEquals(want, got);
-            assertEquals("-NOAUTH Authentication required.\r\n", got.get(3));
-            assertEquals("$1\r\nv\r\n", got.get(10), "no password after requirepass \"\"");
-        } finally {
-            redis.destroy();
-            redis.waitFor();
+        });
+    }
+
+    private static void requirepassSteps(int redisPort, Wire theirAdmin, int ourPort, Wire ourAdmin) throws Exception {
+        List<String> got = new ArrayList<>();
+        List<String> want = new ArrayList<>();
+        for (int side = 0; side < 2; side++) {
+            Wire admin = side == 0 ? theirAdmin : ourAdmin;
+            int port = side == 0 ? redisPort : ourPort;
+            List<String> out = side == 0 ? want : got;
+            out.add(admin.call("CONFIG", "SET", "requirepass", "s3cret"));
+            out.add(admin.call("CONFIG", "GET", "requirepass"));
+            out.add(admin.call("SET", "k", "v")); // the connection that set it stays in
+            try (Wire fresh = new Wire(port)) {
+                out.add(fresh.call("GET", "k"));
+                out.add(fresh.call("AUTH", "nope"));
+                out.add(fresh.call("AUTH", "s3cret"));
+                out.add(fresh.call("GET", "k"));
+                out.add(fresh.call("AUTH", "default", "s3cret"));
+            }
+            out.add(admin.call("CONFIG", "SET", "requirepass", ""));
+            out.add(admin.call("CONFIG", "GET", "requirepass"));
+            try (Wire fresh = new Wire(port)) {
+                out.add(fresh.call("GET", "k"));
+                out.add(fresh.call("AUTH", "s3cret"));
+            }
         }
+        assertEquals(want, got);
+        assertEquals("-NOAUTH Authentication required.\r\n", got.get(3));
+        assertEquals("$1\r\nv\r\n", got.get(10), "no password after requirepass \"\"");
     }
 
     @Test
