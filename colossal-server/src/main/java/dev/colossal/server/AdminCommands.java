@@ -455,7 +455,7 @@ final class AdminCommands {
         m.put("appendonly", "no");
         m.put("databases", Integer.toString(ctx.dbs.count()));
         m.put("maxclients", Integer.toString(ctx.config.maxClients()));
-        m.put("timeout", Integer.toString(ctx.config.idleTimeoutSeconds()));
+        m.put("timeout", Integer.toString(ctx.idleTimeoutSeconds));
         m.put("proto-max-bulk-len", Long.toString(ctx.config.maxBulkBytes()));
         String requirePass = ctx.requirePass;
         m.put("requirepass", requirePass == null ? "" : requirePass);
@@ -550,7 +550,9 @@ final class AdminCommands {
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s; lfu-log-factor and
-     * lfu-decay-time tune the {@link AccessClock}'s use counts; protected-mode is {@link ProtectedMode}'s. A maxmemory that is
+     * lfu-decay-time tune the {@link AccessClock}'s use counts; protected-mode is {@link ProtectedMode}'s; timeout is
+     * the idle seconds the {@link EventLoop}s close a connection after; requirepass replaces the default user's
+     * passwords ({@link AclUsers#requirePass}). A maxmemory that is
      * no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. masterauth and masteruser are the AUTH a replica's link sends at
      * its next connection ({@link MasterLink}). As in Redis, nothing is set unless every parameter can be.
@@ -602,6 +604,7 @@ final class AdminCommands {
         long backlogBytes = -1;
         long pingSeconds = -1;
         byte[] requirePass = null;
+        long idleTimeout = -1;
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
             String value = Errors.text(a[i + 1]);
@@ -660,6 +663,14 @@ final class AdminCommands {
                             + " inclusive"));
                     return;
                 }
+                continue;
+            }
+            if (name.equals("timeout")) {
+                OptionalLong v = integer(name, a[i + 1], 0, Integer.MAX_VALUE, r);
+                if (v.isEmpty()) {
+                    return;
+                }
+                idleTimeout = v.getAsLong();
                 continue;
             }
             if (name.equals("repl-ping-replica-period") || name.equals("repl-ping-slave-period")) {
@@ -823,6 +834,9 @@ final class AdminCommands {
             }
             if (pingSeconds > 0) {
                 ctx.replicas.pingSeconds = pingSeconds;
+            }
+            if (idleTimeout >= 0) {
+                ctx.idleTimeoutSeconds = (int) idleTimeout;
             }
             if (requirePass != null) {
                 requirePass(requirePass);

@@ -217,7 +217,7 @@ final class CommandTable {
     }
 
     /**
-     * Runs one request, in Redis's order of checks: unknown command, arity, authentication. Like
+     * Runs one request, in Redis's order of checks: unknown command or subcommand, arity, authentication. Like
      * Redis, counts a command once it ran (so INFO does not count itself), not a rejected one.
      */
     void execute(Client c, byte[][] args) {
@@ -228,6 +228,13 @@ final class CommandTable {
         if (spec == null) {
             c.queueRefused |= c.queued != null;
             r.error(Errors.unknownCommand(args));
+            return;
+        }
+        if (name.equals(LastCommand.NONE) && LastCommand.unknownSubcommand(spec, args)) {
+            // Refused before the ACL check (so a restricted user's probe, as redis-py's CLIENT
+            // MAINT_NOTIFICATIONS at connect, is not logged) and before MULTI queues it (EXECABORT)
+            c.queueRefused |= c.queued != null;
+            r.error(Errors.unknownSubcommand(args[1], spec.name().toUpperCase(java.util.Locale.ROOT)));
             return;
         }
         CommandStats stats = stats(spec, name);

@@ -221,7 +221,7 @@ final class EventLoop implements Runnable {
     }
 
     private void sweep(long now) {
-        long idle = TimeUnit.SECONDS.toNanos(ctx.config.idleTimeoutSeconds());
+        long idle = TimeUnit.SECONDS.toNanos(ctx.idleTimeoutSeconds);
         connections.removeIf(c -> {
             // Redis spares subscribers and monitors the idle timeout: they wait for messages, not to send commands
             boolean listens = c.client.pubsub || c.client.monitor;

@@ -36,6 +36,22 @@ final class LastCommand {
         return Map.copyOf(out);
     }
 
+    /** Subcommands this server answers that Redis 7.0 does not know (Redis 7.2's, which clients send at connect). */
+    private static final Set<String> ADDED = Set.of("client|setinfo", "client|no-touch");
+
+    /**
+     * @return whether {@code args} name a container's subcommand neither Redis 7.0 nor this server
+     *     knows, which Redis refuses as it looks the command up: before arity, ACL or a MULTI queue
+     */
+    static boolean unknownSubcommand(CommandSpec spec, byte[][] args) {
+        Set<String> subs = SUBCOMMANDS.get(spec.name());
+        if (subs == null || args.length < 2) {
+            return false;
+        }
+        String sub = Args.lower(args[1]);
+        return !subs.contains(sub) && !ADDED.contains(spec.name() + "|" + sub);
+    }
+
     /** @return whether {@code sub} is one of Redis 7.0's subcommands of {@code container} (any case) */
     static boolean isSubcommand(String container, byte[] sub) {
         Set<String> subs = SUBCOMMANDS.get(container);

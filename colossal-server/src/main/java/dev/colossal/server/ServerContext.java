@@ -67,6 +67,8 @@ final class ServerContext {
      * GET, ACL LOAD's default user, protected mode and the HTTP API's bearer read it.
      */
     volatile String requirePass;
+    /** timeout: seconds a connection may idle before it is closed, 0 never; the flag's at start, CONFIG SET's since. */
+    volatile int idleTimeoutSeconds;
     /** hash-max-listpack-entries: fields a hash keeps in one value before it is bucketed ({@link StoredHash}); CONFIG SET changes it. */
     volatile long hashMaxListpackEntries = HashLayout.MAX_LISTPACK_ENTRIES;
     /** set-max-intset-entries: members a set keeps in one value before it is bucketed ({@link StoredSet}); CONFIG SET changes it. */
@@ -109,6 +111,7 @@ final class ServerContext {
         this.functions = FunctionLibraries.open(config.dataDir());
         this.acl = new AclUsers(config.requirePass());
         this.requirePass = config.requirePass();
+        this.idleTimeoutSeconds = config.idleTimeoutSeconds();
     }
 
     /**
