@@ -82,10 +82,12 @@ final class AdminCommands {
      * either way, and a sync only hastens the kernel's write-back.
      */
     private void shutdown(Client c, byte[][] a, Reply r) {
+        boolean now = false;
         for (int i = 1; i < a.length; i++) {
             String option = new String(a[i], java.nio.charset.StandardCharsets.UTF_8).toLowerCase(java.util.Locale.ROOT);
             switch (option) {
-                case "nosave", "save", "now", "force" -> { }
+                case "nosave", "save", "force" -> { }
+                case "now" -> now = true;
                 case "abort" -> {
                     r.error("ERR No shutdown in progress.");
                     return;
@@ -96,6 +98,7 @@ final class AdminCommands {
                 }
             }
         }
+        ctx.shutdownNow |= now;
         ctx.shutdown.complete("client id=" + c.id + " addr=" + c.address);
     }
 
@@ -456,6 +459,7 @@ final class AdminCommands {
         m.put("databases", Integer.toString(ctx.dbs.count()));
         m.put("maxclients", Integer.toString(ctx.config.maxClients()));
         m.put("timeout", Integer.toString(ctx.idleTimeoutSeconds));
+        m.put("shutdown-timeout", Integer.toString(ctx.shutdownTimeoutSeconds));
         m.put("proto-max-bulk-len", Long.toString(ctx.config.maxBulkBytes()));
         String requirePass = ctx.requirePass;
         m.put("requirepass", requirePass == null ? "" : requirePass);
@@ -551,7 +555,8 @@ final class AdminCommands {
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s; lfu-log-factor and
      * lfu-decay-time tune the {@link AccessClock}'s use counts; protected-mode is {@link ProtectedMode}'s; timeout is
-     * the idle seconds the {@link EventLoop}s close a connection after; requirepass replaces the default user's
+     * the idle seconds the {@link EventLoop}s close a connection after, shutdown-timeout how long a
+     * stopping master waits for its replicas; requirepass replaces the default user's
      * passwords ({@link AclUsers#requirePass}). A maxmemory that is
      * no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. masterauth and masteruser are the AUTH a replica's link sends at
@@ -605,6 +610,7 @@ final class AdminCommands {
         long pingSeconds = -1;
         byte[] requirePass = null;
         long idleTimeout = -1;
+        long shutdownTimeout = -1;
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
             String value = Errors.text(a[i + 1]);
@@ -665,12 +671,16 @@ final class AdminCommands {
                 }
                 continue;
             }
-            if (name.equals("timeout")) {
+            if (name.equals("timeout") || name.equals("shutdown-timeout")) {
                 OptionalLong v = integer(name, a[i + 1], 0, Integer.MAX_VALUE, r);
                 if (v.isEmpty()) {
                     return;
                 }
-                idleTimeout = v.getAsLong();
+                if (name.equals("timeout")) {
+                    idleTimeout = v.getAsLong();
+                } else {
+                    shutdownTimeout = v.getAsLong();
+                }
                 continue;
             }
             if (name.equals("repl-ping-replica-period") || name.equals("repl-ping-slave-period")) {
@@ -837,6 +847,9 @@ final class AdminCommands {
             }
             if (idleTimeout >= 0) {
                 ctx.idleTimeoutSeconds = (int) idleTimeout;
+            }
+            if (shutdownTimeout >= 0) {
+                ctx.shutdownTimeoutSeconds = (int) shutdownTimeout;
             }
             if (requirePass != null) {
                 requirePass(requirePass);

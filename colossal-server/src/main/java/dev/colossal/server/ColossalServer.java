@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -348,6 +349,7 @@ public final class ColossalServer implements AutoCloseable {
                 }
                 // no master's command after the clients' last; clients' writes stay refused
                 ReplicationCheckpoint left = ctx.replica.halt();
+                awaitReplicas();
                 resp.close();
                 ctx.sweeper.close(); // before the maps close under it
                 ctx.collector.close();
@@ -364,6 +366,28 @@ public final class ColossalServer implements AutoCloseable {
                 closed = true;
                 closeLock.notifyAll();
             }
+        }
+    }
+
+    /**
+     * A master stopping lets its replicas catch up first, for {@code shutdown-timeout} seconds at
+     * most (SHUTDOWN NOW: not at all), its clients' writes held back meanwhile, as Redis 7.0 does.
+     */
+    private void awaitReplicas() {
+        int seconds = ctx.shutdownTimeoutSeconds;
+        if (ctx.shutdownNow || seconds == 0 || ctx.replicas.list().isEmpty()) {
+            return;
+        }
+        long millis = TimeUnit.SECONDS.toMillis(seconds);
+        ctx.pause.pause(millis, false);
+        try {
+            int behind = ctx.replicas.awaitCaughtUp(millis);
+            if (behind > 0) {
+                System.err.println("colossal: stopping with " + behind + " replica(s) still behind after shutdown-timeout "
+                        + seconds + " s: they sync in full when this server is back");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

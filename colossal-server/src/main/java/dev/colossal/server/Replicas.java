@@ -688,6 +688,35 @@ final class Replicas {
         }
     }
 
+    /**
+     * Before a master stops: waits up to {@code timeoutMillis} for every replica to say it has the
+     * whole stream, asking with REPLCONF GETACK every 100 ms, as Redis 7.0 waits
+     * {@code shutdown-timeout} for lagging replicas, so that a replica promoted after a planned stop
+     * has the last writes. The caller holds clients' writes back meanwhile.
+     *
+     * @return the replicas still behind when it gave up (0: all caught up)
+     */
+    int awaitCaughtUp(long timeoutMillis) throws InterruptedException {
+        if (relaying || replicas.isEmpty()) {
+            return 0;
+        }
+        long target = offset(); // acks count what came before each GETACK, so ours do not move it
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            int behind = replicas.size() - count(target);
+            if (behind <= 0 || System.nanoTime() - deadline >= 0) {
+                return Math.max(0, behind);
+            }
+            order.lock();
+            try {
+                sendOwn("REPLCONF", "GETACK", "*");
+            } finally {
+                order.unlock();
+            }
+            Thread.sleep(Math.min(100, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+        }
+    }
+
     /** @return the replicas now */
     List<Replica> list() {
         return List.copyOf(replicas);

@@ -69,6 +69,10 @@ final class ServerContext {
     volatile String requirePass;
     /** timeout: seconds a connection may idle before it is closed, 0 never; the flag's at start, CONFIG SET's since. */
     volatile int idleTimeoutSeconds;
+    /** shutdown-timeout: seconds a stopping master waits for its replicas to catch up (Redis's default 10). */
+    volatile int shutdownTimeoutSeconds = 10;
+    /** SHUTDOWN NOW asked for the stop: no wait for replicas. */
+    volatile boolean shutdownNow;
     /** hash-max-listpack-entries: fields a hash keeps in one value before it is bucketed ({@link StoredHash}); CONFIG SET changes it. */
     volatile long hashMaxListpackEntries = HashLayout.MAX_LISTPACK_ENTRIES;
     /** set-max-intset-entries: members a set keeps in one value before it is bucketed ({@link StoredSet}); CONFIG SET changes it. */
