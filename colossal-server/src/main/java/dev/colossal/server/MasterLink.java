@@ -285,13 +285,20 @@ final class MasterLink {
                     table.publish(master);
                 }
                 pending += size;
-                relayed.writeBytes(Replicas.encode(args));
+                byte[] encoded = Replicas.encode(args);
                 if (master.queued == null) {
                     state.offset += pending;
                     state.streamDb = master.db;
-                    relay.relay(relayed.toByteArray(), pending, state.offset);
-                    relayed.reset();
+                    if (relayed.size() == 0) {
+                        relay.relay(encoded, pending, state.offset); // one command, not a transaction's end
+                    } else {
+                        relayed.writeBytes(encoded);
+                        relay.relay(relayed.toByteArray(), pending, state.offset);
+                        relayed.reset();
+                    }
                     pending = 0;
+                } else {
+                    relayed.writeBytes(encoded);
                 }
             } finally {
                 relay.unlockOrder();

@@ -468,6 +468,9 @@ final class Replicas {
     /** Appends {@code resp} to the backlog and every replica's mailbox; holding this. */
     private void send(byte[] resp) {
         backlog.append(resp);
+        if (replicas.isEmpty()) {
+            return; // a replica with none of its own keeps its backlog only (for a resume after a promotion)
+        }
         Mailbox.Frame f = new Mailbox.Frame(0, resp, EMPTY);
         for (Replica x : replicas) {
             x.mailbox.offer(f);
@@ -476,18 +479,50 @@ final class Replicas {
 
     private static final byte[] EMPTY = {};
 
+    /**
+     * @return {@code args} as a RESP array of bulk strings, sized once and written in place: every
+     *     command a master sends and a replica relays passes through here
+     */
     static byte[] encode(byte[][] args) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        out.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        int size = 1 + digits(args.length) + 2;
         for (byte[] a : args) {
-            out.writeBytes(("$" + a.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.writeBytes(a);
-            out.writeBytes(CRLF);
+            size += 1 + digits(a.length) + 2 + a.length + 2;
         }
-        return out.toByteArray();
+        byte[] out = new byte[size];
+        int at = header(out, 0, (byte) '*', args.length);
+        for (byte[] a : args) {
+            at = header(out, at, (byte) '$', a.length);
+            System.arraycopy(a, 0, out, at, a.length);
+            at += a.length;
+            out[at++] = '\r';
+            out[at++] = '\n';
+        }
+        return out;
     }
 
-    private static final byte[] CRLF = {'\r', '\n'};
+    /** Writes {@code mark}, {@code n} in decimal and CRLF at {@code at}; @return where the next byte goes */
+    private static int header(byte[] out, int at, byte mark, int n) {
+        out[at] = mark;
+        int end = at + 1 + digits(n);
+        for (int i = end - 1, v = n; i > at; i--, v /= 10) {
+            out[i] = (byte) ('0' + v % 10);
+        }
+        out[end] = '\r';
+        out[end + 1] = '\n';
+        return end + 2;
+    }
+
+    /** @return the decimal digits of {@code n >= 0} */
+    private static int digits(int n) {
+        if (n < 10) {
+            return 1; // most argument counts and many lengths
+        }
+        int d = 2;
+        for (int v = n / 100; v > 0; v /= 10) {
+            d++;
+        }
+        return d;
+    }
 
     /**
      * Turns ordering on, if it is not yet, and waits for the writes that ran unordered to end.
