@@ -290,16 +290,23 @@ final class ListCommands {
                 r.integer(0);
                 return;
             }
-            long n = list.size();
-            for (long i = 0; i < n; i++) {
-                if (Arrays.equals(list.get(i), a[3])) {
-                    insertAt(list, after ? i + 1 : i, a[4]);
-                    ctx.events.fire(KeyspaceEvents.LIST, "linsert", c.db, a[1]);
-                    r.integer(list.size());
-                    return;
+            long[] pivot = {-1};
+            long[] index = {0};
+            list.scan(false, (b, o, n) -> {
+                if (Arrays.equals(b, o, o + n, a[3], 0, a[3].length)) {
+                    pivot[0] = index[0];
+                    return true;
                 }
+                index[0]++;
+                return false;
+            });
+            if (pivot[0] < 0) {
+                r.integer(-1);
+                return;
             }
-            r.integer(-1);
+            insertAt(list, after ? pivot[0] + 1 : pivot[0], a[4]);
+            ctx.events.fire(KeyspaceEvents.LIST, "linsert", c.db, a[1]);
+            r.integer(list.size());
         } finally {
             l.unlock();
         }
@@ -419,20 +426,22 @@ final class ListCommands {
             // Redis 7.0 negates a rank of LONG_MIN into itself, which every match count reaches: Math.abs does the same
             long want = Math.abs(rank);
             long n = list.size();
+            long limit = maxlen;
+            long wanted = count;
             List<Long> found = new ArrayList<>();
-            long matches = 0;
-            for (long index = 0; index < n && (maxlen == 0 || index < maxlen); index++) {
-                long i = fromTail ? n - 1 - index : index;
-                if (Arrays.equals(list.get(i), a[2])) {
-                    matches++;
-                    if (matches >= want) {
-                        found.add(i);
-                        if (count == -1 || (count != 0 && matches - want + 1 >= count)) {
-                            break;
-                        }
-                    }
+            long[] seen = {0, 0}; // elements looked at, matches
+            list.scan(fromTail, (b, o, len) -> {
+                if (limit != 0 && seen[0] >= limit) {
+                    return true;
                 }
-            }
+                long i = fromTail ? n - 1 - seen[0] : seen[0];
+                seen[0]++;
+                if (Arrays.equals(b, o, o + len, a[2], 0, a[2].length) && ++seen[1] >= want) {
+                    found.add(i);
+                    return wanted == -1 || (wanted != 0 && seen[1] - want + 1 >= wanted);
+                }
+                return false;
+            });
             if (count != -1) {
                 r.array(found.size());
                 found.forEach(r::integer);

@@ -109,26 +109,6 @@ final class ListElements implements AutoCloseable {
         ElementReads.mine().reply(map, id, from, to, r);
     }
 
-    /**
-     * Removes the element at {@code position} of collection {@code id}, appending it to {@code r} as
-     * a bulk reply: a pop's read and removal in one lookup.
-     *
-     * @throws IllegalStateException if it is missing: the element map is damaged
-     */
-    void take(long id, long position, Reply r) {
-        ElementReads.mine().take(map, id, position, r);
-    }
-
-    /**
-     * Removes the element at {@code position} of collection {@code id}.
-     *
-     * @return its bytes
-     * @throws IllegalStateException if it is missing: the element map is damaged
-     */
-    byte[] take(long id, long position) {
-        return ElementReads.mine().take(map, id, position);
-    }
-
     void put(long id, long position, byte[] element) {
         map.put(ListLayout.elementKey(id, position), element);
         MemoryBudget b = budget;
@@ -238,6 +218,11 @@ final class ListElements implements AutoCloseable {
     long scan(long cursor, int count, BiPredicate<MemorySegment, MemorySegment> filter,
               Consumer<dev.colossal.map.MapCorruptedException> damaged) {
         return map.scan(cursor, count, filter, (k, v) -> { }, damaged);
+    }
+
+    /** @return the file */
+    Path path() {
+        return map.path();
     }
 
     /** @return the entries: elements and roots */

@@ -5,10 +5,11 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Layout of a list: a small header under the user's key in the database's map, and one entry per
- * element in the database's element map ({@link ListElements}), so that a push or a pop writes
- * two small entries whatever the list's length; or, while the list is small, its elements packed
- * behind the header in the same entry, so that a push or a pop writes one.
+ * Layout of a list: while it is small, its elements packed behind a header under the user's key
+ * in the database's map, so that a push or a pop writes one entry; once big, a header holding its
+ * first and last elements packed (its head and tail runs) and the rest in nodes of packed elements
+ * in the database's element map ({@link ListElements}), so that a push or a pop still writes the
+ * header alone but now and then, and a range reads a node per run of elements.
  *
  * <pre>
  *  Header: the payload of a stored value of type {@link StoredValue#LIST} (after its flags and expiry)
@@ -23,13 +24,25 @@ import java.nio.ByteOrder;
  *
  *  Packed list: the same fields (id and first 0), then every element, when they fit in
  *  PACKED_COUNT elements of PACKED_BYTES bytes together (lengths included), or are one element of
- *  PACKED_ONE_BYTES at most; a header longer than 32 bytes is a packed list's
+ *  PACKED_ONE_BYTES at most; a header longer than 32 bytes with id 0 is a packed list's
  *  32               36                 36 + n           40 + n
  *  +----------------+------------------+----------------+-------------
  *  | n (4, BE)      | element 0 bytes  | length (4, BE) | element 1 ...
  *  +----------------+------------------+----------------+-------------
  *
+ *  Big list (since format 2): a header longer than 32 bytes whose id is not 0; its elements are a
+ *  head run, then nodes [headNode, endNode) in the element map, then a tail run, in list order
+ *  0       8          16      24     32         40            44            48
+ *  +-------+----------+-------+------+----------+-------------+-------------+-----------+-----------+
+ *  | id    | headNode | count | sets | endNode  | headCount   | tailCount   | head run  | tail run  |
+ *  +-------+----------+-------+------+----------+-------------+-------------+-----------+-----------+
+ *  runs packed as above; a push writes the header alone until its run passes RUN_BYTES, when the
+ *  run goes to a node of its own (headNode - 1 or endNode) and the push starts a new one
+ *  Node entry (element map):     key = id (8) | node (8),     value = elements packed as above
+ *
  *  Element entry (element map):  key = id (8) | position (8), value = the element's bytes
+ *  (lists of 32-byte headers, written before big lists had nodes: read, and rewritten as a big
+ *  list by their first change)
  *  Root entry (element map):     key = id (8),                value = its owners:
  *  +-------------------+-----------+-------------------+-----------+
  *  | length (4, BE)    | owner key | length (4, BE)    | owner key | ...
@@ -48,6 +61,19 @@ final class ListLayout {
     static final int COUNT_OFFSET = FIRST_OFFSET + Long.BYTES;
     static final int SETS_OFFSET = COUNT_OFFSET + Long.BYTES;
     static final int HEADER_LENGTH = SETS_OFFSET + Long.BYTES;
+
+    static final int HEAD_NODE_OFFSET = FIRST_OFFSET;
+    static final int END_NODE_OFFSET = HEADER_LENGTH;
+    static final int HEAD_COUNT_OFFSET = END_NODE_OFFSET + Long.BYTES;
+    static final int TAIL_COUNT_OFFSET = HEAD_COUNT_OFFSET + Integer.BYTES;
+    static final int NODES_HEADER_LENGTH = TAIL_COUNT_OFFSET + Integer.BYTES;
+    /**
+     * The bytes a big list's run takes (lengths included) before the next push moves it to a node:
+     * every push rewrites the header with both runs, and every range reads one node per run.
+     */
+    static final int RUN_BYTES = 256;
+    /** An element that takes more than this (its length included) is a node of its own at once, never copied through a run. */
+    static final int OWN_NODE_BYTES = RUN_BYTES / 2;
 
     static final int ROOT_KEY_LENGTH = Long.BYTES;
     static final int POSITION_OFFSET = ROOT_KEY_LENGTH;
@@ -84,6 +110,21 @@ final class ListLayout {
         LONG_BE.set(h, COUNT_OFFSET, count);
         LONG_BE.set(h, SETS_OFFSET, sets);
         return h;
+    }
+
+    /** @return whether a list header of {@code length} bytes at {@code at} of {@code b} is a big list's ({@link #NODES_HEADER_LENGTH}) */
+    static boolean hasNodes(byte[] b, int at, int length) {
+        return length >= NODES_HEADER_LENGTH && getLong(b, at + ID_OFFSET) != 0;
+    }
+
+    /** @return the int at {@code at} of {@code b} */
+    static int getInt(byte[] b, int at) {
+        return (int) INT_BE.get(b, at);
+    }
+
+    /** Writes {@code v} at {@code at} of {@code b}, big-endian. */
+    static void putInt(byte[] b, int at, int v) {
+        INT_BE.set(b, at, v);
     }
 
     /** @return the long at {@code at} of {@code b} */

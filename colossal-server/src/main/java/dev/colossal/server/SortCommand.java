@@ -199,8 +199,8 @@ final class SortCommand {
         }
         if (type == StoredValue.LIST) {
             StoredList l = StoredList.read(db, key);
-            for (long i = 0; l != null && i < l.size(); i++) {
-                all.add(l.get(i));
+            if (l != null) {
+                all.addAll(l.range(0, l.size()));
             }
         } else if (type == StoredValue.SET) {
             all.addAll(SetCommands.members(db, key, e));

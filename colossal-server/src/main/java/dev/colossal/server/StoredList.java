@@ -6,18 +6,18 @@ import java.util.List;
 
 /**
  * One list as a command sees it under its key's lock: its header ({@link ListLayout}) read once,
- * changed in memory, and written back as the commit point of each change. The order of writes is
- * what makes a kill at any moment leave a list that reads right: a push writes its elements, then
- * the header; a pop or a trim writes the header, then removes the elements it dropped; a change in
- * the middle writes the whole new list under a new id, then switches the header to it. What a
- * crash leaves behind is garbage {@link ListCollector} frees, never a hole or a wrong element.
+ * changed in memory, and written back as the commit point of each change. A small list is packed:
+ * its elements ride in the header itself, so a push or a pop onto it is one read and one write of
+ * one entry, and a range is one read. A write that would take it past
+ * {@link ListLayout#PACKED_COUNT} elements or {@link ListLayout#PACKED_BYTES} bytes (one element:
+ * {@link ListLayout#PACKED_ONE_BYTES}) makes it a big list ({@link ListNodes}): nodes in the element
+ * map under a new id, written before the header that holds them, with the list's ends still in
+ * the header; a push keeps a list big until it is emptied or rewritten whole (LINSERT, LREM),
+ * which packs it if it fits. What a crash leaves behind is garbage {@link ListCollector} frees,
+ * never a hole or a wrong element.
  *
- * <p>A small list is packed: its elements ride in the header itself ({@link ListLayout}), so a push
- * or a pop onto it is one read and one write of one entry, and a range is one read. A write that
- * would take it past {@link ListLayout#PACKED_COUNT} elements or {@link ListLayout#PACKED_BYTES}
- * bytes (one element: {@link ListLayout#PACKED_ONE_BYTES}) moves the elements to the element map
- * first, under a new id, committed with the header as any change in the middle is; a push keeps a
- * list unpacked until it is emptied or rewritten whole (LINSERT, LREM), which packs it if it fits.
+ * <p>A list written before big lists had nodes (a 32-byte header, one element-map entry per
+ * element) is read as it is, and made a big list by its first change, in that change's commit.
  */
 final class StoredList {
 
@@ -27,8 +27,12 @@ final class StoredList {
     private final KeyValueStore store;
     private final byte[] key;
     private ListElements elements;
+    /** A big list's state; null for a packed one and one of a 32-byte header. */
+    private ListNodes nodes;
+    /** A 32-byte header's collection id and first position (0 otherwise). */
     private long id;
     private long first;
+    /** A packed list's or a 32-byte header's count and LSETs (a big list's are in {@link #nodes}). */
     private long count;
     private long sets;
     private long expireAt = StoredValue.NO_EXPIRY;
@@ -71,12 +75,17 @@ final class StoredList {
                     + ", under " + ListLayout.HEADER_LENGTH + ": the map file is damaged; run 'colossal repair'");
         }
         byte[] b = e.array();
+        l.expireAt = e.expireAtMillis();
+        l.exists = true;
+        if (ListLayout.hasNodes(b, e.offset(), e.length())) {
+            l.elements = ListElements.of(store, key, "list");
+            l.nodes = ListNodes.read(l.elements, b, e.offset(), e.length());
+            return l;
+        }
         l.id = ListLayout.getLong(b, e.offset() + ListLayout.ID_OFFSET);
         l.first = ListLayout.getLong(b, e.offset() + ListLayout.FIRST_OFFSET);
         l.count = ListLayout.getLong(b, e.offset() + ListLayout.COUNT_OFFSET);
         l.sets = ListLayout.getLong(b, e.offset() + ListLayout.SETS_OFFSET);
-        l.expireAt = e.expireAtMillis();
-        l.exists = true;
         if (e.length() > ListLayout.HEADER_LENGTH) {
             l.packed = b;
             l.packedAt = e.offset();
@@ -86,31 +95,27 @@ final class StoredList {
             }
             return l;
         }
-        l.elements = store.elements(false);
-        if (l.elements == null) {
-            throw new IllegalStateException("list under a key of length=" + key.length + " has no element map file "
-                    + ListElements.fileFor(store.path()) + ": was it deleted? DEL the key");
-        }
+        l.elements = ListElements.of(store, key, "list");
         return l;
     }
 
     long size() {
-        return count;
+        return nodes != null ? nodes.count() : count;
     }
 
-    /** @return whether the elements are packed into the header, not entries of the element map */
+    /** @return whether the elements are packed into the header, not in the element map */
     boolean packed() {
         return packed != null;
     }
 
-    /** @return the collection id of an unpacked list's elements (0 for a packed list) */
-    long id() {
-        return id;
+    /** @return whether this is a big list: nodes in the element map, its ends in the header */
+    boolean big() {
+        return nodes != null;
     }
 
-    /** @return an unpacked list's position of element 0 (0 for a packed list) */
-    long first() {
-        return first;
+    /** @return the entries it has in the element map: a big list's nodes and root, a 32-byte header's elements and root, none for a packed list */
+    long elementEntries() {
+        return nodes != null ? nodes.nodes() + 1 : packed != null ? 0 : count + 1;
     }
 
     /** @return element {@code index}, {@code 0 <= index < size()} */
@@ -118,6 +123,9 @@ final class StoredList {
         if (packed != null) {
             int at = packedOffset(index);
             return Arrays.copyOfRange(packed, at + ListLayout.PACKED_LENGTH_BYTES, at + ListLayout.packedSize(packed, at));
+        }
+        if (nodes != null) {
+            return nodes.get(index);
         }
         byte[] v = elements.get(id, first + index);
         if (v == null) {
@@ -127,8 +135,30 @@ final class StoredList {
         return v;
     }
 
+    /**
+     * Hands the elements to {@code test} from the head, or from the tail if {@code fromTail}, until
+     * it answers true (LPOS, LINSERT's pivot): a big list reads each node once.
+     */
+    void scan(boolean fromTail, PackedRun.ElementTest test) {
+        if (nodes != null) {
+            nodes.scan(fromTail, test);
+            return;
+        }
+        long n = size();
+        for (long k = 0; k < n; k++) {
+            byte[] v = get(fromTail ? n - 1 - k : k);
+            if (test.test(v, 0, v.length)) {
+                return;
+            }
+        }
+    }
+
     /** Appends elements {@code [from, to)} to {@code r}, in order, each a bulk reply. */
     void reply(long from, long to, Reply r) {
+        if (nodes != null) {
+            nodes.forEach(from, to, r::bulk);
+            return;
+        }
         if (packed == null) {
             elements.reply(id, first + from, first + to, r);
             return;
@@ -149,6 +179,10 @@ final class StoredList {
                 out.add(Arrays.copyOfRange(packed, at + ListLayout.PACKED_LENGTH_BYTES, at + next));
                 at += next;
             }
+            return out;
+        }
+        if (nodes != null) {
+            nodes.forEach(from, to, (b, o, l) -> out.add(Arrays.copyOfRange(b, o, o + l)));
             return out;
         }
         for (long i = from; i < to; i++) {
@@ -217,22 +251,12 @@ final class StoredList {
                 commitPacked(b, 0, b.length);
                 return;
             }
-            unpack();
         }
-        long f = first;
-        long n = count;
+        toNodes();
         for (int i = from; i < to; i++) {
-            if (left) {
-                elements.put(id, --f, values[i]);
-            } else {
-                elements.put(id, f + n, values[i]);
-            }
-            n++;
+            nodes.push(left, values[i]);
         }
-        first = f;
-        count = n;
         commit();
-        exists = true;
     }
 
     void push(boolean left, byte[] value) {
@@ -241,12 +265,10 @@ final class StoredList {
 
     /**
      * Removes and returns up to {@code n} elements from the head ({@code left}) or the tail, in the
-     * order popped. Each is read as it is removed, after the header's commit: a kill in between
-     * leaves the rest as garbage outside the header's range, and a damaged map's missing element
-     * fails the pop as a read would have.
+     * order popped: the header without them is written, then the nodes they emptied are removed.
      */
     List<byte[]> pop(boolean left, long n) {
-        long k = Math.min(n, count);
+        long k = Math.min(n, size());
         if (packed != null) {
             List<byte[]> out = range(left ? 0 : count - k, left ? k : count);
             if (!left) {
@@ -255,15 +277,10 @@ final class StoredList {
             dropPacked(left, k);
             return out;
         }
-        long from = left ? first : first + count - 1;
-        shrink(left, k);
+        toNodes();
         List<byte[]> out = new ArrayList<>((int) Math.min(k, 1 << 16));
-        for (long i = 0; i < k; i++) {
-            out.add(elements.take(id, left ? from + i : from - i));
-        }
-        if (count == 0) {
-            elements.removeRoot(id);
-        }
+        nodes.take(left, k, out);
+        commit();
         return out;
     }
 
@@ -273,16 +290,10 @@ final class StoredList {
             dropPacked(left, 1);
             return v;
         }
-        long p = left ? first : first + count - 1;
-        shrink(left, 1);
-        byte[] v = elements.take(id, p);
-        if (count == 0) {
-            elements.removeRoot(id);
-        }
-        return v;
+        return pop(left, 1).get(0);
     }
 
-    /** Pops one element from the head ({@code left}) or the tail into {@code r}, a bulk reply copied by the map. */
+    /** Pops one element from the head ({@code left}) or the tail into {@code r}, as a bulk reply. */
     void pop(boolean left, Reply r) {
         if (packed != null) {
             byte[] b = packed;
@@ -292,21 +303,7 @@ final class StoredList {
             r.bulk(b, at + ListLayout.PACKED_LENGTH_BYTES, size - ListLayout.PACKED_LENGTH_BYTES);
             return;
         }
-        long p = left ? first : first + count - 1;
-        shrink(left, 1);
-        elements.take(id, p, r);
-        if (count == 0) {
-            elements.removeRoot(id);
-        }
-    }
-
-    /** Drops {@code k <= size()} elements from the head ({@code left}) or the tail of the header, and commits it. */
-    private void shrink(boolean left, long k) {
-        if (left) {
-            first += k;
-        }
-        count -= k;
-        commit();
+        r.bulk(pop(left));
     }
 
     /** Overwrites element {@code index}, then counts the LSET in the header, for WATCH to see. */
@@ -318,8 +315,8 @@ final class StoredList {
             replaceAll(all);
             return;
         }
-        elements.put(id, first + index, value);
-        sets++;
+        toNodes();
+        nodes.set(index, value);
         commit();
     }
 
@@ -339,36 +336,30 @@ final class StoredList {
             }
             return;
         }
-        long oldFirst = first;
-        long oldCount = count;
+        toNodes();
         if (from >= to) {
-            first = oldFirst;
+            ListNodes gone = nodes;
+            nodes = null;
             count = 0;
-        } else {
-            first = oldFirst + from;
-            count = to - from;
+            commit();
+            gone.drop();
+            return;
         }
+        long after = nodes.count() - to;
+        nodes.take(true, from, null);
+        nodes.take(false, after, null);
         commit();
-        for (long p = oldFirst; p < oldFirst + oldCount; p++) {
-            if (count == 0 || p < first || p >= first + count) {
-                elements.remove(id, p);
-            }
-        }
-        if (count == 0) {
-            elements.removeRoot(id);
-        }
     }
 
     /** Makes {@code all} the list's elements: written under a new id, then the header switched to it, then the old ones freed. */
     void replaceAll(List<byte[]> all) {
-        boolean wasPacked = packed != null || !exists;
-        long oldId = id;
-        long oldFirst = first;
-        long oldCount = count;
+        Runnable freeOld = freeOld();
         long bytes = ListLayout.HEADER_LENGTH;
         for (byte[] v : all) {
             bytes += ListLayout.PACKED_LENGTH_BYTES + v.length;
         }
+        long lsets = nodes != null ? nodes.sets() : sets;
+        nodes = null;
         if (all.isEmpty()) {
             count = 0;
             commit();
@@ -379,25 +370,30 @@ final class StoredList {
                 at = ListLayout.putPacked(b, at, v, 0, v.length);
             }
             count = all.size();
+            sets = lsets;
             commitPacked(b, 0, b.length);
         } else {
-            if (elements == null) {
-                elements = store.elements(true);
-            }
+            elements = store.elements(true);
+            nodes = ListNodes.create(elements, key, all, lsets);
             packed = null;
-            id = elements.newId(key);
-            elements.wrote();
-            first = 0;
-            count = 0;
-            for (byte[] v : all) {
-                elements.put(id, count++, v);
-                elements.wrote();
-            }
             commit();
         }
-        if (!wasPacked) {
-            elements.drop(oldId, oldFirst, oldFirst + oldCount);
+        freeOld.run();
+    }
+
+    /** @return what frees this list's elements in the element map once a header no longer holds them */
+    private Runnable freeOld() {
+        if (nodes != null) {
+            return nodes::drop;
         }
+        if (packed != null || !exists) {
+            return () -> { };
+        }
+        ListElements e = elements;
+        long oldId = id;
+        long oldFirst = first;
+        long oldCount = count;
+        return () -> e.drop(oldId, oldFirst, oldFirst + oldCount);
     }
 
     /**
@@ -410,13 +406,8 @@ final class StoredList {
             return;
         }
         ListElements dst = to.elements(true);
-        long newId = dst.newId(toKey);
-        dst.wrote();
-        for (long i = 0; i < count; i++) {
-            dst.put(newId, i, get(i));
-            dst.wrote();
-        }
-        to.set(toKey, ListLayout.header(newId, 0, count, 0), 0, ListLayout.HEADER_LENGTH, at, StoredValue.LIST);
+        byte[] h = nodes != null ? nodes.copyTo(dst, toKey) : ListNodes.create(dst, toKey, range(0, count), 0).header();
+        to.set(toKey, h, 0, h.length, at, StoredValue.LIST);
     }
 
     /** RENAME of this list to {@code toKey}: only the header moves, whole or not at all after a kill ({@link HeaderRename}). */
@@ -426,16 +417,16 @@ final class StoredList {
             store.delete(key);
             return;
         }
-        HeaderRename.run(store, elements, id, key, toKey, () -> store.set(toKey, ListLayout.header(id, first, count, sets), 0,
-                ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST));
+        byte[] h = nodes != null ? nodes.header() : ListLayout.header(id, first, count, sets);
+        HeaderRename.run(store, elements, nodes != null ? nodes.id() : id, key, toKey,
+                () -> store.set(toKey, h, 0, h.length, expireAt, StoredValue.LIST));
     }
 
     /** Removes the list: its header, then its elements and root (DEL may free at once what the collector would later). */
     void delete() {
+        Runnable freeOld = freeOld();
         store.delete(key);
-        if (packed == null) {
-            elements.drop(id, first, first + count);
-        }
+        freeOld.run();
         exists = false;
     }
 
@@ -455,15 +446,44 @@ final class StoredList {
 
     /**
      * Writes the header: the commit point of every change, or the key's removal once the list is
-     * empty, whose caller then removes the elements and the root itself.
+     * empty; then removes what a big list's change emptied.
      */
     private void commit() {
-        if (count == 0) {
+        if (size() == 0) {
             store.deleteHeader(key);
             exists = false;
+        } else if (nodes != null) {
+            byte[] h = nodes.header();
+            store.set(key, h, 0, h.length, expireAt, StoredValue.LIST);
+            exists = true;
         } else {
-            store.set(key, ListLayout.header(id, first, count, sets), 0, ListLayout.HEADER_LENGTH, expireAt, StoredValue.LIST);
+            throw new IllegalStateException("only a big list's header is written by commit");
         }
+        if (nodes != null) {
+            nodes.removeTaken();
+        }
+        afterCommit.run();
+        afterCommit = () -> { };
+    }
+
+    /** What the next {@link #commit} runs after the header's write: freeing a 32-byte header's elements once a big list replaced them. */
+    private Runnable afterCommit = () -> { };
+
+    /**
+     * Makes this list a big one in memory, uncommitted, if it is not: a packed list's elements or a
+     * 32-byte header's go to nodes under a new id, which the change that follows commits with its
+     * own, or a crash leaves as garbage.
+     */
+    private void toNodes() {
+        if (nodes != null) {
+            return;
+        }
+        Runnable freeOld = freeOld();
+        List<byte[]> all = range(0, count);
+        elements = store.elements(true);
+        nodes = ListNodes.create(elements, key, all, sets);
+        packed = null;
+        afterCommit = freeOld;
     }
 
     /**
@@ -496,23 +516,6 @@ final class StoredList {
         byte[] b = new byte[ListLayout.HEADER_LENGTH + end - start];
         System.arraycopy(packed, start, b, ListLayout.HEADER_LENGTH, end - start);
         commitPacked(b, 0, b.length);
-    }
-
-    /**
-     * Moves a packed list's elements into the element map under a new id, uncommitted: the write
-     * that follows commits them with its own change, or a crash leaves them as garbage.
-     */
-    private void unpack() {
-        List<byte[]> all = range(0, count);
-        elements = store.elements(true);
-        id = elements.newId(key);
-        elements.wrote();
-        first = 0;
-        for (int i = 0; i < all.size(); i++) {
-            elements.put(id, i, all.get(i));
-            elements.wrote();
-        }
-        packed = null;
     }
 
     private static boolean fitsPacked(long elements, long headerBytes) {

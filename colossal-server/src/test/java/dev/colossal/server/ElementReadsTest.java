@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * LRANGE's replies copied by the element map straight into the reply buffer: byte for byte what
- * a bulk reply of each element is, for elements of every header length, ones larger than the
- * buffer, and a damaged map's missing element told as damage, not answered as a short reply.
+ * LRANGE's replies of a list stored one element per entry (as servers before big lists' nodes
+ * stored it) copied by the element map straight into the reply buffer: byte for byte what a bulk
+ * reply of each element is, for elements of every header length, ones larger than the buffer, and
+ * a damaged map's missing element told as damage, not answered as a short reply.
  */
 class ElementReadsTest {
 
@@ -30,10 +31,8 @@ class ElementReadsTest {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
             List<byte[]> values = pushed(store, key, SIZES);
-            StoredList.readOrEmpty(store, key).push(true, "head".getBytes());
-            values.addFirst("head".getBytes());
             StoredList list = StoredList.read(store, key);
-            for (int[] span : new int[][] {{0, values.size()}, {3, 11}, {9, 10}, {5, 5}}) {
+            for (int[] span : new int[][] {{0, values.size()}, {3, 11}, {9, 10}, {5, 5}, {12, 13}}) {
                 byte[] want = Reply.capture(2, r -> values.subList(span[0], span[1]).forEach(r::bulk));
                 byte[] got = Reply.capture(2, r -> list.reply(span[0], span[1], r));
                 assertArrayEquals(want, got, "elements [" + span[0] + ", " + span[1] + ")");
@@ -41,16 +40,42 @@ class ElementReadsTest {
         }
     }
 
-    /** @return elements of each size of {@code sizes}, each of its own letter, pushed to the tail of the list under {@code key} */
+    /**
+     * @return elements of each size of {@code sizes}, each of its own letter, stored as the list
+     *         under {@code key} the way a server before big lists' nodes stored a list too big to
+     *         pack: a 32-byte header and one element-map entry per element
+     */
     static List<byte[]> pushed(KeyValueStore store, byte[] key, int[] sizes) {
+        List<byte[]> values = lettered(sizes);
+        storeUnnoded(store, key, values);
+        return values;
+    }
+
+    /** @return an element of each size of {@code sizes}, each of its own letter */
+    static List<byte[]> lettered(int[] sizes) {
         List<byte[]> values = new ArrayList<>();
         for (int i = 0; i < sizes.length; i++) {
             byte[] v = new byte[sizes[i]];
             Arrays.fill(v, (byte) ('a' + i));
             values.add(v);
         }
-        StoredList.readOrEmpty(store, key).push(false, values.toArray(new byte[0][]), 0, values.size());
         return values;
+    }
+
+    /** Stores {@code values} as the list under {@code key} with a 32-byte header and one element-map entry per element. */
+    static void storeUnnoded(KeyValueStore store, byte[] key, List<byte[]> values) {
+        ListElements elements = store.elements(true);
+        long id = elements.newId(key);
+        for (int i = 0; i < values.size(); i++) {
+            elements.put(id, i, values.get(i));
+        }
+        store.set(key, ListLayout.header(id, 0, values.size(), 0), 0, ListLayout.HEADER_LENGTH, StoredValue.NO_EXPIRY, StoredValue.LIST);
+    }
+
+    /** @return the collection id of the list of a 32-byte header under {@code key} */
+    static long idOf(KeyValueStore store, byte[] key) {
+        KeyValueStore.Entry e = store.get(key);
+        return ListLayout.getLong(e.array(), e.offset() + ListLayout.ID_OFFSET);
     }
 
     /** @return an element that alone keeps its list out of the packed form: its elements are entries of the element map */
@@ -65,9 +90,9 @@ class ElementReadsTest {
         try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
-            StoredList.readOrEmpty(store, key).push(false, new byte[][] {"a".getBytes(), "b".getBytes(), tooBigToPack()}, 0, 3);
+            storeUnnoded(store, key, List.of("a".getBytes(), "b".getBytes(), tooBigToPack()));
             StoredList list = StoredList.read(store, key);
-            store.elements(false).remove(list.id(), list.first() + 1);
+            store.elements(false).remove(idOf(store, key), 1);
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> Reply.capture(2, r -> list.reply(0, 3, r)));
             assertTrue(e.getMessage().contains("is missing"), e.getMessage());
@@ -84,9 +109,8 @@ class ElementReadsTest {
         try (Databases dbs = Databases.open(data, 16, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
-            StoredList.readOrEmpty(store, key).push(false, new byte[][] {"a".getBytes(), "b".getBytes(), tooBigToPack()}, 0, 3);
-            StoredList list = StoredList.read(store, key);
-            store.elements(false).remove(list.id(), list.first() + 1);
+            storeUnnoded(store, key, List.of("a".getBytes(), "b".getBytes(), tooBigToPack()));
+            store.elements(false).remove(idOf(store, key), 1);
         }
         try (ColossalServer s = ColossalServer.start(ServerConfig.defaults().withDataDir(data).withPorts(0, -1));
              Wire w = new Wire(s.port())) {

@@ -43,8 +43,10 @@ class ListPackTest {
             ListElements e = s.context().dbs.opened(0).elements(false);
             assertTrue(e == null || e.size() == 0, "nothing in the element map");
             j.rpush("q", "x".repeat(ListLayout.PACKED_BYTES));
-            assertTrue(!StoredList.read(s.context().dbs.opened(0), "q".getBytes()).packed(), "past the limit: unpacked");
-            assertEquals(5 + 1, s.context().dbs.opened(0).elements(false).size(), "its elements and root");
+            StoredList big = StoredList.read(s.context().dbs.opened(0), "q".getBytes());
+            assertTrue(big.big(), "past the limit: a big list");
+            assertEquals(3, big.elementEntries(), "the four short ones in a node, the long one in one of its own, and the root");
+            assertEquals(3, s.context().dbs.opened(0).elements(false).size(), "nothing else in the element map");
             assertEquals("z", j.lpop("q"));
             assertEquals(4, j.llen("q"));
 
@@ -61,15 +63,31 @@ class ListPackTest {
 
     @Test
     void randomChangesAcrossThePackingLimitReadAsTheModelAcrossRestarts() throws Exception {
-        SplittableRandom random = new SplittableRandom(11);
+        int[] seen = randomChanges(new SplittableRandom(11), 20, 3, 1500);
+        assertTrue(seen[0] > 1000 && seen[1] > 1000, "packed " + seen[0] + " times, big " + seen[1]);
+    }
+
+    /** Lists of up to a few hundred elements: many nodes, so ranges, LINDEX and LSET reach into the middle from both ends. */
+    @Test
+    void randomChangesOfBigListsReadAsTheModelAcrossRestarts() throws Exception {
+        int[] seen = randomChanges(new SplittableRandom(12), 300, 2, 1500);
+        assertTrue(seen[2] > 1000, "lists of more than 8 nodes " + seen[2] + " times");
+    }
+
+    /**
+     * Random changes of list "l" ({@link #change}) growing it to about {@code grows} elements, in
+     * {@code lives} server lives, checked against a model at every step.
+     *
+     * @return the steps that saw it packed, big, and big with more than 8 nodes
+     */
+    private int[] randomChanges(SplittableRandom random, int grows, int lives, int steps) throws Exception {
         List<String> model = new ArrayList<>();
-        int packedSeen = 0;
-        int unpackedSeen = 0;
-        for (int life = 0; life < 3; life++) {
+        int[] seen = new int[3];
+        for (int life = 0; life < lives; life++) {
             try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
                 assertEquals(model, j.lrange("l", 0, -1), "after restart " + life);
-                for (int step = 0; step < 1500; step++) {
-                    change(random, model).accept(j);
+                for (int step = 0; step < steps; step++) {
+                    change(random, model, grows).accept(j);
                     String where = "life " + life + " step " + step;
                     assertEquals(model.size(), j.llen("l"), where);
                     if (step % 10 == 0 || model.size() < 3) {
@@ -78,16 +96,22 @@ class ListPackTest {
                     if (!model.isEmpty()) {
                         int i = random.nextInt(model.size());
                         assertEquals(model.get(i), j.lindex("l", i), where + " LINDEX " + i);
+                        int from = random.nextInt(model.size());
+                        int to = from + random.nextInt(40);
+                        assertEquals(model.subList(from, Math.min(to + 1, model.size())), j.lrange("l", from, to), where + " LRANGE");
+                        assertEquals(model.subList(Math.max(0, model.size() - 1 - to), model.size() - from),
+                                j.lrange("l", -1 - to, -1 - from), where + " LRANGE from the end");
                     }
                     StoredList l = StoredList.read(s.context().dbs.opened(0), "l".getBytes());
                     if (l != null) {
-                        packedSeen += l.packed() ? 1 : 0;
-                        unpackedSeen += l.packed() ? 0 : 1;
+                        seen[0] += l.packed() ? 1 : 0;
+                        seen[1] += l.big() ? 1 : 0;
+                        seen[2] += l.big() && l.elementEntries() > 9 ? 1 : 0;
                     }
                 }
             }
         }
-        assertTrue(packedSeen > 1000 && unpackedSeen > 1000, "packed " + packedSeen + " times, unpacked " + unpackedSeen);
+        return seen;
     }
 
     @Test
@@ -101,15 +125,20 @@ class ListPackTest {
                 Consumer<Jedis> change = change(random, model);
                 List<String> after = new ArrayList<>(model);
                 String where = "step " + step;
-                stops += StopPoints.each(StopPoints.hookOf(s), () -> change.accept(j), stopAt -> {
-                    assertEquals(before, j.lrange("l", 0, -1), where + ", stopped after write " + stopAt + ": as before");
-                    assertEquals(before.size(), j.llen("l"), where);
+                stops += StopPoints.eachUntilDone(StopPoints.hookOf(s), () -> change.accept(j), stopAt -> {
+                    // as before, or as after once the header is written (a big list's pop removes
+                    // the nodes it emptied after that, an LSET rewrites its node before it)
+                    List<String> got = j.lrange("l", 0, -1);
+                    assertTrue(got.equals(before) || got.equals(after),
+                            where + ", stopped after write " + stopAt + ": as before or after, got " + got);
+                    assertEquals(got.size(), j.llen("l"), where);
+                    return !got.equals(before);
                 });
                 assertEquals(after, j.lrange("l", 0, -1), where + ": run through");
             }
             assertTrue(stops > 100, "changes were stopped " + stops + " times");
             StoredList l = StoredList.read(s.context().dbs.opened(0), "l".getBytes());
-            long needed = l == null || l.packed() ? 0 : l.size() + 1;
+            long needed = l == null ? 0 : l.elementEntries();
             ListElements e = s.context().dbs.opened(0).elements(false);
             eventually(() -> e.size() == needed, "the collector frees what the stops left: " + e.size() + " entries, " + needed + " needed");
         }
@@ -133,13 +162,23 @@ class ListPackTest {
      * sends it. Elements of 0-79 bytes: a few dozen fill the packed form, so lists cross it often.
      */
     private static Consumer<Jedis> change(SplittableRandom random, List<String> model) {
-        // now and then one too big to pack with others: packed alone, unpacked by the next push
-        String v = "e".repeat(random.nextInt(20) == 0 ? ListLayout.PACKED_BYTES + random.nextInt(2000) : random.nextInt(80))
-                + random.nextInt(1000);
+        return change(random, model, 20);
+    }
+
+    /** As {@link #change(SplittableRandom, List)}, growing the list to about {@code grows} elements before it shrinks. */
+    private static Consumer<Jedis> change(SplittableRandom random, List<String> model, int grows) {
+        // now and then one too big to pack with others (packed alone, a big list with the next
+        // push), or one about the size that makes a big list's node of its own
+        int size = switch (random.nextInt(20)) {
+            case 0 -> ListLayout.PACKED_BYTES + random.nextInt(2000);
+            case 1 -> ListLayout.OWN_NODE_BYTES - 20 + random.nextInt(40);
+            default -> random.nextInt(80);
+        };
+        String v = "e".repeat(size) + random.nextInt(1000);
         int n = model.size();
         // pushes while short, else changes and trims, one trim in three to empty: lists cross the
         // limit up and (emptied, then refilled) down again
-        int kind = n > 20 ? 3 + random.nextInt(8) : random.nextInt(9);
+        int kind = n > grows ? 3 + random.nextInt(8) : random.nextInt(9);
         switch (kind) {
             case 0, 1 -> {
                 model.addLast(v);

@@ -95,16 +95,16 @@ class ListsCrashTest {
                 // LPUSH x y z makes [z, y, x, ...], LTRIM 0 1 [z, y]: a kill between them leaves at most five, all read back
                 assertTrue(scratch.size() <= 5 && scratch.stream().allMatch(x -> x.equals("x") || x.equals("y") || x.equals("z")),
                         "round " + round + ": scratch " + scratch);
-                // an unpacked list's elements and root are entries of the element map; a packed list has none there
+                // a big list's nodes and root are entries of the element map; a packed list has none there
                 long entries = 0;
                 for (String k : List.of("q", "src", "dst", "scratch")) {
                     StoredList l = StoredList.read(s.context().dbs.opened(0), k.getBytes());
-                    entries += l == null || l.packed() ? 0 : l.size() + 1;
+                    entries += l == null ? 0 : l.elementEntries();
                 }
                 long live = entries;
                 ListElements e = s.context().dbs.opened(0).elements(false);
                 eventually(() -> e.size() == live, "the collector to free what the kill left: "
-                        + e.size() + " entries for unpacked lists' " + live + " elements and roots");
+                        + e.size() + " entries for big lists' " + live + " nodes and roots");
             }
         }
     }

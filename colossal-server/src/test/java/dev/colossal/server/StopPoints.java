@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.function.IntPredicate;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
@@ -29,6 +30,18 @@ final class StopPoints {
      * @return how many times the change was stopped before it ran through
      */
     static int each(Consumer<Runnable> hook, Runnable change, IntConsumer afterStop) {
+        return eachUntilDone(hook, change, stopAt -> {
+            afterStop.accept(stopAt);
+            return false;
+        });
+    }
+
+    /**
+     * As {@link #each(Consumer, Runnable, IntConsumer)}, for changes whose last writes come after
+     * their commit point (removals of what it gave up): {@code afterStop} answers true when a stop
+     * left the change done, which then is not run again.
+     */
+    static int eachUntilDone(Consumer<Runnable> hook, Runnable change, IntPredicate afterStop) {
         int stops = 0;
         for (int stopAt = 1; ; stopAt++) {
             int[] writes = {0};
@@ -52,7 +65,9 @@ final class StopPoints {
                 return stops;
             }
             stops++;
-            afterStop.accept(stopAt);
+            if (afterStop.test(stopAt)) {
+                return stops;
+            }
         }
     }
 }

@@ -14,11 +14,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A pop reads each element as it removes it, one lookup of the element map ({@link ListElements#take}),
- * after the header's commit: it answers every size byte for byte, from both ends, straight into the
- * reply or as arrays, and leaves no element or root behind once the list is empty.
+ * Pops of a big list ({@link ListNodes}): they answer elements of every size byte for byte, from
+ * both ends, into the reply or as arrays, through its runs and its nodes, and leave no node or
+ * root behind once the list is empty. A list stored one element per entry, as servers before
+ * nodes stored it, reads as it is and becomes a big list at its first change.
  */
-class ListPopTakeTest {
+class BigListTest {
 
     @TempDir
     Path dir;
@@ -31,9 +32,9 @@ class ListPopTakeTest {
         try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
-            List<byte[]> values = ElementReadsTest.pushed(store, key, SIZES);
+            List<byte[]> values = pushed(store, key, SIZES);
             ListElements elements = store.elements(false);
-            assertEquals(values.size() + 1, elements.size(), "the elements and the root");
+            assertTrue(StoredList.read(store, key).big());
             List<byte[]> left = new ArrayList<>(values);
             for (int i = 0; !left.isEmpty(); i++) {
                 boolean head = i % 2 == 0;
@@ -46,7 +47,9 @@ class ListPopTakeTest {
                 } else {
                     assertArrayEquals(want, list.pop(head, 1).getFirst(), "pop " + i);
                 }
-                assertEquals(left.size() + (left.isEmpty() ? 0 : 1), elements.size(), "after pop " + i);
+                assertEquals(left.size(), left.isEmpty() ? 0 : StoredList.read(store, key).size(), "after pop " + i);
+                assertEquals(left.stream().map(String::new).toList(), left.isEmpty() ? List.of()
+                        : StoredList.read(store, key).range(0, left.size()).stream().map(String::new).toList(), "after pop " + i);
             }
             assertNull(StoredList.read(store, key));
             assertEquals(0, elements.size());
@@ -58,7 +61,7 @@ class ListPopTakeTest {
         try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
-            List<byte[]> values = ElementReadsTest.pushed(store, key, SIZES);
+            List<byte[]> values = pushed(store, key, SIZES);
             List<byte[]> tail = StoredList.read(store, key).pop(false, 4);
             List<byte[]> head = StoredList.read(store, key).pop(true, 3);
             for (int i = 0; i < 4; i++) {
@@ -68,7 +71,8 @@ class ListPopTakeTest {
                 assertArrayEquals(values.get(i), head.get(i));
             }
             assertEquals(values.size() - 7, StoredList.read(store, key).size());
-            assertEquals(values.size() - 7 + 1, store.elements(false).size());
+            assertEquals(values.subList(3, values.size() - 4).stream().map(String::new).toList(),
+                    StoredList.read(store, key).range(0, values.size() - 7).stream().map(String::new).toList());
         }
     }
 
@@ -104,21 +108,61 @@ class ListPopTakeTest {
         }
     }
 
+    /** A node the element map lost fails the pop that needs it as damage, and leaves the list as it was. */
     @Test
-    void aMissingElementFailsThePopAsDamageAndTheNextPopGoesOn() throws Exception {
+    void aMissingNodeFailsThePopAsDamageAndLosesNothingElse() throws Exception {
         try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
             KeyValueStore store = dbs.opened(0);
             byte[] key = "l".getBytes();
             byte[] c = ElementReadsTest.tooBigToPack();
+            // "a" and "b" go to node 0 when c, too big for a run, becomes node 1
             StoredList.readOrEmpty(store, key).push(false, new byte[][] {"a".getBytes(), "b".getBytes(), c}, 0, 3);
-            StoredList list = StoredList.read(store, key);
-            store.elements(false).remove(list.id(), list.first());
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> Reply.capture(2, r -> list.pop(true, r)));
-            assertTrue(e.getMessage().contains("is missing"), e.getMessage());
-            // the header was the commit point: the hole is behind it, and the list reads whole
-            assertArrayEquals("b".getBytes(), StoredList.read(store, key).pop(true));
-            assertArrayEquals(c, StoredList.read(store, key).pop(true));
-            assertNull(StoredList.read(store, key));
+            store.elements(false).remove(ElementReadsTest.idOf(store, key), 0);
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> Reply.capture(2, r -> StoredList.read(store, key).pop(true, r)));
+            assertTrue(e.getMessage().contains("is missing") && e.getMessage().contains("repair"), e.getMessage());
+            assertEquals(3, StoredList.read(store, key).size());
+            assertArrayEquals(c, StoredList.read(store, key).pop(false));
         }
+    }
+
+    @Test
+    void aListOfOneEntryPerElementReadsAsItIsAndBecomesBigAtItsFirstChange() throws Exception {
+        try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
+            KeyValueStore store = dbs.opened(0);
+            ListElements elements = store.elements(true);
+            List<String> model = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                model.add("v" + i);
+            }
+            byte[] key = "old".getBytes();
+            ElementReadsTest.storeUnnoded(store, key, model.stream().map(String::getBytes).toList());
+            StoredList old = StoredList.read(store, key);
+            assertFalse(old.big() || old.packed());
+            assertEquals(301, old.elementEntries());
+            assertEquals(model, strings(old.range(0, 300)));
+            assertArrayEquals(Reply.capture(2, r -> model.subList(10, 250).forEach(v -> r.bulk(v.getBytes()))),
+                    Reply.capture(2, r -> old.reply(10, 250, r)));
+            assertArrayEquals("v299".getBytes(), old.get(299));
+            StoredList.read(store, key).set(5, "five".getBytes());
+            model.set(5, "five");
+            StoredList changed = StoredList.read(store, key);
+            assertTrue(changed.big(), "its first change made it a big list");
+            assertEquals(model, strings(changed.range(0, 300)));
+            assertEquals(changed.elementEntries(), elements.size(), "its old entries are gone: only its nodes and root");
+            assertEquals(List.of("v0", "v1"), strings(changed.pop(true, 2)));
+            assertEquals(298, StoredList.read(store, key).size());
+        }
+    }
+
+    private static List<String> strings(List<byte[]> values) {
+        return values.stream().map(String::new).toList();
+    }
+
+    /** @return elements of each size of {@code sizes}, each of its own letter, pushed to the tail of the list under {@code key} */
+    private static List<byte[]> pushed(KeyValueStore store, byte[] key, int[] sizes) {
+        List<byte[]> values = ElementReadsTest.lettered(sizes);
+        StoredList.readOrEmpty(store, key).push(false, values.toArray(new byte[0][]), 0, values.size());
+        return values;
     }
 }

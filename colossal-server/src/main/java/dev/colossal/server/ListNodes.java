@@ -1,0 +1,337 @@
+package dev.colossal.server;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A big list in memory: its header's fields and runs ({@link ListLayout}: head run, nodes
+ * {@code [headNode, endNode)} in the element map, tail run), changed by a command and then written
+ * back by {@link StoredList} as the commit point. Nodes are written before the header that holds
+ * them and removed after the header that gave them up, so a kill at any moment leaves the list as
+ * before or as after the change, and at worst nodes outside the header's range, which
+ * {@link ListCollector} frees.
+ *
+ * <p>A push adds to its end's run, which the header carries; a run that would pass
+ * {@link ListLayout#RUN_BYTES} goes to a node first, and an element of more than
+ * {@link ListLayout#OWN_NODE_BYTES} is a node alone. A pop takes from its end's run, or brings the
+ * next node into the run when the run is empty. Nodes hold runs of different lengths, so reaching
+ * an element in the middle reads the nodes from the nearer end, as Redis's quicklist walks its
+ * nodes.
+ */
+final class ListNodes {
+
+    private final ListElements elements;
+    private final long id;
+    private long headNode;
+    private long endNode;
+    private long count;
+    private long sets;
+    private PackedRun head;
+    private PackedRun tail;
+    /** Nodes a take brought into a run: removed once the header without them is written. */
+    private final List<Long> taken = new ArrayList<>(1);
+
+    private ListNodes(ListElements elements, long id, long headNode, long endNode, long count, long sets,
+                      PackedRun head, PackedRun tail) {
+        this.elements = elements;
+        this.id = id;
+        this.headNode = headNode;
+        this.endNode = endNode;
+        this.count = count;
+        this.sets = sets;
+        this.head = head;
+        this.tail = tail;
+    }
+
+    /**
+     * @return the big list whose header is {@code b[at, at + length)}
+     * @throws IllegalStateException if the header does not hold together
+     */
+    static ListNodes read(ListElements elements, byte[] b, int at, int length) {
+        long id = ListLayout.getLong(b, at + ListLayout.ID_OFFSET);
+        long headNode = ListLayout.getLong(b, at + ListLayout.HEAD_NODE_OFFSET);
+        long count = ListLayout.getLong(b, at + ListLayout.COUNT_OFFSET);
+        long sets = ListLayout.getLong(b, at + ListLayout.SETS_OFFSET);
+        long endNode = ListLayout.getLong(b, at + ListLayout.END_NODE_OFFSET);
+        int headCount = ListLayout.getInt(b, at + ListLayout.HEAD_COUNT_OFFSET);
+        int tailCount = ListLayout.getInt(b, at + ListLayout.TAIL_COUNT_OFFSET);
+        int end = at + length;
+        java.util.function.Supplier<String> what = () -> "big list header of id=" + Long.toHexString(id);
+        PackedRun head = PackedRun.read(b, at + ListLayout.NODES_HEADER_LENGTH, end, headCount, what);
+        PackedRun tail = PackedRun.read(b, at + ListLayout.NODES_HEADER_LENGTH + head.length(), end, tailCount, what);
+        long middle = count - headCount - tailCount;
+        if (headCount < 0 || tailCount < 0 || middle < 0 || endNode < headNode || (middle == 0) != (endNode == headNode)
+                || at + ListLayout.NODES_HEADER_LENGTH + head.length() + tail.length() != end) {
+            throw new IllegalStateException(what.get() + " of length=" + length + " does not hold together (count=" + count
+                    + ", runs of " + headCount + " and " + tailCount + ", nodes [" + headNode + ", " + endNode
+                    + ")): the map file is damaged; run 'colossal repair'");
+        }
+        return new ListNodes(elements, id, headNode, endNode, count, sets, head, tail);
+    }
+
+    /**
+     * @return a new big list of {@code all} for {@code owner}, under a new id whose nodes are
+     *         written now (uncommitted: garbage until a header holds them)
+     */
+    static ListNodes create(ListElements elements, byte[] owner, List<byte[]> all, long sets) {
+        long id = elements.newId(owner);
+        elements.wrote();
+        ListNodes l = new ListNodes(elements, id, 0, 0, 0, sets, PackedRun.empty(), PackedRun.empty());
+        for (byte[] v : all) {
+            l.push(false, v);
+        }
+        return l;
+    }
+
+    long id() {
+        return id;
+    }
+
+    long count() {
+        return count;
+    }
+
+    /** @return the nodes it has in the element map */
+    long nodes() {
+        return endNode - headNode;
+    }
+
+    /** @return LSETs so far (WATCH sees a change by the header's bytes) */
+    long sets() {
+        return sets;
+    }
+
+    /** @return the header's payload */
+    byte[] header() {
+        return header(id);
+    }
+
+    private byte[] header(long withId) {
+        byte[] b = new byte[ListLayout.NODES_HEADER_LENGTH + head.length() + tail.length()];
+        ListLayout.putLong(b, ListLayout.ID_OFFSET, withId);
+        ListLayout.putLong(b, ListLayout.HEAD_NODE_OFFSET, headNode);
+        ListLayout.putLong(b, ListLayout.COUNT_OFFSET, count);
+        ListLayout.putLong(b, ListLayout.SETS_OFFSET, sets);
+        ListLayout.putLong(b, ListLayout.END_NODE_OFFSET, endNode);
+        ListLayout.putInt(b, ListLayout.HEAD_COUNT_OFFSET, head.count());
+        ListLayout.putInt(b, ListLayout.TAIL_COUNT_OFFSET, tail.count());
+        tail.copyTo(b, head.copyTo(b, ListLayout.NODES_HEADER_LENGTH));
+        return b;
+    }
+
+    private long middle() {
+        return count - head.count() - tail.count();
+    }
+
+    /** Adds {@code v} at the head ({@code left}) or the tail. */
+    void push(boolean left, byte[] v) {
+        int size = PackedRun.sizeOf(v);
+        PackedRun run = left ? head : tail;
+        if (run.count() > 0 && (size > ListLayout.OWN_NODE_BYTES || run.length() + size > ListLayout.RUN_BYTES)) {
+            writeNode(left ? --headNode : endNode++, run);
+            run = PackedRun.empty();
+        }
+        if (size > ListLayout.OWN_NODE_BYTES) {
+            PackedRun alone = PackedRun.empty();
+            alone.append(v);
+            writeNode(left ? --headNode : endNode++, alone);
+        } else if (left) {
+            run.prepend(v);
+        } else {
+            run.append(v);
+        }
+        if (left) {
+            head = run;
+        } else {
+            tail = run;
+        }
+        count++;
+    }
+
+    /**
+     * Takes up to {@code k} elements from the head ({@code left}) or the tail, adding them to
+     * {@code out} (if not null) in the order taken. The nodes it empties are removed by
+     * {@link #removeTaken}, after the header is written.
+     */
+    void take(boolean left, long k, List<byte[]> out) {
+        while (k > 0 && count > 0) {
+            PackedRun run = left ? head : tail;
+            if (run.count() == 0 && middle() > 0) {
+                long n = left ? headNode : endNode - 1;
+                PackedRun node = readNode(n);
+                if (left) {
+                    head = node;
+                    headNode++;
+                } else {
+                    tail = node;
+                    endNode--;
+                }
+                taken.add(n);
+                continue;
+            }
+            if (run.count() == 0) {
+                run = left ? tail : head; // the other end's run holds what is left
+            }
+            int t = (int) Math.min(k, run.count());
+            if (out != null) {
+                int c = run.count();
+                List<byte[]> got = new ArrayList<>(t);
+                run.forEach(left ? 0 : c - t, left ? t : c, (b, o, l) -> got.add(java.util.Arrays.copyOfRange(b, o, o + l)));
+                if (!left) {
+                    java.util.Collections.reverse(got);
+                }
+                out.addAll(got);
+            }
+            if (left) {
+                run.removeFirst(t);
+            } else {
+                run.removeLast(t);
+            }
+            k -= t;
+            count -= t;
+        }
+    }
+
+    /** Removes the nodes {@link #take} emptied, and the collection's root once the list is empty: after the header's write. */
+    void removeTaken() {
+        for (long n : taken) {
+            elements.remove(id, n);
+            elements.wrote();
+        }
+        taken.clear();
+        if (count == 0) {
+            elements.removeRoot(id);
+        }
+    }
+
+    /** Hands elements {@code [from, to)} to {@code sink}, in order. */
+    void forEach(long from, long to, PackedRun.ElementSink sink) {
+        int hc = head.count();
+        long middle = middle();
+        if (from < hc) {
+            head.forEach((int) from, (int) Math.min(to, hc), sink);
+        }
+        long a = Math.max(from, hc) - hc;
+        long b = Math.min(to, hc + middle) - hc;
+        if (a < b) {
+            Place p = locate(a);
+            long n = p.node;
+            PackedRun node = p.run;
+            int at = p.at;
+            for (long left = b - a; ; ) {
+                int t = (int) Math.min(left, node.count() - at);
+                node.forEach(at, at + t, sink);
+                left -= t;
+                if (left == 0) {
+                    break;
+                }
+                node = readNode(++n);
+                at = 0;
+            }
+        }
+        if (to > hc + middle) {
+            tail.forEach((int) (Math.max(from, hc + middle) - hc - middle), (int) (to - hc - middle), sink);
+        }
+    }
+
+    /**
+     * Hands every element to {@code test}, in order or last first if {@code backward}, until it
+     * answers true: one read per node, where {@link #get} at each index would walk to each.
+     */
+    void scan(boolean backward, PackedRun.ElementTest test) {
+        if ((backward ? tail : head).scan(backward, test)) {
+            return;
+        }
+        for (long i = 0; i < endNode - headNode; i++) {
+            if (readNode(backward ? endNode - 1 - i : headNode + i).scan(backward, test)) {
+                return;
+            }
+        }
+        (backward ? head : tail).scan(backward, test);
+    }
+
+    /** @return element {@code index} */
+    byte[] get(long index) {
+        byte[][] got = new byte[1][];
+        forEach(index, index + 1, (b, o, l) -> got[0] = java.util.Arrays.copyOfRange(b, o, o + l));
+        return got[0];
+    }
+
+    /** Replaces element {@code index} by {@code v}: in its run, or its node rewritten in place; counted for WATCH. */
+    void set(long index, byte[] v) {
+        int hc = head.count();
+        long middle = middle();
+        if (index < hc) {
+            head.set((int) index, v);
+        } else if (index >= hc + middle) {
+            tail.set((int) (index - hc - middle), v);
+        } else {
+            Place p = locate(index - hc);
+            p.run.set(p.at, v);
+            writeNode(p.node, p.run);
+        }
+        sets++;
+    }
+
+    /** Writes this list's nodes under a new collection of {@code dst} for {@code owner}; @return the header that holds them there */
+    byte[] copyTo(ListElements dst, byte[] owner) {
+        long newId = dst.newId(owner);
+        dst.wrote();
+        for (long n = headNode; n < endNode; n++) {
+            dst.put(newId, n, readNode(n).toBytes());
+            dst.wrote();
+        }
+        return header(newId);
+    }
+
+    /** Removes every node and the root: after the header is gone. */
+    void drop() {
+        elements.drop(id, headNode, endNode);
+    }
+
+    /** The node holding the middle's element {@code index}, read from the nearer end, and where in it. */
+    private Place locate(long index) {
+        long middle = middle();
+        if (index <= middle - index) {
+            long j = index;
+            for (long n = headNode; ; n++) {
+                PackedRun node = readNode(n);
+                if (j < node.count()) {
+                    return new Place(n, node, (int) j);
+                }
+                j -= node.count();
+            }
+        }
+        long k = middle - index; // elements from it to the middle's end
+        for (long n = endNode - 1; ; n--) {
+            PackedRun node = readNode(n);
+            if (k <= node.count()) {
+                return new Place(n, node, (int) (node.count() - k));
+            }
+            k -= node.count();
+        }
+    }
+
+    private record Place(long node, PackedRun run, int at) {}
+
+    private PackedRun readNode(long n) {
+        if (n < headNode || n >= endNode) {
+            throw new IllegalStateException(node(n) + " is not among its header's [" + headNode + ", " + endNode
+                    + "): the runs' counts do not add up; the map file is damaged; run 'colossal repair'");
+        }
+        byte[] v = elements.get(id, n);
+        if (v == null) {
+            throw new IllegalStateException(node(n) + " is missing: the element map is damaged; run 'colossal repair'");
+        }
+        return PackedRun.read(v, 0, v.length, -1, () -> node(n));
+    }
+
+    private String node(long n) {
+        return "big list node " + n + " of id=" + Long.toHexString(id) + " in " + elements.path();
+    }
+
+    private void writeNode(long n, PackedRun run) {
+        elements.put(id, n, run.toBytes());
+        elements.wrote();
+    }
+}
