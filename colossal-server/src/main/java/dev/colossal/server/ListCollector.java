@@ -13,7 +13,8 @@ import java.util.concurrent.locks.Lock;
  * Frees list elements no header holds any more: one thread that walks each database's element map
  * ({@link ListElements}) and removes an element whose collection's owner key, under that key's
  * lock, has no header with that id, or whose position is outside the header's
- * {@code [first, first + count)} (a big list's nodes: {@code [headNode, endNode)}); an element
+ * {@code [first, first + count)} (a big list's nodes: {@code [headNode, endNode)} and their
+ * count entries); an element
  * without a root, and a root no header holds, go too.
  * Stream nodes ({@link StreamLayout}) are freed the same way: a stream header holds its nodes'
  * positions and its auxiliary entries' (consumer groups' state); nothing else of its id is kept.
@@ -287,7 +288,10 @@ final class ListCollector implements AutoCloseable {
         }
         if (h.type() == StoredValue.LIST && ListLayout.hasNodes(b, o, h.length())
                 && ListLayout.getLong(b, o + ListLayout.ID_OFFSET) == id) {
-            return new long[] {ListLayout.getLong(b, o + ListLayout.HEAD_NODE_OFFSET), ListLayout.getLong(b, o + ListLayout.END_NODE_OFFSET)};
+            long head = ListLayout.getLong(b, o + ListLayout.HEAD_NODE_OFFSET);
+            long end = ListLayout.getLong(b, o + ListLayout.END_NODE_OFFSET);
+            return head == end ? new long[] {head, end}
+                    : new long[] {head, end, ListLayout.countsOf(head), ListLayout.countsOf(end - 1) + 1};
         }
         if (HashBuckets.hasBuckets(h.type())) {
             return HashBuckets.held(h, id);

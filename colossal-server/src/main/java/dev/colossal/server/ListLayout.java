@@ -39,6 +39,10 @@ import java.nio.ByteOrder;
  *  runs packed as above; a push writes the header alone until its run passes RUN_BYTES, when the
  *  run goes to a node of its own (headNode - 1 or endNode) and the push starts a new one
  *  Node entry (element map):     key = id (8) | node (8),     value = elements packed as above
+ *  Count entry (element map):    key = id (8) | COUNTS_BASE + floor(node / COUNTS_NODES) (8),
+ *                                value = one byte per node of that block: its element count
+ *  (a node's count never changes while a header holds it, so a count entry is written with each
+ *  new node, before the header, and LINDEX in the middle sums counts instead of reading nodes)
  *
  *  Element entry (element map):  key = id (8) | position (8), value = the element's bytes
  *  (lists of 32-byte headers, written before big lists had nodes: read, and rewritten as a big
@@ -74,6 +78,11 @@ final class ListLayout {
     static final int RUN_BYTES = 256;
     /** An element that takes more than this (its length included) is a node of its own at once, never copied through a run. */
     static final int OWN_NODE_BYTES = RUN_BYTES / 2;
+
+    /** Nodes whose counts one count entry holds. */
+    static final int COUNTS_NODES = 256;
+    /** Where count entries' positions start: far from every node's number, which starts at 0 and moves by one a run. */
+    static final long COUNTS_BASE = 1L << 62;
 
     static final int ROOT_KEY_LENGTH = Long.BYTES;
     static final int POSITION_OFFSET = ROOT_KEY_LENGTH;
@@ -115,6 +124,11 @@ final class ListLayout {
     /** @return whether a list header of {@code length} bytes at {@code at} of {@code b} is a big list's ({@link #NODES_HEADER_LENGTH}) */
     static boolean hasNodes(byte[] b, int at, int length) {
         return length >= NODES_HEADER_LENGTH && getLong(b, at + ID_OFFSET) != 0;
+    }
+
+    /** @return the position of the count entry holding node {@code node}'s count */
+    static long countsOf(long node) {
+        return COUNTS_BASE + Math.floorDiv(node, COUNTS_NODES);
     }
 
     /** @return the int at {@code at} of {@code b} */

@@ -91,9 +91,9 @@ final class ListNodes {
         return count;
     }
 
-    /** @return the nodes it has in the element map */
-    long nodes() {
-        return endNode - headNode;
+    /** @return the entries it has in the element map but its root: nodes and count entries */
+    long entries() {
+        return endNode - headNode + endCounts() - firstCounts();
     }
 
     /** @return LSETs so far (WATCH sees a change by the header's bytes) */
@@ -192,11 +192,19 @@ final class ListNodes {
         }
     }
 
-    /** Removes the nodes {@link #take} emptied, and the collection's root once the list is empty: after the header's write. */
+    /**
+     * Removes the nodes {@link #take} emptied, the count entries no node left in the header needs,
+     * and the collection's root once the list is empty: after the header's write.
+     */
     void removeTaken() {
         for (long n : taken) {
             elements.remove(id, n);
             elements.wrote();
+            long counts = ListLayout.countsOf(n);
+            if (headNode == endNode || counts < ListLayout.countsOf(headNode) || counts > ListLayout.countsOf(endNode - 1)) {
+                elements.remove(id, counts);
+                elements.wrote();
+            }
         }
         taken.clear();
         if (count == 0) {
@@ -268,7 +276,8 @@ final class ListNodes {
         } else {
             Place p = locate(index - hc);
             p.run.set(p.at, v);
-            writeNode(p.node, p.run);
+            elements.put(id, p.node, p.run.toBytes()); // its count stays
+            elements.wrote();
         }
         sets++;
     }
@@ -281,17 +290,35 @@ final class ListNodes {
             dst.put(newId, n, readNode(n).toBytes());
             dst.wrote();
         }
+        for (long b = firstCounts(); b < endCounts(); b++) {
+            dst.put(newId, b, readCounts(b));
+            dst.wrote();
+        }
         return header(newId);
     }
 
-    /** Removes every node and the root: after the header is gone. */
+    /** Removes every node, count entry and the root: after the header is gone. */
     void drop() {
+        for (long b = firstCounts(); b < endCounts(); b++) {
+            elements.remove(id, b);
+        }
         elements.drop(id, headNode, endNode);
+    }
+
+    private long firstCounts() {
+        return headNode == endNode ? 0 : ListLayout.countsOf(headNode);
+    }
+
+    private long endCounts() {
+        return headNode == endNode ? 0 : ListLayout.countsOf(endNode - 1) + 1;
     }
 
     /** The node holding the middle's element {@code index}, read from the nearer end, and where in it. */
     private Place locate(long index) {
         long middle = middle();
+        if (endNode - headNode > LOCATE_BY_COUNTS) {
+            return locateByCounts(index, middle);
+        }
         if (index <= middle - index) {
             long j = index;
             for (long n = headNode; ; n++) {
@@ -312,6 +339,46 @@ final class ListNodes {
         }
     }
 
+    /** Past this many nodes, {@link #locate} sums the count entries instead of reading nodes. */
+    static final int LOCATE_BY_COUNTS = 8;
+
+    /** As {@link #locate}, summing the nodes' counts from the nearer end, then reading the one node. */
+    private Place locateByCounts(long index, long middle) {
+        boolean forward = index <= middle - index;
+        long k = forward ? index : middle - index; // elements to pass: before it, or from it to the end
+        long n = forward ? headNode : endNode - 1;
+        byte[] counts = null;
+        long block = Long.MIN_VALUE;
+        for (; n >= headNode && n < endNode; n += forward ? 1 : -1) {
+            if (ListLayout.countsOf(n) != block) {
+                block = ListLayout.countsOf(n);
+                counts = readCounts(block);
+            }
+            int c = counts[Math.floorMod(n, ListLayout.COUNTS_NODES)] & 0xFF;
+            if (forward ? k < c : k <= c) {
+                PackedRun node = readNode(n);
+                if (node.count() != c) {
+                    throw new IllegalStateException(node(n) + " holds " + node.count() + " elements where its count entry says " + c
+                            + ": the element map is damaged; run 'colossal repair'");
+                }
+                return new Place(n, node, (int) (forward ? k : c - k));
+            }
+            k -= c;
+        }
+        throw new IllegalStateException("big list of id=" + Long.toHexString(id) + " in " + elements.path()
+                + ": its nodes' counts add up to less than its header's; the element map is damaged; run 'colossal repair'");
+    }
+
+    private byte[] readCounts(long block) {
+        byte[] counts = elements.get(id, block);
+        if (counts == null || counts.length != ListLayout.COUNTS_NODES) {
+            throw new IllegalStateException("big list count entry " + block + " of id=" + Long.toHexString(id) + " in "
+                    + elements.path() + " is " + (counts == null ? "missing" : "of length " + counts.length)
+                    + ": the element map is damaged; run 'colossal repair'");
+        }
+        return counts;
+    }
+
     private record Place(long node, PackedRun run, int at) {}
 
     private PackedRun readNode(long n) {
@@ -330,8 +397,20 @@ final class ListNodes {
         return "big list node " + n + " of id=" + Long.toHexString(id) + " in " + elements.path();
     }
 
+    /** Writes node {@code n}, then its count into its count entry: both before the header that holds it. */
     private void writeNode(long n, PackedRun run) {
         elements.put(id, n, run.toBytes());
+        elements.wrote();
+        if (run.count() > 0xFF) {
+            throw new IllegalStateException("a big list's node of " + run.count() + " elements: more than a count entry holds");
+        }
+        long block = ListLayout.countsOf(n);
+        byte[] counts = elements.get(id, block);
+        if (counts == null || counts.length != ListLayout.COUNTS_NODES) {
+            counts = new byte[ListLayout.COUNTS_NODES];
+        }
+        counts[Math.floorMod(n, ListLayout.COUNTS_NODES)] = (byte) run.count();
+        elements.put(id, block, counts);
         elements.wrote();
     }
 }

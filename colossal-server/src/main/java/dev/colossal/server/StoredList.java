@@ -113,9 +113,9 @@ final class StoredList {
         return nodes != null;
     }
 
-    /** @return the entries it has in the element map: a big list's nodes and root, a 32-byte header's elements and root, none for a packed list */
+    /** @return the entries it has in the element map: a big list's nodes, count entries and root, a 32-byte header's elements and root, none for a packed list */
     long elementEntries() {
-        return nodes != null ? nodes.nodes() + 1 : packed != null ? 0 : count + 1;
+        return nodes != null ? nodes.entries() + 1 : packed != null ? 0 : count + 1;
     }
 
     /** @return element {@code index}, {@code 0 <= index < size()} */

@@ -155,6 +155,35 @@ class BigListTest {
         }
     }
 
+    /**
+     * Past a few nodes, reaching the middle sums the nodes' counts (one entry per 256 nodes) and
+     * reads one node; a lost count entry is damage, told as such, and the ends still work.
+     */
+    @Test
+    void theMiddleOfALongListIsFoundByItsCountsAndALostCountEntryIsDamage() throws Exception {
+        try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
+            KeyValueStore store = dbs.opened(0);
+            byte[] key = "long".getBytes();
+            byte[][] values = new byte[20_000][];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = Integer.toString(i).getBytes();
+            }
+            StoredList.readOrEmpty(store, key).push(false, values, 0, values.length);
+            StoredList list = StoredList.read(store, key);
+            assertTrue(list.elementEntries() > 2 * ListLayout.COUNTS_NODES, "nodes over more than one count entry: " + list.elementEntries());
+            for (int i : new int[] {0, 17, 4_999, 10_000, 10_001, 15_432, 19_999}) {
+                assertEquals(Integer.toString(i), new String(list.get(i)), "element " + i);
+            }
+            list.set(12_345, "set".getBytes());
+            assertEquals("set", new String(StoredList.read(store, key).get(12_345)));
+            assertEquals("12346", new String(StoredList.read(store, key).get(12_346)));
+            store.elements(false).remove(ElementReadsTest.idOf(store, key), ListLayout.countsOf(ListLayout.COUNTS_NODES));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> StoredList.read(store, key).get(9_000));
+            assertTrue(e.getMessage().contains("count entry") && e.getMessage().contains("missing"), e.getMessage());
+            assertEquals("19999", new String(StoredList.read(store, key).pop(false)));
+        }
+    }
+
     private static List<String> strings(List<byte[]> values) {
         return values.stream().map(String::new).toList();
     }
