@@ -51,6 +51,7 @@ final class CommandTable {
         dumps.register(this);
         new SyncCommands(ctx, dumps).register(this);
         new MigrateCommand(ctx, dumps).register(this);
+        new DebugCommand(ctx, dumps).register(this);
         new AdminCommands(ctx, this).register(this);
         new CommandCommand(this).register(this);
         new MonitoringCommands(ctx).register(this);

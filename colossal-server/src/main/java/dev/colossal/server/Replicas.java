@@ -212,6 +212,24 @@ final class Replicas {
         dropAll();
     }
 
+    /**
+     * DEBUG CHANGE-REPL-ID: the stream goes on under a new id, with no second one (Redis's
+     * {@code master_replid2} all zeros), as if this server had never been another's replica.
+     * Replicas stay connected; one that reconnects must sync in full.
+     */
+    void changeId() {
+        order.lock();
+        try {
+            synchronized (this) {
+                replid = ServerContext.randomId();
+                replid2 = NO_ID;
+                secondOffset = -1;
+            }
+        } finally {
+            order.unlock();
+        }
+    }
+
     /** Holding this and {@link #order}. */
     private void startRelay(String id, long offset) {
         replid = id;
