@@ -200,9 +200,7 @@ final class Replicas {
         order.lock();
         try {
             synchronized (this) {
-                replid = ServerContext.randomId();
-                replid2 = NO_ID;
-                secondOffset = -1;
+                takeNewId();
                 backlog.startAt(backlog.offset());
                 relayStarted = false;
             }
@@ -221,13 +219,18 @@ final class Replicas {
         order.lock();
         try {
             synchronized (this) {
-                replid = ServerContext.randomId();
-                replid2 = NO_ID;
-                secondOffset = -1;
+                takeNewId();
             }
         } finally {
             order.unlock();
         }
+    }
+
+    /** A new id no one has, and no second one to resume from; holding this and {@link #order}. */
+    private void takeNewId() {
+        replid = ServerContext.randomId();
+        replid2 = NO_ID;
+        secondOffset = -1;
     }
 
     /** Holding this and {@link #order}. */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -34,14 +33,7 @@ class DebugCommandTest {
         // DEBUG RELOAD writes dump.rdb into its --dir
         Process redis = TestServers.redis(redisPort, "--enable-debug-command", "yes", "--dir", redisDir.toString());
         Assumptions.assumeTrue(redis != null, "redis-server not installed");
-        List<String> lines = new ArrayList<>();
-        try (InputStream in = DebugCommandTest.class.getResourceAsStream("/redis-debug.txt")) {
-            for (String l : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
-                if (!l.isBlank() && !l.startsWith("#")) {
-                    lines.add(l);
-                }
-            }
-        }
+        List<String> lines = RedisCompatTest.commandLines("/redis-debug.txt");
         List<String> diffs = new ArrayList<>();
         try (ColossalServer ours = TestServers.colossal(dir.resolve("ours"), "enable-debug-command", "yes");
              Wire r = new Wire(redisPort);
