@@ -131,6 +131,10 @@ final class DebugCommand {
             "    Prints this help.");
     /** Redis's bound on QUICKLIST-PACKED-THRESHOLD: 4 GiB less 1 MiB. */
     private static final long MAX_PACKED_THRESHOLD = (1L << 32) - (1L << 20);
+    /** What C's {@code strtod} and {@code atoi} read of a text: its leading number. */
+    private static final java.util.regex.Pattern LEADING_DOUBLE =
+            java.util.regex.Pattern.compile("^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+    private static final java.util.regex.Pattern LEADING_INTEGER = java.util.regex.Pattern.compile("^\\s*[+-]?\\d+");
     /** Redis's LRU clock is the Unix time in seconds, cut to 24 bits. */
     private static final long LRU_CLOCK_MASK = (1L << 24) - 1;
 
@@ -148,11 +152,8 @@ final class DebugCommand {
         t.add("debug", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, this::debug);
     }
 
+    /** Runs for the clients {@code enable-debug-command} lets in: {@link CommandTable#execute} refuses the others. */
     private void debug(Client c, byte[][] a, Reply r) {
-        if (!ctx.debugAccess.allows(c.address)) {
-            r.error(MonitoringCommands.DEBUG_NOT_ALLOWED);
-            return;
-        }
         String sub = Args.lower(a[1]);
         switch (sub) {
             case "help" -> {
@@ -393,9 +394,8 @@ final class DebugCommand {
     }
 
     /** C's {@code strtod}: the longest number at the start of {@code s} (after blanks), 0 if none. */
-    static double strtod(String s) {
-        java.util.regex.Matcher m = java.util.regex.Pattern
-                .compile("^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?").matcher(s);
+    private static double strtod(String s) {
+        java.util.regex.Matcher m = LEADING_DOUBLE.matcher(s);
         if (!m.find()) {
             String t = s.strip().toLowerCase(Locale.ROOT);
             return t.startsWith("inf") || t.startsWith("+inf") ? Double.POSITIVE_INFINITY : 0;
@@ -405,7 +405,7 @@ final class DebugCommand {
 
     /** C's {@code atoi}: the digits at the start of {@code b} (after blanks and a sign), 0 if none. */
     private static long atoi(byte[] b) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*[+-]?\\d+").matcher(Errors.text(b));
+        java.util.regex.Matcher m = LEADING_INTEGER.matcher(Errors.text(b));
         if (!m.find()) {
             return 0;
         }
