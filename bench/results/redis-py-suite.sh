@@ -4,6 +4,7 @@
 # usage: bench/results/redis-py-suite.sh redis|ROOT PORT [2|3] [more pytest args]
 #   redis: redis-server at its defaults; ROOT: the Colossal checkout whose built jar is served.
 #   WORK (default /tmp/redis-py-suite) holds the sdist, its venv, the data and the results.
+#   ENABLE_DEBUG_COMMAND=yes starts either server with --enable-debug-command yes (default: no, as Redis).
 # Compare two runs: bench/results/redis-py-suite.sh compare A.xml B.xml
 set -u
 work=${WORK:-/tmp/redis-py-suite}
@@ -35,6 +36,7 @@ EOF
   exit 0
 fi
 server=$1; port=$2; protocol=${3:-2}; shift; shift; [ $# -gt 0 ] && shift
+debug=${ENABLE_DEBUG_COMMAND:-no}
 mkdir -p "$work"
 if [ ! -d "$work/venv" ]; then
   python3 -m venv "$work/venv"
@@ -43,14 +45,15 @@ if [ ! -d "$work/venv" ]; then
 fi
 data="$work/data-$port"; rm -rf "$data"; mkdir -p "$data"
 if [ "$server" = redis ]; then
-  (cd "$data" && exec redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1) > "$data.log" 2>&1 & pid=$!
+  (cd "$data" && exec redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 \
+    --enable-debug-command "$debug") > "$data.log" 2>&1 & pid=$!
 else
   export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64; export PATH=$JAVA_HOME/bin:$PATH
   java -cp "$server/colossal-server/target/colossal-server.jar:$server/colossal-server/target/lib/*" dev.colossal.cli.Main \
-    serve --port "$port" --http-port -1 --data "$data" > "$data.log" 2>&1 & pid=$!
+    serve --port "$port" --http-port -1 --data "$data" --enable-debug-command "$debug" > "$data.log" 2>&1 & pid=$!
 fi
 for i in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.2; done
-name=$([ "$server" = redis ] && echo redis || echo colossal)-resp$protocol
+name=$([ "$server" = redis ] && echo redis || echo colossal)-resp$protocol$([ "$debug" = no ] || echo "-debug-$debug")
 # Left out: what needs Redis Stack modules, a cluster, sentinels, TLS certificates or Entra ID, and
 # the multi-database and scenario suites, which need their own deployments.
 (cd "$work/redis-8.1.0" && "$work/venv/bin/python" -m pytest tests -q -p no:cacheprovider -o addopts= -rfE \

@@ -89,6 +89,11 @@ public final class ServeCommand implements Callable<Integer> {
                     + " (default: yes; matters with --bind on other addresses)")
     String protectedMode;
 
+    @Option(names = "--enable-debug-command", paramLabel = "no|yes|local",
+            description = "Who may run DEBUG, as Redis's setting: no one (no, the default), every client (yes), or"
+                    + " clients connected from 127.0.0.1 or ::1 (local); test suites start servers with yes")
+    String enableDebugCommand;
+
     @Option(names = "--databases", paramLabel = "N",
             description = "Numbered databases SELECT chooses from, 0 to N-1; each one written to is a map file in the"
                     + " data directory, dbN.map (default: " + ServerConfig.DEFAULT_DATABASES + ", as in Redis)")
@@ -223,6 +228,10 @@ public final class ServeCommand implements Callable<Integer> {
                 startNotes.addAll(RedisConfSettings.apply(s, config, f.redisSettings()));
                 if (protectedMode != null && s.set("protected-mode", protectedMode) != null) {
                     throw new IllegalArgumentException("--protected-mode=" + protectedMode + " must be yes or no");
+                }
+                if (enableDebugCommand != null && s.set("enable-debug-command", enableDebugCommand) != null) {
+                    throw new IllegalArgumentException("--enable-debug-command=" + enableDebugCommand
+                            + " must be no, yes or local");
                 }
                 if ("yes".equals(s.get("protected-mode")) && settings.requirePass() == null && acl == null
                         && !isLoopback(settings.bind())) {

@@ -184,6 +184,23 @@ public final class DumpPayload {
     }
 
     /**
+     * @param payload a payload
+     * @return the bytes of its value alone, without its type, version and checksum: Redis's
+     *     {@code serializedlength} (DEBUG OBJECT)
+     */
+    public static long valueLength(byte[] payload) {
+        return payload.length - 1L - FOOTER;
+    }
+
+    /**
+     * @param elements a list's elements, head first
+     * @return the listpacks of the quicklist nodes Redis 7.0 would hold them in, as {@link #ofList} writes them
+     */
+    public static List<byte[]> quicklistNodes(List<byte[]> elements) {
+        return RdbLists.nodes(elements);
+    }
+
+    /**
      * @param members a set's members, which Redis holds as a hashtable
      * @return its DUMP payload, RDB type 2
      */

@@ -472,6 +472,7 @@ final class AdminCommands {
         m.put("lfu-log-factor", Integer.toString(ctx.access.lfuLogFactor));
         m.put("lfu-decay-time", Integer.toString(ctx.access.lfuDecayMinutes));
         m.put("protected-mode", ctx.protectedMode ? "yes" : "no");
+        m.put("enable-debug-command", ctx.debugAccess.text());
         m.put("masterauth", ctx.replica.masterAuth == null ? "" : ctx.replica.masterAuth);
         m.put("masteruser", ctx.replica.masterUser == null ? "" : ctx.replica.masterUser);
         m.put("replica-read-only", "yes");
@@ -580,7 +581,7 @@ final class AdminCommands {
                 r.error("ERR Unknown option or number of arguments for CONFIG SET - '" + Errors.text(a[i]) + "'");
                 return;
             }
-            if (name.equals("databases")) {
+            if (name.equals("databases") || name.equals("enable-debug-command")) {
                 // Immutable in Redis too, which answers this whatever the value; errors name the argument as given
                 r.error("ERR CONFIG SET failed (possibly related to argument '" + Errors.text(a[i]) + "') - can't set immutable config");
                 return;

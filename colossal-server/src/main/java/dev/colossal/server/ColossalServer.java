@@ -74,6 +74,16 @@ public final class ColossalServer implements AutoCloseable {
 
             @Override
             public String set(String name, String value) {
+                if (name.equalsIgnoreCase("enable-debug-command")) {
+                    // immutable for clients (CONFIG SET refuses it), so set here, before any connects
+                    DebugAccess mode = DebugAccess.parse(value);
+                    if (mode == null) {
+                        return "CONFIG SET failed (possibly related to argument 'enable-debug-command') - "
+                                + DebugAccess.VALUES;
+                    }
+                    ctx.debugAccess = mode;
+                    return null;
+                }
                 String reply = config(table, "SET", name, value).strip();
                 return reply.equals("+OK") ? null : reply.replaceFirst("^-(ERR )?", "");
             }

@@ -21,6 +21,8 @@ final class CommandTable {
     private final CommandSpec setSpec;
     private final CommandSpec getSpec;
     private final CommandSpec execSpec;
+    /** DEBUG, refused by {@code enable-debug-command} before MULTI queues it, as Redis refuses it. */
+    private final CommandSpec debugSpec;
     private final ScriptCommands scripts;
     /** Counts of containers' subcommands ({@code config|get}), by that name. */
     private final java.util.concurrent.ConcurrentHashMap<String, CommandStats> subcommandStats =
@@ -51,6 +53,7 @@ final class CommandTable {
         dumps.register(this);
         new SyncCommands(ctx, dumps).register(this);
         new MigrateCommand(ctx, dumps).register(this);
+        new DebugCommand(ctx, dumps).register(this);
         new AdminCommands(ctx, this).register(this);
         new CommandCommand(this).register(this);
         new MonitoringCommands(ctx).register(this);
@@ -66,6 +69,7 @@ final class CommandTable {
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
         this.execSpec = Objects.requireNonNull(byName.get("exec"));
+        this.debugSpec = Objects.requireNonNull(byName.get("debug"));
         ctx.replicas.table = this;
     }
 
@@ -217,7 +221,8 @@ final class CommandTable {
     }
 
     /**
-     * Runs one request, in Redis's order of checks: unknown command or subcommand, arity, authentication. Like
+     * Runs one request, in Redis's order of checks: unknown command or subcommand, arity, DEBUG's
+     * {@code enable-debug-command}, authentication. Like
      * Redis, counts a command once it ran (so INFO does not count itself), not a rejected one.
      */
     void execute(Client c, byte[][] args) {
@@ -242,6 +247,12 @@ final class CommandTable {
             c.queueRefused |= c.queued != null;
             stats.rejected.increment();
             r.error(Errors.arity(spec.name()));
+            return;
+        }
+        if (spec == debugSpec && !ctx.debugAccess.allows(c.address)) {
+            c.queueRefused |= c.queued != null;
+            stats.rejected.increment();
+            r.error(MonitoringCommands.DEBUG_NOT_ALLOWED);
             return;
         }
         if (!c.authenticated && !spec.noAuth()) {

@@ -59,6 +59,12 @@ final class Errors {
         return "ERR unknown subcommand '" + text(sub, 0, cLength(sub, 128)) + "'. Try " + container + " HELP.";
     }
 
+    /** @return Redis's error for a subcommand of {@code container} it does not know, or given the wrong number of arguments */
+    static String subcommandSyntax(byte[] sub, String container) {
+        return "ERR unknown subcommand or wrong number of arguments for '" + text(sub, 0, cLength(sub, 128)) + "'. Try "
+                + container + " HELP.";
+    }
+
     /**
      * How many of {@code b}'s bytes Redis's {@code %.*s} quotes in an error: up to the first NUL (it
      * formats arguments as C strings), and {@code max} at most.

@@ -44,6 +44,8 @@ final class ExpirySweeper implements AutoCloseable {
     /** When the sweeper wakes next by itself (epoch ms), for writers deciding whether to wake it. */
     private volatile long sleepingUntil;
     private volatile long sweeps;
+    /** DEBUG SET-ACTIVE-EXPIRE: whether sweeps run; off, keys expire only when read (Redis's lazy expiry). */
+    private volatile boolean active = true;
     /** The reply text of the last sweep's failure, null if it went through: each failure is logged once. */
     private String lastFailure;
 
@@ -120,6 +122,12 @@ final class ExpirySweeper implements AutoCloseable {
         }
     }
 
+    /** DEBUG SET-ACTIVE-EXPIRE 0 or 1: stops the sweeps, or starts them again (what came due meanwhile at once). */
+    void active(boolean on) {
+        active = on;
+        LockSupport.unpark(thread);
+    }
+
     /** @return how many rounds of sweeps ran, each of the databases that wanted one (for tests) */
     long sweeps() {
         return sweeps;
@@ -143,8 +151,8 @@ final class ExpirySweeper implements AutoCloseable {
                 sleepingUntil = 0;
                 continue;
             }
-            if (held()) {
-                // woken by the pause's end (wake); earliest and dirty stay as they are for then
+            if (held() || !active) {
+                // woken by the pause's end (wake) or active(true); earliest and dirty stay as they are for then
                 LockSupport.parkNanos(this, TimeUnit.SECONDS.toNanos(1));
                 continue;
             }

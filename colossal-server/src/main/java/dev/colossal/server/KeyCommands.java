@@ -437,57 +437,42 @@ final class KeyCommands {
         KeyValueStore.Entry e = ctx.db(c).raw(a[2]);
         if (e == null) {
             r.nullBulk();
-            return;
+        } else if (encoding) {
+            r.bulk(encoding(e));
+        } else {
+            r.integer(refcount(ctx, e));
         }
+    }
+
+    /** @return OBJECT ENCODING's answer for the stored {@code e} (DEBUG OBJECT's {@code encoding:}) */
+    static String encoding(KeyValueStore.Entry e) {
         if (e.type() == StoredValue.LIST) {
-            // Redis 7.0 holds every list as a quicklist (7.2 brought plain listpacks for small ones)
-            if (encoding) {
-                r.bulk("quicklist");
-            } else {
-                r.integer(1);
-            }
-            return;
+            return "quicklist"; // Redis 7.0 holds every list as a quicklist (7.2 brought plain listpacks for small ones)
         }
         if (e.type() == StoredValue.STREAM) {
-            if (encoding) {
-                r.bulk("stream");
-            } else {
-                r.integer(1);
-            }
-            return;
+            return "stream";
         }
         if (e.type() == StoredValue.ZSET) {
-            if (encoding) {
-                r.bulk(!ZSetTreeLayout.isTree(e) && new ZSetCursor(e).encoding() == ZSetLayout.LISTPACK ? "listpack" : "skiplist");
-            } else {
-                r.integer(1);
-            }
-            return;
+            return !ZSetTreeLayout.isTree(e) && new ZSetCursor(e).encoding() == ZSetLayout.LISTPACK ? "listpack" : "skiplist";
         }
         if (e.isHash()) {
-            if (encoding) {
-                r.bulk(HashLayout.encoding(e) == HashLayout.LISTPACK ? "listpack" : "hashtable");
-            } else {
-                r.integer(1);
-            }
-            return;
+            return HashLayout.encoding(e) == HashLayout.LISTPACK ? "listpack" : "hashtable";
         }
         if (e.type() == StoredValue.SET) {
-            if (encoding) {
-                r.bulk(!HashBuckets.isBucketed(e) && new SetView(e).encoding() == SetLayout.INTSET ? "intset" : "hashtable");
-            } else {
-                r.integer(1);
-            }
-            return;
+            return !HashBuckets.isBucketed(e) && new SetView(e).encoding() == SetLayout.INTSET ? "intset" : "hashtable";
+        }
+        return canonicalLong(e).isPresent() ? "int" : e.length() <= 44 && !e.chunked() ? "embstr" : "raw";
+    }
+
+    /** @return OBJECT REFCOUNT's answer for the stored {@code e}: 1, or Redis's count of a shared integer */
+    static long refcount(ServerContext ctx, KeyValueStore.Entry e) {
+        if (e.type() != StoredValue.STRING) {
+            return 1;
         }
         OptionalLong n = canonicalLong(e);
-        if (encoding) {
-            r.bulk(n.isPresent() ? "int" : e.length() <= 44 && !e.chunked() ? "embstr" : "raw");
-        } else {
-            boolean shared = n.isPresent() && n.getAsLong() >= 0 && n.getAsLong() < SHARED_INTEGERS
-                    && !ctx.dbs.evictsByUse();   // Redis shares integers unless it evicts by LRU or LFU
-            r.integer(shared ? Integer.MAX_VALUE : 1);
-        }
+        boolean shared = n.isPresent() && n.getAsLong() >= 0 && n.getAsLong() < SHARED_INTEGERS
+                && !ctx.dbs.evictsByUse();   // Redis shares integers unless it evicts by LRU or LFU
+        return shared ? Integer.MAX_VALUE : 1;
     }
 
     /** The value as Redis's {@code string2l} takes it (at most 20 bytes, and printed back the same), or empty. */

@@ -4,6 +4,7 @@ import dev.colossal.map.MapCorruptedException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.concurrent.locks.Lock;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
@@ -267,6 +268,20 @@ interface KeyValueStore extends AutoCloseable {
      * @param action receives a copy of each key and its deadline
      */
     void scanKeys(Predicate<byte[]> filter, BiConsumer<byte[], Long> action);
+
+    /**
+     * Every live key and its deadline ({@link StoredValue#NO_EXPIRY} for none), in two lists of one
+     * order: for whole-dataset walks (SYNC's snapshot, DEBUG DIGEST) that read each value after.
+     *
+     * @param keys      receives the keys
+     * @param deadlines receives each key's deadline
+     */
+    default void allKeys(List<byte[]> keys, List<Long> deadlines) {
+        scanKeys(k -> true, (k, at) -> {
+            keys.add(k);
+            deadlines.add(at);
+        });
+    }
 
     /**
      * One step of a resumable scan (SCAN's): visits about {@code count} keys from {@code cursor}

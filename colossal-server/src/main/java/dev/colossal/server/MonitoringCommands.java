@@ -5,13 +5,14 @@ import java.util.OptionalLong;
 
 /**
  * What monitoring tools and operators ask a Redis server besides INFO: SLOWLOG, LATENCY, ROLE,
- * MODULE LIST, CLUSTER (there is no cluster mode) and DEBUG, answered as redis-server 7.0 answers them with its default settings.
+ * MODULE LIST and CLUSTER (there is no cluster mode), answered as redis-server 7.0 answers them with its default
+ * settings ({@link DebugCommand} is DEBUG).
  * redis_exporter sends SLOWLOG and LATENCY LATEST on every scrape and redis-commander MODULE LIST
  * on connect; each logged an error per scrape or connection while these were unknown commands.
  */
 final class MonitoringCommands {
 
-    /** Redis 7.0's reply with {@code enable-debug-command no}, its default: DEBUG is refused, not unknown. */
+    /** Redis 7.0's reply to DEBUG with {@code enable-debug-command no}, its default: refused, not unknown. */
     static final String DEBUG_NOT_ALLOWED = "ERR DEBUG command not allowed. If the enable-debug-command option is set"
             + " to \"local\", you can run it from a local connection, otherwise you need to set this option in the"
             + " configuration file, and then restart the server.";
@@ -80,8 +81,6 @@ final class MonitoringCommands {
         // (any of Redis 7.0's subcommands; another is unknown).
         t.add("cluster", -2, List.of(), 0, 0, 0, (c, a, r) -> r.error(LastCommand.isSubcommand("cluster", a[1])
                 ? "ERR This instance has cluster support disabled" : Errors.unknownSubcommand(a[1], "CLUSTER")));
-        t.add("debug", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0,
-                (c, a, r) -> r.error(DEBUG_NOT_ALLOWED));
     }
 
     /**

@@ -200,9 +200,7 @@ final class Replicas {
         order.lock();
         try {
             synchronized (this) {
-                replid = ServerContext.randomId();
-                replid2 = NO_ID;
-                secondOffset = -1;
+                takeNewId();
                 backlog.startAt(backlog.offset());
                 relayStarted = false;
             }
@@ -210,6 +208,29 @@ final class Replicas {
             order.unlock();
         }
         dropAll();
+    }
+
+    /**
+     * DEBUG CHANGE-REPL-ID: the stream goes on under a new id, with no second one (Redis's
+     * {@code master_replid2} all zeros), as if this server had never been another's replica.
+     * Replicas stay connected; one that reconnects must sync in full.
+     */
+    void changeId() {
+        order.lock();
+        try {
+            synchronized (this) {
+                takeNewId();
+            }
+        } finally {
+            order.unlock();
+        }
+    }
+
+    /** A new id no one has, and no second one to resume from; holding this and {@link #order}. */
+    private void takeNewId() {
+        replid = ServerContext.randomId();
+        replid2 = NO_ID;
+        secondOffset = -1;
     }
 
     /** Holding this and {@link #order}. */

@@ -71,6 +71,8 @@ final class ServerContext {
     volatile int idleTimeoutSeconds;
     /** shutdown-timeout: seconds a stopping master waits for its replicas to catch up (Redis's default 10). */
     volatile int shutdownTimeoutSeconds = 10;
+    /** enable-debug-command: who may run DEBUG; set at start only, as in Redis. */
+    volatile DebugAccess debugAccess = DebugAccess.NO;
     /** SHUTDOWN NOW asked for the stop: no wait for replicas. */
     volatile boolean shutdownNow;
     /** hash-max-listpack-entries: fields a hash keeps in one value before it is bucketed ({@link StoredHash}); CONFIG SET changes it. */

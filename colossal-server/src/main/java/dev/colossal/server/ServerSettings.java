@@ -15,7 +15,8 @@ public interface ServerSettings {
     String get(String name);
 
     /**
-     * Sets a parameter as {@code CONFIG SET name value} from a client would.
+     * Sets a parameter as {@code CONFIG SET name value} from a client would; also
+     * {@code enable-debug-command}, which is set at start only (CONFIG SET refuses it, as Redis does).
      *
      * @return null if it was set, else the error CONFIG SET answers (without Redis's {@code ERR})
      */

@@ -132,10 +132,7 @@ final class SyncCommands {
             KeyValueStore store = ctx.dbs.store(db);
             List<byte[]> keys = new ArrayList<>();
             List<Long> deadlines = new ArrayList<>();
-            store.scanKeys(k -> true, (k, at) -> {
-                keys.add(k);
-                deadlines.add(at);
-            });
+            store.allKeys(keys, deadlines);
             if (keys.isEmpty()) {
                 continue;
             }

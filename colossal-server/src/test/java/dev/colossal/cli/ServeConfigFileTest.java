@@ -207,6 +207,7 @@ class ServeConfigFileTest {
                 notify-keyspace-events KEA
                 client-output-buffer-limit replica 256mb 64mb 60
                 client-output-buffer-limit pubsub 32mb 8mb 60
+                enable-debug-command local
                 """);
         Path f = file((Files.isReadable(stock) ? "include " + stock + "\n" : "bind \"127.0.0.1 -::1\"\n")
                 + "include " + extra + "\n");
@@ -220,7 +221,13 @@ class ServeConfigFileTest {
             assertEquals(Map.of("lfu-log-factor", "3"), j.configGet("lfu-log-factor"));
             assertEquals(Map.of("notify-keyspace-events", "AKE"), j.configGet("notify-keyspace-events"));
             assertEquals(Map.of("bind", "127.0.0.1"), j.configGet("bind"));
+            assertEquals(Map.of("enable-debug-command", "local"), j.configGet("enable-debug-command"));
+            // the notes are written once the server is up, perhaps after these first replies
             String said = Files.readString(log);
+            for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); !said.contains("passed over")
+                    && System.nanoTime() < end; said = Files.readString(log)) {
+                Thread.sleep(50);
+            }
             assertTrue(said.contains(extra + ":1: daemonize yes: this server stays in the foreground"), said);
             assertTrue(said.contains(": passed over, as they have no effect here: ") && said.contains(" hz")
                     && said.contains("client-output-buffer-limit"), said);
@@ -254,6 +261,23 @@ class ServeConfigFileTest {
         }
     }
 
+    @Test
+    void aBadEnableDebugCommandFlagStopsTheStart() {
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        int exit;
+        try {
+            exit = new CommandLine(new ServeCommand()).execute("--enable-debug-command", "always", "--port", "0",
+                    "--http-port", "-1", "--data", dir.resolve("data").toString());
+        } finally {
+            System.setErr(err);
+        }
+        String said = captured.toString(StandardCharsets.UTF_8);
+        assertEquals(2, exit, said);
+        assertTrue(said.contains("--enable-debug-command=always must be no, yes or local"), said);
+    }
+
     /** What redis-server would refuse to start with stops this one too, naming the line; so do three directives. */
     @Test
     void redisConfLinesThatCannotServeStopTheStart() throws IOException {
@@ -261,6 +285,8 @@ class ServeConfigFileTest {
             {"slowlog-max-len many\n", ":1: slowlog-max-len many: CONFIG SET failed (possibly related to argument"
                     + " 'slowlog-max-len') - argument couldn't be parsed into an integer"},
             {"port 0\nhz 10\nnotify-keyspace-events KZ!\n", ":3: notify-keyspace-events KZ!: CONFIG SET failed"},
+            {"enable-debug-command maybe\n", ":1: enable-debug-command maybe: CONFIG SET failed (possibly related to"
+                    + " argument 'enable-debug-command') - argument(s) must be one of the following: no, yes, local"},
             {"user alice on >pw ~* +@all\n", ":1: 'user' lines are not read from this file: move them, as they are,"
                     + " into an ACL file"},
             {"rename-command FLUSHALL \"\"\n", ":1: rename-command is not supported: to keep clients from a command,"
@@ -294,7 +320,7 @@ class ServeConfigFileTest {
         Path f = file("port " + port + "\nhttp-port -1\ndata " + data + "\nrequirepass pw\n");
         String java = ProcessHandle.current().info().command().orElseThrow();
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.colossal.cli.Main",
-                "serve", "--config", f.toString()).redirectErrorStream(true)
+                "serve", "--config", f.toString(), "--enable-debug-command", "yes").redirectErrorStream(true)
                 .redirectOutput(dir.resolve("server.log").toFile()).start();
         try {
             String reply = null;
@@ -302,15 +328,16 @@ class ServeConfigFileTest {
             while (reply == null && System.nanoTime() < deadline) {
                 try (Socket s = new Socket("127.0.0.1", port)) {
                     OutputStream out = s.getOutputStream();
-                    out.write("PING\r\nAUTH pw\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
+                    out.write("PING\r\nAUTH pw\r\nPING\r\nDEBUG ERROR faked\r\n".getBytes(StandardCharsets.US_ASCII));
                     InputStream in = s.getInputStream();
-                    byte[] want = "-NOAUTH Authentication required.\r\n+OK\r\n+PONG\r\n".getBytes(StandardCharsets.US_ASCII);
+                    byte[] want = "-NOAUTH Authentication required.\r\n+OK\r\n+PONG\r\n-faked\r\n"
+                            .getBytes(StandardCharsets.US_ASCII);
                     reply = new String(in.readNBytes(want.length), StandardCharsets.US_ASCII);
                 } catch (IOException e) {
                     Thread.sleep(100);
                 }
             }
-            assertEquals("-NOAUTH Authentication required.\r\n+OK\r\n+PONG\r\n", reply);
+            assertEquals("-NOAUTH Authentication required.\r\n+OK\r\n+PONG\r\n-faked\r\n", reply, "--enable-debug-command yes");
             assertTrue(Files.isDirectory(data), "data directory from the file");
         } finally {
             p.destroy();

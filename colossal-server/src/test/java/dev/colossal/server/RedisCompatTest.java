@@ -25,14 +25,7 @@ class RedisCompatTest {
         int redisPort = TestServers.freePort();
         Process redis = TestServers.redis(redisPort);
         Assumptions.assumeTrue(redis != null, "redis-server not installed");
-        List<String> lines = new ArrayList<>();
-        try (InputStream in = RedisCompatTest.class.getResourceAsStream("/redis-compat.txt")) {
-            for (String l : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
-                if (!l.isBlank() && !l.startsWith("#")) {
-                    lines.add(l);
-                }
-            }
-        }
+        List<String> lines = commandLines("/redis-compat.txt");
         List<String> diffs = new ArrayList<>();
         try (ColossalServer ours = TestServers.colossal(dir);
              Wire r = new Wire(redisPort);
@@ -56,6 +49,19 @@ class RedisCompatTest {
             redis.waitFor();
         }
         assertEquals("", String.join("\n", diffs), diffs.size() + " of " + lines.size() + " replies differ");
+    }
+
+    /** @return the lines of a test resource of commands, one a line, without blank and {@code #} comment lines */
+    static List<String> commandLines(String resource) throws IOException {
+        List<String> lines = new ArrayList<>();
+        try (InputStream in = RedisCompatTest.class.getResourceAsStream(resource)) {
+            for (String l : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (!l.isBlank() && !l.startsWith("#")) {
+                    lines.add(l);
+                }
+            }
+        }
+        return lines;
     }
 
     private static String show(String reply) {

@@ -18,6 +18,22 @@ final class TestServers {
     }
 
     /**
+     * Ours in-process with settings given at start, as a config file's lines would give them.
+     *
+     * @param settings name, value, name, value, ...: e.g. {@code "enable-debug-command", "yes"}
+     */
+    static ColossalServer colossal(Path dir, String... settings) throws IOException {
+        return ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1), null, null, s -> {
+            for (int i = 0; i + 1 < settings.length; i += 2) {
+                String error = s.set(settings[i], settings[i + 1]);
+                if (error != null) {
+                    throw new IllegalArgumentException(settings[i] + " " + settings[i + 1] + ": " + error);
+                }
+            }
+        });
+    }
+
+    /**
      * Starts {@code colossal serve} in a JVM of its own on {@code data} (with {@code moreFlags}),
      * its output to {@code log}, and waits for its PONG: a server a test can kill with SIGKILL.
      */
@@ -98,8 +114,13 @@ final class TestServers {
      * nothing (with {@link #redis}'s loud message) where redis-server is not installed.
      */
     static void onRedis(PortCheck check) throws Exception {
+        onRedisWith(List.of(), check);
+    }
+
+    /** {@link #onRedis} on a redis-server started with {@code settings}, e.g. {@code --enable-debug-command yes}. */
+    static void onRedisWith(List<String> settings, PortCheck check) throws Exception {
         int port = freePort();
-        Process redis = redis(port);
+        Process redis = redis(port, settings.toArray(String[]::new));
         if (redis == null) {
             return;
         }

@@ -17,7 +17,12 @@ final class Wire implements AutoCloseable {
     private final OutputStream out;
 
     Wire(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(new Socket("127.0.0.1", port));
+    }
+
+    /** A connection from {@code socket}, e.g. one bound to a chosen local address. */
+    Wire(Socket socket) throws IOException {
+        this.socket = socket;
         socket.setTcpNoDelay(true);
         socket.setSoTimeout(30_000);
         in = new BufferedInputStream(socket.getInputStream(), 1 << 16);

@@ -1,0 +1,157 @@
+package dev.colossal.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * DEBUG against redis-server 7.0, both started with {@code enable-debug-command yes} (or {@code
+ * local}): the replies of {@code redis-debug.txt} byte for byte, who {@code local} lets in, the
+ * active expiry that SET-ACTIVE-EXPIRE stops, and what SLEEP holds up.
+ */
+class DebugCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void repliesAreByteIdenticalToRedisWithTheDebugCommandEnabled() throws Exception {
+        int redisPort = TestServers.freePort();
+        Path redisDir = java.nio.file.Files.createDirectories(dir.resolve("redis"));
+        // DEBUG RELOAD writes dump.rdb into its --dir
+        Process redis = TestServers.redis(redisPort, "--enable-debug-command", "yes", "--dir", redisDir.toString());
+        Assumptions.assumeTrue(redis != null, "redis-server not installed");
+        List<String> lines = RedisCompatTest.commandLines("/redis-debug.txt");
+        List<String> diffs = new ArrayList<>();
+        try (ColossalServer ours = TestServers.colossal(dir.resolve("ours"), "enable-debug-command", "yes");
+             Wire r = new Wire(redisPort);
+             Wire o = new Wire(ours.port())) {
+            boolean resp3 = false;
+            for (String line : lines) {
+                boolean compared = !line.startsWith("~");
+                String l = compared ? line : line.substring(1);
+                resp3 |= l.equals("HELLO 3");
+                byte[] l8 = l.getBytes(StandardCharsets.UTF_8);
+                byte[] cmd = Wire.encode(RequestParser.splitArgs(l8, 0, l8.length));
+                r.send(cmd);
+                o.send(cmd);
+                // a RESP3 push comes before the reply it goes with
+                int replies = resp3 && l.equals("DEBUG PROTOCOL push") ? 2 : 1;
+                for (int i = 0; i < replies; i++) {
+                    String want = comparable(r.reply());
+                    String got = comparable(o.reply());
+                    if (compared && !want.equals(got)) {
+                        diffs.add(l + "\n    redis:    " + want + "\n    colossal: " + got);
+                    }
+                }
+            }
+        } finally {
+            redis.destroy();
+            redis.waitFor();
+        }
+        assertEquals("", String.join("\n", diffs), diffs.size() + " of " + lines.size() + " replies differ");
+    }
+
+    /** A reply with DEBUG OBJECT's address and LRU fields taken out: they differ from run to run. */
+    private static String comparable(String reply) {
+        return reply.replaceAll("^\\+Value at:\\S+ ", "+Value ").replaceAll(" lru:\\d+ lru_seconds_idle:\\d+", "")
+                .replace("\r\n", "\\r\\n");
+    }
+
+    @Test
+    void offRefusesEveryDebugAndConfigSetCannotTurnItOn() throws Exception {
+        try (ColossalServer ours = TestServers.colossal(dir); Wire w = new Wire(ours.port())) {
+            assertEquals("-" + MonitoringCommands.DEBUG_NOT_ALLOWED + "\r\n", w.call("DEBUG", "HELP"));
+            assertEquals("*2\r\n$20\r\nenable-debug-command\r\n$2\r\nno\r\n", w.call("CONFIG", "GET", "enable-debug-command"));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'enable-debug-command') - can't set"
+                    + " immutable config\r\n", w.call("CONFIG", "SET", "enable-debug-command", "yes"));
+            assertEquals("-" + MonitoringCommands.DEBUG_NOT_ALLOWED + "\r\n", w.call("DEBUG", "SLEEP", "0"));
+        }
+    }
+
+    @Test
+    void localServesLoopbackClientsAndRefusesAnotherAddressAsRedisDoes() throws Exception {
+        // 127.0.0.2 is this host too, but Redis counts 127.0.0.1 and ::1 alone as local
+        try (ColossalServer ours = TestServers.colossal(dir, "enable-debug-command", "local")) {
+            assertEquals(List.of("+OK\r\n", "-" + MonitoringCommands.DEBUG_NOT_ALLOWED + "\r\n"), localAndOther(ours.port()));
+        }
+        // without protected mode, which refuses 127.0.0.2 on its own in Redis
+        TestServers.onRedisWith(List.of("--enable-debug-command", "local", "--protected-mode", "no"), port -> assertEquals(
+                List.of("+OK\r\n", "-" + MonitoringCommands.DEBUG_NOT_ALLOWED + "\r\n"), localAndOther(port)));
+        assertTrue(DebugAccess.LOCAL.allows("127.0.0.1:5000"));
+        assertTrue(DebugAccess.LOCAL.allows("[0:0:0:0:0:0:0:1]:5000"));
+        assertFalse(DebugAccess.LOCAL.allows("127.0.0.2:5000"));
+        assertFalse(DebugAccess.LOCAL.allows("10.1.2.3:5000"));
+        assertFalse(DebugAccess.LOCAL.allows("config"));
+    }
+
+    /** @return DEBUG SLEEP 0's reply from 127.0.0.1, then from 127.0.0.2 */
+    private static List<String> localAndOther(int port) throws Exception {
+        List<String> replies = new ArrayList<>();
+        try (Wire local = new Wire(port)) {
+            replies.add(local.call("DEBUG", "SLEEP", "0"));
+        }
+        InetAddress loopback = InetAddress.getByName("127.0.0.1");
+        try (Wire other = new Wire(new Socket(loopback, port, InetAddress.getByName("127.0.0.2"), 0))) {
+            replies.add(other.call("DEBUG", "SLEEP", "0"));
+        }
+        return replies;
+    }
+
+    @Test
+    void setActiveExpireZeroStopsTheSweepAndOneStartsIt() throws Exception {
+        try (ColossalServer ours = TestServers.colossal(dir, "enable-debug-command", "yes"); Wire w = new Wire(ours.port())) {
+            assertEquals("+OK\r\n", w.call("DEBUG", "SET-ACTIVE-EXPIRE", "0"));
+            assertEquals("+OK\r\n", w.call("SET", "k", "v", "PX", "50"));
+            Thread.sleep(ExpirySweeper.MIN_GAP_NANOS / 1_000_000 * 8);
+            // no read has touched k: only a sweep could have removed it
+            assertEquals(0L, ours.context().stats.expiredKeys.sum(), "no sweep while active expiry is off");
+            assertEquals("+OK\r\n", w.call("DEBUG", "SET-ACTIVE-EXPIRE", "1"));
+            assertEquals(1L, (long) TestServers.await(1L, 5000, () -> ours.context().stats.expiredKeys.sum()),
+                    "the sweep removes the expired key once active expiry is back on");
+            assertEquals("+OK\r\n", w.call("DEBUG", "SET-ACTIVE-EXPIRE", "0"));
+            assertEquals("+OK\r\n", w.call("SET", "lazy", "v", "PX", "50"));
+            Thread.sleep(200);
+            assertEquals("$-1\r\n", w.call("GET", "lazy"), "a read still expires a key: lazy expiry stays on");
+            assertEquals(2L, ours.context().stats.expiredKeys.sum());
+        }
+    }
+
+    @Test
+    void sleepHoldsUpTheCallerOnlyWhileOtherClientsAreServed() throws Exception {
+        try (ColossalServer ours = TestServers.colossal(dir, "enable-debug-command", "yes");
+             Wire sleeper = new Wire(ours.port()); Wire other = new Wire(ours.port())) {
+            long start = System.nanoTime();
+            sleeper.send(Wire.encode("DEBUG", "SLEEP", "1.5"));
+            CompletableFuture<String> slept = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return sleeper.reply();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            Thread.sleep(100);
+            assertEquals("+PONG\r\n", other.call("PING"));
+            assertEquals("+OK\r\n", other.call("SET", "k", "v"));
+            long servedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertFalse(slept.isDone(), "the sleeper's reply waits");
+            assertTrue(servedMillis < 1400, "another client was served during the sleep, after " + servedMillis + " ms");
+            assertEquals("+OK\r\n", slept.get(10, TimeUnit.SECONDS));
+            long sleptMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(sleptMillis >= 1500, "the reply came after " + sleptMillis + " ms");
+            assertEquals("$1\r\nv\r\n", sleeper.call("GET", "k"), "the sleeper goes on with its next command");
+        }
+    }
+}
