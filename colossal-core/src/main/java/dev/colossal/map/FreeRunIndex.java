@@ -20,9 +20,9 @@ final class FreeRunIndex {
 
     /** A free run as the file's list holds it. */
     static final class Run {
-        final long pos;
-        final int blocks;
-        final int freeClass;
+        long pos;
+        int blocks;
+        int freeClass;
         /** Neighbours in the file's list. */
         Run prev;
         Run next;
@@ -30,10 +30,15 @@ final class FreeRunIndex {
         Run bucketPrev;
         Run bucketNext;
 
-        Run(long pos, int blocks, int freeClass) {
+        private Run set(long pos, int blocks, int freeClass) {
             this.pos = pos;
             this.blocks = blocks;
             this.freeClass = freeClass;
+            prev = null;
+            next = null;
+            bucketPrev = null;
+            bucketNext = null;
+            return this;
         }
 
         /** @return where the link to this run is in the file: the class's head, or the previous run's link */
@@ -54,6 +59,21 @@ final class FreeRunIndex {
     private final Run[][] buckets = new Run[SegmentLayout.FREE_CLASSES - SegmentLayout.EXACT_CLASSES][];
     /** Per class of many sizes, which of its buckets hold a run (bit b for bucket b). */
     private final long[] filled = new long[SegmentLayout.FREE_CLASSES - SegmentLayout.EXACT_CLASSES];
+    /**
+     * Runs forgotten, linked by {@code next}, for the next runs recorded: a put or remove in a
+     * steady state allocates nothing (RawAllocationTest).
+     */
+    private Run spare;
+
+    private Run newRun(long pos, int blocks, int freeClass) {
+        Run r = spare;
+        if (r == null) {
+            r = new Run();
+        } else {
+            spare = r.next;
+        }
+        return r.set(pos, blocks, freeClass);
+    }
 
     int size() {
         return byPos.size();
@@ -64,6 +84,7 @@ final class FreeRunIndex {
             return;
         }
         byPos.clear();
+        spare = null;
         Arrays.fill(heads, null);
         Arrays.fill(tails, null);
         Arrays.fill(buckets, null);
@@ -80,7 +101,7 @@ final class FreeRunIndex {
         if (byPos.get(pos) != null) {
             return false;
         }
-        Run r = new Run(pos, blocks, freeClass);
+        Run r = newRun(pos, blocks, freeClass);
         byPos.put(r);
         r.prev = tails[freeClass];
         if (r.prev == null) {
@@ -95,7 +116,7 @@ final class FreeRunIndex {
 
     /** Records a run just made the head of its list. */
     void push(long pos, int blocks, int freeClass) {
-        Run r = new Run(pos, blocks, freeClass);
+        Run r = newRun(pos, blocks, freeClass);
         byPos.put(r);
         r.next = heads[freeClass];
         if (r.next == null) {
@@ -135,6 +156,8 @@ final class FreeRunIndex {
                 r.bucketNext.bucketPrev = r.bucketPrev;
             }
         }
+        r.set(0, 0, 0).next = spare;
+        spare = r;
     }
 
     /**

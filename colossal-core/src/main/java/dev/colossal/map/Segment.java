@@ -137,6 +137,11 @@ final class Segment {
         CrashPoints.reach(CrashPoints.LOCKED);
     }
 
+    /** @return the segment's heap (for tests) */
+    SegmentHeap heap() {
+        return heap;
+    }
+
     /** Ends the write and releases the lock. */
     void unlock() {
         MemorySegment m = file.mem();

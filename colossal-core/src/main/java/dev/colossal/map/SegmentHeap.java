@@ -112,7 +112,8 @@ final class SegmentHeap {
     private long allocateRun(long blocks) throws IOException {
         long run = useIndex() ? takeIndexed(blocks) : takeFree(blocks, FIT_TRIES);
         if (run == 0 && defragment.getAsBoolean()) {
-            run = takeFree(blocks, DEFRAGMENTED_TRIES);   // once per growth: (almost) the whole list
+            // Once per growth: (almost) the whole list; the index, if the defragment kept it, has it all.
+            run = indexed ? takeIndexed(blocks) : takeFree(blocks, DEFRAGMENTED_TRIES);
         }
         if (run != 0) {
             return run;
@@ -187,19 +188,22 @@ final class SegmentHeap {
         if (r == null) {
             return 0;
         }
+        long pos = r.pos;
+        int runBlocks = r.blocks;
         if (!unlinkIndexed(r)) {
             return -1;
         }
         CrashPoints.reach(CrashPoints.RUN_UNLINKED);
-        if (r.blocks > blocks) {
-            free(r.pos + (blocks << shift), r.blocks - blocks);
+        if (runBlocks > blocks) {
+            free(pos + (blocks << shift), runBlocks - blocks);
         }
-        return r.pos;
+        return pos;
     }
 
     /**
      * Unlinks {@code r} from its list in the file and the index, after checking that the file
      * holds that run there, linked to the run the index has after it; false (nothing written) if not.
+     * The index reuses {@code r} afterwards: read what is needed of it before.
      */
     private boolean unlinkIndexed(FreeRunIndex.Run r) {
         MemorySegment m = checkRun(r.pos);
@@ -214,6 +218,11 @@ final class SegmentHeap {
         Mem.setLong(m, link, r.nextPos());
         runs.remove(r);
         return true;
+    }
+
+    /** @return the index of the free lists if it is trusted now, else null (for tests) */
+    FreeRunIndex index() {
+        return indexed ? runs : null;
     }
 
     /** Drops the index of the free lists: the next operations walk the lists in the file, until it is rebuilt. */
@@ -233,7 +242,10 @@ final class SegmentHeap {
         }
         opsUnindexed = 0;
         indexed = buildIndex();
-        if (!indexed) {
+        if (indexed) {
+            // A build reads every run: after the next drop, wait long enough to pay it back.
+            buildAfter = Math.max(FIRST_BUILD_AFTER, runs.size() / 8);
+        } else {
             runs.clear();
             buildAfter = Math.min(buildAfter * 2, 1L << 30);
         }
@@ -420,11 +432,12 @@ final class SegmentHeap {
         if (r == null) {
             return 0;
         }
+        int blocks = r.blocks;
         if (!unlinkIndexed(r)) {
             distrust();
             return unlinkRunAt(pos);
         }
-        return r.blocks;
+        return blocks;
     }
 
     /**
