@@ -49,11 +49,6 @@ final class Segment {
     /** Where the first entry of any segment may lie: the end of the header and the directory. */
     private final long firstEntry;
     private final SegmentHeap heap;
-    /**
-     * The version this process's last write left the segment at: if the next write finds
-     * another, someone else wrote between, and the heap's index of the free lists is dropped.
-     */
-    private long versionLeft = -1;
     /** The heap's size at this process's last {@link #defragmentBeforeGrowth}; under the lock. */
     private long heapBlocksAtDefragment;
     /** Set while {@link #evacuate} moves entries; under the lock. */
@@ -127,9 +122,6 @@ final class Segment {
     private void beginWrite() {
         MemorySegment m = file.mem();
         long v = Mem.getLong(m, base + VERSION);
-        if (v != versionLeft) {
-            heap.distrust();   // written by another process or mapping since this one's last write
-        }
         // A dead writer may have left the version odd; moving to another odd value still tells
         // every reader that started before us to retry.
         Mem.setLongVolatile(m, base + VERSION, (v & 1) == 0 ? v + 1 : v + 2);
@@ -137,16 +129,10 @@ final class Segment {
         CrashPoints.reach(CrashPoints.LOCKED);
     }
 
-    /** @return the segment's heap (for tests) */
-    SegmentHeap heap() {
-        return heap;
-    }
-
     /** Ends the write and releases the lock. */
     void unlock() {
         MemorySegment m = file.mem();
-        versionLeft = Mem.getLong(m, base + VERSION) + 1;
-        Mem.setLongRelease(m, base + VERSION, versionLeft);
+        Mem.setLongRelease(m, base + VERSION, Mem.getLong(m, base + VERSION) + 1);
         release();
     }
 
@@ -1339,7 +1325,6 @@ final class Segment {
         }
         Mem.setLongRelease(m, base + PENDING_EXTENT, 0);
         Mem.setLongRelease(m, base + SegmentLayout.RETIRED_TABLE, 0);
-        heap.distrust();
         for (int c = 0; c < SegmentLayout.FREE_CLASSES; c++) {
             Mem.setLong(m, base + SegmentLayout.freeHead(c), 0);
         }

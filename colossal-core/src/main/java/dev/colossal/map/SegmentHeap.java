@@ -47,24 +47,6 @@ final class SegmentHeap {
     private long checkedBumpEnd = -1;
     /** Links of a chunk list followed before it is taken for a cycle. */
     private static final long MAX_CHUNK_LINKS = 1 << 20;
-    /**
-     * Free runs a segment's {@link FreeRunIndex} holds at most (~150 bytes of memory each): a
-     * segment with more goes on walking its lists in the file.
-     */
-    static final int MAX_INDEXED_RUNS = 1 << 14;
-    /** Heap operations on the lists alone before the index is (re)built, doubled after each failed build. */
-    private static final long FIRST_BUILD_AFTER = 64;
-
-    /** The free lists as this process last left them; trusted only while {@link #indexed}. */
-    private final FreeRunIndex runs = new FreeRunIndex();
-    /**
-     * Whether {@link #runs} matches the lists in the file: set by a build, cleared by {@link
-     * #distrust} when anything else may have changed them (another process or mapping, a
-     * rebuild, an operation that threw half way).
-     */
-    private boolean indexed;
-    private long opsUnindexed;
-    private long buildAfter = FIRST_BUILD_AFTER;
 
     /** What the segment runs before the heap grows: true if it rebuilt the free lists (see {@link #allocate}). */
     private final BooleanSupplier defragment;
@@ -101,19 +83,9 @@ final class SegmentHeap {
      * chance to merge its free runs, when they are most of its heap) a new chunk.
      */
     long allocate(long blocks) throws IOException {
-        try {
-            return allocateRun(blocks);
-        } catch (Throwable t) {
-            distrust();
-            throw t;
-        }
-    }
-
-    private long allocateRun(long blocks) throws IOException {
-        long run = useIndex() ? takeIndexed(blocks) : takeFree(blocks, FIT_TRIES);
+        long run = takeFree(blocks, FIT_TRIES);
         if (run == 0 && defragment.getAsBoolean()) {
-            // Once per growth: (almost) the whole list; the index, if the defragment kept it, has it all.
-            run = indexed ? takeIndexed(blocks) : takeFree(blocks, DEFRAGMENTED_TRIES);
+            run = takeFree(blocks, DEFRAGMENTED_TRIES);   // once per growth: (almost) the whole list
         }
         if (run != 0) {
             return run;
@@ -135,21 +107,6 @@ final class SegmentHeap {
         if (run != 0) {
             return run;
         }
-        run = takeBump(m, blocks);
-        if (run != 0) {
-            return run;
-        }
-        for (int c = exact + 1; c < SegmentLayout.FREE_CLASSES; c++) {
-            run = takeFit(c, blocks, 1);
-            if (run != 0) {
-                return run;
-            }
-        }
-        return 0;
-    }
-
-    /** Takes {@code blocks} from the bump region; 0 if it has no room for them. */
-    private long takeBump(MemorySegment m, long blocks) {
         long bytes = blocks << shift;
         long bump = Mem.getLong(m, base + BUMP_POS);
         long bumpEnd = Mem.getLong(m, base + BUMP_END);
@@ -158,127 +115,13 @@ final class SegmentHeap {
             Mem.setLong(m, base + BUMP_POS, bump + bytes);
             return bump;
         }
-        return 0;
-    }
-
-    /**
-     * As {@link #takeFree} with the lists' {@link #runs index}, in the same order (its class, the
-     * bump region, larger classes), each class searched whole for the best fit, no link followed.
-     * Should the file's run differ from the index, the index is dropped and the lists walked.
-     */
-    private long takeIndexed(long blocks) {
-        int exact = SegmentLayout.freeClassOf(blocks);
-        long run = takeIndexedFit(exact, blocks);
-        if (run == 0) {
-            run = takeBump(file.mem(), blocks);
-        }
-        for (int c = exact + 1; run == 0 && c < SegmentLayout.FREE_CLASSES; c++) {
-            run = takeIndexedFit(c, blocks);
-        }
-        if (run < 0) {
-            distrust();
-            return takeFree(blocks, FIT_TRIES);
-        }
-        return run;
-    }
-
-    /** Takes {@code blocks} from the best-fitting run of class {@code c}: 0 if none fits, -1 if the file disagrees with the index. */
-    private long takeIndexedFit(int c, long blocks) {
-        FreeRunIndex.Run r = runs.fit(c, blocks, (HeapLayout.MIN_BYTES + blockBytes - 1) >>> shift);
-        if (r == null) {
-            return 0;
-        }
-        long pos = r.pos;
-        int runBlocks = r.blocks;
-        if (!unlinkIndexed(r)) {
-            return -1;
-        }
-        CrashPoints.reach(CrashPoints.RUN_UNLINKED);
-        if (runBlocks > blocks) {
-            free(pos + (blocks << shift), runBlocks - blocks);
-        }
-        return pos;
-    }
-
-    /**
-     * Unlinks {@code r} from its list in the file and the index, after checking that the file
-     * holds that run there, linked to the run the index has after it; false (nothing written) if not.
-     * The index reuses {@code r} afterwards: read what is needed of it before.
-     */
-    private boolean unlinkIndexed(FreeRunIndex.Run r) {
-        MemorySegment m = checkRun(r.pos);
-        if (m.get(JAVA_INT, r.pos + HeapLayout.RUN_BLOCKS) != r.blocks || m.get(JAVA_LONG, r.pos + HeapLayout.RUN_NEXT) != r.nextPos()) {
-            return false;
-        }
-        long link = r.linkAt(base);
-        m = file.mem(link + Long.BYTES);
-        if (Mem.getLong(m, link) != r.pos) {
-            return false;
-        }
-        Mem.setLong(m, link, r.nextPos());
-        runs.remove(r);
-        return true;
-    }
-
-    /** @return the index of the free lists if it is trusted now, else null (for tests) */
-    FreeRunIndex index() {
-        return indexed ? runs : null;
-    }
-
-    /** Drops the index of the free lists: the next operations walk the lists in the file, until it is rebuilt. */
-    void distrust() {
-        indexed = false;
-        opsUnindexed = 0;
-        runs.clear();
-    }
-
-    /** @return whether this operation can use {@link #runs}: it is trusted, or rebuilt now after enough operations without */
-    private boolean useIndex() {
-        if (indexed) {
-            return true;
-        }
-        if (++opsUnindexed < buildAfter) {
-            return false;
-        }
-        opsUnindexed = 0;
-        indexed = buildIndex();
-        if (indexed) {
-            // A build reads every run: after the next drop, wait long enough to pay it back.
-            buildAfter = Math.max(FIRST_BUILD_AFTER, runs.size() / 8);
-        } else {
-            runs.clear();
-            buildAfter = Math.min(buildAfter * 2, 1L << 30);
-        }
-        return indexed;
-    }
-
-    /**
-     * Reads every free list of the segment into {@link #runs}; false, leaving the lists to be
-     * walked, if one has a run that is not sound (damage is reported by the walks that need the
-     * run, as before) or they hold more than {@link #MAX_INDEXED_RUNS} runs.
-     */
-    private boolean buildIndex() {
-        runs.clear();
-        MemorySegment m = file.mem();
-        long allocEnd = file.allocEnd();
-        long heapStart = FileHeaderLayout.directoryEnd(file.segmentCount);
-        for (int c = 0; c < SegmentLayout.FREE_CLASSES; c++) {
-            for (long run = Mem.getLong(m, base + SegmentLayout.freeHead(c)); run != 0; ) {
-                if (runs.size() >= MAX_INDEXED_RUNS || run < heapStart || (run & (blockBytes - 1)) != 0
-                        || run + HeapLayout.RUN.byteSize() > allocEnd) {
-                    return false;
-                }
-                m = file.mem(run + HeapLayout.RUN.byteSize());
-                int blocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
-                if (m.get(JAVA_INT, run + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC || blocks <= 0
-                        || run + ((long) blocks << shift) > allocEnd || SegmentLayout.freeClassOf(blocks) != c
-                        || !runs.append(run, blocks, c)) {
-                    return false;
-                }
-                run = m.get(JAVA_LONG, run + HeapLayout.RUN_NEXT);
+        for (int c = exact + 1; c < SegmentLayout.FREE_CLASSES; c++) {
+            run = takeFit(c, blocks, 1);
+            if (run != 0) {
+                return run;
             }
         }
-        return true;
+        return 0;
     }
 
     /**
@@ -377,15 +220,6 @@ final class SegmentHeap {
      * half way leaves lists that the repair rebuilds from the table.
      */
     void free(long pos, long blocks) {
-        try {
-            freeRun(pos, blocks);
-        } catch (Throwable t) {
-            distrust();
-            throw t;
-        }
-    }
-
-    private void freeRun(long pos, long blocks) {
         if (blocks << shift < HeapLayout.MIN_BYTES) {
             // No allocation leaves such a hole; if one appears anyway, leaking it is safe, while a
             // run header written into it would overwrite the entry after it.
@@ -397,9 +231,8 @@ final class SegmentHeap {
             Mem.setLong(header, base + BUMP_POS, pos);
             return;
         }
-        boolean index = useIndex();
         if (blocks < HeapLayout.MAX_RUN_BLOCKS / 2) {
-            blocks += index ? unlinkIndexedAt(end) : unlinkRunAt(end);
+            blocks += unlinkRunAt(end);
         }
         while (blocks > 0) {
             // Pieces of a huge hole leave no single block behind either.
@@ -411,33 +244,9 @@ final class SegmentHeap {
             m.set(JAVA_LONG, pos + HeapLayout.RUN_NEXT, Mem.getLong(m, head));
             CrashPoints.reach(CrashPoints.RUN_WRITTEN);
             Mem.setLong(m, head, pos);
-            if (indexed) {
-                runs.push(pos, (int) n, SegmentLayout.freeClassOf(n));
-            }
             pos += n << shift;
             blocks -= n;
         }
-        if (indexed && runs.size() > MAX_INDEXED_RUNS) {
-            distrust();
-        }
-    }
-
-    /**
-     * As {@link #unlinkRunAt} with the index: the free run at {@code pos}, wherever it is in its
-     * list, is unlinked and its blocks returned; 0 if the index has none there. Should the file
-     * disagree, the index is dropped and the list walked.
-     */
-    private long unlinkIndexedAt(long pos) {
-        FreeRunIndex.Run r = runs.at(pos);
-        if (r == null) {
-            return 0;
-        }
-        int blocks = r.blocks;
-        if (!unlinkIndexed(r)) {
-            distrust();
-            return unlinkRunAt(pos);
-        }
-        return blocks;
     }
 
     /**
