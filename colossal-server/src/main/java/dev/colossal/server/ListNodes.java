@@ -399,6 +399,7 @@ final class ListNodes {
 
     /** Writes node {@code n}, then its count into its count entry: both before the header that holds it. */
     private void writeNode(long n, PackedRun run) {
+        taken.remove((Long) n); // a number a take gave up and a push took again is a node again
         elements.put(id, n, run.toBytes());
         elements.wrote();
         if (run.count() > 0xFF) {
