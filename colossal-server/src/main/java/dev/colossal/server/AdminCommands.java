@@ -589,8 +589,8 @@ final class AdminCommands {
                 r.error("ERR Unknown option or number of arguments for CONFIG SET - '" + Errors.text(a[i]) + "'");
                 return;
             }
-            if (name.equals("databases")) {
-                // Immutable in Redis too, which answers this whatever the value; errors name the argument as given
+            if (name.equals("databases") || name.equals("unixsocket") || name.equals("unixsocketperm")) {
+                // Set at start only, in Redis too, which answers this whatever the value; errors name the argument as given
                 r.error("ERR CONFIG SET failed (possibly related to argument '" + Errors.text(a[i]) + "') - can't set immutable config");
                 return;
             }
