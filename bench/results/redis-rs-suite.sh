@@ -14,10 +14,11 @@ set -u
 work=${WORK:-/tmp/redis-rs-suite}
 version=1.8.1        # the newest redis release (its MSRV is 1.88)
 test_version=1.0.4   # redis-test, the crate's test-server helper, published apart
-features="tokio-comp connection-manager cache-aio tokio-rustls-comp cluster-async"
+features="tokio-comp connection-manager cache-aio tokio-rustls-comp tls-rustls-insecure cluster-async"
 # Not built (so not run): the cluster, sentinel and module (RedisJSON, bloom, search) suites, which need
 # deployments neither server has here, and test_tls_cert_auth (a cluster too). cluster-async is on only
-# because the tests' TLS helpers need the cluster (and cluster + cache-aio alone does not build).
+# because the tests' TLS helpers need the cluster (and cluster + cache-aio alone does not build), and
+# tls-rustls-insecure because their TLS clients trust any certificate unless mTLS is on.
 all="--test test_basic --test test_async --test test_acl --test test_auth --test test_bignum --test test_cache
   --test test_geospatial --test test_script --test test_streams --test test_types --test test_hotkeys
   --test test_digest_utils --test test_credentials_provider_failures --test parser --test test_support"
@@ -105,7 +106,7 @@ case "${1:-}" in -v|--version) exec /usr/bin/redis-server "$@" ;; esac
 args=(--http-port -1) log=/dev/null
 while [ $# -gt 0 ]; do
   case "$1" in
-    --port|--bind|--tls-port|--tls-cert-file|--tls-key-file|--tls-ca-cert-file|--tls-auth-clients)
+    --port|--bind|--tls-port|--tls-cert-file|--tls-key-file|--tls-ca-cert-file|--tls-auth-clients|--unixsocket)
       args+=("$1" "$2"); shift 2 ;;
     --logfile) log=$2; shift 2 ;;
     --save|--enable-debug-command) shift 2 ;;   # Colossal keeps no RDB snapshots; DEBUG stays refused
@@ -122,25 +123,28 @@ SH
   chmod +x "$work/shim/redis-server"
 }
 
+# Counts from each test binary's `test result:` line, failures from its closing `failures:` list (the
+# TLS tests' openssl output breaks the `test NAME ... ok` lines apart).
 compare() {
   python3 - "$1" "$2" <<'PY'
-import sys, re, collections
+import sys, re
 def load(p):
-    out = {}
-    suite = ''
-    for line in open(p, errors='replace'):
-        m = re.match(r'\s+Running (?:tests/)?(\S+)', line)
-        if m: suite = m.group(1).split('/')[-1].split('-')[0]; continue
-        m = re.match(r'test (\S+) \.\.\. (ok|FAILED|ignored)', line)
-        if m: out[suite + '::' + m.group(1)] = {'ok': 'passed', 'FAILED': 'failed', 'ignored': 'skipped'}[m.group(2)]
-    return out
-a, b = load(sys.argv[1]), load(sys.argv[2])
-for name, r in ((sys.argv[1], a), (sys.argv[2], b)):
-    print(name, dict(collections.Counter(r.values())))
-for k in sorted(b):
-    if b[k] == 'failed' and a.get(k) != 'failed': print('failed in the second only:', k)
-for k in sorted(a):
-    if a[k] == 'failed' and b.get(k) != 'failed': print('failed in the first only:', k)
+    text = open(p, errors='replace').read()
+    counts = [0, 0, 0]
+    for m in re.finditer(r'test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored', text):
+        for i in range(3): counts[i] += int(m.group(i + 1))
+    failed = set()
+    for binary in re.split(r'\n\s+Running ', text)[1:]:
+        name = re.match(r'(?:tests/)?(\S+?)(?:\.rs)? ', binary).group(1)
+        for block in re.findall(r'\nfailures:\n((?:    \S+\n)+)', binary):
+            failed |= {name + '::' + t.strip() for t in block.splitlines()}
+    return counts, failed
+(ca, fa), (cb, fb) = load(sys.argv[1]), load(sys.argv[2])
+for name, c in ((sys.argv[1], ca), (sys.argv[2], cb)):
+    print(name, 'passed %d failed %d ignored %d' % tuple(c))
+for k in sorted(fb - fa): print('failed in the second only:', k)
+for k in sorted(fa - fb): print('failed in the first only:', k)
+for k in sorted(fa & fb): print('failed in both:', k)
 PY
 }
 
