@@ -98,8 +98,13 @@ final class TestServers {
      * nothing (with {@link #redis}'s loud message) where redis-server is not installed.
      */
     static void onRedis(PortCheck check) throws Exception {
+        onRedis(check, new String[0]);
+    }
+
+    /** {@link #onRedis(PortCheck)} on a redis-server started with more command-line {@code settings}. */
+    static void onRedis(PortCheck check, String... settings) throws Exception {
         int port = freePort();
-        Process redis = redis(port);
+        Process redis = redis(port, settings);
         if (redis == null) {
             return;
         }

@@ -35,16 +35,8 @@ class UnixSocketTest {
         }
         assertFalse(Files.exists(sock), "the socket file is removed at the end, as Redis removes it");
         Path redisSock = dir.resolve("r.sock");
-        int port = TestServers.freePort();
-        Process redis = TestServers.redis(port, "--unixsocket", redisSock.toString(), "--unixsocketperm", "700");
-        if (redis != null) {
-            try {
-                assertEquals(want, seen(redisSock, port), "redis-server");
-            } finally {
-                redis.destroy();
-                redis.waitFor();
-            }
-        }
+        TestServers.onRedis(port -> assertEquals(want, seen(redisSock, port), "redis-server"),
+                "--unixsocket", redisSock.toString(), "--unixsocketperm", "700");
     }
 
     /** A file a dead server left at the path does not stop the next one, as it does not stop Redis. */
