@@ -96,10 +96,12 @@ RS
 # its server with SIGKILL, so the shim execs the JVM and keeps the data next to the log, in the test's
 # own temporary directory, which the test removes.
 shim() {
-  mkdir -p "$work/shim"
+  # a copy of the jar: a build in the checkout (its CI) while the suite runs would swap it under the tests
+  rm -rf "$work/shim" && mkdir -p "$work/shim/lib" || exit 1
+  cp "$1/colossal-server/target/colossal-server.jar" "$work/shim/" && cp "$1"/colossal-server/target/lib/* "$work/shim/lib/" || exit 1
   cat > "$work/shim/redis-server" <<SH
 #!/usr/bin/env bash
-root='$1'
+root='$work/shim'
 SH
   cat >> "$work/shim/redis-server" <<'SH'
 case "${1:-}" in -v|--version) exec /usr/bin/redis-server "$@" ;; esac
@@ -116,8 +118,9 @@ done
 data=$(dirname "$log")/colossal-data
 [ "$log" = /dev/null ] && data=$(mktemp -d)
 export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-exec "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss1m \
-  -cp "$root/colossal-server/target/colossal-server.jar:$root/colossal-server/target/lib/*" dev.colossal.cli.Main \
+# C1 only and the serial collector: the JVM a test starts is up sooner
+exec "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
+  -cp "$root/colossal-server.jar:$root/lib/*" dev.colossal.cli.Main \
   serve "${args[@]}" --data "$data" >> "$log" 2>&1
 SH
   chmod +x "$work/shim/redis-server"
