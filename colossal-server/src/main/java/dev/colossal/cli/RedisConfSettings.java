@@ -25,7 +25,6 @@ final class RedisConfSettings {
             "appendonly", "there is no append-only file: every acknowledged write is already in the map files (SAVE"
                     + " forces them to the device)",
             "dir", "the data directory is --data (the 'data' setting)",
-            "unixsocket", "there is no Unix socket: clients connect to the TCP port",
             "logfile", "the log goes to standard error");
 
     private RedisConfSettings() {}

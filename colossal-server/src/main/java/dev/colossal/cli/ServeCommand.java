@@ -9,6 +9,7 @@ import dev.colossal.server.MaxMemoryMismatchException;
 import dev.colossal.server.ServerConfig;
 import dev.colossal.server.TlsConfig;
 import dev.colossal.server.TlsSetupException;
+import dev.colossal.server.UnixSocket;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -144,6 +145,13 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--masteruser", paramLabel = "USER", description = "The user the replica AUTHs as at its master")
     String masterUser;
 
+    @Option(names = "--unixsocket", paramLabel = "PATH", description = "Also serve RESP on this Unix socket (none by default)")
+    Path unixSocket;
+
+    @Option(names = "--unixsocketperm", paramLabel = "MODE", description = "The socket file's mode, octal, e.g. 700"
+            + " (default: as the umask leaves it)")
+    String unixSocketPerm;
+
     private ServeConfigFile file;
 
     /** Creates the command; picocli calls this. */
@@ -201,14 +209,27 @@ public final class ServeCommand implements Callable<Integer> {
                 plain == 0);
     }
 
+    /** @return the Unix socket (flags, else the config file), or null if none is given */
+    UnixSocket resolveUnixSocket() throws IOException {
+        ServeConfigFile f = configFile();
+        Path path = unixSocket != null ? unixSocket : f.path("unixsocket", null);
+        if (path == null || path.toString().isEmpty()) {
+            return null;
+        }
+        String perm = unixSocketPerm != null ? unixSocketPerm : f.string("unixsocketperm", "0");
+        return new UnixSocket(path, UnixSocket.parsePerm(perm));
+    }
+
     @Override
     public Integer call() throws Exception {
         ServerConfig settings;
         TlsConfig tls;
+        UnixSocket unix;
         Master master;
         try {
             settings = resolve();
             tls = resolveTls();
+            unix = resolveUnixSocket();
             master = resolveMaster();
         } catch (IllegalArgumentException e) {
             System.err.println("colossal serve: " + e.getMessage());
@@ -226,6 +247,9 @@ public final class ServeCommand implements Callable<Integer> {
             Path acl = aclFile != null ? aclFile : f.path("aclfile", null);
             server = ColossalServer.start(settings, tls, acl, s -> {
                 startNotes.addAll(RedisConfSettings.apply(s, config, f.redisSettings()));
+                if (unix != null) {
+                    s.unixSocket(unix);
+                }
                 if (protectedMode != null && s.set("protected-mode", protectedMode) != null) {
                     throw new IllegalArgumentException("--protected-mode=" + protectedMode + " must be yes or no");
                 }
@@ -267,7 +291,9 @@ public final class ServeCommand implements Callable<Integer> {
             return Failures.report("serve", e.inUse()
                     ? "port " + e.port() + " is in use (another server?): stop it or pass --" + e.setting() + " N"
                             + (e.setting().equals("http-port") ? " (-1 turns HTTP off)" : "")
-                    : e.getMessage() + "; pass --bind with an address of this machine, e.g. 127.0.0.1");
+                    : e.setting().equals("unixsocket")
+                            ? e.getMessage() + "; pass --unixsocket with a path in a directory this user can write"
+                            : e.getMessage() + "; pass --bind with an address of this machine, e.g. 127.0.0.1");
         }
         Thread hook = new Thread(() -> {
             int status = stop(server, data);
@@ -278,7 +304,8 @@ public final class ServeCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         System.err.printf("colossal: serving %s on %s:%s (RESP2/3)%s%s%s; Ctrl-C or SIGTERM stops%n",
                 data.toAbsolutePath(), settings.bind(), server.port() > 0 ? server.port() : "-",
-                server.tlsPort() > 0 ? ", TLS on port " + server.tlsPort() : "",
+                (server.tlsPort() > 0 ? ", TLS on port " + server.tlsPort() : "")
+                        + (unix != null ? ", Unix socket " + unix.path() : ""),
                 server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "",
                 settings.maxMemoryBytes() > 0 ? ", entries bound to " + ByteSize.format(settings.maxMemoryBytes())
                         + " (" + settings.maxMemoryPolicy() + ")" : "");

@@ -38,7 +38,7 @@ final class ServeConfigFile {
             "proto-max-bulk-len", "timeout", "io-threads", "busy-poll", "maxmemory", "maxmemory-policy", "databases",
             "tls-port", "tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-ca-cert-file", "tls-ca-cert-dir",
             "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites", "aclfile", "replicaof", "masterauth",
-            "masteruser");
+            "masteruser", "unixsocket", "unixsocketperm");
 
     /** Redis 7.0's configuration names and file directives. */
     private static final Set<String> REDIS_NAMES = redisNames();

@@ -398,7 +398,7 @@ final class AdminCommands {
         String f = (x.monitor ? "O" : "") + (x.replica ? "S" : "") + (x.fromMaster ? "M" : "") + (subscriber ? "P" : "")
                 + (multi ? "x" : "") + (x.blockedBy != null || x.paused ? "b" : "")
                 + (tracking != null ? "t" : "") + (tracking != null && x.trackingRedirBroken ? "R" : "")
-                + (tracking != null && tracking.bcast() ? "B" : "");
+                + (tracking != null && tracking.bcast() ? "B" : "") + (x.unixSocket ? "U" : "");
         return f.isEmpty() ? "N" : f;
     }
 
@@ -430,6 +430,12 @@ final class AdminCommands {
         return describe(ctx, x);
     }
 
+    /** @return the laddr CLIENT LIST shows and CLIENT KILL LADDR matches: the socket's path, or bind:port */
+    static String localAddress(ServerContext ctx, Client x) {
+        UnixSocket u = ctx.unixSocket;
+        return x.unixSocket && u != null ? u.clientAddress() : ctx.config.bind() + ":" + ctx.respPort;
+    }
+
     /** @return CLIENT LIST's line of {@code x} (ACL LOG's client-info too) */
     static String describe(ServerContext ctx, Client x) {
         long age = (ctx.now() - x.createdMillis) / 1000;
@@ -439,7 +445,7 @@ final class AdminCommands {
         int ssub = s == null ? 0 : s.shardChannels;
         Tracking.Mode tracking = x.tracking;
         java.util.List<byte[][]> queued = x.queued; // another loop's client: read once
-        return "id=" + x.id + " addr=" + x.address + " laddr=" + ctx.config.bind() + ":" + ctx.respPort
+        return "id=" + x.id + " addr=" + x.address + " laddr=" + localAddress(ctx, x)
                 + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags="
                 + flags(x, sub + psub + ssub > 0, queued != null, tracking) + " db=" + x.db + " sub=" + sub + " psub=" + psub + " ssub=" + ssub
                 + " multi=" + (queued == null ? -1 : queued.size()) + " qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
@@ -502,6 +508,9 @@ final class AdminCommands {
         m.put("stream-node-max-entries", Long.toString(ctx.streamNodeMaxEntries));
         m.put("stream-node-max-bytes", Long.toString(ctx.streamNodeMaxBytes));
         TlsConfigValues.putAll(m, ctx.tls, ctx.tlsPort);
+        UnixSocket unix = ctx.unixSocket;
+        m.put("unixsocket", unix == null ? "" : unix.path().toString());
+        m.put("unixsocketperm", unix == null ? "0" : Integer.toOctalString(unix.perm()));
         return m;
     }
 
@@ -581,8 +590,9 @@ final class AdminCommands {
                 r.error("ERR Unknown option or number of arguments for CONFIG SET - '" + Errors.text(a[i]) + "'");
                 return;
             }
-            if (name.equals("databases") || name.equals("enable-debug-command")) {
-                // Immutable in Redis too, which answers this whatever the value; errors name the argument as given
+            if (name.equals("databases") || name.equals("enable-debug-command") || name.equals("unixsocket")
+                    || name.equals("unixsocketperm")) {
+                // Set at start only, in Redis too, which answers this whatever the value; errors name the argument as given
                 r.error("ERR CONFIG SET failed (possibly related to argument '" + Errors.text(a[i]) + "') - can't set immutable config");
                 return;
             }

@@ -4,6 +4,8 @@ package dev.colossal.server;
 final class Client {
 
     final long id;
+    /** Whether it came over the Unix socket: CLIENT LIST's U flag, and its laddr is the socket's. */
+    boolean unixSocket;
     final String address;
     final long createdMillis;
     /** Opened and closed by the connection, on its loop's thread. */

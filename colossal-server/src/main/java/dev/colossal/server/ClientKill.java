@@ -85,9 +85,8 @@ final class ClientKill {
         boolean wantReplica = replicas;
         AclUser wantUser = user;
         boolean wantMaster = master;
-        String local = ctx.config.bind() + ":" + ctx.respPort;
         r.integer(kill(c, x -> (wantId < 0 || x.id == wantId) && (wantAddr == null || x.address.equals(wantAddr))
-                && (wantLaddr == null || local.equals(wantLaddr))
+                && (wantLaddr == null || AdminCommands.localAddress(ctx, x).equals(wantLaddr))
                 && (wantPubsub == null || wantPubsub == subscribed(x) && !x.fromMaster && !x.replica)
                 && (!wantMaster || x.fromMaster) && (!wantReplica || x.replica)
                 && (wantUser == null || x.user == wantUser || x.user == null && wantUser == ctx.acl.defaultUser()), skipMe));

@@ -66,6 +66,11 @@ public final class ColossalServer implements AutoCloseable {
             }
 
             @Override
+            public void unixSocket(UnixSocket socket) {
+                ctx.unixSocket = socket;
+            }
+
+            @Override
             public String get(String name) {
                 List<String> parts = config(table, "GET", name).lines().toList();
                 // *2, $n, name, $n, value

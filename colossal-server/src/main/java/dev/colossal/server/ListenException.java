@@ -11,7 +11,7 @@ public final class ListenException extends BindException {
 
     private static final long serialVersionUID = 1L;
 
-    /** The setting at fault: {@code port} or {@code http-port}, or {@code bind}; the flags' and config file's names. */
+    /** The setting at fault: {@code port}, {@code http-port}, {@code bind} or {@code unixsocket}; the flags' and config file's names. */
     private final String setting;
     private final String address;
     private final int port;
@@ -25,6 +25,16 @@ public final class ListenException extends BindException {
         this.port = port;
         // The JDK reports EADDRINUSE only through its message (strerror), the same on every Unix.
         this.inUse = String.valueOf(cause.getMessage()).contains("in use");
+    }
+
+    /** The Unix socket cannot be made at {@code path}: {@code setting} is {@code unixsocket}, {@link #port()} -1. */
+    ListenException(java.nio.file.Path path, java.io.IOException cause) {
+        super("cannot listen on Unix socket " + path + ": " + cause);
+        initCause(cause);
+        this.setting = "unixsocket";
+        this.address = path.toString();
+        this.port = -1;
+        this.inUse = false;
     }
 
     /** The bind address names no host: {@code setting} is {@code bind}, {@link #port()} -1. */

@@ -10,8 +10,9 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The RESP listeners: one acceptor thread per port (the plain one, and the TLS one if there is
- * {@link TlsSetup}) handing connections round-robin to the event loops.
+ * The RESP listeners: one acceptor thread per port (the plain one, the TLS one if there is
+ * {@link TlsSetup}, and the {@link UnixSocket} if there is one) handing connections round-robin to
+ * the event loops.
  */
 final class RespServer implements AutoCloseable {
 
@@ -27,6 +28,10 @@ final class RespServer implements AutoCloseable {
     private final TlsSetup tls;
     private ServerSocketChannel tlsListener;
     private Thread tlsAcceptor;
+    /** The Unix socket's settings and listener, or null for none. */
+    private UnixSocket unix;
+    private ServerSocketChannel unixListener;
+    private Thread unixAcceptor;
     private volatile boolean running;
     /** See {@link #spare()}; touched by the acceptor thread only, until {@link #close}. */
     private EventLoop spare;
@@ -66,17 +71,25 @@ final class RespServer implements AutoCloseable {
             }
             ctx.tlsPort = ((InetSocketAddress) tlsListener.getLocalAddress()).getPort();
         }
+        unix = ctx.unixSocket;
+        if (unix != null) {
+            unixListener = unix.listen();
+        }
         running = true;
         for (EventLoop l : loops) {
             l.start();
         }
         if (listener != null) {
-            acceptor = new Thread(() -> acceptLoop(listener, null), "colossal-accept");
+            acceptor = new Thread(() -> acceptLoop(listener, null, false), "colossal-accept");
             acceptor.start();
         }
         if (tlsListener != null) {
-            tlsAcceptor = new Thread(() -> acceptLoop(tlsListener, tls), "colossal-accept-tls");
+            tlsAcceptor = new Thread(() -> acceptLoop(tlsListener, tls, false), "colossal-accept-tls");
             tlsAcceptor.start();
+        }
+        if (unixListener != null) {
+            unixAcceptor = new Thread(() -> acceptLoop(unixListener, null, true), "colossal-accept-unix");
+            unixAcceptor.start();
         }
         return port;
     }
@@ -93,9 +106,9 @@ final class RespServer implements AutoCloseable {
         return l;
     }
 
-    private void acceptLoop(ServerSocketChannel listener, TlsSetup tls) {
+    private void acceptLoop(ServerSocketChannel listener, TlsSetup tls, boolean local) {
         try {
-            acceptUntilClosed(listener, tls);
+            acceptUntilClosed(listener, tls, local);
         } catch (Throwable t) {
             if (running) {
                 ctx.fail(Thread.currentThread().getName(), t);
@@ -103,7 +116,9 @@ final class RespServer implements AutoCloseable {
         }
     }
 
-    private void acceptUntilClosed(ServerSocketChannel listener, TlsSetup tls) throws IOException, InterruptedException {
+    /** @param local whether {@code listener} is the Unix socket's: no TCP options, and Redis's path:0 as address */
+    private void acceptUntilClosed(ServerSocketChannel listener, TlsSetup tls, boolean local)
+            throws IOException, InterruptedException {
         int next = 0;
         int failures = 0;
         while (running) {
@@ -151,11 +166,14 @@ final class RespServer implements AutoCloseable {
                     ch.close();
                     continue;
                 }
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                if (!local) {
+                    ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                }
                 ch.configureBlocking(false);
                 long id = ctx.clientIds.incrementAndGet();
-                Client client = new Client(id, String.valueOf(ch.getRemoteAddress()).replaceFirst("^/", ""),
-                        ctx.now(), ctx.acl.autoAuthenticated());
+                Client client = new Client(id, local ? unix.clientAddress()
+                        : String.valueOf(ch.getRemoteAddress()).replaceFirst("^/", ""), ctx.now(), ctx.acl.autoAuthenticated());
+                client.unixSocket = local;
                 client.user = ctx.acl.defaultUser();
                 ctx.clients.put(id, client);
                 ctx.stats.connectedClients.increment();
@@ -215,6 +233,10 @@ final class RespServer implements AutoCloseable {
         if (tlsListener != null) {
             tlsListener.close();
         }
+        if (unixListener != null) {
+            unixListener.close();
+            unix.remove();
+        }
         // A script that wrote cannot be killed, but the loop running it must stop (Redis's
         // SHUTDOWN NOSAVE ends such a script with the process): its writes so far stay.
         table.scripts().abortRunning();
@@ -224,6 +246,9 @@ final class RespServer implements AutoCloseable {
             }
             if (tlsAcceptor != null) {
                 tlsAcceptor.join(5000);
+            }
+            if (unixAcceptor != null) {
+                unixAcceptor.join(5000);
             }
             for (EventLoop l : loops) {
                 l.stop();

@@ -51,6 +51,8 @@ final class ServerContext {
     volatile int tlsPort;
     /** The TLS settings, or null for none. */
     volatile TlsConfig tls;
+    /** The Unix socket RESP is also served on, or null for none (set before the first client). */
+    volatile UnixSocket unixSocket;
     volatile int httpPort = -1;
     /** Completed with the first failure that a server thread could not go on after. */
     final CompletableFuture<Throwable> failure = new CompletableFuture<>();

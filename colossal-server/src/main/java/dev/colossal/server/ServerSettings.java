@@ -32,4 +32,7 @@ public interface ServerSettings {
      * @param password the password (masterauth), or null to send no AUTH
      */
     void replicaOf(String host, int port, String user, String password);
+
+    /** Serves RESP on this Unix socket too, from the start ({@code unixsocket}, {@code unixsocketperm}). */
+    void unixSocket(UnixSocket socket);
 }

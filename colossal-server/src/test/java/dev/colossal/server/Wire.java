@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 /** A bare RESP connection for tests: sends raw bytes, reads whole replies as raw bytes. */
 final class Wire implements AutoCloseable {
 
+    /** The TCP socket; null for a connection over a Unix socket. */
     final Socket socket;
+    private final java.nio.channels.SocketChannel unix;
     private final InputStream in;
     private final OutputStream out;
 
@@ -27,6 +29,15 @@ final class Wire implements AutoCloseable {
         socket.setSoTimeout(30_000);
         in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
         out = socket.getOutputStream();
+        unix = null;
+    }
+
+    /** A connection over the Unix socket at {@code path} (no read timeout: NIO's channels have none). */
+    Wire(java.nio.file.Path path) throws IOException {
+        socket = null;
+        unix = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(path));
+        in = new BufferedInputStream(java.nio.channels.Channels.newInputStream(unix), 1 << 16);
+        out = java.nio.channels.Channels.newOutputStream(unix);
     }
 
     static byte[] encode(byte[]... args) {
@@ -169,6 +180,10 @@ final class Wire implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        socket.close();
+        if (socket != null) {
+            socket.close();
+        } else {
+            unix.close();
+        }
     }
 }
