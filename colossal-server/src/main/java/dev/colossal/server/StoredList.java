@@ -336,15 +336,15 @@ final class StoredList {
             }
             return;
         }
-        toNodes();
         if (from >= to) {
-            ListNodes gone = nodes;
+            Runnable freeOld = freeOld();
             nodes = null;
             count = 0;
             commit();
-            gone.drop();
+            freeOld.run();
             return;
         }
+        toNodes();
         long after = nodes.count() - to;
         nodes.take(true, from, null);
         nodes.take(false, after, null);
@@ -432,7 +432,7 @@ final class StoredList {
 
     /**
      * Stores {@code all} as the list under {@code key} with deadline {@code at}, replacing what the
-     * key held (RESTORE, import-rdb): packed, or elements under a new id, then the header.
+     * key held (RESTORE, import-rdb): packed, or nodes under a new id, then the header.
      */
     static void load(KeyValueStore store, byte[] key, List<byte[]> all, long at) {
         if (all.isEmpty()) {

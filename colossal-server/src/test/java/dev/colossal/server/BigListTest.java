@@ -152,6 +152,12 @@ class BigListTest {
             assertEquals(changed.elementEntries(), elements.size(), "its old entries are gone: only its nodes and root");
             assertEquals(List.of("v0", "v1"), strings(changed.pop(true, 2)));
             assertEquals(298, StoredList.read(store, key).size());
+            // emptied by LTRIM without becoming a big list first: its entries go with it
+            byte[] other = "other".getBytes();
+            ElementReadsTest.storeUnnoded(store, other, model.stream().map(String::getBytes).toList());
+            StoredList.read(store, other).trim(5, 2);
+            assertNull(StoredList.read(store, other));
+            assertEquals(StoredList.read(store, key).elementEntries(), elements.size(), "nothing of it left");
         }
     }
 
