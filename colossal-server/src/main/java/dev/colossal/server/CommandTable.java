@@ -249,7 +249,7 @@ final class CommandTable {
             r.error(Errors.arity(spec.name()));
             return;
         }
-        if (spec == debugSpec && !ctx.debugAccess.allows(c.address)) {
+        if (spec == debugSpec && !ctx.debugAccess.allows(c)) {
             c.queueRefused |= c.queued != null;
             stats.rejected.increment();
             r.error(MonitoringCommands.DEBUG_NOT_ALLOWED);

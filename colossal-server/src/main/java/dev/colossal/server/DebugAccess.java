@@ -34,15 +34,15 @@ enum DebugAccess {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** @param address the client's {@code ip:port}, as CLIENT LIST's {@code addr} shows it */
-    boolean allows(String address) {
-        return this == YES || (this == LOCAL && isLocal(address));
+    /** @return whether DEBUG runs for {@code c} */
+    boolean allows(Client c) {
+        return this == YES || (this == LOCAL && (c.unixSocket || isLocal(c.address)));
     }
 
     /**
-     * Whether a client is local as Redis 7.0 judges it: its address is exactly 127.0.0.1 or ::1
-     * (another 127.x address is not), or it came by a Unix socket (there is none here). The
-     * server's own clients (a script's, the master link's) have no port and are not local.
+     * Whether a TCP client is local as Redis 7.0 judges it: its address is exactly 127.0.0.1 or
+     * ::1 (another 127.x address is not); a Unix socket's clients are local too. The server's own
+     * clients (a script's, the master link's) have no port and are not local.
      */
     static boolean isLocal(String address) {
         int colon = address.lastIndexOf(':');

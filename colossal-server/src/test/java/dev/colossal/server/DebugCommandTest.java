@@ -90,11 +90,21 @@ class DebugCommandTest {
         // without protected mode, which refuses 127.0.0.2 on its own in Redis
         TestServers.onRedisWith(List.of("--enable-debug-command", "local", "--protected-mode", "no"), port -> assertEquals(
                 List.of("+OK\r\n", "-" + MonitoringCommands.DEBUG_NOT_ALLOWED + "\r\n"), localAndOther(port)));
-        assertTrue(DebugAccess.LOCAL.allows("127.0.0.1:5000"));
-        assertTrue(DebugAccess.LOCAL.allows("[0:0:0:0:0:0:0:1]:5000"));
-        assertFalse(DebugAccess.LOCAL.allows("127.0.0.2:5000"));
-        assertFalse(DebugAccess.LOCAL.allows("10.1.2.3:5000"));
-        assertFalse(DebugAccess.LOCAL.allows("config"));
+        assertTrue(DebugAccess.isLocal("127.0.0.1:5000"));
+        assertTrue(DebugAccess.isLocal("[0:0:0:0:0:0:0:1]:5000"));
+        assertFalse(DebugAccess.isLocal("127.0.0.2:5000"));
+        assertFalse(DebugAccess.isLocal("10.1.2.3:5000"));
+        assertFalse(DebugAccess.isLocal("config"));
+        // a Unix socket's clients are local, as in Redis
+        java.nio.file.Path sock = dir.resolve("d.sock");
+        try (ColossalServer ours = ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve("unix")).withPorts(0, -1),
+                null, null, s -> {
+                    s.set("enable-debug-command", "local");
+                    s.unixSocket(new UnixSocket(sock, 0700));
+                });
+             Wire w = new Wire(sock)) {
+            assertEquals("+OK\r\n", w.call("DEBUG", "SLEEP", "0"), "over the socket of " + ours.port());
+        }
     }
 
     /** @return DEBUG SLEEP 0's reply from 127.0.0.1, then from 127.0.0.2 */
