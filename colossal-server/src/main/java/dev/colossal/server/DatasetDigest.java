@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -42,9 +41,8 @@ final class DatasetDigest {
         byte[] all = new byte[SIZE];
         for (int db = 0; db < ctx.dbs.count(); db++) {
             KeyValueStore store = ctx.dbs.store(db);
-            List<byte[]> keys = new ArrayList<>();
-            List<Long> deadlines = new ArrayList<>();
-            store.allKeys(keys, deadlines);
+            KeyValueStore.KeyList found = store.allKeys();
+            List<byte[]> keys = found.keys();
             if (keys.isEmpty()) {
                 continue;
             }
@@ -52,7 +50,7 @@ final class DatasetDigest {
             for (int i = 0; i < keys.size(); i++) {
                 byte[] key = new byte[SIZE];
                 mix(key, keys.get(i));
-                if (value(store, keys.get(i), deadlines.get(i), key)) {
+                if (value(store, keys.get(i), found.deadlines().get(i), key)) {
                     xor(all, key);
                 }
             }

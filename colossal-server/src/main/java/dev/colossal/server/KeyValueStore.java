@@ -269,19 +269,18 @@ interface KeyValueStore extends AutoCloseable {
      */
     void scanKeys(Predicate<byte[]> filter, BiConsumer<byte[], Long> action);
 
-    /**
-     * Every live key and its deadline ({@link StoredValue#NO_EXPIRY} for none), in two lists of one
-     * order: for whole-dataset walks (SYNC's snapshot, DEBUG DIGEST) that read each value after.
-     *
-     * @param keys      receives the keys
-     * @param deadlines receives each key's deadline
-     */
-    default void allKeys(List<byte[]> keys, List<Long> deadlines) {
+    /** @return every live key and its deadline ({@link StoredValue#NO_EXPIRY} for none), as a scan finds them: SYNC's snapshot, DEBUG DIGEST */
+    default KeyList allKeys() {
+        KeyList all = new KeyList(new java.util.ArrayList<>(), new java.util.ArrayList<>());
         scanKeys(k -> true, (k, at) -> {
-            keys.add(k);
-            deadlines.add(at);
+            all.keys().add(k);
+            all.deadlines().add(at);
         });
+        return all;
     }
+
+    /** Keys and their deadlines, index for index. */
+    record KeyList(List<byte[]> keys, List<Long> deadlines) {}
 
     /**
      * One step of a resumable scan (SCAN's): visits about {@code count} keys from {@code cursor}

@@ -1,7 +1,6 @@
 package dev.colossal.server;
 
 import dev.colossal.rdb.RdbFile;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -130,17 +129,16 @@ final class SyncCommands {
         }
         for (int db = 0; db < ctx.dbs.count(); db++) {
             KeyValueStore store = ctx.dbs.store(db);
-            List<byte[]> keys = new ArrayList<>();
-            List<Long> deadlines = new ArrayList<>();
-            store.allKeys(keys, deadlines);
+            KeyValueStore.KeyList found = store.allKeys();
+            List<byte[]> keys = found.keys();
             if (keys.isEmpty()) {
                 continue;
             }
-            file.database(db, keys.size(), deadlines.stream().filter(at -> at != StoredValue.NO_EXPIRY).count());
+            file.database(db, keys.size(), found.deadlines().stream().filter(at -> at != StoredValue.NO_EXPIRY).count());
             for (int i = 0; i < keys.size(); i++) {
                 byte[] payload = dumps.payload(store, keys.get(i));
                 if (payload != null) {   // null: deleted since the scan
-                    long at = deadlines.get(i);
+                    long at = found.deadlines().get(i);
                     file.key(keys.get(i), payload, at == StoredValue.NO_EXPIRY ? -1 : at);
                 }
                 if (file.size() > room) {   // the keys' estimate fell short
