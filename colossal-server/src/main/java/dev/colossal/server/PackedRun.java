@@ -6,29 +6,34 @@ import java.util.function.Supplier;
 
 /**
  * A run of list elements packed one after another, each as {@link ListLayout}'s packed element (a
- * 4-byte big-endian length, then its bytes): a big list's head or tail run in its header, or one of
- * its nodes in the element map. Changed in memory, then written whole by its owner.
+ * 4-byte big-endian length, then its bytes): a small list's elements behind its header, a big
+ * list's head or tail run in its header, or one of its nodes in the element map. Read in place from
+ * the array a map read gave, changed in memory into arrays of its own, then written whole by its
+ * owner.
  */
 final class PackedRun {
 
     private byte[] bytes;
+    /** Where the run starts in {@link #bytes}: never written, so it may be a map read's array. */
+    private int start;
     private int length;
     private int count;
 
-    private PackedRun(byte[] bytes, int length, int count) {
+    private PackedRun(byte[] bytes, int start, int length, int count) {
         this.bytes = bytes;
+        this.start = start;
         this.length = length;
         this.count = count;
     }
 
     static PackedRun empty() {
-        return new PackedRun(new byte[0], 0, 0);
+        return new PackedRun(new byte[0], 0, 0, 0);
     }
 
     /**
      * @return the run of {@code count} elements packed from {@code from} of {@code b} within
-     *         {@code limit} (for a negative {@code count}, every element up to {@code limit}); a copy
-     *         unless it is the whole of {@code b}, which the run then owns
+     *         {@code limit} (for a negative {@code count}, every element up to {@code limit}), read
+     *         where it is: {@code b} must not change after
      * @throws IllegalStateException naming what {@code what} gives if they are not there
      */
     static PackedRun read(byte[] b, int from, int limit, long count, Supplier<String> what) {
@@ -42,7 +47,7 @@ final class PackedRun {
             }
             at += size;
         }
-        return new PackedRun(from == 0 && at == b.length ? b : Arrays.copyOfRange(b, from, at), at - from, (int) n);
+        return new PackedRun(b, from, at - from, (int) n);
     }
 
     /** @return a run of {@code all}, in order */
@@ -68,9 +73,9 @@ final class PackedRun {
         return ListLayout.PACKED_LENGTH_BYTES + v.length;
     }
 
-    /** @return where element {@code index} starts ({@link #length} for {@code count}) */
+    /** @return where element {@code index} starts in {@link #bytes} ({@link #start} + {@link #length} for {@code count}) */
     private int offset(int index) {
-        int at = 0;
+        int at = start;
         for (int i = 0; i < index; i++) {
             at += ListLayout.packedSize(bytes, at);
         }
@@ -79,13 +84,13 @@ final class PackedRun {
 
     /** Copies the run into {@code b} at {@code at}; @return where it ends */
     int copyTo(byte[] b, int at) {
-        System.arraycopy(bytes, 0, b, at, length);
+        System.arraycopy(bytes, start, b, at, length);
         return at + length;
     }
 
     /** @return the run as a node's value */
     byte[] toBytes() {
-        return Arrays.copyOf(bytes, length);
+        return Arrays.copyOfRange(bytes, start, start + length);
     }
 
     /** @return element {@code index} */
@@ -110,7 +115,7 @@ final class PackedRun {
      */
     boolean scan(boolean backward, ElementTest test) {
         if (!backward) {
-            for (int i = 0, at = 0; i < count; i++) {
+            for (int i = 0, at = start; i < count; i++) {
                 int size = ListLayout.packedSize(bytes, at);
                 if (test.test(bytes, at + ListLayout.PACKED_LENGTH_BYTES, size - ListLayout.PACKED_LENGTH_BYTES)) {
                     return true;
@@ -120,7 +125,7 @@ final class PackedRun {
             return false;
         }
         int[] starts = new int[count];
-        for (int i = 0, at = 0; i < count; i++) {
+        for (int i = 0, at = start; i < count; i++) {
             starts[i] = at;
             at += ListLayout.packedSize(bytes, at);
         }
@@ -134,11 +139,11 @@ final class PackedRun {
     }
 
     void append(byte[] v) {
-        splice(length, length, v, 1);
+        splice(start + length, start + length, v, 1);
     }
 
     void prepend(byte[] v) {
-        splice(0, 0, v, 1);
+        splice(start, start, v, 1);
     }
 
     /** Replaces element {@code index} by {@code v}. */
@@ -149,24 +154,29 @@ final class PackedRun {
 
     /** Removes the first {@code k} elements. */
     void removeFirst(int k) {
-        splice(0, offset(k), null, -k);
+        splice(start, offset(k), null, -k);
     }
 
     /** Removes the last {@code k} elements. */
     void removeLast(int k) {
-        splice(offset(count - k), length, null, -k);
+        splice(offset(count - k), start + length, null, -k);
     }
 
-    /** Replaces {@code bytes[from, to)} by {@code v} packed (nothing for null), the count changing by {@code counted}. */
+    /**
+     * Replaces {@code bytes[from, to)} by {@code v} packed (nothing for null), the count changing by
+     * {@code counted}, in a new array: the one read from the map is never written.
+     */
     private void splice(int from, int to, byte[] v, int counted) {
         int add = v == null ? 0 : sizeOf(v);
+        int end = start + length;
         byte[] b = new byte[length - (to - from) + add];
-        System.arraycopy(bytes, 0, b, 0, from);
+        System.arraycopy(bytes, start, b, 0, from - start);
         if (v != null) {
-            ListLayout.putPacked(b, from, v, 0, v.length);
+            ListLayout.putPacked(b, from - start, v, 0, v.length);
         }
-        System.arraycopy(bytes, to, b, from + add, length - to);
+        System.arraycopy(bytes, to, b, from - start + add, end - to);
         bytes = b;
+        start = 0;
         length = b.length;
         count += counted;
     }

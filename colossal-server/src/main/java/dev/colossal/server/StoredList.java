@@ -21,9 +21,6 @@ import java.util.List;
  */
 final class StoredList {
 
-    /** A packed list of no elements, where a new list's first push starts: read, never written. */
-    private static final byte[] NO_ELEMENTS = new byte[ListLayout.HEADER_LENGTH];
-
     private final KeyValueStore store;
     private final byte[] key;
     private ListElements elements;
@@ -37,11 +34,8 @@ final class StoredList {
     private long sets;
     private long expireAt = StoredValue.NO_EXPIRY;
     private boolean exists;
-    /** A packed list's header payload (the fixed fields, then the elements from {@link #packedAt} + {@link ListLayout#HEADER_LENGTH}); null when unpacked. */
-    private byte[] packed;
-    private int packedAt;
-    /** Where the packed elements end in {@link #packed}. */
-    private int packedEnd;
+    /** A packed list's elements (behind the header's fixed fields); null for a list of another form. */
+    private PackedRun packed;
 
     private StoredList(KeyValueStore store, byte[] key) {
         this.store = store;
@@ -87,11 +81,12 @@ final class StoredList {
         l.count = ListLayout.getLong(b, e.offset() + ListLayout.COUNT_OFFSET);
         l.sets = ListLayout.getLong(b, e.offset() + ListLayout.SETS_OFFSET);
         if (e.length() > ListLayout.HEADER_LENGTH) {
-            l.packed = b;
-            l.packedAt = e.offset();
-            l.packedEnd = e.offset() + e.length();
-            if (l.packedOffset(l.count) != l.packedEnd) {
-                throw l.damagedPacked();
+            int end = e.offset() + e.length();
+            l.packed = PackedRun.read(b, e.offset() + ListLayout.HEADER_LENGTH, end, l.count,
+                    () -> "packed list header of key length=" + key.length);
+            if (e.offset() + ListLayout.HEADER_LENGTH + l.packed.length() != end || l.packed.count() != l.count) {
+                throw new IllegalStateException("packed list header of key length=" + key.length + " does not hold its count="
+                        + l.count + " elements: the map file is damaged; run 'colossal repair'");
             }
             return l;
         }
@@ -121,8 +116,7 @@ final class StoredList {
     /** @return element {@code index}, {@code 0 <= index < size()} */
     byte[] get(long index) {
         if (packed != null) {
-            int at = packedOffset(index);
-            return Arrays.copyOfRange(packed, at + ListLayout.PACKED_LENGTH_BYTES, at + ListLayout.packedSize(packed, at));
+            return packed.element((int) index);
         }
         if (nodes != null) {
             return nodes.get(index);
@@ -144,6 +138,10 @@ final class StoredList {
             nodes.scan(fromTail, test);
             return;
         }
+        if (packed != null) {
+            packed.scan(fromTail, test);
+            return;
+        }
         long n = size();
         for (long k = 0; k < n; k++) {
             byte[] v = get(fromTail ? n - 1 - k : k);
@@ -163,26 +161,19 @@ final class StoredList {
             elements.reply(id, first + from, first + to, r);
             return;
         }
-        for (int at = packedOffset(from), end = packedOffset(at, to - from); at < end; ) {
-            int next = ListLayout.packedSize(packed, at);
-            r.bulk(packed, at + ListLayout.PACKED_LENGTH_BYTES, next - ListLayout.PACKED_LENGTH_BYTES);
-            at += next;
-        }
+        packed.forEach((int) from, (int) to, r::bulk);
     }
 
     /** @return elements {@code [from, to)} */
     List<byte[]> range(long from, long to) {
         List<byte[]> out = new ArrayList<>((int) Math.min(to - from, 1 << 16));
-        if (packed != null) {
-            for (int at = packedOffset(from), end = packedOffset(at, to - from); at < end; ) {
-                int next = ListLayout.packedSize(packed, at);
-                out.add(Arrays.copyOfRange(packed, at + ListLayout.PACKED_LENGTH_BYTES, at + next));
-                at += next;
+        if (packed != null || nodes != null) {
+            PackedRun.ElementSink add = (b, o, l) -> out.add(Arrays.copyOfRange(b, o, o + l));
+            if (packed != null) {
+                packed.forEach((int) from, (int) to, add);
+            } else {
+                nodes.forEach(from, to, add);
             }
-            return out;
-        }
-        if (nodes != null) {
-            nodes.forEach(from, to, (b, o, l) -> out.add(Arrays.copyOfRange(b, o, o + l)));
             return out;
         }
         for (long i = from; i < to; i++) {
@@ -191,64 +182,29 @@ final class StoredList {
         return out;
     }
 
-    /** @return where packed element {@code index} starts in {@link #packed} */
-    private int packedOffset(long index) {
-        return packedOffset(packedAt + ListLayout.HEADER_LENGTH, index);
-    }
-
-    /** @return where the packed element {@code n} after the one at {@code at} starts (the end for the last's next) */
-    private int packedOffset(int at, long n) {
-        for (long i = 0; i < n; i++) {
-            if (packedEnd - at < ListLayout.PACKED_LENGTH_BYTES) {
-                throw damagedPacked();
-            }
-            int size = ListLayout.packedSize(packed, at);
-            if (size < ListLayout.PACKED_LENGTH_BYTES || size > packedEnd - at) {
-                throw damagedPacked();
-            }
-            at += size;
-        }
-        return at;
-    }
-
-    private IllegalStateException damagedPacked() {
-        return new IllegalStateException("packed list header of key length=" + key.length + " does not hold its count=" + count
-                + " elements: the map file is damaged; run 'colossal repair'");
-    }
-
     /** Pushes {@code values[from, to)} one after another, each to the head ({@code left}) or the tail. */
     void push(boolean left, byte[][] values, int from, int to) {
         if (!exists) {
-            packed = NO_ELEMENTS;
-            packedAt = 0;
-            packedEnd = packed.length;
+            packed = PackedRun.empty();
             count = 0;
             sets = 0;
             expireAt = StoredValue.NO_EXPIRY;
         }
         if (packed != null) {
-            long bytes = packedEnd - packedAt;
+            long bytes = packed.length();
             for (int i = from; i < to; i++) {
-                bytes += ListLayout.PACKED_LENGTH_BYTES + values[i].length;
+                bytes += PackedRun.sizeOf(values[i]);
             }
             if (fitsPacked(count + to - from, bytes)) {
-                byte[] b = new byte[(int) bytes];
-                int at = ListLayout.HEADER_LENGTH;
-                if (left) {
-                    for (int i = to - 1; i >= from; i--) {
-                        at = ListLayout.putPacked(b, at, values[i], 0, values[i].length);
-                    }
-                }
-                int old = packedEnd - packedAt - ListLayout.HEADER_LENGTH;
-                System.arraycopy(packed, packedAt + ListLayout.HEADER_LENGTH, b, at, old);
-                at += old;
-                if (!left) {
-                    for (int i = from; i < to; i++) {
-                        at = ListLayout.putPacked(b, at, values[i], 0, values[i].length);
+                for (int i = from; i < to; i++) {
+                    if (left) {
+                        packed.prepend(values[i]);
+                    } else {
+                        packed.append(values[i]);
                     }
                 }
                 count += to - from;
-                commitPacked(b, 0, b.length);
+                commitPacked();
                 return;
             }
         }
@@ -285,24 +241,11 @@ final class StoredList {
     }
 
     byte[] pop(boolean left) {
-        if (packed != null) {
-            byte[] v = get(left ? 0 : count - 1);
-            dropPacked(left, 1);
-            return v;
-        }
         return pop(left, 1).get(0);
     }
 
     /** Pops one element from the head ({@code left}) or the tail into {@code r}, as a bulk reply. */
     void pop(boolean left, Reply r) {
-        if (packed != null) {
-            byte[] b = packed;
-            int at = packedOffset(left ? 0 : count - 1);
-            int size = ListLayout.packedSize(b, at);
-            dropPacked(left, 1);
-            r.bulk(b, at + ListLayout.PACKED_LENGTH_BYTES, size - ListLayout.PACKED_LENGTH_BYTES);
-            return;
-        }
         r.bulk(pop(left));
     }
 
@@ -327,12 +270,10 @@ final class StoredList {
                 count = 0;
                 commit();
             } else {
-                int start = packedOffset(from);
-                int end = packedOffset(start, to - from);
-                byte[] b = new byte[ListLayout.HEADER_LENGTH + end - start];
-                System.arraycopy(packed, start, b, ListLayout.HEADER_LENGTH, end - start);
+                packed.removeLast((int) (count - to));
+                packed.removeFirst((int) from);
                 count = to - from;
-                commitPacked(b, 0, b.length);
+                commitPacked();
             }
             return;
         }
@@ -354,9 +295,9 @@ final class StoredList {
     /** Makes {@code all} the list's elements: written under a new id, then the header switched to it, then the old ones freed. */
     void replaceAll(List<byte[]> all) {
         Runnable freeOld = freeOld();
-        long bytes = ListLayout.HEADER_LENGTH;
+        long bytes = 0;
         for (byte[] v : all) {
-            bytes += ListLayout.PACKED_LENGTH_BYTES + v.length;
+            bytes += PackedRun.sizeOf(v);
         }
         long lsets = nodes != null ? nodes.sets() : sets;
         nodes = null;
@@ -364,14 +305,10 @@ final class StoredList {
             count = 0;
             commit();
         } else if (fitsPacked(all.size(), bytes)) {
-            byte[] b = new byte[(int) bytes];
-            int at = ListLayout.HEADER_LENGTH;
-            for (byte[] v : all) {
-                at = ListLayout.putPacked(b, at, v, 0, v.length);
-            }
+            packed = PackedRun.of(all);
             count = all.size();
             sets = lsets;
-            commitPacked(b, 0, b.length);
+            commitPacked();
         } else {
             elements = store.elements(true);
             nodes = ListNodes.create(elements, key, all, lsets);
@@ -402,7 +339,8 @@ final class StoredList {
      */
     void copyTo(KeyValueStore to, byte[] toKey, long at) {
         if (packed != null) {
-            to.set(toKey, packed, packedAt, packedEnd - packedAt, at, StoredValue.LIST);
+            byte[] h = packedHeader();
+            to.set(toKey, h, 0, h.length, at, StoredValue.LIST);
             return;
         }
         ListElements dst = to.elements(true);
@@ -413,7 +351,8 @@ final class StoredList {
     /** RENAME of this list to {@code toKey}: only the header moves, whole or not at all after a kill ({@link HeaderRename}). */
     void renameTo(byte[] toKey) {
         if (packed != null) {
-            store.set(toKey, packed, packedAt, packedEnd - packedAt, expireAt, StoredValue.LIST);
+            byte[] h = packedHeader();
+            store.set(toKey, h, 0, h.length, expireAt, StoredValue.LIST);
             store.delete(key);
             return;
         }
@@ -486,22 +425,22 @@ final class StoredList {
         afterCommit = freeOld;
     }
 
-    /**
-     * Makes {@code b[at, at + length)} (the fixed fields' room, then {@link #count} packed elements)
-     * the list, and writes it: the commit point of a change to a packed list.
-     */
-    private void commitPacked(byte[] b, int at, int length) {
-        packed = b;
-        packedAt = at;
-        packedEnd = at + length;
+    /** Writes {@link #packed} behind the fixed fields: the commit point of a change to a packed list. */
+    private void commitPacked() {
+        byte[] h = packedHeader();
+        store.set(key, h, 0, h.length, expireAt, StoredValue.LIST);
         id = 0;
         first = 0;
-        ListLayout.putLong(b, at + ListLayout.ID_OFFSET, 0);
-        ListLayout.putLong(b, at + ListLayout.FIRST_OFFSET, 0);
-        ListLayout.putLong(b, at + ListLayout.COUNT_OFFSET, count);
-        ListLayout.putLong(b, at + ListLayout.SETS_OFFSET, sets);
-        store.set(key, b, at, length, expireAt, StoredValue.LIST);
         exists = true;
+    }
+
+    /** @return a packed list's header: the fixed fields (id and first 0), then its elements */
+    private byte[] packedHeader() {
+        byte[] h = new byte[ListLayout.HEADER_LENGTH + packed.length()];
+        ListLayout.putLong(h, ListLayout.COUNT_OFFSET, count);
+        ListLayout.putLong(h, ListLayout.SETS_OFFSET, sets);
+        packed.copyTo(h, ListLayout.HEADER_LENGTH);
+        return h;
     }
 
     /** Drops {@code k <= size()} packed elements from the head ({@code left}) or the tail, and commits. */
@@ -511,15 +450,15 @@ final class StoredList {
             commit();
             return;
         }
-        int start = left ? packedOffset(k) : packedAt + ListLayout.HEADER_LENGTH;
-        int end = left ? packedEnd : packedOffset(count);
-        byte[] b = new byte[ListLayout.HEADER_LENGTH + end - start];
-        System.arraycopy(packed, start, b, ListLayout.HEADER_LENGTH, end - start);
-        commitPacked(b, 0, b.length);
+        if (left) {
+            packed.removeFirst((int) k);
+        } else {
+            packed.removeLast((int) k);
+        }
+        commitPacked();
     }
 
-    private static boolean fitsPacked(long elements, long headerBytes) {
-        long bytes = headerBytes - ListLayout.HEADER_LENGTH;
+    private static boolean fitsPacked(long elements, long bytes) {
         return elements <= ListLayout.PACKED_COUNT && bytes <= ListLayout.PACKED_BYTES
                 || elements == 1 && bytes <= ListLayout.PACKED_ONE_BYTES;
     }
