@@ -32,10 +32,13 @@ import java.nio.ByteOrder;
  *
  *  Big list (since format 2): a header longer than 32 bytes whose id is not 0; its elements are a
  *  head run, then nodes [headNode, endNode) in the element map, then a tail run, in list order
- *  0       8          16      24     32         40            44            48
- *  +-------+----------+-------+------+----------+-------------+-------------+-----------+-----------+
- *  | id    | headNode | count | sets | endNode  | headCount   | tailCount   | head run  | tail run  |
- *  +-------+----------+-------+------+----------+-------------+-------------+-----------+-----------+
+ *  0       8          16      24     32         40          42          44            48
+ *  +-------+----------+-------+------+----------+-----------+-----------+-------------+-----------+-----------+
+ *  | id    | headNode | count | sets | endNode  | headBytes | headCount | tailCount   | head run  | tail run  |
+ *  +-------+----------+-------+------+----------+-----------+-----------+-------------+-----------+-----------+
+ *  headBytes = the head run's length (2, BE), so that a push finds the tail run without walking the
+ *  head's elements; 0 with a headCount when it is over 65,535 (an LSET's big element) or in headers
+ *  written before it was kept: the run is then walked
  *  runs packed as above; a push writes the header alone until its run passes RUN_BYTES, when the
  *  run goes to a node of its own (headNode - 1 or endNode) and the push starts a new one
  *  Node entry (element map):     key = id (8) | node (8),     value = elements packed as above
@@ -68,8 +71,9 @@ final class ListLayout {
 
     static final int HEAD_NODE_OFFSET = FIRST_OFFSET;
     static final int END_NODE_OFFSET = HEADER_LENGTH;
-    static final int HEAD_COUNT_OFFSET = END_NODE_OFFSET + Long.BYTES;
-    static final int TAIL_COUNT_OFFSET = HEAD_COUNT_OFFSET + Integer.BYTES;
+    static final int HEAD_BYTES_OFFSET = END_NODE_OFFSET + Long.BYTES;
+    static final int HEAD_COUNT_OFFSET = HEAD_BYTES_OFFSET + Short.BYTES;
+    static final int TAIL_COUNT_OFFSET = HEAD_COUNT_OFFSET + Short.BYTES;
     static final int NODES_HEADER_LENGTH = TAIL_COUNT_OFFSET + Integer.BYTES;
     /**
      * The bytes a big list's run takes (lengths included) before the next push moves it to a node:
@@ -107,6 +111,7 @@ final class ListLayout {
     static final int PACKED_ONE_BYTES = 16 << 10;
 
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle SHORT_BE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
     private ListLayout() {}
@@ -139,6 +144,16 @@ final class ListLayout {
     /** Writes {@code v} at {@code at} of {@code b}, big-endian. */
     static void putInt(byte[] b, int at, int v) {
         INT_BE.set(b, at, v);
+    }
+
+    /** @return the unsigned 16-bit number at {@code at} of {@code b} */
+    static int getShort(byte[] b, int at) {
+        return Short.toUnsignedInt((short) SHORT_BE.get(b, at));
+    }
+
+    /** Writes {@code v}, at most 65,535, at {@code at} of {@code b}, big-endian. */
+    static void putShort(byte[] b, int at, int v) {
+        SHORT_BE.set(b, at, (short) v);
     }
 
     /** @return the long at {@code at} of {@code b} */

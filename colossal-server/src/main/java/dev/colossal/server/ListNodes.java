@@ -53,19 +53,23 @@ final class ListNodes {
         long count = ListLayout.getLong(b, at + ListLayout.COUNT_OFFSET);
         long sets = ListLayout.getLong(b, at + ListLayout.SETS_OFFSET);
         long endNode = ListLayout.getLong(b, at + ListLayout.END_NODE_OFFSET);
-        int headCount = ListLayout.getInt(b, at + ListLayout.HEAD_COUNT_OFFSET);
+        int headBytes = ListLayout.getShort(b, at + ListLayout.HEAD_BYTES_OFFSET);
+        int headCount = ListLayout.getShort(b, at + ListLayout.HEAD_COUNT_OFFSET);
         int tailCount = ListLayout.getInt(b, at + ListLayout.TAIL_COUNT_OFFSET);
+        int runs = at + ListLayout.NODES_HEADER_LENGTH;
         int end = at + length;
-        java.util.function.Supplier<String> what = () -> "big list header of id=" + Long.toHexString(id);
-        PackedRun head = PackedRun.read(b, at + ListLayout.NODES_HEADER_LENGTH, end, headCount, what);
-        PackedRun tail = PackedRun.read(b, at + ListLayout.NODES_HEADER_LENGTH + head.length(), end, tailCount, what);
         long middle = count - headCount - tailCount;
-        if (headCount < 0 || tailCount < 0 || middle < 0 || endNode < headNode || (middle == 0) != (endNode == headNode)
-                || at + ListLayout.NODES_HEADER_LENGTH + head.length() + tail.length() != end) {
+        java.util.function.Supplier<String> what = () -> "big list header of id=" + Long.toHexString(id);
+        if (tailCount < 0 || middle < 0 || endNode < headNode || (middle == 0) != (endNode == headNode) || headBytes > end - runs) {
             throw new IllegalStateException(what.get() + " of length=" + length + " does not hold together (count=" + count
                     + ", runs of " + headCount + " and " + tailCount + ", nodes [" + headNode + ", " + endNode
                     + ")): the map file is damaged; run 'colossal repair'");
         }
+        // 0 for a head run's length is one an LSET made longer than the field holds, or a header
+        // written before the length was kept: walk the run to find its end.
+        PackedRun head = headBytes == 0 && headCount > 0 ? PackedRun.read(b, runs, end, headCount, what)
+                : PackedRun.of(b, runs, runs + headBytes, headCount, what);
+        PackedRun tail = PackedRun.of(b, runs + head.length(), end, tailCount, what);
         return new ListNodes(elements, id, headNode, endNode, count, sets, head, tail);
     }
 
@@ -113,7 +117,8 @@ final class ListNodes {
         ListLayout.putLong(b, ListLayout.COUNT_OFFSET, count);
         ListLayout.putLong(b, ListLayout.SETS_OFFSET, sets);
         ListLayout.putLong(b, ListLayout.END_NODE_OFFSET, endNode);
-        ListLayout.putInt(b, ListLayout.HEAD_COUNT_OFFSET, head.count());
+        ListLayout.putShort(b, ListLayout.HEAD_BYTES_OFFSET, head.length() > 0xFFFF ? 0 : head.length());
+        ListLayout.putShort(b, ListLayout.HEAD_COUNT_OFFSET, head.count());
         ListLayout.putInt(b, ListLayout.TAIL_COUNT_OFFSET, tail.count());
         tail.copyTo(b, head.copyTo(b, ListLayout.NODES_HEADER_LENGTH));
         return b;

@@ -18,16 +18,33 @@ final class PackedRun {
     private int start;
     private int length;
     private int count;
+    /** What a read run is, for damage its walks find; null for a run made in memory. */
+    private final Supplier<String> what;
 
-    private PackedRun(byte[] bytes, int start, int length, int count) {
+    private PackedRun(byte[] bytes, int start, int length, int count, Supplier<String> what) {
         this.bytes = bytes;
         this.start = start;
         this.length = length;
         this.count = count;
+        this.what = what;
     }
 
     static PackedRun empty() {
-        return new PackedRun(new byte[0], 0, 0, 0);
+        return new PackedRun(new byte[0], 0, 0, 0, null);
+    }
+
+    /**
+     * @return the run of {@code count} elements that {@code b[from, to)} holds, read where it is
+     *         ({@code b} must not change after) and not walked: a push or a pop reads one end, and
+     *         the walks that go further check every element stays inside
+     * @throws IllegalStateException naming what {@code what} gives if the bytes cannot hold the count
+     */
+    static PackedRun of(byte[] b, int from, int to, long count, Supplier<String> what) {
+        if (count < 0 || (count == 0) != (from == to) || count > (to - from) / ListLayout.PACKED_LENGTH_BYTES) {
+            throw new IllegalStateException(what.get() + " cannot hold " + count + " elements in " + (to - from)
+                    + " bytes: the map file is damaged; run 'colossal repair'");
+        }
+        return new PackedRun(b, from, to - from, (int) count, what);
     }
 
     /**
@@ -47,7 +64,7 @@ final class PackedRun {
             }
             at += size;
         }
-        return new PackedRun(b, from, at - from, (int) n);
+        return new PackedRun(b, from, at - from, (int) n, what);
     }
 
     /** @return a run of {@code all}, in order */
@@ -77,9 +94,31 @@ final class PackedRun {
     private int offset(int index) {
         int at = start;
         for (int i = 0; i < index; i++) {
-            at += ListLayout.packedSize(bytes, at);
+            at = next(at);
         }
         return at;
+    }
+
+    /** @return where the element after the one at {@code at} starts, checked to be inside the run */
+    private int next(int at) {
+        int end = start + length;
+        int size = end - at < ListLayout.PACKED_LENGTH_BYTES ? -1 : ListLayout.packedSize(bytes, at);
+        if (size < ListLayout.PACKED_LENGTH_BYTES || size > end - at) {
+            throw damaged(at);
+        }
+        return at + size;
+    }
+
+    /** Checks that a walk over every element ended where the run does. */
+    private void checkEnd(int at) {
+        if (at != start + length) {
+            throw damaged(at);
+        }
+    }
+
+    private IllegalStateException damaged(int at) {
+        return new IllegalStateException((what == null ? "a list run" : what.get()) + " of " + count + " elements in "
+                + length + " bytes is damaged at offset " + (at - start) + ": the map file is damaged; run 'colossal repair'");
     }
 
     /** Copies the run into {@code b} at {@code at}; @return where it ends */
@@ -96,15 +135,19 @@ final class PackedRun {
     /** @return element {@code index} */
     byte[] element(int index) {
         int at = offset(index);
-        return Arrays.copyOfRange(bytes, at + ListLayout.PACKED_LENGTH_BYTES, at + ListLayout.packedSize(bytes, at));
+        return Arrays.copyOfRange(bytes, at + ListLayout.PACKED_LENGTH_BYTES, next(at));
     }
 
     /** Hands elements {@code [from, to)} to {@code sink}, in order. */
     void forEach(int from, int to, ElementSink sink) {
-        for (int i = from, at = offset(from); i < to; i++) {
-            int size = ListLayout.packedSize(bytes, at);
-            sink.accept(bytes, at + ListLayout.PACKED_LENGTH_BYTES, size - ListLayout.PACKED_LENGTH_BYTES);
-            at += size;
+        int at = offset(from);
+        for (int i = from; i < to; i++) {
+            int after = next(at);
+            sink.accept(bytes, at + ListLayout.PACKED_LENGTH_BYTES, after - at - ListLayout.PACKED_LENGTH_BYTES);
+            at = after;
+        }
+        if (to == count) {
+            checkEnd(at);
         }
     }
 
@@ -114,24 +157,21 @@ final class PackedRun {
      * @return whether it did
      */
     boolean scan(boolean backward, ElementTest test) {
-        if (!backward) {
-            for (int i = 0, at = start; i < count; i++) {
-                int size = ListLayout.packedSize(bytes, at);
-                if (test.test(bytes, at + ListLayout.PACKED_LENGTH_BYTES, size - ListLayout.PACKED_LENGTH_BYTES)) {
-                    return true;
-                }
-                at += size;
+        int[] starts = backward ? new int[count + 1] : null;
+        int at = start;
+        for (int i = 0; i < count; i++) {
+            int after = next(at);
+            if (backward) {
+                starts[i] = at;
+                starts[i + 1] = after;
+            } else if (test.test(bytes, at + ListLayout.PACKED_LENGTH_BYTES, after - at - ListLayout.PACKED_LENGTH_BYTES)) {
+                return true;
             }
-            return false;
+            at = after;
         }
-        int[] starts = new int[count];
-        for (int i = 0, at = start; i < count; i++) {
-            starts[i] = at;
-            at += ListLayout.packedSize(bytes, at);
-        }
-        for (int i = count - 1; i >= 0; i--) {
-            int at = starts[i];
-            if (test.test(bytes, at + ListLayout.PACKED_LENGTH_BYTES, ListLayout.packedSize(bytes, at) - ListLayout.PACKED_LENGTH_BYTES)) {
+        checkEnd(at);
+        for (int i = count - 1; backward && i >= 0; i--) {
+            if (test.test(bytes, starts[i] + ListLayout.PACKED_LENGTH_BYTES, starts[i + 1] - starts[i] - ListLayout.PACKED_LENGTH_BYTES)) {
                 return true;
             }
         }
@@ -149,7 +189,7 @@ final class PackedRun {
     /** Replaces element {@code index} by {@code v}. */
     void set(int index, byte[] v) {
         int at = offset(index);
-        splice(at, at + ListLayout.packedSize(bytes, at), v, 0);
+        splice(at, next(at), v, 0);
     }
 
     /** Removes the first {@code k} elements. */

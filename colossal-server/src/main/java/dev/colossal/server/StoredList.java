@@ -82,12 +82,8 @@ final class StoredList {
         l.sets = ListLayout.getLong(b, e.offset() + ListLayout.SETS_OFFSET);
         if (e.length() > ListLayout.HEADER_LENGTH) {
             int end = e.offset() + e.length();
-            l.packed = PackedRun.read(b, e.offset() + ListLayout.HEADER_LENGTH, end, l.count,
+            l.packed = PackedRun.of(b, e.offset() + ListLayout.HEADER_LENGTH, end, l.count,
                     () -> "packed list header of key length=" + key.length);
-            if (e.offset() + ListLayout.HEADER_LENGTH + l.packed.length() != end || l.packed.count() != l.count) {
-                throw new IllegalStateException("packed list header of key length=" + key.length + " does not hold its count="
-                        + l.count + " elements: the map file is damaged; run 'colossal repair'");
-            }
             return l;
         }
         l.elements = ListElements.of(store, key, "list");

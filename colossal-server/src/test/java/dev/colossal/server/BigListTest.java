@@ -190,6 +190,50 @@ class BigListTest {
         }
     }
 
+    /**
+     * A header keeps its head run's length so that a push does not walk the head's elements to
+     * find the tail's; a header without it (one written before it was kept, or whose head run an
+     * LSET made longer than its 16 bits hold) is read by walking, and a head count its bytes
+     * cannot hold is damage.
+     */
+    @Test
+    void aHeadRunWithoutItsLengthIsWalkedAndACountItsBytesCannotHoldIsDamage() throws Exception {
+        try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
+            KeyValueStore store = dbs.opened(0);
+            byte[] key = "l".getBytes();
+            List<byte[]> values = new ArrayList<>(pushed(store, key, new int[] {1, 2, 3, 700, 4, 5, 6, 7}));
+            StoredList.read(store, key).push(true, new byte[][] {"h1".getBytes(), "h2".getBytes()}, 0, 2);
+            values.addFirst("h1".getBytes());
+            values.addFirst("h2".getBytes());
+            byte[] header = header(store, key);
+            assertEquals(2, ListLayout.getShort(header, ListLayout.HEAD_COUNT_OFFSET));
+            assertEquals(2 * (ListLayout.PACKED_LENGTH_BYTES + 2), ListLayout.getShort(header, ListLayout.HEAD_BYTES_OFFSET));
+
+            ListLayout.putShort(header, ListLayout.HEAD_BYTES_OFFSET, 0);
+            store.set(key, header, 0, header.length, StoredValue.NO_EXPIRY, StoredValue.LIST);
+            assertEquals(strings(values), strings(StoredList.read(store, key).range(0, values.size())), "walked");
+
+            byte[] big = new byte[70_000];
+            StoredList.read(store, key).set(1, big);
+            values.set(1, big);
+            assertEquals(0, ListLayout.getShort(header(store, key), ListLayout.HEAD_BYTES_OFFSET), "over 16 bits");
+            assertEquals(strings(values), strings(StoredList.read(store, key).range(0, values.size())));
+            assertArrayEquals(big, StoredList.read(store, key).get(1));
+
+            byte[] damaged = header(store, key);
+            ListLayout.putShort(damaged, ListLayout.HEAD_BYTES_OFFSET, 6);
+            store.set(key, damaged, 0, damaged.length, StoredValue.NO_EXPIRY, StoredValue.LIST);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> StoredList.read(store, key));
+            assertTrue(e.getMessage().contains("cannot hold 2 elements in 6 bytes") && e.getMessage().contains("repair"), e.getMessage());
+        }
+    }
+
+    /** @return a copy of the header stored under {@code key} */
+    private static byte[] header(KeyValueStore store, byte[] key) {
+        KeyValueStore.Entry e = store.get(key);
+        return java.util.Arrays.copyOfRange(e.array(), e.offset(), e.offset() + e.length());
+    }
+
     private static List<String> strings(List<byte[]> values) {
         return values.stream().map(String::new).toList();
     }

@@ -145,6 +145,33 @@ class ListPackTest {
         }
     }
 
+    /**
+     * A packed list's elements are not walked when it is read (a push or a pop touches one end),
+     * so a count its bytes disagree with is found by the walks that reach the end: damage, told as
+     * such, where a range over every element would have answered short or read past the list.
+     */
+    @Test
+    void aPackedListWhoseCountItsBytesDisagreeWithIsDamageToEveryWalkToItsEnd() throws Exception {
+        try (Databases dbs = Databases.open(dir, 1, 0, System::currentTimeMillis)) {
+            KeyValueStore store = dbs.opened(0);
+            byte[] key = "q".getBytes();
+            StoredList.readOrEmpty(store, key).push(false, new byte[][] {"a".getBytes(), "bb".getBytes(), "c".getBytes()}, 0, 3);
+            KeyValueStore.Entry e = store.get(key);
+            byte[] header = java.util.Arrays.copyOfRange(e.array(), e.offset(), e.offset() + e.length());
+            for (long count : new long[] {2, 4}) {
+                ListLayout.putLong(header, ListLayout.COUNT_OFFSET, count);
+                store.set(key, header, 0, header.length, StoredValue.NO_EXPIRY, StoredValue.LIST);
+                StoredList list = StoredList.read(store, key);
+                assertEquals("a", new String(list.get(0)), "one end still reads");
+                for (Runnable walk : new Runnable[] {() -> list.range(0, count), () -> list.scan(true, (b, at, n) -> false),
+                        () -> list.scan(false, (b, at, n) -> false)}) {
+                    IllegalStateException x = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, walk::run);
+                    assertTrue(x.getMessage().contains("damaged at offset") && x.getMessage().contains("repair"), x.getMessage());
+                }
+            }
+        }
+    }
+
     @Test
     void aListPoppedEmptyIsGone() throws Exception {
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
