@@ -1186,17 +1186,50 @@ public final class BytesMap implements AutoCloseable {
      */
     public long scan(long cursor, int count, BiPredicate<MemorySegment, MemorySegment> filter, BiConsumer<byte[], byte[]> action,
                      Consumer<MapCorruptedException> damaged) {
-        if (cursor < 0 || cursor >= scanCursorLimit() || count < 1) {
-            throw new IllegalArgumentException("cursor=" + cursor + " count=" + count + ": the cursor must be 0 or one a scan of "
-                    + "this map returned (below " + scanCursorLimit() + "), the count at least 1");
+        long next = scan(cursor, scanCursorLimit(), count, filter, action, damaged);
+        return next == scanCursorLimit() ? 0 : next;
+    }
+
+    /**
+     * {@link #scan(long, int, BiPredicate, BiConsumer, Consumer)} over the cursors {@code [cursor,
+     * end)} only: a part of the map's order, such as the one a {@link #scanPosition} lies in.
+     *
+     * @param cursor  where to start: 0, a {@link #scanPosition}, or what the previous step returned
+     * @param end     where to stop, at most {@link #scanCursorLimit()}
+     * @param count   about how many entries to visit
+     * @param filter  tests key and value bytes without copying them (read-only views, valid during the call)
+     * @param action  receives a copy of each entry that passed
+     * @param damaged receives each damaged entry met (see the method above); null to throw it instead
+     * @return the cursor of the next step, {@code end} when the range is done
+     * @throws IllegalArgumentException if the cursors are not this map's, or {@code count < 1}
+     */
+    public long scan(long cursor, long end, int count, BiPredicate<MemorySegment, MemorySegment> filter,
+                     BiConsumer<byte[], byte[]> action, Consumer<MapCorruptedException> damaged) {
+        if (cursor < 0 || cursor >= end || end > scanCursorLimit() || count < 1) {
+            throw new IllegalArgumentException("cursor=" + cursor + " end=" + end + " count=" + count + ": the cursor must be 0 or one"
+                    + " a scan of this map returned, below the end, which is at most " + scanCursorLimit() + "; the count at least 1");
         }
         List<byte[][]> copies = new ArrayList<>();
-        long next = step(cursor, scanCursorLimit(), count, (k, v, expiresAt) -> filter.test(k, v)
+        long next = step(cursor, end, count, (k, v, expiresAt) -> filter.test(k, v)
                 ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null, copies, damaged);
         for (byte[][] kv : copies) {
             action.accept(kv[0], kv[1]);
         }
-        return next == scanCursorLimit() ? 0 : next;
+        return next;
+    }
+
+    /**
+     * Where {@code key} lies in a scan's order, present or not: a scan over cursors that include
+     * this position visits the key if it is there. It depends on the key's hash and the segment
+     * count alone, so no growth of the map moves it: an index of which parts of the order hold
+     * some kind of entry stays true for the map's life.
+     *
+     * @param key the key's bytes
+     * @return a cursor below {@link #scanCursorLimit()}
+     */
+    public long scanPosition(MemorySegment key) {
+        long hash = hash(key);
+        return (long) SlotLayout.segmentOf(hash, segmentMask) << SlotLayout.TAG_BITS | SlotLayout.tag(hash);
     }
 
     /**

@@ -94,6 +94,44 @@ class ResumableScanTest {
         }
     }
 
+    /**
+     * A key's scan position is fixed before the key exists and through every growth, and a scan of
+     * the range it lies in visits it: what lets an index of parts of the order (keys with a TTL,
+     * say) stay true while the map grows.
+     */
+    @Test
+    void aKeysScanPositionHoldsThroughGrowthAndARangeScanVisitsItsKeys() throws Exception {
+        try (BytesMap map = BytesMap.open(dir.resolve("positions.map"), MapOptions.DEFAULTS.withSegments(4))) {
+            int n = 30_000;
+            long[] before = new long[n];
+            for (int i = 0; i < n; i++) {
+                before[i] = map.scanPosition(bytes("key" + i));
+                assertTrue(before[i] >= 0 && before[i] < map.scanCursorLimit());
+            }
+            for (int i = 0; i < n; i++) {
+                map.put(bytes("key" + i), bytes("value" + i)); // tables grow many times
+            }
+            long ranges = 1 << 12;
+            long width = map.scanCursorLimit() / ranges;
+            Map<String, Long> rangeOf = new HashMap<>();
+            for (long r = 0; r < ranges; r++) {
+                long from = r * width;
+                long end = from + width;
+                long range = r;
+                for (long c = from; c != end; ) {
+                    c = map.scan(c, end, 7, (k, v) -> true, (k, v) -> assertEquals(null, rangeOf.put(text(k), range), "twice: " + text(k)), null);
+                }
+            }
+            assertEquals(n, rangeOf.size(), "the ranges together visit every key once");
+            for (int i = 0; i < n; i++) {
+                assertEquals(before[i], map.scanPosition(bytes("key" + i)), "moved by growth");
+                assertEquals(before[i] / width, rangeOf.get("key" + i), "key" + i + " visited by the range its position lies in");
+            }
+            assertThrows(IllegalArgumentException.class, () -> map.scan(5, 5, 1, (k, v) -> true, (k, v) -> { }, null));
+            assertThrows(IllegalArgumentException.class, () -> map.scan(0, map.scanCursorLimit() + 1, 1, (k, v) -> true, (k, v) -> { }, null));
+        }
+    }
+
     @Test
     void shouldSkipExpiredEntriesAndRefuseCursorsItNeverReturned() throws Exception {
         try (BytesMap map = BytesMap.open(dir.resolve("edges.map"))) {

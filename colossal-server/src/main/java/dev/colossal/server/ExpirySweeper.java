@@ -8,12 +8,14 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Removes expired keys soon after their deadline, as Redis's active expiry does, and counts the keys
- * with a TTL for INFO. The server's TTLs live inside the values ({@link StoredValue}), so there is
- * no index of them: a sweep reads a whole map ({@link KeyValueStore#purgeExpired}), and this
- * decides when one is worth it, database by database ({@link MapStore#sweepDue}):
+ * with a TTL for INFO. The server's TTLs live inside the values ({@link StoredValue}); a sweep
+ * ({@link KeyValueStore#purgeExpired}) reads a whole map once, at start, and from then on only the
+ * parts of it that hold keys with a TTL ({@link TtlBuckets}), and this decides when one is worth
+ * it, database by database ({@link MapStore#sweepDue}):
  *
  * <ul>
- *   <li>once at start, to learn whether the map holds keys with a TTL;
+ *   <li>once at start, to learn where the map holds keys with a TTL (its cost, which may be a
+ *       second on a map of millions of keys, does not count in the bound below);
  *   <li>when the earliest deadline the last sweep saw or a write set since passes;
  *   <li>after writes, to count again, but only writes of a TTL, or any write while the map holds
  *       keys with one: a map without TTLs is never swept again, whatever the other databases hold;
@@ -159,26 +161,32 @@ final class ExpirySweeper implements AutoCloseable {
             dirty = false;
             earliest.set(NONE);
             long cost = -cpuNanos();
+            boolean whole;
             try {
-                sweepAll(now);
+                whole = sweepAll(now);
             } catch (Error e) {
                 ctx.fail("colossal-expiry", e); // thrown out, it would end the sweeps silently
                 return;
             }
             cost += cpuNanos();
             lastEnd = System.nanoTime();
-            gap = Math.max(MIN_GAP_NANOS, COST_FACTOR * cost);
+            gap = whole ? MIN_GAP_NANOS : Math.max(MIN_GAP_NANOS, COST_FACTOR * cost);
             sweeps++;
         }
     }
 
-    /** Sweeps each database that wants it; one that fails is tried again in 10 s, and the others go on. */
-    private void sweepAll(long now) {
+    /**
+     * Sweeps each database that wants it; one that fails is tried again in 10 s, and the others go on.
+     *
+     * @return whether one of the sweeps read a whole map (a database's first)
+     */
+    private boolean sweepAll(long now) {
         boolean failed = false;
+        boolean whole = false;
         for (MapStore m : ctx.dbs.openMaps()) {
             if (!running) {
                 dirty = true;
-                return;
+                return whole;
             }
             if (!m.sweepDue(now)) {
                 KeyValueStore.Sweep last = m.lastSweep();
@@ -187,6 +195,7 @@ final class ExpirySweeper implements AutoCloseable {
             }
             try {
                 KeyValueStore.Sweep s = m.purgeExpired(() -> running);
+                whole |= s.whole();
                 ctx.stats.expiredKeys.add(s.removed());
                 due(s.nextDeadline());
                 dirty = dirty || !s.complete();
@@ -205,6 +214,7 @@ final class ExpirySweeper implements AutoCloseable {
         if (!failed) {
             lastFailure = null;
         }
+        return whole;
     }
 
     /**

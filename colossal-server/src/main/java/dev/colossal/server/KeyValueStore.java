@@ -331,8 +331,11 @@ interface KeyValueStore extends AutoCloseable {
      * @param nextDeadline the earliest of their deadlines, {@code Long.MAX_VALUE} if none
      * @param complete     the sweep went through the whole store (else it was told to stop, and
      *                     only {@code removed} is meaningful)
+     * @param whole        it read every entry, to learn where the keys with a TTL are (a store's
+     *                     first); later sweeps read the parts that hold such keys only
+     * @param read         the entries it read
      */
-    record Sweep(long removed, long expiring, double meanDeadline, long nextDeadline, boolean complete) {}
+    record Sweep(long removed, long expiring, double meanDeadline, long nextDeadline, boolean complete, boolean whole, long read) {}
 
     /**
      * Removes entries whose deadline passed, a step at a time, and counts those with a deadline.

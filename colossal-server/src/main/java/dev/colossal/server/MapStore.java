@@ -63,6 +63,8 @@ final class MapStore implements KeyValueStore {
     private volatile Sweep lastSweep;
     /** Writes since the last sweep began may have changed the keys with a TTL. */
     private volatile boolean sweepWanted = true;
+    /** Which parts of the map may hold keys with a TTL: what sweeps and volatile samples read. */
+    private final TtlBuckets ttls;
     /** The element map of this database's lists, opened with the first list or at open if it has a file; null before. */
     private volatile ListElements elements;
     /** Whether a removal since the collector last looked took a value whose elements it must free. */
@@ -76,6 +78,7 @@ final class MapStore implements KeyValueStore {
         this.locks = locks;
         this.clock = clock;
         this.file = map.path();
+        this.ttls = new TtlBuckets(map.scanCursorLimit());
     }
 
     /**
@@ -521,6 +524,7 @@ final class MapStore implements KeyValueStore {
         int n = StoredValue.headerLength(expireAtMillis) + length;
         if (n > MAX_STAGING) {
             map.put(key, StoredValue.encode(value, from, length, expireAtMillis, type));
+            markTtl(MemorySegment.ofArray(key), expireAtMillis);
             written(expireAtMillis, key.length, n);
             return;
         }
@@ -532,8 +536,17 @@ final class MapStore implements KeyValueStore {
             STAGING.set(staging);
         }
         int len = StoredValue.encodeInto(staging, value, from, length, expireAtMillis, type);
-        map.put(MemorySegment.ofArray(key), MemorySegment.ofArray(staging).asSlice(0, len));
+        MemorySegment k = MemorySegment.ofArray(key);
+        map.put(k, MemorySegment.ofArray(staging).asSlice(0, len));
+        markTtl(k, expireAtMillis);
         written(expireAtMillis, key.length, len);
+    }
+
+    /** After a write of {@code key}: a TTL marks its part of the map for the sweeps (after, so a sweep that misses the key sees the mark). */
+    private void markTtl(MemorySegment key, long expireAtMillis) {
+        if (expireAtMillis != StoredValue.NO_EXPIRY) {
+            ttls.mark(map.scanPosition(key));
+        }
     }
 
     @Override
@@ -541,6 +554,7 @@ final class MapStore implements KeyValueStore {
         checkFits(key.byteSize(), valueLength, expireAtMillis);
         long at = StoredValue.headerBefore(buf, valueAt, expireAtMillis);
         map.put(key, buf, at, valueAt + valueLength - at);
+        markTtl(key, expireAtMillis);
         written(expireAtMillis, key.byteSize(), valueAt + valueLength - at);
     }
 
@@ -591,11 +605,17 @@ final class MapStore implements KeyValueStore {
         if (cursor < 0 || cursor >= map.scanCursorLimit()) {
             return 0; // not a cursor of ours: Redis too just goes on from wherever a cursor points
         }
+        long next = scanKeys(cursor, map.scanCursorLimit(), count, filter, action);
+        return next == map.scanCursorLimit() ? 0 : next;
+    }
+
+    /** {@link #scanKeys(long, long, Predicate, BiConsumer)} over cursors {@code [cursor, end)}; @return {@code end} when done */
+    private long scanKeys(long cursor, long end, long count, Predicate<byte[]> filter, BiConsumer<byte[], Long> action) {
         long now = clock.getAsLong();
         List<byte[]> keys = new ArrayList<>();
         List<Long> deadlines = new ArrayList<>();
         // The filter sees the mapped bytes: copy only keys, never values, and act outside the lock.
-        long next = map.scan(cursor, (int) Math.min(count, Integer.MAX_VALUE), (k, v) -> {
+        long next = map.scan(cursor, end, (int) Math.min(count, Integer.MAX_VALUE), (k, v) -> {
             long at = StoredValue.expireAtOrNone(v);
             if (at == StoredValue.NO_EXPIRY || at > now) {
                 byte[] key = k.toArray(ValueLayout.JAVA_BYTE);
@@ -629,6 +649,10 @@ final class MapStore implements KeyValueStore {
      */
     void sample(int n, boolean volatileOnly, int maxSteps, BiConsumer<byte[], Long> action) {
         long start = ThreadLocalRandom.current().nextLong(map.scanCursorLimit());
+        if (volatileOnly && ttls.complete()) {
+            sampleMarked(start, n, maxSteps, action);
+            return;
+        }
         int[] taken = {0};
         long cursor = start;
         boolean wrapped = false;
@@ -644,6 +668,37 @@ final class MapStore implements KeyValueStore {
                     return;
                 }
                 wrapped = true;
+            }
+        }
+    }
+
+    /**
+     * {@link #sample} of keys with a TTL from the parts of the map marked as holding some, from
+     * {@code start} on and wrapping once: a database of millions of keys and a few with a TTL
+     * gives those few, where reading {@code maxSteps} steps from a random point would find none.
+     */
+    private void sampleMarked(long start, int n, int maxSteps, BiConsumer<byte[], Long> action) {
+        int[] taken = {0};
+        long first = ttls.bucketOf(start);
+        long b = first;
+        boolean wrapped = false;
+        for (int step = 0; step < maxSteps && taken[0] < n; step++, b++) {
+            b = ttls.nextMarked(b);
+            if (b < 0 && !wrapped) {
+                wrapped = true;
+                b = ttls.nextMarked(0);
+            }
+            if (b < 0 || wrapped && b >= first) {
+                return;
+            }
+            long end = ttls.end(b);
+            for (long c = ttls.start(b); c != end && taken[0] < n; ) {
+                c = scanKeys(c, end, 16, k -> true, (k, at) -> {
+                    if (taken[0] < n && at != StoredValue.NO_EXPIRY) {
+                        taken[0]++;
+                        action.accept(k, at);
+                    }
+                });
             }
         }
     }
@@ -793,28 +848,50 @@ final class MapStore implements KeyValueStore {
         }
     }
 
+    /**
+     * Reads the whole map until a whole sweep has marked every key with a TTL ({@link TtlBuckets}),
+     * then only the runs of parts marked, clearing their marks first; each key with a TTL a sweep
+     * sees marks its part again.
+     */
     private Sweep sweep(BooleanSupplier keepGoing) {
-        long now = clock.getAsLong();
-        long removed = 0;
-        long cursor = 0;
-        SweepCounts counts = new SweepCounts(now);
-        do {
-            if (!keepGoing.getAsBoolean()) {
-                return new Sweep(removed, 0, 0, Long.MAX_VALUE, false);
+        boolean whole = !ttls.complete();
+        SweepCounts counts = new SweepCounts(clock.getAsLong());
+        for (long b = whole ? 0 : ttls.nextMarked(0); b >= 0; ) {
+            long after = whole ? ttls.buckets() : ttls.clearRun(b);
+            long cursor = ttls.start(b);
+            long end = ttls.end(after - 1);
+            boolean read = false;
+            try {
+                do {
+                    if (!keepGoing.getAsBoolean()) {
+                        return new Sweep(counts.removed, 0, 0, Long.MAX_VALUE, false, whole, counts.read);
+                    }
+                    // A key present for the whole sweep is visited once (BytesMap.scan's cursor): counted once.
+                    cursor = map.scan(cursor, end, SWEEP_STEP, counts, NOTHING, this::damaged);
+                    counts.removed += removeExpired(counts.expired);
+                    counts.expired.clear();
+                } while (cursor != end);
+                read = true;
+            } finally {
+                for (long u = b; !read && !whole && u < after; u++) {
+                    ttls.mark(ttls.start(u)); // stopped or failed: the run's keys are not all seen, so marked again
+                }
             }
-            // A key present for the whole sweep is visited once (BytesMap.scan's cursor): counted once.
-            cursor = map.scan(cursor, SWEEP_STEP, counts, NOTHING, this::damaged);
-            removed += removeExpired(counts.expired);
-            counts.expired.clear();
-        } while (cursor != 0);
-        return new Sweep(removed, counts.expiring, counts.expiring == 0 ? 0 : now + counts.sumLeft / counts.expiring,
-                counts.next, true);
+            b = whole ? -1 : ttls.nextMarked(after);
+        }
+        if (whole) {
+            ttls.completed();
+        }
+        return new Sweep(counts.removed, counts.expiring, counts.expiring == 0 ? 0 : counts.now + counts.sumLeft / counts.expiring,
+                counts.next, true, whole, counts.read);
     }
 
-    /** What a sweep sees: the expired keys of a step, and the deadlines still ahead. */
-    private static final class SweepCounts implements BiPredicate<MemorySegment, MemorySegment> {
-        private final long now;
+    /** What a sweep sees: the expired keys of a step and the deadlines still ahead; each key with a TTL marks its part of the map. */
+    private final class SweepCounts implements BiPredicate<MemorySegment, MemorySegment> {
+        final long now;
         final List<byte[]> expired = new ArrayList<>();
+        long removed;
+        long read;
         long expiring;
         double sumLeft;
         long next = Long.MAX_VALUE;
@@ -826,6 +903,7 @@ final class MapStore implements KeyValueStore {
         /** Counts a deadline still ahead, or keeps an expired key; copies nothing else. */
         @Override
         public boolean test(MemorySegment k, MemorySegment v) {
+            read++;
             long at = StoredValue.expireAtOrNone(v);
             if (at == StoredValue.NO_EXPIRY) {
                 return false;
@@ -833,6 +911,8 @@ final class MapStore implements KeyValueStore {
             if (at <= now) {
                 expired.add(k.toArray(ValueLayout.JAVA_BYTE));
             } else {
+                // an expired key is removed after the step, or written again, which marks it itself
+                ttls.mark(map.scanPosition(k));
                 expiring++;
                 sumLeft += at - now;
                 next = Math.min(next, at);

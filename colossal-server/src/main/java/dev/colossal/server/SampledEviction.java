@@ -22,7 +22,7 @@ final class SampledEviction {
     /** Redis's {@code maxmemory-samples} default. */
     static final int SAMPLES = 5;
     /** Steps of 16 slots a sample reads at most looking for keys with a TTL. */
-    private static final int MAX_STEPS = 16;
+    static final int MAX_STEPS = 16;
     /** Redis's {@code EVPOOL_SIZE}: the best candidates kept from one round to the next. */
     private static final int POOL = 16;
     /** Victims looked for in vain before a look gives up (keys in use, or none with a TTL). */

@@ -154,7 +154,7 @@ final class UnopenedDatabase implements KeyValueStore {
 
     @Override
     public Sweep purgeExpired(BooleanSupplier keepGoing) {
-        return new Sweep(0, 0, 0, Long.MAX_VALUE, true);
+        return new Sweep(0, 0, 0, Long.MAX_VALUE, true, false, 0);
     }
 
     @Override
