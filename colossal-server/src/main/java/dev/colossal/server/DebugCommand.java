@@ -10,8 +10,7 @@ import java.util.concurrent.TimeUnit;
  * DEBUG, which test suites and tools run against a server started with {@code
  * enable-debug-command yes} or {@code local} ({@link DebugAccess}; refused with Redis's text
  * otherwise). The subcommands that mean something here answer as Redis 7.0 answers them: HELP,
- * ERROR, SLEEP (only the caller waits: its reply comes after the time, while the server serves
- * everyone else), OBJECT, PROTOCOL ({@link DebugProtocol}), DIGEST and DIGEST-VALUE ({@link
+ * ERROR, SLEEP (no client is answered meanwhile), OBJECT, PROTOCOL ({@link DebugProtocol}), DIGEST and DIGEST-VALUE ({@link
  * DatasetDigest}), RELOAD (the maps forced to the device, as SAVE: nothing is reloaded, as the
  * files are the data), SET-ACTIVE-EXPIRE ({@link ExpirySweeper#active}), CHANGE-REPL-ID, POPULATE,
  * LOG, STRINGMATCH-TEST ({@link Glob} against random input), QUICKLIST-PACKED-THRESHOLD (checked;
@@ -248,27 +247,23 @@ final class DebugCommand {
 
     /**
      * SLEEP seconds: the reply comes that long after, read as C's {@code strtod} reads it (a text
-     * that is no number is 0). Redis stops its one thread meanwhile; here only this client waits,
-     * as a blocked one does, and the rest are served. Inside EXEC the event loop's thread sleeps,
-     * holding up the clients on that loop, as the transaction cannot be set aside.
+     * that is no number is 0). Redis's one thread sleeps, so no other client is answered meanwhile:
+     * here this loop's thread sleeps and {@link ClientPause#sleep} holds every other connection's
+     * requests (new ones are accepted, as the kernel accepts them for Redis, and held too).
      */
     private void sleep(Client c, byte[] seconds, Reply r) {
         long nanos = (long) Math.min(strtod(Errors.text(seconds)) * 1e9, Long.MAX_VALUE);
-        if (nanos <= 0) {
-            r.ok();
-            return;
-        }
-        if (c.inExec || c.scriptCaller != null) {
+        try {
+            ctx.pause.sleep(c);
             try {
                 TimeUnit.NANOSECONDS.sleep(nanos);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            } finally {
+                ctx.pause.wake();
             }
-            r.ok();
-            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        KeyWaits.Waiter w = new KeyWaits.Waiter(c, c.db, new byte[0][], key -> null, Errors.bytes("+OK\r\n"));
-        ctx.waits.block(w, Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos + 999_999)));
+        r.ok();
     }
 
     /**
