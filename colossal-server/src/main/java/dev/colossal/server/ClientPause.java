@@ -85,12 +85,8 @@ final class ClientPause {
 
     /** The stop was called off (SHUTDOWN ABORT): writes run again, unless a client's pause holds them. */
     void releaseStop() {
-        synchronized (this) {
-            stopping = false;
-            recount();
-            notifyAll();
-        }
-        resumeParked();
+        stopping = false;
+        released();
     }
 
     /**
@@ -107,8 +103,13 @@ final class ClientPause {
 
     /** The DEBUG SLEEP is over: the held connections run their requests. */
     void wake() {
+        sleeper = null;
+        released();
+    }
+
+    /** A server's hold ended: what waits on this looks again, the parked connections too. */
+    private void released() {
         synchronized (this) {
-            sleeper = null;
             recount();
             notifyAll();
         }
@@ -116,12 +117,18 @@ final class ClientPause {
     }
 
     /**
-     * Holds an HTTP request as a connection's is held: any while DEBUG SLEEP lasts, a write while
-     * the server stops (CLIENT PAUSE does not hold HTTP).
+     * Holds a request that comes in other than over a connection, as a connection's is held: any
+     * while DEBUG SLEEP lasts, and an HTTP write while the server stops (CLIENT PAUSE holds neither
+     * HTTP nor, as in Redis, the master's stream a replica applies).
      */
-    synchronized void awaitHttp(boolean write) throws InterruptedException {
-        while (sleeper != null || write && stopping) {
-            wait();
+    void awaitUnheld(boolean write) throws InterruptedException {
+        if (sleeper == null && !(write && stopping)) {
+            return;
+        }
+        synchronized (this) {
+            while (sleeper != null || write && stopping) {
+                wait();
+            }
         }
     }
 

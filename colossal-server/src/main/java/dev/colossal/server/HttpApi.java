@@ -82,7 +82,7 @@ final class HttpApi implements AutoCloseable {
         // The exchange closes after the error reply: closed first, the client would get no answer.
         try {
             String method = x.getRequestMethod();
-            ctx.pause.awaitHttp(method.equals("PUT") || method.equals("DELETE"));
+            ctx.pause.awaitUnheld(method.equals("PUT") || method.equals("DELETE"));
             route(x);
         } catch (InterruptedException e) {
             error(x, 503, "the server is stopping"); // its executor's shutdownNow, with the write held
