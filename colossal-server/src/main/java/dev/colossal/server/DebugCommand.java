@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
  * DEBUG, which test suites and tools run against a server started with {@code
  * enable-debug-command yes} or {@code local} ({@link DebugAccess}; refused with Redis's text
  * otherwise). The subcommands that mean something here answer as Redis 7.0 answers them: HELP,
- * ERROR, SLEEP (no client is answered meanwhile), OBJECT, PROTOCOL ({@link DebugProtocol}), DIGEST and DIGEST-VALUE ({@link
- * DatasetDigest}), RELOAD (the maps forced to the device, as SAVE: nothing is reloaded, as the
+ * ERROR, SLEEP (no client is answered meanwhile), OBJECT, PROTOCOL ({@link DebugProtocol}), DIGEST
+ * and DIGEST-VALUE ({@link DatasetDigest}), RELOAD (the maps forced to the device, as SAVE: nothing is reloaded, as the
  * files are the data), SET-ACTIVE-EXPIRE ({@link ExpirySweeper#active}), CHANGE-REPL-ID, POPULATE,
  * LOG, STRINGMATCH-TEST ({@link Glob} against random input), QUICKLIST-PACKED-THRESHOLD (checked;
  * lists here have no plain nodes) and CLIENT-EVICTION (maxmemory-clients is always off). The rest
