@@ -76,30 +76,45 @@ final class AdminCommands {
     }
 
     /**
-     * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE]: stops the server as SIGTERM does (connections closed,
-     * the map synced and closed; {@code serve} exits 0). Like redis-server it sends no reply: the
-     * connection closes. The map is synced with NOSAVE too: every acknowledged write is in the file
-     * either way, and a sync only hastens the kernel's write-back.
+     * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: stops the server as SIGTERM does (connections
+     * closed, the map synced and closed; {@code serve} exits 0). Like redis-server it sends no reply:
+     * the client waits ({@link StopRequests}) and its connection closes, or SHUTDOWN ABORT answers
+     * it. The map is synced with NOSAVE too: every acknowledged write is in the file either way, and
+     * a sync only hastens the kernel's write-back.
      */
     private void shutdown(Client c, byte[][] a, Reply r) {
         boolean now = false;
+        boolean abort = false;
+        boolean save = false;
+        boolean nosave = false;
+        boolean other = false;
         for (int i = 1; i < a.length; i++) {
-            String option = new String(a[i], java.nio.charset.StandardCharsets.UTF_8).toLowerCase(java.util.Locale.ROOT);
-            switch (option) {
-                case "nosave", "save", "force" -> { }
+            switch (Args.lower(a[i])) {
+                case "nosave" -> nosave = true;
+                case "save" -> save = true;
+                case "force" -> other = true;
                 case "now" -> now = true;
-                case "abort" -> {
-                    r.error("ERR No shutdown in progress.");
-                    return;
-                }
+                case "abort" -> abort = true;
                 default -> {
-                    r.error("ERR syntax error");
+                    r.error(Errors.SYNTAX);
                     return;
                 }
             }
         }
-        ctx.shutdownNow |= now;
-        ctx.shutdown.complete("client id=" + c.id + " addr=" + c.address);
+        if (abort && (now || save || nosave || other) || save && nosave) {
+            r.error(Errors.SYNTAX);
+        } else if (abort) {
+            String refused = ctx.stops.abort();
+            if (refused == null) {
+                System.err.println("colossal: SHUTDOWN ABORT from client id=" + c.id + " addr=" + c.address
+                        + ": the stop is called off, serving on");
+                r.ok();
+            } else {
+                r.error(refused);
+            }
+        } else {
+            ctx.stops.shutdown(c, now);
+        }
     }
 
     private void ping(Client c, byte[][] a, Reply r) {

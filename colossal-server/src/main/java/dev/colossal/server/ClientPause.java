@@ -23,6 +23,12 @@ import java.util.concurrent.TimeUnit;
  * keys do not expire (the sweeper waits, and a read that finds a key past its deadline answers as
  * if it were gone but leaves it), so that what clients see does not change under a pause.
  * Eviction happens only in writes, which are held.
+ *
+ * <p>Two holds of the server's own sit beside the clients' pause, as Redis keeps its pauses apart by
+ * purpose (CLIENT UNPAUSE ends neither): a master's stop holds writes while it waits for its replicas
+ * ({@link StopRequests}), and DEBUG SLEEP holds every request of every other connection, even one
+ * Redis would refuse at once, as Redis's one thread answers nothing while it sleeps. When any of the
+ * three ends, every parked connection is handed back and looks again: one still held parks again.
  */
 final class ClientPause {
 
@@ -31,6 +37,12 @@ final class ClientPause {
 
     /** The pause now, or null; volatile so a connection's look at it costs a plain load. */
     private volatile Pause current;
+    /** Writes held while the server stops: a master waiting for its replicas. */
+    private volatile boolean stopping;
+    /** The connection whose DEBUG SLEEP holds every other, or null. */
+    private volatile Client sleeper;
+    /** Whether any of the three holds is on: the one volatile load per request while none is. */
+    private volatile boolean on;
     /** The clients held by the current pause, first held first; guarded by this. */
     private final List<Client> parked = new ArrayList<>();
     /** Told when a pause ends: the expiry sweeper, which waited. */
@@ -42,7 +54,12 @@ final class ClientPause {
 
     /** @return whether a pause may be on: the one look a connection takes per request while none is */
     boolean isOn() {
-        return current != null;
+        return on;
+    }
+
+    /** Sets {@link #on} after a hold changed; called holding this. */
+    private void recount() {
+        on = current != null || stopping || sleeper != null;
     }
 
     /** A held connection closed: it is not resumed. */
@@ -57,7 +74,62 @@ final class ClientPause {
             endIf(p);
             return false;
         }
-        return p != null;
+        return p != null || stopping || sleeper != null;
+    }
+
+    /** Holds writes until {@link #releaseStop}: a master's stop waits for its replicas. */
+    synchronized void holdForStop() {
+        stopping = true;
+        recount();
+    }
+
+    /** The stop was called off (SHUTDOWN ABORT): writes run again, unless a client's pause holds them. */
+    void releaseStop() {
+        stopping = false;
+        released();
+    }
+
+    /**
+     * DEBUG SLEEP of {@code c}: holds every other connection's requests until {@link #wake}. A
+     * second sleeper, whose request came in before the first held it, waits for the first to end.
+     */
+    synchronized void sleep(Client c) throws InterruptedException {
+        while (sleeper != null && sleeper != c) {
+            wait();
+        }
+        sleeper = c;
+        recount();
+    }
+
+    /** The DEBUG SLEEP is over: the held connections run their requests. */
+    void wake() {
+        sleeper = null;
+        released();
+    }
+
+    /** A server's hold ended: what waits on this looks again, the parked connections too. */
+    private void released() {
+        synchronized (this) {
+            recount();
+            notifyAll();
+        }
+        resumeParked();
+    }
+
+    /**
+     * Holds a request that comes in other than over a connection, as a connection's is held: any
+     * while DEBUG SLEEP lasts, and an HTTP write while the server stops (CLIENT PAUSE holds neither
+     * HTTP nor, as in Redis, the master's stream a replica applies).
+     */
+    void awaitUnheld(boolean write) throws InterruptedException {
+        if (sleeper == null && !(write && stopping)) {
+            return;
+        }
+        synchronized (this) {
+            while (sleeper != null || write && stopping) {
+                wait();
+            }
+        }
     }
 
     /**
@@ -80,6 +152,7 @@ final class ClientPause {
             }
             p = new Pause(end, all);
             current = p;
+            recount();
         }
         schedule(p);
     }
@@ -109,12 +182,20 @@ final class ClientPause {
 
     /** Ends pause {@code p} if it is still the current one, and hands the held clients back. */
     private void end(Pause p) {
-        List<Client> resumed;
         synchronized (this) {
             if (current != p) {
                 return;
             }
             current = null;
+            recount();
+        }
+        resumeParked();
+    }
+
+    /** Hands every parked connection back to its loop, in the order they were held; the sweeper may go on. */
+    private void resumeParked() {
+        List<Client> resumed;
+        synchronized (this) {
             resumed = List.copyOf(parked);
             parked.clear();
         }
@@ -133,19 +214,23 @@ final class ClientPause {
      * of arguments or a missing AUTH is answered at once, as it is in a paused Redis).
      */
     boolean holds(Client c, CommandTable table, byte[][] args) {
-        Pause p = current;
-        if (p == null) {
-            return false;
+        Client s = sleeper;
+        if (s != null && s != c) {
+            return true;
         }
-        if (System.nanoTime() - p.endNanos >= 0) {
+        Pause p = current;
+        if (p != null && System.nanoTime() - p.endNanos >= 0) {
             endIf(p);   // over, whatever its timer did
+            p = null;
+        }
+        if (p == null && !stopping) {
             return false;
         }
         CommandSpec spec = table.find(args[0]);
         if (spec == null || !spec.arityOk(args.length) || !(c.authenticated || spec.noAuth())) {
             return false;
         }
-        return p.all || writes(table, spec, args) || (spec.name().equals("exec") && queuedWrite(c, table));
+        return p != null && p.all || writes(table, spec, args) || (spec.name().equals("exec") && queuedWrite(c, table));
     }
 
     /**
@@ -154,8 +239,7 @@ final class ClientPause {
      * @return false if the pause ended meanwhile: run the request now
      */
     synchronized boolean park(Client c) {
-        Pause p = current;
-        if (p == null) {
+        if (!on) {
             return false;
         }
         c.paused = true;

@@ -279,17 +279,17 @@ public final class ColossalServer implements AutoCloseable {
         ColossalServer server = new ColossalServer(ctx, resp, http, table, dbs.startupReport());
         // Not on the failed thread, nor on the event loop that read SHUTDOWN: close() waits for
         // the event loops to end.
-        ctx.failure.thenRun(() -> new Thread(() -> server.closeAfter("a failure"), "colossal-stop").start());
-        ctx.shutdown.thenAccept(client -> new Thread(() -> {
+        ctx.failure.thenRun(() -> new Thread(() -> server.stopAfter("a failure", ctx.stops.join()), "colossal-stop").start());
+        ctx.stops.starter = (stop, client) -> new Thread(() -> {
             System.err.println("colossal: SHUTDOWN from " + client + ": stopping");
-            server.closeAfter("SHUTDOWN");
-        }, "colossal-stop").start());
+            server.stopAfter("SHUTDOWN", stop);
+        }, "colossal-stop").start();
         return server;
     }
 
-    private void closeAfter(String why) {
+    private void stopAfter(String why, StopRequests.Stop s) {
         try {
-            close();
+            stop(s);
         } catch (IOException | RuntimeException e) {
             System.err.println("colossal: error while stopping after " + why + ": " + e);
         }
@@ -345,12 +345,19 @@ public final class ColossalServer implements AutoCloseable {
     }
 
     /**
-     * Stops listening, closes every connection, syncs and closes the maps. Idempotent.
+     * Stops listening, closes every connection, syncs and closes the maps; a master lets its
+     * replicas catch up first. Idempotent. SHUTDOWN ABORT cannot call this stop off (nor one under
+     * way when it is called): the process's exit, a failure or the embedding code asked for it.
      *
      * @throws IOException if closing a map file fails
      */
     @Override
     public void close() throws IOException {
+        stop(ctx.stops.join());
+    }
+
+    /** Stops as {@code s} asks, unless SHUTDOWN ABORT calls it off while a master waits for its replicas. */
+    private void stop(StopRequests.Stop s) throws IOException {
         // Held throughout: a second caller (the shutdown hook after a failure) and awaitShutdown
         // return only once the map is synced and closed.
         synchronized (closeLock) {
@@ -358,13 +365,15 @@ public final class ColossalServer implements AutoCloseable {
                 return;
             }
             long t0 = System.nanoTime();
+            if (!awaitReplicas(s)) {
+                return;
+            }
             try {
                 if (http != null) {
                     http.close();
                 }
                 // no master's command after the clients' last; clients' writes stay refused
                 ReplicationCheckpoint left = ctx.replica.halt();
-                awaitReplicas();
                 resp.close();
                 ctx.sweeper.close(); // before the maps close under it
                 ctx.collector.close();
@@ -387,23 +396,33 @@ public final class ColossalServer implements AutoCloseable {
     /**
      * A master stopping lets its replicas catch up first, for {@code shutdown-timeout} seconds at
      * most (SHUTDOWN NOW: not at all), its clients' writes held back meanwhile, as Redis 7.0 does.
+     *
+     * @return false if SHUTDOWN ABORT called the stop off
      */
-    private void awaitReplicas() {
+    private boolean awaitReplicas(StopRequests.Stop s) {
         int seconds = ctx.shutdownTimeoutSeconds;
-        if (ctx.shutdownNow || seconds == 0 || ctx.replicas.list().isEmpty()) {
-            return;
+        if (s.now || seconds == 0 || ctx.replicas.list().isEmpty()) {
+            return ctx.stops.settle(s);
         }
-        long millis = TimeUnit.SECONDS.toMillis(seconds);
-        ctx.pause.pause(millis, false);
+        if (!ctx.stops.hold(s)) {
+            return false;
+        }
+        System.err.println("colossal: writes held; waiting up to " + seconds + " s for " + ctx.replicas.list().size()
+                + " replica(s) to have every write before stopping");
         try {
-            int behind = ctx.replicas.awaitCaughtUp(millis);
+            int behind = ctx.replicas.awaitCaughtUp(TimeUnit.SECONDS.toMillis(seconds), millis -> ctx.stops.pauseIn(s, millis));
+            if (!ctx.stops.settle(s)) {
+                return false;
+            }
             if (behind > 0) {
                 System.err.println("colossal: stopping with " + behind + " replica(s) still behind after shutdown-timeout "
                         + seconds + " s: they sync in full when this server is back");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return ctx.stops.settle(s);
         }
+        return true;
     }
 
     /**

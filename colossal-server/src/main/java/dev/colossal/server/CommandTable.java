@@ -300,6 +300,12 @@ final class CommandTable {
             r.error(Monitors.refusal(spec, name));
             return;
         }
+        if (c.queued != null && Transactions.refusedInsideMulti(spec.name())) {
+            c.queueRefused = true;
+            stats.rejected.increment();
+            r.error(Transactions.NOT_IN_MULTI);
+            return;
+        }
         if (c.queued != null && !Transactions.runsInsideMulti(spec.name())) {
             c.queued.add(args);
             r.simple("QUEUED");

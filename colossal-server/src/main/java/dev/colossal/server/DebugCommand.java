@@ -10,9 +10,8 @@ import java.util.concurrent.TimeUnit;
  * DEBUG, which test suites and tools run against a server started with {@code
  * enable-debug-command yes} or {@code local} ({@link DebugAccess}; refused with Redis's text
  * otherwise). The subcommands that mean something here answer as Redis 7.0 answers them: HELP,
- * ERROR, SLEEP (only the caller waits: its reply comes after the time, while the server serves
- * everyone else), OBJECT, PROTOCOL ({@link DebugProtocol}), DIGEST and DIGEST-VALUE ({@link
- * DatasetDigest}), RELOAD (the maps forced to the device, as SAVE: nothing is reloaded, as the
+ * ERROR, SLEEP (no client is answered meanwhile), OBJECT, PROTOCOL ({@link DebugProtocol}), DIGEST
+ * and DIGEST-VALUE ({@link DatasetDigest}), RELOAD (the maps forced to the device, as SAVE: nothing is reloaded, as the
  * files are the data), SET-ACTIVE-EXPIRE ({@link ExpirySweeper#active}), CHANGE-REPL-ID, POPULATE,
  * LOG, STRINGMATCH-TEST ({@link Glob} against random input), QUICKLIST-PACKED-THRESHOLD (checked;
  * lists here have no plain nodes) and CLIENT-EVICTION (maxmemory-clients is always off). The rest
@@ -22,113 +21,7 @@ import java.util.concurrent.TimeUnit;
 final class DebugCommand {
 
     /** The help Redis 7.0.15 answers, line for line: clients show it, and it lists what exists there. */
-    private static final List<String> HELP = List.of(
-            "DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-            "AOF-FLUSH-SLEEP <microsec>",
-            "    Server will sleep before flushing the AOF, this is used for testing.",
-            "ASSERT",
-            "    Crash by assertion failed.",
-            "CHANGE-REPL-ID",
-            "    Change the replication IDs of the instance.",
-            "    Dangerous: should be used only for testing the replication subsystem.",
-            "CONFIG-REWRITE-FORCE-ALL",
-            "    Like CONFIG REWRITE but writes all configuration options, including",
-            "    keywords not listed in original configuration file or default values.",
-            "CRASH-AND-RECOVER [<milliseconds>]",
-            "    Hard crash and restart after a <milliseconds> delay (default 0).",
-            "DIGEST",
-            "    Output a hex signature representing the current DB content.",
-            "DIGEST-VALUE <key> [<key> ...]",
-            "    Output a hex signature of the values of all the specified keys.",
-            "ERROR <string>",
-            "    Return a Redis protocol error with <string> as message. Useful for clients",
-            "    unit tests to simulate Redis errors.",
-            "LEAK <string>",
-            "    Create a memory leak of the input string.",
-            "LOG <message>",
-            "    Write <message> to the server log.",
-            "HTSTATS <dbid>",
-            "    Return hash table statistics of the specified Redis database.",
-            "HTSTATS-KEY <key>",
-            "    Like HTSTATS but for the hash table stored at <key>'s value.",
-            "LOADAOF",
-            "    Flush the AOF buffers on disk and reload the AOF in memory.",
-            "REPLICATE <string>",
-            "    Replicates the provided string to replicas, allowing data divergence.",
-            "MALLCTL <key> [<val>]",
-            "    Get or set a malloc tuning integer.",
-            "MALLCTL-STR <key> [<val>]",
-            "    Get or set a malloc tuning string.",
-            "OBJECT <key>",
-            "    Show low level info about `key` and associated value.",
-            "DROP-CLUSTER-PACKET-FILTER <packet-type>",
-            "    Drop all packets that match the filtered type. Set to -1 allow all packets.",
-            "OOM",
-            "    Crash the server simulating an out-of-memory error.",
-            "PANIC",
-            "    Crash the server simulating a panic.",
-            "POPULATE <count> [<prefix>] [<size>]",
-            "    Create <count> string keys named key:<num>. If <prefix> is specified then",
-            "    it is used instead of the 'key' prefix. These are not propagated to",
-            "    replicas. Cluster slots are not respected so keys not belonging to the",
-            "    current node can be created in cluster mode.",
-            "PROTOCOL <type>",
-            "    Reply with a test value of the specified type. <type> can be: string,",
-            "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
-            "    true, false.",
-            "RELOAD [option ...]",
-            "    Save the RDB on disk and reload it back to memory. Valid <option> values:",
-            "    * MERGE: conflicting keys will be loaded from RDB.",
-            "    * NOFLUSH: the existing database will not be removed before load, but",
-            "      conflicting keys will generate an exception and kill the server.",
-            "    * NOSAVE: the database will be loaded from an existing RDB file.",
-            "    Examples:",
-            "    * DEBUG RELOAD: verify that the server is able to persist, flush and reload",
-            "      the database.",
-            "    * DEBUG RELOAD NOSAVE: replace the current database with the contents of an",
-            "      existing RDB file.",
-            "    * DEBUG RELOAD NOSAVE NOFLUSH MERGE: add the contents of an existing RDB",
-            "      file to the database.",
-            "RESTART [<milliseconds>]",
-            "    Graceful restart: save config, db, restart after a <milliseconds> delay (default 0).",
-            "SDSLEN <key>",
-            "    Show low level SDS string info representing `key` and value.",
-            "SEGFAULT",
-            "    Crash the server with sigsegv.",
-            "SET-ACTIVE-EXPIRE <0|1>",
-            "    Setting it to 0 disables expiring keys in background when they are not",
-            "    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
-            "    default.",
-            "QUICKLIST-PACKED-THRESHOLD <size>",
-            "    Sets the threshold for elements to be inserted as plain vs packed nodes",
-            "    Default value is 1GB, allows values up to 4GB. Setting to 0 restores to default.",
-            "SET-SKIP-CHECKSUM-VALIDATION <0|1>",
-            "    Enables or disables checksum checks for RDB files and RESTORE's payload.",
-            "SLEEP <seconds>",
-            "    Stop the server for <seconds>. Decimals allowed.",
-            "STRINGMATCH-TEST",
-            "    Run a fuzz tester against the stringmatchlen() function.",
-            "STRUCTSIZE",
-            "    Return the size of different Redis core C structures.",
-            "LISTPACK <key>",
-            "    Show low level info about the listpack encoding of <key>.",
-            "QUICKLIST <key> [<0|1>]",
-            "    Show low level info about the quicklist encoding of <key>.",
-            "    The optional argument (0 by default) sets the level of detail",
-            "CLIENT-EVICTION",
-            "    Show low level client eviction pools info (maxmemory-clients).",
-            "PAUSE-CRON <0|1>",
-            "    Stop periodic cron job processing.",
-            "REPLYBUFFER PEAK-RESET-TIME <NEVER||RESET|time>",
-            "    Sets the time (in milliseconds) to wait between client reply buffer peak resets.",
-            "    In case NEVER is provided the last observed peak will never be reset",
-            "    In case RESET is provided the peak reset time will be restored to the default value",
-            "REPLYBUFFER RESIZING <0|1>",
-            "    Enable or disable the reply buffer resize cron job",
-            "CLUSTERLINK KILL <to|from|all> <node-id>",
-            "    Kills the link based on the direction to/from (both) with the provided node.",
-            "HELP",
-            "    Prints this help.");
+    private static final List<String> HELP = HelpText.load("debug-help.txt");
     /** Redis's bound on QUICKLIST-PACKED-THRESHOLD: 4 GiB less 1 MiB. */
     private static final long MAX_PACKED_THRESHOLD = (1L << 32) - (1L << 20);
     /** What C's {@code strtod} and {@code atoi} read of a text: its leading number. */
@@ -248,27 +141,23 @@ final class DebugCommand {
 
     /**
      * SLEEP seconds: the reply comes that long after, read as C's {@code strtod} reads it (a text
-     * that is no number is 0). Redis stops its one thread meanwhile; here only this client waits,
-     * as a blocked one does, and the rest are served. Inside EXEC the event loop's thread sleeps,
-     * holding up the clients on that loop, as the transaction cannot be set aside.
+     * that is no number is 0). Redis's one thread sleeps, so no other client is answered meanwhile:
+     * here this loop's thread sleeps and {@link ClientPause#sleep} holds every other connection's
+     * requests (new ones are accepted, as the kernel accepts them for Redis, and held too).
      */
     private void sleep(Client c, byte[] seconds, Reply r) {
         long nanos = (long) Math.min(strtod(Errors.text(seconds)) * 1e9, Long.MAX_VALUE);
-        if (nanos <= 0) {
-            r.ok();
-            return;
-        }
-        if (c.inExec || c.scriptCaller != null) {
+        try {
+            ctx.pause.sleep(c);
             try {
                 TimeUnit.NANOSECONDS.sleep(nanos);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            } finally {
+                ctx.pause.wake();
             }
-            r.ok();
-            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        KeyWaits.Waiter w = new KeyWaits.Waiter(c, c.db, new byte[0][], key -> null, Errors.bytes("+OK\r\n"));
-        ctx.waits.block(w, Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos + 999_999)));
+        r.ok();
     }
 
     /**

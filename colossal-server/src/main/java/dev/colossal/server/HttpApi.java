@@ -81,7 +81,11 @@ final class HttpApi implements AutoCloseable {
         ctx.stats.httpRequests.increment();
         // The exchange closes after the error reply: closed first, the client would get no answer.
         try {
+            String method = x.getRequestMethod();
+            ctx.pause.awaitUnheld(method.equals("PUT") || method.equals("DELETE"));
             route(x);
+        } catch (InterruptedException e) {
+            error(x, 503, "the server is stopping"); // its executor's shutdownNow, with the write held
         } catch (RuntimeException e) {
             int db = dbNumber(query(x).get("db"));
             KeyValueStore store = ctx.dbs.store(db >= 0 && db < ctx.dbs.count() ? db : 0);

@@ -190,11 +190,15 @@ final class KeyWaits implements AutoCloseable {
     }
 
     /**
-     * CLIENT UNBLOCK: ends {@code w}'s wait as its timeout would, or with Redis's UNBLOCKED error.
+     * CLIENT UNBLOCK: ends {@code w}'s wait as its timeout would, or with Redis's UNBLOCKED error;
+     * a wait with no timeout reply ends with the error only.
      *
      * @return whether it still waited
      */
     boolean unblock(Waiter w, boolean error) {
+        if (!error && w.onTimeout == null) {
+            return false; // SHUTDOWN's wait has no timeout to end it as (Redis 7.0.15 crashes on this)
+        }
         return finish(w, error ? Errors.bytes("-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n") : w.onTimeout);
     }
 

@@ -275,6 +275,12 @@ final class MasterLink {
             if (args.length == 0) {
                 continue; // a keep-alive newline: not part of the stream the offset counts
             }
+            try {
+                ctx.pause.awaitUnheld(false); // DEBUG SLEEP: Redis's one thread applies nothing either
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
             relay.lockOrder();
             try {
                 if (args.length == 3 && Args.is(args[0], "REPLCONF") && Args.is(args[1], "GETACK")) {

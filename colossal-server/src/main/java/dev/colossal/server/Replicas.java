@@ -750,9 +750,10 @@ final class Replicas {
      * {@code shutdown-timeout} for lagging replicas, so that a replica promoted after a planned stop
      * has the last writes. The caller holds clients' writes back meanwhile.
      *
-     * @return the replicas still behind when it gave up (0: all caught up)
+     * @param pause waits between two GETACKs; false if the stop was called off (SHUTDOWN ABORT)
+     * @return the replicas still behind when it gave up (0: all caught up), or -1 if called off
      */
-    int awaitCaughtUp(long timeoutMillis) throws InterruptedException {
+    int awaitCaughtUp(long timeoutMillis, Pause pause) throws InterruptedException {
         if (relaying || replicas.isEmpty()) {
             return 0;
         }
@@ -769,8 +770,17 @@ final class Replicas {
             } finally {
                 order.unlock();
             }
-            Thread.sleep(Math.min(100, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+            if (!pause.sleep(Math.min(100, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))))) {
+                return -1;
+            }
         }
+    }
+
+    /** A pause within {@link #awaitCaughtUp}, which may end it. */
+    @FunctionalInterface
+    interface Pause {
+        /** @return false if the wait is called off */
+        boolean sleep(long millis) throws InterruptedException;
     }
 
     /** @return the replicas now */

@@ -56,8 +56,6 @@ final class ServerContext {
     volatile int httpPort = -1;
     /** Completed with the first failure that a server thread could not go on after. */
     final CompletableFuture<Throwable> failure = new CompletableFuture<>();
-    /** Completed by SHUTDOWN with the client that sent it: the server then stops as on SIGTERM. */
-    final CompletableFuture<String> shutdown = new CompletableFuture<>();
     /** Clients blocked on keys (BLPOP, ...), and their waking after writes. */
     final KeyWaits waits = new KeyWaits();
     /** Frees list elements no header holds; started by the server. */
@@ -75,8 +73,6 @@ final class ServerContext {
     volatile int shutdownTimeoutSeconds = 10;
     /** enable-debug-command: who may run DEBUG; set at start only, as in Redis. */
     volatile DebugAccess debugAccess = DebugAccess.NO;
-    /** SHUTDOWN NOW asked for the stop: no wait for replicas. */
-    volatile boolean shutdownNow;
     /** hash-max-listpack-entries: fields a hash keeps in one value before it is bucketed ({@link StoredHash}); CONFIG SET changes it. */
     volatile long hashMaxListpackEntries = HashLayout.MAX_LISTPACK_ENTRIES;
     /** set-max-intset-entries: members a set keeps in one value before it is bucketed ({@link StoredSet}); CONFIG SET changes it. */
@@ -93,6 +89,8 @@ final class ServerContext {
     final AccessClock access = new AccessClock();
     /** CLIENT PAUSE: the clients it holds, and whether keys may expire now. */
     final ClientPause pause;
+    /** SHUTDOWN, SHUTDOWN ABORT and the process's exit: the stop under way. */
+    final StopRequests stops;
     /** Whether this server follows a master (REPLICAOF), and its link's state. */
     final ReplicaState replica = new ReplicaState();
 
@@ -115,6 +113,7 @@ final class ServerContext {
         this.lastSaveSeconds = startMillis / 1000;
         this.sweeper = new ExpirySweeper(this);
         this.pause = new ClientPause(sweeper::wake);
+        this.stops = new StopRequests(pause, waits);
         this.collector = new ListCollector(dbs);
         this.functions = FunctionLibraries.open(config.dataDir());
         this.acl = new AclUsers(config.requirePass());

@@ -40,6 +40,20 @@ final class Transactions {
         });
     }
 
+    /** What MULTI answers a command Redis flags no-multi. */
+    static final String NOT_IN_MULTI = "ERR Command not allowed inside a transaction";
+
+    /**
+     * Whether MULTI refuses a command, as Redis refuses those it flags no-multi: a SHUTDOWN in EXEC
+     * would block the transaction's client, and a SYNC in it would stream a snapshot into its reply.
+     */
+    static boolean refusedInsideMulti(String name) {
+        return switch (name) {
+            case "shutdown", "save", "sync", "psync" -> true;
+            default -> false;
+        };
+    }
+
     /** Whether a command runs at once inside MULTI instead of being queued (as in Redis). */
     static boolean runsInsideMulti(String name) {
         return switch (name) {

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -139,29 +138,86 @@ class DebugCommandTest {
         }
     }
 
+    /**
+     * DEBUG SLEEP holds the whole server, as Redis's one thread sleeping does: a client on another
+     * event loop, and one that connects during the sleep, are answered only once it ends.
+     */
     @Test
-    void sleepHoldsUpTheCallerOnlyWhileOtherClientsAreServed() throws Exception {
-        try (ColossalServer ours = TestServers.colossal(dir, "enable-debug-command", "yes");
+    void sleepHoldsEveryOtherClientUntilItEnds() throws Exception {
+        ServerConfig threeLoops = new ServerConfig("127.0.0.1", 0, -1, dir, null, 10_000, 512L * 1024 * 1024, 0, 3, 50);
+        try (ColossalServer ours = ColossalServer.start(threeLoops, null, null, s -> s.set("enable-debug-command", "yes"));
              Wire sleeper = new Wire(ours.port()); Wire other = new Wire(ours.port())) {
+            assertEquals("+PONG\r\n", other.call("PING"));
             long start = System.nanoTime();
             sleeper.send(Wire.encode("DEBUG", "SLEEP", "1.5"));
-            CompletableFuture<String> slept = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return sleeper.reply();
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
-            Thread.sleep(100);
-            assertEquals("+PONG\r\n", other.call("PING"));
-            assertEquals("+OK\r\n", other.call("SET", "k", "v"));
-            long servedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            assertFalse(slept.isDone(), "the sleeper's reply waits");
-            assertTrue(servedMillis < 1400, "another client was served during the sleep, after " + servedMillis + " ms");
-            assertEquals("+OK\r\n", slept.get(10, TimeUnit.SECONDS));
-            long sleptMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            assertTrue(sleptMillis >= 1500, "the reply came after " + sleptMillis + " ms");
+            // the hold is on once the sleep began (not waited for long: without the hold it never is)
+            TestServers.await(true, 500, () -> ours.context().pause.isOn());
+            other.send(Wire.encode("PING"));
+            try (Wire late = new Wire(ours.port())) { // accepted, and held as the others are
+                late.send(Wire.encode("SET", "k", "v"));
+                assertEquals("+PONG\r\n", other.reply());
+                long pongMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertTrue(pongMillis >= 1500, "the other client was answered after " + pongMillis + " ms, within the sleep");
+                assertEquals("+OK\r\n", late.reply());
+                assertEquals("+OK\r\n", sleeper.reply());
+            }
             assertEquals("$1\r\nv\r\n", sleeper.call("GET", "k"), "the sleeper goes on with its next command");
+            assertEquals("+OK\r\n", sleeper.call("DEBUG", "SLEEP", "0"));
+            assertFalse(ours.context().pause.isOn(), "the hold ends with the sleep");
+        }
+    }
+
+    /** On a replica, DEBUG SLEEP holds the master's stream too: Redis's one thread reads nothing from it either. */
+    @Test
+    void sleepOnAReplicaHoldsTheMastersStream() throws Exception {
+        int masterPort = TestServers.freePort();
+        Process master = TestServers.redis(masterPort);
+        Assumptions.assumeTrue(master != null, "redis-server not installed");
+        try (ColossalServer ours = ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1), null, null,
+                s -> {
+                    s.set("enable-debug-command", "yes");
+                    s.replicaOf("127.0.0.1", masterPort, null, null);
+                });
+             Wire m = new Wire(masterPort); Wire sleeper = new Wire(ours.port())) {
+            assertEquals("true", TestServers.await("true", 20_000,
+                    () -> Boolean.toString(sleeper.call("INFO", "replication").contains("master_link_status:up"))));
+            m.call("SET", "warm", "1"); // once it arrives the stream flows (the master waits for a first ACK)
+            assertEquals("$1\r\n1\r\n", TestServers.await("$1\r\n1\r\n", 10_000, () -> sleeper.call("GET", "warm")));
+            long start = System.nanoTime();
+            sleeper.send(Wire.encode("DEBUG", "SLEEP", "1.5"));
+            TestServers.await(true, 500, () -> ours.context().pause.isOn());
+            m.call("SET", "k", "v");
+            Thread.sleep(700); // the stream's SET would be applied within milliseconds
+            long atMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            boolean applied = ours.context().dbs.store(0).raw("k".getBytes(StandardCharsets.UTF_8)) != null;
+            assertTrue(atMillis >= 1500 || !applied, "the SET was applied " + atMillis + " ms into the sleep");
+            assertEquals("+OK\r\n", sleeper.reply());
+            assertEquals("$1\r\nv\r\n", TestServers.await("$1\r\nv\r\n", 10_000, () -> sleeper.call("GET", "k")),
+                    "applied once the sleep ends");
+            assertTrue(ours.context().dbs.store(0).raw("k".getBytes(StandardCharsets.UTF_8)) != null, "the probe sees it");
+        } finally {
+            master.destroy();
+            master.waitFor();
+        }
+    }
+
+    /** HTTP requests wait for DEBUG SLEEP too, as a connection's do. */
+    @Test
+    void sleepHoldsHttpRequests() throws Exception {
+        try (ColossalServer ours = ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, 0), null, null,
+                s -> s.set("enable-debug-command", "yes"));
+             Wire sleeper = new Wire(ours.port())) {
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            java.net.http.HttpRequest get = java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + ours.httpPort() + "/health")).build();
+            assertEquals(200, http.send(get, java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode());
+            long start = System.nanoTime();
+            sleeper.send(Wire.encode("DEBUG", "SLEEP", "1.5"));
+            TestServers.await(true, 500, () -> ours.context().pause.isOn());
+            assertEquals(200, http.send(get, java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode());
+            long answeredMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(answeredMillis >= 1500, "HTTP was answered " + answeredMillis + " ms into the sleep");
+            assertEquals("+OK\r\n", sleeper.reply());
         }
     }
 }
