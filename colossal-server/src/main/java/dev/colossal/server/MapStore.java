@@ -676,30 +676,49 @@ final class MapStore implements KeyValueStore {
      * {@link #sample} of keys with a TTL from the parts of the map marked as holding some, from
      * {@code start} on and wrapping once: a database of millions of keys and a few with a TTL
      * gives those few, where reading {@code maxSteps} steps from a random point would find none.
+     * A part read is unmarked first and marked again if a TTL is still there, as a sweep does: the
+     * parts whose keys were evicted do not fill the next samples' steps.
      */
     private void sampleMarked(long start, int n, int maxSteps, BiConsumer<byte[], Long> action) {
-        int[] taken = {0};
+        long now = clock.getAsLong();
+        List<byte[]> keys = new ArrayList<>();
+        List<Long> deadlines = new ArrayList<>();
         long first = ttls.bucketOf(start);
         long b = first;
         boolean wrapped = false;
-        for (int step = 0; step < maxSteps && taken[0] < n; step++, b++) {
+        for (int step = 0; step < maxSteps && keys.size() < n; step++, b++) {
             b = ttls.nextMarked(b);
             if (b < 0 && !wrapped) {
                 wrapped = true;
                 b = ttls.nextMarked(0);
             }
             if (b < 0 || wrapped && b >= first) {
-                return;
+                break;
             }
-            long end = ttls.end(b);
-            for (long c = ttls.start(b); c != end && taken[0] < n; ) {
-                c = scanKeys(c, end, 16, k -> true, (k, at) -> {
-                    if (taken[0] < n && at != StoredValue.NO_EXPIRY) {
-                        taken[0]++;
-                        action.accept(k, at);
-                    }
-                });
+            ttls.clearRun(b, b + 1);
+            boolean[] ttl = {false};
+            boolean read = false;
+            try {
+                for (long c = ttls.start(b), end = ttls.end(b); c != end; ) {
+                    c = map.scan(c, end, 64, (k, v) -> {
+                        long at = StoredValue.expireAtOrNone(v);
+                        ttl[0] |= at != StoredValue.NO_EXPIRY;
+                        if (at != StoredValue.NO_EXPIRY && at > now && keys.size() < n) {
+                            keys.add(k.toArray(ValueLayout.JAVA_BYTE));
+                            deadlines.add(at);
+                        }
+                        return false;
+                    }, NOTHING, this::damaged);
+                }
+                read = true;
+            } finally {
+                if (ttl[0] || !read) {
+                    ttls.mark(ttls.start(b));
+                }
             }
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            action.accept(keys.get(i), deadlines.get(i));
         }
     }
 
@@ -857,7 +876,7 @@ final class MapStore implements KeyValueStore {
         boolean whole = !ttls.complete();
         SweepCounts counts = new SweepCounts(clock.getAsLong());
         for (long b = whole ? 0 : ttls.nextMarked(0); b >= 0; ) {
-            long after = whole ? ttls.buckets() : ttls.clearRun(b);
+            long after = whole ? ttls.buckets() : ttls.clearRun(b, ttls.buckets());
             long cursor = ttls.start(b);
             long end = ttls.end(after - 1);
             boolean read = false;

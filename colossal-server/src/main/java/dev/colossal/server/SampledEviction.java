@@ -66,10 +66,13 @@ final class SampledEviction {
         long freed = 0;
         int misses = 0;
         java.util.TreeSet<Victim> pool = new java.util.TreeSet<>(BEST_FIRST);
+        // Keys that would not go (in use, or gone): a sample that finds them again does not put them
+        // back, else a few keys with a TTL, the best of them locked, would be tried for ever.
+        java.util.TreeSet<Victim> refused = new java.util.TreeSet<>(SAME_KEY);
         boolean random = policy.endsWith("-random");
         while (freed < bytes && misses < MAX_MISSES) {
             if (pool.isEmpty() || !random) {
-                sample(pool);
+                sample(pool, refused);
                 while (pool.size() > POOL) {
                     pool.pollLast();
                 }
@@ -82,13 +85,22 @@ final class SampledEviction {
             long f = v.store.evictKey(v.key);
             if (f >= 0) {
                 freed += f;
-            } else if (pool.isEmpty()) {
-                misses++;   // a round whose every key was in use or gone
+            } else {
+                refused.add(v);
+                if (pool.isEmpty()) {
+                    misses++;   // a round whose every key was in use or gone
+                }
             }
         }
     }
 
     private record Victim(MapStore store, byte[] key, double score) {}
+
+    /** The same key of the same database. */
+    private static final java.util.Comparator<Victim> SAME_KEY = (a, b) -> {
+        int c = Integer.compare(System.identityHashCode(a.store), System.identityHashCode(b.store));
+        return c != 0 ? c : java.util.Arrays.compare(a.key, b.key);
+    };
 
     /** Higher scores first; a key sampled twice is one candidate. */
     private static final java.util.Comparator<Victim> BEST_FIRST = (a, b) -> {
@@ -96,12 +108,12 @@ final class SampledEviction {
         if (c != 0) {
             return c;
         }
-        c = Integer.compare(System.identityHashCode(a.store), System.identityHashCode(b.store));
-        return c != 0 ? c : java.util.Arrays.compare(a.key, b.key);
+        return SAME_KEY.compare(a, b);
     };
 
-    /** Adds to {@code pool} the candidates of one round: {@link #SAMPLES} keys of each database. */
-    private void sample(java.util.TreeSet<Victim> pool) {
+
+    /** Adds to {@code pool} the candidates of one round, {@link #SAMPLES} keys of each database, but those {@code refused}. */
+    private void sample(java.util.TreeSet<Victim> pool, java.util.TreeSet<Victim> refused) {
         long now = System.nanoTime();
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int db = 0; db < dbs.count(); db++) {
@@ -117,7 +129,10 @@ final class SampledEviction {
                     case "volatile-ttl" -> -(double) deadline;
                     default -> random.nextDouble();
                 };
-                pool.add(new Victim(m, key, score));
+                Victim v = new Victim(m, key, score);
+                if (!refused.contains(v)) {
+                    pool.add(v);
+                }
             });
         }
     }

@@ -103,6 +103,56 @@ class SampledEvictionTest {
         }
     }
 
+    /**
+     * The idlest key with a TTL is in use (its lock held elsewhere): the sample that finds it again
+     * does not put it back, so the next one goes; before, the few keys with a TTL being all every
+     * sample found, the same refused key came back first each round and the write never ended.
+     */
+    @Test
+    void aKeyInUseIsPassedOverAndTheNextOneEvicted() throws Exception {
+        try (ColossalServer s = start("volatile-lru"); Jedis j = new Jedis("127.0.0.1", s.port(), TIMEOUT_MS)) {
+            j.set("old", VALUE, new SetParams().ex(1000));
+            Thread.sleep(2_100); // OBJECT IDLETIME's seconds: "old" is the idlest
+            j.set("new", VALUE, new SetParams().ex(1000));
+            java.util.concurrent.locks.Lock held = s.context().dbs.opened(0).locks("old".getBytes())[0];
+            java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            Thread holder = Thread.ofPlatform().start(() -> {
+                held.lock();
+                locked.countDown();
+                try {
+                    done.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    held.unlock();
+                }
+            });
+            locked.await();
+            try {
+                int written = 0;
+                for (int i = 0; written < 5_000; i++) {
+                    if (s.context().dbs.opened(0).locks(("k" + i).getBytes())[0] == held) {
+                        continue; // its write would wait for the holder
+                    }
+                    try {
+                        j.set("k" + i, VALUE);
+                        written++;
+                    } catch (JedisDataException e) {
+                        assertTrue(e.getMessage().startsWith("OOM"), e.getMessage());
+                        break;
+                    }
+                }
+                assertTrue(written < 5_000, "five times the bound was refused at some point");
+                assertEquals(0, j.exists("new") ? 1 : 0, "the next idlest key with a TTL went");
+            } finally {
+                done.countDown();
+                holder.join();
+            }
+            assertTrue(j.exists("old"), "the key in use stayed");
+        }
+    }
+
     /** volatile-ttl: of the sampled keys, the one to expire first goes: the longest TTLs are kept. */
     @Test
     void volatileTtlEvictsTheKeysDueFirst() throws Exception {

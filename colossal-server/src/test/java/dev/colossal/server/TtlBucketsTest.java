@@ -29,6 +29,38 @@ class TtlBucketsTest {
 
     private final AtomicLong now = new AtomicLong(T0);
 
+    /** Marks, runs cleared and looks for the next mark, against a BitSet: the summary of words never hides a mark. */
+    @Test
+    void nextMarkedAgreesWithAModelThroughMarksAndClears() {
+        TtlBuckets t = new TtlBuckets(1L << 32);
+        java.util.BitSet model = new java.util.BitSet();
+        SplittableRandom random = new SplittableRandom(7);
+        int buckets = (int) t.buckets();
+        for (int i = 0; i < 200_000; i++) {
+            // clustered, so words fill, empty and fill again
+            int b = random.nextInt(4) == 0 ? random.nextInt(buckets) : random.nextInt(3) * 70_000 + random.nextInt(200);
+            switch (random.nextInt(3)) {
+                case 0 -> {
+                    t.mark(t.start(b) + random.nextLong(t.end(b) - t.start(b)));
+                    model.set(b);
+                }
+                case 1 -> {
+                    if (model.get(b)) {
+                        int after = (int) t.clearRun(b, b + random.nextInt(1, 100));
+                        model.clear(b, after);
+                        assertTrue(after == buckets || !model.get(after) || after > b, "run ended at " + after);
+                    }
+                }
+                default -> {
+                    int want = model.nextSetBit(b);
+                    assertEquals(want < 0 ? -1 : want, t.nextMarked(b), "from " + b);
+                }
+            }
+        }
+        assertEquals(model.nextSetBit(0), t.nextMarked(0));
+        assertEquals(-1, t.nextMarked(buckets));
+    }
+
     @Test
     void sweepsAfterTheFirstReadTheMarkedPartsOnlyAndMissNoKey() throws Exception {
         int plain = 100_000;
@@ -129,6 +161,33 @@ class TtlBucketsTest {
             plainAtEnd.forEach(want::addAll);
             assertEquals(want, left, "only the keys last written without a TTL");
             assertTrue(store.size() == 20_000 + want.size(), "no expired key left behind: " + store.size());
+        }
+    }
+
+    /**
+     * Keys with a TTL evicted or deleted leave their parts marked until something reads them: the
+     * samples unmark what they read empty, so the few keys left are soon all a sample reads.
+     */
+    @Test
+    void samplesUnmarkThePartsTheyFindWithoutATtl() throws Exception {
+        try (MapStore store = MapStore.open(dir, now::get)) {
+            for (int i = 0; i < 100_000; i++) {
+                store.set(("plain" + i).getBytes(), "v".getBytes(), StoredValue.NO_EXPIRY);
+            }
+            for (int i = 0; i < 500; i++) {
+                store.set(("ttl" + i).getBytes(), "v".getBytes(), T0 + 100_000);
+            }
+            store.purgeExpired(() -> true);
+            for (int i = 5; i < 500; i++) {
+                assertTrue(store.delete(("ttl" + i).getBytes()));
+            }
+            int[] taken = new int[1];
+            for (int round = 0; round < 60; round++) {
+                taken[0] = 0;
+                store.sample(SampledEviction.SAMPLES, true, SampledEviction.MAX_STEPS, (k, at) -> taken[0]++);
+            }
+            assertEquals(5, taken[0], "the 495 parts left marked by the deletes were unmarked by the samples that read them");
+            assertTrue(store.purgeExpired(() -> true).read() < 100, "and the sweep reads only the five keys' parts");
         }
     }
 
