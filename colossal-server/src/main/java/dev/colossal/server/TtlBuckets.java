@@ -15,11 +15,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *   <li>a sweep or a sample clears the bits of the ranges it reads, and sets them again where it
  *       sees a key with a TTL;
  *   <li>nothing else clears a bit: keys whose TTL went (DEL, PERSIST, a SET without one) leave
- *       theirs set until the next sweep reads the range.
+ *       theirs set until a sweep or a sample reads the range.
  * </ul>
  *
  * It learns the keys the map held before it existed from the first whole sweep ({@link
- * #complete}); until then the sweeps and samples read the whole map, as they did without it.
+ * #complete}); until then sweeps read the whole map and samples read from random points, as
+ * they did without it.
  */
 final class TtlBuckets {
 
