@@ -2,10 +2,10 @@
 # CPU per request (user+sys of the server process, /proc/PID/stat, 100 Hz ticks) of ZADD, ZINCRBY and SADD
 # on a ~259k-member sorted set and set: 300k pipelined ZADDs/SADDs fill them, then N requests of each,
 # 50 clients, no pipelining. JFR=1 records a JFR profile of a further ZADD and SADD run.
-# usage: bench/results/big-writes-cpu.sh NAME ROOT|redis  -> prints us/request CPU for zadd, zincrby, sadd on big values
+# PORT=n picks the port (else a free one). usage: bench/results/big-writes-cpu.sh NAME ROOT|redis  -> prints us/request CPU for zadd, zincrby, sadd on big values
 export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64; export PATH=$JAVA_HOME/bin:$PATH
 name=$1; root=$2; N=${N:-100000}
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=${PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')}
 d=${TMPDIR:-/tmp}/big-writes-cpu-data-$name; rm -rf $d; mkdir -p $d
 if [ "$root" = redis ]; then
   redis-server --port $port --save "" --appendonly no --bind 127.0.0.1 >/dev/null 2>&1 & pid=$!
