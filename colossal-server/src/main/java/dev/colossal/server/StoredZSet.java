@@ -47,12 +47,22 @@ final class StoredZSet implements ZSetWrites {
         z.lastRetired = ZSetTreeLayout.retired(e);
         z.maxListpackEntries = maxListpackEntries;
         int max = ZSetTreeLayout.nodeEntries(maxListpackEntries);
-        boolean inline = ZSetTreeLayout.inlineRoots(e);
-        ZSetNode scoreRoot = inline ? ZSetTreeLayout.root(e, false) : z.load(ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET));
-        ZSetNode memberRoot = inline ? ZSetTreeLayout.root(e, true) : z.load(ZSetTreeLayout.get(e, ZSetTreeLayout.MEMBER_ROOT_OFFSET));
-        z.byScore = new ZSetTree(scoreRoot, false, max, z::load, z::retire);
-        z.byMember = new ZSetTree(memberRoot, true, max, z::load, z::retire);
+        z.byScore = new ZSetTree(z.root(e, false), false, max, z::load, z::retire);
+        z.byMember = new ZSetTree(z.root(e, true), true, max, z::load, z::retire);
         return z;
+    }
+
+    /** @return the root of the score tree, or the member tree's if {@code member}, of header {@code e} */
+    private ZSetNode root(KeyValueStore.Entry e, boolean member) {
+        if (!ZSetTreeLayout.inlineRoots(e)) {
+            return load(ZSetTreeLayout.get(e, member ? ZSetTreeLayout.MEMBER_ROOT_OFFSET : ZSetTreeLayout.SCORE_ROOT_OFFSET));
+        }
+        ZSetNode kept = elements.zsetNodes().root(id, next, member);
+        if (kept == null) {
+            kept = ZSetTreeLayout.root(e, member);
+            elements.zsetNodes().putRoot(id, next, member, kept);
+        }
+        return kept;
     }
 
     /**
@@ -257,6 +267,8 @@ final class StoredZSet implements ZSetWrites {
         for (ZSetNode node : written) {
             elements.zsetNodes().put(id, node.pos, node); // only now: past a header that failed, a position is written again
         }
+        elements.zsetNodes().putRoot(id, next, false, byScore.root());
+        elements.zsetNodes().putRoot(id, next, true, byMember.root());
         for (int i = 0; i < nRetired; i++) {
             elements.remove(id, retired[i]);
             elements.wrote();
