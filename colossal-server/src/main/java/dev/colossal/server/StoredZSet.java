@@ -47,22 +47,9 @@ final class StoredZSet implements ZSetWrites {
         z.lastRetired = ZSetTreeLayout.retired(e);
         z.maxListpackEntries = maxListpackEntries;
         int max = ZSetTreeLayout.nodeEntries(maxListpackEntries);
-        z.byScore = new ZSetTree(z.root(e, false), false, max, z::load, z::retire);
-        z.byMember = new ZSetTree(z.root(e, true), true, max, z::load, z::retire);
+        z.byScore = new ZSetTree(z.load(ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET)), false, max, z::load, z::retire);
+        z.byMember = new ZSetTree(z.load(ZSetTreeLayout.get(e, ZSetTreeLayout.MEMBER_ROOT_OFFSET)), true, max, z::load, z::retire);
         return z;
-    }
-
-    /** @return the root of the score tree, or the member tree's if {@code member}, of header {@code e} */
-    private ZSetNode root(KeyValueStore.Entry e, boolean member) {
-        if (!ZSetTreeLayout.inlineRoots(e)) {
-            return load(ZSetTreeLayout.get(e, member ? ZSetTreeLayout.MEMBER_ROOT_OFFSET : ZSetTreeLayout.SCORE_ROOT_OFFSET));
-        }
-        ZSetNode kept = elements.zsetNodes().root(id, next, member);
-        if (kept == null) {
-            kept = ZSetTreeLayout.root(e, member);
-            elements.zsetNodes().putRoot(id, next, member, kept);
-        }
-        return kept;
     }
 
     /**
@@ -252,23 +239,19 @@ final class StoredZSet implements ZSetWrites {
         }
         long[] at = {next};
         java.util.List<ZSetNode> written = new java.util.ArrayList<>();
-        byte[] scoreRoot = byScore.write(at, this::putNode, written);
-        byte[] memberRoot = byMember.write(at, this::putNode, written);
+        long scoreRoot = byScore.write(at, this::putNode, written);
+        long memberRoot = byMember.write(at, this::putNode, written);
         if (nRetired > ZSetTreeLayout.MAX_RETIRED) {
             rebuild(); // the nodes just written are past the header's next: garbage
             return;
         }
-        // One position more, never written: a write that changed only the roots still grows next,
-        // which thus names one header (ZSetNodeCache's retired-removed note relies on it)
-        next = at[0] + 1;
-        byte[] header = ZSetTreeLayout.header(id, count, next, scoreRoot, memberRoot, retired, nRetired);
-        store.set(key, header, 0, header.length, expireAt, StoredValue.ZSET);
+        next = at[0];
+        store.set(key, ZSetTreeLayout.header(id, count, next, scoreRoot, memberRoot, retired, nRetired), 0,
+                ZSetTreeLayout.RETIRED_OFFSET + nRetired * Long.BYTES, expireAt, StoredValue.ZSET);
         elements.wrote();
         for (ZSetNode node : written) {
             elements.zsetNodes().put(id, node.pos, node); // only now: past a header that failed, a position is written again
         }
-        elements.zsetNodes().putRoot(id, next, false, byScore.root());
-        elements.zsetNodes().putRoot(id, next, true, byMember.root());
         for (int i = 0; i < nRetired; i++) {
             elements.remove(id, retired[i]);
             elements.wrote();
@@ -297,50 +280,39 @@ final class StoredZSet implements ZSetWrites {
         HeaderRename.run(store, elements, id, key, toKey, () -> store.set(toKey, e, expireAt));
     }
 
-    /** Copies this set to {@code toKey} in {@code to} under a new id with deadline {@code at}: every stored node, then the header with the roots. */
+    /** Copies this set to {@code toKey} in {@code to} under a new id with deadline {@code at}: every live node, then the header. */
     void copyTo(KeyValueStore to, byte[] toKey, long at) {
         ListElements dst = to.elements(true);
         long newId = dst.newId(toKey);
         dst.wrote();
-        byte[] scoreRoot = committedRoot(byScore).encode();
-        byte[] memberRoot = committedRoot(byMember).encode();
-        nodes(false, (p, raw) -> {
+        long[] roots = {rootPos(byScore), rootPos(byMember)};
+        nodes((p, raw) -> {
             dst.put(newId, p, raw);
             dst.wrote();
         });
-        byte[] header = ZSetTreeLayout.header(newId, count, next, scoreRoot, memberRoot, retired, 0);
-        to.set(toKey, header, 0, header.length, at, StoredValue.ZSET);
+        to.set(toKey, ZSetTreeLayout.header(newId, count, next, roots[0], roots[1], retired, 0), 0,
+                ZSetTreeLayout.RETIRED_OFFSET, at, StoredValue.ZSET);
     }
 
-    /** @return the nodes of both trees stored in the element map (what the collector keeps of this set, but its root): all but the roots, if the header carries them */
+    /** @return the nodes of both trees as stored (what the collector keeps of this set, but its root) */
     long nodeCount() {
         long[] n = {0};
-        nodes(true, (p, raw) -> n[0]++);
+        nodes((p, raw) -> n[0]++);
         return n[0];
     }
 
     /** @return the bytes of the nodes' keys and values in the element map */
     long storedBytes() {
         long[] n = {0};
-        nodes(true, (p, raw) -> n[0] += ListLayout.ELEMENT_KEY_LENGTH + raw.length);
+        nodes((p, raw) -> n[0] += ListLayout.ELEMENT_KEY_LENGTH + raw.length);
         return n[0];
     }
 
-    /**
-     * Hands each stored node of both trees, from the roots down, to {@code action}; roots stored at
-     * positions (a header of encoding 2) only if {@code storedRoots}.
-     */
-    private void nodes(boolean storedRoots, ZSetTree.PositionWriter action) {
+    /** Hands each stored node of both trees, from the roots down, to {@code action}. */
+    private void nodes(ZSetTree.PositionWriter action) {
         for (ZSetTree t : new ZSetTree[] {byScore, byMember}) {
-            ZSetNode root = committedRoot(t);
             ArrayDeque<Long> todo = new ArrayDeque<>();
-            if (root.pos >= 0 && storedRoots) {
-                todo.add(root.pos);
-            } else {
-                for (int i = 0; !root.leaf && i < root.n; i++) {
-                    todo.add(root.children[i]);
-                }
-            }
+            todo.add(rootPos(t));
             while (!todo.isEmpty()) {
                 long p = todo.poll();
                 byte[] raw = raw(p);
@@ -353,11 +325,11 @@ final class StoredZSet implements ZSetWrites {
         }
     }
 
-    private static ZSetNode committedRoot(ZSetTree t) {
-        if (t.root().dirty) {
+    private long rootPos(ZSetTree t) {
+        if (t.root().pos < 0) {
             throw new IllegalStateException("copy of a sorted set with changes not committed");
         }
-        return t.root();
+        return t.root().pos;
     }
 
     private void putNode(long pos, byte[] raw) {

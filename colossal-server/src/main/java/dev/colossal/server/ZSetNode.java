@@ -44,22 +44,14 @@ final class ZSetNode {
 
     /** @return the node stored at {@code pos} as {@code raw} */
     static ZSetNode decode(byte[] raw, long pos) {
-        return decode(raw, 0, raw.length, pos);
-    }
-
-    /** @return the node whose bytes are {@code raw[from, to)}, stored at {@code pos} (-1 for a root in a header) */
-    static ZSetNode decode(byte[] raw, int from, int to, long pos) {
-        if (to - from <= ZSetTreeLayout.N_OFFSET) {
-            throw ZSetLayout.damaged("a tree node of " + (to - from) + " bytes", from);
+        if (raw.length <= ZSetTreeLayout.N_OFFSET) {
+            throw ZSetLayout.damaged("a tree node of " + raw.length + " bytes", 0);
         }
-        boolean leaf = raw[from + ZSetTreeLayout.KIND_OFFSET] == ZSetTreeLayout.LEAF;
-        int[] at = {from + ZSetTreeLayout.N_OFFSET};
-        int n = HashLayout.getVarint(raw, at, to);
+        boolean leaf = raw[ZSetTreeLayout.KIND_OFFSET] == ZSetTreeLayout.LEAF;
+        int[] at = {ZSetTreeLayout.N_OFFSET};
+        int n = HashLayout.getVarint(raw, at, raw.length);
         ZSetNode node = new ZSetNode(leaf, n + 1);
         for (int i = 0; i < n; i++) {
-            if (at[0] + node.fixedBytes() > to) { // a root's bytes end inside the header: reading on would take the next root's
-                throw ZSetLayout.damaged("an entry runs past a tree node's end", at[0]);
-            }
             if (!leaf) {
                 node.children[i] = ListLayout.getLong(raw, at[0]);
                 node.counts[i] = ListLayout.getLong(raw, at[0] + Long.BYTES);
@@ -67,8 +59,8 @@ final class ZSetNode {
             }
             node.scores[i] = ZSetLayout.getScore(raw, at[0]);
             at[0] += ZSetLayout.SCORE_LENGTH;
-            int length = HashLayout.getVarint(raw, at, to);
-            if (at[0] + length > to || at[0] + length < 0) {
+            int length = HashLayout.getVarint(raw, at, raw.length);
+            if (at[0] + length > raw.length || at[0] + length < 0) {
                 throw ZSetLayout.damaged("a member runs past a tree node's end", at[0]);
             }
             node.members[i] = Arrays.copyOfRange(raw, at[0], at[0] + length);

@@ -7,8 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * element map, by collection id and position: every command on a set passes its trees' upper levels,
  * and decoding them (a few KiB each) would cost more than the rest of a ZSCORE. A position is
  * written once and never changed (a change writes new nodes at new positions), and ids are random,
- * so a node found here is the node stored there. The roots, which a header carries, are kept by
- * the header's {@code next}, which each changed write grows: it names one header. Leaves are not kept: a command reads one leaf a
+ * so a node found here is the node stored there. Leaves are not kept: a command reads one leaf a
  * tree, and there are far more of them. It also remembers which headers' retired nodes are
  * already removed, so that the next write need not remove them again.
  */
@@ -34,29 +33,11 @@ final class ZSetNodeCache {
         return n == null ? null : n.copy();
     }
 
-    /** @return a copy of the root (of the member tree if {@code member}) that the header of collection {@code id} with {@code next} carries, or null if not kept */
-    ZSetNode root(long id, long next, boolean member) {
-        return get(id, rootKey(next, member));
-    }
-
-    /** Keeps a copy of {@code root}, carried by the header of collection {@code id} with {@code next}. */
-    void putRoot(long id, long next, boolean member, ZSetNode root) {
-        keep(id, rootKey(next, member), root);
-    }
-
-    /** @return where a root is kept: below zero, where no node is stored */
-    private static long rootKey(long next, boolean member) {
-        return ~(2 * next + (member ? 1 : 0));
-    }
-
     /** Keeps a copy of {@code node}, stored at {@code pos} of collection {@code id}, if it is an inner node. */
     void put(long id, long pos, ZSetNode node) {
-        if (!node.leaf) {
-            keep(id, pos, node);
+        if (node.leaf) {
+            return;
         }
-    }
-
-    private void keep(long id, long pos, ZSetNode node) {
         if (nodes.size() >= MAX_NODES) {
             nodes.clear();
         }

@@ -319,23 +319,14 @@ final class ZSetTree {
     }
 
     /**
-     * Writes every dirty node below the root, children first, each at a new position from {@code
-     * next}; the root goes in the header ({@link ZSetTreeLayout}), so a root that had a position
-     * (a header of encoding 2, or a child the tree shrank to) retires it.
+     * Writes every dirty node, children first, each at a new position from {@code next}.
      *
      * @param put     stores a node's bytes at a position
      * @param written gets each node written
-     * @return the root's bytes
+     * @return the root's position
      */
-    byte[] write(long[] next, PositionWriter put, java.util.List<ZSetNode> written) {
-        for (int i = 0; !root.leaf && i < root.n; i++) {
-            if (root.loaded[i] != null) {
-                root.children[i] = write(root.loaded[i], next, put, written);
-            }
-        }
-        retired(root);
-        root.dirty = false;
-        return root.encode();
+    long write(long[] next, PositionWriter put, java.util.List<ZSetNode> written) {
+        return write(root, next, put, written);
     }
 
     /** Stores one node's bytes at one position. */

@@ -10,17 +10,15 @@ package dev.colossal.server;
  * <pre>
  *  Header: the payload of a stored value of type {@link StoredValue#ZSET}
  *  0          1        9        17       25            33             41          45
- *  +----------+--------+--------+--------+-------------+--------------+-----------+----------------+------------+-------------+
- *  | encoding | id     | count  | next   | score root  | member root  | retired n | retired (n x 8)| score root | member root |
- *  | (2 or 3) |        |        |        |             |              | (4)       |                | node       | node        |
- *  +----------+--------+--------+--------+-------------+--------------+-----------+----------------+------------+-------------+
- *  (the two root nodes, as the Node below, in a header of encoding 3 only)
- *  big-endian longs and int. encoding 2 or 3 tells this header from a one-value set ({@link ZSetLayout}'s 0, 1)
+ *  +----------+--------+--------+--------+-------------+--------------+-----------+----------------+
+ *  | encoding | id     | count  | next   | score root  | member root  | retired n | retired (n x 8)|
+ *  | (= 2)    |        |        |        |             |              | (4)       |                |
+ *  +----------+--------+--------+--------+-------------+--------------+-----------+----------------+
+ *  big-endian longs and int. encoding 2 tells this header from a one-value set ({@link ZSetLayout}'s 0, 1)
  *  id       = the collection's id in the element map: its nodes' and its root's keys start with it
  *  count    = the members
  *  next     = the position the next new node takes: every live node is at a position below it
- *  roots    = encoding 2: the positions of the two trees' root nodes;
- *             encoding 3 (what a write leaves): the byte lengths of the two root nodes at the header's end
+ *  roots    = the positions of the two trees' root nodes
  *  retired  = the positions of the nodes the last write replaced, which it removes after this header
  *
  *  Node: an element-map entry's value, at (id, position); a position is written once, never changed
@@ -34,20 +32,15 @@ package dev.colossal.server;
  * </pre>
  *
  * <p>A write is copy-on-write: every node it changes is written at a new position, then the header
- * (the one commit point), then the replaced nodes are removed. The roots ride in the header
- * (encoding 3): every write rewrites both roots and the header anyway, so two element-map puts
- * and two removals of a ZADD's six were the roots'. A header of encoding 2, roots at positions,
- * is read as well; its first write retires those positions. A kill before the header leaves new
+ * (the one commit point), then the replaced nodes are removed. A kill before the header leaves new
  * nodes at positions past {@code next}; a kill after it leaves the retired ones, which the next
  * write removes first. {@link ListCollector} frees both: it keeps only {@code [0, next)} less the
  * retired positions ({@link #held}).
  */
 final class ZSetTreeLayout {
 
-    /** The encoding byte of a big sorted set's header whose roots are nodes at positions (written before encoding 3). */
+    /** The encoding byte of a big sorted set's header. */
     static final byte TREE = 2;
-    /** The encoding byte of a big sorted set's header that carries its two root nodes. */
-    static final byte TREE_INLINE_ROOTS = 3;
     static final int ENCODING_OFFSET = ZSetLayout.ENCODING_OFFSET;
     static final int ID_OFFSET = ENCODING_OFFSET + Byte.BYTES;
     static final int COUNT_OFFSET = ID_OFFSET + Long.BYTES;
@@ -85,57 +78,31 @@ final class ZSetTreeLayout {
         return Math.clamp(maxListpackEntries, 4, MAX_NODE_ENTRIES);
     }
 
-    /** @return a header's payload (encoding 3): the fields, then the root nodes' bytes */
-    static byte[] header(long id, long count, long next, byte[] scoreRoot, byte[] memberRoot, long[] retired, int nRetired) {
-        int rootsAt = RETIRED_OFFSET + nRetired * Long.BYTES;
-        byte[] h = new byte[rootsAt + scoreRoot.length + memberRoot.length];
-        h[ENCODING_OFFSET] = TREE_INLINE_ROOTS;
+    /** @return a header's payload */
+    static byte[] header(long id, long count, long next, long scoreRoot, long memberRoot, long[] retired, int nRetired) {
+        byte[] h = new byte[RETIRED_OFFSET + nRetired * Long.BYTES];
+        h[ENCODING_OFFSET] = TREE;
         ListLayout.putLong(h, ID_OFFSET, id);
         ListLayout.putLong(h, COUNT_OFFSET, count);
         ListLayout.putLong(h, NEXT_OFFSET, next);
-        ListLayout.putLong(h, SCORE_ROOT_OFFSET, scoreRoot.length);
-        ListLayout.putLong(h, MEMBER_ROOT_OFFSET, memberRoot.length);
+        ListLayout.putLong(h, SCORE_ROOT_OFFSET, scoreRoot);
+        ListLayout.putLong(h, MEMBER_ROOT_OFFSET, memberRoot);
         INT_BE.set(h, RETIRED_COUNT_OFFSET, nRetired);
         for (int i = 0; i < nRetired; i++) {
             ListLayout.putLong(h, RETIRED_OFFSET + i * Long.BYTES, retired[i]);
         }
-        System.arraycopy(scoreRoot, 0, h, rootsAt, scoreRoot.length);
-        System.arraycopy(memberRoot, 0, h, rootsAt + scoreRoot.length, memberRoot.length);
         return h;
-    }
-
-    /** @return whether header {@code e} carries its roots (encoding 3), rather than naming their positions */
-    static boolean inlineRoots(KeyValueStore.Entry e) {
-        return e.array()[e.offset() + ENCODING_OFFSET] == TREE_INLINE_ROOTS;
-    }
-
-    /**
-     * @return the root node of a tree of header {@code e}, of encoding 3: the score tree's, or the
-     *     member tree's if {@code member}
-     */
-    static ZSetNode root(KeyValueStore.Entry e, boolean member) {
-        int at = e.offset() + RETIRED_OFFSET + retiredCount(e) * Long.BYTES;
-        long scoreLength = get(e, SCORE_ROOT_OFFSET);
-        long memberLength = get(e, MEMBER_ROOT_OFFSET);
-        if (member) {
-            at += (int) scoreLength;
-        }
-        return ZSetNode.decode(e.array(), at, at + (int) (member ? memberLength : scoreLength), -1);
     }
 
     /** @return whether the sorted set {@code e} holds is a tree */
     static boolean isTree(KeyValueStore.Entry e) {
-        return e.type() == StoredValue.ZSET && e.length() > ENCODING_OFFSET && isTree(e.array()[e.offset() + ENCODING_OFFSET]);
+        return e.type() == StoredValue.ZSET && e.length() > ENCODING_OFFSET && e.array()[e.offset() + ENCODING_OFFSET] == TREE;
     }
 
     /** @return whether the stored form {@code stored} of a sorted set is a tree's header */
     static boolean isTree(byte[] stored) {
         int at = StoredValue.payloadOffset(stored) + ENCODING_OFFSET;
-        return at < stored.length && isTree(stored[at]);
-    }
-
-    private static boolean isTree(byte encoding) {
-        return encoding == TREE || encoding == TREE_INLINE_ROOTS;
+        return at < stored.length && stored[at] == TREE;
     }
 
     /** @return the long at {@code at} of the header {@code e} holds */
@@ -148,23 +115,15 @@ final class ZSetTreeLayout {
 
     /** @return the retired positions of header {@code e} */
     static long[] retired(KeyValueStore.Entry e) {
-        int n = retiredCount(e);
+        int n = (int) INT_BE.get(e.array(), e.offset() + RETIRED_COUNT_OFFSET);
+        if (n < 0 || RETIRED_OFFSET + (long) n * Long.BYTES != e.length()) {
+            throw ZSetLayout.damaged("a big sorted set's header names " + n + " retired nodes in " + e.length() + " bytes", 0);
+        }
         long[] out = new long[n];
         for (int i = 0; i < n; i++) {
             out[i] = ListLayout.getLong(e.array(), e.offset() + RETIRED_OFFSET + i * Long.BYTES);
         }
         return out;
-    }
-
-    /** @return how many positions header {@code e} retires, checked against its length */
-    private static int retiredCount(KeyValueStore.Entry e) {
-        int n = (int) INT_BE.get(e.array(), e.offset() + RETIRED_COUNT_OFFSET);
-        long roots = inlineRoots(e) ? get(e, SCORE_ROOT_OFFSET) + get(e, MEMBER_ROOT_OFFSET) : 0;
-        if (n < 0 || roots < 0 || RETIRED_OFFSET + (long) n * Long.BYTES + roots != e.length()) {
-            throw ZSetLayout.damaged("a big sorted set's header names " + n + " retired nodes and roots of " + roots
-                    + " bytes in " + e.length() + " bytes", 0);
-        }
-        return n;
     }
 
     /**

@@ -90,7 +90,7 @@ class ZSetCrashPointsTest {
     }
 
     /** The set is {@code before} or {@code after} member by member, counts what it holds, and ranks it in order. */
-    static void check(Jedis j, Map<String, Double> before, Map<String, Double> after, String where) {
+    private static void check(Jedis j, Map<String, Double> before, Map<String, Double> after, String where) {
         List<Tuple> all = j.zrangeWithScores("z", 0, -1);
         assertEquals(all.size(), j.zcard("z"), where + ": ZCARD agrees with ZRANGE " + all);
         Map<String, Double> got = new HashMap<>();
