@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU per request (user+sys of the server process, /proc/PID/stat, 100 Hz ticks) of ZADD, ZINCRBY and SADD
 # on a ~259k-member sorted set and set: 300k pipelined ZADDs/SADDs fill them, then N requests of each,
-# 50 clients, no pipelining. READS=1 also measures ZSCORE, ZRANK and ZRANGE bigz 0 9 on the filled set.
+# 50 clients, no pipelining. FILL=700000 fills bigz to ~504k members instead. READS=1 also measures ZSCORE, ZRANK and ZRANGE bigz 0 9 on the filled set.
 # JFR=1 records a JFR profile of a further ZADD and SADD run.
 # PORT=n picks the port (else a free one). usage: bench/results/big-writes-cpu.sh NAME ROOT|redis  -> prints us/request CPU for zadd, zincrby, sadd on big values
 export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64; export PATH=$JAVA_HOME/bin:$PATH
@@ -16,7 +16,7 @@ fi
 echo $pid > ${TMPDIR:-/tmp}/big-writes-cpu-$name.pid
 for i in $(seq 150); do redis-cli -p $port ping >/dev/null 2>&1 && break; sleep 0.2; done
 ticks() { awk '{ s=$0; sub(/.*\) /, "", s); split(s, f, " "); print f[12]+f[13] }' /proc/$pid/stat; }
-redis-benchmark -p $port -n 300000 -r 1000000 -P 16 -q zadd bigz __rand_int__ member:__rand_int__ >/dev/null
+redis-benchmark -p $port -n ${FILL:-300000} -r 1000000 -P 16 -q zadd bigz __rand_int__ member:__rand_int__ >/dev/null
 redis-benchmark -p $port -n 300000 -r 1000000 -P 16 -q sadd bigs member:__rand_int__ >/dev/null
 echo "$name zcard $(redis-cli -p $port zcard bigz) scard $(redis-cli -p $port scard bigs)"
 run() { local t0=$(ticks); local out=$(redis-benchmark -p $port -n $N -r 1000000 -q "$@" | tr '\r' '\n' | tail -1); local t1=$(ticks)
