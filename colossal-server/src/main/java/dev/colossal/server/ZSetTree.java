@@ -257,7 +257,7 @@ final class ZSetTree {
             return true;
         }
         refresh(node, i, c);
-        if (c.n <= limit(c) / 4 && node.n > 1) { // at 4 entries a node (tests) a lone entry merges too
+        if (c.n <= maxEntries / 4 && node.n > 1) { // at 4 entries a node (tests) a lone entry merges too
             merge(node, i + 1 < node.n ? i : i - 1);
         }
         return true;
@@ -267,7 +267,7 @@ final class ZSetTree {
     private void merge(ZSetNode node, int i) {
         ZSetNode left = child(node, i);
         ZSetNode right = child(node, i + 1);
-        if (left.n + right.n > limit(left) || left.bytes() + right.bytes() > ZSetTreeLayout.NODE_BYTES) {
+        if (left.n + right.n > maxEntries || left.bytes() + right.bytes() > ZSetTreeLayout.NODE_BYTES) {
             return;
         }
         touch(left);
@@ -279,12 +279,7 @@ final class ZSetTree {
     }
 
     private boolean overflows(ZSetNode node) {
-        return node.n > limit(node) || node.n >= 2 && node.bytes() > ZSetTreeLayout.NODE_BYTES;
-    }
-
-    /** @return the entries {@code node} holds at most: half as many in a leaf, which a write rewrites whole while inner levels stay wide */
-    private int limit(ZSetNode node) {
-        return node.leaf ? Math.max(4, maxEntries / 2) : maxEntries;
+        return node.n > maxEntries || node.n >= 2 && node.bytes() > ZSetTreeLayout.NODE_BYTES;
     }
 
     /** Splits child {@code i} of {@code node} in two (again while a half overflows). */

@@ -18,8 +18,8 @@ import redis.clients.jedis.Jedis;
 
 /**
  * What a big sorted set's write saves: a node's size known without summing its entries (and
- * stored in exactly that many bytes), leaves half as wide as inner nodes, and the nodes a header
- * retires removed once, not again by the next write.
+ * stored in exactly that many bytes), and the nodes a header retires removed once, not again by
+ * the next write.
  */
 class ZSetNodeTest {
 
@@ -44,29 +44,6 @@ class ZSetNodeTest {
         int[] nodes = {0};
         check(t.root(), nodes);
         assertTrue(nodes[0] > 50, nodes[0] + " nodes: splits and merges ran");
-    }
-
-    @Test
-    void aLeafHoldsHalfTheEntriesOfAnInnerNode() {
-        ZSetTree t = new ZSetTree(new ZSetNode(true, 4), false, 16, p -> {
-            throw new AssertionError("nothing is stored");
-        }, p -> { });
-        SplittableRandom random = new SplittableRandom(7);
-        for (int i = 0; i < 2000; i++) {
-            t.insert(random.nextInt(1000), ("m" + i).getBytes(StandardCharsets.UTF_8));
-        }
-        int[] most = {0, 0}; // a leaf's entries, an inner node's
-        widest(t.root(), most);
-        assertEquals(8, most[0], "a leaf splits past 8 entries");
-        assertEquals(16, most[1], "an inner node past 16");
-    }
-
-    private static void widest(ZSetNode node, int[] most) {
-        int k = node.leaf ? 0 : 1;
-        most[k] = Math.max(most[k], node.n);
-        for (int i = 0; !node.leaf && i < node.n; i++) {
-            widest(node.loaded[i], most);
-        }
     }
 
     private static void check(ZSetNode node, int[] nodes) {
