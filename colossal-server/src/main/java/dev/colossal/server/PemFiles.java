@@ -112,8 +112,10 @@ final class PemFiles {
                 // the next algorithm
             }
         }
+        // A wrong password passes the padding check about once in 256 tries and gives bytes that are
+        // no key: the same error as the other 255.
         throw new TlsSetupException("--tls-key-file " + file + (encrypted != null
-                ? " did not decrypt to a key with --tls-key-file-pass: is the password right?"
+                ? " cannot be decrypted with --tls-key-file-pass (it gave no key this JDK reads): is the password right?"
                 : " holds a private key of a kind this JDK does not read (RSA, EC, Ed25519 and Ed448 are read)"));
     }
 

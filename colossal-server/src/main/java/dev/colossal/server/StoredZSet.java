@@ -47,8 +47,8 @@ final class StoredZSet implements ZSetWrites {
         z.lastRetired = ZSetTreeLayout.retired(e);
         z.maxListpackEntries = maxListpackEntries;
         int max = ZSetTreeLayout.nodeEntries(maxListpackEntries);
-        z.byScore = new ZSetTree(z.load(ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET)), false, max, z::load, z::retire);
-        z.byMember = new ZSetTree(z.load(ZSetTreeLayout.get(e, ZSetTreeLayout.MEMBER_ROOT_OFFSET)), true, max, z::load, z::retire);
+        z.byScore = new ZSetTree(ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET), false, max, z::load, z::retire);
+        z.byMember = new ZSetTree(ZSetTreeLayout.get(e, ZSetTreeLayout.MEMBER_ROOT_OFFSET), true, max, z::load, z::retire);
         return z;
     }
 
@@ -62,8 +62,8 @@ final class StoredZSet implements ZSetWrites {
         t.id = elements.newId(key);
         t.maxListpackEntries = maxListpackEntries;
         int max = ZSetTreeLayout.nodeEntries(maxListpackEntries);
-        t.byScore = new ZSetTree(new ZSetNode(true, 4), false, max, t::load, t::retire);
-        t.byMember = new ZSetTree(new ZSetNode(true, 4), true, max, t::load, t::retire);
+        t.byScore = new ZSetTree(false, max, t::load, t::retire);
+        t.byMember = new ZSetTree(true, max, t::load, t::retire);
         for (int i = 0; i < z.size(); i++) {
             t.byScore.insert(z.score(i), z.member(i));
             t.byMember.insert(z.score(i), z.member(i));

@@ -64,10 +64,11 @@ final class ZSetNode {
                 throw ZSetLayout.damaged("a member runs past a tree node's end", at[0]);
             }
             node.members[i] = Arrays.copyOfRange(raw, at[0], at[0] + length);
-            node.memberBytes += memberBytes(length);
             at[0] += length;
         }
         node.n = n;
+        // what the members took of the node's bytes: the rest is the count and the fixed parts
+        node.memberBytes = at[0] - ZSetTreeLayout.N_OFFSET - HashLayout.varintLength(n) - (long) n * node.fixedBytes();
         node.pos = pos;
         node.dirty = false;
         return node;

@@ -29,24 +29,35 @@ final class ZSetTree {
     private final int maxEntries;
     private final LongFunction<ZSetNode> loader;
     private final LongConsumer retire;
+    /** Where the stored root is: loaded at the first use, as a command often reads one tree of the two. */
+    private final long rootPos;
     private ZSetNode root;
 
     /**
-     * @param root       the root node (decoded, or a new empty leaf)
+     * @param rootPos    the stored root's position
      * @param byMember   member order (the score index), else (score, member) order
      * @param maxEntries entries a node holds at most ({@link ZSetTreeLayout#nodeEntries})
      * @param loader     decodes the node at a position
      * @param retire     told each stored position a change replaces or drops
      */
-    ZSetTree(ZSetNode root, boolean byMember, int maxEntries, LongFunction<ZSetNode> loader, LongConsumer retire) {
-        this.root = root;
+    ZSetTree(long rootPos, boolean byMember, int maxEntries, LongFunction<ZSetNode> loader, LongConsumer retire) {
+        this.rootPos = rootPos;
         this.byMember = byMember;
         this.maxEntries = maxEntries;
         this.loader = loader;
         this.retire = retire;
     }
 
+    /** A new tree of one empty leaf, with {@link #ZSetTree(long, boolean, int, LongFunction, LongConsumer)}'s other parameters. */
+    ZSetTree(boolean byMember, int maxEntries, LongFunction<ZSetNode> loader, LongConsumer retire) {
+        this(-1, byMember, maxEntries, loader, retire);
+        this.root = new ZSetNode(true, 4);
+    }
+
     ZSetNode root() {
+        if (root == null) {
+            root = loader.apply(rootPos);
+        }
         return root;
     }
 
@@ -95,7 +106,7 @@ final class ZSetTree {
 
     /** @return the score of {@code member} in a member-ordered tree, or null */
     Double scoreOf(byte[] member) {
-        ZSetNode node = root;
+        ZSetNode node = root();
         while (!node.leaf) {
             node = child(node, childIndex(node, 0, member));
         }
@@ -106,7 +117,7 @@ final class ZSetTree {
     /** @return the rank of the entry (s, m), or of the first after it if it is absent */
     long rank(double s, byte[] m) {
         long r = 0;
-        ZSetNode node = root;
+        ZSetNode node = root();
         while (!node.leaf) {
             int i = childIndex(node, s, m);
             for (int j = 0; j < i; j++) {
@@ -120,7 +131,7 @@ final class ZSetTree {
     /** @return how many entries fail {@code bound}: the rank of the first that passes */
     long rank(Bound bound) {
         long r = 0;
-        ZSetNode node = root;
+        ZSetNode node = root();
         while (!node.leaf) {
             int i = 0;
             while (i + 1 < node.n && !bound.test(node.scores[i + 1], node.members[i + 1])) {
@@ -143,7 +154,7 @@ final class ZSetTree {
      * until it says stop or the entries end.
      */
     void walk(long from, boolean reverse, Visitor v) {
-        long count = root.count();
+        long count = root().count();
         if (from < 0 || from >= count) {
             return;
         }
@@ -151,7 +162,7 @@ final class ZSetTree {
         ZSetNode[] nodes = new ZSetNode[64];
         int[] at = new int[64];
         int depth = 0;
-        ZSetNode node = root;
+        ZSetNode node = root();
         long r = from;
         while (!node.leaf) {
             int i = 0;
@@ -190,7 +201,7 @@ final class ZSetTree {
 
     /** Adds the entry (s, m), which must be absent. */
     void insert(double s, byte[] m) {
-        insert(root, s, m);
+        insert(root(), s, m);
         if (overflows(root)) {
             ZSetNode top = new ZSetNode(false, 4);
             top.open(0);
@@ -223,7 +234,7 @@ final class ZSetTree {
 
     /** @return whether the entry (s, m) was there and is removed */
     boolean delete(double s, byte[] m) {
-        if (!delete(root, s, m)) {
+        if (!delete(root(), s, m)) {
             return false;
         }
         while (!root.leaf && root.n == 1) {
@@ -326,7 +337,7 @@ final class ZSetTree {
      * @return the root's position
      */
     long write(long[] next, PositionWriter put, java.util.List<ZSetNode> written) {
-        return write(root, next, put, written);
+        return root == null ? rootPos : write(root, next, put, written);
     }
 
     /** Stores one node's bytes at one position. */

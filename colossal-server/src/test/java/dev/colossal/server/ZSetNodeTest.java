@@ -28,7 +28,7 @@ class ZSetNodeTest {
 
     @Test
     void aNodeKnowsItsSizeAsEntriesComeAndGo() {
-        ZSetTree t = new ZSetTree(new ZSetNode(true, 4), false, 4, p -> {
+        ZSetTree t = new ZSetTree(false, 4, p -> {
             throw new AssertionError("nothing is stored");
         }, p -> { });
         SplittableRandom random = new SplittableRandom(5);
