@@ -21,7 +21,7 @@ final class SampledEviction {
 
     /** Redis's {@code maxmemory-samples} default. */
     static final int SAMPLES = 5;
-    /** Steps of 16 slots a sample reads at most looking for keys with a TTL. */
+    /** Steps a sample reads at most looking for keys with a TTL: of 16 slots, or of the parts marked as holding some ({@link TtlBuckets}). */
     static final int MAX_STEPS = 16;
     /** Redis's {@code EVPOOL_SIZE}: the best candidates kept from one round to the next. */
     private static final int POOL = 16;
