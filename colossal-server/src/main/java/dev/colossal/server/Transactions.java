@@ -44,14 +44,13 @@ final class Transactions {
     static final String NOT_IN_MULTI = "ERR Command not allowed inside a transaction";
 
     /**
-     * Whether MULTI refuses a command, as Redis refuses those it flags no-multi: a SHUTDOWN in EXEC
-     * would block the transaction's client, and a SYNC in it would stream a snapshot into its reply.
+     * Whether MULTI refuses a command, as Redis refuses those it flags no-multi (SHUTDOWN, SAVE, SYNC,
+     * PSYNC): a SHUTDOWN in EXEC would block the transaction's client, and a SYNC in it would stream
+     * a snapshot into its reply.
      */
     static boolean refusedInsideMulti(String name) {
-        return switch (name) {
-            case "shutdown", "save", "sync", "psync" -> true;
-            default -> false;
-        };
+        CommandFacts.Entry e = CommandFacts.REDIS.get(name);
+        return e != null && e.has("no_multi");
     }
 
     /** Whether a command runs at once inside MULTI instead of being queued (as in Redis). */
