@@ -605,17 +605,11 @@ final class MapStore implements KeyValueStore {
         if (cursor < 0 || cursor >= map.scanCursorLimit()) {
             return 0; // not a cursor of ours: Redis too just goes on from wherever a cursor points
         }
-        long next = scanKeys(cursor, map.scanCursorLimit(), count, filter, action);
-        return next == map.scanCursorLimit() ? 0 : next;
-    }
-
-    /** {@link #scanKeys(long, long, Predicate, BiConsumer)} over cursors {@code [cursor, end)}; @return {@code end} when done */
-    private long scanKeys(long cursor, long end, long count, Predicate<byte[]> filter, BiConsumer<byte[], Long> action) {
         long now = clock.getAsLong();
         List<byte[]> keys = new ArrayList<>();
         List<Long> deadlines = new ArrayList<>();
         // The filter sees the mapped bytes: copy only keys, never values, and act outside the lock.
-        long next = map.scan(cursor, end, (int) Math.min(count, Integer.MAX_VALUE), (k, v) -> {
+        long next = map.scan(cursor, (int) Math.min(count, Integer.MAX_VALUE), (k, v) -> {
             long at = StoredValue.expireAtOrNone(v);
             if (at == StoredValue.NO_EXPIRY || at > now) {
                 byte[] key = k.toArray(ValueLayout.JAVA_BYTE);
