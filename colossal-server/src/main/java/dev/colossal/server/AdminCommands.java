@@ -69,10 +69,8 @@ final class AdminCommands {
         t.add("shutdown", -1, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, this::shutdown);
     }
 
-    /** Every acknowledged write is in the map files already; a save forces them to the device. */
     private void save() {
-        ctx.dbs.sync();
-        ctx.lastSaveSeconds = ctx.now() / 1000;
+        ctx.save(table.writesRun());
     }
 
     /**
@@ -554,6 +552,7 @@ final class AdminCommands {
         } else if (Args.is(sub, "RESETSTAT")) {
             table.publish(c);   // this batch's counts before the reset go with it
             ctx.stats.reset();
+            ctx.sweeper.resetCpu();
             table.resetCommandStats();
             ctx.evictionsAtReset = ctx.dbs.evictions();
             r.ok();
@@ -1000,8 +999,9 @@ final class AdminCommands {
             // No command blocks and none tracks, but tools read the fields: redis-cli --stat printed
             // -9223372036854775808 blocked clients for a missing one.
             sb.append("# Clients\r\nconnected_clients:").append(s.connectedClients.sum())
-                    .append("\r\nmaxclients:").append(ctx.config.maxClients())
-                    .append("\r\nblocked_clients:").append(ctx.waits.blocked()).append("\r\ntracking_clients:").append(ctx.tracking.clients()).append("\r\n");
+                    .append("\r\ncluster_connections:0\r\nmaxclients:").append(ctx.config.maxClients())
+                    .append("\r\nblocked_clients:").append(ctx.waits.blocked()).append("\r\ntracking_clients:").append(ctx.tracking.clients())
+                    .append("\r\nclients_in_timeout_table:").append(ctx.waits.timed()).append("\r\n");
         }
         if (all || wanted.contains("memory")) {
             separate(sb);
@@ -1016,12 +1016,24 @@ final class AdminCommands {
             if (rss >= 0) {
                 sb.append("\r\nused_memory_rss_human:").append(human(rss));
             }
+            s.usedPeak.accumulate(used);
+            long peak = s.usedPeak.get();
+            sb.append("\r\nused_memory_peak:").append(peak).append("\r\nused_memory_peak_human:").append(human(peak))
+                    .append(String.format(Locale.ROOT, "\r\nused_memory_peak_perc:%.2f%%", peak == 0 ? 100.0 : used * 100.0 / peak));
+            long system = ProcessStats.systemMemoryBytes();
+            field(sb, "total_system_memory", system);
+            if (system >= 0) {
+                sb.append("\r\ntotal_system_memory_human:").append(human(system));
+            }
             field(sb, "colossal_rss_anon_bytes", ProcessStats.statusBytes("RssAnon"));
             // The cached scripts' bodies: their compiled forms are on the heap, counted below.
             ScriptCommands scripts = table.scripts();
             sb.append("\r\nused_memory_scripts_eval:").append(scripts.cachedBytes())
                     .append("\r\nnumber_of_cached_scripts:").append(scripts.cachedScripts())
-                    .append("\r\nused_memory_scripts:").append(scripts.cachedBytes());
+                    .append("\r\nnumber_of_functions:").append(ctx.functions.functionCount())
+                    .append("\r\nnumber_of_libraries:").append(ctx.functions.all().size())
+                    .append("\r\nused_memory_scripts:").append(scripts.cachedBytes())
+                    .append("\r\nused_memory_scripts_human:").append(human(scripts.cachedBytes()));
             sb.append("\r\ncolossal_heap_used_bytes:").append(rt.totalMemory() - rt.freeMemory())
                     .append("\r\ncolossal_heap_max_bytes:").append(rt.maxMemory())
                     .append("\r\nmaxmemory:").append(ctx.dbs.maxMemory())
@@ -1032,8 +1044,21 @@ final class AdminCommands {
             separate(sb);
             // colossal_map_file is database 0's; the bytes and counts are of every database's file
             Path file = ctx.config.dataDir().resolve(MapStore.FILE_NAME);
-            sb.append("# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:0\r\nrdb_last_save_time:").append(ctx.lastSaveSeconds)
-                    .append("\r\naof_enabled:0\r\naof_rewrite_in_progress:0")
+            // Nothing forks and there is no AOF, so their fields are what an idle Redis shows; a save is a
+            // sync of the maps (SAVE), and the changes since it count the writes that ran before it.
+            sb.append("# Persistence\r\nloading:0\r\nasync_loading:0\r\ncurrent_cow_peak:0\r\ncurrent_cow_size:0")
+                    .append("\r\ncurrent_cow_size_age:0\r\ncurrent_fork_perc:0.00\r\ncurrent_save_keys_processed:0")
+                    .append("\r\ncurrent_save_keys_total:0\r\nrdb_changes_since_last_save:")
+                    .append(Math.max(0, table.writesRun() - ctx.writesAtSave))
+                    .append("\r\nrdb_bgsave_in_progress:0\r\nrdb_last_save_time:").append(ctx.lastSaveSeconds)
+                    .append("\r\nrdb_last_bgsave_status:").append(ctx.lastSaveOk ? "ok" : "err")
+                    .append("\r\nrdb_last_bgsave_time_sec:").append(ctx.lastSaveTookSeconds)
+                    .append("\r\nrdb_current_bgsave_time_sec:-1\r\nrdb_saves:").append(ctx.saves)
+                    .append("\r\nrdb_last_cow_size:0")
+                    .append("\r\naof_enabled:0\r\naof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0")
+                    .append("\r\naof_last_rewrite_time_sec:-1\r\naof_current_rewrite_time_sec:-1\r\naof_last_bgrewrite_status:ok")
+                    .append("\r\naof_rewrites:0\r\naof_rewrites_consecutive_failures:0\r\naof_last_write_status:ok")
+                    .append("\r\naof_last_cow_size:0\r\nmodule_fork_in_progress:0\r\nmodule_fork_last_cow_size:0")
                     .append("\r\ncolossal_map_file:").append(file)
                     .append("\r\ncolossal_map_files:").append(ctx.dbs.openMaps().size())
                     .append("\r\ncolossal_map_file_bytes:").append(ctx.dbs.fileBytes())
@@ -1053,13 +1078,19 @@ final class AdminCommands {
                     .append(String.format(Locale.ROOT, "\r\ninstantaneous_input_kbps:%.2f\r\ninstantaneous_output_kbps:%.2f",
                             rates.inputKbps(), rates.outputKbps()))
                     .append("\r\nrejected_connections:").append(s.rejectedConnections.sum())
+                    .append("\r\nsync_full:").append(s.syncFull.sum())
+                    .append("\r\nsync_partial_ok:").append(s.syncPartialOk.sum())
+                    .append("\r\nsync_partial_err:").append(s.syncPartialErr.sum())
                     .append("\r\nexpired_keys:").append(s.expiredKeys.sum())
+                    .append("\r\nexpire_cycle_cpu_milliseconds:").append(ctx.sweeper.cpuMillis())
                     .append("\r\nevicted_keys:").append(ctx.evictedKeys())
+                    .append("\r\nevicted_clients:0")
                     .append("\r\nkeyspace_hits:").append(s.keyspaceHits.sum())
                     .append("\r\nkeyspace_misses:").append(s.keyspaceMisses.sum())
                     .append("\r\npubsub_channels:").append(ctx.pubsub.channelCount())
                     .append("\r\npubsub_patterns:").append(ctx.pubsub.patternCount())
                     .append("\r\npubsubshard_channels:").append(ctx.pubsub.shardChannelCount())
+                    .append("\r\nlatest_fork_usec:0\r\ntotal_forks:0")
                     .append("\r\ntracking_total_keys:").append(ctx.tracking.keys())
                     .append("\r\ntracking_total_items:").append(ctx.tracking.items())
                     .append("\r\ntracking_total_prefixes:").append(ctx.tracking.prefixes())
@@ -1102,7 +1133,7 @@ final class AdminCommands {
             new java.util.TreeMap<>(ctx.stats.errorKinds).forEach((kind, n) ->
                     sb.append("errorstat_").append(kind).append(":count=").append(n.sum()).append("\r\n"));
         }
-        if (commandStats || wanted.contains("latencystats")) {
+        if (wanted.contains("all") || wanted.contains("everything") || wanted.contains("latencystats")) {
             separate(sb);
             sb.append("# Latencystats\r\n").append(table.latencyStats());
         }

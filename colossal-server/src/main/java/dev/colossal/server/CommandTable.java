@@ -501,8 +501,28 @@ final class CommandTable {
         });
     }
 
+    /**
+     * Write commands that ran and answered no error of their own since start, CONFIG RESETSTAT or
+     * not: what INFO's {@code rdb_changes_since_last_save} counts from. Redis counts the keys each
+     * write changed; this counts the writes (an MSET of three keys is one, a SET that changed
+     * nothing is one too), from the counts commandstats keeps anyway, so no request pays for it.
+     */
+    long writesRun() {
+        long n = writesBeforeReset;
+        for (CommandSpec spec : byName.values()) {
+            if (spec.flags().contains("write")) {
+                n += spec.stats().calls.sum() - spec.stats().failed.sum();
+            }
+        }
+        return n;
+    }
+
+    /** {@link #writesRun} at the last CONFIG RESETSTAT, which zeroes the counts it sums. */
+    private volatile long writesBeforeReset;
+
     /** CONFIG RESETSTAT of every command's counts. */
-    void resetCommandStats() {
+    synchronized void resetCommandStats() {
+        writesBeforeReset = writesRun();
         byName.values().forEach(spec -> spec.stats().reset());
         subcommandStats.values().forEach(CommandStats::reset);
     }

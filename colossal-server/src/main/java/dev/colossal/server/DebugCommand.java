@@ -34,6 +34,8 @@ final class DebugCommand {
     private final ServerContext ctx;
     private final DumpCommands dumps;
     private final DatasetDigest digest;
+    /** The table this is registered in, whose count of writes a RELOAD's save notes. */
+    private CommandTable table;
 
     DebugCommand(ServerContext ctx, DumpCommands dumps) {
         this.ctx = ctx;
@@ -42,6 +44,7 @@ final class DebugCommand {
     }
 
     void register(CommandTable t) {
+        table = t;
         t.add("debug", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0, this::debug);
     }
 
@@ -210,8 +213,7 @@ final class DebugCommand {
                 return;
             }
         }
-        ctx.dbs.sync();
-        ctx.lastSaveSeconds = ctx.now() / 1000;
+        ctx.save(table.writesRun());
         r.ok();
     }
 

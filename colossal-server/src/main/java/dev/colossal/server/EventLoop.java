@@ -142,7 +142,9 @@ final class EventLoop implements Runnable {
                 }
                 toFlush.clear();
                 now = System.nanoTime();
-                ctx.stats.rates.maybeSample(now);
+                if (ctx.stats.rates.maybeSample(now)) {
+                    ctx.stats.usedPeak.accumulate(ctx.dbs.usedBytes());
+                }
                 if (ready > 0) {
                     pollUntil = now + busyPollNanos;
                 }

@@ -46,6 +46,8 @@ final class ExpirySweeper implements AutoCloseable {
     /** When the sweeper wakes next by itself (epoch ms), for writers deciding whether to wake it. */
     private volatile long sleepingUntil;
     private volatile long sweeps;
+    /** CPU time the sweeps took since start, in nanoseconds (INFO's {@code expire_cycle_cpu_milliseconds}). */
+    private volatile long cpuTotal;
     /** DEBUG SET-ACTIVE-EXPIRE: whether sweeps run; off, keys expire only when read (Redis's lazy expiry). */
     private volatile boolean active = true;
     /** The reply text of the last sweep's failure, null if it went through: each failure is logged once. */
@@ -130,6 +132,16 @@ final class ExpirySweeper implements AutoCloseable {
         LockSupport.unpark(thread);
     }
 
+    /** @return the CPU time the sweeps took since start, in milliseconds */
+    long cpuMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(cpuTotal);
+    }
+
+    /** CONFIG RESETSTAT: the CPU total counts from now, as Redis's does. */
+    void resetCpu() {
+        cpuTotal = 0;
+    }
+
     /** @return how many rounds of sweeps ran, each of the databases that wanted one (for tests) */
     long sweeps() {
         return sweeps;
@@ -169,6 +181,7 @@ final class ExpirySweeper implements AutoCloseable {
                 return;
             }
             cost += cpuNanos();
+            cpuTotal += cost;
             lastEnd = System.nanoTime();
             gap = whole ? MIN_GAP_NANOS : Math.max(MIN_GAP_NANOS, COST_FACTOR * cost);
             sweeps++;

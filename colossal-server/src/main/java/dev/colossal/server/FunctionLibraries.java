@@ -236,6 +236,11 @@ final class FunctionLibraries {
         throw new IllegalStateException("library " + lib.name + " has no function " + name);
     }
 
+    /** @return the functions registered, of every library (INFO's {@code number_of_functions}) */
+    synchronized int functionCount() {
+        return byFunction.size();
+    }
+
     /** @return the libraries, in the order they were loaded */
     synchronized List<Library> all() {
         return List.copyOf(libraries.values());

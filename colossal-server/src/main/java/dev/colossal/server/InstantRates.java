@@ -34,16 +34,18 @@ final class InstantRates {
         this.nextSampleNanos = System.nanoTime();
     }
 
-    /** Takes a sample if one is due; {@code now} is {@link System#nanoTime}. */
-    void maybeSample(long now) {
-        if (now - nextSampleNanos >= 0) {
-            sample(now);
-        }
+    /**
+     * Takes a sample if one is due; {@code now} is {@link System#nanoTime}.
+     *
+     * @return whether this call took it (one loop of all that call at the same moment)
+     */
+    boolean maybeSample(long now) {
+        return now - nextSampleNanos >= 0 && sample(now);
     }
 
-    private synchronized void sample(long now) {
+    private synchronized boolean sample(long now) {
         if (now - nextSampleNanos < 0) {
-            return; // another loop took it
+            return false; // another loop took it
         }
         nextSampleNanos = now + GAP_NANOS;
         int i = (int) (taken++ % SAMPLES);
@@ -51,6 +53,7 @@ final class InstantRates {
         commands[i] = stats.commands.sum();
         bytesIn[i] = stats.bytesIn.sum();
         bytesOut[i] = stats.bytesOut.sum();
+        return true;
     }
 
     /** The rates from the oldest sample of the last 1.6 s (or the newest before it) to {@code now}. */

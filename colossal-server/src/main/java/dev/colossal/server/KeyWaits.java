@@ -107,6 +107,11 @@ final class KeyWaits implements AutoCloseable {
         timers.setRemoveOnCancelPolicy(true);
     }
 
+    /** @return the blocked clients whose command has a timeout (INFO's {@code clients_in_timeout_table}) */
+    int timed() {
+        return timers.getQueue().size();
+    }
+
     /** @return the clients blocked now (INFO's {@code blocked_clients}) */
     int blocked() {
         return blocked;

@@ -81,8 +81,10 @@ final class MemoryCommands {
         long functions = ctx.functions.all().stream().mapToLong(l -> l.code.length).sum();
         long overhead = clients + lua + functions;
         double fragmentation = used == 0 ? 1 : (double) rss / used;
+        ctx.stats.usedPeak.accumulate(used);
+        long peak = ctx.stats.usedPeak.get();
         Map<String, Number> fields = new LinkedHashMap<>();
-        fields.put("peak.allocated", used);
+        fields.put("peak.allocated", peak);
         fields.put("total.allocated", used);
         fields.put("startup.allocated", 0L);
         fields.put("replication.backlog", 0L);
@@ -97,7 +99,7 @@ final class MemoryCommands {
         fields.put("keys.bytes-per-key", keys == 0 ? 0L : used / keys);
         fields.put("dataset.bytes", used);
         fields.put("dataset.percentage", used + overhead == 0 ? 0.0 : 100.0 * used / (used + overhead));
-        fields.put("peak.percentage", 100.0);
+        fields.put("peak.percentage", peak == 0 ? 100.0 : 100.0 * used / peak);
         fields.put("allocator.allocated", used);
         fields.put("allocator.active", used);
         fields.put("allocator.resident", rss);

@@ -26,8 +26,13 @@ final class ProcessStats {
      * @return its value in bytes, or -1
      */
     static long statusBytes(String field) {
+        return kibField(Path.of("/proc/self/status"), field);
+    }
+
+    /** A {@code Name:   123 kB} line of a /proc file, in bytes; -1 if it cannot be read. */
+    private static long kibField(Path file, String field) {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            for (String line : Files.readAllLines(file)) {
                 if (line.startsWith(field + ":")) {
                     String kib = line.substring(field.length() + 1).trim();
                     return Long.parseLong(kib.substring(0, kib.indexOf(' '))) * 1024;
@@ -37,6 +42,11 @@ final class ProcessStats {
             // not Linux, or a format this does not know: the field is left out
         }
         return -1;
+    }
+
+    /** @return the machine's memory (MemTotal in /proc/meminfo) in bytes, or -1 */
+    static long systemMemoryBytes() {
+        return kibField(Path.of("/proc/meminfo"), "MemTotal");
     }
 
     /** @return seconds of CPU this process spent in user mode and in the kernel, or {-1, -1} */

@@ -127,6 +127,33 @@ final class ServerContext {
      * after a BGSAVE.
      */
     volatile long lastSaveSeconds;
+    /** SAVEs, BGSAVEs and DEBUG RELOADs that forced the maps since start (Redis's rdb_saves). */
+    volatile long saves;
+    /** Whether the last of them did (Redis's rdb_last_bgsave_status), and its seconds, -1 before the first. */
+    volatile boolean lastSaveOk = true;
+    volatile long lastSaveTookSeconds = -1;
+    /** {@link CommandTable#writesRun} when the last save began: rdb_changes_since_last_save counts from it. */
+    volatile long writesAtSave;
+
+    /**
+     * Forces every map to the device, as SAVE, BGSAVE and DEBUG RELOAD do, and notes it for LASTSAVE
+     * and INFO persistence. Every acknowledged write is in the map files already; the sync only
+     * hastens the kernel's write-back, and the writes counted before it are then on the device.
+     */
+    synchronized void save(long writesRun) {
+        long start = System.nanoTime();
+        try {
+            dbs.sync();
+        } catch (RuntimeException e) {
+            lastSaveOk = false;
+            throw e;
+        }
+        lastSaveOk = true;
+        lastSaveTookSeconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        writesAtSave = writesRun;
+        saves++;
+        lastSaveSeconds = now() / 1000;
+    }
 
     /** {@link Databases#evictions()} at the last CONFIG RESETSTAT, which zeroes evicted_keys as in Redis. */
     volatile long evictionsAtReset;

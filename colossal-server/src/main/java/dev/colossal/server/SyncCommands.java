@@ -90,10 +90,16 @@ final class SyncCommands {
         }
         java.util.OptionalLong from = Args.toLong(a[2]);
         if (from.isPresent() && ctx.replicas.resume(c, r, Errors.text(a[1]), from.getAsLong(), c.listeningPort)) {
+            ctx.stats.syncPartialOk.increment();
             return;
         }
+        if (!Args.is(a[1], "?")) {
+            ctx.stats.syncPartialErr.increment(); // it asked to go on from an offset
+        }
         // called holding the replication order: the link is between two commands of its master's
-        ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following()), c.listeningPort);
+        if (ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following()), c.listeningPort)) {
+            ctx.stats.syncFull.increment();
+        }
     }
 
     private static String tooBig(long bytes, long room) {
@@ -105,6 +111,7 @@ final class SyncCommands {
         byte[] rdb = snapshot(r, false);
         if (rdb != null) {
             r.bulk(rdb);
+            ctx.stats.syncFull.increment(); // Redis counts SYNC's snapshots as full syncs too
         }
     }
 
