@@ -178,6 +178,16 @@ final class SortedSetRanges {
             r.integer(0);
             return;
         }
+        if (n <= ctx.zsetMaxListpackEntries) {
+            // Redis starts the destination as a listpack when the count fits, whatever the members'
+            // lengths, and adds the entries in range order: a -0 added before a member too long for a
+            // listpack made it a skiplist was stored as 0, and stays 0 (ZSetLayout: listpacks hold no -0).
+            for (int i = 0; i < n && ZSetLayout.fitsListpack(0, members[i].length); i++) {
+                if (scores[i] == 0) {
+                    scores[i] = 0.0;
+                }
+            }
+        }
         SortedSetCommands.save(store, dest, ZSetValue.builtUnder(scores, members, n, ctx.zsetMaxListpackEntries),
                 StoredValue.NO_EXPIRY);
         ctx.events.fire(KeyspaceEvents.ZSET, "zrangestore", store, dest);
