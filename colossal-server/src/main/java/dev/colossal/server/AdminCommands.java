@@ -473,8 +473,6 @@ final class AdminCommands {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("bind", ctx.config.bind());
         m.put("port", Integer.toString(ctx.respPort));
-        m.put("save", "");
-        m.put("appendonly", "no");
         m.put("databases", Integer.toString(ctx.dbs.count()));
         m.put("maxclients", Integer.toString(ctx.config.maxClients()));
         m.put("timeout", Integer.toString(ctx.idleTimeoutSeconds));
@@ -524,6 +522,7 @@ final class AdminCommands {
         UnixSocket unix = ctx.unixSocket;
         m.put("unixsocket", unix == null ? "" : unix.path().toString());
         m.put("unixsocketperm", unix == null ? "0" : Integer.toOctalString(unix.perm()));
+        FixedConfig.putAbsent(m);
         return m;
     }
 
@@ -604,10 +603,10 @@ final class AdminCommands {
                 r.error("ERR Unknown option or number of arguments for CONFIG SET - '" + Errors.text(a[i]) + "'");
                 return;
             }
-            if (name.equals("databases") || name.equals("enable-debug-command") || name.equals("unixsocket")
-                    || name.equals("unixsocketperm")) {
+            if (RedisConfigNames.immutable(name) || name.equals("dir") || name.equals("dbfilename")) {
                 // Set at start only, in Redis too, which answers this whatever the value; errors name the argument as given
-                r.error("ERR CONFIG SET failed (possibly related to argument '" + Errors.text(a[i]) + "') - can't set immutable config");
+                r.error("ERR CONFIG SET failed (possibly related to argument '" + Errors.text(a[i]) + "') - can't set "
+                        + (RedisConfigNames.immutable(name) ? "immutable" : "protected") + " config");
                 return;
             }
             if (!seen.add(name)) {
@@ -636,9 +635,18 @@ final class AdminCommands {
         byte[] requirePass = null;
         long idleTimeout = -1;
         long shutdownTimeout = -1;
+        Map<String, String> current = configValues();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
             String value = Errors.text(a[i + 1]);
+            FixedConfig.Fixed fixed = FixedConfig.of(name);
+            if (fixed != null) {
+                if (!fixed.accepts(value)) {
+                    r.error(FixedConfig.refusal(name, value, fixed));
+                    return;
+                }
+                continue;
+            }
             if (name.equals("slowlog-log-slower-than") || name.equals("slowlog-max-len")) {
                 OptionalLong bound = integer(name, a[i + 1], name.equals("slowlog-max-len") ? 0 : -1, Long.MAX_VALUE, r);
                 if (bound.isEmpty()) {
@@ -804,7 +812,8 @@ final class AdminCommands {
                             + " --maxmemory-policy allkeys-lru on a new data directory"));
                     return;
                 }
-            } else {
+            } else if (!value.equalsIgnoreCase(current.get(name))) {
+                // set to what it is (a fixture's save "" or appendonly no) it is a no-op, as in Redis
                 same = false;
             }
         }

@@ -34,7 +34,7 @@ import java.util.List;
 final class MasterLink {
 
     /** The replica's wait for a silent master before it drops the link: Redis's repl-timeout. */
-    private static final int TIMEOUT_MILLIS = 60_000;
+    static final int TIMEOUT_MILLIS = 60_000;
     private static final long RETRY_MILLIS = 1000;
     private static final long ACK_MILLIS = 1000;
 

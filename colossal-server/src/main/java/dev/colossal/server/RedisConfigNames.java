@@ -61,4 +61,21 @@ final class RedisConfigNames {
     static boolean known(String name) {
         return NAMES.contains(name);
     }
+
+    /**
+     * The parameters redis-server 7.0 sets at start only: CONFIG SET answers Redis's immutable-config
+     * error for them, whatever the value. ({@code dir} and {@code dbfilename} are protected, which a
+     * Redis at its default {@code enable-protected-configs no} refuses the same way.)
+     */
+    private static final Set<String> IMMUTABLE = Set.of("""
+            aclfile always-show-logo aof_rewrite_cpulist appenddirname appendfilename bgsave_cpulist bio_cpulist
+            cluster-config-file cluster-enabled cluster-port daemonize databases disable-thp enable-debug-command
+            enable-module-command enable-protected-configs io-threads io-threads-do-reads logfile pidfile
+            rdbchecksum replicaof server_cpulist set-proc-title slaveof socket-mark-id supervised syslog-enabled
+            syslog-facility syslog-ident tcp-backlog unixsocket unixsocketperm""".strip().split("\\s+"));
+
+    /** @return whether redis-server 7.0 refuses to CONFIG SET {@code name} as immutable */
+    static boolean immutable(String name) {
+        return IMMUTABLE.contains(name);
+    }
 }
