@@ -1009,6 +1009,9 @@ final class AdminCommands {
             // -9223372036854775808 blocked clients for a missing one.
             sb.append("# Clients\r\nconnected_clients:").append(s.connectedClients.sum())
                     .append("\r\ncluster_connections:0\r\nmaxclients:").append(ctx.config.maxClients())
+                    // the largest buffers of the clients connected now (Redis's are over the last few seconds)
+                    .append("\r\nclient_recent_max_input_buffer:").append(largest(c -> c.inputCapacity))
+                    .append("\r\nclient_recent_max_output_buffer:").append(largest(c -> c.reply.capacity))
                     .append("\r\nblocked_clients:").append(ctx.waits.blocked()).append("\r\ntracking_clients:").append(ctx.tracking.clients())
                     .append("\r\nclients_in_timeout_table:").append(ctx.waits.timed()).append("\r\n");
         }
@@ -1169,6 +1172,14 @@ final class AdminCommands {
             }
         }
         return sb.toString();
+    }
+
+    private long largest(java.util.function.ToLongFunction<Client> buffer) {
+        long most = 0;
+        for (Client c : ctx.clients.values()) {
+            most = Math.max(most, buffer.applyAsLong(c));
+        }
+        return most;
     }
 
     /** Redis puts a blank line before every INFO section but the first. */

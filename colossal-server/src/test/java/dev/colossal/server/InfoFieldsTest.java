@@ -25,10 +25,10 @@ class InfoFieldsTest {
      * Redis's fields of the default sections that this server leaves out, because what they measure
      * is not here: Redis's build, its allocator (jemalloc's figures and fragmentation), its Lua VM
      * and function engine's memory, its main thread and I/O threads, active defragmentation, lazy
-     * freeing, RDB loading, replication traffic counters and client buffers it tracks over time.
+     * freeing, RDB loading and replication traffic counters.
      */
     private static final Set<String> LEFT_OUT = Set.of("redis_git_sha1", "redis_git_dirty", "redis_build_id",
-            "atomicvar_api", "gcc_version", "client_recent_max_input_buffer", "client_recent_max_output_buffer",
+            "atomicvar_api", "gcc_version",
             "used_memory_overhead", "used_memory_startup", "used_memory_dataset", "used_memory_dataset_perc",
             "allocator_allocated", "allocator_active", "allocator_resident", "used_memory_lua", "used_memory_vm_eval",
             "used_memory_lua_human", "used_memory_vm_functions", "used_memory_vm_total", "used_memory_vm_total_human",
