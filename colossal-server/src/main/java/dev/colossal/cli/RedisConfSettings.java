@@ -45,10 +45,14 @@ final class RedisConfSettings {
             if (error == null) {
                 continue;
             }
-            if (error.startsWith("CONFIG SET failed")) {
+            // Redis takes its start-only settings (daemonize, logfile, dir, ...) from the file; here they
+            // have flags of serve's, or no counterpart
+            boolean startOnly = error.endsWith("can't set immutable config") || error.endsWith("can't set protected config");
+            if (error.startsWith("CONFIG SET failed") && !startOnly) {
                 throw new IllegalArgumentException(s.where() + ": " + s.key() + " " + s.value() + ": " + error);
             }
-            String why = WHY.getOrDefault(s.key(), error.equals(ServerConfig.NOT_SETTABLE) ? null : error);
+            boolean noEffect = error.equals(ServerConfig.NOT_SETTABLE) || startOnly || error.contains(ServerConfig.FIXED);
+            String why = WHY.getOrDefault(s.key(), noEffect ? null : error);
             if (why != null) {
                 said.add(s.where() + ": " + s.key() + " " + s.value() + ": " + why);
             } else {

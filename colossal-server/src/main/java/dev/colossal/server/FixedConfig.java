@@ -16,8 +16,16 @@ final class FixedConfig {
     /** A parameter's value here and why it cannot change. */
     record Fixed(String value, String why) {
 
+        /** @return whether {@code given} is this value, in any case, or the same size in other units (64mb) */
         boolean accepts(String given) {
-            return value.equalsIgnoreCase(given);
+            if (value.equalsIgnoreCase(given)) {
+                return true;
+            }
+            try {
+                return !value.isEmpty() && Character.isDigit(value.charAt(0)) && MemorySize.parse(given) == Long.parseLong(value);
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
         }
     }
 
@@ -106,7 +114,7 @@ final class FixedConfig {
 
     /** CONFIG SET's error for setting {@code name} to {@code given}, which it does not accept. */
     static String refusal(String name, String given, Fixed f) {
-        return "ERR CONFIG SET " + name + " " + given + " is not supported by this server (it runs with " + name
+        return "ERR CONFIG SET " + name + " " + given + " " + ServerConfig.FIXED + " " + name
                 + " '" + f.value() + "'): " + f.why();
     }
 }

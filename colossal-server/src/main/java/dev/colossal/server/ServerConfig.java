@@ -67,6 +67,11 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
             + " volatile-lfu, volatile-random and volatile-ttl";
     /** CONFIG SET's answer for a parameter it cannot set while the server runs (most are given at start). */
     public static final String NOT_SETTABLE = "CONFIG SET is not supported by this server; restart it with the flag instead";
+    /**
+     * The words of CONFIG SET's answer for a Redis parameter this server has no setting for, set to
+     * another value than the one it runs with: a config file's line of it has no effect here.
+     */
+    public static final String FIXED = "is not supported by this server (it runs with";
     /** Redis 7.0's eviction policies, in its CONFIG SET error's order. */
     static final List<String> REDIS_POLICIES = List.of("volatile-lru", "volatile-lfu", "volatile-random",
             "volatile-ttl", "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");

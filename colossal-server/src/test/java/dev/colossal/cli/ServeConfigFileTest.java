@@ -201,7 +201,8 @@ class ServeConfigFileTest {
         Path stock = Path.of("/etc/redis/redis.conf");
         Path extra = Files.writeString(dir.resolve("extra.conf"), """
                 daemonize yes
-                hz 10
+                hz 100
+                activerehashing yes
                 slowlog-max-len 7
                 lfu-log-factor 3
                 notify-keyspace-events KEA
@@ -229,8 +230,10 @@ class ServeConfigFileTest {
                 Thread.sleep(50);
             }
             assertTrue(said.contains(extra + ":1: daemonize yes: this server stays in the foreground"), said);
+            // hz has no setting here (CONFIG GET answers the 10 it runs with), activerehashing no counterpart
             assertTrue(said.contains(": passed over, as they have no effect here: ") && said.contains(" hz")
-                    && said.contains("client-output-buffer-limit"), said);
+                    && said.contains(" activerehashing") && said.contains("client-output-buffer-limit"), said);
+            assertEquals(Map.of("hz", "10"), j.configGet("hz"));
             assertTrue(said.contains("bind 127.0.0.1 -::1: listening on 127.0.0.1 only"), said);
         } finally {
             p.destroy();
