@@ -104,7 +104,7 @@ final class ServerContext {
     ServerContext(Databases dbs, ServerConfig config, LongSupplier clock) {
         this.dbs = dbs;
         this.replicas = new Replicas(this);
-        this.events = new KeyspaceEvents(pubsub, dbs, tracking, replicas);
+        this.events = new KeyspaceEvents(pubsub, dbs, tracking, replicas, waits);
         waits.replicas = replicas;
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
