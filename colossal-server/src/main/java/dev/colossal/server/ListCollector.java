@@ -50,6 +50,8 @@ final class ListCollector implements AutoCloseable {
     private static final ValueLayout.OfLong LONG_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private final Databases dbs;
+    /** Served after each check: a header a check read past its deadline is removed then, and told as an expiry. */
+    private final KeyWaits waits;
     private final Thread thread;
     private volatile boolean running = true;
     /** Elements and roots freed since start. */
@@ -57,8 +59,9 @@ final class ListCollector implements AutoCloseable {
     /** Walks since start. */
     private volatile long walks;
 
-    ListCollector(Databases dbs) {
+    ListCollector(Databases dbs, KeyWaits waits) {
         this.dbs = dbs;
+        this.waits = waits;
         this.thread = new Thread(this::run, "colossal-list-collector");
         thread.setDaemon(true);
     }
@@ -170,6 +173,7 @@ final class ListCollector implements AutoCloseable {
             for (Map.Entry<Long, List<Long>> f : found.entrySet()) {
                 check(m, e, f.getKey(), f.getValue(), live);
             }
+            waits.serveReady(); // a stream whose header the check found expired (and so removed) ends its blocked XREADGROUPs
         } while (cursor != 0 && running);
     }
 

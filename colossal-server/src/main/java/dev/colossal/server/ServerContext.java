@@ -114,7 +114,7 @@ final class ServerContext {
         this.sweeper = new ExpirySweeper(this);
         this.pause = new ClientPause(sweeper::wake);
         this.stops = new StopRequests(pause, waits);
-        this.collector = new ListCollector(dbs);
+        this.collector = new ListCollector(dbs, waits);
         this.functions = FunctionLibraries.open(config.dataDir());
         this.acl = new AclUsers(config.requirePass());
         this.requirePass = config.requirePass();
