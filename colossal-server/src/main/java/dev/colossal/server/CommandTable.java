@@ -174,6 +174,7 @@ final class CommandTable {
                         } finally {
                             c.unordered = false;
                         }
+                        ctx.waits.serveReady(); // a blocked XREADGROUP whose stream this SET replaced ends now
                     }
                 } catch (RuntimeException e) {
                     failed(c, e);

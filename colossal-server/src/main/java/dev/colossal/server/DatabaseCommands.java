@@ -91,6 +91,7 @@ final class DatabaseCommands {
         } else {
             ctx.db(c).clear();
         }
+        ctx.waits.changedAll(all ? -1 : c.db); // a blocked XREADGROUP's stream went
         if (ctx.tracking.active()) {
             ctx.tracking.flushed(); // every database's keys, as Redis tells it
         }
@@ -111,6 +112,9 @@ final class DatabaseCommands {
             return;
         }
         ctx.dbs.swap((int) first, (int) second);
+        // as in Redis, the waiters of both see what is under their keys now: a stream with entries, or none
+        ctx.waits.changedAll((int) first);
+        ctx.waits.changedAll((int) second);
         r.ok();
     }
 

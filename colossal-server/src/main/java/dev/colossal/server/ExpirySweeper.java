@@ -208,6 +208,7 @@ final class ExpirySweeper implements AutoCloseable {
             }
             try {
                 KeyValueStore.Sweep s = m.purgeExpired(() -> running);
+                ctx.waits.serveReady(); // a blocked XREADGROUP whose stream expired ends now, as the key's events went out
                 whole |= s.whole();
                 ctx.stats.expiredKeys.add(s.removed());
                 due(s.nextDeadline());

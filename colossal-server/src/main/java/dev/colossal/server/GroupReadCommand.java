@@ -15,13 +15,12 @@ import java.util.function.Consumer;
  * deleted entry answers its ID with a nil). The consumer is made, and its seen-time set, when a
  * read serves it something (history, or new entries), as in 7.0. With BLOCK and nothing new, the client waits ({@link KeyWaits}) until an XADD gives the
  * group an entry, its timeout, CLIENT UNBLOCK, or its group or key goes (then Redis's NOGROUP or
- * UNBLOCKED error: at once after XGROUP DESTROY and DEL, within {@link #GONE_POLL_MILLIS} after SET
- * over the key, its expiry or FLUSHDB, which the waiter's poll finds).
+ * UNBLOCKED error, at once after the command that did it, as in Redis 7.0.15: XGROUP DESTROY, DEL,
+ * UNLINK, SET or another type over the key, RENAME or MOVE of it, its expiry, FLUSHDB, FLUSHALL,
+ * SWAPDB with a database that has no such stream or group). XTRIM, XDEL and XGROUP SETID leave it
+ * waiting, as in Redis.
  */
 final class GroupReadCommand {
-
-    /** How soon a waiter notices its stream went by SET, expiry or FLUSHDB (DEL and XGROUP DESTROY tell at once). */
-    private static final long GONE_POLL_MILLIS = 100;
 
     private final ServerContext ctx;
 
@@ -146,29 +145,39 @@ final class GroupReadCommand {
         }
         int db = c.db;
         int protocol = c.reply.protocol;
+        KeyWaits.Attempt gone = key -> gone(db, key, x.group());
         ctx.waits.block(new KeyWaits.Waiter(c, db, x.keys(), key -> {
-            KeyValueStore s = ctx.dbs.store(db);
-            Lock l = s.lock(key);
-            l.lock();
-            try {
-                StoredStream st;
-                try {
-                    st = StoredStream.read(s, key);
-                } catch (ReplyException otherType) {
-                    st = null;
-                }
-                if (st == null) {
-                    return Errors.bytes("-UNBLOCKED the stream key no longer exists\r\n");
-                }
-                if (StreamGroups.of(st).get(x.group()) == null) {
-                    return Errors.bytes("-NOGROUP the consumer group this client was blocked on no longer exists\r\n");
-                }
-            } finally {
-                l.unlock();
+            byte[] error = gone.run(key);
+            if (error != null) {
+                return error;
             }
-            Found f = read(db, s, x, key, null);
+            Found f = read(db, ctx.dbs.store(db), x, key, null);
             return f == null ? null : resp(protocol, rr -> write(rr, List.of(f)));
-        }, BlockingListCommands.nullArray(c), false, GONE_POLL_MILLIS), x.block());
+        }, BlockingListCommands.nullArray(c), false, gone), x.block());
+    }
+
+    /** @return the error that ends a wait on {@code key} of database {@code db} for {@code group}: its stream or group went; null while both are there */
+    private byte[] gone(int db, byte[] key, byte[] group) {
+        KeyValueStore s = ctx.dbs.store(db);
+        Lock l = s.lock(key);
+        l.lock();
+        try {
+            StoredStream st;
+            try {
+                st = StoredStream.read(s, key);
+            } catch (ReplyException otherType) {
+                st = null;
+            }
+            if (st == null) {
+                return Errors.bytes("-UNBLOCKED the stream key no longer exists\r\n");
+            }
+            if (StreamGroups.of(st).get(group) == null) {
+                return Errors.bytes("-NOGROUP the consumer group this client was blocked on no longer exists\r\n");
+            }
+            return null;
+        } finally {
+            l.unlock();
+        }
     }
 
     /**

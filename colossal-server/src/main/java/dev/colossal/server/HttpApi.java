@@ -229,6 +229,7 @@ final class HttpApi implements AutoCloseable {
                         ctx.replicas.release();
                     }
                 }
+                ctx.waits.serveReady(); // a blocked XREADGROUP whose stream this removed ends now, as after DEL
                 if (gone) {
                     send(x, 204, null, null);
                 } else {
@@ -343,6 +344,7 @@ final class HttpApi implements AutoCloseable {
                     ctx.replicas.release();
                 }
             }
+            ctx.waits.serveReady(); // a blocked XREADGROUP whose stream this replaced ends now, as after SET
         }
         send(x, 204, null, null);
     }

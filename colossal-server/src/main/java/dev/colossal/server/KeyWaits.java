@@ -21,6 +21,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A waiter registers before it looks at its keys once more, and a writer looks for waiters
  * after its write: so either the waiter sees the write, or the writer sees the waiter.
+ *
+ * <p>A waiter that ends when its key goes (XREADGROUP's: its stream deleted, replaced, expired,
+ * flushed, or its group destroyed) is also tried, for that alone, after any change to its key
+ * ({@link #changed}, which every write's keyspace event calls), and after FLUSHDB, FLUSHALL and
+ * SWAPDB ({@link #changedAll}): at once, as in Redis, rather than at a poll's next tick.
  */
 final class KeyWaits implements AutoCloseable {
 
@@ -48,25 +53,23 @@ final class KeyWaits implements AutoCloseable {
          */
         private final boolean takes;
         /**
-         * Milliseconds between tries of its keys with no write to them (0: none): XREADGROUP's
-         * waiters end once their stream is gone, which SET over it, expiry or FLUSHDB do
-         * without telling {@link #ready}.
+         * What ends the wait once its key went, tried after any change to the key (null: the wait
+         * does not end so): the error to answer, or null while the key is still there.
          */
-        private final long pollMillis;
+        private final Attempt gone;
         private boolean done;
         private ScheduledFuture<?> timer;
-        private ScheduledFuture<?> poll;
 
         Waiter(Client client, int db, byte[][] keys, Attempt attempt, byte[] onTimeout) {
             this(client, db, keys, attempt, onTimeout, true);
         }
 
         Waiter(Client client, int db, byte[][] keys, Attempt attempt, byte[] onTimeout, boolean takes) {
-            this(client, db, keys, attempt, onTimeout, takes, 0);
+            this(client, db, keys, attempt, onTimeout, takes, null);
         }
 
-        Waiter(Client client, int db, byte[][] keys, Attempt attempt, byte[] onTimeout, boolean takes, long pollMillis) {
-            this.pollMillis = pollMillis;
+        Waiter(Client client, int db, byte[][] keys, Attempt attempt, byte[] onTimeout, boolean takes, Attempt gone) {
+            this.gone = gone;
             this.client = client;
             this.db = db;
             this.keys = keys;
@@ -92,8 +95,12 @@ final class KeyWaits implements AutoCloseable {
     private final Map<DbKey, ArrayDeque<Waiter>> byKey = new HashMap<>();
     /** Blocked clients now: {@link #ready} does nothing while it is 0, which it nearly always is. */
     private volatile int blocked;
+    /** Blocked clients now whose wait ends when their key goes: {@link #changed} does nothing while it is 0. */
+    private volatile int goneWaiters;
     /** Keys written by the command running on this thread, served when it is over. */
     private final ThreadLocal<List<DbKey>> pending = ThreadLocal.withInitial(ArrayList::new);
+    /** Keys changed by the command running on this thread, whose waiters look whether their key went when it is over. */
+    private final ThreadLocal<List<DbKey>> pendingChanged = ThreadLocal.withInitial(ArrayList::new);
     private final ScheduledThreadPoolExecutor timers;
     /** Told of each waiter served, whose command then goes to replicas; set once by the server. */
     volatile Replicas replicas;
@@ -127,7 +134,40 @@ final class KeyWaits implements AutoCloseable {
         }
     }
 
-    /** Serves the waiters of the keys the command just over on this thread wrote. */
+    /** @return whether a blocked client waits for its key to go: then {@link #changed} wants to hear of every change */
+    boolean watchingGone() {
+        return goneWaiters != 0;
+    }
+
+    /**
+     * Says {@code key} changed in any way (a keyspace event): its waiters that end when their key
+     * goes look whether it went, once the command running on this thread is over.
+     */
+    void changed(int db, byte[] key) {
+        if (goneWaiters != 0) {
+            pendingChanged.get().add(new DbKey(db, key));
+        }
+    }
+
+    /**
+     * Says every key of database {@code db} (-1: of every database) may have changed (FLUSHDB,
+     * FLUSHALL, SWAPDB): all their waiters are tried once the command running on this thread is over.
+     */
+    void changedAll(int db) {
+        if (blocked == 0) {
+            return;
+        }
+        List<DbKey> keys = pending.get();
+        synchronized (this) {
+            for (DbKey k : byKey.keySet()) {
+                if (db < 0 || k.db == db) {
+                    keys.add(k);
+                }
+            }
+        }
+    }
+
+    /** Serves the waiters of the keys the command just over on this thread wrote or changed. */
     void serveReady() {
         if (blocked == 0) {
             return;
@@ -135,9 +175,14 @@ final class KeyWaits implements AutoCloseable {
         List<DbKey> keys = pending.get();
         // Serving may write (BLMOVE's push) and so add keys: the list grows while it is walked.
         for (int i = 0; i < keys.size(); i++) {
-            serve(keys.get(i));
+            serve(keys.get(i), false);
         }
         keys.clear();
+        List<DbKey> changedKeys = pendingChanged.get();
+        for (int i = 0; i < changedKeys.size(); i++) {
+            serve(changedKeys.get(i), true);
+        }
+        changedKeys.clear();
     }
 
     /**
@@ -153,6 +198,9 @@ final class KeyWaits implements AutoCloseable {
                 byKey.computeIfAbsent(new DbKey(w.db, k), x -> new ArrayDeque<>()).addLast(w);
             }
             blocked++;
+            if (w.gone != null) {
+                goneWaiters++;
+            }
         }
         if (timeoutMillis > 0) {
             synchronized (w) {
@@ -161,19 +209,8 @@ final class KeyWaits implements AutoCloseable {
                 }
             }
         }
-        if (w.pollMillis > 0) {
-            synchronized (w) {
-                if (!w.done) {
-                    w.poll = timers.scheduleWithFixedDelay(() -> {
-                        for (byte[] k : w.keys) {
-                            serve(new DbKey(w.db, k));
-                        }
-                    }, w.pollMillis, w.pollMillis, TimeUnit.MILLISECONDS);
-                }
-            }
-        }
         for (byte[] k : w.keys) {
-            serve(new DbKey(w.db, k));
+            serve(new DbKey(w.db, k), false);
         }
     }
 
@@ -207,12 +244,15 @@ final class KeyWaits implements AutoCloseable {
         return finish(w, error ? Errors.bytes("-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n") : w.onTimeout);
     }
 
-    /** Tries the waiters of {@code k} in order until one that {@link Waiter#takes} takes nothing. */
-    private void serve(DbKey k) {
+    /**
+     * Tries the waiters of {@code k} in order until one that {@link Waiter#takes} takes nothing; or,
+     * if {@code goneOnly}, looks whether the key went for each waiter that ends so.
+     */
+    private void serve(DbKey k, boolean goneOnly) {
         Replicas r = replicas;
         boolean took = r != null && r.orderFromOutside();
         try {
-            serveInOrder(k);
+            serveInOrder(k, goneOnly);
         } finally {
             if (took) {
                 r.release();
@@ -220,7 +260,7 @@ final class KeyWaits implements AutoCloseable {
         }
     }
 
-    private void serveInOrder(DbKey k) {
+    private void serveInOrder(DbKey k, boolean goneOnly) {
         List<Waiter> waiters;
         synchronized (this) {
             ArrayDeque<Waiter> q = byKey.get(k);
@@ -230,17 +270,21 @@ final class KeyWaits implements AutoCloseable {
             waiters = new ArrayList<>(q);
         }
         for (Waiter w : waiters) {
+            Attempt attempt = goneOnly ? w.gone : w.attempt;
+            if (attempt == null) {
+                continue;
+            }
             synchronized (w) {
                 if (!w.done) {
                     byte[] reply;
                     try {
-                        reply = w.attempt.run(k.key);
+                        reply = attempt.run(k.key);
                     } catch (RuntimeException e) {
                         // WRONGTYPE at BLMOVE's destination, a damaged file: the waiter's error, not the pusher's
                         reply = Errors.bytes("-" + Errors.of(e).replace('\r', ' ').replace('\n', ' ') + "\r\n");
                     }
                     if (reply == null) {
-                        if (w.takes) {
+                        if (w.takes && !goneOnly) {
                             return;
                         }
                         continue;
@@ -270,12 +314,12 @@ final class KeyWaits implements AutoCloseable {
                 }
             }
             blocked--;
+            if (w.gone != null) {
+                goneWaiters--;
+            }
         }
         if (w.timer != null) {
             w.timer.cancel(false);
-        }
-        if (w.poll != null) {
-            w.poll.cancel(false);
         }
         if (reply != null) {
             w.client.resumer.accept(reply);

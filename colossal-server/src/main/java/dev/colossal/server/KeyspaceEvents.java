@@ -44,11 +44,15 @@ final class KeyspaceEvents {
     /** Counts changes, which tell a write that changed something (and is sent to replicas) from one that did not. */
     private final Replicas replicas;
 
-    KeyspaceEvents(PubSub pubsub, Databases dbs, Tracking tracking, Replicas replicas) {
+    /** Told of every change: a blocked XREADGROUP ends once its stream goes, whatever removed or replaced it. */
+    private final KeyWaits waits;
+
+    KeyspaceEvents(PubSub pubsub, Databases dbs, Tracking tracking, Replicas replicas, KeyWaits waits) {
         this.pubsub = pubsub;
         this.dbs = dbs;
         this.tracking = tracking;
         this.replicas = replicas;
+        this.waits = waits;
     }
 
     /**
@@ -117,7 +121,7 @@ final class KeyspaceEvents {
 
     /** @return whether {@link #fire} with class {@code type} does anything: a write that must copy its key to fire checks first */
     boolean wanted(int type) {
-        return on(type) || tracking.active() || replicas.active();
+        return on(type) || tracking.active() || replicas.active() || waits.watchingGone();
     }
 
     /** Publishes {@code event} on {@code key} of the database {@code store} is, if class {@code type} is on. */
@@ -126,10 +130,16 @@ final class KeyspaceEvents {
         if (tracking.active()) {
             tracking.changed(key);
         }
-        if (on(type)) {
+        boolean watched = waits.watchingGone();
+        if (watched || on(type)) {
             int db = dbs.indexOf(store);
             if (db >= 0) {
-                publish(event, db, key);
+                if (watched) {
+                    waits.changed(db, key);
+                }
+                if (on(type)) {
+                    publish(event, db, key);
+                }
             }
         }
     }
@@ -140,6 +150,7 @@ final class KeyspaceEvents {
         if (tracking.active()) {
             tracking.changed(key);
         }
+        waits.changed(db, key);
         if (on(type)) {
             publish(event, db, key);
         }

@@ -13,8 +13,8 @@ import java.util.concurrent.locks.Lock;
  * Frees list elements no header holds any more: one thread that walks each database's element map
  * ({@link ListElements}) and removes an element whose collection's owner key, under that key's
  * lock, has no header with that id, or whose position is outside the header's
- * {@code [first, first + count)} (a big list's nodes: {@code [headNode, endNode)} and their
- * count entries); an element
+ * {@code [first, first + count)} (a big list's nodes: {@code [headNode, endNode)}, their
+ * count entries and the copy of the node an LSET moved); an element
  * without a root, and a root no header holds, go too.
  * Stream nodes ({@link StreamLayout}) are freed the same way: a stream header holds its nodes'
  * positions and its auxiliary entries' (consumer groups' state); nothing else of its id is kept.
@@ -50,6 +50,8 @@ final class ListCollector implements AutoCloseable {
     private static final ValueLayout.OfLong LONG_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private final Databases dbs;
+    /** Served after each check: a header a check read past its deadline is removed then, and told as an expiry. */
+    private final KeyWaits waits;
     private final Thread thread;
     private volatile boolean running = true;
     /** Elements and roots freed since start. */
@@ -57,8 +59,9 @@ final class ListCollector implements AutoCloseable {
     /** Walks since start. */
     private volatile long walks;
 
-    ListCollector(Databases dbs) {
+    ListCollector(Databases dbs, KeyWaits waits) {
         this.dbs = dbs;
+        this.waits = waits;
         this.thread = new Thread(this::run, "colossal-list-collector");
         thread.setDaemon(true);
     }
@@ -170,6 +173,7 @@ final class ListCollector implements AutoCloseable {
             for (Map.Entry<Long, List<Long>> f : found.entrySet()) {
                 check(m, e, f.getKey(), f.getValue(), live);
             }
+            waits.serveReady(); // a stream whose header the check found expired (and so removed) ends its blocked XREADGROUPs
         } while (cursor != 0 && running);
     }
 
@@ -290,8 +294,13 @@ final class ListCollector implements AutoCloseable {
                 && ListLayout.getLong(b, o + ListLayout.ID_OFFSET) == id) {
             long head = ListLayout.getLong(b, o + ListLayout.HEAD_NODE_OFFSET);
             long end = ListLayout.getLong(b, o + ListLayout.END_NODE_OFFSET);
-            return head == end ? new long[] {head, end}
-                    : new long[] {head, end, ListLayout.countsOf(head), ListLayout.countsOf(end - 1) + 1};
+            if (head == end) {
+                return new long[] {head, end};
+            }
+            long moved = ListLayout.movedNode(b, o, h.length());
+            long[] nodes = {head, end, ListLayout.countsOf(head), ListLayout.countsOf(end - 1) + 1};
+            return moved == ListLayout.NOT_MOVED ? nodes
+                    : new long[] {head, end, nodes[2], nodes[3], ListLayout.movedPosition(moved), ListLayout.movedPosition(moved) + 1};
         }
         if (HashBuckets.hasBuckets(h.type())) {
             return HashBuckets.held(h, id);

@@ -20,7 +20,8 @@ import java.nio.ByteOrder;
  *  id    = the collection's id: its elements' and its root's keys start with it
  *  first = the position of element 0; LPUSH decrements it, LPOP increments it (it may be negative)
  *  count = the number of elements, at positions [first, first + count)
- *  sets  = LSETs so far: an LSET changes no other field, and WATCH sees a change by the header's bytes
+ *  sets  = LSETs so far: an LSET of an element the header holds changes no other field, and WATCH
+ *          sees a change by the header's bytes
  *
  *  Packed list: the same fields (id and first 0), then every element, when they fit in
  *  PACKED_COUNT elements of PACKED_BYTES bytes together (lengths included), or are one element of
@@ -32,16 +33,22 @@ import java.nio.ByteOrder;
  *
  *  Big list (since format 2): a header longer than 32 bytes whose id is not 0; its elements are a
  *  head run, then nodes [headNode, endNode) in the element map, then a tail run, in list order
- *  0       8          16      24     32         40          42          44            48
- *  +-------+----------+-------+------+----------+-----------+-----------+-------------+-----------+-----------+
- *  | id    | headNode | count | sets | endNode  | headBytes | headCount | tailCount   | head run  | tail run  |
- *  +-------+----------+-------+------+----------+-----------+-----------+-------------+-----------+-----------+
+ *  0       8          16      24     32         40          42          44            48                      end-8     end
+ *  +-------+----------+-------+------+----------+-----------+-----------+-------------+-----------+-----------+---------+
+ *  | id    | headNode | count | sets | endNode  | headBytes | headCount | tailCount   | head run  | tail run  | [moved] |
+ *  +-------+----------+-------+------+----------+-----------+-----------+-------------+-----------+-----------+---------+
  *  headBytes = the head run's length (2, BE), so that a push finds the tail run without walking the
  *  head's elements; 0 with a headCount when it is over 65,535 (an LSET's big element) or in headers
  *  written before it was kept: the run is then walked
  *  runs packed as above; a push writes the header alone until its run passes RUN_BYTES, when the
  *  run goes to a node of its own (headNode - 1 or endNode) and the push starts a new one
+ *  tailCount's top bit (MOVED_FLAG) set: the header ends with moved (8, BE), the one node whose
+ *  elements are not at its own position but at MOVED_BASE + moved, where an LSET in the middle
+ *  wrote them; a node the header holds is never written in place, so an LSET writes the node's new
+ *  elements where no header looks (the moved position, or the node's own once moved names it), then
+ *  the header that looks there, then removes the copy no header looks at any more
  *  Node entry (element map):     key = id (8) | node (8),     value = elements packed as above
+ *  Moved node (element map):     key = id (8) | MOVED_BASE + moved (8), value = as a node's
  *  Count entry (element map):    key = id (8) | COUNTS_BASE + floor(node / COUNTS_NODES) (8),
  *                                value = one byte per node of that block: its element count
  *  (a node's count never changes while a header holds it, so a count entry is written with each
@@ -82,6 +89,15 @@ final class ListLayout {
     static final int RUN_BYTES = 256;
     /** An element that takes more than this (its length included) is a node of its own at once, never copied through a run. */
     static final int OWN_NODE_BYTES = RUN_BYTES / 2;
+
+    /** The top bit of the tail count's field: a moved node's number ends the header. */
+    static final int MOVED_FLAG = 0x8000_0000;
+    /** The length of the moved node's number that ends a header with {@link #MOVED_FLAG}. */
+    static final int MOVED_BYTES = Long.BYTES;
+    /** Where moved nodes' positions start: as far below every node's number as count entries are above. */
+    static final long MOVED_BASE = -(1L << 62);
+    /** What {@link #movedNode} answers for a header that moved no node. */
+    static final long NOT_MOVED = Long.MIN_VALUE;
 
     /** Nodes whose counts one count entry holds. */
     static final int COUNTS_NODES = 256;
@@ -129,6 +145,17 @@ final class ListLayout {
     /** @return whether a list header of {@code length} bytes at {@code at} of {@code b} is a big list's ({@link #NODES_HEADER_LENGTH}) */
     static boolean hasNodes(byte[] b, int at, int length) {
         return length >= NODES_HEADER_LENGTH && getLong(b, at + ID_OFFSET) != 0;
+    }
+
+    /** @return the node a big list's header of {@code length} bytes at {@code at} of {@code b} moved, or {@link #NOT_MOVED} */
+    static long movedNode(byte[] b, int at, int length) {
+        return (getInt(b, at + TAIL_COUNT_OFFSET) & MOVED_FLAG) == 0 || length < NODES_HEADER_LENGTH + MOVED_BYTES
+                ? NOT_MOVED : getLong(b, at + length - MOVED_BYTES);
+    }
+
+    /** @return the position where node {@code node}'s elements are while the header names it moved */
+    static long movedPosition(long node) {
+        return MOVED_BASE + node;
     }
 
     /** @return the position of the count entry holding node {@code node}'s count */

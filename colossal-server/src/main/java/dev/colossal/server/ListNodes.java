@@ -28,11 +28,15 @@ final class ListNodes {
     private long sets;
     private PackedRun head;
     private PackedRun tail;
+    /** The node whose elements are at its moved position ({@link ListLayout#movedPosition}), or {@link ListLayout#NOT_MOVED}. */
+    private long moved;
     /** Nodes a take brought into a run: removed once the header without them is written. */
     private final List<Long> taken = new ArrayList<>(1);
+    /** Positions of copies of a node that no header will look at once this one is written: removed after it. */
+    private final List<Long> retired = new ArrayList<>(1);
 
     private ListNodes(ListElements elements, long id, long headNode, long endNode, long count, long sets,
-                      PackedRun head, PackedRun tail) {
+                      PackedRun head, PackedRun tail, long moved) {
         this.elements = elements;
         this.id = id;
         this.headNode = headNode;
@@ -41,6 +45,7 @@ final class ListNodes {
         this.sets = sets;
         this.head = head;
         this.tail = tail;
+        this.moved = moved;
     }
 
     /**
@@ -55,12 +60,16 @@ final class ListNodes {
         long endNode = ListLayout.getLong(b, at + ListLayout.END_NODE_OFFSET);
         int headBytes = ListLayout.getShort(b, at + ListLayout.HEAD_BYTES_OFFSET);
         int headCount = ListLayout.getShort(b, at + ListLayout.HEAD_COUNT_OFFSET);
-        int tailCount = ListLayout.getInt(b, at + ListLayout.TAIL_COUNT_OFFSET);
+        int tailField = ListLayout.getInt(b, at + ListLayout.TAIL_COUNT_OFFSET);
+        int tailCount = tailField & ~ListLayout.MOVED_FLAG;
+        long moved = ListLayout.movedNode(b, at, length);
+        boolean flagged = (tailField & ListLayout.MOVED_FLAG) != 0;
         int runs = at + ListLayout.NODES_HEADER_LENGTH;
-        int end = at + length;
+        int end = at + length - (flagged ? ListLayout.MOVED_BYTES : 0);
         long middle = count - headCount - tailCount;
         java.util.function.Supplier<String> what = () -> "big list header of id=" + Long.toHexString(id);
-        if (tailCount < 0 || middle < 0 || endNode < headNode || (middle == 0) != (endNode == headNode) || headBytes > end - runs) {
+        if (middle < 0 || endNode < headNode || (middle == 0) != (endNode == headNode) || headBytes > end - runs
+                || flagged && (moved < headNode || moved >= endNode)) {
             throw new IllegalStateException(what.get() + " of length=" + length + " does not hold together (count=" + count
                     + ", runs of " + headCount + " and " + tailCount + ", nodes [" + headNode + ", " + endNode
                     + ")): the map file is damaged; run 'colossal repair'");
@@ -70,7 +79,7 @@ final class ListNodes {
         PackedRun head = headBytes == 0 && headCount > 0 ? PackedRun.read(b, runs, end, headCount, what)
                 : PackedRun.of(b, runs, runs + headBytes, headCount, what);
         PackedRun tail = PackedRun.of(b, runs + head.length(), end, tailCount, what);
-        return new ListNodes(elements, id, headNode, endNode, count, sets, head, tail);
+        return new ListNodes(elements, id, headNode, endNode, count, sets, head, tail, moved);
     }
 
     /**
@@ -80,7 +89,7 @@ final class ListNodes {
     static ListNodes create(ListElements elements, byte[] owner, List<byte[]> all, long sets) {
         long id = elements.newId(owner);
         elements.wrote();
-        ListNodes l = new ListNodes(elements, id, 0, 0, 0, sets, PackedRun.empty(), PackedRun.empty());
+        ListNodes l = new ListNodes(elements, id, 0, 0, 0, sets, PackedRun.empty(), PackedRun.empty(), ListLayout.NOT_MOVED);
         for (byte[] v : all) {
             l.push(false, v);
         }
@@ -95,9 +104,9 @@ final class ListNodes {
         return count;
     }
 
-    /** @return the entries it has in the element map but its root: nodes and count entries */
+    /** @return the entries it has in the element map but its root: nodes, count entries and a moved node's copy */
     long entries() {
-        return endNode - headNode + endCounts() - firstCounts();
+        return endNode - headNode + endCounts() - firstCounts() + (moved == ListLayout.NOT_MOVED ? 0 : 1);
     }
 
     /** @return LSETs so far (WATCH sees a change by the header's bytes) */
@@ -107,11 +116,12 @@ final class ListNodes {
 
     /** @return the header's payload */
     byte[] header() {
-        return header(id);
+        return header(id, moved);
     }
 
-    private byte[] header(long withId) {
-        byte[] b = new byte[ListLayout.NODES_HEADER_LENGTH + head.length() + tail.length()];
+    private byte[] header(long withId, long withMoved) {
+        boolean flagged = withMoved != ListLayout.NOT_MOVED;
+        byte[] b = new byte[ListLayout.NODES_HEADER_LENGTH + head.length() + tail.length() + (flagged ? ListLayout.MOVED_BYTES : 0)];
         ListLayout.putLong(b, ListLayout.ID_OFFSET, withId);
         ListLayout.putLong(b, ListLayout.HEAD_NODE_OFFSET, headNode);
         ListLayout.putLong(b, ListLayout.COUNT_OFFSET, count);
@@ -119,8 +129,11 @@ final class ListNodes {
         ListLayout.putLong(b, ListLayout.END_NODE_OFFSET, endNode);
         ListLayout.putShort(b, ListLayout.HEAD_BYTES_OFFSET, head.length() > 0xFFFF ? 0 : head.length());
         ListLayout.putShort(b, ListLayout.HEAD_COUNT_OFFSET, head.count());
-        ListLayout.putInt(b, ListLayout.TAIL_COUNT_OFFSET, tail.count());
+        ListLayout.putInt(b, ListLayout.TAIL_COUNT_OFFSET, tail.count() | (flagged ? ListLayout.MOVED_FLAG : 0));
         tail.copyTo(b, head.copyTo(b, ListLayout.NODES_HEADER_LENGTH));
+        if (flagged) {
+            ListLayout.putLong(b, b.length - ListLayout.MOVED_BYTES, withMoved);
+        }
         return b;
     }
 
@@ -172,6 +185,10 @@ final class ListNodes {
                     endNode--;
                 }
                 taken.add(n);
+                if (n == moved) {
+                    retired.add(ListLayout.movedPosition(n));
+                    moved = ListLayout.NOT_MOVED;
+                }
                 continue;
             }
             if (run.count() == 0) {
@@ -199,9 +216,15 @@ final class ListNodes {
 
     /**
      * Removes the nodes {@link #take} emptied, the count entries no node left in the header needs,
-     * and the collection's root once the list is empty: after the header's write.
+     * the copies of a node an LSET replaced, and the collection's root once the list is empty:
+     * after the header's write.
      */
     void removeTaken() {
+        for (long p : retired) {
+            elements.remove(id, p);
+            elements.wrote();
+        }
+        retired.clear();
         for (long n : taken) {
             elements.remove(id, n);
             elements.wrote();
@@ -270,7 +293,11 @@ final class ListNodes {
         return got[0];
     }
 
-    /** Replaces element {@code index} by {@code v}: in its run, or its node rewritten in place; counted for WATCH. */
+    /**
+     * Replaces element {@code index} by {@code v}, counted for WATCH: in its run, or its node written
+     * anew where the header does not look yet ({@link ListLayout}'s moved node), which the header's
+     * write then makes the node's elements; {@link #removeTaken} then removes the copy it replaced.
+     */
     void set(long index, byte[] v) {
         int hc = head.count();
         long middle = middle();
@@ -281,8 +308,23 @@ final class ListNodes {
         } else {
             Place p = locate(index - hc);
             p.run.set(p.at, v);
-            elements.put(id, p.node, p.run.toBytes()); // its count stays
-            elements.wrote();
+            if (p.node == moved) {
+                // its own position holds what it held before it moved: no header looks there now
+                elements.put(id, p.node, p.run.toBytes()); // its count stays
+                elements.wrote();
+                retired.add(ListLayout.movedPosition(p.node));
+                moved = ListLayout.NOT_MOVED;
+            } else {
+                if (moved != ListLayout.NOT_MOVED) {
+                    // one node moved at a time: the one moved before goes back to its own position first
+                    elements.put(id, moved, readNode(moved).toBytes());
+                    elements.wrote();
+                    retired.add(ListLayout.movedPosition(moved));
+                }
+                elements.put(id, ListLayout.movedPosition(p.node), p.run.toBytes());
+                elements.wrote();
+                moved = p.node;
+            }
         }
         sets++;
     }
@@ -299,13 +341,16 @@ final class ListNodes {
             dst.put(newId, b, readCounts(b));
             dst.wrote();
         }
-        return header(newId);
+        return header(newId, ListLayout.NOT_MOVED); // each node read where it is, written at its own position
     }
 
     /** Removes every node, count entry and the root: after the header is gone. */
     void drop() {
         for (long b = firstCounts(); b < endCounts(); b++) {
             elements.remove(id, b);
+        }
+        if (moved != ListLayout.NOT_MOVED) {
+            elements.remove(id, ListLayout.movedPosition(moved));
         }
         elements.drop(id, headNode, endNode);
     }
@@ -391,7 +436,7 @@ final class ListNodes {
             throw new IllegalStateException(node(n) + " is not among its header's [" + headNode + ", " + endNode
                     + "): the runs' counts do not add up; the map file is damaged; run 'colossal repair'");
         }
-        byte[] v = elements.get(id, n);
+        byte[] v = elements.get(id, n == moved ? ListLayout.movedPosition(n) : n);
         if (v == null) {
             throw new IllegalStateException(node(n) + " is missing: the element map is damaged; run 'colossal repair'");
         }

@@ -104,7 +104,7 @@ final class ServerContext {
     ServerContext(Databases dbs, ServerConfig config, LongSupplier clock) {
         this.dbs = dbs;
         this.replicas = new Replicas(this);
-        this.events = new KeyspaceEvents(pubsub, dbs, tracking, replicas);
+        this.events = new KeyspaceEvents(pubsub, dbs, tracking, replicas, waits);
         waits.replicas = replicas;
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
@@ -114,7 +114,7 @@ final class ServerContext {
         this.sweeper = new ExpirySweeper(this);
         this.pause = new ClientPause(sweeper::wake);
         this.stops = new StopRequests(pause, waits);
-        this.collector = new ListCollector(dbs);
+        this.collector = new ListCollector(dbs, waits);
         this.functions = FunctionLibraries.open(config.dataDir());
         this.acl = new AclUsers(config.requirePass());
         this.requirePass = config.requirePass();

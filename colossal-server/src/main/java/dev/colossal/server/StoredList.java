@@ -245,7 +245,10 @@ final class StoredList {
         r.bulk(pop(left));
     }
 
-    /** Overwrites element {@code index}, then counts the LSET in the header, for WATCH to see. */
+    /**
+     * Replaces element {@code index}, counting the LSET in the header for WATCH to see: a big list's
+     * node is written anew where the header does not look yet, and the header's write commits it.
+     */
     void set(long index, byte[] value) {
         if (packed != null) {
             List<byte[]> all = range(0, count);

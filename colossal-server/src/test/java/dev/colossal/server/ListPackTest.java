@@ -128,7 +128,7 @@ class ListPackTest {
                 String where = "step " + step;
                 stops += StopPoints.eachUntilDone(StopPoints.hookOf(s), () -> change.accept(j), stopAt -> {
                     // as before, or as after once the header is written (a big list's pop removes
-                    // the nodes it emptied after that, an LSET rewrites its node before it)
+                    // the nodes it emptied after that, an LSET the node copy it replaced)
                     List<String> got = j.lrange("l", 0, -1);
                     assertTrue(got.equals(before) || got.equals(after),
                             where + ", stopped after write " + stopAt + ": as before or after, got " + got);
@@ -143,6 +143,58 @@ class ListPackTest {
             ListElements e = s.context().dbs.opened(0).elements(false);
             eventually(() -> e.size() == needed, "the collector frees what the stops left: " + e.size() + " entries, " + needed + " needed");
         }
+    }
+
+    /**
+     * An LSET in the middle of a big list stopped after any of its writes shows its new element
+     * only once the header changed (its LSET count, which WATCH sees): a node the header holds is
+     * never written in place. LSETs hit one node again and again, then others, so that a node
+     * written to its moved position goes back to its own.
+     */
+    @Test
+    void anLsetInTheMiddleStoppedAfterAnyWriteShowsOnlyWithItsHeader() throws Exception {
+        List<String> model = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            model.add("element-" + i);
+        }
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            j.rpush("l", model.toArray(String[]::new));
+            KeyValueStore db = s.context().dbs.opened(0);
+            assertTrue(StoredList.read(db, "l".getBytes()).elementEntries() > ListNodes.LOCATE_BY_COUNTS + 2, "many nodes");
+            SplittableRandom random = new SplittableRandom(3);
+            int stops = 0;
+            for (int step = 0; step < 60; step++) {
+                int index = step < 10 ? 300 + step : 100 + random.nextInt(400);
+                String value = "set-" + step + "-" + "v".repeat(random.nextInt(30));
+                List<String> before = new ArrayList<>(model);
+                byte[] headerBefore = header(db);
+                model.set(index, value);
+                String where = "step " + step + ", LSET " + index;
+                stops += StopPoints.eachUntilDone(StopPoints.hookOf(s), () -> j.lset("l", index, value), stopAt -> {
+                    List<String> got = j.lrange("l", 0, -1);
+                    boolean committed = !java.util.Arrays.equals(headerBefore, header(db));
+                    String at = where + ", stopped after write " + stopAt + (committed ? ", header written" : ", header as before");
+                    assertEquals((committed ? model : before).get(index), got.get(index), at);
+                    assertTrue(got.equals(committed ? model : before), at + ": every other element as it was");
+                    return committed;
+                });
+                assertEquals(model, j.lrange("l", 0, -1), where + ": run through");
+                assertEquals(value, j.lindex("l", index), where);
+            }
+            assertTrue(stops >= 60, "every LSET was stopped at least once: " + stops);
+            long needed = StoredList.read(db, "l".getBytes()).elementEntries();
+            ListElements e = db.elements(false);
+            eventually(() -> e.size() == needed, "the collector frees what the stops left: " + e.size() + " entries, " + needed + " needed");
+            assertEquals(model, j.lrange("l", 0, -1), "after the collector's walk");
+        }
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            assertEquals(model, j.lrange("l", 0, -1), "after a restart");
+        }
+    }
+
+    private static byte[] header(KeyValueStore db) {
+        KeyValueStore.Entry e = db.get("l".getBytes());
+        return java.util.Arrays.copyOfRange(e.array(), e.offset(), e.offset() + e.length());
     }
 
     /**

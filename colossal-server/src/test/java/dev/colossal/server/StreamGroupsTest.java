@@ -28,7 +28,7 @@ import redis.clients.jedis.StreamEntryID;
 /**
  * Consumer groups through Jedis and raw RESP: four consumers of one group on four threads share
  * 5,000 entries, each delivered once and all acknowledged; XREADGROUP BLOCK woken by an XADD from
- * another connection, ended by XGROUP DESTROY, DEL, SET, FLUSHALL and expiry with Redis's errors;
+ * another connection, ended by XGROUP DESTROY, DEL, SET, FLUSHALL, expiry and the HTTP API's PUT and DELETE with Redis's errors;
  * RESTORE of redis-server's DUMP of a grouped stream answers XINFO STREAM FULL and XPENDING byte for
  * byte as redis-server does, and redis-server RESTOREs our DUMP to the same answers; COPY, RENAME
  * and a restart keep the groups, DEL frees their entries. Replies of single commands are
@@ -158,6 +158,32 @@ class StreamGroupsTest {
             assertNull(call(waiter, Protocol.Command.XREADGROUP, "GROUP", "g", "c", "BLOCK", "200", "STREAMS", "s", ">"));
             assertTrue(System.nanoTime() - t0 >= 190_000_000L, "BLOCK 200 waits");
             assertEquals("PONG", waiter.ping());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The HTTP API's PUT and DELETE of a key end a blocked XREADGROUP on it as SET and DEL do: no command's end serves it. */
+    @Test
+    void anHttpPutOrDeleteOfTheKeyEndsABlockedXreadgroup() throws Exception {
+        ExecutorService pool = Executors.newCachedThreadPool();
+        try (ColossalServer s = ColossalServer.start(ServerConfig.defaults().withDataDir(dir).withPorts(0, 0));
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            java.net.URI uri = java.net.URI.create("http://127.0.0.1:" + s.httpPort() + "/v1/keys/s");
+            for (java.net.http.HttpRequest change : List.of(
+                    java.net.http.HttpRequest.newBuilder(uri).PUT(java.net.http.HttpRequest.BodyPublishers.ofString("x")).build(),
+                    java.net.http.HttpRequest.newBuilder(uri).DELETE().build())) {
+                j.del("s");
+                call(j, Protocol.Command.XGROUP, "CREATE", "s", "g", "$", "MKSTREAM");
+                try (Wire waiter = new Wire(s.port())) {
+                    waiter.send(Wire.encode("XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "s", ">"));
+                    Future<String> reply = pool.submit(waiter::reply);
+                    eventually(() -> blocked(j) == 1, "XREADGROUP to block");
+                    assertEquals(204, http.send(change, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode());
+                    assertEquals("-UNBLOCKED the stream key no longer exists\r\n", reply.get(2, TimeUnit.SECONDS), change.method());
+                }
+            }
         } finally {
             pool.shutdownNow();
         }
