@@ -54,6 +54,11 @@ final class ZSetTree {
         this.root = new ZSetNode(true, 4);
     }
 
+    /** @return whether a command reached this tree's nodes through it (the only way it changes them) */
+    boolean touched() {
+        return root != null;
+    }
+
     ZSetNode root() {
         if (root == null) {
             root = loader.apply(rootPos);
@@ -62,6 +67,11 @@ final class ZSetTree {
     }
 
     private int compare(double s1, byte[] m1, double s2, byte[] m2) {
+        return compare(byMember, s1, m1, s2, m2);
+    }
+
+    /** @return how (s1, m1) and (s2, m2) compare in member order if {@code byMember}, else in (score, member) order */
+    static int compare(boolean byMember, double s1, byte[] m1, double s2, byte[] m2) {
         return byMember ? Arrays.compareUnsigned(m1, m2) : ZSetLayout.compare(s1, m1, 0, m1.length, s2, m2);
     }
 
@@ -74,13 +84,20 @@ final class ZSetTree {
         return c;
     }
 
-    /** @return the child of inner {@code node} whose range holds (s, m): the last whose first entry is at or before it */
     private int childIndex(ZSetNode node, double s, byte[] m) {
+        return childIndex(node, byMember, s, m);
+    }
+
+    /**
+     * @return the child of inner {@code node} whose range holds (s, m): the last whose first entry
+     *     is at or before it, in member order if {@code byMember}
+     */
+    static int childIndex(ZSetNode node, boolean byMember, double s, byte[] m) {
         int lo = 1;
         int hi = node.n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compare(node.scores[mid], node.members[mid], s, m) <= 0) {
+            if (compare(byMember, node.scores[mid], node.members[mid], s, m) <= 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
