@@ -186,6 +186,10 @@ final class ZSetTree {
             while (r >= node.counts[i]) {
                 r -= node.counts[i++];
             }
+            if (depth == nodes.length) { // members too big to share a node make a level each
+                nodes = Arrays.copyOf(nodes, depth * 2);
+                at = Arrays.copyOf(at, depth * 2);
+            }
             nodes[depth] = node;
             at[depth++] = i;
             node = child(node, i);

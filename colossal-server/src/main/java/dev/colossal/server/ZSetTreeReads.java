@@ -1,5 +1,7 @@
 package dev.colossal.server;
 
+import java.util.Arrays;
+
 /**
  * The reads of one stored tree of a big sorted set ({@link ZSetTreeLayout}) that change nothing:
  * what {@link ZSetTree} answers from decoded nodes, answered instead from the stored nodes as they
@@ -18,8 +20,11 @@ final class ZSetTreeReads {
         boolean test(double score, byte[] bytes, int from, int to);
     }
 
-    /** Deeper than any tree of 2^63 entries, two at least a node. */
-    private static final int MAX_DEPTH = 64;
+    /**
+     * The levels a walk's path holds before it grows: a tree of members too big for two to share a
+     * node (past {@link ZSetTreeLayout#NODE_BYTES} each) gets a level per such member.
+     */
+    private static final int DEPTH = 16;
 
     private final ListElements elements;
     private final long id;
@@ -110,8 +115,8 @@ final class ZSetTreeReads {
         ZSetNodeBytes b = ZSetNodeBytes.acquire();
         try {
             // The path down to the leaf of rank from: each level's inner node and the child index taken
-            ZSetNode[] nodes = new ZSetNode[MAX_DEPTH];
-            int[] at = new int[MAX_DEPTH];
+            ZSetNode[] nodes = new ZSetNode[DEPTH];
+            int[] at = new int[DEPTH];
             int depth = 0;
             long r = from;
             ZSetNode node;
@@ -123,6 +128,10 @@ final class ZSetTreeReads {
                 }
                 if (i == node.n) {
                     return; // past the last entry
+                }
+                if (depth == nodes.length) {
+                    nodes = Arrays.copyOf(nodes, depth * 2);
+                    at = Arrays.copyOf(at, depth * 2);
                 }
                 nodes[depth] = node;
                 at[depth++] = i;
