@@ -16,11 +16,14 @@ import java.util.Arrays;
 final class ZSetNodeBytes {
 
     private static final ThreadLocal<ZSetNodeBytes> MINE = ThreadLocal.withInitial(ZSetNodeBytes::new);
+    /** A buffer grown past this for a node of huge members is let go after the read, not kept by the thread. */
+    private static final int KEPT_BYTES = 64 * 1024;
 
     private final byte[] keyBytes = new byte[ListLayout.ELEMENT_KEY_LENGTH];
     private final MemorySegment key = MemorySegment.ofArray(keyBytes);
     private final int[] cursor = new int[1];
-    private byte[] bytes = new byte[ZSetTreeLayout.NODE_BYTES + 512];
+    /** A node's bytes: a node of two entries or more fits {@link ZSetTreeLayout#NODE_BYTES}, one of one entry may not. */
+    private byte[] bytes = new byte[ZSetTreeLayout.NODE_BYTES];
     private MemorySegment segment = MemorySegment.ofArray(bytes);
     private int length;
     private boolean leaf;
@@ -44,6 +47,10 @@ final class ZSetNodeBytes {
     }
 
     void release() {
+        if (bytes.length > KEPT_BYTES) {
+            bytes = new byte[ZSetTreeLayout.NODE_BYTES];
+            segment = MemorySegment.ofArray(bytes);
+        }
         busy = false;
     }
 
