@@ -202,14 +202,10 @@ final class ZSetTree {
                 }
             }
             // Up to the first level with a next child, then down its near edge
-            int d = depth - 1;
-            while (d >= 0 && (reverse ? at[d] == 0 : at[d] == nodes[d].n - 1)) {
-                d--;
-            }
+            int d = nextLevel(nodes, at, depth, reverse);
             if (d < 0) {
                 return;
             }
-            at[d] += reverse ? -1 : 1;
             node = child(nodes[d], at[d]);
             for (d++; d < depth; d++) {
                 nodes[d] = node;
@@ -218,6 +214,23 @@ final class ZSetTree {
             }
             i = reverse ? node.n - 1 : 0;
         }
+    }
+
+    /**
+     * One step of a walk from a leaf to the next: up the path {@code nodes}/{@code at} (an inner
+     * node a level, the child index taken) to the deepest level with a child further on, which it takes.
+     *
+     * @return that level, or -1 if the walk is past the tree's end
+     */
+    static int nextLevel(ZSetNode[] nodes, int[] at, int depth, boolean reverse) {
+        int d = depth - 1;
+        while (d >= 0 && (reverse ? at[d] == 0 : at[d] == nodes[d].n - 1)) {
+            d--;
+        }
+        if (d >= 0) {
+            at[d] += reverse ? -1 : 1;
+        }
+        return d;
     }
 
     /** Adds the entry (s, m), which must be absent. */

@@ -47,11 +47,7 @@ final class ZSetTreeReads {
     Double scoreOf(byte[] member) {
         ZSetNodeBytes b = ZSetNodeBytes.acquire();
         try {
-            ZSetNode node;
-            long pos = rootPos;
-            while ((node = node(pos, b)) != null) {
-                pos = node.children[ZSetTree.childIndex(node, byMember, 0, member)];
-            }
+            descend(b, 0, member, false);
             int i = leafIndex(b, 0, member);
             return i < b.n() && b.memberIs(i, member) ? b.score(i) : null;
         } finally {
@@ -63,18 +59,30 @@ final class ZSetTreeReads {
     long rank(double s, byte[] m) {
         ZSetNodeBytes b = ZSetNodeBytes.acquire();
         try {
-            long r = 0;
-            ZSetNode node;
-            long pos = rootPos;
-            while ((node = node(pos, b)) != null) {
-                int i = ZSetTree.childIndex(node, byMember, s, m);
-                r += countBefore(node, i);
-                pos = node.children[i];
-            }
-            return r + leafIndex(b, s, m);
+            return descend(b, s, m, true) + leafIndex(b, s, m);
         } finally {
             b.release();
         }
+    }
+
+    /**
+     * Reads the leaf whose range holds (s, m) into {@code b}.
+     *
+     * @param counted whether to count the entries before that leaf (a rank), else 0 is returned
+     * @return the rank of the leaf's first entry
+     */
+    private long descend(ZSetNodeBytes b, double s, byte[] m, boolean counted) {
+        long r = 0;
+        ZSetNode node;
+        long pos = rootPos;
+        while ((node = node(pos, b)) != null) {
+            int i = ZSetTree.childIndex(node, byMember, s, m);
+            if (counted) {
+                r += countBefore(node, i);
+            }
+            pos = node.children[i];
+        }
+        return r;
     }
 
     /** @return how many entries fail {@code bound}: the rank of the first that passes */
@@ -145,14 +153,10 @@ final class ZSetTreeReads {
                     }
                 }
                 // Up to the first level with a next child, then down its near edge
-                int d = depth - 1;
-                while (d >= 0 && (reverse ? at[d] == 0 : at[d] == nodes[d].n - 1)) {
-                    d--;
-                }
+                int d = ZSetTree.nextLevel(nodes, at, depth, reverse);
                 if (d < 0) {
                     return;
                 }
-                at[d] += reverse ? -1 : 1;
                 pos = nodes[d].children[at[d]];
                 for (d++; d < depth; d++) {
                     node = node(pos, b);

@@ -67,12 +67,7 @@ class ZSetTreeReadsTest {
                 assertEquals(0, walked(view, z.size(), false, 3).length, "past the last");
                 assertEquals(0, walked(view, -1, true, 3).length, "before the first");
                 assertArrayEquals(expected(z, 0, false, z.size()), walked(view, 0, false, z.size() + 5), "the whole set");
-                for (String min : SCORE_BOUNDS) {
-                    for (String max : SCORE_BOUNDS) {
-                        ZRange r = ZRange.byScore(min.getBytes(StandardCharsets.US_ASCII), max.getBytes(StandardCharsets.US_ASCII));
-                        assertArrayEquals(ranks(z, r), nonEmpty(view.ranks(r)), "ZCOUNT z " + min + " " + max);
-                    }
-                }
+                sameRanks(z, view, List.of(SCORE_BOUNDS), ZRange::byScore);
             }
         }
     }
@@ -96,12 +91,7 @@ class ZSetTreeReadsTest {
             KeyValueStore store = dbs.opened(0);
             ZSetValue z = saved(store, "lex", new double[members.size()], members, 4);
             StoredZSet view = view(store, "lex");
-            for (String min : bounds) {
-                for (String max : bounds) {
-                    ZRange r = ZRange.byLex(min.getBytes(StandardCharsets.ISO_8859_1), max.getBytes(StandardCharsets.ISO_8859_1));
-                    assertArrayEquals(ranks(z, r), nonEmpty(view.ranks(r)), "ZLEXCOUNT lex " + min + " " + max);
-                }
-            }
+            sameRanks(z, view, bounds, ZRange::byLex);
         }
     }
 
@@ -199,6 +189,16 @@ class ZSetTreeReadsTest {
             out.add(z.score(i) + " " + Arrays.toString(z.member(i)));
         }
         return out.toArray(String[]::new);
+    }
+
+    /** Asserts that every range of two of {@code bounds} (as {@code parse} reads them) holds the same ranks of {@code view} as of {@code z}. */
+    private static void sameRanks(ZSetValue z, StoredZSet view, List<String> bounds, java.util.function.BiFunction<byte[], byte[], ZRange> parse) {
+        for (String min : bounds) {
+            for (String max : bounds) {
+                ZRange r = parse.apply(min.getBytes(StandardCharsets.ISO_8859_1), max.getBytes(StandardCharsets.ISO_8859_1));
+                assertArrayEquals(ranks(z, r), nonEmpty(view.ranks(r)), "range " + min + " " + max);
+            }
+        }
     }
 
     /** @return {@code ranks}, or {0, 0} for an empty range wherever it is */
