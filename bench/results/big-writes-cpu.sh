@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CPU per request (user+sys of the server process, /proc/PID/stat, 100 Hz ticks) of ZADD, ZINCRBY and SADD
 # on a ~259k-member sorted set and set: 300k pipelined ZADDs/SADDs fill them, then N requests of each,
-# 50 clients, no pipelining. FILL=700000 fills bigz to ~504k members instead. READS=1 also measures ZSCORE, ZRANK and ZRANGE bigz 0 9 on the filled set.
+# 50 clients, no pipelining. FILL=700000 fills bigz to ~504k members instead. READS=1 also measures ZSCORE, ZRANK and ZRANGE bigz 0 9 on the filled set,
+# then ZRANGEBYSCORE (10 from a score), ZCOUNT (of ~26k members) and ZMSCORE (of 3 members), each after a warm-up.
 # JFR=1 records a JFR profile of a further ZADD and SADD run.
 # PORT=n picks the port (else a free one). usage: bench/results/big-writes-cpu.sh NAME ROOT|redis  -> prints us/request CPU for zadd, zincrby, sadd on big values
 export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64; export PATH=$JAVA_HOME/bin:$PATH
@@ -24,6 +25,13 @@ run() { local t0=$(ticks); local out=$(redis-benchmark -p $port -n $N -r 1000000
 run zadd bigz __rand_int__ member:__rand_int__
 run zincrby bigz 1 member:__rand_int__
 run sadd bigs member:__rand_int__
-[ -n "$READS" ] && { run zscore bigz member:__rand_int__; run zrank bigz member:__rand_int__; run zrange bigz 0 9; }
+# a read's code is compiled before it is measured, as the writes' is by the fill (a path no write shares
+# would count its JIT's CPU otherwise): N/4 of each read first, not counted
+warm() { redis-benchmark -p $port -n $((N/4)) -r 1000000 -q "$@" >/dev/null; }
+[ -n "$READS" ] && { warm zscore bigz member:__rand_int__; warm zrank bigz member:__rand_int__; warm zrange bigz 0 9
+  warm zrangebyscore bigz 500000 +inf LIMIT 0 10; warm zcount bigz 100000 200000; warm zmscore bigz member:__rand_int__ member:__rand_int__; }
+[ -n "$READS" ] && { run zscore bigz member:__rand_int__; run zrank bigz member:__rand_int__; run zrange bigz 0 9
+  run zrangebyscore bigz 500000 +inf LIMIT 0 10; run zcount bigz 100000 200000
+  run zmscore bigz member:__rand_int__ member:__rand_int__ member:__rand_int__; }
 [ -n "$JFR" ] && { jcmd $pid JFR.start name=p filename=${TMPDIR:-/tmp}/big-writes-cpu-$name.jfr settings=profile >/dev/null; run zadd bigz __rand_int__ member:__rand_int__; run sadd bigs member:__rand_int__; jcmd $pid JFR.stop name=p >/dev/null; }
 kill $pid; wait $pid 2>/dev/null; rm -rf $d

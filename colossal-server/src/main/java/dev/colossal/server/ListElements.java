@@ -104,6 +104,16 @@ final class ListElements implements AutoCloseable {
         return map.get(ListLayout.elementKey(id, position));
     }
 
+    /**
+     * Copies the entry under {@code key} into {@code dst} if it fits, allocating nothing (as
+     * {@link BytesMap#get(MemorySegment, MemorySegment)}): a read that searches an element where it lies.
+     *
+     * @return the entry's length, or -1 if absent
+     */
+    long read(MemorySegment key, MemorySegment dst) {
+        return map.get(key, dst);
+    }
+
     /** Appends the elements at {@code [from, to)} of collection {@code id} to {@code r}, in order, each a bulk reply. */
     void reply(long id, long from, long to, Reply r) {
         ElementReads.mine().reply(map, id, from, to, r);

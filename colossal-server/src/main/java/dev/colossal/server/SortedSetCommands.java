@@ -130,7 +130,7 @@ final class SortedSetCommands {
             if (now == null || !ZSetTreeLayout.isTree(now)) {
                 return false; // deleted meanwhile: a tree never turns back into one value in place
             }
-            action.accept(StoredZSet.read(store, key, now, ZSetLayout.MAX_LISTPACK_ENTRIES));
+            action.accept(StoredZSet.view(store, key, now));
             return true;
         } finally {
             l.unlock();

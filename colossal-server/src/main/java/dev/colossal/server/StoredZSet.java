@@ -26,6 +26,9 @@ final class StoredZSet implements ZSetWrites {
     private int nRetired;
     private boolean changed;
     private long maxListpackEntries;
+    /** The trees' reads in place, for a set {@link #view}ed by a command that only reads it; else null. */
+    private ZSetTreeReads scoreReads;
+    private ZSetTreeReads memberReads;
 
     private StoredZSet(KeyValueStore store, byte[] key, ListElements elements, long expireAt) {
         this.store = store;
@@ -50,6 +53,24 @@ final class StoredZSet implements ZSetWrites {
         z.byScore = new ZSetTree(ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET), false, max, z::load, z::retire);
         z.byMember = new ZSetTree(ZSetTreeLayout.get(e, ZSetTreeLayout.MEMBER_ROOT_OFFSET), true, max, z::load, z::retire);
         return z;
+    }
+
+    /**
+     * The big sorted set header {@code e} holds under {@code key}, for a command that only reads
+     * it: its reads search the stored nodes in place ({@link ZSetTreeReads}) instead of decoding
+     * them. The caller holds the key's lock. A change made through it all the same is kept right:
+     * from then on its reads go to the changed trees.
+     */
+    static StoredZSet view(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
+        StoredZSet z = read(store, key, e, ZSetLayout.MAX_LISTPACK_ENTRIES);
+        z.scoreReads = new ZSetTreeReads(z.elements, z.id, ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET), false);
+        z.memberReads = new ZSetTreeReads(z.elements, z.id, ZSetTreeLayout.get(e, ZSetTreeLayout.MEMBER_ROOT_OFFSET), true);
+        return z;
+    }
+
+    /** @return whether reads go to the stored nodes in place: a {@link #view} nothing changed */
+    private boolean inPlace() {
+        return scoreReads != null && !byScore.touched() && !byMember.touched();
     }
 
     /**
@@ -155,8 +176,15 @@ final class StoredZSet implements ZSetWrites {
 
     @Override
     public long[] ranks(ZRange range) {
-        long from = byScore.rank((s, m) -> range.aboveMin(s, m, 0, m.length));
-        long to = Math.max(from, byScore.rank((s, m) -> !range.belowMax(s, m, 0, m.length)));
+        long from;
+        long to;
+        if (inPlace()) {
+            from = scoreReads.rank(range::aboveMin);
+            to = Math.max(from, scoreReads.rank((s, b, f, t) -> !range.belowMax(s, b, f, t)));
+        } else {
+            from = byScore.rank((s, m) -> range.aboveMin(s, m, 0, m.length));
+            to = Math.max(from, byScore.rank((s, m) -> !range.belowMax(s, m, 0, m.length)));
+        }
         Object[] lo = first(false);
         Object[] hi = first(true);
         if (to > from && !range.endsAdmit((double) lo[0], (byte[]) lo[1], (double) hi[0], (byte[]) hi[1])) {
@@ -167,7 +195,11 @@ final class StoredZSet implements ZSetWrites {
 
     @Override
     public void walk(long from, boolean reverse, ZSetTree.Visitor v) {
-        byScore.walk(from, reverse, v);
+        if (inPlace()) {
+            scoreReads.walk(from, reverse, v);
+        } else {
+            byScore.walk(from, reverse, v);
+        }
     }
 
     @Override
@@ -177,19 +209,19 @@ final class StoredZSet implements ZSetWrites {
 
     /** @return the score of {@code member}, or null */
     Double scoreOf(byte[] member) {
-        return byMember.scoreOf(member);
+        return inPlace() ? memberReads.scoreOf(member) : byMember.scoreOf(member);
     }
 
     /** @return the rank of {@code member} from the lowest, or -1 if absent */
     long rankOf(byte[] member) {
-        Double s = byMember.scoreOf(member);
-        return s == null ? -1 : byScore.rank(s, member);
+        Double s = scoreOf(member);
+        return s == null ? -1 : inPlace() ? scoreReads.rank(s, member) : byScore.rank(s, member);
     }
 
     /** @return the lowest entry (the highest if {@code last}) as {score, member} */
     private Object[] first(boolean last) {
         Object[] out = new Object[2];
-        byScore.walk(last ? count - 1 : 0, last, (s, m) -> {
+        walk(last ? count - 1 : 0, last, (s, m) -> {
             out[0] = s;
             out[1] = m;
             return false;
@@ -357,10 +389,15 @@ final class StoredZSet implements ZSetWrites {
     private byte[] raw(long pos) {
         byte[] raw = elements.get(id, pos);
         if (raw == null) {
-            throw new IllegalStateException("sorted set node " + pos + " of id=" + Long.toHexString(id) + " is missing from "
-                    + ListElements.fileFor(store.path()) + ": the element map is damaged; DEL the key");
+            throw missing(elements, id, pos);
         }
         return raw;
+    }
+
+    /** @return the error of node {@code pos} of collection {@code id} found missing from {@code elements} */
+    static IllegalStateException missing(ListElements elements, long id, long pos) {
+        return new IllegalStateException("sorted set node " + pos + " of id=" + Long.toHexString(id) + " is missing from "
+                + elements.path() + ": the element map is damaged; DEL the key");
     }
 
     private static ListElements elementsOf(KeyValueStore store, byte[] key) {

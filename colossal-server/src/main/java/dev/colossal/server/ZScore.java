@@ -169,8 +169,20 @@ final class ZScore {
         return true;
     }
 
+    /** Integers below this in magnitude are doubles exactly, and {@code %.17g} writes them whole (no exponent below 1e17). */
+    private static final double EXACT_INTEGER = 0x1p53;
+
     /** @return C's {@code %.17g} of {@code d}, Redis's {@code inf} and {@code -inf}: how every reply shows a score */
     static String format(double d) {
+        // most scores are whole numbers: their digits without the exact decimal expansion, a tenth of a ZSCORE
+        if (d == Math.rint(d) && Math.abs(d) < EXACT_INTEGER && d != 0) {
+            return Long.toString((long) d);
+        }
+        return formatted(d);
+    }
+
+    /** @return {@link #format} of {@code d} from its exact decimal expansion: any double */
+    static String formatted(double d) {
         if (Double.isInfinite(d)) {
             return d > 0 ? "inf" : "-inf";
         }

@@ -44,12 +44,17 @@ final class ZSetNode {
 
     /** @return the node stored at {@code pos} as {@code raw} */
     static ZSetNode decode(byte[] raw, long pos) {
-        if (raw.length <= ZSetTreeLayout.N_OFFSET) {
-            throw ZSetLayout.damaged("a tree node of " + raw.length + " bytes", 0);
+        return decode(raw, raw.length, pos);
+    }
+
+    /** @return the node stored at {@code pos} as {@code raw[0, length)} */
+    static ZSetNode decode(byte[] raw, int length, long pos) {
+        if (length <= ZSetTreeLayout.N_OFFSET) {
+            throw ZSetLayout.damaged("a tree node of " + length + " bytes", 0);
         }
         boolean leaf = raw[ZSetTreeLayout.KIND_OFFSET] == ZSetTreeLayout.LEAF;
         int[] at = {ZSetTreeLayout.N_OFFSET};
-        int n = HashLayout.getVarint(raw, at, raw.length);
+        int n = HashLayout.getVarint(raw, at, length);
         ZSetNode node = new ZSetNode(leaf, n + 1);
         for (int i = 0; i < n; i++) {
             if (!leaf) {
@@ -57,14 +62,17 @@ final class ZSetNode {
                 node.counts[i] = ListLayout.getLong(raw, at[0] + Long.BYTES);
                 at[0] += ZSetTreeLayout.CHILD_LENGTH;
             }
+            if (at[0] + ZSetLayout.SCORE_LENGTH > length) {
+                throw ZSetLayout.damaged("a score runs past a tree node's end", at[0]);
+            }
             node.scores[i] = ZSetLayout.getScore(raw, at[0]);
             at[0] += ZSetLayout.SCORE_LENGTH;
-            int length = HashLayout.getVarint(raw, at, raw.length);
-            if (at[0] + length > raw.length || at[0] + length < 0) {
+            int m = HashLayout.getVarint(raw, at, length);
+            if (at[0] + m > length || at[0] + m < 0) {
                 throw ZSetLayout.damaged("a member runs past a tree node's end", at[0]);
             }
-            node.members[i] = Arrays.copyOfRange(raw, at[0], at[0] + length);
-            at[0] += length;
+            node.members[i] = Arrays.copyOfRange(raw, at[0], at[0] + m);
+            at[0] += m;
         }
         node.n = n;
         // what the members took of the node's bytes: the rest is the count and the fixed parts

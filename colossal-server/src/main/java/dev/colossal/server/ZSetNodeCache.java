@@ -33,6 +33,14 @@ final class ZSetNodeCache {
         return n == null ? null : n.copy();
     }
 
+    /**
+     * @return inner node {@code pos} of collection {@code id} as kept, not copied, or null: for a
+     *     read, which must never change it (every command that may gets its own copy from {@link #get})
+     */
+    ZSetNode peek(long id, long pos) {
+        return nodes.get(new Key(id, pos));
+    }
+
     /** Keeps a copy of {@code node}, stored at {@code pos} of collection {@code id}, if it is an inner node. */
     void put(long id, long pos, ZSetNode node) {
         if (node.leaf) {

@@ -54,6 +54,11 @@ final class ZSetTree {
         this.root = new ZSetNode(true, 4);
     }
 
+    /** @return whether a command reached this tree's nodes through it (the only way it changes them) */
+    boolean touched() {
+        return root != null;
+    }
+
     ZSetNode root() {
         if (root == null) {
             root = loader.apply(rootPos);
@@ -62,6 +67,11 @@ final class ZSetTree {
     }
 
     private int compare(double s1, byte[] m1, double s2, byte[] m2) {
+        return compare(byMember, s1, m1, s2, m2);
+    }
+
+    /** @return how (s1, m1) and (s2, m2) compare in member order if {@code byMember}, else in (score, member) order */
+    static int compare(boolean byMember, double s1, byte[] m1, double s2, byte[] m2) {
         return byMember ? Arrays.compareUnsigned(m1, m2) : ZSetLayout.compare(s1, m1, 0, m1.length, s2, m2);
     }
 
@@ -74,13 +84,20 @@ final class ZSetTree {
         return c;
     }
 
-    /** @return the child of inner {@code node} whose range holds (s, m): the last whose first entry is at or before it */
     private int childIndex(ZSetNode node, double s, byte[] m) {
+        return childIndex(node, byMember, s, m);
+    }
+
+    /**
+     * @return the child of inner {@code node} whose range holds (s, m): the last whose first entry
+     *     is at or before it, in member order if {@code byMember}
+     */
+    static int childIndex(ZSetNode node, boolean byMember, double s, byte[] m) {
         int lo = 1;
         int hi = node.n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compare(node.scores[mid], node.members[mid], s, m) <= 0) {
+            if (compare(byMember, node.scores[mid], node.members[mid], s, m) <= 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -169,6 +186,10 @@ final class ZSetTree {
             while (r >= node.counts[i]) {
                 r -= node.counts[i++];
             }
+            if (depth == nodes.length) { // members too big to share a node make a level each
+                nodes = Arrays.copyOf(nodes, depth * 2);
+                at = Arrays.copyOf(at, depth * 2);
+            }
             nodes[depth] = node;
             at[depth++] = i;
             node = child(node, i);
@@ -181,14 +202,10 @@ final class ZSetTree {
                 }
             }
             // Up to the first level with a next child, then down its near edge
-            int d = depth - 1;
-            while (d >= 0 && (reverse ? at[d] == 0 : at[d] == nodes[d].n - 1)) {
-                d--;
-            }
+            int d = nextLevel(nodes, at, depth, reverse);
             if (d < 0) {
                 return;
             }
-            at[d] += reverse ? -1 : 1;
             node = child(nodes[d], at[d]);
             for (d++; d < depth; d++) {
                 nodes[d] = node;
@@ -197,6 +214,23 @@ final class ZSetTree {
             }
             i = reverse ? node.n - 1 : 0;
         }
+    }
+
+    /**
+     * One step of a walk from a leaf to the next: up the path {@code nodes}/{@code at} (an inner
+     * node a level, the child index taken) to the deepest level with a child further on, which it takes.
+     *
+     * @return that level, or -1 if the walk is past the tree's end
+     */
+    static int nextLevel(ZSetNode[] nodes, int[] at, int depth, boolean reverse) {
+        int d = depth - 1;
+        while (d >= 0 && (reverse ? at[d] == 0 : at[d] == nodes[d].n - 1)) {
+            d--;
+        }
+        if (d >= 0) {
+            at[d] += reverse ? -1 : 1;
+        }
+        return d;
     }
 
     /** Adds the entry (s, m), which must be absent. */
