@@ -11,6 +11,7 @@
 #   ignored by queue, their requests count both commands. lrange10: LRANGE small 0 -1 of a list of
 #   10 elements of the cell's size (a small list, as recent-items lists are).
 # ROUNDS (3) rounds per cell, the servers' order rotating; the median of each column is printed last.
+# PORTS_FROM=n gives the servers ports n, n+1, n+2 instead of free ones.
 # BASE=/other/checkout adds that checkout's built server as a third column (before/after a change).
 # OURS_FLAGS / BASE_FLAGS are extra `serve` flags for each (e.g. BASE=. BASE_FLAGS='--busy-poll 0').
 # Needs redis-server, redis-benchmark and a built colossal-server (./colossal build).
@@ -27,18 +28,21 @@ done
 work=$(mktemp -d)
 PIDS=(); PORTS=(); NAMES=()
 trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+next_port=${PORTS_FROM:-}
+free_port() { # sets port: PORTS_FROM=n gives n, n+1, n+2 (a machine shared by agreed port ranges), else any free one
+  if [ -n "$next_port" ]; then port=$next_port; next_port=$((next_port + 1)); return; fi
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'); }
 serve() { # name root flags
   local port jar="$2/colossal-server/target/colossal-server.jar"
   [ -f "$jar" ] || { echo "server-cost: $jar missing; run ./colossal build there" >&2; exit 1; }
-  port=$(free_port); mkdir -p "$work/$1"
+  free_port; mkdir -p "$work/$1"
   "$JAVA" -cp "$jar:$2/colossal-server/target/lib/*" dev.colossal.cli.Main serve --port "$port" --http-port -1 \
     --data "$work/$1" $3 >"$work/$1.log" 2>&1 &
   PIDS+=($!); PORTS+=("$port"); NAMES+=("$1")
 }
 serve colossal "$ROOT" "${OURS_FLAGS:-}"
 [ -n "${BASE:-}" ] && serve base "$BASE" "${BASE_FLAGS:-}"
-port=$(free_port)
+free_port
 redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 >/dev/null 2>&1 &
 PIDS+=($!); PORTS+=("$port"); NAMES+=(redis-server)
 n=${#PIDS[@]}
