@@ -22,15 +22,8 @@ if [ ! -d "$src/tests" ]; then
     || { echo "could not download php-redis's source from deb.debian.org" >&2; exit 2; }
   tar -xf "$work/php-redis.orig.tar.xz" -C "$work"
 fi
-data=$work/data-$port; rm -rf "$data"; mkdir -p "$data"
-if [ "$server" = redis ]; then
-  redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 --dir "$data" >"$data.log" 2>&1 & pid=$!
-else
-  export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}; export PATH=$JAVA_HOME/bin:$PATH
-  java -cp "$server/colossal-server/target/colossal-server.jar:$server/colossal-server/target/lib/*" \
-    dev.colossal.cli.Main serve --port "$port" --http-port -1 --data "$data" >"$data.log" 2>&1 & pid=$!
-fi
-for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.2; done
+. "$(dirname "$0")/start-server.sh"
+start_server "$server" "$port" "$work/data-$port" || exit 2
 out=$work/out-$port.txt
 # TEST_PHP_ARGS: the session tests start PHP processes; with it set they load the installed php.ini
 # (which loads redis) instead of --no-php-ini with extensions Debian does not have (igbinary, msgpack).

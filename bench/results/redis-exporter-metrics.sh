@@ -17,15 +17,8 @@ if [ ! -x "$exe" ]; then
   (cd "$(go env GOMODCACHE)/github.com/oliver006/redis_exporter@v1.62.0" && GOSUMDB=off GOFLAGS=-mod=mod go build -o "$exe" .) \
     || { echo "could not build redis_exporter" >&2; exit 2; }
 fi
-data=$work/data-$port; rm -rf "$data"; mkdir -p "$data"
-if [ "$server" = redis ]; then
-  redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 --dir "$data" >"$data.log" 2>&1 & pid=$!
-else
-  export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}; export PATH=$JAVA_HOME/bin:$PATH
-  java -cp "$server/colossal-server/target/colossal-server.jar:$server/colossal-server/target/lib/*" \
-    dev.colossal.cli.Main serve --port "$port" --http-port -1 --data "$data" >"$data.log" 2>&1 & pid=$!
-fi
-for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.2; done
+. "$(dirname "$0")/start-server.sh"
+start_server "$server" "$port" "$work/data-$port" || exit 2
 redis-cli -p "$port" set k v >/dev/null
 web=$((port + 10000))
 "$exe" --redis.addr "redis://127.0.0.1:$port" --web.listen-address "127.0.0.1:$web" >"$work/exporter-$port.log" 2>&1 & epid=$!

@@ -78,14 +78,7 @@ puts "redis_info: #{Sidekiq.redis_info.slice('uptime_in_days', 'connected_client
 Process.kill("TERM", pid); Process.wait(pid)
 puts "processes after stop=#{Sidekiq::ProcessSet.new.size}"
 RUBY
-data=$work/data-$port; rm -rf "$data"; mkdir -p "$data"
-if [ "$server" = redis ]; then
-  redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 --dir "$data" >"$data.log" 2>&1 & pid=$!
-else
-  export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}; export PATH=$JAVA_HOME/bin:$PATH
-  java -cp "$server/colossal-server/target/colossal-server.jar:$server/colossal-server/target/lib/*" \
-    dev.colossal.cli.Main serve --port "$port" --http-port -1 --data "$data" >"$data.log" 2>&1 & pid=$!
-fi
-for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.2; done
+. "$(dirname "$0")/start-server.sh"
+start_server "$server" "$port" "$work/data-$port" || exit 2
 (cd "$work" && REDIS_URL=redis://127.0.0.1:$port/0 timeout 120 ruby drive.rb 2>&1 | grep -v "will always return an Integer")
 kill "$pid"; wait "$pid" 2>/dev/null
