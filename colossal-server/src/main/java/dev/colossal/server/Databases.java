@@ -370,9 +370,12 @@ final class Databases implements AutoCloseable {
     }
 
     private long sum(ToLongFunction<MapStore> of) {
+        // by index, not by iterator: the event loops take usedBytes every 100 ms (INFO's peak), and
+        // their hot requests allocate nothing (ServerAllocationTest)
+        List<MapStore> maps = open;
         long n = 0;
-        for (MapStore m : open) {
-            n += of.applyAsLong(m);
+        for (int i = 0; i < maps.size(); i++) {
+            n += of.applyAsLong(maps.get(i));
         }
         return n;
     }
