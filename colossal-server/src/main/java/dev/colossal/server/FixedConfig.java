@@ -7,7 +7,9 @@ import java.util.Map;
  * Redis 7.0 parameters this server has no setting for, each with the value that says what it does
  * instead. CONFIG GET answers them, as test fixtures, dashboards and admin tools read them; CONFIG
  * SET to that value is OK (fixtures set {@code appendfsync} or {@code hz} to what they already are),
- * and to any other value is refused with the reason. Parameters whose Redis meaning has no
+ * and to any other value is refused with the reason, but for those Redis sets at start only
+ * ({@link RedisConfigNames#immutable}: daemonize, logfile, cluster-enabled, ...), which CONFIG SET
+ * refuses with Redis's own error whatever the value. Parameters whose Redis meaning has no
  * counterpart here at all (active defragmentation, lazy freeing, I/O threads, the allocator) are
  * left out: CONFIG GET gives nothing for them, which tells a tool the truth.
  */
