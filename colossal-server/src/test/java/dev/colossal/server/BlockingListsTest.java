@@ -171,8 +171,11 @@ class BlockingListsTest {
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port());
              Jedis popper = new Jedis("127.0.0.1", s.port()); Jedis mover = new Jedis("127.0.0.1", s.port());
              Wire multi = new Wire(s.port())) {
+            // one at a time: the order they block in is the order they are served
             Future<List<String>> popped = pool.submit(() -> popper.brpop(0, "q"));
+            eventually(() -> blocked(j) == 1, "BRPOP to block");
             Future<String> moved = pool.submit(() -> mover.brpoplpush("q", "out", 0));
+            eventually(() -> blocked(j) == 2, "BRPOPLPUSH to block");
             multi.send(Wire.encode("BLMPOP", "0", "1", "q", "LEFT"));
             eventually(() -> blocked(j) == 3, "the three to block");
             j.zadd("q", 1, "a");   // a ZADD wakes the key's waiters: a list's waiters are not served
