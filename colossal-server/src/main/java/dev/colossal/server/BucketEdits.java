@@ -28,7 +28,17 @@ final class BucketEdits {
             return out;
         }
         added[0] = true;
-        int count = c.count();
+        return append(bucket, c.count(), field, value);
+    }
+
+    /** @return the bucket's bytes with {@code field} added last, or null if it has the field already */
+    static byte[] add(byte[] bucket, byte[] field, byte[] value) {
+        HashCursor c = new HashCursor(bucket, HashBuckets.BUCKET_PAIRS_OFFSET);
+        return c.find(field) ? null : append(bucket, c.count(), field, value);
+    }
+
+    /** @return the bucket's bytes, of {@code count} pairs, with one more pair last */
+    private static byte[] append(byte[] bucket, int count, byte[] field, byte[] value) {
         int pairsAt = COUNT_AT + HashLayout.varintLength(count);
         long pair = HashLayout.varintLength(field.length) + (long) field.length + HashLayout.varintLength(value.length) + value.length;
         byte[] out = allocate(bucket.length - (pairsAt - COUNT_AT) + HashLayout.varintLength(count + 1) + pair);

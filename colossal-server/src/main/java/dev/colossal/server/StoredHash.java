@@ -228,6 +228,18 @@ final class StoredHash implements HashWrites {
         return added[0];
     }
 
+    /** Adds {@code field} unless the hash has it: one look into its bucket, and no write when it is there. */
+    boolean add(byte[] field, byte[] value) {
+        long b = indexOf(field);
+        byte[] with = BucketEdits.add(stored(b), field, value);
+        if (with == null) {
+            return false;
+        }
+        read.put(b, with);
+        change(b, 1);
+        return true;
+    }
+
     @Override
     public boolean remove(byte[] field) {
         long b = indexOf(field);

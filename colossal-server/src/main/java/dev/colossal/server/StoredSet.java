@@ -56,10 +56,7 @@ final class StoredSet implements SetWrites {
     public int addAll(byte[][] a, int from, int to) {
         int added = 0;
         for (int i = from; i < to; i++) {
-            if (!contains(a[i])) {
-                h.put(a[i], StoredHash.NO_VALUE);
-                added++;
-            }
+            added += h.add(a[i], StoredHash.NO_VALUE) ? 1 : 0;
         }
         return added;
     }
