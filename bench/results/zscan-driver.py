@@ -4,6 +4,8 @@
   zscan-driver.py fill PORT KEY N          ZADD KEY i member:i for i < N, 1000 a command, pipelined
   zscan-driver.py zscan PORT KEY COUNT [MAX]  ZSCAN KEY from 0 until the cursor is 0 (or MAX calls);
                                            prints calls, members, seconds
+  zscan-driver.py zscanw PORT KEY COUNT [MAX] the same with a ZADD of a new member before each
+                                           call after the first (the set written between steps)
 """
 import socket
 import sys
@@ -59,12 +61,15 @@ def fill(port, key, n):
         c.reply()
 
 
-def zscan(port, key, count, most):
+def zscan(port, key, count, most, writes=False):
     c = Conn(port)
     cursor = b"0"
     calls = members = 0
     t0 = time.monotonic()
     while True:
+        if writes and calls > 0:
+            c.send("ZADD", key, calls, "written:%d" % calls)
+            c.reply()
         c.send("ZSCAN", key, cursor, "COUNT", count)
         cursor, found = c.reply()
         calls += 1
@@ -79,4 +84,4 @@ if __name__ == "__main__":
     if cmd == "fill":
         fill(port, key, int(sys.argv[4]))
     else:
-        zscan(port, key, int(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) > 5 else 0)
+        zscan(port, key, int(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) > 5 else 0, cmd == "zscanw")

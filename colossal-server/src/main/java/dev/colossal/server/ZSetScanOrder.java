@@ -63,34 +63,59 @@ final class ZSetScanOrder {
         if (total[0] > Integer.MAX_VALUE - 16) {
             throw new ReplyException("ERR ZSCAN of a sorted set whose members pass 2 GiB is not supported here");
         }
-        long[] sorted = place.clone();
-        Arrays.sort(sorted);
-        // Each member's slot: the first of its place's run not yet taken (two members share a place
-        // once in about 2^62 / n^2 sets, so the probe is nearly always one step)
-        int[] slotOf = new int[n];
-        boolean[] taken = new boolean[n];
-        int[] lengthAt = new int[n];
-        for (int i = 0; i < n; i++) {
-            int slot = firstAtOrAfter(sorted, n, place[i]);
-            while (taken[slot]) {
-                slot++;
-            }
-            taken[slot] = true;
-            slotOf[i] = slot;
-            lengthAt[slot] = member[i].length;
-        }
+        int[] order = byPlace(place);
+        long[] sorted = new long[n];
+        double[] scores = new double[n];
         int[] starts = new int[n + 1];
         for (int j = 0; j < n; j++) {
-            starts[j + 1] = starts[j] + lengthAt[j];
+            int i = order[j];
+            sorted[j] = place[i];
+            scores[j] = score[i];
+            starts[j + 1] = starts[j] + member[i].length;
         }
         byte[] bytes = new byte[starts[n]];
-        double[] scores = new double[n];
-        for (int i = 0; i < n; i++) {
-            int slot = slotOf[i];
-            System.arraycopy(member[i], 0, bytes, starts[slot], member[i].length);
-            scores[slot] = score[i];
+        for (int j = 0; j < n; j++) {
+            byte[] m = member[order[j]];
+            System.arraycopy(m, 0, bytes, starts[j], m.length);
         }
         return new ZSetScanOrder(key.clone(), z.id(), z.next(), sorted, scores, starts, bytes);
+    }
+
+    /**
+     * @return the positions of {@code place} in ascending order of their places
+     */
+    static int[] byPlace(long[] place) {
+        int n = place.length;
+        // A primitive sort of each place's high bits with its position in the low bits (a sort of
+        // positions by a comparator would box them; a binary search of each place in a sorted copy
+        // costs a cache miss a step), then each run that shares its high bits sorted again by the
+        // low bits, with the position again: both fit a long, as a position takes at most 31 bits
+        int shift = 64 - Long.numberOfLeadingZeros(Math.max(1, n - 1));
+        long mask = (1L << shift) - 1;
+        long[] keyed = new long[n];
+        for (int i = 0; i < n; i++) {
+            keyed[i] = (place[i] >>> shift) << shift | i;
+        }
+        Arrays.sort(keyed);
+        int[] order = new int[n];
+        for (int from = 0, to; from < n; from = to) {
+            long high = keyed[from] >>> shift;
+            to = from + 1;
+            while (to < n && keyed[to] >>> shift == high) {
+                to++;
+            }
+            if (to - from > 1) {
+                for (int j = from; j < to; j++) {
+                    int i = (int) (keyed[j] & mask);
+                    keyed[j] = (place[i] & mask) << shift | i;
+                }
+                Arrays.sort(keyed, from, to);
+            }
+            for (int j = from; j < to; j++) {
+                order[j] = (int) (keyed[j] & mask);
+            }
+        }
+        return order;
     }
 
     /** @return whether this is the state {@code z}, under {@code key}, is in now */
@@ -110,7 +135,17 @@ final class ZSetScanOrder {
 
     /** @return the position of the first member whose place is at or past {@code place} (signed), {@link #size} if none */
     int firstAtOrAfter(long place) {
-        return firstAtOrAfter(places, places.length, place);
+        int lo = 0;
+        int hi = places.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (places[mid] < place) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /** @return the place of the member at {@code i} */
@@ -126,19 +161,5 @@ final class ZSetScanOrder {
     /** @return a copy of the member at {@code i} */
     byte[] member(int i) {
         return Arrays.copyOfRange(members, starts[i], starts[i + 1]);
-    }
-
-    private static int firstAtOrAfter(long[] sorted, int n, long place) {
-        int lo = 0;
-        int hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] < place) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 }

@@ -109,6 +109,30 @@ class ZSetSamplingTest {
     }
 
     @Test
+    void scanOrderSortsPlacesThatShareTheirHighBitsOrRepeat() {
+        SplittableRandom random = new SplittableRandom(7);
+        for (int n : new int[] {1, 2, 3, 1000, 70_000}) {
+            long[] place = new long[n];
+            for (int i = 0; i < n; i++) {
+                // three kinds: spread over 62 bits, differing in the low 16 bits only, and repeated
+                place[i] = switch (i % 3) {
+                    case 0 -> 1 + random.nextLong(1L << 62);
+                    case 1 -> (5L << 40) + random.nextInt(1 << 16);
+                    default -> 12345;
+                };
+            }
+            int[] order = ZSetScanOrder.byPlace(place);
+            assertEquals(n, order.length);
+            boolean[] seen = new boolean[n];
+            for (int j = 0; j < n; j++) {
+                assertTrue(!seen[order[j]], "position twice: " + order[j]);
+                seen[order[j]] = true;
+                assertTrue(j == 0 || place[order[j - 1]] <= place[order[j]], "out of order at " + j + " of " + n);
+            }
+        }
+    }
+
+    @Test
     void zscanOfAnUnchangedBigSetMatchesAndEndsAtZero() throws Exception {
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
             Map<String, Double> all = new HashMap<>();
