@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
@@ -22,10 +23,10 @@ import java.util.concurrent.ThreadLocalRandom;
 final class SortedSetSampling {
 
     /**
-     * A count below the set's size over this is answered by walks to random ranks (a leaf read
-     * each); a larger one reads the whole set once, which reads each leaf once.
+     * A count of at most the set's size over this (a 32nd of the set) is answered by walks to random
+     * ranks, a descent and a leaf read each; a larger one reads the whole set once, each leaf once.
      */
-    private static final long WALKS_BELOW = 32;
+    private static final long SET_SIZE_PER_WALK = 32;
 
     /** Entries ZRANDMEMBER picked: member {@code i} scores {@code scores[i]}. */
     private record Picked(double[] scores, byte[][] members) {
@@ -120,7 +121,6 @@ final class SortedSetSampling {
     /**
      * The members ZRANDMEMBER {@code count} (not 0) answers of a big set: all from the highest for
      * a count that covers the set, else random ranks, distinct for a positive count.
-     *
      */
     private static Picked picks(StoredZSet z, long count) {
         long n = z.count();
@@ -128,7 +128,7 @@ final class SortedSetSampling {
             return entries(z, n - 1, true, (int) n);
         }
         long k = Math.abs(count);
-        if (k * WALKS_BELOW > n) {
+        if (k * SET_SIZE_PER_WALK > n) {
             Picked all = entries(z, 0, false, (int) n);
             int[] at = count < 0 ? RandomPicks.repeated((int) n, (int) k) : RandomPicks.distinct((int) n, (int) k);
             return all.at(at);
@@ -176,7 +176,7 @@ final class SortedSetSampling {
      */
     private static long[] distinctRanks(long n, int k) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        java.util.HashSet<Long> chosen = new java.util.HashSet<>(k * 2);
+        HashSet<Long> chosen = new HashSet<>(k * 2);
         long[] ranks = new long[k];
         int filled = 0;
         for (long j = n - k; j < n; j++) {
