@@ -70,7 +70,12 @@ final class SortedSetSampling {
             }))) {
                 return;
             }
-            ZSetValue z = ZSetValue.of(SortedSetCommands.cursor(store, a[1], e));
+            KeyValueStore.Entry now = SortedSetCommands.small(store, a[1], e);
+            if (now == null) { // a big set deleted since the look above
+                r.nullBulk();
+                return;
+            }
+            ZSetValue z = ZSetValue.of(SortedSetCommands.cursor(store, a[1], now));
             r.bulk(z.member(ThreadLocalRandom.current().nextInt(z.size())));
             return;
         }
