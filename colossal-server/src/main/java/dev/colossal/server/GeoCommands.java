@@ -3,6 +3,7 @@ package dev.colossal.server;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -151,20 +152,37 @@ final class GeoCommands {
         return z != null && z.find(member) ? GeoHash.decode(z.score()) : null;
     }
 
-    private ZSetCursor read(Client c, byte[] key) {
-        KeyValueStore.Entry e = SortedSetCommands.zset(ctx.db(c), key);
-        return SortedSetCommands.cursor(ctx.db(c), key, e);
+    /**
+     * @return the scores of {@code a[from..]} in the sorted set under {@code key}, null where absent
+     *     (all null for a missing key): a big set looks each up in its member tree, O(log n) each,
+     *     rather than being read whole for a few members
+     */
+    private Double[] scores(Client c, byte[] key, byte[][] a, int from) {
+        KeyValueStore store = ctx.db(c);
+        KeyValueStore.Entry e = SortedSetCommands.zset(store, key);
+        Double[] out = new Double[a.length - from];
+        if (SortedSetCommands.big(store, key, e, z -> {
+            for (int i = from; i < a.length; i++) {
+                out[i - from] = z.scoreOf(a[i]);
+            }
+        })) {
+            return out;
+        }
+        ZSetCursor z = SortedSetCommands.cursor(store, key, SortedSetCommands.small(store, key, e));
+        for (int i = from; i < a.length; i++) {
+            out[i - from] = z != null && z.find(a[i]) ? z.score() : null;
+        }
+        return out;
     }
 
     private void geopos(Client c, byte[][] a, Reply r) {
-        ZSetCursor z = read(c, a[1]);
-        r.array(a.length - 2);
-        for (int i = 2; i < a.length; i++) {
-            double[] xy = positionOf(z, a[i]);
-            if (xy == null) {
+        Double[] scores = scores(c, a[1], a, 2);
+        r.array(scores.length);
+        for (Double s : scores) {
+            if (s == null) {
                 r.nullArray();
             } else {
-                position(r, xy);
+                position(r, GeoHash.decode(s));
             }
         }
     }
@@ -177,24 +195,24 @@ final class GeoCommands {
             r.error(Errors.SYNTAX);
             return;
         }
-        ZSetCursor z = read(c, a[1]);
-        double[] p1 = positionOf(z, a[2]);
-        double[] p2 = p1 == null ? null : positionOf(z, a[3]);
-        if (p2 == null) {
+        Double[] scores = scores(c, a[1], Arrays.copyOf(a, 4), 2);
+        if (scores[0] == null || scores[1] == null) {
             r.nullBulk();
             return;
         }
+        double[] p1 = GeoHash.decode(scores[0]);
+        double[] p2 = GeoHash.decode(scores[1]);
         distance(r, GeoShape.shownDistance(p1[0], p1[1], p2[0], p2[1]) / toMeters);
     }
 
     private void geohash(Client c, byte[][] a, Reply r) {
-        ZSetCursor z = read(c, a[1]);
-        r.array(a.length - 2);
-        for (int i = 2; i < a.length; i++) {
-            if (z != null && z.find(a[i])) {
-                r.bulk(GeoHash.standard(z.score()));
-            } else {
+        Double[] scores = scores(c, a[1], a, 2);
+        r.array(scores.length);
+        for (Double s : scores) {
+            if (s == null) {
                 r.nullBulk();
+            } else {
+                r.bulk(GeoHash.standard(s));
             }
         }
     }

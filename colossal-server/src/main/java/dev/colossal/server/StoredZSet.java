@@ -207,6 +207,19 @@ final class StoredZSet implements ZSetWrites {
         return changed;
     }
 
+    /** @return the set's collection id: a new one for each set stored (and each {@link #rebuild}) */
+    long id() {
+        return id;
+    }
+
+    /**
+     * @return the position the next changed write's first node takes: it grows with every changed
+     *     write, so with {@link #id} it names one state of the set's members and scores
+     */
+    long next() {
+        return next;
+    }
+
     /** @return the score of {@code member}, or null */
     Double scoreOf(byte[] member) {
         return inPlace() ? memberReads.scoreOf(member) : byMember.scoreOf(member);

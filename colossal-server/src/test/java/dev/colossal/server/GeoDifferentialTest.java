@@ -33,6 +33,15 @@ class GeoDifferentialTest {
         }
     }
 
+    /** The same with {@code zset-max-listpack-entries 4}: sets past four points are trees, whose GEOPOS, GEODIST and GEOHASH look members up. */
+    @Test
+    void randomGeoCommandsOnBigSetsGetTheSameRepliesAsRedis() throws Exception {
+        try (SideBySide both = new SideBySide(ServerConfig.defaults().withDataDir(dir).withPorts(0, -1))) {
+            both.run(Long.getLong("colossal.geoSeeds", 3), 1500, List.<String[]>of(new String[] {"SET", "str", "x"},
+                    new String[] {"CONFIG", "SET", "zset-max-listpack-entries", "4"}), GeoDifferentialTest::command);
+        }
+    }
+
     private static List<String[]> command(SplittableRandom r) {
         String k = pick(r, KEYS);
         String m = member(r);
