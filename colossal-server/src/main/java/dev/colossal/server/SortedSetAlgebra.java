@@ -8,13 +8,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * ZUNION, ZINTER, ZDIFF, their STORE forms and ZINTERCARD, as Redis's
  * {@code zunionInterDiffGenericCommand}: sources checked for their type before the options are
  * read, an intersection walked from the smallest source (so that scores add up in Redis's order),
  * a weighted score that is NaN ({@code inf * 0}) counted as 0, and so is a sum of {@code inf} and
- * {@code -inf}. Every key the command names is locked for the whole command.
+ * {@code -inf}. Every key the command names is locked for the whole command. A big input is read
+ * whole only when all its members are needed (see {@link Source}).
  */
 final class SortedSetAlgebra {
 
@@ -43,41 +46,91 @@ final class SortedSetAlgebra {
         t.add("zdiffstore", -4, w, 1, 1, 1, (c, a, r) -> run(c, a, r, DIFF, true, false));
     }
 
-    /** One input: its set (null for a missing key) and its weight. */
+    /**
+     * One input: its size, its weight, and its members' scores, read whole or looked up one by one.
+     * A big set or sorted set is read whole only where every member is needed (a union, the
+     * smallest source of an intersection, the first of a difference); the others answer look-ups in
+     * place, so ZINTER of ten members and a million costs ten look-ups, not a read of the million.
+     */
     private static final class Source {
-        final ZSetValue set;
+        static final Source MISSING = new Source(null);
+
+        final long size;
+        private final Supplier<ZSetValue> whole;
+        private final Function<byte[], Double> lookup;
+        private ZSetValue set;
         double weight = 1;
 
+        /** A source read already: a small value, or nothing (a missing key). */
         Source(ZSetValue set) {
+            this.size = set == null ? 0 : set.size();
             this.set = set;
+            this.whole = null;
+            this.lookup = null;
         }
 
-        int size() {
-            return set == null ? 0 : set.size();
+        /** A big source: {@code size} members, read by {@code whole} if all are needed. */
+        Source(long size, Supplier<ZSetValue> whole, Function<byte[], Double> lookup) {
+            this.size = size;
+            this.whole = whole;
+            this.lookup = lookup;
+        }
+
+        /** @return every member, in (score, member) order; null for a missing key */
+        ZSetValue set() {
+            if (set == null && whole != null) {
+                set = whole.get();
+            }
+            return set;
+        }
+
+        /** @return the score of {@code member}, or null if the source has no such member */
+        Double scoreOf(byte[] member) {
+            if (lookup != null) {
+                return lookup.apply(member);
+            }
+            return set == null ? null : set.scoreOf(member);
         }
     }
 
     /**
-     * @return the sorted set under {@code key}, null if absent; a plain set reads as one whose members
-     *     all score 1, as Redis reads it here
+     * @return the input under {@code key} (the caller holds its lock), {@link Source#MISSING} if
+     *     absent; a plain set reads as one whose members all score 1, as Redis reads it here
      * @throws ReplyException WRONGTYPE for another type
      */
-    private static ZSetValue operand(KeyValueStore db, byte[] key) {
+    private static Source source(KeyValueStore db, byte[] key) {
         KeyValueStore.Entry e = db.get(key);
         if (e == null) {
-            return null;
+            return Source.MISSING;
         }
         if (e.type() == StoredValue.ZSET) {
-            return ZSetValue.of(SortedSetCommands.cursor(db, key, e));
+            if (ZSetTreeLayout.isTree(e)) {
+                StoredZSet z = StoredZSet.view(db, key, e);
+                return new Source(z.count(), () -> ZSetValue.of(SortedSetCommands.cursor(db, key, e)), z::scoreOf);
+            }
+            return new Source(ZSetValue.of(new ZSetCursor(e)));
         }
         if (e.type() != StoredValue.SET) {
             throw new ReplyException(Errors.WRONGTYPE);
         }
-        byte[][] members = SetCommands.members(db, key, e).toArray(byte[][]::new);
-        Arrays.sort(members, Arrays::compareUnsigned); // (score, member) order, every score being 1
-        double[] ones = new double[members.length];
+        if (HashBuckets.isBucketed(e)) {
+            long[] count = new long[1];
+            SetCommands.bucketed(db, key, e, s -> count[0] = s.count());
+            return new Source(count[0], () -> allScoringOne(SetCommands.members(db, key, e)),
+                    m -> StoredHash.find(db, key, e, m) != null ? ONE : null);
+        }
+        return new Source(allScoringOne(SetCommands.members(db, key, e)));
+    }
+
+    private static final Double ONE = 1.0;
+
+    /** @return {@code members} as a sorted set whose scores are all 1: in member order, as Redis sorts them */
+    private static ZSetValue allScoringOne(List<byte[]> members) {
+        byte[][] sorted = members.toArray(byte[][]::new);
+        Arrays.sort(sorted, Arrays::compareUnsigned);
+        double[] ones = new double[sorted.length];
         Arrays.fill(ones, 1);
-        return ZSetValue.built(ones, members, members.length);
+        return ZSetValue.built(ones, sorted, sorted.length);
     }
 
     private void run(Client c, byte[][] a, Reply r, int op, boolean store, boolean cardinality) {
@@ -107,7 +160,7 @@ final class SortedSetAlgebra {
         try {
             Source[] src = new Source[n];
             for (int i = 0; i < n; i++) {
-                src[i] = new Source(operand(db, a[numKeysAt + 1 + i]));
+                src[i] = source(db, a[numKeysAt + 1 + i]);
             }
             int aggregate = SUM;
             boolean withScores = false;
@@ -149,7 +202,7 @@ final class SortedSetAlgebra {
             }
             if (op != DIFF) {
                 // Redis's qsort by size (a merge sort in glibc, so ties keep their order)
-                Arrays.sort(src, (x, y) -> Integer.compare(x.size(), y.size()));
+                Arrays.sort(src, (x, y) -> Long.compare(x.size, y.size));
             }
             List<byte[]> members = new ArrayList<>();
             List<Double> scores = new ArrayList<>();
@@ -222,16 +275,16 @@ final class SortedSetAlgebra {
     /** @return how many members every source has (at most {@code limit} if it is not 0) */
     private static long inter(Source[] src, int how, List<byte[]> members, List<Double> scores, boolean cardinality,
                               long limit) {
-        if (src[0].size() == 0) {
+        if (src[0].size == 0) {
             return 0;
         }
         long count = 0;
-        ZSetValue first = src[0].set;
+        ZSetValue first = src[0].set();
         for (int i = 0; i < first.size(); i++) {
             double score = weighted(first.score(i), src[0].weight);
             int j = 1;
             for (; j < src.length; j++) {
-                Double other = src[j].set.scoreOf(first.member(i));
+                Double other = src[j].scoreOf(first.member(i));
                 if (other == null) {
                     break;
                 }
@@ -256,11 +309,12 @@ final class SortedSetAlgebra {
     private static void union(Source[] src, int how, List<byte[]> members, List<Double> scores) {
         Map<ByteBuffer, double[]> acc = new LinkedHashMap<>();
         for (Source s : src) {
-            for (int i = 0; i < s.size(); i++) {
-                double score = weighted(s.set.score(i), s.weight);
-                double[] existing = acc.get(ByteBuffer.wrap(s.set.member(i)));
+            ZSetValue set = s.set();
+            for (int i = 0; i < s.size; i++) {
+                double score = weighted(set.score(i), s.weight);
+                double[] existing = acc.get(ByteBuffer.wrap(set.member(i)));
                 if (existing == null) {
-                    acc.put(ByteBuffer.wrap(s.set.member(i)), new double[] {score});
+                    acc.put(ByteBuffer.wrap(set.member(i)), new double[] {score});
                 } else {
                     existing[0] = aggregate(existing[0], score, how);
                 }
@@ -273,15 +327,16 @@ final class SortedSetAlgebra {
     }
 
     private static void diff(Source[] src, List<byte[]> members, List<Double> scores) {
-        for (int i = 0; i < src[0].size(); i++) {
-            byte[] m = src[0].set.member(i);
+        ZSetValue first = src[0].set();
+        for (int i = 0; i < src[0].size; i++) {
+            byte[] m = first.member(i);
             boolean elsewhere = false;
             for (int j = 1; j < src.length && !elsewhere; j++) {
-                elsewhere = src[j].set != null && src[j].set.scoreOf(m) != null;
+                elsewhere = src[j].scoreOf(m) != null;
             }
             if (!elsewhere) {
                 members.add(m);
-                scores.add(src[0].set.score(i));
+                scores.add(first.score(i));
             }
         }
     }
