@@ -432,10 +432,13 @@ final class StringCommands {
             for (int i = 0; i < keys.length; i++) {
                 segments[i] = MemorySegment.ofArray(keys[i]);
             }
+            boolean[] overwritten = overwrittenLater(keys);
             // Each set reads the key's slot and old entry first: read a batch's ahead together, as MGET does.
             for (int i = 0; i < keys.length; ) {
                 for (int end = store.prefetch(segments, i); i < end; i++) {
-                    store.set(keys[i], a[2 * i + 2], StoredValue.NO_EXPIRY);
+                    if (overwritten == null || !overwritten[i]) {
+                        store.set(keys[i], a[2 * i + 2], StoredValue.NO_EXPIRY);
+                    }
                 }
             }
             if (ctx.events.wanted(KeyspaceEvents.STRING)) {
@@ -447,6 +450,38 @@ final class StringCommands {
         } finally {
             unlockAll(ls);
         }
+    }
+
+    private static final int DEDUPLICATED_PAIRS = 16;
+
+    /**
+     * The keys of an MSET that a later pair of the same MSET sets again, or null if none: their
+     * values are replaced before anyone can read them (every key is locked), so they are not written
+     * at all. redis-benchmark's MSET names one key ten times, which cost ten map writes. Looked for
+     * in MSETs of up to {@link #DEDUPLICATED_PAIRS} pairs only: the pairwise look is cheap there, and
+     * a longer MSET with repeats is rare enough not to pay for a map of its keys.
+     */
+    private static boolean[] overwrittenLater(byte[][] keys) {
+        if (keys.length > DEDUPLICATED_PAIRS) {
+            return null;
+        }
+        int[] hashes = new int[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            hashes[i] = Arrays.hashCode(keys[i]);
+        }
+        boolean[] overwritten = null;
+        for (int i = 0; i < keys.length - 1; i++) {
+            for (int j = i + 1; j < keys.length; j++) {
+                if (hashes[i] == hashes[j] && Arrays.equals(keys[i], keys[j])) {
+                    if (overwritten == null) {
+                        overwritten = new boolean[keys.length];
+                    }
+                    overwritten[i] = true;
+                    break;
+                }
+            }
+        }
+        return overwritten;
     }
 
     private void msetnx(Client c, byte[][] a, Reply r) {
