@@ -47,6 +47,24 @@ final class SegmentHeap {
     private long checkedBumpEnd = -1;
     /** Links of a chunk list followed before it is taken for a cycle. */
     private static final long MAX_CHUNK_LINKS = 1 << 20;
+    /** Runs one fill of the index walks at most: beyond, the segment goes on walking its lists. */
+    private static final int MAX_INDEXED_RUNS = 1 << 16;
+    /** Heap operations between a drop of the index and its next fill, at least. */
+    private static final long MIN_OPS_BEFORE_FILL = 64;
+
+    /**
+     * This process's copy of the segment's larger free runs (see {@link FreeRunIndex}), or null;
+     * set to null by the map's {@link FitBudget} (from any thread) when it takes the memory back.
+     */
+    private volatile FreeRunIndex fit;
+    /** Runs of the index this process last filled, or -1 once it knows the index is gone. */
+    private long fitRuns = -1;
+    /** Heap operations to wait before the index may be filled again: a fill walks every list. */
+    private long opsBeforeFill;
+    /** The segment's version this process left at its last unlock: any other at the next lock means another wrote. */
+    private long leftVersion = -1;
+    /** Blocks a split must leave at least, unless it leaves none: room for a run header. */
+    private final long minRest;
 
     /** What the segment runs before the heap grows: true if it rebuilt the free lists (see {@link #allocate}). */
     private final BooleanSupplier defragment;
@@ -67,6 +85,173 @@ final class SegmentHeap {
         this.shift = file.blockShift;
         this.blockBytes = 1L << shift;
         this.chunkHeader = HeapLayout.chunkHeaderBytes(shift);
+        this.minRest = (HeapLayout.MIN_BYTES + blockBytes - 1) >>> shift;
+    }
+
+    /**
+     * Called as a write begins, with the segment's version before it: anything but the version
+     * this process left means another process (or another open of the file) wrote, so the index
+     * no longer matches the lists.
+     */
+    void lockedAt(long version) {
+        if (version != leftVersion) {
+            forget();
+        }
+    }
+
+    /** Called as a write ends, with the version it leaves. */
+    void unlockedAt(long version) {
+        leftVersion = version;
+    }
+
+    /**
+     * Drops the index, when the lists change beneath it (a rebuild, chunks given back, a failure
+     * half way through an operation) or it is found wrong; it is filled again only after as many
+     * heap operations as its fill walked runs, so a segment whose index keeps being dropped (two
+     * writing processes in turn) pays about one run header more a put, not a walk of every list.
+     */
+    void forget() {
+        FreeRunIndex f = fit;
+        if (f != null) {
+            fit = null;
+            file.fitBudget.release(f);
+        }
+        paceFill();
+    }
+
+    private void paceFill() {
+        if (fitRuns >= 0) {
+            opsBeforeFill = Math.max(MIN_OPS_BEFORE_FILL, fitRuns);
+            fitRuns = -1;
+        }
+    }
+
+    /** The index if this process holds one that matches the lists, else null. */
+    private FreeRunIndex index() {
+        FreeRunIndex f = fit;
+        if (f == null || f.evicted) {
+            paceFill();   // the budget took it for a hotter segment's
+            return null;
+        }
+        file.fitBudget.touch(f);
+        return f;
+    }
+
+    /** Lets go of an index the budget took back (any thread). */
+    private void evicted(FreeRunIndex index) {
+        if (fit == index) {
+            fit = null;
+        }
+    }
+
+    /**
+     * The index, filled by one walk of the lists of the non-exact classes if there is none and
+     * its time has come; null if it cannot be had (budget, too many runs, a run on a wrong list).
+     */
+    private FreeRunIndex indexForFit() {
+        FreeRunIndex f = index();
+        if (f != null || opsBeforeFill > 0) {
+            return f;
+        }
+        f = file.fitBudget.open(this::evicted, shift);
+        if (f == null) {
+            opsBeforeFill = MIN_OPS_BEFORE_FILL;
+            return null;
+        }
+        long walked = 0;
+        MemorySegment m = file.mem();
+        for (int c = SegmentLayout.EXACT_CLASSES; c < SegmentLayout.FREE_CLASSES; c++) {
+            long link = base + SegmentLayout.freeHead(c);
+            for (long run = Mem.getLong(m, link); run != 0; run = Mem.getLong(m, link)) {
+                m = checkRun(run);
+                long blocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
+                if (++walked > MAX_INDEXED_RUNS || SegmentLayout.freeClassOf(blocks) != c || !f.add(run, blocks, link)) {
+                    file.fitBudget.release(f);
+                    opsBeforeFill = Math.max(MIN_OPS_BEFORE_FILL, walked);
+                    return null;
+                }
+                link = run + HeapLayout.RUN_NEXT;
+            }
+        }
+        fit = f;
+        fitRuns = walked;
+        return f;
+    }
+
+    /**
+     * Whether run {@code id} of the index is in the file as the index has it: a free run of its
+     * blocks, pointed at by its link, which is its class's list head or the next-word of another
+     * run the index holds of that class. A run in a list always passes; anything else dropping the
+     * index instead of being written through keeps a stale index from damaging the file.
+     */
+    private boolean matches(FreeRunIndex f, int id) {
+        long run = f.pos(id);
+        long link = f.link(id);
+        long blocks = f.blocks(id);
+        if (run + HeapLayout.RUN.byteSize() > file.allocEnd() || link + Long.BYTES > file.allocEnd()) {
+            return false;
+        }
+        MemorySegment m = file.mem(Math.max(run + HeapLayout.RUN.byteSize(), link + Long.BYTES));
+        if (m.get(JAVA_INT, run + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC
+                || m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS) != blocks || Mem.getLong(m, link) != run) {
+            return false;
+        }
+        int c = SegmentLayout.freeClassOf(blocks);
+        if (link == base + SegmentLayout.freeHead(c)) {
+            return true;
+        }
+        int before = f.find(link - HeapLayout.RUN_NEXT);
+        return before >= 0 && SegmentLayout.freeClassOf(f.blocks(before)) == c;
+    }
+
+    /**
+     * Takes the smallest run of the index that fits {@code blocks} and has at most {@code most}
+     * blocks, writing the file as {@link #takeFit} does; 0 if none fits, -1 if the index proved
+     * wrong (it is then dropped).
+     */
+    private long takeIndexed(FreeRunIndex f, long blocks, long most) {
+        int id = f.fit(blocks, minRest, most);
+        if (id < 0) {
+            return 0;
+        }
+        if (!matches(f, id)) {
+            forget();
+            return -1;
+        }
+        long run = f.pos(id);
+        long link = f.link(id);
+        long runBlocks = f.blocks(id);
+        MemorySegment m = file.mem(run + HeapLayout.RUN.byteSize());
+        long next = m.get(JAVA_LONG, run + HeapLayout.RUN_NEXT);
+        Mem.setLong(m, link, next);
+        unlinked(f, id, next, link);
+        CrashPoints.reach(CrashPoints.RUN_UNLINKED);
+        if (runBlocks > blocks) {
+            free(run + (blocks << shift), runBlocks - blocks);
+        }
+        return run;
+    }
+
+    /** Unlinks run {@code id} of the index, which {@link #matches} the file, from its list. */
+    private void unlinkIndexed(FreeRunIndex f, int id) {
+        long run = f.pos(id);
+        long link = f.link(id);
+        long next = Mem.getLong(file.mem(run + HeapLayout.RUN.byteSize()), run + HeapLayout.RUN_NEXT);
+        Mem.setLong(file.mem(link + Long.BYTES), link, next);
+        unlinked(f, id, next, link);
+    }
+
+    /** Updates the index for run {@code id} unlinked from the file: {@code next} now hangs from {@code link}. */
+    private static void unlinked(FreeRunIndex f, int id, long next, long link) {
+        f.remove(id);
+        if (next != 0) {
+            f.relink(next, link);
+        }
+    }
+
+    /** Most blocks of a run of non-exact class {@code c}. */
+    private static long classEnd(int c) {
+        return c == SegmentLayout.FREE_CLASSES - 1 ? Long.MAX_VALUE : (1L << (c - SegmentLayout.EXACT_CLASSES + 6)) - 1;
     }
 
     /** Writes a chunk header at {@code pos} and makes the chunk the head of the segment's list. */
@@ -83,6 +268,18 @@ final class SegmentHeap {
      * chance to merge its free runs, when they are most of its heap) a new chunk.
      */
     long allocate(long blocks) throws IOException {
+        try {
+            return allocateRun(blocks);
+        } catch (IOException | RuntimeException | Error e) {
+            forget();   // the index may hold a step the file did not take
+            throw e;
+        }
+    }
+
+    private long allocateRun(long blocks) throws IOException {
+        if (opsBeforeFill > 0) {
+            opsBeforeFill--;
+        }
         long run = takeFree(blocks, FIT_TRIES);
         if (run == 0 && defragment.getAsBoolean()) {
             run = takeFree(blocks, DEFRAGMENTED_TRIES);   // once per growth: (almost) the whole list
@@ -103,7 +300,13 @@ final class SegmentHeap {
     private long takeFree(long blocks, int tries) {
         MemorySegment m = file.mem();
         int exact = SegmentLayout.freeClassOf(blocks);
-        long run = takeFit(exact, blocks, SegmentLayout.isExactClass(exact) ? 1 : tries);
+        boolean small = SegmentLayout.isExactClass(exact);
+        FreeRunIndex f = small ? null : indexForFit();
+        // The index's answer is final (it holds every run of the class); -1 says it was dropped.
+        long run = f == null ? -1 : takeIndexed(f, blocks, classEnd(exact));
+        if (run < 0) {
+            run = takeFit(exact, blocks, small ? 1 : tries);
+        }
         if (run != 0) {
             return run;
         }
@@ -116,6 +319,12 @@ final class SegmentHeap {
             return bump;
         }
         for (int c = exact + 1; c < SegmentLayout.FREE_CLASSES; c++) {
+            if (!SegmentLayout.isExactClass(c) && (f = index()) != null) {
+                run = takeIndexed(f, blocks, Long.MAX_VALUE);   // the smallest of all larger runs
+                if (run >= 0) {
+                    return run;
+                }
+            }
             run = takeFit(c, blocks, 1);
             if (run != 0) {
                 return run;
@@ -191,7 +400,17 @@ final class SegmentHeap {
         if (best == 0) {
             return 0;
         }
-        Mem.setLong(m, bestLink, m.get(JAVA_LONG, best + HeapLayout.RUN_NEXT));
+        long next = m.get(JAVA_LONG, best + HeapLayout.RUN_NEXT);
+        Mem.setLong(m, bestLink, next);
+        FreeRunIndex f = SegmentLayout.isExactClass(c) ? null : index();
+        if (f != null) {
+            int id = f.find(best);
+            if (id < 0) {
+                forget();
+            } else {
+                unlinked(f, id, next, bestLink);
+            }
+        }
         CrashPoints.reach(CrashPoints.RUN_UNLINKED);
         if (bestBlocks > blocks) {
             free(best + (blocks << shift), bestBlocks - blocks);
@@ -220,6 +439,18 @@ final class SegmentHeap {
      * half way leaves lists that the repair rebuilds from the table.
      */
     void free(long pos, long blocks) {
+        try {
+            freeRun(pos, blocks);
+        } catch (RuntimeException | Error e) {
+            forget();
+            throw e;
+        }
+    }
+
+    private void freeRun(long pos, long blocks) {
+        if (opsBeforeFill > 0) {
+            opsBeforeFill--;
+        }
         if (blocks << shift < HeapLayout.MIN_BYTES) {
             // No allocation leaves such a hole; if one appears anyway, leaking it is safe, while a
             // run header written into it would overwrite the entry after it.
@@ -233,17 +464,41 @@ final class SegmentHeap {
         }
         if (blocks < HeapLayout.MAX_RUN_BLOCKS / 2) {
             blocks += unlinkRunAt(end);
+            FreeRunIndex f = index();
+            int left = f == null ? -1 : f.findEndingAt(pos);
+            if (left >= 0 && f.blocks(left) < HeapLayout.MAX_RUN_BLOCKS / 2) {
+                // Only the index knows the run before: without it, such neighbours wait for a rebuild.
+                if (matches(f, left)) {
+                    pos = f.pos(left);
+                    blocks += f.blocks(left);
+                    unlinkIndexed(f, left);
+                } else {
+                    forget();
+                }
+            }
         }
         while (blocks > 0) {
             // Pieces of a huge hole leave no single block behind either.
             long n = blocks <= HeapLayout.MAX_RUN_BLOCKS ? blocks : Math.min(HeapLayout.MAX_RUN_BLOCKS, blocks - 2);
             MemorySegment m = file.mem(pos + HeapLayout.RUN.byteSize());
-            long head = base + SegmentLayout.freeHead(SegmentLayout.freeClassOf(n));
+            int c = SegmentLayout.freeClassOf(n);
+            long head = base + SegmentLayout.freeHead(c);
+            long first = Mem.getLong(m, head);
             m.set(JAVA_INT, pos + HeapLayout.RUN_MAGIC, HeapLayout.FREE_MAGIC);
             m.set(JAVA_INT, pos + HeapLayout.RUN_BLOCKS, (int) n);
-            m.set(JAVA_LONG, pos + HeapLayout.RUN_NEXT, Mem.getLong(m, head));
+            m.set(JAVA_LONG, pos + HeapLayout.RUN_NEXT, first);
             CrashPoints.reach(CrashPoints.RUN_WRITTEN);
             Mem.setLong(m, head, pos);
+            FreeRunIndex f = SegmentLayout.isExactClass(c) ? null : index();
+            if (f != null) {
+                if (f.add(pos, n, head)) {
+                    if (first != 0) {
+                        f.relink(first, pos + HeapLayout.RUN_NEXT);
+                    }
+                } else {
+                    forget();
+                }
+            }
             pos += n << shift;
             blocks -= n;
         }
@@ -264,7 +519,20 @@ final class SegmentHeap {
         if (m.get(JAVA_INT, pos + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC || blocks <= 0) {
             return 0;
         }
-        long link = base + SegmentLayout.freeHead(SegmentLayout.freeClassOf(blocks));
+        int c = SegmentLayout.freeClassOf(blocks);
+        FreeRunIndex f = SegmentLayout.isExactClass(c) ? null : index();
+        if (f != null) {
+            int id = f.find(pos);
+            if (id < 0) {
+                return 0;   // the index holds every run of these lists: this one only looks like a run
+            }
+            if (f.blocks(id) == blocks && matches(f, id)) {
+                unlinkIndexed(f, id);
+                return blocks;
+            }
+            forget();
+        }
+        long link = base + SegmentLayout.freeHead(c);
         for (int t = 0; t < JOIN_TRIES; t++) {
             long run = Mem.getLong(m, link);
             if (run == 0) {
@@ -295,6 +563,7 @@ final class SegmentHeap {
      * clear} or {@code compact} frees then serves every segment, not only this one.
      */
     void giveBack(long[] chunks) {
+        forget();
         long link = base + CHUNKS;
         for (long c = Mem.getLong(file.mem(), link); c != 0 && chunks.length > 0; c = Mem.getLong(file.mem(), link)) {
             if (Arrays.binarySearch(chunks, c) >= 0) {
