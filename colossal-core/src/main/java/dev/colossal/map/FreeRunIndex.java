@@ -3,16 +3,15 @@ package dev.colossal.map;
 import java.util.Arrays;
 
 /**
- * This process's copy of the free runs of a segment's size-class lists that are not exact (runs of
- * more than {@link SegmentLayout#EXACT_CLASSES} blocks): for each run, its position, its blocks and
+ * This process's copy of a segment's free lists: for each free run, its position, its blocks and
  * the position of the link that points at it (a list head in the segment header, or the {@code
- * nextFree} word of the run before it). It answers the two questions the lists answer only by a
- * walk of runs in the mapped file, a cache miss each: the smallest run that fits a size, and which
- * link to rewrite to unlink a given run.
+ * nextFree} word of the run before it). It answers in a look or two what the lists answer only by
+ * a walk of runs in the mapped file, a cache miss each: the smallest run that fits a size, which
+ * link to rewrite to unlink a given run, and which run ends where a freed one begins (the lists
+ * cannot say that at all). Runs of the exact classes (up to {@link SegmentLayout#EXACT_CLASSES}
+ * blocks) are held for the last two only: their own list gives an exact fit in one look.
  *
- * <p>A hint only: {@link SegmentHeap} checks every run it names in the file before using it. Runs
- * of the exact classes are left out on purpose: their list gives an exact fit in one look, and
- * keeping them here would put work on every small put.
+ * <p>A hint only: {@link SegmentHeap} checks every run it names in the file before using it.
  *
  * <p>Storage, sized to the runs held and grown by doubling, each growth first granted by an
  * {@link Allowance} (the map-wide {@link FitBudget}):
@@ -127,7 +126,9 @@ final class FreeRunIndex {
         runs[r + BLOCKS] = blocks;
         insertSlot(slots, id, false);
         insertSlot(ends, id, true);
-        pushSize(id, blocks);
+        if (blocks > SegmentLayout.EXACT_CLASSES) {
+            pushSize(id, blocks);
+        }
         count++;
         return true;
     }
@@ -183,7 +184,9 @@ final class FreeRunIndex {
 
     /** Forgets run {@code id}. */
     void remove(int id) {
-        unlinkSize(id);
+        if (blocks(id) > SegmentLayout.EXACT_CLASSES) {
+            unlinkSize(id);
+        }
         deleteSlot(slots, id, false);
         deleteSlot(ends, id, true);
         runs[id * STRIDE + POS] = 0;

@@ -160,7 +160,7 @@ final class SegmentHeap {
         }
         long walked = 0;
         MemorySegment m = file.mem();
-        for (int c = SegmentLayout.EXACT_CLASSES; c < SegmentLayout.FREE_CLASSES; c++) {
+        for (int c = 0; c < SegmentLayout.FREE_CLASSES; c++) {
             long link = base + SegmentLayout.freeHead(c);
             for (long run = Mem.getLong(m, link); run != 0; run = Mem.getLong(m, link)) {
                 m = checkRun(run);
@@ -402,7 +402,7 @@ final class SegmentHeap {
         }
         long next = m.get(JAVA_LONG, best + HeapLayout.RUN_NEXT);
         Mem.setLong(m, bestLink, next);
-        FreeRunIndex f = SegmentLayout.isExactClass(c) ? null : index();
+        FreeRunIndex f = index();
         if (f != null) {
             int id = f.find(best);
             if (id < 0) {
@@ -489,7 +489,7 @@ final class SegmentHeap {
             m.set(JAVA_LONG, pos + HeapLayout.RUN_NEXT, first);
             CrashPoints.reach(CrashPoints.RUN_WRITTEN);
             Mem.setLong(m, head, pos);
-            FreeRunIndex f = SegmentLayout.isExactClass(c) ? null : index();
+            FreeRunIndex f = index();
             if (f != null) {
                 if (f.add(pos, n, head)) {
                     if (first != 0) {
@@ -520,7 +520,7 @@ final class SegmentHeap {
             return 0;
         }
         int c = SegmentLayout.freeClassOf(blocks);
-        FreeRunIndex f = SegmentLayout.isExactClass(c) ? null : index();
+        FreeRunIndex f = index();
         if (f != null) {
             int id = f.find(pos);
             if (id < 0) {
