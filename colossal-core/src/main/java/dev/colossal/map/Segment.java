@@ -290,6 +290,11 @@ final class Segment {
         }
     }
 
+    /** Free runs this process's index of the segment's lists holds, or -1 if it has none (see {@link FreeRunIndex}). */
+    int indexedRuns() {
+        return heap.indexedRuns();
+    }
+
     long evictions() {
         return evictions;
     }

@@ -137,6 +137,12 @@ final class SegmentHeap {
         return f;
     }
 
+    /** Runs the index holds, or -1 while this process has none for the segment (for tests). */
+    int indexedRuns() {
+        FreeRunIndex f = fit;
+        return f == null || f.evicted ? -1 : f.size();
+    }
+
     /** Lets go of an index the budget took back (any thread). */
     private void evicted(FreeRunIndex index) {
         if (fit == index) {
