@@ -6,10 +6,10 @@ import java.util.List;
 /**
  * The Java heap that the {@link FreeRunIndex}es of one open map may hold together, whatever its
  * segment count: an off-heap map must not keep a copy of its free lists per segment on the heap.
- * A growth beyond it takes the memory of the coldest other indexes (least lately used), whose
- * segments then find fits by walking their lists, as without an index; if that is not enough the
- * growing index is refused and dropped. {@link #DEFAULT_BYTES} holds ~70k runs, the free runs of a
- * few GB of KiB-sized entries.
+ * A growth beyond it takes the memory of cold indexes (see {@link #grant}), whose segments then
+ * find fits by walking their lists, as without an index; if there are none, the index that asked
+ * is refused and dropped. {@link #DEFAULT_BYTES} holds ~55k runs: the free runs of about 250 MB of
+ * KiB-sized entries (64 segments of 100k entries of 500-4000 bytes held 48k runs in 3.4 MB).
  *
  * <p>Indexes are used under their segment's lock, while the budget serves every segment: an
  * evicted index is flagged ({@link FreeRunIndex#evicted}) and its owner told to let it go, and the
@@ -28,7 +28,7 @@ final class FitBudget implements FreeRunIndex.Allowance {
 
     private final long limit;
     private long used;
-    /** Moves on at every grant: the stamp of an index's use, so the least stamp is the coldest. */
+    /** Moves on at every grant asked for: the stamp of an index's use, so the least stamp is the coldest. */
     private volatile long clock;
     private final List<FreeRunIndex> held = new ArrayList<>();
     private final List<Owner> owners = new ArrayList<>();
@@ -73,6 +73,13 @@ final class FitBudget implements FreeRunIndex.Allowance {
         return index;
     }
 
+    /**
+     * Grants {@code bytes} more to {@code index} (a new one, or a growth), taking the memory of
+     * cold indexes if need be: those not used during the last grants, as many as there are
+     * indexes. Hot ones are never taken: with every segment busy, taking one's index for another
+     * only to have it taken back later costs both a walk of all their runs for nothing, so the
+     * newcomer is refused instead and its segment walks its lists as it would without an index.
+     */
     @Override
     public synchronized boolean grant(FreeRunIndex index, long bytes) {
         clock++;
@@ -86,7 +93,7 @@ final class FitBudget implements FreeRunIndex.Allowance {
                     coldest = i;
                 }
             }
-            if (coldest < 0) {
+            if (coldest < 0 || held.get(coldest).lastUse >= clock - held.size()) {
                 release(index);
                 return false;
             }
