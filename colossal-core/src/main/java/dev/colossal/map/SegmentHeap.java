@@ -20,6 +20,15 @@ import java.util.function.BooleanSupplier;
  * gives them back, from exact-size free lists, the bump region of the newest chunk, or new
  * chunks taken from the file. Used only under the segment's lock. Every step leaves the chunk list
  * walkable, so a repair can rebuild the rest.
+ *
+ * <p>In a segment that takes runs of more than {@link SegmentLayout#EXACT_CLASSES} blocks, this
+ * process keeps a {@link FreeRunIndex} of the lists: the smallest fit of a whole class instead of
+ * the best of its first {@link #FIT_TRIES} runs, and joins with both neighbours of a freed run
+ * without a walk. It is a hint, never the truth: dropped when the version at lock time is not the
+ * one this process left (another process or open wrote), on a rebuild, when chunks are given back
+ * and when an operation fails half way; each run it names is checked in the file ({@link
+ * #matches}) before it is written through, and a mismatch drops it and falls back to the walks,
+ * which report damage as before. The file's format and the order of its writes are unchanged.
  */
 final class SegmentHeap {
 
@@ -53,7 +62,7 @@ final class SegmentHeap {
     private static final long MIN_OPS_BEFORE_FILL = 64;
 
     /**
-     * This process's copy of the segment's larger free runs (see {@link FreeRunIndex}), or null;
+     * This process's copy of the segment's free lists (see {@link FreeRunIndex}), or null;
      * set to null by the map's {@link FitBudget} (from any thread) when it takes the memory back.
      */
     private volatile FreeRunIndex fit;
@@ -151,8 +160,10 @@ final class SegmentHeap {
     }
 
     /**
-     * The index, filled by one walk of the lists of the non-exact classes if there is none and
-     * its time has come; null if it cannot be had (budget, too many runs, a run on a wrong list).
+     * The index, filled by one walk of every list if there is none and its time has come; null if
+     * it cannot be had (budget, too many runs, a run on a wrong list). Only a put of more than
+     * {@link SegmentLayout#EXACT_CLASSES} blocks asks for it: a segment of small entries finds its
+     * fits in one look at an exact list and never pays for an index.
      */
     private FreeRunIndex indexForFit() {
         FreeRunIndex f = index();
@@ -441,8 +452,10 @@ final class SegmentHeap {
     /**
      * Gives {@code blocks} at {@code pos} back: to the bump region if they end where it starts, else
      * to a free list, joined with the free run that follows them if there is one (a split's
-     * remainder, usually, which together with its entry makes the bigger run whole again). A crash
-     * half way leaves lists that the repair rebuilds from the table.
+     * remainder, usually, which together with its entry makes the bigger run whole again) and,
+     * with an index, with the free run that ends where they begin. A crash half way leaves lists
+     * that the repair rebuilds from the table (a run unlinked for a join and not yet pushed is
+     * leaked until then, as before).
      */
     void free(long pos, long blocks) {
         try {
@@ -511,8 +524,8 @@ final class SegmentHeap {
     }
 
     /**
-     * Unlinks the free run at {@code pos} if there is one, found within a few links of its list's
-     * head (where a run freed lately is), and returns its blocks; else 0. Bytes that only look like
+     * Unlinks the free run at {@code pos} if there is one, found through the index or else within a
+     * few links of its list's head (where a run freed lately is), and returns its blocks; else 0. Bytes that only look like
      * a run (an entry's checksum equal to the magic, a chunk header) are never in a list, so they
      * are never taken.
      */
