@@ -270,6 +270,62 @@ final class SegmentHeap {
         }
     }
 
+    /** Updates the index for a run a walk of its list unlinked. */
+    private void unlinkedByWalk(FreeRunIndex f, long run, long next, long link) {
+        int id = f.find(run);
+        if (id < 0) {
+            forget();
+        } else {
+            unlinked(f, id, next, link);
+        }
+    }
+
+    /**
+     * Unlinks the free run that ends at {@code pos}, if the index knows one, and returns where it
+     * begins; else {@code pos}. Only the index knows that run: without one, such neighbours wait
+     * for a rebuild.
+     */
+    private long joinBefore(FreeRunIndex f, long pos) {
+        int left = f.findEndingAt(pos);
+        if (left < 0 || f.blocks(left) >= HeapLayout.MAX_RUN_BLOCKS / 2) {
+            return pos;
+        }
+        if (!matches(f, left)) {
+            forget();
+            return pos;
+        }
+        long from = f.pos(left);
+        unlinkIndexed(f, left);
+        return from;
+    }
+
+    /** Adds the run just pushed at {@code pos} to the index, in front of {@code first}. */
+    private void pushed(FreeRunIndex f, long pos, long blocks, long head, long first) {
+        if (!f.add(pos, blocks, head)) {
+            forget();
+        } else if (first != 0) {
+            f.relink(first, pos + HeapLayout.RUN_NEXT);
+        }
+    }
+
+    /**
+     * Unlinks the free run at {@code pos} of {@code blocks} through the index and returns its
+     * blocks, 0 if the index says it is no run of a list, or -1 if the index proved wrong (and is
+     * dropped).
+     */
+    private long unlinkThroughIndex(FreeRunIndex f, long pos, long blocks) {
+        int id = f.find(pos);
+        if (id < 0) {
+            return 0;   // the index holds every run of the lists: this one only looks like a run
+        }
+        if (f.blocks(id) == blocks && matches(f, id)) {
+            unlinkIndexed(f, id);
+            return blocks;
+        }
+        forget();
+        return -1;
+    }
+
     /** Most blocks of a run of non-exact class {@code c}. */
     private static long classEnd(int c) {
         return c == SegmentLayout.FREE_CLASSES - 1 ? Long.MAX_VALUE : (1L << (c - SegmentLayout.EXACT_CLASSES + 6)) - 1;
@@ -425,12 +481,7 @@ final class SegmentHeap {
         Mem.setLong(m, bestLink, next);
         FreeRunIndex f = index();
         if (f != null) {
-            int id = f.find(best);
-            if (id < 0) {
-                forget();
-            } else {
-                unlinked(f, id, next, bestLink);
-            }
+            unlinkedByWalk(f, best, next, bestLink);
         }
         CrashPoints.reach(CrashPoints.RUN_UNLINKED);
         if (bestBlocks > blocks) {
@@ -488,16 +539,10 @@ final class SegmentHeap {
         if (blocks < HeapLayout.MAX_RUN_BLOCKS / 2) {
             blocks += unlinkRunAt(end);
             FreeRunIndex f = index();
-            int left = f == null ? -1 : f.findEndingAt(pos);
-            if (left >= 0 && f.blocks(left) < HeapLayout.MAX_RUN_BLOCKS / 2) {
-                // Only the index knows the run before: without it, such neighbours wait for a rebuild.
-                if (matches(f, left)) {
-                    pos = f.pos(left);
-                    blocks += f.blocks(left);
-                    unlinkIndexed(f, left);
-                } else {
-                    forget();
-                }
+            if (f != null) {
+                long from = joinBefore(f, pos);
+                blocks += (pos - from) >>> shift;
+                pos = from;
             }
         }
         while (blocks > 0) {
@@ -514,13 +559,7 @@ final class SegmentHeap {
             Mem.setLong(m, head, pos);
             FreeRunIndex f = index();
             if (f != null) {
-                if (f.add(pos, n, head)) {
-                    if (first != 0) {
-                        f.relink(first, pos + HeapLayout.RUN_NEXT);
-                    }
-                } else {
-                    forget();
-                }
+                pushed(f, pos, n, head, first);
             }
             pos += n << shift;
             blocks -= n;
@@ -542,20 +581,12 @@ final class SegmentHeap {
         if (m.get(JAVA_INT, pos + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC || blocks <= 0) {
             return 0;
         }
-        int c = SegmentLayout.freeClassOf(blocks);
         FreeRunIndex f = index();
-        if (f != null) {
-            int id = f.find(pos);
-            if (id < 0) {
-                return 0;   // the index holds every run of these lists: this one only looks like a run
-            }
-            if (f.blocks(id) == blocks && matches(f, id)) {
-                unlinkIndexed(f, id);
-                return blocks;
-            }
-            forget();
+        long joined = f == null ? -1 : unlinkThroughIndex(f, pos, blocks);
+        if (joined >= 0) {
+            return joined;
         }
-        long link = base + SegmentLayout.freeHead(c);
+        long link = base + SegmentLayout.freeHead(SegmentLayout.freeClassOf(blocks));
         for (int t = 0; t < JOIN_TRIES; t++) {
             long run = Mem.getLong(m, link);
             if (run == 0) {
