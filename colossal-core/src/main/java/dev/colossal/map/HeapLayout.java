@@ -26,8 +26,10 @@ import java.lang.foreign.StructLayout;
  *  +------------+------------+       +-------+--------+------------+
  * </pre>
  *
- * <p>Runs are never merged on the hot path; a repair or {@code compact} rebuilds every list from
- * the live entries, which merges neighbours and reclaims space leaked by a crash. A table that a
+ * <p>A freed run is joined with the free run after it when its list shows it near the head, and
+ * with both neighbours when the process holds an index of the lists ({@link FreeRunIndex}); a
+ * repair or {@code compact} rebuilds every list from the live entries, which merges every
+ * neighbour and reclaims space leaked by a crash. A table that a
  * segment outgrew becomes a chunk of that segment.
  */
 final class HeapLayout {

@@ -131,6 +131,8 @@ final class MapFile implements AutoCloseable {
     final SpareExtents spares = new SpareExtents(this);
     /** When a segment that cannot grow may scan the others for space (a full disk). */
     final ReclaimPacer reclaims = new ReclaimPacer();
+    /** What the segments' free-run indexes may hold of the Java heap together (tests swap in a smaller one). */
+    FitBudget fitBudget = new FitBudget(FitBudget.DEFAULT_BYTES);
     /** The thread of this process holding each segment's lock, shared with the process's other opens of the file. */
     final LockHolders holders;
     /** Tells a live lock owner from a word that came with a copy of the file (a live process that does not map it). */

@@ -126,13 +126,16 @@ final class Segment {
         // every reader that started before us to retry.
         Mem.setLongVolatile(m, base + VERSION, (v & 1) == 0 ? v + 1 : v + 2);
         VarHandle.storeStoreFence();
+        heap.lockedAt(v);
         CrashPoints.reach(CrashPoints.LOCKED);
     }
 
     /** Ends the write and releases the lock. */
     void unlock() {
         MemorySegment m = file.mem();
-        Mem.setLongRelease(m, base + VERSION, Mem.getLong(m, base + VERSION) + 1);
+        long v = Mem.getLong(m, base + VERSION) + 1;
+        Mem.setLongRelease(m, base + VERSION, v);
+        heap.unlockedAt(v);
         release();
     }
 
@@ -285,6 +288,11 @@ final class Segment {
         } finally {
             file.unpin(index);
         }
+    }
+
+    /** Free runs this process's index of the segment's lists holds, or -1 if it has none (see {@link FreeRunIndex}). */
+    int indexedRuns() {
+        return heap.indexedRuns();
     }
 
     long evictions() {
@@ -1312,6 +1320,7 @@ final class Segment {
      * and the free space of the chunks at {@code withheld} (ascending) stays off the free lists.
      */
     private void rebuild(boolean giveAll, long[] withheld) {
+        heap.forget();
         SegmentScan scan = SegmentScan.of(file, index);
         MemorySegment m = file.mem(file.allocEnd());
         if (scan.pendingToAdopt() != 0 || scan.retiredToAdopt() != 0) {

@@ -20,6 +20,15 @@ import java.util.function.BooleanSupplier;
  * gives them back, from exact-size free lists, the bump region of the newest chunk, or new
  * chunks taken from the file. Used only under the segment's lock. Every step leaves the chunk list
  * walkable, so a repair can rebuild the rest.
+ *
+ * <p>In a segment that takes runs of more than {@link SegmentLayout#EXACT_CLASSES} blocks, this
+ * process keeps a {@link FreeRunIndex} of the lists: the smallest fit of a whole class instead of
+ * the best of its first {@link #FIT_TRIES} runs, and joins with both neighbours of a freed run
+ * without a walk. It is a hint, never the truth: dropped when the version at lock time is not the
+ * one this process left (another process or open wrote), on a rebuild, when chunks are given back
+ * and when an operation fails half way; each run it names is checked in the file ({@link
+ * #matches}) before it is written through, and a mismatch drops it and falls back to the walks,
+ * which report damage as before. The file's format and the order of its writes are unchanged.
  */
 final class SegmentHeap {
 
@@ -57,6 +66,24 @@ final class SegmentHeap {
      */
     private long countedHead = -1;
     private long countedBlocks;
+    /** Runs one fill of the index walks at most: beyond, the segment goes on walking its lists. */
+    private static final int MAX_INDEXED_RUNS = 1 << 16;
+    /** Heap operations between a drop of the index and its next fill, at least. */
+    private static final long MIN_OPS_BEFORE_FILL = 64;
+
+    /**
+     * This process's copy of the segment's free lists (see {@link FreeRunIndex}), or null;
+     * set to null by the map's {@link FitBudget} (from any thread) when it takes the memory back.
+     */
+    private volatile FreeRunIndex fit;
+    /** Runs of the index this process last filled, or -1 once it knows the index is gone. */
+    private long fitRuns = -1;
+    /** Heap operations to wait before the index may be filled again: a fill walks every list. */
+    private long opsBeforeFill;
+    /** The segment's version this process left at its last unlock: any other at the next lock means another wrote. */
+    private long leftVersion = -1;
+    /** Blocks a split must leave at least, unless it leaves none: room for a run header. */
+    private final long minRest;
 
     /** What the segment runs before the heap grows: true if it rebuilt the free lists (see {@link #allocate}). */
     private final BooleanSupplier defragment;
@@ -77,6 +104,241 @@ final class SegmentHeap {
         this.shift = file.blockShift;
         this.blockBytes = 1L << shift;
         this.chunkHeader = HeapLayout.chunkHeaderBytes(shift);
+        this.minRest = (HeapLayout.MIN_BYTES + blockBytes - 1) >>> shift;
+    }
+
+    /**
+     * Called as a write begins, with the segment's version before it: anything but the version
+     * this process left means another process (or another open of the file) wrote, so the index
+     * no longer matches the lists.
+     */
+    void lockedAt(long version) {
+        if (version != leftVersion) {
+            forget();
+        }
+    }
+
+    /** Called as a write ends, with the version it leaves. */
+    void unlockedAt(long version) {
+        leftVersion = version;
+    }
+
+    /**
+     * Drops the index, when the lists change beneath it (a rebuild, chunks given back, a failure
+     * half way through an operation) or it is found wrong; it is filled again only after as many
+     * heap operations as its fill walked runs, so a segment whose index keeps being dropped (two
+     * writing processes in turn) pays about one run header more a put, not a walk of every list.
+     */
+    void forget() {
+        FreeRunIndex f = fit;
+        if (f != null) {
+            fit = null;
+            file.fitBudget.release(f);
+        }
+        paceFill();
+    }
+
+    private void paceFill() {
+        if (fitRuns >= 0) {
+            opsBeforeFill = Math.max(MIN_OPS_BEFORE_FILL, fitRuns);
+            fitRuns = -1;
+        }
+    }
+
+    /** The index if this process holds one that matches the lists, else null. */
+    private FreeRunIndex index() {
+        FreeRunIndex f = fit;
+        if (f == null || f.evicted) {
+            paceFill();   // the budget took it for a hotter segment's
+            return null;
+        }
+        file.fitBudget.touch(f);
+        return f;
+    }
+
+    /** Runs the index holds, or -1 while this process has none for the segment (for tests). */
+    int indexedRuns() {
+        FreeRunIndex f = fit;
+        return f == null || f.evicted ? -1 : f.size();
+    }
+
+    /** Lets go of an index the budget took back (any thread). */
+    private void evicted(FreeRunIndex index) {
+        if (fit == index) {
+            fit = null;
+        }
+    }
+
+    /**
+     * The index, filled by one walk of every list if there is none and its time has come; null if
+     * it cannot be had (budget, too many runs, a run on a wrong list). Only a put of more than
+     * {@link SegmentLayout#EXACT_CLASSES} blocks asks for it: a segment of small entries finds its
+     * fits in one look at an exact list and never pays for an index.
+     */
+    private FreeRunIndex indexForFit() {
+        FreeRunIndex f = index();
+        if (f != null || opsBeforeFill > 0) {
+            return f;
+        }
+        f = file.fitBudget.open(this::evicted, shift);
+        if (f == null) {
+            opsBeforeFill = MIN_OPS_BEFORE_FILL;
+            return null;
+        }
+        long walked = 0;
+        MemorySegment m = file.mem();
+        for (int c = 0; c < SegmentLayout.FREE_CLASSES; c++) {
+            long link = base + SegmentLayout.freeHead(c);
+            for (long run = Mem.getLong(m, link); run != 0; run = Mem.getLong(m, link)) {
+                m = checkRun(run);
+                long blocks = m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS);
+                if (++walked > MAX_INDEXED_RUNS || SegmentLayout.freeClassOf(blocks) != c || !f.add(run, blocks, link)) {
+                    file.fitBudget.release(f);
+                    opsBeforeFill = Math.max(MIN_OPS_BEFORE_FILL, walked);
+                    return null;
+                }
+                link = run + HeapLayout.RUN_NEXT;
+            }
+        }
+        fit = f;
+        fitRuns = walked;
+        return f;
+    }
+
+    /**
+     * Whether run {@code id} of the index is in the file as the index has it: a free run of its
+     * blocks, pointed at by its link, which is its class's list head or the next-word of another
+     * free run of that class. A run in a list always passes; anything else dropping the
+     * index instead of being written through keeps a stale index from damaging the file.
+     */
+    private boolean matches(FreeRunIndex f, int id) {
+        long run = f.pos(id);
+        long link = f.link(id);
+        long blocks = f.blocks(id);
+        if (run + HeapLayout.RUN.byteSize() > file.allocEnd() || link + Long.BYTES > file.allocEnd()) {
+            return false;
+        }
+        MemorySegment m = file.mem(Math.max(run + HeapLayout.RUN.byteSize(), link + Long.BYTES));
+        if (m.get(JAVA_INT, run + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC
+                || m.get(JAVA_INT, run + HeapLayout.RUN_BLOCKS) != blocks || Mem.getLong(m, link) != run) {
+            return false;
+        }
+        int c = SegmentLayout.freeClassOf(blocks);
+        if (link == base + SegmentLayout.freeHead(c)) {
+            return true;
+        }
+        // The run the link is in, read from the line just read rather than looked up in the index:
+        // a lookup in this process's heap cost as much as the miss it saves (a third of a put).
+        long before = link - HeapLayout.RUN_NEXT;
+        return before >= FileHeaderLayout.directoryEnd(file.segmentCount)
+                && m.get(JAVA_INT, before + HeapLayout.RUN_MAGIC) == HeapLayout.FREE_MAGIC
+                && SegmentLayout.freeClassOf(m.get(JAVA_INT, before + HeapLayout.RUN_BLOCKS)) == c;
+    }
+
+    /**
+     * Takes the smallest run of the index that fits {@code blocks} and has at most {@code most}
+     * blocks, writing the file as {@link #takeFit} does; 0 if none fits, -1 if the index proved
+     * wrong (it is then dropped).
+     */
+    private long takeIndexed(FreeRunIndex f, long blocks, long most) {
+        int id = f.fit(blocks, minRest, most);
+        if (id < 0) {
+            return 0;
+        }
+        if (!matches(f, id)) {
+            forget();
+            return -1;
+        }
+        long run = f.pos(id);
+        long link = f.link(id);
+        long runBlocks = f.blocks(id);
+        MemorySegment m = file.mem(run + HeapLayout.RUN.byteSize());
+        long next = m.get(JAVA_LONG, run + HeapLayout.RUN_NEXT);
+        Mem.setLong(m, link, next);
+        unlinked(f, id, next, link);
+        CrashPoints.reach(CrashPoints.RUN_UNLINKED);
+        if (runBlocks > blocks) {
+            free(run + (blocks << shift), runBlocks - blocks);
+        }
+        return run;
+    }
+
+    /** Unlinks run {@code id} of the index, which {@link #matches} the file, from its list. */
+    private void unlinkIndexed(FreeRunIndex f, int id) {
+        long run = f.pos(id);
+        long link = f.link(id);
+        long next = Mem.getLong(file.mem(run + HeapLayout.RUN.byteSize()), run + HeapLayout.RUN_NEXT);
+        Mem.setLong(file.mem(link + Long.BYTES), link, next);
+        unlinked(f, id, next, link);
+    }
+
+    /** Updates the index for run {@code id} unlinked from the file: {@code next} now hangs from {@code link}. */
+    private static void unlinked(FreeRunIndex f, int id, long next, long link) {
+        f.remove(id);
+        if (next != 0) {
+            f.relink(next, link);
+        }
+    }
+
+    /** Updates the index for a run a walk of its list unlinked. */
+    private void unlinkedByWalk(FreeRunIndex f, long run, long next, long link) {
+        int id = f.find(run);
+        if (id < 0) {
+            forget();
+        } else {
+            unlinked(f, id, next, link);
+        }
+    }
+
+    /**
+     * Unlinks the free run that ends at {@code pos}, if the index knows one, and returns where it
+     * begins; else {@code pos}. Only the index knows that run: without one, such neighbours wait
+     * for a rebuild.
+     */
+    private long joinBefore(FreeRunIndex f, long pos) {
+        int left = f.findEndingAt(pos);
+        if (left < 0 || f.blocks(left) >= HeapLayout.MAX_RUN_BLOCKS / 2) {
+            return pos;
+        }
+        if (!matches(f, left)) {
+            forget();
+            return pos;
+        }
+        long from = f.pos(left);
+        unlinkIndexed(f, left);
+        return from;
+    }
+
+    /** Adds the run just pushed at {@code pos} to the index, in front of {@code first}. */
+    private void pushed(FreeRunIndex f, long pos, long blocks, long head, long first) {
+        if (!f.add(pos, blocks, head)) {
+            forget();
+        } else if (first != 0) {
+            f.relink(first, pos + HeapLayout.RUN_NEXT);
+        }
+    }
+
+    /**
+     * Unlinks the free run at {@code pos} of {@code blocks} through the index and returns its
+     * blocks, 0 if the index says it is no run of a list, or -1 if the index proved wrong (and is
+     * dropped).
+     */
+    private long unlinkThroughIndex(FreeRunIndex f, long pos, long blocks) {
+        int id = f.find(pos);
+        if (id < 0) {
+            return 0;   // the index holds every run of the lists: this one only looks like a run
+        }
+        if (f.blocks(id) == blocks && matches(f, id)) {
+            unlinkIndexed(f, id);
+            return blocks;
+        }
+        forget();
+        return -1;
+    }
+
+    /** Most blocks of a run of non-exact class {@code c}. */
+    private static long classEnd(int c) {
+        return c == SegmentLayout.FREE_CLASSES - 1 ? Long.MAX_VALUE : (1L << (c - SegmentLayout.EXACT_CLASSES + 6)) - 1;
     }
 
     /** Writes a chunk header at {@code pos} and makes the chunk the head of the segment's list. */
@@ -98,6 +360,18 @@ final class SegmentHeap {
      * chance to merge its free runs, when they are most of its heap) a new chunk.
      */
     long allocate(long blocks) throws IOException {
+        try {
+            return allocateRun(blocks);
+        } catch (IOException | RuntimeException | Error e) {
+            forget();   // the index may hold a step the file did not take
+            throw e;
+        }
+    }
+
+    private long allocateRun(long blocks) throws IOException {
+        if (opsBeforeFill > 0) {
+            opsBeforeFill--;
+        }
         long run = takeFree(blocks, FIT_TRIES);
         if (run == 0 && defragment.getAsBoolean()) {
             run = takeFree(blocks, DEFRAGMENTED_TRIES);   // once per growth: (almost) the whole list
@@ -118,7 +392,13 @@ final class SegmentHeap {
     private long takeFree(long blocks, int tries) {
         MemorySegment m = file.mem();
         int exact = SegmentLayout.freeClassOf(blocks);
-        long run = takeFit(exact, blocks, SegmentLayout.isExactClass(exact) ? 1 : tries);
+        boolean small = SegmentLayout.isExactClass(exact);
+        FreeRunIndex f = small ? null : indexForFit();
+        // The index's answer is final (it holds every run of the class); -1 says it was dropped.
+        long run = f == null ? -1 : takeIndexed(f, blocks, classEnd(exact));
+        if (run < 0) {
+            run = takeFit(exact, blocks, small ? 1 : tries);
+        }
         if (run != 0) {
             return run;
         }
@@ -131,6 +411,12 @@ final class SegmentHeap {
             return bump;
         }
         for (int c = exact + 1; c < SegmentLayout.FREE_CLASSES; c++) {
+            if (!SegmentLayout.isExactClass(c) && (f = index()) != null) {
+                run = takeIndexed(f, blocks, Long.MAX_VALUE);   // the smallest of all larger runs
+                if (run >= 0) {
+                    return run;
+                }
+            }
             run = takeFit(c, blocks, 1);
             if (run != 0) {
                 return run;
@@ -215,7 +501,12 @@ final class SegmentHeap {
         if (best == 0) {
             return 0;
         }
-        Mem.setLong(m, bestLink, m.get(JAVA_LONG, best + HeapLayout.RUN_NEXT));
+        long next = m.get(JAVA_LONG, best + HeapLayout.RUN_NEXT);
+        Mem.setLong(m, bestLink, next);
+        FreeRunIndex f = index();
+        if (f != null) {
+            unlinkedByWalk(f, best, next, bestLink);
+        }
         CrashPoints.reach(CrashPoints.RUN_UNLINKED);
         if (bestBlocks > blocks) {
             free(best + (blocks << shift), bestBlocks - blocks);
@@ -240,10 +531,24 @@ final class SegmentHeap {
     /**
      * Gives {@code blocks} at {@code pos} back: to the bump region if they end where it starts, else
      * to a free list, joined with the free run that follows them if there is one (a split's
-     * remainder, usually, which together with its entry makes the bigger run whole again). A crash
-     * half way leaves lists that the repair rebuilds from the table.
+     * remainder, usually, which together with its entry makes the bigger run whole again) and,
+     * with an index, with the free run that ends where they begin. A crash half way leaves lists
+     * that the repair rebuilds from the table (a run unlinked for a join and not yet pushed is
+     * leaked until then, as before).
      */
     void free(long pos, long blocks) {
+        try {
+            freeRun(pos, blocks);
+        } catch (RuntimeException | Error e) {
+            forget();
+            throw e;
+        }
+    }
+
+    private void freeRun(long pos, long blocks) {
+        if (opsBeforeFill > 0) {
+            opsBeforeFill--;
+        }
         if (blocks << shift < HeapLayout.MIN_BYTES) {
             // No allocation leaves such a hole; if one appears anyway, leaking it is safe, while a
             // run header written into it would overwrite the entry after it.
@@ -257,25 +562,37 @@ final class SegmentHeap {
         }
         if (blocks < HeapLayout.MAX_RUN_BLOCKS / 2) {
             blocks += unlinkRunAt(end);
+            FreeRunIndex f = index();
+            if (f != null) {
+                long from = joinBefore(f, pos);
+                blocks += (pos - from) >>> shift;
+                pos = from;
+            }
         }
         while (blocks > 0) {
             // Pieces of a huge hole leave no single block behind either.
             long n = blocks <= HeapLayout.MAX_RUN_BLOCKS ? blocks : Math.min(HeapLayout.MAX_RUN_BLOCKS, blocks - 2);
             MemorySegment m = file.mem(pos + HeapLayout.RUN.byteSize());
-            long head = base + SegmentLayout.freeHead(SegmentLayout.freeClassOf(n));
+            int c = SegmentLayout.freeClassOf(n);
+            long head = base + SegmentLayout.freeHead(c);
+            long first = Mem.getLong(m, head);
             m.set(JAVA_INT, pos + HeapLayout.RUN_MAGIC, HeapLayout.FREE_MAGIC);
             m.set(JAVA_INT, pos + HeapLayout.RUN_BLOCKS, (int) n);
-            m.set(JAVA_LONG, pos + HeapLayout.RUN_NEXT, Mem.getLong(m, head));
+            m.set(JAVA_LONG, pos + HeapLayout.RUN_NEXT, first);
             CrashPoints.reach(CrashPoints.RUN_WRITTEN);
             Mem.setLong(m, head, pos);
+            FreeRunIndex f = index();
+            if (f != null) {
+                pushed(f, pos, n, head, first);
+            }
             pos += n << shift;
             blocks -= n;
         }
     }
 
     /**
-     * Unlinks the free run at {@code pos} if there is one, found within a few links of its list's
-     * head (where a run freed lately is), and returns its blocks; else 0. Bytes that only look like
+     * Unlinks the free run at {@code pos} if there is one, found through the index or else within a
+     * few links of its list's head (where a run freed lately is), and returns its blocks; else 0. Bytes that only look like
      * a run (an entry's checksum equal to the magic, a chunk header) are never in a list, so they
      * are never taken.
      */
@@ -287,6 +604,11 @@ final class SegmentHeap {
         int blocks = m.get(JAVA_INT, pos + HeapLayout.RUN_BLOCKS);
         if (m.get(JAVA_INT, pos + HeapLayout.RUN_MAGIC) != HeapLayout.FREE_MAGIC || blocks <= 0) {
             return 0;
+        }
+        FreeRunIndex f = index();
+        long joined = f == null ? -1 : unlinkThroughIndex(f, pos, blocks);
+        if (joined >= 0) {
+            return joined;
         }
         long link = base + SegmentLayout.freeHead(SegmentLayout.freeClassOf(blocks));
         for (int t = 0; t < JOIN_TRIES; t++) {
@@ -320,6 +642,7 @@ final class SegmentHeap {
      */
     void giveBack(long[] chunks) {
         countedHead = -1;
+        forget();
         long link = base + CHUNKS;
         for (long c = Mem.getLong(file.mem(), link); c != 0 && chunks.length > 0; c = Mem.getLong(file.mem(), link)) {
             if (Arrays.binarySearch(chunks, c) >= 0) {

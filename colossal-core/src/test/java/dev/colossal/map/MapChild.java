@@ -183,6 +183,16 @@ public final class MapChild {
                         out.flush();
                     }
                 }
+                case "kib" -> {
+                    int keys = Integer.parseInt(args[3]);
+                    int rounds = Integer.parseInt(args[4]);
+                    for (int r = 0; r < rounds; r++) {
+                        for (int i = 0; i < keys; i++) {
+                            map.put(key(prefix, i), FreeRunIndexMapTest.kibValue(prefix, i, r));
+                        }
+                    }
+                    out.println("done");
+                }
                 case "compactor" -> {
                     long pauseMillis = args.length > 4 ? Long.parseLong(args[4]) : 0;
                     for (int r = 0; r < Integer.parseInt(args[3]); r++) {
