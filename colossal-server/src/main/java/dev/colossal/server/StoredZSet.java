@@ -225,6 +225,11 @@ final class StoredZSet implements ZSetWrites {
         return inPlace() ? memberReads.scoreOf(member) : byMember.scoreOf(member);
     }
 
+    /** @return the rank of the first entry scored {@code min} or more (the count if none): where a range by score starts */
+    long rankOfScore(double min) {
+        return inPlace() ? scoreReads.rank((s, b, f, t) -> s >= min) : byScore.rank((s, m) -> s >= min);
+    }
+
     /** @return the rank of {@code member} from the lowest, or -1 if absent */
     long rankOf(byte[] member) {
         Double s = scoreOf(member);
