@@ -29,7 +29,7 @@ interface GeoMembers {
 
             @Override
             public void range(double min, double max, ZSetTree.Visitor v) {
-                z.walk(z.rankOfScore(min), false, (s, m) -> s < max && v.visit(s, m));
+                z.walkFromScore(min, (s, m) -> s < max && v.visit(s, m));
             }
         };
     }

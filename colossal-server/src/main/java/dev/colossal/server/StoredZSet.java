@@ -225,9 +225,13 @@ final class StoredZSet implements ZSetWrites {
         return inPlace() ? memberReads.scoreOf(member) : byMember.scoreOf(member);
     }
 
-    /** @return the rank of the first entry scored {@code min} or more (the count if none): where a range by score starts */
-    long rankOfScore(double min) {
-        return inPlace() ? scoreReads.rank((s, b, f, t) -> s >= min) : byScore.rank((s, m) -> s >= min);
+    /** Hands {@code v} the entries from the first scored {@code min} or more on, lowest first, until it says stop. */
+    void walkFromScore(double min, ZSetTree.Visitor v) {
+        if (inPlace()) {
+            scoreReads.walk((s, b, f, t) -> s >= min, v);
+        } else {
+            byScore.walk(byScore.rank((s, m) -> s >= min), false, v);
+        }
     }
 
     /** @return the rank of {@code member} from the lowest, or -1 if absent */
