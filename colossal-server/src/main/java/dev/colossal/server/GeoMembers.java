@@ -14,9 +14,9 @@ interface GeoMembers {
     /** Hands {@code v} the entries whose scores are in {@code [min, max)}, lowest first, until it says stop. */
     void range(double min, double max, ZSetTree.Visitor v);
 
-    /** @return the members of the one-value (or already read) set {@code z} walks */
+    /** @return the members of the one-value set {@code z} walks */
     static GeoMembers of(ZSetCursor z) {
-        return new Whole(z);
+        return new OneValue(z);
     }
 
     /** @return the members of the big set {@code z}, read through its trees; valid while its key's lock is held */
@@ -38,13 +38,13 @@ interface GeoMembers {
      * A set walked by a {@link ZSetCursor}: its scores are read into an array once, at the first
      * range, so that each range is found by binary search and only its members are copied out.
      */
-    final class Whole implements GeoMembers {
+    final class OneValue implements GeoMembers {
 
         private final ZSetCursor z;
         private double[] scores;
         private int[] at;
 
-        private Whole(ZSetCursor z) {
+        private OneValue(ZSetCursor z) {
             this.z = z;
         }
 
