@@ -147,11 +147,6 @@ final class GeoCommands {
         zsets.zadd(c, zadd, r);
     }
 
-    /** @return the cell centre of {@code member} in {@code z}, or null if it is absent */
-    static double[] positionOf(ZSetCursor z, byte[] member) {
-        return z != null && z.find(member) ? GeoHash.decode(z.score()) : null;
-    }
-
     /**
      * @return the scores of {@code a[from..]} in the sorted set under {@code key}, null where absent
      *     (all null for a missing key): a big set looks each up in its member tree, O(log n) each,

@@ -49,9 +49,10 @@ final class GeoQuery {
      * Reads the options after the fixed arguments as Redis's {@code georadiusGeneric} does, in
      * order; an invalid value throws Redis's error at once.
      *
+     * @param z the source set, null if there is none
      * @return the options, or null for a syntax error
      */
-    static GeoQuery parse(byte[][] a, int keyAt, int kind, ZSetCursor z) {
+    static GeoQuery parse(byte[][] a, int keyAt, int kind, GeoMembers z) {
         GeoQuery q = new GeoQuery();
         int base;
         if ((kind & BY_LONLAT) != 0) {
@@ -139,11 +140,12 @@ final class GeoQuery {
         return q;
     }
 
-    private static void center(GeoQuery q, ZSetCursor z, byte[] member) {
-        double[] xy = GeoCommands.positionOf(z, member);
-        if (xy == null) {
+    private static void center(GeoQuery q, GeoMembers z, byte[] member) {
+        Double score = z.scoreOf(member);
+        if (score == null) {
             throw new ReplyException("ERR could not decode requested zset member");
         }
+        double[] xy = GeoHash.decode(score);
         q.lon = xy[0];
         q.lat = xy[1];
     }

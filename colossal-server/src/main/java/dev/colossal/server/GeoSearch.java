@@ -3,14 +3,16 @@ package dev.colossal.server;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.Lock;
 
 /**
  * GEOSEARCH, GEOSEARCHSTORE and the older GEORADIUS, GEORADIUSBYMEMBER (and their {@code _RO}
  * forms, STORE and STOREDIST), checked in Redis 7.0's order (the source key is looked up first,
  * the options read by {@link GeoQuery}, then their conflicts; a missing source answers empty). The members are read from the
- * score ranges of {@link GeoArea}'s cells and kept if within the {@link GeoShape}; with COUNT and
- * no order the nearest come first, as Redis forces ASC then.
+ * score ranges of {@link GeoArea}'s cells ({@link GeoMembers}: a big set's score tree from each
+ * range's first rank, O(log n) a cell plus its members) and kept if within the {@link GeoShape};
+ * with COUNT and no order the nearest come first, as Redis forces ASC then.
  */
 final class GeoSearch {
 
@@ -52,47 +54,79 @@ final class GeoSearch {
 
     private void run(Client c, byte[][] a, Reply r, int keyAt, int kind) {
         KeyValueStore db = ctx.db(c);
-        KeyValueStore.Entry e = SortedSetCommands.zset(db, a[keyAt]);
-        ZSetCursor z = SortedSetCommands.cursor(db, a[keyAt], e);
+        GeoQuery[] storing = new GeoQuery[1];
+        withMembers(db, a[keyAt], z -> {
+            GeoQuery q = checked(a, keyAt, kind, z, r);
+            if (q == null) {
+                return;
+            }
+            if (q.store != null && (kind & GeoQuery.SEARCH_STORE) == 0) {
+                storing[0] = q; // the destination is locked before the source: see below
+                return;
+            }
+            answer(c, q, z, r, "geosearchstore");
+        });
+        if (storing[0] == null) {
+            return;
+        }
+        // GEORADIUS ... STORE names its destination in the options: lock it with the source (in the
+        // locks' order, so not while a big source's lock is held), then read the source again
+        Lock[] ls = db.locks(a[keyAt], storing[0].store);
+        StringCommands.lockAll(ls);
+        try {
+            withMembers(db, a[keyAt], z -> answer(c, storing[0], z, r, "georadiusstore"));
+        } finally {
+            StringCommands.unlockAll(ls);
+        }
+    }
+
+    /**
+     * Runs {@code action} on the sorted set under {@code key}, or on null if there is none: a big
+     * set under its key's lock, as its reads need.
+     */
+    private static void withMembers(KeyValueStore db, byte[] key, Consumer<GeoMembers> action) {
+        KeyValueStore.Entry e = SortedSetCommands.zset(db, key);
+        if (SortedSetCommands.big(db, key, e, z -> action.accept(GeoMembers.of(z)))) {
+            return;
+        }
+        e = SortedSetCommands.small(db, key, e);
+        action.accept(e == null ? null : GeoMembers.of(new ZSetCursor(e)));
+    }
+
+    /**
+     * Reads the options ({@link GeoQuery}) and checks their conflicts, in Redis's order.
+     *
+     * @param z the source set, null if there is none
+     * @return the query, or null once an error is answered
+     */
+    private static GeoQuery checked(byte[][] a, int keyAt, int kind, GeoMembers z, Reply r) {
         GeoQuery q = GeoQuery.parse(a, keyAt, kind, z);
         if (q == null) {
             r.error(Errors.SYNTAX);
-            return;
+            return null;
         }
         String name = Errors.text(a[0]);
         if (q.store != null && (q.withDist || q.withHash || q.withCoord)) {
             r.error("ERR " + ((kind & GeoQuery.SEARCH_STORE) != 0 ? "GEOSEARCHSTORE" : "STORE option in GEORADIUS")
                     + " is not compatible with WITHDIST, WITHHASH and WITHCOORD options");
-            return;
+            return null;
         }
         if ((kind & GeoQuery.SEARCH) != 0 && !q.from) {
             r.error("ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for " + name);
-            return;
+            return null;
         }
         if ((kind & GeoQuery.SEARCH) != 0 && !q.by) {
             r.error("ERR exactly one of BYRADIUS and BYBOX can be specified for " + name);
-            return;
+            return null;
         }
         if (q.any && q.count == 0) {
             r.error("ERR the ANY argument requires COUNT argument");
-            return;
+            return null;
         }
-        if (q.store != null && (kind & GeoQuery.SEARCH_STORE) == 0) {
-            // GEORADIUS ... STORE names its destination in the options: lock it with the source now
-            Lock[] ls = db.locks(a[keyAt], q.store);
-            StringCommands.lockAll(ls);
-            try {
-                KeyValueStore.Entry again = SortedSetCommands.zset(db, a[keyAt]);
-                answer(c, q, SortedSetCommands.cursor(db, a[keyAt], again), r, "georadiusstore");
-            } finally {
-                StringCommands.unlockAll(ls);
-            }
-            return;
-        }
-        answer(c, q, z, r, "geosearchstore");
+        return q;
     }
 
-    private void answer(Client c, GeoQuery q, ZSetCursor z, Reply r, String storeEvent) {
+    private void answer(Client c, GeoQuery q, GeoMembers z, Reply r, String storeEvent) {
         KeyValueStore db = ctx.db(c);
         if (z == null) {
             if (q.store == null) {
@@ -143,38 +177,25 @@ final class GeoSearch {
         }
     }
 
-    /** The members of {@link GeoArea}'s cells within {@code shape}, in Redis's order; at most {@code limit} unless 0. */
-    private static List<Point> find(ZSetCursor z, GeoShape shape, long limit) {
-        int n = z.count();
-        double[] scores = new double[n];
-        int[] at = new int[n];
-        z.rewind();
-        while (z.next()) {
-            scores[z.index()] = z.score();
-            at[z.index()] = z.entryAt();
-        }
+    /**
+     * The members of {@link GeoArea}'s cells within {@code shape}, in Redis's order (cell by cell,
+     * each in score order); at most {@code limit} unless 0.
+     */
+    private static List<Point> find(GeoMembers z, GeoShape shape, long limit) {
         List<Point> found = new ArrayList<>();
         double[] xy = new double[2];
         for (long[] range : new GeoArea(shape).ranges()) {
             if (limit != 0 && found.size() >= limit) {
                 break;
             }
-            double min = range[0];
-            double max = range[1];
-            int i = firstAtLeast(scores, n, min);
-            for (; i < n && scores[i] < max; i++) {
-                GeoHash.decode(scores[i], xy);
+            z.range(range[0], range[1], (score, member) -> {
+                GeoHash.decode(score, xy);
                 double d = shape.metersIfWithin(xy[0], xy[1]);
-                if (Double.isNaN(d)) {
-                    continue;
+                if (!Double.isNaN(d)) {
+                    found.add(new Point(member, score, xy[0], xy[1], d));
                 }
-                z.seek(i, at[i]);
-                z.next();
-                found.add(new Point(z.member(), scores[i], xy[0], xy[1], d));
-                if (limit != 0 && found.size() >= limit) {
-                    break;
-                }
-            }
+                return limit == 0 || found.size() < limit;
+            });
         }
         return found;
     }
@@ -182,20 +203,6 @@ final class GeoSearch {
     /** @return the metres from the centre to {@code p} as a reply shows them (see {@link GeoShape#shownDistance}) */
     private static double shown(GeoShape shape, Point p) {
         return GeoShape.shownDistance(shape.lon(), shape.lat(), p.lon(), p.lat());
-    }
-
-    private static int firstAtLeast(double[] scores, int n, double min) {
-        int lo = 0;
-        int hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (scores[mid] < min) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     private static void reply(GeoQuery q, GeoShape shape, List<Point> found, int n, Reply r) {

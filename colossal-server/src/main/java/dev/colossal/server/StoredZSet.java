@@ -225,6 +225,15 @@ final class StoredZSet implements ZSetWrites {
         return inPlace() ? memberReads.scoreOf(member) : byMember.scoreOf(member);
     }
 
+    /** Hands {@code v} the entries from the first scored {@code min} or more on, lowest first, until it says stop. */
+    void walkFromScore(double min, ZSetTree.Visitor v) {
+        if (inPlace()) {
+            scoreReads.walk((s, b, f, t) -> s >= min, v);
+        } else {
+            byScore.walk(byScore.rank((s, m) -> s >= min), false, v);
+        }
+    }
+
     /** @return the rank of {@code member} from the lowest, or -1 if absent */
     long rankOf(byte[] member) {
         Double s = scoreOf(member);

@@ -117,12 +117,25 @@ final class ZSetTreeReads {
      * until it says stop or the entries end.
      */
     void walk(long from, boolean reverse, ZSetTree.Visitor v) {
-        if (from < 0) {
-            return;
+        if (from >= 0) {
+            walk(from, null, reverse, v);
         }
+    }
+
+    /**
+     * Hands the entries from the first that passes {@code bound} ({@link #rank(Bound)}'s) on to
+     * {@code v}, lowest first, until it says stop: one descent where a rank and then a walk from
+     * it take two (a GEO search starts nine walks a search).
+     */
+    void walk(Bound bound, ZSetTree.Visitor v) {
+        walk(0, bound, false, v);
+    }
+
+    /** A walk from rank {@code from}, or from the first entry that passes {@code bound} if it is not null. */
+    private void walk(long from, Bound bound, boolean reverse, ZSetTree.Visitor v) {
         ZSetNodeBytes b = ZSetNodeBytes.acquire();
         try {
-            // The path down to the leaf of rank from: each level's inner node and the child index taken
+            // The path down to the leaf of the first entry: each level's inner node and the child index taken
             ZSetNode[] nodes = new ZSetNode[DEPTH];
             int[] at = new int[DEPTH];
             int depth = 0;
@@ -131,11 +144,17 @@ final class ZSetTreeReads {
             long pos = rootPos;
             while ((node = node(pos, b)) != null) {
                 int i = 0;
-                while (i < node.n && r >= node.counts[i]) {
-                    r -= node.counts[i++];
-                }
-                if (i == node.n) {
-                    return; // past the last entry
+                if (bound != null) {
+                    while (i + 1 < node.n && !bound.test(node.scores[i + 1], node.members[i + 1], 0, node.members[i + 1].length)) {
+                        i++;
+                    }
+                } else {
+                    while (i < node.n && r >= node.counts[i]) {
+                        r -= node.counts[i++];
+                    }
+                    if (i == node.n) {
+                        return; // past the last entry
+                    }
                 }
                 if (depth == nodes.length) {
                     nodes = Arrays.copyOf(nodes, depth * 2);
@@ -145,7 +164,14 @@ final class ZSetTreeReads {
                 at[depth++] = i;
                 pos = node.children[i];
             }
-            int i = (int) Math.min(r, b.n());
+            int i = 0;
+            if (bound != null) {
+                while (i < b.n() && !b.test(i, bound)) {
+                    i++;
+                }
+            } else {
+                i = (int) Math.min(r, b.n());
+            }
             while (true) {
                 for (; i >= 0 && i < b.n(); i += reverse ? -1 : 1) {
                     if (!v.visit(b.score(i), b.member(i))) {

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link StoredZSet#view}) against the set they were built from: members of every length up to
  * past a node's bytes and across the varint's length steps, members that are prefixes of each
  * other and bytes above 0x7F, equal scores, -0 beside 0, and both infinities, in trees of four
- * entries a node and of 128; and a damaged leaf read as damage, never from the bytes a node read
- * before it left in the reused buffer.
+ * entries a node and of 128 (ranks, walks from a rank and from a score); and a damaged leaf read
+ * as damage, never from the bytes a node read before it left in the reused buffer.
  */
 class ZSetTreeReadsTest {
 
@@ -68,8 +68,27 @@ class ZSetTreeReadsTest {
                 assertEquals(0, walked(view, -1, true, 3).length, "before the first");
                 assertArrayEquals(expected(z, 0, false, z.size()), walked(view, 0, false, z.size() + 5), "the whole set");
                 sameRanks(z, view, List.of(SCORE_BOUNDS), ZRange::byScore);
+                for (double min : new double[] {Double.NEGATIVE_INFINITY, -3.5, -3, -0.0, 0, 1e-300, 0.5, 1, 2.5, 3, Double.POSITIVE_INFINITY}) {
+                    int first = 0;
+                    while (first < z.size() && z.score(first) < min) {
+                        first++;
+                    }
+                    for (int n : new int[] {1, 3, z.size()}) {
+                        assertArrayEquals(expected(z, first, false, n), fromScore(view, min, n), "from score " + min + ", " + n);
+                    }
+                }
             }
         }
+    }
+
+    /** @return up to {@code n} entries from the first scored {@code min} or more, as "score member" lines */
+    private static String[] fromScore(StoredZSet view, double min, int n) {
+        List<String> out = new ArrayList<>();
+        view.walkFromScore(min, (s, m) -> {
+            out.add(s + " " + Arrays.toString(m));
+            return out.size() < n;
+        });
+        return out.toArray(String[]::new);
     }
 
     @Test
