@@ -21,8 +21,9 @@ import java.util.function.BooleanSupplier;
  * chunks taken from the file. Used only under the segment's lock. Every step leaves the chunk list
  * walkable, so a repair can rebuild the rest.
  *
- * <p>In a segment that takes runs of more than {@link SegmentLayout#EXACT_CLASSES} blocks, this
- * process keeps a {@link FreeRunIndex} of the lists: the smallest fit of a whole class instead of
+ * <p>In a segment that takes runs of more than {@link SegmentLayout#EXACT_CLASSES} blocks and whose
+ * lists grew long enough for a walk to pass {@link #WALK_BEFORE_INDEX} runs, this process keeps a
+ * {@link FreeRunIndex} of the lists: the smallest fit of a whole class instead of
  * the best of its first {@link #FIT_TRIES} runs, and joins with both neighbours of a freed run
  * without a walk. It is a hint, never the truth: dropped when the version at lock time is not the
  * one this process left (another process or open wrote), on a rebuild, when chunks are given back
@@ -84,6 +85,15 @@ final class SegmentHeap {
     private long leftVersion = -1;
     /** Blocks a split must leave at least, unless it leaves none: room for a run header. */
     private final long minRest;
+    /**
+     * Runs a walk of a list may look at before the segment asks for an index: while its lists are
+     * short (one key's value of 1 KiB overwritten over and over, whose freed run is the next one's
+     * fit), a walk is one look, cheaper than keeping an index up to date (about a tenth of such a
+     * SET's server CPU).
+     */
+    private static final int WALK_BEFORE_INDEX = 4;
+    /** Whether this process saw a walk of this segment's lists longer than {@link #WALK_BEFORE_INDEX}. */
+    private boolean walkedFar;
 
     /** What the segment runs before the heap grows: true if it rebuilt the free lists (see {@link #allocate}). */
     private final BooleanSupplier defragment;
@@ -172,8 +182,9 @@ final class SegmentHeap {
     /**
      * The index, filled by one walk of every list if there is none and its time has come; null if
      * it cannot be had (budget, too many runs, a run on a wrong list). Only a put of more than
-     * {@link SegmentLayout#EXACT_CLASSES} blocks asks for it: a segment of small entries finds its
-     * fits in one look at an exact list and never pays for an index.
+     * {@link SegmentLayout#EXACT_CLASSES} blocks asks for it, once walks went far: a segment of
+     * small entries finds its fits in one look at an exact list, and one of short lists in a look
+     * or two, and neither pays for an index.
      */
     private FreeRunIndex indexForFit() {
         FreeRunIndex f = index();
@@ -393,7 +404,7 @@ final class SegmentHeap {
         MemorySegment m = file.mem();
         int exact = SegmentLayout.freeClassOf(blocks);
         boolean small = SegmentLayout.isExactClass(exact);
-        FreeRunIndex f = small ? null : indexForFit();
+        FreeRunIndex f = small ? null : walkedFar ? indexForFit() : index();
         // The index's answer is final (it holds every run of the class); -1 says it was dropped.
         long run = f == null ? -1 : takeIndexed(f, blocks, classEnd(exact));
         if (run < 0) {
@@ -481,7 +492,8 @@ final class SegmentHeap {
         long bestLink = 0;
         long best = 0;
         long bestBlocks = Long.MAX_VALUE;
-        for (int t = 0; t < tries; t++) {
+        int t = 0;
+        for (; t < tries; t++) {
             long run = Mem.getLong(m, link);
             if (run == 0) {
                 break;
@@ -498,6 +510,7 @@ final class SegmentHeap {
             }
             link = run + HeapLayout.RUN_NEXT;
         }
+        walkedFar |= tries > 1 && t > WALK_BEFORE_INDEX;
         if (best == 0) {
             return 0;
         }
@@ -622,6 +635,7 @@ final class SegmentHeap {
             }
             m = checkRun(run);
             link = run + HeapLayout.RUN_NEXT;
+            walkedFar |= t >= WALK_BEFORE_INDEX;
         }
         return 0;
     }

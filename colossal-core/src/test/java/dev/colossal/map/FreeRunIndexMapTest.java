@@ -108,6 +108,27 @@ class FreeRunIndexMapTest {
         assertSound(file);
     }
 
+    /**
+     * One key's KiB value overwritten over and over finds its fit in a look (the run its last value
+     * freed), so the segment keeps no index to update; values of many keys and sizes make walks
+     * long, and then it does.
+     */
+    @Test
+    void aSegmentWhoseListsStayShortKeepsNoIndex() throws IOException {
+        try (BytesMap map = BytesMap.open(dir.resolve("short.map"), MapOptions.DEFAULTS.withSegments(1))) {
+            for (int round = 0; round < 2000; round++) {
+                map.put(key(0), value(0, round % 2));
+            }
+            assertEquals(-1, map.segment(0).indexedRuns(), "one key's overwrites walk one run");
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < 300; i++) {
+                    map.put(key(i), value(i, round));
+                }
+            }
+            assertTrue(map.segment(0).indexedRuns() > 0, "300 keys of mixed sizes made the walks long");
+        }
+    }
+
     @Test
     void aWriteThroughAnotherOpenOfTheFileDropsTheIndex() throws IOException {
         Path file = dir.resolve("two.map");
