@@ -27,6 +27,8 @@ final class SortedSetAlgebra {
     private static final int SUM = 0;
     private static final int MIN = 1;
     private static final int MAX = 2;
+    /** A plain set's member's score. */
+    private static final Double ONE = 1.0;
 
     private final ServerContext ctx;
 
@@ -121,8 +123,6 @@ final class SortedSetAlgebra {
         }
         return new Source(allScoringOne(SetCommands.members(db, key, e)));
     }
-
-    private static final Double ONE = 1.0;
 
     /** @return {@code members} as a sorted set whose scores are all 1: in member order, as Redis sorts them */
     private static ZSetValue allScoringOne(List<byte[]> members) {
