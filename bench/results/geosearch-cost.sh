@@ -17,11 +17,10 @@ port=${PORTS_FROM:-7880}
 work=$(mktemp -d)
 PIDS=(); PORTS=(); NAMES=()
 trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
-serve() { # name root
-  mkdir -p "$work/$1"
-  "$JAVA" -cp "$2/colossal-server/target/colossal-server.jar:$2/colossal-server/target/lib/*" dev.colossal.cli.Main serve \
-    --port "$port" --http-port -1 --data "$work/$1" >"$work/$1.log" 2>&1 &
-  PIDS+=($!); PORTS+=("$port"); NAMES+=("$1"); port=$((port + 1))
+. "$(dirname "${BASH_SOURCE[0]}")/start-server.sh"
+serve() { # name root|redis: started, answering PING, its pid kept
+  start_server "$2" "$port" "$work/$1"
+  PIDS+=("$pid"); PORTS+=("$port"); NAMES+=("$1"); port=$((port + 1))
 }
 # GEOADD commands of N seeded random points p0.. in RESP, 100 points a command
 fill() { # key seed lonmin lonmax latmin latmax
@@ -43,13 +42,11 @@ EOF
 }
 serve new "$ROOT"
 [ -n "${BASE:-}" ] && serve base "$BASE"
-redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 >/dev/null 2>&1 &
-PIDS+=($!); PORTS+=("$port"); NAMES+=(redis-server)
+serve redis-server redis
 n=${#PIDS[@]}
 fill city 1 11.2 11.5 44.4 44.6 >"$work/city.resp"
 fill world 2 -180 180 -85 85 >"$work/world.resp"
 for p in "${PORTS[@]}"; do
-  for i in $(seq 150); do redis-cli -p "$p" ping >/dev/null 2>&1 && break; sleep 0.2; done
   redis-cli -p "$p" --pipe <"$work/city.resp" >/dev/null
   redis-cli -p "$p" --pipe <"$work/world.resp" >/dev/null
   echo "port $p: ZCARD city = $(redis-cli -p "$p" zcard city), world = $(redis-cli -p "$p" zcard world), encoding $(redis-cli -p "$p" object encoding city)"

@@ -1,11 +1,9 @@
 #!/bin/bash
 # usage: bench/results/zinter-cost.sh PORT ROOT|redis N -> server CPU per ZINTER 2 small big WITHSCORES (small: 10 members, big: ~260k), per ZINTERCARD, per ZDIFF 2 small big
-export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64; export PATH=$JAVA_HOME/bin:$PATH
 port=$1; root=$2; N=${3:-200}
-d=/tmp/zinter-cost-$port; rm -rf $d; mkdir -p $d
-if [ "$root" = redis ]; then redis-server --port $port --save "" --appendonly no --bind 127.0.0.1 >/dev/null 2>&1 & pid=$!
-else java -cp "$root/colossal-server/target/colossal-server.jar:$root/colossal-server/target/lib/*" dev.colossal.cli.Main serve --port $port --http-port -1 --data $d > $d.log 2>&1 & pid=$!; fi
-for i in $(seq 150); do redis-cli -p $port ping >/dev/null 2>&1 && break; sleep 0.2; done
+d=/tmp/zinter-cost-$port
+. "$(dirname "$0")/start-server.sh"
+start_server "$root" "$port" "$d"
 ticks() { awk '{ s=$0; sub(/.*\) /, "", s); split(s, f, " "); print f[12]+f[13] }' /proc/$pid/stat; }
 redis-benchmark -p $port -n 300000 -r 1000000 -P 16 -q zadd big __rand_int__ member:__rand_int__ >/dev/null
 for i in $(seq 0 9); do redis-cli -p $port zadd small $i member:$((i*1000)) >/dev/null; done
@@ -16,4 +14,4 @@ for cmd in "ZINTER 2 small big WITHSCORES" "ZINTERCARD 2 small big" "ZDIFF 2 sma
   out="$out | ${cmd%% *} $(( (t1-t0)*10000/N )) us"
 done
 echo "$out"
-kill $pid; wait $pid 2>/dev/null; rm -rf $d
+kill $pid; wait $pid 2>/dev/null; rm -rf $d $d.log

@@ -12,7 +12,6 @@
 #   BASE=/tmp/wk/zscan-base N=1000000 ROUNDS=2 PORTS_FROM=7850 bench/results/zscan-cost.sh
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
 N=${N:-1000000}
 ROUNDS=${ROUNDS:-2}
 BASE_CALLS=${BASE_CALLS:-5}
@@ -20,22 +19,20 @@ RAND_N=${RAND_N:-20000}
 BASE_RAND=${BASE_RAND:-20}
 port=${PORTS_FROM:-7850}
 DRIVER="$ROOT/bench/results/zscan-driver.py"
+JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
 work=$(mktemp -d)
 PIDS=(); PORTS=(); NAMES=()
 trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
-serve() { # name root
-  mkdir -p "$work/$1"
-  "$JAVA" -cp "$2/colossal-server/target/colossal-server.jar:$2/colossal-server/target/lib/*" dev.colossal.cli.Main serve \
-    --port "$port" --http-port -1 --data "$work/$1" >"$work/$1.log" 2>&1 &
-  PIDS+=($!); PORTS+=("$port"); NAMES+=("$1"); port=$((port + 1))
+. "$(dirname "${BASH_SOURCE[0]}")/start-server.sh"
+serve() { # name root|redis: started, answering PING, its pid kept
+  start_server "$2" "$port" "$work/$1"
+  PIDS+=("$pid"); PORTS+=("$port"); NAMES+=("$1"); port=$((port + 1))
 }
 serve new "$ROOT"
 [ -n "${BASE:-}" ] && serve base "$BASE"
-redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 >/dev/null 2>&1 &
-PIDS+=($!); PORTS+=("$port"); NAMES+=(redis-server)
+serve redis-server redis
 n=${#PIDS[@]}
 for p in "${PORTS[@]}"; do
-  for i in $(seq 150); do redis-cli -p "$p" ping >/dev/null 2>&1 && break; sleep 0.2; done
   python3 "$DRIVER" fill "$p" big "$N"
   echo "port $p: ZCARD big = $(redis-cli -p "$p" zcard big)"
 done
