@@ -132,7 +132,7 @@ final class MapFile implements AutoCloseable {
     /** When a segment that cannot grow may scan the others for space (a full disk). */
     final ReclaimPacer reclaims = new ReclaimPacer();
     /** What the segments' free-run indexes may hold of the Java heap together (tests swap in a smaller one). */
-    FitBudget fitBudget = new FitBudget(FitBudget.DEFAULT_BYTES);
+    FitBudget fitBudget = FitBudget.forFile(this::allocEnd);
     /** The thread of this process holding each segment's lock, shared with the process's other opens of the file. */
     final LockHolders holders;
     /** Tells a live lock owner from a word that came with a copy of the file (a live process that does not map it). */

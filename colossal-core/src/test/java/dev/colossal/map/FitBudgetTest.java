@@ -83,4 +83,26 @@ class FitBudgetTest {
         assertEquals(0, budget.usedBytes());
         assertTrue(a.evicted);
     }
+
+    @Test
+    void theLimitFollowsTheFileBetweenItsFloorAndItsCeiling() {
+        long empty = emptyIndexBytes();
+        long[] file = {0};
+        FitBudget budget = new FitBudget(2 * empty, 8 * empty, () -> file[0]);
+        assertEquals(2 * empty, budget.limit(), "a small file gets the floor");
+        List<FreeRunIndex> evicted = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            assertNotNull(budget.open(evicted::add, SHIFT));
+        }
+        assertNull(budget.open(evicted::add, SHIFT), "both hot, no room");
+        file[0] = (4 * empty) << FitBudget.FILE_SHARE;
+        assertEquals(4 * empty, budget.limit());
+        for (int i = 0; i < 2; i++) {
+            assertNotNull(budget.open(evicted::add, SHIFT), "the grown file makes room");
+        }
+        assertEquals(List.of(), evicted, "without taking the first two's");
+        assertEquals(4 * empty, budget.usedBytes());
+        file[0] = Long.MAX_VALUE;
+        assertEquals(8 * empty, budget.limit(), "however big the file, the ceiling");
+    }
 }
