@@ -56,6 +56,8 @@ final class Connection {
     private int inEnd;
     private int outPos;
     private boolean closed;
+    /** The client shut its side down while replies were waiting: close once they are written. */
+    private boolean inputEnded;
 
     Connection(SocketChannel channel, Client client, ServerContext ctx, CommandTable table) {
         this(channel, client, ctx, table, null);
@@ -134,6 +136,14 @@ final class Connection {
                 inBuffer.clear().position(inEnd).limit(inEnd + want);
                 int n = tls == null ? channel.read(inBuffer) : tls.read(inBuffer);
                 if (n < 0) {
+                    if (outPos < client.reply.len && client.blockedBy == null && !client.paused) {
+                        // read while replies waited for the socket: a client that sent its last
+                        // request and shut its side down still gets the replies, as it did when
+                        // its end was read only once they were written
+                        inputEnded = true;
+                        key.interestOps(SelectionKey.OP_WRITE);
+                        break;
+                    }
                     close();
                     return;
                 }
@@ -282,7 +292,7 @@ final class Connection {
             outPos += n;
             ctx.stats.bytesOut.add(n);
             if (outPos < out.len) {
-                key.interestOps(SelectionKey.OP_WRITE);
+                key.interestOps(tls == null && !inputEnded ? SelectionKey.OP_WRITE | SelectionKey.OP_READ : SelectionKey.OP_WRITE);
                 return;
             }
         }
@@ -300,6 +310,10 @@ final class Connection {
             // stopped at the high-water mark: go on with what is already read
             runRequests(lastActiveNanos = System.nanoTime());
             flush();
+            return;
+        }
+        if (inputEnded) {
+            close(); // every whole request it sent before its end is answered
             return;
         }
         if (tls != null && tls.peerClosed()) {

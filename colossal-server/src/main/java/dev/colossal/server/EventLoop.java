@@ -180,7 +180,10 @@ final class EventLoop implements Runnable {
         }
         if (k.isWritable()) {
             guarded(c, FLUSH);
-        } else if (k.isReadable()) {
+        }
+        if (k.isReadable() && !c.isClosed()) {
+            // also while replies wait for the socket: a client that writes its whole pipeline before
+            // it reads (hiredis, redis-py, Jedis) must get it all in, or both ends wait for ever
             guarded(c, READ);
             if (!c.isClosed()) {
                 toFlush.add(c);
