@@ -4,7 +4,9 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -18,6 +20,9 @@ import java.util.Map;
 final class Reply {
 
     private static final byte[] CRLF = {'\r', '\n'};
+    /** CR then LF as one store. */
+    private static final ValueLayout.OfShort CRLF_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final short CRLF_BYTES = (short) ('\r' | '\n' << 8);
     private static final byte[] OK = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL2 = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL_ARRAY2 = "*-1\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -303,6 +308,22 @@ final class Reply {
     }
 
     void bulk(byte[] b, int off, int n) {
+        if (n < 100) {
+            // a list's or a set's elements are mostly this short: one room check and a few stores
+            // where the general path made five checks and a division a digit
+            ensure(n + 7L);
+            int at = len;
+            buf.set(JAVA_BYTE, at++, (byte) '$');
+            if (n >= 10) {
+                buf.set(JAVA_BYTE, at++, (byte) ('0' + n / 10));
+            }
+            buf.set(JAVA_BYTE, at++, (byte) ('0' + n % 10));
+            buf.set(CRLF_SHORT, at, CRLF_BYTES);
+            MemorySegment.copy(b, off, buf, JAVA_BYTE, at + 2, n);
+            buf.set(CRLF_SHORT, at + 2 + n, CRLF_BYTES);
+            len = at + 4 + n;
+            return;
+        }
         header((byte) '$', n);
         ensure(n + 2L);
         MemorySegment.copy(b, off, buf, JAVA_BYTE, len, n);
