@@ -1,15 +1,17 @@
-# Sourced by the client-trial scripts here: start_server redis|ROOT PORT DATA starts redis-server (its
-# defaults, no persistence) or the Colossal build of checkout ROOT on PORT with fresh data in DATA,
-# waits until it answers PING, and sets $pid.
+# Sourced by the client-trial scripts here: start_server redis|ROOT PORT DATA [FLAG VALUE...] starts
+# redis-server (its defaults, no persistence) or the Colossal build of checkout ROOT on PORT with fresh
+# data in DATA and the flags given (those both take, e.g. --unixsocket PATH), waits until it answers
+# PING, and sets $pid.
 start_server() {
   local server=$1 port=$2 data=$3
+  shift 3
   rm -rf "$data"; mkdir -p "$data"
   if [ "$server" = redis ]; then
-    redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 --dir "$data" >"$data.log" 2>&1 & pid=$!
+    redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 --dir "$data" "$@" >"$data.log" 2>&1 & pid=$!
   else
     export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}; export PATH=$JAVA_HOME/bin:$PATH
     java -cp "$server/colossal-server/target/colossal-server.jar:$server/colossal-server/target/lib/*" \
-      dev.colossal.cli.Main serve --port "$port" --http-port -1 --data "$data" >"$data.log" 2>&1 & pid=$!
+      dev.colossal.cli.Main serve --port "$port" --http-port -1 --data "$data" "$@" >"$data.log" 2>&1 & pid=$!
   fi
   for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && return 0; sleep 0.2; done
   echo "the server on port $port did not answer PING in 20 s (log: $data.log)" >&2
