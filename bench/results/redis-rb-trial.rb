@@ -450,5 +450,56 @@ check("connected?") { r.connected? }
 check("quit") { o = Redis.new(host: "127.0.0.1", port: port); o.ping; o.quit }
 check("close reconnect") { r.close; r.get("pk") }
 check("id") { r.id.sub(":#{port}/", ":PORT/") }
+# server control, as redis-rb's remote-server and persistence tests use it
+check("info fields") do
+  i = r.info
+  %w[redis_version total_connections_received connected_clients total_commands_processed connected_slaves
+     uptime_in_seconds used_memory uptime_in_days rdb_changes_since_last_save rdb_last_save_time].map { |k| [k, i.key?(k)] }
+end
+check("config resetstat") { [r.config(:resetstat), r.ping, r.info(:commandstats)["ping"]] .then { |a| [a[0], a[1], a[2]["calls"]] } }
+check("monitor") do
+  log = []
+  t = Thread.new do
+    Redis.new(host: "127.0.0.1", port: port, db: 9).monitor do |line|
+      log << line
+      break if log.size == 2
+    end
+  end
+  Thread.pass while log.empty?
+  r.set("mon", "s1"); t.join(5)
+  [log[0], log[-1].sub(/\A\+?\d+\.\d+ \[9 [^\]]+\]/, "TIME [9 ADDR]")]
+end
+check("monitor break value") { Redis.new(host: "127.0.0.1", port: port).monitor { |line| break line } }
+check("object idletime") { r.set("oi", 1); r.object(:idletime, "oi").class }
+check("object freq") { r.object(:freq, "oi") }
+check("object help") { r.object(:help).class }
+check("debug object") { r.debug(:object, "oi").class }
+check("save") { r.save }
+check("bgsave") { r.bgsave }
+check("lastsave class") { r.lastsave.class }
+check("bgrewriteaof") { r.bgrewriteaof }
+check("slaveof no one") { r.slaveof("no", "one") }
+check("sync") { r.sync }
+check("role") { r.call("role") }
+check("config get wildcard") { r.config(:get, "maxmemory*").keys.sort }
+check("config get timeout") { r.config(:get, "timeout") }
+check("config set timeout") { [r.config(:set, "timeout", 100), r.config(:set, "timeout", 0)] }
+check("config rewrite") { r.config(:rewrite) }
+check("dbsize db14") { o = Redis.new(host: "127.0.0.1", port: port, db: 14); o.flushdb; o.set("bar", "s3"); o.dbsize }
+check("move to db14") { o = Redis.new(host: "127.0.0.1", port: port, db: 15); o.set("foo", "s1"); o.set("bar", "s2"); [o.move("foo", 14), o.move("bar", 14), o.get("bar")] }
+check("big value") { v = "x" * 5_000_000; r.set("big", v); r.get("big") == v }
+check("binary value") { v = (0..255).map(&:chr).join.b * 3; r.set("bin", v); r.get("bin").b == v }
+check("utf-8 value") { r.set("utf", "été ☃"); r.get("utf") }
+check("timeout blpop past read_timeout") { o = Redis.new(host: "127.0.0.1", port: port, read_timeout: 0.2); o.blpop("nol", timeout: 1) }
+check("read_timeout hit") { o = Redis.new(host: "127.0.0.1", port: port, read_timeout: 0.2); o.eval("local t = redis.call('time') while true do local n = redis.call('time') if (n[1] - t[1]) * 1000000 + (n[2] - t[2]) > 500000 then return 1 end end") }
+check("after busy script") { sleep 0.6; r.ping }
+check("auth without password") { r.auth("nopass") }
+check("auth user") { r.call("auth", "default", "nopass") }
+check("hello 2") { r.call("hello", "2").each_slice(2).map(&:first) }
+check("client pause") { [r.client(:pause, 10), r.ping] }
+check("client unpause") { r.call("client", "unpause") }
+check("client no-evict") { r.call("client", "no-evict", "on") }
+check("client reply off") { o = Redis.new(host: "127.0.0.1", port: port); [o.call("client", "reply", "on"), o.ping] }
+check("shutdown nosave wrong") { r.call("shutdown", "bogus") }
 check("flushdb async") { r.flushdb(async: true) }
 check("dbsize empty") { r.dbsize }
