@@ -4,9 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,9 +18,6 @@ import java.util.Map;
 final class Reply {
 
     private static final byte[] CRLF = {'\r', '\n'};
-    /** CR then LF as one store. */
-    private static final ValueLayout.OfShort CRLF_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final short CRLF_BYTES = (short) ('\r' | '\n' << 8);
     private static final byte[] OK = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL2 = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL_ARRAY2 = "*-1\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -308,27 +303,83 @@ final class Reply {
     }
 
     void bulk(byte[] b, int off, int n) {
-        if (n < 100) {
-            // a list's or a set's elements are mostly this short: one room check and a few stores
-            // where the general path made five checks and a division a digit
-            ensure(n + 7L);
-            int at = len;
-            buf.set(JAVA_BYTE, at++, (byte) '$');
-            if (n >= 10) {
-                buf.set(JAVA_BYTE, at++, (byte) ('0' + n / 10));
-            }
-            buf.set(JAVA_BYTE, at++, (byte) ('0' + n % 10));
-            buf.set(CRLF_SHORT, at, CRLF_BYTES);
-            MemorySegment.copy(b, off, buf, JAVA_BYTE, at + 2, n);
-            buf.set(CRLF_SHORT, at + 2 + n, CRLF_BYTES);
-            len = at + 4 + n;
-            return;
-        }
         header((byte) '$', n);
         ensure(n + 2L);
         MemorySegment.copy(b, off, buf, JAVA_BYTE, len, n);
         len += n;
         crlf();
+    }
+
+    /**
+     * A batch of bulk strings for this reply, framed on the heap and copied in a few KB at a time:
+     * the elements of a list range are mostly a few bytes each, and framing each in the native
+     * buffer took five checked stores and a division a digit (a third of an LRANGE of 500 such).
+     * Close it before any other append to this reply.
+     */
+    Batch batch() {
+        Batch b = BATCH.get();
+        if (b.reply != null) {
+            b = new Batch(); // a batch inside a batch, on one thread: rare, so not kept
+        }
+        b.reply = this;
+        return b;
+    }
+
+    private static final ThreadLocal<Batch> BATCH = ThreadLocal.withInitial(Batch::new);
+
+    /** See {@link #batch}. One per event-loop thread, reused. */
+    static final class Batch implements PackedRun.ElementSink, AutoCloseable {
+
+        /** Elements shorter than this are framed here; longer ones go straight to the reply. */
+        private static final int SHORT = 100;
+        private final byte[] stage = new byte[8 * 1024];
+        private int pos;
+        private Reply reply;
+
+        void bulk(byte[] b) {
+            accept(b, 0, b.length);
+        }
+
+        @Override
+        public void accept(byte[] b, int off, int n) {
+            if (n >= SHORT) {
+                flush();
+                reply.bulk(b, off, n);
+                return;
+            }
+            if (pos + n + 7 > stage.length) {
+                flush();
+            }
+            byte[] s = stage;
+            int at = pos;
+            s[at++] = '$';
+            if (n >= 10) {
+                s[at++] = (byte) ('0' + n / 10);
+            }
+            s[at++] = (byte) ('0' + n % 10);
+            s[at++] = '\r';
+            s[at++] = '\n';
+            System.arraycopy(b, off, s, at, n);
+            at += n;
+            s[at++] = '\r';
+            s[at++] = '\n';
+            pos = at;
+        }
+
+        private void flush() {
+            if (pos > 0) {
+                reply.ensure(pos);
+                MemorySegment.copy(stage, 0, reply.buf, JAVA_BYTE, reply.len, pos);
+                reply.len += pos;
+                pos = 0;
+            }
+        }
+
+        @Override
+        public void close() {
+            flush();
+            reply = null;
+        }
     }
 
     void bulk(String s) {

@@ -149,15 +149,17 @@ final class StoredList {
 
     /** Appends elements {@code [from, to)} to {@code r}, in order, each a bulk reply. */
     void reply(long from, long to, Reply r) {
-        if (nodes != null) {
-            nodes.forEach(from, to, r::bulk);
-            return;
-        }
-        if (packed == null) {
+        if (packed == null && nodes == null) {
             elements.reply(id, first + from, first + to, r);
             return;
         }
-        packed.forEach((int) from, (int) to, r::bulk);
+        try (Reply.Batch b = r.batch()) {
+            if (nodes != null) {
+                nodes.forEach(from, to, b);
+            } else {
+                packed.forEach((int) from, (int) to, b);
+            }
+        }
     }
 
     /** @return elements {@code [from, to)} */

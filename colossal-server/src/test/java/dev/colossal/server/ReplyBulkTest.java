@@ -17,6 +17,27 @@ class ReplyBulkTest {
         return b;
     }
 
+    /** A batch of thousands, past its stage many times over, mixing short and long elements. */
+    @Test
+    void aBatchKeepsTheOrderOfShortAndLongElements() {
+        ByteArrayOutputStream want = new ByteArrayOutputStream();
+        byte[] got = Reply.capture(3, r -> {
+            try (Reply.Batch batch = r.batch()) {
+                for (int i = 0; i < 5000; i++) {
+                    byte[] e = payload(i % 7 == 0 ? 150 + i % 300 : i % 60);
+                    int len = e.length - 6;
+                    want.writeBytes(("$" + len + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                    want.write(e, 0, len);
+                    want.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+                    batch.accept(e, 0, len);
+                }
+            }
+            r.simple("end");
+        });
+        want.writeBytes("+end\r\n".getBytes(StandardCharsets.US_ASCII));
+        assertEquals(new String(want.toByteArray(), StandardCharsets.ISO_8859_1), new String(got, StandardCharsets.ISO_8859_1));
+    }
+
     @Test
     void framesEveryLengthFromNothingToPastTheShortPath() {
         for (int n = 0; n <= 1200; n++) {
@@ -38,6 +59,16 @@ class ReplyBulkTest {
             });
             assertEquals(new String(want.toByteArray(), StandardCharsets.ISO_8859_1),
                     new String(got, StandardCharsets.ISO_8859_1), "length " + n);
+            byte[] batched = Reply.capture(2, r -> {
+                r.simple("x");
+                try (Reply.Batch batch = r.batch()) {
+                    for (int k = 0; k < 3; k++) {
+                        batch.accept(b, 3, len);
+                    }
+                }
+            });
+            assertEquals(new String(want.toByteArray(), StandardCharsets.ISO_8859_1),
+                    new String(batched, StandardCharsets.ISO_8859_1), "batched, length " + n);
         }
     }
 }
