@@ -269,12 +269,14 @@ final class HashCommands {
         } else {
             r.array(n);
         }
-        while (h != null && h.next()) {
-            if (fields) {
-                r.bulk(h.bytes(), h.fieldAt(), h.fieldLength());
-            }
-            if (values) {
-                r.bulk(h.bytes(), h.valueAt(), h.valueLength());
+        try (Reply.Batch b = r.batch()) {
+            while (h != null && h.next()) {
+                if (fields) {
+                    b.accept(h.bytes(), h.fieldAt(), h.fieldLength());
+                }
+                if (values) {
+                    b.accept(h.bytes(), h.valueAt(), h.valueLength());
+                }
             }
         }
     }

@@ -216,16 +216,20 @@ final class SetCommands {
     static void all(SetView v, Reply r) {
         int n = v.count();
         r.set(n);
-        for (int i = 0; i < n; i++) {
-            r.bulk(v.bytes(), v.start(i), v.length(i));
+        try (Reply.Batch b = r.batch()) {
+            for (int i = 0; i < n; i++) {
+                b.accept(v.bytes(), v.start(i), v.length(i));
+            }
         }
     }
 
     /** {@code members} as a RESP3 set. */
     static void reply(List<byte[]> members, Reply r) {
         r.set(members.size());
-        for (byte[] m : members) {
-            r.bulk(m);
+        try (Reply.Batch b = r.batch()) {
+            for (byte[] m : members) {
+                b.bulk(m);
+            }
         }
     }
 
