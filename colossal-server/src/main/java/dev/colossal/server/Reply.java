@@ -340,6 +340,36 @@ final class Reply {
             accept(b, 0, b.length);
         }
 
+        /** A sorted set's score, as {@link ZScore#reply} writes it. */
+        void score(double d) {
+            byte[] text = ZScore.format(d).getBytes(StandardCharsets.US_ASCII);
+            if (reply.protocol < 3) {
+                bulk(text);
+                return;
+            }
+            room(text.length + 3);
+            stage[pos++] = ',';
+            System.arraycopy(text, 0, stage, pos, text.length);
+            pos += text.length;
+            stage[pos++] = '\r';
+            stage[pos++] = '\n';
+        }
+
+        /** The header of a RESP3 pair (a member with its score). */
+        void pair() {
+            room(4);
+            stage[pos++] = '*';
+            stage[pos++] = '2';
+            stage[pos++] = '\r';
+            stage[pos++] = '\n';
+        }
+
+        private void room(int n) {
+            if (pos + n > stage.length) {
+                flush();
+            }
+        }
+
         @Override
         public void accept(byte[] b, int off, int n) {
             if (n >= SHORT) {
@@ -347,9 +377,7 @@ final class Reply {
                 reply.bulk(b, off, n);
                 return;
             }
-            if (pos + n + 7 > stage.length) {
-                flush();
-            }
+            room(n + 7);
             byte[] s = stage;
             int at = pos;
             s[at++] = '$';

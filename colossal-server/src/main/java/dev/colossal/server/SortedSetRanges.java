@@ -242,13 +242,15 @@ final class SortedSetRanges {
     private static void reply(Entries p, boolean withScores, Reply r) {
         boolean pairs = withScores && r.protocol > 2;
         r.array(withScores && !pairs ? 2 * p.n() : p.n());
-        for (int i = 0; i < p.n(); i++) {
-            if (pairs) {
-                r.array(2);
-            }
-            r.bulk(p.members()[i]);
-            if (withScores) {
-                ZScore.reply(r, p.scores()[i]);
+        try (Reply.Batch b = r.batch()) {
+            for (int i = 0; i < p.n(); i++) {
+                if (pairs) {
+                    b.pair();
+                }
+                b.bulk(p.members()[i]);
+                if (withScores) {
+                    b.score(p.scores()[i]);
+                }
             }
         }
     }
@@ -327,15 +329,17 @@ final class SortedSetRanges {
     private static void reply(ZSetCursor z, Picked p, boolean withScores, Reply r) {
         boolean pairs = withScores && r.protocol > 2;
         r.array(withScores && !pairs ? 2 * p.n() : p.n());
-        for (int i = 0; i < p.n(); i++) {
-            z.seek(p.ranks()[i], p.at()[i]);
-            z.next();
-            if (pairs) {
-                r.array(2);
-            }
-            r.bulk(z.bytes(), z.memberAt(), z.memberLength());
-            if (withScores) {
-                ZScore.reply(r, z.score());
+        try (Reply.Batch b = r.batch()) {
+            for (int i = 0; i < p.n(); i++) {
+                z.seek(p.ranks()[i], p.at()[i]);
+                z.next();
+                if (pairs) {
+                    b.pair();
+                }
+                b.accept(z.bytes(), z.memberAt(), z.memberLength());
+                if (withScores) {
+                    b.score(z.score());
+                }
             }
         }
     }

@@ -71,4 +71,34 @@ class ReplyBulkTest {
                     new String(batched, StandardCharsets.ISO_8859_1), "batched, length " + n);
         }
     }
+
+    /** Scores and RESP3 pairs inside a batch read as the unbatched writes give them. */
+    @Test
+    void aBatchWritesScoresAndPairsAsTheReplyDoes() {
+        double[] scores = {0, -0.0, 1, -3, 2.5, 1e-7, 123456789.125, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Math.PI};
+        for (int protocol = 2; protocol <= 3; protocol++) {
+            boolean pairs = protocol == 3;
+            byte[] want = Reply.capture(protocol, r -> {
+                for (int i = 0; i < scores.length; i++) {
+                    if (pairs) {
+                        r.array(2);
+                    }
+                    r.bulk(("m" + i).getBytes(StandardCharsets.US_ASCII));
+                    ZScore.reply(r, scores[i]);
+                }
+            });
+            byte[] got = Reply.capture(protocol, r -> {
+                try (Reply.Batch b = r.batch()) {
+                    for (int i = 0; i < scores.length; i++) {
+                        if (pairs) {
+                            b.pair();
+                        }
+                        b.bulk(("m" + i).getBytes(StandardCharsets.US_ASCII));
+                        b.score(scores[i]);
+                    }
+                }
+            });
+            assertEquals(new String(want, StandardCharsets.US_ASCII), new String(got, StandardCharsets.US_ASCII), "RESP" + protocol);
+        }
+    }
 }
