@@ -181,7 +181,9 @@ final class KeyCommands {
         List<byte[]> out = new ArrayList<>();
         store.scanKeys(k -> all || Glob.matches(pattern, k), (k, at) -> out.add(k));
         r.array(out.size());
-        out.forEach(r::bulk);
+        try (Reply.Batch b = r.batch()) {
+            out.forEach(b::bulk);
+        }
     }
 
     /**
@@ -220,7 +222,9 @@ final class KeyCommands {
         r.array(2);
         r.bulk(Long.toUnsignedString(page.next()));
         r.array(keys.size());
-        keys.forEach(r::bulk);
+        try (Reply.Batch b = r.batch()) {
+            keys.forEach(b::bulk);
+        }
     }
 
     /** SCAN without TYPE. */
