@@ -181,7 +181,7 @@ final class ZScore {
         return formatted(d);
     }
 
-    /** @return {@link #format} of {@code d} from its exact decimal expansion: any double */
+    /** @return {@link #format} of {@code d}: any double */
     static String formatted(double d) {
         if (Double.isInfinite(d)) {
             return d > 0 ? "inf" : "-inf";
@@ -189,16 +189,92 @@ final class ZScore {
         if (d == 0) {
             return 1 / d < 0 ? "-0" : "0";
         }
+        double a = Math.abs(d);
+        if (a < FAST_BOUND && a == Math.rint(a)) {
+            String digits = Long.toString((long) a); // 17 digits at most: all of them
+            return layout(d < 0, digits, digits.length() - 1);
+        }
+        if (a >= FAST_LEAST && a < 0x1p52) {
+            long q = seventeenDigits(a);
+            return layout(d < 0, Long.toString(q % TEN_TO_THE_17), (int) (q / TEN_TO_THE_17) - FAST_EXPONENT_BIAS);
+        }
+        return formattedExactly(d);
+    }
+
+    /** @return {@link #formatted} of a finite nonzero {@code d} from its exact decimal expansion (a BigDecimal) */
+    static String formattedExactly(double d) {
         BigDecimal r = new BigDecimal(d).round(SEVENTEEN);
         String digits = r.unscaledValue().abs().toString();
-        int exponent = digits.length() - 1 - r.scale();
+        return layout(d < 0, digits, digits.length() - 1 - r.scale());
+    }
+
+    /** The least magnitude {@link #seventeenDigits} takes: its scaling by 10^k then fits 64-bit powers. */
+    private static final double FAST_LEAST = 0.01;
+    /** From here {@code %.17g} writes an exponent: the exact way serves. */
+    private static final double FAST_BOUND = 1e17;
+    private static final long TEN_TO_THE_16 = 10_000_000_000_000_000L;
+    private static final long TEN_TO_THE_17 = 100_000_000_000_000_000L;
+    /** {@link #seventeenDigits} returns {@code (exponent + bias) * 10^17 + digits}. */
+    private static final int FAST_EXPONENT_BIAS = 10;
+    private static final long[] POWERS_OF_TEN = new long[19];
+
+    static {
+        POWERS_OF_TEN[0] = 1;
+        for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+            POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+        }
+    }
+
+    /**
+     * {@code a}'s 17 significant digits, rounded half to even from its exact binary value as {@link
+     * #formattedExactly}'s BigDecimal rounds them, without a BigDecimal (which took most of a
+     * ZRANGE WITHSCORES of fractional scores): {@code a} is m * 2^e with m below 2^53 and e below
+     * 0, so {@code a * 10^k} is {@code m * 10^k} (below 2^113) shifted right by {@code -e}, in two longs.
+     *
+     * @param a {@code FAST_LEAST <= a < 2^52}
+     * @return {@code (exponent + FAST_EXPONENT_BIAS) * 10^17 + q}: q the digits, {@code 10^16 <= q < 10^17},
+     *     exponent the power of ten of the first one
+     */
+    static long seventeenDigits(double a) {
+        long bits = Double.doubleToRawLongBits(a);
+        long m = bits & ((1L << 52) - 1) | 1L << 52;
+        int e = (int) (bits >>> 52) - 1075;
+        // off by one at worst near a power of ten, which the loop mends
+        int k = Math.min(16 - (int) Math.floor(Math.log10(a)), POWERS_OF_TEN.length - 1);
+        int s = -e; // 1 to 59 for 0.01 <= a < 2^52
+        while (true) {
+            long p = POWERS_OF_TEN[k];
+            long lo = m * p;
+            long hi = Math.multiplyHigh(m, p);
+            long q = hi << (64 - s) | lo >>> s;
+            // half to even, as C's printf and the exact way round: a tie is common where few bits
+            // are fractional (27626325761130.3125 is 27626325761130.312)
+            int half = Long.compareUnsigned(lo & ((1L << s) - 1), 1L << (s - 1));
+            boolean up = half > 0 || half == 0 && (q & 1) != 0;
+            if (q < TEN_TO_THE_16 && k < POWERS_OF_TEN.length - 1) {
+                k++;
+            } else if (q >= TEN_TO_THE_17) {
+                k--;
+            } else {
+                int exponent = 16 - k;
+                if (up && ++q == TEN_TO_THE_17) {
+                    q = TEN_TO_THE_16;
+                    exponent++;
+                }
+                return (exponent + FAST_EXPONENT_BIAS) * TEN_TO_THE_17 + q;
+            }
+        }
+    }
+
+    /** {@code %.17g}'s layout of a value's digits (trailing zeros dropped here) and its power of ten. */
+    private static String layout(boolean negative, String digits, int exponent) {
         int last = digits.length();
         while (last > 1 && digits.charAt(last - 1) == '0') {
             last--;
         }
         digits = digits.substring(0, last);
         StringBuilder s = new StringBuilder(26);
-        if (d < 0) {
+        if (negative) {
             s.append('-');
         }
         if (exponent < -4 || exponent >= 17) {
