@@ -318,9 +318,22 @@ class BatchedGetTest {
         }
     }
 
+    /** On a map small enough to skip the read-ahead, and on one past {@link BytesMap#CACHED_BYTES} that reads ahead. */
     @Test
     void prefetchShouldStepThroughEveryKeyAndChangeNothing() throws Exception {
-        try (BytesMap map = BytesMap.open(dir.resolve("prefetch.map"))) {
+        for (boolean big : new boolean[] {false, true}) {
+            prefetchStepsThroughEveryKey(big);
+        }
+    }
+
+    private void prefetchStepsThroughEveryKey(boolean big) throws Exception {
+        try (BytesMap map = BytesMap.open(dir.resolve("prefetch-" + big + ".map"))) {
+            if (big) {
+                map.put(MemorySegment.ofArray("big".getBytes()), MemorySegment.ofArray(new byte[(int) BytesMap.CACHED_BYTES]));
+                assertTrue(map.file.allocEnd() > BytesMap.CACHED_BYTES);
+            } else {
+                assertTrue(map.file.allocEnd() <= BytesMap.CACHED_BYTES);
+            }
             MemorySegment[] ks = new MemorySegment[70];
             for (int i = 0; i < ks.length; i++) {
                 ks[i] = MemorySegment.ofArray(("p" + i).getBytes());
@@ -338,7 +351,7 @@ class BatchedGetTest {
             }
             assertEquals(List.of(32, 64, 70), steps, "a batch at a time, the last one short");
             assertEquals(70, map.prefetch(ks, 70), "nothing left to read ahead");
-            assertEquals(46, map.size(), "reading ahead stores and removes nothing");
+            assertEquals(big ? 47 : 46, map.size(), "reading ahead stores and removes nothing");
             assertTrue(assertThrows(IndexOutOfBoundsException.class, () -> map.prefetch(ks, 71)).getMessage().contains("from=71"));
             assertThrows(IndexOutOfBoundsException.class, () -> map.prefetch(ks, -1));
             ks[40] = null;
