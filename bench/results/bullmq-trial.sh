@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# BullMQ (npm bullmq with ioredis, installed here into WORK) against one server, started here on PORT
+# with fresh data: a Queue fed by add and addBulk, a Worker of concurrency 4 reporting progress, logs
+# and return values, QueueEvents reading the events stream from its start, priorities, delayed and
+# promoted jobs, retries with fixed and exponential backoff, an unrecoverable error, a retried failed
+# job, a two-level FlowProducer flow (and one whose failing child fails its parent), job schedulers
+# (every N ms with a limit, and a cron pattern), a worker rate limiter, global concurrency and rate
+# limit, deduplication, pause/resume, getMetrics, getWorkers, Prometheus export, clean, drain,
+# remove and obliterate. Each observable is printed on one line, sorted where the order is not
+# deterministic, so the output can be diffed between redis-server and Colossal.
+# usage: bench/results/bullmq-trial.sh redis|ROOT PORT     (WORK, default /tmp/bullmq-trial)
+set -u
+server=$1; port=$2
+work=${WORK:-/tmp/bullmq-trial}
+mkdir -p "$work"
+if [ ! -d "$work/node_modules/bullmq" ] || [ ! -d "$work/node_modules/ioredis" ]; then
+  (cd "$work" && { [ -f package.json ] || npm init -y >/dev/null; } && npm install -s bullmq ioredis >/dev/null 2>&1) \
+    || { echo "npm install bullmq ioredis failed" >&2; exit 2; }
+fi
+cat > "$work/trial.js" <<'JS'
+'use strict';
+const { Queue, Worker, QueueEvents, FlowProducer, MetricsTime, UnrecoverableError } = require('bullmq');
+const IORedis = require('ioredis');
+const connection = { host: '127.0.0.1', port: Number(process.env.PORT), maxRetriesPerRequest: null };
+const say = (...parts) => console.log(parts.join(' '));
+const json = JSON.stringify;
+const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+const byNumber = (a, b) => parseInt(a) - parseInt(b) || (a < b ? -1 : a > b ? 1 : 0);
+const counts = c => json(Object.fromEntries(Object.entries(c).sort()));
+const open = [];
+const keep = x => { open.push(x); return x; };
+process.on('unhandledRejection', e => say('UNHANDLED', e && e.message));
+
+/** Waits until pred() holds, printing a TIMEOUT line (which makes the outputs differ) if it never does. */
+async function until(what, pred, ms = 20000) {
+  const start = Date.now();
+  while (!(await pred())) {
+    if (Date.now() - start > ms) { say('TIMEOUT', what); return false; }
+    await sleep(20);
+  }
+  return true;
+}
+
+/** QueueEvents reading the queue's stream from its first entry, so no event is lost to a late XREAD. */
+async function listen(name, types) {
+  const events = keep(new QueueEvents(name, { connection, lastEventId: '0-0' }));
+  const seen = {};
+  for (const type of types) {
+    seen[type] = [];
+    events.on(type, (args, id) => seen[type].push(args));
+  }
+  events.on('error', e => say('queue events error', name, e.message));
+  await events.waitUntilReady();
+  return { events, seen };
+}
+
+function worker(name, processor, opts = {}) {
+  const w = keep(new Worker(name, processor, { connection, ...opts }));
+  w.on('error', e => say('worker error', name, e.message));
+  return w;
+}
+
+async function basic() {
+  const { seen } = await listen('basic', ['added', 'waiting', 'active', 'progress', 'completed']);
+  const q = keep(new Queue('basic', { connection }));
+  const first = await q.add('single', { n: 0 });
+  say('basic add', first.id, first.name, json(first.data));
+  const bulk = await q.addBulk(Array.from({ length: 9 }, (_, i) => ({ name: 'bulk', data: { n: i + 1 } })));
+  say('basic addBulk', bulk.map(job => job.id).join(','));
+  say('basic counts before', counts(await q.getJobCounts()));
+  say('basic count', await q.count(), 'waiting', (await q.getWaiting()).map(job => job.id).join(','));
+  say('basic state of 1', await (await q.getJob('1')).getState(), await q.getJobState('2'));
+  const w = worker('basic', async job => {
+    await job.updateProgress(50);
+    await job.log(`log of ${job.id}`);
+    await job.updateProgress({ step: 'done', id: job.id });
+    return { double: job.data.n * 2 };
+  }, { concurrency: 4, metrics: { maxDataPoints: MetricsTime.ONE_WEEK } });
+  await w.waitUntilReady();
+  await until('basic completed events', () => seen.completed.length >= 10);
+  const workers = await q.getWorkers();
+  say('basic workers', workers.length, await q.getWorkersCount(), workers.every(c => typeof c.name === 'string'));
+  say('basic queue events readers', (await q.getQueueEvents()).length);
+  await w.close();
+  say('basic events', Object.entries(seen).map(([type, list]) => `${type}=${list.length}`).join(' '));
+  say('basic completed', seen.completed.map(e => `${e.jobId}:${json(e.returnvalue)}`).sort(byNumber).join(' '));
+  say('basic progress', seen.progress.map(e => `${e.jobId}:${json(e.data)}`).sort(byNumber).join(' '));
+  say('basic counts after', counts(await q.getJobCounts()));
+  const done = await q.getJobs(['completed'], 0, -1, true);
+  say('basic getJobs completed', done.map(job => job.id).sort(byNumber).join(','));
+  for (const id of ['1', '5', '10']) {
+    const job = await q.getJob(id);
+    const logs = await q.getJobLogs(id);
+    say('basic job', id, job.name, json(job.data), json(job.returnvalue), json(job.progress),
+        'attempts', job.attemptsMade, 'finished after processed', job.finishedOn >= job.processedOn,
+        'state', await job.getState(), 'logs', json(logs));
+  }
+  say('basic getJob missing', json(await q.getJob('999')));
+  const metrics = await q.getMetrics('completed');
+  say('basic metrics completed', metrics.meta.count);
+  say('basic metrics failed', (await q.getMetrics('failed')).meta.count);
+  const prom = await q.exportPrometheusMetrics();
+  say('basic prometheus', prom.split('\n').filter(line => line && !line.startsWith('#')).sort().join(' | '));
+}
+
+async function priorities() {
+  const q = keep(new Queue('prio', { connection }));
+  await q.add('plain', {});
+  await q.add('low', {}, { priority: 10 });
+  await q.add('high', {}, { priority: 1 });
+  await q.add('mid', {}, { priority: 5 });
+  const later = await q.add('later', {}, { delay: 400, priority: 1 });
+  const promoted = await q.add('promoted', {}, { delay: 60000 });
+  const moved = await q.add('moved', { v: 1 }, { delay: 60000 });
+  say('prio states', await later.getState(), await promoted.getState(), await (await q.getJob('2')).getState());
+  say('prio prioritized', (await q.getPrioritized()).map(job => job.name).join(','),
+      'per priority', json(await q.getCountsPerPriority([0, 1, 5, 10])));
+  say('prio delayed', (await q.getDelayed()).map(job => job.name).join(','), await q.getDelayedCount());
+  await promoted.promote();
+  await (await q.getJob('2')).changePriority({ priority: 3 });
+  await moved.updateData({ v: 2 });
+  await moved.changeDelay(100);
+  say('prio after promote', await promoted.getState(), 'per priority', json(await q.getCountsPerPriority([0, 1, 3, 5, 10])));
+  const order = [];
+  const w = worker('prio', async job => { order.push(`${job.name}${json(job.data)}`); }, { concurrency: 1 });
+  await until('prio processed', () => order.length >= 7);
+  await w.close();
+  say('prio order', order.join(' '));
+  const laterDone = await q.getJob(later.id);
+  say('prio delayed waited', laterDone.processedOn - laterDone.timestamp >= 400, await laterDone.getState());
+  say('prio counts', counts(await q.getJobCounts()));
+}
+
+async function failures() {
+  const { events, seen } = await listen('fail', ['failed', 'retries-exhausted', 'completed', 'delayed']);
+  const q = keep(new Queue('fail', { connection }));
+  const failedOnce = new Set();
+  const w = worker('fail', async job => {
+    if (job.name === 'flaky' && job.attemptsMade < 2) throw new Error(`flaky attempt ${job.attemptsMade + 1}`);
+    if (job.name === 'doomed') throw new Error('doomed always');
+    if (job.name === 'fatal') throw new UnrecoverableError('no point retrying');
+    if (job.name === 'once' && !failedOnce.has(job.id)) { failedOnce.add(job.id); throw new Error('once only'); }
+    return `${job.name} ok`;
+  }, { concurrency: 3 });
+  const flaky = await q.add('flaky', {}, { attempts: 3, backoff: { type: 'fixed', delay: 100 } });
+  const doomed = await q.add('doomed', {}, { attempts: 2, backoff: { type: 'exponential', delay: 100 } });
+  const fatal = await q.add('fatal', {}, { attempts: 5, backoff: 100 });
+  const once = await q.add('once', {});
+  say('fail flaky result', await flaky.waitUntilFinished(events, 20000));
+  await until('fail failures', async () => (await q.getFailedCount()) >= 3);
+  for (const job of [flaky, doomed, fatal, once]) {
+    const now = await q.getJob(job.id);
+    say('fail job', now.name, await now.getState(), 'attempts', now.attemptsMade, 'reason', now.failedReason,
+        'stack lines', now.stacktrace.length, 'return', json(now.returnvalue));
+  }
+  say('fail failed ids', (await q.getFailed()).map(job => job.id).sort(byNumber).join(','));
+  await (await q.getJob(once.id)).retry('failed');
+  await until('fail retried', async () => (await q.getJob(once.id)).finishedOn && await q.getJobState(once.id) === 'completed');
+  say('fail once after retry', await q.getJobState(once.id), json((await q.getJob(once.id)).returnvalue));
+  await until('fail events', () => seen.completed.length >= 2);
+  await w.close();
+  say('fail failed events', seen.failed.map(e => `${e.jobId}:${e.failedReason}`).sort(byNumber).join(' | '));
+  say('fail exhausted events', seen['retries-exhausted'].map(e => `${e.jobId}:${e.attemptsMade}`).sort(byNumber).join(' '));
+  say('fail delayed events', seen.delayed.length);
+  say('fail metrics', (await q.getMetrics('failed')).meta.count, counts(await q.getJobCounts()));
+}
+
+async function flows() {
+  const flow = keep(new FlowProducer({ connection }));
+  const tree = await flow.add({
+    name: 'parent', queueName: 'flow', data: { kind: 'sum' }, children: [
+      { name: 'c1', queueName: 'flow-kids', data: { v: 1 } },
+      { name: 'c2', queueName: 'flow-kids', data: { v: 2 }, children: [
+        { name: 'g1', queueName: 'flow-kids', data: { v: 3 } },
+        { name: 'g2', queueName: 'flow-kids', data: { v: 4 } }] }] });
+  say('flow ids', tree.job.id !== undefined, tree.children.length, tree.children.map(c => c.job.name).sort().join(','));
+  say('flow parent state', await tree.job.getState(), json(await tree.job.getDependenciesCount()));
+  const parentQ = keep(new Queue('flow', { connection }));
+  const kidsQ = keep(new Queue('flow-kids', { connection }));
+  say('flow counts before', counts(await parentQ.getJobCounts()), counts(await kidsQ.getJobCounts()));
+  const got = await flow.getFlow({ id: tree.job.id, queueName: 'flow' });
+  const names = node => node.job.name + (node.children && node.children.length
+    ? '(' + node.children.map(names).sort().join(',') + ')' : '');
+  say('flow tree', names(got));
+  const sum = async job => Object.values(await job.getChildrenValues()).reduce((a, b) => a + b, 0);
+  const kids = worker('flow-kids', async job => job.data.v * 10 + await sum(job), { concurrency: 2 });
+  const parents = worker('flow', async job => {
+    if (job.name === 'doomed-parent') return 'must not run';
+    return sum(job);
+  }, { concurrency: 2 });
+  await until('flow parent done', async () => (await tree.job.getState()) === 'completed');
+  const parent = await parentQ.getJob(tree.job.id);
+  say('flow parent', await parent.getState(), 'return', parent.returnvalue,
+      'children values', Object.values(await parent.getChildrenValues()).sort(byNumber).join(','));
+  say('flow parent dependencies', json(await parent.getDependenciesCount()));
+  const failing = await flow.add({
+    name: 'doomed-parent', queueName: 'flow', data: {}, children: [
+      { name: 'bad', queueName: 'flow-bad', data: {}, opts: { failParentOnFailure: true } }] });
+  const bad = worker('flow-bad', async () => { throw new Error('child broke'); });
+  await until('flow parent failed', async () => (await failing.job.getState()) === 'failed');
+  const doomedParent = await parentQ.getJob(failing.job.id);
+  say('flow doomed parent', await doomedParent.getState(), 'reason', doomedParent.failedReason.replace(/bull:flow-bad:[\w-]+/, 'bull:flow-bad:ID'));
+  await Promise.all([kids.close(), parents.close(), bad.close()]);
+  say('flow counts after', counts(await parentQ.getJobCounts()), counts(await kidsQ.getJobCounts()));
+}
+
+async function schedulers() {
+  const q = keep(new Queue('repeat', { connection }));
+  const runs = [];
+  const w = worker('repeat', async job => { runs.push(job); return job.data.tick; }, { concurrency: 2 });
+  await q.upsertJobScheduler('tick', { every: 150, limit: 3 }, { name: 'tick-job', data: { tick: true } });
+  await q.upsertJobScheduler('nightly', { pattern: '0 3 * * *', tz: 'UTC' }, { name: 'cron-job', data: {} });
+  const tick = await q.getJobScheduler('tick');
+  say('scheduler tick', tick.key, tick.name, tick.every, tick.limit, json(tick.template));
+  const nightly = await q.getJobScheduler('nightly');
+  say('scheduler nightly', nightly.key, nightly.name, nightly.pattern, nightly.tz, 'next in future', nightly.next > Date.now());
+  say('scheduler count', await q.getJobSchedulersCount(), (await q.getJobSchedulers(0, -1, true)).map(s => s.key).join(','));
+  await until('scheduler runs', () => runs.length >= 3);
+  await sleep(600);
+  say('scheduler runs', runs.length, runs.map(job => job.name).join(','), 'distinct ids', new Set(runs.map(job => job.id)).size);
+  say('scheduler removed', await q.removeJobScheduler('tick'), await q.removeJobScheduler('nightly'), await q.removeJobScheduler('none'));
+  say('scheduler after', await q.getJobSchedulersCount(), 'delayed', await q.getDelayedCount());
+  await w.close();
+}
+
+async function limits() {
+  const q = keep(new Queue('limited', { connection }));
+  await q.addBulk(Array.from({ length: 6 }, (_, i) => ({ name: 'l', data: { i } })));
+  const starts = [];
+  const w = worker('limited', async job => { starts.push(Date.now()); return job.data.i; },
+                   { concurrency: 3, limiter: { max: 2, duration: 400 } });
+  await until('limited done', async () => (await q.getCompletedCount()) >= 6);
+  await w.close();
+  starts.sort((a, b) => a - b);
+  const crowded = starts.some((t, i) => i + 2 < starts.length && starts[i + 2] - t < 300);
+  if (process.env.DEBUG) say('deltas', starts.map(t => t - starts[0]).join(','));
+  say('limiter processed', starts.length, 'spread over >= 700 ms', starts[5] - starts[0] >= 700, 'never 3 in a window', !crowded);
+  await q.setGlobalConcurrency(2);
+  await q.setGlobalRateLimit(10, 1000);
+  say('global concurrency', await q.getGlobalConcurrency(), 'rate limit', json(await q.getGlobalRateLimit()));
+  await q.removeGlobalConcurrency();
+  await q.removeGlobalRateLimit();
+  say('global removed', await q.getGlobalConcurrency(), json(await q.getGlobalRateLimit()));
+  await q.rateLimit(5000);
+  say('rate limit ttl', (await q.getRateLimitTtl()) > 4000, 'maxed', await q.isMaxed());
+  await q.removeRateLimitKey();
+  say('rate limit ttl after removal', await q.getRateLimitTtl());
+}
+
+async function dedupAndPause() {
+  const { seen } = await listen('pausable', ['paused', 'resumed', 'deduplicated', 'completed']);
+  const q = keep(new Queue('pausable', { connection }));
+  const a = await q.add('d', { v: 1 }, { deduplication: { id: 'same' } });
+  const b = await q.add('d', { v: 2 }, { deduplication: { id: 'same' } });
+  say('dedup ids', a.id, b.id, 'owner', await q.getDeduplicationJobId('same'));
+  await q.pause();
+  say('paused', await q.isPaused());
+  const done = [];
+  const w = worker('pausable', async job => { done.push(job.id); return json(job.data); }, { concurrency: 2 });
+  await w.waitUntilReady();
+  await q.addBulk([{ name: 'p', data: { v: 3 } }, { name: 'p', data: { v: 4 } }]);
+  await sleep(400);
+  say('while paused processed', done.length, counts(await q.getJobCounts('wait', 'paused', 'completed', 'active')));
+  await q.resume();
+  await until('resumed', () => done.length >= 3);
+  await w.close();
+  say('after resume', await q.isPaused(), done.sort(byNumber).join(','), counts(await q.getJobCounts('wait', 'paused', 'completed')));
+  await until('pause events', () => seen.resumed.length >= 1 && seen.completed.length >= 3);
+  say('pause events', `paused=${seen.paused.length} resumed=${seen.resumed.length} deduplicated=${seen.deduplicated.map(e => e.jobId + '/' + e.deduplicationId).join(',')}`);
+  say('dedup after completion', json(await q.getDeduplicationJobId('same')));
+}
+
+async function cleanDrain() {
+  const q = keep(new Queue('cleanup', { connection }));
+  await q.addBulk(Array.from({ length: 5 }, (_, i) => ({ name: 'c', data: { i } })));
+  const w = worker('cleanup', async job => job.data.i, { concurrency: 5 });
+  await until('cleanup processed', async () => (await q.getCompletedCount()) >= 5);
+  await w.close();
+  await q.addBulk(Array.from({ length: 3 }, (_, i) => ({ name: 'w', data: { i } })));
+  await q.add('later', {}, { delay: 60000 });
+  await q.add('later', {}, { delay: 60000 });
+  await q.add('ranked', {}, { priority: 2 });
+  say('cleanup counts', counts(await q.getJobCounts()));
+  say('cleanup clean completed', (await q.clean(0, 100, 'completed')).sort(byNumber).join(','));
+  say('cleanup remove 6', await q.remove('6'), await q.getJobState('6'));
+  await q.drain();
+  say('cleanup after drain', counts(await q.getJobCounts()));
+  await q.drain(true);
+  say('cleanup after drain delayed', counts(await q.getJobCounts()));
+  say('cleanup trim events', typeof (await q.trimEvents(2)));
+}
+
+async function obliterate(redis) {
+  const names = ['basic', 'prio', 'fail', 'flow', 'flow-kids', 'flow-bad', 'repeat', 'limited', 'pausable', 'cleanup'];
+  const before = [];
+  for (const name of names) before.push(`${name}=${(await redis.keys(`bull:${name}:*`)).length > 0}`);
+  say('obliterate has keys', before.join(' '));
+  for (const name of names) {
+    const q = keep(new Queue(name, { connection }));
+    await q.obliterate({ force: true });
+  }
+  say('obliterate left', json((await redis.keys('*')).sort()));
+}
+
+async function main() {
+  const redis = keep(new IORedis(connection));
+  const steps = { basic, priorities, failures, flows, schedulers, limits, dedupAndPause, cleanDrain };
+  for (const [name, step] of Object.entries(steps)) {
+    try { await step(); } catch (e) { say('FAILED', name, e.message); }
+  }
+  try { await obliterate(redis); } catch (e) { say('FAILED obliterate', e.message); }
+  for (const x of open.reverse()) {
+    try { await (x.quit ? x.quit() : x.close()); } catch (e) { say('close failed', e.message); }
+  }
+}
+main().then(() => process.exit(0), e => { say('FAILED', e.stack); process.exit(1); });
+JS
+. "$(dirname "$0")/start-server.sh"
+start_server "$server" "$port" "$work/data-$port" || exit 2
+(cd "$work" && PORT=$port timeout 180 node trial.js 2>&1)
+kill "$pid"; wait "$pid" 2>/dev/null
