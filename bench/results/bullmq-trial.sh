@@ -19,7 +19,8 @@ if [ ! -d "$work/node_modules/bullmq" ] || [ ! -d "$work/node_modules/ioredis" ]
 fi
 cat > "$work/trial.js" <<'JS'
 'use strict';
-const { Queue, Worker, QueueEvents, FlowProducer, MetricsTime, UnrecoverableError } = require('bullmq');
+const { Queue, Worker, QueueEvents, QueueEventsProducer, FlowProducer, MetricsTime, UnrecoverableError,
+        DelayedError, WaitingChildrenError, Relay } = require('bullmq');
 const IORedis = require('ioredis');
 const connection = { host: '127.0.0.1', port: Number(process.env.PORT), maxRetriesPerRequest: null };
 const say = (...parts) => console.log(parts.join(' '));
@@ -109,25 +110,30 @@ async function priorities() {
   await q.add('low', {}, { priority: 10 });
   await q.add('high', {}, { priority: 1 });
   await q.add('mid', {}, { priority: 5 });
-  const later = await q.add('later', {}, { delay: 400, priority: 1 });
   const promoted = await q.add('promoted', {}, { delay: 60000 });
   const moved = await q.add('moved', { v: 1 }, { delay: 60000 });
-  say('prio states', await later.getState(), await promoted.getState(), await (await q.getJob('2')).getState());
+  say('prio states', await promoted.getState(), await moved.getState(), await (await q.getJob('2')).getState());
   say('prio prioritized', (await q.getPrioritized()).map(job => job.name).join(','),
       'per priority', json(await q.getCountsPerPriority([0, 1, 5, 10])));
   say('prio delayed', (await q.getDelayed()).map(job => job.name).join(','), await q.getDelayedCount());
   await promoted.promote();
   await (await q.getJob('2')).changePriority({ priority: 3 });
   await moved.updateData({ v: 2 });
-  await moved.changeDelay(100);
   say('prio after promote', await promoted.getState(), 'per priority', json(await q.getCountsPerPriority([0, 1, 3, 5, 10])));
+  // the two delayed jobs come due after the five ready ones are done, however slow the server
+  const later = await q.add('later', {}, { delay: 1500, priority: 1 });
+  await moved.changeDelay(1000);
+  const t0 = Date.now();
   const order = [];
-  const w = worker('prio', async job => { order.push(`${job.name}${json(job.data)}`); }, { concurrency: 1 });
+  const w = worker('prio', async job => {
+    order.push(`${job.name}${json(job.data)}`);
+    if (process.env.DEBUG) console.error('prio', job.name, Date.now() - t0);
+  }, { concurrency: 1 });
   await until('prio processed', () => order.length >= 7);
   await w.close();
   say('prio order', order.join(' '));
   const laterDone = await q.getJob(later.id);
-  say('prio delayed waited', laterDone.processedOn - laterDone.timestamp >= 400, await laterDone.getState());
+  say('prio delayed waited', laterDone.processedOn - laterDone.timestamp >= 1500, await laterDone.getState());
   say('prio counts', counts(await q.getJobCounts()));
 }
 
@@ -227,7 +233,9 @@ async function limits() {
   const q = keep(new Queue('limited', { connection }));
   await q.addBulk(Array.from({ length: 6 }, (_, i) => ({ name: 'l', data: { i } })));
   const starts = [];
-  const w = worker('limited', async job => { starts.push(Date.now()); return job.data.i; },
+  // processedOn is the time the worker asked for the job, so a pause of either process after the
+  // limiter let the job through does not move it
+  const w = worker('limited', async job => { starts.push(job.processedOn); return job.data.i; },
                    { concurrency: 3, limiter: { max: 2, duration: 400 } });
   await until('limited done', async () => (await q.getCompletedCount()) >= 6);
   await w.close();
@@ -290,8 +298,156 @@ async function cleanDrain() {
   say('cleanup trim events', typeof (await q.trimEvents(2)));
 }
 
+async function stalled() {
+  const { seen } = await listen('stall', ['stalled', 'completed']);
+  const q = keep(new Queue('stall', { connection }));
+  await q.add('lost', { v: 1 });
+  // a worker that takes the job and dies without completing it: its lock lapses
+  const dead = new Worker('stall', null, { connection, lockDuration: 300, skipStalledCheck: true });
+  const job = await dead.getNextJob('dead-token');
+  say('stall taken', job.name, await job.getState());
+  await dead.close(true);
+  const w = worker('stall', async job => `recovered ${job.data.v}`, { stalledInterval: 200, lockDuration: 300 });
+  await until('stall recovered', async () => (await q.getJobState(job.id)) === 'completed');
+  await w.close();
+  const after = await q.getJob(job.id);
+  say('stall after', await after.getState(), json(after.returnvalue), 'stalled events', seen.stalled.map(e => e.jobId).join(','));
+}
+
+async function manual() {
+  const q = keep(new Queue('manual', { connection }));
+  await q.addBulk([{ name: 'm1', data: {} }, { name: 'm2', data: {} }, { name: 'm3', data: {} }]);
+  const w = keep(new Worker('manual', null, { connection, lockDuration: 5000 }));
+  const token = 'manual-token';
+  const a = await w.getNextJob(token);
+  say('manual first', a.name, await a.getState(), 'lock owner', await (await keep(new IORedis(connection))).get(`bull:manual:${a.id}:lock`) === token);
+  say('manual extend', await a.extendLock(token, 10000));
+  await a.moveToCompleted('done by hand', token, false);
+  const b = await w.getNextJob(token);
+  await b.moveToFailed(new Error('failed by hand'), token, false);
+  const c = await w.getNextJob(token);
+  await c.moveToDelayed(Date.now() + 60000, token);
+  say('manual states', await q.getJobState(a.id), await q.getJobState(b.id), await q.getJobState(c.id),
+      json((await q.getJob(a.id)).returnvalue), (await q.getJob(b.id)).failedReason);
+  say('manual next when empty', json(await w.getNextJob(token, { block: false })));
+  await q.promoteJobs();
+  await q.retryJobs({ state: 'failed' });
+  say('manual after promote/retry', counts(await q.getJobCounts('wait', 'delayed', 'failed', 'completed')));
+  await w.close();
+}
+
+async function extras() {
+  const { seen } = await listen('extras', ['duplicated', 'removed', 'my-event', 'debounced', 'deduplicated']);
+  const q = keep(new Queue('extras', { connection }));
+  const producer = keep(new QueueEventsProducer('extras', { connection }));
+  await producer.publishEvent({ eventName: 'my-event', answer: '42' });
+  const first = await q.add('custom', { v: 1 }, { jobId: 'my-id' });
+  const again = await q.add('custom', { v: 2 }, { jobId: 'my-id' });
+  say('extras custom ids', first.id, again.id, json((await q.getJob('my-id')).data));
+  await q.add('fifo1', {});
+  await q.add('fifo2', {});
+  await q.add('lifo', {}, { lifo: true });
+  say('extras wait order', (await q.getWaiting()).map(job => job.name).join(','));
+  say('extras ranges', (await q.getRanges(['wait'], 0, -1, true)).join(','));
+  const t = await q.add('ttl', {}, { deduplication: { id: 'short', ttl: 300 } });
+  const t2 = await q.add('ttl', {}, { deduplication: { id: 'short', ttl: 300 } });
+  await sleep(400);
+  const t3 = await q.add('ttl', {}, { deduplication: { id: 'short', ttl: 300 } });
+  say('extras dedup ttl', t.id === t2.id, t.id !== t3.id);
+  const kept = [];
+  const w = worker('extras', async job => {
+    await job.log('one'); await job.log('two'); await job.log('three');
+    if (job.name === 'fifo2') throw new Error('drop me');
+    if (job.name === 'wait-kids') {
+      const step = job.data.step || 'spawn';
+      if (step === 'spawn') {
+        await q.add('kid', { v: 5 }, { parent: { id: job.id, queue: job.queueQualifiedName } });
+        await q.add('kid', { v: 6 }, { parent: { id: job.id, queue: job.queueQualifiedName } });
+        await job.updateData({ step: 'wait' });
+        if (await job.moveToWaitingChildren(job.token)) throw new WaitingChildrenError();
+      }
+      return Object.values(await job.getChildrenValues()).reduce((x, y) => x + y, 0);
+    }
+    if (job.name === 'kid') return job.data.v;
+    if (job.name === 'snooze' && !job.data.slept) {
+      await job.updateData({ slept: true });
+      await job.moveToDelayed(Date.now() + 200, job.token);
+      throw new DelayedError();
+    }
+    kept.push(job.name);
+    return job.name;
+  }, { concurrency: 2, removeOnComplete: { count: 2 }, removeOnFail: { count: 0 } });
+  const waiter = await q.add('wait-kids', {}, { keepLogs: 2 });
+  const snooze = await q.add('snooze', {});
+  await until('extras waiter', async () => (await q.getJobState(waiter.id)) === 'completed', 10000);
+  await until('extras snooze', async () => kept.includes('snooze'));
+  await until('extras idle', async () => (await q.getWaitingCount()) + (await q.getActiveCount()) + (await q.getDelayedCount()) === 0);
+  await w.close();
+  say('extras processed', kept.sort().join(','));
+  say('extras kept completed', (await q.getCompletedCount()), 'failed (removed)', await q.getFailedCount());
+  const waiterNow = await q.getJob(waiter.id);
+  say('extras waiter', waiterNow ? `${await waiterNow.getState()} ${waiterNow.returnvalue}` : 'removed');
+  say('extras snooze', await q.getJobState(snooze.id));
+  say('extras events', `duplicated=${seen.duplicated.length} my-event=${seen['my-event'].map(e => e.answer)} deduplicated=${seen.deduplicated.length}`);
+  say('extras meta', json(Object.keys(await q.getMeta()).sort()), 'version', typeof (await q.getVersion()));
+  const removable = await q.add('gone', {});
+  await q.remove(removable.id);
+  await until('extras removed event', () => seen.removed.length >= 1);
+  say('extras removed', seen.removed.map(e => e.prev).join(','), json(await q.getJob(removable.id)));
+  say('extras orphans', await q.removeOrphanedJobs());
+}
+
+async function flowOptions() {
+  const flow = keep(new FlowProducer({ connection }));
+  const tree = await flow.add({ name: 'top', queueName: 'opts', children: [
+    { name: 'ignored', queueName: 'opts', opts: { ignoreDependencyOnFailure: true } },
+    { name: 'dropped', queueName: 'opts', opts: { removeDependencyOnFailure: true } },
+    ...Array.from({ length: 12 }, (_, i) => ({ name: 'fine', queueName: 'opts', data: { i } }))] });
+  const q = keep(new Queue('opts', { connection }));
+  const parent = await q.getJob(tree.job.id);
+  const page = await parent.getDependencies({ unprocessed: { cursor: 0, count: 5 } });
+  say('opts unprocessed first page', page.unprocessed.length >= 5, 'next cursor given', page.nextUnprocessedCursor !== undefined);
+  const w = worker('opts', async job => {
+    if (job.name === 'ignored' || job.name === 'dropped') throw new Error(`${job.name} failed`);
+    if (job.name === 'top') return `children ${Object.keys(await job.getChildrenValues()).length}`;
+    return job.data.i;
+  }, { concurrency: 4 });
+  await until('opts top', async () => (await q.getJobState(tree.job.id)) === 'completed');
+  await w.close();
+  const top = await q.getJob(tree.job.id);
+  say('opts top', top.returnvalue, 'ignored failures', Object.values(await top.getIgnoredChildrenFailures()).join(','));
+  say('opts dependencies', json(await top.getDependenciesCount()));
+  const deps = await top.getDependencies({ processed: { cursor: 0, count: 20 } });
+  say('opts processed values', Object.values(deps.processed).map(Number).sort((a, b) => a - b).join(','));
+  const parentOnly = await flow.add({ name: 'orphaned', queueName: 'opts', children: [
+    { name: 'a', queueName: 'opts' }, { name: 'b', queueName: 'opts' }] });
+  await parentOnly.job.remove({ removeChildren: true });
+  say('opts removed with children', counts(await q.getJobCounts('wait', 'waiting-children')));
+}
+
+async function relay(redis) {
+  const r1 = keep(new Relay({ connection, namespace: 'trial', nodeId: 'node1' }));
+  const r2 = keep(new Relay({ connection, namespace: 'trial', nodeId: 'node2' }));
+  await r1.waitUntilReady(); await r2.waitUntilReady();
+  const got = [];
+  await r2.subscribe('jobs.*.done', m => { got.push(`exact:${m.topic}:${json(m.data)}`); });
+  await r2.subscribe('jobs.>', m => { got.push(`tail:${m.topic}:${json(m.data)}:${m.retained}`); });
+  await r1.publish('jobs.1.done', { ok: true });
+  await r1.publish('jobs.2.progress', 50, { retain: 60000 });
+  await r1.publish('other.topic', 'nobody');
+  await until('relay messages', () => got.length >= 3, 10000);
+  await sleep(200);
+  say('relay got', got.sort().join(' '));
+  say('relay retained', (await r1.getRetained()).map(m => `${m.topic}:${json(m.data)}`).join(' '),
+      'deleted', await r1.deleteRetained('jobs.2.progress'), await r1.deleteRetained('jobs.2.progress'));
+  say('relay namespaces', json(await r1.getNamespaces()), 'nodes', (await r1.getNodes()).map(n => n.nodeId || n.id).sort().join(','));
+  say('relay counts', json(await r1.getCounts()));
+  await r1.close(); await r2.close();
+}
+
 async function obliterate(redis) {
-  const names = ['basic', 'prio', 'fail', 'flow', 'flow-kids', 'flow-bad', 'repeat', 'limited', 'pausable', 'cleanup'];
+  const names = ['basic', 'prio', 'fail', 'flow', 'flow-kids', 'flow-bad', 'repeat', 'limited', 'pausable', 'cleanup',
+                 'stall', 'manual', 'extras', 'opts'];
   const before = [];
   for (const name of names) before.push(`${name}=${(await redis.keys(`bull:${name}:*`)).length > 0}`);
   say('obliterate has keys', before.join(' '));
@@ -304,9 +460,12 @@ async function obliterate(redis) {
 
 async function main() {
   const redis = keep(new IORedis(connection));
-  const steps = { basic, priorities, failures, flows, schedulers, limits, dedupAndPause, cleanDrain };
+  const steps = { basic, priorities, failures, flows, schedulers, limits, dedupAndPause, cleanDrain, stalled, manual,
+                  extras, flowOptions, relay: () => relay(redis) };
   for (const [name, step] of Object.entries(steps)) {
+    const start = Date.now();
     try { await step(); } catch (e) { say('FAILED', name, e.message); }
+    if (process.env.DEBUG) console.error(`${name} took ${Date.now() - start} ms`);
   }
   try { await obliterate(redis); } catch (e) { say('FAILED obliterate', e.message); }
   for (const x of open.reverse()) {
