@@ -8,9 +8,12 @@
 # limit, deduplication, pause/resume, getMetrics, getWorkers, Prometheus export, clean, drain,
 # remove and obliterate. Each observable is printed on one line, sorted where the order is not
 # deterministic, so the output can be diffed between redis-server and Colossal.
-# usage: bench/results/bullmq-trial.sh redis|ROOT PORT     (WORK, default /tmp/bullmq-trial)
+# With a third argument `throughput` it instead times JOBS (default 20000) jobs added with addBulk
+# (1,000 a call) and then processed by one Worker of concurrency 50, printing jobs/s and the server's
+# CPU seconds (utime+stime from /proc/PID/stat) for each phase.
+# usage: bench/results/bullmq-trial.sh redis|ROOT PORT [throughput]     (WORK, default /tmp/bullmq-trial)
 set -u
-server=$1; port=$2
+server=$1; port=$2; mode=${3:-trial}
 work=${WORK:-/tmp/bullmq-trial}
 mkdir -p "$work"
 if [ ! -d "$work/node_modules/bullmq" ] || [ ! -d "$work/node_modules/ioredis" ]; then
@@ -474,7 +477,56 @@ async function main() {
 }
 main().then(() => process.exit(0), e => { say('FAILED', e.stack); process.exit(1); });
 JS
+cat > "$work/throughput.js" <<'JS'
+'use strict';
+const fs = require('fs');
+const { Queue, Worker } = require('bullmq');
+const connection = { host: '127.0.0.1', port: Number(process.env.PORT), maxRetriesPerRequest: null };
+const jobs = Number(process.env.JOBS || 20000);
+const ticks = Number(process.env.CLK_TCK || 100);
+/** The server's user+system CPU seconds so far, fields 14 and 15 of /proc/PID/stat. */
+function serverCpu() {
+  const stat = fs.readFileSync(`/proc/${process.env.SERVER_PID}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticks;
+}
+function report(phase, startMs, startCpu) {
+  const seconds = (Date.now() - startMs) / 1000;
+  const cpu = serverCpu() - startCpu;
+  console.log(`${phase}: ${jobs} jobs in ${seconds.toFixed(2)} s = ${Math.round(jobs / seconds)} jobs/s, ` +
+              `server CPU ${cpu.toFixed(2)} s = ${Math.round(jobs / cpu)} jobs per CPU-second`);
+}
+async function round(name) {
+  const q = new Queue(name, { connection });
+  await q.waitUntilReady();
+  let t = Date.now(), cpu = serverCpu();
+  for (let i = 0; i < jobs; i += 1000) {
+    await q.addBulk(Array.from({ length: Math.min(1000, jobs - i) }, (_, k) => ({ name: 'n', data: { i: i + k } })));
+  }
+  report(`${name} addBulk`, t, cpu);
+  let done = 0;
+  let finished;
+  const allDone = new Promise(resolve => { finished = resolve; });
+  t = Date.now(); cpu = serverCpu();
+  const w = new Worker(name, async job => job.data.i, { connection, concurrency: 50 });
+  w.on('completed', () => { if (++done === jobs) finished(); });
+  await allDone;
+  report(`${name} worker`, t, cpu);
+  await w.close();
+  console.log(`${name} completed count`, await q.getCompletedCount());
+  await q.close();
+}
+(async () => {
+  // the first round on a fresh server also pays for its warm-up (script compiles; the JIT on Colossal)
+  for (let i = 1; i <= Number(process.env.ROUNDS || 3); i++) await round(`bench${i}`);
+  process.exit(0);
+})();
+JS
 . "$(dirname "$0")/start-server.sh"
 start_server "$server" "$port" "$work/data-$port" || exit 2
-(cd "$work" && PORT=$port timeout 180 node trial.js 2>&1)
+if [ "$mode" = throughput ]; then
+  (cd "$work" && PORT=$port SERVER_PID=$pid CLK_TCK=$(getconf CLK_TCK) timeout 600 node throughput.js 2>&1)
+else
+  (cd "$work" && PORT=$port timeout 180 node trial.js 2>&1)
+fi
 kill "$pid"; wait "$pid" 2>/dev/null
