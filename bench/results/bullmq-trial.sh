@@ -11,7 +11,8 @@
 # With a third argument `throughput` it instead times JOBS (default 20000) jobs added with addBulk
 # (1,000 a call) and then processed by one Worker of concurrency 50, printing jobs/s and the server's
 # CPU seconds (utime+stime from /proc/PID/stat) for each phase.
-# usage: bench/results/bullmq-trial.sh redis|ROOT PORT [throughput]     (WORK, default /tmp/bullmq-trial)
+# usage: bench/results/bullmq-trial.sh redis|ROOT PORT [throughput]     (WORK, default /tmp/bullmq-trial;
+#        PROTOCOL=2 for RESP2, ioredis 6's default being RESP3)
 set -u
 server=$1; port=$2; mode=${3:-trial}
 work=${WORK:-/tmp/bullmq-trial}
@@ -25,7 +26,9 @@ cat > "$work/trial.js" <<'JS'
 const { Queue, Worker, QueueEvents, QueueEventsProducer, FlowProducer, MetricsTime, UnrecoverableError,
         DelayedError, WaitingChildrenError, Relay } = require('bullmq');
 const IORedis = require('ioredis');
-const connection = { host: '127.0.0.1', port: Number(process.env.PORT), maxRetriesPerRequest: null };
+// ioredis 6 speaks RESP3 unless PROTOCOL=2 is given
+const connection = { host: '127.0.0.1', port: Number(process.env.PORT), maxRetriesPerRequest: null,
+                     protocol: Number(process.env.PROTOCOL || 3) };
 const say = (...parts) => console.log(parts.join(' '));
 const json = JSON.stringify;
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
@@ -516,9 +519,27 @@ async function round(name) {
   console.log(`${name} completed count`, await q.getCompletedCount());
   await q.close();
 }
+/** The commands that took the server most time in the last round, from INFO commandstats. */
+async function commandStats(admin) {
+  const rows = (await admin.info('commandstats')).split('\n')
+    .map(line => /^cmdstat_(\S+):calls=(\d+),usec=(\d+)/.exec(line)).filter(Boolean)
+    .map(([, name, calls, usec]) => ({ name, calls: Number(calls), usec: Number(usec) }))
+    .sort((a, b) => b.usec - a.usec).slice(0, 12);
+  for (const r of rows) {
+    console.log(`  ${r.name} calls=${r.calls} usec=${r.usec} per call=${(r.usec / r.calls).toFixed(2)}`);
+  }
+}
 (async () => {
   // the first round on a fresh server also pays for its warm-up (script compiles; the JIT on Colossal)
-  for (let i = 1; i <= Number(process.env.ROUNDS || 3); i++) await round(`bench${i}`);
+  const rounds = Number(process.env.ROUNDS || 3);
+  const admin = new (require('ioredis'))(connection);
+  for (let i = 1; i <= rounds; i++) {
+    if (i === rounds) await admin.config('RESETSTAT');
+    await round(`bench${i}`);
+  }
+  console.log(`INFO commandstats of round ${rounds} (inner redis.call commands are counted too):`);
+  await commandStats(admin);
+  admin.disconnect();
   process.exit(0);
 })();
 JS
@@ -527,6 +548,6 @@ start_server "$server" "$port" "$work/data-$port" || exit 2
 if [ "$mode" = throughput ]; then
   (cd "$work" && PORT=$port SERVER_PID=$pid CLK_TCK=$(getconf CLK_TCK) timeout 600 node throughput.js 2>&1)
 else
-  (cd "$work" && PORT=$port timeout 180 node trial.js 2>&1)
+  (cd "$work" && PORT=$port PROTOCOL=${PROTOCOL:-3} timeout 180 node trial.js 2>&1)
 fi
 kill "$pid"; wait "$pid" 2>/dev/null

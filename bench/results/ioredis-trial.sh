@@ -6,7 +6,8 @@
 # patterns, shard channels, PUBSUB counts, resubscription after CLIENT KILL), MONITOR, blocking pops,
 # streams with a consumer group, CLIENT SETNAME/LIST, and error replies. Each observable is printed
 # on one line so the output can be diffed between redis-server and Colossal.
-# usage: bench/results/ioredis-trial.sh redis|ROOT PORT     (WORK, default /tmp/bullmq-trial)
+# usage: bench/results/ioredis-trial.sh redis|ROOT PORT     (WORK, default /tmp/bullmq-trial; PROTOCOL=2 for
+#        RESP2, REPLY_MAPPING=resp3 for RESP3's maps and doubles as such)
 set -u
 server=$1; port=$2
 work=${WORK:-/tmp/bullmq-trial}
@@ -18,7 +19,9 @@ fi
 cat > "$work/ioredis-trial.js" <<'JS'
 'use strict';
 const Redis = require('ioredis');
-const opts = { host: '127.0.0.1', port: Number(process.env.PORT), maxRetriesPerRequest: 3 };
+// ioredis 6 speaks RESP3 (replies shaped as RESP2's) unless PROTOCOL=2; REPLY_MAPPING=resp3 keeps maps and doubles
+const opts = { host: '127.0.0.1', port: Number(process.env.PORT), maxRetriesPerRequest: 3,
+               protocol: Number(process.env.PROTOCOL || 3), replyMapping: process.env.REPLY_MAPPING || 'legacy' };
 const say = (...parts) => console.log(parts.join(' '));
 const json = JSON.stringify;
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
@@ -224,5 +227,5 @@ main().then(() => process.exit(0), e => { say('FAILED', e.stack); process.exit(1
 JS
 . "$(dirname "$0")/start-server.sh"
 start_server "$server" "$port" "$work/data-$port" || exit 2
-(cd "$work" && PORT=$port timeout 120 node ioredis-trial.js 2>&1)
+(cd "$work" && PORT=$port PROTOCOL=${PROTOCOL:-3} REPLY_MAPPING=${REPLY_MAPPING:-legacy} timeout 120 node ioredis-trial.js 2>&1)
 kill "$pid"; wait "$pid" 2>/dev/null
