@@ -12,7 +12,9 @@
 # (1,000 a call) and then processed by one Worker of concurrency 50, printing jobs/s and the server's
 # CPU seconds (utime+stime from /proc/PID/stat) for each phase.
 # usage: bench/results/bullmq-trial.sh redis|ROOT PORT [throughput]     (WORK, default /tmp/bullmq-trial;
-#        PROTOCOL=2 for RESP2, ioredis 6's default being RESP3)
+#        PROTOCOL=2 for RESP2, ioredis 6's default being RESP3; ACL_USER=bull to connect as an ACL user
+#        limited to bull:* keys and channels, as a managed Redis would hand out, with ACL_RULES its
+#        command rules, +@all by default)
 set -u
 server=$1; port=$2; mode=${3:-trial}
 work=${WORK:-/tmp/bullmq-trial}
@@ -28,7 +30,8 @@ const { Queue, Worker, QueueEvents, QueueEventsProducer, FlowProducer, MetricsTi
 const IORedis = require('ioredis');
 // ioredis 6 speaks RESP3 unless PROTOCOL=2 is given
 const connection = { host: '127.0.0.1', port: Number(process.env.PORT), maxRetriesPerRequest: null,
-                     protocol: Number(process.env.PROTOCOL || 3) };
+                     protocol: Number(process.env.PROTOCOL || 3),
+                     ...(process.env.ACL_USER ? { username: process.env.ACL_USER, password: 'trial-secret' } : {}) };
 const say = (...parts) => console.log(parts.join(' '));
 const json = JSON.stringify;
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
@@ -545,9 +548,14 @@ async function commandStats(admin) {
 JS
 . "$(dirname "$0")/start-server.sh"
 start_server "$server" "$port" "$work/data-$port" || exit 2
+if [ -n "${ACL_USER:-}" ]; then
+  # shellcheck disable=SC2086
+  redis-cli -p "$port" ACL SETUSER "$ACL_USER" on '>trial-secret' '~bull:*' '&bull:*' ${ACL_RULES:-+@all} >/dev/null
+fi
 if [ "$mode" = throughput ]; then
   (cd "$work" && PORT=$port SERVER_PID=$pid CLK_TCK=$(getconf CLK_TCK) timeout 600 node throughput.js 2>&1)
 else
-  (cd "$work" && PORT=$port PROTOCOL=${PROTOCOL:-3} timeout 180 node trial.js 2>&1)
+  (cd "$work" && PORT=$port PROTOCOL=${PROTOCOL:-3} ACL_USER=${ACL_USER:-} timeout 180 node trial.js 2>&1 | head -n 1000)
+  # (a worker that cannot fetch jobs logs its error in a tight loop: head keeps that from filling the disk)
 fi
 kill "$pid"; wait "$pid" 2>/dev/null
