@@ -11,7 +11,9 @@
 # With a third argument `throughput` it instead times JOBS (default 20000) jobs added with addBulk
 # (1,000 a call) and then processed by one Worker of concurrency 50, printing jobs/s and the server's
 # CPU seconds (utime+stime from /proc/PID/stat) for each phase.
-# usage: bench/results/bullmq-trial.sh redis|ROOT PORT [throughput]     (WORK, default /tmp/bullmq-trial;
+# With `restart` it adds 3,000 jobs, and once a worker (concurrency 20) has done 1,000 of them stops
+# the server with SIGTERM and starts it again on the same data; the worker goes on by itself.
+# usage: bench/results/bullmq-trial.sh redis|ROOT PORT [throughput|restart]     (WORK, default /tmp/bullmq-trial;
 #        PROTOCOL=2 for RESP2, ioredis 6's default being RESP3; ACL_USER=bull to connect as an ACL user
 #        limited to bull:* keys and channels, as a managed Redis would hand out, with ACL_RULES its
 #        command rules, +@all by default)
@@ -546,13 +548,67 @@ async function commandStats(admin) {
   process.exit(0);
 })();
 JS
+cat > "$work/restart.js" <<'JS'
+'use strict';
+const fs = require('fs');
+const { Queue, Worker } = require('bullmq');
+const connection = { host: '127.0.0.1', port: Number(process.env.PORT), maxRetriesPerRequest: null };
+const jobs = 3000;
+const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+(async () => {
+  const q = new Queue('survivor', { connection });
+  q.on('error', () => {}); // while the server restarts
+  for (let i = 0; i < jobs; i += 500) {
+    await q.addBulk(Array.from({ length: 500 }, (_, k) => ({ name: 'r', data: { i: i + k } })));
+  }
+  const runs = new Map();
+  let errors = 0;
+  const w = new Worker('survivor', async job => {
+    runs.set(job.data.i, (runs.get(job.data.i) || 0) + 1);
+    await sleep(2);
+    return job.data.i;
+  }, { connection, concurrency: 20, stalledInterval: 1000 });
+  w.on('error', () => { errors++; });
+  let asked = false;
+  const start = Date.now();
+  for (;;) {
+    let completed = -1;
+    try { completed = await q.getCompletedCount(); } catch (e) { /* the server is restarting */ }
+    if (!asked && completed >= 1000) { fs.writeFileSync(process.env.RESTART_MARK, 'now'); asked = true; }
+    if (completed >= jobs || Date.now() - start > 120000) break;
+    await sleep(100);
+  }
+  await sleep(500);
+  const counts = await q.getJobCounts('completed', 'failed', 'active', 'wait', 'delayed');
+  const twice = [...runs.values()].filter(n => n > 1).length;
+  console.log(`restart: counts ${JSON.stringify(counts)}, ${runs.size} distinct jobs run, ${twice} run more than once, ` +
+              `sum of return values right: ${(await q.getCompleted(0, -1)).reduce((a, j) => a + j.returnvalue, 0) === jobs * (jobs - 1) / 2}, ` +
+              `${errors} worker errors while the server was away`);
+  await w.close(); await q.close();
+  process.exit(0);
+})();
+JS
 . "$(dirname "$0")/start-server.sh"
 start_server "$server" "$port" "$work/data-$port" || exit 2
 if [ -n "${ACL_USER:-}" ]; then
   # shellcheck disable=SC2086
   redis-cli -p "$port" ACL SETUSER "$ACL_USER" on '>trial-secret' '~bull:*' '&bull:*' ${ACL_RULES:-+@all} >/dev/null
 fi
-if [ "$mode" = throughput ]; then
+if [ "$mode" = restart ]; then
+  # SIGTERM and start again on the same data once 1,000 of 3,000 jobs are done, the worker still running
+  # (only Colossal keeps its data: redis-server is started here without persistence)
+  mark=$work/restart-mark-$port; rm -f "$mark"
+  (cd "$work" && PORT=$port RESTART_MARK=$mark timeout 180 node restart.js 2>&1) & node_pid=$!
+  for _ in $(seq 600); do [ -f "$mark" ] && break; sleep 0.1; done
+  kill "$pid"; wait "$pid" 2>/dev/null
+  if [ "$server" = redis ]; then
+    redis-server --port "$port" --save "" --appendonly no --bind 127.0.0.1 --dir "$work/data-$port" >>"$work/data-$port.log" 2>&1 & pid=$!
+  else
+    java -cp "$server/colossal-server/target/colossal-server.jar:$server/colossal-server/target/lib/*" \
+      dev.colossal.cli.Main serve --port "$port" --http-port -1 --data "$work/data-$port" >>"$work/data-$port.log" 2>&1 & pid=$!
+  fi
+  wait "$node_pid"
+elif [ "$mode" = throughput ]; then
   (cd "$work" && PORT=$port SERVER_PID=$pid CLK_TCK=$(getconf CLK_TCK) timeout 600 node throughput.js 2>&1)
 else
   (cd "$work" && PORT=$port PROTOCOL=${PROTOCOL:-3} ACL_USER=${ACL_USER:-} timeout 180 node trial.js 2>&1 | head -n 1000)
