@@ -13,7 +13,10 @@
 # CPU seconds (utime+stime from /proc/PID/stat) for each phase.
 # With `restart` it adds 3,000 jobs, and once a worker (concurrency 20) has done 1,000 of them stops
 # the server with SIGTERM and starts it again on the same data; the worker goes on by itself.
-# usage: bench/results/bullmq-trial.sh redis|ROOT PORT [throughput|restart]     (WORK, default /tmp/bullmq-trial;
+# With `latency` five idle workers (concurrency 10 each) wait on the queue while 500 jobs are added one
+# at a time, 5 ms apart: every job must wake one of them (BZPOPMIN on BullMQ's marker key); it prints
+# how many ran, how many twice, and the time from add to start.
+# usage: bench/results/bullmq-trial.sh redis|ROOT PORT [throughput|restart|latency]     (WORK, default /tmp/bullmq-trial;
 #        PROTOCOL=2 for RESP2, ioredis 6's default being RESP3; ACL_USER=bull to connect as an ACL user
 #        limited to bull:* keys and channels, as a managed Redis would hand out, with ACL_RULES its
 #        command rules, +@all by default)
@@ -548,6 +551,37 @@ async function commandStats(admin) {
   process.exit(0);
 })();
 JS
+cat > "$work/latency.js" <<'JS'
+'use strict';
+const { Queue, Worker } = require('bullmq');
+const connection = { host: '127.0.0.1', port: Number(process.env.PORT), maxRetriesPerRequest: null };
+const jobs = 500;
+const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+(async () => {
+  const q = new Queue('trickle', { connection });
+  const runs = new Map();
+  const waits = [];
+  // five idle workers blocked on the queue's marker key: each job added must wake one of them
+  const workers = Array.from({ length: 5 }, () => new Worker('trickle', async job => {
+    runs.set(job.id, (runs.get(job.id) || 0) + 1);
+    waits.push(Date.now() - job.timestamp);
+  }, { connection, concurrency: 10 }));
+  await Promise.all(workers.map(w => w.waitUntilReady()));
+  await sleep(1000);
+  for (let i = 0; i < jobs; i++) {
+    await q.add('t', { i });
+    await sleep(5);
+  }
+  const start = Date.now();
+  while (runs.size < jobs && Date.now() - start < 30000) await sleep(50);
+  waits.sort((a, b) => a - b);
+  const at = p => waits[Math.min(waits.length - 1, Math.floor(p * waits.length))];
+  console.log(`trickle: ${runs.size} of ${jobs} run, ${[...runs.values()].filter(n => n > 1).length} more than once; ` +
+              `add-to-start ms p50 ${at(0.5)} p90 ${at(0.9)} p99 ${at(0.99)} max ${waits[waits.length - 1]}`);
+  await Promise.all(workers.map(w => w.close())); await q.close();
+  process.exit(0);
+})();
+JS
 cat > "$work/restart.js" <<'JS'
 'use strict';
 const fs = require('fs');
@@ -608,6 +642,8 @@ if [ "$mode" = restart ]; then
       dev.colossal.cli.Main serve --port "$port" --http-port -1 --data "$work/data-$port" >>"$work/data-$port.log" 2>&1 & pid=$!
   fi
   wait "$node_pid"
+elif [ "$mode" = latency ]; then
+  (cd "$work" && PORT=$port timeout 120 node latency.js 2>&1)
 elif [ "$mode" = throughput ]; then
   (cd "$work" && PORT=$port SERVER_PID=$pid CLK_TCK=$(getconf CLK_TCK) timeout 600 node throughput.js 2>&1)
 else
