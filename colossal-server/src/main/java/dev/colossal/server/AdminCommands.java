@@ -1023,7 +1023,8 @@ final class AdminCommands {
             long used = ctx.dbs.usedBytes();
             Runtime rt = Runtime.getRuntime();
             sb.append("# Memory\r\nused_memory:").append(used).append("\r\nused_memory_human:").append(human(used));
-            long rss = ProcessStats.statusBytes("VmRSS");
+            long[] status = ProcessStats.statusBytes("VmRSS", "RssAnon");
+            long rss = status[0];
             field(sb, "used_memory_rss", rss);
             if (rss >= 0) {
                 sb.append("\r\nused_memory_rss_human:").append(human(rss));
@@ -1037,7 +1038,7 @@ final class AdminCommands {
             if (system >= 0) {
                 sb.append("\r\ntotal_system_memory_human:").append(human(system));
             }
-            field(sb, "colossal_rss_anon_bytes", ProcessStats.statusBytes("RssAnon"));
+            field(sb, "colossal_rss_anon_bytes", status[1]);
             // The cached scripts' bodies: their compiled forms are on the heap, counted below.
             ScriptCommands scripts = table.scripts();
             sb.append("\r\nused_memory_scripts_eval:").append(scripts.cachedBytes())
@@ -1120,7 +1121,8 @@ final class AdminCommands {
         if (all || wanted.contains("cpu")) {
             separate(sb);
             double[] cpu = ProcessStats.cpuSeconds();
-            double total = ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
+            double total = cpu[0] >= 0 ? cpu[0] + cpu[1]
+                    : ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
             sb.append("# CPU");
             if (cpu[0] >= 0) {
                 sb.append("\r\nused_cpu_sys:").append(seconds(cpu[1])).append("\r\nused_cpu_user:").append(seconds(cpu[0]))

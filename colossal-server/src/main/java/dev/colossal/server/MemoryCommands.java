@@ -72,7 +72,7 @@ final class MemoryCommands {
     private void stats(Reply r) {
         long used = ctx.dbs.usedBytes();
         long keys = ctx.dbs.keys();
-        long rss = Math.max(0, ProcessStats.statusBytes("VmRSS"));
+        long rss = Math.max(0, ProcessStats.statusBytes("VmRSS")[0]);
         long clients = 0;
         for (Client c : ctx.clients.values()) {
             clients += c.inputCapacity + c.reply.capacity;

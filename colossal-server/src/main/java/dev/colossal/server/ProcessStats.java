@@ -21,32 +21,64 @@ final class ProcessStats {
     private ProcessStats() {}
 
     /**
-     * @param field a line's name in /proc/self/status, e.g. {@code VmRSS} (resident memory) or
+     * @param fields lines' names in /proc/self/status, e.g. {@code VmRSS} (resident memory) or
      *     {@code RssAnon} (its anonymous part: heap, buffers, code, stacks, not the map file's pages)
-     * @return its value in bytes, or -1
+     * @return their values in bytes, -1 for one that cannot be read; the file is read once (INFO
+     *     read it whole, as lines of text, for each field: two thirds of its time)
      */
-    static long statusBytes(String field) {
-        return kibField(Path.of("/proc/self/status"), field);
+    static long[] statusBytes(String... fields) {
+        return kibFields(Path.of("/proc/self/status"), fields);
     }
 
-    /** A {@code Name:   123 kB} line of a /proc file, in bytes; -1 if it cannot be read. */
-    private static long kibField(Path file, String field) {
+    /** {@code Name:   123 kB} lines of a /proc file, in bytes; -1 for each that cannot be read. */
+    private static long[] kibFields(Path file, String... fields) {
+        long[] out = new long[fields.length];
+        java.util.Arrays.fill(out, -1);
+        byte[] text;
         try {
-            for (String line : Files.readAllLines(file)) {
-                if (line.startsWith(field + ":")) {
-                    String kib = line.substring(field.length() + 1).trim();
-                    return Long.parseLong(kib.substring(0, kib.indexOf(' '))) * 1024;
-                }
-            }
+            text = Files.readAllBytes(file);
         } catch (IOException | RuntimeException e) {
-            // not Linux, or a format this does not know: the field is left out
+            return out; // not Linux: the fields are left out
         }
-        return -1;
+        for (int i = 0; i < fields.length; i++) {
+            byte[] name = (fields[i] + ":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            for (int line = 0; line < text.length; ) {
+                int end = line;
+                while (end < text.length && text[end] != '\n') {
+                    end++;
+                }
+                if (end - line > name.length && java.util.Arrays.equals(text, line, line + name.length, name, 0, name.length)) {
+                    out[i] = kib(text, line + name.length, end);
+                    break;
+                }
+                line = end + 1;
+            }
+        }
+        return out;
+    }
+
+    /** The number of {@code   123 kB} in {@code text[from, to)}, in bytes; -1 if there is none. */
+    private static long kib(byte[] text, int from, int to) {
+        int at = from;
+        while (at < to && text[at] == ' ' || at < to && text[at] == '\t') {
+            at++;
+        }
+        long v = 0;
+        int digits = 0;
+        for (; at < to && text[at] >= '0' && text[at] <= '9' && digits < 18; at++, digits++) {
+            v = v * 10 + text[at] - '0';
+        }
+        return digits == 0 ? -1 : v * 1024;
+    }
+
+    /** MemTotal does not change while the process runs: read once. */
+    private static final class SystemMemory {
+        static final long BYTES = kibFields(Path.of("/proc/meminfo"), "MemTotal")[0];
     }
 
     /** @return the machine's memory (MemTotal in /proc/meminfo) in bytes, or -1 */
     static long systemMemoryBytes() {
-        return kibField(Path.of("/proc/meminfo"), "MemTotal");
+        return SystemMemory.BYTES;
     }
 
     /** @return seconds of CPU this process spent in user mode and in the kernel, or {-1, -1} */
