@@ -513,6 +513,8 @@ final class AdminCommands {
         m.put("zset-max-listpack-entries", Long.toString(ctx.zsetMaxListpackEntries));
         m.put("zset-max-ziplist-entries", Long.toString(ctx.zsetMaxListpackEntries));
         ctx.encodings.putAll(m);
+        m.put("busy-reply-threshold", Long.toString(ctx.busyReplyMillis));
+        m.put("lua-time-limit", Long.toString(ctx.busyReplyMillis));
         m.put("stream-node-max-entries", Long.toString(ctx.streamNodeMaxEntries));
         m.put("stream-node-max-bytes", Long.toString(ctx.streamNodeMaxBytes));
         TlsConfigValues.putAll(m, ctx.tls, ctx.tlsPort);
@@ -574,6 +576,7 @@ final class AdminCommands {
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
      * the settings that only pick Redis's in-memory encodings are kept for CONFIG GET ({@link EncodingConfig});
+     * busy-reply-threshold (lua-time-limit) is when a running script makes others BUSY;
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s; lfu-log-factor and
      * lfu-decay-time tune the {@link AccessClock}'s use counts; protected-mode is {@link ProtectedMode}'s; timeout is
      * the idle seconds the {@link EventLoop}s close a connection after, shutdown-timeout how long a
@@ -634,6 +637,7 @@ final class AdminCommands {
         long idleTimeout = -1;
         long shutdownTimeout = -1;
         Map<String, Long> encodings = new LinkedHashMap<>();
+        long busyMillis = -1;
         Map<String, String> current = configValues();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -698,6 +702,14 @@ final class AdminCommands {
                             + " memory value");
                     return;
                 }
+                continue;
+            }
+            if (name.equals("busy-reply-threshold") || name.equals("lua-time-limit")) {
+                OptionalLong v = integer(name, a[i + 1], 0, Long.MAX_VALUE, r);
+                if (v.isEmpty()) {
+                    return;
+                }
+                busyMillis = v.getAsLong();
                 continue;
             }
             if (name.equals("lfu-log-factor") || name.equals("lfu-decay-time")) {
@@ -844,6 +856,9 @@ final class AdminCommands {
                 }
             });
             encodings.forEach(ctx.encodings::set);
+            if (busyMillis >= 0) {
+                ctx.busyReplyMillis = busyMillis;
+            }
             if (keyspaceEvents >= 0) {
                 ctx.events.setFlags(keyspaceEvents);
             }
