@@ -1046,7 +1046,7 @@ final class AdminCommands {
                     // the largest buffers of the clients connected now (Redis's are over the last few seconds)
                     .append("\r\nclient_recent_max_input_buffer:").append(largest(c -> c.inputCapacity))
                     .append("\r\nclient_recent_max_output_buffer:").append(largest(c -> c.reply.capacity))
-                    .append("\r\nblocked_clients:").append(ctx.waits.blocked()).append("\r\ntracking_clients:").append(ctx.tracking.clients())
+                    .append("\r\nblocked_clients:").append(ctx.waits.blocked() + ctx.pause.held()).append("\r\ntracking_clients:").append(ctx.tracking.clients())
                     .append("\r\nclients_in_timeout_table:").append(ctx.waits.timed()).append("\r\n");
         }
         if (all || wanted.contains("memory")) {
