@@ -10,7 +10,7 @@ import java.util.List;
  * explicit form. Times relative to now become deadlines read back from the key (PEXPIREAT, SET ..
  * PXAT); INCRBYFLOAT and HINCRBYFLOAT send their result; SPOP sends SREM of the members it popped;
  * blocking pops and moves send their non-blocking forms, LMPOP and ZMPOP (blocking or not) the one
- * key's LPOP, RPOP, ZPOPMIN or ZPOPMAX with the count popped; GETDEL sends DEL; XADD sends the ID it gave; XREADGROUP,
+ * key's LPOP, RPOP, ZPOPMIN or ZPOPMAX with the count popped; GETDEL sends DEL; RESTORE with a TTL its deadline and ABSTTL; XADD sends the ID it gave; XREADGROUP,
  * XCLAIM and XAUTOCLAIM send XCLAIM .. FORCE JUSTID of each pending entry as it now is, and the
  * group's last ID; MIGRATE sends DEL of the keys that left. Everything else goes as it came.
  *
@@ -64,6 +64,7 @@ final class Propagation {
             case "lmpop", "zmpop" -> multiPop(args, 1, answer);
             case "blmpop", "bzmpop" -> multiPop(args, 2, answer);
             case "getdel" -> answer != null ? one(words("DEL", args[1])) : List.of();
+            case "restore", "restore-asking" -> one(restored(args));
             case "xadd" -> xadd(args, answer);
             case "xtrim" -> one(trimmed(args[1]));
             case "xreadgroup" -> xreadgroup(args, answer);
@@ -88,6 +89,29 @@ final class Propagation {
         String pop = Args.is(direction, "LEFT") ? "LPOP" : Args.is(direction, "RIGHT") ? "RPOP"
                 : Args.is(direction, "MIN") ? "ZPOPMIN" : "ZPOPMAX";
         return one(words(pop, popped.get(0), Integer.toString(elements.size())));
+    }
+
+    /**
+     * RESTORE with a TTL relative to now goes with the deadline it gave and ABSTTL, as Redis sends
+     * it, so a replica that runs it later gives the key the same deadline.
+     */
+    private byte[][] restored(byte[][] a) {
+        if (Args.is(a[2], "0")) {
+            return a;
+        }
+        for (int i = 4; i < a.length; i++) {
+            if (Args.is(a[i], "ABSTTL")) {
+                return a;
+            }
+        }
+        long at = number(query("PEXPIRETIME", a[1]));
+        if (at < 0) {
+            return a;
+        }
+        byte[][] out = Arrays.copyOf(a, a.length + 1);
+        out[2] = Args.bytes(Long.toString(at));
+        out[a.length] = Args.bytes("ABSTTL");
+        return out;
     }
 
     /** @return whether options from {@code from} on set a TTL (EX, PX, EXAT, PXAT) */

@@ -436,6 +436,17 @@ class ReplicationMasterTest {
                     + "*3\r\n$7\r\nZPOPMIN\r\n$1\r\nz\r\n$1\r\n1\r\n" + "*2\r\n$3\r\nDEL\r\n$1\r\ng\r\n"
                     + "*3\r\n$3\r\nSET\r\n$3\r\nend\r\n$1\r\n1\r\n";
             assertEquals(stream, read(follower, stream.length()));
+            byte[] dump = m.call("DUMP".getBytes(StandardCharsets.US_ASCII), "l".getBytes(StandardCharsets.US_ASCII));
+            int header = new String(dump, StandardCharsets.ISO_8859_1).indexOf("\r\n") + 2;
+            byte[] payload = java.util.Arrays.copyOfRange(dump, header, dump.length - 2);
+            m.call("RESTORE".getBytes(StandardCharsets.US_ASCII), "l2".getBytes(StandardCharsets.US_ASCII),
+                    "100000".getBytes(StandardCharsets.US_ASCII), payload);
+            // a TTL relative to now goes as the deadline it gave (13 digits of ms), with ABSTTL
+            String restore = new String(follower.getInputStream().readNBytes(
+                    "*5\r\n$7\r\nRESTORE\r\n$2\r\nl2\r\n$13\r\n".length() + 15 + header + payload.length + 2
+                    + "$6\r\nABSTTL\r\n".length()), StandardCharsets.ISO_8859_1);
+            assertTrue(restore.startsWith("*5\r\n$7\r\nRESTORE\r\n$2\r\nl2\r\n$13\r\n")
+                    && restore.endsWith("\r\n$6\r\nABSTTL\r\n"), restore);
             snapshotOnly.getOutputStream().write(Wire.encode("PING"));
             assertEquals("+PONG\r\n", read(snapshotOnly, 7), "an ordinary connection, sent no writes");
         }
