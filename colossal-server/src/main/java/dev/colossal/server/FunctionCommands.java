@@ -261,7 +261,7 @@ final class FunctionCommands {
         boolean flush = false;
         boolean replace = false;
         if (a.length > 4) {
-            r.error(Errors.SYNTAX);
+            r.error(Errors.subcommandSyntax(a[1], "FUNCTION"));
             return;
         }
         if (a.length == 4) {

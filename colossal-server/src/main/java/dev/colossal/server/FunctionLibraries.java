@@ -88,7 +88,7 @@ final class FunctionLibraries {
         if (Files.exists(f.file)) {
             try {
                 for (byte[] code : FunctionsPayload.codes(Files.readAllBytes(f.file))) {
-                    f.install(f.prepare(code, loader()), false);
+                    f.install(f.prepare(code, loader()), false, false);
                 }
             } catch (IOException | RdbFormatException | ReplyException e) {
                 throw new UncheckedIOException(new IOException("function libraries file=" + f.file.toAbsolutePath()
@@ -199,15 +199,17 @@ final class FunctionLibraries {
      * @throws ReplyException if its name is taken and not to be replaced, or another library has one of its functions
      */
     synchronized String load(Library lib, boolean replace) {
-        install(lib, replace);
+        install(lib, replace, false);
         persist();
         return lib.name;
     }
 
-    private void install(Library lib, boolean replace) {
+    /** @param restoring FUNCTION RESTORE's: its clash error names the library unquoted, as Redis's does */
+    private void install(Library lib, boolean replace, boolean restoring) {
         Library old = libraries.get(lib.name);
         if (old != null && !replace) {
-            throw new ReplyException("ERR Library '" + lib.name + "' already exists");
+            throw new ReplyException(restoring ? "ERR Library " + lib.name + " already exists"
+                    : "ERR Library '" + lib.name + "' already exists");
         }
         for (Function f : lib.functions) {
             Library owner = byFunction.get(key(f.name()));
@@ -289,7 +291,7 @@ final class FunctionLibraries {
         }
         try {
             for (Library lib : loaded) {
-                install(lib, replace);
+                install(lib, replace, true);
             }
         } catch (ReplyException e) {
             libraries.clear();
