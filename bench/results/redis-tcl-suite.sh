@@ -58,6 +58,7 @@ cp -r "$src/tests" "$src/runtest" "$tree/"; ln -s "$src/src" "$tree/src"
 . "$(dirname "$0")/start-server.sh"
 out=$work/out-$port
 rm -rf "$out"; mkdir -p "$out"
+# except: the unit stopped there, at an exception (an unexpected error reply) or runtest's timeout
 printf '%-28s %6s %6s %6s\n' unit passed failed except
 for unit in "${units[@]}"; do
   log=$out/${unit//\//_}.txt
@@ -67,8 +68,8 @@ for unit in "${units[@]}"; do
     --single "$unit" --timeout 120 --baseport $((port + 33)) $exclude "${skips[@]}") >"$log" 2>&1
   echo "runtest exit $?" >>"$log"
   kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
-  clean=$(sed 's/\x1b\[[0-9;]*m//g' "$log")
+  clean=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | tr -d '\000')
   printf '%-28s %6d %6d %6d\n' "$unit" "$(grep -c '^\[ok\]' <<<"$clean")" \
-    "$(grep -c '^\[err\]' <<<"$clean")" "$(grep -c '^\[exception\]' <<<"$clean")"
-  grep -E '^\[(err|exception)\]' <<<"$clean" | sed 's/^/    /'
+    "$(grep -c '^\[err\]' <<<"$clean")" "$(grep -cE '^\[(exception|TIMEOUT)\]' <<<"$clean")"
+  grep -aE '^\[(err|exception)\]|IN PROGRESS' <<<"$clean" | sed 's/^/    /'
 done
