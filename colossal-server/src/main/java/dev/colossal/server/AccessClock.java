@@ -145,9 +145,16 @@ final class AccessClock {
         return (int) ((nowNanos - startNanos) / NANOS_PER_MINUTE);
     }
 
+    /**
+     * Commands that look at a key without using it, as Redis looks them up (its LOOKUP_NOTOUCH):
+     * asking a key's TTL, type or existence leaves OBJECT IDLETIME, and so LRU eviction, as it was.
+     */
+    private static final java.util.Set<String> LOOK_ONLY = java.util.Set.of("ttl", "pttl", "expiretime", "pexpiretime",
+            "type", "exists");
+
     /** Touches the keys {@code spec} names in {@code args}, as the command is about to use them. */
     void touchKeys(CommandSpec spec, byte[][] args, int db, long nowNanos) {
-        if (spec.firstKey() <= 0) {
+        if (spec.firstKey() <= 0 || LOOK_ONLY.contains(spec.name())) {
             return;
         }
         int last = spec.lastKey() < 0 ? args.length + spec.lastKey() : Math.min(spec.lastKey(), args.length - 1);

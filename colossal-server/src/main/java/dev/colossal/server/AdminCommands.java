@@ -509,13 +509,12 @@ final class AdminCommands {
         m.put("repl-ping-slave-period", Long.toString(ctx.replicas.pingSeconds));
         m.put("hash-max-listpack-entries", Long.toString(ctx.hashMaxListpackEntries));
         m.put("hash-max-ziplist-entries", Long.toString(ctx.hashMaxListpackEntries));
-        m.put("hash-max-listpack-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
-        m.put("hash-max-ziplist-value", Integer.toString(HashLayout.MAX_LISTPACK_VALUE));
         m.put("set-max-intset-entries", Long.toString(ctx.setMaxIntsetEntries));
         m.put("zset-max-listpack-entries", Long.toString(ctx.zsetMaxListpackEntries));
         m.put("zset-max-ziplist-entries", Long.toString(ctx.zsetMaxListpackEntries));
-        m.put("zset-max-listpack-value", Integer.toString(ZSetLayout.MAX_LISTPACK_VALUE));
-        m.put("zset-max-ziplist-value", Integer.toString(ZSetLayout.MAX_LISTPACK_VALUE));
+        ctx.encodings.putAll(m);
+        m.put("busy-reply-threshold", Long.toString(ctx.busyReplyMillis));
+        m.put("lua-time-limit", Long.toString(ctx.busyReplyMillis));
         m.put("stream-node-max-entries", Long.toString(ctx.streamNodeMaxEntries));
         m.put("stream-node-max-bytes", Long.toString(ctx.streamNodeMaxBytes));
         TlsConfigValues.putAll(m, ctx.tls, ctx.tlsPort);
@@ -576,6 +575,8 @@ final class AdminCommands {
      * the map files. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
+     * the settings that only pick Redis's in-memory encodings are kept for CONFIG GET ({@link EncodingConfig});
+     * busy-reply-threshold (lua-time-limit) is when a running script makes others BUSY;
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s; lfu-log-factor and
      * lfu-decay-time tune the {@link AccessClock}'s use counts; protected-mode is {@link ProtectedMode}'s; timeout is
      * the idle seconds the {@link EventLoop}s close a connection after, shutdown-timeout how long a
@@ -635,6 +636,8 @@ final class AdminCommands {
         byte[] requirePass = null;
         long idleTimeout = -1;
         long shutdownTimeout = -1;
+        Map<String, Long> encodings = new LinkedHashMap<>();
+        long busyMillis = -1;
         Map<String, String> current = configValues();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -673,6 +676,25 @@ final class AdminCommands {
                 }
                 continue;
             }
+            if (EncodingConfig.holds(name)) {
+                long v;
+                if (EncodingConfig.isSize(name)) {
+                    v = bytesOrMinusOne(value);
+                    if (v < 0) {
+                        r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - argument must be"
+                                + " a memory value");
+                        return;
+                    }
+                } else {
+                    OptionalLong parsed = integer(name, a[i + 1], EncodingConfig.min(name), EncodingConfig.max(name), r);
+                    if (parsed.isEmpty()) {
+                        return;
+                    }
+                    v = parsed.getAsLong();
+                }
+                encodings.put(name, v);
+                continue;
+            }
             if (name.equals("stream-node-max-bytes")) {
                 nodeBytes = bytesOrMinusOne(value);
                 if (nodeBytes < 0) {
@@ -680,6 +702,14 @@ final class AdminCommands {
                             + " memory value");
                     return;
                 }
+                continue;
+            }
+            if (name.equals("busy-reply-threshold") || name.equals("lua-time-limit")) {
+                OptionalLong v = integer(name, a[i + 1], 0, Long.MAX_VALUE, r);
+                if (v.isEmpty()) {
+                    return;
+                }
+                busyMillis = v.getAsLong();
                 continue;
             }
             if (name.equals("lfu-log-factor") || name.equals("lfu-decay-time")) {
@@ -825,6 +855,10 @@ final class AdminCommands {
                     ctx.slowLog.slowerThanMicros(bound);
                 }
             });
+            encodings.forEach(ctx.encodings::set);
+            if (busyMillis >= 0) {
+                ctx.busyReplyMillis = busyMillis;
+            }
             if (keyspaceEvents >= 0) {
                 ctx.events.setFlags(keyspaceEvents);
             }
@@ -1012,7 +1046,7 @@ final class AdminCommands {
                     // the largest buffers of the clients connected now (Redis's are over the last few seconds)
                     .append("\r\nclient_recent_max_input_buffer:").append(largest(c -> c.inputCapacity))
                     .append("\r\nclient_recent_max_output_buffer:").append(largest(c -> c.reply.capacity))
-                    .append("\r\nblocked_clients:").append(ctx.waits.blocked()).append("\r\ntracking_clients:").append(ctx.tracking.clients())
+                    .append("\r\nblocked_clients:").append(ctx.waits.blocked() + ctx.pause.held()).append("\r\ntracking_clients:").append(ctx.tracking.clients())
                     .append("\r\nclients_in_timeout_table:").append(ctx.waits.timed()).append("\r\n");
         }
         if (all || wanted.contains("memory")) {

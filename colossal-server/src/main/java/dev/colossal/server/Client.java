@@ -119,6 +119,8 @@ final class Client {
     volatile boolean replica;
     /** REPLCONF listening-port: the port a replica says it serves on, for INFO and ROLE. */
     int listeningPort;
+    /** REPLCONF rdb-only 1 (redis-cli --rdb): SYNC sends the snapshot alone and starts no replica. */
+    boolean rdbOnly;
     /** The stream's offset after this client's last write, which WAIT waits for. */
     long replOffset;
 

@@ -62,6 +62,11 @@ final class ClientPause {
         on = current != null || stopping || sleeper != null;
     }
 
+    /** @return the connections a hold keeps waiting now: INFO counts them in blocked_clients, as Redis does */
+    synchronized int held() {
+        return parked.size();
+    }
+
     /** A held connection closed: it is not resumed. */
     synchronized void forget(Client c) {
         parked.remove(c);

@@ -431,6 +431,19 @@ final class CommandTable {
     }
 
     /**
+     * A blocked command of {@code c} ({@link Client#args}) was ended by an error: a failed call of
+     * it, as Redis counts one, and the error in the server's totals now.
+     */
+    void failedWhileBlocked(Client c) {
+        byte[][] args = c.args;
+        CommandSpec spec = args == null ? null : find(args[0]);
+        if (spec != null) {
+            spec.stats().failed.increment();
+        }
+        publish(c);
+    }
+
+    /**
      * Adds what {@code c} counted since its last publish to the server's totals and to GET's and
      * SET's commandstats: once per batch of requests, not once per request.
      */

@@ -380,6 +380,11 @@ final class Connection {
             client.dropResumedReply = false;
         } else {
             client.reply.append(reply);
+            if (reply.length > 0 && reply[0] == '-') {
+                // the blocked command failed after all (its group or key went): counted as Redis counts it
+                client.reply.countError(reply);
+                table.failedWhileBlocked(client);
+            }
         }
         lastActiveNanos = System.nanoTime();
         if (inStart < inEnd) {

@@ -70,13 +70,9 @@ final class FixedConfig {
         fixed("dynamic-hz", "no", "expiry sweeps space themselves by their own cost, not by the clients connected");
         fixed("maxmemory-samples", Integer.toString(SampledEviction.SAMPLES), "sampled eviction compares this many keys");
         fixed("maxmemory-clients", "0", "no client is evicted to make room");
-        String busy = Long.toString(ScriptCommands.BUSY_MILLIS);
-        fixed("busy-reply-threshold", busy, "a script is busy after this many milliseconds");
-        fixed("lua-time-limit", busy, "a script is busy after this many milliseconds");
         fixed("tracking-table-max-keys", Integer.toString(Tracking.MAX_KEYS), "client tracking remembers at most this many keys");
         fixed("hll-sparse-max-bytes", Integer.toString(HyperLogLog.SPARSE_MAX_BYTES),
                 "a HyperLogLog turns dense past this many bytes");
-        fixed("list-compress-depth", "0", "list nodes are not compressed");
         String replication = "replicas are fed from memory at once, and a write waits for no replica";
         for (String[] p : new String[][] {{"repl-diskless-sync", "yes"}, {"repl-diskless-sync-delay", "0"},
             {"repl-diskless-sync-max-replicas", "0"}, {"min-replicas-to-write", "0"}, {"min-slaves-to-write", "0"},

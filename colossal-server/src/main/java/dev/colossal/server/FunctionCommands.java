@@ -108,8 +108,8 @@ final class FunctionCommands {
         }
         byte[][] keys = Arrays.copyOfRange(a, 3, 3 + (int) numKeys);
         byte[][] argv = Arrays.copyOfRange(a, 3 + (int) numKeys, a.length);
-        scripts.runAtomically(c, keys, name, readOnly || noWrites, f.allowOom(), a, r,
-                (lua, run) -> lua.call(run, lua.function(run, lib, name), keys, argv));
+        scripts.runAtomically(c, keys, f.name(), readOnly || noWrites, f.allowOom(), a, r,
+                (lua, run) -> lua.call(run, lua.function(run, lib, f.name()), keys, argv));
     }
 
     private void function(Client c, byte[][] a, Reply r) {
@@ -261,7 +261,7 @@ final class FunctionCommands {
         boolean flush = false;
         boolean replace = false;
         if (a.length > 4) {
-            r.error(Errors.SYNTAX);
+            r.error(Errors.subcommandSyntax(a[1], "FUNCTION"));
             return;
         }
         if (a.length == 4) {

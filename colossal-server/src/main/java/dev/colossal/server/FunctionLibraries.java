@@ -69,6 +69,7 @@ final class FunctionLibraries {
     }
 
     private final Map<String, Library> libraries = new LinkedHashMap<>();
+    /** Libraries by the functions they registered, each under its name in lower case ({@link #key}). */
     private final Map<String, Library> byFunction = new HashMap<>();
     /** Where they persist, or null for none (tests of the registry alone). */
     private final Path file;
@@ -87,7 +88,7 @@ final class FunctionLibraries {
         if (Files.exists(f.file)) {
             try {
                 for (byte[] code : FunctionsPayload.codes(Files.readAllBytes(f.file))) {
-                    f.install(f.prepare(code, loader()), false);
+                    f.install(f.prepare(code, loader()), false, false);
                 }
             } catch (IOException | RdbFormatException | ReplyException e) {
                 throw new UncheckedIOException(new IOException("function libraries file=" + f.file.toAbsolutePath()
@@ -198,38 +199,45 @@ final class FunctionLibraries {
      * @throws ReplyException if its name is taken and not to be replaced, or another library has one of its functions
      */
     synchronized String load(Library lib, boolean replace) {
-        install(lib, replace);
+        install(lib, replace, false);
         persist();
         return lib.name;
     }
 
-    private void install(Library lib, boolean replace) {
+    /** @param restoring FUNCTION RESTORE's: its clash error names the library unquoted, as Redis's does */
+    private void install(Library lib, boolean replace, boolean restoring) {
         Library old = libraries.get(lib.name);
         if (old != null && !replace) {
-            throw new ReplyException("ERR Library '" + lib.name + "' already exists");
+            throw new ReplyException(restoring ? "ERR Library " + lib.name + " already exists"
+                    : "ERR Library '" + lib.name + "' already exists");
         }
         for (Function f : lib.functions) {
-            Library owner = byFunction.get(f.name());
+            Library owner = byFunction.get(key(f.name()));
             if (owner != null && owner != old) {
                 throw new ReplyException("ERR Function " + f.name() + " already exists");
             }
         }
         if (old != null) {
-            old.functions.forEach(f -> byFunction.remove(f.name()));
+            old.functions.forEach(f -> byFunction.remove(key(f.name())));
         }
         libraries.put(lib.name, lib);
-        lib.functions.forEach(f -> byFunction.put(f.name(), lib));
+        lib.functions.forEach(f -> byFunction.put(key(f.name()), lib));
     }
 
     /** @return the library that registered function {@code name}, or null */
     synchronized Library ofFunction(String name) {
-        return byFunction.get(name);
+        return byFunction.get(key(name));
+    }
+
+    /** @return the key of function {@code name}: FCALL finds a function in any case, as Redis does */
+    private static String key(String name) {
+        return name.toLowerCase(java.util.Locale.ROOT);
     }
 
     /** @return the function {@code name} as its library registered it */
     static Function function(Library lib, String name) {
         for (Function f : lib.functions) {
-            if (f.name().equals(name)) {
+            if (f.name().equalsIgnoreCase(name)) {
                 return f;
             }
         }
@@ -252,7 +260,7 @@ final class FunctionLibraries {
         if (lib == null) {
             return false;
         }
-        lib.functions.forEach(f -> byFunction.remove(f.name()));
+        lib.functions.forEach(f -> byFunction.remove(key(f.name())));
         persist();
         return true;
     }
@@ -283,7 +291,7 @@ final class FunctionLibraries {
         }
         try {
             for (Library lib : loaded) {
-                install(lib, replace);
+                install(lib, replace, true);
             }
         } catch (ReplyException e) {
             libraries.clear();

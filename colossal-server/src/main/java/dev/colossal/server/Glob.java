@@ -12,10 +12,16 @@ final class Glob {
     }
 
     static boolean matches(byte[] p, byte[] s) {
-        return match(p, 0, s, 0, 0);
+        return match(p, 0, s, 0, 0, new boolean[1]);
     }
 
-    private static boolean match(byte[] p, int pi, byte[] s, int si, int depth) {
+    /**
+     * @param hopeless set when the pattern after a {@code *} matched from no position of the rest of
+     *     the string: then no earlier {@code *} can help by taking more of it, since the rest would
+     *     start later still. Without this, {@code a*a*...a*b} against a long run of {@code a} tried
+     *     every split, exponentially many (KEYS with such a pattern never answered).
+     */
+    private static boolean match(byte[] p, int pi, byte[] s, int si, int depth, boolean[] hopeless) {
         if (depth > 1000) {
             return false; // pathological patterns: give up rather than blow the stack
         }
@@ -29,10 +35,14 @@ final class Glob {
                         return true;
                     }
                     for (int k = si; k <= s.length; k++) {
-                        if (match(p, pi + 1, s, k, depth + 1)) {
+                        if (match(p, pi + 1, s, k, depth + 1, hopeless)) {
                             return true;
                         }
+                        if (hopeless[0]) {
+                            return false;
+                        }
                     }
+                    hopeless[0] = true;
                     return false;
                 }
                 case '?' -> {

@@ -9,33 +9,52 @@ import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaUserdata;
 import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
 import org.luaj.vm2.lib.OneArgFunction;
+import org.luaj.vm2.lib.VarArgFunction;
 
 /**
- * The {@code cjson} table Redis gives scripts: {@code encode}, {@code decode} and the
- * {@code null} sentinel, with Lua CJSON's rules as Redis ships them (a table whose keys are 1..n
- * is an array, sparse ones too unless more than half holes past 10 elements; numbers with 14
- * significant digits; nesting past 1,000 refused). Keys of an object come out in Lua's table
- * order, which is not Redis's.
+ * The {@code cjson} table Redis gives scripts: {@code encode}, {@code decode}, the {@code null}
+ * sentinel and Lua CJSON's settings functions, with Lua CJSON's rules as Redis ships them (a table
+ * whose keys are 1..n is an array, sparse ones too unless more than half holes past 10 elements;
+ * numbers with 14 significant digits; nesting past 1,000 refused; each of these a setting). Keys of
+ * an object come out in Lua's table order, which is not Redis's.
  */
 final class LuaJson {
 
-    private static final int MAX_DEPTH = 1000;
     /** Decoded JSON null: a value no script can make otherwise, as Lua CJSON's lightuserdata. */
     static final LuaValue NULL = new LuaUserdata(new Object());
+
+    /**
+     * Lua CJSON's settings, one set per Lua state as Lua CJSON keeps them: a script's
+     * {@code cjson.encode_max_depth(1)} holds for the scripts after it until one sets it back.
+     */
+    private static final class Settings {
+        int encodeMaxDepth = 1000;
+        int decodeMaxDepth = 1000;
+        int precision = 14;
+        boolean keepBuffer = true;
+        /** encode_invalid_numbers: false (refused), true (written as nan, inf) or "null". */
+        LuaValue invalidNumbers = LuaValue.FALSE;
+        boolean decodeInvalidNumbers = true;
+        boolean sparseConvert;
+        int sparseRatio = 2;
+        int sparseSafe = 10;
+    }
 
     private LuaJson() {
     }
 
     /** @param where gives Lua's {@code user_script:N: } prefix for errors */
     static LuaTable table(java.util.function.IntFunction<String> where) {
+        Settings set = new Settings();
         LuaTable t = new LuaTable();
         t.rawset("encode", new OneArgFunction() {
             @Override
             public LuaValue call(LuaValue v) {
                 ByteArrayOutputStream bytes = new ByteArrayOutputStream();
                 try {
-                    encode(v, bytes, 0);
+                    encode(v, bytes, 0, set);
                 } catch (IllegalArgumentException e) {
                     throw new LuaError(LuaValue.valueOf(where.apply(1) + e.getMessage()));
                 }
@@ -47,23 +66,101 @@ final class LuaJson {
             public LuaValue call(LuaValue v) {
                 LuaString s = v.checkstring();
                 try {
-                    return new Decoder(RedisLib.bytes(s)).document();
+                    return new Decoder(RedisLib.bytes(s), set.decodeMaxDepth).document();
                 } catch (IllegalArgumentException e) {
                     throw new LuaError(LuaValue.valueOf(where.apply(1) + e.getMessage()));
                 }
             }
         });
         t.rawset("null", NULL);
+        settings(t, set);
         return t;
     }
 
-    private static void encode(LuaValue v, ByteArrayOutputStream out, int depth) {
+    /**
+     * Lua CJSON's settings functions: each sets its setting when given a value (checked as Lua
+     * CJSON checks it) and returns the setting as it then is.
+     */
+    private static void settings(LuaTable t, Settings set) {
+        t.rawset("encode_max_depth", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                set.encodeMaxDepth = intArg(a, 1, 1, Integer.MAX_VALUE, set.encodeMaxDepth);
+                return LuaValue.valueOf(set.encodeMaxDepth);
+            }
+        });
+        t.rawset("decode_max_depth", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                set.decodeMaxDepth = intArg(a, 1, 1, Integer.MAX_VALUE, set.decodeMaxDepth);
+                return LuaValue.valueOf(set.decodeMaxDepth);
+            }
+        });
+        t.rawset("encode_number_precision", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                set.precision = intArg(a, 1, 1, 14, set.precision);
+                return LuaValue.valueOf(set.precision);
+            }
+        });
+        t.rawset("encode_keep_buffer", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                // Lua CJSON's reuse of its buffer between calls: nothing to keep here
+                set.keepBuffer = a.isnoneornil(1) ? set.keepBuffer : a.checkboolean(1);
+                return LuaValue.valueOf(set.keepBuffer);
+            }
+        });
+        t.rawset("encode_invalid_numbers", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                LuaValue v = a.arg1();
+                if (v.isstring() && !v.isnumber() && v.tojstring().equals("null")) {
+                    set.invalidNumbers = LuaValue.valueOf("null");
+                } else if (!v.isnil()) {
+                    set.invalidNumbers = LuaValue.valueOf(a.checkboolean(1));
+                }
+                return set.invalidNumbers;
+            }
+        });
+        t.rawset("decode_invalid_numbers", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                set.decodeInvalidNumbers = a.isnoneornil(1) ? set.decodeInvalidNumbers : a.checkboolean(1);
+                return LuaValue.valueOf(set.decodeInvalidNumbers);
+            }
+        });
+        t.rawset("encode_sparse_array", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                set.sparseConvert = a.isnoneornil(1) ? set.sparseConvert : a.checkboolean(1);
+                set.sparseRatio = intArg(a, 2, 0, Integer.MAX_VALUE, set.sparseRatio);
+                set.sparseSafe = intArg(a, 3, 0, Integer.MAX_VALUE, set.sparseSafe);
+                return LuaValue.varargsOf(new LuaValue[] {LuaValue.valueOf(set.sparseConvert),
+                    LuaValue.valueOf(set.sparseRatio), LuaValue.valueOf(set.sparseSafe)});
+            }
+        });
+    }
+
+    /** @return argument {@code i}, an integer from {@code min} to {@code max}, or {@code current} if it is absent */
+    private static int intArg(Varargs a, int i, int min, int max, int current) {
+        if (a.isnoneornil(i)) {
+            return current;
+        }
+        int v = a.checkint(i);
+        if (v < min || v > max) {
+            LuaValue.argerror(i, "expected integer between " + min + " and " + max);
+        }
+        return v;
+    }
+
+    private static void encode(LuaValue v, ByteArrayOutputStream out, int depth, Settings set) {
         switch (v.type()) {
             case LuaValue.TNIL -> ascii(out, "null");
             case LuaValue.TBOOLEAN -> ascii(out, v.toboolean() ? "true" : "false");
-            case LuaValue.TNUMBER -> ascii(out, number(v.todouble()));
+            case LuaValue.TNUMBER -> ascii(out, number(v.todouble(), set));
             case LuaValue.TSTRING -> string(RedisLib.bytes(v.checkstring()), out);
-            case LuaValue.TTABLE -> table((LuaTable) v, out, depth + 1);
+            case LuaValue.TTABLE -> table((LuaTable) v, out, depth + 1, set);
             default -> {
                 if (v == NULL) {
                     ascii(out, "null");
@@ -74,8 +171,8 @@ final class LuaJson {
         }
     }
 
-    private static void table(LuaTable t, ByteArrayOutputStream out, int depth) {
-        if (depth > MAX_DEPTH) {
+    private static void table(LuaTable t, ByteArrayOutputStream out, int depth, Settings set) {
+        if (depth > set.encodeMaxDepth) {
             throw new IllegalArgumentException("Cannot serialise, excessive nesting (" + depth + ")");
         }
         int max = 0;
@@ -91,8 +188,11 @@ final class LuaJson {
                 array = false;
             }
         }
-        if (array && max > 10 && max > count * 2) {
-            throw new IllegalArgumentException("Cannot serialise table: excessively sparse array");
+        if (array && set.sparseRatio > 0 && max > set.sparseSafe && max > (long) count * set.sparseRatio) {
+            if (!set.sparseConvert) {
+                throw new IllegalArgumentException("Cannot serialise table: excessively sparse array");
+            }
+            array = false; // written as an object, its keys as strings
         }
         if (array && max > 0) {
             out.write('[');
@@ -100,7 +200,7 @@ final class LuaJson {
                 if (i > 1) {
                     out.write(',');
                 }
-                encode(t.rawget(i), out, depth);
+                encode(t.rawget(i), out, depth, set);
             }
             out.write(']');
             return;
@@ -115,12 +215,12 @@ final class LuaJson {
             if (k.type() == LuaValue.TSTRING) {
                 string(RedisLib.bytes(k.checkstring()), out);
             } else if (k.type() == LuaValue.TNUMBER) {
-                string(number(k.todouble()).getBytes(StandardCharsets.US_ASCII), out);
+                string(number(k.todouble(), set).getBytes(StandardCharsets.US_ASCII), out);
             } else {
                 throw new IllegalArgumentException("Cannot serialise table: table key must be a number or string");
             }
             out.write(':');
-            encode(t.rawget(k), out, depth);
+            encode(t.rawget(k), out, depth, set);
         }
         out.write('}');
     }
@@ -154,14 +254,21 @@ final class LuaJson {
     }
 
     /**
-     * C's {@code %.14g}, Lua CJSON's number format: 14 significant digits, trailing zeros dropped,
-     * an exponent ({@code 1e+20}, {@code -1e-06}) below 1e-4 and from 1e14.
+     * C's {@code %.14g} (or the precision set), Lua CJSON's number format: 14 significant digits,
+     * trailing zeros dropped, an exponent ({@code 1e+20}, {@code -1e-06}) below 1e-4 and from 1e14.
+     * NaN and the infinities as encode_invalid_numbers says.
      */
-    static String number(double d) {
+    private static String number(double d, Settings set) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
-            throw new IllegalArgumentException("Cannot serialise number: must not be NaN or Inf");
+            if (set.invalidNumbers.isstring()) {
+                return "null";
+            }
+            if (!set.invalidNumbers.toboolean()) {
+                throw new IllegalArgumentException("Cannot serialise number: must not be NaN or Inf");
+            }
+            return Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf";
         }
-        return g(d, 14);
+        return g(d, set.precision);
     }
 
     /** C's {@code %.<digits>g} of a finite {@code d}. */
@@ -183,11 +290,13 @@ final class LuaJson {
     /** A JSON text to Lua values: objects and arrays become tables, null {@link #NULL}. */
     private static final class Decoder {
         private final byte[] s;
+        private final int maxDepth;
         private int at;
         private int depth;
 
-        Decoder(byte[] s) {
+        Decoder(byte[] s, int maxDepth) {
             this.s = s;
+            this.maxDepth = maxDepth;
         }
 
         LuaValue document() {
@@ -284,7 +393,7 @@ final class LuaJson {
         }
 
         private void nest() {
-            if (++depth > MAX_DEPTH) {
+            if (++depth > maxDepth) {
                 throw new IllegalArgumentException("Found too many nested data structures (" + depth
                         + ") at character " + (at + 1));
             }

@@ -10,7 +10,7 @@ import org.luaj.vm2.lib.VarArgFunction;
 /**
  * The table library as Redis's Lua 5.1 has it, where LuaJ's is 5.2's: no {@code table.pack} or
  * {@code table.unpack}; {@code foreach}, {@code foreachi}, {@code maxn} and {@code setn} (which
- * only says it is obsolete); and a global {@code unpack} that refuses, as 5.1's C stack does, more
+ * only says it is obsolete); a {@code concat} that writes numbers as 5.1 does; and a global {@code unpack} that refuses, as 5.1's C stack does, more
  * than {@value #MAX_C_STACK} values counting its own arguments. Scripts probe for these: Dramatiq's
  * broker finds its unpack size by doubling until {@code (table.unpack or unpack)} fails, and a
  * {@code table.unpack} that never fails made that probe fill the heap for as long as it ran.
@@ -79,6 +79,13 @@ final class LuaTables {
                 throw setnArgs.error("'setn' is obsolete");
             }
         });
+        LuaArgs concatArgs = new LuaArgs(where, "concat");
+        table.rawset("concat", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                return LuaTables.concat(concatArgs, a);
+            }
+        });
         LuaArgs unpackArgs = new LuaArgs(where, "unpack");
         return new VarArgFunction() {
             @Override
@@ -100,6 +107,32 @@ final class LuaTables {
                 return LuaValue.varargsOf(values);
             }
         };
+    }
+
+    /**
+     * {@code table.concat(t [, sep [, i [, j]]])}: LuaJ's writes a number as Java does (0.0003 as
+     * 3.0E-4); Lua 5.1's as {@code tostring} does ({@code %.14g}).
+     */
+    private static LuaValue concat(LuaArgs args, Varargs a) {
+        LuaTable t = checkTable(args, a);
+        byte[] sep = a.isnoneornil(2) ? new byte[0] : RedisLib.bytes(a.checkstring(2));
+        long i = args.optInteger(a, 3, 1);
+        long j = a.isnoneornil(4) ? t.length() : args.integer(a, 4);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (long k = i; k <= j; k++) {
+            LuaValue v = t.rawget(LuaValue.valueOf((double) k));
+            if (v.type() == LuaValue.TNUMBER) {
+                out.writeBytes(LuaFormat.number(v.todouble()).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            } else if (v.type() == LuaValue.TSTRING) {
+                out.writeBytes(RedisLib.bytes(v.checkstring()));
+            } else {
+                throw args.error("invalid value (at index " + k + ") in table for 'concat'");
+            }
+            if (k < j) {
+                out.writeBytes(sep);
+            }
+        }
+        return LuaValue.valueOf(out.toByteArray());
     }
 
     private static LuaTable checkTable(LuaArgs args, Varargs a) {

@@ -36,7 +36,6 @@ final class Monitors {
      */
     private static final Set<String> KEYSPACE = Set.of("publish", "spublish", "eval", "evalsha", "eval_ro", "evalsha_ro",
             "fcall", "fcall_ro", "object|encoding", "object|freq", "object|idletime", "object|refcount", "memory|usage");
-    private static final byte[] REDACTED = "(redacted)".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] EMPTY = {};
 
     private final CopyOnWriteArrayList<Client> monitors = new CopyOnWriteArrayList<>();
@@ -88,9 +87,9 @@ final class Monitors {
         ByteArrayOutputStream line = new ByteArrayOutputStream(64);
         line.writeBytes(String.format("+%d.%06d [%d %s]", now.getEpochSecond(), now.getNano() / 1000, c.db,
                 c.denyBlocking ? "lua" : c.address).getBytes(StandardCharsets.US_ASCII));
-        for (int i = 0; i < args.length; i++) {
+        for (byte[] arg : Redaction.of(args)) {
             line.write(' ');
-            quote(line, redacted(args, i) ? REDACTED : args[i]);
+            quote(line, arg);
         }
         line.write('\r');
         line.write('\n');
@@ -101,21 +100,6 @@ final class Monitors {
                 s.mailbox.offer(f);
             }
         }
-    }
-
-    /** @return whether argument {@code i} is a secret: AUTH's, and HELLO's user name and password after its AUTH */
-    private static boolean redacted(byte[][] args, int i) {
-        if (Args.is(args[0], "AUTH")) {
-            return i > 0;
-        }
-        if (Args.is(args[0], "HELLO")) {
-            for (int j = 2; j < i; j++) {
-                if (Args.is(args[j], "AUTH")) {
-                    return i <= j + 2;
-                }
-            }
-        }
-        return false;
     }
 
     /** Writes {@code b} in double quotes, as Redis's {@code sdscatrepr} does. */

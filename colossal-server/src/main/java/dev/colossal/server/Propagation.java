@@ -9,7 +9,8 @@ import java.util.List;
  * the master has, so what is relative in time or picked by the master goes in its absolute or
  * explicit form. Times relative to now become deadlines read back from the key (PEXPIREAT, SET ..
  * PXAT); INCRBYFLOAT and HINCRBYFLOAT send their result; SPOP sends SREM of the members it popped;
- * blocking pops and moves send their non-blocking forms; XADD sends the ID it gave; XREADGROUP,
+ * blocking pops and moves send their non-blocking forms, LMPOP and ZMPOP (blocking or not) the one
+ * key's LPOP, RPOP, ZPOPMIN or ZPOPMAX with the count popped; GETDEL sends DEL; RESTORE with a TTL its deadline and ABSTTL; XADD sends the ID it gave; XREADGROUP,
  * XCLAIM and XAUTOCLAIM send XCLAIM .. FORCE JUSTID of each pending entry as it now is, and the
  * group's last ID; MIGRATE sends DEL of the keys that left. Everything else goes as it came.
  *
@@ -60,9 +61,10 @@ final class Propagation {
             case "bzpopmin", "bzpopmax" -> answer instanceof List<?> l ? one(words("ZREM", l.get(0), l.get(1))) : List.of();
             case "brpoplpush" -> answer != null ? one(words("RPOPLPUSH", args[1], args[2])) : List.of();
             case "blmove" -> answer != null ? one(words("LMOVE", args[1], args[2], args[3], args[4])) : List.of();
-            case "blmpop", "bzmpop" -> answer != null
-                    ? one(prepend(name.equals("blmpop") ? "LMPOP" : "ZMPOP", Arrays.copyOfRange(args, 2, args.length)))
-                    : List.of();
+            case "lmpop", "zmpop" -> multiPop(args, 1, answer);
+            case "blmpop", "bzmpop" -> multiPop(args, 2, answer);
+            case "getdel" -> answer != null ? one(words("DEL", args[1])) : List.of();
+            case "restore", "restore-asking" -> one(restored(args));
             case "xadd" -> xadd(args, answer);
             case "xtrim" -> one(trimmed(args[1]));
             case "xreadgroup" -> xreadgroup(args, answer);
@@ -71,6 +73,45 @@ final class Propagation {
             case "migrate" -> migrated(args);
             default -> one(args);
         };
+    }
+
+    /**
+     * LMPOP, ZMPOP and their blocking forms pop from one key: they go as that key's LPOP, RPOP,
+     * ZPOPMIN or ZPOPMAX with the count popped, as Redis sends them (nothing if nothing was popped).
+     *
+     * @param numKeysAt where the number of keys is; the direction follows the keys
+     */
+    private static List<byte[][]> multiPop(byte[][] args, int numKeysAt, Object answer) {
+        if (!(answer instanceof List<?> popped) || popped.size() != 2 || !(popped.get(1) instanceof List<?> elements)) {
+            return List.of();
+        }
+        byte[] direction = args[numKeysAt + 1 + (int) Args.toLong(args[numKeysAt]).orElseThrow()];
+        String pop = Args.is(direction, "LEFT") ? "LPOP" : Args.is(direction, "RIGHT") ? "RPOP"
+                : Args.is(direction, "MIN") ? "ZPOPMIN" : "ZPOPMAX";
+        return one(words(pop, popped.get(0), Integer.toString(elements.size())));
+    }
+
+    /**
+     * RESTORE with a TTL relative to now goes with the deadline it gave and ABSTTL, as Redis sends
+     * it, so a replica that runs it later gives the key the same deadline.
+     */
+    private byte[][] restored(byte[][] a) {
+        if (Args.is(a[2], "0")) {
+            return a;
+        }
+        for (int i = 4; i < a.length; i++) {
+            if (Args.is(a[i], "ABSTTL")) {
+                return a;
+            }
+        }
+        long at = number(query("PEXPIRETIME", a[1]));
+        if (at < 0) {
+            return a;
+        }
+        byte[][] out = Arrays.copyOf(a, a.length + 1);
+        out[2] = Args.bytes(Long.toString(at));
+        out[a.length] = Args.bytes("ABSTTL");
+        return out;
     }
 
     /** @return whether options from {@code from} on set a TTL (EX, PX, EXAT, PXAT) */
@@ -277,13 +318,6 @@ final class Propagation {
 
     private static List<byte[][]> one(byte[][] op) {
         return java.util.Collections.singletonList(op);
-    }
-
-    private static byte[][] prepend(String word, byte[][] rest) {
-        byte[][] out = new byte[rest.length + 1][];
-        out[0] = Args.bytes(word);
-        System.arraycopy(rest, 0, out, 1, rest.length);
-        return out;
     }
 
     /** @return the arguments, strings as their bytes, lists spread out */

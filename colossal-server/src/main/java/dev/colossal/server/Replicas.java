@@ -565,11 +565,12 @@ final class Replicas {
 
     /**
      * A full resynchronization: with writes held, {@code snapshot} is made and the stream goes on from
-     * there. Writes {@code +FULLRESYNC replid offset} and the snapshot as Redis's {@code $len} payload.
+     * there. Writes {@code +FULLRESYNC replid offset} (unless {@code announce} is false: SYNC's replica
+     * gets none) and the snapshot as Redis's {@code $len} payload.
      *
      * @return whether it did (false: {@code snapshot} answered an error)
      */
-    boolean fullSync(Client c, Reply r, java.util.function.Function<Reply, byte[]> snapshot, int port) {
+    boolean fullSync(Client c, Reply r, java.util.function.Function<Reply, byte[]> snapshot, int port, boolean announce) {
         activate(c);
         order.lock();
         try {
@@ -584,7 +585,8 @@ final class Replicas {
                 return false;
             }
             r.truncate(mark);
-            r.append(("+FULLRESYNC " + replid + " " + offset + "\r\n$" + rdb.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            r.append(((announce ? "+FULLRESYNC " + replid + " " + offset + "\r\n" : "") + "$" + rdb.length + "\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             r.append(rdb);
             synchronized (this) {
                 r.append(backlog.since(offset + 1)); // keys that expired while the snapshot was made

@@ -276,18 +276,34 @@ final class Reply {
      *     client's bytes quoted through {@link Errors#text} go out as they came
      */
     void error(String text) {
+        counted(text);
+        raw((byte) '-');
+        raw(Errors.bytes(text.replace('\r', ' ').replace('\n', ' ')));
+        raw(CRLF);
+    }
+
+    /**
+     * Counts an error reply written by other means (a blocked command's, ended by its key's
+     * change): {@code line} is the whole error line, {@code -KIND text}.
+     */
+    void countError(byte[] line) {
+        int end = 1;
+        while (end < line.length && line[end] != ' ' && line[end] != '\r') {
+            end++;
+        }
+        counted(new String(line, 1, end - 1, StandardCharsets.ISO_8859_1));
+    }
+
+    /** Counts an error reply, by its kind: its first word (ERR, WRONGTYPE, ...), as INFO errorstats counts them. */
+    private void counted(String text) {
         errors++;
         errorsEver++;
-        // The kind is the error's first word (ERR, WRONGTYPE, ...), as INFO errorstats counts them.
         int space = text.indexOf(' ');
         String kind = space < 0 ? text : text.substring(0, space);
         if (errorKinds == null) {
             errorKinds = new HashMap<>();
         }
         errorKinds.merge(kind, 1, Integer::sum);
-        raw((byte) '-');
-        raw(Errors.bytes(text.replace('\r', ' ').replace('\n', ' ')));
-        raw(CRLF);
     }
 
     void integer(long v) {

@@ -21,11 +21,11 @@ import org.luaj.vm2.LuaValue;
  *
  * <p>A runaway script is stopped by SCRIPT KILL from any connection, if it has not written; one
  * that wrote runs on, as in Redis. The script runs on its client's event loop, whose other
- * connections wait for it (Redis answers them BUSY after {@link #BUSY_MILLIS}); new connections go
+ * connections wait for it (Redis answers them BUSY after busy-reply-threshold); new connections go
  * to another loop meanwhile ({@link RespServer}), so a SCRIPT KILL can always get through.
  * Connections on other loops are served as usual, where Redis answers BUSY: only a command that
  * would wait for the script's multi-stripe lock (another script, MSET, EXEC) is answered BUSY
- * once the script has run {@link #BUSY_MILLIS}; one that needs a key's stripe the script holds
+ * once the script has run busy-reply-threshold ({@link ServerContext#busyReplyMillis}); one that needs a key's stripe the script holds
  * waits for it.
  */
 final class ScriptCommands {
@@ -55,7 +55,7 @@ final class ScriptCommands {
         this.calls = new ScriptCalls(table, ctx.dbs.locks(), ctx);
         ctx.dbs.locks().multiStripe().busyWhen(() -> {
             ScriptRun run = running;
-            return run != null && run.runningMillis() >= BUSY_MILLIS;
+            return run != null && run.runningMillis() >= ctx.busyReplyMillis;
         });
     }
 

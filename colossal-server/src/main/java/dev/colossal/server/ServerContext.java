@@ -79,6 +79,10 @@ final class ServerContext {
     volatile long setMaxIntsetEntries = SetLayout.MAX_INTSET_ENTRIES;
     /** zset-max-listpack-entries: members a sorted set keeps in one value before it is a tree ({@link StoredZSet}); CONFIG SET changes it. */
     volatile long zsetMaxListpackEntries = ZSetLayout.MAX_LISTPACK_ENTRIES;
+    /** busy-reply-threshold (lua-time-limit): how long a script runs before other scripts and EXEC are answered BUSY. */
+    volatile long busyReplyMillis = ScriptCommands.BUSY_MILLIS;
+    /** list node sizes and listpack value bounds: answered by CONFIG GET, followed by no layout. */
+    final EncodingConfig encodings = new EncodingConfig();
     /** stream-node-max-entries: entries a stream node takes before XADD starts another; CONFIG SET changes it. */
     volatile long streamNodeMaxEntries = StreamLayout.DEFAULT_NODE_MAX_ENTRIES;
     /** stream-node-max-bytes: a stream node's bound in bytes; CONFIG SET changes it. */

@@ -22,7 +22,6 @@ final class SlowLog {
     /** Redis's SLOWLOG_ENTRY_MAX_ARGC and SLOWLOG_ENTRY_MAX_STRING. */
     private static final int MAX_ARGC = 32;
     private static final int MAX_STRING = 128;
-    private static final byte[] REDACTED = "(redacted)".getBytes(StandardCharsets.US_ASCII);
 
     /** One logged command, as SLOWLOG GET gives it. */
     record Entry(long id, long unixSeconds, long micros, byte[][] args, String address, String name) {}
@@ -100,7 +99,7 @@ final class SlowLog {
 
     /** The arguments as Redis keeps them: at most 32 (the last says how many more), each at most 128 bytes. */
     private static byte[][] kept(byte[][] args) {
-        byte[][] redacted = redacted(args);
+        byte[][] redacted = Redaction.of(args);
         int n = Math.min(redacted.length, MAX_ARGC);
         byte[][] out = new byte[n][];
         for (int i = 0; i < n; i++) {
@@ -113,36 +112,6 @@ final class SlowLog {
                 System.arraycopy(tail, 0, out[i], head.length, tail.length);
             } else {
                 out[i] = redacted[i];
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Passwords never reach the log: every argument of AUTH, the user and password after HELLO's
-     * AUTH, a {@code requirepass} value in CONFIG SET, and ACL SETUSER's user and rules, as
-     * redis-server redacts them.
-     */
-    private static byte[][] redacted(byte[][] args) {
-        byte[][] out = args.clone();
-        boolean setUser = Args.is(args[0], "ACL") && args.length > 2 && Args.is(args[1], "SETUSER");
-        if (Args.is(args[0], "AUTH") || setUser) {
-            for (int i = setUser ? 2 : 1; i < out.length; i++) {
-                out[i] = REDACTED;
-            }
-        } else if (Args.is(args[0], "HELLO")) {
-            for (int i = 2; i + 2 < out.length; i++) {
-                if (Args.is(args[i], "AUTH")) {
-                    out[i + 1] = REDACTED;
-                    out[i + 2] = REDACTED;
-                    i += 2;
-                }
-            }
-        } else if (Args.is(args[0], "CONFIG") && args.length > 1 && Args.is(args[1], "SET")) {
-            for (int i = 2; i + 1 < out.length; i += 2) {
-                if (Args.is(args[i], "REQUIREPASS") || Args.is(args[i], "MASTERAUTH")) {
-                    out[i + 1] = REDACTED;
-                }
             }
         }
         return out;

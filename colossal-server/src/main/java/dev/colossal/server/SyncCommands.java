@@ -4,11 +4,11 @@ import dev.colossal.rdb.RdbFile;
 import java.util.List;
 
 /**
- * SYNC, PSYNC and REPLCONF: SYNC answers one RDB snapshot ({@link RdbFile}) of every database and
- * the function libraries, which redis-server loads and {@code colossal import-rdb} reads, for
- * {@code redis-cli --rdb FILE}; then the connection is an ordinary one. PSYNC, which replicas send,
- * starts a replica on that snapshot (or on what it missed, from the backlog) and the stream of
- * writes after it ({@link Replicas}).
+ * SYNC, PSYNC and REPLCONF: the snapshot is one RDB file ({@link RdbFile}) of every database and
+ * the function libraries, which redis-server loads and {@code colossal import-rdb} reads. PSYNC, which
+ * replicas send, starts a replica on that snapshot (or on what it missed, from the backlog) and the
+ * stream of writes after it ({@link Replicas}); SYNC does the same without the {@code +FULLRESYNC}
+ * line, but after {@code REPLCONF rdb-only 1} ({@code redis-cli --rdb FILE}) sends the snapshot only.
  *
  * <p>No fork here, so the snapshot is not of one instant: each key is read whole under its lock, as
  * DUMP reads it, while other clients go on writing. It is built in the heap: if what the keys take
@@ -62,7 +62,9 @@ final class SyncCommands {
                     return;
                 }
                 c.listeningPort = (int) port.getAsLong();
-            } else if (!Args.is(a[i], "RDB-ONLY") && !Args.is(a[i], "IP-ADDRESS") && !Args.is(a[i], "CAPA")) {
+            } else if (Args.is(a[i], "RDB-ONLY")) {
+                c.rdbOnly = Args.is(a[i + 1], "1");
+            } else if (!Args.is(a[i], "IP-ADDRESS") && !Args.is(a[i], "CAPA")) {
                 r.error("ERR Unrecognized REPLCONF option: " + Errors.text(a[i]));
                 return;
             }
@@ -76,16 +78,7 @@ final class SyncCommands {
      * stream is its master's, relayed; while its link is down, Redis's NOMASTERLINK.
      */
     private void psync(Client c, byte[][] a, Reply r) {
-        if (c.inExec || c.scriptCaller != null) {
-            r.error("ERR Replica can't be started from a transaction or a script");
-            return;
-        }
-        if (c.replica) {
-            return; // a replica's second PSYNC is ignored, as Redis ignores it
-        }
-        if (ctx.replica.following() && ctx.replica.phase != ReplicaState.Phase.CONNECTED) {
-            // its data is not yet (or no longer) where the master's stream says
-            r.error("NOMASTERLINK Can't SYNC while not connected with my master");
+        if (!mayStartReplica(c, r)) {
             return;
         }
         java.util.OptionalLong from = Args.toLong(a[2]);
@@ -97,7 +90,7 @@ final class SyncCommands {
             ctx.stats.syncPartialErr.increment(); // it asked to go on from an offset
         }
         // called holding the replication order: the link is between two commands of its master's
-        if (ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following()), c.listeningPort)) {
+        if (ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following()), c.listeningPort, true)) {
             ctx.stats.syncFull.increment();
         }
     }
@@ -107,11 +100,45 @@ final class SyncCommands {
                 + (room >> 20) + " MB): back the data directory up with 'colossal copy', or give the server more heap";
     }
 
+    /**
+     * @return whether {@code c} may become a replica now; if not, the reason (or, for a replica's
+     *     second SYNC or PSYNC, which Redis ignores, nothing) is written to {@code r}
+     */
+    private boolean mayStartReplica(Client c, Reply r) {
+        if (c.inExec || c.scriptCaller != null) {
+            r.error("ERR Replica can't be started from a transaction or a script");
+            return false;
+        }
+        if (c.replica) {
+            return false;
+        }
+        if (ctx.replica.following() && ctx.replica.phase != ReplicaState.Phase.CONNECTED) {
+            // its data is not yet (or no longer) where the master's stream says
+            r.error("NOMASTERLINK Can't SYNC while not connected with my master");
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * SYNC, the replication protocol before PSYNC: the snapshot, then the stream of writes, as
+     * {@code redis-cli --replica} and replication tools read it. After {@code REPLCONF rdb-only 1}
+     * ({@code redis-cli --rdb}) the snapshot alone, and the connection stays an ordinary one.
+     */
     private void sync(Client c, byte[][] a, Reply r) {
-        byte[] rdb = snapshot(r, false);
-        if (rdb != null) {
-            r.bulk(rdb);
-            ctx.stats.syncFull.increment(); // Redis counts SYNC's snapshots as full syncs too
+        if (c.rdbOnly) {
+            byte[] rdb = snapshot(r, false);
+            if (rdb != null) {
+                // Redis's payload: the length and the file, no CRLF after it (which would precede the next reply)
+                r.append(("$" + rdb.length + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                r.append(rdb);
+                ctx.stats.syncFull.increment(); // Redis counts SYNC's snapshots as full syncs too
+            }
+            return;
+        }
+        if (mayStartReplica(c, r)
+                && ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following()), c.listeningPort, false)) {
+            ctx.stats.syncFull.increment();
         }
     }
 

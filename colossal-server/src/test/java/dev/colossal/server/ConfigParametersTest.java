@@ -22,8 +22,8 @@ class ConfigParametersTest {
     /**
      * Redis's parameters CONFIG GET leaves out here, because what they set has no counterpart:
      * active defragmentation and lazy freeing (the map reclaims its space online, see the README),
-     * I/O threads, the allocator, Redis's RDB file name (there is none to find), list node sizes,
-     * and replica settings of Redis's own replication loop.
+     * I/O threads, the allocator, Redis's RDB file name (there is none to find), and replica
+     * settings of Redis's own replication loop.
      */
     private static final Set<String> LEFT_OUT = Set.of("active-defrag-cycle-max", "active-defrag-cycle-min",
             "active-defrag-ignore-bytes", "active-defrag-max-scan-fields", "active-defrag-threshold-lower",
@@ -31,7 +31,7 @@ class ConfigParametersTest {
             "client-query-buffer-limit", "crash-log-enabled", "crash-memcheck-enabled", "dbfilename", "disable-thp",
             "ignore-warnings", "io-threads", "io-threads-do-reads", "jemalloc-bg-thread", "lazyfree-lazy-eviction",
             "lazyfree-lazy-expire", "lazyfree-lazy-server-del", "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush",
-            "list-max-listpack-size", "list-max-ziplist-size", "maxmemory-eviction-tenacity", "oom-score-adj-values",
+            "maxmemory-eviction-tenacity", "oom-score-adj-values",
             "proc-title-template", "propagation-error-behavior", "repl-backlog-ttl", "repl-diskless-load",
             "replica-announce-ip", "replica-announce-port", "replica-announced", "replica-ignore-disk-write-errors",
             "replica-ignore-maxmemory", "replica-lazy-flush", "replica-priority", "replica-serve-stale-data", "replicaof",

@@ -32,6 +32,8 @@ class MonitorTest {
             new Step(1, "AUTH", "secret"),
             new Step(1, "AUTH", "user", "secret"),
             new Step(2, "HELLO", "2", "AUTH", "default", "secret", "SETNAME", "shown"),
+            new Step(1, "MIGRATE", "127.0.0.1", "1", "nokey", "0", "5000", "AUTH", "secret"),
+            new Step(1, "MIGRATE", "127.0.0.1", "1", "nokey", "0", "5000", "AUTH2", "user", "secret"),
             new Step(2, "SELECT", "3"),
             new Step(2, "SET", "in3", "x"),
             new Step(1, "MULTI"),

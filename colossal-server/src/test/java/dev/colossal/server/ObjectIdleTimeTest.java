@@ -34,6 +34,10 @@ class ObjectIdleTimeTest {
             Thread.sleep(2100);
             assertTrue(idle(c, "a") >= 2, "idle since the SET");
             assertTrue(idle(c, "a") >= 2, "OBJECT IDLETIME did not use the key");
+            for (String look : new String[] {"TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "TYPE", "EXISTS"}) {
+                c.call(look, "a");
+            }
+            assertTrue(idle(c, "a") >= 2, "asking its TTL, type or existence did not use it, as in Redis");
             assertTrue(idle(c, "list") >= 2);
             c.call("GET", "a");
             c.call("LLEN", "list");

@@ -404,6 +404,71 @@ class ReplicationMasterTest {
         }
     }
 
+    /**
+     * SYNC, the protocol before PSYNC that {@code redis-cli --replica} and replication tools speak:
+     * the snapshot, then the stream of writes, with no {@code +FULLRESYNC} line; a multi-key pop
+     * goes as its one key's pop with the count popped and GETDEL as DEL, as Redis sends them. After
+     * {@code REPLCONF rdb-only 1} ({@code redis-cli --rdb}) the snapshot alone: the connection
+     * answers commands again and is sent no writes. SYNC sent a snapshot only, and then nothing.
+     */
+    @Test
+    void syncIsFollowedByTheStreamUnlessRdbOnly() throws Exception {
+        try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port());
+             java.net.Socket follower = new java.net.Socket("127.0.0.1", ours.port());
+             java.net.Socket snapshotOnly = new java.net.Socket("127.0.0.1", ours.port())) {
+            m.call("RPUSH", "l", "a", "b", "c");
+            m.call("ZADD", "z", "1", "x", "2", "y");
+            m.call("SET", "g", "v");
+            follower.setSoTimeout(10_000);
+            follower.getOutputStream().write(Wire.encode("SYNC"));
+            skipSnapshot(follower.getInputStream());
+            snapshotOnly.setSoTimeout(10_000);
+            snapshotOnly.getOutputStream().write(Wire.encode("REPLCONF", "rdb-only", "1"));
+            assertEquals("+OK\r\n", read(snapshotOnly, 5));
+            snapshotOnly.getOutputStream().write(Wire.encode("SYNC"));
+            skipSnapshot(snapshotOnly.getInputStream());
+            m.call("LMPOP", "2", "none", "l", "RIGHT", "COUNT", "2");
+            m.call("BZMPOP", "0", "1", "z", "MIN");
+            m.call("GETDEL", "g");
+            m.call("GETDEL", "g"); // nothing deleted: nothing sent
+            m.call("SET", "end", "1");
+            String stream = "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n" + "*3\r\n$4\r\nRPOP\r\n$1\r\nl\r\n$1\r\n2\r\n"
+                    + "*3\r\n$7\r\nZPOPMIN\r\n$1\r\nz\r\n$1\r\n1\r\n" + "*2\r\n$3\r\nDEL\r\n$1\r\ng\r\n"
+                    + "*3\r\n$3\r\nSET\r\n$3\r\nend\r\n$1\r\n1\r\n";
+            assertEquals(stream, read(follower, stream.length()));
+            byte[] dump = m.call("DUMP".getBytes(StandardCharsets.US_ASCII), "l".getBytes(StandardCharsets.US_ASCII));
+            int header = new String(dump, StandardCharsets.ISO_8859_1).indexOf("\r\n") + 2;
+            byte[] payload = java.util.Arrays.copyOfRange(dump, header, dump.length - 2);
+            m.call("RESTORE".getBytes(StandardCharsets.US_ASCII), "l2".getBytes(StandardCharsets.US_ASCII),
+                    "100000".getBytes(StandardCharsets.US_ASCII), payload);
+            // a TTL relative to now goes as the deadline it gave (13 digits of ms), with ABSTTL
+            String restore = new String(follower.getInputStream().readNBytes(
+                    "*5\r\n$7\r\nRESTORE\r\n$2\r\nl2\r\n$13\r\n".length() + 15 + header + payload.length + 2
+                    + "$6\r\nABSTTL\r\n".length()), StandardCharsets.ISO_8859_1);
+            assertTrue(restore.startsWith("*5\r\n$7\r\nRESTORE\r\n$2\r\nl2\r\n$13\r\n")
+                    && restore.endsWith("\r\n$6\r\nABSTTL\r\n"), restore);
+            snapshotOnly.getOutputStream().write(Wire.encode("PING"));
+            assertEquals("+PONG\r\n", read(snapshotOnly, 7), "an ordinary connection, sent no writes");
+        }
+    }
+
+    /** Reads SYNC's snapshot off {@code in}: newlines while it is made, {@code $length}, the file. */
+    private static void skipSnapshot(java.io.InputStream in) throws Exception {
+        int b;
+        while ((b = in.read()) != '$') {
+            assertEquals('\n', b);
+        }
+        StringBuilder length = new StringBuilder();
+        while ((b = in.read()) != '\r') {
+            length.append((char) b);
+        }
+        in.skipNBytes(1 + Long.parseLong(length.toString()));
+    }
+
+    private static String read(java.net.Socket s, int n) throws Exception {
+        return new String(s.getInputStream().readNBytes(n), StandardCharsets.US_ASCII);
+    }
+
     /** Sends PSYNC on {@code s} and reads its first line, as a replica would. */
     private static String psync(java.net.Socket s, String id, String offset) throws Exception {
         s.setSoTimeout(10_000);

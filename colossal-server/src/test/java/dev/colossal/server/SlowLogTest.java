@@ -83,6 +83,19 @@ class SlowLogTest {
     }
 
     @Test
+    void migratesPasswordsAreRedactedAsRedisDoes() {
+        SlowLog log = new SlowLog();
+        log.slowerThanMicros(0);
+        Client c = new Client(7, "127.0.0.1:5000", 0, true);
+        log.observe(c, args("MIGRATE", "h", "1", "", "0", "5000", "AUTH", "pw", "KEYS", "AUTH"), 1_000, 5_000);
+        log.observe(c, args("MIGRATE", "h", "1", "k", "0", "5000", "COPY", "AUTH2", "user", "pw"), 1_000, 5_000);
+        assertEquals(List.of("MIGRATE", "h", "1", "k", "0", "5000", "COPY", "AUTH2", "(redacted)", "(redacted)"),
+                kept(log.newest(-1).get(0)));
+        assertEquals(List.of("MIGRATE", "h", "1", "", "0", "5000", "AUTH", "(redacted)", "KEYS", "AUTH"),
+                kept(log.newest(-1).get(1)), "a key named AUTH is no option");
+    }
+
+    @Test
     void logsOnlyCommandsAtLeastTheBoundAndKeepsTheNewest() {
         SlowLog log = new SlowLog();
         Client c = new Client(1, "127.0.0.1:1", 0, true);

@@ -132,6 +132,11 @@ class StreamGroupsTest {
             assertEquals(1L, call(j, Protocol.Command.XGROUP, "DESTROY", "s", "g"));
             Exception e = assertThrows(Exception.class, () -> destroyed.get(10, TimeUnit.SECONDS));
             assertEquals("NOGROUP the consumer group this client was blocked on no longer exists", e.getCause().getMessage());
+            // counted as Redis counts it: an error reply of its kind, and a failed call of XREADGROUP
+            String stats = j.info("errorstats") + j.info("commandstats") + j.info("stats");
+            assertTrue(stats.contains("errorstat_NOGROUP:count=1\r\n"), stats);
+            assertTrue(stats.contains("total_error_replies:1\r\n"), stats);
+            assertTrue(stats.matches("(?s).*cmdstat_xreadgroup:calls=2,[^\r]*,rejected_calls=0,failed_calls=1\r\n.*"), stats);
 
             call(j, Protocol.Command.XGROUP, "CREATE", "s", "g", "$");
             Future<Object> deleted = pool.submit(() -> call(waiter, Protocol.Command.XREADGROUP, "GROUP", "g", "bob",
