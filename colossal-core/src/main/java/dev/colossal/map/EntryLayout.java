@@ -76,11 +76,18 @@ final class EntryLayout {
      * {@link #MAX_LENGTH}). {@code m} must cover {@code e + MAX_HEADER_BYTES}.
      */
     static long header(MemorySegment m, long e) {
-        // One load for meta and lengths below 128 bytes each (the bytes up to e + 12 lie in the
-        // entry's first 16 bytes, and every entry has 16); longer varints take the byte-wise path.
+        // One load for meta and both lengths (the bytes up to e + 12 lie in the entry's first 16
+        // bytes, and every entry has 16) when the key is under 128 bytes and the value under
+        // 16 KiB, its varint then one byte or two (a second byte of 0 is not shortest form and
+        // goes to the byte-wise path, which refuses it); longer varints take the byte-wise path.
         long w = m.get(JAVA_LONG_UNALIGNED, e + META);
-        if ((w & 0x8080_00L) == 0 && (w & 0xFC) == 0) {
-            return (w & 0x7F00) << 24 | (w >>> 16 & 0x7F) | (w & META_HAS_EXPIRY) << 31;
+        if ((w & 0xFC) == 0) {
+            if ((w & 0x8080_00L) == 0) {
+                return (w & 0x7F00) << 24 | (w >>> 16 & 0x7F) | (w & META_HAS_EXPIRY) << 31;
+            }
+            if ((w & 0x8080_8000L) == 0x0080_0000L && (w & 0x7F00_0000L) != 0) {
+                return (w & 0x7F00) << 24 | (w >>> 16 & 0x7F) | (w >>> 17 & 0x3F80) | (w & META_HAS_EXPIRY) << 31;
+            }
         }
         int meta = (byte) w;
         long klen = varint(m, e + LENGTHS);

@@ -39,9 +39,40 @@ class EntryLayoutTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment m = arena.allocate(64);
             for (long k : new long[] {3, 300}) {
-                for (int bit = 2; bit < 8; bit++) {
-                    EntryLayout.writeHeader(m, 16, 1 << bit, k, 5);
-                    assertEquals(-1, EntryLayout.header(m, 16), "meta bit " + bit + " keyLength=" + k);
+                for (long v : new long[] {5, 300}) {
+                    for (int bit = 2; bit < 8; bit++) {
+                        EntryLayout.writeHeader(m, 16, 1 << bit, k, v);
+                        assertEquals(-1, EntryLayout.header(m, 16), "meta bit " + bit + " keyLength=" + k + " valueLength=" + v);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldDecodeEveryTwoByteValueLengthFromItsBytesAndRefuseOneNotInShortestForm() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment m = arena.allocate(64);
+            for (int meta = 0; meta < 4; meta++) {
+                for (int k = 0; k < 128; k += 9) {
+                    for (int low = 0; low < 128; low++) {
+                        for (int high = 0; high < 128; high++) {
+                            m.set(JAVA_BYTE, 16 + EntryLayout.META, (byte) meta);
+                            m.set(JAVA_BYTE, 16 + EntryLayout.LENGTHS, (byte) k);
+                            m.set(JAVA_BYTE, 17 + EntryLayout.LENGTHS, (byte) (0x80 | low));
+                            m.set(JAVA_BYTE, 18 + EntryLayout.LENGTHS, (byte) high);
+                            long header = EntryLayout.header(m, 16);
+                            String what = "meta=" + meta + " keyLength=" + k + " value varint bytes " + (0x80 | low) + "," + high;
+                            if (high == 0) {
+                                // Two bytes for a length under 128: not the shortest form, so damage.
+                                assertEquals(-1, header, what);
+                            } else {
+                                assertEquals(k, EntryLayout.keyLength(header), what);
+                                assertEquals(low | high << 7, EntryLayout.valueLength(header), what);
+                                assertEquals((meta & EntryLayout.META_HAS_EXPIRY) != 0 ? 8 : 0, EntryLayout.tailBytes(header), what);
+                            }
+                        }
+                    }
                 }
             }
         }

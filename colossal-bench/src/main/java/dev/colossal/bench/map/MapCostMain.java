@@ -7,8 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * Instructions per map get or put, free of scheduling: {@code MapCostMain OP ENTRIES WARMUP COUNT [STORE]}
- * fills {@link MapBench}'s Colossal store (or STORE, e.g. colossal-unverified) (random int keys, 100-byte values) and calls
+ * Instructions per map get or put, free of scheduling: {@code MapCostMain OP ENTRIES WARMUP COUNT [STORE [VALUE_SIZE]]}
+ * fills {@link MapBench}'s Colossal store (or STORE, e.g. colossal-unverified) (random int keys, 100-byte values or
+ * VALUE_SIZE) and calls
  * {@link MapBench#get()} or {@link MapBench#put()} from a loop, the shape of JMH's stub, under
  * {@code colossal-bench/src/main/sh/map-cost.sh}, which counts the measured part with callgrind.
  * After the warm-up and after the measured calls it prints a line and waits for one on stdin, so
@@ -23,7 +24,7 @@ public final class MapCostMain {
     /**
      * Fills the map, then runs WARMUP then COUNT operations.
      *
-     * @param args get or put, entries, warm-up operations, measured operations, optionally the store
+     * @param args get or put, entries, warm-up operations, measured operations, optionally the store and the value size
      * @throws IOException if the map or stdin fails
      */
     public static void main(String[] args) throws Exception {
@@ -35,7 +36,7 @@ public final class MapCostMain {
         MapBench bench = new MapBench();
         bench.store = args.length > 4 ? args[4] : "colossal";
         bench.entries = Integer.parseInt(args[1]);
-        bench.valueSize = 100;
+        bench.valueSize = args.length > 5 ? Integer.parseInt(args[5]) : 100;
         long warmup = Long.parseLong(args[2]);
         int count = Integer.parseInt(args[3]);
         BufferedReader driver = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -74,6 +74,15 @@ abstract class Store implements AutoCloseable {
         putBatch(keys, from, n, value);
     }
 
+    /**
+     * The last byte of the value the last {@link #get} copied out (a 2 KiB value's last cache
+     * line): what a caller that uses the value waits for, so that {@link GetChainMain} can make the
+     * next key depend on it. Stores that hand out no copy of their own do not say.
+     */
+    int lastValueByte() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no copy of the last value");
+    }
+
     /** Removes a key. */
     abstract void remove(int key);
 
@@ -161,6 +170,11 @@ abstract class Store implements AutoCloseable {
         int get(int k) {
             key.set(ValueLayout.JAVA_INT_UNALIGNED, 0, k);
             return (int) map.get(key, dst);
+        }
+
+        @Override
+        int lastValueByte() {
+            return dst.get(ValueLayout.JAVA_BYTE, dst.byteSize() - 1);
         }
 
         @Override
@@ -261,6 +275,11 @@ abstract class Store implements AutoCloseable {
             }
             reused = v;
             return v.length;
+        }
+
+        @Override
+        int lastValueByte() {
+            return reused[reused.length - 1];
         }
 
         @Override
