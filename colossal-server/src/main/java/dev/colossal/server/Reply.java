@@ -421,8 +421,13 @@ final class Reply {
 
         @Override
         public void close() {
-            flush();
-            reply = null;
+            try {
+                flush();
+            } finally {
+                // free for the thread's next batch even if the reply could not take this one's end
+                reply = null;
+                pos = 0;
+            }
         }
     }
 
