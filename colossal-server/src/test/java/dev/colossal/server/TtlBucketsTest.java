@@ -129,12 +129,21 @@ class TtlBucketsTest {
                 writers.add(Thread.ofPlatform().start(() -> {
                     for (int i = 0; i < 30_000; i++) {
                         String key = "w" + thread + ":" + random.nextInt(3_000);
-                        if (random.nextInt(4) == 0) {
-                            store.set(key.getBytes(), "v".getBytes(), StoredValue.NO_EXPIRY);
-                            mine.add(key);
-                        } else {
-                            store.set(key.getBytes(), "v".getBytes(), now.get() + random.nextInt(1, 50));
-                            mine.remove(key);
+                        // under the key's lock, as every command writes: the sweep's removal checks
+                        // the key is still expired under it (without it, a sweep that had read the
+                        // key expired could remove the plain value written just after: seen once)
+                        java.util.concurrent.locks.Lock lock = store.lock(key.getBytes());
+                        lock.lock();
+                        try {
+                            if (random.nextInt(4) == 0) {
+                                store.set(key.getBytes(), "v".getBytes(), StoredValue.NO_EXPIRY);
+                                mine.add(key);
+                            } else {
+                                store.set(key.getBytes(), "v".getBytes(), now.get() + random.nextInt(1, 50));
+                                mine.remove(key);
+                            }
+                        } finally {
+                            lock.unlock();
                         }
                         if (i % 1_000 == 0) {
                             now.addAndGet(10);
