@@ -18,10 +18,6 @@ work=$(mktemp -d)
 PIDS=(); PORTS=(); NAMES=()
 trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/start-server.sh"
-serve() { # name root|redis: started, answering PING, its pid kept
-  start_server "$2" "$port" "$work/$1"
-  PIDS+=("$pid"); PORTS+=("$port"); NAMES+=("$1"); port=$((port + 1))
-}
 # GEOADD commands of N seeded random points p0.. in RESP, 100 points a command
 fill() { # key seed lonmin lonmax latmin latmax
   python3 - "$N" "$@" <<'EOF'

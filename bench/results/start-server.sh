@@ -17,3 +17,11 @@ start_server() {
   echo "the server on port $port did not answer PING in 20 s (log: $data.log)" >&2
   return 1
 }
+
+# serve NAME redis|ROOT: start_server on $port with its data in $work/NAME, the pid, port and name
+# appended to PIDS, PORTS and NAMES (which the caller declares, with a trap that kills PIDS), and
+# $port moved on by one: for scripts that run several servers side by side.
+serve() {
+  start_server "$2" "$port" "$work/$1" || return 1
+  PIDS+=("$pid"); PORTS+=("$port"); NAMES+=("$1"); port=$((port + 1))
+}
