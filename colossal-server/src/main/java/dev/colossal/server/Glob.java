@@ -12,18 +12,23 @@ final class Glob {
     }
 
     static boolean matches(byte[] p, byte[] s) {
-        return match(p, 0, s, 0, 0, new boolean[1]);
+        return match(p, 0, s, 0, 0) == MATCH;
     }
 
+    private static final int NO = 0;
+    private static final int MATCH = 1;
     /**
-     * @param hopeless set when the pattern after a {@code *} matched from no position of the rest of
-     *     the string: then no earlier {@code *} can help by taking more of it, since the rest would
-     *     start later still. Without this, {@code a*a*...a*b} against a long run of {@code a} tried
-     *     every split, exponentially many (KEYS with such a pattern never answered).
+     * The pattern after a {@code *} matched from no position of the rest of the string: then no
+     * earlier {@code *} can help by taking more of it, since the rest would start later still.
+     * Without this, {@code a*a*...a*b} against a long run of {@code a} tried every split,
+     * exponentially many (KEYS with such a pattern never answered).
      */
-    private static boolean match(byte[] p, int pi, byte[] s, int si, int depth, boolean[] hopeless) {
+    private static final int HOPELESS = -1;
+
+    /** @return {@link #MATCH}, {@link #NO} or {@link #HOPELESS} */
+    private static int match(byte[] p, int pi, byte[] s, int si, int depth) {
         if (depth > 1000) {
-            return false; // pathological patterns: give up rather than blow the stack
+            return NO; // pathological patterns: give up rather than blow the stack
         }
         while (pi < p.length) {
             switch (p[pi]) {
@@ -32,28 +37,25 @@ final class Glob {
                         pi++;
                     }
                     if (pi + 1 == p.length) {
-                        return true;
+                        return MATCH;
                     }
                     for (int k = si; k <= s.length; k++) {
-                        if (match(p, pi + 1, s, k, depth + 1, hopeless)) {
-                            return true;
-                        }
-                        if (hopeless[0]) {
-                            return false;
+                        int rest = match(p, pi + 1, s, k, depth + 1);
+                        if (rest != NO) {
+                            return rest;
                         }
                     }
-                    hopeless[0] = true;
-                    return false;
+                    return HOPELESS;
                 }
                 case '?' -> {
                     if (si >= s.length) {
-                        return false;
+                        return NO;
                     }
                     si++;
                 }
                 case '[' -> {
                     if (si >= s.length) {
-                        return false;
+                        return NO;
                     }
                     pi++;
                     boolean not = pi < p.length && p[pi] == '^';
@@ -85,7 +87,7 @@ final class Glob {
                         pi--; // unterminated class: Redis treats the end as its close
                     }
                     if (hit == not) {
-                        return false;
+                        return NO;
                     }
                     si++;
                 }
@@ -94,19 +96,19 @@ final class Glob {
                         pi++;
                     }
                     if (si >= s.length || p[pi] != s[si]) {
-                        return false;
+                        return NO;
                     }
                     si++;
                 }
                 default -> {
                     if (si >= s.length || p[pi] != s[si]) {
-                        return false;
+                        return NO;
                     }
                     si++;
                 }
             }
             pi++;
         }
-        return si == s.length;
+        return si == s.length ? MATCH : NO;
     }
 }
