@@ -12,8 +12,12 @@ import java.nio.channels.SocketChannel;
  * read-parse-execute-write cycle. Runs only on its loop's thread.
  *
  * <p>All requests that arrived together run before one write of all their replies, which is what
- * makes pipelining cheap; the loop writes after every ready connection has run its requests. While replies wait for the socket, the connection reads nothing more,
- * so a client that does not read cannot make the server buffer without bound.
+ * makes pipelining cheap; the loop writes after every ready connection has run its requests.
+ * While replies wait for the socket the connection is still read, as a client may write its whole
+ * pipeline before it reads (hiredis, redis-py, Jedis): its requests wait, within
+ * {@code client-query-buffer-limit}, and run only as the replies before them leave (at most
+ * {@link #OUTPUT_HIGH_WATER} waits), so a client that does not read cannot make the server buffer
+ * without bound.
  */
 final class Connection {
 
@@ -298,12 +302,12 @@ final class Connection {
             outPos += n;
             ctx.stats.bytesOut.add(n);
             if (outPos < out.len) {
-                key.interestOps(tls == null && !inputEnded ? SelectionKey.OP_WRITE | SelectionKey.OP_READ : SelectionKey.OP_WRITE);
+                waitToWrite();
                 return;
             }
         }
         if (tls != null && !tls.flushed()) { // the last records, or the handshake's, wait for the socket
-            key.interestOps(SelectionKey.OP_WRITE);
+            waitToWrite();
             return;
         }
         outPos = 0;
@@ -338,6 +342,16 @@ final class Connection {
                 flush();
             }
         }
+    }
+
+    /**
+     * Output waits for the socket: wake when it takes more, and on input too, unless the client
+     * has ended it or TLS's handshake must write before it can read (the unread bytes would wake
+     * the loop again and again).
+     */
+    private void waitToWrite() {
+        boolean read = !inputEnded && (tls == null || !tls.handshakeWaitsToWrite());
+        key.interestOps(read ? SelectionKey.OP_WRITE | SelectionKey.OP_READ : SelectionKey.OP_WRITE);
     }
 
     /**

@@ -171,6 +171,11 @@ final class TlsSession {
         return handshake() && flushNet();
     }
 
+    /** @return whether a read stopped for the handshake's write and was not asked again since */
+    boolean handshakeWaitsToWrite() {
+        return readStalled;
+    }
+
     /** @return whether a read stopped for the handshake's write since this was last asked; clears it */
     boolean readStalled() {
         boolean was = readStalled;

@@ -47,7 +47,7 @@ class PipelineBeforeReadingTest {
         return v;
     }
 
-    private static byte[] gets(int requests) {
+    static byte[] gets(int requests) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int r = 0; r < requests; r++) {
             out.writeBytes(Wire.encode("GET".getBytes(StandardCharsets.UTF_8), keyName(r % KEYS)));
@@ -67,19 +67,25 @@ class PipelineBeforeReadingTest {
             if (shutOutput) {
                 ch.shutdownOutput();
             }
-            DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(ch), 1 << 16));
-            for (int r = 0; r < requests; r++) {
-                String head = line(in);
-                assertEquals("$" + valueBytes, head, "reply " + r);
-                byte[] got = new byte[valueBytes];
-                in.readFully(got);
-                assertArrayEquals(value(r % KEYS, valueBytes), got, "reply " + r);
-                assertEquals("", line(in));
-            }
+            readReplies(Channels.newInputStream(ch), requests, valueBytes);
             if (shutOutput) {
-                assertEquals(-1, in.read(), "closed once every reply is written");
+                assertEquals(-1, ch.read(ByteBuffer.allocate(1)), "closed once every reply is written");
             }
         }
+    }
+
+    /** Reads {@code requests} replies of {@link #gets} and checks each value. */
+    static void readReplies(InputStream stream, int requests, int valueBytes) throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(stream, 1 << 16));
+        for (int r = 0; r < requests; r++) {
+            String head = line(in);
+            assertEquals("$" + valueBytes, head, "reply " + r);
+            byte[] got = new byte[valueBytes];
+            in.readFully(got);
+            assertArrayEquals(value(r % KEYS, valueBytes), got, "reply " + r);
+            assertEquals("", line(in));
+        }
+        assertEquals(0, in.available(), "no reply beyond the requests'");
     }
 
     private static String line(InputStream in) throws IOException {
@@ -94,7 +100,7 @@ class PipelineBeforeReadingTest {
         return s.toString();
     }
 
-    private static void fill(ColossalServer server, int valueBytes) throws IOException {
+    static void fill(ColossalServer server, int valueBytes) throws IOException {
         try (Wire w = new Wire(server.port())) {
             for (int i = 0; i < KEYS; i++) {
                 assertEquals("+OK\r\n", new String(w.call("SET".getBytes(StandardCharsets.UTF_8), keyName(i), value(i, valueBytes)), StandardCharsets.UTF_8));
