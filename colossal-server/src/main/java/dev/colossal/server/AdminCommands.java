@@ -984,25 +984,6 @@ final class AdminCommands {
         }
     }
 
-    /** Bytes as Redis's {@code _human} fields give them: 1000B, 100.00K, 1.50M, 1.00G. */
-    private static String human(long bytes) {
-        String[] units = {"K", "M", "G", "T", "P"};
-        if (bytes < 1024) {
-            return bytes + "B";
-        }
-        double v = bytes;
-        int u = -1;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return String.format(java.util.Locale.ROOT, "%.2f%s", v, units[u]);
-    }
-
-    private static String seconds(double s) {
-        return String.format(java.util.Locale.ROOT, "%.6f", s);
-    }
-
     /**
      * INFO's text: Redis section names and field names, our values. As in Redis 7, every argument
      * names a section (go-redis's {@code InfoMap(ctx, "server", "memory")} sends two), in any case,
@@ -1019,7 +1000,7 @@ final class AdminCommands {
         boolean commandStats = wanted.contains("all") || wanted.contains("everything") || wanted.contains("commandstats");
         Stats s = ctx.stats;
         long uptime = (ctx.now() - ctx.startMillis) / 1000;
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(8192); // INFO's default sections are ~5 KB: no growing copies
         if (all || wanted.contains("server")) {
             // Redis's fields in Redis's order, but its build's (git sha, build id, compiler, atomics),
             // which describe no build of ours; hz is the expiry sweeper's least gap, 100 ms.
@@ -1056,21 +1037,22 @@ final class AdminCommands {
             // entry bytes. The JVM's heap is a field of its own.
             long used = ctx.dbs.usedBytes();
             Runtime rt = Runtime.getRuntime();
-            sb.append("# Memory\r\nused_memory:").append(used).append("\r\nused_memory_human:").append(human(used));
+            sb.append("# Memory\r\nused_memory:").append(used).append("\r\nused_memory_human:");
+            InfoNumbers.human(sb, used);
             long[] status = ProcessStats.statusBytes("VmRSS", "RssAnon");
             long rss = status[0];
             field(sb, "used_memory_rss", rss);
             if (rss >= 0) {
-                sb.append("\r\nused_memory_rss_human:").append(human(rss));
+                InfoNumbers.human(sb.append("\r\nused_memory_rss_human:"), rss);
             }
             s.usedPeak.accumulate(used);
             long peak = s.usedPeak.get();
-            sb.append("\r\nused_memory_peak:").append(peak).append("\r\nused_memory_peak_human:").append(human(peak))
-                    .append(String.format(Locale.ROOT, "\r\nused_memory_peak_perc:%.2f%%", peak == 0 ? 100.0 : used * 100.0 / peak));
+            InfoNumbers.human(sb.append("\r\nused_memory_peak:").append(peak).append("\r\nused_memory_peak_human:"), peak);
+            InfoNumbers.fixed(sb.append("\r\nused_memory_peak_perc:"), peak == 0 ? 100.0 : used * 100.0 / peak, 2).append('%');
             long system = ProcessStats.systemMemoryBytes();
             field(sb, "total_system_memory", system);
             if (system >= 0) {
-                sb.append("\r\ntotal_system_memory_human:").append(human(system));
+                InfoNumbers.human(sb.append("\r\ntotal_system_memory_human:"), system);
             }
             field(sb, "colossal_rss_anon_bytes", status[1]);
             // The cached scripts' bodies: their compiled forms are on the heap, counted below.
@@ -1080,11 +1062,13 @@ final class AdminCommands {
                     .append("\r\nnumber_of_functions:").append(ctx.functions.functionCount())
                     .append("\r\nnumber_of_libraries:").append(ctx.functions.all().size())
                     .append("\r\nused_memory_scripts:").append(scripts.cachedBytes())
-                    .append("\r\nused_memory_scripts_human:").append(human(scripts.cachedBytes()));
+                    .append("\r\nused_memory_scripts_human:");
+            InfoNumbers.human(sb, scripts.cachedBytes());
             sb.append("\r\ncolossal_heap_used_bytes:").append(rt.totalMemory() - rt.freeMemory())
                     .append("\r\ncolossal_heap_max_bytes:").append(rt.maxMemory())
                     .append("\r\nmaxmemory:").append(ctx.dbs.maxMemory())
-                    .append("\r\nmaxmemory_human:").append(human(ctx.dbs.maxMemory()))
+                    .append("\r\nmaxmemory_human:");
+            InfoNumbers.human(sb, ctx.dbs.maxMemory())
                     .append("\r\nmaxmemory_policy:").append(ctx.dbs.policy()).append("\r\n");
         }
         if (all || wanted.contains("persistence")) {
@@ -1122,8 +1106,9 @@ final class AdminCommands {
                     .append("\r\ninstantaneous_ops_per_sec:").append(rates.opsPerSecond())
                     .append("\r\ntotal_net_input_bytes:").append(s.bytesIn.sum())
                     .append("\r\ntotal_net_output_bytes:").append(s.bytesOut.sum())
-                    .append(String.format(Locale.ROOT, "\r\ninstantaneous_input_kbps:%.2f\r\ninstantaneous_output_kbps:%.2f",
-                            rates.inputKbps(), rates.outputKbps()))
+                    .append("\r\ninstantaneous_input_kbps:");
+            InfoNumbers.fixed(sb, rates.inputKbps(), 2).append("\r\ninstantaneous_output_kbps:");
+            InfoNumbers.fixed(sb, rates.outputKbps(), 2)
                     .append("\r\nrejected_connections:").append(s.rejectedConnections.sum())
                     .append("\r\nsync_full:").append(s.syncFull.sum())
                     .append("\r\nsync_partial_ok:").append(s.syncPartialOk.sum())
@@ -1159,11 +1144,12 @@ final class AdminCommands {
                     : ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
             sb.append("# CPU");
             if (cpu[0] >= 0) {
-                sb.append("\r\nused_cpu_sys:").append(seconds(cpu[1])).append("\r\nused_cpu_user:").append(seconds(cpu[0]))
+                InfoNumbers.fixed(sb.append("\r\nused_cpu_sys:"), cpu[1], 6);
+                InfoNumbers.fixed(sb.append("\r\nused_cpu_user:"), cpu[0], 6)
                         // No child processes: the map file is the snapshot, nothing forks to write one.
                         .append("\r\nused_cpu_sys_children:0.000000\r\nused_cpu_user_children:0.000000");
             }
-            sb.append("\r\nused_cpu_total:").append(seconds(total)).append("\r\n");
+            InfoNumbers.fixed(sb.append("\r\nused_cpu_total:"), total, 6).append("\r\n");
         }
         if (all || wanted.contains("modules")) {
             separate(sb);

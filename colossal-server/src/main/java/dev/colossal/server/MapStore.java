@@ -816,11 +816,21 @@ final class MapStore implements KeyValueStore {
     @Override
     public long diskFreeBytes() {
         try {
-            return Files.getFileStore(file).getUsableSpace();
+            java.nio.file.FileStore store = fileStore;
+            if (store == null) {
+                fileStore = store = Files.getFileStore(file);
+            }
+            return store.getUsableSpace();
         } catch (IOException e) {
             return -1;
         }
     }
+
+    /**
+     * The file system of {@link #file}, found once: finding it reads the system's mount table, most of
+     * INFO persistence's time. A SWAPDB rename stays in the data directory, so in the same store.
+     */
+    private volatile java.nio.file.FileStore fileStore;
 
     @Override
     public long repairs() {

@@ -27,24 +27,24 @@ final class ProcessStats {
      *     read it whole, as lines of text, for each field: two thirds of its time)
      */
     static long[] statusBytes(String... fields) {
-        return kibFields(Path.of("/proc/self/status"), fields);
-    }
-
-    /** {@code Name:   123 kB} lines of a /proc file, in bytes; -1 for each that cannot be read. */
-    private static long[] kibFields(Path file, String... fields) {
         long[] out = new long[fields.length];
         java.util.Arrays.fill(out, -1);
-        byte[] text;
-        try {
-            text = Files.readAllBytes(file);
-        } catch (IOException | RuntimeException e) {
-            return out; // not Linux: the fields are left out
+        synchronized (STATUS) {
+            int length = STATUS.read();
+            if (length >= 0) {
+                kibFields(STATUS.bytes, length, fields, out);
+            }
         }
+        return out;
+    }
+
+    /** {@code Name:   123 kB} lines of {@code text[0, length)} into {@code out}, in bytes; unfound ones are left. */
+    private static void kibFields(byte[] text, int length, String[] fields, long[] out) {
         for (int i = 0; i < fields.length; i++) {
             byte[] name = (fields[i] + ":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            for (int line = 0; line < text.length; ) {
+            for (int line = 0; line < length; ) {
                 int end = line;
-                while (end < text.length && text[end] != '\n') {
+                while (end < length && text[end] != '\n') {
                     end++;
                 }
                 if (end - line > name.length && java.util.Arrays.equals(text, line, line + name.length, name, 0, name.length)) {
@@ -54,7 +54,6 @@ final class ProcessStats {
                 line = end + 1;
             }
         }
-        return out;
     }
 
     /** The number of {@code   123 kB} in {@code text[from, to)}, in bytes; -1 if there is none. */
@@ -73,7 +72,18 @@ final class ProcessStats {
 
     /** MemTotal does not change while the process runs: read once. */
     private static final class SystemMemory {
-        static final long BYTES = kibFields(Path.of("/proc/meminfo"), "MemTotal")[0];
+        static final long BYTES = memTotal();
+
+        private static long memTotal() {
+            long[] out = {-1};
+            try {
+                byte[] text = Files.readAllBytes(Path.of("/proc/meminfo"));
+                kibFields(text, text.length, new String[] {"MemTotal"}, out);
+            } catch (IOException | RuntimeException e) {
+                // not Linux: the field is left out
+            }
+            return out[0];
+        }
     }
 
     /** @return the machine's memory (MemTotal in /proc/meminfo) in bytes, or -1 */
@@ -83,14 +93,79 @@ final class ProcessStats {
 
     /** @return seconds of CPU this process spent in user mode and in the kernel, or {-1, -1} */
     static double[] cpuSeconds() {
-        try {
-            String stat = Files.readString(Path.of("/proc/self/stat"));
-            // The command name in parentheses may hold spaces; fields 14 and 15 (utime, stime)
-            // count from the state, field 3, just after it.
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return new double[] {Long.parseLong(f[11]) / TICKS_PER_SECOND, Long.parseLong(f[12]) / TICKS_PER_SECOND};
-        } catch (IOException | RuntimeException e) {
-            return new double[] {-1, -1};
+        synchronized (STAT) {
+            int length = STAT.read();
+            byte[] text = STAT.bytes;
+            // The command name in parentheses may hold spaces: fields count from the state, field
+            // 3, just after the last ')'; utime and stime are fields 14 and 15.
+            int at = length;
+            while (--at >= 0 && text[at] != ')') {
+                // back to the name's end
+            }
+            if (length < 0 || at < 0) {
+                return new double[] {-1, -1};
+            }
+            at += 2;
+            for (int field = 3; field < 14 && at < length; at++) {
+                if (text[at] == ' ') {
+                    field++;
+                }
+            }
+            long user = 0;
+            for (; at < length && text[at] != ' '; at++) {
+                user = user * 10 + text[at] - '0';
+            }
+            long system = 0;
+            for (at++; at < length && text[at] >= '0' && text[at] <= '9'; at++) {
+                system = system * 10 + text[at] - '0';
+            }
+            return new double[] {user / TICKS_PER_SECOND, system / TICKS_PER_SECOND};
+        }
+    }
+
+    /** /proc/self/stat, for {@link #cpuSeconds}: callers hold its lock. */
+    private static final ProcFile STAT = new ProcFile(Path.of("/proc/self/stat"));
+    /** /proc/self/status, for {@link #statusBytes}: callers hold its lock. */
+    private static final ProcFile STATUS = new ProcFile(Path.of("/proc/self/status"));
+
+    /**
+     * A /proc file kept open and read again from its start on each call: the kernel writes it
+     * afresh for a read at offset 0, and opening, closing and a new array each time were most of
+     * INFO's cost (a monitoring agent may ask every second, redis-benchmark far more often).
+     */
+    private static final class ProcFile {
+        private final Path path;
+        private java.nio.channels.FileChannel channel;
+        private boolean unreadable;
+        byte[] bytes = new byte[4096];
+        private java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
+
+        ProcFile(Path path) {
+            this.path = path;
+        }
+
+        /** @return the file's length now, its text in {@link #bytes}; -1 if it cannot be read (not Linux) */
+        int read() {
+            if (unreadable) {
+                return -1;
+            }
+            try {
+                if (channel == null) {
+                    channel = java.nio.channels.FileChannel.open(path);
+                }
+                while (true) {
+                    // one read gives all the kernel wrote, as far as the buffer holds
+                    int length = channel.read(buffer.clear(), 0);
+                    if (length < bytes.length) {
+                        return Math.max(length, 0);
+                    }
+                    bytes = new byte[2 * bytes.length]; // it filled the buffer: there may be more
+                    buffer = java.nio.ByteBuffer.wrap(bytes);
+                }
+            } catch (IOException | RuntimeException e) {
+                unreadable = true;
+                return -1;
+            }
         }
     }
 }
