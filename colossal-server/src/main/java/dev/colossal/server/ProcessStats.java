@@ -127,45 +127,4 @@ final class ProcessStats {
     private static final ProcFile STAT = new ProcFile(Path.of("/proc/self/stat"));
     /** /proc/self/status, for {@link #statusBytes}: callers hold its lock. */
     private static final ProcFile STATUS = new ProcFile(Path.of("/proc/self/status"));
-
-    /**
-     * A /proc file kept open and read again from its start on each call: the kernel writes it
-     * afresh for a read at offset 0, and opening, closing and a new array each time were most of
-     * INFO's cost (a monitoring agent may ask every second, redis-benchmark far more often).
-     */
-    private static final class ProcFile {
-        private final Path path;
-        private java.nio.channels.FileChannel channel;
-        private boolean unreadable;
-        byte[] bytes = new byte[4096];
-        private java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
-
-        ProcFile(Path path) {
-            this.path = path;
-        }
-
-        /** @return the file's length now, its text in {@link #bytes}; -1 if it cannot be read (not Linux) */
-        int read() {
-            if (unreadable) {
-                return -1;
-            }
-            try {
-                if (channel == null) {
-                    channel = java.nio.channels.FileChannel.open(path);
-                }
-                while (true) {
-                    // one read gives all the kernel wrote, as far as the buffer holds
-                    int length = channel.read(buffer.clear(), 0);
-                    if (length < bytes.length) {
-                        return Math.max(length, 0);
-                    }
-                    bytes = new byte[2 * bytes.length]; // it filled the buffer: there may be more
-                    buffer = java.nio.ByteBuffer.wrap(bytes);
-                }
-            } catch (IOException | RuntimeException e) {
-                unreadable = true;
-                return -1;
-            }
-        }
-    }
 }

@@ -41,16 +41,25 @@ class BusyPollTest {
             s.serveSomeRequests();
             // Against a spinning thread over the same 300 ms rather than a fixed share of them: on
             // a loaded machine (CI's 2 cores, other builds) a spinner may get a tenth of a CPU.
-            long[] spun = new long[1];
+            long[] spun = new long[3];
             Thread spinner = Thread.ofPlatform().start(() -> {
+                CpuWait mine = new CpuWait();
                 long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
                 while (System.nanoTime() < end) {
                     Thread.onSpinWait();
                 }
                 spun[0] = THREADS.getCurrentThreadCpuTime();
+                mine.look();
+                spun[1] = mine.ran;
+                spun[2] = mine.waited;
             });
             long polling = s.loopCpuNanosOver(300);
             spinner.join();
+            // a loop that waits for a CPU stops polling (the test below): so does this one if other
+            // work keeps the cores busy, which the spinner's own waiting tells
+            org.junit.jupiter.api.Assumptions.assumeTrue(spun[2] < EventLoop.CONTENDED_SHARE * (spun[1] + spun[2]),
+                    "other work keeps this machine's cores busy (a spinning thread waited " + spun[2] / 1_000_000
+                            + " ms for a CPU and ran " + spun[1] / 1_000_000 + " ms)");
             assertTrue(polling > spun[0] / 3,
                     "told to poll for 1 s, the loop used " + polling / 1_000_000 + " ms of CPU in 300 ms, a spinning thread "
                             + spun[0] / 1_000_000 + " ms");
@@ -58,6 +67,54 @@ class BusyPollTest {
             long idle = s.loopCpuNanosOver(400);
             assertTrue(idle < TimeUnit.MILLISECONDS.toNanos(40),
                     "1 s after the last request the loop still used " + idle / 1_000_000 + " ms of CPU in 400 ms");
+        }
+    }
+
+    /**
+     * With other busy threads on every core, a polling loop takes CPU from the clients it waits for:
+     * it stops polling while it waits for a CPU, and polls again once the cores are free.
+     */
+    @Test
+    void aLoopSharingItsCoresWithBusyWorkSleepsAtOnceAndPollsAgainWhenTheyAreFree() throws Exception {
+        try (Started s = start(1_000_000)) {
+            int cores = Runtime.getRuntime().availableProcessors();
+            java.util.concurrent.atomic.AtomicBoolean busy = new java.util.concurrent.atomic.AtomicBoolean(true);
+            java.util.List<Thread> spinners = new java.util.ArrayList<>();
+            for (int i = 0; i < 2 * cores; i++) {
+                spinners.add(Thread.ofPlatform().daemon().start(() -> {
+                    while (busy.get()) {
+                        Thread.onSpinWait();
+                    }
+                }));
+            }
+            try {
+                long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+                while (System.nanoTime() < end) {
+                    s.serveSomeRequests(); // the loop runs, and waits for a CPU: it sees the contention
+                }
+                s.serveSomeRequests();
+                long polled = s.loopCpuNanosOver(300);
+                assertTrue(polled < TimeUnit.MILLISECONDS.toNanos(40),
+                        "told to poll for 1 s on shared cores, the loop used " + polled / 1_000_000 + " ms of CPU in 300 ms");
+            } finally {
+                busy.set(false);
+                for (Thread t : spinners) {
+                    t.join();
+                }
+            }
+            CpuWait client = new CpuWait(); // this thread's, to tell whether other work keeps the cores busy
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+            while (System.nanoTime() < end) {
+                s.serveSomeRequests();
+            }
+            client.look();
+            org.junit.jupiter.api.Assumptions.assumeTrue(client.waited < EventLoop.CONTENDED_SHARE * (client.ran + client.waited),
+                    "other work keeps this machine's cores busy (the test's client waited " + client.waited / 1_000_000
+                            + " ms for a CPU and ran " + client.ran / 1_000_000 + " ms): the loop rightly does not poll");
+            s.serveSomeRequests();
+            long polling = s.loopCpuNanosOver(300);
+            assertTrue(polling > TimeUnit.MILLISECONDS.toNanos(60),
+                    "with the cores free again the loop used " + polling / 1_000_000 + " ms of CPU in 300 ms after requests");
         }
     }
 
