@@ -149,7 +149,9 @@ final class HttpApi implements AutoCloseable {
                 key(x, method, store, key);
             }
         } else if (!path.equals("/v1/keys") && !path.equals("/v1/stats") && !path.equals("/metrics")) {
-            error(x, 404, "no such endpoint: " + x.getRequestMethod() + " " + path);
+            // the ones there are, for whoever guessed (GET / or /keys/KEY without the version)
+            error(x, 404, "no such endpoint: " + x.getRequestMethod() + " " + path
+                    + "; there are /v1/keys/KEY, /v1/keys?prefix=P, /v1/stats, /metrics and /health");
         } else if (!method.equals("GET")) {
             notAllowed(x, "GET", "HEAD");
         } else if (path.equals("/v1/keys")) {

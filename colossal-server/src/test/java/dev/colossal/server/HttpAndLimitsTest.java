@@ -369,7 +369,8 @@ class HttpAndLimitsTest {
         try (ColossalServer s = ColossalServer.start(config(dir))) {
             HttpResponse<String> r = http(s, "GET", "/v1/nope%22x", null);
             assertEquals(404, r.statusCode());
-            assertEquals("{\"error\":\"no such endpoint: GET /v1/nope%22x\"}", r.body());
+            assertEquals("{\"error\":\"no such endpoint: GET /v1/nope%22x; there are /v1/keys/KEY, /v1/keys?prefix=P,"
+                    + " /v1/stats, /metrics and /health\"}", r.body(), "names the endpoints there are");
             HttpResponse<String> patch = http(s, "PATCH", "/v1/keys/k", null);
             assertEquals(405, patch.statusCode());
             assertEquals("GET, HEAD, PUT, DELETE", patch.headers().firstValue("Allow").orElseThrow());
