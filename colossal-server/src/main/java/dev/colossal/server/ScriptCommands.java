@@ -219,7 +219,7 @@ final class ScriptCommands {
         run.refuseFirstWrite = !allowOom && ctx.dbs.memoryFull();
         run.inner.scriptKeys = keys;
         run.command = fcall;
-        run.inner.reply.open(256);
+        run.inner.reply.openSpare();
         running = run;
         try {
             LuaSandbox lua = LuaSandbox.ofThisThread();
