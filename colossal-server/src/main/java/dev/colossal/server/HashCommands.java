@@ -9,8 +9,8 @@ import java.util.concurrent.locks.Lock;
 /**
  * The hash commands, with Redis 7.0's replies and errors. A hash of up to
  * {@code hash-max-listpack-entries} fields is one value ({@link HashLayout}): a write holds the
- * key's lock, reads the value, changes it in memory ({@link HashValue}) and stores it whole again
- * with the deadline it had. A larger one is bucketed ({@link StoredHash}): a write reads and
+ * key's lock, reads the value, changes it in its bytes ({@link HashBytes}; a new hash, or many
+ * changes, decoded: {@link HashValue}) and stores it whole again with the deadline it had. A larger one is bucketed ({@link StoredHash}): a write reads and
  * rewrites the buckets of the fields it names and the header. HRANDFIELD and HSCAN are
  * {@link HashSampling}'s.
  */
@@ -98,12 +98,14 @@ final class HashCommands {
             if (e != null && HashBuckets.isBucketed(e)) {
                 h = StoredHash.read(store, key, e);
             } else {
-                h = e == null ? HashValue.empty() : HashValue.of(e);
+                h = e == null ? HashValue.empty() : new HashBytes(e);
             }
             Consumer<Reply> reply = change.apply(h);
             if (h.changed()) {
                 if (h instanceof StoredHash big) {
                     big.commit(HashBuckets.fieldsPerBucket(maxEntries));
+                } else if (h instanceof HashBytes one) {
+                    one.save(store, key, e.expireAtMillis(), maxEntries);
                 } else {
                     StoredHash.save(store, key, (HashValue) h, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis(),
                             maxEntries);
