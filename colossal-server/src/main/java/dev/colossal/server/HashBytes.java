@@ -9,8 +9,8 @@ package dev.colossal.server;
  */
 final class HashBytes implements HashWrites {
 
-    /** Edits in the bytes before a decode pays: each copies the whole hash. */
-    private static final int MAX_EDITS = 4;
+    /** Edits in the bytes before a decode pays: each copies the whole hash (a command of more decodes from the start). */
+    static final int MAX_EDITS = 4;
     /** A field or value longer than this goes to {@link HashValue}, which words the error of a hash too large. */
     private static final int MAX_EDITED_LENGTH = 1024;
 
