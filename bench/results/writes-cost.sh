@@ -2,7 +2,7 @@
 # Server CPU per request of stream, hash and list writes in this checkout's `colossal serve`, a base
 # checkout's (BASE=) and redis-server, side by side: user+sys of the server process from
 # /proc/PID/stat (10 ms ticks) around one redis-benchmark run each, -c 8 -P 16, the servers' order
-# rotating each round. Each server starts afresh; the JVMs get one unmeasured run of every test first.
+# rotating each round. Each server starts afresh; the JVMs get two unmeasured runs of every test first.
 #   BASE=/tmp/wk/xadd-base ROUNDS=3 PORTS_FROM=7920 bench/results/writes-cost.sh [TEST...]
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

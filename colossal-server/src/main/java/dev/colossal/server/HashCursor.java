@@ -76,11 +76,7 @@ final class HashCursor {
     }
 
     boolean fieldIs(byte[] field) {
-        // the length and last byte first: fields of one hash often share a prefix (f1, f2, ...), and a
-        // short compare costs less than the range compare's setup
-        int n = field.length;
-        return fieldLength == n && (n == 0 || bytes[fieldAt + n - 1] == field[n - 1])
-                && Arrays.equals(bytes, fieldAt, fieldAt + n, field, 0, n);
+        return Arrays.equals(bytes, fieldAt, fieldAt + fieldLength, field, 0, field.length);
     }
 
     byte[] bytes() {
