@@ -226,8 +226,8 @@ final class StoredStream {
         if (fresh) {
             if (count == 0) {
                 headSkip = 0;
-            } else if (run.length > 0) {
-                // the last node takes its run in before it becomes a middle one
+            } else if (run.length > 0 || longerInMap(lastNode)) {
+                // the last node takes its run in before it becomes a middle one, which is read whole
                 byte[] whole = withRun(tail.bytes(), 0);
                 elements.put(id, lastNode, whole);
                 ends.put(id, lastNode, StreamEndNodes.Node.of(whole)); // still the first node if it is the only one
@@ -254,9 +254,9 @@ final class StoredStream {
                 byte[] node = withRun(stored, n);
                 StreamNode.putEntry(node, node.length - n, stored, entryId, a, from, to);
                 elements.put(id, lastNode, node);
-                long added = runEntries + 1;
-                ends.put(id, lastNode, new StreamEndNodes.Node(node, tail.entries() < 0 ? -1 : (int) (tail.entries() + added),
-                        tail.skip(), tail.live() < 0 || tail.skip() > 0 ? -1 : (int) (tail.live() + added)));
+                long taken = runEntries + 1;
+                ends.put(id, lastNode, new StreamEndNodes.Node(node, tail.entries() < 0 ? -1 : (int) (tail.entries() + taken),
+                        tail.skip(), tail.live() < 0 || tail.skip() > 0 ? -1 : (int) (tail.live() + taken)));
                 clearRun();
                 tailBytes = node.length;
             }
@@ -275,6 +275,16 @@ final class StoredStream {
         byte[] node = Arrays.copyOf(stored, stored.length + run.length + room);
         System.arraycopy(run, 0, node, stored.length, run.length);
         return node;
+    }
+
+    /**
+     * @return whether the map holds more of the last node at {@code position} than its committed
+     *     tail bytes: an XADD that wrote the node and died before its header left an entry there,
+     *     which the node must lose before it becomes a middle node, read whole. One read a new node.
+     */
+    private boolean longerInMap(long position) {
+        byte[] inMap = elements.get(id, position);
+        return inMap != null && inMap.length != tailBytes;
     }
 
     private void clearRun() {

@@ -180,6 +180,35 @@ class StreamTailRunTest {
         }
     }
 
+    /**
+     * An XADD of an entry too long for the run writes the node; a kill before its header leaves
+     * that entry in the node past the committed bytes. If the next XADD begins a new node, the old
+     * one, now read whole as a middle node, must not bring the entry back.
+     */
+    @Test
+    void anUncountedEntryInTheLastNodeDoesNotComeBackWhenANewNodeBegins() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir, "stream-node-max-entries", "3");
+             Jedis j = StreamsTest.jedis(s.port())) {
+            String big = "b".repeat(600);
+            for (int i = 1; i <= 5; i++) { // nodes [1, 2, 3] and [4, 5]
+                j.xadd("torn", new StreamEntryID(i, 0), Map.of("n", i + big));
+            }
+            KeyValueStore store = s.context().dbs.store(0);
+            byte[] key = "torn".getBytes(US_ASCII);
+            assertEquals(StreamLayout.HEADER_LENGTH, store.get(key).length(), "entries too long for the run went into the node");
+            StoredStream st = StoredStream.read(store, key);
+            long last = st.firstNode() + st.nodes() - 1;
+            byte[][] pair = {"n".getBytes(US_ASCII), "phantom".getBytes(US_ASCII)};
+            st.elements().put(st.id(), last, StreamNode.append(st.elements().get(st.id(), last), new StreamId(6, 0), pair, 0, 2));
+            j.configSet("stream-node-max-entries", "2");
+            j.xadd("torn", new StreamEntryID(7, 0), Map.of("n", "7"));
+            assertEquals(3, StoredStream.read(store, key).nodes(), "the XADD began a node");
+            List<String> ids = j.xrange("torn", "-", "+").stream().map(e -> e.getID().toString()).toList();
+            assertEquals(List.of("1-0", "2-0", "3-0", "4-0", "5-0", "7-0"), ids);
+            assertEquals(6, j.xlen("torn"));
+        }
+    }
+
     private static String line(String id, Map<String, String> fields) {
         StringBuilder b = new StringBuilder(id);
         new java.util.TreeMap<>(fields).forEach((f, v) -> b.append(' ').append(f).append('=').append(v)); // Jedis's maps keep no order
