@@ -1,13 +1,13 @@
 package dev.colossal.server;
 
 /**
- * Sets and removes one field of a bucket ({@link HashBuckets}) in its bytes: the pairs before and
- * after it are copied as they are, not decoded, so that an HSET into a bucket of some dozens of
- * fields costs one pass and one copy of it.
+ * Sets and removes one field of a bucket ({@link HashBuckets}) or of a one-value hash
+ * ({@link HashBytes}) in its bytes: the pairs before and after it are copied as they are, not
+ * decoded, so that an HSET into a bucket of some dozens of fields costs one pass and one copy of
+ * it. The bytes before the payload (a bucket's serial, a stored value's header) are copied as
+ * they are.
  */
 final class BucketEdits {
-
-    private static final int COUNT_AT = HashBuckets.BUCKET_PAIRS_OFFSET + HashLayout.COUNT_OFFSET;
 
     private BucketEdits() {}
 
@@ -16,56 +16,72 @@ final class BucketEdits {
      * @return the bucket's bytes with {@code field} set to {@code value} (in its place, or last)
      */
     static byte[] put(byte[] bucket, byte[] field, byte[] value, boolean[] added) {
-        HashCursor c = new HashCursor(bucket, HashBuckets.BUCKET_PAIRS_OFFSET);
+        return put(bucket, HashBuckets.BUCKET_PAIRS_OFFSET, field, value, added);
+    }
+
+    /**
+     * @param from   where the payload ({@link HashLayout}) starts in {@code bytes}; it runs to the end
+     * @param added  set to whether {@code field} is new
+     * @return {@code bytes} with {@code field} set to {@code value} (in its place, or last)
+     */
+    static byte[] put(byte[] bytes, int from, byte[] field, byte[] value, boolean[] added) {
+        HashCursor c = new HashCursor(bytes, from);
         if (c.find(field)) {
             added[0] = false;
-            int from = c.valueAt() - HashLayout.varintLength(c.valueLength());
+            int at = c.valueAt() - HashLayout.varintLength(c.valueLength());
             int to = c.valueAt() + c.valueLength();
-            byte[] out = allocate((long) bucket.length - (to - from) + HashLayout.varintLength(value.length) + value.length);
-            System.arraycopy(bucket, 0, out, 0, from);
-            int at = copy(value, out, from);
-            System.arraycopy(bucket, to, out, at, bucket.length - to);
+            byte[] out = allocate((long) bytes.length - (to - at) + HashLayout.varintLength(value.length) + value.length);
+            System.arraycopy(bytes, 0, out, 0, at);
+            int after = copy(value, out, at);
+            System.arraycopy(bytes, to, out, after, bytes.length - to);
             return out;
         }
         added[0] = true;
-        return append(bucket, c.count(), field, value);
+        return append(bytes, from, c.count(), field, value);
     }
 
     /** @return the bucket's bytes with {@code field} added last, or null if it has the field already */
     static byte[] add(byte[] bucket, byte[] field, byte[] value) {
         HashCursor c = new HashCursor(bucket, HashBuckets.BUCKET_PAIRS_OFFSET);
-        return c.find(field) ? null : append(bucket, c.count(), field, value);
+        return c.find(field) ? null : append(bucket, HashBuckets.BUCKET_PAIRS_OFFSET, c.count(), field, value);
     }
 
-    /** @return the bucket's bytes, of {@code count} pairs, with one more pair last */
-    private static byte[] append(byte[] bucket, int count, byte[] field, byte[] value) {
-        int pairsAt = COUNT_AT + HashLayout.varintLength(count);
+    /** @return the bytes, a payload of {@code count} pairs from {@code from}, with one more pair last */
+    private static byte[] append(byte[] bytes, int from, int count, byte[] field, byte[] value) {
+        int countAt = from + HashLayout.COUNT_OFFSET;
+        int pairsAt = countAt + HashLayout.varintLength(count);
         long pair = HashLayout.varintLength(field.length) + (long) field.length + HashLayout.varintLength(value.length) + value.length;
-        byte[] out = allocate(bucket.length - (pairsAt - COUNT_AT) + HashLayout.varintLength(count + 1) + pair);
-        System.arraycopy(bucket, 0, out, 0, COUNT_AT);
-        int at = HashLayout.putVarint(out, COUNT_AT, count + 1);
-        System.arraycopy(bucket, pairsAt, out, at, bucket.length - pairsAt);
-        at += bucket.length - pairsAt;
+        byte[] out = allocate(bytes.length - (pairsAt - countAt) + HashLayout.varintLength(count + 1) + pair);
+        System.arraycopy(bytes, 0, out, 0, countAt);
+        int at = HashLayout.putVarint(out, countAt, count + 1);
+        System.arraycopy(bytes, pairsAt, out, at, bytes.length - pairsAt);
+        at += bytes.length - pairsAt;
         copy(value, out, copy(field, out, at));
         return out;
     }
 
     /** @return the bucket's bytes without {@code field}, or null if it has no such field */
     static byte[] remove(byte[] bucket, byte[] field) {
-        HashCursor c = new HashCursor(bucket, HashBuckets.BUCKET_PAIRS_OFFSET);
+        return remove(bucket, HashBuckets.BUCKET_PAIRS_OFFSET, field);
+    }
+
+    /** @return {@code bytes}, a payload from {@code from}, without {@code field}, or null if it has no such field */
+    static byte[] remove(byte[] bytes, int from, byte[] field) {
+        HashCursor c = new HashCursor(bytes, from);
         if (!c.find(field)) {
             return null;
         }
-        int from = c.fieldAt() - HashLayout.varintLength(c.fieldLength());
+        int at = c.fieldAt() - HashLayout.varintLength(c.fieldLength());
         int to = c.valueAt() + c.valueLength();
         int count = c.count();
-        int pairsAt = COUNT_AT + HashLayout.varintLength(count);
-        byte[] out = new byte[bucket.length - (to - from) - (pairsAt - COUNT_AT) + HashLayout.varintLength(count - 1)];
-        System.arraycopy(bucket, 0, out, 0, COUNT_AT);
-        int at = HashLayout.putVarint(out, COUNT_AT, count - 1);
-        System.arraycopy(bucket, pairsAt, out, at, from - pairsAt);
-        at += from - pairsAt;
-        System.arraycopy(bucket, to, out, at, bucket.length - to);
+        int countAt = from + HashLayout.COUNT_OFFSET;
+        int pairsAt = countAt + HashLayout.varintLength(count);
+        byte[] out = new byte[bytes.length - (to - at) - (pairsAt - countAt) + HashLayout.varintLength(count - 1)];
+        System.arraycopy(bytes, 0, out, 0, countAt);
+        int after = HashLayout.putVarint(out, countAt, count - 1);
+        System.arraycopy(bytes, pairsAt, out, after, at - pairsAt);
+        after += at - pairsAt;
+        System.arraycopy(bytes, to, out, after, bytes.length - to);
         return out;
     }
 

@@ -9,8 +9,8 @@ import java.util.concurrent.locks.Lock;
 /**
  * The hash commands, with Redis 7.0's replies and errors. A hash of up to
  * {@code hash-max-listpack-entries} fields is one value ({@link HashLayout}): a write holds the
- * key's lock, reads the value, changes it in memory ({@link HashValue}) and stores it whole again
- * with the deadline it had. A larger one is bucketed ({@link StoredHash}): a write reads and
+ * key's lock, reads the value, changes it in its bytes ({@link HashBytes}; a new hash, or many
+ * changes, decoded: {@link HashValue}) and stores it whole again with the deadline it had. A larger one is bucketed ({@link StoredHash}): a write reads and
  * rewrites the buckets of the fields it names and the header. HRANDFIELD and HSCAN are
  * {@link HashSampling}'s.
  */
@@ -83,11 +83,14 @@ final class HashCommands {
     }
 
     /**
-     * A hash write: under the key's lock, decodes the hash (an empty one if absent), applies
+     * A hash write: under the key's lock, reads the hash (an empty one if absent), applies
      * {@code change}, stores the result with the deadline the key had if it changed, publishes
      * {@code event} ({@link KeyspaceEvents}; and {@code del} if the hash is gone), then answers.
+     *
+     * @param edits the fields {@code change} sets or removes at most: a one-value hash is edited in
+     *              its bytes for a few ({@link HashBytes#MAX_EDITS}), decoded for more
      */
-    private void write(Client c, byte[] key, Reply r, String event, Change change) {
+    private void write(Client c, byte[] key, Reply r, String event, int edits, Change change) {
         KeyValueStore store = ctx.db(c);
         Lock l = store.lock(key);
         l.lock();
@@ -98,12 +101,14 @@ final class HashCommands {
             if (e != null && HashBuckets.isBucketed(e)) {
                 h = StoredHash.read(store, key, e);
             } else {
-                h = e == null ? HashValue.empty() : HashValue.of(e);
+                h = e == null ? HashValue.empty() : edits <= HashBytes.MAX_EDITS ? new HashBytes(e) : HashValue.of(e);
             }
             Consumer<Reply> reply = change.apply(h);
             if (h.changed()) {
                 if (h instanceof StoredHash big) {
                     big.commit(HashBuckets.fieldsPerBucket(maxEntries));
+                } else if (h instanceof HashBytes one) {
+                    one.save(store, key, e.expireAtMillis(), maxEntries);
                 } else {
                     StoredHash.save(store, key, (HashValue) h, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis(),
                             maxEntries);
@@ -124,7 +129,7 @@ final class HashCommands {
             r.error(Errors.arity(name));
             return;
         }
-        write(c, a[1], r, "hset", h -> {
+        write(c, a[1], r, "hset", (a.length - 2) / 2, h -> {
             int added = 0;
             for (int i = 2; i < a.length; i += 2) {
                 added += h.put(a[i], a[i + 1]) ? 1 : 0;
@@ -135,7 +140,7 @@ final class HashCommands {
     }
 
     private void hsetnx(Client c, byte[][] a, Reply r) {
-        write(c, a[1], r, "hset", h -> {
+        write(c, a[1], r, "hset", 1, h -> {
             if (h.get(a[2]) != null) {
                 return rr -> rr.integer(0);
             }
@@ -205,7 +210,7 @@ final class HashCommands {
     }
 
     private void hdel(Client c, byte[][] a, Reply r) {
-        write(c, a[1], r, "hdel", h -> {
+        write(c, a[1], r, "hdel", a.length - 2, h -> {
             int removed = 0;
             for (int i = 2; i < a.length; i++) {
                 removed += h.remove(a[i]) ? 1 : 0;
@@ -288,7 +293,7 @@ final class HashCommands {
             return;
         }
         long by = parsed.getAsLong();
-        write(c, a[1], r, "hincrby", h -> {
+        write(c, a[1], r, "hincrby", 1, h -> {
             byte[] old = h.get(a[2]);
             OptionalLong v = old == null ? OptionalLong.of(0) : Args.toLong(old);
             if (v.isEmpty()) {
@@ -313,7 +318,7 @@ final class HashCommands {
             r.error(NAN_OR_INFINITY);
             return;
         }
-        write(c, a[1], r, "hincrbyfloat", h -> {
+        write(c, a[1], r, "hincrbyfloat", 1, h -> {
             byte[] old = h.get(a[2]);
             BigDecimal v = old == null ? BigDecimal.ZERO : LongDouble.parse(old);
             if (v == null) {

@@ -311,7 +311,7 @@ final class ListCollector implements AutoCloseable {
         if (h.chunked()) {
             return BigStringLayout.held(h, id);
         }
-        if (h.type() == StoredValue.STREAM && h.length() == StreamLayout.HEADER_LENGTH
+        if (h.type() == StoredValue.STREAM && h.length() >= StreamLayout.HEADER_LENGTH
                 && StreamLayout.getLong(b, o + StreamLayout.ID_OFFSET) == id) {
             long first = StreamLayout.getLong(b, o + StreamLayout.FIRST_OFFSET);
             return new long[] {first, first + StreamLayout.getLong(b, o + StreamLayout.COUNT_OFFSET),

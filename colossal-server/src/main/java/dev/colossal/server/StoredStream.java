@@ -19,6 +19,7 @@ final class StoredStream {
 
     /** Redis's bound on a node's bytes when stream-node-max-bytes is 0 or larger. */
     private static final long NODE_MAX_BYTES_CAP = 1L << 30;
+    private static final byte[] NO_RUN = {};
 
     private final KeyValueStore store;
     private final byte[] key;
@@ -36,6 +37,9 @@ final class StoredStream {
     private long auxCount;
     private long groupsState;
     private long expireAt = StoredValue.NO_EXPIRY;
+    /** The last node's entries past its committed tail bytes, kept in the header ({@link StreamLayout}'s tail run). */
+    private byte[] run = NO_RUN;
+    private long runEntries;
 
     private StoredStream(KeyValueStore store, byte[] key) {
         this.store = store;
@@ -54,9 +58,10 @@ final class StoredStream {
         if (e.type() != StoredValue.STREAM) {
             throw new ReplyException(Errors.WRONGTYPE);
         }
-        if (e.length() != StreamLayout.HEADER_LENGTH) {
+        if (e.length() != StreamLayout.HEADER_LENGTH && e.length() < StreamLayout.RUN_OFFSET) {
             throw new IllegalStateException("stream header of key length=" + key.length + " has length=" + e.length()
-                    + ", not " + StreamLayout.HEADER_LENGTH + ": the map file is damaged; run 'colossal repair'");
+                    + ", neither " + StreamLayout.HEADER_LENGTH + " nor at least " + StreamLayout.RUN_OFFSET
+                    + ": the map file is damaged; run 'colossal repair'");
         }
         StoredStream s = new StoredStream(store, key);
         byte[] b = e.array();
@@ -74,6 +79,10 @@ final class StoredStream {
         s.auxCount = StreamLayout.getLong(b, o + StreamLayout.AUX_COUNT_OFFSET);
         s.groupsState = StreamLayout.getLong(b, o + StreamLayout.GROUPS_STATE_OFFSET);
         s.expireAt = e.expireAtMillis();
+        if (e.length() > StreamLayout.HEADER_LENGTH) {
+            s.runEntries = StreamLayout.getLong(b, o + StreamLayout.RUN_ENTRIES_OFFSET);
+            s.run = Arrays.copyOfRange(b, o + StreamLayout.RUN_OFFSET, o + e.length());
+        }
         s.elements = store.elements(false);
         if (s.elements == null) {
             throw new IllegalStateException("stream under a key of length=" + key.length + " has no element map file "
@@ -201,7 +210,8 @@ final class StoredStream {
      * @param nodeMaxBytes   stream-node-max-bytes (0: Redis's 1 GiB cap)
      */
     void add(StreamId entryId, byte[][] a, int from, int to, long nodeMaxEntries, long nodeMaxBytes) {
-        StreamEndNodes.Node tail = count == 0 ? null : endNode(first + count - 1);
+        long lastNode = first + count - 1;
+        StreamEndNodes.Node tail = count == 0 ? null : endNode(lastNode);
         boolean fresh = tail == null;
         if (!fresh) {
             long fieldBytes = 0;
@@ -209,35 +219,48 @@ final class StoredStream {
                 fieldBytes += a[i].length;
             }
             long maxBytes = nodeMaxBytes <= 0 || nodeMaxBytes > NODE_MAX_BYTES_CAP ? NODE_MAX_BYTES_CAP : nodeMaxBytes;
-            fresh = tail.bytes().length + fieldBytes >= maxBytes
-                    || (nodeMaxEntries > 0 && (tail = counted(first + count - 1, tail)).entries() >= nodeMaxEntries);
+            fresh = tail.bytes().length + run.length + fieldBytes >= maxBytes
+                    || (nodeMaxEntries > 0 && (tail = counted(lastNode, tail)).entries() + runEntries >= nodeMaxEntries);
         }
-        long position;
-        byte[] node;
-        StreamEndNodes.Node cached;
+        StreamEndNodes ends = elements.streamEnds();
         if (fresh) {
             if (count == 0) {
                 headSkip = 0;
+            } else if (run.length > 0 || longerInMap(lastNode)) {
+                // the last node takes its run in before it becomes a middle one, which is read whole
+                byte[] whole = withRun(tail.bytes(), 0);
+                elements.put(id, lastNode, whole);
+                ends.put(id, lastNode, StreamEndNodes.Node.of(whole)); // still the first node if it is the only one
+                clearRun();
             }
-            position = first + count;
-            node = StreamNode.create(entryId, a, from, to);
-            cached = new StreamEndNodes.Node(node, 1, 0, 1);
-        } else {
-            position = first + count - 1;
-            node = StreamNode.append(tail.bytes(), entryId, a, from, to);
-            cached = new StreamEndNodes.Node(node, tail.entries() < 0 ? -1 : tail.entries() + 1, tail.skip(),
-                    tail.live() < 0 ? -1 : tail.live() + 1);
-        }
-        elements.put(id, position, node);
-        StreamEndNodes ends = elements.streamEnds();
-        if (fresh && count > 1) {
-            ends.forget(id, position - 1); // now a middle node
-        }
-        ends.put(id, position, cached);
-        if (fresh) {
+            long position = first + count;
+            byte[] node = StreamNode.create(entryId, a, from, to);
+            elements.put(id, position, node);
+            if (count > 1) {
+                ends.forget(id, position - 1); // now a middle node
+            }
+            ends.put(id, position, new StreamEndNodes.Node(node, 1, 0, 1));
             count++;
+            tailBytes = node.length;
+        } else {
+            byte[] stored = tail.bytes();
+            int n = StreamNode.entryLength(stored, entryId, a, from, to);
+            if (run.length + n <= StreamLayout.MAX_RUN_BYTES) {
+                byte[] longer = Arrays.copyOf(run, run.length + n);
+                StreamNode.putEntry(longer, run.length, stored, entryId, a, from, to);
+                run = longer;
+                runEntries++;
+            } else {
+                byte[] node = withRun(stored, n);
+                StreamNode.putEntry(node, node.length - n, stored, entryId, a, from, to);
+                elements.put(id, lastNode, node);
+                long taken = runEntries + 1;
+                ends.put(id, lastNode, new StreamEndNodes.Node(node, tail.entries() < 0 ? -1 : (int) (tail.entries() + taken),
+                        tail.skip(), tail.live() < 0 || tail.skip() > 0 ? -1 : (int) (tail.live() + taken)));
+                clearRun();
+                tailBytes = node.length;
+            }
         }
-        tailBytes = node.length;
         length++;
         added++;
         last = entryId;
@@ -247,9 +270,35 @@ final class StoredStream {
         commit();
     }
 
+    /** @return the committed last node {@code stored} with the run after it, and {@code room} bytes more at the end */
+    private byte[] withRun(byte[] stored, int room) {
+        byte[] node = Arrays.copyOf(stored, stored.length + run.length + room);
+        System.arraycopy(run, 0, node, stored.length, run.length);
+        return node;
+    }
+
+    /**
+     * @return whether the map holds more of the last node at {@code position} than its committed
+     *     tail bytes: an XADD that wrote the node and died before its header left an entry there,
+     *     which the node must lose before it becomes a middle node, read whole. One read a new node.
+     */
+    private boolean longerInMap(long position) {
+        byte[] inMap = elements.get(id, position);
+        return inMap != null && inMap.length != tailBytes;
+    }
+
+    private void clearRun() {
+        run = NO_RUN;
+        runEntries = 0;
+    }
+
     /** @return the node at {@code position}, cut to the committed length if it is the last */
     private byte[] node(long position) {
-        return position == first || position == first + count - 1 ? endNode(position).bytes() : read(position);
+        if (position == first + count - 1) {
+            byte[] stored = endNode(position).bytes();
+            return run.length == 0 ? stored : withRun(stored, 0);
+        }
+        return position == first ? endNode(position).bytes() : read(position);
     }
 
     private byte[] read(long position) {
@@ -278,7 +327,7 @@ final class StoredStream {
         return c;
     }
 
-    /** @return {@code c}, the end node at {@code position}, with its entries counted */
+    /** @return {@code c}, the end node at {@code position}, with its committed entries counted (the tail run's not among them) */
     private StreamEndNodes.Node counted(long position, StreamEndNodes.Node c) {
         if (c.entries() < 0) {
             c = new StreamEndNodes.Node(c.bytes(), StreamNode.count(c.bytes()), c.skip(), c.live());
@@ -289,6 +338,9 @@ final class StoredStream {
 
     /** @return the first node's live entries after the head skip, counted once per node and skip */
     private long firstLive() {
+        if (count == 1 && run.length > 0) {
+            return StreamNode.live(node(first), headSkip); // a stream of one node: its run counts too
+        }
         StreamEndNodes.Node c = endNode(first);
         if (c.live() < 0 || c.skip() != headSkip) {
             c = new StreamEndNodes.Node(c.bytes(), c.entries(), headSkip, StreamNode.live(c.bytes(), headSkip));
@@ -397,6 +449,10 @@ final class StoredStream {
                     byte[] changed = StreamNode.delete(raw, e.flagsAt());
                     elements.put(id, p, changed);
                     elements.streamEnds().forget(id, p);
+                    if (p == first + count - 1) {
+                        tailBytes = changed.length; // the run, if any, is in the node now
+                        clearRun();
+                    }
                     deleted++;
                     length--;
                     if (target.compareTo(maxDeleted) > 0) {
@@ -427,6 +483,7 @@ final class StoredStream {
         while (count > 0 && !hasLive(entriesAt(first + count - 1, node(first + count - 1)))) {
             dropped.add(first + count - 1);
             count--;
+            clearRun(); // the run was the dropped node's (an empty one, with every entry deleted)
             if (count > 0) {
                 tailBytes = elements.get(id, first + count - 1).length;
             }
@@ -434,6 +491,7 @@ final class StoredStream {
         if (count == 0) {
             headSkip = 0;
             tailBytes = 0;
+            clearRun();
         }
     }
 
@@ -515,6 +573,7 @@ final class StoredStream {
             if (count == 0) {
                 headSkip = 0;
                 tailBytes = 0;
+                clearRun();
             }
             StreamNode.Entry e = edge(false);
             firstId = e == null ? StreamId.MIN : e.id();
@@ -560,9 +619,12 @@ final class StoredStream {
         ListElements dst = to.elements(true);
         long newId = dst.newId(toKey);
         dst.wrote();
+        long lastBytes = 0;
         for (long i = 0; i < count; i++) {
-            dst.put(newId, i, node(first + i));
+            byte[] node = node(first + i);
+            dst.put(newId, i, node);
             dst.wrote();
+            lastBytes = node.length;
         }
         for (long i = 0; i < auxCount; i++) {
             byte[] v = aux(i);
@@ -571,13 +633,17 @@ final class StoredStream {
                 dst.wrote();
             }
         }
-        to.set(toKey, header(newId, 0), 0, StreamLayout.HEADER_LENGTH, at, StoredValue.STREAM);
+        byte[] h = header(newId, 0, lastBytes, NO_RUN, 0); // the copy's last node holds the run
+        to.set(toKey, h, 0, h.length, at, StoredValue.STREAM);
     }
 
     /** RENAME to {@code toKey}: only the header moves, whole or not at all after a kill ({@link HeaderRename}). */
     void renameTo(byte[] toKey) {
         HeaderRename.run(store, elements, id, key, toKey,
-                () -> store.set(toKey, header(id, first), 0, StreamLayout.HEADER_LENGTH, expireAt, StoredValue.STREAM));
+                () -> {
+                    byte[] h = header(id, first, tailBytes, run, runEntries);
+                    store.set(toKey, h, 0, h.length, expireAt, StoredValue.STREAM);
+                });
     }
 
     /** Removes the stream: its header, then its nodes, auxiliary entries and root. */
@@ -672,11 +738,13 @@ final class StoredStream {
 
     /** Writes the header: the commit point of every change. */
     void commit() {
-        store.set(key, header(id, first), 0, StreamLayout.HEADER_LENGTH, expireAt, StoredValue.STREAM);
+        byte[] h = header(id, first, tailBytes, run, runEntries);
+        store.set(key, h, 0, h.length, expireAt, StoredValue.STREAM);
     }
 
-    private byte[] header(long withId, long withFirst) {
-        byte[] h = new byte[StreamLayout.HEADER_LENGTH];
+    /** @return the header of this stream under collection {@code withId} from node {@code withFirst}, with the last node's committed bytes and run given */
+    private byte[] header(long withId, long withFirst, long withTailBytes, byte[] withRun, long withRunEntries) {
+        byte[] h = new byte[withRun.length == 0 ? StreamLayout.HEADER_LENGTH : StreamLayout.RUN_OFFSET + withRun.length];
         StreamLayout.putLong(h, StreamLayout.ID_OFFSET, withId);
         StreamLayout.putLong(h, StreamLayout.FIRST_OFFSET, withFirst);
         StreamLayout.putLong(h, StreamLayout.COUNT_OFFSET, count);
@@ -689,9 +757,13 @@ final class StoredStream {
         StreamLayout.putLong(h, StreamLayout.FIRST_MS_OFFSET, firstId.ms());
         StreamLayout.putLong(h, StreamLayout.FIRST_SEQ_OFFSET, firstId.seq());
         StreamLayout.putLong(h, StreamLayout.HEAD_SKIP_OFFSET, headSkip);
-        StreamLayout.putLong(h, StreamLayout.TAIL_BYTES_OFFSET, tailBytes);
+        StreamLayout.putLong(h, StreamLayout.TAIL_BYTES_OFFSET, withTailBytes);
         StreamLayout.putLong(h, StreamLayout.AUX_COUNT_OFFSET, auxCount);
         StreamLayout.putLong(h, StreamLayout.GROUPS_STATE_OFFSET, groupsState);
+        if (withRun.length > 0) {
+            StreamLayout.putLong(h, StreamLayout.RUN_ENTRIES_OFFSET, withRunEntries);
+            System.arraycopy(withRun, 0, h, StreamLayout.RUN_OFFSET, withRun.length);
+        }
         return h;
     }
 }

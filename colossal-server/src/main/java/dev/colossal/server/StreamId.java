@@ -56,8 +56,35 @@ record StreamId(long ms, long seq) implements Comparable<StreamId> {
         return Long.toUnsignedString(ms) + "-" + Long.toUnsignedString(seq);
     }
 
+    /** @return {@code ms-seq} in ASCII, written digit by digit (every XADD replies one, so no String between) */
     byte[] bytes() {
-        return toString().getBytes(StandardCharsets.US_ASCII);
+        if (ms < 0 || seq < 0) {
+            return toString().getBytes(StandardCharsets.US_ASCII); // past 2^63: the unsigned text
+        }
+        int msDigits = digits(ms);
+        int seqDigits = digits(seq);
+        byte[] out = new byte[msDigits + 1 + seqDigits];
+        putDigits(out, msDigits, ms);
+        out[msDigits] = '-';
+        putDigits(out, out.length, seq);
+        return out;
+    }
+
+    /** @return the decimal digits of {@code v}, which is not negative */
+    private static int digits(long v) {
+        int n = 1;
+        for (long p = 10; n < 19 && v >= p; p *= 10) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Writes {@code v}, not negative, as decimal digits ending just before {@code end}. */
+    private static void putDigits(byte[] out, int end, long v) {
+        do {
+            out[--end] = (byte) ('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
     }
 
     /**
@@ -125,6 +152,17 @@ record StreamId(long ms, long seq) implements Comparable<StreamId> {
      * @return the number's bits, or null
      */
     static Long unsigned(byte[] a, int from, int to) {
+        if (to > from && to - from <= 18 && a[from] != '0') {
+            // the usual spelling, plain digits below 10^18 with no leading zero: read in place
+            long v = 0;
+            int i = from;
+            for (; i < to && a[i] >= '0' && a[i] <= '9'; i++) {
+                v = v * 10 + (a[i] - '0');
+            }
+            if (i == to) {
+                return v;
+            }
+        }
         byte[] part = java.util.Arrays.copyOfRange(a, from, to);
         java.util.OptionalLong plain = Args.toLong(part);
         if (plain.isPresent()) {

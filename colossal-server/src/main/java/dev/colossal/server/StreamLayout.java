@@ -34,6 +34,14 @@ import java.nio.ByteOrder;
  *  aux count    = auxiliary entries (consumer groups' state) at positions [AUX_BASE, AUX_BASE + aux count)
  *  groups state = the consumer groups' directory slot plus one, 0 for none ({@link GroupsLayout})
  *
+ *  A header may go on past its 120 bytes with the last node's tail run (headers of 120 bytes, all of
+ *  them before the run, have none):
+ *  120      128
+ *  +--------+---------------------------+
+ *  | run    | run: entries, as a node's |   the last node is its committed tail bytes, then the run
+ *  | entries| entries, against its base |
+ *  +--------+---------------------------+
+ *
  *  Node: an element-map entry's value
  *  0        8         16
  *  +--------+---------+-------+-------+----
@@ -46,6 +54,11 @@ import java.nio.ByteOrder;
  *  flags bit 0 = deleted (XDEL)
  *  msDelta = ms - baseMs; seqPart = seq - baseSeq if msDelta is 0, else seq
  * </pre>
+ *
+ * <p>The tail run is what makes an XADD cost the same whatever the last node's size: most XADDs
+ * add their entry to the run and write the header alone, and one in a while (the run past
+ * {@link #MAX_RUN_BYTES}, or a new node begun) writes the last node with the run in it, before the
+ * header that empties the run.
  *
  * <p>The header is the commit point: nodes are written before it, so a node a crash left outside
  * {@code [first, first + count)} is garbage {@link ListCollector} frees under the key's lock, as
@@ -71,6 +84,13 @@ final class StreamLayout {
     static final int AUX_COUNT_OFFSET = TAIL_BYTES_OFFSET + Long.BYTES;
     static final int GROUPS_STATE_OFFSET = AUX_COUNT_OFFSET + Long.BYTES;
     static final int HEADER_LENGTH = GROUPS_STATE_OFFSET + Long.BYTES;
+    static final int RUN_ENTRIES_OFFSET = HEADER_LENGTH;
+    static final int RUN_OFFSET = RUN_ENTRIES_OFFSET + Long.BYTES;
+    /**
+     * The most bytes the tail run holds: a header write carries it on every XADD, a node write
+     * takes it in once it is full, so the bound weighs the two.
+     */
+    static final int MAX_RUN_BYTES = 512;
 
     /** The position of the first auxiliary entry (consumer groups' state): below every node's. */
     static final long AUX_BASE = Long.MIN_VALUE;

@@ -32,16 +32,31 @@ final class StreamNode {
 
     /** @return {@code node} with the entry {@code id}, fields and values {@code a[from, to)}, after its last */
     static byte[] append(byte[] node, StreamId id, byte[][] a, int from, int to) {
-        StreamId base = base(node);
-        long msDelta = id.ms() - base.ms();
-        long seqPart = msDelta == 0 ? id.seq() - base.seq() : id.seq();
+        int n = entryLength(node, id, a, from, to);
+        byte[] out = Arrays.copyOf(node, node.length + n);
+        putEntry(out, node.length, node, id, a, from, to);
+        return out;
+    }
+
+    /** @return the bytes of the entry {@code id}, fields and values {@code a[from, to)}, in the node whose base {@code node} holds */
+    static int entryLength(byte[] node, StreamId id, byte[][] a, int from, int to) {
+        long msDelta = id.ms() - StreamLayout.getLong(node, StreamLayout.NODE_BASE_MS_OFFSET);
+        long seqPart = msDelta == 0 ? id.seq() - StreamLayout.getLong(node, StreamLayout.NODE_BASE_SEQ_OFFSET) : id.seq();
         int n = 1 + StreamLayout.varLength(msDelta) + StreamLayout.varLength(seqPart)
                 + StreamLayout.varLength((to - from) / 2);
         for (int i = from; i < to; i++) {
             n += StreamLayout.varLength(a[i].length) + a[i].length;
         }
-        byte[] out = Arrays.copyOf(node, node.length + n);
-        int at = node.length;
+        return n;
+    }
+
+    /**
+     * Writes the entry {@code id}, fields and values {@code a[from, to)}, encoded against the base
+     * {@code node} holds, into {@code out} at {@code at} ({@link #entryLength} bytes).
+     */
+    static void putEntry(byte[] out, int at, byte[] node, StreamId id, byte[][] a, int from, int to) {
+        long msDelta = id.ms() - StreamLayout.getLong(node, StreamLayout.NODE_BASE_MS_OFFSET);
+        long seqPart = msDelta == 0 ? id.seq() - StreamLayout.getLong(node, StreamLayout.NODE_BASE_SEQ_OFFSET) : id.seq();
         out[at++] = 0;
         at = StreamLayout.putVar(out, at, msDelta);
         at = StreamLayout.putVar(out, at, seqPart);
@@ -51,7 +66,6 @@ final class StreamNode {
             System.arraycopy(a[i], 0, out, at, a[i].length);
             at += a[i].length;
         }
-        return out;
     }
 
     /** @return a node of the live {@code entries} (at least one), in order */

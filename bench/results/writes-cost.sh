@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Server CPU per request of stream, hash and list writes in this checkout's `colossal serve`, a base
+# checkout's (BASE=) and redis-server, side by side: user+sys of the server process from
+# /proc/PID/stat (10 ms ticks) around one redis-benchmark run each, -c 8 -P 16, the servers' order
+# rotating each round. Each server starts afresh; the JVMs get two unmeasured runs of every test first.
+#   BASE=/tmp/wk/xadd-base ROUNDS=3 PORTS_FROM=7920 bench/results/writes-cost.sh [TEST...]
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
+ROUNDS=${ROUNDS:-3}
+N=${N:-200000}
+port=${PORTS_FROM:-7920}
+work=$(mktemp -d)
+PIDS=(); PORTS=(); NAMES=()
+trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/start-server.sh"
+# name|setup (redis-cli args run once before each run, ';'-separated)|redis-benchmark args
+ALL=(
+  "xadd||xadd s * f v"
+  "xadd-maxlen||xadd s2 MAXLEN ~ 1000 * f v"
+  "xadd-5f||xadd s3 * event added jobId 12345 name myjob prev waiting ts 1700000000000"
+  "hset-new10||hset h:__rand_int__ f1 v1 f2 v2 f3 v3 f4 v4 f5 v5 f6 v6 f7 v7 f8 v8 f9 v9 f10 v10"
+  "hset-new5||hset h5:__rand_int__ f1 v1 f2 v2 f3 v3 f4 v4 f5 v5"
+  "hset-one|hset hx a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8|hset hx f__rand_int__ v"
+  "hset-same|hset hy a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8|hset hy c v"
+  "lpush||lpush l v"
+  "rpush||rpush l2 v"
+  "lpop||lpop l"
+)
+TESTS=("$@"); [ ${#TESTS[@]} -gt 0 ] || TESTS=(xadd xadd-maxlen xadd-5f hset-new10 hset-new5 hset-one hset-same lpush rpush lpop)
+spec() { for t in "${ALL[@]}"; do [ "${t%%|*}" = "$1" ] && { echo "$t"; return; }; done; echo "no test $1" >&2; exit 1; }
+serve new "$ROOT"
+[ -n "${BASE:-}" ] && serve base "$BASE"
+serve redis-server redis
+n=${#PIDS[@]}
+cpu() { awk '{ s=$0; sub(/.*\) /, "", s); split(s, f, " "); print f[12] + f[13] }' /proc/$1/stat; }
+run() { # k test: one measured run, prints cpu us per request
+  local s; s=$(spec "$2"); IFS='|' read -r name setup args <<<"$s"
+  local p=${PORTS[$1]} pid=${PIDS[$1]}
+  if [ -n "$setup" ]; then IFS=';' read -ra cmds <<<"$setup"; for c in "${cmds[@]}"; do redis-cli -p "$p" $c >/dev/null; done; fi
+  local r=""; [[ "$args" == *__rand_int__* ]] && r="-r 100000"
+  local c0 c1; c0=$(cpu "$pid")
+  set -f; redis-benchmark -p "$p" -c 8 -P 16 -n "$N" $r -q $args >/dev/null 2>&1; set +f
+  c1=$(cpu "$pid")
+  awk -v c=$((c1 - c0)) -v n="$N" 'BEGIN { printf "%.3f", c * 1e4 / n }'
+}
+for ((k = 0; k < n - 1; k++)); do for t in "${TESTS[@]}"; do run "$k" "$t" >/dev/null; run "$k" "$t" >/dev/null; done; done
+echo "date: $(date -u '+%F %T') UTC; load: $(cut -d' ' -f1-3 /proc/loadavg); N=$N; $("$JAVA" -version 2>&1 | head -1); $(redis-server --version | cut -d' ' -f1-3)"
+echo "round test ${NAMES[*]} (us of server CPU per request)"
+for ((round = 1; round <= ROUNDS; round++)); do
+  for t in "${TESTS[@]}"; do
+    declare -A got=()
+    for ((j = 0; j < n; j++)); do k=$(((j + round - 1) % n)); got[$k]=$(run "$k" "$t"); done
+    line="$round $t"; for ((k = 0; k < n; k++)); do line+=" ${got[$k]}"; done; echo "$line"
+  done
+done
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
