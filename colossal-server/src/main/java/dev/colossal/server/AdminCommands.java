@@ -248,7 +248,7 @@ final class AdminCommands {
         PubSubCommands.deliverWaiting(c, r); // what was published while it listened, before +RESET
         c.queued = null;
         c.queueRefused = false;
-        Transactions.unwatch(c);
+        Transactions.unwatch(ctx, c);
         c.db = 0;
         c.name = null;
         c.authenticated = ctx.acl.autoAuthenticated();

@@ -93,6 +93,8 @@ final class Client {
     final java.util.List<byte[]> watchedKeys = new java.util.ArrayList<>();
     final java.util.List<Integer> watchedDbs = new java.util.ArrayList<>();
     final java.util.List<byte[]> watchedValues = new java.util.ArrayList<>();
+    /** A key it watches changed since it watched it ({@link WatchedKeys}; set by the writer's thread): EXEC gives up. */
+    volatile boolean watchTouched;
     /**
      * Counted on the loop's thread and added to {@link Stats} once per batch ({@link #publish}):
      * a shared counter per request cost more than the GET it counted.

@@ -420,7 +420,7 @@ final class CommandTable {
         if (spec == execSpec) { // a refused EXEC ends the transaction, as Redis's does
             c.queued = null;
             c.queueRefused = false;
-            Transactions.unwatch(c);
+            Transactions.unwatch(ctx, c);
             c.reply.error("EXECABORT Transaction discarded because of: " + d.error());
         } else if (c.inExec) {
             c.reply.error(d.changedSinceQueued());

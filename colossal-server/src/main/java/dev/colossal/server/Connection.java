@@ -431,6 +431,7 @@ final class Connection {
         ctx.monitors.remove(client);
         ctx.replicas.closed(client);
         ctx.tracking.disable(client);
+        Transactions.unwatch(ctx, client);
         ctx.clients.remove(client.id);
         ctx.stats.connectedClients.decrement();
         if (key != null) {

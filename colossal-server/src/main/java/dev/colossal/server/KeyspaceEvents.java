@@ -47,12 +47,16 @@ final class KeyspaceEvents {
     /** Told of every change: a blocked XREADGROUP ends once its stream goes, whatever removed or replaced it. */
     private final KeyWaits waits;
 
-    KeyspaceEvents(PubSub pubsub, Databases dbs, Tracking tracking, Replicas replicas, KeyWaits waits) {
+    /** Told of every change: a WATCHed key's change makes its watchers' EXEC give up. */
+    private final WatchedKeys watches;
+
+    KeyspaceEvents(PubSub pubsub, Databases dbs, Tracking tracking, Replicas replicas, KeyWaits waits, WatchedKeys watches) {
         this.pubsub = pubsub;
         this.dbs = dbs;
         this.tracking = tracking;
         this.replicas = replicas;
         this.waits = waits;
+        this.watches = watches;
     }
 
     /**
@@ -121,7 +125,7 @@ final class KeyspaceEvents {
 
     /** @return whether {@link #fire} with class {@code type} does anything: a write that must copy its key to fire checks first */
     boolean wanted(int type) {
-        return on(type) || tracking.active() || replicas.active() || waits.watchingGone();
+        return on(type) || tracking.active() || replicas.active() || waits.watchingGone() || watches.active();
     }
 
     /** Publishes {@code event} on {@code key} of the database {@code store} is, if class {@code type} is on. */
@@ -131,11 +135,15 @@ final class KeyspaceEvents {
             tracking.changed(key);
         }
         boolean watched = waits.watchingGone();
-        if (watched || on(type)) {
+        boolean watchedByExec = watches.active();
+        if (watched || watchedByExec || on(type)) {
             int db = dbs.indexOf(store);
             if (db >= 0) {
                 if (watched) {
                     waits.changed(db, key);
+                }
+                if (watchedByExec) {
+                    watches.changed(db, key, type == EXPIRED);
                 }
                 if (on(type)) {
                     publish(event, db, key);
@@ -151,6 +159,9 @@ final class KeyspaceEvents {
             tracking.changed(key);
         }
         waits.changed(db, key);
+        if (watches.active()) {
+            watches.changed(db, key, type == EXPIRED);
+        }
         if (on(type)) {
             publish(event, db, key);
         }

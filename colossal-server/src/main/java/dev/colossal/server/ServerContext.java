@@ -58,6 +58,8 @@ final class ServerContext {
     final CompletableFuture<Throwable> failure = new CompletableFuture<>();
     /** Clients blocked on keys (BLPOP, ...), and their waking after writes. */
     final KeyWaits waits = new KeyWaits();
+    /** The keys clients WATCH, marked touched by every change. */
+    final WatchedKeys watches = new WatchedKeys();
     /** Frees list elements no header holds; started by the server. */
     final ListCollector collector;
     /** protected-mode: whether only loopback clients are served while the default user has no password ({@link ProtectedMode}). */
@@ -108,7 +110,7 @@ final class ServerContext {
     ServerContext(Databases dbs, ServerConfig config, LongSupplier clock) {
         this.dbs = dbs;
         this.replicas = new Replicas(this);
-        this.events = new KeyspaceEvents(pubsub, dbs, tracking, replicas, waits);
+        this.events = new KeyspaceEvents(pubsub, dbs, tracking, replicas, waits, watches);
         waits.replicas = replicas;
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);

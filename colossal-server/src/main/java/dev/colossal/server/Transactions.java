@@ -12,12 +12,13 @@ import java.util.concurrent.locks.Lock;
  * them, and a transaction's reads see its keys at one moment. Other clients' reads are not held
  * off: they may see a transaction's writes half done, where Redis would show all or none.
  *
- * <p>WATCH remembers each key's stored value (with its deadline) in the client's database; EXEC
- * gives up (a null reply) if any differs when it runs, there (after a SWAPDB, the value of whatever
- * database now has that number). A SELECT queued in the transaction applies to the commands after
- * it, and stays after EXEC, as in Redis; the key locks are the same in every database, so EXEC's
- * locks hold whichever databases its commands go to. A key written back with the same value and deadline therefore counts
- * as unchanged, where Redis would give up.
+ * <p>WATCH registers each key in {@link WatchedKeys}, which marks the client when any write changes
+ * it, and remembers its stored value (with its deadline) in the client's database; EXEC gives up (a
+ * null reply) if the client was marked or a value differs when it runs, there (after a SWAPDB, the
+ * value of whatever database now has that number). So a key written back as it was, or set and
+ * expired again, makes EXEC give up, as in Redis. A SELECT queued in the transaction applies to the
+ * commands after it, and stays after EXEC, as in Redis; the key locks are the same in every
+ * database, so EXEC's locks hold whichever databases its commands go to.
  */
 final class Transactions {
 
@@ -35,7 +36,7 @@ final class Transactions {
         t.add("discard", 1, List.of("fast", "noscript"), 0, 0, 0, this::discard);
         t.add("watch", -2, List.of("fast", "noscript"), 1, -1, 1, this::watch);
         t.add("unwatch", 1, List.of("fast", "noscript"), 0, 0, 0, (c, a, r) -> {
-            unwatch(c);
+            unwatch(ctx, c);
             r.ok();
         });
     }
@@ -77,7 +78,7 @@ final class Transactions {
             return;
         }
         c.queued = null;
-        unwatch(c);
+        unwatch(ctx, c);
         r.ok();
     }
 
@@ -87,9 +88,11 @@ final class Transactions {
             return;
         }
         for (int i = 1; i < a.length; i++) {
+            byte[] value = stored(c.db, a[i]);
             c.watchedKeys.add(a[i]);
             c.watchedDbs.add(c.db);
-            c.watchedValues.add(stored(c.db, a[i]));
+            c.watchedValues.add(value);
+            ctx.watches.watch(c, c.db, a[i], value == null);
         }
         r.ok();
     }
@@ -102,12 +105,12 @@ final class Transactions {
         }
         c.queued = null;
         if (ctx.dbs.memoryFull() && OomRefusal.execRefused(queued, table)) {
-            unwatch(c);
+            unwatch(ctx, c);
             r.error("EXECABORT Transaction discarded because of: " + OomRefusal.ERROR);
             return;
         }
         if (c.queueRefused) {
-            unwatch(c);
+            unwatch(ctx, c);
             r.error("EXECABORT Transaction discarded because of previous errors.");
             return;
         }
@@ -122,14 +125,12 @@ final class Transactions {
         Lock[] locks = ctx.dbs.locks().locks(keysOf(queued, c.watchedKeys));
         StringCommands.lockAll(locks);
         try {
-            for (int i = 0; i < c.watchedKeys.size(); i++) {
-                if (!Arrays.equals(c.watchedValues.get(i), stored(c.watchedDbs.get(i), c.watchedKeys.get(i)))) {
-                    unwatch(c);
-                    r.nullArray();
-                    return;
-                }
+            if (c.watchTouched || changedSinceWatched(c)) {
+                unwatch(ctx, c);
+                r.nullArray();
+                return;
             }
-            unwatch(c);
+            unwatch(ctx, c);
             r.array(queued.size());
             c.inExec = true;
             for (byte[][] command : queued) {
@@ -150,7 +151,22 @@ final class Transactions {
         return spec != null && spec.flags().contains("movablekeys");
     }
 
-    static void unwatch(Client c) {
+    /**
+     * Whether a watched key's value differs from the one WATCH saw: what a change fires no event
+     * for (FLUSHDB, FLUSHALL, SWAPDB, a key that expired unseen) still makes EXEC give up.
+     */
+    private boolean changedSinceWatched(Client c) {
+        for (int i = 0; i < c.watchedKeys.size(); i++) {
+            if (!Arrays.equals(c.watchedValues.get(i), stored(c.watchedDbs.get(i), c.watchedKeys.get(i)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Ends {@code c}'s WATCH: its keys forgotten, here and in {@link WatchedKeys}. */
+    static void unwatch(ServerContext ctx, Client c) {
+        ctx.watches.forget(c);
         c.watchedKeys.clear();
         c.watchedDbs.clear();
         c.watchedValues.clear();

@@ -36,6 +36,11 @@ class TransactionTest {
         {"1", "WATCH", "gone"}, {"2", "SET", "gone", "now"}, {"1", "MULTI"}, {"1", "PING"}, {"1", "EXEC"},
         {"1", "WATCH", "k"}, {"1", "MULTI"}, {"1", "DISCARD"}, {"2", "SET", "k", "other"}, {"1", "MULTI"}, {"1", "GET", "k"},
         {"1", "EXEC"},
+        // another client's write of the value the key already had, or a SET then DEL of a key watched
+        // absent, leave the value as it was: EXEC gives up all the same; a new WATCH after it starts clean
+        {"1", "SET", "same", "v"}, {"1", "WATCH", "same"}, {"2", "SET", "same", "v"}, {"1", "MULTI"}, {"1", "GET", "same"},
+        {"1", "EXEC"}, {"1", "WATCH", "aba"}, {"2", "SET", "aba", "v"}, {"2", "DEL", "aba"}, {"1", "MULTI"}, {"1", "PING"},
+        {"1", "EXEC"}, {"1", "WATCH", "same"}, {"1", "MULTI"}, {"1", "GET", "same"}, {"1", "EXEC"},
         {"1", "HELLO", "3"}, {"1", "WATCH", "k"}, {"2", "SET", "k", "3"}, {"1", "MULTI"}, {"1", "GET", "k"}, {"1", "EXEC"},
     };
 
