@@ -420,7 +420,15 @@ final class StoredZSet implements ZSetWrites {
         if (kept != null) {
             return kept;
         }
-        ZSetNode node = ZSetNode.decode(raw(pos), pos);
+        // Through this thread's buffer: a leaf (read by every write) is decoded, never kept as bytes
+        ZSetNodeBytes b = ZSetNodeBytes.acquire();
+        ZSetNode node;
+        try {
+            b.readBytes(elements, id, pos);
+            node = ZSetNode.decode(b.bytes(), b.length(), pos);
+        } finally {
+            b.release();
+        }
         elements.zsetNodes().put(id, pos, node);
         return node;
     }
