@@ -120,10 +120,15 @@ final class ListElements implements AutoCloseable {
     }
 
     void put(long id, long position, byte[] element) {
-        map.put(ListLayout.elementKey(id, position), element);
+        put(id, position, element, element.length);
+    }
+
+    /** Puts {@code element[0, length)} at {@code position} of collection {@code id}: a buffer's start. */
+    void put(long id, long position, byte[] element, int length) {
+        map.put(MemorySegment.ofArray(ListLayout.elementKey(id, position)), MemorySegment.ofArray(element), 0, length);
         MemoryBudget b = budget;
         if (b != null) {
-            b.wrote(ListLayout.ELEMENT_KEY_LENGTH + element.length + 32);
+            b.wrote(ListLayout.ELEMENT_KEY_LENGTH + length + 32);
         }
     }
 

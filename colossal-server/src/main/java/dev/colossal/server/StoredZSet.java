@@ -2,6 +2,7 @@ package dev.colossal.server;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.function.LongSupplier;
 
 /**
  * A big sorted set ({@link ZSetTreeLayout}) as a command sees it under its key's lock: the header
@@ -213,8 +214,9 @@ final class StoredZSet implements ZSetWrites {
     }
 
     /**
-     * @return the position the next changed write's first node takes: it grows with every changed
-     *     write, so with {@link #id} it names one state of the set's members and scores
+     * @return the position past every node the set's writes have put: it grows with every changed
+     *     write (by one at least, if all its nodes took retired positions), so with {@link #id} it
+     *     names one state of the set's members and scores
      */
     long next() {
         return next;
@@ -285,34 +287,49 @@ final class StoredZSet implements ZSetWrites {
             delete();
             return;
         }
-        if (!elements.zsetNodes().retiredRemoved(id, next)) {
-            for (long p : lastRetired) {
-                elements.remove(id, p); // what a kill after the last write's header left
-                elements.wrote();
-            }
-        }
-        long[] at = {next};
+        // The nodes the last header retired are dead: this write's nodes take their positions
+        // first (a put over a dead entry, where a new key would cost a put and a removal), then
+        // new ones from next on. A kill before the header leaves the retired positions retired.
+        long[] dead = lastRetired;
+        int[] reused = {0};
+        long[] fresh = {next};
+        LongSupplier position = () -> reused[0] < dead.length ? dead[reused[0]++] : fresh[0]++;
         java.util.List<ZSetNode> written = new java.util.ArrayList<>();
-        long scoreRoot = byScore.write(at, this::putNode, written);
-        long memberRoot = byMember.write(at, this::putNode, written);
+        long scoreRoot = byScore.write(position, this::putNode, written);
+        long memberRoot = byMember.write(position, this::putNode, written);
         if (nRetired > ZSetTreeLayout.MAX_RETIRED) {
-            rebuild(); // the nodes just written are past the header's next: garbage
+            rebuild(); // the nodes just written are garbage once the new id's header lands
             return;
         }
-        next = at[0];
+        next = Math.max(fresh[0], next + 1); // a write whose nodes all took dead positions still moves it on: see next()
         store.set(key, ZSetTreeLayout.header(id, count, next, scoreRoot, memberRoot, retired, nRetired), 0,
                 ZSetTreeLayout.RETIRED_OFFSET + nRetired * Long.BYTES, expireAt, StoredValue.ZSET);
         elements.wrote();
         for (ZSetNode node : written) {
-            elements.zsetNodes().put(id, node.pos, node); // only now: past a header that failed, a position is written again
+            // only now: past a header that failed, a position is written again. Handed over, not
+            // copied: the trees are dropped below, so nothing here changes these nodes again.
+            elements.zsetNodes().handOver(id, node.pos, node);
         }
-        for (int i = 0; i < nRetired; i++) {
-            elements.remove(id, retired[i]);
+        for (int i = reused[0]; i < dead.length; i++) {
+            elements.remove(id, dead[i]); // the new header no longer names them: they go now or never
             elements.wrote();
         }
-        elements.zsetNodes().noteRetiredRemoved(id, next);
+        for (int i = 0; i < nRetired; i++) {
+            elements.zsetNodes().remove(id, retired[i]);
+            if (i >= ZSetTreeLayout.MAX_REUSED) { // a write that retired many keeps a few for the next to reuse
+                elements.remove(id, retired[i]);
+                elements.wrote();
+            }
+        }
         lastRetired = Arrays.copyOf(retired, nRetired);
         nRetired = 0;
+        // A later change through this set reads its nodes again (from the cache): each node it
+        // changes is then its own copy, never one the cache hands to other commands.
+        int max = ZSetTreeLayout.nodeEntries(maxListpackEntries);
+        byScore = new ZSetTree(scoreRoot, false, max, this::load, this::retire);
+        byMember = new ZSetTree(memberRoot, true, max, this::load, this::retire);
+        scoreReads = null;
+        memberReads = null;
     }
 
     /** Writes the whole set under a new id, then its header: the old id's nodes are garbage once it lands. */
@@ -340,8 +357,8 @@ final class StoredZSet implements ZSetWrites {
         long newId = dst.newId(toKey);
         dst.wrote();
         long[] roots = {rootPos(byScore), rootPos(byMember)};
-        nodes((p, raw) -> {
-            dst.put(newId, p, raw);
+        nodes((p, raw, length) -> {
+            dst.put(newId, p, raw, length);
             dst.wrote();
         });
         to.set(toKey, ZSetTreeLayout.header(newId, count, next, roots[0], roots[1], retired, 0), 0,
@@ -351,14 +368,14 @@ final class StoredZSet implements ZSetWrites {
     /** @return the nodes of both trees as stored (what the collector keeps of this set, but its root) */
     long nodeCount() {
         long[] n = {0};
-        nodes((p, raw) -> n[0]++);
+        nodes((p, raw, length) -> n[0]++);
         return n[0];
     }
 
     /** @return the bytes of the nodes' keys and values in the element map */
     long storedBytes() {
         long[] n = {0};
-        nodes((p, raw) -> n[0] += ListLayout.ELEMENT_KEY_LENGTH + raw.length);
+        nodes((p, raw, length) -> n[0] += ListLayout.ELEMENT_KEY_LENGTH + length);
         return n[0];
     }
 
@@ -370,7 +387,7 @@ final class StoredZSet implements ZSetWrites {
             while (!todo.isEmpty()) {
                 long p = todo.poll();
                 byte[] raw = raw(p);
-                action.put(p, raw);
+                action.put(p, raw, raw.length);
                 ZSetNode node = ZSetNode.decode(raw, p);
                 for (int i = 0; !node.leaf && i < node.n; i++) {
                     todo.add(node.children[i]);
@@ -386,8 +403,8 @@ final class StoredZSet implements ZSetWrites {
         return t.root().pos;
     }
 
-    private void putNode(long pos, byte[] raw) {
-        elements.put(id, pos, raw);
+    private void putNode(long pos, byte[] raw, int length) {
+        elements.put(id, pos, raw, length);
         elements.wrote();
     }
 
@@ -403,7 +420,15 @@ final class StoredZSet implements ZSetWrites {
         if (kept != null) {
             return kept;
         }
-        ZSetNode node = ZSetNode.decode(raw(pos), pos);
+        // Through this thread's buffer: a leaf (read by every write) is decoded, never kept as bytes
+        ZSetNodeBytes b = ZSetNodeBytes.acquire();
+        ZSetNode node;
+        try {
+            b.readBytes(elements, id, pos);
+            node = ZSetNode.decode(b.bytes(), b.length(), pos);
+        } finally {
+            b.release();
+        }
         elements.zsetNodes().put(id, pos, node);
         return node;
     }

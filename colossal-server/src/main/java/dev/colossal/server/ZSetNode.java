@@ -100,12 +100,22 @@ final class ZSetNode {
 
     /** @return the node's bytes */
     byte[] encode() {
+        byte[] out = new byte[(int) Math.min(bytes(), Integer.MAX_VALUE)];
+        encode(out);
+        return out;
+    }
+
+    /**
+     * Writes the node's bytes at the start of {@code out}, which holds at least {@link #bytes}.
+     *
+     * @return their length
+     */
+    int encode(byte[] out) {
         long length = bytes();
         if (length > StoredValue.MAP_MAX_VALUE) {
             throw new ReplyException("ERR a node of this sorted set would exceed the largest entry this server stores ("
                     + StoredValue.MAP_MAX_VALUE + " bytes); keep large members under keys of their own");
         }
-        byte[] out = new byte[(int) length];
         out[ZSetTreeLayout.KIND_OFFSET] = leaf ? ZSetTreeLayout.LEAF : ZSetTreeLayout.INNER;
         int at = HashLayout.putVarint(out, ZSetTreeLayout.N_OFFSET, n);
         for (int i = 0; i < n; i++) {
@@ -119,7 +129,7 @@ final class ZSetNode {
             System.arraycopy(members[i], 0, out, at, members[i].length);
             at += members[i].length;
         }
-        return out;
+        return at;
     }
 
     /** @return the length of {@link #encode}'s bytes */

@@ -60,6 +60,19 @@ final class ZSetNodeBytes {
      * @throws IllegalStateException if it is missing or damaged
      */
     void read(ListElements elements, long id, long pos) {
+        readBytes(elements, id, pos);
+        if (leaf) {
+            index();
+        }
+    }
+
+    /**
+     * Reads node {@code pos} of collection {@code id} as {@link #read} does, without indexing a
+     * leaf's entries: for a caller that decodes it whole.
+     *
+     * @throws IllegalStateException if it is missing or shorter than a node's start
+     */
+    void readBytes(ListElements elements, long id, long pos) {
         ListLayout.putElementKey(keyBytes, 0, id, pos);
         long got;
         while ((got = elements.read(key, segment)) > bytes.length) {
@@ -74,9 +87,6 @@ final class ZSetNodeBytes {
             throw ZSetLayout.damaged("a tree node of " + length + " bytes", 0);
         }
         leaf = bytes[ZSetTreeLayout.KIND_OFFSET] == ZSetTreeLayout.LEAF;
-        if (leaf) {
-            index();
-        }
     }
 
     private void index() {

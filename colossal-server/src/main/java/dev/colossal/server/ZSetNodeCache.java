@@ -5,11 +5,11 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The inner nodes of big sorted sets ({@link ZSetTreeLayout}) decoded lately, in memory beside one
  * element map, by collection id and position: every command on a set passes its trees' upper levels,
- * and decoding them (a few KiB each) would cost more than the rest of a ZSCORE. A position is
- * written once and never changed (a change writes new nodes at new positions), and ids are random,
- * so a node found here is the node stored there. Leaves are not kept: a command reads one leaf a
- * tree, and there are far more of them. It also remembers which headers' retired nodes are
- * already removed, so that the next write need not remove them again.
+ * and decoding them (a few KiB each) would cost more than the rest of a ZSCORE. A position holds
+ * one node from its write until a header retires it, when the writer {@linkplain #remove forgets}
+ * it here (the next write may put another node there), and ids are random, so a node found here
+ * is the node stored there. Leaves are not kept: a command reads one leaf a
+ * tree, and there are far more of them.
  */
 final class ZSetNodeCache {
 
@@ -20,13 +20,6 @@ final class ZSetNodeCache {
     private record Key(long id, long pos) {}
 
     private final ConcurrentHashMap<Key, ZSetNode> nodes = new ConcurrentHashMap<>();
-    /**
-     * By collection id, the {@code next} of the last header whose retired nodes this process
-     * removed: the write after it skips removing them again (six map lookups of a ZADD that
-     * found nothing). Each changed write grows {@code next}, so it names one header.
-     */
-    private final ConcurrentHashMap<Long, Long> retiredGone = new ConcurrentHashMap<>();
-
     /** @return a copy of inner node {@code pos} of collection {@code id} for a command to change, or null if not kept */
     ZSetNode get(long id, long pos) {
         ZSetNode n = nodes.get(new Key(id, pos));
@@ -43,26 +36,32 @@ final class ZSetNodeCache {
 
     /** Keeps a copy of {@code node}, stored at {@code pos} of collection {@code id}, if it is an inner node. */
     void put(long id, long pos, ZSetNode node) {
-        if (node.leaf) {
-            return;
+        if (!node.leaf) {
+            keep(id, pos, node.copy());
         }
+    }
+
+    /**
+     * Keeps {@code node} itself, stored at {@code pos} of collection {@code id}, if it is an inner
+     * node: for a caller that hands it over and never changes it again (a committed write, whose
+     * trees are dropped after it). Its decoded children are let go, as a kept node must not hold them.
+     */
+    void handOver(long id, long pos, ZSetNode node) {
+        if (!node.leaf) {
+            java.util.Arrays.fill(node.loaded, null);
+            keep(id, pos, node);
+        }
+    }
+
+    private void keep(long id, long pos, ZSetNode node) {
         if (nodes.size() >= MAX_NODES) {
             nodes.clear();
         }
-        nodes.put(new Key(id, pos), node.copy());
+        nodes.put(new Key(id, pos), node);
     }
 
-    /** Notes that the nodes the header of collection {@code id} with {@code next} retires are removed. */
-    void noteRetiredRemoved(long id, long next) {
-        if (retiredGone.size() >= MAX_NODES) {
-            retiredGone.clear();
-        }
-        retiredGone.put(id, next);
-    }
-
-    /** @return whether this process removed the nodes the header of collection {@code id} with {@code next} retires */
-    boolean retiredRemoved(long id, long next) {
-        Long gone = retiredGone.get(id);
-        return gone != null && gone == next;
+    /** Forgets node {@code pos} of collection {@code id}, removed from the map: a kept dead node only pushes live ones out. */
+    void remove(long id, long pos) {
+        nodes.remove(new Key(id, pos));
     }
 }

@@ -3,6 +3,7 @@ package dev.colossal.server;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
+import java.util.function.LongSupplier;
 
 /**
  * One B+tree of a big sorted set ({@link ZSetTreeLayout}) as a command reads and changes it: in
@@ -364,23 +365,30 @@ final class ZSetTree {
     }
 
     /**
-     * Writes every dirty node, children first, each at a new position from {@code next}.
+     * Writes every dirty node, children first, each at a position {@code next} gives: one no
+     * stored tree of this set uses.
      *
      * @param put     stores a node's bytes at a position
      * @param written gets each node written
      * @return the root's position
      */
-    long write(long[] next, PositionWriter put, java.util.List<ZSetNode> written) {
+    long write(LongSupplier next, PositionWriter put, java.util.List<ZSetNode> written) {
         return root == null ? rootPos : write(root, next, put, written);
     }
 
-    /** Stores one node's bytes at one position. */
+    /** Stores one node's bytes, {@code node[0, length)}, at one position. */
     @FunctionalInterface
     interface PositionWriter {
-        void put(long pos, byte[] node);
+        void put(long pos, byte[] node, int length);
     }
 
-    private long write(ZSetNode node, long[] next, PositionWriter put, java.util.List<ZSetNode> written) {
+    /**
+     * The buffer each event-loop thread encodes the nodes it writes into: a node is copied into
+     * the map at once, so one buffer serves them all, and a ZADD allocates no node's bytes.
+     */
+    private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[][] {new byte[2 * ZSetTreeLayout.NODE_BYTES]});
+
+    private long write(ZSetNode node, LongSupplier next, PositionWriter put, java.util.List<ZSetNode> written) {
         if (!node.dirty && node.pos >= 0) {
             return node.pos;
         }
@@ -392,8 +400,14 @@ final class ZSetTree {
             }
         }
         retired(node);
-        node.pos = next[0]++;
-        put.put(node.pos, node.encode());
+        node.pos = next.getAsLong();
+        byte[][] scratch = SCRATCH.get();
+        long length = node.bytes();
+        if (length > scratch[0].length && length <= 16 * ZSetTreeLayout.NODE_BYTES) {
+            scratch[0] = new byte[(int) length]; // kept: a set of long members writes nodes this big again
+        }
+        byte[] out = length <= scratch[0].length ? scratch[0] : new byte[(int) Math.min(length, Integer.MAX_VALUE)];
+        put.put(node.pos, out, node.encode(out));
         node.dirty = false;
         written.add(node);
         return node.pos;

@@ -19,7 +19,7 @@ package dev.colossal.server;
  *  count    = the members
  *  next     = the position the next new node takes: every live node is at a position below it
  *  roots    = the positions of the two trees' root nodes
- *  retired  = the positions of the nodes the last write replaced, which it removes after this header
+ *  retired  = the positions of the nodes the last write replaced: dead, kept for the next write's nodes
  *
  *  Node: an element-map entry's value, at (id, position); a position is written once, never changed
  *  0          1
@@ -31,11 +31,15 @@ package dev.colossal.server;
  *  kind 0 = leaf, 1 = inner; an inner entry names a child node, the members under it, and its first entry
  * </pre>
  *
- * <p>A write is copy-on-write: every node it changes is written at a new position, then the header
- * (the one commit point), then the replaced nodes are removed. A kill before the header leaves new
- * nodes at positions past {@code next}; a kill after it leaves the retired ones, which the next
- * write removes first. {@link ListCollector} frees both: it keeps only {@code [0, next)} less the
- * retired positions ({@link #held}).
+ * <p>A write is copy-on-write: every node it changes is written at a position no stored tree uses,
+ * then the header (the one commit point). Those positions are the ones the last header retired
+ * first, whose nodes died when that header landed (a put over a dead entry costs one map write
+ * where a new key and the removal of the dead one cost two), then new ones from {@code next} on.
+ * After the header, the write removes the retired positions it did not reuse, and of those it
+ * retires itself all but {@link #MAX_REUSED}, which stay for the next write. A kill before the
+ * header leaves its nodes at positions past {@code next} or at positions the header it did not
+ * replace retires. {@link ListCollector} frees both: it keeps only {@code [0, next)} less the
+ * retired positions ({@link #held}); so does the next write, which puts its nodes over them or removes them.
  */
 final class ZSetTreeLayout {
 
@@ -61,6 +65,8 @@ final class ZSetTreeLayout {
     static final int NODE_BYTES = 4096;
     /** Entries a node holds at most, at the default {@code zset-max-listpack-entries}. */
     static final int MAX_NODE_ENTRIES = 128;
+    /** Retired nodes a write leaves in the map for the next write to put its nodes over; it removes the rest. */
+    static final int MAX_REUSED = 64;
     /** More retired nodes than this and a write rebuilds the set under a new id instead (a header stays small). */
     static final int MAX_RETIRED = 1024;
 
