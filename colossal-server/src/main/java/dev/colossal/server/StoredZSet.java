@@ -314,14 +314,19 @@ final class StoredZSet implements ZSetWrites {
             elements.remove(id, dead[i]); // the new header no longer names them: they go now or never
             elements.wrote();
         }
+        // A write that retired many keeps a few for the next to reuse, and only in a set big enough
+        // that they are a small part of it: in one of 200 members the last write's ~4 dead nodes
+        // would be half as much again as the live ones, in one of 4,096 a few percent.
+        int keep = count >= ZSetTreeLayout.REUSE_FROM_NODES * (long) ZSetTreeLayout.nodeEntries(maxListpackEntries)
+                ? Math.min(nRetired, ZSetTreeLayout.MAX_REUSED) : 0;
         for (int i = 0; i < nRetired; i++) {
             elements.zsetNodes().remove(id, retired[i]);
-            if (i >= ZSetTreeLayout.MAX_REUSED) { // a write that retired many keeps a few for the next to reuse
+            if (i >= keep) {
                 elements.remove(id, retired[i]);
                 elements.wrote();
             }
         }
-        lastRetired = Arrays.copyOf(retired, nRetired);
+        lastRetired = Arrays.copyOf(retired, keep);
         nRetired = 0;
         // A later change through this set reads its nodes again (from the cache): each node it
         // changes is then its own copy, never one the cache hands to other commands.

@@ -67,6 +67,11 @@ final class ZSetTreeLayout {
     static final int MAX_NODE_ENTRIES = 128;
     /** Retired nodes a write leaves in the map for the next write to put its nodes over; it removes the rest. */
     static final int MAX_REUSED = 64;
+    /**
+     * A set keeps retired nodes for reuse from this many full nodes' worth of members on (4,096 at
+     * the default node size): below, the few a write leaves would be a large part of the set.
+     */
+    static final int REUSE_FROM_NODES = 32;
     /** More retired nodes than this and a write rebuilds the set under a new id instead (a header stays small). */
     static final int MAX_RETIRED = 1024;
 

@@ -93,7 +93,7 @@ class ZSetNodeTest {
         byte[] key = "z".getBytes(StandardCharsets.UTF_8);
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
             j.configSet("zset-max-listpack-entries", "8");
-            for (int i = 0; i < 200; i++) {
+            for (int i = 0; i < 400; i++) { // past 32 nodes of 8: big enough to keep retired nodes
                 j.zadd("z", i * 10, "m" + (1000 + i)); // members in score order: a score change moves no entry
             }
             KeyValueStore db = s.context().dbs.opened(0);
@@ -123,7 +123,7 @@ class ZSetNodeTest {
                 }
                 assertEquals(1000 + round, j.zscore("z", "m1100"));
                 assertEquals(100L, j.zrank("z", "m1100"));
-                assertEquals(200, j.zcard("z"));
+                assertEquals(400, j.zcard("z"));
             }
         }
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
@@ -133,6 +133,31 @@ class ZSetNodeTest {
             }
             assertEquals(7.0, j.zscore("z", "m1100"));
             assertEquals(List.of("m1000", "m1100", "m1001"), j.zrange("z", 0, 2));
+        }
+    }
+
+    /** Below 32 full nodes' worth of members the dead nodes would be a large part of the set: a write removes them all. */
+    @Test
+    void aSmallTreeSetKeepsNoRetiredNodes() throws Exception {
+        byte[] key = "z".getBytes(StandardCharsets.UTF_8);
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            j.configSet("zset-max-listpack-entries", "8");
+            for (int i = 0; i < 200; i++) {
+                j.zadd("z", i * 10, "m" + (1000 + i));
+            }
+            KeyValueStore db = s.context().dbs.opened(0);
+            ListElements e = db.elements(false);
+            for (int round = 1; round <= 3; round++) {
+                assertEquals(0, j.zadd("z", 1000 + round, "m1100"));
+                KeyValueStore.Entry h = db.get(key);
+                long id = ZSetTreeLayout.get(h, ZSetTreeLayout.ID_OFFSET);
+                long[] retired = ZSetTreeLayout.retired(h);
+                assertTrue(retired.length >= 4, retired.length + " nodes retired");
+                for (long p : retired) {
+                    assertNull(e.get(id, p), "retired node " + p + " of a set of 200 removed by the write that retired it");
+                }
+                assertEquals(100L, j.zrank("z", "m1100"));
+            }
         }
     }
 
