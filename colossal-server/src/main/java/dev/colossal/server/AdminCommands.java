@@ -3,6 +3,7 @@ package dev.colossal.server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -492,6 +493,12 @@ final class AdminCommands {
         m.put("enable-debug-command", ctx.debugAccess.text());
         m.put("masterauth", ctx.replica.masterAuth == null ? "" : ctx.replica.masterAuth);
         m.put("masteruser", ctx.replica.masterUser == null ? "" : ctx.replica.masterUser);
+        m.put("min-replicas-to-write", Integer.toString(ctx.guards.minReplicas));
+        m.put("min-slaves-to-write", Integer.toString(ctx.guards.minReplicas));
+        m.put("min-replicas-max-lag", Integer.toString(ctx.guards.maxLagSeconds));
+        m.put("min-slaves-max-lag", Integer.toString(ctx.guards.maxLagSeconds));
+        m.put("replica-serve-stale-data", ctx.guards.serveStale ? "yes" : "no");
+        m.put("slave-serve-stale-data", ctx.guards.serveStale ? "yes" : "no");
         m.put("replica-read-only", "yes");
         m.put("slave-read-only", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
@@ -638,6 +645,8 @@ final class AdminCommands {
         long shutdownTimeout = -1;
         Map<String, Long> encodings = new LinkedHashMap<>();
         long busyMillis = -1;
+        // settings applied only once every parameter is known good, as Redis sets all or none
+        List<Runnable> apply = new ArrayList<>();
         Map<String, String> current = configValues();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -710,6 +719,26 @@ final class AdminCommands {
                     return;
                 }
                 busyMillis = v.getAsLong();
+                continue;
+            }
+            if (name.equals("min-replicas-to-write") || name.equals("min-slaves-to-write")
+                    || name.equals("min-replicas-max-lag") || name.equals("min-slaves-max-lag")) {
+                OptionalLong v = integer(name, a[i + 1], 0, Integer.MAX_VALUE, r);
+                if (v.isEmpty()) {
+                    return;
+                }
+                int n = (int) v.getAsLong();
+                apply.add(name.endsWith("to-write") ? () -> ctx.guards.minReplicas = n : () -> ctx.guards.maxLagSeconds = n);
+                continue;
+            }
+            if (name.equals("replica-serve-stale-data") || name.equals("slave-serve-stale-data")) {
+                if (!value.equalsIgnoreCase("yes") && !value.equalsIgnoreCase("no")) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - argument must be"
+                            + " 'yes' or 'no'");
+                    return;
+                }
+                boolean yes = value.equalsIgnoreCase("yes");
+                apply.add(() -> ctx.guards.serveStale = yes);
                 continue;
             }
             if (name.equals("lfu-log-factor") || name.equals("lfu-decay-time")) {
@@ -856,6 +885,7 @@ final class AdminCommands {
                 }
             });
             encodings.forEach(ctx.encodings::set);
+            apply.forEach(Runnable::run);
             if (busyMillis >= 0) {
                 ctx.busyReplyMillis = busyMillis;
             }

@@ -149,9 +149,9 @@ final class CommandTable {
      */
     void execute(Client c, RequestParser p, MemorySegment buf, KeyViews keys) {
         // A subscriber (c.pubsub) goes the general way: in RESP2 it may not run GET or SET at all; nor may
-        // a monitor; a tracking client's GET must be remembered
+        // a monitor; a tracking client's GET must be remembered; nor while a replication setting may refuse them
         if (p.inBuffer() && c.authenticated && c.unrestricted() && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
-                && c.tracking == null) {
+                && c.tracking == null && ctx.guards.idle()) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') && !ctx.replica.loading ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') && !ctx.dbs.memoryFull()
                             && !ctx.replica.following() && !c.unordered && !ctx.replicas.active() ? setSpec : null;
@@ -272,10 +272,17 @@ final class CommandTable {
             r.error(OomRefusal.ERROR);
             return;
         }
+        boolean guarded = !c.inExec && !(c.scriptCaller != null ? c.scriptCaller : c).fromMaster;
+        if (guarded && guardRefused(c, spec, stats, ctx.guards.noReplicas(ctx, spec, args, queuedIfExec(c, spec), this))) {
+            return;
+        }
         if (ctx.replica.following() && !c.inExec && ReplicaCommands.readOnlyRefused(c, spec, args, this)) {
             c.queueRefused |= c.queued != null;
             stats.rejected.increment();
             r.error(ReplicaCommands.READONLY);
+            return;
+        }
+        if (guarded && guardRefused(c, spec, stats, ctx.guards.masterDown(ctx, spec, args, queuedIfExec(c, spec), this))) {
             return;
         }
         if (ctx.replica.loading && !c.fromMaster && !ReplicaCommands.runsWhileLoading(name == LastCommand.NONE
@@ -406,6 +413,32 @@ final class CommandTable {
         if (spec != execSpec && ctx.slowLog.slow(took)) {
             ctx.slowLog.observe(c, args, took, ctx.now());
         }
+    }
+
+    /**
+     * The replication settings' refusals ({@link ReplicationGuards}): as Redis, EXEC refused ends the
+     * transaction with EXECABORT and the reason, a command refused while queuing dooms its EXEC.
+     */
+    private boolean guardRefused(Client c, CommandSpec spec, CommandStats stats, String refusal) {
+        if (refusal == null) {
+            return false;
+        }
+        stats.rejected.increment();
+        if (spec == execSpec && c.queued != null) {
+            c.queued = null;
+            c.queueRefused = false;
+            Transactions.unwatch(c);
+            c.reply.error("EXECABORT Transaction discarded because of: " + refusal);
+        } else {
+            c.queueRefused |= c.queued != null;
+            c.reply.error(refusal);
+        }
+        return true;
+    }
+
+    /** @return the commands an EXEC would run, or null if {@code spec} is no EXEC (or there is no MULTI) */
+    private List<byte[][]> queuedIfExec(Client c, CommandSpec spec) {
+        return spec == execSpec ? c.queued : null;
     }
 
     /** Redis's ACL check, for a user not allowed everything: refuses (and logs) what the user may not run. */

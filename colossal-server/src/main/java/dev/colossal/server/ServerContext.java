@@ -95,6 +95,8 @@ final class ServerContext {
     final ClientPause pause;
     /** SHUTDOWN, SHUTDOWN ABORT and the process's exit: the stop under way. */
     final StopRequests stops;
+    /** min-replicas-to-write, min-replicas-max-lag and replica-serve-stale-data, and the refusals they make. */
+    final ReplicationGuards guards = new ReplicationGuards();
     /** Whether this server follows a master (REPLICAOF), and its link's state. */
     final ReplicaState replica = new ReplicaState();
 
