@@ -503,7 +503,7 @@ final class AdminCommands {
         m.put("slave-read-only", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
         m.put("slowlog-max-len", Long.toString(ctx.slowLog.maxLen()));
-        m.put("latency-monitor-threshold", "0");
+        m.put("latency-monitor-threshold", Long.toString(ctx.latencyMonitor.threshold()));
         m.put("latency-tracking", ctx.latency.on ? "yes" : "no");
         m.put("latency-tracking-info-percentiles", ctx.latency.percentilesText());
         // Redis's defaults; the pubsub class is enforced (OutputLimit), a normal client is not bounded
@@ -577,14 +577,15 @@ final class AdminCommands {
      * slowlog-log-slower-than to catch a slow command, then puts it back); the rest is refused, as
      * the server takes its settings at start only. maxmemory and maxmemory-policy are set under
      * every policy but allkeys-lru, whose bound the map files keep; setting those two to what they
-     * are is an OK (a client may set its cache's policy on connect), and so is latency-monitor-threshold 0
-     * (monitoring stays off); another value is refused with why: allkeys-lru's bound is kept in
+     * are is an OK (a client may set its cache's policy on connect); another value is refused with why: allkeys-lru's bound is kept in
      * the map files. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
      * the settings that only pick Redis's in-memory encodings are kept for CONFIG GET ({@link EncodingConfig});
      * busy-reply-threshold (lua-time-limit) is when a running script makes others BUSY;
-     * latency-tracking and its info percentiles are {@link LatencyTracking}'s; lfu-log-factor and
+     * latency-tracking and its info percentiles are {@link LatencyTracking}'s, latency-monitor-threshold
+     * {@link LatencyMonitor}'s; min-replicas-to-write, min-replicas-max-lag and replica-serve-stale-data
+     * {@link ReplicationGuards}'; lfu-log-factor and
      * lfu-decay-time tune the {@link AccessClock}'s use counts; protected-mode is {@link ProtectedMode}'s; timeout is
      * the idle seconds the {@link EventLoop}s close a connection after, shutdown-timeout how long a
      * stopping master waits for its replicas; requirepass replaces the default user's
@@ -807,11 +808,12 @@ final class AdminCommands {
                 continue;
             }
             if (name.equals("latency-monitor-threshold")) {
-                if (!value.equals("0")) {
-                    r.error("ERR CONFIG SET latency-monitor-threshold is not supported by this server: it samples no"
-                            + " latency events (SLOWLOG logs slow commands)");
+                OptionalLong v = integer(name, a[i + 1], 0, Long.MAX_VALUE, r);
+                if (v.isEmpty()) {
                     return;
                 }
+                long millis = v.getAsLong();
+                apply.add(() -> ctx.latencyMonitor.threshold(millis));
                 continue;
             }
             if (name.equals("notify-keyspace-events")) {

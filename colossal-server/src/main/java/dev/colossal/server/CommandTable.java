@@ -186,6 +186,9 @@ final class CommandTable {
                 long end = System.nanoTime();
                 long took = end - c.clockNanos;
                 c.clockNanos = end;
+                if (ctx.latencyMonitor.over(took)) {
+                    ctx.latencyMonitor.observe(fast == getSpec ? "fast-command" : "command", took, ctx.now());
+                }
                 if (fast == getSpec) {
                     c.getCalls++;
                     c.getNanos += took;
@@ -401,6 +404,9 @@ final class CommandTable {
         stats.nanos.add(took);
         if (ctx.latency.on) {
             stats.latency.record(took);
+        }
+        if (ctx.latencyMonitor.over(took)) {
+            ctx.latencyMonitor.observe(spec.flags().contains("fast") ? "fast-command" : "command", took, ctx.now());
         }
         // A command failed if it answered an error of its own: the errors of the commands EXEC
         // ran (each accounted for by its own call of this method) are theirs, not EXEC's.

@@ -23,6 +23,8 @@ final class ServerContext {
     /** Commands that took long, for SLOWLOG; CONFIG SET changes its bounds. */
     final SlowLog slowLog = new SlowLog();
     final LatencyTracking latency = new LatencyTracking();
+    /** latency-monitor-threshold and the LATENCY samples of the events that passed it. */
+    final LatencyMonitor latencyMonitor = new LatencyMonitor();
     /** Who listens to which channel; PUBLISH's fan-out. */
     final PubSub pubsub = new PubSub();
     final Monitors monitors = new Monitors();
