@@ -499,6 +499,7 @@ final class AdminCommands {
         m.put("min-slaves-max-lag", Integer.toString(ctx.guards.maxLagSeconds));
         m.put("replica-serve-stale-data", ctx.guards.serveStale ? "yes" : "no");
         m.put("slave-serve-stale-data", ctx.guards.serveStale ? "yes" : "no");
+        m.put("tracking-table-max-keys", Integer.toString(ctx.tracking.maxKeys()));
         m.put("replica-read-only", "yes");
         m.put("slave-read-only", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
@@ -585,7 +586,7 @@ final class AdminCommands {
      * busy-reply-threshold (lua-time-limit) is when a running script makes others BUSY;
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s, latency-monitor-threshold
      * {@link LatencyMonitor}'s; min-replicas-to-write, min-replicas-max-lag and replica-serve-stale-data
-     * {@link ReplicationGuards}'; lfu-log-factor and
+     * {@link ReplicationGuards}'; tracking-table-max-keys {@link Tracking}'s; lfu-log-factor and
      * lfu-decay-time tune the {@link AccessClock}'s use counts; protected-mode is {@link ProtectedMode}'s; timeout is
      * the idle seconds the {@link EventLoop}s close a connection after, shutdown-timeout how long a
      * stopping master waits for its replicas; requirepass replaces the default user's
@@ -730,6 +731,15 @@ final class AdminCommands {
                 }
                 int n = (int) v.getAsLong();
                 apply.add(name.endsWith("to-write") ? () -> ctx.guards.minReplicas = n : () -> ctx.guards.maxLagSeconds = n);
+                continue;
+            }
+            if (name.equals("tracking-table-max-keys")) {
+                OptionalLong v = integer(name, a[i + 1], 0, Long.MAX_VALUE, r);
+                if (v.isEmpty()) {
+                    return;
+                }
+                int n = (int) Math.min(v.getAsLong(), Integer.MAX_VALUE); // a table of 2^31 keys is no bound either
+                apply.add(() -> ctx.tracking.maxKeys(n));
                 continue;
             }
             if (name.equals("replica-serve-stale-data") || name.equals("slave-serve-stale-data")) {
@@ -1117,7 +1127,10 @@ final class AdminCommands {
                     .append("\r\ncolossal_heap_max_bytes:").append(rt.maxMemory())
                     .append("\r\nmaxmemory:").append(ctx.dbs.maxMemory())
                     .append("\r\nmaxmemory_human:").append(human(ctx.dbs.maxMemory()))
-                    .append("\r\nmaxmemory_policy:").append(ctx.dbs.policy()).append("\r\n");
+                    .append("\r\nmaxmemory_policy:").append(ctx.dbs.policy())
+                    // nothing of used_memory is left out of what maxmemory bounds, and nothing is freed in
+                    // the background (the map reclaims space as it goes), so nothing waits to be
+                    .append("\r\nmem_not_counted_for_evict:0\r\nlazyfree_pending_objects:0\r\n");
         }
         if (all || wanted.contains("persistence")) {
             separate(sb);

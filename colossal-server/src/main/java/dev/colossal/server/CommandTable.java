@@ -366,7 +366,11 @@ final class CommandTable {
         }
         if ((c.readsTracked || c.scriptCaller != null) && spec.flags().contains("readonly")) {
             if (c.scriptCaller == null) {
-                spec.forEachKey(args, k -> ctx.tracking.read(c, k));
+                // EVAL_RO and FCALL_RO are flagged readonly, but as in Redis their keys are
+                // remembered only if the script reads (below), not for running it
+                if (!ScriptCommands.runsScript(args[0])) {
+                    spec.forEachKey(args, k -> ctx.tracking.read(c, k));
+                }
             } else if (c.scriptCaller.readsTracked && c.scriptKeys != null) {
                 // as Redis: a script's read remembers the keys the script declared, for its caller
                 // (whose id the script's client has), as the EVAL's mode and CLIENT CACHING decide

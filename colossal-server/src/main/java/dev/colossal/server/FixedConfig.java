@@ -70,7 +70,6 @@ final class FixedConfig {
         fixed("dynamic-hz", "no", "expiry sweeps space themselves by their own cost, not by the clients connected");
         fixed("maxmemory-samples", Integer.toString(SampledEviction.SAMPLES), "sampled eviction compares this many keys");
         fixed("maxmemory-clients", "0", "no client is evicted to make room");
-        fixed("tracking-table-max-keys", Integer.toString(Tracking.MAX_KEYS), "client tracking remembers at most this many keys");
         fixed("hll-sparse-max-bytes", Integer.toString(HyperLogLog.SPARSE_MAX_BYTES),
                 "a HyperLogLog turns dense past this many bytes");
         String replication = "replicas are fed from memory at once, and a write waits for no replica";

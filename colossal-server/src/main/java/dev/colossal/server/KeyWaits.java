@@ -104,6 +104,8 @@ final class KeyWaits implements AutoCloseable {
     private final ScheduledThreadPoolExecutor timers;
     /** Told of each waiter served, whose command then goes to replicas; set once by the server. */
     volatile Replicas replicas;
+    /** Holds a served waiter's own invalidations until its reply; set once by the server. */
+    volatile Tracking tracking;
 
     KeyWaits() {
         timers = new ScheduledThreadPoolExecutor(1, r -> {
@@ -277,11 +279,18 @@ final class KeyWaits implements AutoCloseable {
             synchronized (w) {
                 if (!w.done) {
                     byte[] reply;
+                    Tracking t = tracking;
+                    if (t != null) {
+                        t.serving(w.client);
+                    }
                     try {
                         reply = attempt.run(k.key);
                     } catch (RuntimeException e) {
                         // WRONGTYPE at BLMOVE's destination, a damaged file: the waiter's error, not the pusher's
                         reply = Errors.bytes("-" + Errors.of(e).replace('\r', ' ').replace('\n', ' ') + "\r\n");
+                    }
+                    if (t != null) {
+                        reply = t.served(reply);
                     }
                     if (reply == null) {
                         if (w.takes && !goneOnly) {

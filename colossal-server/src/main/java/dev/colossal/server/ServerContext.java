@@ -114,6 +114,7 @@ final class ServerContext {
         this.replicas = new Replicas(this);
         this.events = new KeyspaceEvents(pubsub, dbs, tracking, replicas, waits);
         waits.replicas = replicas;
+        waits.tracking = tracking;
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;
