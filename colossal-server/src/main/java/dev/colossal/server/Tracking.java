@@ -153,6 +153,7 @@ final class Tracking {
     void disable(Client c) {
         if (c.tracking != null) {
             c.tracking = null;
+            c.caching = 0; // CLIENT CACHING's yes or no goes with the mode it was for, as in Redis
             broadcasting.remove(c);
             active = tracking.decrementAndGet() > 0;
         }
