@@ -174,7 +174,7 @@ final class CommandTable {
                         } finally {
                             c.unordered = false;
                         }
-                        ctx.waits.serveReady(); // a blocked XREADGROUP whose stream this SET replaced ends now
+                        ctx.waits.serveReady(true); // a blocked XREADGROUP whose stream this SET replaced ends now
                     }
                 } catch (RuntimeException e) {
                     failed(c, e);
@@ -208,6 +208,9 @@ final class CommandTable {
                 if (ctx.slowLog.slow(took)) {
                     // Copied out only now: a GET or SET leaves its request's bytes as they were.
                     ctx.slowLog.observe(c, p.args(buf), took, ctx.now());
+                }
+                if (fast == setSpec) {
+                    ctx.waits.logServed();
                 }
                 if (ctx.monitors.active()) {
                     ctx.monitors.feed(c, p.args(buf));
@@ -392,7 +395,7 @@ final class CommandTable {
         c.lastCommand = name;
         if (!c.inExec && !c.denyBlocking) {
             // clients blocked on keys this command (or the transaction or script it ran) wrote
-            ctx.waits.serveReady();
+            ctx.waits.serveReady(true);
         }
     }
 
@@ -420,9 +423,11 @@ final class CommandTable {
         }
         c.errorsAccounted = accounted + all;
         // EXEC is not logged, as in Redis: each command it runs comes through here and is logged on its own.
-        if (spec != execSpec && ctx.slowLog.slow(took)) {
+        // A command that blocked is logged when it is served (KeyWaits), as Redis logs it when it unblocks.
+        if (spec != execSpec && c.blockedBy == null && ctx.slowLog.slow(took)) {
             ctx.slowLog.observe(c, args, took, ctx.now());
         }
+        ctx.waits.logServed();
     }
 
     /**

@@ -115,6 +115,7 @@ final class ServerContext {
         this.events = new KeyspaceEvents(pubsub, dbs, tracking, replicas, waits);
         waits.replicas = replicas;
         waits.tracking = tracking;
+        waits.slowLog = slowLog;
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;
