@@ -462,7 +462,7 @@ final class AdminCommands {
         return "id=" + x.id + " addr=" + x.address + " laddr=" + localAddress(ctx, x)
                 + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags="
                 + flags(x, sub + psub + ssub > 0, queued != null, tracking) + " db=" + x.db + " sub=" + sub + " psub=" + psub + " ssub=" + ssub
-                + " multi=" + (queued == null ? -1 : queued.size()) + " qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
+                + " multi=" + (queued == null ? -1 : queued.size()) + " qbuf=" + x.queryBytes + " qbuf-free=" + Math.max(0, x.inputCapacity - x.queryBytes) + " argv-mem=0 multi-mem=0 rbs="
                 + x.reply.capacity + " rbp=0 obl=0 oll=0 omem=0 tot-mem=" + (x.inputCapacity + x.reply.capacity)
                 + " events=r cmd=" + x.lastCommand + " user=" + (x.user == null ? AclUsers.DEFAULT : x.user.name) + " redir=" + (tracking == null ? -1 : tracking.redirect()) + " resp="
                 + x.reply.protocol + (x.libName == null ? "" : " lib-name=" + x.libName)
