@@ -71,7 +71,7 @@ final class AdminCommands {
     }
 
     private void save() {
-        ctx.save(table.writesRun());
+        ctx.save(table.changesRun());
     }
 
     /**
@@ -1141,7 +1141,7 @@ final class AdminCommands {
             sb.append("# Persistence\r\nloading:0\r\nasync_loading:0\r\ncurrent_cow_peak:0\r\ncurrent_cow_size:0")
                     .append("\r\ncurrent_cow_size_age:0\r\ncurrent_fork_perc:0.00\r\ncurrent_save_keys_processed:0")
                     .append("\r\ncurrent_save_keys_total:0\r\nrdb_changes_since_last_save:")
-                    .append(Math.max(0, table.writesRun() - ctx.writesAtSave))
+                    .append(Math.max(0, table.changesRun() - ctx.writesAtSave))
                     .append("\r\nrdb_bgsave_in_progress:0\r\nrdb_last_save_time:").append(ctx.lastSaveSeconds)
                     .append("\r\nrdb_last_bgsave_status:").append(ctx.lastSaveOk ? "ok" : "err")
                     .append("\r\nrdb_last_bgsave_time_sec:").append(ctx.lastSaveTookSeconds)

@@ -579,6 +579,11 @@ final class CommandTable {
         return n;
     }
 
+    /** @return {@link #writesRun} less the writes that changed nothing ({@link ServerContext#unchangedWrites}) */
+    long changesRun() {
+        return writesRun() - ctx.unchangedWrites.sum();
+    }
+
     /** {@link #writesRun} at the last CONFIG RESETSTAT, which zeroes the counts it sums. */
     private volatile long writesBeforeReset;
 

@@ -142,7 +142,12 @@ final class ServerContext {
     /** Whether the last of them did (Redis's rdb_last_bgsave_status), and its seconds, -1 before the first. */
     volatile boolean lastSaveOk = true;
     volatile long lastSaveTookSeconds = -1;
-    /** {@link CommandTable#writesRun} when the last save began: rdb_changes_since_last_save counts from it. */
+    /**
+     * Writes that ran and changed nothing, which Redis does not count as changes: a SETBIT or
+     * BITFIELD SET of bits as they were. {@link CommandTable#changesRun} leaves them out.
+     */
+    final java.util.concurrent.atomic.LongAdder unchangedWrites = new java.util.concurrent.atomic.LongAdder();
+    /** {@link CommandTable#changesRun} when the last save began: rdb_changes_since_last_save counts from it. */
     volatile long writesAtSave;
 
     /**
