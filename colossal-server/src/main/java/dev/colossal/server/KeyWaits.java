@@ -296,7 +296,7 @@ final class KeyWaits implements AutoCloseable {
                 if (!w.done) {
                     byte[] reply;
                     Tracking t = tracking;
-                    if (t != null) {
+                    if (t != null && t.active()) {
                         t.serving(w.client);
                     }
                     long start = System.nanoTime();
