@@ -276,6 +276,7 @@ final class LuaSandbox {
             for (LuaValue k : env.keys()) {
                 env.rawset(k, LuaValue.NIL);
             }
+            registration.close(); // a function that kept the table may not register later
         }
         return registration.registered();
     }
