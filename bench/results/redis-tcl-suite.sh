@@ -10,8 +10,11 @@
 #   WORK (default /tmp/redis-tcl-suite) holds the source, the data and the output (WORK/out-PORT/).
 #   EXCLUDE (default below) is passed to runtest as it is: tags denied on both servers.
 #   UNIT_TIMEOUT (default 900) bounds one unit's run in seconds.
-# runtest's own listening socket (the test server its client reports to) takes the first free port
-# after PORT: leave PORT+1.. free.
+# Ports: PORT is the server's; runtest's own listening socket (the test server its client reports to)
+# takes PORT+1 or PORT+2, and the few tests that look for a free port of their own take PORT+3..PORT+6:
+# leave PORT+1..PORT+6 free. (runtest itself would search 32 ports below --baseport for its socket
+# and probe each candidate's +10000 twin for a cluster bus: the copy of test_helper.tcl and
+# util.tcl made here narrows both, so that a run stays within PORT..PORT+6.)
 set -u
 server=$1; port=$2; shift 2
 work=${WORK:-/tmp/redis-tcl-suite}
@@ -55,6 +58,10 @@ done
 tree=$work/tree-$port
 rm -rf "$tree"; mkdir -p "$tree"
 cp -r "$src/tests" "$src/runtest" "$tree/"; ln -s "$src/src" "$tree/src"
+sed -i 's/find_available_port \[expr {$::baseport - 32}\] 32/find_available_port [expr {$::baseport - 2}] 2/' \
+  "$tree/tests/test_helper.tcl"
+sed -i 's/\[catch {set fd2 \[socket -server 127.0.0.1 \[expr $port+10000\]\]}\]} {/0} {/; /close $fd2/d' \
+  "$tree/tests/support/util.tcl"
 . "$(dirname "$0")/start-server.sh"
 out=$work/out-$port
 rm -rf "$out"; mkdir -p "$out"
@@ -65,7 +72,7 @@ for unit in "${units[@]}"; do
   start_server "$server" "$port" "$work/data-$port" --enable-debug-command local || exit 2
   # shellcheck disable=SC2086
   (cd "$tree" && timeout "${UNIT_TIMEOUT:-900}" tclsh tests/test_helper.tcl --host 127.0.0.1 --port "$port" \
-    --single "$unit" --timeout 120 --baseport $((port + 33)) $exclude "${skips[@]}") >"$log" 2>&1
+    --single "$unit" --timeout 120 --baseport $((port + 3)) --portcount 4 $exclude "${skips[@]}") >"$log" 2>&1
   echo "runtest exit $?" >>"$log"
   kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
   clean=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | tr -d '\000')

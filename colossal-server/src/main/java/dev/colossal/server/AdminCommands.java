@@ -3,6 +3,7 @@ package dev.colossal.server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,7 +71,7 @@ final class AdminCommands {
     }
 
     private void save() {
-        ctx.save(table.writesRun());
+        ctx.save(table.changesRun());
     }
 
     /**
@@ -461,7 +462,7 @@ final class AdminCommands {
         return "id=" + x.id + " addr=" + x.address + " laddr=" + localAddress(ctx, x)
                 + " fd=0 name=" + (x.name == null ? "" : x.name) + " age=" + age + " idle=0 flags="
                 + flags(x, sub + psub + ssub > 0, queued != null, tracking) + " db=" + x.db + " sub=" + sub + " psub=" + psub + " ssub=" + ssub
-                + " multi=" + (queued == null ? -1 : queued.size()) + " qbuf=0 qbuf-free=" + x.inputCapacity + " argv-mem=0 multi-mem=0 rbs="
+                + " multi=" + (queued == null ? -1 : queued.size()) + " qbuf=" + x.queryBytes + " qbuf-free=" + Math.max(0, x.inputCapacity - x.queryBytes) + " argv-mem=0 multi-mem=0 rbs="
                 + x.reply.capacity + " rbp=0 obl=0 oll=0 omem=0 tot-mem=" + (x.inputCapacity + x.reply.capacity)
                 + " events=r cmd=" + x.lastCommand + " user=" + (x.user == null ? AclUsers.DEFAULT : x.user.name) + " redir=" + (tracking == null ? -1 : tracking.redirect()) + " resp="
                 + x.reply.protocol + (x.libName == null ? "" : " lib-name=" + x.libName)
@@ -492,11 +493,18 @@ final class AdminCommands {
         m.put("enable-debug-command", ctx.debugAccess.text());
         m.put("masterauth", ctx.replica.masterAuth == null ? "" : ctx.replica.masterAuth);
         m.put("masteruser", ctx.replica.masterUser == null ? "" : ctx.replica.masterUser);
+        m.put("min-replicas-to-write", Integer.toString(ctx.guards.minReplicas));
+        m.put("min-slaves-to-write", Integer.toString(ctx.guards.minReplicas));
+        m.put("min-replicas-max-lag", Integer.toString(ctx.guards.maxLagSeconds));
+        m.put("min-slaves-max-lag", Integer.toString(ctx.guards.maxLagSeconds));
+        m.put("replica-serve-stale-data", ctx.guards.serveStale ? "yes" : "no");
+        m.put("slave-serve-stale-data", ctx.guards.serveStale ? "yes" : "no");
+        m.put("tracking-table-max-keys", Integer.toString(ctx.tracking.maxKeys()));
         m.put("replica-read-only", "yes");
         m.put("slave-read-only", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
         m.put("slowlog-max-len", Long.toString(ctx.slowLog.maxLen()));
-        m.put("latency-monitor-threshold", "0");
+        m.put("latency-monitor-threshold", Long.toString(ctx.latencyMonitor.threshold()));
         m.put("latency-tracking", ctx.latency.on ? "yes" : "no");
         m.put("latency-tracking-info-percentiles", ctx.latency.percentilesText());
         // Redis's defaults; the pubsub class is enforced (OutputLimit), a normal client is not bounded
@@ -570,14 +578,15 @@ final class AdminCommands {
      * slowlog-log-slower-than to catch a slow command, then puts it back); the rest is refused, as
      * the server takes its settings at start only. maxmemory and maxmemory-policy are set under
      * every policy but allkeys-lru, whose bound the map files keep; setting those two to what they
-     * are is an OK (a client may set its cache's policy on connect), and so is latency-monitor-threshold 0
-     * (monitoring stays off); another value is refused with why: allkeys-lru's bound is kept in
+     * are is an OK (a client may set its cache's policy on connect); another value is refused with why: allkeys-lru's bound is kept in
      * the map files. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
      * the settings that only pick Redis's in-memory encodings are kept for CONFIG GET ({@link EncodingConfig});
      * busy-reply-threshold (lua-time-limit) is when a running script makes others BUSY;
-     * latency-tracking and its info percentiles are {@link LatencyTracking}'s; lfu-log-factor and
+     * latency-tracking and its info percentiles are {@link LatencyTracking}'s, latency-monitor-threshold
+     * {@link LatencyMonitor}'s; min-replicas-to-write, min-replicas-max-lag and replica-serve-stale-data
+     * {@link ReplicationGuards}'; tracking-table-max-keys {@link Tracking}'s; lfu-log-factor and
      * lfu-decay-time tune the {@link AccessClock}'s use counts; protected-mode is {@link ProtectedMode}'s; timeout is
      * the idle seconds the {@link EventLoop}s close a connection after, shutdown-timeout how long a
      * stopping master waits for its replicas; requirepass replaces the default user's
@@ -638,6 +647,8 @@ final class AdminCommands {
         long shutdownTimeout = -1;
         Map<String, Long> encodings = new LinkedHashMap<>();
         long busyMillis = -1;
+        // settings applied only once every parameter is known good, as Redis sets all or none
+        List<Runnable> apply = new ArrayList<>();
         Map<String, String> current = configValues();
         for (int i = 2; i + 1 < a.length; i += 2) {
             String name = Args.lower(a[i]);
@@ -712,6 +723,35 @@ final class AdminCommands {
                 busyMillis = v.getAsLong();
                 continue;
             }
+            if (name.equals("min-replicas-to-write") || name.equals("min-slaves-to-write")
+                    || name.equals("min-replicas-max-lag") || name.equals("min-slaves-max-lag")) {
+                OptionalLong v = integer(name, a[i + 1], 0, Integer.MAX_VALUE, r);
+                if (v.isEmpty()) {
+                    return;
+                }
+                int n = (int) v.getAsLong();
+                apply.add(name.endsWith("to-write") ? () -> ctx.guards.minReplicas = n : () -> ctx.guards.maxLagSeconds = n);
+                continue;
+            }
+            if (name.equals("tracking-table-max-keys")) {
+                OptionalLong v = integer(name, a[i + 1], 0, Long.MAX_VALUE, r);
+                if (v.isEmpty()) {
+                    return;
+                }
+                int n = (int) Math.min(v.getAsLong(), Integer.MAX_VALUE); // a table of 2^31 keys is no bound either
+                apply.add(() -> ctx.tracking.maxKeys(n));
+                continue;
+            }
+            if (name.equals("replica-serve-stale-data") || name.equals("slave-serve-stale-data")) {
+                if (!value.equalsIgnoreCase("yes") && !value.equalsIgnoreCase("no")) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - argument must be"
+                            + " 'yes' or 'no'");
+                    return;
+                }
+                boolean yes = value.equalsIgnoreCase("yes");
+                apply.add(() -> ctx.guards.serveStale = yes);
+                continue;
+            }
             if (name.equals("lfu-log-factor") || name.equals("lfu-decay-time")) {
                 OptionalLong v = integer(name, a[i + 1], 0, Integer.MAX_VALUE, r);
                 if (v.isEmpty()) {
@@ -778,11 +818,12 @@ final class AdminCommands {
                 continue;
             }
             if (name.equals("latency-monitor-threshold")) {
-                if (!value.equals("0")) {
-                    r.error("ERR CONFIG SET latency-monitor-threshold is not supported by this server: it samples no"
-                            + " latency events (SLOWLOG logs slow commands)");
+                OptionalLong v = integer(name, a[i + 1], 0, Long.MAX_VALUE, r);
+                if (v.isEmpty()) {
                     return;
                 }
+                long millis = v.getAsLong();
+                apply.add(() -> ctx.latencyMonitor.threshold(millis));
                 continue;
             }
             if (name.equals("notify-keyspace-events")) {
@@ -856,6 +897,7 @@ final class AdminCommands {
                 }
             });
             encodings.forEach(ctx.encodings::set);
+            apply.forEach(Runnable::run);
             if (busyMillis >= 0) {
                 ctx.busyReplyMillis = busyMillis;
             }
@@ -1069,7 +1111,10 @@ final class AdminCommands {
                     .append("\r\nmaxmemory:").append(ctx.dbs.maxMemory())
                     .append("\r\nmaxmemory_human:");
             InfoNumbers.human(sb, ctx.dbs.maxMemory())
-                    .append("\r\nmaxmemory_policy:").append(ctx.dbs.policy()).append("\r\n");
+                    .append("\r\nmaxmemory_policy:").append(ctx.dbs.policy())
+                    // nothing of used_memory is left out of what maxmemory bounds, and nothing is freed in
+                    // the background (the map reclaims space as it goes), so nothing waits to be
+                    .append("\r\nmem_not_counted_for_evict:0\r\nlazyfree_pending_objects:0\r\n");
         }
         if (all || wanted.contains("persistence")) {
             separate(sb);
@@ -1080,7 +1125,7 @@ final class AdminCommands {
             sb.append("# Persistence\r\nloading:0\r\nasync_loading:0\r\ncurrent_cow_peak:0\r\ncurrent_cow_size:0")
                     .append("\r\ncurrent_cow_size_age:0\r\ncurrent_fork_perc:0.00\r\ncurrent_save_keys_processed:0")
                     .append("\r\ncurrent_save_keys_total:0\r\nrdb_changes_since_last_save:")
-                    .append(Math.max(0, table.writesRun() - ctx.writesAtSave))
+                    .append(Math.max(0, table.changesRun() - ctx.writesAtSave))
                     .append("\r\nrdb_bgsave_in_progress:0\r\nrdb_last_save_time:").append(ctx.lastSaveSeconds)
                     .append("\r\nrdb_last_bgsave_status:").append(ctx.lastSaveOk ? "ok" : "err")
                     .append("\r\nrdb_last_bgsave_time_sec:").append(ctx.lastSaveTookSeconds)

@@ -86,6 +86,8 @@ final class BitCommands {
                 int was = big.setBit(offset, on.getAsLong() == 1);
                 if (grows || was != on.getAsLong()) {
                     ctx.events.fire(KeyspaceEvents.STRING, "setbit", store, a[1]);
+                } else {
+                    ctx.unchangedWrites.increment();
                 }
                 r.integer(was);
                 return;
@@ -97,6 +99,8 @@ final class BitCommands {
             BigString.set(store, a[1], out, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
             if (e == null || out.length != v.length || was != on.getAsLong()) { // Redis's event: a change
                 ctx.events.fire(KeyspaceEvents.STRING, "setbit", store, a[1]);
+            } else {
+                ctx.unchangedWrites.increment();
             }
             r.integer(was);
         } finally {

@@ -66,8 +66,19 @@ final class BitField {
         try {
             KeyValueStore.Entry e = StringCommands.rawString(store, a[1]);
             boolean wrote;
+            boolean changed;
             if (e != null && e.chunked()) {
-                wrote = applyToChunks(BigString.of(store, a[1], e), ops, highest, r);
+                BigString big = BigString.of(store, a[1], e);
+                long length = big.length();
+                long lo = Long.MAX_VALUE;
+                for (Op op : ops) {
+                    lo = Math.min(lo, op.offset >>> 3);
+                }
+                // the bytes the operations reach, as far as the string went: applyToChunks reads as much
+                int reach = (int) Math.max(0, Math.min(length, (highest >>> 3) + 1) - lo);
+                byte[] before = reach == 0 ? new byte[0] : big.read(lo, reach);
+                wrote = applyToChunks(big, ops, highest, r);
+                changed = big.length() != length || reach > 0 && !Arrays.equals(before, big.read(lo, reach));
             } else {
                 byte[] old = e == null ? new byte[0] : e.value();
                 byte[] v = Arrays.copyOf(old, (int) Math.max(old.length, (highest >>> 3) + 1));
@@ -75,6 +86,10 @@ final class BitField {
                 if (wrote || e == null || v.length != old.length) {
                     BigString.set(store, a[1], v, e == null ? StoredValue.NO_EXPIRY : e.expireAtMillis());
                 }
+                changed = e == null || !Arrays.equals(old, v);
+            }
+            if (!changed) {
+                ctx.unchangedWrites.increment(); // as Redis, a write of bits as they were is no change
             }
             if (wrote) { // as Redis: a string only grown (every write failed) publishes nothing
                 ctx.events.fire(KeyspaceEvents.STRING, "setbit", store, a[1]);

@@ -111,6 +111,12 @@ final class Client {
     long[] fastLatency;
     /** The bytes of the connection's input buffer, for CLIENT LIST on other threads (its {@code qbuf-free}). */
     volatile int inputCapacity;
+    /**
+     * CLIENT LIST's {@code qbuf}: the bytes of the request running and those read after it, as
+     * Redis's query buffer holds them while a command runs; between requests, those not run yet.
+     * Written by its loop on every request, so plain: another loop's CLIENT LIST may see it late.
+     */
+    int queryBytes;
     /** The error replies commands have been charged with (INFO commandstats' failed calls; see {@link CommandTable}). */
     long errorsAccounted;
     /** The command running (or blocked), for replication's rewrite of a blocked one when it is served. */

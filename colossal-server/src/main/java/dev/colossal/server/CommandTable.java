@@ -150,9 +150,9 @@ final class CommandTable {
      */
     void execute(Client c, RequestParser p, MemorySegment buf, KeyViews keys) {
         // A subscriber (c.pubsub) goes the general way: in RESP2 it may not run GET or SET at all; nor may
-        // a monitor; a tracking client's GET must be remembered
+        // a monitor; a tracking client's GET must be remembered; nor while a replication setting may refuse them
         if (p.inBuffer() && c.authenticated && c.unrestricted() && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
-                && c.tracking == null) {
+                && c.tracking == null && ctx.guards.idle()) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') && !ctx.replica.loading ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') && !ctx.dbs.memoryFull()
                             && !ctx.replica.following() && !c.unordered && !ctx.replicas.active() ? setSpec : null;
@@ -175,7 +175,7 @@ final class CommandTable {
                         } finally {
                             c.unordered = false;
                         }
-                        ctx.waits.serveReady(); // a blocked XREADGROUP whose stream this SET replaced ends now
+                        ctx.waits.serveReady(true); // a blocked XREADGROUP whose stream this SET replaced ends now
                     }
                 } catch (RuntimeException e) {
                     failed(c, e);
@@ -187,6 +187,9 @@ final class CommandTable {
                 long end = System.nanoTime();
                 long took = end - c.clockNanos;
                 c.clockNanos = end;
+                if (ctx.latencyMonitor.over(took)) {
+                    ctx.latencyMonitor.observe(fast == getSpec ? "fast-command" : "command", took, ctx.now());
+                }
                 if (fast == getSpec) {
                     c.getCalls++;
                     c.getNanos += took;
@@ -206,6 +209,9 @@ final class CommandTable {
                 if (ctx.slowLog.slow(took)) {
                     // Copied out only now: a GET or SET leaves its request's bytes as they were.
                     ctx.slowLog.observe(c, p.args(buf), took, ctx.now());
+                }
+                if (fast == setSpec) {
+                    ctx.waits.logServed();
                 }
                 if (ctx.monitors.active()) {
                     ctx.monitors.feed(c, p.args(buf));
@@ -273,10 +279,17 @@ final class CommandTable {
             r.error(OomRefusal.ERROR);
             return;
         }
+        boolean guarded = !c.inExec && !(c.scriptCaller != null ? c.scriptCaller : c).fromMaster;
+        if (guarded && guardRefused(c, spec, stats, ctx.guards.noReplicas(ctx, spec, args, queuedIfExec(c, spec), this))) {
+            return;
+        }
         if (ctx.replica.following() && !c.inExec && ReplicaCommands.readOnlyRefused(c, spec, args, this)) {
             c.queueRefused |= c.queued != null;
             stats.rejected.increment();
             r.error(ReplicaCommands.READONLY);
+            return;
+        }
+        if (guarded && guardRefused(c, spec, stats, ctx.guards.masterDown(ctx, spec, args, queuedIfExec(c, spec), this))) {
             return;
         }
         if (ctx.replica.loading && !c.fromMaster && !ReplicaCommands.runsWhileLoading(name == LastCommand.NONE
@@ -357,7 +370,11 @@ final class CommandTable {
         }
         if ((c.readsTracked || c.scriptCaller != null) && spec.flags().contains("readonly")) {
             if (c.scriptCaller == null) {
-                spec.forEachKey(args, k -> ctx.tracking.read(c, k));
+                // EVAL_RO and FCALL_RO are flagged readonly, but as in Redis their keys are
+                // remembered only if the script reads (below), not for running it
+                if (!ScriptCommands.runsScript(args[0])) {
+                    spec.forEachKey(args, k -> ctx.tracking.read(c, k));
+                }
             } else if (c.scriptCaller.readsTracked && c.scriptKeys != null) {
                 // as Redis: a script's read remembers the keys the script declared, for its caller
                 // (whose id the script's client has), as the EVAL's mode and CLIENT CACHING decide
@@ -379,7 +396,7 @@ final class CommandTable {
         c.lastCommand = name;
         if (!c.inExec && !c.denyBlocking) {
             // clients blocked on keys this command (or the transaction or script it ran) wrote
-            ctx.waits.serveReady();
+            ctx.waits.serveReady(true);
         }
     }
 
@@ -396,6 +413,9 @@ final class CommandTable {
         if (ctx.latency.on) {
             stats.latency.record(took);
         }
+        if (ctx.latencyMonitor.over(took)) {
+            ctx.latencyMonitor.observe(spec.flags().contains("fast") ? "fast-command" : "command", took, ctx.now());
+        }
         // A command failed if it answered an error of its own: the errors of the commands EXEC
         // ran (each accounted for by its own call of this method) are theirs, not EXEC's.
         long all = r.errorsEver - errors;
@@ -404,9 +424,37 @@ final class CommandTable {
         }
         c.errorsAccounted = accounted + all;
         // EXEC is not logged, as in Redis: each command it runs comes through here and is logged on its own.
-        if (spec != execSpec && ctx.slowLog.slow(took)) {
+        // A command that blocked is logged when it is served (KeyWaits), as Redis logs it when it unblocks.
+        if (spec != execSpec && c.blockedBy == null && ctx.slowLog.slow(took)) {
             ctx.slowLog.observe(c, args, took, ctx.now());
         }
+        ctx.waits.logServed();
+    }
+
+    /**
+     * The replication settings' refusals ({@link ReplicationGuards}): as Redis, EXEC refused ends the
+     * transaction with EXECABORT and the reason, a command refused while queuing dooms its EXEC.
+     */
+    private boolean guardRefused(Client c, CommandSpec spec, CommandStats stats, String refusal) {
+        if (refusal == null) {
+            return false;
+        }
+        stats.rejected.increment();
+        if (spec == execSpec && c.queued != null) {
+            c.queued = null;
+            c.queueRefused = false;
+            Transactions.unwatch(c);
+            c.reply.error("EXECABORT Transaction discarded because of: " + refusal);
+        } else {
+            c.queueRefused |= c.queued != null;
+            c.reply.error(refusal);
+        }
+        return true;
+    }
+
+    /** @return the commands an EXEC would run, or null if {@code spec} is no EXEC (or there is no MULTI) */
+    private List<byte[][]> queuedIfExec(Client c, CommandSpec spec) {
+        return spec == execSpec ? c.queued : null;
     }
 
     /** Redis's ACL check, for a user not allowed everything: refuses (and logs) what the user may not run. */
@@ -541,6 +589,11 @@ final class CommandTable {
      * when a command is added.
      */
     private volatile CommandSpec[] writeCommands;
+
+    /** @return {@link #writesRun} less the writes that changed nothing ({@link ServerContext#unchangedWrites}) */
+    long changesRun() {
+        return writesRun() - ctx.unchangedWrites.sum();
+    }
 
     /** {@link #writesRun} at the last CONFIG RESETSTAT, which zeroes the counts it sums. */
     private volatile long writesBeforeReset;

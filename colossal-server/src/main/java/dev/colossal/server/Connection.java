@@ -219,6 +219,7 @@ final class Connection {
             }
             int request = inStart;
             inStart = parser.next;
+            client.queryBytes = inEnd - request;
             if (parser.argc > 0) {
                 if (!ctx.pause.isOn()) {
                     run(out);
@@ -240,6 +241,7 @@ final class Connection {
             }
         }
         table.publish(client);
+        client.queryBytes = inEnd - inStart;
         if (inStart == inEnd) {
             inStart = 0;
             inEnd = 0;

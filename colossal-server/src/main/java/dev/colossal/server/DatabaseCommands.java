@@ -92,9 +92,9 @@ final class DatabaseCommands {
             ctx.db(c).clear();
         }
         ctx.waits.changedAll(all ? -1 : c.db); // a blocked XREADGROUP's stream went
-        if (ctx.tracking.active()) {
-            ctx.tracking.flushed(); // every database's keys, as Redis tells it
-        }
+        // every database's keys, as Redis tells it; with no client tracking now the table may still
+        // hold keys read before, which no write forgot since (none is watched then): they go too
+        ctx.tracking.flushed();
         r.ok();
     }
 

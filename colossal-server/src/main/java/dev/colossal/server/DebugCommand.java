@@ -213,7 +213,7 @@ final class DebugCommand {
                 return;
             }
         }
-        ctx.save(table.writesRun());
+        ctx.save(table.changesRun());
         r.ok();
     }
 

@@ -173,6 +173,7 @@ final class ExpirySweeper implements AutoCloseable {
             dirty = false;
             earliest.set(NONE);
             long cost = -cpuNanos();
+            long wallStart = System.nanoTime();
             boolean whole;
             try {
                 whole = sweepAll(now);
@@ -180,6 +181,7 @@ final class ExpirySweeper implements AutoCloseable {
                 ctx.fail("colossal-expiry", e); // thrown out, it would end the sweeps silently
                 return;
             }
+            ctx.latencyMonitor.observe("expire-cycle", System.nanoTime() - wallStart, ctx.now());
             cost += cpuNanos();
             cpuTotal += cost;
             lastEnd = System.nanoTime();

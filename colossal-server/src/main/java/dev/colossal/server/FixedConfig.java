@@ -70,13 +70,11 @@ final class FixedConfig {
         fixed("dynamic-hz", "no", "expiry sweeps space themselves by their own cost, not by the clients connected");
         fixed("maxmemory-samples", Integer.toString(SampledEviction.SAMPLES), "sampled eviction compares this many keys");
         fixed("maxmemory-clients", "0", "no client is evicted to make room");
-        fixed("tracking-table-max-keys", Integer.toString(Tracking.MAX_KEYS), "client tracking remembers at most this many keys");
         fixed("hll-sparse-max-bytes", Integer.toString(HyperLogLog.SPARSE_MAX_BYTES),
                 "a HyperLogLog turns dense past this many bytes");
         String replication = "replicas are fed from memory at once, and a write waits for no replica";
         for (String[] p : new String[][] {{"repl-diskless-sync", "yes"}, {"repl-diskless-sync-delay", "0"},
-            {"repl-diskless-sync-max-replicas", "0"}, {"min-replicas-to-write", "0"}, {"min-slaves-to-write", "0"},
-            {"min-replicas-max-lag", "10"}, {"min-slaves-max-lag", "10"}}) {
+            {"repl-diskless-sync-max-replicas", "0"}}) {
             VALUES.put(p[0], new Fixed(p[1], replication));
         }
         fixed("repl-timeout", Integer.toString(MasterLink.TIMEOUT_MILLIS / 1000), "a replica drops a master silent this long");

@@ -30,6 +30,8 @@ final class FunctionRegistration {
 
     private final ScriptHook hook;
     private final List<Registered> registered = new ArrayList<>();
+    /** The load is over: a function that kept {@code redis} from it calls register_function in vain. */
+    private boolean closed;
 
     FunctionRegistration(ScriptHook hook) {
         this.hook = hook;
@@ -37,6 +39,11 @@ final class FunctionRegistration {
 
     List<Registered> registered() {
         return registered;
+    }
+
+    /** Ends the load: register_function is refused from now on, as in Redis outside FUNCTION LOAD. */
+    void close() {
+        closed = true;
     }
 
     /** @return the read-only {@code redis} table of a loading library */
@@ -81,6 +88,9 @@ final class FunctionRegistration {
     }
 
     private void register(Varargs a) {
+        if (closed) {
+            throw fail("redis.register_function can only be called on FUNCTION LOAD command");
+        }
         String name = null;
         LuaFunction callback = null;
         String description = null;

@@ -104,6 +104,12 @@ final class KeyWaits implements AutoCloseable {
     private final ScheduledThreadPoolExecutor timers;
     /** Told of each waiter served, whose command then goes to replicas; set once by the server. */
     volatile Replicas replicas;
+    /** Logs a served blocked command that was slow; set once by the server. */
+    volatile SlowLog slowLog;
+    /** The slow log entries of commands served on this thread, held until the command serving them is logged. */
+    private final ThreadLocal<List<Runnable>> slowLogDeferred = new ThreadLocal<>();
+    /** Holds a served waiter's own invalidations until its reply; set once by the server. */
+    volatile Tracking tracking;
 
     KeyWaits() {
         timers = new ScheduledThreadPoolExecutor(1, r -> {
@@ -169,8 +175,20 @@ final class KeyWaits implements AutoCloseable {
 
     /** Serves the waiters of the keys the command just over on this thread wrote or changed. */
     void serveReady() {
+        serveReady(false);
+    }
+
+    /**
+     * {@link #serveReady()}, for a command that is logged after this: if {@code logAfter}, the
+     * slow log entries of the commands served wait for {@link #logServed}, which the command calls
+     * once it is logged itself, since Redis logs a served command after the one that served it.
+     */
+    void serveReady(boolean logAfter) {
         if (blocked == 0) {
             return;
+        }
+        if (logAfter && slowLogDeferred.get() == null) {
+            slowLogDeferred.set(new ArrayList<>());
         }
         List<DbKey> keys = pending.get();
         // Serving may write (BLMOVE's push) and so add keys: the list grows while it is walked.
@@ -277,11 +295,19 @@ final class KeyWaits implements AutoCloseable {
             synchronized (w) {
                 if (!w.done) {
                     byte[] reply;
+                    Tracking t = tracking;
+                    if (t != null && t.active()) {
+                        t.serving(w.client);
+                    }
+                    long start = System.nanoTime();
                     try {
                         reply = attempt.run(k.key);
                     } catch (RuntimeException e) {
                         // WRONGTYPE at BLMOVE's destination, a damaged file: the waiter's error, not the pusher's
                         reply = Errors.bytes("-" + Errors.of(e).replace('\r', ' ').replace('\n', ' ') + "\r\n");
+                    }
+                    if (t != null) {
+                        reply = t.served(reply);
                     }
                     if (reply == null) {
                         if (w.takes && !goneOnly) {
@@ -290,6 +316,7 @@ final class KeyWaits implements AutoCloseable {
                         continue;
                     }
                     w.done = true;
+                    logIfSlow(w.client, System.nanoTime() - start);
                     Replicas r = replicas;
                     if (r != null) {
                         r.served(w.client, w.db, reply);
@@ -297,6 +324,33 @@ final class KeyWaits implements AutoCloseable {
                     leave(w, reply);
                 }
             }
+        }
+    }
+
+    /**
+     * A blocked command served now is logged now, as Redis logs it when it unblocks, with the time
+     * its serving took (not the time it waited): its first try, when it blocked, was not logged.
+     */
+    private void logIfSlow(Client c, long nanos) {
+        SlowLog log = slowLog;
+        byte[][] args = c.args;
+        if (log != null && args != null && log.slow(nanos)) {
+            long now = System.currentTimeMillis();
+            List<Runnable> deferred = slowLogDeferred.get();
+            if (deferred != null) {
+                deferred.add(() -> log.observe(c, args, nanos, now));
+            } else {
+                log.observe(c, args, nanos, now);
+            }
+        }
+    }
+
+    /** Logs what {@link #serveReady(boolean)} held back on this thread, if anything. */
+    void logServed() {
+        List<Runnable> deferred = slowLogDeferred.get();
+        if (deferred != null) {
+            slowLogDeferred.remove();
+            deferred.forEach(Runnable::run);
         }
     }
 

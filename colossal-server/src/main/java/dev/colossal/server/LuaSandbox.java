@@ -140,8 +140,27 @@ final class LuaSandbox {
             }
         });
         meta.rawset(LuaValue.NEWINDEX, new Refuse());
-        meta.rawset(LuaValue.METATABLE, LuaValue.FALSE);
+        // getmetatable(_G) gives the metatable as Redis's does, read-only: a script that changes it
+        // is refused as for any read-only table, not by Lua's own protected-metatable text
+        LuaTable metaView = new LuaTable();
+        LuaTable metaViewMeta = new LuaTable();
+        metaViewMeta.rawset(LuaValue.INDEX, meta);
+        metaViewMeta.rawset(LuaValue.NEWINDEX, new Refuse());
+        metaViewMeta.rawset(LuaValue.METATABLE, LuaValue.FALSE);
+        metaView.setmetatable(metaViewMeta);
+        readOnly.add(metaView);
+        meta.rawset(LuaValue.METATABLE, metaView);
         env.setmetatable(meta);
+        LuaValue setmetatable = globals.rawget("setmetatable");
+        globals.rawset("setmetatable", new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue table, LuaValue metatable) {
+                if (readOnly.contains(table)) {
+                    throw new LuaError(LuaValue.valueOf(READONLY)); // no position: Redis's refusal comes from C
+                }
+                return setmetatable.call(table, metatable);
+            }
+        });
     }
 
     /**
@@ -257,6 +276,7 @@ final class LuaSandbox {
             for (LuaValue k : env.keys()) {
                 env.rawset(k, LuaValue.NIL);
             }
+            registration.close(); // a function that kept the table may not register later
         }
         return registration.registered();
     }

@@ -22,7 +22,7 @@ final class MonitoringCommands {
             + " option in the configuration file, and then restart the server.";
     /**
      * LATENCY DOCTOR with latency monitoring off, Redis's default ({@code latency-monitor-threshold
-     * 0}) and the only mode here: no latency events are sampled, so every LATENCY reply is empty.
+     * 0}), and no samples left from when it was on.
      */
     private static final String LATENCY_DISABLED = "I'm sorry, Dave, I can't do that. Latency monitoring is disabled"
             + " in this Redis instance. You may use \"CONFIG SET latency-monitor-threshold <milliseconds>.\" in order"
@@ -55,6 +55,8 @@ final class MonitoringCommands {
     /** ROLE asks it whether this server follows a master. */
     private final ReplicaState replica;
     private final Replicas replicas;
+    /** LATENCY LATEST, HISTORY, RESET, GRAPH and DOCTOR show its samples. */
+    private final LatencyMonitor latencyMonitor;
     /** The commands' counts LATENCY HISTOGRAM shows: the table this registers with. */
     private CommandTable table;
 
@@ -62,6 +64,7 @@ final class MonitoringCommands {
         this.slowLog = ctx.slowLog;
         this.replica = ctx.replica;
         this.replicas = ctx.replicas;
+        this.latencyMonitor = ctx.latencyMonitor;
     }
 
     void register(CommandTable t) {
@@ -146,20 +149,45 @@ final class MonitoringCommands {
     private void latency(Client c, byte[][] a, Reply r) {
         byte[] sub = a[1];
         if (Args.is(sub, "RESET")) {
-            r.integer(0); // event classes reset: there are none
+            java.util.List<String> names = new java.util.ArrayList<>();
+            for (int i = 2; i < a.length; i++) {
+                names.add(Errors.text(a[i]));
+            }
+            r.integer(names.isEmpty() ? latencyMonitor.reset() : latencyMonitor.reset(names));
         } else if ((Args.is(sub, "GRAPH") || Args.is(sub, "HISTORY")) && a.length != 3) {
             r.error(Errors.arity("latency|" + Args.lower(sub)));
         } else if (Args.is(sub, "GRAPH")) {
-            r.error("ERR No samples available for event '" + Errors.text(a[2]) + "'");
+            String event = Errors.text(a[2]);
+            List<LatencyMonitor.Sample> h = latencyMonitor.history(event);
+            if (h.isEmpty()) {
+                r.error("ERR No samples available for event '" + event + "'");
+            } else {
+                r.verbatim(LatencyReport.graph(event, h, latencyMonitor.max(event), System.currentTimeMillis()));
+            }
         } else if (Args.is(sub, "HISTORY")) {
-            r.array(0);
+            List<LatencyMonitor.Sample> h = latencyMonitor.history(Errors.text(a[2]));
+            r.array(h.size());
+            for (LatencyMonitor.Sample s : h) {
+                r.array(2);
+                r.integer(s.second());
+                r.integer(s.millis());
+            }
         } else if (Args.is(sub, "HISTOGRAM")) {
             histogram(a, r);
         } else if (fixedArity(sub, a, r, "latency", "LATEST", "DOCTOR", "HELP")) {
             if (Args.is(sub, "LATEST")) {
-                r.array(0);
+                List<Object[]> rows = latencyMonitor.latest();
+                r.array(rows.size());
+                for (Object[] row : rows) {
+                    r.array(4);
+                    r.bulk((String) row[0]);
+                    r.integer((Long) row[1]);
+                    r.integer((Long) row[2]);
+                    r.integer((Long) row[3]);
+                }
             } else if (Args.is(sub, "DOCTOR")) {
-                r.verbatim(LATENCY_DISABLED);
+                r.verbatim(latencyMonitor.threshold() == 0 && latencyMonitor.names().isEmpty() ? LATENCY_DISABLED
+                        : LatencyReport.doctor(latencyMonitor, System.currentTimeMillis()));
             } else {
                 help(LATENCY_HELP, r);
             }

@@ -712,6 +712,18 @@ final class Replicas {
         return n;
     }
 
+    /** @return the replicas whose last ACK came at most {@code maxLagSeconds} ago, in whole seconds as Redis counts the lag */
+    int good(int maxLagSeconds) {
+        long at = ctx.now();
+        int n = 0;
+        for (Replica x : replicas) {
+            if ((at - x.ackMillis) / 1000 <= maxLagSeconds) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /**
      * WAIT numreplicas timeout: at once if enough replicas have the client's last write, else
      * blocks it until they do (asking them with REPLCONF GETACK) or the timeout passes.

@@ -169,7 +169,8 @@ final class ScriptCalls {
 
     /**
      * Commands Redis refuses in scripts: transactions, connection state, scripting itself, SHUTDOWN,
-     * CLIENT, CONFIG, LATENCY, SCRIPT and MODULE but for their HELP. A container's subcommand Redis
+     * CLIENT, CONFIG, LATENCY, SCRIPT and MODULE but for their HELP, and the subcommands of other
+     * containers Redis flags {@code noscript} (CLUSTER RESET, FAILOVER, ...). A container's subcommand Redis
      * does not know is an unknown command there, as Redis looks subcommands up before anything else.
      *
      * @return the refusal, or null if the command may run
@@ -181,6 +182,9 @@ final class ScriptCalls {
         if (NOSCRIPT_CONTAINERS.contains(spec.name())) {
             return Args.is(args[1], "HELP") ? null : "ERR This Redis command is not allowed from script";
         }
-        return spec.flags().contains("noscript") ? "ERR This Redis command is not allowed from script" : null;
+        // a subcommand Redis flags noscript in another container (CLUSTER RESET, ...)
+        CommandFacts.Entry sub = args.length > 1 ? CommandFacts.REDIS.get(spec.name() + "|" + Args.lower(args[1])) : null;
+        return spec.flags().contains("noscript") || sub != null && sub.has("noscript")
+                ? "ERR This Redis command is not allowed from script" : null;
     }
 }

@@ -251,6 +251,10 @@ final class ScriptCommands {
         }
     }
 
+    /** LuaJ's wording of a call of something that is no function: its type alone. */
+    private static final java.util.regex.Pattern CALLED_TYPE =
+            java.util.regex.Pattern.compile("attempt to call (nil|boolean|number|string|table|userdata|thread)(?=$|\\s)");
+
     /**
      * The error reply of a failed script before Redis's {@code script: ...} suffix: a command's
      * error as it is, an {@code {err=...}} table's text as it is, anything else after {@code ERR}
@@ -272,6 +276,9 @@ final class ScriptCommands {
             int space = s.indexOf(' ');
             s = s.substring(1, space) + ": " + s.substring(space + 1).strip();
         }
+        // LuaJ names only the type of what was called ("attempt to call nil"); Lua 5.1, with no
+        // variable to name, says "attempt to call a nil value", which clients and tests match
+        s = CALLED_TYPE.matcher(s).replaceFirst("attempt to call a $1 value");
         return "ERR " + s;
     }
 

@@ -23,6 +23,8 @@ final class ServerContext {
     /** Commands that took long, for SLOWLOG; CONFIG SET changes its bounds. */
     final SlowLog slowLog = new SlowLog();
     final LatencyTracking latency = new LatencyTracking();
+    /** latency-monitor-threshold and the LATENCY samples of the events that passed it. */
+    final LatencyMonitor latencyMonitor = new LatencyMonitor();
     /** Who listens to which channel; PUBLISH's fan-out. */
     final PubSub pubsub = new PubSub();
     final Monitors monitors = new Monitors();
@@ -97,6 +99,8 @@ final class ServerContext {
     final ClientPause pause;
     /** SHUTDOWN, SHUTDOWN ABORT and the process's exit: the stop under way. */
     final StopRequests stops;
+    /** min-replicas-to-write, min-replicas-max-lag and replica-serve-stale-data, and the refusals they make. */
+    final ReplicationGuards guards = new ReplicationGuards();
     /** Whether this server follows a master (REPLICAOF), and its link's state. */
     final ReplicaState replica = new ReplicaState();
 
@@ -112,6 +116,8 @@ final class ServerContext {
         this.replicas = new Replicas(this);
         this.events = new KeyspaceEvents(pubsub, dbs, tracking, replicas, waits, watches);
         waits.replicas = replicas;
+        waits.tracking = tracking;
+        waits.slowLog = slowLog;
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
         this.clock = clock;
@@ -138,7 +144,12 @@ final class ServerContext {
     /** Whether the last of them did (Redis's rdb_last_bgsave_status), and its seconds, -1 before the first. */
     volatile boolean lastSaveOk = true;
     volatile long lastSaveTookSeconds = -1;
-    /** {@link CommandTable#writesRun} when the last save began: rdb_changes_since_last_save counts from it. */
+    /**
+     * Writes that ran and changed nothing, which Redis does not count as changes: a SETBIT or
+     * BITFIELD SET of bits as they were. {@link CommandTable#changesRun} leaves them out.
+     */
+    final java.util.concurrent.atomic.LongAdder unchangedWrites = new java.util.concurrent.atomic.LongAdder();
+    /** {@link CommandTable#changesRun} when the last save began: rdb_changes_since_last_save counts from it. */
     volatile long writesAtSave;
 
     /**

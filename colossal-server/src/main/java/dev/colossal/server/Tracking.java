@@ -44,6 +44,7 @@ final class Tracking {
     private static final byte[] CHANNEL = "$20\r\n__redis__:invalidate\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL2 = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PUSH2 = ">2\r\n".getBytes(StandardCharsets.US_ASCII);
 
     /** What the command running on a thread changed for BCAST clients, sent when it ends. */
     private static final class Batch {
@@ -54,11 +55,28 @@ final class Tracking {
 
     private static final ThreadLocal<Batch> RUNNING = new ThreadLocal<>();
 
+    /**
+     * A blocked client's command being run on this thread for it (BLMOVE served by another client's
+     * push), and the invalidations of its own keys that command caused: Redis sends those after the
+     * command's reply, as it does for any command, so they wait here and go out appended to it.
+     */
+    private static final class Serving {
+        final Client client;
+        final ByteArrayOutputStream pushes = new ByteArrayOutputStream();
+
+        Serving(Client client) {
+            this.client = client;
+        }
+    }
+
+    private static final ThreadLocal<Serving> SERVING = new ThreadLocal<>();
+
     /** Redis's tracking-table-max-keys default: past it, remembered keys are dropped, their readers told. */
     static final int MAX_KEYS = 1_000_000;
 
     private final Map<Long, Client> clients;
-    private final int maxKeys;
+    /** tracking-table-max-keys: the most keys remembered at once, 0 for no bound (as in Redis). */
+    private volatile int maxKeys;
     /** Key (as an ISO-8859-1 string, byte for byte) to the ids of the clients that read it since it last changed. */
     private final ConcurrentHashMap<String, Set<Long>> readers = new ConcurrentHashMap<>();
     private final CopyOnWriteArrayList<Client> broadcasting = new CopyOnWriteArrayList<>();
@@ -74,6 +92,19 @@ final class Tracking {
     Tracking(Map<Long, Client> clients, int maxKeys) {
         this.clients = clients;
         this.maxKeys = maxKeys;
+    }
+
+    /** @return tracking-table-max-keys */
+    int maxKeys() {
+        return maxKeys;
+    }
+
+    /** CONFIG SET tracking-table-max-keys: a lower bound drops keys at once, their readers told. */
+    void maxKeys(int n) {
+        maxKeys = n;
+        if (n > 0 && readers.size() > n) {
+            forgetSome();
+        }
     }
 
     /** @return whether any client tracks */
@@ -122,6 +153,7 @@ final class Tracking {
     void disable(Client c) {
         if (c.tracking != null) {
             c.tracking = null;
+            c.caching = 0; // CLIENT CACHING's yes or no goes with the mode it was for, as in Redis
             broadcasting.remove(c);
             active = tracking.decrementAndGet() > 0;
         }
@@ -152,10 +184,36 @@ final class Tracking {
         }
     }
 
+    /** Starts running a blocked command for {@code c} on this thread: see {@link #served}. */
+    void serving(Client c) {
+        SERVING.set(new Serving(c));
+    }
+
+    /**
+     * Ends what {@link #serving} started.
+     *
+     * @param reply the command's reply, or null if it did not run (its client still waits)
+     * @return the reply with the client's own invalidations after it; null for a null reply, the
+     *     invalidations then sent to the client as any other
+     */
+    byte[] served(byte[] reply) {
+        Serving s = SERVING.get();
+        SERVING.remove();
+        if (s == null || s.pushes.size() == 0) {
+            return reply;
+        }
+        if (reply == null) {
+            PubSubCommands.subscriber(s.client).mailbox.offer(new Mailbox.Frame(0, s.pushes.toByteArray(), new byte[0]));
+            return null;
+        }
+        return concat(reply, s.pushes.toByteArray());
+    }
+
     /** Remembers that {@code c}, tracking in default mode, read {@code key}. */
     void read(Client c, byte[] key) {
         readers.computeIfAbsent(new String(key, StandardCharsets.ISO_8859_1), k -> ConcurrentHashMap.newKeySet()).add(c.id);
-        if (readers.size() > maxKeys) {
+        int max = maxKeys;
+        if (max > 0 && readers.size() > max) {
             forgetSome();
         }
     }
@@ -167,7 +225,8 @@ final class Tracking {
      */
     private void forgetSome() {
         java.util.Iterator<String> it = readers.keySet().iterator();
-        while (readers.size() > maxKeys && it.hasNext()) {
+        int max = maxKeys;
+        while (max > 0 && readers.size() > max && it.hasNext()) {
             tellReaders(it.next().getBytes(StandardCharsets.ISO_8859_1), null);
         }
     }
@@ -248,6 +307,13 @@ final class Tracking {
         byte[] what = keys != null ? keys : resp3 ? NULL3 : NULL2;
         Mailbox.Frame f;
         if (resp3) {
+            Serving s = SERVING.get();
+            if (s != null && s.client == to) {
+                s.pushes.writeBytes(PUSH2);
+                s.pushes.writeBytes(INVALIDATE);
+                s.pushes.writeBytes(what);
+                return;
+            }
             f = new Mailbox.Frame(2, INVALIDATE, what);
         } else if (m.redirect() != 0 && to.pubsub) {
             f = new Mailbox.Frame(3, MESSAGE, concat(CHANNEL, what));

@@ -44,6 +44,18 @@ class ConnectionBuffersTest {
         }
     }
 
+    /** qbuf: the asking client's own request is in its query buffer while it runs, as in Redis (26 bytes here). */
+    @Test
+    void theAskingClientsQueryBufferHoldsItsRequest(@TempDir Path dir) throws Exception {
+        try (ColossalServer server = TestServers.colossal(dir.resolve("data"));
+             Wire asking = new Wire(server.port()); Wire idle = new Wire(server.port())) {
+            idle.call("CLIENT", "SETNAME", "bursty");
+            String info = asking.call("CLIENT", "INFO"); // *2 $6 CLIENT $4 INFO: 4 + 4 + 8 + 4 + 6 bytes
+            assertTrue(info.contains(" qbuf=26 "), info);
+            assertEquals(0, field(asking, "qbuf"), "an idle client's buffer holds nothing");
+        }
+    }
+
     /** @return the number {@code name=} in the CLIENT LIST line of the client named bursty */
     private static long field(Wire w, String name) throws Exception {
         String list = w.call("CLIENT", "LIST");

@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -135,6 +136,24 @@ class SlowLogTest {
             assertTrue(got.contains("*3\r\n$3\r\nSET\r\n$3\r\nkey\r\n$5\r\nvalue\r\n"), got);
             assertTrue(got.contains("\r\n$5\r\ntrial\r\n"), got);
             assertTrue(!got.contains("EXEC"), got);
+        }
+    }
+    /** A blocked command is logged when it is served, after the command that served it, as Redis logs it. */
+    @Test
+    void aBlockedCommandIsLoggedWhenServedNotWhenItBlocks() throws Exception {
+        try (ColossalServer server = TestServers.colossal(dir); Wire blocked = new Wire(server.port());
+             Wire pusher = new Wire(server.port())) {
+            pusher.call("CONFIG", "SET", "slowlog-log-slower-than", "0");
+            blocked.send(Wire.encode("BLPOP", "l", "0"));
+            TestServers.await(true, 5000, () -> server.context().waits.blocked() == 1);
+            pusher.call("SLOWLOG", "RESET");
+            assertFalse(pusher.call("SLOWLOG", "GET", "-1").contains("BLPOP"), "not logged when it blocked");
+            pusher.call("LPUSH", "l", "foo");
+            assertEquals("*2\r\n$1\r\nl\r\n$3\r\nfoo\r\n", blocked.reply());
+            String log = pusher.call("SLOWLOG", "GET", "3");
+            int blpop = log.indexOf("$5\r\nBLPOP\r\n");
+            int lpush = log.indexOf("$5\r\nLPUSH\r\n");
+            assertTrue(blpop > 0 && lpush > blpop, "newest first: the BLPOP served, then the LPUSH that served it: " + log);
         }
     }
 }

@@ -120,8 +120,66 @@ class TrackingTest {
             new Step(0, "CLIENT", "TRACKINGINFO"),
             new Step(0, "CLIENT", "TRACKING", "OFF"));
 
+    /**
+     * What Redis's own tracking tests (unit/tracking) found: EVAL_RO remembers its declared keys only
+     * if the script reads; CLIENT TRACKING OFF forgets CLIENT CACHING's answer; FLUSHALL empties the
+     * table even when no client tracks at that moment.
+     */
+    private static final List<Step> SUITE_FINDINGS = List.of(
+            new Step(0, "HELLO", "3"),
+            new Step(0, "CLIENT", "TRACKING", "ON"),
+            new Step(0, "EVAL_RO", "redis.call('ping')", "2", "e1", "e2"),
+            new Step(1, "MSET", "e2", "1", "e1", "1"),
+            new Step(0, "EVAL_RO", "return redis.call('get', KEYS[1])", "2", "e1", "e2"),
+            new Step(1, "MSET", "e2", "2", "e1", "2"),
+            new Step(0, "PING"),
+            new Step(0, "CLIENT", "TRACKING", "OFF"),
+            new Step(0, "CLIENT", "TRACKING", "ON", "OPTOUT"),
+            new Step(0, "CLIENT", "CACHING", "NO"),
+            new Step(0, "CLIENT", "TRACKING", "OFF"),
+            new Step(0, "CLIENT", "TRACKING", "ON", "OPTOUT"),
+            new Step(0, "CLIENT", "TRACKINGINFO"),
+            new Step(0, "CLIENT", "TRACKING", "OFF"),
+            new Step(0, "CLIENT", "TRACKING", "ON"),
+            new Step(0, "GET", "f1"),
+            new Step(0, "CLIENT", "TRACKING", "OFF"),
+            new Step(1, "FLUSHALL"),
+            new Step(0, "CLIENT", "TRACKING", "ON"),
+            new Step(1, "SET", "f1", "the table was flushed: nobody is told"),
+            new Step(0, "PING"),
+            new Step(0, "CLIENT", "TRACKING", "OFF"));
+
     @TempDir
     Path dir;
+
+    @Test
+    void whatRedisSOwnSuiteFoundIsAsRedisSends() throws Exception {
+        TestServers.onRedis(redisPort -> {
+            try (ColossalServer server = TestServers.colossal(dir);
+                 SideBySideConnections side = new SideBySideConnections(redisPort, server.port(), 2)) {
+                int[] invalidations = new int[1];
+                side.run(SUITE_FINDINGS, TrackingTest::masked, got -> invalidations[0] += count(got, "invalidate"));
+                assertEquals(2, invalidations[0], "the EVAL_RO that read: e2 then e1");
+            }
+        });
+    }
+
+    /** A BLMOVE served by another client's push: the invalidation of its own destination follows its reply. */
+    @Test
+    void aServedBlockedCommandsOwnInvalidationFollowsItsReply() throws Exception {
+        try (ColossalServer server = TestServers.colossal(dir); Wire blocked = new Wire(server.port());
+             Wire pusher = new Wire(server.port())) {
+            blocked.call("HELLO", "3");
+            blocked.call("CLIENT", "TRACKING", "ON");
+            pusher.call("RPUSH", "dst", "a");
+            blocked.call("LRANGE", "dst", "0", "-1");
+            blocked.send(Wire.encode("BLMOVE", "src", "dst", "LEFT", "LEFT", "0"));
+            TestServers.await(true, 5000, () -> server.context().waits.blocked() == 1);
+            pusher.call("RPUSH", "src", "foo");
+            assertEquals("$3\r\nfoo\r\n", blocked.reply());
+            assertEquals(">2\r\n$10\r\ninvalidate\r\n*1\r\n$3\r\ndst\r\n", blocked.reply());
+        }
+    }
 
     @Test
     void everyConnectionReceivesWhatRedisSends() throws Exception {
