@@ -443,7 +443,7 @@ final class CommandTable {
         if (spec == execSpec && c.queued != null) {
             c.queued = null;
             c.queueRefused = false;
-            Transactions.unwatch(c);
+            Transactions.unwatch(ctx, c);
             c.reply.error("EXECABORT Transaction discarded because of: " + refusal);
         } else {
             c.queueRefused |= c.queued != null;
