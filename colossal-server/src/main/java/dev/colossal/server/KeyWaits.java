@@ -2,7 +2,6 @@ package dev.colossal.server;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,19 +75,6 @@ final class KeyWaits implements AutoCloseable {
             this.attempt = attempt;
             this.onTimeout = onTimeout;
             this.takes = takes;
-        }
-    }
-
-    /** A key in a database. */
-    private record DbKey(int db, byte[] key) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof DbKey k && k.db == db && Arrays.equals(k.key, key);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * db + Arrays.hashCode(key);
         }
     }
 
@@ -166,7 +152,7 @@ final class KeyWaits implements AutoCloseable {
         List<DbKey> keys = pending.get();
         synchronized (this) {
             for (DbKey k : byKey.keySet()) {
-                if (db < 0 || k.db == db) {
+                if (db < 0 || k.db() == db) {
                     keys.add(k);
                 }
             }
@@ -301,7 +287,7 @@ final class KeyWaits implements AutoCloseable {
                     }
                     long start = System.nanoTime();
                     try {
-                        reply = attempt.run(k.key);
+                        reply = attempt.run(k.key());
                     } catch (RuntimeException e) {
                         // WRONGTYPE at BLMOVE's destination, a damaged file: the waiter's error, not the pusher's
                         reply = Errors.bytes("-" + Errors.of(e).replace('\r', ' ').replace('\n', ' ') + "\r\n");

@@ -1,6 +1,5 @@
 package dev.colossal.server;
 
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,19 +13,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * through. With no watcher a write pays one volatile read.
  */
 final class WatchedKeys {
-
-    /** A key in a database. */
-    private record DbKey(int db, byte[] key) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof DbKey k && k.db == db && Arrays.equals(k.key, key);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * db + Arrays.hashCode(key);
-        }
-    }
 
     /**
      * By key, its watchers, each with whether the key was absent (or expired) when it watched: a
