@@ -13,6 +13,8 @@ final class CpuWait {
     private final ProcFile schedstat = new ProcFile(Path.of("/proc/thread-self/schedstat"));
     private long lastRan;
     private long lastWaited;
+    /** Whether a look has read the figures once: the next one can tell what changed since. */
+    private boolean primed;
     /** The last {@link #look}'s figures since the one before, in nanoseconds; -1 if unknown. */
     long ran = -1;
     long waited = -1;
@@ -36,11 +38,12 @@ final class CpuWait {
         for (at++; at < length && text[at] >= '0' && text[at] <= '9'; at++, digits++) {
             wait = wait * 10 + text[at] - '0';
         }
-        boolean known = digits > 0 && lastRan > 0;
+        boolean known = digits > 0 && primed;
         ran = known ? run - lastRan : -1;
         waited = known ? wait - lastWaited : -1;
         if (digits > 0) {
-            lastRan = Math.max(run, 1);
+            primed = true;
+            lastRan = run;
             lastWaited = wait;
         }
     }

@@ -64,7 +64,7 @@ final class EventLoop implements Runnable {
     /** Runnable time a look needs to judge by. */
     private static final long EVIDENCE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final long MIN_OFF_NANOS = TimeUnit.SECONDS.toNanos(1);
-    static final long MAX_OFF_NANOS = TimeUnit.SECONDS.toNanos(16);
+    private static final long MAX_OFF_NANOS = TimeUnit.SECONDS.toNanos(16);
     private volatile boolean running = true;
     private final Thread thread;
 
