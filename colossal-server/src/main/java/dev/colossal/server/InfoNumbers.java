@@ -16,7 +16,7 @@ final class InfoNumbers {
     private InfoNumbers() {}
 
     /**
-     * Appends {@code v} with {@code places} decimals (at most 6), rounded to the nearest as C's
+     * Appends {@code v} with {@code places} decimals (1 to 6), rounded to the nearest as C's
      * {@code %.Nf} does but for ties the binary value leaves a hair off (nothing INFO shows
      * depends on one).
      */
