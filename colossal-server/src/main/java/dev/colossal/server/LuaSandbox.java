@@ -142,14 +142,7 @@ final class LuaSandbox {
         meta.rawset(LuaValue.NEWINDEX, new Refuse());
         // getmetatable(_G) gives the metatable as Redis's does, read-only: a script that changes it
         // is refused as for any read-only table, not by Lua's own protected-metatable text
-        LuaTable metaView = new LuaTable();
-        LuaTable metaViewMeta = new LuaTable();
-        metaViewMeta.rawset(LuaValue.INDEX, meta);
-        metaViewMeta.rawset(LuaValue.NEWINDEX, new Refuse());
-        metaViewMeta.rawset(LuaValue.METATABLE, LuaValue.FALSE);
-        metaView.setmetatable(metaViewMeta);
-        readOnly.add(metaView);
-        meta.rawset(LuaValue.METATABLE, metaView);
+        meta.rawset(LuaValue.METATABLE, readOnly(meta));
         env.setmetatable(meta);
         LuaValue setmetatable = globals.rawget("setmetatable");
         globals.rawset("setmetatable", new TwoArgFunction() {
