@@ -743,12 +743,10 @@ final class AdminCommands {
                 continue;
             }
             if (name.equals("replica-serve-stale-data") || name.equals("slave-serve-stale-data")) {
-                if (!value.equalsIgnoreCase("yes") && !value.equalsIgnoreCase("no")) {
-                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - argument must be"
-                            + " 'yes' or 'no'");
+                Boolean yes = yesNo(name, value, r);
+                if (yes == null) {
                     return;
                 }
-                boolean yes = value.equalsIgnoreCase("yes");
                 apply.add(() -> ctx.guards.serveStale = yes);
                 continue;
             }
@@ -795,15 +793,14 @@ final class AdminCommands {
                 continue;
             }
             if (name.equals("latency-tracking") || name.equals("protected-mode")) {
-                if (!value.equalsIgnoreCase("yes") && !value.equalsIgnoreCase("no")) {
-                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - argument must be"
-                            + " 'yes' or 'no'");
+                Boolean yes = yesNo(name, value, r);
+                if (yes == null) {
                     return;
                 }
                 if (name.equals("latency-tracking")) {
-                    latencyOn = value.equalsIgnoreCase("yes") ? 1 : 0;
+                    latencyOn = yes ? 1 : 0;
                 } else {
-                    protectedMode = value.equalsIgnoreCase("yes") ? 1 : 0;
+                    protectedMode = yes ? 1 : 0;
                 }
                 continue;
             }
@@ -982,6 +979,15 @@ final class AdminCommands {
         }
         ctx.acl.setUser(AclUsers.DEFAULT, new byte[][] {Args.bytes("resetpass"), op}, 0, null, ctx);
         ctx.requirePass = password.length == 0 ? null : new String(password, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** @return CONFIG SET's yes or no, in either case; null (and Redis's error given) for anything else */
+    private static Boolean yesNo(String name, String value, Reply r) {
+        if (value.equalsIgnoreCase("yes") || value.equalsIgnoreCase("no")) {
+            return value.equalsIgnoreCase("yes");
+        }
+        r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - argument must be 'yes' or 'no'");
+        return null;
     }
 
     /**
