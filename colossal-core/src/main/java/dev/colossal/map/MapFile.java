@@ -515,6 +515,11 @@ final class MapFile implements AutoCloseable {
             throw new MapFormatException(path, "has a damaged header: allocEnd=" + allocEnd, RESTORE);
         }
         if (allocEnd > size) {
+            // a writer beside grows the file before it publishes a new allocEnd: the size read
+            // before the header may be older than the header's allocEnd, the size now is not
+            size = channel.call(FileChannel::size);
+        }
+        if (allocEnd > size) {
             throw new MapFormatException(path, "is truncated: size=" + size
                     + " but the map uses " + allocEnd + " bytes", RESTORE);
         }
