@@ -129,6 +129,8 @@ final class Client {
     int listeningPort;
     /** REPLCONF rdb-only 1 (redis-cli --rdb): SYNC sends the snapshot alone and starts no replica. */
     boolean rdbOnly;
+    /** REPLCONF rdb-filter-only functions (redis-cli --functions-rdb): the snapshot holds the function libraries alone. */
+    boolean rdbFunctionsOnly;
     /** The stream's offset after this client's last write, which WAIT waits for. */
     long replOffset;
 

@@ -8,7 +8,9 @@ import java.util.List;
  * the function libraries, which redis-server loads and {@code colossal import-rdb} reads. PSYNC, which
  * replicas send, starts a replica on that snapshot (or on what it missed, from the backlog) and the
  * stream of writes after it ({@link Replicas}); SYNC does the same without the {@code +FULLRESYNC}
- * line, but after {@code REPLCONF rdb-only 1} ({@code redis-cli --rdb FILE}) sends the snapshot only.
+ * line, but after {@code REPLCONF rdb-only 1} ({@code redis-cli --rdb FILE}) sends the snapshot only
+ * (after {@code REPLCONF rdb-filter-only functions}, {@code redis-cli --functions-rdb FILE}, of the
+ * function libraries alone).
  *
  * <p>No fork here, so the snapshot is not of one instant: each key is read whole under its lock, as
  * DUMP reads it, while other clients go on writing. It is built in the heap: if what the keys take
@@ -64,12 +66,37 @@ final class SyncCommands {
                 c.listeningPort = (int) port.getAsLong();
             } else if (Args.is(a[i], "RDB-ONLY")) {
                 c.rdbOnly = Args.is(a[i + 1], "1");
+            } else if (Args.is(a[i], "RDB-FILTER-ONLY")) {
+                String refused = filter(c, Errors.text(a[i + 1]));
+                if (refused != null) {
+                    r.error(refused);
+                    return;
+                }
             } else if (!Args.is(a[i], "IP-ADDRESS") && !Args.is(a[i], "CAPA")) {
                 r.error("ERR Unrecognized REPLCONF option: " + Errors.text(a[i]));
                 return;
             }
         }
         r.ok();
+    }
+
+    /**
+     * REPLCONF rdb-filter-only: the words of {@code filters} (none: the whole snapshot again) say
+     * what the snapshot keeps; {@code functions}, the only one there is, keeps the libraries alone.
+     *
+     * @return the error for a word that is no filter, else null
+     */
+    private static String filter(Client c, String filters) {
+        boolean functionsOnly = false;
+        for (String word : filters.trim().split(" +")) {
+            if (word.equalsIgnoreCase("functions")) {
+                functionsOnly = true;
+            } else if (!word.isEmpty()) {
+                return "ERR Unsupported rdb-filter-only option: " + word;
+            }
+        }
+        c.rdbFunctionsOnly = functionsOnly;
+        return null;
     }
 
     /**
@@ -90,7 +117,7 @@ final class SyncCommands {
             ctx.stats.syncPartialErr.increment(); // it asked to go on from an offset
         }
         // called holding the replication order: the link is between two commands of its master's
-        if (ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following()), c.listeningPort, true)) {
+        if (ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following(), false), c.listeningPort, true)) {
             ctx.stats.syncFull.increment();
         }
     }
@@ -127,7 +154,7 @@ final class SyncCommands {
      */
     private void sync(Client c, byte[][] a, Reply r) {
         if (c.rdbOnly) {
-            byte[] rdb = snapshot(r, false);
+            byte[] rdb = snapshot(r, false, c.rdbFunctionsOnly);
             if (rdb != null) {
                 // Redis's payload: the length and the file, no CRLF after it (which would precede the next reply)
                 r.append(("$" + rdb.length + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
@@ -137,7 +164,7 @@ final class SyncCommands {
             return;
         }
         if (mayStartReplica(c, r)
-                && ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following()), c.listeningPort, false)) {
+                && ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following(), false), c.listeningPort, false)) {
             ctx.stats.syncFull.increment();
         }
     }
@@ -145,10 +172,11 @@ final class SyncCommands {
     /**
      * @param relayed whether the snapshot is for a replica of this replica: it then says where it
      *                stands in the master's stream it is sent after, the database included
+     * @param functionsOnly whether the file holds the function libraries alone ({@code redis-cli --functions-rdb})
      * @return an RDB file of every database and the function libraries, or null after writing why not to {@code r}
      */
-    private byte[] snapshot(Reply r, boolean relayed) {
-        long used = ctx.dbs.usedBytes();
+    private byte[] snapshot(Reply r, boolean relayed, boolean functionsOnly) {
+        long used = functionsOnly ? 0 : ctx.dbs.usedBytes();
         long room = Runtime.getRuntime().maxMemory() / 4;
         if (used > room) {
             r.error(tooBig(used, room));
@@ -161,7 +189,7 @@ final class SyncCommands {
         for (FunctionLibraries.Library library : ctx.functions.all()) {
             file.function(library.code);
         }
-        for (int db = 0; db < ctx.dbs.count(); db++) {
+        for (int db = 0; db < (functionsOnly ? 0 : ctx.dbs.count()); db++) {
             KeyValueStore store = ctx.dbs.store(db);
             KeyValueStore.KeyList found = store.allKeys();
             List<byte[]> keys = found.keys();

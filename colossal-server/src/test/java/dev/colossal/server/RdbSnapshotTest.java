@@ -65,6 +65,40 @@ class RdbSnapshotTest {
     }
 
     /**
+     * {@code redis-cli --functions-rdb FILE} (REPLCONF rdb-filter-only functions): the file holds
+     * the function libraries and no key, and redis-server starts from it with the library loaded.
+     */
+    @Test
+    void theFunctionsOnlySnapshotHoldsTheLibrariesAlone() throws Exception {
+        Path file = dir.resolve("fsnap").resolve("functions.rdb");
+        Files.createDirectories(file.getParent());
+        try (ColossalServer s = TestServers.colossal(dir.resolve("data")); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            fill(j);
+            Process cli = new ProcessBuilder("redis-cli", "-p", Integer.toString(s.port()), "--functions-rdb", file.toString())
+                    .redirectErrorStream(true).start();
+            String said = new String(cli.getInputStream().readAllBytes());
+            assertTrue(cli.waitFor(60, TimeUnit.SECONDS) && cli.exitValue() == 0, said);
+            assertTrue(said.contains("Transfer finished with success"), said);
+            assertEquals("PONG", j.ping(), "the connection that took it is an ordinary one after");
+        }
+        assertTrue(Files.size(file) < 4096, "no key's bytes in it: " + Files.size(file));
+        int port = TestServers.freePort();
+        Process redis = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--dir", file.getParent().toString(),
+                "--dbfilename", "functions.rdb", "--save", "").redirectErrorStream(true)
+                .redirectOutput(dir.resolve("redis-f.log").toFile()).start();
+        try {
+            TestServers.awaitPong(port, redis, dir.resolve("redis-f.log"));
+            try (Jedis theirs = new Jedis("127.0.0.1", port)) {
+                assertEquals(0L, theirs.dbSize());
+                assertEquals("hi", theirs.fcall("hi", List.of(), List.of()));
+            }
+        } finally {
+            redis.destroy();
+            redis.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
      * A snapshot that would not fit in a quarter of the heap is refused, not built until the server
      * runs out of memory: here a 64 MB heap and a list of 24 MB, which used_memory (headers only)
      * does not see, so only the file's growth tells.
