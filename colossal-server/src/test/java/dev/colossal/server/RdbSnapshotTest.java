@@ -36,25 +36,11 @@ class RdbSnapshotTest {
         try (ColossalServer s = TestServers.colossal(dir.resolve("data")); Jedis j = new Jedis("127.0.0.1", s.port())) {
             fill(j);
             ours = everything(j);
-            Process cli = new ProcessBuilder("redis-cli", "-p", Integer.toString(s.port()), "--rdb", file.toString())
-                    .redirectErrorStream(true).start();
-            String said = new String(cli.getInputStream().readAllBytes());
-            assertTrue(cli.waitFor(60, TimeUnit.SECONDS) && cli.exitValue() == 0, said);
-            assertTrue(said.contains("Transfer finished with success"), said);
+            take(s, "--rdb", file);
         }
-        int port = TestServers.freePort();
-        Process redis = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--dir", file.getParent().toString(),
-                "--dbfilename", "dump.rdb", "--save", "").redirectErrorStream(true)
-                .redirectOutput(dir.resolve("redis.log").toFile()).start();
-        try {
-            TestServers.awaitPong(port, redis, dir.resolve("redis.log"));
-            try (Jedis theirs = new Jedis("127.0.0.1", port)) {
-                assertEquals(ours, everything(theirs));
-                assertEquals("hi", theirs.fcall("hi", List.of(), List.of()));
-            }
-        } finally {
-            redis.destroy();
-            redis.waitFor(30, TimeUnit.SECONDS);
+        try (RunningRedis redis = new RunningRedis(file); Jedis theirs = redis.client()) {
+            assertEquals(ours, everything(theirs));
+            assertEquals("hi", theirs.fcall("hi", List.of(), List.of()));
         }
         Cli.Run run = Cli.run("import-rdb", file.toString(), "--data", dir.resolve("imported").toString());
         assertEquals(0, run.exit(), run.err());
@@ -74,27 +60,51 @@ class RdbSnapshotTest {
         Files.createDirectories(file.getParent());
         try (ColossalServer s = TestServers.colossal(dir.resolve("data")); Jedis j = new Jedis("127.0.0.1", s.port())) {
             fill(j);
-            Process cli = new ProcessBuilder("redis-cli", "-p", Integer.toString(s.port()), "--functions-rdb", file.toString())
-                    .redirectErrorStream(true).start();
-            String said = new String(cli.getInputStream().readAllBytes());
-            assertTrue(cli.waitFor(60, TimeUnit.SECONDS) && cli.exitValue() == 0, said);
-            assertTrue(said.contains("Transfer finished with success"), said);
-            assertEquals("PONG", j.ping(), "the connection that took it is an ordinary one after");
+            take(s, "--functions-rdb", file);
+            assertEquals("PONG", j.ping(), "the server goes on");
         }
         assertTrue(Files.size(file) < 4096, "no key's bytes in it: " + Files.size(file));
-        int port = TestServers.freePort();
-        Process redis = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--dir", file.getParent().toString(),
-                "--dbfilename", "functions.rdb", "--save", "").redirectErrorStream(true)
-                .redirectOutput(dir.resolve("redis-f.log").toFile()).start();
-        try {
-            TestServers.awaitPong(port, redis, dir.resolve("redis-f.log"));
-            try (Jedis theirs = new Jedis("127.0.0.1", port)) {
-                assertEquals(0L, theirs.dbSize());
-                assertEquals("hi", theirs.fcall("hi", List.of(), List.of()));
+        try (RunningRedis redis = new RunningRedis(file); Jedis theirs = redis.client()) {
+            assertEquals(0L, theirs.dbSize());
+            assertEquals("hi", theirs.fcall("hi", List.of(), List.of()));
+        }
+    }
+
+    /** Runs {@code redis-cli --rdb FILE} (or {@code --functions-rdb}) against {@code s} and checks it says it succeeded. */
+    private static void take(ColossalServer s, String option, Path file) throws Exception {
+        Process cli = new ProcessBuilder("redis-cli", "-p", Integer.toString(s.port()), option, file.toString())
+                .redirectErrorStream(true).start();
+        String said = new String(cli.getInputStream().readAllBytes());
+        assertTrue(cli.waitFor(60, TimeUnit.SECONDS) && cli.exitValue() == 0, said);
+        assertTrue(said.contains("Transfer finished with success"), said);
+    }
+
+    /** A redis-server started from an RDB file, its log beside the file; stopped on close. */
+    private static final class RunningRedis implements AutoCloseable {
+        private final Process process;
+        private final int port = TestServers.freePort();
+
+        RunningRedis(Path file) throws Exception {
+            Path log = file.resolveSibling(file.getFileName() + ".log");
+            process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--dir", file.getParent().toString(),
+                    "--dbfilename", file.getFileName().toString(), "--save", "").redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).start();
+            try {
+                TestServers.awaitPong(port, process, log);
+            } catch (Exception | AssertionError e) {
+                close();
+                throw e;
             }
-        } finally {
-            redis.destroy();
-            redis.waitFor(30, TimeUnit.SECONDS);
+        }
+
+        Jedis client() {
+            return new Jedis("127.0.0.1", port);
+        }
+
+        @Override
+        public void close() {
+            process.destroy();
+            process.onExit().orTimeout(30, TimeUnit.SECONDS).join();
         }
     }
 
