@@ -500,6 +500,13 @@ final class AdminCommands {
         m.put("replica-serve-stale-data", ctx.guards.serveStale ? "yes" : "no");
         m.put("slave-serve-stale-data", ctx.guards.serveStale ? "yes" : "no");
         m.put("tracking-table-max-keys", Integer.toString(ctx.tracking.maxKeys()));
+        m.put("replica-priority", Integer.toString(ctx.replica.priority));
+        m.put("slave-priority", Integer.toString(ctx.replica.priority));
+        m.put("replica-announced", ctx.replica.announced ? "yes" : "no");
+        m.put("replica-announce-ip", ctx.replica.announceIp);
+        m.put("slave-announce-ip", ctx.replica.announceIp);
+        m.put("replica-announce-port", Integer.toString(ctx.replica.announcePort));
+        m.put("slave-announce-port", Integer.toString(ctx.replica.announcePort));
         m.put("replica-read-only", "yes");
         m.put("slave-read-only", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
@@ -586,7 +593,8 @@ final class AdminCommands {
      * busy-reply-threshold (lua-time-limit) is when a running script makes others BUSY;
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s, latency-monitor-threshold
      * {@link LatencyMonitor}'s; min-replicas-to-write, min-replicas-max-lag and replica-serve-stale-data
-     * {@link ReplicationGuards}'; tracking-table-max-keys {@link Tracking}'s; lfu-log-factor and
+     * {@link ReplicationGuards}'; replica-priority, replica-announced and replica-announce-ip/-port
+     * what a replica tells its master and Sentinel ({@link ReplicaState}); tracking-table-max-keys {@link Tracking}'s; lfu-log-factor and
      * lfu-decay-time tune the {@link AccessClock}'s use counts; protected-mode is {@link ProtectedMode}'s; timeout is
      * the idle seconds the {@link EventLoop}s close a connection after, shutdown-timeout how long a
      * stopping master waits for its replicas; requirepass replaces the default user's
@@ -748,6 +756,29 @@ final class AdminCommands {
                     return;
                 }
                 apply.add(() -> ctx.guards.serveStale = yes);
+                continue;
+            }
+            if (name.equals("replica-priority") || name.equals("slave-priority")
+                    || name.equals("replica-announce-port") || name.equals("slave-announce-port")) {
+                boolean priority = name.endsWith("priority");
+                OptionalLong v = integer(name, a[i + 1], 0, priority ? Integer.MAX_VALUE : 65535, r);
+                if (v.isEmpty()) {
+                    return;
+                }
+                int n = (int) v.getAsLong();
+                apply.add(priority ? () -> ctx.replica.priority = n : () -> ctx.replica.announcePort = n);
+                continue;
+            }
+            if (name.equals("replica-announced")) {
+                Boolean yes = yesNo(name, value, r);
+                if (yes == null) {
+                    return;
+                }
+                apply.add(() -> ctx.replica.announced = yes);
+                continue;
+            }
+            if (name.equals("replica-announce-ip") || name.equals("slave-announce-ip")) {
+                apply.add(() -> ctx.replica.announceIp = value);
                 continue;
             }
             if (name.equals("lfu-log-factor") || name.equals("lfu-decay-time")) {

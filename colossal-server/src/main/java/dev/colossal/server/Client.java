@@ -127,6 +127,8 @@ final class Client {
     volatile boolean replica;
     /** REPLCONF listening-port: the port a replica says it serves on, for INFO and ROLE. */
     int listeningPort;
+    /** REPLCONF ip-address: the address a replica says it is reached at (its replica-announce-ip), or null. */
+    String announcedIp;
     /** REPLCONF rdb-only 1 (redis-cli --rdb): SYNC sends the snapshot alone and starts no replica. */
     boolean rdbOnly;
     /** REPLCONF rdb-filter-only functions (redis-cli --functions-rdb): the snapshot holds the function libraries alone. */

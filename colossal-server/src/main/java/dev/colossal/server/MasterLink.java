@@ -203,8 +203,14 @@ final class MasterLink {
                 throw new IOException("the master refused AUTH (masteruser/masterauth): '" + ok + "'");
             }
         }
-        send(out, "REPLCONF", "listening-port", Integer.toString(ctx.respPort));
+        int port = state.announcePort;
+        send(out, "REPLCONF", "listening-port", Integer.toString(port == 0 ? ctx.respPort : port));
         in.line(); // an old master refuses it; it only names our port in its INFO
+        String ip = state.announceIp;
+        if (!ip.isEmpty()) {
+            send(out, "REPLCONF", "ip-address", ip);
+            in.line();
+        }
         send(out, "REPLCONF", "capa", "eof", "capa", "psync2");
         in.line();
     }

@@ -41,6 +41,17 @@ final class ReplicaState {
     /** CONFIG SET masteruser / masterauth, or serve's flags: the AUTH the link sends, none if the password is null. */
     volatile String masterUser;
     volatile String masterAuth;
+    /** replica-priority, in INFO for Sentinel: the lowest above 0 is promoted first, 0 never. */
+    volatile int priority = 100;
+    /** replica-announced: whether Sentinel lists this replica to its clients (INFO's replica_announced). */
+    volatile boolean announced = true;
+    /**
+     * replica-announce-ip and -port: the address the link gives its master (REPLCONF ip-address and
+     * listening-port), which lists it to Sentinel, for a replica behind NAT or in a container; "" and
+     * 0: the connection's own address and the port served on.
+     */
+    volatile String announceIp = "";
+    volatile int announcePort;
     volatile Phase phase = Phase.CONNECT;
     /**
      * A full sync is emptying the databases and loading the master's snapshot: clients' commands
@@ -146,7 +157,8 @@ final class ReplicaState {
             long since = downSinceMillis;
             sb.append("master_link_down_since_seconds:").append(since == 0 ? -1 : (nowMillis - since) / 1000).append("\r\n");
         }
-        sb.append("slave_priority:100\r\nslave_read_only:1\r\nreplica_announced:1\r\n");
+        sb.append("slave_priority:").append(priority).append("\r\nslave_read_only:1\r\nreplica_announced:")
+                .append(announced ? 1 : 0).append("\r\n");
         return sb.toString();
     }
 

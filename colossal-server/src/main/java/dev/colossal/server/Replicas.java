@@ -645,7 +645,8 @@ final class Replicas {
         Mailbox box = s.mailbox;
         String addr = c.address;
         int colon = addr.lastIndexOf(':');
-        Replica x = new Replica(c, box, colon > 0 ? addr.substring(0, colon) : addr, port, ctx.now());
+        String ip = c.announcedIp != null ? c.announcedIp : colon > 0 ? addr.substring(0, colon) : addr;
+        Replica x = new Replica(c, box, ip, port, ctx.now());
         x.ack = backlog.offset();
         c.replica = true;
         replicas.add(x);

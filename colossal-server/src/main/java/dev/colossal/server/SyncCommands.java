@@ -34,7 +34,7 @@ final class SyncCommands {
     }
 
     /**
-     * REPLCONF: a replica's handshake options (listening-port is kept for INFO and ROLE), and its
+     * REPLCONF: a replica's handshake options (listening-port and ip-address are kept for INFO and ROLE), and its
      * ACK offset, which gets no reply, as in Redis; GETACK, which only a replica answers, none either.
      */
     private void replconf(Client c, byte[][] a, Reply r) {
@@ -72,7 +72,9 @@ final class SyncCommands {
                     r.error(refused);
                     return;
                 }
-            } else if (!Args.is(a[i], "IP-ADDRESS") && !Args.is(a[i], "CAPA")) {
+            } else if (Args.is(a[i], "IP-ADDRESS")) {
+                c.announcedIp = Errors.text(a[i + 1]);
+            } else if (!Args.is(a[i], "CAPA")) {
                 r.error("ERR Unrecognized REPLCONF option: " + Errors.text(a[i]));
                 return;
             }

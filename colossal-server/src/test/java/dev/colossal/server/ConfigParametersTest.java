@@ -33,10 +33,8 @@ class ConfigParametersTest {
             "lazyfree-lazy-expire", "lazyfree-lazy-server-del", "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush",
             "maxmemory-eviction-tenacity", "oom-score-adj-values",
             "proc-title-template", "propagation-error-behavior", "repl-backlog-ttl", "repl-diskless-load",
-            "replica-announce-ip", "replica-announce-port", "replica-announced", "replica-ignore-disk-write-errors",
-            "replica-ignore-maxmemory", "replica-lazy-flush", "replica-priority", "replicaof",
-            "sanitize-dump-payload", "slave-announce-ip", "slave-announce-port", "slave-ignore-maxmemory",
-            "slave-lazy-flush", "slave-priority", "slaveof", "tcp-backlog");
+            "replica-ignore-disk-write-errors", "replica-ignore-maxmemory", "replica-lazy-flush", "replicaof",
+            "sanitize-dump-payload", "slave-ignore-maxmemory", "slave-lazy-flush", "slaveof", "tcp-backlog");
 
     @TempDir
     Path dir;
