@@ -6,10 +6,12 @@
 # acknowledged. After the run: how long writes failed, whether every acknowledged write is on the
 # new master (replication is asynchronous, so the last ones before the kill can be lost, on Redis
 # too), then the old master is started again on its data and must become a replica holding them.
-#   bench/results/sentinel-trial.sh colossal|redis [PORT]     (ports PORT..PORT+2, sentinels PORT+20000..)
+# `mixed`: a redis-server master whose priority-10 replica is a Colossal, which is then promoted and
+# which the old redis-server master follows when it is back.
+#   bench/results/sentinel-trial.sh colossal|redis|mixed [PORT]  (ports PORT..PORT+2, sentinels PORT+20000..)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-KIND=${1:?colossal or redis}
+KIND=${1:?colossal, redis or mixed}
 P=${2:-7300}
 JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
 CP="$ROOT/colossal-server/target/colossal-server.jar:$ROOT/colossal-server/target/lib/*"
@@ -19,7 +21,8 @@ trap 'kill -9 "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] || 
 up() { for _ in $(seq 300); do redis-cli -p "$1" ping >/dev/null 2>&1 && return; sleep 0.1; done; echo "no PONG on $1" >&2; exit 1; }
 server() { # name port [redis-server args...]: starts one of KIND, or redis-server when told
   local name=$1 port=$2; shift 2
-  if [ "$KIND" = colossal ] && [ "${1:-}" != redis ]; then
+  local colossal=$([ "$KIND" = colossal ] || { [ "$KIND" = mixed ] && [ "$name" = replica ]; } && echo yes)
+  if [ -n "$colossal" ] && [ "${1:-}" != redis ]; then
     "$JAVA" -cp "$CP" dev.colossal.cli.Main serve --port "$port" --http-port -1 --data "$work/$name" >"$work/$name.log" 2>&1 &
   else
     [ "${1:-}" = redis ] && shift
