@@ -81,6 +81,7 @@ class BigStringsCrashTest {
                 appender.start();
                 setter.start();
                 Thread.sleep(800 + 500L * round);
+                TestServers.awaitAbove(acked, recordsBefore);
                 server.destroyForcibly().waitFor();
                 stop.set(true);
                 appender.join();

@@ -70,6 +70,7 @@ class ListsCrashTest {
                 pusher.start();
                 mover.start();
                 Thread.sleep(800 + 500L * round);
+                TestServers.awaitAbove(acked, pushedBefore);
                 server.destroyForcibly().waitFor();
                 stop.set(true);
                 pusher.join();

@@ -50,6 +50,7 @@ class SetsCrashTest {
                 grower.start();
                 churner.start();
                 Thread.sleep(700 + 400L * round);
+                TestServers.awaitAbove(grown, grownBefore);
                 server.destroyForcibly().waitFor();
                 stop.set(true);
                 grower.join();

@@ -84,6 +84,7 @@ class StreamsCrashTest {
                 adder.start();
                 trimmer.start();
                 Thread.sleep(800 + 500L * round);
+                TestServers.awaitAbove(acked, addedBefore);
                 server.destroyForcibly().waitFor();
                 stop.set(true);
                 adder.join();

@@ -173,6 +173,17 @@ final class TestServers {
         return p.exitValue();
     }
 
+    /**
+     * Waits up to 30 s for {@code count} to pass {@code floor}: a crash test's kill waits for the
+     * first acknowledged write, which a machine busy with other work can make later than its pause.
+     */
+    static void awaitAbove(java.util.concurrent.atomic.AtomicLong count, long floor) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (count.get() <= floor && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
     /** Polls {@code value} every 10 ms until it equals {@code want} or {@code millis} pass; returns the last value. */
     static <T> T await(T want, long millis, Callable<T> value) throws Exception {
         long deadline = System.nanoTime() + millis * 1_000_000;

@@ -70,6 +70,7 @@ class ZSetsCrashTest {
                 churner.start();
                 PipelinedWrites.awaitAcknowledged(added, fromAdd + 2 * PIPELINE);
                 Thread.sleep(300 + 400L * round);
+                TestServers.awaitAbove(added, addedBefore);
                 server.destroyForcibly().waitFor();
                 stop.set(true);
                 adder.join();
