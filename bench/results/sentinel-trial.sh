@@ -86,4 +86,5 @@ for _ in $(seq 90); do redis-cli -p $P info replication | grep -q "master_link_s
 back=$(redis-cli -p $P dbsize)
 echo "date: $(date -u '+%F %T') UTC; kind: $KIND; $("$JAVA" -version 2>&1 | head -1); $(redis-server --version | cut -d' ' -f1-3); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "acknowledged writes: $acked; failed tries: $errors over ${window}s; new master: port $addr (was $P); keys there: $present; acknowledged but not there: $lost"
+case "$lost$addr" in "0 lost$((P + 2))") ;; *) KEEP=1; echo "not as expected: the servers' and sentinels' logs stay in $work" ;; esac
 echo "old master back: $(redis-cli -p $P info replication | grep -E '^(role|master_port|master_link_status)' | tr -d '\r' | tr '\n' ' ')keys: $back"

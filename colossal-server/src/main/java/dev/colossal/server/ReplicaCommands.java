@@ -49,7 +49,7 @@ final class ReplicaCommands {
     private void replicaOf(Client c, byte[][] a, Reply r) {
         if (Args.is(a[1], "NO") && Args.is(a[2], "ONE")) {
             if (ctx.replica.replace(null) != null) {
-                ctx.replicas.promote(); // its replicas go on, in a stream of its own that goes on from the master's
+                ctx.replicas.promote(c); // its replicas go on, in a stream of its own that goes on from the master's
                 System.err.println("colossal: REPLICAOF NO ONE: a master now, with the data as it was");
                 ctx.sweeper.wake(); // keys past their deadline go now: the master that would delete them is gone
             }

@@ -264,10 +264,24 @@ final class Replicas {
         dropAll();
     }
 
-    /** REPLICAOF NO ONE: the stream becomes this server's own, a new id going on from the master's. */
-    void promote() {
-        if (relaying) {
-            shiftTo(ServerContext.randomId(), false);
+    /**
+     * REPLICAOF NO ONE, run by {@code self}: the stream becomes this server's own, a new id going on
+     * from the master's. If the backlog holds the master's stream, ordering is turned on at once, so
+     * that every write from here on follows it there: the replicas that had the same master (which
+     * Sentinel points at this server after promoting it) then resume with {@code +CONTINUE}, as
+     * from a promoted Redis, instead of each loading a full snapshot of this one.
+     */
+    void promote(Client self) {
+        if (!relaying) {
+            return;
+        }
+        boolean streamKept;
+        synchronized (this) {
+            streamKept = relayStarted;
+        }
+        shiftTo(ServerContext.randomId(), false);
+        if (streamKept) {
+            activate(self);
         }
     }
 

@@ -162,6 +162,52 @@ class ReplicationResumeTest {
         }
     }
 
+    /**
+     * A failover as Sentinel makes it: a redis-server master with a Colossal replica and a
+     * redis-server replica; the master goes, the Colossal replica is promoted (REPLICAOF NO ONE)
+     * and written to at once, then the other replica is pointed at it and goes on with
+     * {@code +CONTINUE} (a key it alone has survives, which a full sync would drop), the write made
+     * after the promotion included: a promoted replica's backlog holds its old master's stream and
+     * every write after it. A full sync of every sibling after each failover is what it avoids.
+     */
+    @Test
+    void aPromotedReplicaLetsItsFormerSiblingContinue() throws Exception {
+        Process master = ReplicaDifferentialTest.redis();
+        if (master == null) {
+            return;
+        }
+        int masterPort = ReplicaDifferentialTest.port(master);
+        Process sibling = null;
+        try (Wire m = new Wire(masterPort); ColossalServer s = replicaOf(dir.resolve("data"), m); Wire ours = new Wire(s.port())) {
+            sibling = ReplicaDifferentialTest.redis("--replicaof", "127.0.0.1", Integer.toString(masterPort),
+                    "--replica-read-only", "no");
+            try (Wire other = new Wire(ReplicaDifferentialTest.port(sibling))) {
+                incr(m, 50);
+                awaitInSync(m, ours);
+                awaitInSync(m, other);
+                assertEquals("OK", bulkOrSimple(other.call("SET", "sibling:own", "1")));
+                ReplicaDifferentialTest.stop(master);
+                master = null;
+                assertEquals("+OK\r\n", ours.call("REPLICAOF", "NO", "ONE"));
+                incr(ours, 5);
+                assertEquals("+OK\r\n", other.call("REPLICAOF", "127.0.0.1", Integer.toString(s.port())));
+                awaitInSync(ours, other);
+                assertEquals("$2\r\n55\r\n", other.call("GET", "c:0"), "the writes made after the promotion");
+                assertEquals("$1\r\n1\r\n", other.call("GET", "sibling:own"), "a partial resync, not a full one");
+                String stats = ours.call("INFO", "stats");
+                assertEquals("1", PolyglotClientsTest.field(stats, "sync_partial_ok"));
+                assertEquals("0", PolyglotClientsTest.field(stats, "sync_full"));
+            }
+        } finally {
+            if (master != null) {
+                ReplicaDifferentialTest.stop(master);
+            }
+            if (sibling != null) {
+                ReplicaDifferentialTest.stop(sibling);
+            }
+        }
+    }
+
     /** A start that is not serve's (no --replicaof given before the first client): the in-process server follows from the start. */
     private static ColossalServer replicaOf(Path data, Wire master) throws Exception {
         return ColossalServer.start(ServerConfig.defaults().withDataDir(data).withPorts(0, -1), null, null,
