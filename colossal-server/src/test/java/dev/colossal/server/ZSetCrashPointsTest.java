@@ -75,6 +75,77 @@ class ZSetCrashPointsTest {
         }
     }
 
+    /**
+     * A set the build before session 31 stored (both roots in the map, a header without them) reads
+     * right, and its first change, which moves the roots into the header, stopped after any of its
+     * writes leaves it as before or as after.
+     */
+    @Test
+    void aSetStoredWithItsRootsInTheMapReadsRightAndAnyStoppedChangeOfItToo() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            j.configSet("zset-max-listpack-entries", "4");
+            Map<String, Double> model = new HashMap<>();
+            for (int i = 0; i < 40; i++) {
+                model.put("m" + i, (double) (i % 13));
+            }
+            restore(j, model);
+            oldForm(s);
+            check(j, model, model, "old form");
+            SplittableRandom random = new SplittableRandom(5);
+            int stops = 0;
+            for (int step = 0; step < 40; step++) {
+                String m = "m" + random.nextInt(60);
+                double score = random.nextInt(20);
+                Map<String, Double> after = new HashMap<>(model);
+                Consumer<Jedis> change;
+                if (random.nextBoolean() && model.containsKey(m) && model.size() > 10) {
+                    change = c -> c.zrem("z", m);
+                    after.remove(m);
+                } else {
+                    change = c -> c.zadd("z", score, m);
+                    after.put(m, score);
+                }
+                Map<String, Double> before = model;
+                int s0 = step;
+                oldForm(s);
+                stops += StopPoints.each(StopPoints.hookOf(s), () -> change.accept(j), stopAt -> {
+                    check(j, before, after, "step " + s0 + ", stopped after write " + stopAt);
+                    restore(j, before);
+                    oldForm(s);
+                });
+                check(j, after, after, "step " + step);
+                KeyValueStore.Entry h = s.context().dbs.opened(0).get("z".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                int[] roots = ZSetTreeLayout.roots(h, ZSetTreeLayout.retired(h).length);
+                assertTrue(roots[1] > roots[0] && roots[3] > roots[2], "step " + step + ": the change moved both roots into the header");
+                model = after;
+            }
+            assertTrue(stops > 100, "changes were stopped " + stops + " times");
+        }
+    }
+
+    /** Rewrites set z as the build before session 31 stored it: its roots put in the map at their positions, a header without them. */
+    private static void oldForm(ColossalServer s) {
+        KeyValueStore db = s.context().dbs.opened(0);
+        byte[] key = "z".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        KeyValueStore.Entry e = db.get(key);
+        long[] retired = ZSetTreeLayout.retired(e);
+        int[] roots = ZSetTreeLayout.roots(e, retired.length);
+        long id = ZSetTreeLayout.get(e, ZSetTreeLayout.ID_OFFSET);
+        long scoreRoot = ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET);
+        long memberRoot = ZSetTreeLayout.get(e, ZSetTreeLayout.MEMBER_ROOT_OFFSET);
+        ListElements elements = db.elements(true);
+        if (roots[1] > roots[0]) {
+            elements.put(id, scoreRoot, java.util.Arrays.copyOfRange(e.array(), roots[0], roots[1]));
+        }
+        if (roots[3] > roots[2]) {
+            elements.put(id, memberRoot, java.util.Arrays.copyOfRange(e.array(), roots[2], roots[3]));
+        }
+        byte[] h = ZSetTreeLayout.header(id, ZSetTreeLayout.get(e, ZSetTreeLayout.COUNT_OFFSET), ZSetTreeLayout.get(e, ZSetTreeLayout.NEXT_OFFSET),
+                scoreRoot, memberRoot, retired, retired.length, null, null, true);
+        assertEquals(ZSetTreeLayout.RETIRED_OFFSET + retired.length * Long.BYTES, h.length, "the old header: the retired list ends it");
+        db.set(key, h, 0, h.length, e.expireAtMillis(), StoredValue.ZSET);
+    }
+
     private static List<String> sorted(Map<String, Double> model) {
         return model.entrySet().stream()
                 .sorted(Map.Entry.<String, Double>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
