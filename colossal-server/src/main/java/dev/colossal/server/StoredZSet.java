@@ -21,18 +21,6 @@ final class StoredZSet implements ZSetWrites {
     private long count;
     private long next;
     private long[] lastRetired = new long[0];
-    /**
-     * The header's array and where the roots it keeps lie in it ({@link ZSetTreeLayout#roots}:
-     * score from, to, member from, to; an empty range for a root in the map), and the two roots'
-     * positions: the header last read or written by this set.
-     */
-    private byte[] header = new byte[0];
-    private int[] roots = new int[4];
-    private long scoreRootPos = -1;
-    private long memberRootPos = -1;
-    /** The positions of roots the header kept that this write replaced: forgotten by the node cache after the header lands. */
-    private long[] droppedRoots = new long[2];
-    private int nDropped;
     private ZSetTree byScore;
     private ZSetTree byMember;
     private long[] retired = new long[8];
@@ -61,12 +49,10 @@ final class StoredZSet implements ZSetWrites {
         z.count = ZSetTreeLayout.get(e, ZSetTreeLayout.COUNT_OFFSET);
         z.next = ZSetTreeLayout.get(e, ZSetTreeLayout.NEXT_OFFSET);
         z.lastRetired = ZSetTreeLayout.retired(e);
-        z.header = e.array(); // the store's copy, which nothing changes
-        z.roots = ZSetTreeLayout.roots(e, z.lastRetired.length);
-        z.scoreRootPos = ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET);
-        z.memberRootPos = ZSetTreeLayout.get(e, ZSetTreeLayout.MEMBER_ROOT_OFFSET);
         z.maxListpackEntries = maxListpackEntries;
-        z.trees();
+        int max = ZSetTreeLayout.nodeEntries(maxListpackEntries);
+        z.byScore = new ZSetTree(ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET), false, max, z::load, z::retire);
+        z.byMember = new ZSetTree(ZSetTreeLayout.get(e, ZSetTreeLayout.MEMBER_ROOT_OFFSET), true, max, z::load, z::retire);
         return z;
     }
 
@@ -78,21 +64,9 @@ final class StoredZSet implements ZSetWrites {
      */
     static StoredZSet view(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
         StoredZSet z = read(store, key, e, ZSetLayout.MAX_LISTPACK_ENTRIES);
-        z.scoreReads = new ZSetTreeReads(z.elements, z.id, z.scoreRootPos, false, z.header, z.roots[0], z.roots[1]);
-        z.memberReads = new ZSetTreeReads(z.elements, z.id, z.memberRootPos, true, z.header, z.roots[2], z.roots[3]);
+        z.scoreReads = new ZSetTreeReads(z.elements, z.id, ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET), false);
+        z.memberReads = new ZSetTreeReads(z.elements, z.id, ZSetTreeLayout.get(e, ZSetTreeLayout.MEMBER_ROOT_OFFSET), true);
         return z;
-    }
-
-    /** Sets the two trees up from the stored roots. */
-    private void trees() {
-        int max = ZSetTreeLayout.nodeEntries(maxListpackEntries);
-        byScore = new ZSetTree(scoreRootPos, false, max, this::load, this::retire);
-        byMember = new ZSetTree(memberRootPos, true, max, this::load, this::retire);
-    }
-
-    /** @return whether {@code pos} is a root the header keeps (no map entry holds it) */
-    private boolean inHeader(long pos) {
-        return pos == scoreRootPos && roots[1] > roots[0] || pos == memberRootPos && roots[3] > roots[2];
     }
 
     /** @return whether reads go to the stored nodes in place: a {@link #view} nothing changed */
@@ -320,20 +294,16 @@ final class StoredZSet implements ZSetWrites {
         int[] reused = {0};
         long[] fresh = {next};
         LongSupplier position = () -> reused[0] < dead.length ? dead[reused[0]++] : fresh[0]++;
-        // a root the header keeps takes a position no map entry holds: a dead one may still hold a node
-        LongSupplier rootPosition = () -> fresh[0]++;
         java.util.List<ZSetNode> written = new java.util.ArrayList<>();
-        long scoreRoot = byScore.write(position, rootPosition, this::inHeader, this::putNode, written);
-        long memberRoot = byMember.write(position, rootPosition, this::inHeader, this::putNode, written);
+        long scoreRoot = byScore.write(position, this::putNode, written);
+        long memberRoot = byMember.write(position, this::putNode, written);
         if (nRetired > ZSetTreeLayout.MAX_RETIRED) {
             rebuild(); // the nodes just written are garbage once the new id's header lands
             return;
         }
         next = Math.max(fresh[0], next + 1); // a write whose nodes all took dead positions still moves it on: see next()
-        ZSetNode scoreTop = rootOf(byScore, 0);
-        ZSetNode memberTop = rootOf(byMember, 2);
-        byte[] h = ZSetTreeLayout.header(id, count, next, scoreRoot, memberRoot, retired, nRetired, scoreTop, memberTop, false);
-        store.set(key, h, 0, h.length, expireAt, StoredValue.ZSET);
+        store.set(key, ZSetTreeLayout.header(id, count, next, scoreRoot, memberRoot, retired, nRetired), 0,
+                ZSetTreeLayout.RETIRED_OFFSET + nRetired * Long.BYTES, expireAt, StoredValue.ZSET);
         elements.wrote();
         for (ZSetNode node : written) {
             // only now: past a header that failed, a position is written again. Handed over, not
@@ -356,34 +326,15 @@ final class StoredZSet implements ZSetWrites {
                 elements.wrote();
             }
         }
-        for (int i = 0; i < nDropped; i++) {
-            elements.zsetNodes().remove(id, droppedRoots[i]);
-        }
-        nDropped = 0;
-        int from = ZSetTreeLayout.RETIRED_OFFSET + nRetired * Long.BYTES + ZSetTreeLayout.ROOT_LENGTHS;
-        int scoreTo = from + (scoreTop == null ? 0 : (int) scoreTop.bytes());
         lastRetired = Arrays.copyOf(retired, keep);
         nRetired = 0;
-        header = h;
-        roots = new int[] {from, scoreTo, scoreTo, h.length};
-        scoreRootPos = scoreRoot;
-        memberRootPos = memberRoot;
         // A later change through this set reads its nodes again (from the cache): each node it
         // changes is then its own copy, never one the cache hands to other commands.
-        trees();
+        int max = ZSetTreeLayout.nodeEntries(maxListpackEntries);
+        byScore = new ZSetTree(scoreRoot, false, max, this::load, this::retire);
+        byMember = new ZSetTree(memberRoot, true, max, this::load, this::retire);
         scoreReads = null;
         memberReads = null;
-    }
-
-    /**
-     * @param at where {@code t}'s root lies in {@link #roots} (0 for the score tree, 2 for the member tree)
-     * @return the root of {@code t} for the header to keep past its {@link ZSetTree#write}, or null if it is in the map
-     */
-    private ZSetNode rootOf(ZSetTree t, int at) {
-        if (t.touched()) {
-            return t.rootInHeader();
-        }
-        return roots[at + 1] > roots[at] ? t.root() : null; // kept by the header read, unchanged: kept again
     }
 
     /** Writes the whole set under a new id, then its header: the old id's nodes are garbage once it lands. */
@@ -410,18 +361,16 @@ final class StoredZSet implements ZSetWrites {
         ListElements dst = to.elements(true);
         long newId = dst.newId(toKey);
         dst.wrote();
-        long scoreRoot = rootPos(byScore);
-        long memberRoot = rootPos(byMember);
+        long[] roots = {rootPos(byScore), rootPos(byMember)};
         nodes((p, raw, length) -> {
             dst.put(newId, p, raw, length);
             dst.wrote();
         });
-        byte[] h = ZSetTreeLayout.header(newId, count, next, scoreRoot, memberRoot, retired, 0,
-                inHeader(scoreRoot) ? byScore.root() : null, inHeader(memberRoot) ? byMember.root() : null, false);
-        to.set(toKey, h, 0, h.length, at, StoredValue.ZSET);
+        to.set(toKey, ZSetTreeLayout.header(newId, count, next, roots[0], roots[1], retired, 0), 0,
+                ZSetTreeLayout.RETIRED_OFFSET, at, StoredValue.ZSET);
     }
 
-    /** @return the nodes of both trees the element map holds (what the collector keeps of this set, but its root): not roots the header keeps */
+    /** @return the nodes of both trees as stored (what the collector keeps of this set, but its root) */
     long nodeCount() {
         long[] n = {0};
         nodes((p, raw, length) -> n[0]++);
@@ -435,18 +384,11 @@ final class StoredZSet implements ZSetWrites {
         return n[0];
     }
 
-    /** Hands each node of both trees the element map holds, from the roots down, to {@code action}. */
+    /** Hands each stored node of both trees, from the roots down, to {@code action}. */
     private void nodes(ZSetTree.PositionWriter action) {
         for (ZSetTree t : new ZSetTree[] {byScore, byMember}) {
             ArrayDeque<Long> todo = new ArrayDeque<>();
-            ZSetNode top = t.root();
-            if (inHeader(rootPos(t))) {
-                for (int i = 0; !top.leaf && i < top.n; i++) {
-                    todo.add(top.children[i]);
-                }
-            } else {
-                todo.add(rootPos(t));
-            }
+            todo.add(rootPos(t));
             while (!todo.isEmpty()) {
                 long p = todo.poll();
                 byte[] raw = raw(p);
@@ -472,14 +414,6 @@ final class StoredZSet implements ZSetWrites {
     }
 
     private void retire(long pos) {
-        if (inHeader(pos)) {
-            // no map entry to free or reuse: only the node cache forgets it, once the header lands
-            if (nDropped == droppedRoots.length) {
-                droppedRoots = Arrays.copyOf(droppedRoots, nDropped * 2);
-            }
-            droppedRoots[nDropped++] = pos;
-            return;
-        }
         if (nRetired == retired.length) {
             retired = Arrays.copyOf(retired, nRetired * 2);
         }
@@ -490,12 +424,6 @@ final class StoredZSet implements ZSetWrites {
         ZSetNode kept = elements.zsetNodes().get(id, pos);
         if (kept != null) {
             return kept;
-        }
-        if (inHeader(pos)) {
-            int at = pos == scoreRootPos ? 0 : 2;
-            ZSetNode node = ZSetNode.decode(header, roots[at], roots[at + 1], pos);
-            elements.zsetNodes().put(id, pos, node); // an inner node is kept: load returns a copy of it
-            return node;
         }
         // Through this thread's buffer: a leaf (read by every write) is decoded, never kept as bytes
         ZSetNodeBytes b = ZSetNodeBytes.acquire();

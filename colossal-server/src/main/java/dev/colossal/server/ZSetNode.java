@@ -49,34 +49,26 @@ final class ZSetNode {
 
     /** @return the node stored at {@code pos} as {@code raw[0, length)} */
     static ZSetNode decode(byte[] raw, int length, long pos) {
-        return decode(raw, 0, length, pos);
-    }
-
-    /** @return the node stored at {@code pos} as {@code raw[from, to)}: a root kept in a header ({@link ZSetTreeLayout}) starts past 0 */
-    static ZSetNode decode(byte[] raw, int from, int to, long pos) {
-        if (to - from <= ZSetTreeLayout.N_OFFSET) {
-            throw ZSetLayout.damaged("a tree node of " + (to - from) + " bytes", 0);
+        if (length <= ZSetTreeLayout.N_OFFSET) {
+            throw ZSetLayout.damaged("a tree node of " + length + " bytes", 0);
         }
-        boolean leaf = raw[from + ZSetTreeLayout.KIND_OFFSET] == ZSetTreeLayout.LEAF;
-        int[] at = {from + ZSetTreeLayout.N_OFFSET};
-        int n = HashLayout.getVarint(raw, at, to);
+        boolean leaf = raw[ZSetTreeLayout.KIND_OFFSET] == ZSetTreeLayout.LEAF;
+        int[] at = {ZSetTreeLayout.N_OFFSET};
+        int n = HashLayout.getVarint(raw, at, length);
         ZSetNode node = new ZSetNode(leaf, n + 1);
         for (int i = 0; i < n; i++) {
             if (!leaf) {
-                if (at[0] + ZSetTreeLayout.CHILD_LENGTH > to) {
-                    throw ZSetLayout.damaged("a child runs past a tree node's end", at[0]);
-                }
                 node.children[i] = ListLayout.getLong(raw, at[0]);
                 node.counts[i] = ListLayout.getLong(raw, at[0] + Long.BYTES);
                 at[0] += ZSetTreeLayout.CHILD_LENGTH;
             }
-            if (at[0] + ZSetLayout.SCORE_LENGTH > to) {
+            if (at[0] + ZSetLayout.SCORE_LENGTH > length) {
                 throw ZSetLayout.damaged("a score runs past a tree node's end", at[0]);
             }
             node.scores[i] = ZSetLayout.getScore(raw, at[0]);
             at[0] += ZSetLayout.SCORE_LENGTH;
-            int m = HashLayout.getVarint(raw, at, to);
-            if (at[0] + m > to || at[0] + m < 0) {
+            int m = HashLayout.getVarint(raw, at, length);
+            if (at[0] + m > length || at[0] + m < 0) {
                 throw ZSetLayout.damaged("a member runs past a tree node's end", at[0]);
             }
             node.members[i] = Arrays.copyOfRange(raw, at[0], at[0] + m);
@@ -84,7 +76,7 @@ final class ZSetNode {
         }
         node.n = n;
         // what the members took of the node's bytes: the rest is the count and the fixed parts
-        node.memberBytes = at[0] - from - ZSetTreeLayout.N_OFFSET - HashLayout.varintLength(n) - (long) n * node.fixedBytes();
+        node.memberBytes = at[0] - ZSetTreeLayout.N_OFFSET - HashLayout.varintLength(n) - (long) n * node.fixedBytes();
         node.pos = pos;
         node.dirty = false;
         return node;
@@ -119,23 +111,13 @@ final class ZSetNode {
      * @return their length
      */
     int encode(byte[] out) {
-        return encode(out, 0);
-    }
-
-    /**
-     * Writes the node's bytes into {@code out} from {@code from}: a root kept in a header goes
-     * straight into the header's array.
-     *
-     * @return the offset past them
-     */
-    int encode(byte[] out, int from) {
         long length = bytes();
         if (length > StoredValue.MAP_MAX_VALUE) {
             throw new ReplyException("ERR a node of this sorted set would exceed the largest entry this server stores ("
                     + StoredValue.MAP_MAX_VALUE + " bytes); keep large members under keys of their own");
         }
-        out[from + ZSetTreeLayout.KIND_OFFSET] = leaf ? ZSetTreeLayout.LEAF : ZSetTreeLayout.INNER;
-        int at = HashLayout.putVarint(out, from + ZSetTreeLayout.N_OFFSET, n);
+        out[ZSetTreeLayout.KIND_OFFSET] = leaf ? ZSetTreeLayout.LEAF : ZSetTreeLayout.INNER;
+        int at = HashLayout.putVarint(out, ZSetTreeLayout.N_OFFSET, n);
         for (int i = 0; i < n; i++) {
             if (!leaf) {
                 ListLayout.putLong(out, at, children[i]);

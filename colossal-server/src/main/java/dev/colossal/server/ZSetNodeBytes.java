@@ -67,24 +67,6 @@ final class ZSetNodeBytes {
     }
 
     /**
-     * Reads the node {@code raw[from, to)} (a root kept in a header) as {@link #read} does.
-     *
-     * @throws IllegalStateException if it is damaged
-     */
-    void read(byte[] raw, int from, int to) {
-        length = to - from;
-        if (length > bytes.length) {
-            bytes = new byte[length];
-            segment = MemorySegment.ofArray(bytes);
-        }
-        System.arraycopy(raw, from, bytes, 0, length);
-        checked();
-        if (leaf) {
-            index();
-        }
-    }
-
-    /**
      * Reads node {@code pos} of collection {@code id} as {@link #read} does, without indexing a
      * leaf's entries: for a caller that decodes it whole.
      *
@@ -101,11 +83,6 @@ final class ZSetNodeBytes {
             throw StoredZSet.missing(elements, id, pos);
         }
         length = (int) got;
-        checked();
-    }
-
-    /** Checks the node read is longer than a node's start, and notes its kind. */
-    private void checked() {
         if (length <= ZSetTreeLayout.N_OFFSET) {
             throw ZSetLayout.damaged("a tree node of " + length + " bytes", 0);
         }

@@ -366,42 +366,14 @@ final class ZSetTree {
 
     /**
      * Writes every dirty node, children first, each at a position {@code next} gives: one no
-     * stored tree of this set uses. A root of {@link ZSetTreeLayout#NODE_BYTES} or less is not put
-     * in the map: the caller keeps it in the header ({@link #rootInHeader}); if it changed, or was
-     * in the map, it takes a position from {@code rootNext}, one no map entry holds.
+     * stored tree of this set uses.
      *
-     * @param inHeader whether a position is that of a root the stored header keeps
-     * @param put      stores a node's bytes at a position
-     * @param written  gets each node written, and a root the header keeps
+     * @param put     stores a node's bytes at a position
+     * @param written gets each node written
      * @return the root's position
      */
-    long write(LongSupplier next, LongSupplier rootNext, java.util.function.LongPredicate inHeader, PositionWriter put,
-            java.util.List<ZSetNode> written) {
-        if (root == null) {
-            return rootPos;
-        }
-        if (root.bytes() > ZSetTreeLayout.NODE_BYTES) {
-            return write(root, next, put, written); // one huge member: the header stays small
-        }
-        if (!root.leaf) {
-            for (int i = 0; i < root.n; i++) {
-                if (root.loaded[i] != null) {
-                    root.children[i] = write(root.loaded[i], next, put, written);
-                }
-            }
-        }
-        if (root.dirty || !inHeader.test(root.pos)) {
-            retired(root);
-            root.pos = rootNext.getAsLong();
-            root.dirty = false;
-            written.add(root);
-        }
-        return root.pos;
-    }
-
-    /** @return the root {@link #write} left for the header to keep, or null if the root is in the map (or this tree was not reached) */
-    ZSetNode rootInHeader() {
-        return root == null || root.bytes() > ZSetTreeLayout.NODE_BYTES ? null : root;
+    long write(LongSupplier next, PositionWriter put, java.util.List<ZSetNode> written) {
+        return root == null ? rootPos : write(root, next, put, written);
     }
 
     /** Stores one node's bytes, {@code node[0, length)}, at one position. */

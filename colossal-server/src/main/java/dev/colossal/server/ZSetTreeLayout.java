@@ -14,22 +14,13 @@ package dev.colossal.server;
  *  | encoding | id     | count  | next   | score root  | member root  | retired n | retired (n x 8)|
  *  | (= 2)    |        |        |        |             |              | (4)       |                |
  *  +----------+--------+--------+--------+-------------+--------------+-----------+----------------+
- *  then, from R = 45 + 8n, the roots kept in the header (absent in a header written before session 31):
- *  R             R+4            R+8
- *  +-------------+--------------+----------------------+-----------------------+
- *  | score root  | member root  | score root's bytes   | member root's bytes   |
- *  | length (4)  | length (4)   | (a node, as below)   | (a node, as below)    |
- *  +-------------+--------------+----------------------+-----------------------+
- *  big-endian longs and ints. encoding 2 tells this header from a one-value set ({@link ZSetLayout}'s 0, 1)
+ *  big-endian longs and int. encoding 2 tells this header from a one-value set ({@link ZSetLayout}'s 0, 1)
  *  id       = the collection's id in the element map: its nodes' and its root's keys start with it
  *  count    = the members
  *  next     = the position the next new node takes: every live node is at a position below it
  *  roots    = the positions of the two trees' root nodes
  *  retired  = the positions of the nodes the last write replaced: dead, kept for the next write's nodes
- *  root length = the bytes of that root kept here, or 0: the root is the node at its position in the map
- *           (a root kept here has a position too, one no map entry takes: it names the node in
- *           {@link ZSetNodeCache} and tells the root from a child)
-  *
+ *
  *  Node: an element-map entry's value, at (id, position); a position is written once, never changed
  *  0          1
  *  +----------+----------+------------------------------------------------------------------------+
@@ -41,14 +32,7 @@ package dev.colossal.server;
  * </pre>
  *
  * <p>A write is copy-on-write: every node it changes is written at a position no stored tree uses,
- * then the header (the one commit point). A root of {@link #NODE_BYTES} or less is written inside the
- * header, which the write puts anyway: a ZADD into a tree of three levels puts 4 nodes, not 6. It
- * takes a new position from {@code next} on (never a retired one, which may still hold a dead node
- * in the map), and the position of a root kept in the header is never retired (no map entry to free).
- * A header of a build before this one has no roots in it; the first write to such a set moves them
- * in. Such a build reads a header with roots in it as damaged (its length is not that of the
- * retired list), never as a set whose roots are missing.
- * The writes are as before: Those positions are the ones the last header retired
+ * then the header (the one commit point). Those positions are the ones the last header retired
  * first, whose nodes died when that header landed (a put over a dead entry costs one map write
  * where a new key and the removal of the dead one cost two), then new ones from {@code next} on.
  * After the header, the write removes the retired positions it did not reuse, and of those it
@@ -69,8 +53,6 @@ final class ZSetTreeLayout {
     static final int MEMBER_ROOT_OFFSET = SCORE_ROOT_OFFSET + Long.BYTES;
     static final int RETIRED_COUNT_OFFSET = MEMBER_ROOT_OFFSET + Long.BYTES;
     static final int RETIRED_OFFSET = RETIRED_COUNT_OFFSET + Integer.BYTES;
-    /** The bytes before the roots kept in a header: their two lengths, past the retired list. */
-    static final int ROOT_LENGTHS = 2 * Integer.BYTES;
 
     static final byte LEAF = 0;
     static final byte INNER = 1;
@@ -107,65 +89,20 @@ final class ZSetTreeLayout {
         return Math.clamp(maxListpackEntries, 4, MAX_NODE_ENTRIES);
     }
 
-    /**
-     * @param scoreRoot  the score tree's root to keep in the header, or null if it is in the map
-     * @param memberRoot the member tree's root to keep in the header, or null if it is in the map
-     * @param oldForm    write the header of a build before session 31 (no roots in it, both in the
-     *                   map; the nodes must be null): for tests of the sets such a build left
-     * @return a header's payload
-     */
-    static byte[] header(long id, long count, long next, long scoreRootPos, long memberRootPos, long[] retired, int nRetired,
-            ZSetNode scoreRoot, ZSetNode memberRoot, boolean oldForm) {
-        int rootsAt = RETIRED_OFFSET + nRetired * Long.BYTES;
-        long scoreLength = scoreRoot == null ? 0 : scoreRoot.bytes();
-        long memberLength = memberRoot == null ? 0 : memberRoot.bytes();
-        byte[] h = new byte[Math.toIntExact(rootsAt + (oldForm ? 0 : ROOT_LENGTHS + scoreLength + memberLength))];
+    /** @return a header's payload */
+    static byte[] header(long id, long count, long next, long scoreRoot, long memberRoot, long[] retired, int nRetired) {
+        byte[] h = new byte[RETIRED_OFFSET + nRetired * Long.BYTES];
         h[ENCODING_OFFSET] = TREE;
         ListLayout.putLong(h, ID_OFFSET, id);
         ListLayout.putLong(h, COUNT_OFFSET, count);
         ListLayout.putLong(h, NEXT_OFFSET, next);
-        ListLayout.putLong(h, SCORE_ROOT_OFFSET, scoreRootPos);
-        ListLayout.putLong(h, MEMBER_ROOT_OFFSET, memberRootPos);
+        ListLayout.putLong(h, SCORE_ROOT_OFFSET, scoreRoot);
+        ListLayout.putLong(h, MEMBER_ROOT_OFFSET, memberRoot);
         INT_BE.set(h, RETIRED_COUNT_OFFSET, nRetired);
         for (int i = 0; i < nRetired; i++) {
             ListLayout.putLong(h, RETIRED_OFFSET + i * Long.BYTES, retired[i]);
         }
-        if (!oldForm) {
-            INT_BE.set(h, rootsAt, (int) scoreLength);
-            INT_BE.set(h, rootsAt + Integer.BYTES, (int) memberLength);
-            int at = rootsAt + ROOT_LENGTHS;
-            if (scoreRoot != null) {
-                at = scoreRoot.encode(h, at);
-            }
-            if (memberRoot != null) {
-                memberRoot.encode(h, at);
-            }
-        }
         return h;
-    }
-
-    /**
-     * Where the roots kept in header {@code e} are, as offsets into {@code e.array()}:
-     * {@code {scoreFrom, scoreTo, memberFrom, memberTo}}, a root in the map as an empty range; all
-     * empty for a header of a build before session 31.
-     *
-     * @param nRetired the header's retired count ({@link #retired}'s length, which checked it)
-     */
-    static int[] roots(KeyValueStore.Entry e, int nRetired) {
-        int rootsAt = RETIRED_OFFSET + nRetired * Long.BYTES;
-        int base = e.offset();
-        if (e.length() == rootsAt) {
-            return new int[] {base, base, base, base};
-        }
-        int scoreLength = (int) INT_BE.get(e.array(), base + rootsAt);
-        int memberLength = (int) INT_BE.get(e.array(), base + rootsAt + Integer.BYTES);
-        if (scoreLength < 0 || memberLength < 0 || (long) rootsAt + ROOT_LENGTHS + scoreLength + memberLength != e.length()
-                || scoreLength == 1 || memberLength == 1) {
-            throw ZSetLayout.damaged("a big sorted set's header of " + e.length() + " bytes keeps roots of " + scoreLength
-                    + " and " + memberLength + " bytes", 0);
-        }
-        int from = base + rootsAt + ROOT_LENGTHS;
-        return new int[] {from, from + scoreLength, from + scoreLength, from + scoreLength + memberLength};
     }
 
     /** @return whether the sorted set {@code e} holds is a tree */
@@ -190,8 +127,7 @@ final class ZSetTreeLayout {
     /** @return the retired positions of header {@code e} */
     static long[] retired(KeyValueStore.Entry e) {
         int n = (int) INT_BE.get(e.array(), e.offset() + RETIRED_COUNT_OFFSET);
-        long rootsAt = RETIRED_OFFSET + (long) n * Long.BYTES;
-        if (n < 0 || rootsAt != e.length() && rootsAt + ROOT_LENGTHS > e.length()) {
+        if (n < 0 || RETIRED_OFFSET + (long) n * Long.BYTES != e.length()) {
             throw ZSetLayout.damaged("a big sorted set's header names " + n + " retired nodes in " + e.length() + " bytes", 0);
         }
         long[] out = new long[n];

@@ -30,27 +30,17 @@ final class ZSetTreeReads {
     private final long id;
     private final long rootPos;
     private final boolean byMember;
-    /** The header's bytes and where the root it keeps lies in them: an empty range if the root is in the map. */
-    private final byte[] header;
-    private final int rootFrom;
-    private final int rootTo;
 
     /**
      * @param id       the set's collection id
      * @param rootPos  the tree's root position
      * @param byMember member order (the score index), else (score, member) order
-     * @param header   the header's array
-     * @param rootFrom where the root the header keeps starts in it
-     * @param rootTo   where it ends: {@code rootFrom} if the root is in the map
      */
-    ZSetTreeReads(ListElements elements, long id, long rootPos, boolean byMember, byte[] header, int rootFrom, int rootTo) {
+    ZSetTreeReads(ListElements elements, long id, long rootPos, boolean byMember) {
         this.elements = elements;
         this.id = id;
         this.rootPos = rootPos;
         this.byMember = byMember;
-        this.header = header;
-        this.rootFrom = rootFrom;
-        this.rootTo = rootTo;
     }
 
     /** @return the score of {@code member} in a member-ordered tree, or null */
@@ -222,11 +212,7 @@ final class ZSetTreeReads {
         if (kept != null) {
             return kept;
         }
-        if (pos == rootPos && rootTo > rootFrom) {
-            b.read(header, rootFrom, rootTo);
-        } else {
-            b.read(elements, id, pos);
-        }
+        b.read(elements, id, pos);
         if (b.leaf()) {
             return null;
         }

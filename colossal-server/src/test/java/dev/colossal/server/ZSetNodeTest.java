@@ -119,13 +119,7 @@ class ZSetNodeTest {
                 if (round > 2) { // the same path as the last round's (the first merged nodes): every node over a dead one, nothing removed
                     assertEquals(dead.length, retired.length);
                     assertEquals(retired.length + 1, writes.get(), "map writes of round " + round + ": the nodes, the header");
-                    // the two roots, kept in the header, take new positions: none a map entry holds
-                    assertEquals(next + 2, ZSetTreeLayout.get(h, ZSetTreeLayout.NEXT_OFFSET), "next moves on with each write");
-                    for (int root : new int[] {ZSetTreeLayout.SCORE_ROOT_OFFSET, ZSetTreeLayout.MEMBER_ROOT_OFFSET}) {
-                        assertNull(e.get(id, ZSetTreeLayout.get(h, root)), "a root the header keeps is not in the map");
-                    }
-                    // what a build before session 31 asks of a header (the retired list ends it): it refuses this one as damaged
-                    assertTrue(h.length() > ZSetTreeLayout.RETIRED_OFFSET + retired.length * Long.BYTES, "the roots follow the retired list");
+                    assertEquals(next + 1, ZSetTreeLayout.get(h, ZSetTreeLayout.NEXT_OFFSET), "next moves on with each write");
                 }
                 assertEquals(1000 + round, j.zscore("z", "m1100"));
                 assertEquals(100L, j.zrank("z", "m1100"));
