@@ -50,7 +50,7 @@ class ZSetNodeTest {
         nodes[0]++;
         long expected = ZSetTreeLayout.N_OFFSET + HashLayout.varintLength(node.n);
         for (int i = 0; i < node.n; i++) {
-            int length = node.members[i].length;
+            int length = node.member(i).length;
             expected += (node.leaf ? 0 : ZSetTreeLayout.CHILD_LENGTH) + ZSetLayout.SCORE_LENGTH
                     + HashLayout.varintLength(length) + length;
         }
@@ -79,7 +79,7 @@ class ZSetNodeTest {
             assertEquals(node.bytes(), back.bytes());
             for (int i = 0; i < 9; i++) {
                 assertEquals(node.scores[i], back.scores[i]);
-                assertArrayEquals(node.members[i], back.members[i]);
+                assertArrayEquals(node.member(i), back.member(i));
                 if (!leaf) {
                     assertEquals(node.children[i], back.children[i]);
                     assertEquals(node.counts[i], back.counts[i]);
