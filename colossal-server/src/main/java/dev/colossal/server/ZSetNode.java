@@ -7,14 +7,12 @@ import java.util.Arrays;
  * entries, or an inner node's children with their counts and first entries. A node a command
  * changes is {@linkplain #dirty dirty} until {@link ZSetTree#write} puts it at a new position.
  *
- * <p>A node read from the map keeps its stored bytes and where each entry lies in them, and
- * {@link #encode} copies each run of entries still as stored in one piece: a write changes one entry
- * of each node on its path (a leaf's new entry, an inner node's child and count), so most of the
- * bytes it puts are copied, not encoded entry by entry. A leaf also copies a member out only when
- * asked for it ({@link #member}): its searches compare members where they lie. (Session 30's
- * profile had the leaves' decode, a {@code byte[]} per member, at ~8% of a ZADD and the nodes'
- * encode at 7-19%.) An inner node's members are decoded at once: {@link ZSetNodeCache} shares it
- * between threads, so nothing may fill it in later.
+ * <p>A leaf read from the map keeps its stored bytes and where each entry lies in them, and copies
+ * a member out only when asked for it ({@link #member}): a write reads two leaves and changes one
+ * entry of each, so its searches compare members where they lie, and {@link #encode} copies each
+ * run of entries still as stored in one piece. (Session 30's profile had the leaves' decode, a
+ * {@code byte[]} per member, at ~8% of a ZADD and the nodes' encode at 7-19%.) An inner node is
+ * decoded whole: {@link ZSetNodeCache} shares it between threads, so nothing may fill it in later.
  */
 final class ZSetNode {
 
@@ -27,13 +25,9 @@ final class ZSetNode {
     double[] scores;
     /** Each entry's member, or null for a leaf's entry still only in {@link #raw}. */
     private byte[][] members;
-    /** The stored bytes the node was read from (never changed), or null. */
+    /** A leaf's stored bytes (never changed), or null; where entry i's score, member and end lie in them if its member is null. */
     private byte[] raw;
-    /**
-     * Where entry i starts in {@link #raw} (its child for an inner node, else its score) if it is
-     * as stored there, else -1; where its member starts and ends there.
-     */
-    private int[] entryAt;
+    private int[] scoreAt;
     private int[] memberAt;
     private int[] memberEnd;
     /** An inner node's children's positions, counts, and those decoded by this command (or null). */
@@ -54,10 +48,11 @@ final class ZSetNode {
         int c = Math.max(4, capacity);
         scores = new double[c];
         members = new byte[c][];
-        entryAt = new int[c];
-        memberAt = new int[c];
-        memberEnd = new int[c];
-        if (!leaf) {
+        if (leaf) {
+            scoreAt = new int[c];
+            memberAt = new int[c];
+            memberEnd = new int[c];
+        } else {
             children = new long[c];
             counts = new long[c];
             loaded = new ZSetNode[c];
@@ -86,9 +81,10 @@ final class ZSetNode {
             throw ZSetLayout.damaged("a tree node of " + length + " bytes holding " + n + " entries", 0);
         }
         ZSetNode node = new ZSetNode(leaf, n + 1);
-        node.raw = owned ? raw : Arrays.copyOf(raw, length);
+        if (leaf) {
+            node.raw = owned ? raw : Arrays.copyOf(raw, length);
+        }
         for (int i = 0; i < n; i++) {
-            node.entryAt[i] = at[0];
             if (!leaf) {
                 if (at[0] + ZSetTreeLayout.CHILD_LENGTH > length) {
                     throw ZSetLayout.damaged("a child runs past a tree node's end", at[0]);
@@ -100,15 +96,18 @@ final class ZSetNode {
             if (at[0] + ZSetLayout.SCORE_LENGTH > length) {
                 throw ZSetLayout.damaged("a score runs past a tree node's end", at[0]);
             }
-            node.scores[i] = ZSetLayout.getScore(raw, at[0]);
+            int scoreAt = at[0];
+            node.scores[i] = ZSetLayout.getScore(raw, scoreAt);
             at[0] += ZSetLayout.SCORE_LENGTH;
             int m = HashLayout.getVarint(raw, at, length);
             if (at[0] + m > length || at[0] + m < 0) {
                 throw ZSetLayout.damaged("a member runs past a tree node's end", at[0]);
             }
-            node.memberAt[i] = at[0];
-            node.memberEnd[i] = at[0] + m;
-            if (!leaf) {
+            if (leaf) {
+                node.scoreAt[i] = scoreAt;
+                node.memberAt[i] = at[0];
+                node.memberEnd[i] = at[0] + m;
+            } else {
                 node.members[i] = Arrays.copyOfRange(raw, at[0], at[0] + m);
             }
             at[0] += m;
@@ -147,11 +146,6 @@ final class ZSetNode {
                 : ZSetLayout.compare(scores[i], raw, memberAt[i], memberEnd[i], s, m);
     }
 
-    /** Marks inner entry {@code i}'s child or count changed: {@link #encode} writes it from the fields, not from the stored bytes. */
-    void changed(int i) {
-        entryAt[i] = -1;
-    }
-
     /** @return the length of entry {@code i}'s member */
     private int memberLength(int i) {
         return members[i] != null ? members[i].length : memberEnd[i] - memberAt[i];
@@ -162,11 +156,12 @@ final class ZSetNode {
         ZSetNode c = new ZSetNode(leaf, n + 1);
         System.arraycopy(scores, 0, c.scores, 0, n);
         System.arraycopy(members, 0, c.members, 0, n);
-        c.raw = raw;
-        System.arraycopy(entryAt, 0, c.entryAt, 0, n);
-        System.arraycopy(memberAt, 0, c.memberAt, 0, n);
-        System.arraycopy(memberEnd, 0, c.memberEnd, 0, n);
-        if (!leaf) {
+        if (leaf) {
+            c.raw = raw;
+            System.arraycopy(scoreAt, 0, c.scoreAt, 0, n);
+            System.arraycopy(memberAt, 0, c.memberAt, 0, n);
+            System.arraycopy(memberEnd, 0, c.memberEnd, 0, n);
+        } else {
             System.arraycopy(children, 0, c.children, 0, n);
             System.arraycopy(counts, 0, c.counts, 0, n);
         }
@@ -198,11 +193,11 @@ final class ZSetNode {
         out[ZSetTreeLayout.KIND_OFFSET] = leaf ? ZSetTreeLayout.LEAF : ZSetTreeLayout.INNER;
         int at = HashLayout.putVarint(out, ZSetTreeLayout.N_OFFSET, n);
         for (int i = 0; i < n; i++) {
-            if (entryAt[i] >= 0) {
+            if (members[i] == null) {
                 // a run of entries still as stored, one after the other there: one copy
-                int from = entryAt[i];
+                int from = scoreAt[i];
                 int end = memberEnd[i];
-                while (i + 1 < n && entryAt[i + 1] == end) {
+                while (i + 1 < n && members[i + 1] == null && scoreAt[i + 1] == end) {
                     end = memberEnd[++i];
                 }
                 System.arraycopy(raw, from, out, at, end - from);
@@ -242,10 +237,9 @@ final class ZSetNode {
 
     /** Puts entry (s, m) in slot {@code i}, an {@link #open}ed one or one whose entry it replaces. */
     void set(int i, double s, byte[] m) {
-        if (members[i] != null || entryAt[i] >= 0) {
+        if (members[i] != null || leaf && scoreAt[i] >= 0) {
             memberBytes -= memberBytes(memberLength(i));
         }
-        entryAt[i] = -1;
         scores[i] = s;
         members[i] = m;
         memberBytes += memberBytes(m.length);
@@ -269,10 +263,11 @@ final class ZSetNode {
             int c = n * 2;
             scores = Arrays.copyOf(scores, c);
             members = Arrays.copyOf(members, c);
-            entryAt = Arrays.copyOf(entryAt, c);
-            memberAt = Arrays.copyOf(memberAt, c);
-            memberEnd = Arrays.copyOf(memberEnd, c);
-            if (!leaf) {
+            if (leaf) {
+                scoreAt = Arrays.copyOf(scoreAt, c);
+                memberAt = Arrays.copyOf(memberAt, c);
+                memberEnd = Arrays.copyOf(memberEnd, c);
+            } else {
                 children = Arrays.copyOf(children, c);
                 counts = Arrays.copyOf(counts, c);
                 loaded = Arrays.copyOf(loaded, c);
@@ -280,11 +275,12 @@ final class ZSetNode {
         }
         System.arraycopy(scores, i, scores, i + 1, n - i);
         System.arraycopy(members, i, members, i + 1, n - i);
-        System.arraycopy(entryAt, i, entryAt, i + 1, n - i);
-        System.arraycopy(memberAt, i, memberAt, i + 1, n - i);
-        System.arraycopy(memberEnd, i, memberEnd, i + 1, n - i);
-        entryAt[i] = -1; // an empty slot, for set to fill: not an entry of raw
-        if (!leaf) {
+        if (leaf) {
+            System.arraycopy(scoreAt, i, scoreAt, i + 1, n - i);
+            System.arraycopy(memberAt, i, memberAt, i + 1, n - i);
+            System.arraycopy(memberEnd, i, memberEnd, i + 1, n - i);
+            scoreAt[i] = -1; // an empty slot, for set to fill: not an entry of raw
+        } else {
             System.arraycopy(children, i, children, i + 1, n - i);
             System.arraycopy(counts, i, counts, i + 1, n - i);
             System.arraycopy(loaded, i, loaded, i + 1, n - i);
@@ -301,10 +297,11 @@ final class ZSetNode {
         }
         System.arraycopy(scores, to, scores, from, n - to);
         System.arraycopy(members, to, members, from, n - to);
-        System.arraycopy(entryAt, to, entryAt, from, n - to);
-        System.arraycopy(memberAt, to, memberAt, from, n - to);
-        System.arraycopy(memberEnd, to, memberEnd, from, n - to);
-        if (!leaf) {
+        if (leaf) {
+            System.arraycopy(scoreAt, to, scoreAt, from, n - to);
+            System.arraycopy(memberAt, to, memberAt, from, n - to);
+            System.arraycopy(memberEnd, to, memberEnd, from, n - to);
+        } else {
             System.arraycopy(children, to, children, from, n - to);
             System.arraycopy(counts, to, counts, from, n - to);
             System.arraycopy(loaded, to, loaded, from, n - to);

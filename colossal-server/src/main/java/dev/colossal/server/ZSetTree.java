@@ -257,7 +257,6 @@ final class ZSetTree {
         ZSetNode c = child(node, i);
         insert(c, s, m);
         node.counts[i]++;
-        node.changed(i);
         refresh(node, i, c);
         if (overflows(c)) {
             split(node, i);
@@ -294,7 +293,6 @@ final class ZSetTree {
         }
         touch(node);
         node.counts[i]--;
-        node.changed(i);
         if (c.n == 0) {
             retired(c);
             node.close(i, i + 1);
@@ -317,7 +315,6 @@ final class ZSetTree {
         touch(left);
         right.moveTail(0, left);
         node.counts[i] += node.counts[i + 1];
-        node.changed(i);
         retired(right);
         node.close(i + 1, i + 2);
         refresh(node, i, left);
@@ -337,8 +334,6 @@ final class ZSetTree {
         node.loaded[i + 1] = right;
         node.counts[i] = c.count();
         node.counts[i + 1] = right.count();
-        node.changed(i);
-        node.changed(i + 1);
         refresh(node, i, c);
         refresh(node, i + 1, right);
         if (overflows(right)) {
@@ -396,11 +391,7 @@ final class ZSetTree {
         if (!node.leaf) {
             for (int i = 0; i < node.n; i++) {
                 if (node.loaded[i] != null) {
-                    long p = write(node.loaded[i], next, put, written);
-                    if (p != node.children[i]) {
-                        node.children[i] = p;
-                        node.changed(i);
-                    }
+                    node.children[i] = write(node.loaded[i], next, put, written);
                 }
             }
         }
