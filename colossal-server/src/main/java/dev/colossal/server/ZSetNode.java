@@ -6,13 +6,6 @@ import java.util.Arrays;
  * One node of a big sorted set's tree ({@link ZSetTreeLayout}), decoded for a command: a leaf's
  * entries, or an inner node's children with their counts and first entries. A node a command
  * changes is {@linkplain #dirty dirty} until {@link ZSetTree#write} puts it at a new position.
- *
- * <p>A leaf read from the map keeps its stored bytes and where each entry lies in them, and copies
- * a member out only when asked for it ({@link #member}): a write reads two leaves and changes one
- * entry of each, so its searches compare members where they lie, and {@link #encode} copies each
- * run of entries still as stored in one piece. (Session 30's profile had the leaves' decode, a
- * {@code byte[]} per member, at ~8% of a ZADD and the nodes' encode at 7-19%.) An inner node is
- * decoded whole: {@link ZSetNodeCache} shares it between threads, so nothing may fill it in later.
  */
 final class ZSetNode {
 
@@ -23,13 +16,7 @@ final class ZSetNode {
     int n;
     /** A leaf's entries; an inner node's children's first entries. */
     double[] scores;
-    /** Each entry's member, or null for a leaf's entry still only in {@link #raw}. */
-    private byte[][] members;
-    /** A leaf's stored bytes (never changed), or null; where entry i's score, member and end lie in them if its member is null. */
-    private byte[] raw;
-    private int[] scoreAt;
-    private int[] memberAt;
-    private int[] memberEnd;
+    byte[][] members;
     /** An inner node's children's positions, counts, and those decoded by this command (or null). */
     long[] children;
     long[] counts;
@@ -48,47 +35,29 @@ final class ZSetNode {
         int c = Math.max(4, capacity);
         scores = new double[c];
         members = new byte[c][];
-        if (leaf) {
-            scoreAt = new int[c];
-            memberAt = new int[c];
-            memberEnd = new int[c];
-        } else {
+        if (!leaf) {
             children = new long[c];
             counts = new long[c];
             loaded = new ZSetNode[c];
         }
     }
 
-    /** @return the node stored at {@code pos} as {@code raw}, which it may keep: the caller never changes it */
+    /** @return the node stored at {@code pos} as {@code raw} */
     static ZSetNode decode(byte[] raw, long pos) {
-        return decode(raw, raw.length, pos, true);
+        return decode(raw, raw.length, pos);
     }
 
-    /** @return the node stored at {@code pos} as {@code raw[0, length)}, a buffer the caller reuses */
+    /** @return the node stored at {@code pos} as {@code raw[0, length)} */
     static ZSetNode decode(byte[] raw, int length, long pos) {
-        return decode(raw, length, pos, false);
-    }
-
-    private static ZSetNode decode(byte[] raw, int length, long pos, boolean owned) {
         if (length <= ZSetTreeLayout.N_OFFSET) {
             throw ZSetLayout.damaged("a tree node of " + length + " bytes", 0);
         }
         boolean leaf = raw[ZSetTreeLayout.KIND_OFFSET] == ZSetTreeLayout.LEAF;
         int[] at = {ZSetTreeLayout.N_OFFSET};
         int n = HashLayout.getVarint(raw, at, length);
-        // an entry takes a score and a length byte at least: more than that is damage, not a size to allocate
-        if ((long) n * (ZSetLayout.SCORE_LENGTH + 1) > length) {
-            throw ZSetLayout.damaged("a tree node of " + length + " bytes holding " + n + " entries", 0);
-        }
         ZSetNode node = new ZSetNode(leaf, n + 1);
-        if (leaf) {
-            node.raw = owned ? raw : Arrays.copyOf(raw, length);
-        }
         for (int i = 0; i < n; i++) {
             if (!leaf) {
-                if (at[0] + ZSetTreeLayout.CHILD_LENGTH > length) {
-                    throw ZSetLayout.damaged("a child runs past a tree node's end", at[0]);
-                }
                 node.children[i] = ListLayout.getLong(raw, at[0]);
                 node.counts[i] = ListLayout.getLong(raw, at[0] + Long.BYTES);
                 at[0] += ZSetTreeLayout.CHILD_LENGTH;
@@ -96,20 +65,13 @@ final class ZSetNode {
             if (at[0] + ZSetLayout.SCORE_LENGTH > length) {
                 throw ZSetLayout.damaged("a score runs past a tree node's end", at[0]);
             }
-            int scoreAt = at[0];
-            node.scores[i] = ZSetLayout.getScore(raw, scoreAt);
+            node.scores[i] = ZSetLayout.getScore(raw, at[0]);
             at[0] += ZSetLayout.SCORE_LENGTH;
             int m = HashLayout.getVarint(raw, at, length);
             if (at[0] + m > length || at[0] + m < 0) {
                 throw ZSetLayout.damaged("a member runs past a tree node's end", at[0]);
             }
-            if (leaf) {
-                node.scoreAt[i] = scoreAt;
-                node.memberAt[i] = at[0];
-                node.memberEnd[i] = at[0] + m;
-            } else {
-                node.members[i] = Arrays.copyOfRange(raw, at[0], at[0] + m);
-            }
+            node.members[i] = Arrays.copyOfRange(raw, at[0], at[0] + m);
             at[0] += m;
         }
         node.n = n;
@@ -120,48 +82,12 @@ final class ZSetNode {
         return node;
     }
 
-    /** @return entry {@code i}'s member (copied out of a leaf's stored bytes at the first ask) */
-    byte[] member(int i) {
-        byte[] m = members[i];
-        if (m == null) {
-            m = Arrays.copyOfRange(raw, memberAt[i], memberEnd[i]);
-            members[i] = m; // only a leaf's: never a node the cache shares
-        }
-        return m;
-    }
-
-    /** @return whether entry {@code i}'s member is {@code m} */
-    boolean memberIs(int i, byte[] m) {
-        byte[] own = members[i];
-        return own != null ? Arrays.equals(own, m) : Arrays.equals(raw, memberAt[i], memberEnd[i], m, 0, m.length);
-    }
-
-    /** @return how entry {@code i} compares with (s, m): by member alone if {@code byMember}, else by (score, member) */
-    int compare(int i, boolean byMember, double s, byte[] m) {
-        byte[] own = members[i];
-        if (own != null) {
-            return ZSetTree.compare(byMember, scores[i], own, s, m);
-        }
-        return byMember ? Arrays.compareUnsigned(raw, memberAt[i], memberEnd[i], m, 0, m.length)
-                : ZSetLayout.compare(scores[i], raw, memberAt[i], memberEnd[i], s, m);
-    }
-
-    /** @return the length of entry {@code i}'s member */
-    private int memberLength(int i) {
-        return members[i] != null ? members[i].length : memberEnd[i] - memberAt[i];
-    }
-
     /** @return a copy of this stored node that a command may change without touching this one (members are shared: never changed) */
     ZSetNode copy() {
         ZSetNode c = new ZSetNode(leaf, n + 1);
         System.arraycopy(scores, 0, c.scores, 0, n);
         System.arraycopy(members, 0, c.members, 0, n);
-        if (leaf) {
-            c.raw = raw;
-            System.arraycopy(scoreAt, 0, c.scoreAt, 0, n);
-            System.arraycopy(memberAt, 0, c.memberAt, 0, n);
-            System.arraycopy(memberEnd, 0, c.memberEnd, 0, n);
-        } else {
+        if (!leaf) {
             System.arraycopy(children, 0, c.children, 0, n);
             System.arraycopy(counts, 0, c.counts, 0, n);
         }
@@ -193,17 +119,6 @@ final class ZSetNode {
         out[ZSetTreeLayout.KIND_OFFSET] = leaf ? ZSetTreeLayout.LEAF : ZSetTreeLayout.INNER;
         int at = HashLayout.putVarint(out, ZSetTreeLayout.N_OFFSET, n);
         for (int i = 0; i < n; i++) {
-            if (members[i] == null) {
-                // a run of entries still as stored, one after the other there: one copy
-                int from = scoreAt[i];
-                int end = memberEnd[i];
-                while (i + 1 < n && members[i + 1] == null && scoreAt[i + 1] == end) {
-                    end = memberEnd[++i];
-                }
-                System.arraycopy(raw, from, out, at, end - from);
-                at += end - from;
-                continue;
-            }
             if (!leaf) {
                 ListLayout.putLong(out, at, children[i]);
                 ListLayout.putLong(out, at + Long.BYTES, counts[i]);
@@ -223,7 +138,7 @@ final class ZSetNode {
     }
 
     private long entryBytes(int i) {
-        return fixedBytes() + memberBytes(memberLength(i));
+        return fixedBytes() + memberBytes(members[i].length);
     }
 
     /** @return what every entry takes whatever its member: an inner entry's child and count, and the score */
@@ -237,8 +152,8 @@ final class ZSetNode {
 
     /** Puts entry (s, m) in slot {@code i}, an {@link #open}ed one or one whose entry it replaces. */
     void set(int i, double s, byte[] m) {
-        if (members[i] != null || leaf && scoreAt[i] >= 0) {
-            memberBytes -= memberBytes(memberLength(i));
+        if (members[i] != null) {
+            memberBytes -= memberBytes(members[i].length);
         }
         scores[i] = s;
         members[i] = m;
@@ -263,11 +178,7 @@ final class ZSetNode {
             int c = n * 2;
             scores = Arrays.copyOf(scores, c);
             members = Arrays.copyOf(members, c);
-            if (leaf) {
-                scoreAt = Arrays.copyOf(scoreAt, c);
-                memberAt = Arrays.copyOf(memberAt, c);
-                memberEnd = Arrays.copyOf(memberEnd, c);
-            } else {
+            if (!leaf) {
                 children = Arrays.copyOf(children, c);
                 counts = Arrays.copyOf(counts, c);
                 loaded = Arrays.copyOf(loaded, c);
@@ -275,12 +186,7 @@ final class ZSetNode {
         }
         System.arraycopy(scores, i, scores, i + 1, n - i);
         System.arraycopy(members, i, members, i + 1, n - i);
-        if (leaf) {
-            System.arraycopy(scoreAt, i, scoreAt, i + 1, n - i);
-            System.arraycopy(memberAt, i, memberAt, i + 1, n - i);
-            System.arraycopy(memberEnd, i, memberEnd, i + 1, n - i);
-            scoreAt[i] = -1; // an empty slot, for set to fill: not an entry of raw
-        } else {
+        if (!leaf) {
             System.arraycopy(children, i, children, i + 1, n - i);
             System.arraycopy(counts, i, counts, i + 1, n - i);
             System.arraycopy(loaded, i, loaded, i + 1, n - i);
@@ -293,15 +199,11 @@ final class ZSetNode {
     void close(int from, int to) {
         int k = to - from;
         for (int i = from; i < to; i++) {
-            memberBytes -= memberBytes(memberLength(i));
+            memberBytes -= memberBytes(members[i].length);
         }
         System.arraycopy(scores, to, scores, from, n - to);
         System.arraycopy(members, to, members, from, n - to);
-        if (leaf) {
-            System.arraycopy(scoreAt, to, scoreAt, from, n - to);
-            System.arraycopy(memberAt, to, memberAt, from, n - to);
-            System.arraycopy(memberEnd, to, memberEnd, from, n - to);
-        } else {
+        if (!leaf) {
             System.arraycopy(children, to, children, from, n - to);
             System.arraycopy(counts, to, counts, from, n - to);
             System.arraycopy(loaded, to, loaded, from, n - to);
@@ -316,7 +218,7 @@ final class ZSetNode {
         for (int i = from; i < n; i++) {
             int j = to.n;
             to.open(j);
-            to.set(j, scores[i], member(i));
+            to.set(j, scores[i], members[i]);
             if (!leaf) {
                 to.children[j] = children[i];
                 to.counts[j] = counts[i];

@@ -67,6 +67,10 @@ final class ZSetTree {
         return root;
     }
 
+    private int compare(double s1, byte[] m1, double s2, byte[] m2) {
+        return compare(byMember, s1, m1, s2, m2);
+    }
+
     /** @return how (s1, m1) and (s2, m2) compare in member order if {@code byMember}, else in (score, member) order */
     static int compare(boolean byMember, double s1, byte[] m1, double s2, byte[] m2) {
         return byMember ? Arrays.compareUnsigned(m1, m2) : ZSetLayout.compare(s1, m1, 0, m1.length, s2, m2);
@@ -94,7 +98,7 @@ final class ZSetTree {
         int hi = node.n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (node.compare(mid, byMember, s, m) <= 0) {
+            if (compare(byMember, node.scores[mid], node.members[mid], s, m) <= 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -109,7 +113,7 @@ final class ZSetTree {
         int hi = node.n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (node.compare(mid, byMember, s, m) < 0) {
+            if (compare(node.scores[mid], node.members[mid], s, m) < 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -125,7 +129,7 @@ final class ZSetTree {
             node = child(node, childIndex(node, 0, member));
         }
         int i = leafIndex(node, 0, member);
-        return i < node.n && node.memberIs(i, member) ? node.scores[i] : null;
+        return i < node.n && Arrays.equals(node.members[i], member) ? node.scores[i] : null;
     }
 
     /** @return the rank of the entry (s, m), or of the first after it if it is absent */
@@ -148,7 +152,7 @@ final class ZSetTree {
         ZSetNode node = root();
         while (!node.leaf) {
             int i = 0;
-            while (i + 1 < node.n && !bound.test(node.scores[i + 1], node.member(i + 1))) {
+            while (i + 1 < node.n && !bound.test(node.scores[i + 1], node.members[i + 1])) {
                 i++;
             }
             for (int j = 0; j < i; j++) {
@@ -157,7 +161,7 @@ final class ZSetTree {
             node = child(node, i);
         }
         int i = 0;
-        while (i < node.n && !bound.test(node.scores[i], node.member(i))) {
+        while (i < node.n && !bound.test(node.scores[i], node.members[i])) {
             i++;
         }
         return r + i;
@@ -194,7 +198,7 @@ final class ZSetTree {
         int i = (int) r;
         while (true) {
             for (; i >= 0 && i < node.n; i += reverse ? -1 : 1) {
-                if (!v.visit(node.scores[i], node.member(i))) {
+                if (!v.visit(node.scores[i], node.members[i])) {
                     return;
                 }
             }
@@ -239,7 +243,7 @@ final class ZSetTree {
             top.children[0] = root.pos;
             top.loaded[0] = root;
             top.counts[0] = root.count();
-            top.set(0, root.scores[0], root.member(0));
+            top.set(0, root.scores[0], root.members[0]);
             root = top;
             split(top, 0);
         }
@@ -279,7 +283,7 @@ final class ZSetTree {
     private boolean delete(ZSetNode node, double s, byte[] m) {
         if (node.leaf) {
             int i = leafIndex(node, s, m);
-            if (i >= node.n || node.compare(i, byMember, s, m) != 0) {
+            if (i >= node.n || compare(node.scores[i], node.members[i], s, m) != 0) {
                 return false;
             }
             touch(node);
@@ -345,7 +349,7 @@ final class ZSetTree {
     }
 
     private static void refresh(ZSetNode node, int i, ZSetNode c) {
-        node.set(i, c.scores[0], c.member(0));
+        node.set(i, c.scores[0], c.members[0]);
     }
 
     /** Marks {@code node} changed: its stored copy, if any, is replaced at the next {@link #write}. */

@@ -96,7 +96,7 @@ final class ZSetTreeReads {
             // mixed scores) picks the same entries
             while ((node = node(pos, b)) != null) {
                 int i = 0;
-                while (i + 1 < node.n && !bound.test(node.scores[i + 1], node.member(i + 1), 0, node.member(i + 1).length)) {
+                while (i + 1 < node.n && !bound.test(node.scores[i + 1], node.members[i + 1], 0, node.members[i + 1].length)) {
                     i++;
                 }
                 r += countBefore(node, i);
@@ -145,7 +145,7 @@ final class ZSetTreeReads {
             while ((node = node(pos, b)) != null) {
                 int i = 0;
                 if (bound != null) {
-                    while (i + 1 < node.n && !bound.test(node.scores[i + 1], node.member(i + 1), 0, node.member(i + 1).length)) {
+                    while (i + 1 < node.n && !bound.test(node.scores[i + 1], node.members[i + 1], 0, node.members[i + 1].length)) {
                         i++;
                     }
                 } else {

@@ -137,7 +137,7 @@ class ZSetTreeReadsTest {
                     pos = node.children[node.n - 1];
                     node = ZSetNode.decode(elements.get(id, pos), pos);
                 }
-                assertArrayEquals(last, node.member(node.n - 1));
+                assertArrayEquals(last, node.members[node.n - 1]);
                 byte[] leaf = elements.get(id, pos);
                 byte[] cut = Arrays.copyOf(leaf, leaf.length - 1);
                 byte[] more = leaf.clone();
