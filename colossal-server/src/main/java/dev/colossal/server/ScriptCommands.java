@@ -230,7 +230,7 @@ final class ScriptCommands {
             } catch (ScriptHook.Killed killed) {
                 r.error("ERR Script killed by user with SCRIPT KILL..." + where + lua.lastLine() + ".");
             } catch (LuaError e) {
-                r.error(errorText(e) + where + lua.lastLine() + ".");
+                r.error(errorText(e, lua::reword) + where + lua.lastLine() + ".");
             } catch (OutOfMemoryError full) {
                 // The script's own garbage, unreachable once it stopped: the server goes on. Lua's words.
                 r.error("ERR " + chunk + ":" + lua.lastLine() + ": not enough memory" + where + lua.lastLine() + ".");
@@ -261,6 +261,14 @@ final class ScriptCommands {
      * (LuaJ's own runtime errors reworded to Lua's {@code user_script:N: } position).
      */
     static String errorText(LuaError e) {
+        return errorText(e, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * {@link #errorText(LuaError)} with LuaJ's own runtime texts passed through {@code reword}
+     * ({@link LuaSandbox#reword}: the variable Lua 5.1 names, from the failed instruction).
+     */
+    static String errorText(LuaError e, java.util.function.UnaryOperator<String> reword) {
         if (e instanceof ScriptCalls.CommandError) {
             return e.getMessageObject().tojstring();
         }
@@ -279,7 +287,7 @@ final class ScriptCommands {
         // LuaJ names only the type of what was called ("attempt to call nil"); Lua 5.1, with no
         // variable to name, says "attempt to call a nil value", which clients and tests match
         s = CALLED_TYPE.matcher(s).replaceFirst("attempt to call a $1 value");
-        return "ERR " + s;
+        return "ERR " + reword.apply(s);
     }
 
     /**
