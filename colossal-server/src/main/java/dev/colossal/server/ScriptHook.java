@@ -112,17 +112,22 @@ final class ScriptHook extends DebugLib {
         int at = depth - 1;
         Prototype p = at < frames.length ? frames[at] : null;
         tailCallLine = -1;
-        if (p != null && Lua.GET_OPCODE(p.code[pcs[at]]) == Lua.OP_TAILCALL) {
-            tailCallLine = lines[at];
-            faultCode = p;
-            faultPc = pcs[at];
-            faultStack = stacks[at];
-            faultTailLine = lines[at];
-        }
-        if (at < stacks.length) {
+        if (p != null) {
+            if (Lua.GET_OPCODE(p.code[pcs[at]]) == Lua.OP_TAILCALL) {
+                tailCalled(p, at);
+            }
             stacks[at] = null; // a finished frame's registers are not kept alive
         }
         depth--;
+    }
+
+    /** Notes frame {@code at}, leaving by a tail call, as where an error of that call arose. */
+    private void tailCalled(Prototype p, int at) {
+        tailCallLine = lines[at];
+        faultCode = p;
+        faultPc = pcs[at];
+        faultStack = stacks[at];
+        faultTailLine = lines[at];
     }
 
     @Override
