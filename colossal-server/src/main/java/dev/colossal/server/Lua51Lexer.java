@@ -5,8 +5,8 @@ package dev.colossal.server;
  * them: LuaJ's lexer follows Lua 5.2 and its messages name no token. It answers two questions,
  * both asked only when a script is first compiled (never as a cached one runs): the first
  * lexical error Lua 5.1 would meet ({@link #fault}), which LuaJ words otherwise or, for numbers
- * such as {@code 0x}, does not see at all; and the text Lua shows for the token that ends at a
- * given offset ({@link #near}), the {@code near '...'} of a syntax error.
+ * such as {@code 0x}, does not see at all; and, read token by token ({@link #next}), the text Lua
+ * shows for the token a syntax error stopped at, its {@code near '...'} ({@link LuaCompiler}).
  *
  * <p>Lua 5.1 shows a name or number as written, a string as its delimiters around its contents
  * with escapes resolved, and any other token as its symbol, a control character as
@@ -58,15 +58,6 @@ final class Lua51Lexer {
             // read to the end or the first error
         }
         return l.fault;
-    }
-
-    /** @return the token that ends at offset {@code at} (exclusive), the next one after it if none ends there, or {@code <eof>} */
-    static Lua51Lexer tokenEndingAt(byte[] src, int off, int len, int at) {
-        Lua51Lexer l = new Lua51Lexer(src, off, len);
-        while (l.next() && l.stop < at) {
-            // on to the token at that offset
-        }
-        return l;
     }
 
     private int peek(int ahead) {
