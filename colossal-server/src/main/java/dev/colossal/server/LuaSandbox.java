@@ -85,6 +85,13 @@ final class LuaSandbox {
         env.compiler = globals.compiler;
         env.loader = globals.loader;
         env.STDOUT = null;
+        // LuaJ's own runtime errors get Lua 5.1's words where they arise, for pcall as for the reply
+        globals.running.errorfunc = new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue message) {
+                return hook.raised(message);
+            }
+        };
         env.STDERR = null;
         for (String gone : new String[] {"debug", "package", "require", "dofile", "loadfile", "load", "print",
                 "collectgarbage", "module"}) {
@@ -99,6 +106,25 @@ final class LuaSandbox {
             }
         });
         globals.rawset("error", new ErrorFunction());
+        LuaValue xpcall = globals.rawget("xpcall");
+        globals.rawset("xpcall", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                LuaValue handler = a.arg(2);
+                if (handler.isnil()) {
+                    return xpcall.invoke(a); // refused as LuaJ refuses it
+                }
+                // xpcall's handler takes the place of the sandbox's (LuaSandbox's errorfunc) while f
+                // runs: it is given LuaJ's own errors in Lua 5.1's words too
+                LuaValue lua51 = new OneArgFunction() {
+                    @Override
+                    public LuaValue call(LuaValue message) {
+                        return handler.call(hook.raised(message));
+                    }
+                };
+                return xpcall.invoke(LuaValue.varargsOf(a.arg1(), lua51, a.subargs(3)));
+            }
+        });
         globals.rawset("tostring", LuaFormat.tostring(globals.rawget("tostring")));
         ((LuaTable) globals.rawget("string")).rawset("format", LuaFormat.format(hook::where));
         globals.rawset("loadstring", new LoadString());

@@ -279,15 +279,19 @@ final class ScriptCommands {
         if (m == null || m.isnil()) {
             return "ERR nil";
         }
-        String s = m.tojstring();
+        String s = luaText(m.tojstring());
+        return "ERR " + reword.apply(s);
+    }
+
+    /** LuaJ's form of a runtime error's text in Lua's: {@code user_script:N: } position, a call of no function named as Lua 5.1 names it. */
+    static String luaText(String s) {
         if (s.startsWith("@user_script:") || s.startsWith("@user_function:")) { // LuaJ's "@user_script:3 attempt to ...\n"
             int space = s.indexOf(' ');
             s = s.substring(1, space) + ": " + s.substring(space + 1).strip();
         }
         // LuaJ names only the type of what was called ("attempt to call nil"); Lua 5.1, with no
         // variable to name, says "attempt to call a nil value", which clients and tests match
-        s = CALLED_TYPE.matcher(s).replaceFirst("attempt to call a $1 value");
-        return "ERR " + reword.apply(s);
+        return CALLED_TYPE.matcher(s).replaceFirst("attempt to call a $1 value");
     }
 
     /**

@@ -149,15 +149,32 @@ final class ScriptHook extends DebugLib {
 
     @Override
     public String traceback(int level) {
-        // LuaJ asks in the frame the error arose in, before it leaves it: the one place to note where
-        // (a tail call's failure is asked of its caller's frame, which is not where it arose)
+        noteFault();
+        return ""; // LuaJ appends this to runtime errors' texts; scripts' errors carry no traceback in Redis
+    }
+
+    /**
+     * Lua's error handler for the errors LuaJ raises itself (the sandbox makes it LuaJ's
+     * {@code errorfunc}, which LuaJ calls where the error arose, and whose answer becomes the
+     * error's text): the text as Lua 5.1 words it, so that a script's {@code pcall} sees that too.
+     * An error value a script gave (error's) is kept as it is by LuaJ.
+     */
+    LuaValue raised(LuaValue message) {
+        noteFault();
+        return LuaValue.valueOf(reword(ScriptCommands.luaText(message.tojstring())));
+    }
+
+    /**
+     * Notes where an error arose: LuaJ asks in the frame the error arose in, before it leaves it
+     * (a tail call's failure is asked of its caller's frame, which is not where it arose).
+     */
+    private void noteFault() {
         if (tailCallLine < 0 && depth > 0 && depth <= frames.length && frames[depth - 1] != null) {
             faultCode = frames[depth - 1];
             faultPc = pcs[depth - 1];
             faultStack = stacks[depth - 1];
             faultTailLine = -1;
         }
-        return ""; // LuaJ appends this to runtime errors' texts; scripts' errors carry no traceback in Redis
     }
 
     /**
