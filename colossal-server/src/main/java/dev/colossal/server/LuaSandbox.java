@@ -1,7 +1,5 @@
 package dev.colossal.server;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import org.luaj.vm2.Globals;
 import org.luaj.vm2.LoadState;
 import org.luaj.vm2.LuaClosure;
@@ -87,6 +85,13 @@ final class LuaSandbox {
         env.compiler = globals.compiler;
         env.loader = globals.loader;
         env.STDOUT = null;
+        // LuaJ's own runtime errors get Lua 5.1's words where they arise, for pcall as for the reply
+        globals.running.errorfunc = new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue message) {
+                return hook.raised(message);
+            }
+        };
         env.STDERR = null;
         for (String gone : new String[] {"debug", "package", "require", "dofile", "loadfile", "load", "print",
                 "collectgarbage", "module"}) {
@@ -101,6 +106,25 @@ final class LuaSandbox {
             }
         });
         globals.rawset("error", new ErrorFunction());
+        LuaValue xpcall = globals.rawget("xpcall");
+        globals.rawset("xpcall", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                LuaValue handler = a.arg(2);
+                if (handler.isnil()) {
+                    return xpcall.invoke(a); // refused as LuaJ refuses it
+                }
+                // xpcall's handler takes the place of the sandbox's (LuaSandbox's errorfunc) while f
+                // runs: it is given LuaJ's own errors in Lua 5.1's words too
+                LuaValue lua51 = new OneArgFunction() {
+                    @Override
+                    public LuaValue call(LuaValue message) {
+                        return handler.call(hook.raised(message));
+                    }
+                };
+                return xpcall.invoke(LuaValue.varargsOf(a.arg1(), lua51, a.subargs(3)));
+            }
+        });
         globals.rawset("tostring", LuaFormat.tostring(globals.rawget("tostring")));
         ((LuaTable) globals.rawget("string")).rawset("format", LuaFormat.format(hook::where));
         globals.rawset("loadstring", new LoadString());
@@ -199,14 +223,10 @@ final class LuaSandbox {
      * Compiles a script's body as Redis names it ({@code user_script}, so errors read
      * {@code user_script:1: ...}).
      *
-     * @throws LuaError with the compiler's message if it does not compile
+     * @throws LuaError with Lua 5.1's message if it does not compile ({@link LuaCompiler})
      */
     static Prototype compile(byte[] body) {
-        try {
-            return LuaC.instance.compile(new ByteArrayInputStream(body), "@user_script");
-        } catch (IOException e) {
-            throw new LuaError(e.getMessage());
-        }
+        return LuaCompiler.compile(body, 0, body.length, "@user_script");
     }
 
     /**
@@ -237,14 +257,10 @@ final class LuaSandbox {
     /**
      * Compiles a function library's code as Redis names it ({@code user_function}).
      *
-     * @throws LuaError with the compiler's message if it does not compile
+     * @throws LuaError with Lua 5.1's message if it does not compile ({@link LuaCompiler})
      */
     static Prototype compileLibrary(byte[] code) {
-        try {
-            return LuaC.instance.compile(new ByteArrayInputStream(code), "@user_function");
-        } catch (IOException e) {
-            throw new LuaError(e.getMessage());
-        }
+        return LuaCompiler.compile(code, 0, code.length, "@user_function");
     }
 
     /**
@@ -307,6 +323,11 @@ final class LuaSandbox {
         }
     }
 
+    /** @return {@code text}, the last script's error after LuaJ's wording is made Lua's, as Lua 5.1 words it */
+    String reword(String text) {
+        return hook.reword(text);
+    }
+
     /** @return the line the last script was at when it stopped (Redis's {@code on @user_script:N}) */
     int lastLine() {
         return hook.lastLine();
@@ -350,10 +371,9 @@ final class LuaSandbox {
             LuaString source = a.checkstring(1);
             String name = a.optjstring(2, source.tojstring());
             try {
-                Prototype p = LuaC.instance.compile(new ByteArrayInputStream(source.m_bytes, source.m_offset,
-                        source.m_length), name);
+                Prototype p = LuaCompiler.compile(source.m_bytes, source.m_offset, source.m_length, name);
                 return new LuaClosure(p, env);
-            } catch (LuaError | IOException e) {
+            } catch (LuaError e) {
                 return LibFunction.varargsOf(LuaValue.NIL, LuaValue.valueOf(String.valueOf(e.getMessage())));
             }
         }

@@ -42,7 +42,7 @@ final class ScriptCache {
             // A shebang line stays in the text, where LuaJ skips it, so the lines keep Redis's numbers
             code = LuaSandbox.compile(body);
         } catch (LuaError e) {
-            throw new ReplyException("ERR Error compiling script (new function): " + luaWording(e.getMessage()));
+            throw new ReplyException("ERR Error compiling script (new function): " + e.getMessage());
         }
         Script added = new Script(sha, body, shebang, code);
         if (bySha.putIfAbsent(sha, added) == null) {
@@ -69,35 +69,5 @@ final class ScriptCache {
     /** INFO's {@code used_memory_scripts}: the bodies' bytes, a floor of what the compiled forms take. */
     long bytes() {
         return bodyBytes.get();
-    }
-
-    /** LuaJ's {@code unexpected symbol 286 (Ğ)}: the token's number and the char of that code. */
-    private static final java.util.regex.Pattern LUAJ_SYMBOL = java.util.regex.Pattern.compile("unexpected symbol (\\d+) \\(.\\)$");
-    /** LuaJ's reserved words and symbols from its first reserved token on (257): Lua 5.2's list, which it follows. */
-    private static final String[] LUAJ_TOKENS = {"and", "break", "do", "else", "elseif", "end", "false", "for",
-        "function", "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until",
-        "while", "..", "...", "==", ">=", "<=", "~=", "::", "<eof>"};
-
-    /**
-     * A compile error as Lua words it where LuaJ words it otherwise: {@code unexpected symbol near
-     * '+'} for LuaJ's {@code unexpected symbol 43 (+)}, and {@code near '<eof>'} where LuaJ printed
-     * its end-of-stream token as a character ({@code 286 (Ğ)}). Names, numbers and strings (whose
-     * text the message does not hold) and every other message stay as LuaJ has them.
-     */
-    static String luaWording(String message) {
-        java.util.regex.Matcher m = LUAJ_SYMBOL.matcher(message);
-        if (!m.find()) {
-            return message;
-        }
-        int token = Integer.parseInt(m.group(1));
-        String near;
-        if (token < 257) {
-            near = String.valueOf((char) token);
-        } else if (token - 257 < LUAJ_TOKENS.length) {
-            near = LUAJ_TOKENS[token - 257];
-        } else {
-            return message;
-        }
-        return message.substring(0, m.start()) + "unexpected symbol near '" + near + "'";
     }
 }

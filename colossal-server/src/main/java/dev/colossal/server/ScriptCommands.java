@@ -230,7 +230,7 @@ final class ScriptCommands {
             } catch (ScriptHook.Killed killed) {
                 r.error("ERR Script killed by user with SCRIPT KILL..." + where + lua.lastLine() + ".");
             } catch (LuaError e) {
-                r.error(errorText(e) + where + lua.lastLine() + ".");
+                r.error(errorText(e, lua::reword) + where + lua.lastLine() + ".");
             } catch (OutOfMemoryError full) {
                 // The script's own garbage, unreachable once it stopped: the server goes on. Lua's words.
                 r.error("ERR " + chunk + ":" + lua.lastLine() + ": not enough memory" + where + lua.lastLine() + ".");
@@ -261,6 +261,14 @@ final class ScriptCommands {
      * (LuaJ's own runtime errors reworded to Lua's {@code user_script:N: } position).
      */
     static String errorText(LuaError e) {
+        return errorText(e, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * {@link #errorText(LuaError)} with LuaJ's own runtime texts passed through {@code reword}
+     * ({@link LuaSandbox#reword}: the variable Lua 5.1 names, from the failed instruction).
+     */
+    static String errorText(LuaError e, java.util.function.UnaryOperator<String> reword) {
         if (e instanceof ScriptCalls.CommandError) {
             return e.getMessageObject().tojstring();
         }
@@ -271,15 +279,19 @@ final class ScriptCommands {
         if (m == null || m.isnil()) {
             return "ERR nil";
         }
-        String s = m.tojstring();
+        String s = luaText(m.tojstring());
+        return "ERR " + reword.apply(s);
+    }
+
+    /** LuaJ's form of a runtime error's text in Lua's: {@code user_script:N: } position, a call of no function named as Lua 5.1 names it. */
+    static String luaText(String s) {
         if (s.startsWith("@user_script:") || s.startsWith("@user_function:")) { // LuaJ's "@user_script:3 attempt to ...\n"
             int space = s.indexOf(' ');
             s = s.substring(1, space) + ": " + s.substring(space + 1).strip();
         }
         // LuaJ names only the type of what was called ("attempt to call nil"); Lua 5.1, with no
         // variable to name, says "attempt to call a nil value", which clients and tests match
-        s = CALLED_TYPE.matcher(s).replaceFirst("attempt to call a $1 value");
-        return "ERR " + s;
+        return CALLED_TYPE.matcher(s).replaceFirst("attempt to call a $1 value");
     }
 
     /**

@@ -32,6 +32,18 @@ final class ScriptHook extends DebugLib {
      * calls a C function from the frame: its errors name that line.
      */
     private int tailCallLine = -1;
+    /** Each Lua frame's registers, for naming what a failed instruction met ({@link LuaCulprit}). */
+    private final LuaValue[][] stacks = new LuaValue[MAX_DEPTH + 2][];
+    /**
+     * Where the last error arose: the function, instruction and registers of the innermost Lua
+     * frame when LuaJ asked for a traceback, or of the tail call that left its frame before the
+     * call failed. References kept, nothing worked out, until the error is worded.
+     */
+    private Prototype faultCode;
+    private int faultPc;
+    private LuaValue[] faultStack;
+    /** The line of the tail call the last error arose in, or -1 if it arose in a frame. */
+    private int faultTailLine = -1;
     private int depth;
     private int lastLine;
     private volatile ScriptRun run;
@@ -58,6 +70,7 @@ final class ScriptHook extends DebugLib {
         this.chunk = chunk;
         depth = 0;
         lastLine = 0;
+        faultCode = null;
         run = r;
     }
 
@@ -77,6 +90,7 @@ final class ScriptHook extends DebugLib {
         // skip LuaJ's onReturn, and the depth would never come back down.
         if (depth < frames.length) {
             frames[depth] = c.p;
+            stacks[depth] = stack;
         }
         depth++;
         tailCallLine = -1;
@@ -97,8 +111,23 @@ final class ScriptHook extends DebugLib {
     public void onReturn() {
         int at = depth - 1;
         Prototype p = at < frames.length ? frames[at] : null;
-        tailCallLine = p != null && Lua.GET_OPCODE(p.code[pcs[at]]) == Lua.OP_TAILCALL ? lines[at] : -1;
+        tailCallLine = -1;
+        if (p != null) {
+            if (Lua.GET_OPCODE(p.code[pcs[at]]) == Lua.OP_TAILCALL) {
+                tailCalled(p, at);
+            }
+            stacks[at] = null; // a finished frame's registers are not kept alive
+        }
         depth--;
+    }
+
+    /** Notes frame {@code at}, leaving by a tail call, as where an error of that call arose. */
+    private void tailCalled(Prototype p, int at) {
+        tailCallLine = lines[at];
+        faultCode = p;
+        faultPc = pcs[at];
+        faultStack = stacks[at];
+        faultTailLine = lines[at];
     }
 
     @Override
@@ -120,8 +149,51 @@ final class ScriptHook extends DebugLib {
 
     @Override
     public String traceback(int level) {
+        noteFault();
         return ""; // LuaJ appends this to runtime errors' texts; scripts' errors carry no traceback in Redis
     }
+
+    /**
+     * Lua's error handler for the errors LuaJ raises itself (the sandbox makes it LuaJ's
+     * {@code errorfunc}, which LuaJ calls where the error arose, and whose answer becomes the
+     * error's text): the text as Lua 5.1 words it, so that a script's {@code pcall} sees that too.
+     * An error value a script gave (error's) is kept as it is by LuaJ.
+     */
+    LuaValue raised(LuaValue message) {
+        noteFault();
+        return LuaValue.valueOf(reword(ScriptCommands.luaText(message.tojstring())));
+    }
+
+    /**
+     * Notes where an error arose: LuaJ asks in the frame the error arose in, before it leaves it
+     * (a tail call's failure is asked of its caller's frame, which is not where it arose).
+     */
+    private void noteFault() {
+        if (tailCallLine < 0 && depth > 0 && depth <= frames.length && frames[depth - 1] != null) {
+            faultCode = frames[depth - 1];
+            faultPc = pcs[depth - 1];
+            faultStack = stacks[depth - 1];
+            faultTailLine = -1;
+        }
+    }
+
+    /**
+     * @param text the last error's text, after a {@code user_script:N: } position if it has one
+     * @return it as Lua 5.1 words it ({@link LuaCulprit}); a failed tail call, which LuaJ makes
+     *     outside the frame and so gives no position, with the position of its line
+     */
+    String reword(String text) {
+        java.util.regex.Matcher m = POSITION.matcher(text);
+        String position = m.lookingAt() ? m.group() : "";
+        String body = text.substring(position.length());
+        String worded = LuaCulprit.reword(body, faultCode, faultPc, faultStack);
+        if (worded.equals(body)) {
+            return text;
+        }
+        return (position.isEmpty() && faultTailLine >= 0 ? chunk + ":" + faultTailLine + ": " : position) + worded;
+    }
+
+    private static final java.util.regex.Pattern POSITION = java.util.regex.Pattern.compile("user_(script|function):\\d+: ");
 
     /** @return the line the script was last at, in the innermost Lua function: Redis's {@code on @user_script:N} */
     int lastLine() {
