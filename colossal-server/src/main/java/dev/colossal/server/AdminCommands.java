@@ -576,10 +576,10 @@ final class AdminCommands {
     /**
      * CONFIG SET: the slow log's two bounds are set as in Redis (an operator lowers
      * slowlog-log-slower-than to catch a slow command, then puts it back); the rest is refused, as
-     * the server takes its settings at start only. maxmemory and maxmemory-policy are set under
-     * every policy but allkeys-lru, whose bound the map files keep; setting those two to what they
-     * are is an OK (a client may set its cache's policy on connect); another value is refused with why: allkeys-lru's bound is kept in
-     * the map files. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
+     * the server takes its settings at start only. maxmemory and maxmemory-policy are set unless
+     * the server started under allkeys-lru, whose bound the map files keep (allkeys-lru chosen later
+     * is sampled, {@link SampledEviction}); there, setting those two to what they are is an OK (a
+     * client may set its cache's policy on connect), and another value is refused with why. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
      * the settings that only pick Redis's in-memory encodings are kept for CONFIG GET ({@link EncodingConfig});
@@ -872,12 +872,11 @@ final class AdminCommands {
                         ? bytesOrMinusOne(value) == ctx.dbs.maxMemory()
                         : lower.equals(ctx.dbs.policy());
                 if (!unchanged) {
-                    r.error("ERR CONFIG SET " + name + " " + value + " is not supported by this server: "
-                            + (ctx.dbs.evicts() ? "allkeys-lru's bound (" + ctx.dbs.maxMemory() + " bytes) is kept in the"
-                            + " map files, with the policy; to change them, stop the server and 'colossal copy' the maps"
-                            + " into a new data directory with --max-bytes (0 for none), and serve that"
-                            : "allkeys-lru's bound is kept in the map files, made with it: start the server with"
-                            + " --maxmemory-policy allkeys-lru on a new data directory"));
+                    // only a server started under allkeys-lru comes here: the others take every policy
+                    r.error("ERR CONFIG SET " + name + " " + value + " is not supported by this server: allkeys-lru's"
+                            + " bound (" + ctx.dbs.maxMemory() + " bytes) is kept in the map files, with the policy; to"
+                            + " change them, stop the server and 'colossal copy' the maps into a new data directory with"
+                            + " --max-bytes (0 for none), and serve that");
                     return;
                 }
             } else if (!value.equalsIgnoreCase(current.get(name))) {
