@@ -485,6 +485,7 @@ final class AdminCommands {
         m.put("acllog-max-len", "128");
         m.put("acl-pubsub-default", "resetchannels");
         m.put("dir", ctx.config.dataDir().toAbsolutePath().toString());
+        m.put("save", ctx.savePoints.text());
         m.put("maxmemory", Long.toString(ctx.dbs.maxMemory()));
         m.put("maxmemory-policy", ctx.dbs.policy());
         m.put("lfu-log-factor", Integer.toString(ctx.access.lfuLogFactor));
@@ -583,7 +584,8 @@ final class AdminCommands {
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
      * the settings that only pick Redis's in-memory encodings are kept for CONFIG GET ({@link EncodingConfig});
-     * busy-reply-threshold (lua-time-limit) is when a running script makes others BUSY;
+     * busy-reply-threshold (lua-time-limit) is when a running script makes others BUSY; save is
+     * {@link SavePoints}';
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s, latency-monitor-threshold
      * {@link LatencyMonitor}'s; min-replicas-to-write, min-replicas-max-lag and replica-serve-stale-data
      * {@link ReplicationGuards}'; tracking-table-max-keys {@link Tracking}'s; lfu-log-factor and
@@ -731,6 +733,15 @@ final class AdminCommands {
                 }
                 int n = (int) v.getAsLong();
                 apply.add(name.endsWith("to-write") ? () -> ctx.guards.minReplicas = n : () -> ctx.guards.maxLagSeconds = n);
+                continue;
+            }
+            if (name.equals("save")) {
+                long[] points = SavePoints.parse(value);
+                if (points == null) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument 'save') - Invalid save parameters");
+                    return;
+                }
+                apply.add(() -> ctx.savePoints.set(points, table::changesRun));
                 continue;
             }
             if (name.equals("tracking-table-max-keys")) {
