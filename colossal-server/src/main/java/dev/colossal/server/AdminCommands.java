@@ -1184,6 +1184,7 @@ final class AdminCommands {
                     .append("\r\npubsub_patterns:").append(ctx.pubsub.patternCount())
                     .append("\r\npubsubshard_channels:").append(ctx.pubsub.shardChannelCount())
                     .append("\r\nlatest_fork_usec:0\r\ntotal_forks:0")
+                    .append("\r\nmigrate_cached_sockets:").append(ctx.migrateSockets.kept())
                     .append("\r\ntracking_total_keys:").append(ctx.tracking.keys())
                     .append("\r\ntracking_total_items:").append(ctx.tracking.items())
                     .append("\r\ntracking_total_prefixes:").append(ctx.tracking.prefixes())
