@@ -501,6 +501,10 @@ final class AdminCommands {
         m.put("replica-serve-stale-data", ctx.guards.serveStale ? "yes" : "no");
         m.put("slave-serve-stale-data", ctx.guards.serveStale ? "yes" : "no");
         m.put("tracking-table-max-keys", Integer.toString(ctx.tracking.maxKeys()));
+        MasterLink link = ctx.replica.link();
+        String master = link == null ? "" : link.host + " " + link.port;   // REPLICAOF sets it, as in Redis
+        m.put("replicaof", master);
+        m.put("slaveof", master);
         m.put("replica-read-only", "yes");
         m.put("slave-read-only", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
@@ -657,7 +661,13 @@ final class AdminCommands {
             String value = Errors.text(a[i + 1]);
             FixedConfig.Fixed fixed = FixedConfig.of(name);
             if (fixed != null) {
-                if (!fixed.accepts(value)) {
+                String malformed = name.equals("maxmemory-clients") ? memoryOrPercentError(value) : null;
+                if (malformed != null) {
+                    // a value Redis could not read is refused as Redis refuses it, before the setting's own refusal
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + malformed);
+                    return;
+                }
+                if (!fixed.accepts(value) && !(name.equals("maxmemory-clients") && value.equals("0%"))) {
                     r.error(FixedConfig.refusal(name, value, fixed));
                     return;
                 }
@@ -1017,6 +1027,22 @@ final class AdminCommands {
 
     /** The event classes Redis 7.0 takes in notify-keyspace-events, in the order its error lists them. */
     private static final String KEYSPACE_EVENT_CLASSES = "Ag$lshzxeKEtmdn";
+
+    /**
+     * @return Redis's words for a memory-or-percent value it cannot read ({@code maxmemory-clients}):
+     *     a size, or a whole percentage up to 100; null if it can
+     */
+    private static String memoryOrPercentError(String value) {
+        if (value.endsWith("%")) {
+            String digits = value.substring(0, value.length() - 1);
+            if (!digits.matches("[0-9]+")) {
+                return "argument must be a memory or percent value";
+            }
+            return digits.length() > 3 || Integer.parseInt(digits) > 100 ? "percentage argument must be less or equal to 100"
+                    : null;
+        }
+        return bytesOrMinusOne(value) < 0 ? "argument must be a memory or percent value" : null;
+    }
 
     private static long bytesOrMinusOne(String size) {
         try {

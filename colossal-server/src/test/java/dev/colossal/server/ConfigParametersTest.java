@@ -34,9 +34,9 @@ class ConfigParametersTest {
             "maxmemory-eviction-tenacity", "oom-score-adj-values",
             "proc-title-template", "propagation-error-behavior", "repl-backlog-ttl", "repl-diskless-load",
             "replica-announce-ip", "replica-announce-port", "replica-announced", "replica-ignore-disk-write-errors",
-            "replica-ignore-maxmemory", "replica-lazy-flush", "replica-priority", "replicaof",
+            "replica-ignore-maxmemory", "replica-lazy-flush", "replica-priority",
             "sanitize-dump-payload", "slave-announce-ip", "slave-announce-port", "slave-ignore-maxmemory",
-            "slave-lazy-flush", "slave-priority", "slaveof", "tcp-backlog");
+            "slave-lazy-flush", "slave-priority", "tcp-backlog");
 
     @TempDir
     Path dir;
