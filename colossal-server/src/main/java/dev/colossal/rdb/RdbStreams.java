@@ -119,8 +119,9 @@ public final class RdbStreams {
         List<Group> read = new ArrayList<>();
         for (long g = 0; g < groups; g++) {
             Group group = group(in, type, at);
-            if (group.entriesRead() < 0) {
+            if (type < STREAM_2) {
                 // a stream written before 7.0 keeps no count of what a group read: estimated, as Redis does at load
+                // (a later one's -1 is a count known to be unknown, and stays)
                 group = new Group(group.name(), group.lastMs(), group.lastSeq(), estimatedEntriesRead(group.lastMs(),
                         group.lastSeq(), length, added, lastMs, lastSeq, firstMs, firstSeq, maxDeletedMs, maxDeletedSeq),
                         group.pending(), group.consumers());
