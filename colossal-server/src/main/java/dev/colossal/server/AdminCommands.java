@@ -851,9 +851,9 @@ final class AdminCommands {
                             + " event class character. Use '" + KEYSPACE_EVENT_CLASSES + "'.");
                     return;
                 }
-                if ((flags & (KeyspaceEvents.KEY_MISS | KeyspaceEvents.NEW)) != 0) {
-                    r.error("ERR CONFIG SET notify-keyspace-events: this server does not publish key-miss (m) or"
-                            + " new-key (n) events, which would cost every read or SET a lookup; leave them out");
+                if ((flags & KeyspaceEvents.KEY_MISS) != 0) {
+                    r.error("ERR CONFIG SET notify-keyspace-events: this server does not publish key-miss (m)"
+                            + " events, which would cost every read a lookup; leave them out");
                     return;
                 }
                 keyspaceEvents = flags;
