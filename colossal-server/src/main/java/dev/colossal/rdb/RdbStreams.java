@@ -118,9 +118,55 @@ public final class RdbStreams {
         long groups = in.length();
         List<Group> read = new ArrayList<>();
         for (long g = 0; g < groups; g++) {
-            read.add(group(in, type, at));
+            Group group = group(in, type, at);
+            if (type < STREAM_2) {
+                // a stream written before 7.0 keeps no count of what a group read: estimated, as Redis does at load
+                // (a later one's -1 is a count known to be unknown, and stays)
+                group = new Group(group.name(), group.lastMs(), group.lastSeq(), estimatedEntriesRead(group.lastMs(),
+                        group.lastSeq(), length, added, lastMs, lastSeq, firstMs, firstSeq, maxDeletedMs, maxDeletedSeq),
+                        group.pending(), group.consumers());
+            }
+            read.add(group);
         }
         return new Stream(entries, lastMs, lastSeq, firstMs, firstSeq, maxDeletedMs, maxDeletedSeq, added, groups, read);
+    }
+
+    /**
+     * How many entries were added up to ID {@code ms-seq}, where that can be told from the stream's
+     * counters alone (Redis 7.0 gives a group loaded from an older file this count): 0 in a stream
+     * never written; the entries added, for the last ID or any ID of an emptied stream up to it;
+     * before or at the first entry, when no deletion was made past the first entry, the entries added
+     * before the first one (plus the first); else unknown.
+     *
+     * @return the count, or -1 when unknown (an ID past the last, or among entries a deletion may have thinned)
+     */
+    static long estimatedEntriesRead(long ms, long seq, long length, long added, long lastMs, long lastSeq, long firstMs,
+            long firstSeq, long maxDeletedMs, long maxDeletedSeq) {
+        if (added == 0) {
+            return 0;
+        }
+        int toLast = compare(ms, seq, lastMs, lastSeq);
+        if (length == 0 && toLast <= 0 || toLast == 0) {
+            return added;
+        }
+        if (toLast > 0) {
+            return -1;
+        }
+        int toFirst = compare(ms, seq, firstMs, firstSeq);
+        boolean unthinned = maxDeletedMs == 0 && maxDeletedSeq == 0 || compare(maxDeletedMs, maxDeletedSeq, firstMs, firstSeq) < 0;
+        if (unthinned && toFirst < 0) {
+            return added - length;
+        }
+        if (unthinned && toFirst == 0) {
+            return added - length + 1;
+        }
+        return -1;
+    }
+
+    /** Stream IDs in order: their milliseconds, then their sequence numbers, each unsigned. */
+    private static int compare(long ms, long seq, long otherMs, long otherSeq) {
+        int c = Long.compareUnsigned(ms, otherMs);
+        return c != 0 ? c : Long.compareUnsigned(seq, otherSeq);
     }
 
     private static Group group(RdbInput in, int type, long at) throws RdbFormatException {

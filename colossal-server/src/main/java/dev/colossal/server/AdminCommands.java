@@ -485,6 +485,7 @@ final class AdminCommands {
         m.put("acllog-max-len", "128");
         m.put("acl-pubsub-default", "resetchannels");
         m.put("dir", ctx.config.dataDir().toAbsolutePath().toString());
+        m.put("save", ctx.savePoints.text());
         m.put("maxmemory", Long.toString(ctx.dbs.maxMemory()));
         m.put("maxmemory-policy", ctx.dbs.policy());
         m.put("lfu-log-factor", Integer.toString(ctx.access.lfuLogFactor));
@@ -507,6 +508,10 @@ final class AdminCommands {
         m.put("slave-announce-ip", ctx.replica.announceIp);
         m.put("replica-announce-port", Integer.toString(ctx.replica.announcePort));
         m.put("slave-announce-port", Integer.toString(ctx.replica.announcePort));
+        MasterLink link = ctx.replica.link();
+        String master = link == null ? "" : link.host + " " + link.port;   // REPLICAOF sets it, as in Redis
+        m.put("replicaof", master);
+        m.put("slaveof", master);
         m.put("replica-read-only", "yes");
         m.put("slave-read-only", "yes");
         m.put("slowlog-log-slower-than", Long.toString(ctx.slowLog.slowerThanMicros()));
@@ -583,14 +588,15 @@ final class AdminCommands {
     /**
      * CONFIG SET: the slow log's two bounds are set as in Redis (an operator lowers
      * slowlog-log-slower-than to catch a slow command, then puts it back); the rest is refused, as
-     * the server takes its settings at start only. maxmemory and maxmemory-policy are set under
-     * every policy but allkeys-lru, whose bound the map files keep; setting those two to what they
-     * are is an OK (a client may set its cache's policy on connect); another value is refused with why: allkeys-lru's bound is kept in
-     * the map files. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
+     * the server takes its settings at start only. maxmemory and maxmemory-policy are set unless
+     * the server started under allkeys-lru, whose bound the map files keep (allkeys-lru chosen later
+     * is sampled, {@link SampledEviction}); there, setting those two to what they are is an OK (a
+     * client may set its cache's policy on connect), and another value is refused with why. notify-keyspace-events turns {@link KeyspaceEvents} on and off;
      * hash-max-listpack-entries (or hash-max-ziplist-entries) sets when a hash is bucketed,
      * set-max-intset-entries when a set is, zset-max-listpack-entries when a sorted set is a tree;
      * the settings that only pick Redis's in-memory encodings are kept for CONFIG GET ({@link EncodingConfig});
-     * busy-reply-threshold (lua-time-limit) is when a running script makes others BUSY;
+     * busy-reply-threshold (lua-time-limit) is when a running script makes others BUSY; save is
+     * {@link SavePoints}';
      * latency-tracking and its info percentiles are {@link LatencyTracking}'s, latency-monitor-threshold
      * {@link LatencyMonitor}'s; min-replicas-to-write, min-replicas-max-lag and replica-serve-stale-data
      * {@link ReplicationGuards}'; replica-priority, replica-announced and replica-announce-ip/-port
@@ -663,7 +669,13 @@ final class AdminCommands {
             String value = Errors.text(a[i + 1]);
             FixedConfig.Fixed fixed = FixedConfig.of(name);
             if (fixed != null) {
-                if (!fixed.accepts(value)) {
+                String malformed = name.equals("maxmemory-clients") ? memoryOrPercentError(value) : null;
+                if (malformed != null) {
+                    // a value Redis could not read is refused as Redis refuses it, before the setting's own refusal
+                    r.error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + malformed);
+                    return;
+                }
+                if (!fixed.accepts(value) && !(name.equals("maxmemory-clients") && value.equals("0%"))) {
                     r.error(FixedConfig.refusal(name, value, fixed));
                     return;
                 }
@@ -739,6 +751,15 @@ final class AdminCommands {
                 }
                 int n = (int) v.getAsLong();
                 apply.add(name.endsWith("to-write") ? () -> ctx.guards.minReplicas = n : () -> ctx.guards.maxLagSeconds = n);
+                continue;
+            }
+            if (name.equals("save")) {
+                long[] points = SavePoints.parse(value);
+                if (points == null) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument 'save') - Invalid save parameters");
+                    return;
+                }
+                apply.add(() -> ctx.savePoints.set(points, table::changesRun));
                 continue;
             }
             if (name.equals("tracking-table-max-keys")) {
@@ -861,9 +882,9 @@ final class AdminCommands {
                             + " event class character. Use '" + KEYSPACE_EVENT_CLASSES + "'.");
                     return;
                 }
-                if ((flags & (KeyspaceEvents.KEY_MISS | KeyspaceEvents.NEW)) != 0) {
-                    r.error("ERR CONFIG SET notify-keyspace-events: this server does not publish key-miss (m) or"
-                            + " new-key (n) events, which would cost every read or SET a lookup; leave them out");
+                if ((flags & KeyspaceEvents.KEY_MISS) != 0) {
+                    r.error("ERR CONFIG SET notify-keyspace-events: this server does not publish key-miss (m)"
+                            + " events, which would cost every read a lookup; leave them out");
                     return;
                 }
                 keyspaceEvents = flags;
@@ -903,12 +924,11 @@ final class AdminCommands {
                         ? bytesOrMinusOne(value) == ctx.dbs.maxMemory()
                         : lower.equals(ctx.dbs.policy());
                 if (!unchanged) {
-                    r.error("ERR CONFIG SET " + name + " " + value + " is not supported by this server: "
-                            + (ctx.dbs.evicts() ? "allkeys-lru's bound (" + ctx.dbs.maxMemory() + " bytes) is kept in the"
-                            + " map files, with the policy; to change them, stop the server and 'colossal copy' the maps"
-                            + " into a new data directory with --max-bytes (0 for none), and serve that"
-                            : "allkeys-lru's bound is kept in the map files, made with it: start the server with"
-                            + " --maxmemory-policy allkeys-lru on a new data directory"));
+                    // only a server started under allkeys-lru comes here: the others take every policy
+                    r.error("ERR CONFIG SET " + name + " " + value + " is not supported by this server: allkeys-lru's"
+                            + " bound (" + ctx.dbs.maxMemory() + " bytes) is kept in the map files, with the policy; to"
+                            + " change them, stop the server and 'colossal copy' the maps into a new data directory with"
+                            + " --max-bytes (0 for none), and serve that");
                     return;
                 }
             } else if (!value.equalsIgnoreCase(current.get(name))) {
@@ -1038,6 +1058,22 @@ final class AdminCommands {
 
     /** The event classes Redis 7.0 takes in notify-keyspace-events, in the order its error lists them. */
     private static final String KEYSPACE_EVENT_CLASSES = "Ag$lshzxeKEtmdn";
+
+    /**
+     * @return Redis's words for a memory-or-percent value it cannot read ({@code maxmemory-clients}):
+     *     a size, or a whole percentage up to 100; null if it can
+     */
+    private static String memoryOrPercentError(String value) {
+        if (value.endsWith("%")) {
+            String digits = value.substring(0, value.length() - 1);
+            if (!digits.matches("[0-9]+")) {
+                return "argument must be a memory or percent value";
+            }
+            return digits.length() > 3 || Integer.parseInt(digits) > 100 ? "percentage argument must be less or equal to 100"
+                    : null;
+        }
+        return bytesOrMinusOne(value) < 0 ? "argument must be a memory or percent value" : null;
+    }
 
     private static long bytesOrMinusOne(String size) {
         try {
@@ -1205,6 +1241,7 @@ final class AdminCommands {
                     .append("\r\npubsub_patterns:").append(ctx.pubsub.patternCount())
                     .append("\r\npubsubshard_channels:").append(ctx.pubsub.shardChannelCount())
                     .append("\r\nlatest_fork_usec:0\r\ntotal_forks:0")
+                    .append("\r\nmigrate_cached_sockets:").append(ctx.migrateSockets.kept())
                     .append("\r\ntracking_total_keys:").append(ctx.tracking.keys())
                     .append("\r\ntracking_total_items:").append(ctx.tracking.items())
                     .append("\r\ntracking_total_prefixes:").append(ctx.tracking.prefixes())

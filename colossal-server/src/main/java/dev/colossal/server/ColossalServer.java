@@ -376,6 +376,7 @@ public final class ColossalServer implements AutoCloseable {
                 ReplicationCheckpoint left = ctx.replica.halt();
                 resp.close();
                 ctx.sweeper.close(); // before the maps close under it
+                ctx.savePoints.close();
                 ctx.collector.close();
                 ctx.waits.close();
                 if (left == null && ctx.replicas.active()) {

@@ -21,6 +21,8 @@ final class CommandTable {
     private final CommandSpec setSpec;
     private final CommandSpec getSpec;
     private final CommandSpec execSpec;
+    /** XGROUP, whose CREATE ... MKSTREAM adds a key though the container names none ({@link NewKeyEvents}). */
+    private final CommandSpec xgroupSpec;
     /** DEBUG, refused by {@code enable-debug-command} before MULTI queues it, as Redis refuses it. */
     private final CommandSpec debugSpec;
     private final ScriptCommands scripts;
@@ -69,6 +71,7 @@ final class CommandTable {
         this.setSpec = Objects.requireNonNull(byName.get("set"));
         this.getSpec = Objects.requireNonNull(byName.get("get"));
         this.execSpec = Objects.requireNonNull(byName.get("exec"));
+        this.xgroupSpec = Objects.requireNonNull(byName.get("xgroup"));
         this.debugSpec = Objects.requireNonNull(byName.get("debug"));
         ctx.replicas.table = this;
     }
@@ -152,7 +155,7 @@ final class CommandTable {
         // A subscriber (c.pubsub) goes the general way: in RESP2 it may not run GET or SET at all; nor may
         // a monitor; a tracking client's GET must be remembered; nor while a replication setting may refuse them
         if (p.inBuffer() && c.authenticated && c.unrestricted() && p.lengths[0] == 3 && c.queued == null && !c.pubsub && !c.monitor
-                && c.tracking == null && ctx.guards.idle()) {
+                && c.tracking == null && ctx.guards.idle() && !ctx.events.newKeysOn()) {
             CommandSpec fast = p.argc == 2 && is(buf, p.starts[0], 'g', 'e', 't') && !ctx.replica.loading ? getSpec
                     : p.argc == 3 && is(buf, p.starts[0], 's', 'e', 't') && !ctx.dbs.memoryFull()
                             && !ctx.replica.following() && !c.unordered && !ctx.replicas.active() ? setSpec : null;
@@ -345,6 +348,9 @@ final class CommandTable {
         int ordered = ctx.replicas.enter(c, this, spec, args);
         try {
             long changes = ctx.replicas.changes();
+            // new-key events (class n) only: which declared keys are missing before the write
+            Object missing = ctx.events.newKeysOn() && (spec.flags().contains("write") && spec.firstKey() > 0 || spec == xgroupSpec)
+                    ? NewKeyEvents.before(spec, args, c.db, n -> n < ctx.dbs.count() ? ctx.dbs.store(n) : null) : null;
             try {
                 spec.handler().run(c, args, r);
             } catch (RuntimeException e) {
@@ -353,6 +359,7 @@ final class CommandTable {
                 r.len = replyStart;
                 failed(c, e);
             }
+            NewKeyEvents.after(missing, ctx.dbs::store, ctx.events::created);
             if (ordered == Replicas.ORDERED && spec != execSpec) {
                 ctx.replicas.record(c, spec, args, r, replyStart, changes);
             }

@@ -286,7 +286,7 @@ final class Databases implements AutoCloseable {
      * of {@link SampledEviction#POLICIES}, at start and by CONFIG SET.
      *
      * @param access the keys' last uses, for {@code volatile-lru}; it counts uses under an LFU policy
-     * @throws IllegalStateException under {@code allkeys-lru}, whose bound is in the map files
+     * @throws IllegalStateException if the server started under {@code allkeys-lru}, whose bound is in the map files
      */
     void usePolicy(String name, AccessClock access) {
         if (budget == null || evicts) {

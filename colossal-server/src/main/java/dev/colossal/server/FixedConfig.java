@@ -41,7 +41,7 @@ final class FixedConfig {
 
     static {
         for (String[] p : new String[][] {
-            {"save", ""}, {"appendonly", "no"}, {"appendfsync", "no"}, {"no-appendfsync-on-rewrite", "no"}, {"auto-aof-rewrite-percentage", "100"},
+            {"appendonly", "no"}, {"appendfsync", "no"}, {"no-appendfsync-on-rewrite", "no"}, {"auto-aof-rewrite-percentage", "100"},
             {"auto-aof-rewrite-min-size", "67108864"}, {"aof-load-truncated", "yes"}, {"aof-use-rdb-preamble", "yes"},
             {"aof-timestamp-enabled", "no"}, {"aof-rewrite-incremental-fsync", "yes"}, {"aof-disable-auto-gc", "no"},
             {"appendfilename", "appendonly.aof"}, {"appenddirname", "appendonlydir"},

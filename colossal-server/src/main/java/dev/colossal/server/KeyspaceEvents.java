@@ -8,10 +8,10 @@ import java.nio.charset.StandardCharsets;
  * naming the key, for the classes {@code notify-keyspace-events} turns on (CONFIG SET, as in Redis).
  * Commands call {@link #fire} after each change with the event Redis 7.0 names for it.
  *
- * <p>Off by default, as in Redis, and then a write pays one volatile read ({@link #on}). Not
- * published: key-miss ({@code m}) and new-key ({@code n}) events, which would put a lookup on
- * every read or SET, and evictions ({@code e}: the map evicts without naming the keys); CONFIG SET
- * refuses {@code m} and {@code n} saying so, and takes {@code e} as Redis does.
+ * <p>Off by default, as in Redis, and then a write pays one volatile read ({@link #on}). New-key
+ * events ({@code n}) cost a lookup of each key a write names, and only while that class is on
+ * ({@link NewKeyEvents}). Not published: key-miss events ({@code m}), which would put a lookup on
+ * every read; CONFIG SET refuses {@code m} saying so.
  */
 final class KeyspaceEvents {
 
@@ -130,6 +130,9 @@ final class KeyspaceEvents {
 
     /** Publishes {@code event} on {@code key} of the database {@code store} is, if class {@code type} is on. */
     void fire(int type, String event, KeyValueStore store, byte[] key) {
+        if ((flags & NEW) != 0) {
+            announceNew(dbs.indexOf(store), key);
+        }
         replicas.changed();
         if (tracking.active()) {
             tracking.changed(key);
@@ -152,8 +155,28 @@ final class KeyspaceEvents {
         }
     }
 
+    /** @return whether new-key events ({@code n}) are published: writes then look their keys up first */
+    boolean newKeysOn() {
+        return on(NEW);
+    }
+
+    /** Publishes {@code new} on {@code key} of {@code db}, as {@link NewKeyEvents} finds a key created. */
+    void created(int db, byte[] key) {
+        if (on(NEW)) {
+            publish("new", db, key);
+        }
+    }
+
+    /** Before an event on {@code key}: if the running command found it missing, it is announced new first. */
+    private void announceNew(int db, byte[] key) {
+        if ((flags & NEW) != 0 && db >= 0) {
+            NewKeyEvents.firing(db, key, dbs::store, this::created);
+        }
+    }
+
     /** Publishes {@code event} on {@code key} of database {@code db}, if class {@code type} is on. */
     void fire(int type, String event, int db, byte[] key) {
+        announceNew(db, key);
         replicas.changed();
         if (tracking.active()) {
             tracking.changed(key);

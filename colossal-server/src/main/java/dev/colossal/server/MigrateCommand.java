@@ -24,7 +24,6 @@ final class MigrateCommand {
 
     private final ServerContext ctx;
     private final DumpCommands dumps;
-    private final MigrateSockets sockets = new MigrateSockets();
 
     MigrateCommand(ServerContext ctx, DumpCommands dumps) {
         this.ctx = ctx;
@@ -103,7 +102,7 @@ final class MigrateCommand {
         int port = Args.atoi(a[2]);
         MigrateSockets.Cached s;
         try {
-            s = sockets.take(host, port, t.millis);
+            s = ctx.migrateSockets.take(host, port, t.millis);
         } catch (java.net.ConnectException refused) {
             // Redis's connect does not wait for the answer: a refused one fails at the first write
             r.error("IOERR error or timeout writing to target instance");
@@ -163,7 +162,7 @@ final class MigrateCommand {
                     ctx.waits.ready(c.db, key);
                 }
             }
-            sockets.give(host, port, s);
+            ctx.migrateSockets.give(host, port, s);
             if (failure != null) {
                 r.error("ERR Target instance replied with error: " + failure);
             } else {

@@ -10,14 +10,25 @@ import java.util.Map;
 
 /**
  * MIGRATE's connections to its targets, kept between calls as Redis keeps them: at most 64, each
- * closed once unused for 10 s, and each remembering the database it last selected (so a MIGRATE
+ * closed once unused for 10 s (when the next MIGRATE or INFO looks), and each remembering the database it last selected (so a MIGRATE
  * to the same database sends no SELECT, and a target's login lasts as long as its connection).
  * A connection is taken out while a call uses it, so two calls never share one.
  */
 final class MigrateSockets {
 
     private static final int MAX = 64;
+    /** Redis's MIGRATE_SOCKET_CACHE_TTL: 10 s. */
     private static final long IDLE_NANOS = 10_000_000_000L;
+    private final long idleNanos;
+
+    MigrateSockets() {
+        this(IDLE_NANOS);
+    }
+
+    /** @param idleNanos how long a connection is kept unused (tests shorten it) */
+    MigrateSockets(long idleNanos) {
+        this.idleNanos = idleNanos;
+    }
 
     /** One connection to a target. */
     static final class Cached {
@@ -82,10 +93,19 @@ final class MigrateSockets {
         }
     }
 
+    /**
+     * @return the connections kept now, INFO's {@code migrate_cached_sockets}: those unused for
+     *     10 s are closed first, as Redis's cron closes them, so the count never includes one
+     */
+    synchronized int kept() {
+        closeIdle();
+        return idle.size();
+    }
+
     private void closeIdle() {
         long now = System.nanoTime();
         idle.values().removeIf(c -> {
-            boolean stale = now - c.lastUse > IDLE_NANOS;
+            boolean stale = now - c.lastUse > idleNanos;
             if (stale) {
                 c.close();
             }

@@ -91,6 +91,14 @@ final class Replicas {
     /** What the command holding {@link #order} did so far, sent when it lets go. */
     private final List<byte[][]> pending = new ArrayList<>();
     private final List<Integer> pendingDbs = new ArrayList<>();
+    /**
+     * The unit each pending op belongs to: the command's ops are one, and each blocked client it
+     * served is one of its own after them ({@link #served}), as Redis 7.0 propagates a served
+     * client's command after the one that served it, not in one MULTI with it.
+     */
+    private final List<Integer> pendingUnits = new ArrayList<>();
+    /** The unit ops added now belong to ({@link #pendingUnits}). */
+    private int unit;
     /** Guarded by this: the stream's last bytes, and the database its last command ran in. */
     private final ReplicationBacklog backlog = new ReplicationBacklog(DEFAULT_BACKLOG_BYTES);
     private int streamDb = -1;
@@ -363,7 +371,9 @@ final class Replicas {
             return;
         }
         if (order.isHeldByCurrentThread()) { // else it was served before the first replica came
+            unit++;
             add(db, rewritten(db, Args.lower(args[0]), args, reply));
+            unit++;   // what follows (a key found expired, another client served) is not this client's
         }
     }
 
@@ -404,6 +414,7 @@ final class Replicas {
         for (byte[][] op : ops) {
             pending.add(op);
             pendingDbs.add(db);
+            pendingUnits.add(unit);
         }
     }
 
@@ -413,6 +424,7 @@ final class Replicas {
         if (db >= 0 && order.isHeldByCurrentThread() && !relaying) {
             pending.add(op);
             pendingDbs.add(db);
+            pendingUnits.add(unit);
         }
     }
 
@@ -431,29 +443,40 @@ final class Replicas {
         }
     }
 
-    /** Sends the pending ops, in MULTI/EXEC if there are more than one, as Redis 7.0 sends them. */
+    /**
+     * Sends the pending ops, each unit ({@link #pendingUnits}) in MULTI/EXEC if it has more than one,
+     * as Redis 7.0 sends them.
+     */
     private void flush(Client c) {
         if (pending.isEmpty()) {
             return;
         }
         long end;
         synchronized (this) {
-            boolean multi = pending.size() > 1;
-            if (multi) {
-                selectFor(pendingDbs.get(0));
-                send(encode(new byte[][] {Args.bytes("MULTI")}));
-            }
-            for (int i = 0; i < pending.size(); i++) {
-                selectFor(pendingDbs.get(i));
-                send(encode(pending.get(i)));
-            }
-            if (multi) {
-                send(encode(new byte[][] {Args.bytes("EXEC")}));
+            for (int from = 0, to; from < pending.size(); from = to) {
+                to = from + 1;
+                while (to < pending.size() && pendingUnits.get(to).equals(pendingUnits.get(from))) {
+                    to++;
+                }
+                boolean multi = to - from > 1;
+                if (multi) {
+                    selectFor(pendingDbs.get(from));
+                    send(encode(new byte[][] {Args.bytes("MULTI")}));
+                }
+                for (int i = from; i < to; i++) {
+                    selectFor(pendingDbs.get(i));
+                    send(encode(pending.get(i)));
+                }
+                if (multi) {
+                    send(encode(new byte[][] {Args.bytes("EXEC")}));
+                }
             }
             end = backlog.offset();
         }
         pending.clear();
         pendingDbs.clear();
+        pendingUnits.clear();
+        unit = 0;
         if (c != null) {
             c.replOffset = end;
         }
@@ -473,6 +496,7 @@ final class Replicas {
             // the command running found it expired: it goes before the command's own op, as in Redis
             pending.add(del);
             pendingDbs.add(db);
+            pendingUnits.add(unit);
             return;
         }
         synchronized (this) {

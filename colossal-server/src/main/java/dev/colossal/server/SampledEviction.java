@@ -6,7 +6,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * Redis's sampling eviction policies, for maps that have no bound of their own ({@link
  * MemoryBudget} calls {@link #evict} when the data is over {@code maxmemory}): each victim is the
  * best of {@link #SAMPLES} keys read from a random point of each database ({@code
- * maxmemory-samples}), the longest idle ({@code volatile-lru}, by {@link AccessClock}), the least
+ * maxmemory-samples}), the longest idle ({@code volatile-lru}, and {@code allkeys-lru} once CONFIG SET
+ * chose it, by {@link AccessClock}), the least
  * used ({@code allkeys-lfu}, {@code volatile-lfu}, by its counts), the first
  * to expire ({@code volatile-ttl}) or any ({@code allkeys-random}, {@code volatile-random}); the
  * {@code volatile-} policies take keys that have a TTL only. What no sample finds is not
@@ -28,9 +29,14 @@ final class SampledEviction {
     /** Victims looked for in vain before a look gives up (keys in use, or none with a TTL). */
     private static final int MAX_MISSES = 3;
 
-    /** The policies this evicts by; allkeys-lru is the map's own CLOCK. */
-    static final java.util.Set<String> POLICIES = java.util.Set.of("allkeys-random", "volatile-lru", "volatile-random",
-            "volatile-ttl", "allkeys-lfu", "volatile-lfu");
+    /**
+     * The policies this evicts by. allkeys-lru chosen at start is the maps' own CLOCK, its bound in
+     * their files; chosen by CONFIG SET on a server whose maps have no bound, it is sampled here by
+     * the last uses {@link AccessClock} has kept all along (a key not used since the start counts
+     * as idle since then, the oldest).
+     */
+    static final java.util.Set<String> POLICIES = java.util.Set.of("allkeys-lru", "allkeys-random", "volatile-lru",
+            "volatile-random", "volatile-ttl", "allkeys-lfu", "volatile-lfu");
 
     private final String policy;
     private final boolean volatileOnly;
@@ -124,7 +130,7 @@ final class SampledEviction {
             int n = db;
             m.sample(SAMPLES, volatileOnly, MAX_STEPS, (key, deadline) -> {
                 double score = switch (policy) {
-                    case "volatile-lru" -> access.idleSeconds(n, key, now);
+                    case "allkeys-lru", "volatile-lru" -> access.idleSeconds(n, key, now);
                     case "allkeys-lfu", "volatile-lfu" -> AccessClock.LFU_MAX - access.frequency(n, key, now);
                     case "volatile-ttl" -> -(double) deadline;
                     default -> random.nextDouble();

@@ -151,6 +151,10 @@ final class ServerContext {
     final java.util.concurrent.atomic.LongAdder unchangedWrites = new java.util.concurrent.atomic.LongAdder();
     /** {@link CommandTable#changesRun} when the last save began: rdb_changes_since_last_save counts from it. */
     volatile long writesAtSave;
+    /** MIGRATE's connections kept for reuse, which INFO counts ({@code migrate_cached_sockets}). */
+    final MigrateSockets migrateSockets = new MigrateSockets();
+    /** {@code save}: the changes and seconds after which the server saves on its own. */
+    final SavePoints savePoints = new SavePoints(this);
 
     /**
      * Forces every map to the device, as SAVE, BGSAVE and DEBUG RELOAD do, and notes it for LASTSAVE

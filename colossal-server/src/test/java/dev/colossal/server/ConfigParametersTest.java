@@ -33,8 +33,8 @@ class ConfigParametersTest {
             "lazyfree-lazy-expire", "lazyfree-lazy-server-del", "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush",
             "maxmemory-eviction-tenacity", "oom-score-adj-values",
             "proc-title-template", "propagation-error-behavior", "repl-backlog-ttl", "repl-diskless-load",
-            "replica-ignore-disk-write-errors", "replica-ignore-maxmemory", "replica-lazy-flush", "replicaof",
-            "sanitize-dump-payload", "slave-ignore-maxmemory", "slave-lazy-flush", "slaveof", "tcp-backlog");
+            "replica-ignore-disk-write-errors", "replica-ignore-maxmemory", "replica-lazy-flush",
+            "sanitize-dump-payload", "slave-ignore-maxmemory", "slave-lazy-flush", "tcp-backlog");
 
     @TempDir
     Path dir;

@@ -40,7 +40,7 @@ class InfoFieldsTest {
             "rdb_last_load_keys_expired", "rdb_last_load_keys_loaded", "total_net_repl_input_bytes",
             "total_net_repl_output_bytes", "instantaneous_input_repl_kbps", "instantaneous_output_repl_kbps",
             "expired_stale_perc", "expired_time_cap_reached_count", "total_eviction_exceeded_time",
-            "current_eviction_exceeded_time", "migrate_cached_sockets", "slave_expires_tracked_keys",
+            "current_eviction_exceeded_time", "slave_expires_tracked_keys",
             "active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits", "active_defrag_key_misses",
             "total_active_defrag_time", "current_active_defrag_time", "unexpected_error_replies",
             "dump_payload_sanitizations", "io_threaded_reads_processed", "io_threaded_writes_processed",

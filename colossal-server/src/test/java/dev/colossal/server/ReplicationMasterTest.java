@@ -452,6 +452,50 @@ class ReplicationMasterTest {
         }
     }
 
+    /**
+     * A blocked BLMPOP that another client's push serves goes in the stream after the push, as a
+     * command of its own, as Redis 7.0 sends it (its suite's {@code BLMPOP propagate as pop with
+     * count command to replica}); it went inside a MULTI/EXEC with the push. A transaction that
+     * pushes stays one MULTI/EXEC, the served pop after its EXEC.
+     */
+    @Test
+    void aServedBlockedPopFollowsThePushOutsideItsTransaction() throws Exception {
+        try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port());
+             java.net.Socket follower = new java.net.Socket("127.0.0.1", ours.port());
+             java.net.Socket blocked = new java.net.Socket("127.0.0.1", ours.port())) {
+            follower.setSoTimeout(10_000);
+            follower.getOutputStream().write(Wire.encode("SYNC"));
+            skipSnapshot(follower.getInputStream());
+            blocked.setSoTimeout(10_000);
+            blocked.getOutputStream().write(Wire.encode("BLMPOP", "0", "1", "l", "LEFT", "COUNT", "1"));
+            awaitBlocked(m, 1);
+            m.call("LPUSH", "l", "a");
+            assertEquals("*2\r\n$1\r\nl\r\n*1\r\n$1\r\na\r\n", read(blocked, 22));
+            blocked.getOutputStream().write(Wire.encode("BLMPOP", "0", "1", "l", "RIGHT", "COUNT", "5"));
+            awaitBlocked(m, 1);
+            m.call("MULTI");
+            m.call("LPUSH", "l", "b");
+            m.call("LPUSH", "l", "c");
+            m.call("EXEC");
+            m.call("SET", "end", "1");
+            String stream = "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n"
+                    + "*3\r\n$5\r\nLPUSH\r\n$1\r\nl\r\n$1\r\na\r\n" + "*3\r\n$4\r\nLPOP\r\n$1\r\nl\r\n$1\r\n1\r\n"
+                    + "*1\r\n$5\r\nMULTI\r\n" + "*3\r\n$5\r\nLPUSH\r\n$1\r\nl\r\n$1\r\nb\r\n"
+                    + "*3\r\n$5\r\nLPUSH\r\n$1\r\nl\r\n$1\r\nc\r\n" + "*1\r\n$4\r\nEXEC\r\n"
+                    + "*3\r\n$4\r\nRPOP\r\n$1\r\nl\r\n$1\r\n2\r\n" + "*3\r\n$3\r\nSET\r\n$3\r\nend\r\n$1\r\n1\r\n";
+            assertEquals(stream, read(follower, stream.length()));
+        }
+    }
+
+    /** Waits until INFO clients counts {@code n} blocked clients. */
+    private static void awaitBlocked(Wire m, int n) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!m.call("INFO", "clients").contains("blocked_clients:" + n + "\r\n")) {
+            assertTrue(System.nanoTime() < deadline, "no client blocked");
+            Thread.sleep(10);
+        }
+    }
+
     /** Reads SYNC's snapshot off {@code in}: newlines while it is made, {@code $length}, the file. */
     private static void skipSnapshot(java.io.InputStream in) throws Exception {
         int b;

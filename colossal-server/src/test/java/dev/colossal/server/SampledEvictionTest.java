@@ -256,7 +256,7 @@ class SampledEvictionTest {
         }
     }
 
-    /** The bound and the policies without one in the map files change at run time; allkeys-lru does not. */
+    /** The bound and the policies without one in the map files change at run time. */
     @Test
     void configSetChangesThePolicyAndTheBoundAtRunTime() throws Exception {
         try (ColossalServer s = ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve("rt")).withPorts(0, -1));
@@ -278,11 +278,59 @@ class SampledEvictionTest {
                     + " of the following: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu,"
                     + " allkeys-random, noeviction",
                     assertThrows(JedisDataException.class, () -> j.configSet("maxmemory-policy", "lru")).getMessage());
-            assertTrue(assertThrows(JedisDataException.class, () -> j.configSet("maxmemory-policy", "allkeys-lru"))
-                    .getMessage().contains("--maxmemory-policy allkeys-lru on a new data directory"));
             assertEquals("noeviction", j.configGet("maxmemory-policy").get("maxmemory-policy"), "nothing set");
             assertEquals("OK", j.configSet("maxmemory", "0"));
             fill(j, "k", 3_000, 0, false);
+        }
+    }
+
+    /**
+     * allkeys-lru chosen by CONFIG SET on a server started without it (its maps keep no bound) is
+     * sampled by the last uses kept all along: keys idle since before the switch go first, keys
+     * without a TTL too, and each is told as an {@code evicted} event. It was refused, which ended
+     * Redis's own dump and pubsub test units ({@code RESTORE can set LRU}, {@code Keyspace
+     * notifications: evicted events}).
+     */
+    @Test
+    void allkeysLruChosenAtRunTimeEvictsAnyKeyTheIdlestFirst() throws Exception {
+        try (ColossalServer s = ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve("lru")).withPorts(0, -1));
+             Jedis j = new Jedis("127.0.0.1", s.port(), TIMEOUT_MS)) {
+            fill(j, "old", 500, 0, false);
+            Thread.sleep(2100);                  // idle times are kept in seconds
+            assertEquals("OK", j.configSet("maxmemory-policy", "allkeys-lru"));
+            assertEquals("OK", j.configSet("maxmemory", "2mb"));
+            assertEquals("allkeys-lru", j.configGet("maxmemory-policy").get("maxmemory-policy"));
+            fill(j, "new", 5_000, 0, false);
+            assertWithinBound(j);
+            int old = present(j, "old", 500);
+            int fresh = present(j, "new", 5_000);
+            assertTrue(old < 100, old + " of 500 idle keys kept");
+            assertTrue(fresh > 300, fresh + " of 5,000 new keys kept");
+            assertEquals(5_500 - old - fresh, field(j.info("stats"), "evicted_keys"));
+            // a bound below what is held evicts at once, each key told as evicted (pubsub.tcl's steps)
+            assertEquals("OK", j.configSet("maxmemory", "0"));
+            assertEquals("OK", j.flushDB());
+            assertEquals("OK", j.configSet("notify-keyspace-events", "Ee"));
+            java.util.concurrent.BlockingQueue<String> events = new java.util.concurrent.LinkedBlockingQueue<>();
+            try (Jedis sub = new Jedis("127.0.0.1", s.port(), TIMEOUT_MS)) {
+                redis.clients.jedis.JedisPubSub listener = new redis.clients.jedis.JedisPubSub() {
+                    @Override
+                    public void onPMessage(String pattern, String channel, String message) {
+                        events.add(channel + " " + message);
+                    }
+                };
+                Thread t = Thread.ofVirtual().start(() -> sub.psubscribe(listener, "*"));
+                while (listener.getSubscribedChannels() == 0) {
+                    Thread.sleep(10);
+                }
+                assertEquals("OK", j.set("foo", "bar"));
+                assertEquals("OK", j.configSet("maxmemory", "1"));
+                assertEquals("__keyevent@0__:evicted foo", events.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+                listener.punsubscribe();
+                t.join();
+            }
+            assertEquals("OK", j.configSet("maxmemory", "0"));
+            assertEquals("OK", j.configSet("maxmemory-policy", "noeviction"));
         }
     }
 }
