@@ -123,8 +123,11 @@ final class Segment {
         MemorySegment m = file.mem();
         long v = Mem.getLong(m, base + VERSION);
         // A dead writer may have left the version odd; moving to another odd value still tells
-        // every reader that started before us to retry.
-        Mem.setLongVolatile(m, base + VERSION, (v & 1) == 0 ? v + 1 : v + 2);
+        // every reader that started before us to retry. A release store, not a volatile one: the
+        // store-store fence is what keeps the writes that follow behind the odd version, and
+        // nothing here reads shared state that needs a store-load fence (the lock's CAS was one).
+        // The volatile store's full fence cost ~20 ns of a 16-byte put's ~170.
+        Mem.setLongRelease(m, base + VERSION, (v & 1) == 0 ? v + 1 : v + 2);
         VarHandle.storeStoreFence();
         heap.lockedAt(v);
         CrashPoints.reach(CrashPoints.LOCKED);
