@@ -816,9 +816,12 @@ final class Segment {
             ensureRoomForInsert();
         }
         long e;
+        // An entry replaced by one of as many blocks (a value rewritten at its size) trades runs
+        // with the one it replaces: see SegmentHeap#allocateReplacing.
+        boolean sameSize = found >= 0 && entryBlocks(entryAt(found)) == blocks;
         replacing = found;
         try {
-            e = heap.allocate(blocks);
+            e = sameSize ? heap.allocateReplacing(blocks) : heap.allocate(blocks);
         } finally {
             replacing = -1;
         }
@@ -853,7 +856,11 @@ final class Segment {
             long oldBlocks = entryBlocks(old);
             Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, found), slot);
             CrashPoints.reach(CrashPoints.STORE_PUBLISHED);
-            heap.free(old, oldBlocks);
+            if (sameSize) {
+                heap.freeReplaced(old, oldBlocks);
+            } else {
+                heap.free(old, oldBlocks);
+            }
             used -= oldBlocks;
         } else {
             long idx = insertionSlot(hash);
