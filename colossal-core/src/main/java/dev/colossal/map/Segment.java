@@ -815,13 +815,16 @@ final class Segment {
         if (found < 0) {
             ensureRoomForInsert();
         }
-        long e;
         // An entry replaced by one of as many blocks (a value rewritten at its size) trades runs
-        // with the one it replaces: see SegmentHeap#allocateReplacing.
-        boolean sameSize = found >= 0 && entryBlocks(entryAt(found)) == blocks;
+        // with the one it replaces once a run of its size heads its class's list: see
+        // SegmentHeap#takeReplacing.
+        long e = found >= 0 && entryBlocks(entryAt(found)) == blocks ? heap.takeReplacing(blocks) : 0;
+        boolean traded = e != 0;
         replacing = found;
         try {
-            e = sameSize ? heap.allocateReplacing(blocks) : heap.allocate(blocks);
+            if (!traded) {
+                e = heap.allocate(blocks);
+            }
         } finally {
             replacing = -1;
         }
@@ -856,7 +859,7 @@ final class Segment {
             long oldBlocks = entryBlocks(old);
             Mem.setLongRelease(m, SlotLayout.slotOffset(tpos, found), slot);
             CrashPoints.reach(CrashPoints.STORE_PUBLISHED);
-            if (sameSize) {
+            if (traded) {
                 heap.freeReplaced(old, oldBlocks);
             } else {
                 heap.free(old, oldBlocks);
