@@ -19,7 +19,9 @@ import java.util.function.Consumer;
  * count: so each changed bucket is committed by writing the header first, with the write's intent
  * (a new serial, the bucket, the count's delta) and the count before it, then the bucket stamped
  * with that serial. Whichever was last to land, the count a reader derives (count, plus delta if
- * the bucket carries the serial) is the bucket's truth. A split writes the new bucket B (beyond
+ * the bucket carries the serial) is the bucket's truth. A change that leaves a bucket's count as
+ * it was (a value replaced) is its put alone, the bucket keeping the serial it carried: so the
+ * header's intent, if it named that bucket, reads as landed or not just as before. A split writes the new bucket B (beyond
  * the header's B buckets: no reader looks there), then the header with B + 1 (the commit point),
  * then the source bucket without the moved fields; readers skip a bucket's entries that map
  * elsewhere, so a kill between the last two writes leaves copies no one sees. A conversion writes
@@ -301,13 +303,22 @@ final class StoredHash implements HashWrites {
     }
 
     /**
-     * Writes the changes: for each changed bucket the header with the write's intent, then the
-     * bucket; then splits buckets while there are more than {@code fieldsPerBucket} fields a
+     * Writes the changes: for each bucket whose change moves the count the header with the
+     * write's intent, then the bucket (one that keeps its count is written alone); then splits buckets while there are more than {@code fieldsPerBucket} fields a
      * bucket. A hash left empty is deleted, its buckets with it.
      */
     void commit(long fieldsPerBucket) {
         long n = count;
         for (Map.Entry<Long, Long> d : deltas.entrySet()) {
+            if (d.getValue() == 0) {
+                // The count stays (values replaced): the bucket's put alone is the change, with no
+                // header and no new serial. It keeps the stamp it was read with, so the header's
+                // intent reads as landed, or not, as before. Half the writes of an HSET into a
+                // big hash whose fields exist (~0.5 us of ~3.5).
+                elements.put(id, d.getKey(), read.get(d.getKey()));
+                elements.wrote();
+                continue;
+            }
             serial++;
             writeHeader(n, d.getKey(), d.getValue());
             writeBucket(d.getKey());

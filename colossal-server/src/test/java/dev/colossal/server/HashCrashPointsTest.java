@@ -66,6 +66,63 @@ class HashCrashPointsTest {
         }
     }
 
+    @Test
+    void aValueReplacedIsOneWriteOfItsBucketThatLeavesAnUnlandedIntentUnlanded() throws Exception {
+        Map<String, String> model = new HashMap<>();
+        try (ColossalServer s = TestServers.colossal(dir, "hash-max-listpack-entries", "4");
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            for (int i = 0; i < 20; i++) {
+                model.put("f" + i, "v" + i);
+            }
+            j.hset("h", model);
+            assertEquals("hashtable", j.objectEncoding("h"));
+            Consumer<Runnable> hook = StopPoints.hookOf(s);
+            int[] writes = {0};
+            hook.accept(() -> writes[0]++);
+            j.hset("h", "f3", "new");
+            hook.accept(() -> { });
+            model.put("f3", "new");
+            assertEquals(1, writes[0], "map writes of an HSET that replaces a value");
+
+            // A new field stopped after its first write, the header with its intent for the field's
+            // bucket; then a value of that bucket replaced: the intent must still read as not landed.
+            MapStore store = s.context().dbs.opened(0);
+            long buckets = HashBuckets.get(store.get("h".getBytes()), HashBuckets.BUCKETS_OFFSET);
+            String added = "n0";
+            for (int i = 1; !sameBucket(added, model, buckets); i++) {
+                added = "n" + i;
+            }
+            String neighbour = neighbourOf(added, model, buckets);
+            String field = added;
+            int stops = StopPoints.eachUntilDone(hook, () -> j.hset("h", field, "x"), stopAt -> true);
+            assertEquals(1, stops);
+            check(j, model, model, "after the stopped HSET of a new field");
+            j.hset("h", neighbour, "replaced");
+            model.put(neighbour, "replaced");
+            check(j, model, model, "after a value of its bucket was replaced");
+        }
+        try (ColossalServer s = TestServers.colossal(dir, "hash-max-listpack-entries", "4");
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            check(j, model, model, "reopened, the count derived from the header again");
+            assertEquals(model.size(), j.hlen("h"));
+        }
+    }
+
+    private static boolean sameBucket(String field, Map<String, String> model, long buckets) {
+        return !model.containsKey(field) && neighbourOf(field, model, buckets) != null;
+    }
+
+    /** A field of {@code model} in the bucket {@code field} maps to, or null. */
+    private static String neighbourOf(String field, Map<String, String> model, long buckets) {
+        long b = HashBuckets.index(HashBuckets.hash(field.getBytes()), buckets);
+        for (String f : model.keySet()) {
+            if (HashBuckets.index(HashBuckets.hash(f.getBytes()), buckets) == b) {
+                return f;
+            }
+        }
+        return null;
+    }
+
     /** Puts the hash back as {@code model} has it, with no stop. */
     private static void restore(Jedis j, Map<String, String> model) {
         j.del("h");
