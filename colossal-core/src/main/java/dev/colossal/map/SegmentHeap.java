@@ -411,6 +411,12 @@ final class SegmentHeap {
         if (opsBeforeFill > 0) {
             opsBeforeFill--;
         }
+        unlink(m, run, link);
+        return run;
+    }
+
+    /** Takes the free run {@code run} out of its list, whose word at {@code link} names it. */
+    private void unlink(MemorySegment m, long run, long link) {
         long next = m.get(JAVA_LONG, run + HeapLayout.RUN_NEXT);
         Mem.setLong(m, link, next);
         FreeRunIndex f = index();
@@ -418,7 +424,6 @@ final class SegmentHeap {
             unlinkedByWalk(f, run, next, link);
         }
         CrashPoints.reach(CrashPoints.RUN_UNLINKED);
-        return run;
     }
 
     private long allocateRun(long blocks) throws IOException {
@@ -556,13 +561,7 @@ final class SegmentHeap {
         if (best == 0) {
             return 0;
         }
-        long next = m.get(JAVA_LONG, best + HeapLayout.RUN_NEXT);
-        Mem.setLong(m, bestLink, next);
-        FreeRunIndex f = index();
-        if (f != null) {
-            unlinkedByWalk(f, best, next, bestLink);
-        }
-        CrashPoints.reach(CrashPoints.RUN_UNLINKED);
+        unlink(m, best, bestLink);
         if (bestBlocks > blocks) {
             free(best + (blocks << shift), bestBlocks - blocks);
         }
