@@ -481,8 +481,8 @@ class PubSubTest {
             assertEquals("+OK\r\n", w.call("CONFIG", "SET", "notify-keyspace-events", "Egx"));
             assertEquals("*2\r\n$22\r\nnotify-keyspace-events\r\n$3\r\ngxE\r\n",
                     w.call("CONFIG", "GET", "notify-keyspace-events"));
-            assertEquals("-ERR CONFIG SET notify-keyspace-events: this server does not publish key-miss (m) or new-key"
-                    + " (n) events, which would cost every read or SET a lookup; leave them out\r\n",
+            assertEquals("-ERR CONFIG SET notify-keyspace-events: this server does not publish key-miss (m) events,"
+                    + " which would cost every read a lookup; leave them out\r\n",
                     w.call("CONFIG", "SET", "slowlog-max-len", "7", "notify-keyspace-events", "KEAm"));
             assertEquals("*2\r\n$15\r\nslowlog-max-len\r\n$3\r\n128\r\n", w.call("CONFIG", "GET", "slowlog-max-len"),
                     "nothing is set unless every parameter can be");
