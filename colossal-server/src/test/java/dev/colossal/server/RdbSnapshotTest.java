@@ -38,10 +38,12 @@ class RdbSnapshotTest {
             ours = everything(j);
             take(s, "--rdb", file);
         }
-        try (RunningRedis redis = new RunningRedis(file); Jedis theirs = redis.client()) {
-            assertEquals(ours, everything(theirs));
-            assertEquals("hi", theirs.fcall("hi", List.of(), List.of()));
-        }
+        TestServers.onRedisWith(loading(file), port -> {
+            try (Jedis theirs = new Jedis("127.0.0.1", port)) {
+                assertEquals(ours, everything(theirs));
+                assertEquals("hi", theirs.fcall("hi", List.of(), List.of()));
+            }
+        });
         Cli.Run run = Cli.run("import-rdb", file.toString(), "--data", dir.resolve("imported").toString());
         assertEquals(0, run.exit(), run.err());
         try (ColossalServer s = TestServers.colossal(dir.resolve("imported")); Jedis j = new Jedis("127.0.0.1", s.port())) {
@@ -64,10 +66,12 @@ class RdbSnapshotTest {
             assertEquals("PONG", j.ping(), "the server goes on");
         }
         assertTrue(Files.size(file) < 4096, "no key's bytes in it: " + Files.size(file));
-        try (RunningRedis redis = new RunningRedis(file); Jedis theirs = redis.client()) {
-            assertEquals(0L, theirs.dbSize());
-            assertEquals("hi", theirs.fcall("hi", List.of(), List.of()));
-        }
+        TestServers.onRedisWith(loading(file), port -> {
+            try (Jedis theirs = new Jedis("127.0.0.1", port)) {
+                assertEquals(0L, theirs.dbSize());
+                assertEquals("hi", theirs.fcall("hi", List.of(), List.of()));
+            }
+        });
     }
 
     /** Runs {@code redis-cli --rdb FILE} (or {@code --functions-rdb}) against {@code s} and checks it says it succeeded. */
@@ -79,33 +83,9 @@ class RdbSnapshotTest {
         assertTrue(said.contains("Transfer finished with success"), said);
     }
 
-    /** A redis-server started from an RDB file, its log beside the file; stopped on close. */
-    private static final class RunningRedis implements AutoCloseable {
-        private final Process process;
-        private final int port = TestServers.freePort();
-
-        RunningRedis(Path file) throws Exception {
-            Path log = file.resolveSibling(file.getFileName() + ".log");
-            process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--dir", file.getParent().toString(),
-                    "--dbfilename", file.getFileName().toString(), "--save", "").redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
-            try {
-                TestServers.awaitPong(port, process, log);
-            } catch (Exception | AssertionError e) {
-                close();
-                throw e;
-            }
-        }
-
-        Jedis client() {
-            return new Jedis("127.0.0.1", port);
-        }
-
-        @Override
-        public void close() {
-            process.destroy();
-            process.onExit().orTimeout(30, TimeUnit.SECONDS).join();
-        }
+    /** redis-server's settings that start it from the RDB file {@code file}. */
+    private static List<String> loading(Path file) {
+        return List.of("--dir", file.getParent().toString(), "--dbfilename", file.getFileName().toString());
     }
 
     /**
