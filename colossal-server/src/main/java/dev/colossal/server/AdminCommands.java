@@ -560,6 +560,11 @@ final class AdminCommands {
                     }
                 }
             });
+            for (int i = 2; i < a.length; i++) {
+                if (Args.is(a[i], "rdb-key-save-delay")) { // a testing setting: named only, as Redis hides it from patterns
+                    hits.put("rdb-key-save-delay", Long.toString(ctx.replicas.keySaveDelayMicros));
+                }
+            }
             r.map(hits.size());
             hits.forEach((k, v) -> {
                 r.bulk(k);
@@ -834,6 +839,14 @@ final class AdminCommands {
                 } else {
                     shutdownTimeout = v.getAsLong();
                 }
+                continue;
+            }
+            if (name.equals("rdb-key-save-delay")) {
+                OptionalLong v = integer(name, a[i + 1], 0, Integer.MAX_VALUE, r);
+                if (v.isEmpty()) {
+                    return;
+                }
+                apply.add(() -> ctx.replicas.keySaveDelayMicros = v.getAsLong());
                 continue;
             }
             if (name.equals("repl-ping-replica-period") || name.equals("repl-ping-slave-period")) {

@@ -347,6 +347,9 @@ final class CommandTable {
         c.args = args;
         int ordered = ctx.replicas.enter(c, this, spec, args);
         try {
+            if (ordered == Replicas.ORDERED) {
+                ctx.replicas.beforeWrite(c, spec, args);
+            }
             long changes = ctx.replicas.changes();
             // new-key events (class n) only: which declared keys are missing before the write
             Object missing = ctx.events.newKeysOn() && (spec.flags().contains("write") && spec.firstKey() > 0 || spec == xgroupSpec)

@@ -286,6 +286,9 @@ final class KeyWaits implements AutoCloseable {
                         t.serving(w.client);
                     }
                     long start = System.nanoTime();
+                    if (replicas != null) {
+                        replicas.beforeServing(w.client, w.db); // what it writes, kept for a snapshot being made
+                    }
                     try {
                         reply = attempt.run(k.key());
                     } catch (RuntimeException e) {

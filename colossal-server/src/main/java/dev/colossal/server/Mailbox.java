@@ -27,15 +27,21 @@ final class Mailbox {
      * {@code tail} the channel and payload, one array shared by every subscriber of the channel.
      *
      * @param parts the push's number of elements: 3, or 4 for a pmessage; 0 for a reply written
-     *              as it is ({@link Monitors}' line, {@code head} alone)
+     *              as it is ({@link Monitors}' line, {@code head} alone); {@link #UNBOUNDED} likewise, uncounted
      * @param head  the kind, and a pattern's bulk string for a pmessage
      * @param tail  the channel and the message
      */
     record Frame(int parts, byte[] head, byte[] tail) {
 
+        /**
+         * {@code parts} of bytes written as they are and not counted against the bound: a replica's
+         * snapshot and the stream held for it while it was made, which its output limit bounds.
+         */
+        static final int UNBOUNDED = -1;
+
         /** @return about the bytes the frame takes in a reply buffer, for the output limit */
         long size() {
-            return 4 + head.length + tail.length;
+            return parts == UNBOUNDED ? 0 : 4 + head.length + tail.length;
         }
     }
 

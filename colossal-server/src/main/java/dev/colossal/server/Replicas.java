@@ -48,6 +48,8 @@ final class Replicas {
         final Mailbox mailbox;
         final String ip;
         final int port;
+        /** Waiting for the snapshot being built: the stream is held for it meanwhile. Guarded by {@link Replicas}. */
+        volatile boolean loading;
         /** The offset the replica said it has (REPLCONF ACK), and when it said so (epoch ms). */
         volatile long ack;
         volatile long ackMillis;
@@ -103,7 +105,18 @@ final class Replicas {
     private final ReplicationBacklog backlog = new ReplicationBacklog(DEFAULT_BACKLOG_BYTES);
     private int streamDb = -1;
     private final CopyOnWriteArrayList<Replica> replicas = new CopyOnWriteArrayList<>();
+    /** The snapshot being built for replicas {@linkplain Replica#loading waiting} for it; null if none. Started holding this and {@link #order}, ended holding this. */
+    private volatile SnapshotBuild building;
+    /** Guarded by this: where {@link #building}'s snapshot stands in the stream. */
+    private long buildOffset;
+    /** Guarded by this: the stream since {@link #buildOffset}, for the replicas waiting for the snapshot. */
+    private final java.io.ByteArrayOutputStream held = new java.io.ByteArrayOutputStream();
     private final CopyOnWriteArrayList<Waiting> waiting = new CopyOnWriteArrayList<>();
+    /**
+     * Redis's testing setting {@code rdb-key-save-delay}: microseconds a snapshot for a replica waits
+     * after each key, so that tests can write while one is being built. 0: none.
+     */
+    volatile long keySaveDelayMicros;
     /** repl-ping-replica-period, in seconds. */
     volatile long pingSeconds = 10;
     private boolean pinging;
@@ -293,13 +306,20 @@ final class Replicas {
         }
     }
 
-    /** Closes every replica's connection. */
+    /** Closes every replica's connection; a snapshot being built for some is given up. */
     void dropAll() {
+        synchronized (this) {
+            cancelBuild();
+        }
         for (Replica x : replicas) {
-            Runnable kill = x.client.killer;
-            if (kill != null) {
-                kill.run();
-            }
+            kill(x);
+        }
+    }
+
+    private static void kill(Replica x) {
+        Runnable kill = x.client.killer;
+        if (kill != null) {
+            kill.run();
         }
     }
 
@@ -530,9 +550,25 @@ final class Replicas {
         if (replicas.isEmpty()) {
             return; // a replica with none of its own keeps its backlog only (for a resume after a promotion)
         }
+        if (building != null) {
+            held.writeBytes(resp);
+            if (held.size() > OutputLimit.REPLICA_HARD) {
+                // as Redis drops a replica whose output passed client-output-buffer-limit while its snapshot was made
+                System.err.println("colossal: replicas waiting for a snapshot are dropped: the writes held for them passed "
+                        + (OutputLimit.REPLICA_HARD >> 20) + " MB");
+                for (Replica x : replicas) {
+                    if (x.loading) {
+                        kill(x);
+                    }
+                }
+                cancelBuild();
+            }
+        }
         Mailbox.Frame f = new Mailbox.Frame(0, resp, EMPTY);
         for (Replica x : replicas) {
-            x.mailbox.offer(f);
+            if (!x.loading) {
+                x.mailbox.offer(f);
+            }
         }
     }
 
@@ -602,37 +638,131 @@ final class Replicas {
     }
 
     /**
-     * A full resynchronization: with writes held, {@code snapshot} is made and the stream goes on from
-     * there. Writes {@code +FULLRESYNC replid offset} (unless {@code announce} is false: SYNC's replica
-     * gets none) and the snapshot as Redis's {@code $len} payload.
+     * A full resynchronization: the replica is sent {@code +FULLRESYNC replid offset} now (unless
+     * {@code announce} is false: SYNC's replica gets none), and, once it is built off the loops, a
+     * snapshot of that moment as Redis's {@code $len} payload, then the stream from there on, which
+     * is held for it meanwhile. A replica that comes while a snapshot is being built waits for the
+     * same one, as Redis's share a BGSAVE.
      *
-     * @return whether it did (false: {@code snapshot} answered an error)
+     * @param newBuild starts a snapshot of now, holding {@link #order}; null after writing why not to {@code r}
+     * @return whether it did
      */
-    boolean fullSync(Client c, Reply r, java.util.function.Function<Reply, byte[]> snapshot, int port, boolean announce) {
+    boolean fullSync(Client c, Reply r, java.util.function.Supplier<SnapshotBuild> newBuild, int port, boolean announce) {
         activate(c);
         order.lock();
         try {
+            SnapshotBuild started = null;
             long offset;
             synchronized (this) {
-                offset = backlog.offset();
-                streamDb = -1; // the replica's stream starts with SELECT: it knows no database yet
+                if (building == null) {
+                    started = newBuild.get();
+                    if (started == null) {
+                        return false;
+                    }
+                    building = started;
+                    buildOffset = backlog.offset();
+                    streamDb = -1; // the replica's stream starts with SELECT: it knows no database yet
+                }
+                offset = buildOffset;
+                Replica x = attach(c, port);
+                x.loading = true;
+                x.ack = offset;
             }
-            int mark = r.len;
-            byte[] rdb = snapshot.apply(r);
-            if (rdb == null) {
-                return false;
+            if (announce) {
+                r.append(("+FULLRESYNC " + replid + " " + offset + "\r\n").getBytes(StandardCharsets.US_ASCII));
             }
-            r.truncate(mark);
-            r.append(((announce ? "+FULLRESYNC " + replid + " " + offset + "\r\n" : "") + "$" + rdb.length + "\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            r.append(rdb);
-            synchronized (this) {
-                r.append(backlog.since(offset + 1)); // keys that expired while the snapshot was made
-                attach(c, port);
+            if (started != null) {
+                SnapshotBuild b = started;
+                Thread.ofPlatform().name("colossal-snapshot").daemon().start(() -> build(b));
             }
             return true;
         } finally {
             order.unlock();
+        }
+    }
+
+    /** On the snapshot's own thread: builds it and sends it to the replicas waiting for it, or drops them if it failed. */
+    private void build(SnapshotBuild b) {
+        byte[] rdb = null;
+        String failure = null;
+        try {
+            rdb = b.build();
+        } catch (RuntimeException e) { // TooBig, or a damaged file met on the way
+            failure = e instanceof SnapshotBuild.TooBig ? e.getMessage() : e.toString();
+        }
+        synchronized (this) {
+            if (building != b) {
+                return; // cancelled: the replicas it was for are gone
+            }
+            building = null;
+            byte[] stream = held.toByteArray();
+            held.reset();
+            for (Replica x : replicas) {
+                if (!x.loading) {
+                    continue;
+                }
+                x.loading = false;
+                if (rdb == null) {
+                    kill(x);
+                    continue;
+                }
+                // Past the mailbox's bound: what a replica has not read is bounded by its output limit
+                x.mailbox.offer(new Mailbox.Frame(Mailbox.Frame.UNBOUNDED,
+                        ("$" + rdb.length + "\r\n").getBytes(StandardCharsets.US_ASCII), rdb));
+                x.mailbox.offer(new Mailbox.Frame(Mailbox.Frame.UNBOUNDED, stream, EMPTY));
+            }
+        }
+        if (failure != null) {
+            System.err.println("colossal: a full sync's snapshot failed, its replicas are dropped (they will try again): " + failure);
+        }
+    }
+
+    /** Holding this: the snapshot being built is for no one any more. */
+    private void cancelBuild() {
+        if (building != null) {
+            building.cancel();
+            building = null;
+            held.reset();
+        }
+    }
+
+    /**
+     * Before a command that {@link #enter} ordered runs, while a snapshot is being built: the keys
+     * it may change are kept as they stand, if the snapshot has not taken them yet.
+     */
+    void beforeWrite(Client c, CommandSpec spec, byte[][] args) {
+        SnapshotBuild b = building;
+        if (b != null && ClientPause.writes(table, spec, args)) {
+            keep(b, c.db, spec, args);
+        }
+    }
+
+    /** Before a blocked client is served (its command runs now, outside the table), as {@link #beforeWrite}. */
+    void beforeServing(Client waiter, int db) {
+        SnapshotBuild b = building;
+        CommandTable t = table;
+        if (b != null && t != null && waiter.args != null && order.isHeldByCurrentThread()) {
+            CommandSpec spec = t.find(waiter.args[0]);
+            if (spec != null) {
+                keep(b, db, spec, waiter.args);
+            }
+        }
+    }
+
+    /** Before a write from outside the command table (the HTTP API) to {@code key}, holding {@link #order}. */
+    void beforeWrite(KeyValueStore store, byte[] key) {
+        SnapshotBuild b = building;
+        int db;
+        if (b != null && (db = ctx.dbs.indexOf(store)) >= 0) {
+            b.beforeWrite(db, key);
+        }
+    }
+
+    private static void keep(SnapshotBuild b, int db, CommandSpec spec, byte[][] args) {
+        if (SnapshotBuild.changesUnnamedKeys(spec.name(), args)) {
+            b.beforeWritingAll();
+        } else {
+            spec.forEachKey(args, k -> b.beforeWrite(db, k));
         }
     }
 
@@ -677,7 +807,7 @@ final class Replicas {
     }
 
     /** Holding this: from now on {@code c} is sent the stream. */
-    private void attach(Client c, int port) {
+    private Replica attach(Client c, int port) {
         Subscriber s = PubSubCommands.subscriber(c);
         s.limit = OutputLimit.replica(); // on the replica's own loop, which alone reads it
         Mailbox box = s.mailbox;
@@ -692,6 +822,7 @@ final class Replicas {
             pinging = true;
             schedulePing();
         }
+        return x;
     }
 
     private void schedulePing() {
@@ -718,7 +849,12 @@ final class Replicas {
     /** The connection of {@code c} closed: it is no longer a replica. */
     void closed(Client c) {
         if (c.replica) {
-            replicas.removeIf(x -> x.client == c);
+            synchronized (this) {
+                replicas.removeIf(x -> x.client == c);
+                if (building != null && replicas.stream().noneMatch(x -> x.loading)) {
+                    cancelBuild();
+                }
+            }
         }
         if (!waiting.isEmpty()) {
             waiting.removeIf(w -> w.waiter.client == c);
@@ -883,7 +1019,7 @@ final class Replicas {
         for (int i = 0; i < now.size(); i++) {
             Replica x = now.get(i);
             sb.append("slave").append(i).append(":ip=").append(x.ip).append(",port=").append(x.port)
-                    .append(",state=online,offset=").append(x.ack).append(",lag=")
+                    .append(",state=").append(x.loading ? "wait_bgsave" : "online").append(",offset=").append(x.ack).append(",lag=")
                     .append(Math.max(0, (at - x.ackMillis) / 1000)).append("\r\n");
         }
         return sb.toString();

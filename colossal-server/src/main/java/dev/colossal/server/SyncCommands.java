@@ -12,10 +12,11 @@ import java.util.List;
  * (after {@code REPLCONF rdb-filter-only functions}, {@code redis-cli --functions-rdb FILE}, of the
  * function libraries alone).
  *
- * <p>No fork here, so the snapshot is not of one instant: each key is read whole under its lock, as
- * DUMP reads it, while other clients go on writing. It is built in the heap: if what the keys take
- * in the maps (elements too), or the file as it grows, passes a quarter of it, SYNC refuses,
- * pointing at {@code colossal copy}.
+ * <p>A replica's snapshot is of the moment its stream starts from, built off the event loops while
+ * clients go on writing ({@link SnapshotBuild}); {@code redis-cli --rdb}'s is built on the asking
+ * connection's loop, each key as it stands when it is read. Either is built in the heap: if what the
+ * keys take in the maps (elements too), or the file as it grows, passes a quarter of it, SYNC
+ * refuses, pointing at {@code colossal copy}.
  */
 final class SyncCommands {
 
@@ -119,12 +120,12 @@ final class SyncCommands {
             ctx.stats.syncPartialErr.increment(); // it asked to go on from an offset
         }
         // called holding the replication order: the link is between two commands of its master's
-        if (ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following(), false), c.listeningPort, true)) {
+        if (ctx.replicas.fullSync(c, r, () -> startSnapshot(r, ctx.replica.following(), false), c.listeningPort, true)) {
             ctx.stats.syncFull.increment();
         }
     }
 
-    private static String tooBig(long bytes, long room) {
+    static String tooBig(long bytes, long room) {
         return "ERR a snapshot of " + (bytes >> 20) + " MB or more does not fit in a quarter of the server's heap ("
                 + (room >> 20) + " MB): back the data directory up with 'colossal copy', or give the server more heap";
     }
@@ -156,7 +157,14 @@ final class SyncCommands {
      */
     private void sync(Client c, byte[][] a, Reply r) {
         if (c.rdbOnly) {
-            byte[] rdb = snapshot(r, false, c.rdbFunctionsOnly);
+            SnapshotBuild build = startSnapshot(r, false, c.rdbFunctionsOnly);
+            byte[] rdb;
+            try {
+                rdb = build == null ? null : build.build(); // on this loop, with no writes held: not of one moment
+            } catch (SnapshotBuild.TooBig e) {
+                r.error(e.getMessage());
+                rdb = null;
+            }
             if (rdb != null) {
                 // Redis's payload: the length and the file, no CRLF after it (which would precede the next reply)
                 r.append(("$" + rdb.length + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
@@ -166,51 +174,22 @@ final class SyncCommands {
             return;
         }
         if (mayStartReplica(c, r)
-                && ctx.replicas.fullSync(c, r, reply -> snapshot(reply, ctx.replica.following(), false), c.listeningPort, false)) {
+                && ctx.replicas.fullSync(c, r, () -> startSnapshot(r, ctx.replica.following(), false), c.listeningPort, false)) {
             ctx.stats.syncFull.increment();
         }
     }
 
     /**
-     * @param relayed whether the snapshot is for a replica of this replica: it then says where it
-     *                stands in the master's stream it is sent after, the database included
-     * @param functionsOnly whether the file holds the function libraries alone ({@code redis-cli --functions-rdb})
-     * @return an RDB file of every database and the function libraries, or null after writing why not to {@code r}
+     * @return a snapshot of now, holding the replication order, or null after writing to {@code r}
+     *     why not (what the keys take in the maps would not fit in a quarter of the heap)
      */
-    private byte[] snapshot(Reply r, boolean relayed, boolean functionsOnly) {
+    private SnapshotBuild startSnapshot(Reply r, boolean relayed, boolean functionsOnly) {
         long used = functionsOnly ? 0 : ctx.dbs.usedBytes();
         long room = Runtime.getRuntime().maxMemory() / 4;
         if (used > room) {
             r.error(tooBig(used, room));
             return null;
         }
-        RdbFile file = new RdbFile(ServerContext.REDIS_VERSION, ctx.now(), used);
-        if (relayed) {
-            file.replication(ctx.replica.streamDb, ctx.replicas.replid(), ctx.replicas.offset());
-        }
-        for (FunctionLibraries.Library library : ctx.functions.all()) {
-            file.function(library.code);
-        }
-        for (int db = 0; db < (functionsOnly ? 0 : ctx.dbs.count()); db++) {
-            KeyValueStore store = ctx.dbs.store(db);
-            KeyValueStore.KeyList found = store.allKeys();
-            List<byte[]> keys = found.keys();
-            if (keys.isEmpty()) {
-                continue;
-            }
-            file.database(db, keys.size(), found.deadlines().stream().filter(at -> at != StoredValue.NO_EXPIRY).count());
-            for (int i = 0; i < keys.size(); i++) {
-                byte[] payload = dumps.payload(store, keys.get(i));
-                if (payload != null) {   // null: deleted since the scan
-                    long at = found.deadlines().get(i);
-                    file.key(keys.get(i), payload, at == StoredValue.NO_EXPIRY ? -1 : at);
-                }
-                if (file.size() > room) {   // the keys' estimate fell short
-                    r.error(tooBig(file.size(), room));
-                    return null;
-                }
-            }
-        }
-        return file.finish();
+        return new SnapshotBuild(ctx, dumps, relayed, functionsOnly, room);
     }
 }

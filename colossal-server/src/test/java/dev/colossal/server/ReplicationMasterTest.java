@@ -213,9 +213,54 @@ class ReplicationMasterTest {
         }
     }
 
-    /** Every command replication rewrites, and the plain ones, at random over a few keys of each type. */
+    /**
+     * A replica's snapshot is built while the master goes on writing, and is of the moment its
+     * stream starts from: the workload runs (keys kept before the snapshot takes them, keys created,
+     * renamed, moved to another database) while the replica waits, and the replica ends equal.
+     */
+    @Test
+    void writesGoOnWhileASnapshotIsBuiltAndItIsOfOneMoment() throws Exception {
+        ServerConfig config = new ServerConfig("127.0.0.1", 0, -1, dir, null, 10_000, 512L << 20, 0, 3, 0);
+        try (ColossalServer ours = ColossalServer.start(config); Wire m = new Wire(ours.port());
+             Wire blocked = new Wire(ours.port())) {
+            fill(m);
+            workload(m, blocked, new Random(3), new AtomicLong()); // every key the workload writes exists at the start
+            assertEquals("+OK\r\n", m.call("CONFIG", "SET", "rdb-key-save-delay", "20000")); // 20 ms a key: seconds in all
+            AtomicLong ops = new AtomicLong();
+            AtomicLong opsWhileWaiting = new AtomicLong(-1);
+            withReplica(ours, (r, process) -> {
+                try (Wire watcher = new Wire(ours.port())) {
+                    TestServers.await("true", 20_000, () -> Boolean.toString(watcher.call("INFO", "replication").contains("state=wait_bgsave")));
+                    Thread poller = new Thread(() -> {
+                        try {
+                            while (watcher.call("INFO", "replication").contains("state=wait_bgsave")) {
+                                opsWhileWaiting.set(ops.get());
+                                Thread.sleep(10);
+                            }
+                        } catch (Exception e) {
+                            opsWhileWaiting.set(-2);
+                        }
+                    });
+                    poller.start();
+                    workload(m, blocked, new Random(11), ops);
+                    poller.join();
+                }
+                assertTrue(opsWhileWaiting.get() > 100, "writes ran while the snapshot was built: " + opsWhileWaiting.get());
+                caughtUp(m, r);
+                sameContents(m, r, "after writes during the snapshot");
+                assertTrue(frame(r, "FUNCTION", "LIST").contains("mylib"), "the function library came with the snapshot");
+            });
+            m.call("CONFIG", "SET", "rdb-key-save-delay", "0");
+        }
+    }
+
     private static void workload(Wire w, Wire blocked, Random rnd) throws Exception {
-        for (int i = 0; i < 1500; i++) {
+        workload(w, blocked, rnd, new AtomicLong());
+    }
+
+    /** Every command replication rewrites, and the plain ones, at random over a few keys of each type; {@code ops} counts them. */
+    private static void workload(Wire w, Wire blocked, Random rnd, AtomicLong ops) throws Exception {
+        for (int i = 0; i < 1500; i++, ops.incrementAndGet()) {
             String k = Integer.toString(rnd.nextInt(4));
             String v = Integer.toString(rnd.nextInt(1000));
             switch (rnd.nextInt(34)) {

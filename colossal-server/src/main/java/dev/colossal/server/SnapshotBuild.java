@@ -1,0 +1,210 @@
+package dev.colossal.server;
+
+import dev.colossal.rdb.RdbFile;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * One RDB snapshot of every database as it stood at one moment (the offset a full sync names),
+ * built key by key on a thread of its own while clients go on writing: what a replica loads.
+ *
+ * <p>Redis forks for a still copy. Here the copy is made lazily: while a build is on, every command
+ * that may write first hands each key it may change to {@link #beforeWrite} (holding the
+ * replication order, so writes come one at a time, and before the command has touched the key). A
+ * key the builder has not taken yet is read there, as it stands, and kept aside; the builder takes a
+ * kept key's earlier state instead of its present one. Each key's state in {@link #states} goes
+ * one way, set once by whoever comes first:
+ *
+ * <pre>
+ *   (none) --builder takes it as it stands--> TAKEN
+ *   (none) --a write comes first--> Before(state at the start) --builder takes that--> TAKEN
+ *   (none) --a write creates it--> NEW (not in the snapshot)
+ * </pre>
+ *
+ * <p>The builder reads a key first and claims it after ({@code putIfAbsent(TAKEN)}); a writer
+ * claims it before its command writes. So a key the builder claims had no write between the start
+ * and the claim, and what it read is the key at the start; if a writer claimed first, its
+ * {@code Before} is. A key removed before the builder reached it was claimed by the write that
+ * removed it, and is taken from {@link #removedBefore} at the end of its database. Keys removed
+ * for their TTL or evicted are not claimed: they simply go missing from the snapshot, and the DEL
+ * that the stream after it carries finds nothing to remove on the replica, which ends the same.
+ *
+ * <p>A command that changes keys it does not name (FLUSHALL, SWAPDB, MOVE, DEBUG RELOAD) claims
+ * every key first ({@link #beforeWritingAll}): the old way's cost, on its own loop, but rare.
+ */
+final class SnapshotBuild {
+
+    /** A key the snapshot has, as it stood at the start. */
+    private static final Object TAKEN = new Object();
+    /** A key that did not exist at the start: the stream creates it. */
+    private static final Object NEW = new Object();
+    /** Keys the builder asks the store for at a time. */
+    private static final int SCAN_STEP = 512;
+
+    /** A key as it stood at the start, kept by the write that came before the builder. */
+    private record Before(DbKey key, byte[] payload, long deadline) {}
+
+    /** The snapshot grew past what the heap may hold of it. */
+    static final class TooBig extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TooBig(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final ServerContext ctx;
+    private final DumpCommands dumps;
+    private final ConcurrentHashMap<DbKey, Object> states = new ConcurrentHashMap<>();
+    /** Per database: the keys a write kept before the builder got to them, some since removed. */
+    private final List<ConcurrentLinkedQueue<Before>> removedBefore = new ArrayList<>();
+    private final List<byte[]> functions = new ArrayList<>();
+    private final RdbFile file;
+    private final boolean functionsOnly;
+    private final long room;
+    private volatile boolean cancelled;
+    private int sectionDb = -1;
+
+    /**
+     * Starts a snapshot of now: the function libraries and, for a replica's replicas, where this
+     * server stands in its master's stream, are taken at once. Called holding the replication order.
+     *
+     * @param relayed       whether it is for a replica of this replica (the file then names the stream)
+     * @param functionsOnly whether it holds the function libraries alone ({@code redis-cli --functions-rdb})
+     * @param room          the bytes the file may grow to, past which {@link #build} throws {@link TooBig}
+     */
+    SnapshotBuild(ServerContext ctx, DumpCommands dumps, boolean relayed, boolean functionsOnly, long room) {
+        this.ctx = ctx;
+        this.dumps = dumps;
+        this.functionsOnly = functionsOnly;
+        this.room = room;
+        this.file = new RdbFile(ServerContext.REDIS_VERSION, ctx.now(), functionsOnly ? 0 : ctx.dbs.usedBytes());
+        if (relayed) {
+            file.replication(ctx.replica.streamDb, ctx.replicas.replid(), ctx.replicas.offset());
+        }
+        for (FunctionLibraries.Library library : ctx.functions.all()) {
+            functions.add(library.code);
+        }
+        for (int db = 0; db < ctx.dbs.count(); db++) {
+            removedBefore.add(new ConcurrentLinkedQueue<>());
+        }
+    }
+
+    /**
+     * Holding the replication order, before a command changes {@code key} of database {@code db}:
+     * keeps the key as it stands if the builder has not taken it yet.
+     */
+    void beforeWrite(int db, byte[] key) {
+        if (cancelled || db >= removedBefore.size() || states.containsKey(new DbKey(db, key))) {
+            return;
+        }
+        KeyValueStore store = ctx.dbs.store(db);
+        byte[] payload = dumps.payload(store, key);
+        KeyValueStore.Entry e = payload == null ? null : store.get(key);
+        DbKey kept = new DbKey(db, key.clone()); // a command's arguments are its own to reuse
+        Object state = e == null ? NEW : new Before(kept, payload, e.expireAtMillis());
+        if (states.putIfAbsent(kept, state) == null && state instanceof Before b) {
+            removedBefore.get(db).add(b);
+        }
+    }
+
+    /** Holding the replication order, before a command that changes keys it does not name: keeps every key not yet taken. */
+    void beforeWritingAll() {
+        for (int db = 0; db < removedBefore.size() && !cancelled; db++) {
+            int n = db;
+            ctx.dbs.store(db).scanKeys(k -> true, (key, at) -> beforeWrite(n, key));
+        }
+    }
+
+    /**
+     * @return whether {@code name args} may change keys it does not name, or keys of another
+     *     database than the client's: FLUSHDB, FLUSHALL, SWAPDB, MOVE, COPY ... DB, DEBUG RELOAD and POPULATE
+     */
+    static boolean changesUnnamedKeys(String name, byte[][] args) {
+        return switch (name) {
+            case "flushdb", "flushall", "swapdb", "move" -> true;
+            case "copy" -> java.util.Arrays.stream(args).skip(3).anyMatch(a -> Args.is(a, "DB"));
+            case "debug" -> args.length > 1 && (Args.is(args[1], "RELOAD") || Args.is(args[1], "POPULATE"));
+            default -> false;
+        };
+    }
+
+    /** The replicas it was for are gone: {@link #build} stops at its next key, and writes keep nothing more. */
+    void cancel() {
+        cancelled = true;
+    }
+
+    /**
+     * Builds the file, on the caller's thread (not an event loop's: it takes as long as the keys take).
+     *
+     * @return the RDB file, or null if {@linkplain #cancel cancelled}
+     * @throws TooBig if the file outgrew the room it was given
+     */
+    byte[] build() {
+        for (byte[] code : functions) {
+            file.function(code);
+        }
+        for (int db = 0; db < (functionsOnly ? 0 : removedBefore.size()); db++) {
+            KeyValueStore store = ctx.dbs.store(db);
+            List<byte[]> keys = new ArrayList<>();
+            List<Long> deadlines = new ArrayList<>();
+            long cursor = 0;
+            do {
+                keys.clear();
+                deadlines.clear();
+                cursor = store.scanKeys(cursor, SCAN_STEP, k -> true, (k, at) -> {
+                    keys.add(k);
+                    deadlines.add(at);
+                });
+                for (int i = 0; i < keys.size(); i++) {
+                    take(db, store, keys.get(i), deadlines.get(i));
+                }
+                if (cancelled) {
+                    return null;
+                }
+            } while (cursor != 0);
+            for (Before b : removedBefore.get(db)) {
+                if (states.replace(b.key, b, TAKEN)) {
+                    write(b.key.db(), b.key.key(), b.payload, b.deadline);
+                }
+            }
+        }
+        return file.finish();
+    }
+
+    /** The builder meets {@code key}: it goes in the file as it stood at the start, unless it did not exist then. */
+    private void take(int db, KeyValueStore store, byte[] key, long deadline) {
+        DbKey k = new DbKey(db, key);
+        Object state = states.get(k);
+        if (state == null) {
+            byte[] payload = dumps.payload(store, key);
+            state = states.putIfAbsent(k, TAKEN);
+            if (state == null) {
+                if (payload != null) { // null: removed for its TTL since the scan
+                    write(db, key, payload, deadline);
+                }
+                return;
+            }
+        }
+        if (state instanceof Before b && states.replace(k, b, TAKEN)) {
+            write(db, key, b.payload, b.deadline);
+        }
+    }
+
+    private void write(int db, byte[] key, byte[] payload, long deadline) {
+        if (db != sectionDb) {
+            file.database(db, ctx.dbs.store(db).size(), 0);
+            sectionDb = db;
+        }
+        file.key(key, payload, deadline == StoredValue.NO_EXPIRY ? -1 : deadline);
+        long delay = ctx.replicas.keySaveDelayMicros;
+        if (delay > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(delay * 1000);
+        }
+        if (file.size() > room) {
+            throw new TooBig(SyncCommands.tooBig(file.size(), room));
+        }
+    }
+}
