@@ -685,8 +685,14 @@ final class Replicas {
     private void build(SnapshotBuild b) {
         byte[] rdb = null;
         String failure = null;
+        long[] lastWord = {System.nanoTime()};
         try {
-            rdb = b.build();
+            rdb = b.build(() -> {
+                if (System.nanoTime() - lastWord[0] > TimeUnit.SECONDS.toNanos(1)) {
+                    lastWord[0] = System.nanoTime();
+                    keepWaitingAlive();
+                }
+            });
         } catch (RuntimeException e) { // TooBig, or a damaged file met on the way
             failure = e instanceof SnapshotBuild.TooBig ? e.getMessage() : e.toString();
         }
@@ -716,6 +722,21 @@ final class Replicas {
             System.err.println("colossal: a full sync's snapshot failed, its replicas are dropped (they will try again): " + failure);
         }
     }
+
+    /**
+     * A newline to each replica waiting for its snapshot, as Redis sends them while a BGSAVE runs: a
+     * replica that heard nothing for its repl-timeout (60 s) would give up, and replicas read past them.
+     */
+    private synchronized void keepWaitingAlive() {
+        Mailbox.Frame newline = new Mailbox.Frame(Mailbox.Frame.UNBOUNDED, NEWLINE, EMPTY);
+        for (Replica x : replicas) {
+            if (x.loading) {
+                x.mailbox.offer(newline);
+            }
+        }
+    }
+
+    private static final byte[] NEWLINE = {'\n'};
 
     /** Holding this: the snapshot being built is for no one any more. */
     private void cancelBuild() {

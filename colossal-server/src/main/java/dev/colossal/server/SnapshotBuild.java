@@ -139,10 +139,11 @@ final class SnapshotBuild {
     /**
      * Builds the file, on the caller's thread (not an event loop's: it takes as long as the keys take).
      *
+     * @param progress called every so many keys (a replica waiting for the file is sent a newline each second)
      * @return the RDB file, or null if {@linkplain #cancel cancelled}
      * @throws TooBig if the file outgrew the room it was given
      */
-    byte[] build() {
+    byte[] build(Runnable progress) {
         for (byte[] code : functions) {
             file.function(code);
         }
@@ -161,6 +162,7 @@ final class SnapshotBuild {
                 for (int i = 0; i < keys.size(); i++) {
                     take(db, store, keys.get(i), deadlines.get(i));
                 }
+                progress.run();
                 if (cancelled) {
                     return null;
                 }

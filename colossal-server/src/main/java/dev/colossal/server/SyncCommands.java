@@ -160,7 +160,7 @@ final class SyncCommands {
             SnapshotBuild build = startSnapshot(r, false, c.rdbFunctionsOnly);
             byte[] rdb;
             try {
-                rdb = build == null ? null : build.build(); // on this loop, with no writes held: not of one moment
+                rdb = build == null ? null : build.build(() -> { }); // on this loop, with no writes held: not of one moment
             } catch (SnapshotBuild.TooBig e) {
                 r.error(e.getMessage());
                 rdb = null;

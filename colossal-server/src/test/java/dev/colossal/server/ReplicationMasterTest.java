@@ -229,8 +229,15 @@ class ReplicationMasterTest {
             AtomicLong ops = new AtomicLong();
             AtomicLong opsWhileWaiting = new AtomicLong(-1);
             withReplica(ours, (r, process) -> {
+                int secondPort = TestServers.freePort();
+                Process second = null;
                 try (Wire watcher = new Wire(ours.port())) {
                     TestServers.await("true", 20_000, () -> Boolean.toString(watcher.call("INFO", "replication").contains("state=wait_bgsave")));
+                    // a second replica that comes meanwhile waits for the same snapshot
+                    second = replica(secondPort, ours.port());
+                    TestServers.await("true", 20_000, () -> Boolean.toString(watcher.call("INFO", "replication").contains("slave1:")));
+                    assertTrue(watcher.call("INFO", "replication").matches("(?s).*slave1:[^\r]*state=wait_bgsave.*"),
+                            watcher.call("INFO", "replication"));
                     Thread poller = new Thread(() -> {
                         try {
                             while (watcher.call("INFO", "replication").contains("state=wait_bgsave")) {
@@ -244,11 +251,20 @@ class ReplicationMasterTest {
                     poller.start();
                     workload(m, blocked, new Random(11), ops);
                     poller.join();
+                    assertTrue(opsWhileWaiting.get() > 100, "writes ran while the snapshot was built: " + opsWhileWaiting.get());
+                    caughtUp(m, r);
+                    sameContents(m, r, "after writes during the snapshot");
+                    assertTrue(frame(r, "FUNCTION", "LIST").contains("mylib"), "the function library came with the snapshot");
+                    try (Wire r2 = new Wire(secondPort)) {
+                        caughtUp(m, r2);
+                        sameContents(m, r2, "the replica that joined the snapshot");
+                    }
+                } finally {
+                    if (second != null) {
+                        second.destroy();
+                        second.waitFor();
+                    }
                 }
-                assertTrue(opsWhileWaiting.get() > 100, "writes ran while the snapshot was built: " + opsWhileWaiting.get());
-                caughtUp(m, r);
-                sameContents(m, r, "after writes during the snapshot");
-                assertTrue(frame(r, "FUNCTION", "LIST").contains("mylib"), "the function library came with the snapshot");
             });
             m.call("CONFIG", "SET", "rdb-key-save-delay", "0");
         }
