@@ -779,11 +779,20 @@ final class Replicas {
         }
     }
 
-    private static void keep(SnapshotBuild b, int db, CommandSpec spec, byte[][] args) {
-        if (SnapshotBuild.changesUnnamedKeys(spec.name(), args)) {
-            b.beforeWritingAll();
-        } else {
-            spec.forEachKey(args, k -> b.beforeWrite(db, k));
+    private void keep(SnapshotBuild b, int db, CommandSpec spec, byte[][] args) {
+        if (!b.beforeCommand(db, spec, args)) {
+            synchronized (this) {
+                if (building == b) {
+                    System.err.println("colossal: " + spec.name().toUpperCase(java.util.Locale.ROOT)
+                            + " ran while a snapshot for replicas was built: they are dropped, and sync again");
+                    for (Replica x : replicas) {
+                        if (x.loading) {
+                            kill(x);
+                        }
+                    }
+                    cancelBuild();
+                }
+            }
         }
     }
 

@@ -31,8 +31,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * for their TTL or evicted are not claimed: they simply go missing from the snapshot, and the DEL
  * that the stream after it carries finds nothing to remove on the replica, which ends the same.
  *
- * <p>A command that changes keys it does not name (FLUSHALL, SWAPDB, MOVE, DEBUG RELOAD) claims
- * every key first ({@link #beforeWritingAll}): the old way's cost, on its own loop, but rare.
+ * <p>FLUSHALL and FLUSHDB keep every key they remove first (the old way's cost, on their own loop,
+ * but rare); MOVE and COPY .. DB keep the key in both databases. SWAPDB, DEBUG RELOAD and POPULATE
+ * change keys in ways no key-by-key copy follows: the build is given up ({@link #beforeCommand}).
  */
 final class SnapshotBuild {
 
@@ -110,25 +111,56 @@ final class SnapshotBuild {
         }
     }
 
-    /** Holding the replication order, before a command that changes keys it does not name: keeps every key not yet taken. */
-    void beforeWritingAll() {
-        for (int db = 0; db < removedBefore.size() && !cancelled; db++) {
-            int n = db;
-            ctx.dbs.store(db).scanKeys(k -> true, (key, at) -> beforeWrite(n, key));
+    /**
+     * Holding the replication order, before {@code args} runs in database {@code db}: keeps what it
+     * may change. A flush keeps every key it removes; MOVE and COPY .. DB the key in both databases.
+     *
+     * @return false if the command moves keys between databases wholesale (SWAPDB) or makes keys
+     *     outside the command table (DEBUG RELOAD, POPULATE): no key-by-key copy follows that, and
+     *     the build must be given up (its replicas sync again after)
+     */
+    boolean beforeCommand(int db, CommandSpec spec, byte[][] args) {
+        switch (spec.name()) {
+            case "swapdb" -> {
+                return false;
+            }
+            case "debug" -> {
+                return args.length < 2 || !Args.is(args[1], "RELOAD") && !Args.is(args[1], "POPULATE");
+            }
+            case "flushall", "flushdb" -> {
+                for (int d = 0; d < removedBefore.size() && !cancelled; d++) {
+                    if (d == db || spec.name().equals("flushall")) {
+                        int n = d;
+                        ctx.dbs.store(d).scanKeys(k -> true, (key, at) -> beforeWrite(n, key));
+                    }
+                }
+            }
+            case "move", "copy" -> {
+                spec.forEachKey(args, k -> beforeWrite(db, k));
+                int other = otherDb(spec.name(), args);
+                if (other >= 0) {
+                    beforeWrite(other, spec.name().equals("move") ? args[1] : args[2]);
+                }
+            }
+            default -> spec.forEachKey(args, k -> beforeWrite(db, k));
         }
+        return true;
     }
 
-    /**
-     * @return whether {@code name args} may change keys it does not name, or keys of another
-     *     database than the client's: FLUSHDB, FLUSHALL, SWAPDB, MOVE, COPY ... DB, DEBUG RELOAD and POPULATE
-     */
-    static boolean changesUnnamedKeys(String name, byte[][] args) {
-        return switch (name) {
-            case "flushdb", "flushall", "swapdb", "move" -> true;
-            case "copy" -> java.util.Arrays.stream(args).skip(3).anyMatch(a -> Args.is(a, "DB"));
-            case "debug" -> args.length > 1 && (Args.is(args[1], "RELOAD") || Args.is(args[1], "POPULATE"));
-            default -> false;
-        };
+    /** @return the database MOVE or COPY .. DB writes into, or -1 if none is named (or it is not a number) */
+    private static int otherDb(String name, byte[][] args) {
+        int at = -1;
+        if (name.equals("move")) {
+            at = 2;
+        } else {
+            for (int i = 3; i + 1 < args.length; i++) {
+                if (Args.is(args[i], "DB")) {
+                    at = i + 1;
+                }
+            }
+        }
+        java.util.OptionalLong n = at > 0 && at < args.length ? Args.toLong(args[at]) : java.util.OptionalLong.empty();
+        return n.isPresent() && n.getAsLong() >= 0 && n.getAsLong() < Integer.MAX_VALUE ? (int) n.getAsLong() : -1;
     }
 
     /** The replicas it was for are gone: {@link #build} stops at its next key, and writes keep nothing more. */

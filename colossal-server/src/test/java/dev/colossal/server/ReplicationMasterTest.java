@@ -270,6 +270,25 @@ class ReplicationMasterTest {
         }
     }
 
+    /** SWAPDB moves whole databases, which no key-by-key copy follows: a replica waiting for its snapshot syncs again. */
+    @Test
+    void aSwapdbWhileASnapshotIsBuiltMakesItsReplicaSyncAgain() throws Exception {
+        try (ColossalServer ours = TestServers.colossal(dir); Wire m = new Wire(ours.port())) {
+            fill(m);
+            m.call("CONFIG", "SET", "rdb-key-save-delay", "20000");
+            withReplica(ours, (r, process) -> {
+                TestServers.await("true", 20_000, () -> Boolean.toString(m.call("INFO", "replication").contains("state=wait_bgsave")));
+                assertEquals("+OK\r\n", m.call("SWAPDB", "0", "1"));
+                m.call("CONFIG", "SET", "rdb-key-save-delay", "0");
+                m.call("SET", "after", "swap");
+                caughtUp(m, r);
+                sameContents(m, r, "after SWAPDB during the snapshot");
+                String stats = m.call("INFO", "stats");
+                assertTrue(stats.contains("sync_full:2\r\n"), "a second full sync: " + stats);
+            });
+        }
+    }
+
     private static void workload(Wire w, Wire blocked, Random rnd) throws Exception {
         workload(w, blocked, rnd, new AtomicLong());
     }
