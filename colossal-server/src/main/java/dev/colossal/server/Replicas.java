@@ -910,7 +910,7 @@ final class Replicas {
     int count(long offset) {
         int n = 0;
         for (Replica x : replicas) {
-            if (x.ack >= offset) {
+            if (x.ack >= offset && !x.loading) { // one waiting for its snapshot has none of it yet
                 n++;
             }
         }
@@ -922,7 +922,7 @@ final class Replicas {
         long at = ctx.now();
         int n = 0;
         for (Replica x : replicas) {
-            if ((at - x.ackMillis) / 1000 <= maxLagSeconds) {
+            if ((at - x.ackMillis) / 1000 <= maxLagSeconds && !x.loading) {
                 n++;
             }
         }

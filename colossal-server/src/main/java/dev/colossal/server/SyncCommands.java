@@ -184,7 +184,12 @@ final class SyncCommands {
      *     why not (what the keys take in the maps would not fit in a quarter of the heap)
      */
     private SnapshotBuild startSnapshot(Reply r, boolean relayed, boolean functionsOnly) {
-        long used = functionsOnly ? 0 : ctx.dbs.usedBytes();
+        long keys = 0;
+        for (int db = 0; db < ctx.dbs.count(); db++) {
+            keys += ctx.dbs.store(db).size();
+        }
+        // the build also holds a key's copy and its state in a hash table per key (SnapshotBuild): ~100 bytes
+        long used = functionsOnly ? 0 : ctx.dbs.usedBytes() + 100 * keys;
         long room = Runtime.getRuntime().maxMemory() / 4;
         if (used > room) {
             r.error(tooBig(used, room));
