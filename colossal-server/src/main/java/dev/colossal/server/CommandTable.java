@@ -167,8 +167,8 @@ final class CommandTable {
                     if (fast == getSpec) {
                         strings.get(c, keys.of(buf, p.starts[1], p.lengths[1]));
                     } else {
-                        c.unordered = true; // no replica yet; the first waits for this SET to be over
-                        if (ctx.replicas.active()) {
+                        c.unordered = true; // no replica or snapshot yet; the first waits for this SET to be over
+                        if (ctx.replicas.active() || ctx.replicas.building()) {
                             c.unordered = false;
                             execute(c, p.args(buf));
                             return;
@@ -347,7 +347,7 @@ final class CommandTable {
         c.args = args;
         int ordered = ctx.replicas.enter(c, this, spec, args);
         try {
-            if (ordered == Replicas.ORDERED) {
+            if (ctx.replicas.building()) {
                 ctx.replicas.beforeWrite(c, spec, args);
             }
             long changes = ctx.replicas.changes();

@@ -216,9 +216,7 @@ final class HttpApi implements AutoCloseable {
                 boolean ordered = ctx.replicas.orderFromOutside();
                 boolean gone;
                 try {
-                    if (ordered) {
-                        ctx.replicas.beforeWrite(store, key);
-                    }
+                    ctx.replicas.beforeWrite(store, key);
                     l.lock();
                     try {
                         gone = store.delete(key);
@@ -328,9 +326,7 @@ final class HttpApi implements AutoCloseable {
             Lock l = store.lock(key);
             boolean ordered = ctx.replicas.orderFromOutside();
             try {
-                if (ordered) {
-                    ctx.replicas.beforeWrite(store, key);
-                }
+                ctx.replicas.beforeWrite(store, key);
                 l.lock();
                 try {
                     store.setInPlace(MemorySegment.ofArray(key), body.segment, header, body.length - header, at);

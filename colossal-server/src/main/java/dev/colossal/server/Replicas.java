@@ -107,6 +107,8 @@ final class Replicas {
     private final CopyOnWriteArrayList<Replica> replicas = new CopyOnWriteArrayList<>();
     /** The snapshot being built for replicas {@linkplain Replica#loading waiting} for it; null if none. Started holding this and {@link #order}, ended holding this. */
     private volatile SnapshotBuild building;
+    /** Every snapshot being built, {@link #building} and {@code redis-cli --rdb}'s ({@link #buildHere}): writes keep keys for each. */
+    private final CopyOnWriteArrayList<SnapshotBuild> builds = new CopyOnWriteArrayList<>();
     /** Guarded by this: where {@link #building}'s snapshot stands in the stream. */
     private long buildOffset;
     /** Guarded by this: the stream since {@link #buildOffset}, for the replicas waiting for the snapshot. */
@@ -660,6 +662,7 @@ final class Replicas {
                         return false;
                     }
                     building = started;
+                    builds.add(started);
                     buildOffset = backlog.offset();
                     streamDb = -1; // the replica's stream starts with SELECT: it knows no database yet
                 }
@@ -701,6 +704,7 @@ final class Replicas {
                 return; // cancelled: the replicas it was for are gone
             }
             building = null;
+            builds.remove(b);
             byte[] stream = held.toByteArray();
             held.reset();
             for (Replica x : replicas) {
@@ -742,56 +746,95 @@ final class Replicas {
     private void cancelBuild() {
         if (building != null) {
             building.cancel();
+            builds.remove(building);
             building = null;
             held.reset();
         }
     }
 
     /**
-     * Before a command that {@link #enter} ordered runs, while a snapshot is being built: the keys
-     * it may change are kept as they stand, if the snapshot has not taken them yet.
+     * {@code redis-cli --rdb}'s snapshot, of one moment although writes are not ordered: built on the
+     * caller's thread while writes on other loops go on, each keeping what it is about to change
+     * first. Writes under way when it starts are waited for, as {@link #activate} waits for them.
+     *
+     * @return the file, or null if it was given up (SWAPDB ran meanwhile)
+     * @throws SnapshotBuild.TooBig if it outgrew its room
+     */
+    byte[] buildHere(SnapshotBuild b, Client self) {
+        order.lock(); // no ordered write is under way once this is held
+        try {
+            builds.add(b);
+        } finally {
+            order.unlock();
+        }
+        try {
+            for (Client x : ctx.clients.values()) {
+                while (x != self && x.unordered) {
+                    Thread.yield();
+                }
+            }
+            return b.build(() -> { });
+        } finally {
+            builds.remove(b);
+        }
+    }
+
+    /** @return whether a snapshot is being built: writes must go through {@link #beforeWrite} */
+    boolean building() {
+        return !builds.isEmpty();
+    }
+
+    /**
+     * Before a command runs, while a snapshot is being built: the keys it may change are kept as
+     * they stand, for each snapshot that has not taken them yet.
      */
     void beforeWrite(Client c, CommandSpec spec, byte[][] args) {
-        SnapshotBuild b = building;
-        if (b != null && ClientPause.writes(table, spec, args)) {
-            keep(b, c.db, spec, args);
+        if (!builds.isEmpty() && ClientPause.writes(table, spec, args)) {
+            for (SnapshotBuild b : builds) {
+                keep(b, c.db, spec, args);
+            }
         }
     }
 
     /** Before a blocked client is served (its command runs now, outside the table), as {@link #beforeWrite}. */
     void beforeServing(Client waiter, int db) {
-        SnapshotBuild b = building;
         CommandTable t = table;
-        if (b != null && t != null && waiter.args != null && order.isHeldByCurrentThread()) {
+        if (!builds.isEmpty() && t != null && waiter.args != null) {
             CommandSpec spec = t.find(waiter.args[0]);
             if (spec != null) {
-                keep(b, db, spec, waiter.args);
+                for (SnapshotBuild b : builds) {
+                    keep(b, db, spec, waiter.args);
+                }
             }
         }
     }
 
-    /** Before a write from outside the command table (the HTTP API) to {@code key}, holding {@link #order}. */
+    /** Before a write from outside the command table (the HTTP API) to {@code key}. */
     void beforeWrite(KeyValueStore store, byte[] key) {
-        SnapshotBuild b = building;
         int db;
-        if (b != null && (db = ctx.dbs.indexOf(store)) >= 0) {
-            b.beforeWrite(db, key);
+        if (!builds.isEmpty() && (db = ctx.dbs.indexOf(store)) >= 0) {
+            for (SnapshotBuild b : builds) {
+                b.beforeWrite(db, key);
+            }
         }
     }
 
     private void keep(SnapshotBuild b, int db, CommandSpec spec, byte[][] args) {
-        if (!b.beforeCommand(db, spec, args)) {
-            synchronized (this) {
-                if (building == b) {
-                    System.err.println("colossal: " + spec.name().toUpperCase(java.util.Locale.ROOT)
-                            + " ran while a snapshot for replicas was built: they are dropped, and sync again");
-                    for (Replica x : replicas) {
-                        if (x.loading) {
-                            kill(x);
-                        }
+        if (b.beforeCommand(db, spec, args)) {
+            return;
+        }
+        synchronized (this) {
+            if (building == b) {
+                System.err.println("colossal: " + spec.name().toUpperCase(java.util.Locale.ROOT)
+                        + " ran while a snapshot for replicas was built: they are dropped, and sync again");
+                for (Replica x : replicas) {
+                    if (x.loading) {
+                        kill(x);
                     }
-                    cancelBuild();
                 }
+                cancelBuild();
+            } else {
+                b.cancel(); // redis-cli --rdb's: it answers an error
             }
         }
     }

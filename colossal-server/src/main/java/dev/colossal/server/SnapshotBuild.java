@@ -7,12 +7,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * One RDB snapshot of every database as it stood at one moment (the offset a full sync names),
- * built key by key on a thread of its own while clients go on writing: what a replica loads.
+ * One RDB snapshot of every database as it stood at one moment (for a replica, the offset its
+ * stream starts from), built key by key while clients go on writing: what a replica loads and
+ * {@code redis-cli --rdb} saves.
  *
  * <p>Redis forks for a still copy. Here the copy is made lazily: while a build is on, every command
- * that may write first hands each key it may change to {@link #beforeWrite} (holding the
- * replication order, so writes come one at a time, and before the command has touched the key). A
+ * that may write first hands each key it may change to {@link #beforeWrite}, before it has touched
+ * the key (the moment is when every write under way as the build began has ended: {@link Replicas}). A
  * key the builder has not taken yet is read there, as it stands, and kept aside; the builder takes a
  * kept key's earlier state instead of its present one. Each key's state in {@link #states} goes
  * one way, set once by whoever comes first:
@@ -70,7 +71,7 @@ final class SnapshotBuild {
 
     /**
      * Starts a snapshot of now: the function libraries and, for a replica's replicas, where this
-     * server stands in its master's stream, are taken at once. Called holding the replication order.
+     * server stands in its master's stream, are taken at once.
      *
      * @param relayed       whether it is for a replica of this replica (the file then names the stream)
      * @param functionsOnly whether it holds the function libraries alone ({@code redis-cli --functions-rdb})
@@ -94,7 +95,7 @@ final class SnapshotBuild {
     }
 
     /**
-     * Holding the replication order, before a command changes {@code key} of database {@code db}:
+     * Before a command changes {@code key} of database {@code db}, from any thread:
      * keeps the key as it stands if the builder has not taken it yet.
      */
     void beforeWrite(int db, byte[] key) {
@@ -112,7 +113,7 @@ final class SnapshotBuild {
     }
 
     /**
-     * Holding the replication order, before {@code args} runs in database {@code db}: keeps what it
+     * Before {@code args} runs in database {@code db}: keeps what it
      * may change. A flush keeps every key it removes; MOVE and COPY .. DB the key in both databases.
      *
      * @return false if the command moves keys between databases wholesale (SWAPDB) or makes keys

@@ -12,9 +12,9 @@ import java.util.List;
  * (after {@code REPLCONF rdb-filter-only functions}, {@code redis-cli --functions-rdb FILE}, of the
  * function libraries alone).
  *
- * <p>A replica's snapshot is of the moment its stream starts from, built off the event loops while
- * clients go on writing ({@link SnapshotBuild}); {@code redis-cli --rdb}'s is built on the asking
- * connection's loop, each key as it stands when it is read. Either is built in the heap: if what the
+ * <p>A snapshot is of one moment, built while clients go on writing ({@link SnapshotBuild}): a
+ * replica's off the event loops, of the moment its stream starts from; {@code redis-cli --rdb}'s on
+ * the asking connection's loop. Either is built in the heap: if what the
  * keys take in the maps (elements too), or the file as it grows, passes a quarter of it, SYNC
  * refuses, pointing at {@code colossal copy}.
  */
@@ -160,7 +160,10 @@ final class SyncCommands {
             SnapshotBuild build = startSnapshot(r, false, c.rdbFunctionsOnly);
             byte[] rdb;
             try {
-                rdb = build == null ? null : build.build(() -> { }); // on this loop, with no writes held: not of one moment
+                rdb = build == null ? null : ctx.replicas.buildHere(build, c);
+                if (build != null && rdb == null) {
+                    r.error("ERR the snapshot was given up: SWAPDB, DEBUG RELOAD or POPULATE ran while it was built; try again");
+                }
             } catch (SnapshotBuild.TooBig e) {
                 r.error(e.getMessage());
                 rdb = null;

@@ -74,6 +74,69 @@ class RdbSnapshotTest {
         });
     }
 
+    /**
+     * The snapshot is of one moment although writes go on while it is built: transfers between
+     * accounts (MULTI, DECRBY one, INCRBY another, EXEC) run on other connections throughout a
+     * slowed snapshot, and the accounts in the file still add up to what they held in all.
+     */
+    @Test
+    void theSnapshotIsOfOneMomentWhileTransactionsGoOn() throws Exception {
+        Path file = dir.resolve("moment").resolve("dump.rdb");
+        Files.createDirectories(file.getParent());
+        int accounts = 100;
+        ServerConfig config = new ServerConfig("127.0.0.1", 0, -1, dir.resolve("data"), null, 10_000, 512L << 20, 0, 3, 0);
+        java.util.concurrent.atomic.AtomicLong transfers = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        long during;
+        try (ColossalServer s = ColossalServer.start(config); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            for (int i = 0; i < accounts; i++) {
+                j.set("acct:" + i, "1000");
+            }
+            j.configSet("rdb-key-save-delay", "20000"); // 20 ms a key: two seconds in all
+            List<Thread> writers = new java.util.ArrayList<>();
+            for (int w = 0; w < 2; w++) {
+                java.util.Random rnd = new java.util.Random(w);
+                Thread t = new Thread(() -> {
+                    try (Jedis tj = new Jedis("127.0.0.1", s.port())) {
+                        while (!stop.get()) {
+                            redis.clients.jedis.Transaction tx = tj.multi();
+                            int amount = 1 + rnd.nextInt(50);
+                            tx.decrBy("acct:" + rnd.nextInt(accounts), amount);
+                            tx.incrBy("acct:" + rnd.nextInt(accounts), amount);
+                            tx.exec();
+                            transfers.incrementAndGet();
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                });
+                t.start();
+                writers.add(t);
+            }
+            Thread.sleep(100);
+            long before = transfers.get();
+            take(s, "--rdb", file);
+            during = transfers.get() - before;
+            stop.set(true);
+            for (Thread t : writers) {
+                t.join();
+            }
+            j.configSet("rdb-key-save-delay", "0");
+        }
+        assertEquals(List.of(), failures);
+        assertTrue(during > 50, "transfers went on while the snapshot was built: " + during);
+        TestServers.onRedisWith(loading(file), port -> {
+            try (Jedis theirs = new Jedis("127.0.0.1", port)) {
+                long total = 0;
+                for (int i = 0; i < accounts; i++) {
+                    total += Long.parseLong(theirs.get("acct:" + i));
+                }
+                assertEquals(1000L * accounts, total, "the accounts in the snapshot add up");
+            }
+        });
+    }
+
     /** Runs {@code redis-cli --rdb FILE} (or {@code --functions-rdb}) against {@code s} and checks it says it succeeded. */
     private static void take(ColossalServer s, String option, Path file) throws Exception {
         Process cli = new ProcessBuilder("redis-cli", "-p", Integer.toString(s.port()), option, file.toString())
