@@ -560,9 +560,13 @@ final class AdminCommands {
                     }
                 }
             });
+            // Redis's testing settings: answered when named, never for a pattern, as Redis hides them
+            Map<String, String> hidden = Map.of("rdb-key-save-delay", Long.toString(ctx.replicas.keySaveDelayMicros),
+                    "key-load-delay", Long.toString(ctx.replica.keyLoadDelayMicros));
             for (int i = 2; i < a.length; i++) {
-                if (Args.is(a[i], "rdb-key-save-delay")) { // a testing setting: named only, as Redis hides it from patterns
-                    hits.put("rdb-key-save-delay", Long.toString(ctx.replicas.keySaveDelayMicros));
+                String name = Args.lower(a[i]);
+                if (hidden.containsKey(name)) {
+                    hits.put(name, hidden.get(name));
                 }
             }
             r.map(hits.size());
@@ -841,12 +845,13 @@ final class AdminCommands {
                 }
                 continue;
             }
-            if (name.equals("rdb-key-save-delay")) {
+            if (name.equals("rdb-key-save-delay") || name.equals("key-load-delay")) {
                 OptionalLong v = integer(name, a[i + 1], 0, Integer.MAX_VALUE, r);
                 if (v.isEmpty()) {
                     return;
                 }
-                apply.add(() -> ctx.replicas.keySaveDelayMicros = v.getAsLong());
+                apply.add(name.equals("key-load-delay") ? () -> ctx.replica.keyLoadDelayMicros = v.getAsLong()
+                        : () -> ctx.replicas.keySaveDelayMicros = v.getAsLong());
                 continue;
             }
             if (name.equals("repl-ping-replica-period") || name.equals("repl-ping-slave-period")) {

@@ -64,6 +64,8 @@ final class ReplicaState {
     volatile long offset = -1;
     /** The database the master's stream is in at {@link #offset}: where its next command runs unless it SELECTs. */
     volatile int streamDb;
+    /** Redis's testing setting {@code key-load-delay}: microseconds a full sync's load waits after each key. 0: none. */
+    volatile long keyLoadDelayMicros;
     /** When the master last sent something (epoch ms), for master_last_io_seconds_ago. */
     volatile long lastIoMillis;
     /** When the link went down (epoch ms), for master_link_down_since_seconds; 0 when up or never up. */

@@ -43,6 +43,10 @@ final class SyncLoad implements RdbReader.Visitor {
             l.unlock();
         }
         keys++;
+        long delay = ctx.replica.keyLoadDelayMicros;
+        if (delay > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(delay * 1000);
+        }
     }
 
     @Override
