@@ -88,6 +88,7 @@ final class DatabaseCommands {
         }
         if (all) {
             ctx.dbs.openMaps().forEach(KeyValueStore::clear);
+            ctx.savePoints.saveIfSet();
         } else {
             ctx.db(c).clear();
         }

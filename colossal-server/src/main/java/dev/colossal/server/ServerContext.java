@@ -162,6 +162,11 @@ final class ServerContext {
      * hastens the kernel's write-back, and the writes counted before it are then on the device.
      */
     synchronized void save(long writesRun) {
+        save(writesRun, true);
+    }
+
+    /** {@link #save(long)}, counted in {@code rdb_saves} or not (FLUSHALL's save is not, in Redis either). */
+    synchronized void save(long writesRun, boolean counted) {
         long start = System.nanoTime();
         try {
             dbs.sync();
@@ -172,7 +177,9 @@ final class ServerContext {
         lastSaveOk = true;
         lastSaveTookSeconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
         writesAtSave = writesRun;
-        saves++;
+        if (counted) {
+            saves++;
+        }
         lastSaveSeconds = now() / 1000;
     }
 

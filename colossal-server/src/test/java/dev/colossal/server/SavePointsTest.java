@@ -64,6 +64,46 @@ class SavePointsTest {
         }
     }
 
+    /** FLUSHALL saves when a save point is set, as Redis's does (and counts itself as one change after it), and not without one. */
+    @Test
+    void flushallSavesWhenASavePointIsSet() throws Exception {
+        String want = null;
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        java.nio.file.Path redisDir = java.nio.file.Files.createDirectories(dir.resolve("redis"));
+        TestServers.onRedisWith(java.util.List.of("--dir", redisDir.toString()), port -> seen.add(flushes(port)));
+        if (!seen.isEmpty()) {
+            want = seen.getFirst();
+        }
+        try (ColossalServer s = ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve("f")).withPorts(0, -1))) {
+            String ours = flushes(s.port());
+            assertEquals("without a point: saves 0 changes 2; with one: saves 0 changes 0 lastsave moved true", ours);
+            if (want != null) {
+                assertEquals(want, ours);
+            }
+        }
+    }
+
+    /** @return the saves and changes counted after a FLUSHALL without a save point, then with one */
+    private static String flushes(int port) throws InterruptedException {
+        try (Jedis j = new Jedis("127.0.0.1", port)) {
+            j.configSet("save", "");
+            j.set("a", "1");
+            j.flushAll();
+            String before = j.info("persistence");
+            j.configSet("save", "3600 1000");
+            j.set("b", "2");
+            long lastsave = j.lastsave();
+            Thread.sleep(1100); // LASTSAVE counts seconds
+            j.flushAll();
+            String after = j.info("persistence");
+            boolean moved = j.lastsave() > lastsave;
+            j.configSet("save", "");
+            return "without a point: saves " + field(before, "rdb_saves") + " changes " + field(before, "rdb_changes_since_last_save")
+                    + "; with one: saves " + field(after, "rdb_saves") + " changes " + field(after, "rdb_changes_since_last_save")
+                    + " lastsave moved " + moved;
+        }
+    }
+
     @Test
     void valuesAreReadAsRedisReadsThem() {
         assertArrayEquals(new long[0], SavePoints.parse(""));
