@@ -402,13 +402,13 @@ public final class ColossalServer implements AutoCloseable {
      */
     private boolean awaitReplicas(StopRequests.Stop s) {
         int seconds = ctx.shutdownTimeoutSeconds;
-        if (s.now || seconds == 0 || ctx.replicas.list().isEmpty()) {
+        if (s.now || seconds == 0 || ctx.replicas.online() == 0) {
             return ctx.stops.settle(s);
         }
         if (!ctx.stops.hold(s)) {
             return false;
         }
-        System.err.println("colossal: writes held; waiting up to " + seconds + " s for " + ctx.replicas.list().size()
+        System.err.println("colossal: writes held; waiting up to " + seconds + " s for " + ctx.replicas.online()
                 + " replica(s) to have every write before stopping");
         try {
             int behind = ctx.replicas.awaitCaughtUp(TimeUnit.SECONDS.toMillis(seconds), millis -> ctx.stops.pauseIn(s, millis));

@@ -1022,7 +1022,7 @@ final class Replicas {
         long target = offset(); // acks count what came before each GETACK, so ours do not move it
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
-            int behind = replicas.size() - count(target);
+            int behind = online() - count(target);
             if (behind <= 0 || System.nanoTime() - deadline >= 0) {
                 return Math.max(0, behind);
             }
@@ -1043,6 +1043,20 @@ final class Replicas {
     interface Pause {
         /** @return false if the wait is called off */
         boolean sleep(long millis) throws InterruptedException;
+    }
+
+    /**
+     * @return the replicas past their full sync: the ones a stop waits for (one still waiting for
+     *     its snapshot would have to start again anyway, as Redis waits for online replicas only)
+     */
+    int online() {
+        int n = 0;
+        for (Replica x : replicas) {
+            if (!x.loading) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** @return the replicas now */
