@@ -31,9 +31,9 @@ final class ListNodes {
     /** The node whose elements are at its moved position ({@link ListLayout#movedPosition}), or {@link ListLayout#NOT_MOVED}. */
     private long moved;
     /** Nodes a take brought into a run: removed once the header without them is written. */
-    private final List<Long> taken = new ArrayList<>(1);
+    private final List<Long> taken = new ArrayList<>(); // no array until a take needs one: most commands take no node
     /** Positions of copies of a node that no header will look at once this one is written: removed after it. */
-    private final List<Long> retired = new ArrayList<>(1);
+    private final List<Long> retired = new ArrayList<>();
 
     private ListNodes(ListElements elements, long id, long headNode, long endNode, long count, long sets,
                       PackedRun head, PackedRun tail, long moved) {
@@ -67,7 +67,7 @@ final class ListNodes {
         int runs = at + ListLayout.NODES_HEADER_LENGTH;
         int end = at + length - (flagged ? ListLayout.MOVED_BYTES : 0);
         long middle = count - headCount - tailCount;
-        java.util.function.Supplier<String> what = () -> "big list header of id=" + Long.toHexString(id);
+        PackedRun.Origin what = new PackedRun.Origin("big list header of id=", id, true);
         if (middle < 0 || endNode < headNode || (middle == 0) != (endNode == headNode) || headBytes > end - runs
                 || flagged && (moved < headNode || moved >= endNode)) {
             throw new IllegalStateException(what.get() + " of length=" + length + " does not hold together (count=" + count
@@ -119,9 +119,34 @@ final class ListNodes {
         return header(id, moved);
     }
 
+    /** @return the header's payload's length */
+    int headerLength() {
+        return headerLength(moved);
+    }
+
+    private int headerLength(long withMoved) {
+        return ListLayout.NODES_HEADER_LENGTH + head.length() + tail.length() + (withMoved != ListLayout.NOT_MOVED ? ListLayout.MOVED_BYTES : 0);
+    }
+
+    /**
+     * Writes the header's payload at the start of {@code b}, at least {@link #headerLength} long:
+     * a commit's header goes through a buffer the thread keeps, not an array made per write.
+     *
+     * @return its length
+     */
+    int header(byte[] b) {
+        return header(b, id, moved);
+    }
+
     private byte[] header(long withId, long withMoved) {
+        byte[] b = new byte[headerLength(withMoved)];
+        header(b, withId, withMoved);
+        return b;
+    }
+
+    private int header(byte[] b, long withId, long withMoved) {
         boolean flagged = withMoved != ListLayout.NOT_MOVED;
-        byte[] b = new byte[ListLayout.NODES_HEADER_LENGTH + head.length() + tail.length() + (flagged ? ListLayout.MOVED_BYTES : 0)];
+        int length = headerLength(withMoved);
         ListLayout.putLong(b, ListLayout.ID_OFFSET, withId);
         ListLayout.putLong(b, ListLayout.HEAD_NODE_OFFSET, headNode);
         ListLayout.putLong(b, ListLayout.COUNT_OFFSET, count);
@@ -132,9 +157,9 @@ final class ListNodes {
         ListLayout.putInt(b, ListLayout.TAIL_COUNT_OFFSET, tail.count() | (flagged ? ListLayout.MOVED_FLAG : 0));
         tail.copyTo(b, head.copyTo(b, ListLayout.NODES_HEADER_LENGTH));
         if (flagged) {
-            ListLayout.putLong(b, b.length - ListLayout.MOVED_BYTES, withMoved);
+            ListLayout.putLong(b, length - ListLayout.MOVED_BYTES, withMoved);
         }
-        return b;
+        return length;
     }
 
     private long middle() {
@@ -197,12 +222,7 @@ final class ListNodes {
             int t = (int) Math.min(k, run.count());
             if (out != null) {
                 int c = run.count();
-                List<byte[]> got = new ArrayList<>(t);
-                run.forEach(left ? 0 : c - t, left ? t : c, (b, o, l) -> got.add(java.util.Arrays.copyOfRange(b, o, o + l)));
-                if (!left) {
-                    java.util.Collections.reverse(got);
-                }
-                out.addAll(got);
+                run.copyInto(left ? 0 : c - t, left ? t : c, !left, out);
             }
             if (left) {
                 run.removeFirst(t);
@@ -220,12 +240,14 @@ final class ListNodes {
      * after the header's write.
      */
     void removeTaken() {
-        for (long p : retired) {
+        for (int i = 0; i < retired.size(); i++) { // indexed: no iterator per command
+            long p = retired.get(i);
             elements.remove(id, p);
             elements.wrote();
         }
         retired.clear();
-        for (long n : taken) {
+        for (int i = 0; i < taken.size(); i++) {
+            long n = taken.get(i);
             elements.remove(id, n);
             elements.wrote();
             long counts = ListLayout.countsOf(n);
@@ -440,7 +462,15 @@ final class ListNodes {
         if (v == null) {
             throw new IllegalStateException(node(n) + " is missing: the element map is damaged; run 'colossal repair'");
         }
-        return PackedRun.read(v, 0, v.length, -1, () -> node(n));
+        return PackedRun.read(v, 0, v.length, -1, new NodeName(this, n));
+    }
+
+    /** Names node {@code node} for the message of damage a walk of it finds: a record, not a lambda per read ({@link PackedRun.Origin}). */
+    private record NodeName(ListNodes list, long node) implements java.util.function.Supplier<String> {
+        @Override
+        public String get() {
+            return list.node(node);
+        }
     }
 
     private String node(long n) {

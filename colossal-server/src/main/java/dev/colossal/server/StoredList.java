@@ -21,6 +21,12 @@ import java.util.List;
  */
 final class StoredList {
 
+    /**
+     * Each thread's buffer for a big list's header on its way to the map, which copies it: a push
+     * or a pop made a new array of it each (up to a few hundred bytes, zeroed then filled).
+     */
+    private static final ThreadLocal<byte[]> HEADER = ThreadLocal.withInitial(() -> new byte[1024]);
+
     private final KeyValueStore store;
     private final byte[] key;
     private ListElements elements;
@@ -83,7 +89,7 @@ final class StoredList {
         if (e.length() > ListLayout.HEADER_LENGTH) {
             int end = e.offset() + e.length();
             l.packed = PackedRun.of(b, e.offset() + ListLayout.HEADER_LENGTH, end, l.count,
-                    () -> "packed list header of key length=" + key.length);
+                    new PackedRun.Origin("packed list header of key length=", key.length, false));
             return l;
         }
         l.elements = ListElements.of(store, key, "list");
@@ -224,10 +230,8 @@ final class StoredList {
     List<byte[]> pop(boolean left, long n) {
         long k = Math.min(n, size());
         if (packed != null) {
-            List<byte[]> out = range(left ? 0 : count - k, left ? k : count);
-            if (!left) {
-                java.util.Collections.reverse(out);
-            }
+            List<byte[]> out = new ArrayList<>((int) k);
+            packed.copyInto(left ? 0 : (int) (count - k), left ? (int) k : (int) count, !left, out);
             dropPacked(left, k);
             return out;
         }
@@ -393,8 +397,12 @@ final class StoredList {
             store.deleteHeader(key);
             exists = false;
         } else if (nodes != null) {
-            byte[] h = nodes.header();
-            store.set(key, h, 0, h.length, expireAt, StoredValue.LIST);
+            byte[] h = HEADER.get();
+            if (h.length < nodes.headerLength()) {
+                h = new byte[Math.max(nodes.headerLength(), h.length * 2)];
+                HEADER.set(h);
+            }
+            store.set(key, h, 0, nodes.header(h), expireAt, StoredValue.LIST);
             exists = true;
         } else {
             throw new IllegalStateException("only a big list's header is written by commit");
