@@ -84,7 +84,10 @@ final class ListNodes {
 
     /**
      * @return a new big list of {@code all} for {@code owner}, under a new id whose nodes are
-     *         written now (uncommitted: garbage until a header holds them)
+     *         written now (uncommitted: garbage until a header holds them), every element in a
+     *         node and neither run in the header: a list made big by pushes at its head (LPUSH)
+     *         otherwise carried the last node's worth in its tail run in every header it wrote
+     *         after, up to {@link ListLayout#RUN_BYTES} more bytes copied and summed per push
      */
     static ListNodes create(ListElements elements, byte[] owner, List<byte[]> all, long sets) {
         long id = elements.newId(owner);
@@ -92,6 +95,10 @@ final class ListNodes {
         ListNodes l = new ListNodes(elements, id, 0, 0, 0, sets, PackedRun.empty(), PackedRun.empty(), ListLayout.NOT_MOVED);
         for (byte[] v : all) {
             l.push(false, v);
+        }
+        if (l.tail.count() > 0) {
+            l.writeNode(l.endNode++, l.tail);
+            l.tail = PackedRun.empty();
         }
         return l;
     }
@@ -129,35 +136,36 @@ final class ListNodes {
     }
 
     /**
-     * Writes the header's payload at the start of {@code b}, at least {@link #headerLength} long:
-     * a commit's header goes through a buffer the thread keeps, not an array made per write.
+     * Writes the header's payload at {@code at} of {@code b}, which has {@link #headerLength} bytes
+     * there: a commit's header goes through a buffer the thread keeps ({@link HeaderBuffer}), not
+     * an array made per write.
      *
      * @return its length
      */
-    int header(byte[] b) {
-        return header(b, id, moved);
+    int header(byte[] b, int at) {
+        return header(b, at, id, moved);
     }
 
     private byte[] header(long withId, long withMoved) {
         byte[] b = new byte[headerLength(withMoved)];
-        header(b, withId, withMoved);
+        header(b, 0, withId, withMoved);
         return b;
     }
 
-    private int header(byte[] b, long withId, long withMoved) {
+    private int header(byte[] b, int at, long withId, long withMoved) {
         boolean flagged = withMoved != ListLayout.NOT_MOVED;
         int length = headerLength(withMoved);
-        ListLayout.putLong(b, ListLayout.ID_OFFSET, withId);
-        ListLayout.putLong(b, ListLayout.HEAD_NODE_OFFSET, headNode);
-        ListLayout.putLong(b, ListLayout.COUNT_OFFSET, count);
-        ListLayout.putLong(b, ListLayout.SETS_OFFSET, sets);
-        ListLayout.putLong(b, ListLayout.END_NODE_OFFSET, endNode);
-        ListLayout.putShort(b, ListLayout.HEAD_BYTES_OFFSET, head.length() > 0xFFFF ? 0 : head.length());
-        ListLayout.putShort(b, ListLayout.HEAD_COUNT_OFFSET, head.count());
-        ListLayout.putInt(b, ListLayout.TAIL_COUNT_OFFSET, tail.count() | (flagged ? ListLayout.MOVED_FLAG : 0));
-        tail.copyTo(b, head.copyTo(b, ListLayout.NODES_HEADER_LENGTH));
+        ListLayout.putLong(b, at + ListLayout.ID_OFFSET, withId);
+        ListLayout.putLong(b, at + ListLayout.HEAD_NODE_OFFSET, headNode);
+        ListLayout.putLong(b, at + ListLayout.COUNT_OFFSET, count);
+        ListLayout.putLong(b, at + ListLayout.SETS_OFFSET, sets);
+        ListLayout.putLong(b, at + ListLayout.END_NODE_OFFSET, endNode);
+        ListLayout.putShort(b, at + ListLayout.HEAD_BYTES_OFFSET, head.length() > 0xFFFF ? 0 : head.length());
+        ListLayout.putShort(b, at + ListLayout.HEAD_COUNT_OFFSET, head.count());
+        ListLayout.putInt(b, at + ListLayout.TAIL_COUNT_OFFSET, tail.count() | (flagged ? ListLayout.MOVED_FLAG : 0));
+        tail.copyTo(b, head.copyTo(b, at + ListLayout.NODES_HEADER_LENGTH));
         if (flagged) {
-            ListLayout.putLong(b, length - ListLayout.MOVED_BYTES, withMoved);
+            ListLayout.putLong(b, at + length - ListLayout.MOVED_BYTES, withMoved);
         }
         return length;
     }

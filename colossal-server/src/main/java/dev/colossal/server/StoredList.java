@@ -21,12 +21,6 @@ import java.util.List;
  */
 final class StoredList {
 
-    /**
-     * Each thread's buffer for a big list's header on its way to the map, which copies it: a push
-     * or a pop made a new array of it each (up to a few hundred bytes, zeroed then filled).
-     */
-    private static final ThreadLocal<byte[]> HEADER = ThreadLocal.withInitial(() -> new byte[1024]);
-
     private final KeyValueStore store;
     private final byte[] key;
     private ListElements elements;
@@ -397,12 +391,9 @@ final class StoredList {
             store.deleteHeader(key);
             exists = false;
         } else if (nodes != null) {
-            byte[] h = HEADER.get();
-            if (h.length < nodes.headerLength()) {
-                h = new byte[Math.max(nodes.headerLength(), h.length * 2)];
-                HEADER.set(h);
-            }
-            store.set(key, h, 0, nodes.header(h), expireAt, StoredValue.LIST);
+            HeaderBuffer buf = HeaderBuffer.mine();
+            int n = nodes.header(buf.room(nodes.headerLength()), HeaderBuffer.AT);
+            buf.store(store, key, n, expireAt);
             exists = true;
         } else {
             throw new IllegalStateException("only a big list's header is written by commit");
@@ -436,8 +427,10 @@ final class StoredList {
 
     /** Writes {@link #packed} behind the fixed fields: the commit point of a change to a packed list. */
     private void commitPacked() {
-        byte[] h = packedHeader();
-        store.set(key, h, 0, h.length, expireAt, StoredValue.LIST);
+        HeaderBuffer buf = HeaderBuffer.mine();
+        int n = ListLayout.HEADER_LENGTH + packed.length();
+        packedHeader(buf.room(n), HeaderBuffer.AT);
+        buf.store(store, key, n, expireAt);
         id = 0;
         first = 0;
         exists = true;
@@ -446,10 +439,17 @@ final class StoredList {
     /** @return a packed list's header: the fixed fields (id and first 0), then its elements */
     private byte[] packedHeader() {
         byte[] h = new byte[ListLayout.HEADER_LENGTH + packed.length()];
-        ListLayout.putLong(h, ListLayout.COUNT_OFFSET, count);
-        ListLayout.putLong(h, ListLayout.SETS_OFFSET, sets);
-        packed.copyTo(h, ListLayout.HEADER_LENGTH);
+        packedHeader(h, 0);
         return h;
+    }
+
+    /** Writes a packed list's header at {@code at} of {@code h}, which has room for it there. */
+    private void packedHeader(byte[] h, int at) {
+        ListLayout.putLong(h, at + ListLayout.ID_OFFSET, 0);
+        ListLayout.putLong(h, at + ListLayout.FIRST_OFFSET, 0);
+        ListLayout.putLong(h, at + ListLayout.COUNT_OFFSET, count);
+        ListLayout.putLong(h, at + ListLayout.SETS_OFFSET, sets);
+        packed.copyTo(h, at + ListLayout.HEADER_LENGTH);
     }
 
     /** Drops {@code k <= size()} packed elements from the head ({@code left}) or the tail, and commits. */
