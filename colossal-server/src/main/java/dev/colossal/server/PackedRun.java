@@ -212,14 +212,21 @@ final class PackedRun {
         splice(at, next(at), v, 0);
     }
 
-    /** Removes the first {@code k} elements. */
+    /**
+     * Removes the first {@code k} elements: the run narrows over the same array, which is never
+     * written ({@link #splice} makes a new one), where a pop used to copy what was left.
+     */
     void removeFirst(int k) {
-        splice(start, offset(k), null, -k);
+        int at = offset(k);
+        length -= at - start;
+        start = at;
+        count -= k;
     }
 
-    /** Removes the last {@code k} elements. */
+    /** Removes the last {@code k} elements, narrowing the run as {@link #removeFirst} does. */
     void removeLast(int k) {
-        splice(offset(count - k), start + length, null, -k);
+        length = offset(count - k) - start;
+        count -= k;
     }
 
     /**
