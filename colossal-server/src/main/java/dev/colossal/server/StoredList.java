@@ -11,9 +11,9 @@ import java.util.List;
  * one entry, and a range is one read. A write that would take it past
  * {@link ListLayout#PACKED_COUNT} elements or {@link ListLayout#PACKED_BYTES} bytes (one element:
  * {@link ListLayout#PACKED_ONE_BYTES}) makes it a big list ({@link ListNodes}): nodes in the element
- * map under a new id, written before the header that holds them, with the list's ends still in
- * the header; a push keeps a list big until it is emptied or rewritten whole (LINSERT, LREM),
- * which packs it if it fits. What a crash leaves behind is garbage {@link ListCollector} frees,
+ * map under a new id, written before the header that holds them, and the pushes after it gather
+ * at the list's ends in the header's runs; a push keeps a list big until it is emptied or
+ * rewritten whole (LINSERT, LREM), which packs it if it fits. What a crash leaves behind is garbage {@link ListCollector} frees,
  * never a hole or a wrong element.
  *
  * <p>A list written before big lists had nodes (a 32-byte header, one element-map entry per
