@@ -221,7 +221,18 @@ interface KeyValueStore extends AutoCloseable {
      * @throws ReplyException if the value is longer than {@link StoredValue#MAX_PAYLOAD}, or than
      *     {@link #largestValue} in a bounded store
      */
-    void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis);
+    default void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis) {
+        setInPlace(key, buf, valueAt, valueLength, expireAtMillis, StoredValue.STRING);
+    }
+
+    /**
+     * As {@link #setInPlace(MemorySegment, MemorySegment, long, long, long)}, for a value of
+     * {@code type}: a list's header, built by the list behind room for the stored form's header,
+     * goes to the map in one copy.
+     *
+     * @param type the type field: {@link StoredValue#STRING}, {@link StoredValue#LIST}, ...
+     */
+    void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis, byte type);
 
     /**
      * @param key the key

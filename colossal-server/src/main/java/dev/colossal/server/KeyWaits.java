@@ -94,6 +94,11 @@ final class KeyWaits implements AutoCloseable {
     volatile SlowLog slowLog;
     /** The slow log entries of commands served on this thread, held until the command serving them is logged. */
     private final ThreadLocal<List<Runnable>> slowLogDeferred = new ThreadLocal<>();
+    /**
+     * The threads holding a {@link #slowLogDeferred} list now: while none does, {@link #logServed},
+     * which every command calls, skips the thread-local lookup (about 4% of an LPUSH's CPU).
+     */
+    private final java.util.concurrent.atomic.AtomicInteger deferring = new java.util.concurrent.atomic.AtomicInteger();
     /** Holds a served waiter's own invalidations until its reply; set once by the server. */
     volatile Tracking tracking;
 
@@ -174,6 +179,7 @@ final class KeyWaits implements AutoCloseable {
             return;
         }
         if (logAfter && slowLogDeferred.get() == null) {
+            deferring.incrementAndGet(); // before the list: a thread that holds one always sees it counted
             slowLogDeferred.set(new ArrayList<>());
         }
         List<DbKey> keys = pending.get();
@@ -336,9 +342,13 @@ final class KeyWaits implements AutoCloseable {
 
     /** Logs what {@link #serveReady(boolean)} held back on this thread, if anything. */
     void logServed() {
+        if (deferring.get() == 0) {
+            return;
+        }
         List<Runnable> deferred = slowLogDeferred.get();
         if (deferred != null) {
             slowLogDeferred.remove();
+            deferring.decrementAndGet();
             deferred.forEach(Runnable::run);
         }
     }

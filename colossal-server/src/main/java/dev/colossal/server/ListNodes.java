@@ -31,9 +31,9 @@ final class ListNodes {
     /** The node whose elements are at its moved position ({@link ListLayout#movedPosition}), or {@link ListLayout#NOT_MOVED}. */
     private long moved;
     /** Nodes a take brought into a run: removed once the header without them is written. */
-    private final List<Long> taken = new ArrayList<>(1);
+    private final List<Long> taken = new ArrayList<>(); // no array until a take needs one: most commands take no node
     /** Positions of copies of a node that no header will look at once this one is written: removed after it. */
-    private final List<Long> retired = new ArrayList<>(1);
+    private final List<Long> retired = new ArrayList<>();
 
     private ListNodes(ListElements elements, long id, long headNode, long endNode, long count, long sets,
                       PackedRun head, PackedRun tail, long moved) {
@@ -67,7 +67,7 @@ final class ListNodes {
         int runs = at + ListLayout.NODES_HEADER_LENGTH;
         int end = at + length - (flagged ? ListLayout.MOVED_BYTES : 0);
         long middle = count - headCount - tailCount;
-        java.util.function.Supplier<String> what = () -> "big list header of id=" + Long.toHexString(id);
+        PackedRun.Origin what = new PackedRun.Origin("big list header of id=", id, true);
         if (middle < 0 || endNode < headNode || (middle == 0) != (endNode == headNode) || headBytes > end - runs
                 || flagged && (moved < headNode || moved >= endNode)) {
             throw new IllegalStateException(what.get() + " of length=" + length + " does not hold together (count=" + count
@@ -84,7 +84,10 @@ final class ListNodes {
 
     /**
      * @return a new big list of {@code all} for {@code owner}, under a new id whose nodes are
-     *         written now (uncommitted: garbage until a header holds them)
+     *         written now (uncommitted: garbage until a header holds them), every element in a
+     *         node and neither run in the header: a list made big by pushes at its head (LPUSH)
+     *         otherwise carried the last node's worth in its tail run in every header it wrote
+     *         after, up to {@link ListLayout#RUN_BYTES} more bytes copied and summed per push
      */
     static ListNodes create(ListElements elements, byte[] owner, List<byte[]> all, long sets) {
         long id = elements.newId(owner);
@@ -92,6 +95,10 @@ final class ListNodes {
         ListNodes l = new ListNodes(elements, id, 0, 0, 0, sets, PackedRun.empty(), PackedRun.empty(), ListLayout.NOT_MOVED);
         for (byte[] v : all) {
             l.push(false, v);
+        }
+        if (l.tail.count() > 0) {
+            l.writeNode(l.endNode++, l.tail);
+            l.tail = PackedRun.empty();
         }
         return l;
     }
@@ -119,22 +126,48 @@ final class ListNodes {
         return header(id, moved);
     }
 
+    /** @return the header's payload's length */
+    int headerLength() {
+        return headerLength(moved);
+    }
+
+    private int headerLength(long withMoved) {
+        return ListLayout.NODES_HEADER_LENGTH + head.length() + tail.length() + (withMoved != ListLayout.NOT_MOVED ? ListLayout.MOVED_BYTES : 0);
+    }
+
+    /**
+     * Writes the header's payload at {@code at} of {@code b}, which has {@link #headerLength} bytes
+     * there: a commit's header goes through a buffer the thread keeps ({@link HeaderBuffer}), not
+     * an array made per write.
+     *
+     * @return its length
+     */
+    int header(byte[] b, int at) {
+        return header(b, at, id, moved);
+    }
+
     private byte[] header(long withId, long withMoved) {
-        boolean flagged = withMoved != ListLayout.NOT_MOVED;
-        byte[] b = new byte[ListLayout.NODES_HEADER_LENGTH + head.length() + tail.length() + (flagged ? ListLayout.MOVED_BYTES : 0)];
-        ListLayout.putLong(b, ListLayout.ID_OFFSET, withId);
-        ListLayout.putLong(b, ListLayout.HEAD_NODE_OFFSET, headNode);
-        ListLayout.putLong(b, ListLayout.COUNT_OFFSET, count);
-        ListLayout.putLong(b, ListLayout.SETS_OFFSET, sets);
-        ListLayout.putLong(b, ListLayout.END_NODE_OFFSET, endNode);
-        ListLayout.putShort(b, ListLayout.HEAD_BYTES_OFFSET, head.length() > 0xFFFF ? 0 : head.length());
-        ListLayout.putShort(b, ListLayout.HEAD_COUNT_OFFSET, head.count());
-        ListLayout.putInt(b, ListLayout.TAIL_COUNT_OFFSET, tail.count() | (flagged ? ListLayout.MOVED_FLAG : 0));
-        tail.copyTo(b, head.copyTo(b, ListLayout.NODES_HEADER_LENGTH));
-        if (flagged) {
-            ListLayout.putLong(b, b.length - ListLayout.MOVED_BYTES, withMoved);
-        }
+        byte[] b = new byte[headerLength(withMoved)];
+        header(b, 0, withId, withMoved);
         return b;
+    }
+
+    private int header(byte[] b, int at, long withId, long withMoved) {
+        boolean flagged = withMoved != ListLayout.NOT_MOVED;
+        int length = headerLength(withMoved);
+        ListLayout.putLong(b, at + ListLayout.ID_OFFSET, withId);
+        ListLayout.putLong(b, at + ListLayout.HEAD_NODE_OFFSET, headNode);
+        ListLayout.putLong(b, at + ListLayout.COUNT_OFFSET, count);
+        ListLayout.putLong(b, at + ListLayout.SETS_OFFSET, sets);
+        ListLayout.putLong(b, at + ListLayout.END_NODE_OFFSET, endNode);
+        ListLayout.putShort(b, at + ListLayout.HEAD_BYTES_OFFSET, head.length() > 0xFFFF ? 0 : head.length());
+        ListLayout.putShort(b, at + ListLayout.HEAD_COUNT_OFFSET, head.count());
+        ListLayout.putInt(b, at + ListLayout.TAIL_COUNT_OFFSET, tail.count() | (flagged ? ListLayout.MOVED_FLAG : 0));
+        tail.copyTo(b, head.copyTo(b, at + ListLayout.NODES_HEADER_LENGTH));
+        if (flagged) {
+            ListLayout.putLong(b, at + length - ListLayout.MOVED_BYTES, withMoved);
+        }
+        return length;
     }
 
     private long middle() {
@@ -197,12 +230,7 @@ final class ListNodes {
             int t = (int) Math.min(k, run.count());
             if (out != null) {
                 int c = run.count();
-                List<byte[]> got = new ArrayList<>(t);
-                run.forEach(left ? 0 : c - t, left ? t : c, (b, o, l) -> got.add(java.util.Arrays.copyOfRange(b, o, o + l)));
-                if (!left) {
-                    java.util.Collections.reverse(got);
-                }
-                out.addAll(got);
+                run.copyInto(left ? 0 : c - t, left ? t : c, !left, out);
             }
             if (left) {
                 run.removeFirst(t);
@@ -220,12 +248,14 @@ final class ListNodes {
      * after the header's write.
      */
     void removeTaken() {
-        for (long p : retired) {
+        for (int i = 0; i < retired.size(); i++) { // indexed: no iterator per command
+            long p = retired.get(i);
             elements.remove(id, p);
             elements.wrote();
         }
         retired.clear();
-        for (long n : taken) {
+        for (int i = 0; i < taken.size(); i++) {
+            long n = taken.get(i);
             elements.remove(id, n);
             elements.wrote();
             long counts = ListLayout.countsOf(n);
@@ -440,7 +470,15 @@ final class ListNodes {
         if (v == null) {
             throw new IllegalStateException(node(n) + " is missing: the element map is damaged; run 'colossal repair'");
         }
-        return PackedRun.read(v, 0, v.length, -1, () -> node(n));
+        return PackedRun.read(v, 0, v.length, -1, new NodeName(this, n));
+    }
+
+    /** Names node {@code node} for the message of damage a walk of it finds: a record, not a lambda per read ({@link PackedRun.Origin}). */
+    private record NodeName(ListNodes list, long node) implements java.util.function.Supplier<String> {
+        @Override
+        public String get() {
+            return list.node(node);
+        }
     }
 
     private String node(long n) {

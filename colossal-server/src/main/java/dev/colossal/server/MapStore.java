@@ -550,9 +550,9 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
-    public void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis) {
+    public void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis, byte type) {
         checkFits(key.byteSize(), valueLength, expireAtMillis);
-        long at = StoredValue.headerBefore(buf, valueAt, expireAtMillis);
+        long at = StoredValue.headerBefore(buf, valueAt, expireAtMillis, type);
         map.put(key, buf, at, valueAt + valueLength - at);
         markTtl(key, expireAtMillis);
         written(expireAtMillis, key.byteSize(), valueAt + valueLength - at);

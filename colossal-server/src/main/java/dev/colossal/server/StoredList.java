@@ -11,9 +11,9 @@ import java.util.List;
  * one entry, and a range is one read. A write that would take it past
  * {@link ListLayout#PACKED_COUNT} elements or {@link ListLayout#PACKED_BYTES} bytes (one element:
  * {@link ListLayout#PACKED_ONE_BYTES}) makes it a big list ({@link ListNodes}): nodes in the element
- * map under a new id, written before the header that holds them, with the list's ends still in
- * the header; a push keeps a list big until it is emptied or rewritten whole (LINSERT, LREM),
- * which packs it if it fits. What a crash leaves behind is garbage {@link ListCollector} frees,
+ * map under a new id, written before the header that holds them, and the pushes after it gather
+ * at the list's ends in the header's runs; a push keeps a list big until it is emptied or
+ * rewritten whole (LINSERT, LREM), which packs it if it fits. What a crash leaves behind is garbage {@link ListCollector} frees,
  * never a hole or a wrong element.
  *
  * <p>A list written before big lists had nodes (a 32-byte header, one element-map entry per
@@ -83,7 +83,7 @@ final class StoredList {
         if (e.length() > ListLayout.HEADER_LENGTH) {
             int end = e.offset() + e.length();
             l.packed = PackedRun.of(b, e.offset() + ListLayout.HEADER_LENGTH, end, l.count,
-                    () -> "packed list header of key length=" + key.length);
+                    new PackedRun.Origin("packed list header of key length=", key.length, false));
             return l;
         }
         l.elements = ListElements.of(store, key, "list");
@@ -224,10 +224,8 @@ final class StoredList {
     List<byte[]> pop(boolean left, long n) {
         long k = Math.min(n, size());
         if (packed != null) {
-            List<byte[]> out = range(left ? 0 : count - k, left ? k : count);
-            if (!left) {
-                java.util.Collections.reverse(out);
-            }
+            List<byte[]> out = new ArrayList<>((int) k);
+            packed.copyInto(left ? 0 : (int) (count - k), left ? (int) k : (int) count, !left, out);
             dropPacked(left, k);
             return out;
         }
@@ -393,8 +391,9 @@ final class StoredList {
             store.deleteHeader(key);
             exists = false;
         } else if (nodes != null) {
-            byte[] h = nodes.header();
-            store.set(key, h, 0, h.length, expireAt, StoredValue.LIST);
+            HeaderBuffer buf = HeaderBuffer.mine();
+            int n = nodes.header(buf.room(nodes.headerLength()), HeaderBuffer.AT);
+            buf.store(store, key, n, expireAt);
             exists = true;
         } else {
             throw new IllegalStateException("only a big list's header is written by commit");
@@ -428,8 +427,10 @@ final class StoredList {
 
     /** Writes {@link #packed} behind the fixed fields: the commit point of a change to a packed list. */
     private void commitPacked() {
-        byte[] h = packedHeader();
-        store.set(key, h, 0, h.length, expireAt, StoredValue.LIST);
+        HeaderBuffer buf = HeaderBuffer.mine();
+        int n = ListLayout.HEADER_LENGTH + packed.length();
+        packedHeader(buf.room(n), HeaderBuffer.AT);
+        buf.store(store, key, n, expireAt);
         id = 0;
         first = 0;
         exists = true;
@@ -438,10 +439,17 @@ final class StoredList {
     /** @return a packed list's header: the fixed fields (id and first 0), then its elements */
     private byte[] packedHeader() {
         byte[] h = new byte[ListLayout.HEADER_LENGTH + packed.length()];
-        ListLayout.putLong(h, ListLayout.COUNT_OFFSET, count);
-        ListLayout.putLong(h, ListLayout.SETS_OFFSET, sets);
-        packed.copyTo(h, ListLayout.HEADER_LENGTH);
+        packedHeader(h, 0);
         return h;
+    }
+
+    /** Writes a packed list's header at {@code at} of {@code h}, which has room for it there. */
+    private void packedHeader(byte[] h, int at) {
+        ListLayout.putLong(h, at + ListLayout.ID_OFFSET, 0);
+        ListLayout.putLong(h, at + ListLayout.FIRST_OFFSET, 0);
+        ListLayout.putLong(h, at + ListLayout.COUNT_OFFSET, count);
+        ListLayout.putLong(h, at + ListLayout.SETS_OFFSET, sets);
+        packed.copyTo(h, at + ListLayout.HEADER_LENGTH);
     }
 
     /** Drops {@code k <= size()} packed elements from the head ({@code left}) or the tail, and commits. */

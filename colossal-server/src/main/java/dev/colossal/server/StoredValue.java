@@ -107,18 +107,18 @@ final class StoredValue {
     }
 
     /**
-     * Turns the {@link #headerLength} bytes before {@code payloadAt} into the header of a value with
-     * that deadline, so that {@code buf[result, payloadAt + length)} is its stored form with no copy.
+     * Turns the {@link #headerLength} bytes before {@code payloadAt} into the header of a value of
+     * {@code type} with that deadline, so that {@code buf[result, payloadAt + length)} is its stored form with no copy.
      *
      * @return where the stored form starts
      */
-    static long headerBefore(MemorySegment buf, long payloadAt, long expireAtMillis) {
+    static long headerBefore(MemorySegment buf, long payloadAt, long expireAtMillis, byte type) {
         long at = payloadAt - headerLength(expireAtMillis);
         if (expireAtMillis != NO_EXPIRY) {
-            buf.set(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET, HAS_EXPIRY);
+            buf.set(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET, (byte) (HAS_EXPIRY | type));
             buf.set(LONG_LE_UNALIGNED, at + EXPIRY_OFFSET, expireAtMillis);
         } else {
-            buf.set(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET, (byte) 0);
+            buf.set(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET, type);
         }
         return at;
     }

@@ -81,8 +81,8 @@ final class UnopenedDatabase implements KeyValueStore {
     }
 
     @Override
-    public void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis) {
-        forWrite().setInPlace(key, buf, valueAt, valueLength, expireAtMillis);
+    public void setInPlace(MemorySegment key, MemorySegment buf, long valueAt, long valueLength, long expireAtMillis, byte type) {
+        forWrite().setInPlace(key, buf, valueAt, valueLength, expireAtMillis, type);
     }
 
     @Override

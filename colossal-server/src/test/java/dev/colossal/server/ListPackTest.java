@@ -61,6 +61,33 @@ class ListPackTest {
         }
     }
 
+    /**
+     * A list grown by LPUSH past the packing limit keeps only its head run in its header: the
+     * elements it had when it became big went to nodes whole, none left in a tail run that every
+     * later push would rewrite.
+     */
+    @Test
+    void aListMadeBigByPushesAtItsHeadCarriesNoTailRun() throws Exception {
+        try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            List<String> model = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                String v = "e" + i;
+                j.lpush("q", v);
+                model.addFirst(v);
+                KeyValueStore.Entry h = s.context().dbs.opened(0).get("q".getBytes());
+                if (StoredList.read(s.context().dbs.opened(0), "q".getBytes()).big()) {
+                    assertTrue(h.length() <= ListLayout.NODES_HEADER_LENGTH + ListLayout.RUN_BYTES,
+                            "after " + (i + 1) + " pushes the header holds " + h.length() + " bytes: more than a head run");
+                }
+            }
+            assertTrue(StoredList.read(s.context().dbs.opened(0), "q".getBytes()).big(), "1000 elements make a big list");
+            assertEquals(model, j.lrange("q", 0, -1));
+            assertEquals("e0", j.rpop("q"));
+            assertEquals("e999", j.lpop("q"));
+            assertEquals(998, j.llen("q"));
+        }
+    }
+
     @Test
     void randomChangesAcrossThePackingLimitReadAsTheModelAcrossRestarts() throws Exception {
         int[] seen = randomChanges(new SplittableRandom(11), 20, 3, 1500);
