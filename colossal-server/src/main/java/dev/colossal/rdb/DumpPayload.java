@@ -3,7 +3,6 @@ package dev.colossal.rdb;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -396,25 +395,11 @@ public final class DumpPayload {
 
     /** Redis writes a string as an integer when it is the canonical decimal of one of at most 32 bits. */
     private static Long smallInteger(MemorySegment value) {
-        // Looked at before parsing: most strings are not numbers, and a failed parse's exception
-        // cost about a microsecond, most of a snapshot's time per key (SYNC, a replica's full sync)
-        long n = value.byteSize();
-        if (n == 0 || n > 11) {
+        if (value.byteSize() > 11 || !CanonicalDecimal.is(value)) {
             return null;
         }
-        for (long i = 0; i < n; i++) {
-            byte b = value.get(ValueLayout.JAVA_BYTE, i);
-            if ((b < '0' || b > '9') && !(b == '-' && i == 0 && n > 1)) {
-                return null;
-            }
-        }
-        String s = new String(value.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.ISO_8859_1);
-        try {
-            long v = Long.parseLong(s);
-            return v == (int) v && Long.toString(v).equals(s) ? v : null;
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        long v = CanonicalDecimal.value(value);
+        return v == (int) v ? v : null;
     }
 
     /** @return the bytes {@link #writeGroups} writes */

@@ -178,16 +178,7 @@ final class Listpack {
 
     /** @return the value of {@code e} if it is the canonical decimal of a long (as Redis's string2ll takes it), else null */
     private static Long canonicalLong(byte[] e) {
-        if (e.length == 0 || e.length > 20) {
-            return null;
-        }
-        String t = new String(e, StandardCharsets.US_ASCII);
-        try {
-            long v = Long.parseLong(t);
-            return Long.toString(v).equals(t) ? v : null;
-        } catch (NumberFormatException x) {
-            return null;
-        }
+        return CanonicalDecimal.is(e) ? CanonicalDecimal.value(e) : null;
     }
 
     private static int backLengthSize(int entryLength) {

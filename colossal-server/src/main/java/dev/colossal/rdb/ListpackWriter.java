@@ -39,16 +39,7 @@ final class ListpackWriter {
 
     /** @return the entry's integer value if Redis stores it as one (its canonical decimal), else null */
     private static Long integer(byte[] e) {
-        if (e.length == 0 || e.length > 20) {
-            return null;
-        }
-        String s = new String(e, java.nio.charset.StandardCharsets.ISO_8859_1);
-        try {
-            long v = Long.parseLong(s);
-            return Long.toString(v).equals(s) ? v : null;
-        } catch (NumberFormatException notOne) {
-            return null;
-        }
+        return CanonicalDecimal.is(e) ? CanonicalDecimal.value(e) : null;
     }
 
     private static int encodedLength(byte[] e) {
