@@ -62,6 +62,25 @@ public final class DumpPayload {
     }
 
     /**
+     * What the {@code of...} methods write: DUMP's payload, or the same bytes without its footer, as
+     * an RDB file holds a value after its key ({@link RdbFile#keyValue}): a snapshot drops the
+     * footer, so computing its checksum per key was wasted.
+     */
+    public enum Form {
+        /** Type, value, RDB version and CRC-64: DUMP's reply, RESTORE's argument. */
+        DUMP(FOOTER),
+        /** Type and value alone. */
+        RDB(0);
+
+        /** The bytes after the value. */
+        final int footer;
+
+        Form(int footer) {
+            this.footer = footer;
+        }
+    }
+
+    /**
      * A value a payload holds: a string, a hash, a set, a list or a sorted set; the others are null.
      *
      * @param string the string's bytes
@@ -95,13 +114,14 @@ public final class DumpPayload {
 
     /**
      * @param value a string's bytes
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload
      */
-    public static byte[] of(MemorySegment value) {
-        byte[] out = new byte[1 + stringSize(value) + FOOTER];
+    public static byte[] of(MemorySegment value, Form form) {
+        byte[] out = new byte[1 + stringSize(value) + form.footer];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = STRING;
-        footer(o, writeString(o, 1, value));
+        seal(o, writeString(o, 1, value), form);
         return out;
     }
 
@@ -140,14 +160,15 @@ public final class DumpPayload {
 
     /**
      * @param fieldsAndValues a hash's fields and values, alternately
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 4
      */
-    public static byte[] ofHash(List<byte[]> fieldsAndValues) {
+    public static byte[] ofHash(List<byte[]> fieldsAndValues, Form form) {
         long body = lengthSize(fieldsAndValues.size() / 2);
         for (byte[] b : fieldsAndValues) {
             body += lengthSize(b.length) + b.length;
         }
-        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        byte[] out = new byte[Math.toIntExact(1 + body + form.footer)];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = HASH;
         int at = writeLength(o, 1, fieldsAndValues.size() / 2);
@@ -156,21 +177,22 @@ public final class DumpPayload {
             System.arraycopy(b, 0, out, at, b.length);
             at += b.length;
         }
-        footer(o, at);
+        seal(o, at, form);
         return out;
     }
 
     /**
      * @param elements a list's elements, head first
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 18: a quicklist of listpack nodes, as Redis 7.0 writes it
      */
-    public static byte[] ofList(List<byte[]> elements) {
+    public static byte[] ofList(List<byte[]> elements, Form form) {
         List<byte[]> nodes = RdbLists.nodes(elements);
         long body = lengthSize(nodes.size());
         for (byte[] lp : nodes) {
             body += 1 + stringSize(MemorySegment.ofArray(lp));
         }
-        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        byte[] out = new byte[Math.toIntExact(1 + body + form.footer)];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = RdbLists.QUICKLIST_2;
         int at = writeLength(o, 1, nodes.size());
@@ -178,7 +200,7 @@ public final class DumpPayload {
             at = writeLength(o, at, 2); // a packed node: a listpack
             at = writeString(o, at, MemorySegment.ofArray(lp));
         }
-        footer(o, at);
+        seal(o, at, form);
         return out;
     }
 
@@ -201,64 +223,68 @@ public final class DumpPayload {
 
     /**
      * @param members a set's members, which Redis holds as a hashtable
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 2
      */
-    public static byte[] ofSet(List<byte[]> members) {
+    public static byte[] ofSet(List<byte[]> members, Form form) {
         long body = lengthSize(members.size());
         for (byte[] m : members) {
             body += stringSize(MemorySegment.ofArray(m));
         }
-        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        byte[] out = new byte[Math.toIntExact(1 + body + form.footer)];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = RdbSets.SET;
         int at = writeLength(o, 1, members.size());
         for (byte[] m : members) {
             at = writeString(o, at, MemorySegment.ofArray(m));
         }
-        footer(o, at);
+        seal(o, at, form);
         return out;
     }
 
     /**
      * @param membersAndScores a sorted set's members and scores' texts (as Redis's listpack holds
      *                         them), alternately, from the lowest
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 17, as Redis 7.0 dumps a sorted set it holds as a listpack
      */
-    public static byte[] ofZSetListpack(List<byte[]> membersAndScores) {
-        return ofListpack(RdbZSets.ZSET_LISTPACK, membersAndScores);
+    public static byte[] ofZSetListpack(List<byte[]> membersAndScores, Form form) {
+        return ofListpack(RdbZSets.ZSET_LISTPACK, membersAndScores, form);
     }
 
     /**
      * @param fieldsAndValues a hash's fields and values, alternately, in the order Redis's listpack holds them
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 16, as Redis 7.0 dumps a hash it holds as a listpack
      */
-    public static byte[] ofHashListpack(List<byte[]> fieldsAndValues) {
-        return ofListpack(HASH_LISTPACK, fieldsAndValues);
+    public static byte[] ofHashListpack(List<byte[]> fieldsAndValues, Form form) {
+        return ofListpack(HASH_LISTPACK, fieldsAndValues, form);
     }
 
-    /** @return the payload of RDB type {@code type} whose value is one string, a listpack of {@code entries} */
-    private static byte[] ofListpack(int type, List<byte[]> entries) {
+    /** @return the payload ({@code form}) of RDB type {@code type} whose value is one string, a listpack of {@code entries} */
+    private static byte[] ofListpack(int type, List<byte[]> entries, Form form) {
         byte[] lp = ListpackWriter.encode(entries);
-        byte[] out = new byte[1 + lengthSize(lp.length) + lp.length + FOOTER];
+        byte[] out = new byte[1 + lengthSize(lp.length) + lp.length + form.footer];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = (byte) type;
         int at = writeLength(o, 1, lp.length);
         System.arraycopy(lp, 0, out, at, lp.length);
-        footer(o, at + lp.length);
+        seal(o, at + lp.length, form);
         return out;
     }
 
     /**
      * @param members a sorted set's members, from the lowest
      * @param scores  their scores
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 5, highest first, as Redis 7.0 dumps a skiplist
      */
-    public static byte[] ofZSet(List<byte[]> members, double[] scores) {
+    public static byte[] ofZSet(List<byte[]> members, double[] scores, Form form) {
         long body = lengthSize(members.size());
         for (byte[] m : members) {
             body += stringSize(MemorySegment.ofArray(m)) + Double.BYTES;
         }
-        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        byte[] out = new byte[Math.toIntExact(1 + body + form.footer)];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = RdbZSets.ZSET_2;
         int at = writeLength(o, 1, members.size());
@@ -267,25 +293,29 @@ public final class DumpPayload {
             o.set(LONG_LE, at, Double.doubleToRawLongBits(scores[i]));
             at += Double.BYTES;
         }
-        footer(o, at);
+        seal(o, at, form);
         return out;
     }
 
     /**
      * @param ascending the members of a set Redis holds as an intset, ascending
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 11
      */
-    public static byte[] ofIntset(long[] ascending) {
+    public static byte[] ofIntset(long[] ascending, Form form) {
         MemorySegment intset = MemorySegment.ofArray(RdbSets.intset(ascending));
-        byte[] out = new byte[1 + stringSize(intset) + FOOTER];
+        byte[] out = new byte[1 + stringSize(intset) + form.footer];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = RdbSets.SET_INTSET;
-        footer(o, writeString(o, 1, intset));
+        seal(o, writeString(o, 1, intset), form);
         return out;
     }
 
-    /** Writes the version and the checksum of the bytes before them at {@code at}. */
-    private static void footer(MemorySegment o, int at) {
+    /** Ends a payload of {@code form} at {@code at}: DUMP's with the version and the checksum of the bytes before them. */
+    private static void seal(MemorySegment o, int at, Form form) {
+        if (form == Form.RDB) {
+            return;
+        }
         o.set(SHORT_LE, at, (short) VERSION);
         o.set(LONG_LE, at + 2, Crc64.update(0, o, 0, at + 2));
     }
@@ -343,24 +373,26 @@ public final class DumpPayload {
     /**
      * @param s              a stream, with its consumer groups
      * @param nodeMaxEntries entries a node takes at most, as stream-node-max-entries
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 19, as Redis 7.0 writes it
      */
-    public static byte[] ofStream(RdbStreams.Stream s, int nodeMaxEntries) {
+    public static byte[] ofStream(RdbStreams.Stream s, int nodeMaxEntries, Form form) {
         List<RdbStreams.Node> nodes = new java.util.ArrayList<>();
         int per = Math.max(1, nodeMaxEntries);
         for (int i = 0; i < s.entries().size(); i += per) {
             List<RdbStreams.Entry> node = s.entries().subList(i, Math.min(s.entries().size(), i + per));
             nodes.add(new RdbStreams.Node(node, new boolean[node.size()]));
         }
-        return ofStream(s, nodes);
+        return ofStream(s, nodes, form);
     }
 
     /**
      * @param s     a stream, with its consumer groups (its entries are not read)
      * @param stored its nodes as the server holds them, deleted entries and all
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 19, as Redis 7.0 writes it: node for node
      */
-    public static byte[] ofStream(RdbStreams.Stream s, List<RdbStreams.Node> stored) {
+    public static byte[] ofStream(RdbStreams.Stream s, List<RdbStreams.Node> stored, Form form) {
         List<byte[]> keys = new java.util.ArrayList<>();
         List<byte[]> nodes = new java.util.ArrayList<>();
         for (RdbStreams.Node node : stored) {
@@ -377,7 +409,7 @@ public final class DumpPayload {
             body += lengthSize(c);
         }
         body += groupsSize(s.consumerGroups());
-        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        byte[] out = new byte[Math.toIntExact(1 + body + form.footer)];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = RdbStreams.STREAM_2;
         int at = writeLength(o, 1, nodes.size());
@@ -389,7 +421,7 @@ public final class DumpPayload {
             at = writeLength(o, at, c);
         }
         at = writeGroups(o, at, s.consumerGroups());
-        footer(o, at);
+        seal(o, at, form);
         return out;
     }
 
