@@ -46,6 +46,8 @@ public final class DumpPayload {
     private static final int HASH = RdbValues.HASH;
     private static final int HASH_LISTPACK = RdbValues.HASH_LISTPACK;
     private static final int FOOTER = Short.BYTES + Long.BYTES;
+    /** What {@link #smallInteger} answers for a string not written as an integer: no 32-bit value. */
+    private static final long NOT_SMALL = Long.MIN_VALUE;
     private static final ValueLayout.OfShort SHORT_LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -127,35 +129,36 @@ public final class DumpPayload {
 
     /** @return how many bytes {@link #writeString} writes for {@code value} */
     static int stringSize(MemorySegment value) {
-        long n = value.byteSize();
-        Long number = n <= 11 ? smallInteger(value) : null;
-        if (number == null) {
-            return lengthSize(n) + (int) n;
-        }
-        return 1 + (number == (byte) (long) number ? 1 : number == (short) (long) number ? 2 : 4);
+        long number = smallInteger(value);
+        return number == NOT_SMALL ? lengthSize(value.byteSize()) + (int) value.byteSize() : 1 + integerWidth(number);
+    }
+
+    /** @return the bytes of a string's integer encoding after its mark: 1, 2 or 4 */
+    private static int integerWidth(long number) {
+        return number == (byte) number ? 1 : number == (short) number ? 2 : 4;
     }
 
     /** Writes {@code value} as an RDB string at {@code at}, as Redis does but uncompressed; @return the offset after it */
     static int writeString(MemorySegment o, int at, MemorySegment value) {
-        long n = value.byteSize();
-        Long number = n <= 11 ? smallInteger(value) : null;
-        if (number == null) {
+        long number = smallInteger(value);
+        if (number == NOT_SMALL) {
+            long n = value.byteSize();
             at = writeLength(o, at, n);
             MemorySegment.copy(value, 0, o, at, n);
             return at + (int) n;
         }
-        int body = stringSize(value);
-        if (body == 2) {
+        int width = integerWidth(number);
+        if (width == 1) {
             o.set(ValueLayout.JAVA_BYTE, at, (byte) 0xC0);
-            o.set(ValueLayout.JAVA_BYTE, at + 1, (byte) (long) number);
-        } else if (body == 3) {
+            o.set(ValueLayout.JAVA_BYTE, at + 1, (byte) number);
+        } else if (width == 2) {
             o.set(ValueLayout.JAVA_BYTE, at, (byte) 0xC1);
-            o.set(SHORT_LE, at + 1, (short) (long) number);
+            o.set(SHORT_LE, at + 1, (short) number);
         } else {
             o.set(ValueLayout.JAVA_BYTE, at, (byte) 0xC2);
-            o.set(INT_LE, at + 1, (int) (long) number);
+            o.set(INT_LE, at + 1, (int) number);
         }
-        return at + body;
+        return at + 1 + width;
     }
 
     /**
@@ -425,13 +428,17 @@ public final class DumpPayload {
         return out;
     }
 
-    /** Redis writes a string as an integer when it is the canonical decimal of one of at most 32 bits. */
-    private static Long smallInteger(MemorySegment value) {
+    /**
+     * Redis writes a string as an integer when it is the canonical decimal of one of at most 32 bits.
+     *
+     * @return that integer, or {@link #NOT_SMALL}
+     */
+    private static long smallInteger(MemorySegment value) {
         if (value.byteSize() > 11 || !CanonicalDecimal.is(value)) {
-            return null;
+            return NOT_SMALL;
         }
         long v = CanonicalDecimal.value(value);
-        return v == (int) v ? v : null;
+        return v == (int) v ? v : NOT_SMALL;
     }
 
     /** @return the bytes {@link #writeGroups} writes */

@@ -39,8 +39,8 @@ public final class RdbFile {
     private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
     /** How far the checksum lags behind the end before it catches up: bytes read again while in cache. */
     private static final int CRC_STEP = 64 << 10;
-    private byte[] buf = new byte[CRC_STEP];
-    private MemorySegment out = MemorySegment.ofArray(buf);
+    private byte[] buf;
+    private MemorySegment out;
     private int size;
     /** The CRC-64 of {@code buf[0, crcTo)}. */
     private long crc;
@@ -51,9 +51,13 @@ public final class RdbFile {
      *
      * @param redisVersion what {@code redis-ver} says (the version this server answers as)
      * @param nowMillis    the snapshot's time
-     * @param usedMemory   what {@code used-mem} says
+     * @param usedMemory   what {@code used-mem} says; the array starts at three quarters of it
+     *                     (a 300k-key dataset's file came to 0.77 of the maps' bytes), so that a
+     *                     big snapshot grows once or twice, not twenty times
      */
     public RdbFile(String redisVersion, long nowMillis, long usedMemory) {
+        buf = new byte[(int) Math.clamp(usedMemory / 4 * 3, CRC_STEP, MAX_ARRAY)];
+        out = MemorySegment.ofArray(buf);
         bytes(("REDIS" + String.format("%04d", DumpPayload.VERSION)).getBytes(StandardCharsets.US_ASCII));
         aux("redis-ver", redisVersion);
         aux("redis-bits", "64");
