@@ -56,7 +56,7 @@ public final class RdbFile {
      *                     big snapshot grows once or twice, not twenty times
      */
     public RdbFile(String redisVersion, long nowMillis, long usedMemory) {
-        buf = new byte[(int) Math.clamp(usedMemory / 4 * 3, CRC_STEP, MAX_ARRAY)];
+        buf = new byte[Math.clamp(usedMemory / 4 * 3, CRC_STEP, MAX_ARRAY)];
         out = MemorySegment.ofArray(buf);
         bytes(("REDIS" + String.format("%04d", DumpPayload.VERSION)).getBytes(StandardCharsets.US_ASCII));
         aux("redis-ver", redisVersion);

@@ -56,7 +56,7 @@ final class DumpCommands {
      * @param e the key's entry, as {@link KeyValueStore#raw} or {@link KeyValueStore#get} gives it
      * @return false if the key went meanwhile (a value read again under its lock), and nothing was written
      */
-    boolean writeKey(RdbFile file, KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
+    static boolean writeKey(RdbFile file, KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
         long at = e.expireAtMillis() == StoredValue.NO_EXPIRY ? -1 : e.expireAtMillis();
         if (e.isString() && !e.chunked()) {
             file.stringKey(key, MemorySegment.ofArray(e.array()).asSlice(e.offset(), e.length()), at);
@@ -79,7 +79,7 @@ final class DumpCommands {
      * @param e the key's entry, as {@link KeyValueStore#raw} or {@link KeyValueStore#get} gives it
      * @return the type byte and value, or null if the key went meanwhile
      */
-    byte[] rdbValue(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
+    static byte[] rdbValue(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
         if (e.chunked()) {
             e = store.get(key);   // the chunks gathered into the whole string
             if (e == null) {
