@@ -91,8 +91,8 @@ public final class RdbFile {
 
     /**
      * Starts database {@code db}'s keys: {@code keys} of them, {@code expiring} with a TTL. Sizing
-     * hints only (Redis sizes its tables by them, {@link RdbReader} skips them): a count taken
-     * before the keys are read, which writes then change, does.
+     * hints only (Redis sizes its tables by them, {@link RdbReader} skips them), so counts taken
+     * before the keys are read, and changed by writes meanwhile, are good enough.
      */
     public void database(int db, long keys, long expiring) {
         opcode(0xFE);
