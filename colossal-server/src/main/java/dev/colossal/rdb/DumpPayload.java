@@ -3,7 +3,6 @@ package dev.colossal.rdb;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -47,6 +46,8 @@ public final class DumpPayload {
     private static final int HASH = RdbValues.HASH;
     private static final int HASH_LISTPACK = RdbValues.HASH_LISTPACK;
     private static final int FOOTER = Short.BYTES + Long.BYTES;
+    /** What {@link #smallInteger} answers for a string not written as an integer: no 32-bit value. */
+    private static final long NOT_SMALL = Long.MIN_VALUE;
     private static final ValueLayout.OfShort SHORT_LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -60,6 +61,25 @@ public final class DumpPayload {
         BAD_FORMAT,
         /** A module's value: sound, but only the module that wrote it reads it. */
         UNSUPPORTED_TYPE
+    }
+
+    /**
+     * What the {@code of...} methods write: DUMP's payload, or the same bytes without its footer, as
+     * an RDB file holds a value after its key ({@link RdbFile#keyValue}): a snapshot drops the
+     * footer, so computing its checksum per key was wasted.
+     */
+    public enum Form {
+        /** Type, value, RDB version and CRC-64: DUMP's reply, RESTORE's argument. */
+        DUMP(FOOTER),
+        /** Type and value alone. */
+        RDB(0);
+
+        /** The bytes after the value. */
+        final int footer;
+
+        Form(int footer) {
+            this.footer = footer;
+        }
     }
 
     /**
@@ -96,59 +116,62 @@ public final class DumpPayload {
 
     /**
      * @param value a string's bytes
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload
      */
-    public static byte[] of(MemorySegment value) {
-        byte[] out = new byte[1 + stringSize(value) + FOOTER];
+    public static byte[] of(MemorySegment value, Form form) {
+        byte[] out = new byte[1 + stringSize(value) + form.footer];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = STRING;
-        footer(o, writeString(o, 1, value));
+        seal(o, writeString(o, 1, value), form);
         return out;
     }
 
     /** @return how many bytes {@link #writeString} writes for {@code value} */
     static int stringSize(MemorySegment value) {
-        long n = value.byteSize();
-        Long number = n <= 11 ? smallInteger(value) : null;
-        if (number == null) {
-            return lengthSize(n) + (int) n;
-        }
-        return 1 + (number == (byte) (long) number ? 1 : number == (short) (long) number ? 2 : 4);
+        long number = smallInteger(value);
+        return number == NOT_SMALL ? lengthSize(value.byteSize()) + (int) value.byteSize() : 1 + integerWidth(number);
+    }
+
+    /** @return the bytes of a string's integer encoding after its mark: 1, 2 or 4 */
+    private static int integerWidth(long number) {
+        return number == (byte) number ? 1 : number == (short) number ? 2 : 4;
     }
 
     /** Writes {@code value} as an RDB string at {@code at}, as Redis does but uncompressed; @return the offset after it */
     static int writeString(MemorySegment o, int at, MemorySegment value) {
-        long n = value.byteSize();
-        Long number = n <= 11 ? smallInteger(value) : null;
-        if (number == null) {
+        long number = smallInteger(value);
+        if (number == NOT_SMALL) {
+            long n = value.byteSize();
             at = writeLength(o, at, n);
             MemorySegment.copy(value, 0, o, at, n);
             return at + (int) n;
         }
-        int body = stringSize(value);
-        if (body == 2) {
+        int width = integerWidth(number);
+        if (width == 1) {
             o.set(ValueLayout.JAVA_BYTE, at, (byte) 0xC0);
-            o.set(ValueLayout.JAVA_BYTE, at + 1, (byte) (long) number);
-        } else if (body == 3) {
+            o.set(ValueLayout.JAVA_BYTE, at + 1, (byte) number);
+        } else if (width == 2) {
             o.set(ValueLayout.JAVA_BYTE, at, (byte) 0xC1);
-            o.set(SHORT_LE, at + 1, (short) (long) number);
+            o.set(SHORT_LE, at + 1, (short) number);
         } else {
             o.set(ValueLayout.JAVA_BYTE, at, (byte) 0xC2);
-            o.set(INT_LE, at + 1, (int) (long) number);
+            o.set(INT_LE, at + 1, (int) number);
         }
-        return at + body;
+        return at + 1 + width;
     }
 
     /**
      * @param fieldsAndValues a hash's fields and values, alternately
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 4
      */
-    public static byte[] ofHash(List<byte[]> fieldsAndValues) {
+    public static byte[] ofHash(List<byte[]> fieldsAndValues, Form form) {
         long body = lengthSize(fieldsAndValues.size() / 2);
         for (byte[] b : fieldsAndValues) {
             body += lengthSize(b.length) + b.length;
         }
-        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        byte[] out = new byte[Math.toIntExact(1 + body + form.footer)];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = HASH;
         int at = writeLength(o, 1, fieldsAndValues.size() / 2);
@@ -157,21 +180,22 @@ public final class DumpPayload {
             System.arraycopy(b, 0, out, at, b.length);
             at += b.length;
         }
-        footer(o, at);
+        seal(o, at, form);
         return out;
     }
 
     /**
      * @param elements a list's elements, head first
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 18: a quicklist of listpack nodes, as Redis 7.0 writes it
      */
-    public static byte[] ofList(List<byte[]> elements) {
+    public static byte[] ofList(List<byte[]> elements, Form form) {
         List<byte[]> nodes = RdbLists.nodes(elements);
         long body = lengthSize(nodes.size());
         for (byte[] lp : nodes) {
             body += 1 + stringSize(MemorySegment.ofArray(lp));
         }
-        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        byte[] out = new byte[Math.toIntExact(1 + body + form.footer)];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = RdbLists.QUICKLIST_2;
         int at = writeLength(o, 1, nodes.size());
@@ -179,7 +203,7 @@ public final class DumpPayload {
             at = writeLength(o, at, 2); // a packed node: a listpack
             at = writeString(o, at, MemorySegment.ofArray(lp));
         }
-        footer(o, at);
+        seal(o, at, form);
         return out;
     }
 
@@ -202,64 +226,68 @@ public final class DumpPayload {
 
     /**
      * @param members a set's members, which Redis holds as a hashtable
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 2
      */
-    public static byte[] ofSet(List<byte[]> members) {
+    public static byte[] ofSet(List<byte[]> members, Form form) {
         long body = lengthSize(members.size());
         for (byte[] m : members) {
             body += stringSize(MemorySegment.ofArray(m));
         }
-        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        byte[] out = new byte[Math.toIntExact(1 + body + form.footer)];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = RdbSets.SET;
         int at = writeLength(o, 1, members.size());
         for (byte[] m : members) {
             at = writeString(o, at, MemorySegment.ofArray(m));
         }
-        footer(o, at);
+        seal(o, at, form);
         return out;
     }
 
     /**
      * @param membersAndScores a sorted set's members and scores' texts (as Redis's listpack holds
      *                         them), alternately, from the lowest
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 17, as Redis 7.0 dumps a sorted set it holds as a listpack
      */
-    public static byte[] ofZSetListpack(List<byte[]> membersAndScores) {
-        return ofListpack(RdbZSets.ZSET_LISTPACK, membersAndScores);
+    public static byte[] ofZSetListpack(List<byte[]> membersAndScores, Form form) {
+        return ofListpack(RdbZSets.ZSET_LISTPACK, membersAndScores, form);
     }
 
     /**
      * @param fieldsAndValues a hash's fields and values, alternately, in the order Redis's listpack holds them
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 16, as Redis 7.0 dumps a hash it holds as a listpack
      */
-    public static byte[] ofHashListpack(List<byte[]> fieldsAndValues) {
-        return ofListpack(HASH_LISTPACK, fieldsAndValues);
+    public static byte[] ofHashListpack(List<byte[]> fieldsAndValues, Form form) {
+        return ofListpack(HASH_LISTPACK, fieldsAndValues, form);
     }
 
-    /** @return the payload of RDB type {@code type} whose value is one string, a listpack of {@code entries} */
-    private static byte[] ofListpack(int type, List<byte[]> entries) {
+    /** @return the payload ({@code form}) of RDB type {@code type} whose value is one string, a listpack of {@code entries} */
+    private static byte[] ofListpack(int type, List<byte[]> entries, Form form) {
         byte[] lp = ListpackWriter.encode(entries);
-        byte[] out = new byte[1 + lengthSize(lp.length) + lp.length + FOOTER];
+        byte[] out = new byte[1 + lengthSize(lp.length) + lp.length + form.footer];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = (byte) type;
         int at = writeLength(o, 1, lp.length);
         System.arraycopy(lp, 0, out, at, lp.length);
-        footer(o, at + lp.length);
+        seal(o, at + lp.length, form);
         return out;
     }
 
     /**
      * @param members a sorted set's members, from the lowest
      * @param scores  their scores
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 5, highest first, as Redis 7.0 dumps a skiplist
      */
-    public static byte[] ofZSet(List<byte[]> members, double[] scores) {
+    public static byte[] ofZSet(List<byte[]> members, double[] scores, Form form) {
         long body = lengthSize(members.size());
         for (byte[] m : members) {
             body += stringSize(MemorySegment.ofArray(m)) + Double.BYTES;
         }
-        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        byte[] out = new byte[Math.toIntExact(1 + body + form.footer)];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = RdbZSets.ZSET_2;
         int at = writeLength(o, 1, members.size());
@@ -268,25 +296,29 @@ public final class DumpPayload {
             o.set(LONG_LE, at, Double.doubleToRawLongBits(scores[i]));
             at += Double.BYTES;
         }
-        footer(o, at);
+        seal(o, at, form);
         return out;
     }
 
     /**
      * @param ascending the members of a set Redis holds as an intset, ascending
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 11
      */
-    public static byte[] ofIntset(long[] ascending) {
+    public static byte[] ofIntset(long[] ascending, Form form) {
         MemorySegment intset = MemorySegment.ofArray(RdbSets.intset(ascending));
-        byte[] out = new byte[1 + stringSize(intset) + FOOTER];
+        byte[] out = new byte[1 + stringSize(intset) + form.footer];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = RdbSets.SET_INTSET;
-        footer(o, writeString(o, 1, intset));
+        seal(o, writeString(o, 1, intset), form);
         return out;
     }
 
-    /** Writes the version and the checksum of the bytes before them at {@code at}. */
-    private static void footer(MemorySegment o, int at) {
+    /** Ends a payload of {@code form} at {@code at}: DUMP's with the version and the checksum of the bytes before them. */
+    private static void seal(MemorySegment o, int at, Form form) {
+        if (form == Form.RDB) {
+            return;
+        }
         o.set(SHORT_LE, at, (short) VERSION);
         o.set(LONG_LE, at + 2, Crc64.update(0, o, 0, at + 2));
     }
@@ -344,24 +376,26 @@ public final class DumpPayload {
     /**
      * @param s              a stream, with its consumer groups
      * @param nodeMaxEntries entries a node takes at most, as stream-node-max-entries
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 19, as Redis 7.0 writes it
      */
-    public static byte[] ofStream(RdbStreams.Stream s, int nodeMaxEntries) {
+    public static byte[] ofStream(RdbStreams.Stream s, int nodeMaxEntries, Form form) {
         List<RdbStreams.Node> nodes = new java.util.ArrayList<>();
         int per = Math.max(1, nodeMaxEntries);
         for (int i = 0; i < s.entries().size(); i += per) {
             List<RdbStreams.Entry> node = s.entries().subList(i, Math.min(s.entries().size(), i + per));
             nodes.add(new RdbStreams.Node(node, new boolean[node.size()]));
         }
-        return ofStream(s, nodes);
+        return ofStream(s, nodes, form);
     }
 
     /**
      * @param s     a stream, with its consumer groups (its entries are not read)
      * @param stored its nodes as the server holds them, deleted entries and all
+     * @param form   {@link Form#DUMP}'s payload, or {@link Form#RDB}'s value alone
      * @return its DUMP payload, RDB type 19, as Redis 7.0 writes it: node for node
      */
-    public static byte[] ofStream(RdbStreams.Stream s, List<RdbStreams.Node> stored) {
+    public static byte[] ofStream(RdbStreams.Stream s, List<RdbStreams.Node> stored, Form form) {
         List<byte[]> keys = new java.util.ArrayList<>();
         List<byte[]> nodes = new java.util.ArrayList<>();
         for (RdbStreams.Node node : stored) {
@@ -378,7 +412,7 @@ public final class DumpPayload {
             body += lengthSize(c);
         }
         body += groupsSize(s.consumerGroups());
-        byte[] out = new byte[Math.toIntExact(1 + body + FOOTER)];
+        byte[] out = new byte[Math.toIntExact(1 + body + form.footer)];
         MemorySegment o = MemorySegment.ofArray(out);
         out[0] = RdbStreams.STREAM_2;
         int at = writeLength(o, 1, nodes.size());
@@ -390,31 +424,21 @@ public final class DumpPayload {
             at = writeLength(o, at, c);
         }
         at = writeGroups(o, at, s.consumerGroups());
-        footer(o, at);
+        seal(o, at, form);
         return out;
     }
 
-    /** Redis writes a string as an integer when it is the canonical decimal of one of at most 32 bits. */
-    private static Long smallInteger(MemorySegment value) {
-        // Looked at before parsing: most strings are not numbers, and a failed parse's exception
-        // cost about a microsecond, most of a snapshot's time per key (SYNC, a replica's full sync)
-        long n = value.byteSize();
-        if (n == 0 || n > 11) {
-            return null;
+    /**
+     * Redis writes a string as an integer when it is the canonical decimal of one of at most 32 bits.
+     *
+     * @return that integer, or {@link #NOT_SMALL}
+     */
+    private static long smallInteger(MemorySegment value) {
+        if (value.byteSize() > 11 || !CanonicalDecimal.is(value)) {
+            return NOT_SMALL;
         }
-        for (long i = 0; i < n; i++) {
-            byte b = value.get(ValueLayout.JAVA_BYTE, i);
-            if ((b < '0' || b > '9') && !(b == '-' && i == 0 && n > 1)) {
-                return null;
-            }
-        }
-        String s = new String(value.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.ISO_8859_1);
-        try {
-            long v = Long.parseLong(s);
-            return v == (int) v && Long.toString(v).equals(s) ? v : null;
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        long v = CanonicalDecimal.value(value);
+        return v == (int) v ? v : NOT_SMALL;
     }
 
     /** @return the bytes {@link #writeGroups} writes */

@@ -109,85 +109,13 @@ final class Listpack {
      * @return the listpack's bytes
      */
     static byte[] write(List<byte[]> entries) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        out.writeBytes(new byte[HEADER]);
-        byte[] enc = new byte[9];
-        for (byte[] e : entries) {
-            Long v = canonicalLong(e);
-            int n;
-            if (v != null) {
-                long x = v;
-                if (x >= 0 && x <= 127) {
-                    enc[0] = (byte) x;
-                    n = 1;
-                } else if (x >= -4096 && x <= 4095) {
-                    enc[0] = (byte) (0xC0 | ((x >> 8) & 0x1F));
-                    enc[1] = (byte) x;
-                    n = 2;
-                } else {
-                    int width = x >= Short.MIN_VALUE && x <= Short.MAX_VALUE ? 2 : x >= -(1 << 23) && x < (1 << 23) ? 3
-                            : x >= Integer.MIN_VALUE && x <= Integer.MAX_VALUE ? 4 : 8;
-                    enc[0] = (byte) (width == 2 ? 0xF1 : width == 3 ? 0xF2 : width == 4 ? 0xF3 : 0xF4);
-                    for (int i = 0; i < width; i++) {
-                        enc[1 + i] = (byte) (x >> (8 * i));
-                    }
-                    n = 1 + width;
-                }
-                out.write(enc, 0, n);
-            } else if (e.length < 64) {
-                out.write(0x80 | e.length);
-                out.writeBytes(e);
-                n = 1 + e.length;
-            } else if (e.length < 4096) {
-                out.write(0xE0 | (e.length >> 8));
-                out.write(e.length & 0xFF);
-                out.writeBytes(e);
-                n = 2 + e.length;
-            } else {
-                out.write(0xF0);
-                for (int i = 0; i < 4; i++) {
-                    out.write((e.length >>> (8 * i)) & 0xFF);
-                }
-                out.writeBytes(e);
-                n = 5 + e.length;
-            }
-            writeBackLength(out, n);
-        }
-        out.write(END);
-        byte[] lp = out.toByteArray();
-        MemorySegment s = MemorySegment.ofArray(lp);
-        s.set(INT_LE, 0, lp.length);
-        s.set(SHORT_LE, Integer.BYTES, (short) Math.min(entries.size(), 0xFFFF));
-        return lp;
+        return ListpackWriter.encode(entries);
     }
 
     /** @return how many bytes {@link #write} adds for an entry of {@code e}, with its back-length */
     static int entrySize(byte[] e) {
-        int n = canonicalLong(e) != null ? 9 : e.length < 64 ? 1 + e.length : e.length < 4096 ? 2 + e.length : 5 + e.length;
+        int n = CanonicalDecimal.is(e) ? 9 : e.length < 64 ? 1 + e.length : e.length < 4096 ? 2 + e.length : 5 + e.length;
         return n + backLengthSize(n);
-    }
-
-    /** Redis's back-length: the entry's length in 7-bit groups, most significant first, all but the last marked. */
-    private static void writeBackLength(java.io.ByteArrayOutputStream out, int l) {
-        int size = backLengthSize(l);
-        for (int i = size - 1; i >= 0; i--) {
-            int group = (l >>> (7 * i)) & 0x7F;
-            out.write(i == size - 1 ? group : group | 0x80);
-        }
-    }
-
-    /** @return the value of {@code e} if it is the canonical decimal of a long (as Redis's string2ll takes it), else null */
-    private static Long canonicalLong(byte[] e) {
-        if (e.length == 0 || e.length > 20) {
-            return null;
-        }
-        String t = new String(e, StandardCharsets.US_ASCII);
-        try {
-            long v = Long.parseLong(t);
-            return Long.toString(v).equals(t) ? v : null;
-        } catch (NumberFormatException x) {
-            return null;
-        }
     }
 
     private static int backLengthSize(int entryLength) {

@@ -16,9 +16,14 @@ final class ListpackWriter {
 
     /** @return the listpack of {@code entries}, in order */
     static byte[] encode(List<byte[]> entries) {
+        // Each entry is told integer or string once: an integer's encoded length is kept negated
+        int[] lengths = new int[entries.size()];
         long total = HEADER + 1L;
-        for (byte[] e : entries) {
-            int n = encodedLength(e);
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] e = entries.get(i);
+            boolean integer = CanonicalDecimal.is(e);
+            int n = integer ? integerLength(CanonicalDecimal.value(e)) : stringLength(e.length);
+            lengths[i] = integer ? -n : n;
             total += n + backLengthSize(n);
         }
         if (total > Integer.MAX_VALUE - 8) {
@@ -28,57 +33,45 @@ final class ListpackWriter {
         putLe(out, 0, total, 4);
         putLe(out, 4, Math.min(entries.size(), MANY), 2);
         int at = HEADER;
-        for (byte[] e : entries) {
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] e = entries.get(i);
             int start = at;
-            at = put(out, at, e);
+            at = lengths[i] < 0 ? putInteger(out, at, CanonicalDecimal.value(e), -lengths[i]) : putString(out, at, e);
             at = putBackLength(out, at, at - start);
         }
         out[at] = (byte) 0xFF;
         return out;
     }
 
-    /** @return the entry's integer value if Redis stores it as one (its canonical decimal), else null */
-    private static Long integer(byte[] e) {
-        if (e.length == 0 || e.length > 20) {
-            return null;
-        }
-        String s = new String(e, java.nio.charset.StandardCharsets.ISO_8859_1);
-        try {
-            long v = Long.parseLong(s);
-            return Long.toString(v).equals(s) ? v : null;
-        } catch (NumberFormatException notOne) {
-            return null;
-        }
+    /** @return the bytes of integer {@code v}'s encoding */
+    private static int integerLength(long v) {
+        return v >= 0 && v <= 127 ? 1 : v >= -4096 && v <= 4095 ? 2 : v >= -32768 && v <= 32767 ? 3
+                : v >= -8388608 && v <= 8388607 ? 4 : v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? 5 : 9;
     }
 
-    private static int encodedLength(byte[] e) {
-        Long v = integer(e);
-        if (v != null) {
-            return v >= 0 && v <= 127 ? 1 : v >= -4096 && v <= 4095 ? 2 : v >= -32768 && v <= 32767 ? 3
-                    : v >= -8388608 && v <= 8388607 ? 4 : v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? 5 : 9;
-        }
-        return e.length < 64 ? 1 + e.length : e.length < 4096 ? 2 + e.length : 5 + e.length;
+    /** @return the bytes of a string entry of {@code length} bytes */
+    private static int stringLength(int length) {
+        return length < 64 ? 1 + length : length < 4096 ? 2 + length : 5 + length;
     }
 
-    private static int put(byte[] out, int at, byte[] e) {
-        Long integer = integer(e);
-        if (integer != null) {
-            long v = integer;
-            int n = encodedLength(e);
-            switch (n) {
-                case 1 -> out[at] = (byte) v;
-                case 2 -> {
-                    int u = (int) v & 0x1FFF;
-                    out[at] = (byte) (0xC0 | u >>> 8);
-                    out[at + 1] = (byte) u;
-                }
-                default -> {
-                    out[at] = (byte) (n == 3 ? 0xF1 : n == 4 ? 0xF2 : n == 5 ? 0xF3 : 0xF4);
-                    putLe(out, at + 1, v, n - 1);
-                }
+    /** Writes integer {@code v} in its {@code n}-byte encoding; @return the offset after it */
+    private static int putInteger(byte[] out, int at, long v, int n) {
+        switch (n) {
+            case 1 -> out[at] = (byte) v;
+            case 2 -> {
+                int u = (int) v & 0x1FFF;
+                out[at] = (byte) (0xC0 | u >>> 8);
+                out[at + 1] = (byte) u;
             }
-            return at + n;
+            default -> {
+                out[at] = (byte) (n == 3 ? 0xF1 : n == 4 ? 0xF2 : n == 5 ? 0xF3 : 0xF4);
+                putLe(out, at + 1, v, n - 1);
+            }
         }
+        return at + n;
+    }
+
+    private static int putString(byte[] out, int at, byte[] e) {
         int n = e.length;
         if (n < 64) {
             out[at++] = (byte) (0x80 | n);

@@ -1,7 +1,10 @@
 package dev.colossal.server;
 
 import dev.colossal.rdb.DumpPayload;
+import dev.colossal.rdb.DumpPayload.Form;
+import dev.colossal.rdb.RdbFile;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
@@ -42,27 +45,70 @@ final class DumpCommands {
     /** @return {@code key}'s DUMP payload in {@code store}, or null if it has none (DUMP, SYNC's snapshot) */
     byte[] payload(KeyValueStore store, byte[] key) {
         KeyValueStore.Entry e = store.get(key);
-        if (e == null) {
-            return null;
+        return e == null ? null : encode(store, key, e, Form.DUMP);
+    }
+
+    /**
+     * A snapshot's key: writes {@code key} into {@code file} from the entry a scan read with it
+     * ({@link KeyValueStore#scanEntries}), a string straight from the entry's bytes, any other value
+     * as {@link #rdbValue} gives it. The deadline is the entry's.
+     *
+     * @param e the key's entry, as {@link KeyValueStore#raw} or {@link KeyValueStore#get} gives it
+     * @return false if the key went meanwhile (a value read again under its lock), and nothing was written
+     */
+    static boolean writeKey(RdbFile file, KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
+        long at = e.expireAtMillis() == StoredValue.NO_EXPIRY ? -1 : e.expireAtMillis();
+        if (e.isString() && !e.chunked()) {
+            file.stringKey(key, MemorySegment.ofArray(e.array()).asSlice(e.offset(), e.length()), at);
+            return true;
         }
+        byte[] value = rdbValue(store, key, e);
+        if (value == null) {
+            return false;
+        }
+        file.keyValue(key, value, at);
+        return true;
+    }
+
+    /**
+     * {@code key}'s value as an RDB file holds it after the key: its DUMP payload without the
+     * version and checksum ({@link Form#RDB}), for {@link RdbFile#keyValue}. Reads {@code e} where it
+     * holds the whole value; a list, a stream and a value kept in buckets or chunks are read again
+     * under the key's lock.
+     *
+     * @param e the key's entry, as {@link KeyValueStore#raw} or {@link KeyValueStore#get} gives it
+     * @return the type byte and value, or null if the key went meanwhile
+     */
+    static byte[] rdbValue(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
+        if (e.chunked()) {
+            e = store.get(key);   // the chunks gathered into the whole string
+            if (e == null) {
+                return null;
+            }
+        }
+        return encode(store, key, e, Form.RDB);
+    }
+
+    /** @return the payload of {@code form} of {@code key}, whose entry is {@code e} (never a chunked one), or null if it went */
+    private static byte[] encode(KeyValueStore store, byte[] key, KeyValueStore.Entry e, Form form) {
         if (e.type() == StoredValue.LIST) {
-            java.util.concurrent.locks.Lock l = store.lock(key);
+            Lock l = store.lock(key);
             l.lock();
             try {
                 StoredList list = StoredList.read(store, key);
-                return list == null ? null : DumpPayload.ofList(list.range(0, list.size()));
+                return list == null ? null : DumpPayload.ofList(list.range(0, list.size()), form);
             } finally {
                 l.unlock();
             }
         }
         if (e.type() == StoredValue.STREAM) {
-            return StoredStream.locked(store, key, s -> s == null ? null : DumpPayload.ofStream(s.dumped(), s.dumpedNodes()));
+            return StoredStream.locked(store, key, s -> s == null ? null : DumpPayload.ofStream(s.dumped(), s.dumpedNodes(), form));
         }
         if (e.type() == StoredValue.ZSET) {
-            return dumpZSet(SortedSetCommands.cursor(store, key, e));
+            return dumpZSet(SortedSetCommands.cursor(store, key, e), form);
         }
         byte[][] bucketed = new byte[1][];
-        e = HashCommands.bucketed(store, key, e, h -> bucketed[0] = DumpPayload.ofHash(h.pairs()));
+        e = HashCommands.bucketed(store, key, e, h -> bucketed[0] = DumpPayload.ofHash(h.pairs(), form));
         if (e == StoredHash.READ_BUCKETED) {
             return bucketed[0];
         }
@@ -70,39 +116,40 @@ final class DumpCommands {
             return null;
         }
         if (e.isHash()) {
-            java.util.List<byte[]> pairs = new java.util.ArrayList<>();
+            List<byte[]> pairs = new ArrayList<>();
             HashCursor h = new HashCursor(e);
             while (h.next()) {
                 pairs.add(h.field());
                 pairs.add(h.value());
             }
-            return HashLayout.encoding(e) == HashLayout.LISTPACK ? DumpPayload.ofHashListpack(pairs) : DumpPayload.ofHash(pairs);
+            return HashLayout.encoding(e) == HashLayout.LISTPACK ? DumpPayload.ofHashListpack(pairs, form)
+                    : DumpPayload.ofHash(pairs, form);
         }
         if (e.type() == StoredValue.SET) {
-            return HashBuckets.isBucketed(e) ? DumpPayload.ofSet(SetCommands.members(store, key, e)) : dumpSet(new SetView(e));
+            return HashBuckets.isBucketed(e) ? DumpPayload.ofSet(SetCommands.members(store, key, e), form) : dumpSet(new SetView(e), form);
         }
-        return DumpPayload.of(MemorySegment.ofArray(e.array()).asSlice(e.offset(), e.length()));
+        return DumpPayload.of(MemorySegment.ofArray(e.array()).asSlice(e.offset(), e.length()), form);
     }
 
     /** A set as Redis 7.0 dumps it: an intset as RDB type 11 (its members ascending already), a hashtable as type 2. */
-    private static byte[] dumpSet(SetView v) {
+    private static byte[] dumpSet(SetView v, Form form) {
         int n = v.count();
         if (v.encoding() == SetLayout.INTSET) {
             long[] values = new long[n];
             for (int i = 0; i < n; i++) {
                 values[i] = SetOrder.integer(v.bytes(), v.start(i), v.length(i));
             }
-            return DumpPayload.ofIntset(values);
+            return DumpPayload.ofIntset(values, form);
         }
-        List<byte[]> members = new java.util.ArrayList<>(n);
+        List<byte[]> members = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             members.add(v.member(i));
         }
-        return DumpPayload.ofSet(members);
+        return DumpPayload.ofSet(members, form);
     }
 
     /** A sorted set's payload as Redis 7.0 dumps it: a listpack (type 17) if it holds one, else type 5. */
-    private static byte[] dumpZSet(ZSetCursor z) {
+    private static byte[] dumpZSet(ZSetCursor z, Form form) {
         java.util.List<byte[]> members = new java.util.ArrayList<>(z.count());
         double[] scores = new double[z.count()];
         java.util.List<byte[]> listpack = new java.util.ArrayList<>(2 * z.count());
@@ -114,7 +161,7 @@ final class DumpCommands {
                 listpack.add(Args.bytes(ZScore.listpackForm(z.score())));
             }
         }
-        return z.encoding() == ZSetLayout.LISTPACK ? DumpPayload.ofZSetListpack(listpack) : DumpPayload.ofZSet(members, scores);
+        return z.encoding() == ZSetLayout.LISTPACK ? DumpPayload.ofZSetListpack(listpack, form) : DumpPayload.ofZSet(members, scores, form);
     }
 
     private void restore(Client c, byte[][] a, Reply r) {

@@ -282,16 +282,49 @@ interface KeyValueStore extends AutoCloseable {
 
     /** @return every live key and its deadline ({@link StoredValue#NO_EXPIRY} for none), as a scan finds them: SYNC's snapshot, DEBUG DIGEST */
     default KeyList allKeys() {
-        KeyList all = new KeyList(new java.util.ArrayList<>(), new java.util.ArrayList<>());
+        KeyList all = new KeyList(new java.util.ArrayList<>(), new Deadlines());
         scanKeys(k -> true, (k, at) -> {
             all.keys().add(k);
-            all.deadlines().add(at);
+            all.deadlines().add((long) at);
         });
         return all;
     }
 
     /** Keys and their deadlines, index for index. */
-    record KeyList(List<byte[]> keys, List<Long> deadlines) {}
+    record KeyList(List<byte[]> keys, Deadlines deadlines) {}
+
+    /** What {@link #scanEntries} hands over of each live key. */
+    @FunctionalInterface
+    interface EntryAction {
+        /**
+         * @param key   a copy of the key
+         * @param entry a copy of its entry, as {@link #raw} gives it (a chunked string's header)
+         */
+        void accept(byte[] key, Entry entry);
+    }
+
+    /**
+     * One step of a resumable scan, as {@link #scanKeys(long, long, Predicate, BiConsumer)}, that
+     * hands over each live key with its entry, read together (one lookup, where a scan of keys
+     * then {@link #raw} of each made two): a snapshot's way through the keys. The callback runs
+     * after the step's reads and may call back into the store.
+     *
+     * @param cursor 0 to start, or what the previous step returned
+     * @param count  about how many keys to visit, at least 1
+     * @param action receives each live key and its entry
+     * @return the cursor of the next step, 0 when done
+     */
+    default long scanEntries(long cursor, long count, EntryAction action) {
+        List<byte[]> keys = new java.util.ArrayList<>();
+        long next = scanKeys(cursor, count, k -> true, (k, at) -> keys.add(k));
+        for (byte[] k : keys) {
+            Entry e = raw(k);
+            if (e != null) {
+                action.accept(k, e);
+            }
+        }
+        return next;
+    }
 
     /**
      * One step of a resumable scan (SCAN's): visits about {@code count} keys from {@code cursor}

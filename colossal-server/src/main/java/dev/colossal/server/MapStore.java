@@ -634,6 +634,49 @@ final class MapStore implements KeyValueStore {
         } while (cursor != 0);
     }
 
+    @Override
+    public KeyList allKeys() {
+        // Straight into the lists, deadlines unboxed: this runs under each segment's read lock,
+        // and only appends copies, as scanKeys's filter does before its actions run.
+        long now = clock.getAsLong();
+        KeyList all = new KeyList(new ArrayList<>((int) Math.min(Integer.MAX_VALUE - 16, map.size())), new Deadlines());
+        long cursor = 0;
+        do {
+            cursor = map.scan(cursor, Integer.MAX_VALUE, (k, v) -> {
+                long at = StoredValue.expireAtOrNone(v);
+                if (at == StoredValue.NO_EXPIRY || at > now) {
+                    all.keys().add(k.toArray(ValueLayout.JAVA_BYTE));
+                    all.deadlines().add(at);
+                }
+                return false;
+            }, NOTHING, this::damaged);
+        } while (cursor != 0);
+        return all;
+    }
+
+    @Override
+    public long scanEntries(long cursor, long count, EntryAction action) {
+        if (cursor < 0 || cursor >= map.scanCursorLimit()) {
+            return 0;
+        }
+        long now = clock.getAsLong();
+        List<byte[]> keys = new ArrayList<>();
+        List<Entry> entries = new ArrayList<>();
+        // Key and value copied together under the segment's lock, the actions run outside it
+        long next = map.scan(cursor, (int) Math.min(count, Integer.MAX_VALUE), (k, v) -> {
+            long at = StoredValue.expireAtOrNone(v);
+            if (at == StoredValue.NO_EXPIRY || at > now) {
+                keys.add(k.toArray(ValueLayout.JAVA_BYTE));
+                entries.add(entry(v.toArray(ValueLayout.JAVA_BYTE), at));
+            }
+            return false;
+        }, NOTHING, this::damaged);
+        for (int i = 0; i < keys.size(); i++) {
+            action.accept(keys.get(i), entries.get(i));
+        }
+        return next;
+    }
+
     /**
      * Passes up to {@code n} live keys and their deadlines, read from a random point of the scan's
      * order on, wrapping once at the end: {@link SampledEviction}'s sample, and RANDOMKEY's key.

@@ -132,6 +132,18 @@ final class UnopenedDatabase implements KeyValueStore {
     }
 
     @Override
+    public KeyList allKeys() {
+        KeyValueStore s = opened();
+        return s == null ? new KeyList(new java.util.ArrayList<>(), new Deadlines()) : s.allKeys();
+    }
+
+    @Override
+    public long scanEntries(long cursor, long count, EntryAction action) {
+        KeyValueStore s = opened();
+        return s == null ? 0 : s.scanEntries(cursor, count, action);
+    }
+
+    @Override
     public byte[] randomKey() {
         KeyValueStore s = opened();
         return s == null ? null : s.randomKey();

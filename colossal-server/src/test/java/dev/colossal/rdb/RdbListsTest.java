@@ -28,7 +28,7 @@ class RdbListsTest {
         for (int i = 0; i < 3000; i++) {
             many.add(ELEMENTS.get(i % ELEMENTS.size()).getBytes(StandardCharsets.US_ASCII));
         }
-        DumpPayload.Value v = DumpPayload.valueOf(DumpPayload.ofList(many));
+        DumpPayload.Value v = DumpPayload.valueOf(DumpPayload.ofList(many, DumpPayload.Form.DUMP));
         assertEquals(text(many), text(v.list()));
         assertEquals(true, RdbLists.nodes(many).size() > 10, "8 KiB nodes");
     }

@@ -44,8 +44,8 @@ class MasterLinkProtocolTest {
                 expect(in, "PSYNC", "?", "-1");
                 RdbFile rdb = new RdbFile(ServerContext.REDIS_VERSION, System.currentTimeMillis(), 0);
                 rdb.database(0, 2, 1);
-                rdb.key(bytes("gone"), DumpPayload.of(MemorySegment.ofArray(bytes("old"))), System.currentTimeMillis() - 10_000);
-                rdb.key(bytes("live"), DumpPayload.of(MemorySegment.ofArray(bytes("here"))), -1);
+                rdb.key(bytes("gone"), DumpPayload.of(MemorySegment.ofArray(bytes("old")), DumpPayload.Form.DUMP), System.currentTimeMillis() - 10_000);
+                rdb.key(bytes("live"), DumpPayload.of(MemorySegment.ofArray(bytes("here")), DumpPayload.Form.DUMP), -1);
                 byte[] file = rdb.finish();
                 out.write(("+FULLRESYNC " + REPLID + " " + START + "\r\n\n\n$" + file.length + "\r\n")
                         .getBytes(StandardCharsets.US_ASCII));
