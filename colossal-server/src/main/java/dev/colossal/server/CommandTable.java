@@ -53,7 +53,7 @@ final class CommandTable {
         new DatabaseCommands(ctx).register(this);
         DumpCommands dumps = new DumpCommands(ctx);
         dumps.register(this);
-        new SyncCommands(ctx, dumps).register(this);
+        new SyncCommands(ctx).register(this);
         new MigrateCommand(ctx, dumps).register(this);
         new DebugCommand(ctx, dumps).register(this);
         new AdminCommands(ctx, this).register(this);

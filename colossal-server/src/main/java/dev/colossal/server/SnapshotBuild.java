@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import dev.colossal.rdb.RdbFile;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,8 +46,8 @@ final class SnapshotBuild {
     /** Keys the builder asks the store for at a time. */
     private static final int SCAN_STEP = 512;
 
-    /** A key as it stood at the start, kept by the write that came before the builder. */
-    private record Before(DbKey key, byte[] payload, long deadline) {}
+    /** A key as it stood at the start, kept by the write that came before the builder: its RDB value ({@link DumpCommands#rdbValue}). */
+    private record Before(DbKey key, byte[] value, long deadline) {}
 
     /** The snapshot grew past what the heap may hold of it. */
     static final class TooBig extends RuntimeException {
@@ -58,7 +59,6 @@ final class SnapshotBuild {
     }
 
     private final ServerContext ctx;
-    private final DumpCommands dumps;
     private final ConcurrentHashMap<DbKey, Object> states = new ConcurrentHashMap<>();
     /** Per database: the keys a write kept before the builder got to them, some since removed. */
     private final List<ConcurrentLinkedQueue<Before>> removedBefore = new ArrayList<>();
@@ -77,9 +77,8 @@ final class SnapshotBuild {
      * @param functionsOnly whether it holds the function libraries alone ({@code redis-cli --functions-rdb})
      * @param room          the bytes the file may grow to, past which {@link #build} throws {@link TooBig}
      */
-    SnapshotBuild(ServerContext ctx, DumpCommands dumps, boolean relayed, boolean functionsOnly, long room) {
+    SnapshotBuild(ServerContext ctx, boolean relayed, boolean functionsOnly, long room) {
         this.ctx = ctx;
-        this.dumps = dumps;
         this.functionsOnly = functionsOnly;
         this.room = room;
         this.file = new RdbFile(ServerContext.REDIS_VERSION, ctx.now(), functionsOnly ? 0 : ctx.dbs.usedBytes());
@@ -103,10 +102,10 @@ final class SnapshotBuild {
             return;
         }
         KeyValueStore store = ctx.dbs.store(db);
-        byte[] payload = dumps.payload(store, key);
-        KeyValueStore.Entry e = payload == null ? null : store.get(key);
+        KeyValueStore.Entry e = store.get(key);
+        byte[] value = e == null ? null : DumpCommands.rdbValue(store, key, e);
         DbKey kept = new DbKey(db, key.clone()); // a command's arguments are its own to reuse
-        Object state = e == null ? NEW : new Before(kept, payload, e.expireAtMillis());
+        Object state = value == null ? NEW : new Before(kept, value, e.expireAtMillis());
         if (states.putIfAbsent(kept, state) == null && state instanceof Before b) {
             removedBefore.get(db).add(b);
         }
@@ -182,19 +181,10 @@ final class SnapshotBuild {
         }
         for (int db = 0; db < (functionsOnly ? 0 : removedBefore.size()); db++) {
             KeyValueStore store = ctx.dbs.store(db);
-            List<byte[]> keys = new ArrayList<>();
-            List<Long> deadlines = new ArrayList<>();
+            int n = db;
             long cursor = 0;
             do {
-                keys.clear();
-                deadlines.clear();
-                cursor = store.scanKeys(cursor, SCAN_STEP, k -> true, (k, at) -> {
-                    keys.add(k);
-                    deadlines.add(at);
-                });
-                for (int i = 0; i < keys.size(); i++) {
-                    take(db, store, keys.get(i), deadlines.get(i));
-                }
+                cursor = store.scanEntries(cursor, SCAN_STEP, (key, entry) -> take(n, store, key, entry));
                 progress.run();
                 if (cancelled) {
                     return null;
@@ -202,38 +192,63 @@ final class SnapshotBuild {
             } while (cursor != 0);
             for (Before b : removedBefore.get(db)) {
                 if (states.replace(b.key, b, TAKEN)) {
-                    write(b.key.db(), b.key.key(), b.payload, b.deadline);
+                    write(b);
                 }
             }
         }
         return file.finish();
     }
 
-    /** The builder meets {@code key}: it goes in the file as it stood at the start, unless it did not exist then. */
-    private void take(int db, KeyValueStore store, byte[] key, long deadline) {
+    /**
+     * The builder meets {@code key}, with the entry the scan read (before the claim, as the protocol
+     * wants): it goes in the file as it stood at the start, unless it did not exist then.
+     */
+    private void take(int db, KeyValueStore store, byte[] key, KeyValueStore.Entry entry) {
         DbKey k = new DbKey(db, key);
         Object state = states.get(k);
         if (state == null) {
-            byte[] payload = dumps.payload(store, key);
+            // a plain string is whole in the entry, written from it after the claim; other values
+            // (lists, streams, values in buckets or chunks) are read again now, before it
+            boolean whole = entry.isString() && !entry.chunked();
+            byte[] value = whole ? null : DumpCommands.rdbValue(store, key, entry);
             state = states.putIfAbsent(k, TAKEN);
             if (state == null) {
-                if (payload != null) { // null: removed for its TTL since the scan
-                    write(db, key, payload, deadline);
+                long at = entry.expireAtMillis() == StoredValue.NO_EXPIRY ? -1 : entry.expireAtMillis();
+                if (whole) {
+                    section(db);
+                    file.stringKey(key, MemorySegment.ofArray(entry.array()).asSlice(entry.offset(), entry.length()), at);
+                    afterKey();
+                } else if (value != null) { // null: gone since the scan read it
+                    write(db, key, value, entry.expireAtMillis());
                 }
                 return;
             }
         }
         if (state instanceof Before b && states.replace(k, b, TAKEN)) {
-            write(db, key, b.payload, b.deadline);
+            write(b);
         }
     }
 
-    private void write(int db, byte[] key, byte[] payload, long deadline) {
+    private void write(Before b) {
+        write(b.key.db(), b.key.key(), b.value, b.deadline);
+    }
+
+    private void write(int db, byte[] key, byte[] value, long deadline) {
+        section(db);
+        file.keyValue(key, value, deadline == StoredValue.NO_EXPIRY ? -1 : deadline);
+        afterKey();
+    }
+
+    /** Starts database {@code db}'s part of the file before its first key. */
+    private void section(int db) {
         if (db != sectionDb) {
-            file.database(db, ctx.dbs.store(db).size(), 0);
+            file.database(db, ctx.dbs.store(db).size(), 0); // sizing hints: Redis sizes its tables by them
             sectionDb = db;
         }
-        file.key(key, payload, deadline == StoredValue.NO_EXPIRY ? -1 : deadline);
+    }
+
+    /** After each key: Redis's testing delay, and the bound. */
+    private void afterKey() {
         long delay = ctx.replicas.keySaveDelayMicros;
         if (delay > 0) {
             java.util.concurrent.locks.LockSupport.parkNanos(delay * 1000);

@@ -21,11 +21,9 @@ import java.util.List;
 final class SyncCommands {
 
     private final ServerContext ctx;
-    private final DumpCommands dumps;
 
-    SyncCommands(ServerContext ctx, DumpCommands dumps) {
+    SyncCommands(ServerContext ctx) {
         this.ctx = ctx;
-        this.dumps = dumps;
     }
 
     void register(CommandTable t) {
@@ -198,6 +196,6 @@ final class SyncCommands {
             r.error(tooBig(used, room));
             return null;
         }
-        return new SnapshotBuild(ctx, dumps, relayed, functionsOnly, room);
+        return new SnapshotBuild(ctx, relayed, functionsOnly, room);
     }
 }
