@@ -59,7 +59,8 @@ final class SnapshotBuild {
     }
 
     private final ServerContext ctx;
-    private final ConcurrentHashMap<DbKey, Object> states = new ConcurrentHashMap<>();
+    /** Sized for every key at the start: the builder puts one state a key, and a table growing under it was a tenth of its time. */
+    private final ConcurrentHashMap<DbKey, Object> states;
     /** Per database: the keys a write kept before the builder got to them, some since removed. */
     private final List<ConcurrentLinkedQueue<Before>> removedBefore = new ArrayList<>();
     private final List<byte[]> functions = new ArrayList<>();
@@ -88,9 +89,12 @@ final class SnapshotBuild {
         for (FunctionLibraries.Library library : ctx.functions.all()) {
             functions.add(library.code);
         }
+        long keys = 0;
         for (int db = 0; db < ctx.dbs.count(); db++) {
             removedBefore.add(new ConcurrentLinkedQueue<>());
+            keys += functionsOnly ? 0 : ctx.dbs.store(db).size();
         }
+        states = new ConcurrentHashMap<>((int) Math.min(keys + keys / 8 + 16, 1 << 29));
     }
 
     /**
@@ -205,24 +209,22 @@ final class SnapshotBuild {
      */
     private void take(int db, KeyValueStore store, byte[] key, KeyValueStore.Entry entry) {
         DbKey k = new DbKey(db, key);
-        Object state = states.get(k);
+        // a plain string is whole in the entry, written from it after the claim; other values
+        // (lists, streams, values in buckets or chunks) are read again now, before it (wasted for
+        // the few keys a write kept first: cheaper than a second lookup for every key)
+        boolean whole = entry.isString() && !entry.chunked();
+        byte[] value = whole ? null : DumpCommands.rdbValue(store, key, entry);
+        Object state = states.putIfAbsent(k, TAKEN);
         if (state == null) {
-            // a plain string is whole in the entry, written from it after the claim; other values
-            // (lists, streams, values in buckets or chunks) are read again now, before it
-            boolean whole = entry.isString() && !entry.chunked();
-            byte[] value = whole ? null : DumpCommands.rdbValue(store, key, entry);
-            state = states.putIfAbsent(k, TAKEN);
-            if (state == null) {
-                long at = entry.expireAtMillis() == StoredValue.NO_EXPIRY ? -1 : entry.expireAtMillis();
-                if (whole) {
-                    section(db);
-                    file.stringKey(key, MemorySegment.ofArray(entry.array()).asSlice(entry.offset(), entry.length()), at);
-                    afterKey();
-                } else if (value != null) { // null: gone since the scan read it
-                    write(db, key, value, entry.expireAtMillis());
-                }
-                return;
+            long at = entry.expireAtMillis() == StoredValue.NO_EXPIRY ? -1 : entry.expireAtMillis();
+            if (whole) {
+                section(db);
+                file.stringKey(key, MemorySegment.ofArray(entry.array()).asSlice(entry.offset(), entry.length()), at);
+                afterKey();
+            } else if (value != null) { // null: gone since the scan read it
+                write(db, key, value, entry.expireAtMillis());
             }
+            return;
         }
         if (state instanceof Before b && states.replace(k, b, TAKEN)) {
             write(b);
