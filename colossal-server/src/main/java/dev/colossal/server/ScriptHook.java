@@ -47,6 +47,11 @@ final class ScriptHook extends DebugLib {
     private int depth;
     private int lastLine;
     private volatile ScriptRun run;
+    /**
+     * The debugging session watching the script, told of each new line; null, as for every script
+     * but one run under SCRIPT DEBUG, costs each instruction one field read and no more.
+     */
+    private LuaDebugger debugger;
 
     /** Thrown through the script when it is killed: an {@link Error}, so that Lua's pcall does not catch it. */
     static final class Killed extends Error {
@@ -71,6 +76,7 @@ final class ScriptHook extends DebugLib {
         depth = 0;
         lastLine = 0;
         faultCode = null;
+        debugger = r.debugger;
         run = r;
     }
 
@@ -81,7 +87,13 @@ final class ScriptHook extends DebugLib {
 
     void stop() {
         run = null;
+        debugger = null;
         depth = 0;
+    }
+
+    /** @return the debugging session watching the script running, or null */
+    LuaDebugger debugger() {
+        return debugger;
     }
 
     @Override
@@ -91,6 +103,7 @@ final class ScriptHook extends DebugLib {
         if (depth < frames.length) {
             frames[depth] = c.p;
             stacks[depth] = stack;
+            pcs[depth] = -1; // no instruction run yet: the first one is a new line
         }
         depth++;
         tailCallLine = -1;
@@ -113,7 +126,7 @@ final class ScriptHook extends DebugLib {
         Prototype p = at < frames.length ? frames[at] : null;
         tailCallLine = -1;
         if (p != null) {
-            if (Lua.GET_OPCODE(p.code[pcs[at]]) == Lua.OP_TAILCALL) {
+            if (pcs[at] >= 0 && Lua.GET_OPCODE(p.code[pcs[at]]) == Lua.OP_TAILCALL) {
                 tailCalled(p, at);
             }
             stacks[at] = null; // a finished frame's registers are not kept alive
@@ -132,10 +145,14 @@ final class ScriptHook extends DebugLib {
 
     @Override
     public void onInstruction(int pc, Varargs v, int top) {
-        int[] info = frames[depth - 1].lineinfo;
-        lastLine = info != null && pc < info.length ? info[pc] : 0;
-        lines[depth - 1] = lastLine;
-        pcs[depth - 1] = pc;
+        int at = depth - 1;
+        int[] info = frames[at].lineinfo;
+        int line = info != null && pc < info.length ? info[pc] : 0;
+        // Lua's line event: a function's first instruction, a jump back (a loop's next turn), a new line
+        boolean newLine = debugger != null && (pcs[at] < 0 || pc <= pcs[at] || line != lines[at]);
+        lastLine = line;
+        lines[at] = line;
+        pcs[at] = pc;
         tailCallLine = -1;
         ScriptRun r = run;
         if (r != null && r.killRequested()) {
@@ -145,6 +162,66 @@ final class ScriptHook extends DebugLib {
         if (depth > MAX_DEPTH) {
             throw new LuaError(LuaValue.valueOf(where(1) + "stack overflow"));
         }
+        if (newLine) {
+            debugger.line(line);
+        }
+    }
+
+    /** @return how many functions are active, Lua's and the library functions that call back into Lua */
+    int frameCount() {
+        return Math.min(depth, frames.length);
+    }
+
+    /** @return the code of the function {@code level} calls out (0 the innermost), null for a library function */
+    Prototype code(int level) {
+        return frames[frameCount() - 1 - level];
+    }
+
+    /** @return the registers of the Lua function {@code level} calls out */
+    LuaValue[] registers(int level) {
+        return stacks[frameCount() - 1 - level];
+    }
+
+    /** @return the instruction the Lua function {@code level} calls out is at */
+    int pc(int level) {
+        return Math.max(pcs[frameCount() - 1 - level], 0);
+    }
+
+    /** @return the line the Lua function {@code level} calls out is at */
+    int line(int level) {
+        return lines[frameCount() - 1 - level];
+    }
+
+    /**
+     * @return the name the Lua function {@code level} calls out was called by, as Lua names a
+     *     function from its caller's call instruction ({@code add} for {@code local function add});
+     *     {@code top level} for the script's body, or a function whose name its caller does not give
+     */
+    String calledName(int level) {
+        int at = frameCount() - 1 - level;
+        Prototype caller = at > 0 ? frames[at - 1] : null;
+        if (caller == null || pcs[at - 1] < 0) {
+            return "top level";
+        }
+        int i = caller.code[pcs[at - 1]];
+        int op = Lua.GET_OPCODE(i);
+        if (op != Lua.OP_CALL && op != Lua.OP_TAILCALL) {
+            return "top level";
+        }
+        String named = LuaCulprit.name(caller, pcs[at - 1], Lua.GETARG_A(i));
+        return named == null ? "top level" : named.substring(named.indexOf('\'') + 1, named.length() - 1);
+    }
+
+    /** Names the chunk of error positions {@code chunk} (the debugger's eval is {@code ldb_eval}). @return the name it had */
+    String chunk(String name) {
+        String was = chunk;
+        chunk = name;
+        return was;
+    }
+
+    /** Puts back the line the script was last at, after the debugger ran Lua of its own. */
+    void lastLine(int line) {
+        lastLine = line;
     }
 
     @Override
