@@ -57,6 +57,11 @@ final class Client {
     DebugChannel debugChannel;
     /** SCRIPT DEBUG SYNC was given: this client's next EVAL runs in the Lua debugger. */
     boolean luaDebug;
+    /**
+     * SCRIPT DEBUG YES was refused: this client's next EVAL is refused too, as redis-cli --ldb goes
+     * on to send it whatever SCRIPT DEBUG answered, and it must not keep writes asked to be thrown away.
+     */
+    boolean luaDebugRefused;
     /** For a script's own client, the client that ran the script, and the keys the script declared. */
     Client scriptCaller;
     byte[][] scriptKeys;

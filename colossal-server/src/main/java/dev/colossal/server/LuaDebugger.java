@@ -270,9 +270,9 @@ final class LuaDebugger {
         log(mark + String.format("%-3d", line) + " " + text);
     }
 
-    /** Logs the lines within {@code context} of {@code around} (0: the current line). */
+    /** Logs the lines within {@code context} of {@code around} (0 or less: the current line). */
     private void list(int around, int context) {
-        int at = around == 0 ? currentLine : around;
+        int at = around <= 0 ? currentLine : around;
         for (int line = 1; line <= source.length; line++) {
             if (Math.abs(line - at) <= context) {
                 logSource(line);
@@ -283,7 +283,7 @@ final class LuaDebugger {
     private void breakpoints(String[] cmd) {
         if (cmd.length == 1) {
             if (breakpoints.isEmpty()) {
-                log("No breakpoints set.");
+                log("No breakpoints set. Use 'b <line>' to add one.");
             } else {
                 log(breakpoints.size() + " breakpoints set:");
                 breakpoints.forEach(this::logSource);
@@ -336,10 +336,8 @@ final class LuaDebugger {
                 if (name == null) {
                     break;
                 }
-                String text = name.tojstring();
-                if (!text.startsWith("(")) { // the compiler's own, such as a numeric for's limit and step
-                    logCut("<value> " + text + " = " + LuaRepr.of(value(registers, n - 1)));
-                }
+                // the compiler's own ("(for index)", "(for limit)", ...) too, as Lua 5.1 lists them
+                logCut("<value> " + name.tojstring() + " = " + LuaRepr.of(value(registers, n - 1)));
             }
         }
         if (logs.size() == before) {

@@ -98,6 +98,11 @@ final class ScriptCommands {
     }
 
     private void eval(Client c, byte[][] a, Reply r, boolean bySha, boolean readOnly) {
+        if (c.luaDebugRefused) {
+            c.luaDebugRefused = false;
+            r.error(NO_FORKED_DEBUGGING);
+            return;
+        }
         if (bySha && c.luaDebug) {
             r.error("ERR Please use EVAL instead of EVALSHA for debugging");
             return;
@@ -324,12 +329,18 @@ final class ScriptCommands {
         return CALLED_TYPE.matcher(s).replaceFirst("attempt to call a $1 value");
     }
 
+    /** Why SCRIPT DEBUG YES, and the EVAL that follows it, are refused. */
+    static final String NO_FORKED_DEBUGGING = "ERR SCRIPT DEBUG YES (redis-cli --ldb) is not supported: this server"
+            + " cannot discard a debugged script's writes as Redis's forked session does, so the script was not run."
+            + " Use SCRIPT DEBUG SYNC (redis-cli --ldb-sync-mode), which keeps them";
+
     /**
      * SCRIPT DEBUG YES|SYNC|NO. SYNC has the client's next EVAL run in the {@link LuaDebugger}
      * (redis-cli --ldb-sync-mode), keeping its writes, as Redis's synchronous mode does. YES is
      * refused: Redis forks the debugged script so that its writes are thrown away and the server
      * goes on, and this server cannot undo a script's writes soundly, nor let others go on while one
-     * is stopped half done; running it anyway would keep writes the user asked to be discarded.
+     * is stopped half done; running it anyway would keep writes the user asked to be discarded. As
+     * redis-cli --ldb sends its EVAL whatever SCRIPT DEBUG YES answered, that EVAL is refused too.
      */
     private static void debug(Client c, byte[][] a, Reply r) {
         if (a.length != 3) {
@@ -338,12 +349,14 @@ final class ScriptCommands {
             r.error("ERR SCRIPT DEBUG must be called outside MULTI");
         } else if (Args.is(a[2], "NO")) {
             c.luaDebug = false;
+            c.luaDebugRefused = false;
             r.ok();
         } else if (Args.is(a[2], "YES")) {
-            r.error("ERR SCRIPT DEBUG YES (redis-cli --ldb) is not supported: this server cannot discard a debugged"
-                    + " script's writes as Redis's forked session does. Use SCRIPT DEBUG SYNC (redis-cli --ldb-sync-mode),"
-                    + " which keeps them");
+            c.luaDebug = false;
+            c.luaDebugRefused = true;
+            r.error(NO_FORKED_DEBUGGING);
         } else if (Args.is(a[2], "SYNC")) {
+            c.luaDebugRefused = false;
             if (c.debugChannel == null) {
                 r.error("ERR SCRIPT DEBUG SYNC needs a plain TCP or Unix socket connection: the debugger cannot speak TLS");
                 return;
