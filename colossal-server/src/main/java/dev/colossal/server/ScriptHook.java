@@ -26,6 +26,8 @@ final class ScriptHook extends DebugLib {
     private final int[] lines = new int[MAX_DEPTH + 2];
     /** Each frame's last instruction, to tell a return that is a tail call. */
     private final int[] pcs = new int[MAX_DEPTH + 2];
+    /** Whether each frame was entered by a tail call, whose caller Lua does not know: the debugger's trace names none. */
+    private final boolean[] tailEntered = new boolean[MAX_DEPTH + 2];
     /**
      * The line of a tail call ({@code return f(x)}) whose frame has just returned, until the next
      * call or instruction; else -1. LuaJ leaves the frame before it calls {@code f}, where Lua 5.1
@@ -104,6 +106,7 @@ final class ScriptHook extends DebugLib {
             frames[depth] = c.p;
             stacks[depth] = stack;
             pcs[depth] = -1; // no instruction run yet: the first one is a new line
+            tailEntered[depth] = tailCallLine >= 0; // its caller's frame has just left by a tail call
         }
         depth++;
         tailCallLine = -1;
@@ -196,11 +199,12 @@ final class ScriptHook extends DebugLib {
      * @return the name the Lua function {@code level} calls out was called by, as Lua names a
      *     function from its caller's call instruction ({@code add} for {@code local function add});
      *     {@code top level} for the script's body, or a function whose name its caller does not give
+     *     (one entered by a tail call, one a library function called)
      */
     String calledName(int level) {
         int at = frameCount() - 1 - level;
         Prototype caller = at > 0 ? frames[at - 1] : null;
-        if (caller == null || pcs[at - 1] < 0) {
+        if (caller == null || pcs[at - 1] < 0 || tailEntered[at]) {
             return "top level";
         }
         int i = caller.code[pcs[at - 1]];
