@@ -14,8 +14,9 @@ import org.luaj.vm2.lib.DebugLib;
  * before every instruction and {@code onCall}/{@code onReturn} around every Lua function. This
  * subclass uses them to stop a script SCRIPT KILL asked to stop, to bound the depth of Lua calls
  * (deep recursion is an error reply, not a {@link StackOverflowError} on an event loop), and to
- * know the line a script is at, for error texts as Redis words them ({@code user_script:3: ...}).
- * The debug library itself is never shown to scripts.
+ * know the line a script is at, for error texts as Redis words them ({@code user_script:3: ...}),
+ * and, under SCRIPT DEBUG, to give the {@link LuaDebugger} Lua's line events and the active
+ * functions' code, registers and lines. The debug library itself is never shown to scripts.
  */
 final class ScriptHook extends DebugLib {
 
