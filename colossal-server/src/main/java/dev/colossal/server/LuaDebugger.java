@@ -87,15 +87,25 @@ final class LuaDebugger {
     private boolean redisCommand;
     private int maxlen = DEFAULT_MAXLEN;
     private int currentLine;
+    /**
+     * A script let go on that runs this long without stopping is stopped (Redis's {@code timeout
+     * reached, infinite loop?}), so that a {@code continue} into an endless loop gives the user the
+     * prompt back rather than holding the server: {@code busy-reply-threshold}, as Redis's.
+     */
+    private final long timeoutNanos;
+    /** When the script last went on (System.nanoTime). */
+    private long resumedNanos = System.nanoTime();
 
     /**
      * @param channel where the user is
      * @param run     the script's run, whose client runs the {@code redis} command
      * @param code    the script's source, for its lines
+     * @param timeoutMillis how long the script may run on after the user let it go before it stops
      */
-    LuaDebugger(DebugChannel channel, ScriptRun run, byte[] code) {
+    LuaDebugger(DebugChannel channel, ScriptRun run, byte[] code, long timeoutMillis) {
         this.channel = channel;
         this.run = run;
+        this.timeoutNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         String text = new String(code, StandardCharsets.UTF_8);
         if (text.endsWith("\n")) {
             text = text.substring(0, text.length() - 1);
@@ -136,7 +146,8 @@ final class LuaDebugger {
 
     /**
      * The script is at the first instruction of a new line (Lua's line event): stops here if it
-     * steps, or a breakpoint or redis.breakpoint() says so, and answers the user until told to go on.
+     * steps, a breakpoint or redis.breakpoint() says so, or it ran on too long, and answers the
+     * user until told to go on.
      *
      * @throws Aborted the user aborted, or went away
      */
@@ -146,10 +157,12 @@ final class LuaDebugger {
         }
         currentLine = line;
         boolean atBreakpoint = breakpoints.contains(line);
-        if (!step && !atBreakpoint && !luaBreakpoint) {
+        boolean timedOut = !step && !atBreakpoint && !luaBreakpoint && System.nanoTime() - resumedNanos >= timeoutNanos;
+        if (!step && !atBreakpoint && !luaBreakpoint && !timedOut) {
             return;
         }
-        String reason = luaBreakpoint ? "redis.breakpoint() called" : atBreakpoint ? "break point" : "step over";
+        String reason = luaBreakpoint ? "redis.breakpoint() called" : atBreakpoint ? "break point"
+                : timedOut ? "timeout reached, infinite loop?" : "step over";
         step = false;
         luaBreakpoint = false;
         log("* Stopped at " + line + ", stop reason = " + reason);
@@ -186,6 +199,7 @@ final class LuaDebugger {
             throw new Aborted();
         } finally {
             answering = false;
+            resumedNanos = System.nanoTime();
         }
     }
 

@@ -243,7 +243,7 @@ final class ScriptCommands {
         run.command = fcall;
         run.inner.reply.openSpare();
         if (debugSource != null) {
-            run.debugger = new LuaDebugger(c.debugChannel, run, debugSource);
+            run.debugger = new LuaDebugger(c.debugChannel, run, debugSource, ctx.busyReplyMillis);
             c.closeAfterReply = true;
         }
         running = run;

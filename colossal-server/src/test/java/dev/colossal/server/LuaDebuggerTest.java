@@ -140,6 +140,24 @@ class LuaDebuggerTest {
     }
 
     @Test
+    void aLoopLetGoStopsOnceItRanBusyReplyThresholdAsInRedis() throws Exception {
+        String loop = "local i = 0\nwhile true do\n  i = i + 1\nend\n";
+        String[] commands = {"c", "s", "s", "c", "a"};
+        List<String> ours;
+        try (ColossalServer s = TestServers.colossal(dir.resolve("loop")); Wire w = new Wire(s.port())) {
+            assertEquals("+OK\r\n", w.call("CONFIG", "SET", "busy-reply-threshold", "200"));
+            ours = session(s.port(), loop, commands);
+        }
+        assertTrue(String.join("", ours).contains("stop reason = timeout reached, infinite loop?"), ours.toString());
+        TestServers.onRedis(port -> {
+            try (Wire w = new Wire(port)) {
+                w.call("CONFIG", "SET", "busy-reply-threshold", "200");
+            }
+            assertEquals(String.join("\n", session(port, loop, commands)), String.join("\n", ours));
+        });
+    }
+
+    @Test
     void abortEndsTheScriptWithItsWritesKept() throws Exception {
         sameAsRedis(REPLIES, "s", "s", "a");
         try (ColossalServer s = TestServers.colossal(dir.resolve("abort")); Wire w = new Wire(s.port())) {
