@@ -227,6 +227,25 @@ class LuaDebuggerTest {
     }
 
     @Test
+    void aSessionRunsOverTheUnixSocket() throws Exception {
+        Path sock = dir.resolve("ldb.sock");
+        try (ColossalServer server = ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve("unix"))
+                .withPorts(0, -1), null, null, s -> s.unixSocket(new UnixSocket(sock, 0)));
+             Wire w = new Wire(sock)) {
+            assertTrue(server.port() > 0);
+            assertEquals("+OK\r\n", w.call("SCRIPT", "DEBUG", "SYNC"));
+            assertEquals("*2\r\n+* Stopped at 1, stop reason = step over\r\n+-> 1   local x = 41\r\n",
+                    w.call("EVAL", "local x = 41\nreturn x + 1", "0"));
+            assertEquals("*1\r\n+No local variables in the current context.\r\n", w.call("p"));
+            assertEquals("*2\r\n+* Stopped at 2, stop reason = step over\r\n+-> 2   return x + 1\r\n", w.call("s"));
+            assertEquals("*1\r\n+<value> x = 41\r\n", w.call("p"));
+            assertEquals("*1\r\n+<endsession>\r\n", w.call("c"));
+            assertEquals(":42\r\n", w.reply());
+            assertTrue(w.closedByServer());
+        }
+    }
+
+    @Test
     void helpNamesEveryCommand() throws Exception {
         try (ColossalServer s = TestServers.colossal(dir.resolve("help")); Wire w = new Wire(s.port())) {
             w.call("SCRIPT", "DEBUG", "SYNC");
