@@ -50,6 +50,18 @@ final class Client {
     int caching;
     /** Whether the command running now has its reads remembered for tracking (its mode and CLIENT CACHING said so). */
     boolean readsTracked;
+    /**
+     * Where a Lua debugging session of this client talks ({@link LuaDebugger}): its connection's
+     * socket; null where there is none to block on (TLS, the server's own clients).
+     */
+    DebugChannel debugChannel;
+    /** SCRIPT DEBUG SYNC was given: this client's next EVAL runs in the Lua debugger. */
+    boolean luaDebug;
+    /**
+     * SCRIPT DEBUG YES was refused: this client's next EVAL is refused too, as redis-cli --ldb goes
+     * on to send it whatever SCRIPT DEBUG answered, and it must not keep writes asked to be thrown away.
+     */
+    boolean luaDebugRefused;
     /** For a script's own client, the client that ran the script, and the keys the script declared. */
     Client scriptCaller;
     byte[][] scriptKeys;

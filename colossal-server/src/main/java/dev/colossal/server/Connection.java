@@ -19,7 +19,7 @@ import java.nio.channels.SocketChannel;
  * {@link #OUTPUT_HIGH_WATER} waits), so a client that does not read cannot make the server buffer
  * without bound.
  */
-final class Connection {
+final class Connection implements DebugChannel {
 
     // Small, as most requests and replies are: every connection holds both (zeroed, so resident)
     // from its first moment. With 16 KiB each, 5,000 idle connections took 164 MB where
@@ -68,6 +68,8 @@ final class Connection {
     private boolean closed;
     /** The client shut its side down while replies were waiting: close once they are written. */
     private boolean inputEnded;
+    /** Where a Lua debugging session waits on this socket, apart from its loop's selector; null when none. */
+    private java.nio.channels.Selector debugSelector;
 
     Connection(SocketChannel channel, Client client, ServerContext ctx, CommandTable table) {
         this(channel, client, ctx, table, null);
@@ -409,6 +411,72 @@ final class Connection {
         flush();
     }
 
+    @Override
+    public void send(byte[] bytes) throws IOException {
+        Reply out = client.reply;
+        if (outPos < out.len) { // what came before the session's first words goes before them
+            writeAll(out.pending(outPos));
+            outPos = out.len;
+        }
+        writeAll(ByteBuffer.wrap(bytes));
+    }
+
+    @Override
+    public int read(ByteBuffer into, long waitMillis) throws IOException {
+        if (inStart < inEnd) { // sent behind the EVAL, before the server stopped to listen
+            int n = Math.min(into.remaining(), inEnd - inStart);
+            into.put(in.asSlice(inStart, n).asByteBuffer());
+            inStart += n;
+            return n;
+        }
+        int n = channel.read(into);
+        if (n == 0) {
+            waitFor(SelectionKey.OP_READ, waitMillis);
+            n = channel.read(into);
+        }
+        if (n > 0) {
+            ctx.stats.bytesIn.add(n);
+        }
+        return n;
+    }
+
+    @Override
+    public void release() {
+        if (debugSelector != null) {
+            try {
+                debugSelector.close();
+            } catch (IOException ignored) {
+                // nothing was left to wait for
+            }
+            debugSelector = null;
+        }
+    }
+
+    /** Writes all of {@code bytes} to the socket, waiting for it as long as it takes. */
+    private void writeAll(ByteBuffer bytes) throws IOException {
+        while (bytes.hasRemaining()) {
+            ctx.stats.bytesOut.add(channel.write(bytes));
+            if (bytes.hasRemaining()) {
+                waitFor(SelectionKey.OP_WRITE, 1000);
+            }
+        }
+    }
+
+    /** Waits up to {@code millis} for the socket to be ready for {@code ops}, on a selector of the session's own. */
+    private void waitFor(int ops, long millis) throws IOException {
+        if (debugSelector == null) {
+            debugSelector = java.nio.channels.Selector.open();
+        }
+        SelectionKey k = channel.keyFor(debugSelector);
+        if (k == null) {
+            channel.register(debugSelector, ops);
+        } else {
+            k.interestOps(ops);
+        }
+        debugSelector.select(millis);
+        debugSelector.selectedKeys().clear();
+    }
+
     private boolean hasWholeRequest() {
         try {
             return parser.parse(in, inStart, inEnd);
@@ -422,6 +490,7 @@ final class Connection {
             return;
         }
         closed = true;
+        release();
         KeyWaits.Waiter w = client.blockedBy;
         if (w != null) {
             ctx.waits.finish(w, null);

@@ -241,6 +241,9 @@ final class LuaSandbox {
         globals.rawset(KEYS, strings(keys));
         globals.rawset(ARGV, strings(argv));
         hook.start(run);
+        if (run.debugger != null) {
+            run.debugger.attach(this, hook);
+        }
         try {
             return new LuaClosure(code, env).call();
         } finally {
@@ -321,6 +324,38 @@ final class LuaSandbox {
                 env.rawset(k, LuaValue.NIL);
             }
         }
+    }
+
+    /**
+     * The debugger's eval: runs {@code code} in a function of its own, as an expression if it
+     * compiles as one ({@code return code}), with the script's globals, naming its errors'
+     * positions {@code ldb_eval}. Its lines are not the script's: the script's last line stays.
+     *
+     * @return its first value
+     * @throws LuaError it did not compile, or failed
+     */
+    LuaValue debugEval(String code) {
+        byte[] expression = ("return " + code).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Prototype p;
+        try {
+            p = LuaCompiler.compile(expression, 0, expression.length, "@ldb_eval");
+        } catch (LuaError notAnExpression) {
+            byte[] statements = code.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            p = LuaCompiler.compile(statements, 0, statements.length, "@ldb_eval");
+        }
+        int line = hook.lastLine();
+        String chunk = hook.chunk("ldb_eval");
+        try {
+            return new LuaClosure(p, env).call();
+        } finally {
+            hook.chunk(chunk);
+            hook.lastLine(line);
+        }
+    }
+
+    /** @return global {@code name} as the script sees it, nil if it has none (no error, as a script's read would give) */
+    LuaValue global(String name) {
+        return globals.rawget(name);
     }
 
     /** @return {@code text}, the last script's error after LuaJ's wording is made Lua's, as Lua 5.1 words it */

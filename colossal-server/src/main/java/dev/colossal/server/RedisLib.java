@@ -18,7 +18,8 @@ import org.luaj.vm2.lib.ZeroArgFunction;
  * harmless stand-ins: {@code log} checks its level and writes nothing (this server keeps no log file), replication
  * controls check their flags and do nothing (there are no replicas); {@code setresp} chooses the
  * protocol of the replies {@code call} converts ({@link LuaReplies}),
- * {@code acl_check_cmd} says yes to any command there is (the one user may run them all).
+ * {@code acl_check_cmd} says yes to any command there is (the one user may run them all);
+ * {@code debug} and {@code breakpoint} speak to the {@link LuaDebugger} when one watches the script.
  */
 final class RedisLib {
 
@@ -97,12 +98,6 @@ final class RedisLib {
                 return LuaValue.NONE;
             }
         });
-        ZeroArgFunction nothing = new ZeroArgFunction() {
-            @Override
-            public LuaValue call() {
-                return LuaValue.NIL;
-            }
-        };
         t.rawset("set_repl", new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs a) {
@@ -119,8 +114,27 @@ final class RedisLib {
                 return LuaValue.NONE;
             }
         });
-        t.rawset("breakpoint", nothing);
-        t.rawset("debug", nothing);
+        t.rawset("breakpoint", new ZeroArgFunction() {
+            @Override
+            public LuaValue call() {
+                LuaDebugger debugger = hook.debugger();
+                if (debugger == null) {
+                    return LuaValue.FALSE;
+                }
+                debugger.breakAtNextLine();
+                return LuaValue.TRUE;
+            }
+        });
+        t.rawset("debug", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                LuaDebugger debugger = hook.debugger();
+                if (debugger != null) {
+                    debugger.debug(a);
+                }
+                return LuaValue.NONE;
+            }
+        });
         t.rawset("replicate_commands", new ZeroArgFunction() {
             @Override
             public LuaValue call() {

@@ -189,6 +189,9 @@ final class RespServer implements AutoCloseable {
                 client.killer = () -> chosen.kill(connection);
                 client.mailer = () -> chosen.mail(connection);
                 client.resumer = reply -> chosen.resume(connection, reply);
+                if (tls == null) { // a debugging session writes the socket itself, which TLS's records would not let it
+                    client.debugChannel = connection;
+                }
                 loop.add(connection);
             } catch (IOException e) {
                 try {

@@ -48,31 +48,35 @@ final class ScriptCalls {
     LuaValue call(ScriptRun run, Varargs a, boolean raise) {
         int n = a.narg();
         if (n == 0) {
-            return fail("ERR Please specify at least one argument for this redis lib call", raise);
+            return fail(run, "ERR Please specify at least one argument for this redis lib call", raise);
         }
         byte[][] args = new byte[n][];
         for (int i = 0; i < n; i++) {
             LuaValue v = a.arg(i + 1);
             if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
-                return fail("ERR Lua redis lib command arguments must be strings or integers", raise);
+                return fail(run, "ERR Lua redis lib command arguments must be strings or integers", raise);
             }
             args[i] = v.type() == LuaValue.TNUMBER ? numberText(v.todouble()) : RedisLib.bytes(v.strvalue());
         }
+        LuaDebugger debugger = run.debugger != null && run.debugger.logsCalls() ? run.debugger : null;
+        if (debugger != null) {
+            debugger.log("<redis> " + words(args));
+        }
         CommandSpec spec = table.find(args[0]);
         if (spec == null) {
-            return fail("ERR Unknown Redis command called from script", raise);
+            return fail(run, "ERR Unknown Redis command called from script", raise);
         }
         if (!spec.arityOk(n)) {
-            return fail("ERR Wrong number of args calling Redis command from script", raise);
+            return fail(run, "ERR Wrong number of args calling Redis command from script", raise);
         }
         String refusal = refusal(spec, args);
         if (refusal != null) {
-            return fail(refusal, raise);
+            return fail(run, refusal, raise);
         }
         if (!run.inner.unrestricted()) {
             AclUsers.Denial d = acl.refusal(ctx, run.inner, aclName(spec, args), args, "lua");
             if (d != null) {
-                return fail(switch (d.reason()) {
+                return fail(run, switch (d.reason()) {
                     case "command" -> "ERR The user executing the script can't run this command or subcommand";
                     case "key" -> "ERR The user executing the script can't access at least one of the keys mentioned in"
                             + " the command arguments";
@@ -81,10 +85,10 @@ final class ScriptCalls {
             }
         }
         if (run.readOnly && (spec.flags().contains("write") || MAY_REPLICATE.contains(spec.name()))) {
-            return fail("ERR Write commands are not allowed from read-only scripts.", raise);
+            return fail(run, "ERR Write commands are not allowed from read-only scripts.", raise);
         }
         if (run.refuseFirstWrite && !run.wrote() && OomRefusal.addsData(spec, args)) {
-            return fail(OomRefusal.ERROR, raise);
+            return fail(run, OomRefusal.ERROR, raise);
         }
         if (spec.flags().contains("write")) {
             if (!run.writing()) {
@@ -99,6 +103,9 @@ final class ScriptCalls {
         });
         Reply r = run.inner.reply;
         table.execute(run.inner, args);
+        if (debugger != null) {
+            logReply(debugger, r.segment().asSlice(0, r.len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        }
         LuaValue v = LuaReplies.toLua(r.segment(), r.len);
         r.reset(KEEP_REPLY_BYTES);
         if (raise && v instanceof LuaTable t && t.rawget(LuaReplies.ERR).isstring()) {
@@ -147,6 +154,35 @@ final class ScriptCalls {
     private static String aclName(CommandSpec spec, byte[][] args) {
         String name = LastCommand.of(spec, args);
         return name.equals(LastCommand.NONE) ? spec.name() : name;
+    }
+
+    /** {@link #fail(String, boolean)}, logged {@code <error>} (without its {@code ERR}) where a debugger logs the script's calls. */
+    private static LuaValue fail(ScriptRun run, String text, boolean raise) {
+        LuaDebugger debugger = run.debugger;
+        if (debugger != null && debugger.logsCalls()) {
+            debugger.log("<error> " + (text.startsWith("ERR ") ? text.substring(4) : text));
+        }
+        return fail(text, raise);
+    }
+
+    /** Logs a command's reply for the debugger: an error reply's line first as {@code <error>}, as Redis's debugger shows it. */
+    private static void logReply(LuaDebugger debugger, byte[] resp) {
+        if (resp.length > 0 && resp[0] == '-') {
+            debugger.log("<error> " + new String(resp, 0, Math.max(resp.length - 2, 0), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        debugger.logCut("<reply> " + LuaRepr.reply(resp));
+    }
+
+    /** @return a command's words joined by spaces, as the debugger logs a call */
+    private static String words(byte[][] args) {
+        StringBuilder sb = new StringBuilder();
+        for (byte[] arg : args) {
+            if (!sb.isEmpty()) {
+                sb.append(' ');
+            }
+            sb.append(new String(arg, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return sb.toString();
     }
 
     private static LuaValue fail(String text, boolean raise) {

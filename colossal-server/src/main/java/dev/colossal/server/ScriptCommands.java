@@ -98,6 +98,15 @@ final class ScriptCommands {
     }
 
     private void eval(Client c, byte[][] a, Reply r, boolean bySha, boolean readOnly) {
+        if (c.luaDebugRefused) {
+            c.luaDebugRefused = false;
+            r.error(NO_FORKED_DEBUGGING);
+            return;
+        }
+        if (bySha && c.luaDebug) {
+            r.error("ERR Please use EVAL instead of EVALSHA for debugging");
+            return;
+        }
         ScriptCache.Script script = bySha ? cache.get(a[1]) : null;
         if (bySha && script == null) {
             r.error("NOSCRIPT No matching script. Please use EVAL.");
@@ -132,7 +141,9 @@ final class ScriptCommands {
         byte[][] keys = Arrays.copyOfRange(a, 3, 3 + (int) numKeys);
         byte[][] argv = Arrays.copyOfRange(a, 3 + (int) numKeys, a.length);
         ScriptCache.Script s = script;
-        runAtomically(c, keys, script.sha(), readOnly || flags.noWrites(), flags.allowOom(), null, r,
+        boolean debug = c.luaDebug && !c.inExec;
+        c.luaDebug = false; // one session: the connection closes when it ends
+        runAtomically(c, keys, script.sha(), readOnly || flags.noWrites(), flags.allowOom(), null, debug ? a[1] : null, r,
                 (lua, run) -> lua.run(run, s.code(), keys, argv));
     }
 
@@ -210,6 +221,17 @@ final class ScriptCommands {
      */
     void runAtomically(Client c, byte[][] keys, String name, boolean readOnly, boolean allowOom, byte[][] fcall, Reply r,
                        java.util.function.BiFunction<LuaSandbox, ScriptRun, LuaValue> body) {
+        runAtomically(c, keys, name, readOnly, allowOom, fcall, null, r, body);
+    }
+
+    /**
+     * {@link #runAtomically(Client, byte[][], String, boolean, boolean, byte[][], Reply, java.util.function.BiFunction)}
+     * in a session of the {@link LuaDebugger} if {@code debugSource}, the script's code, is given:
+     * the session's last words go before the reply, and the connection is closed after it.
+     */
+    private void runAtomically(Client c, byte[][] keys, String name, boolean readOnly, boolean allowOom, byte[][] fcall,
+                               byte[] debugSource, Reply r,
+                               java.util.function.BiFunction<LuaSandbox, ScriptRun, LuaValue> body) {
         String chunk = fcall == null ? "user_script" : "user_function";
         Lock multi = ctx.dbs.locks().multiStripe();
         multi.lock();
@@ -220,13 +242,26 @@ final class ScriptCommands {
         run.inner.scriptKeys = keys;
         run.command = fcall;
         run.inner.reply.openSpare();
+        if (debugSource != null) {
+            run.debugger = new LuaDebugger(c.debugChannel, run, debugSource, ctx.busyReplyMillis);
+            c.closeAfterReply = true;
+        }
         running = run;
         try {
             LuaSandbox lua = LuaSandbox.ofThisThread();
             String where = " script: " + name + ", on @" + chunk + ":";
             try {
-                LuaValue result = body.apply(lua, run);
+                LuaValue result;
+                try {
+                    result = body.apply(lua, run);
+                } finally {
+                    if (run.debugger != null) {
+                        run.debugger.end();
+                    }
+                }
                 LuaResult.write(result, r, run.inner.reply.protocol);
+            } catch (LuaDebugger.Aborted aborted) {
+                r.error("ERR script aborted for user request" + where + lua.lastLine() + ".");
             } catch (ScriptHook.Killed killed) {
                 r.error("ERR Script killed by user with SCRIPT KILL..." + where + lua.lastLine() + ".");
             } catch (LuaError e) {
@@ -285,7 +320,7 @@ final class ScriptCommands {
 
     /** LuaJ's form of a runtime error's text in Lua's: {@code user_script:N: } position, a call of no function named as Lua 5.1 names it. */
     static String luaText(String s) {
-        if (s.startsWith("@user_script:") || s.startsWith("@user_function:")) { // LuaJ's "@user_script:3 attempt to ...\n"
+        if (s.startsWith("@user_script:") || s.startsWith("@user_function:") || s.startsWith("@ldb_eval:")) { // LuaJ's "@user_script:3 attempt to ...\n"
             int space = s.indexOf(' ');
             s = s.substring(1, space) + ": " + s.substring(space + 1).strip();
         }
@@ -294,17 +329,40 @@ final class ScriptCommands {
         return CALLED_TYPE.matcher(s).replaceFirst("attempt to call a $1 value");
     }
 
+    /** Why SCRIPT DEBUG YES, and the EVAL that follows it, are refused. */
+    static final String NO_FORKED_DEBUGGING = "ERR SCRIPT DEBUG YES (redis-cli --ldb) is not supported: this server"
+            + " cannot discard a debugged script's writes as Redis's forked session does, so the script was not run."
+            + " Use SCRIPT DEBUG SYNC (redis-cli --ldb-sync-mode), which keeps them";
+
     /**
-     * SCRIPT DEBUG YES|SYNC|NO: NO is what every client has; there is no Lua debugger here
-     * (redis-cli --ldb), so YES and SYNC are refused saying so, where Redis would start one.
+     * SCRIPT DEBUG YES|SYNC|NO. SYNC has the client's next EVAL run in the {@link LuaDebugger}
+     * (redis-cli --ldb-sync-mode), keeping its writes, as Redis's synchronous mode does. YES is
+     * refused: Redis forks the debugged script so that its writes are thrown away and the server
+     * goes on, and this server cannot undo a script's writes soundly, nor let others go on while one
+     * is stopped half done; running it anyway would keep writes the user asked to be discarded. As
+     * redis-cli --ldb sends its EVAL whatever SCRIPT DEBUG YES answered, that EVAL is refused too.
      */
-    private static void debug(byte[][] a, Reply r) {
+    private static void debug(Client c, byte[][] a, Reply r) {
         if (a.length != 3) {
             r.error(Errors.arity("script|debug"));
+        } else if (c.inExec) {
+            r.error("ERR SCRIPT DEBUG must be called outside MULTI");
         } else if (Args.is(a[2], "NO")) {
+            c.luaDebug = false;
+            c.luaDebugRefused = false;
             r.ok();
-        } else if (Args.is(a[2], "YES") || Args.is(a[2], "SYNC")) {
-            r.error("ERR SCRIPT DEBUG YES and SYNC are not supported: this server has no Lua debugger");
+        } else if (Args.is(a[2], "YES")) {
+            c.luaDebug = false;
+            c.luaDebugRefused = true;
+            r.error(NO_FORKED_DEBUGGING);
+        } else if (Args.is(a[2], "SYNC")) {
+            c.luaDebugRefused = false;
+            if (c.debugChannel == null) {
+                r.error("ERR SCRIPT DEBUG SYNC needs a plain TCP or Unix socket connection: the debugger cannot speak TLS");
+                return;
+            }
+            c.luaDebug = true;
+            r.ok();
         } else {
             r.error("ERR Use SCRIPT DEBUG YES/SYNC/NO");
         }
@@ -341,7 +399,7 @@ final class ScriptCommands {
             }
             kill(r);
         } else if (Args.is(sub, "DEBUG")) {
-            debug(a, r);
+            debug(c, a, r);
         } else if (Args.is(sub, "HELP")) {
             if (a.length != 2) {
                 r.error(Errors.arity("script|help"));

@@ -14,8 +14,9 @@ import org.luaj.vm2.lib.DebugLib;
  * before every instruction and {@code onCall}/{@code onReturn} around every Lua function. This
  * subclass uses them to stop a script SCRIPT KILL asked to stop, to bound the depth of Lua calls
  * (deep recursion is an error reply, not a {@link StackOverflowError} on an event loop), and to
- * know the line a script is at, for error texts as Redis words them ({@code user_script:3: ...}).
- * The debug library itself is never shown to scripts.
+ * know the line a script is at, for error texts as Redis words them ({@code user_script:3: ...}),
+ * and, under SCRIPT DEBUG, to give the {@link LuaDebugger} Lua's line events and the active
+ * functions' code, registers and lines. The debug library itself is never shown to scripts.
  */
 final class ScriptHook extends DebugLib {
 
@@ -26,6 +27,8 @@ final class ScriptHook extends DebugLib {
     private final int[] lines = new int[MAX_DEPTH + 2];
     /** Each frame's last instruction, to tell a return that is a tail call. */
     private final int[] pcs = new int[MAX_DEPTH + 2];
+    /** Whether each frame was entered by a tail call, whose caller Lua does not know: the debugger's trace names none. */
+    private final boolean[] tailEntered = new boolean[MAX_DEPTH + 2];
     /**
      * The line of a tail call ({@code return f(x)}) whose frame has just returned, until the next
      * call or instruction; else -1. LuaJ leaves the frame before it calls {@code f}, where Lua 5.1
@@ -47,6 +50,11 @@ final class ScriptHook extends DebugLib {
     private int depth;
     private int lastLine;
     private volatile ScriptRun run;
+    /**
+     * The debugging session watching the script, told of each new line; null, as for every script
+     * but one run under SCRIPT DEBUG, costs each instruction one field read and no more.
+     */
+    private LuaDebugger debugger;
 
     /** Thrown through the script when it is killed: an {@link Error}, so that Lua's pcall does not catch it. */
     static final class Killed extends Error {
@@ -71,6 +79,7 @@ final class ScriptHook extends DebugLib {
         depth = 0;
         lastLine = 0;
         faultCode = null;
+        debugger = r.debugger;
         run = r;
     }
 
@@ -81,7 +90,13 @@ final class ScriptHook extends DebugLib {
 
     void stop() {
         run = null;
+        debugger = null;
         depth = 0;
+    }
+
+    /** @return the debugging session watching the script running, or null */
+    LuaDebugger debugger() {
+        return debugger;
     }
 
     @Override
@@ -91,6 +106,8 @@ final class ScriptHook extends DebugLib {
         if (depth < frames.length) {
             frames[depth] = c.p;
             stacks[depth] = stack;
+            pcs[depth] = -1; // no instruction run yet: the first one is a new line
+            tailEntered[depth] = tailCallLine >= 0; // its caller's frame has just left by a tail call
         }
         depth++;
         tailCallLine = -1;
@@ -113,7 +130,7 @@ final class ScriptHook extends DebugLib {
         Prototype p = at < frames.length ? frames[at] : null;
         tailCallLine = -1;
         if (p != null) {
-            if (Lua.GET_OPCODE(p.code[pcs[at]]) == Lua.OP_TAILCALL) {
+            if (pcs[at] >= 0 && Lua.GET_OPCODE(p.code[pcs[at]]) == Lua.OP_TAILCALL) {
                 tailCalled(p, at);
             }
             stacks[at] = null; // a finished frame's registers are not kept alive
@@ -132,10 +149,14 @@ final class ScriptHook extends DebugLib {
 
     @Override
     public void onInstruction(int pc, Varargs v, int top) {
-        int[] info = frames[depth - 1].lineinfo;
-        lastLine = info != null && pc < info.length ? info[pc] : 0;
-        lines[depth - 1] = lastLine;
-        pcs[depth - 1] = pc;
+        int at = depth - 1;
+        int[] info = frames[at].lineinfo;
+        int line = info != null && pc < info.length ? info[pc] : 0;
+        // Lua's line event: a function's first instruction, a jump back (a loop's next turn), a new line
+        boolean newLine = debugger != null && (pcs[at] < 0 || pc <= pcs[at] || line != lines[at]);
+        lastLine = line;
+        lines[at] = line;
+        pcs[at] = pc;
         tailCallLine = -1;
         ScriptRun r = run;
         if (r != null && r.killRequested()) {
@@ -145,6 +166,67 @@ final class ScriptHook extends DebugLib {
         if (depth > MAX_DEPTH) {
             throw new LuaError(LuaValue.valueOf(where(1) + "stack overflow"));
         }
+        if (newLine) {
+            debugger.line(line);
+        }
+    }
+
+    /** @return how many functions are active, Lua's and the library functions that call back into Lua */
+    int frameCount() {
+        return Math.min(depth, frames.length);
+    }
+
+    /** @return the code of the function {@code level} calls out (0 the innermost), null for a library function */
+    Prototype code(int level) {
+        return frames[frameCount() - 1 - level];
+    }
+
+    /** @return the registers of the Lua function {@code level} calls out */
+    LuaValue[] registers(int level) {
+        return stacks[frameCount() - 1 - level];
+    }
+
+    /** @return the instruction the Lua function {@code level} calls out is at */
+    int pc(int level) {
+        return Math.max(pcs[frameCount() - 1 - level], 0);
+    }
+
+    /** @return the line the Lua function {@code level} calls out is at */
+    int line(int level) {
+        return lines[frameCount() - 1 - level];
+    }
+
+    /**
+     * @return the name the Lua function {@code level} calls out was called by, as Lua names a
+     *     function from its caller's call instruction ({@code add} for {@code local function add});
+     *     {@code top level} for the script's body, or a function whose name its caller does not give
+     *     (one entered by a tail call, one a library function called)
+     */
+    String calledName(int level) {
+        int at = frameCount() - 1 - level;
+        Prototype caller = at > 0 ? frames[at - 1] : null;
+        if (caller == null || pcs[at - 1] < 0 || tailEntered[at]) {
+            return "top level";
+        }
+        int i = caller.code[pcs[at - 1]];
+        int op = Lua.GET_OPCODE(i);
+        if (op != Lua.OP_CALL && op != Lua.OP_TAILCALL) {
+            return "top level";
+        }
+        String named = LuaCulprit.name(caller, pcs[at - 1], Lua.GETARG_A(i));
+        return named == null ? "top level" : named.substring(named.indexOf('\'') + 1, named.length() - 1);
+    }
+
+    /** Names the chunk of error positions {@code chunk} (the debugger's eval is {@code ldb_eval}). @return the name it had */
+    String chunk(String name) {
+        String was = chunk;
+        chunk = name;
+        return was;
+    }
+
+    /** Puts back the line the script was last at, after the debugger ran Lua of its own. */
+    void lastLine(int line) {
+        lastLine = line;
     }
 
     @Override

@@ -60,6 +60,9 @@ final class ScriptRun {
         inner.scriptCaller = caller;
     }
 
+    /** The debugging session this script runs in (SCRIPT DEBUG SYNC), null for nearly every script. */
+    LuaDebugger debugger;
+
     /** FCALL's request while a function runs (FUNCTION STATS shows it), null for a script. */
     volatile byte[][] command;
 
