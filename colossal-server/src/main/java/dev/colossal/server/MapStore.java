@@ -635,26 +635,6 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
-    public KeyList allKeys() {
-        // Straight into the lists, deadlines unboxed: this runs under each segment's read lock,
-        // and only appends copies, as scanKeys's filter does before its actions run.
-        long now = clock.getAsLong();
-        KeyList all = new KeyList(new ArrayList<>((int) Math.min(Integer.MAX_VALUE - 16, map.size())), new Deadlines());
-        long cursor = 0;
-        do {
-            cursor = map.scan(cursor, Integer.MAX_VALUE, (k, v) -> {
-                long at = StoredValue.expireAtOrNone(v);
-                if (at == StoredValue.NO_EXPIRY || at > now) {
-                    all.keys().add(k.toArray(ValueLayout.JAVA_BYTE));
-                    all.deadlines().add(at);
-                }
-                return false;
-            }, NOTHING, this::damaged);
-        } while (cursor != 0);
-        return all;
-    }
-
-    @Override
     public long scanEntries(long cursor, long count, EntryAction action) {
         if (cursor < 0 || cursor >= map.scanCursorLimit()) {
             return 0;
