@@ -3,7 +3,8 @@
 # KEYS string keys, a big hash, a big list and a big set; redis-benchmark writing SET/INCR/LPUSH/
 # HSET/SADD throughout while a redis-server replica syncs in full; then the writes stop, the
 # replica catches up, and DEBUG DIGEST (Redis's SHA-1 of the whole data set) must match.
-#   KEYS=1000000 bench/results/fullsync-digest.sh [PORT]   (ports PORT, PORT+1)
+# REPLICA=colossal makes the replica a Colossal of this checkout too.
+#   KEYS=1000000 [REPLICA=colossal] bench/results/fullsync-digest.sh [PORT]   (ports PORT, PORT+1)
 set -u
 here=$(cd "$(dirname "$0")" && pwd); root=$(cd "$here/../.." && pwd)
 port=${1:-7710}; work=$(mktemp -d); keys=${KEYS:-1000000}
@@ -17,7 +18,13 @@ echo "master: $(redis-cli -p "$port" DBSIZE) keys, $(redis-cli -p "$port" HLEN m
 redis-benchmark -p "$port" -t set,incr,lpush,hset,sadd -r "$keys" -n 100000000 -P 16 -q >/dev/null 2>&1 & bpid=$!
 sleep 2
 t0=$(date +%s.%N)
-redis-server --port $((port + 1)) --save "" --enable-debug-command yes --dir "$work" --replicaof 127.0.0.1 "$port" >"$work/replica.log" 2>&1 & rpid=$!
+if [ "${REPLICA:-redis}" = colossal ]; then
+  java -cp "$root/colossal-server/target/colossal-server.jar:$root/colossal-server/target/lib/*" dev.colossal.cli.Main serve \
+    --port $((port + 1)) --http-port -1 --data "$work/replica" --enable-debug-command yes --replicaof 127.0.0.1 "$port" \
+    >"$work/replica.log" 2>&1 & rpid=$!
+else
+  redis-server --port $((port + 1)) --save "" --enable-debug-command yes --dir "$work" --replicaof 127.0.0.1 "$port" >"$work/replica.log" 2>&1 & rpid=$!
+fi
 until redis-cli -p $((port + 1)) INFO replication 2>/dev/null | grep -q "master_link_status:up"; do sleep 0.05; done
 t1=$(date +%s.%N)
 sleep 3
