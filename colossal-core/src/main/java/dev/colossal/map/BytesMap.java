@@ -431,7 +431,11 @@ public final class BytesMap implements AutoCloseable {
                     if (n == dst.byteSize() && dst.heapBase().orElse(null) instanceof byte[] whole) {
                         return whole;
                     }
-                    return dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+                    // Not toArray: JDK 25's asks the array class its simple name on every call, for
+                    // an error message (a reflection-data lookup, ~1% of a small command's CPU)
+                    byte[] value = new byte[Math.toIntExact(n)];
+                    MemorySegment.copy(dst, ValueLayout.JAVA_BYTE, 0, value, 0, value.length);
+                    return value;
                 }
                 dst = scratch.value(n);
             }

@@ -28,6 +28,12 @@ final class Client {
      */
     long clockNanos;
     /**
+     * Whether {@link #clockNanos} is kept by a connection ({@link Connection} sets it as it runs
+     * what it read): every command is then timed from it, one clock read a command instead of two.
+     * A script's, a master link's or the server's own client keeps none: their commands read the clock.
+     */
+    boolean clockKept;
+    /**
      * Closes this client's connection on its event loop, from any thread (CLIENT KILL); set when
      * the server hands the connection to its loop.
      */

@@ -267,7 +267,7 @@ final class ClientPause {
 
     /** @return whether a WRITE pause holds {@code args}: a write, or what Redis 7.0 marks may-replicate */
     static boolean writes(CommandTable table, CommandSpec spec, byte[][] args) {
-        if (spec.flags().contains("write")) {
+        if (spec.writes()) {
             return true;
         }
         return switch (spec.name()) {

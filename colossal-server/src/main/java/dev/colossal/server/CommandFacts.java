@@ -110,7 +110,7 @@ final class CommandFacts {
     static Entry of(CommandSpec s) {
         List<KeySpec> specs = List.of();
         if (s.firstKey() > 0) {
-            boolean readOnly = s.flags().contains("readonly");
+            boolean readOnly = s.readOnly();
             int flags = readOnly ? KeySpec.RO | KeySpec.ACCESS : KeySpec.RW | KeySpec.ACCESS | KeySpec.UPDATE;
             int last = s.lastKey() < 0 ? s.lastKey() : s.lastKey() - s.firstKey();
             specs = List.of(new KeySpec(flags, KeySpec.Begin.INDEX, s.firstKey(), null, KeySpec.Find.RANGE, last,

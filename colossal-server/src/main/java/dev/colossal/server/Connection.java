@@ -200,6 +200,7 @@ final class Connection implements DebugChannel {
     /** Runs the whole requests read so far; {@code nowNanos} is the clock as they start (the slow log's). */
     private void runRequests(long nowNanos) {
         client.clockNanos = nowNanos;
+        client.clockKept = true;
         Reply out = client.reply;
         while (inStart < inEnd && !client.closeAfterReply && out.len < OUTPUT_HIGH_WATER && client.blockedBy == null
                 && !client.paused) {

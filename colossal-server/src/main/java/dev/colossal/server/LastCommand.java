@@ -22,6 +22,11 @@ final class LastCommand {
         return SUBCOMMANDS.getOrDefault(container, Set.of());
     }
 
+    /** @return Redis 7.0's subcommands of {@code container}, or null for a command that is not one */
+    static Set<String> subcommandsOrNull(String container) {
+        return SUBCOMMANDS.get(container);
+    }
+
     private LastCommand() {
     }
 
@@ -44,7 +49,7 @@ final class LastCommand {
      *     knows, which Redis refuses as it looks the command up: before arity, ACL or a MULTI queue
      */
     static boolean unknownSubcommand(CommandSpec spec, byte[][] args) {
-        Set<String> subs = SUBCOMMANDS.get(spec.name());
+        Set<String> subs = spec.subcommands();
         if (subs == null || args.length < 2) {
             return false;
         }
@@ -67,7 +72,7 @@ final class LastCommand {
         if (spec == null) {
             return NONE;
         }
-        Set<String> subs = SUBCOMMANDS.get(spec.name());
+        Set<String> subs = spec.subcommands();
         if (subs == null || args.length < 2) {
             return spec.name();
         }

@@ -67,7 +67,7 @@ final class Monitors {
      *     for a monitor, or null if it may run it
      */
     static String refusal(CommandSpec spec, String name) {
-        return spec.flags().contains("write") || spec.flags().contains("readonly") || KEYSPACE.contains(name)
+        return spec.writes() || spec.readOnly() || KEYSPACE.contains(name)
                 ? "ERR Replica can't interact with the keyspace" : null;
     }
 

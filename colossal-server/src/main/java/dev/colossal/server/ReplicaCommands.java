@@ -37,7 +37,7 @@ final class ReplicaCommands {
      */
     static boolean readOnlyRefused(Client c, CommandSpec spec, byte[][] args, CommandTable table) {
         Client who = c.scriptCaller != null ? c.scriptCaller : c;
-        return !who.fromMaster && (spec.flags().contains("write") || table.scripts().declaresWrites(spec.name(), args));
+        return !who.fromMaster && (spec.writes() || table.scripts().declaresWrites(spec.name(), args));
     }
 
     /** @return whether {@code name} (a command, or {@code container|subcommand}) is one Redis runs while it loads */

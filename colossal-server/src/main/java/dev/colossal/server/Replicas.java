@@ -359,7 +359,7 @@ final class Replicas {
     void record(Client c, CommandSpec spec, byte[][] args, Reply r, int replyStart, long changesBefore) {
         String name = spec.name();
         boolean always = Propagation.sentWhenDone(name, args);
-        if (!always && !spec.flags().contains("write")) {
+        if (!always && !spec.writes()) {
             return; // a script or EXEC: the writes it ran went in one by one
         }
         boolean changed = changes != changesBefore;

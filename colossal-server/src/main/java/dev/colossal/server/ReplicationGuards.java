@@ -49,7 +49,7 @@ final class ReplicationGuards {
 
     private static boolean writes(CommandSpec spec, byte[][] args, List<byte[][]> queued, CommandTable table) {
         if (queued == null) {
-            return spec.flags().contains("write") || table.scripts().declaresWrites(spec.name(), args);
+            return spec.writes() || table.scripts().declaresWrites(spec.name(), args);
         }
         for (byte[][] q : queued) {
             CommandSpec s = table.find(q[0]);

@@ -84,13 +84,13 @@ final class ScriptCalls {
                 }, raise);
             }
         }
-        if (run.readOnly && (spec.flags().contains("write") || MAY_REPLICATE.contains(spec.name()))) {
+        if (run.readOnly && (spec.writes() || MAY_REPLICATE.contains(spec.name()))) {
             return fail(run, "ERR Write commands are not allowed from read-only scripts.", raise);
         }
         if (run.refuseFirstWrite && !run.wrote() && OomRefusal.addsData(spec, args)) {
             return fail(run, OomRefusal.ERROR, raise);
         }
-        if (spec.flags().contains("write")) {
+        if (spec.writes()) {
             if (!run.writing()) {
                 throw new ScriptHook.Killed();
             }

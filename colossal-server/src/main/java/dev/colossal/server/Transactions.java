@@ -148,7 +148,7 @@ final class Transactions {
     /** @return whether {@code name} is a command whose keys its key positions do not all give (COMMAND's {@code movablekeys}) */
     private boolean movableKeys(byte[] name) {
         CommandSpec spec = table.find(name);
-        return spec != null && spec.flags().contains("movablekeys");
+        return spec != null && spec.movableKeys();
     }
 
     /**

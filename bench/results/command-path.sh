@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Server CPU per request of small pipelined commands that go the general command path
+# (CommandTable.execute(Client, byte[][]): every command but the quick GET/SET), in this checkout's
+# `colossal serve`, up to two other checkouts' (BASE=, MAIN=) and redis-server side by side: user+sys
+# of the server process from /proc/PID/stat (10 ms ticks) around one redis-benchmark run each,
+# -c 8 -P 16, the servers' order rotating each round. Each server starts afresh; the JVMs get two
+# unmeasured runs of every test first. The keys stay small (one hash of 3 fields, a set of 3, a
+# zset of 3, rewritten in place), but for LPUSH's list, which grows by N each run.
+#   BASE=/tmp/wk/base32 MAIN=/tmp/wk/cmdpath-main ROUNDS=4 PORTS_FROM=7600 bench/results/command-path.sh [TEST...]
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
+ROUNDS=${ROUNDS:-3}
+N=${N:-200000}
+port=${PORTS_FROM:-7920}
+work=$(mktemp -d)
+PIDS=(); PORTS=(); NAMES=()
+trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/start-server.sh"
+# name|setup (redis-cli args run once before each run, ';'-separated)|redis-benchmark args
+ALL=(
+  "incr||incr cnt"
+  "hset|hset hs a 1 b 2 c 3|hset hs b v"
+  "sadd|sadd ss a b c|sadd ss b"
+  "lpush||lpush l v"
+  "zadd|zadd zs 1 a 2 b 3 c|zadd zs 5 b"
+  "exists|set k v|exists k"
+  "ttl|set k v|ttl k"
+  "hget|hset hs a 1 b 2 c 3|hget hs a"
+)
+TESTS=("$@"); [ ${#TESTS[@]} -gt 0 ] || TESTS=(incr hset sadd lpush zadd exists ttl hget)
+spec() { for t in "${ALL[@]}"; do [ "${t%%|*}" = "$1" ] && { echo "$t"; return; }; done; echo "no test $1" >&2; exit 1; }
+serve new "$ROOT"
+[ -n "${BASE:-}" ] && serve base "$BASE"
+[ -n "${MAIN:-}" ] && serve main "$MAIN"
+serve redis-server redis
+n=${#PIDS[@]}
+cpu() { awk '{ s=$0; sub(/.*\) /, "", s); split(s, f, " "); print f[12] + f[13] }' /proc/$1/stat; }
+run() { # k test: one measured run, prints cpu us per request
+  local s; s=$(spec "$2"); IFS='|' read -r name setup args <<<"$s"
+  local p=${PORTS[$1]} pid=${PIDS[$1]}
+  if [ -n "$setup" ]; then IFS=';' read -ra cmds <<<"$setup"; for c in "${cmds[@]}"; do redis-cli -p "$p" $c >/dev/null; done; fi
+  local r=""; [[ "$args" == *__rand_int__* ]] && r="-r 100000"
+  local c0 c1; c0=$(cpu "$pid")
+  set -f; redis-benchmark -p "$p" -c 8 -P 16 -n "$N" $r -q $args >/dev/null 2>&1; set +f
+  c1=$(cpu "$pid")
+  awk -v c=$((c1 - c0)) -v n="$N" 'BEGIN { printf "%.3f", c * 1e4 / n }'
+}
+for ((k = 0; k < n - 1; k++)); do for t in "${TESTS[@]}"; do run "$k" "$t" >/dev/null; run "$k" "$t" >/dev/null; done; done
+echo "date: $(date -u '+%F %T') UTC; load: $(cut -d' ' -f1-3 /proc/loadavg); N=$N; $("$JAVA" -version 2>&1 | head -1); $(redis-server --version | cut -d' ' -f1-3)"
+echo "round test ${NAMES[*]} (us of server CPU per request)"
+for ((round = 1; round <= ROUNDS; round++)); do
+  for t in "${TESTS[@]}"; do
+    declare -A got=()
+    for ((j = 0; j < n; j++)); do k=$(((j + round - 1) % n)); got[$k]=$(run "$k" "$t"); done
+    line="$round $t"; for ((k = 0; k < n; k++)); do line+=" ${got[$k]}"; done; echo "$line"
+  done
+done
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
