@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Server CPU per request of stream, hash and list writes in this checkout's `colossal serve`, a base
-# checkout's (BASE=) and redis-server, side by side: user+sys of the server process from
+# Server CPU per request of stream, hash and list writes (and, named, small commands of the general
+# command path: incr hset sadd zadd exists ttl hget) in this checkout's `colossal serve`, up to two
+# other checkouts' (BASE=, MAIN=) and redis-server, side by side: user+sys of the server process from
 # /proc/PID/stat (10 ms ticks) around one redis-benchmark run each, -c 8 -P 16, the servers' order
 # rotating each round. Each server starts afresh; the JVMs get two unmeasured runs of every test first.
 #   BASE=/tmp/wk/xadd-base ROUNDS=3 PORTS_FROM=7920 bench/results/writes-cost.sh [TEST...]
@@ -26,11 +27,19 @@ ALL=(
   "lpush||lpush l v"
   "rpush||rpush l2 v"
   "lpop||lpop l"
+  "incr||incr cnt"
+  "hset|hset hs a 1 b 2 c 3|hset hs b v"
+  "sadd|sadd ss a b c|sadd ss b"
+  "zadd|zadd zs 1 a 2 b 3 c|zadd zs 5 b"
+  "exists|set k v|exists k"
+  "ttl|set k v|ttl k"
+  "hget|hset hs a 1 b 2 c 3|hget hs a"
 )
 TESTS=("$@"); [ ${#TESTS[@]} -gt 0 ] || TESTS=(xadd xadd-maxlen xadd-5f hset-new10 hset-new5 hset-one hset-same lpush rpush lpop)
 spec() { for t in "${ALL[@]}"; do [ "${t%%|*}" = "$1" ] && { echo "$t"; return; }; done; echo "no test $1" >&2; exit 1; }
 serve new "$ROOT"
 [ -n "${BASE:-}" ] && serve base "$BASE"
+[ -n "${MAIN:-}" ] && serve main "$MAIN"
 serve redis-server redis
 n=${#PIDS[@]}
 cpu() { awk '{ s=$0; sub(/.*\) /, "", s); split(s, f, " "); print f[12] + f[13] }' /proc/$1/stat; }
