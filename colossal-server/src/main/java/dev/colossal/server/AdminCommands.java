@@ -1217,7 +1217,9 @@ final class AdminCommands {
                     .append("\r\ncurrent_cow_size_age:0\r\ncurrent_fork_perc:0.00\r\ncurrent_save_keys_processed:0")
                     .append("\r\ncurrent_save_keys_total:0\r\nrdb_changes_since_last_save:")
                     .append(Math.max(0, table.changesRun() - ctx.writesAtSave))
-                    .append("\r\nrdb_bgsave_in_progress:0\r\nrdb_last_save_time:").append(ctx.lastSaveSeconds)
+                    // an RDB snapshot being built (for a replica, or redis-cli --rdb), as Redis's BGSAVE child
+                    .append("\r\nrdb_bgsave_in_progress:").append(ctx.replicas.building() ? 1 : 0)
+                    .append("\r\nrdb_last_save_time:").append(ctx.lastSaveSeconds)
                     .append("\r\nrdb_last_bgsave_status:").append(ctx.lastSaveOk ? "ok" : "err")
                     .append("\r\nrdb_last_bgsave_time_sec:").append(ctx.lastSaveTookSeconds)
                     .append("\r\nrdb_current_bgsave_time_sec:-1\r\nrdb_saves:").append(ctx.saves)

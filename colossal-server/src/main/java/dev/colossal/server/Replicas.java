@@ -107,8 +107,14 @@ final class Replicas {
     private final CopyOnWriteArrayList<Replica> replicas = new CopyOnWriteArrayList<>();
     /** The snapshot being built for replicas {@linkplain Replica#loading waiting} for it; null if none. Started holding this and {@link #order}, ended holding this. */
     private volatile SnapshotBuild building;
-    /** Every snapshot being built, {@link #building} and {@code redis-cli --rdb}'s ({@link #buildHere}): writes keep keys for each. */
+    /** Every snapshot being built, {@link #building} and {@code redis-cli --rdb}'s ({@link #buildAside}): writes keep keys for each. */
     private final CopyOnWriteArrayList<SnapshotBuild> builds = new CopyOnWriteArrayList<>();
+    /**
+     * Set while a snapshot of unordered writes starts ({@link #buildAside}): a write that has not
+     * begun waits, so that every write either ends before the snapshot's moment (and is in it) or
+     * begins after it, keeping its keys from its first command on.
+     */
+    private volatile boolean gate;
     /** Guarded by this: where {@link #building}'s snapshot stands in the stream. */
     private long buildOffset;
     /** Guarded by this: the stream since {@link #buildOffset}, for the replicas waiting for the snapshot. */
@@ -140,6 +146,13 @@ final class Replicas {
         }
         if (!active) {
             c.unordered = true;
+            while (gate) { // a snapshot is starting: its moment comes once the writes under way end
+                c.unordered = false;
+                while (gate) {
+                    Thread.onSpinWait();
+                }
+                c.unordered = true;
+            }
             if (!active) {
                 return UNORDERED;
             }
@@ -753,35 +766,47 @@ final class Replicas {
     }
 
     /**
-     * {@code redis-cli --rdb}'s snapshot, of one moment although writes are not ordered: built on the
-     * caller's thread while writes on other loops go on, each keeping what it is about to change
-     * first. Writes under way when it starts are waited for, as {@link #activate} waits for them.
+     * {@code redis-cli --rdb}'s snapshot, of one moment although writes are not ordered: built on a
+     * thread of its own while writes go on, each keeping what it is about to change first. Writes
+     * under way when it starts are waited for, as {@link #activate} waits for them, and writes not
+     * yet begun wait meanwhile ({@link #gate}).
      *
-     * @return the file, or null if it was given up (SWAPDB ran meanwhile)
-     * @throws SnapshotBuild.TooBig if it outgrew its room
+     * @param done receives the file, or null and why not: {@link SnapshotBuild.TooBig}'s text, or null
+     *             if it was given up (SWAPDB ran meanwhile)
      */
-    byte[] buildHere(SnapshotBuild b, Client self) {
+    void buildAside(SnapshotBuild b, Client self, java.util.function.BiConsumer<byte[], String> done) {
         order.lock(); // no ordered write is under way once this is held
         try {
-            builds.add(b);
-        } finally {
-            order.unlock();
-        }
-        try {
+            // a transaction half done when the keeping began would be kept half done: the writes under
+            // way end first, unkept, and those after begin once every key is kept
+            gate = true;
             for (Client x : ctx.clients.values()) {
                 while (x != self && x.unordered) {
                     Thread.yield();
                 }
             }
-            return b.build(() -> { });
+            builds.add(b);
         } finally {
-            builds.remove(b);
+            gate = false;
+            order.unlock();
         }
+        Thread.ofPlatform().name("colossal-snapshot").daemon().start(() -> {
+            byte[] rdb = null;
+            String failure = null;
+            try {
+                rdb = b.build(() -> { });
+            } catch (RuntimeException e) { // TooBig, or a damaged file met on the way
+                failure = e instanceof SnapshotBuild.TooBig ? e.getMessage() : "ERR " + e;
+            } finally {
+                builds.remove(b);
+            }
+            done.accept(rdb, failure);
+        });
     }
 
-    /** @return whether a snapshot is being built: writes must go through {@link #beforeWrite} */
+    /** @return whether a snapshot is being built, or starting: writes must go through {@link #enter} and {@link #beforeWrite} */
     boolean building() {
-        return !builds.isEmpty();
+        return gate || !builds.isEmpty();
     }
 
     /**

@@ -13,8 +13,8 @@ import java.util.List;
  * function libraries alone).
  *
  * <p>A snapshot is of one moment, built while clients go on writing ({@link SnapshotBuild}): a
- * replica's off the event loops, of the moment its stream starts from; {@code redis-cli --rdb}'s on
- * the asking connection's loop. Either is built in the heap: if what the
+ * replica's of the moment its stream starts from, sent with the stream after it; {@code redis-cli
+ * --rdb}'s while its connection waits. Either is built off the event loops and in the heap: if what the
  * keys take in the maps (elements too), or the file as it grows, passes a quarter of it, SYNC
  * refuses, pointing at {@code colossal copy}.
  */
@@ -156,22 +156,26 @@ final class SyncCommands {
     private void sync(Client c, byte[][] a, Reply r) {
         if (c.rdbOnly) {
             SnapshotBuild build = startSnapshot(r, false, c.rdbFunctionsOnly);
-            byte[] rdb;
-            try {
-                rdb = build == null ? null : ctx.replicas.buildHere(build, c);
-                if (build != null && rdb == null) {
-                    r.error("ERR the snapshot was given up: SWAPDB, DEBUG RELOAD or POPULATE ran while it was built; try again");
+            if (build == null) {
+                return;
+            }
+            // The connection waits, reading nothing more, while the snapshot is built off the loops
+            KeyWaits.Waiter w = new KeyWaits.Waiter(c, c.db, new byte[0][], key -> null, null);
+            ctx.waits.block(w, 0);
+            ctx.replicas.buildAside(build, c, (rdb, failure) -> {
+                if (rdb == null) {
+                    ctx.waits.finish(w, Errors.bytes("-" + (failure != null ? failure
+                            : "ERR the snapshot was given up: SWAPDB, DEBUG RELOAD or POPULATE ran while it was built; try again") + "\r\n"));
+                    return;
                 }
-            } catch (SnapshotBuild.TooBig e) {
-                r.error(e.getMessage());
-                rdb = null;
-            }
-            if (rdb != null) {
                 // Redis's payload: the length and the file, no CRLF after it (which would precede the next reply)
-                r.append(("$" + rdb.length + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                r.append(rdb);
-                ctx.stats.syncFull.increment(); // Redis counts SYNC's snapshots as full syncs too
-            }
+                byte[] head = ("$" + rdb.length + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                byte[] payload = java.util.Arrays.copyOf(head, head.length + rdb.length);
+                System.arraycopy(rdb, 0, payload, head.length, rdb.length);
+                if (ctx.waits.finish(w, payload)) {
+                    ctx.stats.syncFull.increment(); // Redis counts SYNC's snapshots as full syncs too
+                }
+            });
             return;
         }
         if (mayStartReplica(c, r)

@@ -137,6 +137,72 @@ class RdbSnapshotTest {
         });
     }
 
+    /**
+     * HTTP PUTs keep their keys for a snapshot being built, as commands do: keys are rewritten over
+     * HTTP once INFO says the (slowed) snapshot is being built, so the file has none of the new
+     * values; a snapshot reading each key as it found it had those the builder reached late.
+     */
+    @Test
+    void httpWritesAfterTheSnapshotsMomentAreNotInIt() throws Exception {
+        Path file = dir.resolve("http").resolve("dump.rdb");
+        Files.createDirectories(file.getParent());
+        int keys = 3000; // several of the builder's scan steps (512 keys each, read a step at a time)
+        int rewritten = 200;
+        try (ColossalServer s = ColossalServer.start(ServerConfig.defaults().withDataDir(dir.resolve("hdata")).withPorts(0, 0));
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            redis.clients.jedis.Pipeline p = j.pipelined();
+            for (int i = 0; i < keys; i++) {
+                p.set("k" + i, "before");
+            }
+            p.sync();
+            j.configSet("rdb-key-save-delay", "5000"); // 5 ms a key: 15 s in all, cut short after the writes
+            List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread taker = new Thread(() -> {
+                try {
+                    take(s, "--rdb", file);
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            taker.start();
+            assertEquals("1", TestServers.await("1", 20_000, () -> field(j.info("persistence"), "rdb_bgsave_in_progress")),
+                    "INFO says a snapshot is being built");
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            for (int i = 0; i < rewritten; i++) {
+                assertEquals(204, http.send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + s.httpPort() + "/v1/keys/k" + i))
+                        .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("after")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode());
+            }
+            assertEquals("1", field(j.info("persistence"), "rdb_bgsave_in_progress"), "the writes went in while it was built");
+            j.configSet("rdb-key-save-delay", "0");
+            taker.join();
+            assertEquals(List.of(), failures);
+            assertEquals("0", field(j.info("persistence"), "rdb_bgsave_in_progress"));
+            j.configSet("rdb-key-save-delay", "0");
+        }
+        TestServers.onRedisWith(loading(file), port -> {
+            try (Jedis theirs = new Jedis("127.0.0.1", port)) {
+                assertEquals((long) keys, theirs.dbSize());
+                StringBuilder seen = new StringBuilder();
+                for (int i = 0; i < rewritten; i++) {
+                    seen.append(theirs.get("k" + i).equals("after") ? 'A' : 'b');
+                }
+                assertEquals("b".repeat(rewritten), seen.toString(), "keys rewritten after the snapshot's moment, as the file has them");
+            }
+        });
+    }
+
+    /** @return an INFO field's value */
+    private static String field(String info, String name) {
+        for (String line : info.split("\r\n")) {
+            if (line.startsWith(name + ":")) {
+                return line.substring(name.length() + 1);
+            }
+        }
+        return "";
+    }
+
     /** Runs {@code redis-cli --rdb FILE} (or {@code --functions-rdb}) against {@code s} and checks it says it succeeded. */
     private static void take(ColossalServer s, String option, Path file) throws Exception {
         Process cli = new ProcessBuilder("redis-cli", "-p", Integer.toString(s.port()), option, file.toString())
