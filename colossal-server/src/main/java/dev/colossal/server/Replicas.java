@@ -146,7 +146,9 @@ final class Replicas {
         }
         if (!active) {
             c.unordered = true;
-            while (gate) { // a snapshot is starting: its moment comes once the writes under way end
+            // a snapshot is starting: its moment comes once the writes under way end (a script's
+            // own commands are part of one under way: its caller is unordered, and waited for)
+            while (gate && (c.scriptCaller == null || !c.scriptCaller.unordered)) {
                 c.unordered = false;
                 while (gate) {
                     Thread.onSpinWait();

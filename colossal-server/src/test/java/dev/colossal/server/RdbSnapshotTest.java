@@ -193,6 +193,35 @@ class RdbSnapshotTest {
         });
     }
 
+    /**
+     * A snapshot asked for while a script is writing waits for the script to end (its writes are
+     * before the snapshot's moment) and the script's own commands do not wait for the snapshot: a
+     * script's inner commands waiting at the start while the start waited for the script would hang both.
+     */
+    @Test
+    void aSnapshotAskedForWhileAScriptWritesWaitsForItAndTheScriptGoesOn() throws Exception {
+        Path file = dir.resolve("script").resolve("dump.rdb");
+        Files.createDirectories(file.getParent());
+        ServerConfig config = new ServerConfig("127.0.0.1", 0, -1, dir.resolve("sdata"), null, 10_000, 512L << 20, 0, 3, 0);
+        try (ColossalServer s = ColossalServer.start(config)) {
+            java.util.concurrent.CompletableFuture<Object> script = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try (Jedis e = new Jedis("127.0.0.1", s.port(), 30_000)) {
+                    return e.eval("for i = 1, 50000 do redis.call('INCR', 'n') end return redis.call('GET', 'n')");
+                }
+            });
+            try (Jedis j = new Jedis("127.0.0.1", s.port())) {
+                assertEquals("under way", TestServers.await("under way", 20_000, () -> j.get("n") != null ? "under way" : "not yet"));
+            }
+            take(s, "--rdb", file);
+            assertEquals("50000", script.get(30, TimeUnit.SECONDS));
+        }
+        TestServers.onRedisWith(loading(file), port -> {
+            try (Jedis theirs = new Jedis("127.0.0.1", port)) {
+                assertEquals("50000", theirs.get("n"), "the script ended before the snapshot's moment");
+            }
+        });
+    }
+
     /** @return an INFO field's value */
     private static String field(String info, String name) {
         for (String line : info.split("\r\n")) {
