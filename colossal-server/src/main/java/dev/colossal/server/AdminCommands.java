@@ -1031,9 +1031,42 @@ final class AdminCommands {
                 requirePass(requirePass);
             }
             r.ok();
+        } else if (portTaken(a)) {
+            // Redis fails here too, when it applies the port, and puts back what it had set
+            r.error("ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen on this port. Check server logs.");
         } else {
             r.error("ERR " + ServerConfig.NOT_SETTABLE);
         }
+    }
+
+    /**
+     * Whether a CONFIG SET names another port that something else listens on. The listener stays
+     * where it started here; telling this case apart gives the reason Redis gives (a client that
+     * asked for a busy port learns that, not that the setting is start-only).
+     */
+    private boolean portTaken(byte[][] a) {
+        for (int i = 2; i + 1 < a.length; i += 2) {
+            if (!Args.lower(a[i]).equals("port")) {
+                continue;
+            }
+            int port;
+            try {
+                port = Integer.parseInt(Errors.text(a[i + 1]));
+            } catch (NumberFormatException e) {
+                return false;
+            }
+            if (port <= 0 || port > 65535 || port == ctx.respPort) {
+                return false;
+            }
+            try (java.nio.channels.ServerSocketChannel probe = java.nio.channels.ServerSocketChannel.open()) {
+                probe.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+                probe.bind(new java.net.InetSocketAddress(ctx.config.bind(), port));
+                return false;
+            } catch (java.io.IOException e) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
