@@ -1237,8 +1237,8 @@ final class AdminCommands {
             InfoNumbers.human(sb, ctx.dbs.maxMemory())
                     .append("\r\nmaxmemory_policy:").append(ctx.dbs.policy())
                     // nothing of used_memory is left out of what maxmemory bounds, and nothing is freed in
-                    // the background (the map reclaims space as it goes), so nothing waits to be
-                    .append("\r\nmem_not_counted_for_evict:0\r\nlazyfree_pending_objects:0\r\n");
+                    // the background (the map reclaims space as it goes), so nothing waits to be, nor was
+                    .append("\r\nmem_not_counted_for_evict:0\r\nlazyfree_pending_objects:0\r\nlazyfreed_objects:0\r\n");
         }
         if (all || wanted.contains("persistence")) {
             separate(sb);
