@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -14,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  * CONFIG SET port naming a port something else listens on, as Redis's own suite asks it ("CONFIG
  * SET rollback on apply error"): both servers answer that they cannot listen there, set none of the
  * other parameters of the same call, and still answer on their own port. Each reply is compared
- * with redis-server 7.0.15's byte for byte.
+ * with redis-server 7.0.15's byte for byte. A free port is moved to: new connections are taken
+ * there and no longer on the old one, the connections already in stay.
  */
 class ConfigSetPortTest {
 
@@ -47,5 +49,33 @@ class ConfigSetPortTest {
                 assertEquals("*2\r\n$9\r\nmaxmemory\r\n$1\r\n0\r\n", got.get(1));
             }
         });
+    }
+
+    @Test
+    void aFreePortIsMovedToAndConnectionsAlreadyInStay() throws Exception {
+        try (ColossalServer ours = TestServers.colossal(dir); Wire in = new Wire(ours.port())) {
+            int was = ours.port();
+            int free;
+            try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                free = probe.getLocalPort();
+            }
+            assertEquals("+OK\r\n", in.call("CONFIG", "SET", "port", Integer.toString(free)));
+            assertEquals("*2\r\n$4\r\nport\r\n$" + Integer.toString(free).length() + "\r\n" + free + "\r\n",
+                    in.call("CONFIG", "GET", "port"));
+            assertEquals(free, ours.port());
+            try (Wire moved = new Wire(free)) {
+                assertEquals("+PONG\r\n", moved.call("PING"));
+            }
+            assertEquals("+PONG\r\n", in.call("PING"), "a connection made before the move stays");
+            assertThrows(java.net.ConnectException.class, () -> new java.net.Socket("127.0.0.1", was).close(),
+                    "the old port no longer listens");
+            // and back, through the new port's connection
+            try (Wire moved = new Wire(free)) {
+                assertEquals("+OK\r\n", moved.call("CONFIG", "SET", "port", Integer.toString(was)));
+            }
+            try (Wire back = new Wire(was)) {
+                assertEquals("+PONG\r\n", back.call("PING"));
+            }
+        }
     }
 }
