@@ -1052,8 +1052,25 @@ final class AdminCommands {
                 requirePass(requirePass);
             }
             r.ok();
+        } else if (port > 0 && port != ctx.respPort && !canListenOn(port)) {
+            // Redis would get as far as applying the port, and fail there: its reason comes first
+            r.error("ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen on this port. Check server logs.");
         } else {
             r.error("ERR " + ServerConfig.NOT_SETTABLE);
+        }
+    }
+
+    /**
+     * Whether {@code port} could be listened on now (a probe, closed at once): a call that also holds
+     * a setting refused here still learns that its port is busy, the reason Redis would give.
+     */
+    private boolean canListenOn(int port) {
+        try (java.nio.channels.ServerSocketChannel probe = java.nio.channels.ServerSocketChannel.open()) {
+            probe.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+            probe.bind(new java.net.InetSocketAddress(ctx.config.bind(), port));
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
         }
     }
 
