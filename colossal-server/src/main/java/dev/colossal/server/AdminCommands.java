@@ -616,7 +616,9 @@ final class AdminCommands {
      * passwords ({@link AclUsers#requirePass}). A maxmemory that is
      * no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. masterauth and masteruser are the AUTH a replica's link sends at
-     * its next connection ({@link MasterLink}). As in Redis, nothing is set unless every parameter can be.
+     * its next connection ({@link MasterLink}). port moves the plain listener ({@link RespServer#movePort})
+     * before anything else is set, so that a port that cannot be had sets nothing. As in Redis, nothing
+     * is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
         // Redis checks the subcommand's arity, then that names and values pair up
@@ -670,6 +672,7 @@ final class AdminCommands {
         long shutdownTimeout = -1;
         Map<String, Long> encodings = new LinkedHashMap<>();
         long busyMillis = -1;
+        int port = -1;
         // settings applied only once every parameter is known good, as Redis sets all or none
         List<Runnable> apply = new ArrayList<>();
         Map<String, String> current = configValues();
@@ -688,6 +691,10 @@ final class AdminCommands {
                     r.error(FixedConfig.refusal(name, value, fixed));
                     return;
                 }
+                continue;
+            }
+            if (name.equals("port") && movablePort(value) > 0) {
+                port = movablePort(value);
                 continue;
             }
             if (name.equals("slowlog-log-slower-than") || name.equals("slowlog-max-len")) {
@@ -954,6 +961,20 @@ final class AdminCommands {
                 same = false;
             }
         }
+        if (same && port > 0 && port != ctx.respPort) {
+            // the one setting whose apply can fail: moved first, so that a failure sets nothing, as
+            // Redis puts back what it had set when the port's apply fails
+            ServerContext.PortMove move = ctx.portMove;
+            try {
+                if (move == null) {
+                    throw new java.io.IOException("no plain port to move");
+                }
+                move.to(port);
+            } catch (java.io.IOException e) {
+                r.error("ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen on this port. Check server logs.");
+                return;
+            }
+        }
         if (same) {
             slowLogBounds.forEach((name, bound) -> {
                 if (name.equals("slowlog-max-len")) {
@@ -1031,8 +1052,38 @@ final class AdminCommands {
                 requirePass(requirePass);
             }
             r.ok();
+        } else if (port > 0 && port != ctx.respPort && !canListenOn(port)) {
+            // Redis would get as far as applying the port, and fail there: its reason comes first
+            r.error("ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen on this port. Check server logs.");
         } else {
             r.error("ERR " + ServerConfig.NOT_SETTABLE);
+        }
+    }
+
+    /**
+     * Whether {@code port} could be listened on now (a probe, closed at once): a call that also holds
+     * a setting refused here still learns that its port is busy, the reason Redis would give.
+     */
+    private boolean canListenOn(int port) {
+        try (java.nio.channels.ServerSocketChannel probe = java.nio.channels.ServerSocketChannel.open()) {
+            probe.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+            probe.bind(new java.net.InetSocketAddress(ctx.config.bind(), port));
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * @return the port CONFIG SET port names, when this server can move to it (1 to 65535); else -1
+     *     (0, which closes Redis's TCP port, and a value Redis refuses stay refused as start-only)
+     */
+    private static int movablePort(String value) {
+        try {
+            int port = Integer.parseInt(value);
+            return port > 0 && port <= 65535 ? port : -1;
+        } catch (NumberFormatException e) {
+            return -1;
         }
     }
 
@@ -1204,8 +1255,8 @@ final class AdminCommands {
             InfoNumbers.human(sb, ctx.dbs.maxMemory())
                     .append("\r\nmaxmemory_policy:").append(ctx.dbs.policy())
                     // nothing of used_memory is left out of what maxmemory bounds, and nothing is freed in
-                    // the background (the map reclaims space as it goes), so nothing waits to be
-                    .append("\r\nmem_not_counted_for_evict:0\r\nlazyfree_pending_objects:0\r\n");
+                    // the background (the map reclaims space as it goes), so nothing waits to be, nor was
+                    .append("\r\nmem_not_counted_for_evict:0\r\nlazyfree_pending_objects:0\r\nlazyfreed_objects:0\r\n");
         }
         if (all || wanted.contains("persistence")) {
             separate(sb);

@@ -8,7 +8,9 @@ import java.util.Map;
  * member a small hash or sorted set keeps in a listpack. They change no reply in Redis, so CONFIG SET
  * takes any value Redis takes and CONFIG GET answers it, for the tuning scripts, managed-service
  * agents and test fixtures that set them (a refusal would fail them over a memory trade-off); what
- * the server stores is the same whatever they are.
+ * the server stores is the same whatever they are. One exception: hash-max-listpack-value decides,
+ * as in Redis, when a hash write turns the encoding OBJECT ENCODING reports (and HSCAN follows) from
+ * listpack to hashtable ({@link HashWrites#listpackValueLimit}).
  */
 final class EncodingConfig {
 

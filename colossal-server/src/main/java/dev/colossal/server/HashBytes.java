@@ -22,6 +22,8 @@ final class HashBytes implements HashWrites {
     private boolean changed;
     /** The hash decoded, once it was; every call goes there from then on. */
     private HashValue decoded;
+    /** hash-max-listpack-value: a longer field or value makes the encoding a hashtable. */
+    private long valueLimit = HashLayout.MAX_LISTPACK_VALUE;
 
     /** A hash of the one value {@code e} holds, read where it lies. */
     HashBytes(KeyValueStore.Entry e) {
@@ -40,6 +42,14 @@ final class HashBytes implements HashWrites {
     }
 
     @Override
+    public void listpackValueLimit(long bytes) {
+        valueLimit = bytes;
+        if (decoded != null) {
+            decoded.listpackValueLimit(bytes);
+        }
+    }
+
+    @Override
     public boolean put(byte[] field, byte[] value) {
         if (decoded == null && (edits >= MAX_EDITS || field.length > MAX_EDITED_LENGTH || value.length > MAX_EDITED_LENGTH)) {
             decode();
@@ -49,7 +59,7 @@ final class HashBytes implements HashWrites {
         }
         boolean[] added = new boolean[1];
         byte[] out = BucketEdits.put(bytes, from, field, value, added);
-        if (!HashLayout.fitsListpack(field.length) || !HashLayout.fitsListpack(value.length)) {
+        if (!HashLayout.fitsListpack(field.length, valueLimit) || !HashLayout.fitsListpack(value.length, valueLimit)) {
             out[from + HashLayout.ENCODING_OFFSET] = HashLayout.HASHTABLE; // only grows, as HashValue's
         }
         edited(out, added[0] ? 1 : 0);
@@ -106,5 +116,6 @@ final class HashBytes implements HashWrites {
 
     private void decode() {
         decoded = HashValue.of(bytes, from, null);
+        decoded.listpackValueLimit(valueLimit);
     }
 }

@@ -103,6 +103,7 @@ final class HashCommands {
             } else {
                 h = e == null ? HashValue.empty() : edits <= HashBytes.MAX_EDITS ? new HashBytes(e) : HashValue.of(e);
             }
+            h.listpackValueLimit(ctx.encodings.hashMaxListpackValue);
             Consumer<Reply> reply = change.apply(h);
             if (h.changed()) {
                 if (h instanceof StoredHash big) {

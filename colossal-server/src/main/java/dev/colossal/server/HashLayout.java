@@ -12,7 +12,7 @@ package dev.colossal.server;
  *  | (1 byte) | (varint)     | field length (varint) | field | value length (varint) | value |
  *  +----------+--------------+-------------------------------------------------------------+
  *  encoding 0 = LISTPACK: Redis would hold this hash as a listpack;
- *           1 = HASHTABLE: a field or value outgrew {@link #MAX_LISTPACK_VALUE} bytes once, and Redis
+ *           1 = HASHTABLE: a field or value outgrew hash-max-listpack-value bytes once, and Redis
  *               never converts back;
  *           2 = {@link HashBuckets#BUCKETED}: not this layout but a bucketed hash's header, which a hash
  *               of more than hash-max-listpack-entries fields becomes (the encoding byte tells them apart).
@@ -88,9 +88,12 @@ final class HashLayout {
         return e.array()[e.offset() + ENCODING_OFFSET];
     }
 
-    /** @return whether a field or value of {@code length} bytes keeps a hash a listpack in Redis */
-    static boolean fitsListpack(int length) {
-        return length <= MAX_LISTPACK_VALUE;
+    /**
+     * @param limit hash-max-listpack-value as the server has it
+     * @return whether a field or value of {@code length} bytes keeps a hash a listpack in Redis
+     */
+    static boolean fitsListpack(int length, long limit) {
+        return length <= limit;
     }
 
     static IllegalStateException damaged(String what, int at) {

@@ -22,6 +22,8 @@ final class HashValue implements HashWrites {
     private byte encoding;
     /** A pair was set or removed since decoding: the hash is to be stored again. */
     private boolean changed;
+    /** hash-max-listpack-value: a longer field or value makes the encoding a hashtable. */
+    private long valueLimit = HashLayout.MAX_LISTPACK_VALUE;
 
     private HashValue(int capacity, byte encoding) {
         this.fields = new ArrayList<>(capacity);
@@ -60,6 +62,11 @@ final class HashValue implements HashWrites {
     @Override
     public boolean changed() {
         return changed;
+    }
+
+    @Override
+    public void listpackValueLimit(long bytes) {
+        valueLimit = bytes;
     }
 
     @Override
@@ -130,7 +137,7 @@ final class HashValue implements HashWrites {
     @Override
     public boolean put(byte[] field, byte[] value) {
         changed = true;
-        if (!HashLayout.fitsListpack(field.length) || !HashLayout.fitsListpack(value.length)) {
+        if (!HashLayout.fitsListpack(field.length, valueLimit) || !HashLayout.fitsListpack(value.length, valueLimit)) {
             encoding = HashLayout.HASHTABLE;
         }
         int i = indexOf(field);

@@ -25,4 +25,11 @@ interface HashWrites {
 
     /** @return whether a field was set or removed since the hash was read */
     boolean changed();
+
+    /**
+     * Sets hash-max-listpack-value for the writes that follow: a field or value longer than
+     * {@code bytes} makes a listpack hash a hashtable, as in Redis. A bucketed hash is one already.
+     */
+    default void listpackValueLimit(long bytes) {
+    }
 }

@@ -22,8 +22,9 @@ final class RespServer implements AutoCloseable {
     private final ServerContext ctx;
     private final CommandTable table;
     private final EventLoop[] loops;
-    private ServerSocketChannel listener;
-    private Thread acceptor;
+    /** The plain port's listener: replaced by {@link #movePort}, so read anew by each check. */
+    private volatile ServerSocketChannel listener;
+    private volatile Thread acceptor;
     /** The TLS port's settings, or null for none. */
     private final TlsSetup tls;
     private ServerSocketChannel tlsListener;
@@ -80,8 +81,10 @@ final class RespServer implements AutoCloseable {
             l.start();
         }
         if (listener != null) {
-            acceptor = new Thread(() -> acceptLoop(listener, null, false), "colossal-accept");
+            ServerSocketChannel plain = listener;
+            acceptor = new Thread(() -> acceptLoop(plain, null, false), "colossal-accept");
             acceptor.start();
+            ctx.portMove = this::movePort;
         }
         if (tlsListener != null) {
             tlsAcceptor = new Thread(() -> acceptLoop(tlsListener, tls, false), "colossal-accept-tls");
@@ -92,6 +95,26 @@ final class RespServer implements AutoCloseable {
             unixAcceptor.start();
         }
         return port;
+    }
+
+    /**
+     * Moves the plain port to {@code port} (CONFIG SET port). The new listener is bound first, so a
+     * port that cannot be had leaves the old one serving; then connections are accepted there and
+     * the old listener is closed. Connections already in stay, as in Redis.
+     *
+     * @throws IOException if {@code port} cannot be bound; nothing changed
+     */
+    synchronized void movePort(int port) throws IOException {
+        if (!running) {
+            throw new IOException("the server is stopping");
+        }
+        ServerSocketChannel moved = listen(port);
+        ServerSocketChannel old = listener;
+        listener = moved;
+        ctx.respPort = ((InetSocketAddress) moved.getLocalAddress()).getPort();
+        acceptor = new Thread(() -> acceptLoop(moved, null, false), "colossal-accept");
+        acceptor.start();
+        old.close(); // its acceptor finds it closed and no longer the listener: it just ends
     }
 
     private ServerSocketChannel listen(int port) throws IOException {
@@ -126,10 +149,10 @@ final class RespServer implements AutoCloseable {
             try {
                 ch = listener.accept();
             } catch (ClosedChannelException e) {
-                if (running) {
+                if (running && (local || tls != null || listener == this.listener)) {
                     throw e; // closed under us: nothing will ever be accepted again
                 }
-                return;
+                return; // stopping, or a plain listener movePort replaced
             } catch (IOException e) {
                 if (!running) {
                     return;

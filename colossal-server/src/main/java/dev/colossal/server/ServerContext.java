@@ -49,6 +49,15 @@ final class ServerContext {
     final ConcurrentHashMap<Long, Client> clients = new ConcurrentHashMap<>();
     final Tracking tracking = new Tracking(clients);
     volatile int respPort;
+    /** Moves the plain RESP port (CONFIG SET port): the {@link RespServer}'s, set once it listens; null before, or with TLS only. */
+    volatile PortMove portMove;
+
+    /** A move of the plain RESP port ({@link RespServer#movePort}). */
+    @FunctionalInterface
+    interface PortMove {
+        /** @throws java.io.IOException if {@code port} cannot be listened on; the old port still serves */
+        void to(int port) throws java.io.IOException;
+    }
     /** The bound TLS port, 0 for none (CONFIG GET tls-port). */
     volatile int tlsPort;
     /** The TLS settings, or null for none. */

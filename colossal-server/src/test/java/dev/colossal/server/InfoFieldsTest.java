@@ -24,8 +24,9 @@ class InfoFieldsTest {
     /**
      * Redis's fields of the default sections that this server leaves out, because what they measure
      * is not here: Redis's build, its allocator (jemalloc's figures and fragmentation), its Lua VM
-     * and function engine's memory, its main thread and I/O threads, active defragmentation, lazy
-     * freeing's count (there is none: nothing waits to be freed, lazyfree_pending_objects is 0), RDB loading and replication traffic counters.
+     * and function engine's memory, its main thread and I/O threads, active defragmentation,
+     * RDB loading and replication traffic counters. (Lazy freeing's two counts are there, both 0: no value is
+     * freed in the background here.)
      */
     private static final Set<String> LEFT_OUT = Set.of("redis_git_sha1", "redis_git_dirty", "redis_build_id",
             "atomicvar_api", "gcc_version",
@@ -36,7 +37,7 @@ class InfoFieldsTest {
             "allocator_rss_bytes", "rss_overhead_ratio", "rss_overhead_bytes", "mem_fragmentation_ratio",
             "mem_fragmentation_bytes", "mem_replication_backlog",
             "mem_total_replication_buffers", "mem_clients_slaves", "mem_clients_normal", "mem_cluster_links",
-            "mem_aof_buffer", "mem_allocator", "active_defrag_running", "lazyfreed_objects",
+            "mem_aof_buffer", "mem_allocator", "active_defrag_running",
             "rdb_last_load_keys_expired", "rdb_last_load_keys_loaded", "total_net_repl_input_bytes",
             "total_net_repl_output_bytes", "instantaneous_input_repl_kbps", "instantaneous_output_repl_kbps",
             "expired_stale_perc", "expired_time_cap_reached_count", "total_eviction_exceeded_time",
