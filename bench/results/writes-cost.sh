@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Server CPU per request of stream, hash and list writes (and, named, small commands of the general
-# command path: incr hset sadd zadd exists ttl hget) in this checkout's `colossal serve`, up to two
+# command path: incr hset sadd zadd exists ttl hget; and scan, eval-get, get-long, which copy keys or
+# replies out of native memory) in this checkout's `colossal serve`, up to two
 # other checkouts' (BASE=, MAIN=) and redis-server, side by side: user+sys of the server process from
 # /proc/PID/stat (10 ms ticks) around one redis-benchmark run each, -c 8 -P 16, the servers' order
 # rotating each round. Each server starts afresh; the JVMs get two unmeasured runs of every test first.
@@ -34,6 +35,9 @@ ALL=(
   "exists|set k v|exists k"
   "ttl|set k v|ttl k"
   "hget|hset hs a 1 b 2 c 3|hget hs a"
+  "scan|mset k0 v k1 v k2 v k3 v k4 v k5 v k6 v k7 v k8 v k9 v k10 v k11 v k12 v k13 v k14 v k15 v k16 v k17 v k18 v k19 v k20 v k21 v k22 v k23 v k24 v k25 v k26 v k27 v k28 v k29 v k30 v k31 v k32 v k33 v k34 v k35 v k36 v k37 v k38 v k39 v k40 v k41 v k42 v k43 v k44 v k45 v k46 v k47 v k48 v k49 v|scan 0 count 50"
+  "eval-get|set k v|eval return(redis.call('get',KEYS[1])) 1 k"
+  "get-long|set kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk v|get kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
 )
 TESTS=("$@"); [ ${#TESTS[@]} -gt 0 ] || TESTS=(xadd xadd-maxlen xadd-5f hset-new10 hset-new5 hset-one hset-same lpush rpush lpop)
 spec() { for t in "${ALL[@]}"; do [ "${t%%|*}" = "$1" ] && { echo "$t"; return; }; done; echo "no test $1" >&2; exit 1; }

@@ -1,5 +1,6 @@
 package dev.colossal.map;
 
+import dev.colossal.memory.SegmentBytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -431,11 +432,7 @@ public final class BytesMap implements AutoCloseable {
                     if (n == dst.byteSize() && dst.heapBase().orElse(null) instanceof byte[] whole) {
                         return whole;
                     }
-                    // Not toArray: JDK 25's asks the array class its simple name on every call, for
-                    // an error message (a reflection-data lookup, ~1% of a small command's CPU)
-                    byte[] value = new byte[Math.toIntExact(n)];
-                    MemorySegment.copy(dst, ValueLayout.JAVA_BYTE, 0, value, 0, value.length);
-                    return value;
+                    return SegmentBytes.toArray(dst, 0, Math.toIntExact(n));
                 }
                 dst = scratch.value(n);
             }
@@ -1124,7 +1121,7 @@ public final class BytesMap implements AutoCloseable {
         for (long cursor = 0; cursor < scanCursorLimit(); ) {
             copies.clear();
             cursor = walkStep(cursor, scanCursorLimit(), (k, v, expiresAt) -> filter.test(k, v)
-                    ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null, copies);
+                    ? new byte[][] {SegmentBytes.toArray(k), SegmentBytes.toArray(v)} : null, copies);
             for (byte[][] kv : copies) {
                 action.accept(kv[0], kv[1]);
             }
@@ -1228,7 +1225,7 @@ public final class BytesMap implements AutoCloseable {
         }
         List<byte[][]> copies = new ArrayList<>();
         long next = step(cursor, end, count, (k, v, expiresAt) -> filter.test(k, v)
-                ? new byte[][] {k.toArray(ValueLayout.JAVA_BYTE), v.toArray(ValueLayout.JAVA_BYTE)} : null, copies, damaged);
+                ? new byte[][] {SegmentBytes.toArray(k), SegmentBytes.toArray(v)} : null, copies, damaged);
         for (byte[][] kv : copies) {
             action.accept(kv[0], kv[1]);
         }
@@ -1456,7 +1453,7 @@ public final class BytesMap implements AutoCloseable {
     }
 
     private static MemorySegment copy(MemorySegment bytes) {
-        return MemorySegment.ofArray(bytes.toArray(ValueLayout.JAVA_BYTE)).asReadOnly();
+        return MemorySegment.ofArray(SegmentBytes.toArray(bytes)).asReadOnly();
     }
 
     /**

@@ -3,10 +3,10 @@ package dev.colossal.map;
 import dev.colossal.codec.Codec;
 import dev.colossal.codec.CodecException;
 import dev.colossal.codec.Codecs;
+import dev.colossal.memory.SegmentBytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.AbstractCollection;
@@ -964,18 +964,14 @@ public final class ColossalMap<K, V> extends AbstractMap<K, V> implements Concur
         return super.hashCode();
     }
 
-    private static byte[] bytes(MemorySegment m) {
-        return m.toArray(ValueLayout.JAVA_BYTE);
-    }
-
     /** Copies an entry's key and value out of the map (under its segment's lock). */
     private static byte[][] copyEntry(MemorySegment k, MemorySegment v, long expiresAt) {
-        return new byte[][] {bytes(k), bytes(v)};
+        return new byte[][] {SegmentBytes.toArray(k), SegmentBytes.toArray(v)};
     }
 
     /** Copies only a key: what the key set shows, and all a removal needs. */
     private static byte[][] copyKey(MemorySegment k, MemorySegment v, long expiresAt) {
-        return new byte[][] {bytes(k), null};
+        return new byte[][] {SegmentBytes.toArray(k), null};
     }
 
     private Map.Entry<K, V> decodeEntry(byte[][] kv) {

@@ -1,6 +1,7 @@
 package dev.colossal.client;
 
 import dev.colossal.codec.Codec;
+import dev.colossal.memory.SegmentBytes;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +44,7 @@ public final class RawCodecs {
 
         @Override
         public String decode(MemorySegment source) {
-            return new String(source.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+            return new String(SegmentBytes.toArray(source), StandardCharsets.UTF_8);
         }
     }
 
@@ -63,7 +64,7 @@ public final class RawCodecs {
 
         @Override
         public byte[] decode(MemorySegment source) {
-            return source.toArray(ValueLayout.JAVA_BYTE);
+            return SegmentBytes.toArray(source);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.colossal.server;
 
+import dev.colossal.memory.SegmentBytes;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -24,7 +25,7 @@ final class KeyViews {
     /** @return a heap segment holding {@code b[at, at + n)} */
     MemorySegment of(MemorySegment b, int at, int n) {
         if (n > MAX) {
-            return MemorySegment.ofArray(b.asSlice(at, n).toArray(ValueLayout.JAVA_BYTE));
+            return MemorySegment.ofArray(SegmentBytes.toArray(b, at, n));
         }
         MemorySegment v = views[n];
         if (v == null) {

@@ -2,6 +2,7 @@ package dev.colossal.server;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
+import dev.colossal.memory.SegmentBytes;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import org.luaj.vm2.LuaString;
@@ -138,7 +139,7 @@ final class LuaReplies {
 
     /** The {@code n} bytes at {@code at}, and the CRLF after them consumed. */
     private static byte[] payload(MemorySegment buf, int[] at, int n) {
-        byte[] b = buf.asSlice(at[0], n).toArray(JAVA_BYTE);
+        byte[] b = SegmentBytes.toArray(buf, at[0], n);
         at[0] += n + 2;
         return b;
     }
@@ -151,6 +152,6 @@ final class LuaReplies {
             end++;
         }
         at[0] = end + 2;
-        return buf.asSlice(start, end - start).toArray(JAVA_BYTE);
+        return SegmentBytes.toArray(buf, start, end - start);
     }
 }

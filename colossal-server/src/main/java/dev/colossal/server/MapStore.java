@@ -3,6 +3,7 @@ package dev.colossal.server;
 import dev.colossal.map.BytesMap;
 import dev.colossal.map.MapCorruptedException;
 import dev.colossal.map.MapOptions;
+import dev.colossal.memory.SegmentBytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -256,7 +257,7 @@ final class MapStore implements KeyValueStore {
         sweeper = s;
         // the map's CLOCK hand removes keys under a write's feet: note them for the writer to tell
         map.onEviction((key, value, expired) -> {
-            evicted.add(key.toArray(ValueLayout.JAVA_BYTE));
+            evicted.add(SegmentBytes.toArray(key));
             Entry header = elementsHeader(value);
             if (header != null) {
                 toFree(header);
@@ -273,7 +274,7 @@ final class MapStore implements KeyValueStore {
         if (elements == null || StoredValue.isString(flags) && !StoredValue.isChunked(flags)) {
             return null;
         }
-        byte[] stored = value.toArray(ValueLayout.JAVA_BYTE);
+        byte[] stored = SegmentBytes.toArray(value);
         return StoredValue.leavesElements(stored) ? entry(stored, StoredValue.expireAt(stored)) : null;
     }
 
@@ -450,7 +451,7 @@ final class MapStore implements KeyValueStore {
             return n;
         }
         if (isExpired(StoredValue.expireAt(dst, at, n))) {
-            dropIfExpired(key.toArray(ValueLayout.JAVA_BYTE));
+            dropIfExpired(SegmentBytes.toArray(key));
             return -1;
         }
         if (StoredValue.isChunked(StoredValue.flags(dst, at))) {
@@ -612,7 +613,7 @@ final class MapStore implements KeyValueStore {
         long next = map.scan(cursor, (int) Math.min(count, Integer.MAX_VALUE), (k, v) -> {
             long at = StoredValue.expireAtOrNone(v);
             if (at == StoredValue.NO_EXPIRY || at > now) {
-                byte[] key = k.toArray(ValueLayout.JAVA_BYTE);
+                byte[] key = SegmentBytes.toArray(k);
                 if (filter.test(key)) {
                     keys.add(key);
                     deadlines.add(at);
@@ -646,8 +647,8 @@ final class MapStore implements KeyValueStore {
         long next = map.scan(cursor, (int) Math.min(count, Integer.MAX_VALUE), (k, v) -> {
             long at = StoredValue.expireAtOrNone(v);
             if (at == StoredValue.NO_EXPIRY || at > now) {
-                keys.add(k.toArray(ValueLayout.JAVA_BYTE));
-                entries.add(entry(v.toArray(ValueLayout.JAVA_BYTE), at));
+                keys.add(SegmentBytes.toArray(k));
+                entries.add(entry(SegmentBytes.toArray(v), at));
             }
             return false;
         }, NOTHING, this::damaged);
@@ -721,7 +722,7 @@ final class MapStore implements KeyValueStore {
                         long at = StoredValue.expireAtOrNone(v);
                         ttl[0] |= at != StoredValue.NO_EXPIRY;
                         if (at != StoredValue.NO_EXPIRY && at > now && keys.size() < n) {
-                            keys.add(k.toArray(ValueLayout.JAVA_BYTE));
+                            keys.add(SegmentBytes.toArray(k));
                             deadlines.add(at);
                         }
                         return false;
@@ -955,7 +956,7 @@ final class MapStore implements KeyValueStore {
                 return false;
             }
             if (at <= now) {
-                expired.add(k.toArray(ValueLayout.JAVA_BYTE));
+                expired.add(SegmentBytes.toArray(k));
             } else {
                 // an expired key is removed after the step, or written again, which marks it itself
                 ttls.mark(map.scanPosition(k));

@@ -2,6 +2,7 @@ package dev.colossal.server;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
+import dev.colossal.memory.SegmentBytes;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -117,7 +118,7 @@ final class Reply {
         try {
             r.protocol = protocol;
             write.accept(r);
-            return r.buf.asSlice(0, r.len).toArray(JAVA_BYTE);
+            return SegmentBytes.toArray(r.buf, 0, r.len);
         } finally {
             r.close();
         }
