@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * Thread CPU per request of RequestParser.parse and RequestParser.args over a native buffer of 16
  * pipelined requests, what a connection does for each command of a {@code -P 16} client: for the
  * small commands of the general path (INCR, HSET, SADD, EXISTS, TTL, HGET, LPUSH), N requests each,
- * three passes, the last printed in ns per request. Run with bench/results/parser-args.sh.
+ * three passes, the last printed in ns per request. Run with BENCH=ParserBench bench/results/command-path-inprocess.sh.
  */
 public final class ParserBench {
     private static final String[][] COMMANDS = {
