@@ -151,7 +151,8 @@ final class Replicas {
             while (gate && (c.scriptCaller == null || !c.scriptCaller.unordered)) {
                 c.unordered = false;
                 while (gate) {
-                    Thread.onSpinWait();
+                    // not a spin: the start may wait for a long script, or a debugging session
+                    java.util.concurrent.locks.LockSupport.parkNanos(20_000);
                 }
                 c.unordered = true;
             }
