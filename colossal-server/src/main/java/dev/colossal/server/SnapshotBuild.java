@@ -102,7 +102,7 @@ final class SnapshotBuild {
      * keeps the key as it stands if the builder has not taken it yet.
      */
     void beforeWrite(int db, byte[] key) {
-        if (cancelled || db >= removedBefore.size() || states.containsKey(new DbKey(db, key))) {
+        if (cancelled || functionsOnly || db >= removedBefore.size() || states.containsKey(new DbKey(db, key))) {
             return;
         }
         KeyValueStore store = ctx.dbs.store(db);
@@ -124,6 +124,9 @@ final class SnapshotBuild {
      *     the build must be given up (its replicas sync again after)
      */
     boolean beforeCommand(int db, CommandSpec spec, byte[][] args) {
+        if (functionsOnly) {
+            return true; // no key goes in such a file: nothing to keep
+        }
         switch (spec.name()) {
             case "swapdb" -> {
                 return false;
