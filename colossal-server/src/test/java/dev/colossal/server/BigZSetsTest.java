@@ -55,7 +55,10 @@ class BigZSetsTest {
             long nodes = nodes(s, "big");
             int dead = ZSetTreeLayout.retired(s.context().dbs.opened(0).get("big".getBytes(StandardCharsets.UTF_8))).length;
             assertTrue(dead > 0, "the last write retired nodes");
-            assertEquals(nodes + 1 + dead, e.size(), "the trees' nodes, the root and the last write's retired nodes, nothing else");
+            // The background collector may already have freed some of the retired nodes (it did in a CI run)
+            long held = e.size();
+            assertTrue(held >= nodes + 1 && held <= nodes + 1 + dead,
+                    held + " entries: the trees' " + nodes + " nodes, the root and at most the last write's " + dead + " retired nodes, nothing else");
             assertTrue(nodes < 2L * MEMBERS / 32, nodes + " nodes for " + MEMBERS + " members");
             s.context().collector.walk(s.context().dbs.opened(0), e);
             assertEquals(nodes + 1, e.size(), "the collector keeps what the header holds and frees the retired nodes");
