@@ -247,6 +247,9 @@ public final class ServeCommand implements Callable<Integer> {
             Path acl = aclFile != null ? aclFile : f.path("aclfile", null);
             server = ColossalServer.start(settings, tls, acl, s -> {
                 startNotes.addAll(RedisConfSettings.apply(s, config, f.redisSettings()));
+                if (config != null) {
+                    s.configFile(config);
+                }
                 if (unix != null) {
                     s.unixSocket(unix);
                 }

@@ -20,8 +20,8 @@ import java.util.TreeMap;
  * {@code key value} per line, {@code #} starts a comment line, a value may be in double quotes. The
  * keys are the names of the flags without their dashes; a flag given on the command line wins over
  * the file. Sizes are read as Redis reads them ({@link MemorySize}: {@code 100m} is 100,000,000
- * bytes, {@code 100mb} 104,857,600). Repeated keys and malformed values are errors naming the
- * file and line.
+ * bytes, {@code 100mb} 104,857,600). A key repeated in one file and a malformed value are errors
+ * naming the file and line; of two lines in different files ({@code include}), the later wins.
  *
  * <p>A redis.conf serves as it is: {@code include FILE} reads another file there, {@code bind}
  * takes the first of several addresses (Redis's {@code -} and {@code *} understood), and the other
@@ -115,6 +115,9 @@ final class ServeConfigFile {
                 case "loadmodule" -> throw new IllegalArgumentException(where + ": loadmodule: this server loads no"
                         + " Redis modules; remove the line (clients using the module's commands will get unknown command)");
                 default -> {
+                    if (key.equals("save")) {
+                        value = savePoints(value);
+                    }
                     if (!KEYS.contains(key)) {
                         redisSettings.add(new RedisSetting(key, value, where));
                         continue;
@@ -123,14 +126,31 @@ final class ServeConfigFile {
                         value = firstAddress(value, where);
                     }
                     Setting before = settings.put(key, new Setting(value, from, i + 1));
-                    if (before != null) {
-                        throw new IllegalArgumentException(where + ": '" + key + "' is set again (first on "
-                                + (before.file.equals(from) ? "line " + before.line : before.file + ":" + before.line)
-                                + "); keep one");
+                    // A later line of another file wins (the main file's after an include: CONFIG REWRITE
+                    // adds what changed there), as Redis reads an include in place; twice in one file is a slip
+                    if (before != null && before.file.equals(from)) {
+                        throw new IllegalArgumentException(where + ": '" + key + "' is set again (first on line "
+                                + before.line + "); keep one");
                     }
                 }
             }
         }
+    }
+
+    /**
+     * @return the save points a {@code save} line leaves: Redis adds each line's points to those of the
+     *     lines before it ({@code save 900 1}, {@code save 300 10} on two lines are both kept), and
+     *     {@code save ""} clears them; the earlier lines' settings are dropped, as this one holds them all
+     */
+    private String savePoints(String value) {
+        for (int i = redisSettings.size() - 1; i >= 0; i--) {
+            RedisSetting before = redisSettings.get(i);
+            if (before.key().equals("save")) {
+                redisSettings.remove(i);
+                return before.value().isEmpty() || value.isEmpty() ? value : before.value() + " " + value;
+            }
+        }
+        return value;
     }
 
     /**

@@ -31,6 +31,8 @@ final class AdminCommands {
     private final ClientKill kill;
     private final TrackingCommands trackingCommands;
     private final ClientFlowCommands flowCommands;
+    /** What CONFIG REWRITE leaves out of a file when the running value is this: each setting's default. */
+    private final Map<String, String> defaults;
 
     AdminCommands(ServerContext ctx, CommandTable table) {
         this.ctx = ctx;
@@ -38,6 +40,7 @@ final class AdminCommands {
         this.kill = new ClientKill(ctx);
         this.trackingCommands = new TrackingCommands(ctx);
         this.flowCommands = new ClientFlowCommands(ctx);
+        this.defaults = defaultValues();
     }
 
     void register(CommandTable t) {
@@ -545,6 +548,76 @@ final class AdminCommands {
         return m;
     }
 
+    /** Settings CONFIG GET answers that no file changes here: they are left as a file has them. */
+    private static final Set<String> NOT_REWRITTEN = Set.of("dir", "client-output-buffer-limit", "acllog-max-len",
+            "acl-pubsub-default", "replica-read-only", "tls-client-cert-file", "tls-client-key-file",
+            "tls-client-key-file-pass", "tls-dh-params-file", "tls-prefer-server-ciphers", "tls-session-caching",
+            "tls-session-cache-size", "tls-session-cache-timeout", "tls-replication", "tls-cluster");
+
+    /**
+     * @return the settings CONFIG REWRITE writes, by their current names, as CONFIG GET answers them:
+     *     Redis's that a file gives this server, and serve's own flags; not those it runs with a fixed
+     *     value, nor {@code dir} (the data directory is {@code data})
+     */
+    private Map<String, String> rewritable() {
+        Map<String, String> m = configValues();
+        ServerConfig c = ctx.config;
+        m.put("http-port", Integer.toString(c.httpPort()));
+        m.put("data", c.dataDir().toString());
+        m.put("io-threads", Integer.toString(c.ioThreads()));
+        m.put("busy-poll", Integer.toString(c.busyPollMicros()));
+        m.keySet().removeAll(ConfigRewrite.ALIASES.keySet());
+        m.keySet().removeIf(k -> FixedConfig.of(k) != null || NOT_REWRITTEN.contains(k));
+        return m;
+    }
+
+    /**
+     * @return each {@link #rewritable} setting's value when neither a flag nor a file gives one: called
+     *     before a config file's settings are taken, so Redis's stand at their defaults; serve's flags
+     *     are taken already, so theirs come from {@link ServerConfig#defaults()}
+     */
+    private Map<String, String> defaultValues() {
+        Map<String, String> m = rewritable();
+        ServerConfig d = ServerConfig.defaults();
+        m.put("bind", d.bind());
+        m.put("port", Integer.toString(d.port()));
+        m.put("databases", Integer.toString(d.databases()));
+        m.put("maxclients", Integer.toString(d.maxClients()));
+        m.put("timeout", Integer.toString(d.idleTimeoutSeconds()));
+        m.put("proto-max-bulk-len", Long.toString(d.maxBulkBytes()));
+        m.put("maxmemory", Long.toString(d.maxMemoryBytes()));
+        m.put("maxmemory-policy", d.maxMemoryPolicy());
+        m.put("requirepass", "");
+        m.put("aclfile", "");
+        m.put("http-port", Integer.toString(d.httpPort()));
+        m.put("data", d.dataDir().toString());
+        m.put("io-threads", Integer.toString(d.ioThreads()));
+        m.put("busy-poll", Integer.toString(d.busyPollMicros()));
+        Map<String, String> tls = new LinkedHashMap<>();
+        TlsConfigValues.putAll(tls, null, 0);
+        tls.keySet().retainAll(m.keySet());
+        m.putAll(tls);
+        return m;
+    }
+
+    private void configRewrite(byte[][] a, Reply r) {
+        if (a.length != 2) {
+            r.error(Errors.arity("config|rewrite"));
+            return;
+        }
+        java.nio.file.Path file = ctx.configFile;
+        if (file == null) {
+            r.error("ERR The server is running without a config file");
+            return;
+        }
+        try {
+            ConfigRewrite.rewrite(file, rewritable(), defaults);
+            r.ok();
+        } catch (IOException | RuntimeException e) {
+            r.error("ERR Rewriting config file: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+        }
+    }
+
     private void config(Client c, byte[][] a, Reply r) {
         byte[] sub = a[1];
         if (Args.is(sub, "GET")) {
@@ -586,9 +659,7 @@ final class AdminCommands {
         } else if (Args.is(sub, "SET")) {
             configSet(a, r);
         } else if (Args.is(sub, "REWRITE")) {
-            // The server never rewrites its settings (CONFIG SET's changes last until a restart);
-            // Redis's answer without a config file says so, and is the one clients know
-            r.error(a.length != 2 ? Errors.arity("config|rewrite") : "ERR The server is running without a config file");
+            configRewrite(a, r);
         } else {
             r.error(Errors.unknownSubcommand(sub, "CONFIG"));
         }

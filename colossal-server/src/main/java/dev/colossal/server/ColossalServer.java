@@ -71,6 +71,11 @@ public final class ColossalServer implements AutoCloseable {
             }
 
             @Override
+            public void configFile(java.nio.file.Path file) {
+                ctx.configFile = file;
+            }
+
+            @Override
             public String get(String name) {
                 List<String> parts = config(table, "GET", name).lines().toList();
                 // *2, $n, name, $n, value
@@ -225,8 +230,25 @@ public final class ColossalServer implements AutoCloseable {
         } catch (UnknownHostException e) {
             throw new ListenException(config.bind(), e);
         }
-        Databases dbs = Databases.open(config.dataDir(), config.databases(), config.maxMemoryBytes(),
-                ServerConfig.ALLKEYS_LRU.equals(config.maxMemoryPolicy()), System::currentTimeMillis);
+        Databases dbs;
+        try {
+            dbs = Databases.open(config.dataDir(), config.databases(), config.maxMemoryBytes(),
+                    ServerConfig.ALLKEYS_LRU.equals(config.maxMemoryPolicy()), System::currentTimeMillis);
+        } catch (MaxMemoryMismatchException e) {
+            if (!e.keptNone() || !ServerConfig.ALLKEYS_LRU.equals(config.maxMemoryPolicy())) {
+                throw e;
+            }
+            // Maps made without a bound: the server keeps this one by sampling, as after CONFIG SET
+            // maxmemory-policy allkeys-lru at run time, so a start with what a running server was set
+            // to (CONFIG REWRITE writes it) serves as that server did
+            dbs = Databases.open(config.dataDir(), config.databases(), config.maxMemoryBytes(), false,
+                    System::currentTimeMillis);
+            dbs.startupReport().add("colossal: the map files of " + config.dataDir() + " keep no bound, so --maxmemory "
+                    + MemorySize.format(config.maxMemoryBytes()) + " under allkeys-lru is kept by sampling keys, as after"
+                    + " CONFIG SET at run time (for the maps' own bound, evicting as they write: 'colossal copy "
+                    + config.dataDir().resolve("db0.map") + " NEW_DIR/db0.map --max-bytes "
+                    + MemorySize.format(config.maxMemoryBytes()) + "', then serve --data NEW_DIR)");
+        }
         ServerContext ctx = new ServerContext(dbs, config, System::currentTimeMillis);
         if (!dbs.evicts()) {
             dbs.usePolicy(config.maxMemoryPolicy(), ctx.access);

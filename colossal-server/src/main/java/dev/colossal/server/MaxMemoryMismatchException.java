@@ -14,8 +14,17 @@ public final class MaxMemoryMismatchException extends IOException {
 
     private static final long serialVersionUID = 1L;
 
+    /** Whether the file keeps no bound at all (it was made under noeviction or another sampled policy). */
+    private final boolean keptNone;
+
     MaxMemoryMismatchException(Path dir, Path file, long keptBytes, long keptEntries, long askedBytes) {
         super(message(dir, file, keptBytes, keptEntries, askedBytes));
+        this.keptNone = keptBytes == 0 && keptEntries == 0;
+    }
+
+    /** @return whether the map file keeps no bound, so that the one asked for can be the server's instead */
+    boolean keptNone() {
+        return keptNone;
     }
 
     private static String message(Path dir, Path file, long keptBytes, long keptEntries, long askedBytes) {

@@ -64,6 +64,8 @@ final class ServerContext {
     volatile TlsConfig tls;
     /** The Unix socket RESP is also served on, or null for none (set before the first client). */
     volatile UnixSocket unixSocket;
+    /** The file {@code serve --config} read, which CONFIG REWRITE writes back, or null for none (set before the first client). */
+    volatile java.nio.file.Path configFile;
     volatile int httpPort = -1;
     /** Completed with the first failure that a server thread could not go on after. */
     final CompletableFuture<Throwable> failure = new CompletableFuture<>();

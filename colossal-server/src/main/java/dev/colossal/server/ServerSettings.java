@@ -35,4 +35,7 @@ public interface ServerSettings {
 
     /** Serves RESP on this Unix socket too, from the start ({@code unixsocket}, {@code unixsocketperm}). */
     void unixSocket(UnixSocket socket);
+
+    /** The config file the settings came from: CONFIG REWRITE writes the running ones back into it. */
+    void configFile(java.nio.file.Path file);
 }

@@ -158,6 +158,13 @@ class ServeConfigFileTest {
         file("port 1\n\nport 2\n");
         assertEquals(f + ":3: 'port' is set again (first on line 1); keep one",
                 assertThrows(IllegalArgumentException.class, () -> resolve("--config", f.toString())).getMessage());
+        // in two files the later line wins, as Redis reads an include where it stands
+        Path common = Files.writeString(dir.resolve("common.conf"), "port 7001\nmaxclients 50\n");
+        file("include " + common + "\nport 7002\n");
+        assertEquals(7002, resolve("--config", f.toString()).port());
+        assertEquals(50, resolve("--config", f.toString()).maxClients());
+        file("port 7002\ninclude " + common + "\n");
+        assertEquals(7001, resolve("--config", f.toString()).port());
         file("proto-max-bulk-len lots\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> resolve("--config", f.toString()))
                 .getMessage().contains("proto-max-bulk-len=lots is not a size"));
@@ -241,18 +248,21 @@ class ServeConfigFileTest {
         }
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
     }
 
-    private static Jedis connect(int port) throws InterruptedException {
+    /** @return a connection to a server starting on {@code port}, once it answers (or asks for a password) */
+    static Jedis connect(int port) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             Jedis j = new Jedis("127.0.0.1", port);
             try {
                 j.ping();
+                return j;
+            } catch (redis.clients.jedis.exceptions.JedisAccessControlException e) {
                 return j;
             } catch (JedisConnectionException e) {
                 j.close();

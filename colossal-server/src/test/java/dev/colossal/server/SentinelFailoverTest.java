@@ -38,6 +38,9 @@ class SentinelFailoverTest {
             if (theirs == null) {
                 return; // redis-server is not installed: redis() said so loudly
             }
+            // As if served with --config: the sentinels' CONFIG REWRITE keeps each role in its file
+            Path oursFile = Files.writeString(dir.resolve("replica.conf"), "replica-priority 10\nreplicaof 127.0.0.1 " + masterPort + "\n");
+            ours.context().configFile = oursFile;
             try (Wire m = new Wire(masterPort); Wire a = new Wire(ours.port()); Wire b = new Wire(ReplicaDifferentialTest.port(theirs))) {
                 assertEquals("+OK\r\n", a.call("REPLICAOF", "127.0.0.1", Integer.toString(masterPort)));
                 for (int i = 0; i < 100; i++) {
@@ -64,6 +67,9 @@ class SentinelFailoverTest {
             int a = ours.port();
             int b = ReplicaDifferentialTest.port(theirs);
             assertTrue(TestServers.await(true, 10_000, () -> once(a, "ROLE").startsWith("*3\r\n$6\r\nmaster\r\n")), once(a, "ROLE"));
+            assertTrue(TestServers.await(true, 10_000, () -> !Files.readString(oursFile).contains("replicaof")),
+                    "the promoted replica's file follows no master any more: " + Files.readString(oursFile));
+            assertTrue(Files.readString(oursFile).startsWith("replica-priority 10\n"), Files.readString(oursFile));
             assertEquals(Integer.toString(a), TestServers.await(Integer.toString(a), 30_000,
                     () -> masterPort(b)),
                     "the redis-server replica now follows the promoted Colossal replica");
@@ -72,9 +78,14 @@ class SentinelFailoverTest {
             assertEquals(written, TestServers.await(written, 30_000, () -> once(b, "GET", "after")));
 
             master = start(dir.resolve("master"), masterPort);
+            Path masterFile = Files.writeString(dir.resolve("master.conf"), "# the old master\n");
+            master.context().configFile = masterFile;
             assertEquals(Integer.toString(a), TestServers.await(Integer.toString(a), 60_000,
                     () -> masterPort(masterPort)),
                     "the old master, back, is told to follow the new one");
+            String follows = "\nreplicaof 127.0.0.1 " + a + "\n";
+            assertTrue(TestServers.await(true, 10_000, () -> Files.readString(masterFile).contains(follows)),
+                    "a restart of the old master from its file would follow the new one: " + Files.readString(masterFile));
             assertEquals(written, TestServers.await(written, 30_000, () -> once(masterPort, "GET", "after")));
             assertEquals("$2\r\n99\r\n", once(masterPort, "GET", "before:99"));
         } finally {
