@@ -613,6 +613,9 @@ final class AdminCommands {
         try {
             ConfigRewrite.rewrite(file, rewritable(), defaults);
             r.ok();
+        } catch (java.nio.file.AccessDeniedException e) {
+            r.error("ERR Rewriting config file: " + e.getFile() + ": permission denied (the server's user must be able to"
+                    + " write the file's directory: the new file is made beside it)");
         } catch (IOException | RuntimeException e) {
             r.error("ERR Rewriting config file: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
         }
