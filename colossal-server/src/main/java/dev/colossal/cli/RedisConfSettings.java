@@ -51,7 +51,7 @@ final class RedisConfSettings {
             if (error.startsWith("CONFIG SET failed") && !startOnly) {
                 throw new IllegalArgumentException(s.where() + ": " + s.key() + " " + s.value() + ": " + error);
             }
-            boolean noEffect = error.equals(ServerConfig.NOT_SETTABLE) || startOnly || error.contains(ServerConfig.FIXED);
+            boolean noEffect = error.contains(ServerConfig.NOT_SETTABLE) || startOnly;
             String why = WHY.getOrDefault(s.key(), noEffect ? null : error);
             if (why != null) {
                 said.add(s.where() + ": " + s.key() + " " + s.value() + ": " + why);

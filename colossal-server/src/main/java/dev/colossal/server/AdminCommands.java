@@ -478,7 +478,7 @@ final class AdminCommands {
         m.put("bind", ctx.config.bind());
         m.put("port", Integer.toString(ctx.respPort));
         m.put("databases", Integer.toString(ctx.dbs.count()));
-        m.put("maxclients", Integer.toString(ctx.config.maxClients()));
+        m.put("maxclients", Integer.toString(ctx.maxClients));
         m.put("timeout", Integer.toString(ctx.idleTimeoutSeconds));
         m.put("shutdown-timeout", Integer.toString(ctx.shutdownTimeoutSeconds));
         m.put("proto-max-bulk-len", Long.toString(ctx.config.maxBulkBytes()));
@@ -724,6 +724,7 @@ final class AdminCommands {
             }
         }
         boolean same = true;
+        String notSettable = null;
         Map<String, Long> slowLogBounds = new LinkedHashMap<>();
         int keyspaceEvents = -1;
         long nodeEntries = -1;
@@ -914,6 +915,15 @@ final class AdminCommands {
                 }
                 continue;
             }
+            if (name.equals("maxclients")) {
+                // Redis's bounds; a server here holds no more than an int's worth of connections
+                OptionalLong v = integer(name, a[i + 1], 1, 4_294_967_295L, r);
+                if (v.isEmpty()) {
+                    return;
+                }
+                apply.add(() -> ctx.maxClients = (int) Math.min(v.getAsLong(), Integer.MAX_VALUE));
+                continue;
+            }
             if (name.equals("timeout") || name.equals("shutdown-timeout")) {
                 OptionalLong v = integer(name, a[i + 1], 0, Integer.MAX_VALUE, r);
                 if (v.isEmpty()) {
@@ -1032,6 +1042,9 @@ final class AdminCommands {
                 }
             } else if (!value.equalsIgnoreCase(current.get(name))) {
                 // set to what it is (a fixture's save "" or appendonly no) it is a no-op, as in Redis
+                if (same) {
+                    notSettable = name;
+                }
                 same = false;
             }
         }
@@ -1130,7 +1143,7 @@ final class AdminCommands {
             // Redis would get as far as applying the port, and fail there: its reason comes first
             r.error("ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen on this port. Check server logs.");
         } else {
-            r.error("ERR " + ServerConfig.NOT_SETTABLE);
+            r.error("ERR " + ServerConfig.notSettable(notSettable));
         }
     }
 
@@ -1281,7 +1294,7 @@ final class AdminCommands {
             // No command blocks and none tracks, but tools read the fields: redis-cli --stat printed
             // -9223372036854775808 blocked clients for a missing one.
             sb.append("# Clients\r\nconnected_clients:").append(s.connectedClients.sum())
-                    .append("\r\ncluster_connections:0\r\nmaxclients:").append(ctx.config.maxClients())
+                    .append("\r\ncluster_connections:0\r\nmaxclients:").append(ctx.maxClients)
                     // the largest buffers of the clients connected now (Redis's are over the last few seconds)
                     .append("\r\nclient_recent_max_input_buffer:").append(largest(c -> c.inputCapacity))
                     .append("\r\nclient_recent_max_output_buffer:").append(largest(c -> c.reply.capacity))

@@ -173,7 +173,7 @@ final class RespServer implements AutoCloseable {
             }
             try {
                 ctx.stats.connectionsReceived.increment();
-                if (ctx.clients.size() >= ctx.config.maxClients()) {
+                if (ctx.clients.size() >= ctx.maxClients) {
                     ctx.stats.rejectedConnections.increment();
                     if (tls == null) { // a TLS client could not read it before a handshake
                         ch.write(ByteBuffer.wrap(MAX_CLIENTS));

@@ -65,8 +65,19 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
     /** The policies served, in the order errors list them: noeviction is the default. */
     static final String POLICIES = "noeviction (the default), allkeys-lru, allkeys-lfu, allkeys-random, volatile-lru,"
             + " volatile-lfu, volatile-random and volatile-ttl";
-    /** CONFIG SET's answer for a parameter it cannot set while the server runs (most are given at start). */
-    public static final String NOT_SETTABLE = "CONFIG SET is not supported by this server; restart it with the flag instead";
+    /** The words of CONFIG SET's answer for a Redis parameter it cannot set while the server runs. */
+    public static final String NOT_SETTABLE = " is not supported by this server";
+    /** Parameters a start takes from a flag of serve's (or the config file's line) that CONFIG SET cannot change. */
+    private static final java.util.Set<String> START_FLAGS = java.util.Set.of("bind", "proto-max-bulk-len", "tls-port",
+            "tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-ca-cert-file", "tls-ca-cert-dir", "tls-auth-clients",
+            "tls-protocols", "tls-ciphers", "tls-ciphersuites");
+
+    /** @return CONFIG SET's answer (without {@code ERR }) for {@code name}, which it cannot set while the server runs */
+    public static String notSettable(String name) {
+        return "CONFIG SET " + name + NOT_SETTABLE + (START_FLAGS.contains(name)
+                ? " while it runs: restart it with --" + name + " (or the config file's line)"
+                : ": it has no counterpart here");
+    }
     /**
      * The words of CONFIG SET's answer for a Redis parameter this server has no setting for, set to
      * another value than the one it runs with: a config file's line of it has no effect here.

@@ -67,6 +67,8 @@ final class ServerContext {
     /** The file {@code serve --config} read, which CONFIG REWRITE writes back, or null for none (set before the first client). */
     volatile java.nio.file.Path configFile;
     volatile int httpPort = -1;
+    /** Connections served at most ({@code maxclients}: the start's, then CONFIG SET's). */
+    volatile int maxClients;
     /** Completed with the first failure that a server thread could not go on after. */
     final CompletableFuture<Throwable> failure = new CompletableFuture<>();
     /** Clients blocked on keys (BLPOP, ...), and their waking after writes. */
@@ -131,6 +133,7 @@ final class ServerContext {
         waits.slowLog = slowLog;
         this.config = config;
         this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
+        this.maxClients = config.maxClients();
         this.clock = clock;
         this.startMillis = clock.getAsLong();
         this.lastSaveSeconds = startMillis / 1000;

@@ -232,6 +232,31 @@ class HttpAndLimitsTest {
         }
     }
 
+    /** maxclients is set at run time, as in Redis: connections past it are refused from then on, those in stay. */
+    @Test
+    void maxClientsChangesAtRunTime() throws Exception {
+        try (ColossalServer s = ColossalServer.start(config(dir).withPorts(0, -1).withLimits(2, 1024 * 1024, 0));
+             Wire a = new Wire(s.port()); Wire b = new Wire(s.port())) {
+            assertEquals("+PONG\r\n", b.call("PING"));
+            try (Wire c = new Wire(s.port())) {
+                assertEquals("-ERR max number of clients reached\r\n", c.reply());
+            }
+            assertEquals("+OK\r\n", a.call("CONFIG", "SET", "maxclients", "3"));
+            assertEquals("*2\r\n$10\r\nmaxclients\r\n$1\r\n3\r\n", a.call("CONFIG", "GET", "maxclients"));
+            assertTrue(a.call("INFO", "clients").contains("\r\nmaxclients:3\r\n"));
+            try (Wire c = new Wire(s.port())) {
+                assertEquals("+PONG\r\n", c.call("PING"), "a third client now");
+                try (Wire d = new Wire(s.port())) {
+                    assertEquals("-ERR max number of clients reached\r\n", d.reply());
+                }
+                assertEquals("-ERR CONFIG SET failed (possibly related to argument 'maxclients') - argument must be between"
+                        + " 1 and 4294967295 inclusive\r\n", a.call("CONFIG", "SET", "maxclients", "0"));
+                assertEquals("+OK\r\n", a.call("CONFIG", "SET", "maxclients", "1"));
+                assertEquals("+PONG\r\n", c.call("PING"), "those in stay");
+            }
+        }
+    }
+
     private static HttpResponse<String> http(ColossalServer s, String method, String path, String token)
             throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.httpPort() + path))

@@ -296,8 +296,8 @@ class MaxMemoryTest {
                 assertEquals("-ERR CONFIG SET maxmemory 8mb" + kept, w.call("CONFIG", "SET", "maxmemory", "8mb"));
                 assertEquals("-ERR CONFIG SET maxmemory-policy volatile-lru" + kept,
                         w.call("CONFIG", "SET", "maxmemory-policy", "volatile-lru"));
-                assertEquals("-ERR CONFIG SET is not supported by this server; restart it with the flag instead\r\n",
-                        w.call("CONFIG", "SET", "maxmemory", "4mb", "maxclients", "5"));
+                assertEquals("-ERR CONFIG SET lazyfree-lazy-eviction is not supported by this server: it has no"
+                        + " counterpart here\r\n", w.call("CONFIG", "SET", "maxmemory", "4mb", "lazyfree-lazy-eviction", "yes"));
                 assertEquals("*2\r\n$9\r\nmaxmemory\r\n$7\r\n4194304\r\n", w.call("CONFIG", "GET", "maxmemory"));
             }
         } finally {
