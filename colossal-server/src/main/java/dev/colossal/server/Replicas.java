@@ -951,7 +951,7 @@ final class Replicas {
     void closed(Client c) {
         SnapshotBuild aside = c.snapshot;
         if (aside != null) {
-            aside.cancel(); // its thread stops at the next step, and builds forget it
+            aside.cancel(); // its thread stops at its next key, and builds forget it
         }
         if (c.replica) {
             synchronized (this) {

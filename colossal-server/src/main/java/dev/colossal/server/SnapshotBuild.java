@@ -186,7 +186,7 @@ final class SnapshotBuild {
         return n.isPresent() && n.getAsLong() >= 0 && n.getAsLong() < Integer.MAX_VALUE ? (int) n.getAsLong() : -1;
     }
 
-    /** No one waits for it any more: {@link #build} stops at its next step, writes keep nothing more, and what they kept is let go. */
+    /** No one waits for it any more: {@link #build} stops at its next key, writes keep nothing more, and what they kept is let go. */
     void cancel() {
         cancelled = true;
         synchronized (lock) {
