@@ -90,6 +90,87 @@ class SnapshotBuildTest {
     }
 
     /**
+     * Transfers between 20,000 accounts (MULTI, DECRBY one, INCRBY another, EXEC) on two other
+     * connections throughout a slowed snapshot of many steps: every account is in the file once,
+     * and they add up to what they held in all, whether a transfer fell behind the builder, ahead
+     * of it, or across it.
+     */
+    @Test
+    void manyStepsOfTransfersAddUp() throws Exception {
+        int accounts = 20_000;
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong transfers = new java.util.concurrent.atomic.AtomicLong();
+        java.util.List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        byte[] file;
+        try (ColossalServer s = TestServers.colossal(dir.resolve("data")); Jedis j = new Jedis("127.0.0.1", s.port())) {
+            Pipeline p = j.pipelined();
+            for (int i = 0; i < accounts; i++) {
+                p.set("acct:" + i, "1000");
+            }
+            p.sync();
+            j.configSet("rdb-key-save-delay", "50"); // a second or more in all, some 40 steps
+            java.util.List<Thread> writers = new java.util.ArrayList<>();
+            for (int w = 0; w < 2; w++) {
+                java.util.Random rnd = new java.util.Random(w);
+                Thread t = new Thread(() -> {
+                    try (Jedis tj = new Jedis("127.0.0.1", s.port())) {
+                        while (!stop.get()) {
+                            redis.clients.jedis.Transaction tx = tj.multi();
+                            int amount = 1 + rnd.nextInt(50);
+                            tx.decrBy("acct:" + rnd.nextInt(accounts), amount);
+                            tx.incrBy("acct:" + rnd.nextInt(accounts), amount);
+                            tx.exec();
+                            transfers.incrementAndGet();
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                });
+                t.start();
+                writers.add(t);
+            }
+            Thread.sleep(100);
+            long before = transfers.get();
+            try (Socket cli = new Socket("127.0.0.1", s.port())) {
+                cli.setSoTimeout(60_000);
+                cli.getOutputStream().write(Wire.encode("REPLCONF", "rdb-only", "1"));
+                assertEquals("+OK\r\n", new String(cli.getInputStream().readNBytes(5), StandardCharsets.US_ASCII));
+                cli.getOutputStream().write(Wire.encode("SYNC"));
+                file = payload(cli.getInputStream());
+            }
+            long during = transfers.get() - before;
+            stop.set(true);
+            for (Thread t : writers) {
+                t.join();
+            }
+            assertEquals(java.util.List.of(), failures);
+            assertTrue(during > 100, "transfers went on while the snapshot was built: " + during);
+        }
+        Map<String, String> all = keys(file);
+        assertEquals(accounts, all.size());
+        long total = 0;
+        for (String v : all.values()) {
+            total += Long.parseLong(v);
+        }
+        assertEquals(1000L * accounts, total, "the accounts in the snapshot add up");
+    }
+
+    /** @return the RDB file of a SYNC reply: {@code $len}, CRLF, the bytes (newlines before it skipped) */
+    private static byte[] payload(java.io.InputStream in) throws Exception {
+        int c;
+        while ((c = in.read()) == '\n') {
+            // a newline while it is built
+        }
+        assertEquals('$', c);
+        StringBuilder len = new StringBuilder();
+        while ((c = in.read()) != '\r') {
+            len.append((char) c);
+        }
+        assertEquals('\n', in.read());
+        return in.readNBytes(Integer.parseInt(len.toString()));
+    }
+
+    /**
      * {@code redis-cli --rdb}'s client closes while its (slowed) snapshot is being built: the build
      * stops at once (INFO's rdb_bgsave_in_progress goes to 0) instead of running to its end for no
      * one, and writes after it keep nothing.
