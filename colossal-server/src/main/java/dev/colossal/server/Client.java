@@ -151,6 +151,8 @@ final class Client {
     boolean rdbOnly;
     /** REPLCONF rdb-filter-only functions (redis-cli --functions-rdb): the snapshot holds the function libraries alone. */
     boolean rdbFunctionsOnly;
+    /** The snapshot being built for its {@code redis-cli --rdb} (SYNC after REPLCONF rdb-only 1), given up if it goes; null if none. */
+    volatile SnapshotBuild snapshot;
     /** The stream's offset after this client's last write, which WAIT waits for. */
     long replOffset;
 

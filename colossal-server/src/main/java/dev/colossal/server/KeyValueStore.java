@@ -340,6 +340,17 @@ interface KeyValueStore extends AutoCloseable {
     long scanKeys(long cursor, long count, Predicate<byte[]> filter, BiConsumer<byte[], Long> action);
 
     /**
+     * Where {@code key} lies in the order the resumable scans visit keys in, present or not: a step
+     * from cursor {@code c} that returns {@code n} (or 0 at the end) visits the keys lying in
+     * {@code [c, n)} (or from {@code c} on), and no growth of the store moves a key. What a snapshot
+     * asks to know whether its builder has been past a key ({@link SnapshotBuild}).
+     *
+     * @param key the key
+     * @return a cursor-like position, {@code >= 0}
+     */
+    long scanPosition(byte[] key);
+
+    /**
      * RANDOMKEY's key: the first live key from a random point in the scan's order, wrapping
      * around. Not uniform (a key after a long empty stretch is picked more often), which Redis's
      * isn't quite either; what clients want of it is some key, cheaply.

@@ -628,6 +628,11 @@ final class MapStore implements KeyValueStore {
     }
 
     @Override
+    public long scanPosition(byte[] key) {
+        return map.scanPosition(MemorySegment.ofArray(key));
+    }
+
+    @Override
     public void scanKeys(Predicate<byte[]> filter, BiConsumer<byte[], Long> action) {
         long cursor = 0;
         do {

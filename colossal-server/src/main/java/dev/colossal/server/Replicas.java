@@ -947,8 +947,12 @@ final class Replicas {
         });
     }
 
-    /** The connection of {@code c} closed: it is no longer a replica. */
+    /** The connection of {@code c} closed: it is no longer a replica, and a snapshot built for it alone is given up. */
     void closed(Client c) {
+        SnapshotBuild aside = c.snapshot;
+        if (aside != null) {
+            aside.cancel(); // its thread stops at its next key, and builds forget it
+        }
         if (c.replica) {
             synchronized (this) {
                 replicas.removeIf(x -> x.client == c);

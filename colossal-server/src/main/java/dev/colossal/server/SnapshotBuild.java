@@ -5,7 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * One RDB snapshot of every database as it stood at one moment (for a replica, the offset its
@@ -14,24 +14,32 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>Redis forks for a still copy. Here the copy is made lazily: while a build is on, every command
  * that may write first hands each key it may change to {@link #beforeWrite}, before it has touched
- * the key (the moment is when every write under way as the build began has ended: {@link Replicas}). A
- * key the builder has not taken yet is read there, as it stands, and kept aside; the builder takes a
- * kept key's earlier state instead of its present one. Each key's state in {@link #states} goes
- * one way, set once by whoever comes first:
+ * the key (the moment is when every write under way as the build began has ended: {@link Replicas}).
+ * A key the builder has not taken yet is read there, as it stands, and kept aside; the builder
+ * takes a kept key's earlier state instead of its present one.
+ *
+ * <p>What a write must know is whether the builder has taken its key yet, and the store's scan
+ * order tells that without a word per key: the builder walks each database in the order of
+ * {@link KeyValueStore#scanPosition}, which no write moves, and once it has taken every key of a
+ * step it moves {@link #reached} past the step. A write to a key below it has nothing to keep; a
+ * write to a key at or above it keeps the key in {@link #kept}, which holds only keys written
+ * ahead of the builder:
  *
  * <pre>
- *   (none) --builder takes it as it stands--> TAKEN
- *   (none) --a write comes first--> Before(state at the start) --builder takes that--> TAKEN
- *   (none) --a write creates it--> NEW (not in the snapshot)
+ *   position:  0 ............ reached[db) ............ step being read ............ limit
+ *              taken: writes keep nothing    writes keep the key (Before, or NEW if absent)
+ *
+ *   kept key  --builder meets it in a step--> removed; its Before goes in the file, NEW goes nowhere
+ *   kept key  --never met (removed since)--> its Before goes in the file at the database's end
  * </pre>
  *
- * <p>The builder reads a key first and claims it after ({@code putIfAbsent(TAKEN)}); a writer
- * claims it before its command writes. So a key the builder claims had no write between the start
- * and the claim, and what it read is the key at the start; if a writer claimed first, its
- * {@code Before} is. A key removed before the builder reached it was claimed by the write that
- * removed it, and is taken from {@link #removedBefore} at the end of its database. Keys removed
- * for their TTL or evicted are not claimed: they simply go missing from the snapshot, and the DEL
- * that the stream after it carries finds nothing to remove on the replica, which ends the same.
+ * <p>The builder reads a step first and claims it after: holding {@link #lock}, it takes each
+ * key it read out of {@link #kept} and moves {@link #reached} to the step's end; a write keeps its
+ * key holding the same lock, after seeing the key not yet reached. So a key the builder read with
+ * nothing kept had no write between the start and the claim, and what it read is the key at the
+ * start; if a write kept it first, its {@code Before} is. Keys removed for their TTL or evicted are
+ * not kept: they simply go missing from the snapshot, and the DEL that the stream after it carries
+ * finds nothing to remove on the replica, which ends the same.
  *
  * <p>FLUSHALL and FLUSHDB keep every key they remove first (the old way's cost, on their own loop,
  * but rare); MOVE and COPY .. DB keep the key in both databases. SWAPDB, DEBUG RELOAD and POPULATE
@@ -39,15 +47,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class SnapshotBuild {
 
-    /** A key the snapshot has, as it stood at the start. */
-    private static final Object TAKEN = new Object();
     /** A key that did not exist at the start: the stream creates it. */
     private static final Object NEW = new Object();
-    /** Keys the builder asks the store for at a time. */
+    /** Keys the builder asks the store for at a time, at most. */
     private static final int SCAN_STEP = 512;
+    /** About the most bytes of values a step holds before it is written: big values make steps of fewer keys. */
+    private static final long STEP_BYTES = 4L << 20;
 
     /** A key as it stood at the start, kept by the write that came before the builder: its RDB value ({@link DumpCommands#rdbValue}). */
-    private record Before(DbKey key, byte[] value, long deadline) {}
+    private record Before(byte[] value, long deadline) {}
 
     /** The snapshot grew past what the heap may hold of it. */
     static final class TooBig extends RuntimeException {
@@ -59,10 +67,12 @@ final class SnapshotBuild {
     }
 
     private final ServerContext ctx;
-    /** Sized for every key at the start: the builder puts one state a key, and a table growing under it was a tenth of its time. */
-    private final ConcurrentHashMap<DbKey, Object> states;
-    /** Per database: the keys a write kept before the builder got to them, some since removed. */
-    private final List<ConcurrentLinkedQueue<Before>> removedBefore = new ArrayList<>();
+    /** Per database: the scan position below which the builder has taken every key; {@code Long.MAX_VALUE} once done. */
+    private final AtomicLongArray reached;
+    /** Per database: the keys a write kept before the builder reached them ({@code Before} or {@code NEW}), until it meets them. */
+    private final List<ConcurrentHashMap<DbKey, Object>> kept = new ArrayList<>();
+    /** Orders a write's keeping of a key after the builder's claim of its step, or before it. */
+    private final Object lock = new Object();
     private final List<byte[]> functions = new ArrayList<>();
     private final RdbFile file;
     private final boolean functionsOnly;
@@ -89,12 +99,10 @@ final class SnapshotBuild {
         for (FunctionLibraries.Library library : ctx.functions.all()) {
             functions.add(library.code);
         }
-        long keys = 0;
+        reached = new AtomicLongArray(ctx.dbs.count());
         for (int db = 0; db < ctx.dbs.count(); db++) {
-            removedBefore.add(new ConcurrentLinkedQueue<>());
-            keys += functionsOnly ? 0 : ctx.dbs.store(db).size();
+            kept.add(new ConcurrentHashMap<>());
         }
-        states = new ConcurrentHashMap<>((int) Math.min(keys + keys / 8 + 16, 1 << 29));
     }
 
     /**
@@ -102,16 +110,24 @@ final class SnapshotBuild {
      * keeps the key as it stands if the builder has not taken it yet.
      */
     void beforeWrite(int db, byte[] key) {
-        if (cancelled || functionsOnly || db >= removedBefore.size() || states.containsKey(new DbKey(db, key))) {
+        if (cancelled || functionsOnly || db >= reached.length()) {
             return;
         }
         KeyValueStore store = ctx.dbs.store(db);
+        long at = store.scanPosition(key);
+        ConcurrentHashMap<DbKey, Object> keptHere = kept.get(db);
+        if (at < reached.get(db) || keptHere.containsKey(new DbKey(db, key))) {
+            return; // taken, or kept by an earlier write
+        }
+        // read outside the lock (a big value takes long): no write of the key can come between, as
+        // any other keeps it first, or finds it taken, as this one then will
         KeyValueStore.Entry e = store.get(key);
         byte[] value = e == null ? null : DumpCommands.rdbValue(store, key, e);
-        DbKey kept = new DbKey(db, key.clone()); // a command's arguments are its own to reuse
-        Object state = value == null ? NEW : new Before(kept, value, e.expireAtMillis());
-        if (states.putIfAbsent(kept, state) == null && state instanceof Before b) {
-            removedBefore.get(db).add(b);
+        Object state = value == null ? NEW : new Before(value, e.expireAtMillis());
+        synchronized (lock) {
+            if (!cancelled && at >= reached.get(db)) {
+                keptHere.putIfAbsent(new DbKey(db, key.clone()), state); // a command's arguments are its own to reuse
+            }
         }
     }
 
@@ -135,7 +151,7 @@ final class SnapshotBuild {
                 return args.length < 2 || !Args.is(args[1], "RELOAD") && !Args.is(args[1], "POPULATE");
             }
             case "flushall", "flushdb" -> {
-                for (int d = 0; d < removedBefore.size() && !cancelled; d++) {
+                for (int d = 0; d < reached.length() && !cancelled; d++) {
                     if (d == db || spec.name().equals("flushall")) {
                         int n = d;
                         ctx.dbs.store(d).scanKeys(k -> true, (key, at) -> beforeWrite(n, key));
@@ -170,9 +186,19 @@ final class SnapshotBuild {
         return n.isPresent() && n.getAsLong() >= 0 && n.getAsLong() < Integer.MAX_VALUE ? (int) n.getAsLong() : -1;
     }
 
-    /** The replicas it was for are gone: {@link #build} stops at its next key, and writes keep nothing more. */
+    /** No one waits for it any more: {@link #build} stops at its next key, writes keep nothing more, and what they kept is let go. */
     void cancel() {
         cancelled = true;
+        synchronized (lock) {
+            for (ConcurrentHashMap<DbKey, Object> k : kept) {
+                k.clear();
+            }
+        }
+    }
+
+    /** @return whether it was {@linkplain #cancel cancelled} */
+    boolean cancelled() {
+        return cancelled;
     }
 
     /**
@@ -186,56 +212,105 @@ final class SnapshotBuild {
         for (byte[] code : functions) {
             file.function(code);
         }
-        for (int db = 0; db < (functionsOnly ? 0 : removedBefore.size()); db++) {
+        for (int db = 0; db < (functionsOnly ? 0 : reached.length()); db++) {
             KeyValueStore store = ctx.dbs.store(db);
-            int n = db;
             long cursor = 0;
+            int count = SCAN_STEP;
             do {
-                cursor = store.scanEntries(cursor, SCAN_STEP, (key, entry) -> take(n, store, key, entry));
+                Step step = new Step(store);
+                cursor = store.scanEntries(cursor, count, step::read);
+                Object[] states = claim(db, step.keys, cursor == 0 ? Long.MAX_VALUE : cursor);
+                for (int i = 0; i < step.keys.size() && !cancelled; i++) {
+                    take(db, step, i, states == null ? null : states[i]);
+                }
                 progress.run();
                 if (cancelled) {
                     return null;
                 }
+                // a step of big values is held whole until written: fewer keys a step then
+                count = Math.clamp(step.bytes > STEP_BYTES ? count * STEP_BYTES / step.bytes : 2L * count, 1, SCAN_STEP);
             } while (cursor != 0);
-            for (Before b : removedBefore.get(db)) {
-                if (states.replace(b.key, b, TAKEN)) {
-                    write(b);
+            // every key of the database is reached: what is left kept was removed before the builder came
+            for (var e : kept.get(db).entrySet()) {
+                if (e.getValue() instanceof Before b) {
+                    write(db, e.getKey().key(), b.value, b.deadline);
                 }
             }
+            kept.get(db).clear();
         }
         return file.finish();
     }
 
-    /**
-     * The builder meets {@code key}, with the entry the scan read (before the claim, as the protocol
-     * wants): it goes in the file as it stood at the start, unless it did not exist then.
-     */
-    private void take(int db, KeyValueStore store, byte[] key, KeyValueStore.Entry entry) {
-        DbKey k = new DbKey(db, key);
-        // a plain string is whole in the entry, written from it after the claim; other values
-        // (lists, streams, values in buckets or chunks) are read again now, before it (wasted for
-        // the few keys a write kept first: cheaper than a second lookup for every key)
-        boolean whole = entry.isString() && !entry.chunked();
-        byte[] value = whole ? null : DumpCommands.rdbValue(store, key, entry);
-        Object state = states.putIfAbsent(k, TAKEN);
-        if (state == null) {
-            long at = entry.expireAtMillis() == StoredValue.NO_EXPIRY ? -1 : entry.expireAtMillis();
-            if (whole) {
-                section(db);
-                file.stringKey(key, MemorySegment.ofArray(entry.array()).asSlice(entry.offset(), entry.length()), at);
-                afterKey();
-            } else if (value != null) { // null: gone since the scan read it
-                write(db, key, value, entry.expireAtMillis());
-            }
-            return;
+    /** The keys one step of the builder read, with their entries and (for all but plain strings) their RDB values, read before the claim. */
+    private static final class Step {
+        private final KeyValueStore store;
+        final List<byte[]> keys = new ArrayList<>();
+        final List<KeyValueStore.Entry> entries = new ArrayList<>();
+        /** Null for a plain string, whole in its entry and written from it. */
+        final List<byte[]> values = new ArrayList<>();
+        long bytes;
+
+        Step(KeyValueStore store) {
+            this.store = store;
         }
-        if (state instanceof Before b && states.replace(k, b, TAKEN)) {
-            write(b);
+
+        void read(byte[] key, KeyValueStore.Entry entry) {
+            // other values (lists, streams, values in buckets or chunks) are read now, before the
+            // claim (wasted for the few keys a write kept first: cheaper than a second lookup for every key)
+            boolean whole = entry.isString() && !entry.chunked();
+            byte[] value = whole ? null : DumpCommands.rdbValue(store, key, entry);
+            keys.add(key);
+            entries.add(entry);
+            values.add(value);
+            bytes += key.length + (whole ? entry.length() : value == null ? 0 : value.length);
         }
     }
 
-    private void write(Before b) {
-        write(b.key.db(), b.key.key(), b.value, b.deadline);
+    /**
+     * The builder has read {@code keys}, every key of database {@code db} lying below {@code next}
+     * from where the last step ended: takes what writes kept of them and moves {@link #reached} to
+     * {@code next}, so that writes of them keep nothing from now on.
+     *
+     * @return what was kept of each key, index for index ({@code Before}, {@code NEW} or null), or null if nothing was kept of any
+     */
+    private Object[] claim(int db, List<byte[]> keys, long next) {
+        synchronized (lock) {
+            ConcurrentHashMap<DbKey, Object> keptHere = kept.get(db);
+            Object[] states = null;
+            if (!keptHere.isEmpty()) {
+                states = new Object[keys.size()];
+                for (int i = 0; i < keys.size(); i++) {
+                    states[i] = keptHere.remove(new DbKey(db, keys.get(i)));
+                }
+            }
+            reached.set(db, next);
+            return states;
+        }
+    }
+
+    /**
+     * The builder's key {@code i} of {@code step}, with what a write kept of it: it goes in the file
+     * as it stood at the start, unless it did not exist then.
+     */
+    private void take(int db, Step step, int i, Object state) {
+        byte[] key = step.keys.get(i);
+        if (state instanceof Before b) {
+            write(db, key, b.value, b.deadline);
+            return;
+        }
+        if (state == NEW) {
+            return;
+        }
+        KeyValueStore.Entry entry = step.entries.get(i);
+        byte[] value = step.values.get(i);
+        if (value != null) {
+            write(db, key, value, entry.expireAtMillis());
+        } else if (entry.isString() && !entry.chunked()) {
+            long at = entry.expireAtMillis() == StoredValue.NO_EXPIRY ? -1 : entry.expireAtMillis();
+            section(db);
+            file.stringKey(key, MemorySegment.ofArray(entry.array()).asSlice(entry.offset(), entry.length()), at);
+            afterKey();
+        } // else gone since the scan read it
     }
 
     private void write(int db, byte[] key, byte[] value, long deadline) {

@@ -162,7 +162,9 @@ final class SyncCommands {
             // The connection waits, reading nothing more, while the snapshot is built off the loops
             KeyWaits.Waiter w = new KeyWaits.Waiter(c, c.db, new byte[0][], key -> null, null);
             ctx.waits.block(w, 0);
+            c.snapshot = build;
             ctx.replicas.buildAside(build, c, (rdb, failure) -> {
+                c.snapshot = null;
                 if (rdb == null) {
                     ctx.waits.finish(w, Errors.bytes("-" + (failure != null ? failure
                             : "ERR the snapshot was given up: SWAPDB, DEBUG RELOAD or POPULATE ran while it was built; try again") + "\r\n"));
@@ -189,12 +191,9 @@ final class SyncCommands {
      *     why not (what the keys take in the maps would not fit in a quarter of the heap)
      */
     private SnapshotBuild startSnapshot(Reply r, boolean relayed, boolean functionsOnly) {
-        long keys = 0;
-        for (int db = 0; db < ctx.dbs.count(); db++) {
-            keys += ctx.dbs.store(db).size();
-        }
-        // the build also holds a key's copy and its state in a hash table per key (SnapshotBuild): ~100 bytes
-        long used = functionsOnly ? 0 : ctx.dbs.usedBytes() + 100 * keys;
+        // the file is about what the keys take; the build holds nothing per key beside it, only a
+        // copy of each key written ahead of the builder (SnapshotBuild), which no bound foresees
+        long used = functionsOnly ? 0 : ctx.dbs.usedBytes();
         long room = Runtime.getRuntime().maxMemory() / 4;
         if (used > room) {
             r.error(tooBig(used, room));

@@ -131,6 +131,13 @@ final class UnopenedDatabase implements KeyValueStore {
         return s == null ? 0 : s.scanKeys(cursor, count, filter, action);
     }
 
+    /** @return the position in the file once there is one; until then past every cursor, as no key is here (a snapshot keeps any write of it) */
+    @Override
+    public long scanPosition(byte[] key) {
+        KeyValueStore s = opened();
+        return s == null ? Long.MAX_VALUE - 1 : s.scanPosition(key);
+    }
+
     @Override
     public KeyList allKeys() {
         KeyValueStore s = opened();
