@@ -176,6 +176,10 @@ class ZSetNodeTest {
             assertEquals(1000.75, j.zscore("z", "m1100"));
             assertEquals(100L, j.zrank("z", "m1100"));
             assertEquals(List.of("m1100"), j.zrangeByScore("z", 1000.6, 1000.8));
+            // A copy takes the nodes as stored and the header's change with them; a rename the header
+            assertTrue(j.copy("z", "c", false));
+            assertEquals("OK", j.rename("c", "r"));
+            assertEquals(1000.75, j.zscore("r", "m1100"));
         }
         try (ColossalServer s = TestServers.colossal(dir); Jedis j = new Jedis("127.0.0.1", s.port())) {
             KeyValueStore db = s.context().dbs.opened(0);
@@ -190,6 +194,11 @@ class ZSetNodeTest {
             assertEquals(1L, j.zrem("z", "m1100"));
             assertNull(j.zscore("z", "m1100"));
             assertEquals(400, j.zcard("z"));
+            assertEquals(1000.75, j.zscore("r", "m1100"));
+            assertEquals(1L, j.zadd("r", 5, "m2000"));
+            assertEquals(1000.75, j.zscore("r", "m1100"));
+            assertEquals(101L, j.zrank("r", "m1100"));
+            assertEquals(401, j.zcard("r"));
         }
     }
 
