@@ -32,16 +32,16 @@ record ZSetMemberChange(long leaf, byte[] member, boolean present, double score)
 
     /**
      * @return the record at {@code [from, to)} of {@code in}
-     * @throws IllegalStateException if it is not one
+     * @throws IllegalStateException if it is not one (the offset it gives is the record's own)
      */
     static ZSetMemberChange get(byte[] in, int from, int to) {
         if (to - from < ZSetTreeLayout.CHANGE_MEMBER_OFFSET + 1) {
-            throw ZSetLayout.damaged("a big sorted set's header ends in " + (to - from) + " bytes, not a member change", from);
+            throw ZSetLayout.damaged("a big sorted set's header ends in " + (to - from) + " bytes, not a member change", 0);
         }
         int[] at = {from + ZSetTreeLayout.CHANGE_MEMBER_OFFSET};
         int m = HashLayout.getVarint(in, at, to);
         if (at[0] + m != to) {
-            throw ZSetLayout.damaged("a member change's member of " + m + " bytes does not end the header", at[0]);
+            throw ZSetLayout.damaged("a member change's member of " + m + " bytes does not end the header", at[0] - from);
         }
         boolean present = in[from + ZSetTreeLayout.CHANGE_PRESENT_OFFSET] != 0;
         return new ZSetMemberChange(ListLayout.getLong(in, from + ZSetTreeLayout.CHANGE_LEAF_OFFSET),
