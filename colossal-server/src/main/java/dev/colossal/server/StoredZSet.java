@@ -27,6 +27,11 @@ final class StoredZSet implements ZSetWrites {
     private int nRetired;
     private boolean changed;
     private long maxListpackEntries;
+    /** The member change the header read names ({@link ZSetMemberChange}), or null. */
+    private ZSetMemberChange named;
+    /** This command's member changes: how many, and the last one. */
+    private int memberChanges;
+    private ZSetMemberChange change;
     /** The trees' reads in place, for a set {@link #view}ed by a command that only reads it; else null. */
     private ZSetTreeReads scoreReads;
     private ZSetTreeReads memberReads;
@@ -49,6 +54,7 @@ final class StoredZSet implements ZSetWrites {
         z.count = ZSetTreeLayout.get(e, ZSetTreeLayout.COUNT_OFFSET);
         z.next = ZSetTreeLayout.get(e, ZSetTreeLayout.NEXT_OFFSET);
         z.lastRetired = ZSetTreeLayout.retired(e);
+        z.named = ZSetTreeLayout.change(e);
         z.maxListpackEntries = maxListpackEntries;
         int max = ZSetTreeLayout.nodeEntries(maxListpackEntries);
         z.byScore = new ZSetTree(ZSetTreeLayout.get(e, ZSetTreeLayout.SCORE_ROOT_OFFSET), false, max, z::load, z::retire);
@@ -117,9 +123,8 @@ final class StoredZSet implements ZSetWrites {
             if (score != current) {
                 byScore.delete(current, member);
                 byScore.insert(score, member);
-                byMember.delete(current, member);
-                byMember.insert(score, member);
-                changed = true;
+                byMember.setScore(member, score);
+                changedMember(member, true, score);
                 return ZSetValue.UPDATED;
             }
             return 0;
@@ -130,7 +135,7 @@ final class StoredZSet implements ZSetWrites {
         byScore.insert(score, member);
         byMember.insert(score, member);
         count++;
-        changed = true;
+        changedMember(member, true, score);
         newScore[0] = score;
         return ZSetValue.ADDED;
     }
@@ -144,8 +149,14 @@ final class StoredZSet implements ZSetWrites {
         byScore.delete(s, member);
         byMember.delete(s, member);
         count--;
-        changed = true;
+        changedMember(member, false, 0);
         return true;
+    }
+
+    private void changedMember(byte[] member, boolean present, double score) {
+        changed = true;
+        memberChanges++;
+        change = new ZSetMemberChange(-1, member, present, score);
     }
 
     @Override
@@ -170,6 +181,7 @@ final class StoredZSet implements ZSetWrites {
         for (int i = 0; i < k[0]; i++) {
             byScore.delete(s[i], m[i]);
             byMember.delete(s[i], m[i]);
+            changedMember(m[i], false, 0);
         }
         count -= k[0];
         changed = true;
@@ -224,7 +236,13 @@ final class StoredZSet implements ZSetWrites {
 
     /** @return the score of {@code member}, or null */
     Double scoreOf(byte[] member) {
-        return inPlace() ? memberReads.scoreOf(member) : byMember.scoreOf(member);
+        if (!inPlace()) {
+            return byMember.scoreOf(member); // its leaves are read through load, which applies the named change
+        }
+        if (named != null && named.of(member)) {
+            return named.present() ? named.score() : null;
+        }
+        return memberReads.scoreOf(member);
     }
 
     /** Hands {@code v} the entries from the first scored {@code min} or more on, lowest first, until it says stop. */
@@ -287,6 +305,11 @@ final class StoredZSet implements ZSetWrites {
             delete();
             return;
         }
+        holdNamedChange();
+        // A single member change that reshaped nothing rewrites its member leaf in place, after the header
+        ZSetNode leaf = memberChanges == 1 ? byMember.soleChangedLeaf() : null;
+        ZSetMemberChange inPlace = leaf == null ? null : new ZSetMemberChange(leaf.pos, change.member(), change.present(), change.score());
+        memberChanges = 0;
         // The nodes the last header retired are dead: this write's nodes take their positions
         // first (a put over a dead entry, where a new key would cost a put and a removal), then
         // new ones from next on. A kill before the header leaves the retired positions retired.
@@ -296,15 +319,20 @@ final class StoredZSet implements ZSetWrites {
         LongSupplier position = () -> reused[0] < dead.length ? dead[reused[0]++] : fresh[0]++;
         java.util.List<ZSetNode> written = new java.util.ArrayList<>();
         long scoreRoot = byScore.write(position, this::putNode, written);
-        long memberRoot = byMember.write(position, this::putNode, written);
+        long memberRoot = inPlace != null ? byMember.storedRoot() : byMember.write(position, this::putNode, written);
         if (nRetired > ZSetTreeLayout.MAX_RETIRED) {
             rebuild(); // the nodes just written are garbage once the new id's header lands
             return;
         }
         next = Math.max(fresh[0], next + 1); // a write whose nodes all took dead positions still moves it on: see next()
-        store.set(key, ZSetTreeLayout.header(id, count, next, scoreRoot, memberRoot, retired, nRetired), 0,
-                ZSetTreeLayout.RETIRED_OFFSET + nRetired * Long.BYTES, expireAt, StoredValue.ZSET);
+        byte[] header = ZSetTreeLayout.header(id, count, next, scoreRoot, memberRoot, retired, nRetired, inPlace);
+        store.set(key, header, 0, header.length, expireAt, StoredValue.ZSET);
         elements.wrote();
+        named = inPlace;
+        if (inPlace != null) {
+            // At its own position: readers apply the header's change until this lands (ZSetTreeLayout)
+            writeInPlace(leaf);
+        }
         for (ZSetNode node : written) {
             // only now: past a header that failed, a position is written again. Handed over, not
             // copied: the trees are dropped below, so nothing here changes these nodes again.
@@ -366,8 +394,9 @@ final class StoredZSet implements ZSetWrites {
             dst.put(newId, p, raw, length);
             dst.wrote();
         });
-        to.set(toKey, ZSetTreeLayout.header(newId, count, next, roots[0], roots[1], retired, 0), 0,
-                ZSetTreeLayout.RETIRED_OFFSET, at, StoredValue.ZSET);
+        // The nodes are copied as stored, so the copy's header names the change this one names
+        byte[] header = ZSetTreeLayout.header(newId, count, next, roots[0], roots[1], retired, 0, named);
+        to.set(toKey, header, 0, header.length, at, StoredValue.ZSET);
     }
 
     /** @return the nodes of both trees as stored (what the collector keeps of this set, but its root) */
@@ -413,6 +442,31 @@ final class StoredZSet implements ZSetWrites {
         elements.wrote();
     }
 
+    /**
+     * Makes sure the member leaf the header read names a change of holds it, before a write's header
+     * replaces that one: a kill may have come between that header and the leaf's rewrite. Known
+     * done (the common case) when this process rewrote the leaf after that very header.
+     */
+    private void holdNamedChange() {
+        if (named == null || elements.zsetNodes().holds(id, next)) {
+            return;
+        }
+        ZSetNode stored = decode(named.leaf());
+        if (named.applyTo(stored)) {
+            writeInPlace(stored);
+        } else {
+            elements.zsetNodes().held(id, next);
+        }
+    }
+
+    /** Rewrites member leaf {@code leaf} at its own position, with the change the header just written names. */
+    private void writeInPlace(ZSetNode leaf) {
+        long length = leaf.bytes();
+        byte[] out = new byte[(int) Math.min(length, Integer.MAX_VALUE)];
+        putNode(leaf.pos, out, leaf.encode(out));
+        elements.zsetNodes().held(id, next);
+    }
+
     private void retire(long pos) {
         if (nRetired == retired.length) {
             retired = Arrays.copyOf(retired, nRetired * 2);
@@ -425,6 +479,16 @@ final class StoredZSet implements ZSetWrites {
         if (kept != null) {
             return kept;
         }
+        ZSetNode node = decode(pos);
+        if (named != null && pos == named.leaf()) {
+            named.applyTo(node);
+        }
+        elements.zsetNodes().put(id, pos, node);
+        return node;
+    }
+
+    /** @return the node stored at {@code pos}, decoded */
+    private ZSetNode decode(long pos) {
         // Through this thread's buffer: a leaf (read by every write) is decoded, never kept as bytes
         ZSetNodeBytes b = ZSetNodeBytes.acquire();
         ZSetNode node;
@@ -434,7 +498,6 @@ final class StoredZSet implements ZSetWrites {
         } finally {
             b.release();
         }
-        elements.zsetNodes().put(id, pos, node);
         return node;
     }
 

@@ -20,6 +20,26 @@ final class ZSetNodeCache {
     private record Key(long id, long pos) {}
 
     private final ConcurrentHashMap<Key, ZSetNode> nodes = new ConcurrentHashMap<>();
+    /**
+     * By collection id, the {@code next} of the header whose member change ({@link ZSetMemberChange})
+     * this process has seen its leaf hold: the next write then need not read the leaf to make sure.
+     */
+    private final ConcurrentHashMap<Long, Long> changesHeld = new ConcurrentHashMap<>();
+
+    /** @return whether the member leaf of collection {@code id} holds the change its header of {@code next} names */
+    boolean holds(long id, long next) {
+        Long n = changesHeld.get(id);
+        return n != null && n == next;
+    }
+
+    /** Notes that the member leaf of collection {@code id} holds the change its header of {@code next} names. */
+    void held(long id, long next) {
+        if (changesHeld.size() >= MAX_NODES) {
+            changesHeld.clear();
+        }
+        changesHeld.put(id, next);
+    }
+
     /** @return a copy of inner node {@code pos} of collection {@code id} for a command to change, or null if not kept */
     ZSetNode get(long id, long pos) {
         ZSetNode n = nodes.get(new Key(id, pos));

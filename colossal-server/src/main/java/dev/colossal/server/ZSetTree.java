@@ -33,6 +33,10 @@ final class ZSetTree {
     /** Where the stored root is: loaded at the first use, as a command often reads one tree of the two. */
     private final long rootPos;
     private ZSetNode root;
+    /** The leaf the command's entry changes went to, how many there were, and whether one split or merged a node. */
+    private ZSetNode changedLeaf;
+    private int leafChanges;
+    private boolean reshaped;
 
     /**
      * @param rootPos    the stored root's position
@@ -255,6 +259,7 @@ final class ZSetTree {
             int i = leafIndex(node, s, m);
             node.open(i);
             node.set(i, s, m);
+            changed(node);
             return;
         }
         int i = childIndex(node, s, m);
@@ -288,6 +293,7 @@ final class ZSetTree {
             }
             touch(node);
             node.close(i, i + 1);
+            changed(node);
             return true;
         }
         int i = childIndex(node, s, m);
@@ -298,6 +304,7 @@ final class ZSetTree {
         touch(node);
         node.counts[i]--;
         if (c.n == 0) {
+            reshaped = true;
             retired(c);
             node.close(i, i + 1);
             return true;
@@ -316,6 +323,7 @@ final class ZSetTree {
         if (left.n + right.n > maxEntries || left.bytes() + right.bytes() > ZSetTreeLayout.NODE_BYTES) {
             return;
         }
+        reshaped = true;
         touch(left);
         right.moveTail(0, left);
         node.counts[i] += node.counts[i + 1];
@@ -330,6 +338,7 @@ final class ZSetTree {
 
     /** Splits child {@code i} of {@code node} in two (again while a half overflows). */
     private void split(ZSetNode node, int i) {
+        reshaped = true;
         ZSetNode c = child(node, i);
         ZSetNode right = new ZSetNode(c.leaf, c.n);
         c.moveTail(c.middle(), right);
@@ -350,6 +359,48 @@ final class ZSetTree {
 
     private static void refresh(ZSetNode node, int i, ZSetNode c) {
         node.set(i, c.scores[0], c.members[0]);
+    }
+
+    /**
+     * Gives {@code member}, which a member-ordered tree holds, the score {@code s}: its entry stays
+     * where it is, in member order.
+     */
+    void setScore(byte[] member, double s) {
+        ZSetNode node = root();
+        while (true) {
+            touch(node);
+            if (node.leaf) {
+                break;
+            }
+            // A separator's score is not refreshed: member order never reads it
+            node = child(node, childIndex(node, 0, member));
+        }
+        int i = leafIndex(node, 0, member);
+        if (i >= node.n || !Arrays.equals(node.members[i], member)) {
+            throw new IllegalStateException("no such member in the sorted set's member tree");
+        }
+        node.set(i, s, member);
+        changed(node);
+    }
+
+    /** Notes an entry change in {@code leaf}. */
+    private void changed(ZSetNode leaf) {
+        changedLeaf = leaf;
+        leafChanges++;
+    }
+
+    /**
+     * @return the one stored leaf a single entry change went to, if that was the command's only
+     *     change and it split or merged nothing (so every other node's stored copy still routes to
+     *     it: {@link ZSetTreeLayout}); else null
+     */
+    ZSetNode soleChangedLeaf() {
+        return !reshaped && leafChanges == 1 && changedLeaf.pos >= 0 ? changedLeaf : null;
+    }
+
+    /** @return the root's stored position: as read, if no change was written since */
+    long storedRoot() {
+        return root == null ? rootPos : root.pos;
     }
 
     /** Marks {@code node} changed: its stored copy, if any, is replaced at the next {@link #write}. */

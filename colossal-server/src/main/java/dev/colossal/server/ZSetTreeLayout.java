@@ -20,6 +20,16 @@ package dev.colossal.server;
  *  next     = the position the next new node takes: every live node is at a position below it
  *  roots    = the positions of the two trees' root nodes
  *  retired  = the positions of the nodes the last write replaced: dead, kept for the next write's nodes
+ *  change   = optional (a header of an older build ends at the retired positions): the last write's
+ *             one member change, made in a member tree leaf rewritten in place ({@link ZSetMemberChange})
+ *
+ *  Change: the header's bytes after the retired positions, if any
+ *  0        8          9        17
+ *  +--------+----------+--------+-----------------+--------+
+ *  | leaf   | present  | score  | member length   | member |
+ *  | (8 BE) | (0 or 1) | (8 LE) | (varint)        |        |
+ *  +--------+----------+--------+-----------------+--------+
+ *  leaf    = the member tree leaf's position; present 0: the member is absent (score 0), 1: it has score
  *
  *  Node: an element-map entry's value, at (id, position); a position is written once, never changed
  *  0          1
@@ -40,6 +50,16 @@ package dev.colossal.server;
  * header leaves its nodes at positions past {@code next} or at positions the header it did not
  * replace retires. {@link ListCollector} frees both: it keeps only {@code [0, next)} less the
  * retired positions ({@link #held}); so does the next write, which puts its nodes over them or removes them.
+ *
+ * <p>One exception, the write that changes one member's entry and no tree's shape (a ZADD, a ZREM,
+ * a ZPOPMIN of one member): its member tree leaf is rewritten at its own position, after the header,
+ * and the nodes above it are not written at all, as nothing in them is read but their children's
+ * positions (which stay) and their separators (which still route: an entry enters a leaf only
+ * through its separator, and a leaf's first entry leaving it leaves the separator below the rest).
+ * The member tree's counts are therefore not kept; ranks come from the score tree's. The header
+ * names that change, which a reader of the leaf applies until the rewrite has landed, and which
+ * the next write makes sure the leaf holds before its own header replaces this one. Such a
+ * position is the one a node may be rewritten at: the leaf's, while the tree holds it.
  */
 final class ZSetTreeLayout {
 
@@ -53,6 +73,11 @@ final class ZSetTreeLayout {
     static final int MEMBER_ROOT_OFFSET = SCORE_ROOT_OFFSET + Long.BYTES;
     static final int RETIRED_COUNT_OFFSET = MEMBER_ROOT_OFFSET + Long.BYTES;
     static final int RETIRED_OFFSET = RETIRED_COUNT_OFFSET + Integer.BYTES;
+    /** Offsets in the member change record after the retired positions. */
+    static final int CHANGE_LEAF_OFFSET = 0;
+    static final int CHANGE_PRESENT_OFFSET = CHANGE_LEAF_OFFSET + Long.BYTES;
+    static final int CHANGE_SCORE_OFFSET = CHANGE_PRESENT_OFFSET + Byte.BYTES;
+    static final int CHANGE_MEMBER_OFFSET = CHANGE_SCORE_OFFSET + ZSetLayout.SCORE_LENGTH;
 
     static final byte LEAF = 0;
     static final byte INNER = 1;
@@ -89,9 +114,19 @@ final class ZSetTreeLayout {
         return Math.clamp(maxListpackEntries, 4, MAX_NODE_ENTRIES);
     }
 
-    /** @return a header's payload */
+    /** @return a header's payload, naming no member change */
     static byte[] header(long id, long count, long next, long scoreRoot, long memberRoot, long[] retired, int nRetired) {
-        byte[] h = new byte[RETIRED_OFFSET + nRetired * Long.BYTES];
+        return header(id, count, next, scoreRoot, memberRoot, retired, nRetired, null);
+    }
+
+    /** @return a header's payload, naming {@code change} (or none, if null) */
+    static byte[] header(long id, long count, long next, long scoreRoot, long memberRoot, long[] retired, int nRetired,
+                         ZSetMemberChange change) {
+        int end = RETIRED_OFFSET + nRetired * Long.BYTES;
+        byte[] h = new byte[change == null ? end : end + change.length()];
+        if (change != null) {
+            change.put(h, end);
+        }
         h[ENCODING_OFFSET] = TREE;
         ListLayout.putLong(h, ID_OFFSET, id);
         ListLayout.putLong(h, COUNT_OFFSET, count);
@@ -126,15 +161,29 @@ final class ZSetTreeLayout {
 
     /** @return the retired positions of header {@code e} */
     static long[] retired(KeyValueStore.Entry e) {
-        int n = (int) INT_BE.get(e.array(), e.offset() + RETIRED_COUNT_OFFSET);
-        if (n < 0 || RETIRED_OFFSET + (long) n * Long.BYTES != e.length()) {
-            throw ZSetLayout.damaged("a big sorted set's header names " + n + " retired nodes in " + e.length() + " bytes", 0);
-        }
+        int n = retiredCount(e);
         long[] out = new long[n];
         for (int i = 0; i < n; i++) {
             out[i] = ListLayout.getLong(e.array(), e.offset() + RETIRED_OFFSET + i * Long.BYTES);
         }
         return out;
+    }
+
+    /** @return the member change header {@code e} names, or null */
+    static ZSetMemberChange change(KeyValueStore.Entry e) {
+        int end = RETIRED_OFFSET + retiredCount(e) * Long.BYTES;
+        return end == e.length() ? null : ZSetMemberChange.get(e.array(), e.offset() + end, e.offset() + e.length());
+    }
+
+    private static int retiredCount(KeyValueStore.Entry e) {
+        if (e.length() < RETIRED_OFFSET) {
+            throw ZSetLayout.damaged("a big sorted set's header has length " + e.length(), 0);
+        }
+        int n = (int) INT_BE.get(e.array(), e.offset() + RETIRED_COUNT_OFFSET);
+        if (n < 0 || RETIRED_OFFSET + (long) n * Long.BYTES > e.length()) {
+            throw ZSetLayout.damaged("a big sorted set's header names " + n + " retired nodes in " + e.length() + " bytes", 0);
+        }
+        return n;
     }
 
     /**

@@ -10,7 +10,9 @@ import java.util.Arrays;
  * ({@link ZSetNodeBytes}), and only the members a reply needs are copied out of it.
  *
  * <p>The caller holds the set's key's lock, as for {@link ZSetTree}: no write of this set runs
- * meanwhile, and a position, once written, holds the same node until it is removed.
+ * meanwhile, and a position holds the same node until it is removed (or, for the member leaf a
+ * write rewrites in place, until the next write). A member leaf may lack the change its header
+ * names ({@link ZSetMemberChange}): the caller answers for that member itself.
  */
 final class ZSetTreeReads {
 
