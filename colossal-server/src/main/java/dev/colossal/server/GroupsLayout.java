@@ -178,6 +178,12 @@ final class GroupsLayout {
         return out;
     }
 
+    /** @return the ID of entry {@code index} of chunk bytes {@code v} */
+    static StreamId pendingId(byte[] v, int index) {
+        int at = index * PENDING_BYTES;
+        return new StreamId(StreamLayout.getLong(v, at), StreamLayout.getLong(v, at + 8));
+    }
+
     static byte[] chunk(TreeMap<StreamId, ConsumerGroup.Pending> entries) {
         ByteBuffer b = ByteBuffer.allocate(entries.size() * PENDING_BYTES);
         for (Map.Entry<StreamId, ConsumerGroup.Pending> e : entries.entrySet()) {
@@ -188,24 +194,40 @@ final class GroupsLayout {
         return b.array();
     }
 
+    /**
+     * @return the entries of chunk bytes {@code v}, its consumers found by number in {@code byNumber};
+     *     built in one linear pass ({@link SortedRun}): a chunk is stored in ID order, and a command
+     *     decodes one on each read and acknowledgement
+     */
     private static TreeMap<StreamId, ConsumerGroup.Pending> chunk(byte[] v, Map<Integer, ConsumerGroup.Consumer> byNumber) {
         if (v.length % PENDING_BYTES != 0) {
             throw new IllegalStateException("pending entries chunk of length=" + v.length + " is not a whole number of "
                     + PENDING_BYTES + "-byte entries: the element map is damaged");
         }
         ByteBuffer b = ByteBuffer.wrap(v);
-        TreeMap<StreamId, ConsumerGroup.Pending> out = new TreeMap<>();
-        while (b.hasRemaining()) {
+        int n = v.length / PENDING_BYTES;
+        StreamId[] ids = new StreamId[n];
+        ConsumerGroup.Pending[] pending = new ConsumerGroup.Pending[n];
+        ConsumerGroup.Consumer c = null;
+        for (int i = 0; i < n; i++) {
             StreamId id = new StreamId(b.getLong(), b.getLong());
             int number = b.getInt();
-            ConsumerGroup.Consumer c = byNumber.get(number);
-            if (c == null) {
-                throw new IllegalStateException("pending entry " + id + " names consumer number " + number
-                        + ", which its group does not have: the element map is damaged");
+            if (c == null || c.number != number) {
+                // runs of one consumer's entries are the common case: one map lookup per run
+                c = byNumber.get(number);
+                if (c == null) {
+                    throw new IllegalStateException("pending entry " + id + " names consumer number " + number
+                            + ", which its group does not have: the element map is damaged");
+                }
             }
-            out.put(id, new ConsumerGroup.Pending(c, b.getLong(), b.getLong()));
+            if (i > 0 && ids[i - 1].compareTo(id) >= 0) {
+                throw new IllegalStateException("pending entries chunk of length=" + v.length + " has " + id + " after "
+                        + ids[i - 1] + ": the element map is damaged");
+            }
+            ids[i] = id;
+            pending[i] = new ConsumerGroup.Pending(c, b.getLong(), b.getLong());
         }
-        return out;
+        return new TreeMap<>(new SortedRun<>(ids, pending));
     }
 
     /** @return group {@code name} from an entry of the first layout: consumers by index, the whole PEL in it */

@@ -100,7 +100,9 @@ final class PendingList {
     TreeMap<StreamId, ConsumerGroup.Pending> entries(int i) {
         Chunk c = chunks.get(i);
         if (c.entries == null) {
-            c.stored = read.apply(c.slot);
+            if (c.stored == null) {
+                c.stored = read.apply(c.slot);
+            }
             c.entries = decode.apply(c.stored);
             if (c.entries.size() != c.count) {
                 throw new IllegalStateException("pending entries chunk at auxiliary slot=" + c.slot + " holds "
@@ -192,22 +194,40 @@ final class PendingList {
         return p;
     }
 
+    /** @return the lowest pending ID, read from the first chunk's bytes without decoding it (XPENDING's summary) */
     StreamId firstKey() {
         for (int i = 0; i < chunks.size(); i++) {
             if (chunks.get(i).count > 0) {
-                return entries(i).firstKey();
+                return edge(i, true);
             }
         }
         throw new NoSuchElementException("no entry is pending");
     }
 
+    /** @return the highest pending ID, read from the last chunk's bytes without decoding it */
     StreamId lastKey() {
         for (int i = chunks.size() - 1; i >= 0; i--) {
             if (chunks.get(i).count > 0) {
-                return entries(i).lastKey();
+                return edge(i, false);
             }
         }
         throw new NoSuchElementException("no entry is pending");
+    }
+
+    /** @return the first or last ID of chunk {@code i} (not empty): from its entries if read, else from its stored bytes */
+    private StreamId edge(int i, boolean first) {
+        Chunk c = chunks.get(i);
+        if (c.entries != null) {
+            return first ? c.entries.firstKey() : c.entries.lastKey();
+        }
+        if (c.stored == null) {
+            c.stored = read.apply(c.slot);
+        }
+        if (c.stored.length != (long) c.count * GroupsLayout.PENDING_BYTES) {
+            throw new IllegalStateException("pending entries chunk at auxiliary slot=" + c.slot + " has length="
+                    + c.stored.length + " where its group counts " + c.count + " entries: the element map is damaged");
+        }
+        return GroupsLayout.pendingId(c.stored, first ? 0 : c.count - 1);
     }
 
     /** @return every entry in ID order */

@@ -236,6 +236,7 @@ final class StoredStream {
             long position = first + count;
             byte[] node = StreamNode.create(entryId, a, from, to);
             elements.put(id, position, node);
+            elements.streamBases().put(id, position, entryId);
             if (count > 1) {
                 ends.forget(id, position - 1); // now a middle node
             }
@@ -358,6 +359,17 @@ final class StoredStream {
         return es;
     }
 
+    /** @return the base of the node at {@code position}, from memory once read ({@link StreamNodeBases}) */
+    private StreamId base(long position) {
+        StreamNodeBases bases = elements.streamBases();
+        StreamId b = bases.get(id, position);
+        if (b == null) {
+            b = StreamNode.base(node(position));
+            bases.put(id, position, b);
+        }
+        return b;
+    }
+
     /** @return the last position in {@code [first, first + count)} whose node starts at or below {@code target}, or {@code first} */
     private long floor(StreamId target) {
         long lo = first;
@@ -365,7 +377,7 @@ final class StoredStream {
         long found = first;
         while (lo <= hi) {
             long mid = lo + (hi - lo) / 2;
-            if (StreamNode.base(node(mid)).compareTo(target) <= 0) {
+            if (base(mid).compareTo(target) <= 0) {
                 found = mid;
                 lo = mid + 1;
             } else {
@@ -387,17 +399,8 @@ final class StoredStream {
         }
         if (!rev) {
             for (long p = floor(start); p < first + count; p++) {
-                for (StreamNode.Entry e : entriesAt(p, node(p))) {
-                    if (e.deleted() || e.id().compareTo(start) < 0) {
-                        continue;
-                    }
-                    if (e.id().compareTo(end) > 0) {
-                        return out;
-                    }
-                    out.add(e);
-                    if (out.size() == limit) {
-                        return out;
-                    }
+                if (StreamNode.collect(node(p), p == first ? headSkip : 0, start, end, limit, out)) {
+                    return out;
                 }
             }
         } else {
@@ -608,6 +611,7 @@ final class StoredStream {
         for (long p : positions) {
             elements.remove(id, p);
             elements.streamEnds().forget(id, p);
+            elements.streamBases().forget(id, p);
         }
     }
 
@@ -623,6 +627,7 @@ final class StoredStream {
         for (long i = 0; i < count; i++) {
             byte[] node = node(first + i);
             dst.put(newId, i, node);
+            dst.streamBases().put(newId, i, StreamNode.base(node));
             dst.wrote();
             lastBytes = node.length;
         }
@@ -690,7 +695,8 @@ final class StoredStream {
                 1 << 16));
         for (int i = 0; i < entries.size(); i += per) {
             byte[] node = StreamNode.of(entries.subList(i, Math.min(entries.size(), i + per)));
-            s.elements.put(s.id, s.count++, node);
+            s.elements.put(s.id, s.count, node);
+            s.elements.streamBases().put(s.id, s.count++, StreamNode.base(node));
             s.tailBytes = node.length;
         }
         s.length = entries.size();
