@@ -180,7 +180,15 @@ final class StoredStream {
 
     /** @return auxiliary entry {@code index} ({@code 0 <= index < auxCount()}), or null if missing */
     byte[] aux(long index) {
-        return elements.get(id, StreamLayout.AUX_BASE + index);
+        StreamAuxEntries held = elements.streamAux();
+        byte[] v = held.get(id, index);
+        if (v == null) {
+            v = elements.get(id, StreamLayout.AUX_BASE + index);
+            if (v != null) {
+                held.put(id, index, v);
+            }
+        }
+        return v;
     }
 
     /**
@@ -189,10 +197,12 @@ final class StoredStream {
      */
     void putAux(long index, byte[] value) {
         elements.put(id, StreamLayout.AUX_BASE + index, value);
+        elements.streamAux().put(id, index, value);
     }
 
     /** Frees auxiliary entry {@code index}, which the committed header no longer names. */
     void removeAux(long index) {
+        elements.streamAux().forget(id, index);
         elements.remove(id, StreamLayout.AUX_BASE + index);
     }
 
@@ -655,6 +665,7 @@ final class StoredStream {
     void delete() {
         store.delete(key);
         for (long i = 0; i < auxCount; i++) {
+            elements.streamAux().forget(id, i);
             elements.remove(id, StreamLayout.AUX_BASE + i);
         }
         elements.drop(id, first, first + count);
