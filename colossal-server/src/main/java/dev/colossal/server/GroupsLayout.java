@@ -199,7 +199,7 @@ final class GroupsLayout {
      *     built in one linear pass ({@link SortedRun}): a chunk is stored in ID order, and a command
      *     decodes one on each read and acknowledgement
      */
-    private static TreeMap<StreamId, ConsumerGroup.Pending> chunk(byte[] v, Map<Integer, ConsumerGroup.Consumer> byNumber) {
+    static TreeMap<StreamId, ConsumerGroup.Pending> chunk(byte[] v, Map<Integer, ConsumerGroup.Consumer> byNumber) {
         if (v.length % PENDING_BYTES != 0) {
             throw new IllegalStateException("pending entries chunk of length=" + v.length + " is not a whole number of "
                     + PENDING_BYTES + "-byte entries: the element map is damaged");
