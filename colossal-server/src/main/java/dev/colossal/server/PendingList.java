@@ -55,17 +55,22 @@ final class PendingList {
     private final LongFunction<byte[]> read;
     private final Function<byte[], TreeMap<StreamId, ConsumerGroup.Pending>> decode;
     private final List<Long> retired = new ArrayList<>();
+    /** The group's consumers by number, what a stored entry names: for {@link #view}'s walk of stored bytes. */
+    private final Map<Integer, ConsumerGroup.Consumer> byNumber;
     private long size;
 
     /**
      * @param chunks the chunk table as stored (chunks not read yet)
      * @param read   reads the bytes of the chunk at a slot
-     * @param decode decodes a chunk's bytes
+     * @param decode   decodes a chunk's bytes
+     * @param byNumber the group's consumers by number
      */
-    PendingList(List<Chunk> chunks, LongFunction<byte[]> read, Function<byte[], TreeMap<StreamId, ConsumerGroup.Pending>> decode) {
+    PendingList(List<Chunk> chunks, LongFunction<byte[]> read, Function<byte[], TreeMap<StreamId, ConsumerGroup.Pending>> decode,
+                Map<Integer, ConsumerGroup.Consumer> byNumber) {
         this.chunks = chunks;
         this.read = read;
         this.decode = decode;
+        this.byNumber = byNumber;
         for (Chunk c : chunks) {
             size += c.count;
         }
@@ -75,7 +80,7 @@ final class PendingList {
     PendingList() {
         this(new ArrayList<>(), slot -> {
             throw new IllegalStateException("a new pending list has no stored chunk " + slot);
-        }, null);
+        }, null, Map.of());
     }
 
     long size() {
@@ -220,6 +225,11 @@ final class PendingList {
         if (c.entries != null) {
             return first ? c.entries.firstKey() : c.entries.lastKey();
         }
+        return GroupsLayout.pendingId(stored(c), first ? 0 : c.count - 1);
+    }
+
+    /** @return the bytes of chunk {@code c}, not read into entries yet, from its slot the first time */
+    private byte[] stored(Chunk c) {
         if (c.stored == null) {
             c.stored = read.apply(c.slot);
         }
@@ -227,7 +237,79 @@ final class PendingList {
             throw new IllegalStateException("pending entries chunk at auxiliary slot=" + c.slot + " has length="
                     + c.stored.length + " where its group counts " + c.count + " entries: the element map is damaged");
         }
-        return GroupsLayout.pendingId(c.stored, first ? 0 : c.count - 1);
+        return c.stored;
+    }
+
+    /**
+     * @return the entries from {@code start} on, in ID order, to be read and not changed: a chunk
+     *     not read yet is walked in its stored bytes, entry by entry, without building its tree
+     *     (XPENDING's extended form shows a few entries of chunks of hundreds); changes to what it
+     *     returns are not kept
+     */
+    Iterator<Map.Entry<StreamId, ConsumerGroup.Pending>> view(StreamId start) {
+        return new Iterator<>() {
+            private int chunk = Math.max(0, locate(start));
+            /** The loaded chunk's entries left, or null while walking stored bytes. */
+            private Iterator<Map.Entry<StreamId, ConsumerGroup.Pending>> within;
+            private byte[] raw;
+            private int at;
+
+            {
+                if (chunk < chunks.size()) {
+                    open(start);
+                }
+            }
+
+            private void open(StreamId from) {
+                Chunk c = chunks.get(chunk);
+                if (c.entries != null) {
+                    within = c.entries.tailMap(from, true).entrySet().iterator();
+                    raw = null;
+                    return;
+                }
+                within = null;
+                raw = stored(c);
+                int lo = 0;
+                int hi = c.count;
+                while (lo < hi) { // the first stored entry at or above from
+                    int mid = (lo + hi) >>> 1;
+                    if (GroupsLayout.pendingId(raw, mid).compareTo(from) < 0) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                at = lo;
+            }
+
+            private boolean more() {
+                return within != null ? within.hasNext() : raw != null && at < raw.length / GroupsLayout.PENDING_BYTES;
+            }
+
+            @Override
+            public boolean hasNext() {
+                while (chunk < chunks.size() && !more()) {
+                    if (++chunk < chunks.size()) {
+                        open(StreamId.MIN);
+                    }
+                }
+                return chunk < chunks.size();
+            }
+
+            @Override
+            public Map.Entry<StreamId, ConsumerGroup.Pending> next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                if (within != null) {
+                    return within.next();
+                }
+                StreamId id = GroupsLayout.pendingId(raw, at);
+                ConsumerGroup.Pending p = GroupsLayout.pending(raw, at, byNumber);
+                at++;
+                return new java.util.AbstractMap.SimpleImmutableEntry<>(id, p);
+            }
+        };
     }
 
     /** @return every entry in ID order */

@@ -14,7 +14,8 @@ import java.util.SortedMap;
  * one purpose: {@code new TreeMap<>(run)} builds its tree from a sorted map in one linear pass,
  * with no key comparison, where putting the entries one by one compares and rebalances on each.
  * Only what that constructor reads is here (size, entry iteration, a natural-order comparator);
- * the views a sorted map has besides are refused.
+ * the views a sorted map has besides are refused, and its iteration hands out one entry moved
+ * along, which suits a reader that takes each key and value before the next, as the constructor does.
  *
  * @param <K> the keys, ascending and distinct (the caller checked)
  * @param <V> the values
@@ -46,6 +47,8 @@ final class SortedRun<K, V> extends AbstractMap<K, V> implements SortedMap<K, V>
             public Iterator<Map.Entry<K, V>> iterator() {
                 return new Iterator<>() {
                     private int i;
+                    /** One entry, moved along: the TreeMap takes its key and value before asking for the next. */
+                    private final Slot<K, V> slot = new Slot<>();
 
                     @Override
                     public boolean hasNext() {
@@ -57,13 +60,35 @@ final class SortedRun<K, V> extends AbstractMap<K, V> implements SortedMap<K, V>
                         if (i >= keys.length) {
                             throw new NoSuchElementException();
                         }
-                        Map.Entry<K, V> e = new SimpleImmutableEntry<>(keys[i], values[i]);
+                        slot.key = keys[i];
+                        slot.value = values[i];
                         i++;
-                        return e;
+                        return slot;
                     }
                 };
             }
         };
+    }
+
+    /** The entry an iteration hands out, read-only and moved to each key in turn. */
+    private static final class Slot<K, V> implements Map.Entry<K, V> {
+        private K key;
+        private V value;
+
+        @Override
+        public K getKey() {
+            return key;
+        }
+
+        @Override
+        public V getValue() {
+            return value;
+        }
+
+        @Override
+        public V setValue(V v) {
+            throw new UnsupportedOperationException("a sorted run is read-only");
+        }
     }
 
     /** @return null: natural order, which a TreeMap of natural order must see to build from this run as it is */
