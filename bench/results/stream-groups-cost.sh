@@ -9,7 +9,7 @@
 #   xautoclaim  XAUTOCLAIM s g c2 0 0-0 COUNT 10: the first ten pending entries change hands each call
 # us of server CPU per request (per read+ack pair for readack), the servers' order rotating each
 # round; two unmeasured runs of every test first.
-#   BASE=/tmp/wk/base33 ROUNDS=4 PORTS_FROM=8100 bench/results/stream-groups-cost.sh [TEST...]
+#   BASE=/tmp/wk/base33 ROUNDS=4 PORTS_FROM=8100 [COLOSSAL_FLAGS='--busy-poll 0'] bench/results/stream-groups-cost.sh [TEST...]
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
@@ -24,9 +24,11 @@ PIDS=(); PORTS=(); NAMES=()
 trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/start-server.sh"
 TESTS=("$@"); [ ${#TESTS[@]} -gt 0 ] || TESTS=(readack xpending xpending-r xautoclaim)
-serve new "$ROOT"
-[ -n "${BASE:-}" ] && serve base "$BASE"
-[ -n "${MAIN:-}" ] && serve main "$MAIN"
+# COLOSSAL_FLAGS go to the Colossal servers: --busy-poll 0 stops their event loops spinning for the
+# next request, CPU that a slow client (readack's Python) makes them burn between its batches
+serve new "$ROOT" ${COLOSSAL_FLAGS:-}
+[ -n "${BASE:-}" ] && serve base "$BASE" ${COLOSSAL_FLAGS:-}
+[ -n "${MAIN:-}" ] && serve main "$MAIN" ${COLOSSAL_FLAGS:-}
 serve redis-server redis
 n=${#PIDS[@]}
 for ((k = 0; k < n; k++)); do
@@ -53,7 +55,7 @@ run() { # k test: one measured run, prints cpu us per request
   awk -v c=$((c1 - c0)) -v n="$N" 'BEGIN { printf "%.3f", c * 1e4 / n }'
 }
 for ((k = 0; k < n - 1; k++)); do for t in "${TESTS[@]}"; do run "$k" "$t" >/dev/null; run "$k" "$t" >/dev/null; done; done
-echo "date: $(date -u '+%F %T') UTC; load: $(cut -d' ' -f1-3 /proc/loadavg); FILL=$FILL CALLS=$CALLS N=$N PEL=$PEL; $("$JAVA" -version 2>&1 | head -1); $(redis-server --version | cut -d' ' -f1-3)"
+echo "date: $(date -u '+%F %T') UTC; load: $(cut -d' ' -f1-3 /proc/loadavg); FILL=$FILL CALLS=$CALLS N=$N PEL=$PEL; Colossal flags: ${COLOSSAL_FLAGS:-none}; $("$JAVA" -version 2>&1 | head -1); $(redis-server --version | cut -d' ' -f1-3)"
 echo "round test ${NAMES[*]} (us of server CPU per request; readack: per read+ack pair)"
 for ((round = 1; round <= ROUNDS; round++)); do
   for t in "${TESTS[@]}"; do
