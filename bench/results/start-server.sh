@@ -18,10 +18,10 @@ start_server() {
   return 1
 }
 
-# serve NAME redis|ROOT: start_server on $port with its data in $work/NAME, the pid, port and name
-# appended to PIDS, PORTS and NAMES (which the caller declares, with a trap that kills PIDS), and
-# $port moved on by one: for scripts that run several servers side by side.
+# serve NAME redis|ROOT [FLAG...]: start_server on $port with its data in $work/NAME (and the FLAGs),
+# the pid, port and name appended to PIDS, PORTS and NAMES (which the caller declares, with a trap
+# that kills PIDS), and $port moved on by one: for scripts that run several servers side by side.
 serve() {
-  start_server "$2" "$port" "$work/$1" || return 1
+  start_server "$2" "$port" "$work/$1" "${@:3}" || return 1
   PIDS+=("$pid"); PORTS+=("$port"); NAMES+=("$1"); port=$((port + 1))
 }

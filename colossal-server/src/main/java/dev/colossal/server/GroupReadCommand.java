@@ -103,7 +103,7 @@ final class GroupReadCommand {
             l.lock();
             boolean hasGroup;
             try {
-                hasGroup = StreamGroups.Target.of(store, x.keys()[i], x.group()) != null;
+                hasGroup = StreamGroups.has(store, x.keys()[i], x.group());
             } finally {
                 l.unlock();
             }

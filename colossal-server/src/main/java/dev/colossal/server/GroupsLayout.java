@@ -1,6 +1,9 @@
 package dev.colossal.server;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +63,7 @@ final class GroupsLayout {
     private static final int[] MARKS = {0, 0, -2, -3};
     private static final int GROUP_FIXED = 8 + 8 + 8 + 4 + 4 + 4;
     private static final int CHUNK_REF_BYTES = 8 + 8 + 4 + 8;
+    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
     private GroupsLayout() {}
 
@@ -150,7 +154,7 @@ final class GroupsLayout {
             table.add(new PendingList.Chunk(new StreamId(b.getLong(), b.getLong()), b.getInt(), b.getLong()));
         }
         Map<Integer, ConsumerGroup.Consumer> byNumber = g.byNumber();
-        g.pel = new PendingList(table, aux, bytes -> chunk(bytes, byNumber));
+        g.pel = new PendingList(table, aux, bytes -> chunk(bytes, byNumber), byNumber);
         if (layout != COUNTED) {
             for (Map.Entry<StreamId, ConsumerGroup.Pending> e : g.pel.entries()) {
                 e.getValue().consumer.pending++;
@@ -178,6 +182,36 @@ final class GroupsLayout {
         return out;
     }
 
+    /**
+     * @return entry {@code index} of chunk bytes {@code v} but its ID, its consumer found in {@code byNumber}
+     * @throws IllegalStateException if the group has no such consumer (a damaged map)
+     */
+    static ConsumerGroup.Pending pending(byte[] v, int index, Map<Integer, ConsumerGroup.Consumer> byNumber) {
+        int at = index * PENDING_BYTES + 16;
+        return new ConsumerGroup.Pending(consumer(byNumber, number(v, at), v, index), StreamLayout.getLong(v, at + 4),
+                StreamLayout.getLong(v, at + 12));
+    }
+
+    /** @return the consumer number at {@code at} of chunk bytes {@code v} */
+    private static int number(byte[] v, int at) {
+        return (int) INT_BE.get(v, at);
+    }
+
+    private static ConsumerGroup.Consumer consumer(Map<Integer, ConsumerGroup.Consumer> byNumber, int number, byte[] v, int index) {
+        ConsumerGroup.Consumer c = byNumber.get(number);
+        if (c == null) {
+            throw new IllegalStateException("pending entry " + pendingId(v, index) + " names consumer number " + number
+                    + ", which its group does not have: the element map is damaged");
+        }
+        return c;
+    }
+
+    /** @return the ID of entry {@code index} of chunk bytes {@code v} */
+    static StreamId pendingId(byte[] v, int index) {
+        int at = index * PENDING_BYTES;
+        return new StreamId(StreamLayout.getLong(v, at), StreamLayout.getLong(v, at + 8));
+    }
+
     static byte[] chunk(TreeMap<StreamId, ConsumerGroup.Pending> entries) {
         ByteBuffer b = ByteBuffer.allocate(entries.size() * PENDING_BYTES);
         for (Map.Entry<StreamId, ConsumerGroup.Pending> e : entries.entrySet()) {
@@ -188,24 +222,35 @@ final class GroupsLayout {
         return b.array();
     }
 
-    private static TreeMap<StreamId, ConsumerGroup.Pending> chunk(byte[] v, Map<Integer, ConsumerGroup.Consumer> byNumber) {
+    /**
+     * @return the entries of chunk bytes {@code v}, its consumers found by number in {@code byNumber};
+     *     built in one linear pass ({@link SortedRun}): a chunk is stored in ID order, and a command
+     *     decodes one on each read and acknowledgement
+     */
+    static TreeMap<StreamId, ConsumerGroup.Pending> chunk(byte[] v, Map<Integer, ConsumerGroup.Consumer> byNumber) {
         if (v.length % PENDING_BYTES != 0) {
             throw new IllegalStateException("pending entries chunk of length=" + v.length + " is not a whole number of "
                     + PENDING_BYTES + "-byte entries: the element map is damaged");
         }
-        ByteBuffer b = ByteBuffer.wrap(v);
-        TreeMap<StreamId, ConsumerGroup.Pending> out = new TreeMap<>();
-        while (b.hasRemaining()) {
-            StreamId id = new StreamId(b.getLong(), b.getLong());
-            int number = b.getInt();
-            ConsumerGroup.Consumer c = byNumber.get(number);
-            if (c == null) {
-                throw new IllegalStateException("pending entry " + id + " names consumer number " + number
-                        + ", which its group does not have: the element map is damaged");
+        int n = v.length / PENDING_BYTES;
+        StreamId[] ids = new StreamId[n];
+        ConsumerGroup.Pending[] pending = new ConsumerGroup.Pending[n];
+        ConsumerGroup.Consumer c = null;
+        for (int i = 0, at = 0; i < n; i++, at += PENDING_BYTES) {
+            StreamId id = new StreamId(StreamLayout.getLong(v, at), StreamLayout.getLong(v, at + 8));
+            int number = number(v, at + 16);
+            if (c == null || c.number != number) {
+                // runs of one consumer's entries are the common case: one map lookup per run
+                c = consumer(byNumber, number, v, i);
             }
-            out.put(id, new ConsumerGroup.Pending(c, b.getLong(), b.getLong()));
+            if (i > 0 && ids[i - 1].compareTo(id) >= 0) {
+                throw new IllegalStateException("pending entries chunk of length=" + v.length + " has " + id + " after "
+                        + ids[i - 1] + ": the element map is damaged");
+            }
+            ids[i] = id;
+            pending[i] = new ConsumerGroup.Pending(c, StreamLayout.getLong(v, at + 20), StreamLayout.getLong(v, at + 28));
         }
-        return out;
+        return new TreeMap<>(new SortedRun<>(ids, pending));
     }
 
     /** @return group {@code name} from an entry of the first layout: consumers by index, the whole PEL in it */

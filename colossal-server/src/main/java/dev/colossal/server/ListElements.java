@@ -24,6 +24,8 @@ final class ListElements implements AutoCloseable {
     /** Told of the bytes of every element written, with --maxmemory; null without. */
     private volatile MemoryBudget budget;
     private final StreamEndNodes streamEnds = new StreamEndNodes();
+    private final StreamNodeBases streamBases = new StreamNodeBases();
+    private final StreamAuxEntries streamAux = new StreamAuxEntries();
     private final HashCounts hashCounts = new HashCounts();
     private final ZSetNodeCache zsetNodes = new ZSetNodeCache();
     /** Held while an in-flight entry (RENAMEs', MOVEs') is read and rewritten. */
@@ -73,6 +75,16 @@ final class ListElements implements AutoCloseable {
     /** @return the streams' first and last nodes this map holds, kept in memory by {@link StoredStream} */
     StreamEndNodes streamEnds() {
         return streamEnds;
+    }
+
+    /** @return the bases of the stream nodes this map holds, kept in memory by {@link StoredStream} */
+    StreamNodeBases streamBases() {
+        return streamBases;
+    }
+
+    /** @return the streams' auxiliary entries this map holds, kept in memory by {@link StoredStream} */
+    StreamAuxEntries streamAux() {
+        return streamAux;
     }
 
     /** @return the bucketed hashes' counts this map holds, kept in memory by {@link StoredHash} */

@@ -138,7 +138,7 @@ final class PendingCommands {
             long now = ctx.now();
             List<Map.Entry<StreamId, ConsumerGroup.Pending>> out = new ArrayList<>();
             if (start.compareTo(end) <= 0) {
-                for (var it = g.pel.from(start); it.hasNext(); ) {
+                for (var it = g.pel.view(start); it.hasNext(); ) {
                     var e = it.next();
                     if (out.size() >= count || e.getKey().compareTo(end) > 0) {
                         break;

@@ -55,17 +55,22 @@ final class PendingList {
     private final LongFunction<byte[]> read;
     private final Function<byte[], TreeMap<StreamId, ConsumerGroup.Pending>> decode;
     private final List<Long> retired = new ArrayList<>();
+    /** The group's consumers by number, what a stored entry names: for {@link #view}'s walk of stored bytes. */
+    private final Map<Integer, ConsumerGroup.Consumer> byNumber;
     private long size;
 
     /**
      * @param chunks the chunk table as stored (chunks not read yet)
      * @param read   reads the bytes of the chunk at a slot
-     * @param decode decodes a chunk's bytes
+     * @param decode   decodes a chunk's bytes
+     * @param byNumber the group's consumers by number
      */
-    PendingList(List<Chunk> chunks, LongFunction<byte[]> read, Function<byte[], TreeMap<StreamId, ConsumerGroup.Pending>> decode) {
+    PendingList(List<Chunk> chunks, LongFunction<byte[]> read, Function<byte[], TreeMap<StreamId, ConsumerGroup.Pending>> decode,
+                Map<Integer, ConsumerGroup.Consumer> byNumber) {
         this.chunks = chunks;
         this.read = read;
         this.decode = decode;
+        this.byNumber = byNumber;
         for (Chunk c : chunks) {
             size += c.count;
         }
@@ -75,7 +80,7 @@ final class PendingList {
     PendingList() {
         this(new ArrayList<>(), slot -> {
             throw new IllegalStateException("a new pending list has no stored chunk " + slot);
-        }, null);
+        }, null, Map.of());
     }
 
     long size() {
@@ -100,7 +105,9 @@ final class PendingList {
     TreeMap<StreamId, ConsumerGroup.Pending> entries(int i) {
         Chunk c = chunks.get(i);
         if (c.entries == null) {
-            c.stored = read.apply(c.slot);
+            if (c.stored == null) {
+                c.stored = read.apply(c.slot);
+            }
             c.entries = decode.apply(c.stored);
             if (c.entries.size() != c.count) {
                 throw new IllegalStateException("pending entries chunk at auxiliary slot=" + c.slot + " holds "
@@ -192,22 +199,117 @@ final class PendingList {
         return p;
     }
 
+    /** @return the lowest pending ID, read from the first chunk's bytes without decoding it (XPENDING's summary) */
     StreamId firstKey() {
         for (int i = 0; i < chunks.size(); i++) {
             if (chunks.get(i).count > 0) {
-                return entries(i).firstKey();
+                return edge(i, true);
             }
         }
         throw new NoSuchElementException("no entry is pending");
     }
 
+    /** @return the highest pending ID, read from the last chunk's bytes without decoding it */
     StreamId lastKey() {
         for (int i = chunks.size() - 1; i >= 0; i--) {
             if (chunks.get(i).count > 0) {
-                return entries(i).lastKey();
+                return edge(i, false);
             }
         }
         throw new NoSuchElementException("no entry is pending");
+    }
+
+    /** @return the first or last ID of chunk {@code i} (not empty): from its entries if read, else from its stored bytes */
+    private StreamId edge(int i, boolean first) {
+        Chunk c = chunks.get(i);
+        if (c.entries != null) {
+            return first ? c.entries.firstKey() : c.entries.lastKey();
+        }
+        return GroupsLayout.pendingId(stored(c), first ? 0 : c.count - 1);
+    }
+
+    /** @return the bytes of chunk {@code c}, not read into entries yet, from its slot the first time */
+    private byte[] stored(Chunk c) {
+        if (c.stored == null) {
+            c.stored = read.apply(c.slot);
+        }
+        if (c.stored.length != (long) c.count * GroupsLayout.PENDING_BYTES) {
+            throw new IllegalStateException("pending entries chunk at auxiliary slot=" + c.slot + " has length="
+                    + c.stored.length + " where its group counts " + c.count + " entries: the element map is damaged");
+        }
+        return c.stored;
+    }
+
+    /**
+     * @return the entries from {@code start} on, in ID order, to be read and not changed: a chunk
+     *     not read yet is walked in its stored bytes, entry by entry, without building its tree
+     *     (XPENDING's extended form shows a few entries of chunks of hundreds); changes to what it
+     *     returns are not kept
+     */
+    Iterator<Map.Entry<StreamId, ConsumerGroup.Pending>> view(StreamId start) {
+        return new Iterator<>() {
+            private int chunk = Math.max(0, locate(start));
+            /** The loaded chunk's entries left, or null while walking stored bytes. */
+            private Iterator<Map.Entry<StreamId, ConsumerGroup.Pending>> within;
+            private byte[] raw;
+            private int at;
+
+            {
+                if (chunk < chunks.size()) {
+                    open(start);
+                }
+            }
+
+            private void open(StreamId from) {
+                Chunk c = chunks.get(chunk);
+                if (c.entries != null) {
+                    within = c.entries.tailMap(from, true).entrySet().iterator();
+                    raw = null;
+                    return;
+                }
+                within = null;
+                raw = stored(c);
+                int lo = 0;
+                int hi = c.count;
+                while (lo < hi) { // the first stored entry at or above from
+                    int mid = (lo + hi) >>> 1;
+                    if (GroupsLayout.pendingId(raw, mid).compareTo(from) < 0) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                at = lo;
+            }
+
+            private boolean more() {
+                return within != null ? within.hasNext() : raw != null && at < raw.length / GroupsLayout.PENDING_BYTES;
+            }
+
+            @Override
+            public boolean hasNext() {
+                while (chunk < chunks.size() && !more()) {
+                    if (++chunk < chunks.size()) {
+                        open(StreamId.MIN);
+                    }
+                }
+                return chunk < chunks.size();
+            }
+
+            @Override
+            public Map.Entry<StreamId, ConsumerGroup.Pending> next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                if (within != null) {
+                    return within.next();
+                }
+                StreamId id = GroupsLayout.pendingId(raw, at);
+                ConsumerGroup.Pending p = GroupsLayout.pending(raw, at, byNumber);
+                at++;
+                return new java.util.AbstractMap.SimpleImmutableEntry<>(id, p);
+            }
+        };
     }
 
     /** @return every entry in ID order */

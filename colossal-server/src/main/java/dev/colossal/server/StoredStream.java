@@ -180,7 +180,15 @@ final class StoredStream {
 
     /** @return auxiliary entry {@code index} ({@code 0 <= index < auxCount()}), or null if missing */
     byte[] aux(long index) {
-        return elements.get(id, StreamLayout.AUX_BASE + index);
+        StreamAuxEntries held = elements.streamAux();
+        byte[] v = held.get(id, index);
+        if (v == null) {
+            v = elements.get(id, StreamLayout.AUX_BASE + index);
+            if (v != null) {
+                held.put(id, index, v);
+            }
+        }
+        return v;
     }
 
     /**
@@ -189,10 +197,12 @@ final class StoredStream {
      */
     void putAux(long index, byte[] value) {
         elements.put(id, StreamLayout.AUX_BASE + index, value);
+        elements.streamAux().put(id, index, value);
     }
 
     /** Frees auxiliary entry {@code index}, which the committed header no longer names. */
     void removeAux(long index) {
+        elements.streamAux().forget(id, index);
         elements.remove(id, StreamLayout.AUX_BASE + index);
     }
 
@@ -236,6 +246,7 @@ final class StoredStream {
             long position = first + count;
             byte[] node = StreamNode.create(entryId, a, from, to);
             elements.put(id, position, node);
+            elements.streamBases().put(id, position, entryId);
             if (count > 1) {
                 ends.forget(id, position - 1); // now a middle node
             }
@@ -358,6 +369,17 @@ final class StoredStream {
         return es;
     }
 
+    /** @return the base of the node at {@code position}, from memory once read ({@link StreamNodeBases}) */
+    private StreamId base(long position) {
+        StreamNodeBases bases = elements.streamBases();
+        StreamId b = bases.get(id, position);
+        if (b == null) {
+            b = StreamNode.base(node(position));
+            bases.put(id, position, b);
+        }
+        return b;
+    }
+
     /** @return the last position in {@code [first, first + count)} whose node starts at or below {@code target}, or {@code first} */
     private long floor(StreamId target) {
         long lo = first;
@@ -365,7 +387,7 @@ final class StoredStream {
         long found = first;
         while (lo <= hi) {
             long mid = lo + (hi - lo) / 2;
-            if (StreamNode.base(node(mid)).compareTo(target) <= 0) {
+            if (base(mid).compareTo(target) <= 0) {
                 found = mid;
                 lo = mid + 1;
             } else {
@@ -387,17 +409,8 @@ final class StoredStream {
         }
         if (!rev) {
             for (long p = floor(start); p < first + count; p++) {
-                for (StreamNode.Entry e : entriesAt(p, node(p))) {
-                    if (e.deleted() || e.id().compareTo(start) < 0) {
-                        continue;
-                    }
-                    if (e.id().compareTo(end) > 0) {
-                        return out;
-                    }
-                    out.add(e);
-                    if (out.size() == limit) {
-                        return out;
-                    }
+                if (StreamNode.collect(node(p), p == first ? headSkip : 0, start, end, limit, out)) {
+                    return out;
                 }
             }
         } else {
@@ -608,6 +621,7 @@ final class StoredStream {
         for (long p : positions) {
             elements.remove(id, p);
             elements.streamEnds().forget(id, p);
+            elements.streamBases().forget(id, p);
         }
     }
 
@@ -623,6 +637,7 @@ final class StoredStream {
         for (long i = 0; i < count; i++) {
             byte[] node = node(first + i);
             dst.put(newId, i, node);
+            dst.streamBases().put(newId, i, StreamNode.base(node));
             dst.wrote();
             lastBytes = node.length;
         }
@@ -650,6 +665,7 @@ final class StoredStream {
     void delete() {
         store.delete(key);
         for (long i = 0; i < auxCount; i++) {
+            elements.streamAux().forget(id, i);
             elements.remove(id, StreamLayout.AUX_BASE + i);
         }
         elements.drop(id, first, first + count);
@@ -690,7 +706,8 @@ final class StoredStream {
                 1 << 16));
         for (int i = 0; i < entries.size(); i += per) {
             byte[] node = StreamNode.of(entries.subList(i, Math.min(entries.size(), i + per)));
-            s.elements.put(s.id, s.count++, node);
+            s.elements.put(s.id, s.count, node);
+            s.elements.streamBases().put(s.id, s.count++, StreamNode.base(node));
             s.tailBytes = node.length;
         }
         s.length = entries.size();

@@ -38,6 +38,16 @@ final class StreamGroups {
         }
     }
 
+    /**
+     * @return whether the stream under {@code key} has a group {@code name}: its directory read,
+     *     not the group's entry (XREADGROUP's check of every key before it reads any)
+     * @throws ReplyException WRONGTYPE
+     */
+    static boolean has(KeyValueStore store, byte[] key, byte[] name) {
+        StoredStream s = StoredStream.read(store, key);
+        return s != null && of(s).find(name) >= 0;
+    }
+
     private final StoredStream stream;
     /** The groups' names and slots, in name order. */
     private final List<GroupsLayout.Slot> slots;

@@ -149,6 +149,56 @@ final class StreamNode {
         return out;
     }
 
+    /**
+     * Appends to {@code out} the live entries of {@code node} in {@code [start, end]}, after its
+     * first {@code skip} (a head skip), until {@code out} holds {@code limit}: XRANGE's and
+     * XREADGROUP's walk, which copies the fields of those entries only, where {@link #entries}
+     * copies every entry's.
+     *
+     * @param limit stop at this many in {@code out} (negative: no bound)
+     * @return whether the walk is over: an entry past {@code end} met, or {@code limit} reached
+     */
+    static boolean collect(byte[] node, long skip, StreamId start, StreamId end, long limit, List<Entry> out) {
+        long baseMs = StreamLayout.getLong(node, StreamLayout.NODE_BASE_MS_OFFSET);
+        long baseSeq = StreamLayout.getLong(node, StreamLayout.NODE_BASE_SEQ_OFFSET);
+        int[] pos = {StreamLayout.NODE_HEADER_LENGTH};
+        for (long index = 0; pos[0] < node.length; index++) {
+            int flagsAt = pos[0];
+            pos[0]++;
+            long msDelta = StreamLayout.getVar(node, pos);
+            long seqPart = StreamLayout.getVar(node, pos);
+            long pairs = StreamLayout.getVar(node, pos);
+            if (pairs < 0 || pairs > node.length) {
+                throw new IllegalStateException("stream node of length=" + node.length + " has an entry of pairs=" + pairs
+                        + ": the element map is damaged");
+            }
+            StreamId id = msDelta == 0 ? new StreamId(baseMs, baseSeq + seqPart) : new StreamId(baseMs + msDelta, seqPart);
+            boolean wanted = index >= skip && (node[flagsAt] & StreamLayout.DELETED) == 0 && id.compareTo(start) >= 0;
+            if (wanted && id.compareTo(end) > 0) {
+                return true;
+            }
+            byte[][] fields = wanted ? new byte[(int) pairs * 2][] : null;
+            for (int i = 0; i < pairs * 2; i++) {
+                long len = StreamLayout.getVar(node, pos);
+                if (len < 0 || len > node.length - pos[0]) {
+                    throw new IllegalStateException("stream node of length=" + node.length + " has a field of length=" + len
+                            + " at offset=" + pos[0] + ": the element map is damaged");
+                }
+                if (wanted) {
+                    fields[i] = Arrays.copyOfRange(node, pos[0], pos[0] + (int) len);
+                }
+                pos[0] += (int) len;
+            }
+            if (wanted) {
+                out.add(new Entry(id, fields, false, flagsAt));
+                if (out.size() == limit) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** @return {@code node} with the entry whose flags are at {@code flagsAt} marked deleted */
     static byte[] delete(byte[] node, int flagsAt) {
         byte[] out = node.clone();

@@ -129,7 +129,8 @@ class StreamGroupsDifferentialTest {
             case 18, 19 -> {
                 a.addAll(List.of("XPENDING", k, g));
                 if (r.nextBoolean()) {
-                    a.addAll(List.of("-", "+", Integer.toString(r.nextInt(0, longPels ? 40 : 5))));
+                    // from the start, or from an ID inside the list (a search within a chunk)
+                    a.addAll(List.of(r.nextBoolean() ? "-" : id(r, longPels), "+", Integer.toString(r.nextInt(0, longPels ? 40 : 5))));
                     if (r.nextBoolean()) {
                         a.add(c);
                     }
