@@ -41,6 +41,8 @@ public class MapBench {
 
     private Store s;
     private int[] keys;
+    /** The keys in another order than they were written in: a fixed shuffle. */
+    private int[] shuffled;
     private byte[] value;
     private int next;
     private Path dir;
@@ -57,6 +59,13 @@ public class MapBench {
             keys[i] = rnd.nextInt();
             value[0] = (byte) i;
             s.put(keys[i], value);
+        }
+        shuffled = keys.clone();
+        for (int i = entries - 1; i > 0; i--) {
+            int j = rnd.nextInt(i + 1);
+            int k = shuffled[i];
+            shuffled[i] = shuffled[j];
+            shuffled[j] = k;
         }
     }
 
@@ -77,6 +86,31 @@ public class MapBench {
     @Benchmark
     public int get() {
         return s.get(nextKey());
+    }
+
+    private int nextShuffled() {
+        int k = shuffled[next];
+        next = next + 1 == entries ? 0 : next + 1;
+        return k;
+    }
+
+    /**
+     * {@link #get} of the keys in another order than they were written in. lmdbjava's shape reads them
+     * in the order written, and a store that lays its entries out in the order they came (ours, per
+     * segment) then finds each next entry beside the last, still in the caches: this is the get of a
+     * server's clients, whose keys come in no such order.
+     *
+     * @return the value's length
+     */
+    @Benchmark
+    public int getShuffled() {
+        return s.get(nextShuffled());
+    }
+
+    /** {@link #put} of the keys in another order than they were written in (see {@link #getShuffled}). */
+    @Benchmark
+    public void putShuffled() {
+        s.put(nextShuffled(), value);
     }
 
     /** Keys per batched get. */
