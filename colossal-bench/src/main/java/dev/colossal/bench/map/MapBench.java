@@ -97,8 +97,8 @@ public class MapBench {
     /**
      * {@link #get} of the keys in another order than they were written in. lmdbjava's shape reads them
      * in the order written, and a store that lays its entries out in the order they came (ours, per
-     * segment) then finds each next entry beside the last, still in the caches: this is the get of a
-     * server's clients, whose keys come in no such order.
+     * segment) then finds each entry beside the one read last from its segment, still in the caches:
+     * this is the get of a server's clients, whose keys come in no such order.
      *
      * @return the value's length
      */

@@ -97,8 +97,8 @@ public final class MapSuite implements Suite {
                         .withNote(switch (op) {
                             case "iterate" -> "ns per full pass";
                             case "getShuffled", "putShuffled" -> "keys in a fixed shuffle, not the order written: the rows"
-                                    + " above (lmdbjava's shape) read them in that order, which puts each next entry of"
-                                    + " ours beside the last (entries lie per segment in the order they came)";
+                                    + " above (lmdbjava's shape) read them in that order, which puts each entry of ours"
+                                    + " beside the one read last from its segment (entries lie per segment in the order they came)";
                             case "getBatched" -> "ns per key; ours BytesMap.getAll, theirs a get per key (no peer has a "
                                     + "batched get; lmdbjava one read transaction per batch)";
                             case "putBatched" -> "ns per key; ours BytesMap.putAll, theirs a put per key (Chronicle's and "
