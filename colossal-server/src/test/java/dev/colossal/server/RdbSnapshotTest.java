@@ -94,26 +94,7 @@ class RdbSnapshotTest {
                 j.set("acct:" + i, "1000");
             }
             j.configSet("rdb-key-save-delay", "20000"); // 20 ms a key: two seconds in all
-            List<Thread> writers = new java.util.ArrayList<>();
-            for (int w = 0; w < 2; w++) {
-                java.util.Random rnd = new java.util.Random(w);
-                Thread t = new Thread(() -> {
-                    try (Jedis tj = new Jedis("127.0.0.1", s.port())) {
-                        while (!stop.get()) {
-                            redis.clients.jedis.Transaction tx = tj.multi();
-                            int amount = 1 + rnd.nextInt(50);
-                            tx.decrBy("acct:" + rnd.nextInt(accounts), amount);
-                            tx.incrBy("acct:" + rnd.nextInt(accounts), amount);
-                            tx.exec();
-                            transfers.incrementAndGet();
-                        }
-                    } catch (Throwable e) {
-                        failures.add(e);
-                    }
-                });
-                t.start();
-                writers.add(t);
-            }
+            List<Thread> writers = transferring(s.port(), accounts, stop, transfers, failures);
             Thread.sleep(100);
             long before = transfers.get();
             take(s, "--rdb", file);
@@ -335,5 +316,34 @@ class RdbSnapshotTest {
 
     private static String show(Object reply) {
         return StreamsTest.show(reply);
+    }
+
+    /**
+     * Two threads that move random amounts between random accounts {@code acct:0..accounts-1} in
+     * MULTI/EXEC transactions until {@code stop}: the total stays what it was, in any one-moment view.
+     */
+    static List<Thread> transferring(int port, int accounts, java.util.concurrent.atomic.AtomicBoolean stop,
+                                     java.util.concurrent.atomic.AtomicLong transfers, List<Throwable> failures) {
+        List<Thread> writers = new java.util.ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+            java.util.Random rnd = new java.util.Random(w);
+            Thread t = new Thread(() -> {
+                try (Jedis tj = new Jedis("127.0.0.1", port)) {
+                    while (!stop.get()) {
+                        redis.clients.jedis.Transaction tx = tj.multi();
+                        int amount = 1 + rnd.nextInt(50);
+                        tx.decrBy("acct:" + rnd.nextInt(accounts), amount);
+                        tx.incrBy("acct:" + rnd.nextInt(accounts), amount);
+                        tx.exec();
+                        transfers.incrementAndGet();
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            t.start();
+            writers.add(t);
+        }
+        return writers;
     }
 }

@@ -109,26 +109,7 @@ class SnapshotBuildTest {
             }
             p.sync();
             j.configSet("rdb-key-save-delay", "50"); // a second or more in all, some 40 steps
-            java.util.List<Thread> writers = new java.util.ArrayList<>();
-            for (int w = 0; w < 2; w++) {
-                java.util.Random rnd = new java.util.Random(w);
-                Thread t = new Thread(() -> {
-                    try (Jedis tj = new Jedis("127.0.0.1", s.port())) {
-                        while (!stop.get()) {
-                            redis.clients.jedis.Transaction tx = tj.multi();
-                            int amount = 1 + rnd.nextInt(50);
-                            tx.decrBy("acct:" + rnd.nextInt(accounts), amount);
-                            tx.incrBy("acct:" + rnd.nextInt(accounts), amount);
-                            tx.exec();
-                            transfers.incrementAndGet();
-                        }
-                    } catch (Throwable e) {
-                        failures.add(e);
-                    }
-                });
-                t.start();
-                writers.add(t);
-            }
+            java.util.List<Thread> writers = RdbSnapshotTest.transferring(s.port(), accounts, stop, transfers, failures);
             Thread.sleep(100);
             long before = transfers.get();
             try (Socket cli = new Socket("127.0.0.1", s.port())) {
