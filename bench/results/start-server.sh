@@ -25,3 +25,21 @@ serve() {
   start_server "$2" "$port" "$work/$1" "${@:3}" || return 1
   PIDS+=("$pid"); PORTS+=("$port"); NAMES+=("$1"); port=$((port + 1))
 }
+
+# rounds HEADER: with n servers and a `run K TEST` that prints server K's figure for TEST, runs every
+# test twice unmeasured on all servers but the last (redis-server, which has no JIT to warm), prints
+# HEADER, then ROUNDS rounds of every test in TESTS on every server, the servers' order rotating
+# from round to round, a line a test: "round test figure...".
+rounds() {
+  local k t j round line
+  for ((k = 0; k < n - 1; k++)); do for t in "${TESTS[@]}"; do run "$k" "$t" >/dev/null; run "$k" "$t" >/dev/null; done; done
+  echo "$1"
+  for ((round = 1; round <= ROUNDS; round++)); do
+    for t in "${TESTS[@]}"; do
+      declare -A got=()
+      for ((j = 0; j < n; j++)); do k=$(((j + round - 1) % n)); got[$k]=$(run "$k" "$t"); done
+      line="$round $t"; for ((k = 0; k < n; k++)); do line+=" ${got[$k]}"; done; echo "$line"
+    done
+  done
+  echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+}

@@ -54,14 +54,5 @@ run() { # k test: one measured run, prints cpu us per request
   c1=$(cpu "$pid")
   awk -v c=$((c1 - c0)) -v n="$N" 'BEGIN { printf "%.3f", c * 1e4 / n }'
 }
-for ((k = 0; k < n - 1; k++)); do for t in "${TESTS[@]}"; do run "$k" "$t" >/dev/null; run "$k" "$t" >/dev/null; done; done
-echo "date: $(date -u '+%F %T') UTC; load: $(cut -d' ' -f1-3 /proc/loadavg); FILL=$FILL CALLS=$CALLS N=$N PEL=$PEL; Colossal flags: ${COLOSSAL_FLAGS:-none}; $("$JAVA" -version 2>&1 | head -1); $(redis-server --version | cut -d' ' -f1-3)"
-echo "round test ${NAMES[*]} (us of server CPU per request; readack: per read+ack pair)"
-for ((round = 1; round <= ROUNDS; round++)); do
-  for t in "${TESTS[@]}"; do
-    declare -A got=()
-    for ((j = 0; j < n; j++)); do k=$(((j + round - 1) % n)); got[$k]=$(run "$k" "$t"); done
-    line="$round $t"; for ((k = 0; k < n; k++)); do line+=" ${got[$k]}"; done; echo "$line"
-  done
-done
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+rounds "date: $(date -u '+%F %T') UTC; load: $(cut -d' ' -f1-3 /proc/loadavg); FILL=$FILL CALLS=$CALLS N=$N PEL=$PEL; Colossal flags: ${COLOSSAL_FLAGS:-none}; $("$JAVA" -version 2>&1 | head -1); $(redis-server --version | cut -d' ' -f1-3)
+round test ${NAMES[*]} (us of server CPU per request; readack: per read+ack pair)"
