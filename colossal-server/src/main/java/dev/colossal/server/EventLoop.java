@@ -241,7 +241,9 @@ final class EventLoop implements Runnable {
         if (k.isWritable()) {
             guarded(c, FLUSH);
         }
-        if (k.isReadable() && !c.isClosed()) {
+        // closed first: a write that failed (the peer reset) cancelled the key, whose ready set
+        // then throws, which would stop the loop and the server with it
+        if (!c.isClosed() && k.isReadable()) {
             // also while replies wait for the socket: a client that writes its whole pipeline before
             // it reads (hiredis, redis-py, Jedis) must get it all in, or both ends wait for ever
             guarded(c, READ);
