@@ -1,8 +1,12 @@
 package dev.colossal.rdb;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -22,10 +26,13 @@ import java.util.Arrays;
  *  0xFF, then the CRC-64 of every byte before, 8 bytes LE
  * </pre>
  *
- * <p>Built in memory, in one array that doubles as it fills (the caller bounds what it asks for):
- * each key's bytes are written into it in place, and the file's CRC-64 follows a step behind the
- * end, over bytes still in cache, so that {@link #finish} neither copies the body twice nor reads
- * it all again.
+ * <p>Built in one array: each key's bytes are written into it in place, and the file's CRC-64
+ * follows a step behind the end, over bytes still in cache, so that the body is neither copied twice
+ * nor read all again. In memory ({@link #finish}), the array doubles as it fills, and the caller
+ * bounds what it asks for. Written through to a channel ({@link #RdbFile(String, long, long,
+ * WritableByteChannel)}, then {@link #finishWritten}), the array is a {@link #WRITE_BUFFER} sent
+ * to the channel each time it fills, so a file of any size takes that much heap (and one value's
+ * bytes, for a bigger value).
  *
  * <p>Per key, what a snapshot calls: {@link #stringKey} for a string, with its bytes where they
  * lie; {@link #keyValue} for any other value, as {@link DumpPayload.Form#RDB} writes it;
@@ -39,8 +46,14 @@ public final class RdbFile {
     private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
     /** How far the checksum lags behind the end before it catches up: bytes read again while in cache. */
     private static final int CRC_STEP = 64 << 10;
+    /** The array of a file written through to a channel: what it holds between two writes. */
+    public static final int WRITE_BUFFER = 1 << 20;
     private byte[] buf;
     private MemorySegment out;
+    /** Where a file written through goes; null for one built in memory. */
+    private final WritableByteChannel channel;
+    /** Bytes already written to {@link #channel}, before {@code buf}'s first. */
+    private long sent;
     private int size;
     /** The CRC-64 of {@code buf[0, crcTo)}. */
     private long crc;
@@ -56,7 +69,19 @@ public final class RdbFile {
      *                     big snapshot grows once or twice, not twenty times
      */
     public RdbFile(String redisVersion, long nowMillis, long usedMemory) {
-        buf = new byte[Math.clamp(usedMemory / 4 * 3, CRC_STEP, MAX_ARRAY)];
+        this(redisVersion, nowMillis, usedMemory, null);
+    }
+
+    /**
+     * Starts a file written through to {@code channel} (or, if null, built in memory), with its
+     * header and Redis's aux fields.
+     *
+     * @param usedMemory what {@code used-mem} says
+     * @param channel    where the file's bytes go as they are made, from its first; {@link #finishWritten} ends it
+     */
+    public RdbFile(String redisVersion, long nowMillis, long usedMemory, WritableByteChannel channel) {
+        this.channel = channel;
+        buf = new byte[channel != null ? WRITE_BUFFER : Math.clamp(usedMemory / 4 * 3, CRC_STEP, MAX_ARRAY)];
         out = MemorySegment.ofArray(buf);
         bytes(("REDIS" + String.format("%04d", DumpPayload.VERSION)).getBytes(StandardCharsets.US_ASCII));
         aux("redis-ver", redisVersion);
@@ -162,28 +187,59 @@ public final class RdbFile {
 
     /** @return the bytes written so far */
     public long size() {
-        return size;
+        return sent + size;
     }
 
-    /** @return the file: its end mark and checksum added */
+    /**
+     * @return the file built in memory: its end mark and checksum added
+     * @throws IllegalStateException if it was written through to a channel
+     */
     public byte[] finish() {
+        if (channel != null) {
+            throw new IllegalStateException("this file went to a channel: end it with finishWritten()");
+        }
+        end();
+        return size == buf.length ? buf : Arrays.copyOf(buf, size);
+    }
+
+    /**
+     * Writes the end mark, the checksum and what the array still holds to the channel.
+     *
+     * @return the file's length
+     * @throws UncheckedIOException if the channel refused a write (a full disk)
+     */
+    public long finishWritten() {
+        if (channel == null) {
+            throw new IllegalStateException("this file is built in memory: end it with finish()");
+        }
+        end();
+        writeOut();
+        return sent;
+    }
+
+    private void end() {
         int at = room(1 + Long.BYTES);
         buf[at] = (byte) 0xFF;
         crc = Crc64.update(crc, out, crcTo, at + 1);
         out.set(LONG_LE, at + 1, crc);
         size = at + 1 + Long.BYTES;
         crcTo = size;
-        return size == buf.length ? buf : Arrays.copyOf(buf, size);
     }
 
     /**
-     * Makes room for {@code n} more bytes, doubling the array if they do not fit.
+     * Makes room for {@code n} more bytes: a file written through sends what the array holds to
+     * its channel first; an array still too small doubles.
      *
      * @return where they go: the end
-     * @throws IllegalStateException if the file would outgrow an array
+     * @throws IllegalStateException if one array cannot hold the file (in memory) or the bytes (written through)
+     * @throws UncheckedIOException if the channel refused a write
      */
     private int room(long n) {
         long need = size + n;
+        if (need > buf.length && channel != null && size > 0) {
+            writeOut();
+            need = n;
+        }
         if (need > buf.length) {
             if (need > MAX_ARRAY) {
                 throw new IllegalStateException("an RDB file of " + need + " bytes does not fit in one array; bound the snapshot by size()");
@@ -192,6 +248,26 @@ public final class RdbFile {
             out = MemorySegment.ofArray(buf);
         }
         return size;
+    }
+
+    /** Sends the array's bytes to the channel, checksummed first, and starts it again empty (back to its size, after a big value grew it). */
+    private void writeOut() {
+        crc = Crc64.update(crc, out, crcTo, size);
+        try {
+            ByteBuffer b = ByteBuffer.wrap(buf, 0, size);
+            while (b.hasRemaining()) {
+                channel.write(b);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the RDB file's bytes " + sent + " to " + (sent + size) + ": " + e.getMessage(), e);
+        }
+        sent += size;
+        size = 0;
+        crcTo = 0;
+        if (buf.length > WRITE_BUFFER) {
+            buf = new byte[WRITE_BUFFER];
+            out = MemorySegment.ofArray(buf);
+        }
     }
 
     /** Moves the end to {@code end}; the checksum catches up once it lags a step behind. */

@@ -35,6 +35,8 @@ final class Connection implements DebugChannel {
      * back up through five buffers.
      */
     private static final int KEEP_OUTPUT = 1024 * 1024;
+    /** The bytes of a snapshot read from disk into the reply buffer at a time: within what it keeps. */
+    private static final int SNAPSHOT_PART = 256 * 1024;
     /** A connection idle this long gives back what a burst grew, as Redis's clients cron does. */
     static final long SHRINK_AFTER_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
     /** Stop running requests once this much output waits, and write first. */
@@ -203,7 +205,7 @@ final class Connection implements DebugChannel {
         client.clockKept = true;
         Reply out = client.reply;
         while (inStart < inEnd && !client.closeAfterReply && out.len < OUTPUT_HIGH_WATER && client.blockedBy == null
-                && !client.paused) {
+                && !client.paused && !sendsSnapshot()) {
             if (inStart >= readAheadEnd) {
                 readAheadEnd = readAhead.run(ctx.db(client), client.db, in, inStart, inEnd);
             }
@@ -297,26 +299,31 @@ final class Connection implements DebugChannel {
         }
     }
 
-    /** Writes pending replies; waits for writability if the socket is full. */
+    /**
+     * Writes pending replies, then the parts of a snapshot being sent, a {@link #SNAPSHOT_PART} at a
+     * time; waits for writability if the socket is full.
+     */
     void flush() throws IOException {
         Reply out = client.reply;
-        if (outPos < out.len) {
-            // The reply buffer is native: the socket takes it as it is, in one write.
-            int n = tls == null ? channel.write(out.pending(outPos)) : tls.write(out.pending(outPos));
-            ctx.stats.writesProcessed.increment();
-            outPos += n;
-            ctx.stats.bytesOut.add(n);
+        do {
             if (outPos < out.len) {
+                // The reply buffer is native: the socket takes it as it is, in one write.
+                int n = tls == null ? channel.write(out.pending(outPos)) : tls.write(out.pending(outPos));
+                ctx.stats.writesProcessed.increment();
+                outPos += n;
+                ctx.stats.bytesOut.add(n);
+                if (outPos < out.len) {
+                    waitToWrite();
+                    return;
+                }
+            }
+            if (tls != null && !tls.flushed()) { // the last records, or the handshake's, wait for the socket
                 waitToWrite();
                 return;
             }
-        }
-        if (tls != null && !tls.flushed()) { // the last records, or the handshake's, wait for the socket
-            waitToWrite();
-            return;
-        }
-        outPos = 0;
-        out.reset(KEEP_OUTPUT);
+            outPos = 0;
+            out.reset(KEEP_OUTPUT);
+        } while (sendsSnapshot() && client.subscriber.mailbox.nextSnapshotPart(out, SNAPSHOT_PART));
         if (client.closeAfterReply) {
             close();
             return;
@@ -347,6 +354,11 @@ final class Connection implements DebugChannel {
                 flush();
             }
         }
+    }
+
+    /** @return whether a snapshot is being sent, or waits to be: no request runs, lest its reply cut into the file */
+    private boolean sendsSnapshot() {
+        return client.subscriber != null && client.subscriber.mailbox.holdsSnapshot();
     }
 
     /**
@@ -381,7 +393,7 @@ final class Connection implements DebugChannel {
         Subscriber s = client.subscriber;
         long pending = client.reply.len - outPos + s.mailbox.queuedBytes();
         if (s.limit.exceeded(pending, nowNanos)) {
-            OutputLimit.logClose(client, pending);
+            s.limit.logClose(client, pending);
             close();
             return true;
         }
@@ -502,6 +514,9 @@ final class Connection implements DebugChannel {
         PubSubCommands.leaveAll(ctx, client);
         ctx.monitors.remove(client);
         ctx.replicas.closed(client);
+        if (client.subscriber != null) {
+            client.subscriber.mailbox.discard(); // after closed(): no snapshot is offered to it any more
+        }
         ctx.tracking.disable(client);
         Transactions.unwatch(ctx, client);
         ctx.clients.remove(client.id);

@@ -11,9 +11,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
@@ -216,18 +213,25 @@ final class MasterLink {
     }
 
     /**
-     * Receives the snapshot into a temporary file, checks it whole (its CRC-64 included), then
-     * empties every database and the function libraries and loads it: a snapshot cut short or
-     * damaged leaves the data as it was.
+     * Receives the snapshot into a file of the data directory (unlinked at once, so nothing is left
+     * behind whatever happens; not the temporary directory, often memory, which a big snapshot
+     * would fill), checks it whole (its CRC-64 included), then empties every database and the
+     * function libraries and loads it: a snapshot cut short or damaged leaves the data as it was.
      */
     private void fullSync(MasterInput in, Client master) throws IOException, RdbFormatException {
-        Path file = Files.createTempFile("colossal-sync-", ".rdb");
+        FileChannel ch;
         try {
-            try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-                in.snapshot(o);
-            }
+            ch = SnapshotFile.create(ctx.config.dataDir());
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+        try (ch) {
+            // not closed: that would close the channel, which is the file's only name
+            OutputStream o = new BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 16);
+            in.snapshot(o);
+            o.flush();
             state.lastIoMillis = ctx.now();
-            try (Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            try (Arena arena = Arena.ofConfined()) {
                 MemorySegment rdb = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
                 int[] streamDb = {0};
                 RdbReader.read(rdb, RdbReader.Mode.CHECK, new RdbReader.Visitor() {
@@ -260,8 +264,6 @@ final class MasterLink {
                 System.err.println("colossal: full sync from " + host + ":" + port + ": " + load.keys + " keys loaded"
                         + (load.skipped == 0 ? "" : ", " + load.skipped + " of other types passed over"));
             }
-        } finally {
-            Files.deleteIfExists(file);
         }
     }
 

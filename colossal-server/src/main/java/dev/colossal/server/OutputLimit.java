@@ -15,32 +15,40 @@ final class OutputLimit {
     static final long SOFT_SECONDS = 60;
     private static final long SOFT_NANOS = TimeUnit.SECONDS.toNanos(SOFT_SECONDS);
 
-    /** Says on stderr why a subscriber is closed: the client is not the one that would see an error. */
-    static void logClose(Client c, long pendingBytes) {
-        System.err.println("colossal: closing client id=" + c.id + " addr=" + c.address + ": " + pendingBytes
-                + " bytes or more of pub/sub output wait for it to read (client-output-buffer-limit pubsub "
-                + HARD + " " + SOFT + " " + SOFT_SECONDS + ")");
-    }
-
     /** Redis's {@code client-output-buffer-limit replica 256mb 64mb 60}: a replica is sent whole snapshots. */
     static final long REPLICA_HARD = 256L * 1024 * 1024;
     static final long REPLICA_SOFT = 64L * 1024 * 1024;
 
+    /** The class Redis's setting names: {@code pubsub} or {@code replica}. */
+    private final String kind;
     private final long hard;
     private final long soft;
 
     OutputLimit() {
-        this(HARD, SOFT);
+        this("pubsub", HARD, SOFT);
     }
 
-    private OutputLimit(long hard, long soft) {
+    private OutputLimit(String kind, long hard, long soft) {
+        this.kind = kind;
         this.hard = hard;
         this.soft = soft;
     }
 
     /** @return the limit of a replica's connection */
     static OutputLimit replica() {
-        return new OutputLimit(REPLICA_HARD, REPLICA_SOFT);
+        return new OutputLimit("replica", REPLICA_HARD, REPLICA_SOFT);
+    }
+
+    /** @return the bytes past which the connection is closed at once */
+    long hard() {
+        return hard;
+    }
+
+    /** Says on stderr why the connection is closed: the client is not the one that would see an error. */
+    void logClose(Client c, long pendingBytes) {
+        System.err.println("colossal: closing client id=" + c.id + " addr=" + c.address + ": " + pendingBytes
+                + " bytes or more of output wait for it to read (client-output-buffer-limit " + kind + " "
+                + hard + " " + soft + " " + SOFT_SECONDS + ")");
     }
 
     /** When the output last went above the soft bound and stayed there; meaningful while {@link #aboveSoft}. */

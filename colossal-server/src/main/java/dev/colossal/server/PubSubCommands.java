@@ -82,7 +82,7 @@ final class PubSubCommands {
             if (c.subscriber == null) {
                 Runnable killer = c.killer;
                 c.subscriber = new Subscriber(new Mailbox(c.mailer, () -> {
-                    OutputLimit.logClose(c, OutputLimit.HARD);
+                    c.subscriber.limit.logClose(c, c.subscriber.limit.hard());
                     killer.run();
                 }));
             }

@@ -702,7 +702,7 @@ final class Replicas {
 
     /** On the snapshot's own thread: builds it and sends it to the replicas waiting for it, or drops them if it failed. */
     private void build(SnapshotBuild b) {
-        byte[] rdb = null;
+        SnapshotFile rdb = null;
         String failure = null;
         long[] lastWord = {System.nanoTime()};
         try {
@@ -712,30 +712,38 @@ final class Replicas {
                     keepWaitingAlive();
                 }
             });
-        } catch (RuntimeException e) { // TooBig, or a damaged file met on the way
-            failure = e instanceof SnapshotBuild.TooBig ? e.getMessage() : e.toString();
+        } catch (RuntimeException e) { // a full disk, or a damaged file met on the way
+            failure = e.getMessage() != null ? e.getMessage() : e.toString();
         }
-        synchronized (this) {
-            if (building != b) {
-                return; // cancelled: the replicas it was for are gone
+        try {
+            synchronized (this) {
+                if (building != b) {
+                    return; // cancelled: the replicas it was for are gone
+                }
+                building = null;
+                builds.remove(b);
+                byte[] stream = held.toByteArray();
+                held.reset();
+                for (Replica x : replicas) {
+                    if (!x.loading) {
+                        continue;
+                    }
+                    x.loading = false;
+                    if (rdb == null) {
+                        kill(x);
+                        continue;
+                    }
+                    // Sent from disk as the socket takes it; the stream held meanwhile waits behind it,
+                    // past the mailbox's bound: what a replica has not read is bounded by its output limit
+                    rdb.retain();
+                    if (x.mailbox.offerSnapshot(rdb)) {
+                        x.mailbox.offer(new Mailbox.Frame(Mailbox.Frame.UNBOUNDED, stream, EMPTY));
+                    }
+                }
             }
-            building = null;
-            builds.remove(b);
-            byte[] stream = held.toByteArray();
-            held.reset();
-            for (Replica x : replicas) {
-                if (!x.loading) {
-                    continue;
-                }
-                x.loading = false;
-                if (rdb == null) {
-                    kill(x);
-                    continue;
-                }
-                // Past the mailbox's bound: what a replica has not read is bounded by its output limit
-                x.mailbox.offer(new Mailbox.Frame(Mailbox.Frame.UNBOUNDED,
-                        ("$" + rdb.length + "\r\n").getBytes(StandardCharsets.US_ASCII), rdb));
-                x.mailbox.offer(new Mailbox.Frame(Mailbox.Frame.UNBOUNDED, stream, EMPTY));
+        } finally {
+            if (rdb != null) {
+                rdb.release(); // the builder's hold: the replicas' keep the file until each has it all
             }
         }
         if (failure != null) {
@@ -774,10 +782,10 @@ final class Replicas {
      * under way when it starts are waited for, as {@link #activate} waits for them, and writes not
      * yet begun wait meanwhile ({@link #gate}).
      *
-     * @param done receives the file, or null and why not: {@link SnapshotBuild.TooBig}'s text, or null
-     *             if it was given up (SWAPDB ran meanwhile)
+     * @param done receives the file (and the builder's hold on it), or null and why not: an error
+     *             reply's text (a full disk), or null if it was given up (SWAPDB ran meanwhile)
      */
-    void buildAside(SnapshotBuild b, Client self, java.util.function.BiConsumer<byte[], String> done) {
+    void buildAside(SnapshotBuild b, Client self, java.util.function.BiConsumer<SnapshotFile, String> done) {
         order.lock(); // no ordered write is under way once this is held
         try {
             // a transaction half done when the keeping began would be kept half done: the writes under
@@ -794,12 +802,12 @@ final class Replicas {
             order.unlock();
         }
         Thread.ofPlatform().name("colossal-snapshot").daemon().start(() -> {
-            byte[] rdb = null;
+            SnapshotFile rdb = null;
             String failure = null;
             try {
                 rdb = b.build(() -> { });
-            } catch (RuntimeException e) { // TooBig, or a damaged file met on the way
-                failure = e instanceof SnapshotBuild.TooBig ? e.getMessage() : "ERR " + e;
+            } catch (RuntimeException e) { // a full disk, or a damaged file met on the way
+                failure = "ERR " + (e.getMessage() != null ? e.getMessage() : e.toString());
             } finally {
                 builds.remove(b);
             }
@@ -912,6 +920,7 @@ final class Replicas {
         Subscriber s = PubSubCommands.subscriber(c);
         s.limit = OutputLimit.replica(); // on the replica's own loop, which alone reads it
         Mailbox box = s.mailbox;
+        box.bound(s.limit.hard());
         String addr = c.address;
         int colon = addr.lastIndexOf(':');
         String ip = c.announcedIp != null ? c.announcedIp : colon > 0 ? addr.substring(0, colon) : addr;

@@ -171,6 +171,19 @@ final class Reply {
         return view.limit(len).position(from);
     }
 
+    /**
+     * Appends {@code n} bytes of {@code file} from {@code position}: a part of a snapshot, read
+     * from disk straight into the buffer.
+     *
+     * @return the bytes appended
+     */
+    int read(SnapshotFile file, long position, int n) throws java.io.IOException {
+        ensure(n);
+        int got = file.read(buf.asSlice(len, n).asByteBuffer(), position);
+        len += got;
+        return got;
+    }
+
     private void ensure(long extra) {
         if (len + extra > buf.byteSize()) {
             long want = Math.max(buf.byteSize() * 2, len + extra);

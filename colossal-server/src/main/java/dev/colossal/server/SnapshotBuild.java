@@ -2,6 +2,7 @@ package dev.colossal.server;
 
 import dev.colossal.rdb.RdbFile;
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,6 +42,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * not kept: they simply go missing from the snapshot, and the DEL that the stream after it carries
  * finds nothing to remove on the replica, which ends the same.
  *
+ * <p>The file goes to disk as it is made ({@link SnapshotFile}); the heap holds a step of keys
+ * and a buffer of the file, whatever the dataset's size.
+ *
  * <p>FLUSHALL and FLUSHDB keep every key they remove first (the old way's cost, on their own loop,
  * but rare); MOVE and COPY .. DB keep the key in both databases. SWAPDB, DEBUG RELOAD and POPULATE
  * change keys in ways no key-by-key copy follows: the build is given up ({@link #beforeCommand}).
@@ -57,15 +61,6 @@ final class SnapshotBuild {
     /** A key as it stood at the start, kept by the write that came before the builder: its RDB value ({@link DumpCommands#rdbValue}). */
     private record Before(byte[] value, long deadline) {}
 
-    /** The snapshot grew past what the heap may hold of it. */
-    static final class TooBig extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        TooBig(String message) {
-            super(message, null, false, false);
-        }
-    }
-
     private final ServerContext ctx;
     /** Per database: the scan position below which the builder has taken every key; {@code Long.MAX_VALUE} once done. */
     private final AtomicLongArray reached;
@@ -74,9 +69,10 @@ final class SnapshotBuild {
     /** Orders a write's keeping of a key after the builder's claim of its step, or before it. */
     private final Object lock = new Object();
     private final List<byte[]> functions = new ArrayList<>();
+    /** The file's bytes, on disk as they are made ({@link SnapshotFile}): the heap holds a buffer of them. */
+    private final FileChannel channel;
     private final RdbFile file;
     private final boolean functionsOnly;
-    private final long room;
     private volatile boolean cancelled;
     private int sectionDb = -1;
 
@@ -86,13 +82,13 @@ final class SnapshotBuild {
      *
      * @param relayed       whether it is for a replica of this replica (the file then names the stream)
      * @param functionsOnly whether it holds the function libraries alone ({@code redis-cli --functions-rdb})
-     * @param room          the bytes the file may grow to, past which {@link #build} throws {@link TooBig}
+     * @throws java.io.UncheckedIOException if no file can be made in the data directory
      */
-    SnapshotBuild(ServerContext ctx, boolean relayed, boolean functionsOnly, long room) {
+    SnapshotBuild(ServerContext ctx, boolean relayed, boolean functionsOnly) {
         this.ctx = ctx;
         this.functionsOnly = functionsOnly;
-        this.room = room;
-        this.file = new RdbFile(ServerContext.REDIS_VERSION, ctx.now(), functionsOnly ? 0 : ctx.dbs.usedBytes());
+        this.channel = SnapshotFile.create(ctx.config.dataDir());
+        this.file = new RdbFile(ServerContext.REDIS_VERSION, ctx.now(), functionsOnly ? 0 : ctx.dbs.usedBytes(), channel);
         if (relayed) {
             file.replication(ctx.replica.streamDb, ctx.replicas.replid(), ctx.replicas.offset());
         }
@@ -205,17 +201,35 @@ final class SnapshotBuild {
      * Builds the file, on the caller's thread (not an event loop's: it takes as long as the keys take).
      *
      * @param progress called every so many keys (a replica waiting for the file is sent a newline each second)
-     * @return the RDB file, or null if {@linkplain #cancel cancelled}
-     * @throws TooBig if the file outgrew the room it was given
+     * @return the RDB file, held once for the caller, or null if {@linkplain #cancel cancelled}
+     * @throws java.io.UncheckedIOException if the disk refused the file's bytes (full)
+     * @throws IllegalStateException if a value did not fit in the heap
      */
-    byte[] build(Runnable progress) {
+    SnapshotFile build(Runnable progress) {
+        SnapshotFile done = null;
+        try {
+            done = buildFile(progress);
+            return done;
+        } catch (OutOfMemoryError e) {
+            // one value bigger than the heap can hold (a step holds a few MB besides): the server
+            // goes on, and whoever waits for the file is told, rather than waiting for ever
+            throw new IllegalStateException("a value of the snapshot did not fit in the server's heap (" + e.getMessage()
+                    + "): give the server a larger -Xmx (COLOSSAL_JAVA_OPTS)", e);
+        } finally {
+            if (done == null) {
+                SnapshotFile.close(channel);
+            }
+        }
+    }
+
+    private SnapshotFile buildFile(Runnable progress) {
         for (byte[] code : functions) {
             file.function(code);
         }
         for (int db = 0; db < (functionsOnly ? 0 : reached.length()); db++) {
             KeyValueStore store = ctx.dbs.store(db);
             long cursor = 0;
-            int count = SCAN_STEP;
+            int count = 1; // doubles while steps stay small: values may be megabytes each
             do {
                 Step step = new Step(store);
                 cursor = store.scanEntries(cursor, count, step::read);
@@ -238,7 +252,7 @@ final class SnapshotBuild {
             }
             kept.get(db).clear();
         }
-        return file.finish();
+        return SnapshotFile.of(channel, file.finishWritten());
     }
 
     /** The keys one step of the builder read, with their entries and (for all but plain strings) their RDB values, read before the claim. */
@@ -327,14 +341,11 @@ final class SnapshotBuild {
         }
     }
 
-    /** After each key: Redis's testing delay, and the bound. */
+    /** After each key: Redis's testing delay. */
     private void afterKey() {
         long delay = ctx.replicas.keySaveDelayMicros;
         if (delay > 0) {
             java.util.concurrent.locks.LockSupport.parkNanos(delay * 1000);
-        }
-        if (file.size() > room) {
-            throw new TooBig(SyncCommands.tooBig(file.size(), room));
         }
     }
 }

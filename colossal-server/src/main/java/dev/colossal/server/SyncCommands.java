@@ -123,11 +123,6 @@ final class SyncCommands {
         }
     }
 
-    static String tooBig(long bytes, long room) {
-        return "ERR a snapshot of " + (bytes >> 20) + " MB or more does not fit in a quarter of the server's heap ("
-                + (room >> 20) + " MB): back the data directory up with 'colossal copy', or give the server more heap";
-    }
-
     /**
      * @return whether {@code c} may become a replica now; if not, the reason (or, for a replica's
      *     second SYNC or PSYNC, which Redis ignores, nothing) is written to {@code r}
@@ -170,11 +165,9 @@ final class SyncCommands {
                             : "ERR the snapshot was given up: SWAPDB, DEBUG RELOAD or POPULATE ran while it was built; try again") + "\r\n"));
                     return;
                 }
-                // Redis's payload: the length and the file, no CRLF after it (which would precede the next reply)
-                byte[] head = ("$" + rdb.length + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-                byte[] payload = java.util.Arrays.copyOf(head, head.length + rdb.length);
-                System.arraycopy(rdb, 0, payload, head.length, rdb.length);
-                if (ctx.waits.finish(w, payload)) {
+                // Redis's payload: the length and the file, no CRLF after it (which would precede
+                // the next reply). The file goes from disk once the connection runs again.
+                if (PubSubCommands.subscriber(c).mailbox.offerSnapshot(rdb) && ctx.waits.finish(w, new byte[0])) {
                     ctx.stats.syncFull.increment(); // Redis counts SYNC's snapshots as full syncs too
                 }
             });
@@ -188,17 +181,14 @@ final class SyncCommands {
 
     /**
      * @return a snapshot of now, holding the replication order, or null after writing to {@code r}
-     *     why not (what the keys take in the maps would not fit in a quarter of the heap)
+     *     why not (no file could be made in the data directory)
      */
     private SnapshotBuild startSnapshot(Reply r, boolean relayed, boolean functionsOnly) {
-        // the file is about what the keys take; the build holds nothing per key beside it, only a
-        // copy of each key written ahead of the builder (SnapshotBuild), which no bound foresees
-        long used = functionsOnly ? 0 : ctx.dbs.usedBytes();
-        long room = Runtime.getRuntime().maxMemory() / 4;
-        if (used > room) {
-            r.error(tooBig(used, room));
+        try {
+            return new SnapshotBuild(ctx, relayed, functionsOnly);
+        } catch (java.io.UncheckedIOException e) {
+            r.error("ERR " + e.getMessage());
             return null;
         }
-        return new SnapshotBuild(ctx, relayed, functionsOnly, room);
     }
 }

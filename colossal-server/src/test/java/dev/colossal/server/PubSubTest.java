@@ -352,7 +352,7 @@ class PubSubTest {
             // 32 MiB held for it, and what the two sockets' buffers took before that
             assertTrue(publishedWhenClosed > OutputLimit.HARD && publishedWhenClosed < OutputLimit.HARD + (32 << 20),
                     "closed after " + publishedWhenClosed + " bytes");
-            assertTrue(stderr.text().contains("pub/sub output wait for it to read"), stderr.text());
+            assertTrue(stderr.text().contains("of output wait for it to read (client-output-buffer-limit pubsub "), stderr.text());
             assertEquals("+PONG\r\n", pub.call("PING"));
             assertEquals("+OK\r\n", pub.call("SET", "still", "here"));
             assertTrue(call(pub, "PUBSUB", "NUMSUB", "flood").endsWith(":1\r\n"));

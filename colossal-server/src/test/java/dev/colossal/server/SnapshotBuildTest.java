@@ -51,9 +51,9 @@ class SnapshotBuildTest {
             j.select(0);
 
             ServerContext ctx = s.context();
-            SnapshotBuild b = new SnapshotBuild(ctx, false, false, 1L << 30);
+            SnapshotBuild b = new SnapshotBuild(ctx, false, false);
             boolean[] wrote = {false};
-            byte[] file = b.build(() -> {
+            SnapshotFile built = b.build(() -> {
                 if (wrote[0]) {
                     return;
                 }
@@ -84,8 +84,11 @@ class SnapshotBuildTest {
                 w.select(0);
             });
             assertTrue(wrote[0]);
-            assertNotNull(file);
-            assertEquals(want, keys(file));
+            assertNotNull(built);
+            java.nio.ByteBuffer file = java.nio.ByteBuffer.allocate((int) built.length());
+            assertEquals(built.length(), built.read(file, 0));
+            built.release();
+            assertEquals(want, keys(file.array()));
         }
     }
 
