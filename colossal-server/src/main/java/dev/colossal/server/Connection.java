@@ -357,7 +357,7 @@ final class Connection implements DebugChannel {
     }
 
     /** @return whether a snapshot is being sent, or waits to be: no request runs, lest its reply cut into the file */
-    private boolean sendsSnapshot() {
+    boolean sendsSnapshot() {
         return client.subscriber != null && client.subscriber.mailbox.holdsSnapshot();
     }
 

@@ -290,8 +290,9 @@ final class EventLoop implements Runnable {
     private void sweep(long now) {
         long idle = TimeUnit.SECONDS.toNanos(ctx.idleTimeoutSeconds);
         connections.removeIf(c -> {
-            // Redis spares subscribers and monitors the idle timeout: they wait for messages, not to send commands
-            boolean listens = c.client.pubsub || c.client.monitor;
+            // Redis spares subscribers, monitors and replicas the idle timeout: they wait for
+            // messages, not to send commands; so is a client being sent a snapshot, for minutes maybe
+            boolean listens = c.client.pubsub || c.client.monitor || c.client.replica || c.sendsSnapshot();
             if (!c.isClosed() && idle > 0 && now - c.lastActiveNanos > idle && !listens && c.client.blockedBy == null
                     && !c.client.paused) {
                 c.close();

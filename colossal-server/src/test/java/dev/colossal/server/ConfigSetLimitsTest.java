@@ -83,6 +83,43 @@ class ConfigSetLimitsTest {
         }
     }
 
+    /** A replica that sends nothing back (no REPLCONF ACK) is not idle: Redis spares replicas the timeout. */
+    @Test
+    void theTimeoutSparesAReplica() throws Exception {
+        try (ColossalServer ours = TestServers.colossal(dir); Wire admin = new Wire(ours.port());
+             Wire replica = new Wire(ours.port())) {
+            assertEquals("+OK\r\n", admin.call("CONFIG", "SET", "timeout", "1"));
+            replica.socket.setSoTimeout(10_000);
+            replica.socket.getOutputStream().write(Wire.encode("PSYNC", "?", "-1"));
+            java.io.InputStream in = replica.socket.getInputStream();
+            String fullResync = line(in);
+            assertTrue(fullResync.startsWith("+FULLRESYNC "), fullResync);
+            int c;
+            while ((c = in.read()) == '\n') {
+                // a newline while the snapshot is built
+            }
+            assertEquals('$', c);
+            in.readNBytes(Integer.parseInt(line(in)));
+            Thread.sleep(3_000); // past the timeout, and two of its sweeps
+            try (Wire writer = new Wire(ours.port())) { // the admin's connection was idle: closed
+                assertEquals("+OK\r\n", writer.call("SET", "k", "v"));
+            }
+            String stream = new String(in.readNBytes(40), java.nio.charset.StandardCharsets.US_ASCII);
+            assertTrue(stream.contains("SET"), "the replica is still sent the stream: " + stream);
+        }
+    }
+
+    /** @return the bytes of {@code in} up to CRLF */
+    private static String line(java.io.InputStream in) throws Exception {
+        StringBuilder b = new StringBuilder();
+        for (int c; (c = in.read()) != '\r'; ) {
+            assertTrue(c >= 0, "the connection ended after " + b);
+            b.append((char) c);
+        }
+        assertEquals('\n', in.read());
+        return b.toString();
+    }
+
     /** @return whether the server closed {@code w} before its socket timeout passed */
     private static boolean closedWithin(Wire w) throws Exception {
         try {
