@@ -245,8 +245,17 @@ public final class ServeCommand implements Callable<Integer> {
         List<String> startNotes = new ArrayList<>(f.notes());
         try {
             Path acl = aclFile != null ? aclFile : f.path("aclfile", null);
+            if (acl != null && !f.users().isEmpty()) {
+                // Redis refuses the two together too: which would ACL SAVE write, and which would win?
+                throw new IllegalArgumentException(f.users().firstEntry().getKey() + ": user lines and an ACL file ("
+                        + acl + ") both define users: keep one, either the user lines (and no aclfile) or the ACL file"
+                        + " (move the lines into it, as they are)");
+            }
             server = ColossalServer.start(settings, tls, acl, s -> {
                 startNotes.addAll(RedisConfSettings.apply(s, config, f.redisSettings()));
+                if (!f.users().isEmpty()) {
+                    s.users(f.users());
+                }
                 if (config != null) {
                     s.configFile(config);
                 }
@@ -261,6 +270,7 @@ public final class ServeCommand implements Callable<Integer> {
                             + " must be no, yes or local");
                 }
                 if ("yes".equals(s.get("protected-mode")) && settings.requirePass() == null && acl == null
+                        && f.users().values().stream().noneMatch(u -> u.strip().startsWith("default "))
                         && !isLoopback(settings.bind())) {
                     startNotes.add("protected mode: no password is set, so only clients on the loopback interface are"
                             + " served; set one (--requirepass) or pass --protected-mode no to serve " + settings.bind());

@@ -71,6 +71,15 @@ public final class ColossalServer implements AutoCloseable {
             }
 
             @Override
+            public void users(java.util.SequencedMap<String, String> lines) {
+                try {
+                    ctx.acl.replaceAll(AclFile.fromConfig(lines), ctx);
+                } catch (AclFile.BadFile e) {
+                    throw new IllegalArgumentException(e.getMessage(), e);
+                }
+            }
+
+            @Override
             public void configFile(java.nio.file.Path file) {
                 ctx.configFile = file;
             }

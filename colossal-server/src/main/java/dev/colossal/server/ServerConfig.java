@@ -68,7 +68,7 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
     /** The words of CONFIG SET's answer for a Redis parameter it cannot set while the server runs. */
     public static final String NOT_SETTABLE = " is not supported by this server";
     /** Parameters a start takes from a flag of serve's (or the config file's line) that CONFIG SET cannot change. */
-    private static final java.util.Set<String> START_FLAGS = java.util.Set.of("bind", "proto-max-bulk-len", "tls-port",
+    private static final java.util.Set<String> START_FLAGS = java.util.Set.of("tls-port",
             "tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-ca-cert-file", "tls-ca-cert-dir", "tls-auth-clients",
             "tls-protocols", "tls-ciphers", "tls-ciphersuites");
 

@@ -53,7 +53,7 @@ class ConfigRewriteTest {
         Map<String, String> now = map("port", "7000", "bind", "127.0.0.1", "maxmemory", "104857600",
                 "replica-priority", "10", "save", "900 1 300 10", "replicaof", "", "slowlog-max-len", "5",
                 "requirepass", "two words", "notify-keyspace-events", "", "data", "data");
-        List<String> rewritten = ConfigRewrite.rewrite(old, now, DEFAULTS, Map.of());
+        List<String> rewritten = ConfigRewrite.rewrite(old, now, DEFAULTS, Map.of(), null);
         assertEquals(List.of(
                 "# my server",
                 "port 7000",
@@ -76,10 +76,10 @@ class ConfigRewriteTest {
         Map<String, String> now = map("maxmemory", Long.toString(3L << 30), "save", "60 10000",
                 "replicaof", "10.0.0.2 6380", "port", "6380");
         assertEquals(List.of("maxmemory 3gb", "save 60 10000", "replicaof 10.0.0.2 6380"),
-                ConfigRewrite.rewrite(old, now, DEFAULTS, Map.of()));
+                ConfigRewrite.rewrite(old, now, DEFAULTS, Map.of(), null));
         // save "" is not the default: it stays, quoted; a default not in the file is not added
         assertEquals(List.of("save \"\""), ConfigRewrite.rewrite(List.of("save 900 1"), map("save", "", "port", "6380"),
-                DEFAULTS, Map.of()));
+                DEFAULTS, Map.of(), null));
         assertEquals("maxmemory 1000", ConfigRewrite.line("maxmemory", "1000"));
         assertEquals("maxmemory 3kb", ConfigRewrite.line("maxmemory", "3072"));
         assertEquals("requirepass \"\"", ConfigRewrite.line("requirepass", ""));
@@ -100,10 +100,10 @@ class ConfigRewriteTest {
     void aSettingOfAnIncludedFileIsLeftThereAndAddedToTheMainFileOnceItChanged() {
         List<String> old = List.of("include /etc/colossal/common.conf", "port 7000");
         Map<String, String> now = map("port", "7000", "maxmemory", "104857600");
-        assertEquals(old, ConfigRewrite.rewrite(old, now, DEFAULTS, Map.of("maxmemory", "100mb")));
+        assertEquals(old, ConfigRewrite.rewrite(old, now, DEFAULTS, Map.of("maxmemory", "100mb"), null));
         // back to the default, which the included file does not give: the main file's line wins
         assertEquals(List.of("include /etc/colossal/common.conf", "port 7000", ConfigRewrite.MARKER, "maxmemory 0"),
-                ConfigRewrite.rewrite(old, map("port", "7000", "maxmemory", "0"), DEFAULTS, Map.of("maxmemory", "100mb")));
+                ConfigRewrite.rewrite(old, map("port", "7000", "maxmemory", "0"), DEFAULTS, Map.of("maxmemory", "100mb"), null));
     }
 
     @Test
@@ -113,7 +113,7 @@ class ConfigRewriteTest {
         Path link = Files.createSymbolicLink(dir.resolve("serve.conf"), real);
         Path included = Files.writeString(dir.resolve("inc.conf"), "slowlog-max-len 7\n");
         Files.writeString(real, "include " + included + "\n", java.nio.file.StandardOpenOption.APPEND);
-        ConfigRewrite.rewrite(link, map("port", "7001", "slowlog-max-len", "7"), DEFAULTS);
+        ConfigRewrite.rewrite(link, map("port", "7001", "slowlog-max-len", "7"), DEFAULTS, null);
         assertTrue(Files.isSymbolicLink(link), "the link stays a link");
         assertEquals("# kept\nport 7001\ninclude " + included + "\n", Files.readString(real));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(real)));
