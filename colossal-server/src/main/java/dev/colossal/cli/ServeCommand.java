@@ -271,9 +271,9 @@ public final class ServeCommand implements Callable<Integer> {
                 }
                 if ("yes".equals(s.get("protected-mode")) && settings.requirePass() == null && acl == null
                         && f.users().values().stream().noneMatch(u -> u.strip().startsWith("default "))
-                        && !isLoopback(settings.bind())) {
+                        && !isLoopback(settings.listenAddress())) {
                     startNotes.add("protected mode: no password is set, so only clients on the loopback interface are"
-                            + " served; set one (--requirepass) or pass --protected-mode no to serve " + settings.bind());
+                            + " served; set one (--requirepass) or pass --protected-mode no to serve " + settings.listenAddress());
                 }
                 if (master != null) {
                     // before the first client: none may write to data that must stay the master's
@@ -316,10 +316,10 @@ public final class ServeCommand implements Callable<Integer> {
         }, "colossal-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         System.err.printf("colossal: serving %s on %s:%s (RESP2/3)%s%s%s; Ctrl-C or SIGTERM stops%n",
-                data.toAbsolutePath(), settings.bind(), server.port() > 0 ? server.port() : "-",
+                data.toAbsolutePath(), settings.listenAddress(), server.port() > 0 ? server.port() : "-",
                 (server.tlsPort() > 0 ? ", TLS on port " + server.tlsPort() : "")
                         + (unix != null ? ", Unix socket " + unix.path() : ""),
-                server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "",
+                server.httpPort() >= 0 ? " and http://" + settings.listenAddress() + ":" + server.httpPort() : "",
                 settings.maxMemoryBytes() > 0 ? ", entries bound to " + ByteSize.format(settings.maxMemoryBytes())
                         + " (" + settings.maxMemoryPolicy() + ")" : "");
         startNotes.forEach(line -> System.err.println("colossal: " + line));

@@ -1,6 +1,7 @@
 package dev.colossal.cli;
 
 import dev.colossal.server.MemorySize;
+import dev.colossal.server.ServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -128,7 +129,7 @@ final class ServeConfigFile {
                         continue;
                     }
                     if (key.equals("bind")) {
-                        value = firstAddress(value, where);
+                        noteFirstAddress(value, where);
                     }
                     Setting before = settings.put(key, new Setting(value, from, i + 1));
                     // A later line of another file wins (the main file's after an include: CONFIG REWRITE
@@ -160,16 +161,15 @@ final class ServeConfigFile {
 
     /**
      * Redis binds every address a {@code bind} line lists ({@code -} before one: if it exists,
-     * {@code *}: all of that family); this server listens on one, the first.
+     * {@code *}: all of that family); this server listens on one, the first
+     * ({@link ServerConfig#listenAddress()}), which is said when there are more.
      */
-    private String firstAddress(String value, String where) {
-        String[] all = value.split("\\s+");
-        String first = all[0].startsWith("-") ? all[0].substring(1) : all[0];
-        first = first.equals("*") ? "0.0.0.0" : first.equals("::*") ? "::" : first;
+    private void noteFirstAddress(String value, String where) {
+        String[] all = value.strip().split("\\s+");
         if (all.length > 1) {
+            String first = ServerConfig.listenAddress(value);
             notes.add(where + ": bind " + value + ": listening on " + first + " only (one address a server here)");
         }
-        return first;
     }
 
     /** @return the file's redis.conf settings that are not this server's flags, in the file's order */

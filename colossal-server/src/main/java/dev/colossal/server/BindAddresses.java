@@ -32,10 +32,15 @@ final class BindAddresses {
         }
         List<Candidate> out = new ArrayList<>();
         for (String w : words) {
-            boolean optional = w.startsWith("-");
-            String a = optional ? w.substring(1) : w;
-            out.add(new Candidate(a.equals("*") ? "0.0.0.0" : a.equals("::*") ? "::" : a, optional));
+            out.add(address(w));
         }
         return out;
+    }
+
+    /** @return one word of a {@code bind} value as an address to bind */
+    static Candidate address(String word) {
+        boolean optional = word.startsWith("-");
+        String a = optional ? word.substring(1) : word;
+        return new Candidate(a.equals("*") ? "0.0.0.0" : a.equals("::*") ? "::" : a, optional);
     }
 }

@@ -216,9 +216,6 @@ final class ConfigRewrite {
         }
         try {
             return switch (name) {
-                // the start listens on a line's first address, which CONFIG GET then answers
-                case "bind" -> BindAddresses.candidates(given).stream().findFirst()
-                        .map(c -> c.address().equals(value)).orElse(false);
                 case "data", "aclfile", "unixsocket" -> !given.isEmpty() && !value.isEmpty()
                         && Path.of(given).toAbsolutePath().normalize().equals(Path.of(value).toAbsolutePath().normalize());
                 case "unixsocketperm" -> Integer.parseInt(given, 8) == Integer.parseInt(value, 8);

@@ -67,7 +67,7 @@ final class HttpApi implements AutoCloseable {
     }
 
     static HttpApi start(ServerContext ctx, CommandTable table) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress(ctx.config.bind(), ctx.config.httpPort()), 128);
+        HttpServer s = HttpServer.create(new InetSocketAddress(ctx.bind, ctx.config.httpPort()), 128);
         ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor();
         s.setExecutor(ex);
         HttpApi api = new HttpApi(ctx, table, s, ex);

@@ -131,7 +131,14 @@ final class RespServer implements AutoCloseable {
             listenTcp(address);
         } catch (IOException | RuntimeException e) {
             closeTcp();
-            listenTcp(old); // the ports were free a moment ago: taken back at once
+            try {
+                listenTcp(old); // the ports were free a moment ago: taken back at once
+            } catch (IOException lost) {
+                System.err.println("colossal: CONFIG SET bind " + address + " failed, and " + old + " could not be listened"
+                        + " on again (" + lost.getMessage() + "): only the connections in and the Unix socket are served;"
+                        + " CONFIG SET bind again, or restart");
+                throw lost;
+            }
             acceptOnTcp();
             throw e instanceof IOException io ? io : new IOException(e);
         }
@@ -149,7 +156,11 @@ final class RespServer implements AutoCloseable {
         }
     }
 
-    /** Closes the TCP listeners; their acceptors, finding them no longer the listeners, end quietly. */
+    /**
+     * Closes the TCP listeners and waits for their acceptors to end (finding them no longer the
+     * listeners, they end quietly): a listener closed while its acceptor waits in accept keeps its
+     * address until that thread has left, and the address may be bound again at once.
+     */
     private void closeTcp() throws IOException {
         ServerSocketChannel plain = listener;
         ServerSocketChannel secure = tlsListener;
@@ -160,6 +171,16 @@ final class RespServer implements AutoCloseable {
         }
         if (secure != null) {
             secure.close();
+        }
+        try {
+            for (Thread t : new Thread[] {plain == null ? null : acceptor, secure == null ? null : tlsAcceptor}) {
+                if (t != null && t != Thread.currentThread()) {
+                    t.join(5000);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the listeners closed", e);
         }
     }
 

@@ -148,8 +148,8 @@ final class ServerContext {
         waits.slowLog = slowLog;
         this.config = config;
         maxBulkBytes(config.maxBulkBytes());
-        this.bind = config.bind();
-        this.bindLine = config.bind();
+        this.bind = config.listenAddress();
+        this.bindLine = String.join(" ", config.bind().strip().split("\\s+"));
         this.maxClients = config.maxClients();
         this.clock = clock;
         this.startMillis = clock.getAsLong();
