@@ -32,7 +32,8 @@ public final class ServeCommand implements Callable<Integer> {
                     + " redis.conf's settings (those CONFIG SET takes are set, the others said and passed over); flags win")
     Path config;
 
-    @Option(names = "--bind", description = "Address to listen on (default: 127.0.0.1, loopback only)")
+    @Option(names = "--bind", description = "Address to listen on (default: 127.0.0.1, loopback only); of Redis's list"
+            + " (\"127.0.0.1 -::1\"), the first")
     String bind;
 
     @Option(names = "--port", description = "RESP port (default: " + ServerConfig.DEFAULT_PORT + ")")

@@ -691,9 +691,11 @@ final class AdminCommands {
      * passwords ({@link AclUsers#requirePass}). A maxmemory that is
      * no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. masterauth and masteruser are the AUTH a replica's link sends at
-     * its next connection ({@link MasterLink}). port moves the plain listener ({@link RespServer#movePort})
-     * before anything else is set, so that a port that cannot be had sets nothing. As in Redis, nothing
-     * is set unless every parameter can be.
+     * its next connection ({@link MasterLink}). bind moves the TCP listeners ({@link RespServer#rebind}) to
+     * the first of its addresses that can be bound ({@link BindAddresses}), and port moves the plain
+     * listener ({@link RespServer#movePort}), both before anything else is set, so that an address or a
+     * port that cannot be had sets nothing. proto-max-bulk-len takes Redis's bounds, and this server's
+     * most ({@link ServerConfig#MAX_BULK}). As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
         // Redis checks the subcommand's arity, then that names and values pair up
