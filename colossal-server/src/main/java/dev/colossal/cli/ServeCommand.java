@@ -271,7 +271,7 @@ public final class ServeCommand implements Callable<Integer> {
                             + " must be no, yes or local");
                 }
                 if ("yes".equals(s.get("protected-mode")) && settings.requirePass() == null && acl == null
-                        && f.users().values().stream().noneMatch(u -> u.strip().startsWith("default "))
+                        && f.users().values().stream().noneMatch(u -> u.getFirst().equals("default"))
                         && !isLoopback(settings.listenAddress())) {
                     startNotes.add("protected mode: no password is set, so only clients on the loopback interface are"
                             + " served; set one (--requirepass) or pass --protected-mode no to serve " + settings.listenAddress());

@@ -63,10 +63,10 @@ final class ServeConfigFile {
     private final Map<String, Setting> settings;
     private final List<RedisSetting> redisSettings;
     private final List<String> notes;
-    private final SequencedMap<String, String> users;
+    private final SequencedMap<String, List<String>> users;
 
     private ServeConfigFile(Map<String, Setting> settings, List<RedisSetting> redisSettings, List<String> notes,
-                            SequencedMap<String, String> users) {
+                            SequencedMap<String, List<String>> users) {
         this.settings = settings;
         this.redisSettings = redisSettings;
         this.notes = notes;
@@ -114,7 +114,7 @@ final class ServeConfigFile {
                     }
                     readLines(Path.of(value), depth + 1);
                 }
-                case "user" -> users.put(where, kv[1]); // as written: each word is a rule, quotes and all, as in an ACL file
+                case "user" -> users.put(where, ConfigWords.split(kv[1], where));
                 case "rename-command" -> throw new IllegalArgumentException(where + ": rename-command is not supported:"
                         + " to keep clients from a command, deny it by ACL, e.g. in an aclfile: user default on nopass"
                         + " ~* &* +@all -" + value.split("\\s+")[0].toLowerCase(Locale.ROOT));
@@ -178,11 +178,11 @@ final class ServeConfigFile {
     }
 
     /**
-     * @return the words after {@code user} of each {@code user} line (an included file's too), by
-     *     {@code FILE:LINE}, in the order the start reads them: the users it defines, as redis-server
-     *     does when no ACL file is set
+     * @return the words after {@code user} of each {@code user} line (an included file's too), quotes
+     *     read as Redis reads them ({@link ConfigWords}), by {@code FILE:LINE}, in the order the start
+     *     reads them: the users it defines, as redis-server does when no ACL file is set
      */
-    SequencedMap<String, String> users() {
+    SequencedMap<String, List<String>> users() {
         return users;
     }
 

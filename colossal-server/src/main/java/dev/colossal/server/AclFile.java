@@ -72,10 +72,10 @@ final class AclFile {
      * @return each user's rules by name, in the lines' order
      * @throws BadFile naming the line of a rule refused, or of a user defined a second time
      */
-    static Map<String, AclRules> fromConfig(java.util.SequencedMap<String, String> lines) throws BadFile {
+    static Map<String, AclRules> fromConfig(java.util.SequencedMap<String, List<String>> lines) throws BadFile {
         Map<String, AclRules> users = new LinkedHashMap<>();
-        for (Map.Entry<String, String> line : lines.entrySet()) {
-            String[] words = line.getValue().strip().split("\\s+");
+        for (Map.Entry<String, List<String>> line : lines.entrySet()) {
+            String[] words = line.getValue().toArray(new String[0]);
             String where = line.getKey() + ": ";
             if (users.containsKey(words[0])) {
                 throw new BadFile(where + "Error in user declaration '" + words[0] + "': Duplicate user found. A user"

@@ -71,7 +71,7 @@ public final class ColossalServer implements AutoCloseable {
             }
 
             @Override
-            public void users(java.util.SequencedMap<String, String> lines) {
+            public void users(java.util.SequencedMap<String, List<String>> lines) {
                 try {
                     ctx.acl.replaceAll(AclFile.fromConfig(lines), ctx);
                 } catch (AclFile.BadFile e) {

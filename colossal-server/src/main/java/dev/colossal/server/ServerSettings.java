@@ -47,7 +47,7 @@ public interface ServerSettings {
      * @throws IllegalArgumentException naming the line of a rule refused or of a user defined twice;
      *     no user is defined then
      */
-    void users(java.util.SequencedMap<String, String> lines);
+    void users(java.util.SequencedMap<String, java.util.List<String>> lines);
 
     /** The config file the settings came from: CONFIG REWRITE writes the running ones back into it. */
     void configFile(java.nio.file.Path file);
