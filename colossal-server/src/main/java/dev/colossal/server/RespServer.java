@@ -110,7 +110,9 @@ final class RespServer implements AutoCloseable {
         ctx.respPort = ((InetSocketAddress) moved.getLocalAddress()).getPort();
         acceptor = new Thread(() -> acceptLoop(moved, null, false), "colossal-accept");
         acceptor.start();
-        old.close(); // its acceptor finds it closed and no longer the listener: it just ends
+        if (old != null) { // none after a rebind that could not take its address back
+            old.close(); // its acceptor finds it closed and no longer the listener: it just ends
+        }
     }
 
     /**
