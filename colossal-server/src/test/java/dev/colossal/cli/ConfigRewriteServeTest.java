@@ -275,35 +275,37 @@ class ConfigRewriteServeTest {
         Path f = Files.writeString(dir.resolve("bind.conf"), "port " + port + "\nhttp-port -1\ndata "
                 + dir.resolve("bind-data") + "\nbind 127.0.0.1\n");
         Process p = serve(f, "bind.log");
-        try (Jedis j = connect(port); java.net.Socket raw = new java.net.Socket("127.0.0.1", port)) {
-            JedisDataException e = org.junit.jupiter.api.Assertions.assertThrows(JedisDataException.class,
-                    () -> j.configSet("bind", "192.0.2.1"));
-            assertEquals("ERR CONFIG SET failed (possibly related to argument 'bind') - Failed to bind to specified"
-                    + " addresses.", e.getMessage());
-            try (Jedis again = new Jedis("127.0.0.1", port)) {
-                assertEquals("PONG", again.ping(), "the old address serves on");
+        try { // stopped whatever an assertion stops
+            try (Jedis j = connect(port); java.net.Socket raw = new java.net.Socket("127.0.0.1", port)) {
+                JedisDataException e = org.junit.jupiter.api.Assertions.assertThrows(JedisDataException.class,
+                        () -> j.configSet("bind", "192.0.2.1"));
+                assertEquals("ERR CONFIG SET failed (possibly related to argument 'bind') - Failed to bind to specified"
+                        + " addresses.", e.getMessage());
+                try (Jedis again = new Jedis("127.0.0.1", port)) {
+                    assertEquals("PONG", again.ping(), "the old address serves on");
+                }
+                assertEquals("OK", j.configSet("bind", "127.0.0.2"));
+                assertEquals("PONG", j.ping(), "a connection in stays");
+                try (Jedis moved = new Jedis("127.0.0.2", port)) {
+                    assertEquals("PONG", moved.ping());
+                }
+                try (java.net.Socket s = new java.net.Socket()) {
+                    org.junit.jupiter.api.Assertions.assertThrows(java.net.ConnectException.class,
+                            () -> s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 2000));
+                }
+                assertEquals("OK", j.configSet("proto-max-bulk-len", "1mb"));
+                // a bulk's header past the new bound, on a connection opened before: refused at the header
+                raw.getOutputStream().write(("*3\r\n$3\r\nSET\r\n$3\r\nbig\r\n$" + ((1 << 20) + 1) + "\r\n")
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                raw.setSoTimeout(10_000);
+                assertEquals("-ERR Protocol error: invalid bulk length\r\n",
+                        new String(raw.getInputStream().readNBytes(42), java.nio.charset.StandardCharsets.US_ASCII));
             }
-            assertEquals("OK", j.configSet("bind", "127.0.0.2"));
-            assertEquals("PONG", j.ping(), "a connection in stays");
-            try (Jedis moved = new Jedis("127.0.0.2", port)) {
-                assertEquals("PONG", moved.ping());
+            try (Jedis j = new Jedis("127.0.0.2", port)) {
+                assertEquals("OK", j.configRewrite());
+                assertTrue(Files.readAllLines(f).contains("bind 127.0.0.2"), Files.readString(f));
+                assertTrue(Files.readAllLines(f).contains("proto-max-bulk-len 1mb"), Files.readString(f));
             }
-            try (java.net.Socket s = new java.net.Socket()) {
-                org.junit.jupiter.api.Assertions.assertThrows(java.net.ConnectException.class,
-                        () -> s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 2000));
-            }
-            assertEquals("OK", j.configSet("proto-max-bulk-len", "1mb"));
-            // a bulk's header past the new bound, on a connection opened before: refused at the header
-            raw.getOutputStream().write(("*3\r\n$3\r\nSET\r\n$3\r\nbig\r\n$" + ((1 << 20) + 1) + "\r\n")
-                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            raw.setSoTimeout(10_000);
-            assertEquals("-ERR Protocol error: invalid bulk length\r\n", new String(raw.getInputStream().readNBytes(42),
-                    java.nio.charset.StandardCharsets.US_ASCII));
-        }
-        try (Jedis j = new Jedis("127.0.0.2", port)) {
-            assertEquals("OK", j.configRewrite());
-            assertTrue(Files.readAllLines(f).contains("bind 127.0.0.2"), Files.readString(f));
-            assertTrue(Files.readAllLines(f).contains("proto-max-bulk-len 1mb"), Files.readString(f));
         } finally {
             stop(p);
         }
