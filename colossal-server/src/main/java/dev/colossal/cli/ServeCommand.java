@@ -32,7 +32,8 @@ public final class ServeCommand implements Callable<Integer> {
                     + " redis.conf's settings (those CONFIG SET takes are set, the others said and passed over); flags win")
     Path config;
 
-    @Option(names = "--bind", description = "Address to listen on (default: 127.0.0.1, loopback only)")
+    @Option(names = "--bind", description = "Address to listen on (default: 127.0.0.1, loopback only); of Redis's list"
+            + " (\"127.0.0.1 -::1\"), the first")
     String bind;
 
     @Option(names = "--port", description = "RESP port (default: " + ServerConfig.DEFAULT_PORT + ")")
@@ -245,8 +246,17 @@ public final class ServeCommand implements Callable<Integer> {
         List<String> startNotes = new ArrayList<>(f.notes());
         try {
             Path acl = aclFile != null ? aclFile : f.path("aclfile", null);
+            if (acl != null && !f.users().isEmpty()) {
+                // Redis refuses the two together too: which would ACL SAVE write, and which would win?
+                throw new IllegalArgumentException(f.users().firstEntry().getKey() + ": user lines and an ACL file ("
+                        + acl + ") both define users: keep one, either the user lines (and no aclfile) or the ACL file"
+                        + " (move the lines into it, as they are)");
+            }
             server = ColossalServer.start(settings, tls, acl, s -> {
                 startNotes.addAll(RedisConfSettings.apply(s, config, f.redisSettings()));
+                if (!f.users().isEmpty()) {
+                    s.users(f.users());
+                }
                 if (config != null) {
                     s.configFile(config);
                 }
@@ -261,9 +271,10 @@ public final class ServeCommand implements Callable<Integer> {
                             + " must be no, yes or local");
                 }
                 if ("yes".equals(s.get("protected-mode")) && settings.requirePass() == null && acl == null
-                        && !isLoopback(settings.bind())) {
+                        && f.users().values().stream().noneMatch(u -> u.getFirst().equals("default"))
+                        && !isLoopback(settings.listenAddress())) {
                     startNotes.add("protected mode: no password is set, so only clients on the loopback interface are"
-                            + " served; set one (--requirepass) or pass --protected-mode no to serve " + settings.bind());
+                            + " served; set one (--requirepass) or pass --protected-mode no to serve " + settings.listenAddress());
                 }
                 if (master != null) {
                     // before the first client: none may write to data that must stay the master's
@@ -306,10 +317,10 @@ public final class ServeCommand implements Callable<Integer> {
         }, "colossal-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         System.err.printf("colossal: serving %s on %s:%s (RESP2/3)%s%s%s; Ctrl-C or SIGTERM stops%n",
-                data.toAbsolutePath(), settings.bind(), server.port() > 0 ? server.port() : "-",
+                data.toAbsolutePath(), settings.listenAddress(), server.port() > 0 ? server.port() : "-",
                 (server.tlsPort() > 0 ? ", TLS on port " + server.tlsPort() : "")
                         + (unix != null ? ", Unix socket " + unix.path() : ""),
-                server.httpPort() >= 0 ? " and http://" + settings.bind() + ":" + server.httpPort() : "",
+                server.httpPort() >= 0 ? " and http://" + settings.listenAddress() + ":" + server.httpPort() : "",
                 settings.maxMemoryBytes() > 0 ? ", entries bound to " + ByteSize.format(settings.maxMemoryBytes())
                         + " (" + settings.maxMemoryPolicy() + ")" : "");
         startNotes.forEach(line -> System.err.println("colossal: " + line));

@@ -1,6 +1,7 @@
 package dev.colossal.cli;
 
 import dev.colossal.server.MemorySize;
+import dev.colossal.server.ServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,9 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SequencedMap;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -27,9 +30,10 @@ import java.util.TreeMap;
  * takes the first of several addresses (Redis's {@code -} and {@code *} understood), and the other
  * settings Redis 7.0 knows ({@code redis-config-names.txt}) are kept, in order, for the server to
  * take by CONFIG SET once it runs ({@link #redisSettings}): what it cannot take is then said and
- * passed over. Only a key neither this server nor Redis knows (a misspelling) is an error. Three
- * Redis directives stop the start instead, as passing over them would leave a server less guarded
- * or without commands its users count on: {@code user}, {@code rename-command}, {@code loadmodule}.
+ * passed over. Only a key neither this server nor Redis knows (a misspelling) is an error. Two
+ * Redis directives stop the start instead, as passing over them would leave a server without
+ * commands its users count on: {@code rename-command}, {@code loadmodule}. {@code user} lines
+ * define ACL users, as in Redis ({@link #users}).
  */
 final class ServeConfigFile {
 
@@ -45,7 +49,7 @@ final class ServeConfigFile {
     /** Files that include one another this deep are taken for a loop. */
     private static final int MAX_INCLUDE_DEPTH = 16;
 
-    static final ServeConfigFile NONE = new ServeConfigFile(Map.of(), List.of(), List.of());
+    static final ServeConfigFile NONE = new ServeConfigFile(Map.of(), List.of(), List.of(), new LinkedHashMap<>());
 
     private record Setting(String value, Path file, int line) {}
 
@@ -59,11 +63,14 @@ final class ServeConfigFile {
     private final Map<String, Setting> settings;
     private final List<RedisSetting> redisSettings;
     private final List<String> notes;
+    private final SequencedMap<String, List<String>> users;
 
-    private ServeConfigFile(Map<String, Setting> settings, List<RedisSetting> redisSettings, List<String> notes) {
+    private ServeConfigFile(Map<String, Setting> settings, List<RedisSetting> redisSettings, List<String> notes,
+                            SequencedMap<String, List<String>> users) {
         this.settings = settings;
         this.redisSettings = redisSettings;
         this.notes = notes;
+        this.users = users;
     }
 
     /**
@@ -71,7 +78,7 @@ final class ServeConfigFile {
      * @throws IllegalArgumentException naming the file and line of an unknown, repeated or malformed setting
      */
     static ServeConfigFile read(Path file) throws IOException {
-        ServeConfigFile f = new ServeConfigFile(new TreeMap<>(), new ArrayList<>(), new ArrayList<>());
+        ServeConfigFile f = new ServeConfigFile(new TreeMap<>(), new ArrayList<>(), new ArrayList<>(), new LinkedHashMap<>());
         f.readLines(file, 0);
         return f;
     }
@@ -107,8 +114,7 @@ final class ServeConfigFile {
                     }
                     readLines(Path.of(value), depth + 1);
                 }
-                case "user" -> throw new IllegalArgumentException(where + ": 'user' lines are not read from this file:"
-                        + " move them, as they are, into an ACL file and name it with 'aclfile FILE' (or --aclfile)");
+                case "user" -> users.put(where, ConfigWords.split(kv[1], where));
                 case "rename-command" -> throw new IllegalArgumentException(where + ": rename-command is not supported:"
                         + " to keep clients from a command, deny it by ACL, e.g. in an aclfile: user default on nopass"
                         + " ~* &* +@all -" + value.split("\\s+")[0].toLowerCase(Locale.ROOT));
@@ -123,7 +129,7 @@ final class ServeConfigFile {
                         continue;
                     }
                     if (key.equals("bind")) {
-                        value = firstAddress(value, where);
+                        noteFirstAddress(value, where);
                     }
                     Setting before = settings.put(key, new Setting(value, from, i + 1));
                     // A later line of another file wins (the main file's after an include: CONFIG REWRITE
@@ -155,21 +161,29 @@ final class ServeConfigFile {
 
     /**
      * Redis binds every address a {@code bind} line lists ({@code -} before one: if it exists,
-     * {@code *}: all of that family); this server listens on one, the first.
+     * {@code *}: all of that family); this server listens on one, the first
+     * ({@link ServerConfig#listenAddress()}), which is said when there are more.
      */
-    private String firstAddress(String value, String where) {
-        String[] all = value.split("\\s+");
-        String first = all[0].startsWith("-") ? all[0].substring(1) : all[0];
-        first = first.equals("*") ? "0.0.0.0" : first.equals("::*") ? "::" : first;
+    private void noteFirstAddress(String value, String where) {
+        String[] all = value.strip().split("\\s+");
         if (all.length > 1) {
+            String first = ServerConfig.listenAddress(value);
             notes.add(where + ": bind " + value + ": listening on " + first + " only (one address a server here)");
         }
-        return first;
     }
 
     /** @return the file's redis.conf settings that are not this server's flags, in the file's order */
     List<RedisSetting> redisSettings() {
         return redisSettings;
+    }
+
+    /**
+     * @return the words after {@code user} of each {@code user} line (an included file's too), quotes
+     *     read as Redis reads them ({@link ConfigWords}), by {@code FILE:LINE}, in the order the start
+     *     reads them: the users it defines, as redis-server does when no ACL file is set
+     */
+    SequencedMap<String, List<String>> users() {
+        return users;
     }
 
     /** @return what reading the file changed or passed over, a line each, for the log at start */

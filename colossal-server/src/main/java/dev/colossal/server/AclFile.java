@@ -62,6 +62,40 @@ final class AclFile {
         return users;
     }
 
+    /**
+     * The users of a config file's {@code user} lines, as redis-server takes them when no ACL file is
+     * set: each line defines a new user by its rules, but {@code default}, which already exists and is
+     * reset first (so it is described with Redis's {@code sanitize-payload}, the reset's flag).
+     *
+     * @param lines each line's words after {@code user} (the name, then its rules), by where it is
+     *              ({@code FILE:LINE}), in the file's order
+     * @return each user's rules by name, in the lines' order
+     * @throws BadFile naming the line of a rule refused, or of a user defined a second time
+     */
+    static Map<String, AclRules> fromConfig(java.util.SequencedMap<String, List<String>> lines) throws BadFile {
+        Map<String, AclRules> users = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> line : lines.entrySet()) {
+            String[] words = line.getValue().toArray(new String[0]);
+            String where = line.getKey() + ": ";
+            if (users.containsKey(words[0])) {
+                throw new BadFile(where + "Error in user declaration '" + words[0] + "': Duplicate user found. A user"
+                        + " can only be defined once in config files");
+            }
+            AclRules r = new AclRules();
+            if (words[0].equals(AclUsers.DEFAULT)) {
+                r.apply(Args.bytes("reset"));
+            }
+            for (int w = 1; w < words.length; w++) {
+                String why = r.apply(words[w].getBytes(StandardCharsets.ISO_8859_1));
+                if (why != null) {
+                    throw new BadFile(where + "Error in user declaration '" + words[w] + "': " + why);
+                }
+            }
+            users.put(words[0], r);
+        }
+        return users;
+    }
+
     /** Writes every user's line, atomically: a temporary file beside {@code file}, forced, then renamed. */
     static void write(Path file, List<AclUser> users) throws IOException {
         List<String> lines = new ArrayList<>();

@@ -450,7 +450,7 @@ final class AdminCommands {
     /** @return the laddr CLIENT LIST shows and CLIENT KILL LADDR matches: the socket's path, or bind:port */
     static String localAddress(ServerContext ctx, Client x) {
         UnixSocket u = ctx.unixSocket;
-        return x.unixSocket && u != null ? u.clientAddress() : ctx.config.bind() + ":" + ctx.respPort;
+        return x.unixSocket && u != null ? u.clientAddress() : ctx.bind + ":" + ctx.respPort;
     }
 
     /** @return CLIENT LIST's line of {@code x} (ACL LOG's client-info too) */
@@ -475,13 +475,13 @@ final class AdminCommands {
     /** The config parameters CONFIG GET knows, with the values this server runs with. */
     private Map<String, String> configValues() {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("bind", ctx.config.bind());
+        m.put("bind", ctx.bindLine);
         m.put("port", Integer.toString(ctx.respPort));
         m.put("databases", Integer.toString(ctx.dbs.count()));
         m.put("maxclients", Integer.toString(ctx.maxClients));
         m.put("timeout", Integer.toString(ctx.idleTimeoutSeconds));
         m.put("shutdown-timeout", Integer.toString(ctx.shutdownTimeoutSeconds));
-        m.put("proto-max-bulk-len", Long.toString(ctx.config.maxBulkBytes()));
+        m.put("proto-max-bulk-len", Long.toString(ctx.maxBulkBytes()));
         String requirePass = ctx.requirePass;
         m.put("requirepass", requirePass == null ? "" : requirePass);
         m.put("aclfile", ctx.aclFile == null ? "" : ctx.aclFile.toString());
@@ -611,7 +611,8 @@ final class AdminCommands {
             return;
         }
         try {
-            ConfigRewrite.rewrite(file, rewritable(), defaults);
+            ConfigRewrite.rewrite(file, rewritable(), defaults, ctx.aclFile != null ? null
+                    : ctx.acl.all().stream().map(u -> AclDescription.line(u.name, u.rules)).toList());
             r.ok();
         } catch (java.nio.file.AccessDeniedException e) {
             r.error("ERR Rewriting config file: " + e.getFile() + ": permission denied (the server's user must be able to"
@@ -690,9 +691,11 @@ final class AdminCommands {
      * passwords ({@link AclUsers#requirePass}). A maxmemory that is
      * no size ({@link MemorySize}, Redis's
      * units) gets Redis's error. masterauth and masteruser are the AUTH a replica's link sends at
-     * its next connection ({@link MasterLink}). port moves the plain listener ({@link RespServer#movePort})
-     * before anything else is set, so that a port that cannot be had sets nothing. As in Redis, nothing
-     * is set unless every parameter can be.
+     * its next connection ({@link MasterLink}). bind moves the TCP listeners ({@link RespServer#rebind}) to
+     * the first of its addresses that can be bound ({@link BindAddresses}), and port moves the plain
+     * listener ({@link RespServer#movePort}), both before anything else is set, so that an address or a
+     * port that cannot be had sets nothing. proto-max-bulk-len takes Redis's bounds, and this server's
+     * most ({@link ServerConfig#MAX_BULK}). As in Redis, nothing is set unless every parameter can be.
      */
     private void configSet(byte[][] a, Reply r) {
         // Redis checks the subcommand's arity, then that names and values pair up
@@ -748,6 +751,9 @@ final class AdminCommands {
         Map<String, Long> encodings = new LinkedHashMap<>();
         long busyMillis = -1;
         int port = -1;
+        List<BindAddresses.Candidate> bind = null;
+        String bindLine = null;
+        long maxBulk = -1;
         // settings applied only once every parameter is known good, as Redis sets all or none
         List<Runnable> apply = new ArrayList<>();
         Map<String, String> current = configValues();
@@ -770,6 +776,36 @@ final class AdminCommands {
             }
             if (name.equals("port") && movablePort(value) > 0) {
                 port = movablePort(value);
+                continue;
+            }
+            if (name.equals("bind")) {
+                try {
+                    bind = BindAddresses.candidates(value);
+                } catch (IllegalArgumentException e) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument 'bind') - " + e.getMessage());
+                    return;
+                }
+                if (bind.isEmpty()) {
+                    // Redis closes its TCP listeners; a server here keeps one, or could be reached by no one
+                    r.error("ERR CONFIG SET failed (possibly related to argument 'bind') - give an address to listen on"
+                            + " (this server always listens on one)");
+                    return;
+                }
+                bindLine = String.join(" ", value.strip().split("\\s+"));
+                continue;
+            }
+            if (name.equals("proto-max-bulk-len")) {
+                maxBulk = bytesOrMinusOne(value);
+                String bad = maxBulk < 0 ? "argument must be a memory value"
+                        : maxBulk < MIN_BULK_SET ? "argument must be between " + MIN_BULK_SET + " and " + Long.MAX_VALUE
+                                + " inclusive"
+                        : maxBulk > ServerConfig.MAX_BULK ? "argument must be between " + MIN_BULK_SET + " and "
+                                + ServerConfig.MAX_BULK + " inclusive here: the map holds no longer value"
+                        : null;
+                if (bad != null) {
+                    r.error("ERR CONFIG SET failed (possibly related to argument 'proto-max-bulk-len') - " + bad);
+                    return;
+                }
                 continue;
             }
             if (name.equals("slowlog-log-slower-than") || name.equals("slowlog-max-len")) {
@@ -1048,6 +1084,11 @@ final class AdminCommands {
                 same = false;
             }
         }
+        String boundBefore = ctx.bind;
+        if (same && bind != null && !rebind(bind)) {
+            r.error("ERR CONFIG SET failed (possibly related to argument 'bind') - Failed to bind to specified addresses.");
+            return;
+        }
         if (same && port > 0 && port != ctx.respPort) {
             // the one setting whose apply can fail: moved first, so that a failure sets nothing, as
             // Redis puts back what it had set when the port's apply fails
@@ -1058,11 +1099,20 @@ final class AdminCommands {
                 }
                 move.to(port);
             } catch (java.io.IOException e) {
+                if (!ctx.bind.equals(boundBefore)) {
+                    rebind(List.of(new BindAddresses.Candidate(boundBefore, false))); // all or none: the address back
+                }
                 r.error("ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen on this port. Check server logs.");
                 return;
             }
         }
         if (same) {
+            if (bindLine != null) {
+                ctx.bindLine = bindLine;
+            }
+            if (maxBulk > 0) {
+                ctx.maxBulkBytes(maxBulk);
+            }
             slowLogBounds.forEach((name, bound) -> {
                 if (name.equals("slowlog-max-len")) {
                     ctx.slowLog.maxLen(bound);
@@ -1148,13 +1198,41 @@ final class AdminCommands {
     }
 
     /**
+     * Moves the TCP listeners to the first of {@code addresses} that can be bound (CONFIG SET bind):
+     * an optional one ({@code -addr}) that cannot is passed over, as Redis passes it over; another
+     * one that cannot ends the try.
+     *
+     * @return whether the listeners are on one of them now; if not, they are where they were
+     */
+    private boolean rebind(List<BindAddresses.Candidate> addresses) {
+        ServerContext.Rebind move = ctx.rebind;
+        for (BindAddresses.Candidate c : addresses) {
+            if (c.address().equals(ctx.bind)) {
+                return true;
+            }
+            try {
+                if (move == null) {
+                    throw new java.io.IOException("no TCP listener to move");
+                }
+                move.to(c.address());
+                return true;
+            } catch (java.io.IOException e) {
+                if (!c.optional()) {
+                    return false;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * Whether {@code port} could be listened on now (a probe, closed at once): a call that also holds
      * a setting refused here still learns that its port is busy, the reason Redis would give.
      */
     private boolean canListenOn(int port) {
         try (java.nio.channels.ServerSocketChannel probe = java.nio.channels.ServerSocketChannel.open()) {
             probe.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
-            probe.bind(new java.net.InetSocketAddress(ctx.config.bind(), port));
+            probe.bind(new java.net.InetSocketAddress(ctx.bind, port));
             return true;
         } catch (java.io.IOException e) {
             return false;
@@ -1230,6 +1308,9 @@ final class AdminCommands {
         }
         return bytesOrMinusOne(value) < 0 ? "argument must be a memory or percent value" : null;
     }
+
+    /** Redis's least proto-max-bulk-len by CONFIG SET (a start here takes down to {@link ServerConfig#MIN_BULK}). */
+    private static final long MIN_BULK_SET = 1L << 20;
 
     private static long bytesOrMinusOne(String size) {
         try {

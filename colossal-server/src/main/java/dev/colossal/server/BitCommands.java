@@ -36,7 +36,7 @@ final class BitCommands {
     /** @return the bit offset, or -1 after answering Redis's error: negative, or a byte past the longest string */
     private long offset(byte[] arg, Reply r) {
         OptionalLong parsed = Args.toLong(arg);
-        if (parsed.isEmpty() || parsed.getAsLong() < 0 || (parsed.getAsLong() >>> 3) >= ctx.maxStringBytes) {
+        if (parsed.isEmpty() || parsed.getAsLong() < 0 || (parsed.getAsLong() >>> 3) >= ctx.maxStringBytes()) {
             r.error(BAD_OFFSET);
             return -1;
         }

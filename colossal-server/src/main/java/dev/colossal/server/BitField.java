@@ -165,7 +165,7 @@ final class BitField {
             return -1;
         }
         long offset = fields ? n.getAsLong() * bits : n.getAsLong();
-        return offset < 0 || (offset >>> 3) >= ctx.maxStringBytes ? -1 : offset;
+        return offset < 0 || (offset >>> 3) >= ctx.maxStringBytes() ? -1 : offset;
     }
 
     /**

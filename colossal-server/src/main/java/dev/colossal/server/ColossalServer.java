@@ -71,6 +71,15 @@ public final class ColossalServer implements AutoCloseable {
             }
 
             @Override
+            public void users(java.util.SequencedMap<String, List<String>> lines) {
+                try {
+                    ctx.acl.replaceAll(AclFile.fromConfig(lines), ctx);
+                } catch (AclFile.BadFile e) {
+                    throw new IllegalArgumentException(e.getMessage(), e);
+                }
+            }
+
+            @Override
             public void configFile(java.nio.file.Path file) {
                 ctx.configFile = file;
             }
@@ -226,9 +235,9 @@ public final class ColossalServer implements AutoCloseable {
             }
         }
         try {
-            InetAddress.getByName(config.bind()); // else binding throws UnresolvedAddressException, unchecked
+            InetAddress.getByName(config.listenAddress()); // else binding throws UnresolvedAddressException, unchecked
         } catch (UnknownHostException e) {
-            throw new ListenException(config.bind(), e);
+            throw new ListenException(config.listenAddress(), e);
         }
         Databases dbs;
         try {
@@ -276,13 +285,13 @@ public final class ColossalServer implements AutoCloseable {
             } catch (ListenException e) {
                 throw e;
             } catch (BindException e) {
-                throw new ListenException("port", config.bind(), config.port(), e);
+                throw new ListenException("port", config.listenAddress(), config.port(), e);
             }
             if (config.httpPort() >= 0) {
                 try {
                     http = HttpApi.start(ctx, table);
                 } catch (BindException e) {
-                    throw new ListenException("http-port", config.bind(), config.httpPort(), e);
+                    throw new ListenException("http-port", config.listenAddress(), config.httpPort(), e);
                 }
             }
         } catch (IOException | RuntimeException e) {

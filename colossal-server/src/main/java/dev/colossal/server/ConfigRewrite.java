@@ -28,6 +28,11 @@ import java.util.Set;
  * lines, {@code include} lines and settings this server passes over stay as they are; Redis's older
  * names ({@code slaveof}, {@code slave-priority}, ...) become the current ones.
  *
+ * <p>The ACL users are written as Redis writes them when no ACL file is set, as {@code user} lines
+ * in name order, {@code default} among them whatever its rules: the file's user lines are replaced
+ * one by one, in order, those left over removed, and users beyond them added at the end, after the
+ * other settings added. With an ACL file, which holds the users, the file keeps no user line.
+ *
  * <p>An included file is not rewritten: a setting it gives that changed is added to the main file,
  * whose last lines are read after every {@code include} and win, as in Redis. The file is replaced whole (a new file beside it, forced to the device, then renamed over it), so
  * a crash leaves the old file or the new one; a link is followed to the file it names.
@@ -59,7 +64,7 @@ final class ConfigRewrite {
             "aclfile", "unixsocket", "replica-announce-ip", "data", "tls-cert-file", "tls-key-file", "tls-key-file-pass",
             "tls-ca-cert-file", "tls-ca-cert-dir", "tls-protocols", "tls-ciphers", "tls-ciphersuites");
     /** Settings whose value is a list of words, written unquoted. */
-    private static final Set<String> WORD_LISTS = Set.of("save", "replicaof", "latency-tracking-info-percentiles");
+    private static final Set<String> WORD_LISTS = Set.of("save", "replicaof", "latency-tracking-info-percentiles", "bind");
 
     /** Settings whose case matters (yes and YES are one value; two passwords that differ in case are not). */
     private static final Set<String> SECRETS = Set.of("requirepass", "masterauth", "masteruser", "tls-key-file-pass");
@@ -71,9 +76,11 @@ final class ConfigRewrite {
      *
      * @param current  each setting a rewrite keeps, by its current name, as CONFIG GET answers it
      * @param defaults the value of each of them when neither a flag nor a file gives one
+     * @param users    each user's {@code user} line, in name order; null when an ACL file holds the users
      * @throws IOException if the file cannot be read or replaced
      */
-    static void rewrite(Path file, Map<String, String> current, Map<String, String> defaults) throws IOException {
+    static void rewrite(Path file, Map<String, String> current, Map<String, String> defaults, List<String> users)
+            throws IOException {
         Path real = file.toRealPath();
         List<String> old = Files.readAllLines(real, StandardCharsets.UTF_8);
         Map<String, String> included = new HashMap<>();
@@ -83,16 +90,17 @@ final class ConfigRewrite {
                 readIncluded(Path.of(unquote(kv[1])), included, 0);
             }
         }
-        write(real, rewrite(old, current, defaults, included));
+        write(real, rewrite(old, current, defaults, included, users));
     }
 
     /**
      * The lines of the rewritten file.
      *
      * @param included the settings the file's included files give, with their values
+     * @param users    each user's {@code user} line, in name order; null when an ACL file holds the users
      */
     static List<String> rewrite(List<String> old, Map<String, String> current, Map<String, String> defaults,
-                                Map<String, String> included) {
+                                Map<String, String> included, List<String> users) {
         // Each setting's lines in the file, and the value they give: the last line's, all of save's
         Map<String, List<Integer>> lines = new LinkedHashMap<>();
         Map<String, String> given = new HashMap<>();
@@ -108,6 +116,7 @@ final class ConfigRewrite {
         }
         String[] out = old.toArray(new String[0]);
         List<String> added = new ArrayList<>();
+        List<String> addedUsers = replaceUsers(old, out, users == null ? List.of() : users);
         for (Map.Entry<String, String> e : current.entrySet()) {
             String name = e.getKey();
             String value = e.getValue();
@@ -133,11 +142,29 @@ final class ConfigRewrite {
                 result.add(l);
             }
         }
+        added.addAll(addedUsers);
         if (!added.isEmpty()) {
             result.add(MARKER);
             result.addAll(added);
         }
         return result;
+    }
+
+    /**
+     * Puts {@code users} on the file's {@code user} lines, in order, and removes the lines left over.
+     *
+     * @param out the new file's lines, changed in place (null: removed)
+     * @return the users beyond the file's user lines, to add at its end
+     */
+    private static List<String> replaceUsers(List<String> old, String[] out, List<String> users) {
+        int next = 0;
+        for (int i = 0; i < old.size(); i++) {
+            String[] kv = split(old.get(i));
+            if (kv != null && kv[0].equals("user")) {
+                out[i] = next < users.size() ? users.get(next++) : null;
+            }
+        }
+        return users.subList(next, users.size());
     }
 
     /** Collects the settings of an included file, and of the files it includes, as the start reads them. */
@@ -189,7 +216,6 @@ final class ConfigRewrite {
         }
         try {
             return switch (name) {
-                case "bind" -> given.strip().split("\\s+")[0].replaceFirst("^-", "").equals(value);
                 case "data", "aclfile", "unixsocket" -> !given.isEmpty() && !value.isEmpty()
                         && Path.of(given).toAbsolutePath().normalize().equals(Path.of(value).toAbsolutePath().normalize());
                 case "unixsocketperm" -> Integer.parseInt(given, 8) == Integer.parseInt(value, 8);

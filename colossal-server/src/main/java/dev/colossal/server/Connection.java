@@ -47,7 +47,6 @@ final class Connection implements DebugChannel {
     private final ServerContext ctx;
     private final CommandTable table;
     private final RequestParser parser;
-    private final long maxQuery;
     /** The connection's TLS, or null on the plain port. */
     private final TlsSession tls;
     private SelectionKey key;
@@ -84,8 +83,7 @@ final class Connection implements DebugChannel {
         this.client = client;
         this.ctx = ctx;
         this.table = table;
-        this.parser = new RequestParser(ctx.config.maxBulkBytes());
-        this.maxQuery = Math.min(Integer.MAX_VALUE - 1024, ctx.config.maxBulkBytes() + 1024L * 1024);
+        this.parser = new RequestParser(ctx::maxBulkBytes);
     }
 
     /** The loop takes the connection: called on the loop's thread once the socket is registered. */
@@ -163,7 +161,7 @@ final class Connection implements DebugChannel {
                 }
                 total += n;
                 inEnd += n;
-                if (inEnd - inStart > maxQuery) {
+                if (inEnd - inStart > maxQuery()) {
                     // Redis closes clients past client-query-buffer-limit without a reply.
                     close();
                     return;
@@ -186,6 +184,11 @@ final class Connection implements DebugChannel {
         }
     }
 
+    /** @return the most unparsed input a connection may hold: a whole bulk at proto-max-bulk-len, with room for the rest of its request */
+    private long maxQuery() {
+        return Math.min(Integer.MAX_VALUE - 1024, ctx.maxBulkBytes() + 1024L * 1024);
+    }
+
     /** The buffer is full: slide the unparsed input to its start, or grow it. */
     private void makeRoom() {
         int live = inEnd - inStart;
@@ -195,7 +198,7 @@ final class Connection implements DebugChannel {
             inEnd = live;
             readAheadEnd = 0;
         } else {
-            input(Math.min(in.byteSize() * 2, maxQuery + 1L));
+            input(Math.min(in.byteSize() * 2, maxQuery() + 1L));
         }
     }
 

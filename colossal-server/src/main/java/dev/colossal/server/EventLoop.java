@@ -70,7 +70,7 @@ final class EventLoop implements Runnable {
 
     EventLoop(ServerContext ctx, String name) throws IOException {
         this.ctx = ctx;
-        this.readAhead = new ReadAhead(ctx.dbs.count(), ctx.config.maxBulkBytes());
+        this.readAhead = new ReadAhead(ctx.dbs.count(), ctx::maxBulkBytes);
         this.selector = Selector.open();
         this.busyPollNanos = TimeUnit.MICROSECONDS.toNanos(ctx.config.busyPollMicros());
         this.polling = busyPollNanos > 0 && Runtime.getRuntime().availableProcessors() > 1;

@@ -67,7 +67,7 @@ final class HttpApi implements AutoCloseable {
     }
 
     static HttpApi start(ServerContext ctx, CommandTable table) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress(ctx.config.bind(), ctx.config.httpPort()), 128);
+        HttpServer s = HttpServer.create(new InetSocketAddress(ctx.bind, ctx.config.httpPort()), 128);
         ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor();
         s.setExecutor(ex);
         HttpApi api = new HttpApi(ctx, table, s, ex);
@@ -295,7 +295,7 @@ final class HttpApi implements AutoCloseable {
             error(x, 507, OomRefusal.ERROR + " Free room (DELETE keys) or raise it (CONFIG SET maxmemory)");
             return;
         }
-        long max = ctx.maxStringBytes;
+        long max = ctx.maxStringBytes();
         // With --maxmemory, the longest value the bound takes under this key, if shorter.
         long fits = store.largestValue(key.length, at);
         String declared = x.getRequestHeaders().getFirst("Content-Length"); // the JDK checked it is a number >= 0

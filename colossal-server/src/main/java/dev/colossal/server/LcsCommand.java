@@ -66,7 +66,7 @@ final class LcsCommand {
             return;
         }
         long cells = (x.length + 1L) * (y.length + 1L);
-        if (cells * Integer.BYTES > ctx.config.maxBulkBytes()) {
+        if (cells * Integer.BYTES > ctx.maxBulkBytes()) {
             r.error("ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len");
             return;
         }

@@ -36,7 +36,7 @@ final class ReadAhead {
     private final boolean[] large;
     private final int[] untilSizeCheck;
 
-    ReadAhead(int databases, long maxBulk) {
+    ReadAhead(int databases, java.util.function.LongSupplier maxBulk) {
         this.parser = new RequestParser(maxBulk);
         this.large = new boolean[databases];
         this.untilSizeCheck = new int[databases];

@@ -19,7 +19,8 @@ final class RequestParser {
     static final int MAX_MULTIBULK = 1024 * 1024;
     private static final byte[][] EMPTY = new byte[0][];
 
-    private final long maxBulk;
+    /** proto-max-bulk-len, read at each bulk header: CONFIG SET changes it for connections already open, as in Redis. */
+    private final java.util.function.LongSupplier maxBulk;
 
     /**
      * The arguments of an inline request found by the last successful {@link #parse}; null after a
@@ -35,7 +36,7 @@ final class RequestParser {
     int[] lengths = new int[8];
 
     /** @param maxBulk the longest bulk string accepted (proto-max-bulk-len) */
-    RequestParser(long maxBulk) {
+    RequestParser(java.util.function.LongSupplier maxBulk) {
         this.maxBulk = maxBulk;
     }
 
@@ -123,7 +124,7 @@ final class RequestParser {
                 return false;
             }
             long len = parseLong(b, p + 1, lcr);
-            if (len < 0 || len > maxBulk) {
+            if (len < 0 || len > maxBulk.getAsLong()) {
                 throw new ProtocolException("invalid bulk length");
             }
             int start = lcr + 2;

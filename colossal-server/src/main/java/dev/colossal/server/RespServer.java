@@ -22,13 +22,14 @@ final class RespServer implements AutoCloseable {
     private final ServerContext ctx;
     private final CommandTable table;
     private final EventLoop[] loops;
-    /** The plain port's listener: replaced by {@link #movePort}, so read anew by each check. */
+    /** The plain port's listener: replaced by {@link #movePort} and {@link #rebind}, so read anew by each check. */
     private volatile ServerSocketChannel listener;
     private volatile Thread acceptor;
     /** The TLS port's settings, or null for none. */
     private final TlsSetup tls;
-    private ServerSocketChannel tlsListener;
-    private Thread tlsAcceptor;
+    /** The TLS port's listener: replaced by {@link #rebind}. */
+    private volatile ServerSocketChannel tlsListener;
+    private volatile Thread tlsAcceptor;
     /** The Unix socket's settings and listener, or null for none. */
     private UnixSocket unix;
     private ServerSocketChannel unixListener;
@@ -60,15 +61,15 @@ final class RespServer implements AutoCloseable {
     int start() throws IOException {
         int port = 0;
         if (tls == null || !tls.config().tlsOnly()) {
-            listener = listen(ctx.config.port());
+            listener = listen(ctx.bind, ctx.config.port());
             port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
         }
         ctx.respPort = port;
         if (tls != null) {
             try {
-                tlsListener = listen(tls.config().port());
+                tlsListener = listen(ctx.bind, tls.config().port());
             } catch (java.net.BindException e) {
-                throw new ListenException("tls-port", ctx.config.bind(), tls.config().port(), e);
+                throw new ListenException("tls-port", ctx.bind, tls.config().port(), e);
             }
             ctx.tlsPort = ((InetSocketAddress) tlsListener.getLocalAddress()).getPort();
         }
@@ -80,16 +81,11 @@ final class RespServer implements AutoCloseable {
         for (EventLoop l : loops) {
             l.start();
         }
+        acceptOnTcp();
         if (listener != null) {
-            ServerSocketChannel plain = listener;
-            acceptor = new Thread(() -> acceptLoop(plain, null, false), "colossal-accept");
-            acceptor.start();
             ctx.portMove = this::movePort;
         }
-        if (tlsListener != null) {
-            tlsAcceptor = new Thread(() -> acceptLoop(tlsListener, tls, false), "colossal-accept-tls");
-            tlsAcceptor.start();
-        }
+        ctx.rebind = this::rebind;
         if (unixListener != null) {
             unixAcceptor = new Thread(() -> acceptLoop(unixListener, null, true), "colossal-accept-unix");
             unixAcceptor.start();
@@ -108,20 +104,107 @@ final class RespServer implements AutoCloseable {
         if (!running) {
             throw new IOException("the server is stopping");
         }
-        ServerSocketChannel moved = listen(port);
+        ServerSocketChannel moved = listen(ctx.bind, port);
         ServerSocketChannel old = listener;
         listener = moved;
         ctx.respPort = ((InetSocketAddress) moved.getLocalAddress()).getPort();
         acceptor = new Thread(() -> acceptLoop(moved, null, false), "colossal-accept");
         acceptor.start();
-        old.close(); // its acceptor finds it closed and no longer the listener: it just ends
+        if (old != null) { // none after a rebind that could not take its address back
+            old.close(); // its acceptor finds it closed and no longer the listener: it just ends
+        }
     }
 
-    private ServerSocketChannel listen(int port) throws IOException {
+    /**
+     * Moves the TCP listeners, plain and TLS, to {@code address} (CONFIG SET bind), on the ports they
+     * have, as Redis does: the old listeners are closed first (a wildcard address and a specific one
+     * cannot both listen on a port), the new ones bound, and if one cannot be, those bound are closed
+     * and the old address is listened on again. Connections already in stay.
+     *
+     * @throws IOException if {@code address} cannot be listened on; the old address serves again
+     */
+    synchronized void rebind(String address) throws IOException {
+        if (!running) {
+            throw new IOException("the server is stopping");
+        }
+        String old = ctx.bind;
+        closeTcp();
+        try {
+            listenTcp(address);
+        } catch (IOException | RuntimeException e) {
+            closeTcp();
+            try {
+                listenTcp(old); // the ports were free a moment ago: taken back at once
+            } catch (IOException lost) {
+                System.err.println("colossal: CONFIG SET bind " + address + " failed, and " + old + " could not be listened"
+                        + " on again (" + lost.getMessage() + "): only the connections in and the Unix socket are served;"
+                        + " CONFIG SET bind again, or restart");
+                throw lost;
+            }
+            acceptOnTcp();
+            throw e instanceof IOException io ? io : new IOException(e);
+        }
+        ctx.bind = address;
+        acceptOnTcp();
+    }
+
+    /** Binds the plain and TLS listeners, on the ports they serve, at {@code address}. */
+    private void listenTcp(String address) throws IOException {
+        if (ctx.respPort > 0) {
+            listener = listen(address, ctx.respPort);
+        }
+        if (tls != null) {
+            tlsListener = listen(address, ctx.tlsPort);
+        }
+    }
+
+    /**
+     * Closes the TCP listeners and waits for their acceptors to end (finding them no longer the
+     * listeners, they end quietly): a listener closed while its acceptor waits in accept keeps its
+     * address until that thread has left, and the address may be bound again at once.
+     */
+    private void closeTcp() throws IOException {
+        ServerSocketChannel plain = listener;
+        ServerSocketChannel secure = tlsListener;
+        listener = null;
+        tlsListener = null;
+        if (plain != null) {
+            plain.close();
+        }
+        if (secure != null) {
+            secure.close();
+        }
+        try {
+            for (Thread t : new Thread[] {plain == null ? null : acceptor, secure == null ? null : tlsAcceptor}) {
+                if (t != null && t != Thread.currentThread()) {
+                    t.join(5000);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the listeners closed", e);
+        }
+    }
+
+    /** Starts an acceptor on each TCP listener. */
+    private void acceptOnTcp() {
+        ServerSocketChannel plain = listener;
+        if (plain != null) {
+            acceptor = new Thread(() -> acceptLoop(plain, null, false), "colossal-accept");
+            acceptor.start();
+        }
+        ServerSocketChannel secure = tlsListener;
+        if (secure != null) {
+            tlsAcceptor = new Thread(() -> acceptLoop(secure, tls, false), "colossal-accept-tls");
+            tlsAcceptor.start();
+        }
+    }
+
+    private static ServerSocketChannel listen(String address, int port) throws IOException {
         ServerSocketChannel l = ServerSocketChannel.open();
         try {
             l.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            l.bind(new InetSocketAddress(ctx.config.bind(), port), 1024);
+            l.bind(new InetSocketAddress(address, port), 1024);
         } catch (IOException e) {
             l.close();
             throw e;
@@ -149,10 +232,10 @@ final class RespServer implements AutoCloseable {
             try {
                 ch = listener.accept();
             } catch (ClosedChannelException e) {
-                if (running && (local || tls != null || listener == this.listener)) {
+                if (running && (local || listener == this.listener || listener == this.tlsListener)) {
                     throw e; // closed under us: nothing will ever be accepted again
                 }
-                return; // stopping, or a plain listener movePort replaced
+                return; // stopping, or a listener movePort or rebind replaced
             } catch (IOException e) {
                 if (!running) {
                     return;
@@ -252,12 +335,9 @@ final class RespServer implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        running = false;
-        if (listener != null) {
-            listener.close();
-        }
-        if (tlsListener != null) {
-            tlsListener.close();
+        synchronized (this) { // not while a rebind swaps the listeners
+            running = false;
+            closeTcp();
         }
         if (unixListener != null) {
             unixListener.close();

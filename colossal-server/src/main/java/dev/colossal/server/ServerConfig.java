@@ -8,7 +8,8 @@ import java.util.Locale;
  * How a server runs. {@link #defaults()} is what {@code colossal serve} uses without flags: RESP on
  * 127.0.0.1:6380, HTTP on 127.0.0.1:8380, data in {@code ./data}, no password.
  *
- * @param bind               the address to listen on (loopback unless told otherwise)
+ * @param bind               the address to listen on (loopback unless told otherwise), or Redis's list
+ *                           of them ({@code 127.0.0.1 -::1}), whose first is listened on
  * @param port               the RESP port, 0 for any free port
  * @param httpPort           the HTTP port, 0 for any free port, -1 for no HTTP
  * @param dataDir            where the map files live
@@ -68,7 +69,7 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
     /** The words of CONFIG SET's answer for a Redis parameter it cannot set while the server runs. */
     public static final String NOT_SETTABLE = " is not supported by this server";
     /** Parameters a start takes from a flag of serve's (or the config file's line) that CONFIG SET cannot change. */
-    private static final java.util.Set<String> START_FLAGS = java.util.Set.of("bind", "proto-max-bulk-len", "tls-port",
+    private static final java.util.Set<String> START_FLAGS = java.util.Set.of("tls-port",
             "tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-ca-cert-file", "tls-ca-cert-dir", "tls-auth-clients",
             "tls-protocols", "tls-ciphers", "tls-ciphersuites");
 
@@ -140,6 +141,23 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
                     + MIN_MAX_MEMORY + " bytes): each of the map's segments keeps its share of it, and a key and its value"
                     + " must fit in one");
         }
+    }
+
+    /**
+     * @return the address the listeners are bound to: {@link #bind()}'s first, {@code *} read as
+     *     {@code 0.0.0.0} and {@code ::*} as {@code ::}, as Redis reads them
+     */
+    public String listenAddress() {
+        return listenAddress(bind);
+    }
+
+    /**
+     * @param bind an address, or Redis's list of them
+     * @return the address a server given {@code bind} listens on: its first
+     */
+    public static String listenAddress(String bind) {
+        String[] words = bind.strip().split("\\s+", 2);
+        return words[0].isEmpty() ? bind : BindAddresses.address(words[0]).address();
     }
 
     /**

@@ -14,11 +14,10 @@ final class ServerContext {
 
     final Databases dbs;
     final ServerConfig config;
-    /**
-     * The longest string SETRANGE and APPEND may make: proto-max-bulk-len, as in Redis, or the
-     * longest value the map holds with a TTL ({@link StoredValue#MAX_PAYLOAD}) if that is shorter.
-     */
-    final long maxStringBytes;
+    /** See {@link #maxStringBytes()}. */
+    private volatile long maxStringBytes;
+    /** proto-max-bulk-len: the longest bulk string in a request; CONFIG SET changes it. */
+    private volatile long maxBulkBytes;
     final Stats stats = new Stats();
     /** Commands that took long, for SLOWLOG; CONFIG SET changes its bounds. */
     final SlowLog slowLog = new SlowLog();
@@ -57,6 +56,22 @@ final class ServerContext {
     interface PortMove {
         /** @throws java.io.IOException if {@code port} cannot be listened on; the old port still serves */
         void to(int port) throws java.io.IOException;
+    }
+    /** The address the TCP listeners are bound to: the start's, then CONFIG SET bind's ({@link RespServer#rebind}). */
+    volatile String bind;
+    /**
+     * CONFIG GET bind's answer: the addresses the last CONFIG SET bind gave (the listeners take the
+     * first that can be bound), else the start's address.
+     */
+    volatile String bindLine;
+    /** Moves the TCP listeners to another address (CONFIG SET bind): the {@link RespServer}'s, set once it listens. */
+    volatile Rebind rebind;
+
+    /** A move of the TCP listeners to another address ({@link RespServer#rebind}). */
+    @FunctionalInterface
+    interface Rebind {
+        /** @throws java.io.IOException if {@code address} cannot be listened on; the old address still serves */
+        void to(String address) throws java.io.IOException;
     }
     /** The bound TLS port, 0 for none (CONFIG GET tls-port). */
     volatile int tlsPort;
@@ -132,7 +147,9 @@ final class ServerContext {
         waits.tracking = tracking;
         waits.slowLog = slowLog;
         this.config = config;
-        this.maxStringBytes = Math.min(config.maxBulkBytes(), StoredValue.MAX_PAYLOAD);
+        maxBulkBytes(config.maxBulkBytes());
+        this.bind = config.listenAddress();
+        this.bindLine = String.join(" ", config.bind().strip().split("\\s+"));
         this.maxClients = config.maxClients();
         this.clock = clock;
         this.startMillis = clock.getAsLong();
@@ -212,6 +229,26 @@ final class ServerContext {
 
     long now() {
         return clock.getAsLong();
+    }
+
+    /** @return proto-max-bulk-len */
+    long maxBulkBytes() {
+        return maxBulkBytes;
+    }
+
+    /** @return the longest string SETRANGE and APPEND may make (see {@link #maxBulkBytes(long)}) */
+    long maxStringBytes() {
+        return maxStringBytes;
+    }
+
+    /**
+     * Sets proto-max-bulk-len (at start, and by CONFIG SET), and with it the longest string SETRANGE
+     * and APPEND may make: the same, as in Redis, or the longest value the map holds with a TTL
+     * ({@link StoredValue#MAX_PAYLOAD}) if that is shorter.
+     */
+    void maxBulkBytes(long bytes) {
+        maxStringBytes = Math.min(bytes, StoredValue.MAX_PAYLOAD);
+        maxBulkBytes = bytes;
     }
 
     /**

@@ -36,6 +36,19 @@ public interface ServerSettings {
     /** Serves RESP on this Unix socket too, from the start ({@code unixsocket}, {@code unixsocketperm}). */
     void unixSocket(UnixSocket socket);
 
+    /**
+     * Defines the users of a config file's {@code user} lines, as redis-server does for a server
+     * without an ACL file: after the file's other settings, so a {@code default} line wins over
+     * {@code requirepass} wherever the two stand. CONFIG REWRITE then writes the users back as
+     * {@code user} lines.
+     *
+     * @param lines each line's words after {@code user} (the name, then its rules), by where it is
+     *              ({@code FILE:LINE}), in the file's order
+     * @throws IllegalArgumentException naming the line of a rule refused or of a user defined twice;
+     *     no user is defined then
+     */
+    void users(java.util.SequencedMap<String, java.util.List<String>> lines);
+
     /** The config file the settings came from: CONFIG REWRITE writes the running ones back into it. */
     void configFile(java.nio.file.Path file);
 }

@@ -633,7 +633,7 @@ final class StringCommands {
             BigString big = e.chunked() ? BigString.of(store, a[1], e) : null;
             long had = big != null ? big.length() : e.length();
             long n = had + a[2].length;
-            if (n > ctx.maxStringBytes) {
+            if (n > ctx.maxStringBytes()) {
                 r.error(Errors.TOO_BIG);
                 return;
             }
@@ -721,7 +721,7 @@ final class StringCommands {
                 r.integer(had);
                 return;
             }
-            if (offset > ctx.maxStringBytes - piece.length) { // as offset + length, which could overflow
+            if (offset > ctx.maxStringBytes() - piece.length) { // as offset + length, which could overflow
                 r.error(Errors.TOO_BIG);
                 return;
             }

@@ -38,14 +38,14 @@ class ReadAheadTest {
             byte[] bytes = requests.toByteArray();
             MemorySegment b = arena.allocate(bytes.length);
             MemorySegment.copy(bytes, 0, b, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes.length);
-            ReadAhead ahead = new ReadAhead(1, 1 << 20);
+            ReadAhead ahead = new ReadAhead(1, () -> 1 << 20);
 
             assertEquals(bytes.length, ahead.run(store, 0, b, 0, bytes.length), "a small map: nothing to read ahead until more input");
             for (int i = 0; i < ReadAhead.MIN_KEYS; i++) {
                 store.set(("k" + i).getBytes(StandardCharsets.US_ASCII), new byte[8], StoredValue.NO_EXPIRY);
             }
             assertEquals(bytes.length, ahead.run(store, 0, b, 0, bytes.length), "the map's size is looked at again only later");
-            ahead = new ReadAhead(1, 1 << 20);
+            ahead = new ReadAhead(1, () -> 1 << 20);
             assertEquals(ends.get(31), ahead.run(store, 0, b, 0, bytes.length), "a batch of 32 requests, the inline one among them");
             assertEquals(ends.get(39), ahead.run(store, 0, b, ends.get(31), bytes.length), "the rest, up to the partial request");
             assertEquals(ends.get(39), ahead.run(store, 0, b, ends.get(39), bytes.length), "no whole request: where it started");

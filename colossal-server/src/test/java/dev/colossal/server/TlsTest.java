@@ -107,6 +107,28 @@ class TlsTest extends TlsServerFixture {
         }
     }
 
+    /** CONFIG SET bind moves the TLS listener with the plain one, on the ports they had. */
+    @Test
+    void bindMovesTheTlsPortWithThePlainOne() throws Exception {
+        start(certs.server(TlsConfig.AUTH_YES));
+        try (Jedis tls = jedis(true)) {
+            assertEquals("OK", tls.configSet("bind", "127.0.0.2"));
+            assertEquals("PONG", tls.ping(), "a connection in stays");
+        }
+        try (Jedis moved = new Jedis(new HostAndPort("127.0.0.2", server.tlsPort()), DefaultJedisClientConfig.builder()
+                .ssl(true).sslSocketFactory(certs.client(true).getSocketFactory()).socketTimeoutMillis(20_000).build());
+             Jedis plain = new Jedis("127.0.0.2", server.port())) {
+            assertEquals("PONG", moved.ping());
+            assertEquals("PONG", plain.ping());
+        }
+        for (int port : new int[] {server.port(), server.tlsPort()}) {
+            try (Socket s = new Socket()) {
+                org.junit.jupiter.api.Assertions.assertThrows(java.net.ConnectException.class,
+                        () -> s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 2000), "port " + port);
+            }
+        }
+    }
+
     @Test
     void tlsOnlyOpensNoPlainPort() throws Exception {
         start(certs.server(TlsConfig.AUTH_YES).withPort(0, true));
