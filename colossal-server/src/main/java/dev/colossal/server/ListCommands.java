@@ -72,13 +72,18 @@ final class ListCommands {
         l.lock();
         long n;
         try {
-            StoredList list = StoredList.readOrEmpty(store, a[1]);
-            if (onlyIfExists && list.size() == 0) {
-                r.integer(0);
-                return;
+            ListEnds ends = ListEnds.mine();
+            if (ends.read(store, a[1]) && ends.push(store, left, a, 2, a.length)) {
+                n = ends.count();
+            } else {
+                StoredList list = StoredList.of(store, a[1], ends.entry());
+                if (onlyIfExists && list.size() == 0) {
+                    r.integer(0);
+                    return;
+                }
+                list.push(left, a, 2, a.length);
+                n = list.size();
             }
-            list.push(left, a, 2, a.length);
-            n = list.size();
         } finally {
             l.unlock();
         }
@@ -105,8 +110,16 @@ final class ListCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            StoredList list = StoredList.read(store, a[1]);
-            if (list == null) {
+            ListEnds ends = ListEnds.mine();
+            ends.read(store, a[1]);
+            byte[] v = count < 0 ? ends.pop(store, left) : null;
+            if (v != null) {
+                r.bulk(v);
+                popped(ctx.events, c.db, a[1], left, ends.count());
+                return;
+            }
+            StoredList list = StoredList.of(store, a[1], ends.entry());
+            if (!list.exists()) {
                 if (count >= 0) {
                     r.nullArray();
                 } else {
@@ -132,8 +145,13 @@ final class ListCommands {
 
     /** Publishes a pop's events: {@code lpop} or {@code rpop}, and {@code del} if it emptied the list, as Redis. */
     static void popped(KeyspaceEvents events, int db, byte[] key, boolean left, StoredList list) {
+        popped(events, db, key, left, list.size());
+    }
+
+    /** Publishes a pop's events for a list left with {@code size} elements. */
+    static void popped(KeyspaceEvents events, int db, byte[] key, boolean left, long size) {
         events.fire(KeyspaceEvents.LIST, left ? "lpop" : "rpop", db, key);
-        if (list.size() == 0) {
+        if (size == 0) {
             events.fire(KeyspaceEvents.GENERIC, "del", db, key);
         }
     }

@@ -1,0 +1,250 @@
+package dev.colossal.server;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * The common push and pop of a big list (a job queue's LPUSH, RPOP, BRPOP), done on its header's
+ * bytes where the map's read put them: when the change stays inside the header's end run (a push
+ * that fits {@link ListLayout#RUN_BYTES}, a pop that leaves the list an element and finds one in
+ * its end's run), the new header is the old one with the element's bytes put in or cut out and
+ * three counts changed, written back from the same buffer. The same change through
+ * {@link StoredList} parses the header into runs and nodes, copies a run per push and builds the
+ * header anew: the bytes it writes are the same, and anything else (a packed list, a run that must
+ * go to a node, a pop that needs one, a header that does not hold together) goes that way, from a
+ * copy of the bytes read here ({@link #entry}), so that no key is read twice.
+ *
+ * <p>Each thread has one, used by one command at a time between {@link #read} and the write; the
+ * buffer holds the stored form ({@link StoredValue}) at {@link #READ_AT}, far enough in that a push
+ * at the head can move the fixed fields back by a whole run and still leave room for the stored
+ * form's flags and deadline in front of them.
+ */
+final class ListEnds {
+
+    /** Where a read puts the stored form: room before it for a head push of a whole run and a stored form's header. */
+    private static final int READ_AT = StoredValue.EXPIRING_HEADER + ListLayout.RUN_BYTES;
+
+    private static final ThreadLocal<ListEnds> MINE = ThreadLocal.withInitial(ListEnds::new);
+
+    /** The most bytes a thread keeps: a longer value read (an LSET's big element, a string's WRONGTYPE) gets an array of its own. */
+    private static final int MOST_KEPT = 64 << 10;
+
+    private byte[] kept = new byte[2048];
+    private MemorySegment keptSegment = MemorySegment.ofArray(kept);
+    /** The buffer of this read: {@link #kept}, or an array of its own for a value too long to keep. */
+    private byte[] buf;
+    private MemorySegment seg;
+    private byte[] key;
+    private MemorySegment keySegment;
+    /** The stored form's length at {@link #READ_AT}, or -1 if the key holds no live value. */
+    private int stored;
+    /** Where the payload (the list's header) starts, and how long it is. */
+    private int payload;
+    private int length;
+    private long expireAt;
+    /** Whether the payload is a big list's header this class can change (checked as {@link ListNodes#read} checks it). */
+    private boolean big;
+    /** The fields of a big list's header. */
+    private long count;
+    private int headBytes;
+    private int headCount;
+    private int tailField;
+    /** Where the runs end: before a moved node's number, if the header has one. */
+    private int runsEnd;
+
+    private ListEnds() {
+    }
+
+    /** @return this thread's: one list at a time, from {@link #read} to the write */
+    static ListEnds mine() {
+        return MINE.get();
+    }
+
+    /**
+     * Copies the stored form of {@code key}'s value into the buffer (the one map read of the command).
+     *
+     * @return whether the key holds a live value
+     */
+    boolean read(KeyValueStore store, byte[] key) {
+        this.key = key;
+        keySegment = MemorySegment.ofArray(key);
+        big = false;
+        buf = kept;
+        seg = keptSegment;
+        long n;
+        while ((n = store.copyStored(keySegment, seg, READ_AT)) > buf.length - READ_AT - ListLayout.RUN_BYTES) {
+            // room behind it too: a tail push adds up to a run
+            buf = new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * buf.length, READ_AT + n + ListLayout.RUN_BYTES))];
+            seg = MemorySegment.ofArray(buf);
+            if (buf.length <= MOST_KEPT) {
+                kept = buf;
+                keptSegment = seg;
+            }
+        }
+        stored = (int) n;
+        if (n < 0) {
+            return false;
+        }
+        expireAt = StoredValue.expireAt(seg, READ_AT, n);
+        byte flags = buf[READ_AT + StoredValue.FLAGS_OFFSET];
+        payload = READ_AT + StoredValue.payloadOffset(flags);
+        length = (int) n - (payload - READ_AT);
+        big = StoredValue.type(flags) == StoredValue.LIST && !StoredValue.isChunked(flags) && holdsTogether(store);
+        return true;
+    }
+
+    /**
+     * Reads a big list's fields and checks them as {@link ListNodes#read} does; a header that
+     * fails is left to it, which says what is wrong.
+     */
+    private boolean holdsTogether(KeyValueStore store) {
+        if (!ListLayout.hasNodes(buf, payload, length) || store.elements(false) == null) {
+            return false;
+        }
+        long headNode = ListLayout.getLong(buf, payload + ListLayout.HEAD_NODE_OFFSET);
+        long endNode = ListLayout.getLong(buf, payload + ListLayout.END_NODE_OFFSET);
+        count = ListLayout.getLong(buf, payload + ListLayout.COUNT_OFFSET);
+        headBytes = ListLayout.getShort(buf, payload + ListLayout.HEAD_BYTES_OFFSET);
+        headCount = ListLayout.getShort(buf, payload + ListLayout.HEAD_COUNT_OFFSET);
+        tailField = ListLayout.getInt(buf, payload + ListLayout.TAIL_COUNT_OFFSET);
+        boolean flagged = (tailField & ListLayout.MOVED_FLAG) != 0;
+        long moved = ListLayout.movedNode(buf, payload, length);
+        int runs = payload + ListLayout.NODES_HEADER_LENGTH;
+        runsEnd = payload + length - (flagged ? ListLayout.MOVED_BYTES : 0);
+        int tailCount = tailField & ~ListLayout.MOVED_FLAG;
+        long middle = count - headCount - tailCount;
+        int tailBytes = runsEnd - runs - headBytes;
+        return middle >= 0 && endNode >= headNode && (middle == 0) == (endNode == headNode) && tailBytes >= 0
+                && !(flagged && (moved < headNode || moved >= endNode))
+                && !(headBytes == 0 && headCount > 0) // a head run whose length the header does not keep is walked
+                && (headCount == 0) == (headBytes == 0) && (tailCount == 0) == (tailBytes == 0)
+                && headCount <= headBytes / ListLayout.PACKED_LENGTH_BYTES && tailCount <= tailBytes / ListLayout.PACKED_LENGTH_BYTES;
+    }
+
+    /** @return the value read, as {@link KeyValueStore#get} gives it, for the way through {@link StoredList}; null if none */
+    KeyValueStore.Entry entry() {
+        if (stored < 0) {
+            return null;
+        }
+        byte[] b = Arrays.copyOfRange(buf, READ_AT, READ_AT + stored);
+        byte flags = b[StoredValue.FLAGS_OFFSET];
+        return new KeyValueStore.Entry(b, StoredValue.payloadOffset(flags), expireAt, StoredValue.type(flags),
+                StoredValue.isChunked(flags));
+    }
+
+    /** @return the list's length after the last change (of a big list read) */
+    long count() {
+        return count;
+    }
+
+    /**
+     * Pushes {@code values[from, to)} one after another to the head ({@code left}) or the tail and
+     * writes the header, if the list read is big and its end run takes them all with no node written.
+     *
+     * @return whether it did (if not, nothing changed)
+     */
+    boolean push(KeyValueStore store, boolean left, byte[][] values, int from, int to) {
+        if (!big) {
+            return false;
+        }
+        int runBytes = left ? headBytes : runsEnd - payload - ListLayout.NODES_HEADER_LENGTH - headBytes;
+        int runCount = left ? headCount : tailField & ~ListLayout.MOVED_FLAG;
+        int add = 0;
+        for (int i = from; i < to; i++) {
+            int size = PackedRun.sizeOf(values[i]);
+            // ListNodes.push's test for a run that goes to a node first, or an element that is a node alone
+            if (size > ListLayout.OWN_NODE_BYTES || runCount + i - from > 0 && runBytes + add + size > ListLayout.RUN_BYTES) {
+                return false;
+            }
+            add += size;
+        }
+        int at;
+        if (left) {
+            // the fixed fields move back by what is added; the elements go between them and the head run, last pushed first
+            int fixed = payload;
+            payload -= add;
+            System.arraycopy(buf, fixed, buf, payload, ListLayout.NODES_HEADER_LENGTH);
+            at = payload + ListLayout.NODES_HEADER_LENGTH + add;
+            for (int i = from; i < to; i++) {
+                at -= PackedRun.sizeOf(values[i]);
+                ListLayout.putPacked(buf, at, values[i], 0, values[i].length);
+            }
+            headBytes += add;
+            headCount += to - from;
+            ListLayout.putShort(buf, payload + ListLayout.HEAD_BYTES_OFFSET, headBytes);
+            ListLayout.putShort(buf, payload + ListLayout.HEAD_COUNT_OFFSET, headCount);
+        } else {
+            // a moved node's number, if any, moves behind them
+            System.arraycopy(buf, runsEnd, buf, runsEnd + add, payload + length - runsEnd);
+            at = runsEnd;
+            for (int i = from; i < to; i++) {
+                at = ListLayout.putPacked(buf, at, values[i], 0, values[i].length);
+            }
+            runsEnd += add;
+            tailField += to - from;
+            ListLayout.putInt(buf, payload + ListLayout.TAIL_COUNT_OFFSET, tailField);
+        }
+        length += add;
+        count += to - from;
+        write(store);
+        return true;
+    }
+
+    /**
+     * Pops one element from the head ({@code left}) or the tail and writes the header, if the list
+     * read is big, keeps an element after it, and has one in that end's run.
+     *
+     * @return the element, or null if it did not (nothing changed)
+     */
+    byte[] pop(KeyValueStore store, boolean left) {
+        int runCount = left ? headCount : tailField & ~ListLayout.MOVED_FLAG;
+        if (!big || count < 2 || runCount == 0) {
+            return null;
+        }
+        int runs = payload + ListLayout.NODES_HEADER_LENGTH;
+        int at;
+        int size;
+        if (left) {
+            at = runs;
+            size = ListLayout.packedSize(buf, at);
+            if (size < ListLayout.PACKED_LENGTH_BYTES || size > headBytes) {
+                return null; // damage: StoredList's walk says where
+            }
+        } else {
+            at = runs + headBytes;
+            size = ListLayout.packedSize(buf, at);
+            for (int i = 1; i < runCount && size >= ListLayout.PACKED_LENGTH_BYTES && size <= runsEnd - at; i++) {
+                at += size;
+                size = ListLayout.packedSize(buf, at);
+            }
+            if (size < ListLayout.PACKED_LENGTH_BYTES || size != runsEnd - at) {
+                return null;
+            }
+        }
+        byte[] v = Arrays.copyOfRange(buf, at + ListLayout.PACKED_LENGTH_BYTES, at + size);
+        if (left) {
+            System.arraycopy(buf, payload, buf, payload + size, ListLayout.NODES_HEADER_LENGTH);
+            payload += size;
+            headBytes -= size;
+            headCount--;
+            ListLayout.putShort(buf, payload + ListLayout.HEAD_BYTES_OFFSET, headBytes);
+            ListLayout.putShort(buf, payload + ListLayout.HEAD_COUNT_OFFSET, headCount);
+        } else {
+            System.arraycopy(buf, runsEnd, buf, at, payload + length - runsEnd);
+            runsEnd = at;
+            tailField--;
+            ListLayout.putInt(buf, payload + ListLayout.TAIL_COUNT_OFFSET, tailField);
+        }
+        length -= size;
+        count--;
+        write(store);
+        return v;
+    }
+
+    /** Writes the changed header as the key's value, with its deadline: the commit point, as {@link StoredList}'s. */
+    private void write(KeyValueStore store) {
+        ListLayout.putLong(buf, payload + ListLayout.COUNT_OFFSET, count);
+        stored = -1; // the buffer no longer holds what was read
+        store.setInPlace(keySegment, seg, payload, length, expireAt, StoredValue.LIST);
+    }
+}
