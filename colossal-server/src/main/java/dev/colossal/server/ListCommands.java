@@ -511,10 +511,22 @@ final class ListCommands {
         Lock[] ls = store.locks(src, dst);
         StringCommands.lockAll(ls);
         try {
-            StoredList from = StoredList.read(store, src);
-            if (from == null) {
+            ListEnds ends = ListEnds.mine();
+            if (!ends.read(store, src)) {
                 return null;
             }
+            byte[] end = Arrays.equals(src, dst) ? null : ends.end(fromLeft);
+            if (end != null) {
+                // both headers changed in their bytes where they can be: the destination's first, as below
+                ListEnds to = ListEnds.second();
+                if (!(to.read(store, dst) && to.push(store, toLeft, new byte[][] {end}, 0, 1))) {
+                    StoredList.of(store, dst, to.entry()).push(toLeft, end);
+                }
+                ends.pop(store, fromLeft);
+                moved(ctx.events, db, src, dst, fromLeft, toLeft, ends.count());
+                return end;
+            }
+            StoredList from = StoredList.of(store, src, ends.entry());
             if (Arrays.equals(src, dst)) {
                 // One list: pushed then popped through the same header (to the same end, the copy
                 // just pushed is what goes, and the list reads as before)
@@ -538,8 +550,14 @@ final class ListCommands {
     /** LMOVE's events in Redis's order: the push to the destination, the pop from the source, its {@code del}. */
     private static void moved(KeyspaceEvents events, int db, byte[] src, byte[] dst, boolean fromLeft, boolean toLeft,
                               StoredList from) {
+        moved(events, db, src, dst, fromLeft, toLeft, from.size());
+    }
+
+    /** As above, for a source left with {@code size} elements. */
+    private static void moved(KeyspaceEvents events, int db, byte[] src, byte[] dst, boolean fromLeft, boolean toLeft,
+                              long size) {
         events.fire(KeyspaceEvents.LIST, toLeft ? "lpush" : "rpush", db, dst);
-        popped(events, db, src, fromLeft, from);
+        popped(events, db, src, fromLeft, size);
     }
 
     private void lmpop(Client c, byte[][] a, Reply r) {

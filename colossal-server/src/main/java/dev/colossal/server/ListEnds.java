@@ -25,6 +25,7 @@ final class ListEnds {
     private static final int READ_AT = StoredValue.EXPIRING_HEADER + ListLayout.RUN_BYTES;
 
     private static final ThreadLocal<ListEnds> MINE = ThreadLocal.withInitial(ListEnds::new);
+    private static final ThreadLocal<ListEnds> SECOND = ThreadLocal.withInitial(ListEnds::new);
 
     /** The most bytes a thread keeps: a longer value read (an LSET's big element, a string's WRONGTYPE) gets an array of its own. */
     private static final int MOST_KEPT = 64 << 10;
@@ -58,6 +59,11 @@ final class ListEnds {
     /** @return this thread's: one list at a time, from {@link #read} to the write */
     static ListEnds mine() {
         return MINE.get();
+    }
+
+    /** @return this thread's other one, for a command's second list while {@link #mine} holds its first (LMOVE's destination) */
+    static ListEnds second() {
+        return SECOND.get();
     }
 
     /**
@@ -191,36 +197,27 @@ final class ListEnds {
     }
 
     /**
+     * @return a copy of the element at the head ({@code left}) or the tail that {@link #pop} would
+     *         take, or null if it would not take it (nothing changes either way): LMOVE pushes it to
+     *         its destination before it pops it
+     */
+    byte[] end(boolean left) {
+        int at = endAt(left);
+        return at < 0 ? null : Arrays.copyOfRange(buf, at + ListLayout.PACKED_LENGTH_BYTES, at + ListLayout.packedSize(buf, at));
+    }
+
+    /**
      * Pops one element from the head ({@code left}) or the tail and writes the header, if the list
      * read is big, keeps an element after it, and has one in that end's run.
      *
      * @return the element, or null if it did not (nothing changed)
      */
     byte[] pop(KeyValueStore store, boolean left) {
-        int runCount = left ? headCount : tailField & ~ListLayout.MOVED_FLAG;
-        if (!big || count < 2 || runCount == 0) {
+        int at = endAt(left);
+        if (at < 0) {
             return null;
         }
-        int runs = payload + ListLayout.NODES_HEADER_LENGTH;
-        int at;
-        int size;
-        if (left) {
-            at = runs;
-            size = ListLayout.packedSize(buf, at);
-            if (size < ListLayout.PACKED_LENGTH_BYTES || size > headBytes) {
-                return null; // damage: StoredList's walk says where
-            }
-        } else {
-            at = runs + headBytes;
-            size = ListLayout.packedSize(buf, at);
-            for (int i = 1; i < runCount && size >= ListLayout.PACKED_LENGTH_BYTES && size <= runsEnd - at; i++) {
-                at += size;
-                size = ListLayout.packedSize(buf, at);
-            }
-            if (size < ListLayout.PACKED_LENGTH_BYTES || size != runsEnd - at) {
-                return null;
-            }
-        }
+        int size = ListLayout.packedSize(buf, at);
         byte[] v = Arrays.copyOfRange(buf, at + ListLayout.PACKED_LENGTH_BYTES, at + size);
         if (left) {
             System.arraycopy(buf, payload, buf, payload + size, ListLayout.NODES_HEADER_LENGTH);
@@ -239,6 +236,31 @@ final class ListEnds {
         count--;
         write(store);
         return v;
+    }
+
+    /**
+     * @return where the packed element a pop from the head ({@code left}) or the tail takes starts,
+     *         or -1 if the list read is not big, would be emptied, or has no element in that end's
+     *         run (or one that does not fit it: damage, which {@link StoredList}'s walk reports)
+     */
+    private int endAt(boolean left) {
+        int runCount = left ? headCount : tailField & ~ListLayout.MOVED_FLAG;
+        if (!big || count < 2 || runCount == 0) {
+            return -1;
+        }
+        int runs = payload + ListLayout.NODES_HEADER_LENGTH;
+        if (left) {
+            int size = ListLayout.packedSize(buf, runs);
+            return size < ListLayout.PACKED_LENGTH_BYTES || size > headBytes ? -1 : runs;
+        }
+        // the tail run's last element: walked from the run's start, as StoredList's pop walks it
+        int at = runs + headBytes;
+        int size = ListLayout.packedSize(buf, at);
+        for (int i = 1; i < runCount && size >= ListLayout.PACKED_LENGTH_BYTES && size <= runsEnd - at; i++) {
+            at += size;
+            size = ListLayout.packedSize(buf, at);
+        }
+        return size < ListLayout.PACKED_LENGTH_BYTES || size != runsEnd - at ? -1 : at;
     }
 
     /** Writes the changed header as the key's value, with its deadline: the commit point, as {@link StoredList}'s. */
