@@ -480,7 +480,8 @@ final class StoredList {
         commitPacked();
     }
 
-    private static boolean fitsPacked(long elements, long bytes) {
+    /** @return whether a list of {@code elements} taking {@code bytes} (lengths included) is packed into its header */
+    static boolean fitsPacked(long elements, long bytes) {
         return elements <= ListLayout.PACKED_COUNT && bytes <= ListLayout.PACKED_BYTES
                 || elements == 1 && bytes <= ListLayout.PACKED_ONE_BYTES;
     }

@@ -20,9 +20,10 @@ import redis.clients.jedis.args.ListDirection;
 
 /**
  * {@link ListEnds} writes the very header {@link StoredList} writes: the same random pushes, pops
- * and LSETs (which move a node, so that headers end with a moved node's number) on two big lists,
- * one changed by {@link ListEnds} wherever it takes the change and the other by {@link StoredList}
- * alone, leave headers equal byte for byte but their ids after every step, and the elements a model holds.
+ * and LSETs (which move a node, so that headers end with a moved node's number) on two lists, packed
+ * while short and big after, one changed by {@link ListEnds} wherever it takes the change and the
+ * other by {@link StoredList} alone, leave headers equal byte for byte but their ids after every
+ * step, and the elements a model holds; through the server, pushes, pops and moves keep a TTL.
  */
 class ListEndsTest {
 
