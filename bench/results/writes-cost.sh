@@ -28,6 +28,8 @@ ALL=(
   "lpush||lpush l v"
   "rpush||rpush l2 v"
   "lpop||lpop l"
+  "rpop||rpop l"
+  "lmove||lmove l lm right left"
   "incr||incr cnt"
   "hset|hset hs a 1 b 2 c 3|hset hs b v"
   "sadd|sadd ss a b c|sadd ss b"

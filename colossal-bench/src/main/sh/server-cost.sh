@@ -9,7 +9,8 @@
 #   --pipe: a queue empty between jobs, as a kept-up worker's is, beside a 300,000-element list; each
 #   round counts the second after it too, for the background work it set off). Their pipeline is
 #   ignored by queue, their requests count both commands. lrange10: LRANGE small 0 -1 of a list of
-#   10 elements of the cell's size (a small list, as recent-items lists are).
+#   10 elements of the cell's size (a small list, as recent-items lists are). backlog: queue's
+#   requests on a queue that keeps 3 jobs waiting (a packed list of 3 or 4 elements, never emptied).
 # ROUNDS (3) rounds per cell, the servers' order rotating; the median of each column is printed last.
 # PORTS_FROM=n gives the servers ports n, n+1, n+2 instead of free ones.
 # BASE=/other/checkout adds that checkout's built server as a third column (before/after a change).
@@ -63,7 +64,7 @@ for cell in "${CELLS[@]}"; do
   IFS=: read -r t s p reqs <<<"$cell"
   # redis-benchmark uses one key without -r: GET reads what a SET of this size wrote.
   for q in "${PORTS[@]}"; do redis-benchmark -p "$q" -t set -n 1000 -c 10 -d "$s" -q >/dev/null 2>&1; done
-  if [ "$t" = queue ]; then
+  if [ "$t" = queue ] || [ "$t" = backlog ]; then
     python3 - "$work/queue" "$((reqs / 2))" "$s" <<'PY'
 import sys
 job = b'j' * int(sys.argv[3])
@@ -88,7 +89,13 @@ PY
         redis-benchmark -p "${PORTS[$i]}" -t lpush -n $((reqs + 5000)) -c 50 -P 16 -d "$s" -q >/dev/null 2>&1
       fi
       read -r u0 s0 < <(ticks "${PIDS[$i]}")
-      if [ "$t" = queue ]; then
+      if [ "$t" = backlog ]; then
+        redis-cli -p "${PORTS[$i]}" del q >/dev/null
+        redis-cli -p "${PORTS[$i]}" rpush q "$(head -c "$s" /dev/zero | tr '\0' j)" "$(head -c "$s" /dev/zero | tr '\0' j)" \
+          "$(head -c "$s" /dev/zero | tr '\0' j)" >/dev/null
+        read -r u0 s0 < <(ticks "${PIDS[$i]}")
+      fi
+      if [ "$t" = queue ] || [ "$t" = backlog ]; then
         redis-cli -p "${PORTS[$i]}" --pipe <"$work/queue" >/dev/null 2>&1
         sleep 1
         rps=0

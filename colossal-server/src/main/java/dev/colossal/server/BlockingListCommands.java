@@ -5,7 +5,6 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.function.Function;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -128,41 +127,48 @@ final class BlockingListCommands {
     }
 
     /**
-     * Pops an element of {@code key}, if it has one, into {@code r} as the reply {@code [key, element]},
-     * the element copied by the map straight into the reply.
+     * Pops an element of {@code key}, if it has one, into {@code r} as the reply {@code [key, element]}.
      *
      * @return whether it had one
      */
     private boolean popInto(int db, byte[] key, boolean left, Reply r) {
-        return popWith(ctx, db, key, left, list -> {
-            r.array(2);
-            r.bulk(key);
-            list.pop(left, r);
-            return Boolean.TRUE;
-        }) != null;
-    }
-
-    /** @return the element popped from {@code key}, or null if it has none */
-    private static byte[] popOne(ServerContext ctx, int db, byte[] key, boolean left) {
-        return popWith(ctx, db, key, left, list -> list.pop(left));
+        byte[] v = popOne(ctx, db, key, left);
+        if (v == null) {
+            return false;
+        }
+        r.array(2);
+        r.bulk(key);
+        r.bulk(v);
+        return true;
     }
 
     /**
-     * Under {@code key}'s lock, if it holds a list, runs {@code pop} on it and publishes the pop's events.
+     * Under {@code key}'s lock, if it holds a list, pops an element from the head ({@code left}) or
+     * the tail and publishes the pop's events: in the header's bytes ({@link ListEnds}) when the
+     * end's run has it, else through {@link StoredList}.
      *
-     * @return what {@code pop} returned, or null if the key holds no list
+     * @return the element popped from {@code key}, or null if it has none
      */
-    private static <T> T popWith(ServerContext ctx, int db, byte[] key, boolean left, Function<StoredList, T> pop) {
+    private static byte[] popOne(ServerContext ctx, int db, byte[] key, boolean left) {
         KeyValueStore store = ctx.dbs.store(db);
         Lock l = store.lock(key);
         l.lock();
         try {
-            StoredList list = StoredList.read(store, key);
-            if (list == null) {
-                return null;
+            ListEnds ends = ListEnds.mine();
+            ends.read(store, key);
+            byte[] v = ends.pop(store, left);
+            long size;
+            if (v != null) {
+                size = ends.count();
+            } else {
+                StoredList list = StoredList.of(store, key, ends.entry());
+                if (!list.exists()) {
+                    return null;
+                }
+                v = list.pop(left);
+                size = list.size();
             }
-            T v = pop.apply(list);
-            ListCommands.popped(ctx.events, db, key, left, list);
+            ListCommands.popped(ctx.events, db, key, left, size);
             return v;
         } finally {
             l.unlock();

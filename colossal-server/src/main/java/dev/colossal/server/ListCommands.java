@@ -72,13 +72,18 @@ final class ListCommands {
         l.lock();
         long n;
         try {
-            StoredList list = StoredList.readOrEmpty(store, a[1]);
-            if (onlyIfExists && list.size() == 0) {
-                r.integer(0);
-                return;
+            ListEnds ends = ListEnds.mine();
+            if (ends.read(store, a[1]) && ends.push(store, left, a, 2, a.length)) {
+                n = ends.count();
+            } else {
+                StoredList list = StoredList.of(store, a[1], ends.entry());
+                if (onlyIfExists && list.size() == 0) {
+                    r.integer(0);
+                    return;
+                }
+                list.push(left, a, 2, a.length);
+                n = list.size();
             }
-            list.push(left, a, 2, a.length);
-            n = list.size();
         } finally {
             l.unlock();
         }
@@ -105,8 +110,16 @@ final class ListCommands {
         Lock l = store.lock(a[1]);
         l.lock();
         try {
-            StoredList list = StoredList.read(store, a[1]);
-            if (list == null) {
+            ListEnds ends = ListEnds.mine();
+            ends.read(store, a[1]);
+            byte[] v = count < 0 ? ends.pop(store, left) : null;
+            if (v != null) {
+                r.bulk(v);
+                popped(ctx.events, c.db, a[1], left, ends.count());
+                return;
+            }
+            StoredList list = StoredList.of(store, a[1], ends.entry());
+            if (!list.exists()) {
                 if (count >= 0) {
                     r.nullArray();
                 } else {
@@ -132,8 +145,13 @@ final class ListCommands {
 
     /** Publishes a pop's events: {@code lpop} or {@code rpop}, and {@code del} if it emptied the list, as Redis. */
     static void popped(KeyspaceEvents events, int db, byte[] key, boolean left, StoredList list) {
+        popped(events, db, key, left, list.size());
+    }
+
+    /** Publishes a pop's events for a list left with {@code size} elements. */
+    static void popped(KeyspaceEvents events, int db, byte[] key, boolean left, long size) {
         events.fire(KeyspaceEvents.LIST, left ? "lpop" : "rpop", db, key);
-        if (list.size() == 0) {
+        if (size == 0) {
             events.fire(KeyspaceEvents.GENERIC, "del", db, key);
         }
     }
@@ -493,10 +511,22 @@ final class ListCommands {
         Lock[] ls = store.locks(src, dst);
         StringCommands.lockAll(ls);
         try {
-            StoredList from = StoredList.read(store, src);
-            if (from == null) {
+            ListEnds ends = ListEnds.mine();
+            if (!ends.read(store, src)) {
                 return null;
             }
+            byte[] end = Arrays.equals(src, dst) ? null : ends.end(fromLeft);
+            if (end != null) {
+                // both headers changed in their bytes where they can be: the destination's first, as below
+                ListEnds to = ListEnds.second();
+                if (!(to.read(store, dst) && to.push(store, toLeft, new byte[][] {end}, 0, 1))) {
+                    StoredList.of(store, dst, to.entry()).push(toLeft, end);
+                }
+                ends.pop(store, fromLeft);
+                moved(ctx.events, db, src, dst, fromLeft, toLeft, ends.count());
+                return end;
+            }
+            StoredList from = StoredList.of(store, src, ends.entry());
             if (Arrays.equals(src, dst)) {
                 // One list: pushed then popped through the same header (to the same end, the copy
                 // just pushed is what goes, and the list reads as before)
@@ -520,8 +550,14 @@ final class ListCommands {
     /** LMOVE's events in Redis's order: the push to the destination, the pop from the source, its {@code del}. */
     private static void moved(KeyspaceEvents events, int db, byte[] src, byte[] dst, boolean fromLeft, boolean toLeft,
                               StoredList from) {
+        moved(events, db, src, dst, fromLeft, toLeft, from.size());
+    }
+
+    /** As above, for a source left with {@code size} elements. */
+    private static void moved(KeyspaceEvents events, int db, byte[] src, byte[] dst, boolean fromLeft, boolean toLeft,
+                              long size) {
         events.fire(KeyspaceEvents.LIST, toLeft ? "lpush" : "rpush", db, dst);
-        popped(events, db, src, fromLeft, from);
+        popped(events, db, src, fromLeft, size);
     }
 
     private void lmpop(Client c, byte[][] a, Reply r) {

@@ -51,13 +51,26 @@ final class StoredList {
         return l.exists ? l : null;
     }
 
+    /** @return whether it exists: an empty one is made by its first push */
+    boolean exists() {
+        return exists;
+    }
+
     /**
      * @return the list under {@code key}, an empty one (created by its first push) if there is none
      * @throws ReplyException WRONGTYPE if the key holds another type
      */
     static StoredList readOrEmpty(KeyValueStore store, byte[] key) {
+        return of(store, key, store.get(key));
+    }
+
+    /**
+     * @return the list that {@code e}, the value read under {@code key} (null for none), holds, an
+     *         empty one if there is none: the way on for a change {@link ListEnds} read and left
+     * @throws ReplyException WRONGTYPE if the key holds another type
+     */
+    static StoredList of(KeyValueStore store, byte[] key, KeyValueStore.Entry e) {
         StoredList l = new StoredList(store, key);
-        KeyValueStore.Entry e = store.get(key);
         if (e == null) {
             return l;
         }
@@ -467,7 +480,8 @@ final class StoredList {
         commitPacked();
     }
 
-    private static boolean fitsPacked(long elements, long bytes) {
+    /** @return whether a list of {@code elements} taking {@code bytes} (lengths included) is packed into its header */
+    static boolean fitsPacked(long elements, long bytes) {
         return elements <= ListLayout.PACKED_COUNT && bytes <= ListLayout.PACKED_BYTES
                 || elements == 1 && bytes <= ListLayout.PACKED_ONE_BYTES;
     }
