@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import dev.colossal.rdb.RdbStreams;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -51,6 +52,22 @@ final class StoredStream {
      * @throws ReplyException WRONGTYPE if the key holds another type
      */
     static StoredStream read(KeyValueStore store, byte[] key) {
+        HeaderBuffer buf = HeaderBuffer.mine();
+        long n = buf.load(store, key);
+        if (n < 0) {
+            return null;
+        }
+        byte[] b = buf.loaded();
+        if (n > b.length || StoredValue.type(b[StoredValue.FLAGS_OFFSET]) != StoredValue.STREAM) {
+            return readWhole(store, key); // a header past what a thread keeps, or another type: WRONGTYPE
+        }
+        MemorySegment loaded = MemorySegment.ofArray(b);
+        int o = StoredValue.payloadOffset(loaded, 0);
+        return decode(store, key, b, o, (int) n - o, StoredValue.expireAt(loaded, 0, n));
+    }
+
+    /** {@link #read} through an array of the stored value's own. */
+    private static StoredStream readWhole(KeyValueStore store, byte[] key) {
         KeyValueStore.Entry e = store.get(key);
         if (e == null) {
             return null;
@@ -58,14 +75,17 @@ final class StoredStream {
         if (e.type() != StoredValue.STREAM) {
             throw new ReplyException(Errors.WRONGTYPE);
         }
-        if (e.length() != StreamLayout.HEADER_LENGTH && e.length() < StreamLayout.RUN_OFFSET) {
-            throw new IllegalStateException("stream header of key length=" + key.length + " has length=" + e.length()
+        return decode(store, key, e.array(), e.offset(), e.length(), e.expireAtMillis());
+    }
+
+    /** @return the stream whose header is {@code b[o, o + length)}, with deadline {@code expireAt} */
+    private static StoredStream decode(KeyValueStore store, byte[] key, byte[] b, int o, int length, long expireAt) {
+        if (length != StreamLayout.HEADER_LENGTH && length < StreamLayout.RUN_OFFSET) {
+            throw new IllegalStateException("stream header of key length=" + key.length + " has length=" + length
                     + ", neither " + StreamLayout.HEADER_LENGTH + " nor at least " + StreamLayout.RUN_OFFSET
                     + ": the map file is damaged; run 'colossal repair'");
         }
         StoredStream s = new StoredStream(store, key);
-        byte[] b = e.array();
-        int o = e.offset();
         s.id = StreamLayout.getLong(b, o + StreamLayout.ID_OFFSET);
         s.first = StreamLayout.getLong(b, o + StreamLayout.FIRST_OFFSET);
         s.count = StreamLayout.getLong(b, o + StreamLayout.COUNT_OFFSET);
@@ -78,10 +98,10 @@ final class StoredStream {
         s.tailBytes = StreamLayout.getLong(b, o + StreamLayout.TAIL_BYTES_OFFSET);
         s.auxCount = StreamLayout.getLong(b, o + StreamLayout.AUX_COUNT_OFFSET);
         s.groupsState = StreamLayout.getLong(b, o + StreamLayout.GROUPS_STATE_OFFSET);
-        s.expireAt = e.expireAtMillis();
-        if (e.length() > StreamLayout.HEADER_LENGTH) {
+        s.expireAt = expireAt;
+        if (length > StreamLayout.HEADER_LENGTH) {
             s.runEntries = StreamLayout.getLong(b, o + StreamLayout.RUN_ENTRIES_OFFSET);
-            s.run = Arrays.copyOfRange(b, o + StreamLayout.RUN_OFFSET, o + e.length());
+            s.run = Arrays.copyOfRange(b, o + StreamLayout.RUN_OFFSET, o + length);
         }
         s.elements = store.elements(false);
         if (s.elements == null) {
@@ -755,32 +775,45 @@ final class StoredStream {
 
     /** Writes the header: the commit point of every change. */
     void commit() {
-        byte[] h = header(id, first, tailBytes, run, runEntries);
-        store.set(key, h, 0, h.length, expireAt, StoredValue.STREAM);
+        HeaderBuffer buf = HeaderBuffer.mine();
+        int n = headerLength(run);
+        putHeader(buf.room(n), HeaderBuffer.AT, id, first, tailBytes, run, runEntries);
+        buf.store(store, key, n, expireAt, StoredValue.STREAM);
+    }
+
+    /** @return the bytes of a header with the tail run {@code withRun} */
+    private static int headerLength(byte[] withRun) {
+        return withRun.length == 0 ? StreamLayout.HEADER_LENGTH : StreamLayout.RUN_OFFSET + withRun.length;
     }
 
     /** @return the header of this stream under collection {@code withId} from node {@code withFirst}, with the last node's committed bytes and run given */
     private byte[] header(long withId, long withFirst, long withTailBytes, byte[] withRun, long withRunEntries) {
-        byte[] h = new byte[withRun.length == 0 ? StreamLayout.HEADER_LENGTH : StreamLayout.RUN_OFFSET + withRun.length];
-        StreamLayout.putLong(h, StreamLayout.ID_OFFSET, withId);
-        StreamLayout.putLong(h, StreamLayout.FIRST_OFFSET, withFirst);
-        StreamLayout.putLong(h, StreamLayout.COUNT_OFFSET, count);
-        StreamLayout.putLong(h, StreamLayout.LENGTH_OFFSET, length);
-        StreamLayout.putLong(h, StreamLayout.LAST_MS_OFFSET, last.ms());
-        StreamLayout.putLong(h, StreamLayout.LAST_SEQ_OFFSET, last.seq());
-        StreamLayout.putLong(h, StreamLayout.MAX_DELETED_MS_OFFSET, maxDeleted.ms());
-        StreamLayout.putLong(h, StreamLayout.MAX_DELETED_SEQ_OFFSET, maxDeleted.seq());
-        StreamLayout.putLong(h, StreamLayout.ENTRIES_ADDED_OFFSET, added);
-        StreamLayout.putLong(h, StreamLayout.FIRST_MS_OFFSET, firstId.ms());
-        StreamLayout.putLong(h, StreamLayout.FIRST_SEQ_OFFSET, firstId.seq());
-        StreamLayout.putLong(h, StreamLayout.HEAD_SKIP_OFFSET, headSkip);
-        StreamLayout.putLong(h, StreamLayout.TAIL_BYTES_OFFSET, withTailBytes);
-        StreamLayout.putLong(h, StreamLayout.AUX_COUNT_OFFSET, auxCount);
-        StreamLayout.putLong(h, StreamLayout.GROUPS_STATE_OFFSET, groupsState);
-        if (withRun.length > 0) {
-            StreamLayout.putLong(h, StreamLayout.RUN_ENTRIES_OFFSET, withRunEntries);
-            System.arraycopy(withRun, 0, h, StreamLayout.RUN_OFFSET, withRun.length);
-        }
+        byte[] h = new byte[headerLength(withRun)];
+        putHeader(h, 0, withId, withFirst, withTailBytes, withRun, withRunEntries);
         return h;
+    }
+
+    /** Writes {@link #header}'s bytes into {@code h} at {@code o}. */
+    private void putHeader(byte[] h, int o, long withId, long withFirst, long withTailBytes, byte[] withRun,
+                           long withRunEntries) {
+        StreamLayout.putLong(h, o + StreamLayout.ID_OFFSET, withId);
+        StreamLayout.putLong(h, o + StreamLayout.FIRST_OFFSET, withFirst);
+        StreamLayout.putLong(h, o + StreamLayout.COUNT_OFFSET, count);
+        StreamLayout.putLong(h, o + StreamLayout.LENGTH_OFFSET, length);
+        StreamLayout.putLong(h, o + StreamLayout.LAST_MS_OFFSET, last.ms());
+        StreamLayout.putLong(h, o + StreamLayout.LAST_SEQ_OFFSET, last.seq());
+        StreamLayout.putLong(h, o + StreamLayout.MAX_DELETED_MS_OFFSET, maxDeleted.ms());
+        StreamLayout.putLong(h, o + StreamLayout.MAX_DELETED_SEQ_OFFSET, maxDeleted.seq());
+        StreamLayout.putLong(h, o + StreamLayout.ENTRIES_ADDED_OFFSET, added);
+        StreamLayout.putLong(h, o + StreamLayout.FIRST_MS_OFFSET, firstId.ms());
+        StreamLayout.putLong(h, o + StreamLayout.FIRST_SEQ_OFFSET, firstId.seq());
+        StreamLayout.putLong(h, o + StreamLayout.HEAD_SKIP_OFFSET, headSkip);
+        StreamLayout.putLong(h, o + StreamLayout.TAIL_BYTES_OFFSET, withTailBytes);
+        StreamLayout.putLong(h, o + StreamLayout.AUX_COUNT_OFFSET, auxCount);
+        StreamLayout.putLong(h, o + StreamLayout.GROUPS_STATE_OFFSET, groupsState);
+        if (withRun.length > 0) {
+            StreamLayout.putLong(h, o + StreamLayout.RUN_ENTRIES_OFFSET, withRunEntries);
+            System.arraycopy(withRun, 0, h, o + StreamLayout.RUN_OFFSET, withRun.length);
+        }
     }
 }
