@@ -382,7 +382,16 @@ final class StoredStream {
 
     /** @return the node's entries, deleted ones too, without those the head skip dropped */
     private List<StreamNode.Entry> entriesAt(long position, byte[] node) {
-        List<StreamNode.Entry> es = StreamNode.entries(node);
+        return skipped(position, StreamNode.entries(node));
+    }
+
+    /** @return as {@link #entriesAt}, without the entries' fields ({@link StreamNode#heads}) */
+    private List<StreamNode.Entry> headsAt(long position, byte[] node) {
+        return skipped(position, StreamNode.heads(node));
+    }
+
+    /** @return the entries {@code es} of the node at {@code position}, without those the head skip dropped */
+    private List<StreamNode.Entry> skipped(long position, List<StreamNode.Entry> es) {
         if (position == first && headSkip > 0) {
             return es.subList((int) Math.min(headSkip, es.size()), es.size());
         }
@@ -476,7 +485,7 @@ final class StoredStream {
             }
             long p = floor(target);
             byte[] raw = node(p);
-            List<StreamNode.Entry> es = entriesAt(p, raw);
+            List<StreamNode.Entry> es = headsAt(p, raw);
             for (StreamNode.Entry e : es) {
                 if (!e.deleted() && e.id().equals(target)) {
                     byte[] changed = StreamNode.delete(raw, e.flagsAt());
@@ -510,10 +519,10 @@ final class StoredStream {
 
     /** Takes nodes with no live entry off both ends of {@code [first, first + count)}, noting their positions in {@code dropped}. */
     private void dropEmptyEnds(List<Long> dropped) {
-        while (count > 0 && !hasLive(entriesAt(first, node(first)))) {
+        while (count > 0 && !hasLive(headsAt(first, node(first)))) {
             dropFirst(dropped, 0);
         }
-        while (count > 0 && !hasLive(entriesAt(first + count - 1, node(first + count - 1)))) {
+        while (count > 0 && !hasLive(headsAt(first + count - 1, node(first + count - 1)))) {
             dropped.add(first + count - 1);
             count--;
             clearRun(); // the run was the dropped node's (an empty one, with every entry deleted)
@@ -550,6 +559,7 @@ final class StoredStream {
         long deleted = 0;
         List<Long> dropped = new ArrayList<>();
         boolean changed = false;
+        StreamId newFirst = null; // the first live entry once an exact trim stops inside the first node
         while (count > 0) {
             if (minId == null && length <= maxLen) {
                 break;
@@ -566,7 +576,7 @@ final class StoredStream {
                 changed = true;
                 continue;
             }
-            List<StreamNode.Entry> es = entriesAt(first, node(first));
+            List<StreamNode.Entry> es = headsAt(first, node(first));
             long live = 0;
             for (StreamNode.Entry e : es) {
                 live += e.deleted() ? 0 : 1;
@@ -600,6 +610,9 @@ final class StoredStream {
                 headSkip += skip;
                 changed = true;
             }
+            for (int i = (int) skip; i < es.size() && newFirst == null; i++) {
+                newFirst = es.get(i).deleted() ? null : es.get(i).id();
+            }
             break;
         }
         if (changed) {
@@ -608,8 +621,12 @@ final class StoredStream {
                 tailBytes = 0;
                 clearRun();
             }
-            StreamNode.Entry e = edge(false);
-            firstId = e == null ? StreamId.MIN : e.id();
+            if (newFirst != null) {
+                firstId = newFirst; // what edge(false) would find, without reading the node again
+            } else {
+                StreamNode.Entry e = edge(false);
+                firstId = e == null ? StreamId.MIN : e.id();
+            }
             commit();
             removeNodes(dropped);
         }

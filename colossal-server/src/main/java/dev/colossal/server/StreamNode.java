@@ -119,6 +119,19 @@ final class StreamNode {
 
     /** @return every entry, deleted ones too, in ID order */
     static List<Entry> entries(byte[] node) {
+        return entries(node, true);
+    }
+
+    /**
+     * @return every entry, deleted ones too, in ID order, with its ID and flag but no fields (its
+     *     {@code fields()} null): what a trim weighs, for which copying each entry's fields out
+     *     cost an exact MAXLEN's XADD a whole node's allocations on every call
+     */
+    static List<Entry> heads(byte[] node) {
+        return entries(node, false);
+    }
+
+    private static List<Entry> entries(byte[] node, boolean withFields) {
         StreamId base = base(node);
         List<Entry> out = new ArrayList<>();
         int[] pos = {StreamLayout.NODE_HEADER_LENGTH};
@@ -132,14 +145,16 @@ final class StreamNode {
                 throw new IllegalStateException("stream node of length=" + node.length + " has an entry of pairs=" + pairs
                         + ": the element map is damaged");
             }
-            byte[][] fields = new byte[(int) pairs * 2][];
-            for (int i = 0; i < fields.length; i++) {
+            byte[][] fields = withFields ? new byte[(int) pairs * 2][] : null;
+            for (int i = 0; i < pairs * 2; i++) {
                 long len = StreamLayout.getVar(node, pos);
                 if (len < 0 || len > node.length - pos[0]) {
                     throw new IllegalStateException("stream node of length=" + node.length + " has a field of length=" + len
                             + " at offset=" + pos[0] + ": the element map is damaged");
                 }
-                fields[i] = Arrays.copyOfRange(node, pos[0], pos[0] + (int) len);
+                if (withFields) {
+                    fields[i] = Arrays.copyOfRange(node, pos[0], pos[0] + (int) len);
+                }
                 pos[0] += (int) len;
             }
             StreamId id = msDelta == 0 ? new StreamId(base.ms(), base.seq() + seqPart)
