@@ -576,6 +576,28 @@ final class StoredStream {
                 changed = true;
                 continue;
             }
+            if (minId == null && !approx) {
+                // exact MAXLEN, the common one on every XADD at its bound: counted and cut without a list
+                byte[] raw = node(first);
+                long live = StreamNode.live(raw, headSkip);
+                if (limit > 0 && deleted + live > limit) {
+                    break;
+                }
+                if (length - live >= maxLen) {
+                    dropFirst(dropped, live);
+                    deleted += live;
+                    changed = true;
+                    continue;
+                }
+                long drop = length - maxLen; // fewer than live: the node keeps a live entry
+                StreamNode.Cut cut = StreamNode.cut(raw, headSkip, drop);
+                headSkip += cut.passed();
+                length -= drop;
+                deleted += drop;
+                changed = true;
+                newFirst = cut.nextLive();
+                break;
+            }
             List<StreamNode.Entry> es = headsAt(first, node(first));
             long live = 0;
             for (StreamNode.Entry e : es) {
