@@ -10,7 +10,7 @@ import java.util.List;
  * One stream as a command sees it under its key's lock: its header ({@link StreamLayout}) read
  * once, changed in memory, and written back as the commit point of each change. An XADD writes
  * its node (the last one rewritten, or a new one), then the header; a trim writes the header,
- * then removes the nodes it dropped; an exact trim inside the first node moves the header's head
+ * then removes the nodes it dropped (an XADD's trim writes the one header for both); an exact trim inside the first node moves the header's head
  * skip and rewrites no node. So a kill at any moment leaves every acknowledged XADD in place once
  * and what the kill interrupted either done or garbage {@link ListCollector} frees. An XDEL
  * rewrites the node before the header: a kill between the two may leave the entry deleted with
@@ -41,6 +41,8 @@ final class StoredStream {
     /** The last node's entries past its committed tail bytes, kept in the header ({@link StreamLayout}'s tail run). */
     private byte[] run = NO_RUN;
     private long runEntries;
+    /** Whether an {@link #append} changed this since the header was last written. */
+    private boolean pending;
 
     private StoredStream(KeyValueStore store, byte[] key) {
         this.store = store;
@@ -234,12 +236,14 @@ final class StoredStream {
 
     /**
      * Appends an entry with {@code id} (above {@link #lastId()}, the caller checked) and the fields
-     * and values {@code a[from, to)}, then commits.
+     * and values {@code a[from, to)}, writing the nodes it changes but not the header: XADD's trim
+     * then commits both changes with one header write (the nodes written here go before it, those
+     * the trim drops after it), or {@link #commitPending} does if the trim changes nothing.
      *
      * @param nodeMaxEntries stream-node-max-entries (0: no bound)
      * @param nodeMaxBytes   stream-node-max-bytes (0: Redis's 1 GiB cap)
      */
-    void add(StreamId entryId, byte[][] a, int from, int to, long nodeMaxEntries, long nodeMaxBytes) {
+    void append(StreamId entryId, byte[][] a, int from, int to, long nodeMaxEntries, long nodeMaxBytes) {
         long lastNode = first + count - 1;
         StreamEndNodes.Node tail = count == 0 ? null : endNode(lastNode);
         boolean fresh = tail == null;
@@ -298,7 +302,14 @@ final class StoredStream {
         if (length == 1) {
             firstId = entryId;
         }
-        commit();
+        pending = true;
+    }
+
+    /** Commits the change an {@link #append} left, unless a commit since has written it. */
+    void commitPending() {
+        if (pending) {
+            commit();
+        }
     }
 
     /** @return the committed last node {@code stored} with the run after it, and {@code room} bytes more at the end */
@@ -576,21 +587,19 @@ final class StoredStream {
                 changed = true;
                 continue;
             }
-            if (minId == null && !approx) {
-                // exact MAXLEN, the common one on every XADD at its bound: counted and cut without a list
+            if (minId == null && !approx && limit == 0) {
+                // exact MAXLEN (never with a LIMIT), on every XADD at its bound: one walk, no list
                 byte[] raw = node(first);
-                long live = StreamNode.live(raw, headSkip);
-                if (limit > 0 && deleted + live > limit) {
-                    break;
-                }
-                if (length - live >= maxLen) {
+                long drop = length - maxLen;
+                StreamNode.Cut cut = StreamNode.cut(raw, headSkip, drop);
+                if (cut == null || cut.nextLive() == null) {
+                    // no more live entries than are to go: the whole node goes
+                    long live = cut == null ? StreamNode.live(raw, headSkip) : drop;
                     dropFirst(dropped, live);
                     deleted += live;
                     changed = true;
                     continue;
                 }
-                long drop = length - maxLen; // fewer than live: the node keeps a live entry
-                StreamNode.Cut cut = StreamNode.cut(raw, headSkip, drop);
                 headSkip += cut.passed();
                 length -= drop;
                 deleted += drop;
@@ -814,6 +823,7 @@ final class StoredStream {
 
     /** Writes the header: the commit point of every change. */
     void commit() {
+        pending = false;
         HeaderBuffer buf = HeaderBuffer.mine();
         int n = headerLength(run);
         putHeader(buf.room(n), HeaderBuffer.AT, id, first, tailBytes, run, runEntries);
