@@ -21,6 +21,7 @@ ALL=(
   "xadd||xadd s * f v"
   "xadd-maxlen||xadd s2 MAXLEN ~ 1000 * f v"
   "xadd-5f||xadd s3 * event added jobId 12345 name myjob prev waiting ts 1700000000000"
+  "xadd-maxlen-exact||xadd s4 MAXLEN 1000 * f v"
   "hset-new10||hset h:__rand_int__ f1 v1 f2 v2 f3 v3 f4 v4 f5 v5 f6 v6 f7 v7 f8 v8 f9 v9 f10 v10"
   "hset-new5||hset h5:__rand_int__ f1 v1 f2 v2 f3 v3 f4 v4 f5 v5"
   "hset-one|hset hx a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8|hset hx f__rand_int__ v"

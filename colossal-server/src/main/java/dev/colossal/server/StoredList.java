@@ -406,7 +406,7 @@ final class StoredList {
         } else if (nodes != null) {
             HeaderBuffer buf = HeaderBuffer.mine();
             int n = nodes.header(buf.room(nodes.headerLength()), HeaderBuffer.AT);
-            buf.store(store, key, n, expireAt);
+            buf.store(store, key, n, expireAt, StoredValue.LIST);
             exists = true;
         } else {
             throw new IllegalStateException("only a big list's header is written by commit");
@@ -443,7 +443,7 @@ final class StoredList {
         HeaderBuffer buf = HeaderBuffer.mine();
         int n = ListLayout.HEADER_LENGTH + packed.length();
         packedHeader(buf.room(n), HeaderBuffer.AT);
-        buf.store(store, key, n, expireAt);
+        buf.store(store, key, n, expireAt, StoredValue.LIST);
         id = 0;
         first = 0;
         exists = true;

@@ -1,6 +1,7 @@
 package dev.colossal.server;
 
 import dev.colossal.rdb.RdbStreams;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.List;
  * One stream as a command sees it under its key's lock: its header ({@link StreamLayout}) read
  * once, changed in memory, and written back as the commit point of each change. An XADD writes
  * its node (the last one rewritten, or a new one), then the header; a trim writes the header,
- * then removes the nodes it dropped; an exact trim inside the first node moves the header's head
+ * then removes the nodes it dropped (an XADD's trim writes the one header for both); an exact trim inside the first node moves the header's head
  * skip and rewrites no node. So a kill at any moment leaves every acknowledged XADD in place once
  * and what the kill interrupted either done or garbage {@link ListCollector} frees. An XDEL
  * rewrites the node before the header: a kill between the two may leave the entry deleted with
@@ -40,6 +41,8 @@ final class StoredStream {
     /** The last node's entries past its committed tail bytes, kept in the header ({@link StreamLayout}'s tail run). */
     private byte[] run = NO_RUN;
     private long runEntries;
+    /** Whether an {@link #append} changed this since the header was last written. */
+    private boolean pending;
 
     private StoredStream(KeyValueStore store, byte[] key) {
         this.store = store;
@@ -51,6 +54,22 @@ final class StoredStream {
      * @throws ReplyException WRONGTYPE if the key holds another type
      */
     static StoredStream read(KeyValueStore store, byte[] key) {
+        HeaderBuffer buf = HeaderBuffer.mine();
+        long n = buf.load(store, key);
+        if (n < 0) {
+            return null;
+        }
+        byte[] b = buf.loaded();
+        if (n > b.length || StoredValue.type(b[StoredValue.FLAGS_OFFSET]) != StoredValue.STREAM) {
+            return readWhole(store, key); // a header past what a thread keeps, or another type: WRONGTYPE
+        }
+        MemorySegment loaded = MemorySegment.ofArray(b);
+        int o = StoredValue.payloadOffset(loaded, 0);
+        return decode(store, key, b, o, (int) n - o, StoredValue.expireAt(loaded, 0, n));
+    }
+
+    /** {@link #read} through an array of the stored value's own. */
+    private static StoredStream readWhole(KeyValueStore store, byte[] key) {
         KeyValueStore.Entry e = store.get(key);
         if (e == null) {
             return null;
@@ -58,14 +77,17 @@ final class StoredStream {
         if (e.type() != StoredValue.STREAM) {
             throw new ReplyException(Errors.WRONGTYPE);
         }
-        if (e.length() != StreamLayout.HEADER_LENGTH && e.length() < StreamLayout.RUN_OFFSET) {
-            throw new IllegalStateException("stream header of key length=" + key.length + " has length=" + e.length()
+        return decode(store, key, e.array(), e.offset(), e.length(), e.expireAtMillis());
+    }
+
+    /** @return the stream whose header is {@code b[o, o + length)}, with deadline {@code expireAt} */
+    private static StoredStream decode(KeyValueStore store, byte[] key, byte[] b, int o, int length, long expireAt) {
+        if (length != StreamLayout.HEADER_LENGTH && length < StreamLayout.RUN_OFFSET) {
+            throw new IllegalStateException("stream header of key length=" + key.length + " has length=" + length
                     + ", neither " + StreamLayout.HEADER_LENGTH + " nor at least " + StreamLayout.RUN_OFFSET
                     + ": the map file is damaged; run 'colossal repair'");
         }
         StoredStream s = new StoredStream(store, key);
-        byte[] b = e.array();
-        int o = e.offset();
         s.id = StreamLayout.getLong(b, o + StreamLayout.ID_OFFSET);
         s.first = StreamLayout.getLong(b, o + StreamLayout.FIRST_OFFSET);
         s.count = StreamLayout.getLong(b, o + StreamLayout.COUNT_OFFSET);
@@ -78,10 +100,10 @@ final class StoredStream {
         s.tailBytes = StreamLayout.getLong(b, o + StreamLayout.TAIL_BYTES_OFFSET);
         s.auxCount = StreamLayout.getLong(b, o + StreamLayout.AUX_COUNT_OFFSET);
         s.groupsState = StreamLayout.getLong(b, o + StreamLayout.GROUPS_STATE_OFFSET);
-        s.expireAt = e.expireAtMillis();
-        if (e.length() > StreamLayout.HEADER_LENGTH) {
+        s.expireAt = expireAt;
+        if (length > StreamLayout.HEADER_LENGTH) {
             s.runEntries = StreamLayout.getLong(b, o + StreamLayout.RUN_ENTRIES_OFFSET);
-            s.run = Arrays.copyOfRange(b, o + StreamLayout.RUN_OFFSET, o + e.length());
+            s.run = Arrays.copyOfRange(b, o + StreamLayout.RUN_OFFSET, o + length);
         }
         s.elements = store.elements(false);
         if (s.elements == null) {
@@ -214,12 +236,14 @@ final class StoredStream {
 
     /**
      * Appends an entry with {@code id} (above {@link #lastId()}, the caller checked) and the fields
-     * and values {@code a[from, to)}, then commits.
+     * and values {@code a[from, to)}, writing the nodes it changes but not the header: XADD's trim
+     * then commits both changes with one header write (the nodes written here go before it, those
+     * the trim drops after it), or {@link #commitPending} does if the trim changes nothing.
      *
      * @param nodeMaxEntries stream-node-max-entries (0: no bound)
      * @param nodeMaxBytes   stream-node-max-bytes (0: Redis's 1 GiB cap)
      */
-    void add(StreamId entryId, byte[][] a, int from, int to, long nodeMaxEntries, long nodeMaxBytes) {
+    void append(StreamId entryId, byte[][] a, int from, int to, long nodeMaxEntries, long nodeMaxBytes) {
         long lastNode = first + count - 1;
         StreamEndNodes.Node tail = count == 0 ? null : endNode(lastNode);
         boolean fresh = tail == null;
@@ -278,7 +302,14 @@ final class StoredStream {
         if (length == 1) {
             firstId = entryId;
         }
-        commit();
+        pending = true;
+    }
+
+    /** Commits the change an {@link #append} left, unless a commit since has written it. */
+    void commitPending() {
+        if (pending) {
+            commit();
+        }
     }
 
     /** @return the committed last node {@code stored} with the run after it, and {@code room} bytes more at the end */
@@ -362,7 +393,16 @@ final class StoredStream {
 
     /** @return the node's entries, deleted ones too, without those the head skip dropped */
     private List<StreamNode.Entry> entriesAt(long position, byte[] node) {
-        List<StreamNode.Entry> es = StreamNode.entries(node);
+        return skipped(position, StreamNode.entries(node));
+    }
+
+    /** @return as {@link #entriesAt}, without the entries' fields ({@link StreamNode#heads}) */
+    private List<StreamNode.Entry> headsAt(long position, byte[] node) {
+        return skipped(position, StreamNode.heads(node));
+    }
+
+    /** @return the entries {@code es} of the node at {@code position}, without those the head skip dropped */
+    private List<StreamNode.Entry> skipped(long position, List<StreamNode.Entry> es) {
         if (position == first && headSkip > 0) {
             return es.subList((int) Math.min(headSkip, es.size()), es.size());
         }
@@ -456,7 +496,7 @@ final class StoredStream {
             }
             long p = floor(target);
             byte[] raw = node(p);
-            List<StreamNode.Entry> es = entriesAt(p, raw);
+            List<StreamNode.Entry> es = headsAt(p, raw);
             for (StreamNode.Entry e : es) {
                 if (!e.deleted() && e.id().equals(target)) {
                     byte[] changed = StreamNode.delete(raw, e.flagsAt());
@@ -490,10 +530,10 @@ final class StoredStream {
 
     /** Takes nodes with no live entry off both ends of {@code [first, first + count)}, noting their positions in {@code dropped}. */
     private void dropEmptyEnds(List<Long> dropped) {
-        while (count > 0 && !hasLive(entriesAt(first, node(first)))) {
+        while (count > 0 && !hasLive(headsAt(first, node(first)))) {
             dropFirst(dropped, 0);
         }
-        while (count > 0 && !hasLive(entriesAt(first + count - 1, node(first + count - 1)))) {
+        while (count > 0 && !hasLive(headsAt(first + count - 1, node(first + count - 1)))) {
             dropped.add(first + count - 1);
             count--;
             clearRun(); // the run was the dropped node's (an empty one, with every entry deleted)
@@ -530,6 +570,7 @@ final class StoredStream {
         long deleted = 0;
         List<Long> dropped = new ArrayList<>();
         boolean changed = false;
+        StreamId newFirst = null; // the first live entry once an exact trim stops inside the first node
         while (count > 0) {
             if (minId == null && length <= maxLen) {
                 break;
@@ -546,7 +587,27 @@ final class StoredStream {
                 changed = true;
                 continue;
             }
-            List<StreamNode.Entry> es = entriesAt(first, node(first));
+            if (minId == null && !approx && limit == 0) {
+                // exact MAXLEN (never with a LIMIT), on every XADD at its bound: one walk, no list
+                byte[] raw = node(first);
+                long drop = length - maxLen;
+                StreamNode.Cut cut = StreamNode.cut(raw, headSkip, drop);
+                if (cut == null || cut.nextLive() == null) {
+                    // no more live entries than are to go: the whole node goes
+                    long live = cut == null ? StreamNode.live(raw, headSkip) : drop;
+                    dropFirst(dropped, live);
+                    deleted += live;
+                    changed = true;
+                    continue;
+                }
+                headSkip += cut.passed();
+                length -= drop;
+                deleted += drop;
+                changed = true;
+                newFirst = cut.nextLive();
+                break;
+            }
+            List<StreamNode.Entry> es = headsAt(first, node(first));
             long live = 0;
             for (StreamNode.Entry e : es) {
                 live += e.deleted() ? 0 : 1;
@@ -580,6 +641,9 @@ final class StoredStream {
                 headSkip += skip;
                 changed = true;
             }
+            for (int i = (int) skip; i < es.size() && newFirst == null; i++) {
+                newFirst = es.get(i).deleted() ? null : es.get(i).id();
+            }
             break;
         }
         if (changed) {
@@ -588,8 +652,12 @@ final class StoredStream {
                 tailBytes = 0;
                 clearRun();
             }
-            StreamNode.Entry e = edge(false);
-            firstId = e == null ? StreamId.MIN : e.id();
+            if (newFirst != null) {
+                firstId = newFirst; // what edge(false) would find, without reading the node again
+            } else {
+                StreamNode.Entry e = edge(false);
+                firstId = e == null ? StreamId.MIN : e.id();
+            }
             commit();
             removeNodes(dropped);
         }
@@ -755,32 +823,46 @@ final class StoredStream {
 
     /** Writes the header: the commit point of every change. */
     void commit() {
-        byte[] h = header(id, first, tailBytes, run, runEntries);
-        store.set(key, h, 0, h.length, expireAt, StoredValue.STREAM);
+        pending = false;
+        HeaderBuffer buf = HeaderBuffer.mine();
+        int n = headerLength(run);
+        putHeader(buf.room(n), HeaderBuffer.AT, id, first, tailBytes, run, runEntries);
+        buf.store(store, key, n, expireAt, StoredValue.STREAM);
+    }
+
+    /** @return the bytes of a header with the tail run {@code withRun} */
+    private static int headerLength(byte[] withRun) {
+        return withRun.length == 0 ? StreamLayout.HEADER_LENGTH : StreamLayout.RUN_OFFSET + withRun.length;
     }
 
     /** @return the header of this stream under collection {@code withId} from node {@code withFirst}, with the last node's committed bytes and run given */
     private byte[] header(long withId, long withFirst, long withTailBytes, byte[] withRun, long withRunEntries) {
-        byte[] h = new byte[withRun.length == 0 ? StreamLayout.HEADER_LENGTH : StreamLayout.RUN_OFFSET + withRun.length];
-        StreamLayout.putLong(h, StreamLayout.ID_OFFSET, withId);
-        StreamLayout.putLong(h, StreamLayout.FIRST_OFFSET, withFirst);
-        StreamLayout.putLong(h, StreamLayout.COUNT_OFFSET, count);
-        StreamLayout.putLong(h, StreamLayout.LENGTH_OFFSET, length);
-        StreamLayout.putLong(h, StreamLayout.LAST_MS_OFFSET, last.ms());
-        StreamLayout.putLong(h, StreamLayout.LAST_SEQ_OFFSET, last.seq());
-        StreamLayout.putLong(h, StreamLayout.MAX_DELETED_MS_OFFSET, maxDeleted.ms());
-        StreamLayout.putLong(h, StreamLayout.MAX_DELETED_SEQ_OFFSET, maxDeleted.seq());
-        StreamLayout.putLong(h, StreamLayout.ENTRIES_ADDED_OFFSET, added);
-        StreamLayout.putLong(h, StreamLayout.FIRST_MS_OFFSET, firstId.ms());
-        StreamLayout.putLong(h, StreamLayout.FIRST_SEQ_OFFSET, firstId.seq());
-        StreamLayout.putLong(h, StreamLayout.HEAD_SKIP_OFFSET, headSkip);
-        StreamLayout.putLong(h, StreamLayout.TAIL_BYTES_OFFSET, withTailBytes);
-        StreamLayout.putLong(h, StreamLayout.AUX_COUNT_OFFSET, auxCount);
-        StreamLayout.putLong(h, StreamLayout.GROUPS_STATE_OFFSET, groupsState);
-        if (withRun.length > 0) {
-            StreamLayout.putLong(h, StreamLayout.RUN_ENTRIES_OFFSET, withRunEntries);
-            System.arraycopy(withRun, 0, h, StreamLayout.RUN_OFFSET, withRun.length);
-        }
+        byte[] h = new byte[headerLength(withRun)];
+        putHeader(h, 0, withId, withFirst, withTailBytes, withRun, withRunEntries);
         return h;
+    }
+
+    /** Writes {@link #header}'s bytes into {@code h} at {@code o}. */
+    private void putHeader(byte[] h, int o, long withId, long withFirst, long withTailBytes, byte[] withRun,
+                           long withRunEntries) {
+        StreamLayout.putLong(h, o + StreamLayout.ID_OFFSET, withId);
+        StreamLayout.putLong(h, o + StreamLayout.FIRST_OFFSET, withFirst);
+        StreamLayout.putLong(h, o + StreamLayout.COUNT_OFFSET, count);
+        StreamLayout.putLong(h, o + StreamLayout.LENGTH_OFFSET, length);
+        StreamLayout.putLong(h, o + StreamLayout.LAST_MS_OFFSET, last.ms());
+        StreamLayout.putLong(h, o + StreamLayout.LAST_SEQ_OFFSET, last.seq());
+        StreamLayout.putLong(h, o + StreamLayout.MAX_DELETED_MS_OFFSET, maxDeleted.ms());
+        StreamLayout.putLong(h, o + StreamLayout.MAX_DELETED_SEQ_OFFSET, maxDeleted.seq());
+        StreamLayout.putLong(h, o + StreamLayout.ENTRIES_ADDED_OFFSET, added);
+        StreamLayout.putLong(h, o + StreamLayout.FIRST_MS_OFFSET, firstId.ms());
+        StreamLayout.putLong(h, o + StreamLayout.FIRST_SEQ_OFFSET, firstId.seq());
+        StreamLayout.putLong(h, o + StreamLayout.HEAD_SKIP_OFFSET, headSkip);
+        StreamLayout.putLong(h, o + StreamLayout.TAIL_BYTES_OFFSET, withTailBytes);
+        StreamLayout.putLong(h, o + StreamLayout.AUX_COUNT_OFFSET, auxCount);
+        StreamLayout.putLong(h, o + StreamLayout.GROUPS_STATE_OFFSET, groupsState);
+        if (withRun.length > 0) {
+            StreamLayout.putLong(h, o + StreamLayout.RUN_ENTRIES_OFFSET, withRunEntries);
+            System.arraycopy(withRun, 0, h, o + StreamLayout.RUN_OFFSET, withRun.length);
+        }
     }
 }

@@ -76,8 +76,11 @@ final class StreamCommands {
                 r.error(TOP_ITEM);
                 return null;
             }
-            s.add(id, a, t.idAt() + 1, a.length, ctx.streamNodeMaxEntries, ctx.streamNodeMaxBytes);
+            // one header write for the entry and the trim: the trim commits what it changed, or else
+            // commitPending does
+            s.append(id, a, t.idAt() + 1, a.length, ctx.streamNodeMaxEntries, ctx.streamNodeMaxBytes);
             trimmed[0] = t.trims() ? s.trim(t.maxLen(), t.minId(), t.approx(), t.limit()) : 0;
+            s.commitPending();
             return id;
         });
         if (added == null) {

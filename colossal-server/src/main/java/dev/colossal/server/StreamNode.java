@@ -117,8 +117,68 @@ final class StreamNode {
         return n;
     }
 
+    /**
+     * Where an exact MAXLEN trim stops in a node: past {@code passed} entries (deleted ones among
+     * them), before the live entry {@code nextLive}.
+     *
+     * @param passed   entries passed over after the head skip, the last of them live
+     * @param nextLive the first live entry after them, or null if the node has none
+     */
+    record Cut(long passed, StreamId nextLive) {}
+
+    /**
+     * Walks the entries after the first {@code skip} until {@code drop} (at least one) live ones
+     * are passed, then on to the next live one, reading IDs and flags only: an XADD MAXLEN n at
+     * its bound drops one entry per call, and decoding the node's entries for it cost a whole
+     * node's allocations each time.
+     *
+     * @return where the walk stopped, or null if the node has fewer than {@code drop} live entries
+     */
+    static Cut cut(byte[] node, long skip, long drop) {
+        long baseMs = StreamLayout.getLong(node, StreamLayout.NODE_BASE_MS_OFFSET);
+        long baseSeq = StreamLayout.getLong(node, StreamLayout.NODE_BASE_SEQ_OFFSET);
+        int[] pos = {StreamLayout.NODE_HEADER_LENGTH};
+        long passed = -1;
+        long dropped = 0;
+        for (long index = 0; pos[0] < node.length; index++) {
+            boolean live = (node[pos[0]] & StreamLayout.DELETED) == 0 && index >= skip;
+            pos[0]++;
+            long msDelta = StreamLayout.getVar(node, pos);
+            long seqPart = StreamLayout.getVar(node, pos);
+            long fields = 2 * StreamLayout.getVar(node, pos);
+            for (long i = 0; i < fields; i++) {
+                long length = StreamLayout.getVar(node, pos); // moves pos[0] past the length first
+                pos[0] += (int) length;
+            }
+            if (!live) {
+                continue;
+            }
+            if (passed >= 0) {
+                return new Cut(passed, msDelta == 0 ? new StreamId(baseMs, baseSeq + seqPart)
+                        : new StreamId(baseMs + msDelta, seqPart));
+            }
+            if (++dropped == drop) {
+                passed = index + 1 - skip;
+            }
+        }
+        return passed >= 0 ? new Cut(passed, null) : null;
+    }
+
     /** @return every entry, deleted ones too, in ID order */
     static List<Entry> entries(byte[] node) {
+        return entries(node, true);
+    }
+
+    /**
+     * @return every entry, deleted ones too, in ID order, with its ID and flag but no fields (its
+     *     {@code fields()} null): what a trim weighs, for which copying each entry's fields out
+     *     cost an exact MAXLEN's XADD a whole node's allocations on every call
+     */
+    static List<Entry> heads(byte[] node) {
+        return entries(node, false);
+    }
+
+    private static List<Entry> entries(byte[] node, boolean withFields) {
         StreamId base = base(node);
         List<Entry> out = new ArrayList<>();
         int[] pos = {StreamLayout.NODE_HEADER_LENGTH};
@@ -132,14 +192,16 @@ final class StreamNode {
                 throw new IllegalStateException("stream node of length=" + node.length + " has an entry of pairs=" + pairs
                         + ": the element map is damaged");
             }
-            byte[][] fields = new byte[(int) pairs * 2][];
-            for (int i = 0; i < fields.length; i++) {
+            byte[][] fields = withFields ? new byte[(int) pairs * 2][] : null;
+            for (int i = 0; i < pairs * 2; i++) {
                 long len = StreamLayout.getVar(node, pos);
                 if (len < 0 || len > node.length - pos[0]) {
                     throw new IllegalStateException("stream node of length=" + node.length + " has a field of length=" + len
                             + " at offset=" + pos[0] + ": the element map is damaged");
                 }
-                fields[i] = Arrays.copyOfRange(node, pos[0], pos[0] + (int) len);
+                if (withFields) {
+                    fields[i] = Arrays.copyOfRange(node, pos[0], pos[0] + (int) len);
+                }
                 pos[0] += (int) len;
             }
             StreamId id = msDelta == 0 ? new StreamId(base.ms(), base.seq() + seqPart)
