@@ -67,8 +67,11 @@ final class Mailbox {
     private volatile boolean overLimit;
     /** The bytes that may wait here: the hard output limit of the connection (pub/sub's, or a replica's). */
     private volatile long bound = OutputLimit.HARD;
-    /** Snapshot frames offered and not yet taken; once {@link #discard}ed, -1, and no more are taken in. */
-    private int snapshotsWaiting;
+    /**
+     * Snapshot frames offered and not yet all written; once {@link #discard}ed, -1, and no more are
+     * taken in. Changed holding this, read without (every request of the connection asks).
+     */
+    private volatile int snapshotsWaiting;
     /** On the owner's loop: the snapshot being written, and how many of its bytes are in the reply buffer. */
     private SnapshotFile sending;
     private long sent;
@@ -114,9 +117,12 @@ final class Mailbox {
     boolean offerSnapshot(SnapshotFile file) {
         byte[] head = ("$" + file.length() + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         synchronized (this) { // against discard: a file queued after it ran would be held for ever
-            if (snapshotsWaiting >= 0 && offer(new Frame(Frame.UNBOUNDED, head, NONE, file))) {
-                snapshotsWaiting++;
-                return true;
+            if (snapshotsWaiting >= 0) {
+                snapshotsWaiting++; // before the frame wakes the loop, which must then see it held
+                if (offer(new Frame(Frame.UNBOUNDED, head, NONE, file))) {
+                    return true;
+                }
+                snapshotsWaiting--;
             }
         }
         file.release();
@@ -148,7 +154,7 @@ final class Mailbox {
     }
 
     /** @return whether a snapshot is being written or waits: the connection runs no request meanwhile, so no reply cuts into it */
-    synchronized boolean holdsSnapshot() {
+    boolean holdsSnapshot() {
         return snapshotsWaiting > 0;
     }
 
