@@ -137,17 +137,31 @@ final class ConfigRewrite {
             }
         }
         List<String> result = new ArrayList<>();
+        boolean marked = false;
         for (String l : out) {
-            if (l != null && !l.strip().equals(MARKER)) {
+            if (l != null) {
                 result.add(l);
+                marked |= l.strip().equals(MARKER);
             }
         }
         added.addAll(addedUsers);
-        if (!added.isEmpty()) {
-            result.add(MARKER);
-            result.addAll(added);
+        // Redis's layout: a file already marked gets a blank line at its end and what is added
+        // after it (the marker stays where it is); an unmarked one gets the marker after a blank
+        // line, once there is something to add. Runs of blank lines become one, anywhere.
+        if (marked || !added.isEmpty()) {
+            result.add("");
         }
-        return result;
+        if (!marked && !added.isEmpty()) {
+            result.add(MARKER);
+        }
+        result.addAll(added);
+        List<String> single = new ArrayList<>();
+        for (String l : result) {
+            if (!l.isBlank() || single.isEmpty() || !single.getLast().isBlank()) {
+                single.add(l);
+            }
+        }
+        return single;
     }
 
     /**

@@ -33,6 +33,8 @@ class ConfigRewriteServeTest {
             http-port -1
             data %s
             maxmemory 100mb
+
+
             slave-priority 50
             save 900 1
             save 300 10
@@ -110,11 +112,29 @@ class ConfigRewriteServeTest {
             redis.destroy();
             redis.waitFor(20, TimeUnit.SECONDS);
         }
-        for (String setting : List.of("maxmemory", "replica-priority", "save", "notify-keyspace-events", "replicaof",
-                "slowlog-max-len", "activerehashing", "slave-priority", "user")) {
+        List<String> both = List.of("maxmemory", "replica-priority", "save", "notify-keyspace-events", "replicaof",
+                "slowlog-max-len", "activerehashing", "slave-priority", "user");
+        for (String setting : both) {
             assertEquals(lines(theirs, setting), lines(ours, setting).stream()
                     .map(l -> l.replace("port " + ourPort, "port " + port)).toList(), setting);
         }
+        assertEquals(skeleton(theirs, both), skeleton(ours, both), "comments, the marker and blank lines where redis-server puts them");
+    }
+
+    /**
+     * The file's comments and blank lines in order, each run of lines of {@code settings} between
+     * them as one {@code *} (the order settings are added in is not promised); other settings left out.
+     */
+    private static List<String> skeleton(List<String> file, List<String> settings) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String l : file) {
+            String kept = l.isBlank() ? "" : l.startsWith("#") ? l
+                    : settings.contains(l.split(" ")[0]) ? "*" : null;
+            if (kept != null && !(kept.equals("*") && !out.isEmpty() && out.getLast().equals("*"))) {
+                out.add(kept);
+            }
+        }
+        return out;
     }
 
     private static List<String> lines(List<String> file, String setting) {

@@ -65,8 +65,9 @@ class ConfigRewriteTest {
                 "save 300 10",
                 "activerehashing yes",          // not this server's: untouched
                 "  # indented comment",         // replicaof went back to none: its line went
+                ConfigRewrite.MARKER,           // the marker stays where it is, as in Redis
                 "slowlog-max-len 5",            // what an earlier rewrite added is rewritten in place
-                ConfigRewrite.MARKER,           // the marker moves below, above what this one adds
+                "",                             // then a blank line and what this one adds
                 "requirepass \"two words\""), rewritten);
     }
 
@@ -92,7 +93,7 @@ class ConfigRewriteTest {
         Map<String, String> now = map("port", "7000", "maxmemory", "0", "slowlog-max-len", "5");
         List<String> three = List.of("user alice on", "user default on nopass ~* &* +@all", "user zed on");
         assertEquals(List.of("port 7000", "user alice on", "# users", "user default on nopass ~* &* +@all", "maxmemory 0",
-                ConfigRewrite.MARKER, "slowlog-max-len 5", "user zed on"),
+                "", ConfigRewrite.MARKER, "slowlog-max-len 5", "user zed on"),
                 ConfigRewrite.rewrite(old, now, DEFAULTS, Map.of(), three));
         assertEquals(List.of("port 7000", "user default on nopass ~* &* +@all", "# users", "maxmemory 0"),
                 ConfigRewrite.rewrite(old, map("port", "7000", "maxmemory", "0"), DEFAULTS, Map.of(),
@@ -119,7 +120,7 @@ class ConfigRewriteTest {
         Map<String, String> now = map("port", "7000", "maxmemory", "104857600");
         assertEquals(old, ConfigRewrite.rewrite(old, now, DEFAULTS, Map.of("maxmemory", "100mb"), null));
         // back to the default, which the included file does not give: the main file's line wins
-        assertEquals(List.of("include /etc/colossal/common.conf", "port 7000", ConfigRewrite.MARKER, "maxmemory 0"),
+        assertEquals(List.of("include /etc/colossal/common.conf", "port 7000", "", ConfigRewrite.MARKER, "maxmemory 0"),
                 ConfigRewrite.rewrite(old, map("port", "7000", "maxmemory", "0"), DEFAULTS, Map.of("maxmemory", "100mb"), null));
     }
 
