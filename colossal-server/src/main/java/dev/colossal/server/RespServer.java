@@ -106,12 +106,20 @@ final class RespServer implements AutoCloseable {
         }
         ServerSocketChannel moved = listen(ctx.bind, port);
         ServerSocketChannel old = listener;
+        Thread oldAcceptor = acceptor;
         listener = moved;
         ctx.respPort = ((InetSocketAddress) moved.getLocalAddress()).getPort();
         acceptor = new Thread(() -> acceptLoop(moved, null, false), "colossal-accept");
         acceptor.start();
         if (old != null) { // none after a rebind that could not take its address back
             old.close(); // its acceptor finds it closed and no longer the listener: it just ends
+            // and until it has, the old port still takes connections (a listener closed under
+            // accept keeps its address while that thread is in it): CONFIG SET port answers once it is shut
+            try {
+                oldAcceptor.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
