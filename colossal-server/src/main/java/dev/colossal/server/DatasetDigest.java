@@ -36,27 +36,41 @@ final class DatasetDigest {
         this.dumps = dumps;
     }
 
-    /** @return DEBUG DIGEST's 40 hex digits for every database */
+    /**
+     * @return DEBUG DIGEST's 40 hex digits for every database: the keys taken a scan step at a
+     *     time (their signatures are xored, so their order does not matter), never all in the heap
+     */
     String dataset() {
         byte[] all = new byte[SIZE];
         for (int db = 0; db < ctx.dbs.count(); db++) {
             KeyValueStore store = ctx.dbs.store(db);
-            KeyValueStore.KeyList found = store.allKeys();
-            List<byte[]> keys = found.keys();
-            if (keys.isEmpty()) {
-                continue;
-            }
-            mix(all, ByteBuffer.allocate(Integer.BYTES).putInt(db).array());
-            for (int i = 0; i < keys.size(); i++) {
-                byte[] key = new byte[SIZE];
-                mix(key, keys.get(i));
-                if (value(store, keys.get(i), found.deadlines().get(i), key)) {
-                    xor(all, key);
+            boolean first = true;
+            long cursor = 0;
+            do {
+                List<byte[]> keys = new java.util.ArrayList<>();
+                Deadlines deadlines = new Deadlines();
+                cursor = store.scanKeys(cursor, STEP, k -> true, (k, at) -> {
+                    keys.add(k);
+                    deadlines.add(at);
+                });
+                if (first && !keys.isEmpty()) {
+                    mix(all, ByteBuffer.allocate(Integer.BYTES).putInt(db).array());
+                    first = false;
                 }
-            }
+                for (int i = 0; i < keys.size(); i++) {
+                    byte[] key = new byte[SIZE];
+                    mix(key, keys.get(i));
+                    if (value(store, keys.get(i), deadlines.at(i), key)) {
+                        xor(all, key);
+                    }
+                }
+            } while (cursor != 0);
         }
         return HexFormat.of().formatHex(all);
     }
+
+    /** Keys a scan step of {@link #dataset} takes, about. */
+    private static final int STEP = 1024;
 
     /** @return DEBUG DIGEST-VALUE's hex digits for {@code key} in {@code store}: all zeros if it has none */
     String value(KeyValueStore store, byte[] key) {

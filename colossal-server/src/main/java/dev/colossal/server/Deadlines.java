@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.RandomAccess;
 
 /**
- * Keys' deadlines in scan order ({@link KeyValueStore.KeyList}), held as {@code long}s: a list of
+ * Keys' deadlines in scan order (DEBUG DIGEST's step of keys), held as {@code long}s: a list of
  * {@code Long} boxed every deadline past 127 of a 300k-key scan. Read without boxing by {@link #at};
  * the {@code List} face boxes each one it hands out.
  */
@@ -24,6 +24,13 @@ final class Deadlines extends AbstractList<Long> implements RandomAccess {
         if (deadline != StoredValue.NO_EXPIRY) {
             expiring++;
         }
+    }
+
+    /** The {@code List} face's append (a boxed deadline picks it over {@link #add(long)}): the same. */
+    @Override
+    public boolean add(Long deadline) {
+        add(deadline.longValue());
+        return true;
     }
 
     /** @return the {@code i}th deadline, {@link StoredValue#NO_EXPIRY} for none */

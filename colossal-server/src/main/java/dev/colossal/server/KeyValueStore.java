@@ -280,19 +280,6 @@ interface KeyValueStore extends AutoCloseable {
      */
     void scanKeys(Predicate<byte[]> filter, BiConsumer<byte[], Long> action);
 
-    /** @return every live key and its deadline ({@link StoredValue#NO_EXPIRY} for none), as a scan finds them: SYNC's snapshot, DEBUG DIGEST */
-    default KeyList allKeys() {
-        KeyList all = new KeyList(new java.util.ArrayList<>(), new Deadlines());
-        scanKeys(k -> true, (k, at) -> {
-            all.keys().add(k);
-            all.deadlines().add((long) at);
-        });
-        return all;
-    }
-
-    /** Keys and their deadlines, index for index. */
-    record KeyList(List<byte[]> keys, Deadlines deadlines) {}
-
     /** What {@link #scanEntries} hands over of each live key. */
     @FunctionalInterface
     interface EntryAction {

@@ -139,12 +139,6 @@ final class UnopenedDatabase implements KeyValueStore {
     }
 
     @Override
-    public KeyList allKeys() {
-        KeyValueStore s = opened();
-        return s == null ? new KeyList(new java.util.ArrayList<>(), new Deadlines()) : s.allKeys();
-    }
-
-    @Override
     public long scanEntries(long cursor, long count, EntryAction action) {
         KeyValueStore s = opened();
         return s == null ? 0 : s.scanEntries(cursor, count, action);
