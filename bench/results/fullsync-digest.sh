@@ -4,6 +4,9 @@
 # HSET/SADD throughout while a redis-server replica syncs in full; then the writes stop, the
 # replica catches up, and DEBUG DIGEST (Redis's SHA-1 of the whole data set) must match.
 # REPLICA=colossal makes the replica a Colossal of this checkout too.
+# VALUE sets the string values' bytes (redis-benchmark -d, 3 by default) and WRITERS the writers'
+# redis-benchmark options (-P 16 by default); a snapshot past 256 MB under fewer writes, in a small heap:
+#   COLOSSAL_JAVA_OPTS=-Xmx256m KEYS=3000000 VALUE=100 WRITERS="-c 2 -P 1" bench/results/fullsync-digest.sh 7360
 #   KEYS=1000000 [REPLICA=colossal] bench/results/fullsync-digest.sh [PORT]   (ports PORT, PORT+1)
 set -u
 here=$(cd "$(dirname "$0")" && pwd); root=$(cd "$here/../.." && pwd)
@@ -12,10 +15,11 @@ source "$here/start-server.sh"
 trap 'kill $pid $rpid $bpid 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 rpid=; bpid=
 start_server "$root" "$port" "$work/master" --enable-debug-command yes || exit 1
-redis-benchmark -p "$port" -t set -r "$keys" -n "$keys" -P 64 -q >/dev/null
+redis-benchmark -p "$port" -t set -r "$keys" -n "$keys" -d "${VALUE:-3}" -P 64 -q >/dev/null
 redis-benchmark -p "$port" -t hset,lpush,sadd -r 100000 -n 100000 -P 64 -q >/dev/null
 echo "master: $(redis-cli -p "$port" DBSIZE) keys, $(redis-cli -p "$port" HLEN myhash) hash fields, $(redis-cli -p "$port" LLEN mylist) list elements"
-redis-benchmark -p "$port" -t set,incr,lpush,hset,sadd -r "$keys" -n 100000000 -P 16 -q >/dev/null 2>&1 & bpid=$!
+read -r -a writers <<<"${WRITERS:--P 16}"
+redis-benchmark -p "$port" -t set,incr,lpush,hset,sadd -r "$keys" -d "${VALUE:-3}" -n 100000000 "${writers[@]}" -q >/dev/null 2>&1 & bpid=$!
 sleep 2
 t0=$(date +%s.%N)
 if [ "${REPLICA:-redis}" = colossal ]; then

@@ -77,6 +77,8 @@ public record ServerConfig(String bind, int port, int httpPort, Path dataDir, St
     public static String notSettable(String name) {
         return "CONFIG SET " + name + NOT_SETTABLE + (START_FLAGS.contains(name)
                 ? " while it runs: restart it with --" + name + " (or the config file's line)"
+                : name.equals("client-output-buffer-limit")
+                ? ": its limits are Redis's defaults, fixed (CONFIG GET shows them)"
                 : ": it has no counterpart here");
     }
     /**
