@@ -158,6 +158,9 @@ final class SyncCommands {
             KeyWaits.Waiter w = new KeyWaits.Waiter(c, c.db, new byte[0][], key -> null, null);
             ctx.waits.block(w, 0);
             c.snapshot = build;
+            // made now, on the loop: a close from here on discards it, so a file offered after the
+            // close is let go, where a mailbox first made by the offer would hold it for ever
+            Mailbox mailbox = PubSubCommands.subscriber(c).mailbox;
             ctx.replicas.buildAside(build, c, (rdb, failure) -> {
                 c.snapshot = null;
                 if (rdb == null) {
@@ -167,7 +170,7 @@ final class SyncCommands {
                 }
                 // Redis's payload: the length and the file, no CRLF after it (which would precede
                 // the next reply). The file goes from disk once the connection runs again.
-                if (PubSubCommands.subscriber(c).mailbox.offerSnapshot(rdb) && ctx.waits.finish(w, new byte[0])) {
+                if (mailbox.offerSnapshot(rdb) && ctx.waits.finish(w, new byte[0])) {
                     ctx.stats.syncFull.increment(); // Redis counts SYNC's snapshots as full syncs too
                 }
             });
