@@ -522,10 +522,11 @@ final class AdminCommands {
         m.put("latency-monitor-threshold", Long.toString(ctx.latencyMonitor.threshold()));
         m.put("latency-tracking", ctx.latency.on ? "yes" : "no");
         m.put("latency-tracking-info-percentiles", ctx.latency.percentilesText());
-        // Redis's defaults; the pubsub class is enforced (OutputLimit), a normal client is not bounded
-        // but read from no more while its replies wait, and there are no replicas
-        m.put("client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub " + OutputLimit.HARD
-                + " " + OutputLimit.SOFT + " " + OutputLimit.SOFT_SECONDS);
+        // the replica class as set; the pubsub class is Redis's default, fixed (OutputLimit); a normal
+        // client is not bounded but read from no more while its replies wait
+        Replicas.Limit replica = ctx.replicas.replicaLimit;
+        m.put("client-output-buffer-limit", "normal 0 0 0 slave " + replica.hard() + " " + replica.soft() + " "
+                + replica.softSeconds() + " pubsub " + OutputLimit.HARD + " " + OutputLimit.SOFT + " " + OutputLimit.SOFT_SECONDS);
         m.put("notify-keyspace-events", KeyspaceEvents.format(ctx.events.flags()));
         m.put("repl-backlog-size", Integer.toString(ctx.replicas.backlogSize()));
         m.put("repl-ping-replica-period", Long.toString(ctx.replicas.pingSeconds));
@@ -667,6 +668,60 @@ final class AdminCommands {
         } else {
             r.error(Errors.unknownSubcommand(sub, "CONFIG"));
         }
+    }
+
+    /**
+     * Reads CONFIG SET client-output-buffer-limit's value: groups of class, hard and soft bytes, and
+     * soft seconds, checked as Redis checks them. The replica class is set (the remedy for a replica
+     * dropped at every full sync because the writes held for it pass the limit); the normal class
+     * takes only {@code 0 0 0} (a normal client is read from no more while its replies wait) and the
+     * pubsub class only Redis's defaults, which are fixed here.
+     *
+     * @return the replica limit the value leaves (the current one if it names none), or null after writing the error to {@code r}
+     */
+    private Replicas.Limit outputLimits(String value, Reply r) {
+        String failed = "ERR CONFIG SET failed (possibly related to argument 'client-output-buffer-limit') - ";
+        String[] w = value.isBlank() ? new String[0] : value.strip().split("\\s+");
+        if (w.length % 4 != 0) {
+            r.error(failed + "Wrong number of arguments in buffer limit configuration.");
+            return null;
+        }
+        Replicas.Limit replica = ctx.replicas.replicaLimit;
+        for (int i = 0; i < w.length; i += 4) {
+            String kind = w[i].toLowerCase(java.util.Locale.ROOT);
+            if (!List.of("normal", "replica", "slave", "pubsub").contains(kind)) {
+                r.error(failed + "Invalid client class specified in buffer limit configuration.");
+                return null;
+            }
+            long hard;
+            long soft;
+            long seconds;
+            try {
+                hard = MemorySize.parse(w[i + 1]);
+                soft = MemorySize.parse(w[i + 2]);
+                seconds = Long.parseLong(w[i + 3]);
+            } catch (IllegalArgumentException e) {
+                seconds = -1;
+                hard = soft = 0;
+            }
+            if (seconds < 0) {
+                r.error(failed + "Error in hard, soft or soft_seconds setting in buffer limit configuration.");
+                return null;
+            }
+            if (kind.equals("normal") && (hard != 0 || soft != 0 || seconds != 0)) {
+                r.error(failed + "a normal client has no output limit here (it is read from no more while its replies"
+                        + " wait): only normal 0 0 0");
+                return null;
+            }
+            if (kind.equals("pubsub") && (hard != OutputLimit.HARD || soft != OutputLimit.SOFT || seconds != OutputLimit.SOFT_SECONDS)) {
+                r.error(failed + "the pubsub class is fixed here at Redis's default, pubsub 32mb 8mb 60");
+                return null;
+            }
+            if (kind.equals("replica") || kind.equals("slave")) {
+                replica = new Replicas.Limit(hard, soft, seconds);
+            }
+        }
+        return replica;
     }
 
     /**
@@ -958,6 +1013,14 @@ final class AdminCommands {
                     return;
                 }
                 apply.add(() -> ctx.maxClients = (int) Math.min(v.getAsLong(), Integer.MAX_VALUE));
+                continue;
+            }
+            if (name.equals("client-output-buffer-limit")) {
+                Replicas.Limit replica = outputLimits(value, r);
+                if (replica == null) {
+                    return;
+                }
+                apply.add(() -> ctx.replicas.replicaLimit = replica);
                 continue;
             }
             if (name.equals("timeout") || name.equals("shutdown-timeout")) {

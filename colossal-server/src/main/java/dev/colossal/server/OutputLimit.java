@@ -13,7 +13,6 @@ final class OutputLimit {
     static final long HARD = 32L * 1024 * 1024;
     static final long SOFT = 8L * 1024 * 1024;
     static final long SOFT_SECONDS = 60;
-    private static final long SOFT_NANOS = TimeUnit.SECONDS.toNanos(SOFT_SECONDS);
 
     /** Redis's {@code client-output-buffer-limit replica 256mb 64mb 60}: a replica is sent whole snapshots. */
     static final long REPLICA_HARD = 256L * 1024 * 1024;
@@ -21,34 +20,41 @@ final class OutputLimit {
 
     /** The class Redis's setting names: {@code pubsub} or {@code replica}. */
     private final String kind;
+    /** Bytes past which the connection is closed at once; 0 for no such bound. */
     private final long hard;
+    /** Bytes the output may stay above for {@link #softSeconds} only; 0 for no such bound. */
     private final long soft;
+    private final long softSeconds;
 
     OutputLimit() {
-        this("pubsub", HARD, SOFT);
+        this("pubsub", HARD, SOFT, SOFT_SECONDS);
     }
 
-    private OutputLimit(String kind, long hard, long soft) {
+    private OutputLimit(String kind, long hard, long soft, long softSeconds) {
         this.kind = kind;
         this.hard = hard;
         this.soft = soft;
+        this.softSeconds = softSeconds;
     }
 
-    /** @return the limit of a replica's connection */
-    static OutputLimit replica() {
-        return new OutputLimit("replica", REPLICA_HARD, REPLICA_SOFT);
+    /**
+     * @return the limit of a replica's connection, as {@code client-output-buffer-limit replica}
+     *     gives it ({@link Replicas#replicaLimit}); a limit of 0 bytes is none
+     */
+    static OutputLimit replica(long hard, long soft, long softSeconds) {
+        return new OutputLimit("replica", hard, soft, softSeconds);
     }
 
-    /** @return the bytes past which the connection is closed at once */
+    /** @return the bytes past which the connection is closed at once, {@code Long.MAX_VALUE} if none */
     long hard() {
-        return hard;
+        return hard == 0 ? Long.MAX_VALUE : hard;
     }
 
     /** Says on stderr why the connection is closed: the client is not the one that would see an error. */
     void logClose(Client c, long pendingBytes) {
         System.err.println("colossal: closing client id=" + c.id + " addr=" + c.address + ": " + pendingBytes
                 + " bytes or more of output wait for it to read (client-output-buffer-limit " + kind + " "
-                + hard + " " + soft + " " + SOFT_SECONDS + ")");
+                + hard + " " + soft + " " + softSeconds + ")");
     }
 
     /** When the output last went above the soft bound and stayed there; meaningful while {@link #aboveSoft}. */
@@ -61,10 +67,10 @@ final class OutputLimit {
      * @return whether the connection must be closed
      */
     boolean exceeded(long pendingBytes, long nowNanos) {
-        if (pendingBytes > hard) {
+        if (hard > 0 && pendingBytes > hard) {
             return true;
         }
-        if (pendingBytes <= soft) {
+        if (soft == 0 || pendingBytes <= soft) {
             aboveSoft = false;
             return false;
         }
@@ -72,6 +78,6 @@ final class OutputLimit {
             aboveSoft = true;
             aboveSoftSince = nowNanos;
         }
-        return nowNanos - aboveSoftSince >= SOFT_NANOS;
+        return nowNanos - aboveSoftSince >= TimeUnit.SECONDS.toNanos(softSeconds);
     }
 }

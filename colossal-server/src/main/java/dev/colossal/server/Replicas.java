@@ -105,6 +105,12 @@ final class Replicas {
     private final ReplicationBacklog backlog = new ReplicationBacklog(DEFAULT_BACKLOG_BYTES);
     private int streamDb = -1;
     private final CopyOnWriteArrayList<Replica> replicas = new CopyOnWriteArrayList<>();
+
+    /** {@code client-output-buffer-limit replica}: bytes (0: none) and seconds; Redis's defaults until CONFIG SET. */
+    record Limit(long hard, long soft, long softSeconds) {}
+
+    /** Applies to replicas that attach from now on, and to the writes held for a snapshot being built. */
+    volatile Limit replicaLimit = new Limit(OutputLimit.REPLICA_HARD, OutputLimit.REPLICA_SOFT, OutputLimit.SOFT_SECONDS);
     /** The snapshot being built for replicas {@linkplain Replica#loading waiting} for it; null if none. Started holding this and {@link #order}, ended holding this. */
     private volatile SnapshotBuild building;
     /** Every snapshot being built, {@link #building} and {@code redis-cli --rdb}'s ({@link #buildAside}): writes keep keys for each. */
@@ -570,10 +576,11 @@ final class Replicas {
         }
         if (building != null) {
             held.writeBytes(resp);
-            if (held.size() > OutputLimit.REPLICA_HARD) {
+            long hard = replicaLimit.hard();
+            if (hard > 0 && held.size() > hard) {
                 // as Redis drops a replica whose output passed client-output-buffer-limit while its snapshot was made
                 System.err.println("colossal: replicas waiting for a snapshot are dropped: the writes held for them passed "
-                        + (OutputLimit.REPLICA_HARD >> 20) + " MB");
+                        + hard + " bytes (client-output-buffer-limit replica; CONFIG SET raises it)");
                 for (Replica x : replicas) {
                     if (x.loading) {
                         kill(x);
@@ -918,7 +925,8 @@ final class Replicas {
     /** Holding this: from now on {@code c} is sent the stream. */
     private Replica attach(Client c, int port) {
         Subscriber s = PubSubCommands.subscriber(c);
-        s.limit = OutputLimit.replica(); // on the replica's own loop, which alone reads it
+        Limit l = replicaLimit;
+        s.limit = OutputLimit.replica(l.hard(), l.soft(), l.softSeconds()); // on the replica's own loop, which alone reads it
         Mailbox box = s.mailbox;
         box.bound(s.limit.hard());
         String addr = c.address;

@@ -109,6 +109,38 @@ class ConfigSetLimitsTest {
         }
     }
 
+    /**
+     * CONFIG SET client-output-buffer-limit's replica class bounds a replica attached after it: one
+     * that reads nothing is dropped once 1 MB of the stream waits for it (the default, 256 MB,
+     * would hold all 8 MB written here).
+     */
+    @Test
+    void theReplicaOutputLimitIsSetByConfigSet() throws Exception {
+        try (ColossalServer ours = TestServers.colossal(dir); Wire admin = new Wire(ours.port())) {
+            assertEquals("+OK\r\n", admin.call("CONFIG", "SET", "client-output-buffer-limit", "replica 1mb 0 0"));
+            try (java.net.Socket replica = new java.net.Socket()) {
+                replica.setReceiveBufferSize(4096);
+                replica.connect(new java.net.InetSocketAddress("127.0.0.1", ours.port()));
+                replica.getOutputStream().write(Wire.encode("PSYNC", "?", "-1"));
+                String value = "v".repeat(100_000);
+                for (int i = 0; i < 80; i++) {
+                    assertEquals("+OK\r\n", admin.call("SET", "k" + i, value));
+                }
+                assertEquals("0", TestServers.await("0", 10_000, () -> field(admin.call("INFO", "replication"), "connected_slaves")),
+                        "the replica that read nothing is dropped past 1 MB");
+            }
+        }
+    }
+
+    private static String field(String info, String name) {
+        for (String line : info.split("\r\n")) {
+            if (line.startsWith(name + ":")) {
+                return line.substring(name.length() + 1);
+            }
+        }
+        return "";
+    }
+
     /** @return the bytes of {@code in} up to CRLF */
     private static String line(java.io.InputStream in) throws Exception {
         StringBuilder b = new StringBuilder();
