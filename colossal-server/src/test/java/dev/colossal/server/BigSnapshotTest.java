@@ -40,13 +40,9 @@ class BigSnapshotTest {
                 "redis-server and redis-cli not installed");
         int port = TestServers.freePort();
         Path log = dir.resolve("server.log");
-        String jvm = ProcessHandle.current().info().command().orElseThrow();
-        Process server = new ProcessBuilder(jvm, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-                "dev.colossal.cli.Main", "serve", "--port", Integer.toString(port), "--http-port", "-1",
-                "--data", dir.resolve("data").toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process server = TestServers.serveInChildJvm(List.of("-Xmx64m"), port, dir.resolve("data"), log);
         Process replica = null;
         try {
-            TestServers.awaitPong(port, server, log);
             try (Jedis j = new Jedis("127.0.0.1", port, 60_000)) {
                 for (int i = 0; i < KEYS; i += 10) {
                     Pipeline p = j.pipelined();
@@ -77,7 +73,7 @@ class BigSnapshotTest {
                 replica = TestServers.redis(replicaPort, "--replicaof", "127.0.0.1", Integer.toString(port),
                         "--dir", Files.createDirectories(dir.resolve("replica")).toString());
                 try (Jedis r = new Jedis("127.0.0.1", replicaPort, 60_000)) {
-                    assertEquals("up", TestServers.await("up", 120_000, () -> linkStatus(r)), "the replica's link");
+                    assertEquals("up", TestServers.await("up", 120_000, () -> PolyglotClientsTest.field(r.info("replication"), "master_link_status")), "the replica's link");
                     assertEquals(KEYS, r.dbSize());
                     assertEquals(value(123), r.get(key(123)));
                     j.set("after", "the stream goes on behind the file");
@@ -106,15 +102,6 @@ class BigSnapshotTest {
     private static String value(int i) {
         String head = i + ":";
         return head + "v".repeat(VALUE - head.length());
-    }
-
-    private static String linkStatus(Jedis r) {
-        for (String line : r.info("replication").split("\r\n")) {
-            if (line.startsWith("master_link_status:")) {
-                return line.substring("master_link_status:".length());
-            }
-        }
-        return "";
     }
 
     /** @return the keys in the RDB file, checked whole (its CRC-64 too) */

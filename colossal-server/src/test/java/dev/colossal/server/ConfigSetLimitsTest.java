@@ -126,19 +126,10 @@ class ConfigSetLimitsTest {
                 for (int i = 0; i < 80; i++) {
                     assertEquals("+OK\r\n", admin.call("SET", "k" + i, value));
                 }
-                assertEquals("0", TestServers.await("0", 10_000, () -> field(admin.call("INFO", "replication"), "connected_slaves")),
+                assertEquals("0", TestServers.await("0", 10_000, () -> PolyglotClientsTest.field(admin.call("INFO", "replication"), "connected_slaves")),
                         "the replica that read nothing is dropped past 1 MB");
             }
         }
-    }
-
-    private static String field(String info, String name) {
-        for (String line : info.split("\r\n")) {
-            if (line.startsWith(name + ":")) {
-                return line.substring(name.length() + 1);
-            }
-        }
-        return "";
     }
 
     /** @return the bytes of {@code in} up to CRLF */

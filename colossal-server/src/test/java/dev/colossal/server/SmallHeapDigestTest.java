@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,13 +23,9 @@ class SmallHeapDigestTest {
     void theDigestOfAMillionKeysFitsInASmallHeap() throws Exception {
         int port = TestServers.freePort();
         Path log = dir.resolve("server.log");
-        String jvm = ProcessHandle.current().info().command().orElseThrow();
-        Process server = new ProcessBuilder(jvm, "-Xmx32m", "-cp", System.getProperty("java.class.path"),
-                "dev.colossal.cli.Main", "serve", "--port", Integer.toString(port), "--http-port", "-1",
-                "--enable-debug-command", "yes", "--data", dir.resolve("data").toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process server = TestServers.serveInChildJvm(List.of("-Xmx32m"), port, dir.resolve("data"), log,
+                "--enable-debug-command", "yes");
         try {
-            TestServers.awaitPong(port, server, log);
             try (Wire w = new Wire(port)) {
                 w.socket.setSoTimeout(120_000);
                 assertEquals("+OK\r\n", w.call("DEBUG", "POPULATE", "1000000"));

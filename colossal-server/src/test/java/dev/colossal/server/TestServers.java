@@ -38,8 +38,15 @@ final class TestServers {
      * its output to {@code log}, and waits for its PONG: a server a test can kill with SIGKILL.
      */
     static Process serveInChildJvm(int port, Path data, Path log, String... moreFlags) throws Exception {
+        return serveInChildJvm(List.of(), port, data, log, moreFlags);
+    }
+
+    /** As {@link #serveInChildJvm(int, Path, Path, String...)}, the JVM started with {@code jvmOptions} (a small -Xmx). */
+    static Process serveInChildJvm(List<String> jvmOptions, int port, Path data, Path log, String... moreFlags) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> cmd = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+        List<String> cmd = new java.util.ArrayList<>(List.of(java));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
                 "dev.colossal.cli.Main", "serve", "--port", Integer.toString(port), "--http-port", "-1", "--data",
                 data.toString()));
         cmd.addAll(List.of(moreFlags));
